@@ -1,0 +1,83 @@
+/*
+ * sim/sim_isa.h — the contract between the two halves of the software HSA runtime:
+ * the runtime (agents, pools, signals, queues, loader: sim/sim_*.c) and the gfx906
+ * wave interpreter (sim/isa/). Neither half includes the other's private header.
+ *
+ * Address spaces. Every address the GPU agent sees is a 64-bit GPU virtual address.
+ * Device-pool memory has a host-visible view that is PROT_NONE unless the CPU agent was
+ * granted access, and a second, always read/write "agent view" that only the interpreter
+ * dereferences. System memory (system pools, locked host memory, kernarg pool) has
+ * agent view == GPU VA == host pointer. The interpreter reaches memory only through
+ * sim__mem_find(); an address no allocation covers is a memory violation.
+ */
+#ifndef SIM_ISA_H
+#define SIM_ISA_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <hsa/hsa.h>
+
+/* Flags of an allocation the GPU agent may access. */
+enum sim_alloc_flags {
+   SIM_ALLOC_READ = 1u << 0,
+   SIM_ALLOC_WRITE = 1u << 1,
+   SIM_ALLOC_CODE = 1u << 2, /* loaded code object segment: stores fault */
+};
+
+/*
+ * One GPU-accessible allocation. Owned by the runtime; lives until the application frees it
+ * (HSA: memory in use by a dispatch must not be freed). `isa_program` is a slot the
+ * interpreter fills lazily for SIM_ALLOC_CODE allocations (decoded instructions); the
+ * runtime calls sim__isa_program_free() on it when the allocation goes away.
+ */
+typedef struct sim_alloc {
+   uint64_t va;     /* first GPU virtual address */
+   uint64_t size;   /* bytes */
+   uint8_t *view;   /* agent view of `va`: the interpreter's pointer */
+   uint32_t flags;  /* enum sim_alloc_flags */
+   _Atomic(void *) isa_program;
+} sim_alloc;
+
+/*
+ * Returns the allocation containing GPU virtual address `va`, or NULL. Thread safe; may be
+ * called from any interpreter thread concurrently with allocation and free.
+ */
+const sim_alloc *sim__mem_find(uint64_t va);
+
+/* Flat-address apertures the GPU agent reports (gfx9: high 32 bits select the aperture). */
+#define SIM_APERTURE_SHARED_BASE 0x0001000000000000ull /* LDS:     1 << 48, as KFD */
+#define SIM_APERTURE_PRIVATE_BASE 0x0002000000000000ull /* scratch: 2 << 48, as KFD */
+#define SIM_APERTURE_SIZE 0x0000000100000000ull
+
+/* Why a dispatch failed; reported through the queue's error callback. */
+typedef enum sim_fault_kind {
+   SIM_FAULT_NONE = 0,
+   SIM_FAULT_MEMORY_VIOLATION,    /* -> HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION */
+   SIM_FAULT_ILLEGAL_INSTRUCTION, /* -> HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION */
+   SIM_FAULT_TRAP,                /* s_trap without debugger -> HSA_STATUS_ERROR_EXCEPTION */
+   SIM_FAULT_INVALID_PACKET,      /* bad kernel object / sizes -> HSA_STATUS_ERROR_INVALID_PACKET_FORMAT */
+   SIM_FAULT_OUT_OF_RESOURCES,    /* host allocation failed -> HSA_STATUS_ERROR_OUT_OF_RESOURCES */
+} sim_fault_kind;
+
+typedef struct sim_fault {
+   sim_fault_kind kind;
+   uint64_t address; /* faulting address for memory violations */
+   uint64_t pc;      /* GPU VA of the faulting instruction, when known */
+   char message[256];
+} sim_fault;
+
+/*
+ * Executes one kernel-dispatch packet to completion (all work-groups), on the calling
+ * packet-processor thread plus the interpreter's worker threads. `packet_va` is the
+ * packet's GPU address (the dispatch pointer SGPRs point there). Returns
+ * HSA_STATUS_SUCCESS, or the status the runtime reports through the queue's error
+ * callback, with `fault` filled in. Never aborts the process.
+ */
+hsa_status_t sim__isa_dispatch(const hsa_kernel_dispatch_packet_t *packet, uint64_t packet_va,
+                               sim_fault *fault);
+
+/* Frees a decoded program stored in sim_alloc.isa_program. Accepts NULL. */
+void sim__isa_program_free(void *program);
+
+#endif
