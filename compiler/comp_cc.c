@@ -1,0 +1,274 @@
+/*
+ * comp_cc.c — hsacl-cc, the offline compiler: the same in-process pipeline clBuildProgram
+ * uses, from the command line.
+ */
+#include "comp_llvm.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+   "NAME\n"
+   "    hsacl-cc - compile OpenCL C to an AMDGPU code object with hsacl's compiler\n"
+   "\n"
+   "SYNOPSIS\n"
+   "    hsacl-cc [-mcpu=TARGET] [--emit=KIND] [-o OUTPUT] [BUILD-OPTIONS...] INPUT.cl\n"
+   "\n"
+   "DESCRIPTION\n"
+   "    Compiles INPUT.cl exactly as clBuildProgram does (clang frontend, ROCm device\n"
+   "    libraries, LLVM optimisation and code generation, lld), in process. The build log\n"
+   "    goes to standard error; the exit status is non-zero if the build fails.\n"
+   "\n"
+   "OPTIONS\n"
+   "    -mcpu=TARGET    Target ID, e.g. gfx906, gfx90a:xnack-, gfx1100 (default gfx906).\n"
+   "    --emit=KIND     exe: loadable code object (default); obj: relocatable object before\n"
+   "                    linking; asm: amdgcn assembly; llvm: optimised LLVM IR text.\n"
+   "    -o OUTPUT       Output file; '-' is standard output. Default: INPUT with .co, .o,\n"
+   "                    .s or .ll instead of .cl.\n"
+   "    --extensions=A,B,...\n"
+   "    --features=A,B,...\n"
+   "                    Enable exactly these OpenCL extensions / OpenCL C 3.0 features\n"
+   "                    (default: clang's defaults for the target).\n"
+   "    --metadata      Print the parsed kernel metadata to standard output (exe only).\n"
+   "    --version       Print the compiler identity and exit.\n"
+   "    --help          Print this text and exit.\n"
+   "\n"
+   "    Every other argument starting with '-' is an OpenCL build option (OpenCL 3.0 API\n"
+   "    5.8.6): -D NAME[=VALUE], -I DIR, -cl-std=CL1.0|CL1.1|CL1.2|CL2.0|CL3.0,\n"
+   "    -cl-opt-disable, -cl-mad-enable, -cl-no-signed-zeros, -cl-unsafe-math-optimizations,\n"
+   "    -cl-finite-math-only, -cl-fast-relaxed-math, -cl-denorms-are-zero,\n"
+   "    -cl-fp32-correctly-rounded-divide-sqrt, -cl-single-precision-constant,\n"
+   "    -cl-uniform-work-group-size, -cl-no-subgroup-ifp, -cl-kernel-arg-info, -g, -w,\n"
+   "    -Werror. An unknown option is an error.\n"
+   "\n"
+   "ENVIRONMENT\n"
+   "    HSACL_DEVICE_LIBS   Directory holding opencl.bc, ocml.bc and ockl.bc.\n"
+   "\n"
+   "EXIT STATUS\n"
+   "    0 on success, 1 on a build error, 2 on a usage error.\n";
+
+/* Appends `arg` to the option string, single-quoted so that the option parser sees it as
+ * one token. Returns false on allocation failure. */
+static bool
+append_option(char **opts, size_t *len, const char *arg)
+{
+   size_t need = *len + 4 * strlen(arg) + 4;
+   char *n = realloc(*opts, need);
+   if (!n)
+      return false;
+   *opts = n;
+   char *p = n + *len;
+   if (*len)
+      *p++ = ' ';
+   *p++ = '\'';
+   for (const char *s = arg; *s; s++) {
+      if (*s == '\'') {
+         memcpy(p, "'\\''", 4);
+         p += 4;
+      } else {
+         *p++ = *s;
+      }
+   }
+   *p++ = '\'';
+   *p = 0;
+   *len = p - n;
+   return true;
+}
+
+/* Splits "a,b,c" into a NULL-terminated array pointing into `s` (modified). */
+static const char **
+split_list(char *s)
+{
+   size_t n = 1;
+   for (char *p = s; *p; p++)
+      n += *p == ',';
+   const char **v = calloc(n + 1, sizeof(*v));
+   if (!v)
+      return NULL;
+   size_t i = 0;
+   for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ","))
+      v[i++] = tok;
+   return v;
+}
+
+static char *
+read_file(const char *path, size_t *size)
+{
+   FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+   if (!f)
+      return NULL;
+   size_t cap = 1 << 16, n = 0;
+   char *buf = malloc(cap);
+   while (buf) {
+      size_t r = fread(buf + n, 1, cap - n, f);
+      n += r;
+      if (n < cap)
+         break;
+      char *nb = realloc(buf, cap *= 2);
+      if (!nb) {
+         free(buf);
+         buf = NULL;
+      }
+      buf = nb;
+   }
+   if (f != stdin)
+      fclose(f);
+   *size = n;
+   return buf;
+}
+
+static void
+print_metadata(const struct comp_program_info *info)
+{
+   static const char *const addr[] = { "-", "private", "global", "constant", "local", "generic",
+                                       "region" };
+   for (uint32_t i = 0; i < info->num_kernels; i++) {
+      const struct comp_kernel *k = &info->kernels[i];
+      printf("kernel %s symbol %s kernarg %u/%u group %u private %u wave%u sgpr %u vgpr %u "
+             "dynstack %d maxwg %u\n",
+             k->name, k->symbol, k->kernarg_segment_size, k->kernarg_segment_align,
+             k->group_segment_fixed_size, k->private_segment_fixed_size, k->wavefront_size,
+             k->sgpr_count, k->vgpr_count, k->uses_dynamic_stack, k->max_flat_workgroup_size);
+      for (uint32_t j = 0; j < k->num_args; j++) {
+         const struct comp_kernel_arg *a = &k->args[j];
+         printf("  arg %u %s off %u size %u align %u %s %s%s\n", j,
+                comp_arg_kind_name(a->kind), a->offset, a->size, a->align,
+                addr[a->address_space], a->name ? a->name : "",
+                a->type_name ? a->type_name : "");
+      }
+   }
+   for (uint32_t i = 0; i < info->num_printfs; i++)
+      printf("printf %u nargs %u \"%s\"\n", info->printfs[i].id, info->printfs[i].num_args,
+             info->printfs[i].format);
+}
+
+int
+main(int argc, char **argv)
+{
+   const char *target = "gfx906", *output = NULL, *input = NULL;
+   enum comp_emit emit = COMP_EMIT_EXECUTABLE;
+   char *opts = NULL, *source = NULL, *out_path = NULL;
+   const char **extensions = NULL, **features = NULL;
+   size_t opts_len = 0, source_size = 0;
+   bool metadata = false;
+   int rc = 2;
+   struct comp_output out = { 0 };
+
+   for (int i = 1; i < argc; i++) {
+      const char *a = argv[i];
+      if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+         fputs(usage, stdout);
+         rc = 0;
+         goto out;
+      } else if (!strcmp(a, "--version")) {
+         printf("%s\n", comp_identity());
+         rc = 0;
+         goto out;
+      } else if (!strncmp(a, "-mcpu=", 6)) {
+         target = a + 6;
+      } else if (!strncmp(a, "--emit=", 7)) {
+         const char *k = a + 7;
+         if (!strcmp(k, "exe"))
+            emit = COMP_EMIT_EXECUTABLE;
+         else if (!strcmp(k, "obj"))
+            emit = COMP_EMIT_OBJECT;
+         else if (!strcmp(k, "asm"))
+            emit = COMP_EMIT_ASM;
+         else if (!strcmp(k, "llvm"))
+            emit = COMP_EMIT_LLVM;
+         else {
+            fprintf(stderr, "hsacl-cc: unknown --emit kind '%s'\n", k);
+            goto out;
+         }
+      } else if (!strcmp(a, "-o")) {
+         if (++i >= argc) {
+            fprintf(stderr, "hsacl-cc: -o needs an argument\n");
+            goto out;
+         }
+         output = argv[i];
+      } else if (!strncmp(a, "--extensions=", 13)) {
+         free(extensions);
+         extensions = split_list(argv[i] + 13);
+      } else if (!strncmp(a, "--features=", 11)) {
+         free(features);
+         features = split_list(argv[i] + 11);
+      } else if (!strcmp(a, "--metadata")) {
+         metadata = true;
+      } else if (a[0] == '-' && a[1]) {
+         bool takes_arg = !strcmp(a, "-D") || !strcmp(a, "-I");
+         if (!append_option(&opts, &opts_len, a) ||
+             (takes_arg && i + 1 < argc && !append_option(&opts, &opts_len, argv[++i]))) {
+            fprintf(stderr, "hsacl-cc: out of memory\n");
+            goto out;
+         }
+      } else if (!input) {
+         input = a;
+      } else {
+         fprintf(stderr, "hsacl-cc: more than one input file ('%s', '%s')\n", input, a);
+         goto out;
+      }
+   }
+   if (!input) {
+      fprintf(stderr, "hsacl-cc: no input file (see --help)\n");
+      goto out;
+   }
+   source = read_file(input, &source_size);
+   if (!source) {
+      fprintf(stderr, "hsacl-cc: cannot read '%s': %s\n", input, strerror(errno));
+      goto out;
+   }
+
+   struct comp_build_desc desc = {
+      .source = source,
+      .source_size = source_size,
+      .source_name = strcmp(input, "-") ? input : "stdin.cl",
+      .options = opts,
+      .target_id = target,
+      .extensions = extensions,
+      .features = features,
+      .action = COMP_ACTION_BUILD,
+      .emit = emit,
+   };
+   enum comp_status st = comp_build(&desc, &out);
+   if (out.log && *out.log)
+      fputs(out.log, stderr);
+   if (st != COMP_OK) {
+      fprintf(stderr, "hsacl-cc: build failed (%s)\n", comp_status_name(st));
+      rc = 1;
+      goto out;
+   }
+
+   if (!output) {
+      static const char *const ext[] = { ".co", ".o", ".s", ".ll" };
+      const char *base = strrchr(input, '/') ? strrchr(input, '/') + 1 : input;
+      size_t stem = strlen(base);
+      if (stem > 3 && !strcmp(base + stem - 3, ".cl"))
+         stem -= 3;
+      out_path = malloc(stem + 4);
+      if (!out_path)
+         goto out;
+      memcpy(out_path, base, stem);
+      strcpy(out_path + stem, ext[emit]);
+      output = out_path;
+   }
+   FILE *f = strcmp(output, "-") ? fopen(output, "wb") : stdout;
+   if (!f || fwrite(out.data, 1, out.size, f) != out.size || (f != stdout && fclose(f))) {
+      fprintf(stderr, "hsacl-cc: cannot write '%s': %s\n", output, strerror(errno));
+      rc = 1;
+      goto out;
+   }
+   if (metadata && out.info)
+      print_metadata(out.info);
+   rc = 0;
+
+out:
+   comp_output_finish(&out);
+   free(out_path);
+   free(source);
+   free(opts);
+   free(extensions);
+   free(features);
+   return rc;
+}

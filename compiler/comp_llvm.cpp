@@ -1,0 +1,630 @@
+// comp_llvm.cpp — OpenCL C -> amdgcn code object, in process.
+//
+// clang cc1 (CompilerInstance from an argument vector we build the way clang's driver would
+// for `-x cl -target amdgcn-amd-amdhsa`), the ROCm device libraries linked with
+// -mlink-builtin-bitcode semantics (attributes propagated from the kernel module, only what is
+// needed, internalized; BackendConsumer::LinkInModules does it), the oclc_* control constants
+// generated per build as an IR module, O3 through clang's EmitBackendOutput, the relocatable
+// object in memory, then lld's ELF driver in process with memfd/pipe "files".
+//
+// Threads: one CompilerInstance and LLVMContext per build. Process-wide state: the device
+// library bytes (read once, read-only, shared by every build's in-memory VFS) and lld, which
+// is not re-entrant and runs under g_lld_mutex.
+
+#include "comp_priv.h"
+
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "lld/Common/Driver.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/TargetParser.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+LLD_HAS_DRIVER(elf)
+
+#ifndef HSACL_DEVICE_LIB_DIR
+#error "HSACL_DEVICE_LIB_DIR must be defined by the build"
+#endif
+#ifndef HSACL_CLANG_RESOURCE_DIR
+#error "HSACL_CLANG_RESOURCE_DIR must be defined by the build"
+#endif
+#ifndef HSACL_VERSION
+#define HSACL_VERSION "0"
+#endif
+
+namespace {
+
+// Virtual paths served by each build's in-memory filesystem.
+constexpr const char *kVirtualDevLib = "/hsacl-virtual/devlib/";
+constexpr const char *kVirtualHeaders = "/hsacl-virtual/include";
+constexpr const char *kDeviceLibNames[] = { "opencl.bc", "ocml.bc", "ockl.bc" };
+
+struct Globals {
+   std::string libDir;
+   std::unique_ptr<llvm::MemoryBuffer> libs[3];
+   std::string dataLayout; // of the device libraries, for the generated oclc module
+   std::string libError;   // non-empty if the device libraries could not be loaded
+   std::string identity;
+};
+
+std::once_flag g_once;
+Globals *g_globals;
+std::mutex g_lld_mutex;
+bool g_lld_unusable; // lld reported it cannot run again in this process; under g_lld_mutex
+
+uint64_t
+fnv1a(uint64_t h, llvm::StringRef data)
+{
+   for (unsigned char c : data) {
+      h ^= c;
+      h *= 0x100000001b3ULL;
+   }
+   return h;
+}
+
+void
+initGlobals()
+{
+   LLVMInitializeAMDGPUTargetInfo();
+   LLVMInitializeAMDGPUTarget();
+   LLVMInitializeAMDGPUTargetMC();
+   LLVMInitializeAMDGPUAsmPrinter();
+   LLVMInitializeAMDGPUAsmParser();
+
+   auto *g = new Globals;
+   const char *env = getenv("HSACL_DEVICE_LIBS");
+   g->libDir = env && *env ? env : HSACL_DEVICE_LIB_DIR;
+   uint64_t hash = 0xcbf29ce484222325ULL;
+   for (size_t i = 0; i < 3; i++) {
+      std::string path = g->libDir + "/" + kDeviceLibNames[i];
+      auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false);
+      if (!buf) {
+         g->libError = "cannot read device library " + path + ": " + buf.getError().message();
+         break;
+      }
+      g->libs[i] = std::move(*buf);
+      hash = fnv1a(hash, kDeviceLibNames[i]);
+      hash = fnv1a(hash, g->libs[i]->getBuffer());
+   }
+   if (g->libError.empty()) {
+      llvm::LLVMContext ctx;
+      auto m = llvm::getLazyBitcodeModule(g->libs[0]->getMemBufferRef(), ctx);
+      if (!m) {
+         g->libError = "malformed device library " + g->libDir + "/opencl.bc: " +
+                       llvm::toString(m.takeError());
+      } else {
+         g->dataLayout = (*m)->getDataLayoutStr();
+      }
+   }
+   char hex[17];
+   snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)hash);
+   g->identity = std::string("hsacl-compiler/") + HSACL_VERSION + " LLVM " + LLVM_VERSION_STRING +
+                 " device-libs " + (g->libError.empty() ? hex : "missing");
+   g_globals = g;
+}
+
+Globals &
+globals()
+{
+   std::call_once(g_once, initGlobals);
+   return *g_globals;
+}
+
+char *
+dupString(llvm::StringRef s)
+{
+   char *p = static_cast<char *>(malloc(s.size() + 1));
+   if (p) {
+      memcpy(p, s.data(), s.size());
+      p[s.size()] = 0;
+   }
+   return p;
+}
+
+struct Target {
+   std::string cpu;
+   std::vector<std::string> features; // "+xnack", "-sramecc"
+   llvm::AMDGPU::IsaVersion isa;
+   unsigned arch;
+   bool wave64;
+   bool defaultDaz;
+};
+
+// Parses "gfx906", "gfx90a:xnack-", "gfx906:sramecc+:xnack-" (AMDGPUUsage "Target ID").
+bool
+parseTarget(const char *id, Target &t, std::string &why)
+{
+   if (!id || !*id) {
+      why = "no target ID";
+      return false;
+   }
+   llvm::SmallVector<llvm::StringRef, 4> parts;
+   llvm::StringRef(id).split(parts, ':');
+   t.cpu = parts[0].str();
+   llvm::AMDGPU::GPUKind kind = llvm::AMDGPU::parseArchAMDGCN(parts[0]);
+   if (kind == llvm::AMDGPU::GK_NONE) {
+      why = "unknown AMDGPU processor '" + t.cpu + "'";
+      return false;
+   }
+   t.arch = llvm::AMDGPU::getArchAttrAMDGCN(kind);
+   t.isa = llvm::AMDGPU::getIsaVersion(parts[0]);
+   for (size_t i = 1; i < parts.size(); i++) {
+      llvm::StringRef f = parts[i];
+      if (f.size() < 2 || (f.back() != '+' && f.back() != '-')) {
+         why = "malformed target feature '" + f.str() + "' in '" + id + "'";
+         return false;
+      }
+      llvm::StringRef name = f.drop_back();
+      unsigned need = 0;
+      if (name == "xnack")
+         need = llvm::AMDGPU::FEATURE_XNACK;
+      else if (name == "sramecc")
+         need = llvm::AMDGPU::FEATURE_SRAMECC;
+      if (!need || !(t.arch & need)) {
+         why = "target feature '" + name.str() + "' is not supported by " + t.cpu;
+         return false;
+      }
+      t.features.push_back(std::string(1, f.back()) + name.str());
+   }
+   // Wave64 on GFX9 and older, wave32 (the LLVM default) on GFX10+.
+   t.wave64 = !(t.arch & llvm::AMDGPU::FEATURE_WAVE32);
+   // As clang's AMDGPUToolChain::getDefaultDenormsAreZeroForTarget: flush f32 denormals
+   // unless both FMA and denormals are fast.
+   t.defaultDaz = !((t.arch & llvm::AMDGPU::FEATURE_FAST_FMA_F32) &&
+                    (t.arch & llvm::AMDGPU::FEATURE_FAST_DENORMAL_F32));
+   return true;
+}
+
+// The oclc_* control constants (rocm-device-libs oclc/), as the oclc_*.bc files define them:
+// linkonce_odr protected local_unnamed_addr addrspace(4) constants.
+std::unique_ptr<llvm::MemoryBuffer>
+makeControlModule(const Globals &g, const Target &t, const comp__options &o, bool daz)
+{
+   llvm::LLVMContext ctx;
+   llvm::Module m("hsacl-oclc", ctx);
+   m.setTargetTriple("amdgcn-amd-amdhsa");
+   m.setDataLayout(g.dataLayout);
+   auto add = [&](const char *name, unsigned bits, uint64_t value) {
+      llvm::Type *ty = llvm::Type::getIntNTy(ctx, bits);
+      auto *gv = new llvm::GlobalVariable(m, ty, /*isConstant=*/true,
+                                          llvm::GlobalValue::LinkOnceODRLinkage,
+                                          llvm::ConstantInt::get(ty, value), name, nullptr,
+                                          llvm::GlobalValue::NotThreadLocal, /*AddrSpace=*/4);
+      gv->setVisibility(llvm::GlobalValue::ProtectedVisibility);
+      gv->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Local);
+      gv->setAlignment(llvm::Align(bits / 8));
+   };
+   add("__oclc_ISA_version", 32, t.isa.Major * 1000 + t.isa.Minor * 100 + t.isa.Stepping);
+   add("__oclc_ABI_version", 32, 500);
+   add("__oclc_wavefrontsize64", 8, t.wave64);
+   add("__oclc_daz_opt", 8, daz);
+   add("__oclc_finite_only_opt", 8, o.finite_math_only);
+   add("__oclc_unsafe_math_opt", 8, o.unsafe_math);
+   add("__oclc_correctly_rounded_sqrt32", 8, o.correctly_rounded_sqrt);
+   llvm::SmallVector<char, 0> bc;
+   llvm::raw_svector_ostream os(bc);
+   llvm::WriteBitcodeToFile(m, os);
+   return llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(bc.data(), bc.size()),
+                                               "oclc.bc");
+}
+
+const char *
+stdName(unsigned v)
+{
+   switch (v) {
+   case 100:
+      return "-cl-std=CL1.0";
+   case 110:
+      return "-cl-std=CL1.1";
+   case 200:
+      return "-cl-std=CL2.0";
+   case 300:
+      return "-cl-std=CL3.0";
+   default:
+      return "-cl-std=CL1.2";
+   }
+}
+
+// The cc1 argument vector clang-19's driver produces for
+//   clang -x cl -target amdgcn-amd-amdhsa -mcpu=<cpu> -mcode-object-version=5 <options>
+// with the ROCm device libraries (ROCMToolChain::addClangTargetOptions).
+std::vector<std::string>
+cc1Args(const comp_build_desc &d, const Target &t, const comp__options &o, bool daz,
+        const char *mainName, comp_emit emit)
+{
+   std::vector<std::string> a = {
+      "-cc1", "-triple", "amdgcn-amd-amdhsa", "-mcode-object-version=5",
+      "-Werror=atomic-alignment",
+      emit == COMP_EMIT_ASM ? "-S" : emit == COMP_EMIT_LLVM ? "-emit-llvm" : "-emit-obj",
+      "-clear-ast-before-backend", "-disable-llvm-verifier", "-discard-value-names",
+      "-main-file-name", mainName, "-mrelocation-model", "pic", "-pic-level", "2",
+      "-fhalf-no-semantic-interposition", "-mframe-pointer=all", "-ffp-contract=on",
+      "-fno-rounding-math", "-mconstructor-aliases", "-fvisibility=hidden",
+      "-fapply-global-visibility-to-externs",
+   };
+   if (daz)
+      a.push_back("-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
+   for (const char *lib : kDeviceLibNames) {
+      a.push_back("-mlink-builtin-bitcode");
+      a.push_back(std::string(kVirtualDevLib) + lib);
+   }
+   a.push_back("-mlink-builtin-bitcode");
+   a.push_back(std::string(kVirtualDevLib) + "oclc.bc");
+   a.push_back("-target-cpu");
+   a.push_back(t.cpu);
+   for (const std::string &f : t.features) {
+      a.push_back("-target-feature");
+      a.push_back(f);
+   }
+   if (o.debug_info) {
+      a.push_back("-debug-info-kind=constructor");
+      a.push_back("-dwarf-version=5");
+      a.push_back("-debugger-tuning=gdb");
+   }
+   a.push_back("-resource-dir");
+   a.push_back(HSACL_CLANG_RESOURCE_DIR);
+   for (size_t i = 0; i < o.num_pp_args; i++)
+      a.push_back(o.pp_args[i]);
+   if (d.num_headers) {
+      a.push_back("-I");
+      a.push_back(kVirtualHeaders);
+   }
+   a.push_back("-ferror-limit");
+   a.push_back("19");
+   a.push_back(stdName(o.cl_std));
+   a.push_back(o.opt_disable ? "-O0" : "-O3");
+   struct {
+      bool on;
+      const char *flag;
+   } flags[] = {
+      { o.opt_disable, "-cl-opt-disable" },
+      { o.single_precision_constant, "-cl-single-precision-constant" },
+      { o.finite_math_only, "-cl-finite-math-only" },
+      { o.kernel_arg_info, "-cl-kernel-arg-info" },
+      { o.unsafe_math, "-cl-unsafe-math-optimizations" },
+      { o.fast_relaxed_math, "-cl-fast-relaxed-math" },
+      { o.mad_enable, "-cl-mad-enable" },
+      { o.no_signed_zeros, "-cl-no-signed-zeros" },
+      { o.correctly_rounded_sqrt, "-cl-fp32-correctly-rounded-divide-sqrt" },
+      { o.strict_aliasing, "-cl-strict-aliasing" },
+      { o.uniform_work_group_size, "-foffload-uniform-block" },
+      { o.no_warnings, "-w" },
+      { o.werror, "-Werror" },
+   };
+   for (const auto &f : flags)
+      if (f.on)
+         a.push_back(f.flag);
+   if (d.extensions) {
+      std::string ext = "-cl-ext=-all";
+      for (const char *const *e = d.extensions; *e; e++)
+         ext += std::string(",+") + *e;
+      for (const char *const *f = d.features; f && *f; f++)
+         ext += std::string(",+") + *f;
+      a.push_back(ext);
+   }
+   a.insert(a.end(), { "-finclude-default-header", "-fdeclare-opencl-builtins",
+                       "-fgnuc-version=4.2.1", "-fno-threadsafe-statics",
+                       "-fskip-odr-check-in-gmf", "-faddrsig" });
+   if (o.debug_info)
+      a.push_back("-D__GCC_HAVE_DWARF2_CFI_ASM=1");
+   a.insert(a.end(), { "-x", "cl", mainName });
+   return a;
+}
+
+// Links a relocatable amdgcn object into a loadable code object with lld's ELF driver, as
+// clang's driver runs `ld.lld --no-undefined -shared`. lld reads and writes paths: the input
+// is a memfd, the output a pipe drained by a thread (a FIFO makes lld buffer the image in
+// memory and write it on commit instead of creating a temporary file beside the output).
+comp_status
+linkExecutable(llvm::StringRef obj, std::string &image, llvm::raw_ostream &log)
+{
+   comp_status status = COMP_INTERNAL_ERROR;
+   int pipefd[2] = { -1, -1 };
+   int in = memfd_create("hsacl-object", MFD_CLOEXEC);
+   if (in < 0) {
+      log << "error: memfd_create: " << strerror(errno) << "\n";
+      return COMP_INTERNAL_ERROR;
+   }
+   for (size_t off = 0; off < obj.size();) {
+      ssize_t n = write(in, obj.data() + off, obj.size() - off);
+      if (n < 0 && errno == EINTR)
+         continue;
+      if (n <= 0) {
+         log << "error: writing the object to a memfd: " << strerror(errno) << "\n";
+         close(in);
+         return COMP_INTERNAL_ERROR;
+      }
+      off += n;
+   }
+   if (pipe2(pipefd, O_CLOEXEC) < 0) {
+      log << "error: pipe: " << strerror(errno) << "\n";
+      close(in);
+      return COMP_INTERNAL_ERROR;
+   }
+
+   std::thread reader([&image, fd = pipefd[0]] {
+      char buf[65536];
+      for (;;) {
+         ssize_t n = read(fd, buf, sizeof(buf));
+         if (n < 0 && errno == EINTR)
+            continue;
+         if (n <= 0)
+            break;
+         image.append(buf, n);
+      }
+   });
+
+   std::string inPath = "/proc/self/fd/" + std::to_string(in);
+   std::string outPath = "/proc/self/fd/" + std::to_string(pipefd[1]);
+   const char *args[] = { "ld.lld", "--no-undefined", "-shared", "--threads=1",
+                          inPath.c_str(), "-o", outPath.c_str() };
+   std::string lldLog;
+   llvm::raw_string_ostream lldOS(lldLog);
+   {
+      std::lock_guard<std::mutex> lock(g_lld_mutex);
+      if (g_lld_unusable) {
+         log << "error: the in-process linker failed fatally earlier and cannot run again\n";
+      } else {
+         lld::Result r = lld::lldMain(args, lldOS, lldOS, { { lld::Gnu, &lld::elf::link } });
+         if (!r.canRunAgain)
+            g_lld_unusable = true;
+         status = r.retCode == 0 ? COMP_OK : COMP_LINK_FAILURE;
+      }
+   }
+   close(pipefd[1]);
+   reader.join();
+   close(pipefd[0]);
+   close(in);
+   lldOS.flush();
+   log << lldLog;
+   if (status == COMP_OK && image.empty()) {
+      log << "error: the linker produced no output\n";
+      status = COMP_LINK_FAILURE;
+   }
+   return status;
+}
+
+comp_status
+buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
+{
+   llvm::raw_string_ostream logOS(log);
+   comp__options opts;
+   char *optError = nullptr;
+   comp_status st = comp__options_parse(d.options, d.action, &opts, &optError);
+   if (st != COMP_OK) {
+      logOS << "error: " << (optError ? optError : "invalid options") << "\n";
+      free(optError);
+      return st;
+   }
+   struct OptsGuard {
+      comp__options &o;
+      ~OptsGuard() { comp__options_finish(&o); }
+   } optsGuard{ opts };
+
+   if (d.action == COMP_ACTION_LINK) {
+      logOS << "error: clLinkProgram is not implemented yet\n";
+      return COMP_INTERNAL_ERROR;
+   }
+
+   Target t;
+   std::string why;
+   if (!parseTarget(d.target_id, t, why)) {
+      logOS << "error: " << why << "\n";
+      return COMP_INVALID_TARGET;
+   }
+
+   Globals &g = globals();
+   if (!g.libError.empty()) {
+      logOS << "error: " << g.libError << "\n";
+      return COMP_INTERNAL_ERROR;
+   }
+
+   const bool daz = opts.denorms_are_zero || t.defaultDaz;
+   const char *mainName = d.source_name && *d.source_name ? d.source_name : "input.cl";
+   comp_emit emit = d.emit;
+   std::vector<std::string> args = cc1Args(d, t, opts, daz, mainName, emit);
+   std::vector<const char *> argv;
+   for (size_t i = 1; i < args.size(); i++)
+      argv.push_back(args[i].c_str());
+
+   // Per-build in-memory files over the real filesystem: device libraries (no copy), the
+   // generated control constants, embedded headers.
+   auto mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+   for (size_t i = 0; i < 3; i++)
+      mem->addFile(std::string(kVirtualDevLib) + kDeviceLibNames[i], 0,
+                   llvm::MemoryBuffer::getMemBuffer(g.libs[i]->getMemBufferRef(), false));
+   mem->addFile(std::string(kVirtualDevLib) + "oclc.bc", 0, makeControlModule(g, t, opts, daz));
+   for (size_t i = 0; i < d.num_headers; i++) {
+      const comp_header &h = d.headers[i];
+      if (!h.name || !*h.name || h.name[0] == '/') {
+         logOS << "error: invalid embedded header name '" << (h.name ? h.name : "") << "'\n";
+         return COMP_BUILD_FAILURE;
+      }
+      mem->addFile(std::string(kVirtualHeaders) + "/" + h.name, 0,
+                   llvm::MemoryBuffer::getMemBufferCopy(
+                      llvm::StringRef(h.source ? h.source : "", h.source ? h.size : 0),
+                      h.name));
+   }
+   auto overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+   overlay->pushOverlay(mem);
+
+   clang::CompilerInstance ci;
+   {
+      llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOpts = new clang::DiagnosticOptions;
+      clang::TextDiagnosticPrinter printer(logOS, diagOpts.get());
+      clang::DiagnosticsEngine diags(new clang::DiagnosticIDs, diagOpts, &printer, false);
+      auto inv = std::make_shared<clang::CompilerInvocation>();
+      if (!clang::CompilerInvocation::CreateFromArgs(*inv, argv, diags) ||
+          diags.hasErrorOccurred()) {
+         logOS << "error: internal: clang rejected the generated arguments:";
+         for (const char *a : argv)
+            logOS << " " << a;
+         logOS << "\n";
+         return COMP_INTERNAL_ERROR;
+      }
+      ci.setInvocation(std::move(inv));
+   }
+   ci.getDiagnosticOpts().ShowColors = false;
+   ci.createDiagnostics(new clang::TextDiagnosticPrinter(logOS, &ci.getDiagnosticOpts()), true);
+   ci.setVerboseOutputStream(logOS);
+   ci.createFileManager(overlay);
+   ci.getPreprocessorOpts().addRemappedFile(
+      mainName, llvm::MemoryBuffer::getMemBufferCopy(
+                   llvm::StringRef(d.source ? d.source : "", d.source ? d.source_size : 0),
+                   mainName)
+                   .release());
+   ci.getPreprocessorOpts().RetainRemappedFileBuffers = false;
+
+   llvm::SmallVector<char, 0> objBuf;
+   ci.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(objBuf));
+   std::unique_ptr<clang::CodeGenAction> action;
+   switch (emit) {
+   case COMP_EMIT_ASM:
+      action = std::make_unique<clang::EmitAssemblyAction>();
+      break;
+   case COMP_EMIT_LLVM:
+      action = std::make_unique<clang::EmitLLVMAction>();
+      break;
+   default:
+      action = std::make_unique<clang::EmitObjAction>();
+      break;
+   }
+   bool ok = ci.ExecuteAction(*action);
+   action.reset();
+   ci.clearOutputFiles(false);
+   if (!ok || ci.getDiagnostics().hasErrorOccurred())
+      return COMP_BUILD_FAILURE;
+
+   std::string image;
+   llvm::StringRef result(objBuf.data(), objBuf.size());
+   if (emit == COMP_EMIT_EXECUTABLE) {
+      st = linkExecutable(result, image, logOS);
+      if (st != COMP_OK)
+         return st;
+      result = image;
+   }
+
+   bool text = emit == COMP_EMIT_ASM || emit == COMP_EMIT_LLVM;
+   out.data = malloc(result.size() + (text ? 1 : 0));
+   if (!out.data)
+      return COMP_OUT_OF_MEMORY;
+   memcpy(out.data, result.data(), result.size());
+   if (text)
+      static_cast<char *>(out.data)[result.size()] = 0;
+   out.size = result.size();
+
+   if (emit == COMP_EMIT_EXECUTABLE) {
+      char *err = nullptr;
+      st = comp_parse_metadata(out.data, out.size, &out.info, &err);
+      if (st != COMP_OK) {
+         logOS << "error: code object metadata: " << (err ? err : "?") << "\n";
+         free(err);
+         return st;
+      }
+   }
+   return COMP_OK;
+}
+
+} // namespace
+
+extern "C" enum comp_status
+comp_build(const struct comp_build_desc *desc, struct comp_output *out)
+{
+   memset(out, 0, sizeof(*out));
+   std::string log;
+   comp_status st = buildImpl(*desc, *out, log);
+   if (st != COMP_OK) {
+      comp_program_info_destroy(out->info);
+      free(out->data);
+      out->info = nullptr;
+      out->data = nullptr;
+      out->size = 0;
+   }
+   out->log = dupString(log);
+   if (!out->log && st == COMP_OK) {
+      comp_output_finish(out);
+      return COMP_OUT_OF_MEMORY;
+   }
+   return st;
+}
+
+extern "C" void
+comp_output_finish(struct comp_output *out)
+{
+   free(out->data);
+   free(out->log);
+   comp_program_info_destroy(out->info);
+   memset(out, 0, sizeof(*out));
+}
+
+extern "C" const char *
+comp_identity(void)
+{
+   return globals().identity.c_str();
+}
+
+extern "C" unsigned
+comp_target_wavefront_size(const char *target_id)
+{
+   Target t;
+   std::string why;
+   if (!parseTarget(target_id, t, why))
+      return 0;
+   return t.wave64 ? 64 : 32;
+}
+
+extern "C" const char *
+comp_status_name(enum comp_status status)
+{
+   switch (status) {
+   case COMP_OK:
+      return "COMP_OK";
+   case COMP_INVALID_BUILD_OPTIONS:
+      return "COMP_INVALID_BUILD_OPTIONS";
+   case COMP_INVALID_COMPILER_OPTIONS:
+      return "COMP_INVALID_COMPILER_OPTIONS";
+   case COMP_INVALID_LINKER_OPTIONS:
+      return "COMP_INVALID_LINKER_OPTIONS";
+   case COMP_BUILD_FAILURE:
+      return "COMP_BUILD_FAILURE";
+   case COMP_LINK_FAILURE:
+      return "COMP_LINK_FAILURE";
+   case COMP_INVALID_TARGET:
+      return "COMP_INVALID_TARGET";
+   case COMP_INVALID_BINARY:
+      return "COMP_INVALID_BINARY";
+   case COMP_OUT_OF_MEMORY:
+      return "COMP_OUT_OF_MEMORY";
+   case COMP_INTERNAL_ERROR:
+      return "COMP_INTERNAL_ERROR";
+   }
+   return "COMP_UNKNOWN_STATUS";
+}
