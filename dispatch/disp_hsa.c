@@ -1,0 +1,182 @@
+/*
+ * dispatch/disp_hsa.c — the one place that loads the HSA runtime (design.md "Fixed
+ * decisions"). HSACL_RUNTIME:
+ *   auto (default)  ROCr's libhsa-runtime64.so.1 if it initialises and has a GPU agent,
+ *                   else the software runtime installed beside libhsacl.so
+ *   rocr | sim      only that one
+ *   <path>          dlopen that file
+ * The software runtime is found at $HSACL_SIM_LIBRARY, else libhsacl-sim.so in the folder
+ * libhsacl.so was loaded from, else through the dynamic linker's search path.
+ */
+#define _GNU_SOURCE /* dladdr */
+#include "dispatch/disp.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_once_t hsa_once = PTHREAD_ONCE_INIT;
+static struct disp_hsa hsa_table;
+static const struct disp_hsa *hsa_loaded;
+static char hsa_failure[1024];
+
+static void
+append_failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+append_failure(const char *fmt, ...)
+{
+   size_t len = strlen(hsa_failure);
+   if (len && len + 3 < sizeof(hsa_failure)) {
+      strcat(hsa_failure, "; ");
+      len += 2;
+   }
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(hsa_failure + len, sizeof(hsa_failure) - len, fmt, ap);
+   va_end(ap);
+}
+
+static hsa_status_t
+count_gpu_agent(hsa_agent_t agent, void *data)
+{
+   hsa_device_type_t type;
+   if (hsa_table.hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type) == HSA_STATUS_SUCCESS &&
+       type == HSA_DEVICE_TYPE_GPU)
+      (*(unsigned *)data)++;
+   return HSA_STATUS_SUCCESS;
+}
+
+/* Loads `path`, fills the table, initialises the runtime and checks for a GPU agent. */
+static bool
+try_runtime(const char *path, disp_runtime_kind kind)
+{
+   memset(&hsa_table, 0, sizeof(hsa_table));
+   void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+   if (!handle) {
+      append_failure("cannot load %s (%s)", path, dlerror());
+      return false;
+   }
+#define HSA_FN(name)                                                                         \
+   hsa_table.name = (__typeof__(name) *)dlsym(handle, #name);                               \
+   if (!hsa_table.name) {                                                                   \
+      append_failure("%s lacks %s", path, #name);                                           \
+      goto out_close;                                                                       \
+   }
+#include "dispatch/disp_hsa_functions.def"
+#undef HSA_FN
+
+   hsa_status_t st = hsa_table.hsa_init();
+   if (st != HSA_STATUS_SUCCESS) {
+      const char *msg = NULL;
+      if (hsa_table.hsa_status_string(st, &msg) != HSA_STATUS_SUCCESS || !msg)
+         msg = "unknown status";
+      append_failure("%s: hsa_init failed (0x%x: %s)", path, (unsigned)st, msg);
+      /* A runtime that failed hsa_init may have started threads; keep it mapped. */
+      return false;
+   }
+   unsigned gpus = 0;
+   hsa_table.hsa_iterate_agents(count_gpu_agent, &gpus);
+   if (gpus == 0) {
+      append_failure("%s: initialised but reports no GPU agent", path);
+      hsa_table.hsa_shut_down();
+      return false;
+   }
+   hsa_table.handle = handle;
+   hsa_table.kind = kind;
+   snprintf(hsa_table.path, sizeof(hsa_table.path), "%s", path);
+   icd_log(ICD_LOG_INFO, "hsa", "using HSA runtime %s (%u GPU agent%s)", path, gpus,
+           gpus == 1 ? "" : "s");
+   return true;
+
+out_close:
+   dlclose(handle);
+   return false;
+}
+
+/* Path of the software runtime (see the file comment). */
+static void
+sim_library_path(char *buf, size_t size)
+{
+   const char *env = getenv("HSACL_SIM_LIBRARY");
+   if (env && *env) {
+      snprintf(buf, size, "%s", env);
+      return;
+   }
+   Dl_info info;
+   if (dladdr((void *)disp_hsa_get, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
+      const char *slash = strrchr(info.dli_fname, '/');
+      snprintf(buf, size, "%.*s/libhsacl-sim.so", (int)(slash - info.dli_fname),
+               info.dli_fname);
+      return;
+   }
+   snprintf(buf, size, "libhsacl-sim.so");
+}
+
+static void
+hsa_load(void)
+{
+   const char *mode = getenv("HSACL_RUNTIME");
+   if (!mode || !*mode)
+      mode = "auto";
+   char sim_path[512];
+   sim_library_path(sim_path, sizeof(sim_path));
+
+   bool ok;
+   if (!strcmp(mode, "auto"))
+      ok = try_runtime("libhsa-runtime64.so.1", DISP_RUNTIME_ROCR) ||
+           try_runtime(sim_path, DISP_RUNTIME_SIM);
+   else if (!strcmp(mode, "rocr"))
+      ok = try_runtime("libhsa-runtime64.so.1", DISP_RUNTIME_ROCR);
+   else if (!strcmp(mode, "sim"))
+      ok = try_runtime(sim_path, DISP_RUNTIME_SIM);
+   else
+      ok = try_runtime(mode, DISP_RUNTIME_PATH);
+
+   if (ok) {
+      hsa_loaded = &hsa_table;
+      if (hsa_failure[0])
+         icd_log(ICD_LOG_INFO, "hsa", "runtimes tried before: %s", hsa_failure);
+   } else {
+      icd_log(ICD_LOG_WARN, "hsa", "no usable HSA runtime (HSACL_RUNTIME=%s): %s", mode,
+              hsa_failure);
+   }
+}
+
+const struct disp_hsa *
+disp_hsa_get(void)
+{
+   pthread_once(&hsa_once, hsa_load);
+   return hsa_loaded;
+}
+
+const char *
+disp_hsa_failure(void)
+{
+   pthread_once(&hsa_once, hsa_load);
+   return hsa_failure;
+}
+
+cl_int
+disp_hsa_status_to_cl(hsa_status_t status, const char *what)
+{
+   const char *msg = NULL;
+   if (hsa_loaded)
+      hsa_loaded->hsa_status_string(status, &msg);
+   cl_int code;
+   switch (status) {
+   case HSA_STATUS_SUCCESS:
+      return CL_SUCCESS;
+   case HSA_STATUS_ERROR_OUT_OF_RESOURCES:
+   case HSA_STATUS_ERROR_INVALID_ALLOCATION:
+      code = CL_OUT_OF_RESOURCES;
+      break;
+   default:
+      code = CL_OUT_OF_RESOURCES;
+      break;
+   }
+   icd_log(ICD_LOG_ERROR, "hsa", "%s failed: HSA status 0x%x (%s)", what, (unsigned)status,
+           msg ? msg : "?");
+   return code;
+}

@@ -1,0 +1,100 @@
+/*
+ * icd/icd_dispatch.c — the cl_icd_dispatch table (cl_khr_icd) and the loader-facing entry
+ * points: clIcdGetPlatformIDsKHR and the extension-function lookups. One static const
+ * table with designated initialisers, expanded from icd_entry_points.def.
+ */
+#include "icd.h"
+#include "icd_priv.h"
+#include "platform/plat.h"
+#include "dispatch/disp.h"
+
+#include <string.h>
+
+/* Slots that exist only on Windows (void * on Linux): never called; filled so no slot is
+ * NULL. */
+static cl_int CL_API_CALL
+icd_stub_unavailable(void)
+{
+   return ICD_ERROR(CL_INVALID_OPERATION, "Direct3D/DX9 sharing is not available on Linux");
+}
+
+const cl_icd_dispatch icd_dispatch = {
+#define ICD_ENTRY(slot, fn) .slot = fn,
+#define ICD_LATER(slot) .slot = icd_stub_##slot,
+#define ICD_NONE(slot) .slot = (void *)icd_stub_unavailable,
+#include "icd_entry_points.def"
+#undef ICD_ENTRY
+#undef ICD_LATER
+#undef ICD_NONE
+};
+
+cl_int CL_API_CALL
+icd_IcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms)
+{
+   if ((num_entries == 0 && platforms) || (!platforms && !num_platforms))
+      return ICD_ERROR(CL_INVALID_VALUE, "num_entries %u with platforms %p and num_platforms %p",
+                       num_entries, (void *)platforms, (void *)num_platforms);
+   if (platforms)
+      platforms[0] = plat_platform_handle();
+   if (num_platforms)
+      *num_platforms = 1;
+   return CL_SUCCESS;
+}
+
+/* Extension functions this platform exposes, by name (OpenCL 3.0 API §4.5: not core
+ * functions). */
+static const struct {
+   const char *name;
+   void *fn;
+} icd_extension_functions[] = {
+   { "clIcdGetPlatformIDsKHR", (void *)icd_IcdGetPlatformIDsKHR },
+};
+
+void *CL_API_CALL
+icd_GetExtensionFunctionAddress(const char *func_name)
+{
+   if (!func_name)
+      return NULL;
+   for (size_t i = 0; i < sizeof(icd_extension_functions) / sizeof(icd_extension_functions[0]);
+        i++) {
+      if (!strcmp(func_name, icd_extension_functions[i].name))
+         return icd_extension_functions[i].fn;
+   }
+   return NULL;
+}
+
+void *CL_API_CALL
+icd_GetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *func_name)
+{
+   if (!plat_platform_from_handle(platform))
+      return NULL;
+   return icd_GetExtensionFunctionAddress(func_name);
+}
+
+/* The loader's entry points: the only symbols libhsacl.so exports (hsacl.map). */
+__attribute__((visibility("default"))) CL_API_ENTRY cl_int CL_API_CALL
+clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms)
+{
+   return icd_IcdGetPlatformIDsKHR(num_entries, platforms, num_platforms);
+}
+
+__attribute__((visibility("default"))) CL_API_ENTRY void *CL_API_CALL
+clGetExtensionFunctionAddress(const char *func_name)
+{
+   return icd_GetExtensionFunctionAddress(func_name);
+}
+
+__attribute__((visibility("default"))) CL_API_ENTRY void *CL_API_CALL
+clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *func_name)
+{
+   return icd_GetExtensionFunctionAddressForPlatform(platform, func_name);
+}
+
+/* ocl-icd 2.3 looks clGetPlatformInfo up by name before trusting the dispatch table. */
+__attribute__((visibility("default"))) CL_API_ENTRY cl_int CL_API_CALL
+clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name, size_t param_value_size,
+                  void *param_value, size_t *param_value_size_ret)
+{
+   return plat_GetPlatformInfo(platform, param_name, param_value_size, param_value,
+                               param_value_size_ret);
+}

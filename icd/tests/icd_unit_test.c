@@ -1,0 +1,128 @@
+/*
+ * icd/tests/icd_unit_test.c — the ICD layer, linked directly (no loader): the dispatch
+ * table has no NULL slot, handle casts reject NULL, misaligned, foreign and wrong-type
+ * pointers and destroyed objects, the info helper follows the size protocol, injected
+ * allocation failures surface as CL_OUT_OF_HOST_MEMORY, error names resolve.
+ */
+#include "icd.h"
+#include "platform/plat.h"
+#include "dispatch/disp.h"
+
+#include "hsacl_test.h"
+
+static void
+test_dispatch_table(void)
+{
+   const void *const *slot = (const void *const *)&icd_dispatch;
+   size_t n = sizeof(icd_dispatch) / sizeof(void *);
+   CHECK(n >= 140);
+   for (size_t i = 0; i < n; i++) {
+      if (!slot[i])
+         fprintf(stderr, "dispatch slot %zu is NULL\n", i);
+      CHECK(slot[i] != NULL);
+   }
+   CHECK(icd_dispatch.clGetPlatformIDs == plat_GetPlatformIDs);
+   CHECK(icd_dispatch.clCreateCommandQueueWithProperties == disp_CreateCommandQueueWithProperties);
+   CHECK(icd_GetExtensionFunctionAddress("clIcdGetPlatformIDsKHR") ==
+         (void *)icd_IcdGetPlatformIDsKHR);
+   CHECK(icd_GetExtensionFunctionAddress("clGetPlatformIDs") == NULL); /* core: not here */
+   CHECK(icd_GetExtensionFunctionAddress(NULL) == NULL);
+   CHECK(icd_GetExtensionFunctionAddressForPlatform(NULL, "clIcdGetPlatformIDsKHR") == NULL);
+   CHECK(icd_GetExtensionFunctionAddressForPlatform(plat_platform_handle(),
+                                                    "clIcdGetPlatformIDsKHR") != NULL);
+}
+
+static void
+test_handles(void)
+{
+   struct _cl_context fake_ctx;
+   memset(&fake_ctx, 0, sizeof(fake_ctx));
+   CHECK(plat_context_from_handle(NULL) == NULL);
+   CHECK(plat_context_from_handle((cl_context)&fake_ctx) == NULL); /* zeroed memory */
+   static uint64_t junk[8] = { 0x1234, 0x5678, 0xdeadbeef };
+   CHECK(plat_context_from_handle((cl_context)junk) == NULL);
+   CHECK(plat_context_from_handle((cl_context)((char *)junk + 1)) == NULL); /* misaligned */
+
+   icd_object_init(&fake_ctx.obj, ICD_TYPE_CONTEXT);
+   CHECK(plat_context_from_handle((cl_context)&fake_ctx) == &fake_ctx);
+   CHECK(disp_queue_from_handle((cl_command_queue)&fake_ctx) == NULL);   /* wrong type */
+   CHECK(plat_device_from_handle((cl_device_id)&fake_ctx) == NULL);
+   CHECK(plat_platform_from_handle((cl_platform_id)&fake_ctx) == NULL);
+   fake_ctx.obj.type = ICD_TYPE_COMMAND_QUEUE; /* type changed, check word not */
+   CHECK(disp_queue_from_handle((cl_command_queue)&fake_ctx) == NULL);
+   fake_ctx.obj.type = ICD_TYPE_CONTEXT;
+   icd_object_finish(&fake_ctx.obj);
+   CHECK(plat_context_from_handle((cl_context)&fake_ctx) == NULL); /* destroyed */
+   CHECK(plat_platform_from_handle(plat_platform_handle()) != NULL);
+
+   /* Entry points turn bad handles into their specific codes. */
+   size_t size;
+   CHECK_EQ_INT(plat_GetContextInfo((cl_context)junk, CL_CONTEXT_NUM_DEVICES, 0, NULL, &size),
+                CL_INVALID_CONTEXT);
+   CHECK_EQ_INT(disp_GetCommandQueueInfo(NULL, CL_QUEUE_CONTEXT, 0, NULL, &size),
+                CL_INVALID_COMMAND_QUEUE);
+   CHECK_EQ_INT(plat_GetDeviceInfo((cl_device_id)junk, CL_DEVICE_NAME, 0, NULL, &size),
+                CL_INVALID_DEVICE);
+   CHECK_EQ_INT(plat_GetPlatformInfo((cl_platform_id)junk, CL_PLATFORM_NAME, 0, NULL, &size),
+                CL_INVALID_PLATFORM);
+   CHECK_EQ_INT(icd_dispatch.clReleaseMemObject((cl_mem)junk), CL_INVALID_OPERATION);
+}
+
+static void
+test_get_info(void)
+{
+   cl_uint v = 42, out = 0;
+   size_t ret = 0;
+   CHECK_EQ_INT(icd_get_info(&v, sizeof(v), sizeof(out), &out, &ret), CL_SUCCESS);
+   CHECK_EQ_INT(out, 42);
+   CHECK_EQ_INT(ret, sizeof(v));
+   CHECK_EQ_INT(icd_get_info(&v, sizeof(v), sizeof(out) - 1, &out, &ret), CL_INVALID_VALUE);
+   CHECK_EQ_INT(icd_get_info(&v, sizeof(v), 0, NULL, NULL), CL_SUCCESS);
+   char s[4];
+   CHECK_EQ_INT(icd_get_info_string("abc", sizeof(s), s, &ret), CL_SUCCESS);
+   CHECK_STR(s, "abc");
+   CHECK_EQ_INT(ret, 4);
+   CHECK_EQ_INT(icd_get_info_string("abcd", sizeof(s), s, &ret), CL_INVALID_VALUE);
+}
+
+static void
+test_alloc_failure(void)
+{
+   cl_device_id dev = NULL;
+   cl_uint n = 0;
+   if (plat_GetDeviceIDs(NULL, CL_DEVICE_TYPE_GPU, 1, &dev, &n) != CL_SUCCESS) {
+      fprintf(stderr, "no device: allocation-failure test cannot run\n");
+      test_failed++;
+      return;
+   }
+   cl_int err = CL_SUCCESS;
+   icd_test_fail_alloc_after(1);
+   cl_context ctx = plat_CreateContext(NULL, 1, &dev, NULL, NULL, &err);
+   icd_test_fail_alloc_after(0);
+   CHECK(ctx == NULL);
+   CHECK_EQ_INT(err, CL_OUT_OF_HOST_MEMORY);
+   /* Every allocation point of context + queue creation fails cleanly. */
+   for (unsigned long k = 1; k < 8; k++) {
+      icd_test_fail_alloc_after(k);
+      ctx = plat_CreateContext(NULL, 1, &dev, NULL, NULL, &err);
+      cl_command_queue q = ctx ? disp_CreateCommandQueue(ctx, dev, 0, &err) : NULL;
+      icd_test_fail_alloc_after(0);
+      CHECK(err == CL_SUCCESS || err == CL_OUT_OF_HOST_MEMORY);
+      if (q)
+         disp_ReleaseCommandQueue(q);
+      if (ctx)
+         plat_ReleaseContext(ctx);
+   }
+}
+
+int
+main(void)
+{
+   test_dispatch_table();
+   test_handles();
+   test_get_info();
+   CHECK_STR(icd_error_name(CL_INVALID_KERNEL_ARGS), "CL_INVALID_KERNEL_ARGS");
+   CHECK_STR(icd_error_name(-12345), "CL_UNKNOWN_ERROR");
+   test_alloc_failure();
+   return test_main_end();
+}

@@ -1,0 +1,191 @@
+/*
+ * platform/plat.h — platform, devices (one per HSA GPU agent), per-target capability
+ * records, and contexts.
+ */
+#ifndef PLAT_H
+#define PLAT_H
+
+#include "icd.h"
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+#include <pthread.h>
+
+/* ---- per-target capability record (conventions.md rule 15) -------------------------- */
+
+/*
+ * What a GPU target is, independent of any hardware: constructible from a target name so
+ * compiler and memory tests run anywhere. Values describe the reference board of the
+ * target; a live device overrides what its HSA agent reports (compute units, clock,
+ * caches, memory).
+ */
+typedef struct plat_gpu_info {
+   char target[32];           /* processor: "gfx906" */
+   const char *family;        /* "Vega 20" */
+   const char *board;         /* reference board: "AMD Radeon VII" */
+   unsigned gfx_major, gfx_minor, gfx_stepping; /* 9, 0, 6 */
+   unsigned wavefront_size;   /* default wavefront size for OpenCL: 64 (gfx9) or 32 */
+   unsigned compute_units;
+   unsigned simds_per_cu;
+   unsigned max_waves_per_simd;
+   unsigned max_clock_mhz;
+   unsigned lds_size;         /* bytes available to one work-group */
+   unsigned max_workgroup_size;
+   unsigned l1_cache_size;    /* vector L1 / L0 per CU, bytes */
+   unsigned l2_cache_size;    /* bytes */
+   unsigned cacheline_size;   /* bytes */
+   unsigned sgprs_per_wave;   /* addressable SGPRs */
+   unsigned vgprs_per_wave;   /* addressable VGPRs (arch VGPRs) */
+   uint64_t memory_size;      /* device memory of the reference board, bytes */
+   bool xnack_supported;      /* target-ID feature xnack is settable */
+   bool sramecc_supported;    /* target-ID feature sramecc is settable */
+   bool packed_fp32;          /* v_pk_fma_f32 and friends (gfx90a, gfx942) */
+   bool dot_insts;            /* v_dot* (gfx906+) */
+} plat_gpu_info;
+
+/*
+ * Fills `out` for `target` — a processor name ("gfx906") or a full ISA name
+ * ("amdgcn-amd-amdhsa--gfx906:sramecc-:xnack-"). Returns CL_INVALID_VALUE for a target the
+ * table does not know.
+ */
+cl_int plat_gpu_info_from_target(const char *target, plat_gpu_info *out);
+
+/* ---- platform ----------------------------------------------------------------------- */
+
+struct _cl_platform_id {
+   struct icd_object obj;
+   pthread_once_t once;
+   struct _cl_device_id **devices; /* every GPU agent of the HSA runtime */
+   cl_uint num_devices;
+   cl_int init_status;             /* why there are no devices, if none */
+};
+
+ICD_DEFINE_HANDLE_CASTS(plat_platform, struct _cl_platform_id, cl_platform_id,
+                        ICD_TYPE_PLATFORM)
+
+/* The one platform; discovers devices on first use. */
+cl_platform_id plat_platform_handle(void);
+struct _cl_platform_id *plat_platform_get(void);
+
+/* Platform-wide strings; one source of truth for the compiler too. */
+#define PLAT_PLATFORM_NAME "hsacl"
+#define PLAT_PLATFORM_VENDOR "hsacl project"
+#define PLAT_ICD_SUFFIX "HSACL"
+/* The OpenCL version hsacl claims today (conformance issue raises it). */
+#define PLAT_CL_VERSION_MAJOR 1
+#define PLAT_CL_VERSION_MINOR 2
+
+/* ---- devices ------------------------------------------------------------------------ */
+
+struct _cl_device_id {
+   struct icd_object obj;
+   struct _cl_platform_id *platform;
+   hsa_agent_t agent;          /* the GPU agent */
+   hsa_agent_t cpu_agent;      /* the host's CPU agent (system memory pools) */
+   hsa_amd_memory_pool_t device_pool;  /* coarse-grained global pool of the GPU */
+   hsa_amd_memory_pool_t system_pool;  /* fine-grained system pool (CPU agent) */
+   hsa_amd_memory_pool_t kernarg_pool; /* kernarg-init system pool */
+   bool has_system_pool, has_kernarg_pool;
+   plat_gpu_info info;         /* target record, overridden by agent queries */
+   char name[64];              /* target processor, "gfx906" (CL_DEVICE_NAME) */
+   char isa_name[96];          /* full target ID from hsa_isa_get_info_alt */
+   char product_name[128];     /* HSA_AMD_AGENT_INFO_PRODUCT_NAME */
+   uint64_t global_mem_size;
+   uint64_t max_alloc_size;
+   uint64_t timestamp_frequency; /* Hz, HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY */
+   uint32_t queue_max_size;    /* packets */
+   uint32_t pci_bdf;           /* HSA_AMD_AGENT_INFO_BDFID */
+   uint32_t pci_domain;
+   uint32_t chip_id;
+};
+
+ICD_DEFINE_HANDLE_CASTS(plat_device, struct _cl_device_id, cl_device_id, ICD_TYPE_DEVICE)
+
+/* Extensions the device reports (CL_DEVICE_EXTENSIONS), a space-separated string, and the
+ * OpenCL C features (CL_DEVICE_OPENCL_C_FEATURES); the compiler defines exactly these. */
+const char *plat_device_extensions(const struct _cl_device_id *dev);
+
+/* ---- contexts ----------------------------------------------------------------------- */
+
+typedef void(CL_CALLBACK *plat_context_notify_fn)(const char *errinfo, const void *private_info,
+                                                  size_t cb, void *user_data);
+typedef void(CL_CALLBACK *plat_context_destructor_fn)(cl_context context, void *user_data);
+
+struct plat_context_destructor {
+   plat_context_destructor_fn fn;
+   void *user_data;
+   struct plat_context_destructor *next;
+};
+
+struct _cl_context {
+   struct icd_object obj;
+   struct _cl_platform_id *platform;
+   struct _cl_device_id **devices;
+   cl_uint num_devices;
+   cl_context_properties *props; /* as given, 0-terminated, or NULL */
+   size_t num_props;             /* entries including the terminator; 0 when props NULL */
+   bool interop_user_sync;
+   plat_context_notify_fn notify; /* pfn_notify: may be called from any thread, no lock held */
+   void *notify_user_data;
+   /* Children (queues, buffers, programs) hold internal references; the API references
+    * together hold one. Destroyed when the internal count drops to zero. */
+   atomic_uint internal_refs;
+   pthread_mutex_t lock;
+   struct plat_context_destructor *destructors; /* LIFO; under lock */
+};
+
+ICD_DEFINE_HANDLE_CASTS(plat_context, struct _cl_context, cl_context, ICD_TYPE_CONTEXT)
+
+/* True when `dev` is one of the context's devices. */
+bool plat_context_has_device(const struct _cl_context *ctx, const struct _cl_device_id *dev);
+
+/* Internal references of child objects (queues, buffers, programs) on their context. */
+void plat_context_retain_internal(struct _cl_context *ctx);
+void plat_context_release_internal(struct _cl_context *ctx);
+
+/* Reports an asynchronous error to the application's pfn_notify, if any. */
+void plat_context_notify(struct _cl_context *ctx, const char *errinfo);
+
+/* ---- entry points ------------------------------------------------------------------- */
+
+cl_int CL_API_CALL plat_GetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms,
+                                       cl_uint *num_platforms);
+cl_int CL_API_CALL plat_GetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
+                                        size_t param_value_size, void *param_value,
+                                        size_t *param_value_size_ret);
+cl_int CL_API_CALL plat_GetDeviceIDs(cl_platform_id platform, cl_device_type device_type,
+                                     cl_uint num_entries, cl_device_id *devices,
+                                     cl_uint *num_devices);
+cl_int CL_API_CALL plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name,
+                                      size_t param_value_size, void *param_value,
+                                      size_t *param_value_size_ret);
+cl_int CL_API_CALL plat_CreateSubDevices(cl_device_id in_device,
+                                         const cl_device_partition_property *properties,
+                                         cl_uint num_devices, cl_device_id *out_devices,
+                                         cl_uint *num_devices_ret);
+cl_int CL_API_CALL plat_RetainDevice(cl_device_id device);
+cl_int CL_API_CALL plat_ReleaseDevice(cl_device_id device);
+cl_int CL_API_CALL plat_GetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
+                                              cl_ulong *host_timestamp);
+cl_int CL_API_CALL plat_GetHostTimer(cl_device_id device, cl_ulong *host_timestamp);
+
+cl_context CL_API_CALL plat_CreateContext(const cl_context_properties *properties,
+                                          cl_uint num_devices, const cl_device_id *devices,
+                                          plat_context_notify_fn pfn_notify, void *user_data,
+                                          cl_int *errcode_ret);
+cl_context CL_API_CALL plat_CreateContextFromType(const cl_context_properties *properties,
+                                                  cl_device_type device_type,
+                                                  plat_context_notify_fn pfn_notify,
+                                                  void *user_data, cl_int *errcode_ret);
+cl_int CL_API_CALL plat_RetainContext(cl_context context);
+cl_int CL_API_CALL plat_ReleaseContext(cl_context context);
+cl_int CL_API_CALL plat_GetContextInfo(cl_context context, cl_context_info param_name,
+                                       size_t param_value_size, void *param_value,
+                                       size_t *param_value_size_ret);
+cl_int CL_API_CALL plat_SetContextDestructorCallback(cl_context context,
+                                                     plat_context_destructor_fn pfn_notify,
+                                                     void *user_data);
+
+/* Host timer in nanoseconds (CLOCK_MONOTONIC_RAW), the domain of profiling results. */
+uint64_t plat_host_timer_ns(void);
+
+#endif

@@ -1,0 +1,533 @@
+/*
+ * platform/plat_device.c — devices: one per HSA GPU agent, every clGetDeviceInfo query
+ * answered from HSA agent queries plus the target's capability record
+ * (plat_gpu_info.c), sub-device partitioning (none), and the device/host timers.
+ *
+ * What a device claims is what works at this commit: no images, no extensions beyond
+ * those listed in plat_device_extensions(), OpenCL C 1.2 (platform/plat.h).
+ */
+#include "platform/plat.h"
+#include "platform/plat_priv.h"
+#include "dispatch/disp.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define AMD_VENDOR_ID 0x1002u
+
+/* ---- discovery --------------------------------------------------------------------- */
+
+static hsa_status_t
+first_isa(hsa_isa_t isa, void *data)
+{
+   *(hsa_isa_t *)data = isa;
+   return HSA_STATUS_INFO_BREAK;
+}
+
+struct pool_search {
+   struct _cl_device_id *dev;
+   bool gpu; /* iterating the GPU agent's pools (else the CPU agent's) */
+};
+
+static hsa_status_t
+pick_pool(hsa_amd_memory_pool_t pool, void *data)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   struct pool_search *s = data;
+   hsa_amd_segment_t segment;
+   uint32_t flags = 0;
+   bool alloc_ok = false;
+   if (hsa->hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment) !=
+          HSA_STATUS_SUCCESS ||
+       segment != HSA_AMD_SEGMENT_GLOBAL)
+      return HSA_STATUS_SUCCESS;
+   hsa->hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
+   hsa->hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED,
+                                     &alloc_ok);
+   if (!alloc_ok)
+      return HSA_STATUS_SUCCESS;
+   struct _cl_device_id *dev = s->dev;
+   if (s->gpu) {
+      if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) && !dev->device_pool.handle)
+         dev->device_pool = pool;
+   } else {
+      if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) && !dev->has_kernarg_pool) {
+         dev->kernarg_pool = pool;
+         dev->has_kernarg_pool = true;
+      } else if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED) &&
+                 !dev->has_system_pool) {
+         dev->system_pool = pool;
+         dev->has_system_pool = true;
+      }
+   }
+   return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t
+find_cpu_agent(hsa_agent_t agent, void *data)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   hsa_device_type_t type;
+   if (hsa->hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type) == HSA_STATUS_SUCCESS &&
+       type == HSA_DEVICE_TYPE_CPU) {
+      *(hsa_agent_t *)data = agent;
+      return HSA_STATUS_INFO_BREAK;
+   }
+   return HSA_STATUS_SUCCESS;
+}
+
+cl_int
+plat__device_create(struct _cl_platform_id *plat, hsa_agent_t agent, struct _cl_device_id **out)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   struct _cl_device_id *dev = icd_calloc(1, sizeof(*dev));
+   if (!dev)
+      return CL_OUT_OF_HOST_MEMORY;
+   icd_object_init(&dev->obj, ICD_TYPE_DEVICE);
+   dev->platform = plat;
+   dev->agent = agent;
+
+   hsa->hsa_agent_get_info(agent, HSA_AGENT_INFO_NAME, dev->name); /* char[64] */
+   dev->name[sizeof(dev->name) - 1] = '\0';
+   hsa_isa_t isa = { 0 };
+   hsa->hsa_agent_iterate_isas(agent, first_isa, &isa);
+   uint32_t isa_len = 0;
+   if (isa.handle &&
+       hsa->hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME_LENGTH, &isa_len) == HSA_STATUS_SUCCESS &&
+       isa_len < sizeof(dev->isa_name))
+      hsa->hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME, dev->isa_name);
+   if (!dev->isa_name[0])
+      snprintf(dev->isa_name, sizeof(dev->isa_name), "amdgcn-amd-amdhsa--%s", dev->name);
+
+   if (plat_gpu_info_from_target(dev->isa_name, &dev->info) != CL_SUCCESS) {
+      /* Unknown target: a neutral record, every live value below comes from HSA. */
+      memset(&dev->info, 0, sizeof(dev->info));
+      snprintf(dev->info.target, sizeof(dev->info.target), "%.31s", dev->name);
+      dev->info.family = "unknown";
+      dev->info.board = "AMD GPU";
+      dev->info.wavefront_size = 64;
+      dev->info.lds_size = 64 * 1024;
+      dev->info.max_workgroup_size = 1024;
+      dev->info.cacheline_size = 64;
+   }
+
+   /* Live values override the reference board's. */
+   uint32_t u32 = 0;
+   if (hsa->hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT,
+                               &u32) == HSA_STATUS_SUCCESS && u32)
+      dev->info.compute_units = u32;
+   if (hsa->hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY,
+                               &u32) == HSA_STATUS_SUCCESS && u32)
+      dev->info.max_clock_mhz = u32;
+   if (hsa->hsa_agent_get_info(agent, HSA_AGENT_INFO_WAVEFRONT_SIZE, &u32) ==
+          HSA_STATUS_SUCCESS && u32)
+      dev->info.wavefront_size = u32;
+   if (hsa->hsa_agent_get_info(agent, HSA_AGENT_INFO_WORKGROUP_MAX_SIZE, &u32) ==
+          HSA_STATUS_SUCCESS && u32)
+      dev->info.max_workgroup_size = u32;
+   if (hsa->hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU,
+                               &u32) == HSA_STATUS_SUCCESS && u32)
+      dev->info.simds_per_cu = u32;
+   uint32_t caches[4] = { 0 };
+   if (hsa->hsa_agent_get_info(agent, HSA_AGENT_INFO_CACHE_SIZE, caches) == HSA_STATUS_SUCCESS) {
+      if (caches[0])
+         dev->info.l1_cache_size = caches[0];
+      if (caches[1])
+         dev->info.l2_cache_size = caches[1];
+   }
+   if (hsa->hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_CACHELINE_SIZE,
+                               &u32) == HSA_STATUS_SUCCESS && u32)
+      dev->info.cacheline_size = u32;
+   hsa->hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_PRODUCT_NAME,
+                           dev->product_name); /* char[64] */
+   dev->product_name[63] = '\0';
+   if (!dev->product_name[0])
+      snprintf(dev->product_name, sizeof(dev->product_name), "%s", dev->info.board);
+   hsa->hsa_agent_get_info(agent, HSA_AGENT_INFO_QUEUE_MAX_SIZE, &dev->queue_max_size);
+   hsa->hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_BDFID, &dev->pci_bdf);
+   hsa->hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_DOMAIN, &dev->pci_domain);
+   hsa->hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_CHIP_ID, &dev->chip_id);
+   hsa->hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &dev->timestamp_frequency);
+
+   /* LDS from the group-segment pool when the runtime reports one. */
+   struct pool_search search = { .dev = dev, .gpu = true };
+   hsa->hsa_amd_agent_iterate_memory_pools(agent, pick_pool, &search);
+   if (!dev->device_pool.handle) {
+      icd_log(ICD_LOG_WARN, "platform", "GPU agent %s has no coarse-grained global pool",
+              dev->name);
+      icd_free(dev);
+      return CL_DEVICE_NOT_AVAILABLE;
+   }
+   size_t pool_size = 0, alloc_max = 0;
+   hsa->hsa_amd_memory_pool_get_info(dev->device_pool, HSA_AMD_MEMORY_POOL_INFO_SIZE,
+                                     &pool_size);
+   hsa->hsa_amd_memory_pool_get_info(dev->device_pool, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE,
+                                     &alloc_max);
+   dev->global_mem_size = pool_size;
+   dev->max_alloc_size = alloc_max && alloc_max < pool_size ? alloc_max : pool_size;
+
+   hsa->hsa_iterate_agents(find_cpu_agent, &dev->cpu_agent);
+   if (dev->cpu_agent.handle) {
+      search.gpu = false;
+      hsa->hsa_amd_agent_iterate_memory_pools(dev->cpu_agent, pick_pool, &search);
+   }
+   *out = dev;
+   return CL_SUCCESS;
+}
+
+/* ---- capabilities ----------------------------------------------------------------- */
+
+/* Device extensions that work at this commit (none yet: kernels do not run). */
+static const cl_name_version device_extensions[] = { { 0, "" } };
+#define NUM_DEVICE_EXTENSIONS 0
+
+const char *
+plat_device_extensions(const struct _cl_device_id *dev)
+{
+   return "";
+}
+
+static const cl_name_version opencl_c_versions[] = {
+   { CL_MAKE_VERSION(1, 0, 0), "OpenCL C" },
+   { CL_MAKE_VERSION(1, 1, 0), "OpenCL C" },
+   { CL_MAKE_VERSION(1, 2, 0), "OpenCL C" },
+};
+
+/* ---- entry points ----------------------------------------------------------------- */
+
+static bool
+device_type_valid(cl_device_type type)
+{
+   const cl_device_type known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU |
+                                CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR |
+                                CL_DEVICE_TYPE_CUSTOM;
+   return type == CL_DEVICE_TYPE_ALL || (type && !(type & ~known));
+}
+
+cl_int CL_API_CALL
+plat_GetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries,
+                  cl_device_id *devices, cl_uint *num_devices)
+{
+   struct _cl_platform_id *plat = platform ? plat_platform_from_handle(platform)
+                                           : plat_platform_get();
+   if (!plat)
+      return ICD_ERROR(CL_INVALID_PLATFORM, "platform %p is not an hsacl platform",
+                       (void *)platform);
+   if (!device_type_valid(device_type))
+      return ICD_ERROR(CL_INVALID_DEVICE_TYPE, "device_type 0x%llx is not a valid type",
+                       (unsigned long long)device_type);
+   if ((num_entries == 0 && devices) || (!devices && !num_devices))
+      return ICD_ERROR(CL_INVALID_VALUE, "num_entries %u, devices %p, num_devices %p",
+                       num_entries, (void *)devices, (void *)num_devices);
+   plat = plat_platform_get();
+   /* Every hsacl device is a GPU, and the first is the default. */
+   cl_uint found = 0;
+   if (device_type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT))
+      found = (device_type & CL_DEVICE_TYPE_GPU) || device_type == CL_DEVICE_TYPE_ALL
+                 ? plat->num_devices
+                 : (plat->num_devices ? 1 : 0);
+   if (found == 0) {
+      if (plat->num_devices == 0)
+         return ICD_ERROR(CL_DEVICE_NOT_FOUND, "no GPU device: %s", disp_hsa_failure());
+      return ICD_ERROR(CL_DEVICE_NOT_FOUND, "hsacl has only GPU devices (asked for 0x%llx)",
+                       (unsigned long long)device_type);
+   }
+   if (devices) {
+      for (cl_uint i = 0; i < found && i < num_entries; i++)
+         devices[i] = plat_device_to_handle(plat->devices[i]);
+   }
+   if (num_devices)
+      *num_devices = found;
+   return CL_SUCCESS;
+}
+
+#define RET_SCALAR(type, v) \
+   return ICD_GET_INFO_SCALAR(type, (v), param_value_size, param_value, param_value_size_ret)
+#define RET_STRING(s) \
+   return icd_get_info_string((s), param_value_size, param_value, param_value_size_ret)
+#define RET_ARRAY(ptr, bytes) \
+   return icd_get_info((ptr), (bytes), param_value_size, param_value, param_value_size_ret)
+
+cl_int CL_API_CALL
+plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_value_size,
+                   void *param_value, size_t *param_value_size_ret)
+{
+   struct _cl_device_id *dev = plat_device_from_handle(device);
+   if (!dev)
+      return ICD_ERROR(CL_INVALID_DEVICE, "device %p is not an hsacl device", (void *)device);
+   const plat_gpu_info *gi = &dev->info;
+   char buf[640];
+
+   switch (param_name) {
+   case CL_DEVICE_TYPE:
+      RET_SCALAR(cl_device_type, CL_DEVICE_TYPE_GPU);
+   case CL_DEVICE_VENDOR_ID:
+      RET_SCALAR(cl_uint, AMD_VENDOR_ID);
+   case CL_DEVICE_MAX_COMPUTE_UNITS:
+      RET_SCALAR(cl_uint, gi->compute_units);
+   case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
+      RET_SCALAR(cl_uint, 3);
+   case CL_DEVICE_MAX_WORK_ITEM_SIZES: {
+      size_t sizes[3] = { gi->max_workgroup_size, gi->max_workgroup_size,
+                          gi->max_workgroup_size };
+      RET_ARRAY(sizes, sizeof(sizes));
+   }
+   case CL_DEVICE_MAX_WORK_GROUP_SIZE:
+      RET_SCALAR(size_t, gi->max_workgroup_size);
+   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
+   case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
+      RET_SCALAR(cl_uint, 4);
+   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
+   case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
+      RET_SCALAR(cl_uint, 2);
+   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
+   case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
+   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
+   case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
+   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
+   case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
+      RET_SCALAR(cl_uint, 1);
+   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+   case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+   case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
+      /* 0 until cl_khr_fp64 / cl_khr_fp16 are advertised (OpenCL 3.0 §4.2 table). */
+      RET_SCALAR(cl_uint, 0);
+   case CL_DEVICE_MAX_CLOCK_FREQUENCY:
+      RET_SCALAR(cl_uint, gi->max_clock_mhz);
+   case CL_DEVICE_ADDRESS_BITS:
+      RET_SCALAR(cl_uint, 64);
+   case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
+      RET_SCALAR(cl_ulong, dev->max_alloc_size);
+   case CL_DEVICE_IMAGE_SUPPORT:
+      RET_SCALAR(cl_bool, CL_FALSE);
+   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+   case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+   case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+      RET_SCALAR(cl_uint, 0);
+   case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+   case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+   case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+   case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+   case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+      RET_SCALAR(size_t, 0);
+   case CL_DEVICE_MAX_SAMPLERS:
+      RET_SCALAR(cl_uint, 0);
+   case CL_DEVICE_MAX_PARAMETER_SIZE:
+      RET_SCALAR(size_t, 4096);
+   case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
+      RET_SCALAR(cl_uint, 2048); /* bits: 256-byte sub-buffer origins */
+   case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
+      RET_SCALAR(cl_uint, 128);
+   case CL_DEVICE_SINGLE_FP_CONFIG:
+      RET_SCALAR(cl_device_fp_config,
+                 CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA);
+   case CL_DEVICE_DOUBLE_FP_CONFIG:
+   case CL_DEVICE_HALF_FP_CONFIG:
+      RET_SCALAR(cl_device_fp_config, 0);
+   case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
+      RET_SCALAR(cl_device_mem_cache_type, CL_READ_WRITE_CACHE);
+   case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
+      RET_SCALAR(cl_uint, gi->cacheline_size);
+   case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
+      RET_SCALAR(cl_ulong, gi->l2_cache_size);
+   case CL_DEVICE_GLOBAL_MEM_SIZE:
+      RET_SCALAR(cl_ulong, dev->global_mem_size);
+   case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
+      RET_SCALAR(cl_ulong, dev->max_alloc_size);
+   case CL_DEVICE_MAX_CONSTANT_ARGS:
+      RET_SCALAR(cl_uint, 8);
+   case CL_DEVICE_LOCAL_MEM_TYPE:
+      RET_SCALAR(cl_device_local_mem_type, CL_LOCAL);
+   case CL_DEVICE_LOCAL_MEM_SIZE:
+      RET_SCALAR(cl_ulong, gi->lds_size);
+   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
+      RET_SCALAR(cl_bool, strstr(dev->isa_name, "sramecc+") ? CL_TRUE : CL_FALSE);
+   case CL_DEVICE_HOST_UNIFIED_MEMORY:
+      RET_SCALAR(cl_bool, CL_FALSE);
+   case CL_DEVICE_PROFILING_TIMER_RESOLUTION: {
+      uint64_t f = dev->timestamp_frequency ? dev->timestamp_frequency : 1000000000ull;
+      RET_SCALAR(size_t, f >= 1000000000ull ? 1 : (1000000000ull + f - 1) / f);
+   }
+   case CL_DEVICE_ENDIAN_LITTLE:
+   case CL_DEVICE_AVAILABLE:
+   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
+      RET_SCALAR(cl_bool, CL_TRUE);
+   case CL_DEVICE_COMPILER_AVAILABLE:
+   case CL_DEVICE_LINKER_AVAILABLE:
+      /* The compiler module is not part of this build yet. */
+      RET_SCALAR(cl_bool, CL_FALSE);
+   case CL_DEVICE_EXECUTION_CAPABILITIES:
+      RET_SCALAR(cl_device_exec_capabilities, CL_EXEC_KERNEL);
+   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
+      RET_SCALAR(cl_command_queue_properties,
+                 CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
+   case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
+      RET_SCALAR(cl_command_queue_properties, 0);
+   case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+   case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+   case CL_DEVICE_MAX_PIPE_ARGS:
+   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
+   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
+   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+      RET_SCALAR(cl_uint, 0);
+   case CL_DEVICE_NAME:
+      RET_STRING(dev->name);
+   case CL_DEVICE_VENDOR:
+      RET_STRING("Advanced Micro Devices, Inc.");
+   case CL_DRIVER_VERSION: {
+      const struct disp_hsa *hsa = disp_hsa_get();
+      snprintf(buf, sizeof(buf), "hsacl %s (HSA runtime: %s)", HSACL_VERSION_STRING,
+               !hsa ? "none" : hsa->kind == DISP_RUNTIME_ROCR ? "ROCr" :
+               hsa->kind == DISP_RUNTIME_SIM ? "software gfx906 agent" : hsa->path);
+      RET_STRING(buf);
+   }
+   case CL_DEVICE_PROFILE:
+      RET_STRING("FULL_PROFILE");
+   case CL_DEVICE_VERSION:
+      snprintf(buf, sizeof(buf), "OpenCL %d.%d hsacl %s", PLAT_CL_VERSION_MAJOR,
+               PLAT_CL_VERSION_MINOR, HSACL_VERSION_STRING);
+      RET_STRING(buf);
+   case CL_DEVICE_NUMERIC_VERSION:
+      RET_SCALAR(cl_version, CL_MAKE_VERSION(PLAT_CL_VERSION_MAJOR, PLAT_CL_VERSION_MINOR, 0));
+   case CL_DEVICE_OPENCL_C_VERSION:
+      RET_STRING("OpenCL C 1.2 ");
+   case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
+      RET_ARRAY(opencl_c_versions, sizeof(opencl_c_versions));
+   case CL_DEVICE_OPENCL_C_FEATURES:
+      RET_ARRAY(NULL, 0);
+   case CL_DEVICE_EXTENSIONS:
+      RET_STRING(plat_device_extensions(dev));
+   case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+      RET_ARRAY(device_extensions, NUM_DEVICE_EXTENSIONS * sizeof(cl_name_version));
+   case CL_DEVICE_PLATFORM:
+      RET_SCALAR(cl_platform_id, plat_platform_to_handle(dev->platform));
+   case CL_DEVICE_PRINTF_BUFFER_SIZE:
+      RET_SCALAR(size_t, 1024 * 1024);
+   case CL_DEVICE_BUILT_IN_KERNELS:
+   case CL_DEVICE_IL_VERSION:
+      RET_STRING("");
+   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
+   case CL_DEVICE_ILS_WITH_VERSION:
+      RET_ARRAY(NULL, 0);
+   case CL_DEVICE_PARENT_DEVICE:
+      RET_SCALAR(cl_device_id, NULL);
+   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+      RET_SCALAR(cl_uint, 0);
+   case CL_DEVICE_PARTITION_PROPERTIES:
+      RET_SCALAR(cl_device_partition_property, 0);
+   case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
+      RET_SCALAR(cl_device_affinity_domain, 0);
+   case CL_DEVICE_PARTITION_TYPE:
+      /* A root device: no partition type (OpenCL 3.0 §4.2, size 0 allowed). */
+      RET_ARRAY(NULL, 0);
+   case CL_DEVICE_REFERENCE_COUNT:
+      RET_SCALAR(cl_uint, 1); /* root devices are not reference counted */
+   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+      RET_SCALAR(size_t, 0);
+   case CL_DEVICE_SVM_CAPABILITIES:
+      RET_SCALAR(cl_device_svm_capabilities, 0);
+   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+   case CL_DEVICE_PIPE_SUPPORT:
+      RET_SCALAR(cl_bool, CL_FALSE);
+   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+      RET_SCALAR(cl_device_atomic_capabilities,
+                 CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+      RET_SCALAR(cl_device_atomic_capabilities, CL_DEVICE_ATOMIC_ORDER_RELAXED |
+                                                   CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                                                   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+   case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+      RET_SCALAR(size_t, gi->wavefront_size);
+   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+      RET_SCALAR(cl_device_device_enqueue_capabilities, 0);
+   case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
+      RET_STRING("v0000-00-00-00"); /* not conformant yet */
+   default:
+      return ICD_ERROR(CL_INVALID_VALUE, "unknown or unsupported device query 0x%x",
+                       (unsigned)param_name);
+   }
+}
+
+cl_int CL_API_CALL
+plat_CreateSubDevices(cl_device_id in_device, const cl_device_partition_property *properties,
+                      cl_uint num_devices, cl_device_id *out_devices, cl_uint *num_devices_ret)
+{
+   struct _cl_device_id *dev = plat_device_from_handle(in_device);
+   if (!dev)
+      return ICD_ERROR(CL_INVALID_DEVICE, "in_device %p is not an hsacl device",
+                       (void *)in_device);
+   if (!properties)
+      return ICD_ERROR(CL_INVALID_VALUE, "properties is NULL");
+   switch (properties[0]) {
+   case CL_DEVICE_PARTITION_EQUALLY:
+   case CL_DEVICE_PARTITION_BY_COUNTS:
+   case CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN:
+      /* CL_DEVICE_PARTITION_PROPERTIES reports none of these. */
+      return ICD_ERROR(CL_INVALID_VALUE, "partition type 0x%llx is not supported by %s",
+                       (unsigned long long)properties[0], dev->name);
+   default:
+      return ICD_ERROR(CL_INVALID_VALUE, "unknown partition property 0x%llx",
+                       (unsigned long long)properties[0]);
+   }
+}
+
+cl_int CL_API_CALL
+plat_RetainDevice(cl_device_id device)
+{
+   if (!plat_device_from_handle(device))
+      return ICD_ERROR(CL_INVALID_DEVICE, "device %p is not an hsacl device", (void *)device);
+   return CL_SUCCESS; /* root devices: no-op (OpenCL 3.0 §4.3) */
+}
+
+cl_int CL_API_CALL
+plat_ReleaseDevice(cl_device_id device)
+{
+   if (!plat_device_from_handle(device))
+      return ICD_ERROR(CL_INVALID_DEVICE, "device %p is not an hsacl device", (void *)device);
+   return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL
+plat_GetHostTimer(cl_device_id device, cl_ulong *host_timestamp)
+{
+   if (!plat_device_from_handle(device))
+      return ICD_ERROR(CL_INVALID_DEVICE, "device %p is not an hsacl device", (void *)device);
+   if (!host_timestamp)
+      return ICD_ERROR(CL_INVALID_VALUE, "host_timestamp is NULL");
+   *host_timestamp = plat_host_timer_ns();
+   return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL
+plat_GetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
+                           cl_ulong *host_timestamp)
+{
+   struct _cl_device_id *dev = plat_device_from_handle(device);
+   if (!dev)
+      return ICD_ERROR(CL_INVALID_DEVICE, "device %p is not an hsacl device", (void *)device);
+   if (!device_timestamp || !host_timestamp)
+      return ICD_ERROR(CL_INVALID_VALUE, "device_timestamp or host_timestamp is NULL");
+   const struct disp_hsa *hsa = disp_hsa_get();
+   uint64_t ticks = 0;
+   hsa_status_t st = hsa->hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &ticks);
+   *host_timestamp = plat_host_timer_ns();
+   if (st != HSA_STATUS_SUCCESS)
+      return disp_hsa_status_to_cl(st, "reading the HSA system timestamp");
+   uint64_t f = dev->timestamp_frequency ? dev->timestamp_frequency : 1000000000ull;
+   *device_timestamp = (cl_ulong)((unsigned __int128)ticks * 1000000000ull / f);
+   return CL_SUCCESS;
+}

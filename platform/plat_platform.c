@@ -1,0 +1,151 @@
+/*
+ * platform/plat_platform.c — the one hsacl platform: discovery of devices (one per HSA GPU
+ * agent of the runtime dispatch/ loaded), clGetPlatformIDs and clGetPlatformInfo.
+ * The platform exists even when no runtime loads; it then has no devices and
+ * clGetDeviceIDs answers CL_DEVICE_NOT_FOUND (the reason is logged).
+ */
+#include "platform/plat.h"
+#include "platform/plat_priv.h"
+#include "dispatch/disp.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static struct _cl_platform_id the_platform = {
+   .once = PTHREAD_ONCE_INIT,
+};
+
+static hsa_status_t
+collect_gpu_agent(hsa_agent_t agent, void *data)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   struct _cl_platform_id *plat = data;
+   hsa_device_type_t type;
+   if (hsa->hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type) != HSA_STATUS_SUCCESS ||
+       type != HSA_DEVICE_TYPE_GPU)
+      return HSA_STATUS_SUCCESS;
+   struct _cl_device_id **grown =
+      icd_realloc(plat->devices, (plat->num_devices + 1) * sizeof(*plat->devices));
+   if (!grown)
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+   plat->devices = grown;
+   struct _cl_device_id *dev = NULL;
+   cl_int err = plat__device_create(plat, agent, &dev);
+   if (err != CL_SUCCESS) {
+      icd_log(ICD_LOG_WARN, "platform", "skipping GPU agent 0x%llx: %s",
+              (unsigned long long)agent.handle, icd_error_name(err));
+      return HSA_STATUS_SUCCESS;
+   }
+   plat->devices[plat->num_devices++] = dev;
+   return HSA_STATUS_SUCCESS;
+}
+
+static void
+platform_init(void)
+{
+   struct _cl_platform_id *plat = &the_platform;
+   icd_object_init(&plat->obj, ICD_TYPE_PLATFORM);
+   const struct disp_hsa *hsa = disp_hsa_get();
+   if (!hsa) {
+      plat->init_status = CL_DEVICE_NOT_FOUND;
+      return;
+   }
+   hsa_status_t st = hsa->hsa_iterate_agents(collect_gpu_agent, plat);
+   if (st != HSA_STATUS_SUCCESS && plat->num_devices == 0) {
+      plat->init_status = disp_hsa_status_to_cl(st, "enumerating HSA agents");
+      return;
+   }
+   plat->init_status = plat->num_devices ? CL_SUCCESS : CL_DEVICE_NOT_FOUND;
+}
+
+struct _cl_platform_id *
+plat_platform_get(void)
+{
+   pthread_once(&the_platform.once, platform_init);
+   return &the_platform;
+}
+
+cl_platform_id
+plat_platform_handle(void)
+{
+   return plat_platform_to_handle(plat_platform_get());
+}
+
+cl_int CL_API_CALL
+plat_GetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms)
+{
+   if ((num_entries == 0 && platforms) || (!platforms && !num_platforms))
+      return ICD_ERROR(CL_INVALID_VALUE, "num_entries %u, platforms %p, num_platforms %p",
+                       num_entries, (void *)platforms, (void *)num_platforms);
+   if (platforms)
+      platforms[0] = plat_platform_handle();
+   if (num_platforms)
+      *num_platforms = 1;
+   return CL_SUCCESS;
+}
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define PLAT_VERSION_STRING                                                                  \
+   "OpenCL " STR(PLAT_CL_VERSION_MAJOR) "." STR(PLAT_CL_VERSION_MINOR) " hsacl " HSACL_VERSION_STRING
+
+/* Platform extensions: only what works (cl_khr_icd: this library is an ICD). */
+static const cl_name_version platform_extensions[] = {
+   { CL_MAKE_VERSION(1, 0, 0), "cl_khr_icd" },
+};
+
+cl_int CL_API_CALL
+plat_GetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
+                     size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+   /* OpenCL 3.0 §4.1: a NULL platform selects the implementation-defined one. */
+   struct _cl_platform_id *plat = platform ? plat_platform_from_handle(platform)
+                                           : plat_platform_get();
+   if (!plat)
+      return ICD_ERROR(CL_INVALID_PLATFORM, "platform %p is not an hsacl platform",
+                       (void *)platform);
+   switch (param_name) {
+   case CL_PLATFORM_PROFILE:
+      return icd_get_info_string("FULL_PROFILE", param_value_size, param_value,
+                                 param_value_size_ret);
+   case CL_PLATFORM_VERSION:
+      return icd_get_info_string(PLAT_VERSION_STRING, param_value_size, param_value,
+                                 param_value_size_ret);
+   case CL_PLATFORM_NUMERIC_VERSION:
+      return ICD_GET_INFO_SCALAR(cl_version,
+                                 CL_MAKE_VERSION(PLAT_CL_VERSION_MAJOR, PLAT_CL_VERSION_MINOR, 0),
+                                 param_value_size, param_value, param_value_size_ret);
+   case CL_PLATFORM_NAME:
+      return icd_get_info_string(PLAT_PLATFORM_NAME, param_value_size, param_value,
+                                 param_value_size_ret);
+   case CL_PLATFORM_VENDOR:
+      return icd_get_info_string(PLAT_PLATFORM_VENDOR, param_value_size, param_value,
+                                 param_value_size_ret);
+   case CL_PLATFORM_EXTENSIONS:
+      return icd_get_info_string("cl_khr_icd", param_value_size, param_value,
+                                 param_value_size_ret);
+   case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
+      return icd_get_info(platform_extensions, sizeof(platform_extensions), param_value_size,
+                          param_value, param_value_size_ret);
+   case CL_PLATFORM_HOST_TIMER_RESOLUTION: {
+      struct timespec res;
+      clock_getres(CLOCK_MONOTONIC_RAW, &res);
+      return ICD_GET_INFO_SCALAR(cl_ulong, (cl_ulong)res.tv_sec * 1000000000ull + res.tv_nsec,
+                                 param_value_size, param_value, param_value_size_ret);
+   }
+   case CL_PLATFORM_ICD_SUFFIX_KHR:
+      return icd_get_info_string(PLAT_ICD_SUFFIX, param_value_size, param_value,
+                                 param_value_size_ret);
+   default:
+      return ICD_ERROR(CL_INVALID_VALUE, "unknown platform query 0x%x", (unsigned)param_name);
+   }
+}
+
+uint64_t
+plat_host_timer_ns(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}

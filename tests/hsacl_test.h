@@ -1,0 +1,56 @@
+/*
+ * tests/hsacl_test.h — the minimal check harness every hsacl test program uses.
+ * CHECK* record a failure with file:line and continue; test_main_end() prints
+ * "N passed, N failed" and returns the exit status ctest reads.
+ */
+#ifndef HSACL_TEST_H
+#define HSACL_TEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned test_passed, test_failed;
+
+#define CHECK(cond)                                                                          \
+   do {                                                                                     \
+      if (cond) {                                                                           \
+         test_passed++;                                                                     \
+      } else {                                                                              \
+         test_failed++;                                                                     \
+         fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);           \
+      }                                                                                     \
+   } while (0)
+
+#define CHECK_EQ_INT(got, want)                                                              \
+   do {                                                                                     \
+      long long g_ = (long long)(got), w_ = (long long)(want);                              \
+      if (g_ == w_) {                                                                       \
+         test_passed++;                                                                     \
+      } else {                                                                              \
+         test_failed++;                                                                     \
+         fprintf(stderr, "%s:%d: %s = %lld, expected %s = %lld\n", __FILE__, __LINE__,     \
+                 #got, g_, #want, w_);                                                      \
+      }                                                                                     \
+   } while (0)
+
+#define CHECK_STR(got, want)                                                                 \
+   do {                                                                                     \
+      const char *g_ = (got), *w_ = (want);                                                 \
+      if (g_ && w_ && !strcmp(g_, w_)) {                                                    \
+         test_passed++;                                                                     \
+      } else {                                                                              \
+         test_failed++;                                                                     \
+         fprintf(stderr, "%s:%d: %s = \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #got, \
+                 g_ ? g_ : "(null)", w_ ? w_ : "(null)");                                   \
+      }                                                                                     \
+   } while (0)
+
+static inline int
+test_main_end(void)
+{
+   printf("%u passed, %u failed\n", test_passed, test_failed);
+   return test_failed ? 1 : 0;
+}
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * tests/runtime_select_test.c — HSACL_RUNTIME selection, run by ctest under several
+ * environments. argv[1] is what must come out: "gfx906" (a device on the software
+ * runtime) or "none" (the platform is listed, clGetDeviceIDs says CL_DEVICE_NOT_FOUND).
+ */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include "hsacl_test.h"
+
+int
+main(int argc, char **argv)
+{
+   if (argc != 2) {
+      fprintf(stderr, "usage: runtime_select_test gfx906|none\n");
+      return 2;
+   }
+   const char *expect = argv[1];
+   cl_platform_id platform = NULL;
+   cl_uint n = 0;
+   CHECK_EQ_INT(clGetPlatformIDs(1, &platform, &n), CL_SUCCESS);
+   CHECK_EQ_INT(n, 1);
+   char name[64] = "";
+   clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof(name), name, NULL);
+   CHECK_STR(name, "hsacl");
+
+   cl_device_id device = NULL;
+   cl_int err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, &n);
+   if (!strcmp(expect, "none")) {
+      CHECK_EQ_INT(err, CL_DEVICE_NOT_FOUND);
+      cl_context ctx = clCreateContextFromType(NULL, CL_DEVICE_TYPE_GPU, NULL, NULL, &err);
+      CHECK(ctx == NULL);
+      CHECK_EQ_INT(err, CL_DEVICE_NOT_FOUND);
+   } else {
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      CHECK_EQ_INT(n, 1);
+      clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof(name), name, NULL);
+      CHECK_STR(name, expect);
+      char driver[256] = "";
+      clGetDeviceInfo(device, CL_DRIVER_VERSION, sizeof(driver), driver, NULL);
+      CHECK(strstr(driver, "software gfx906 agent") != NULL || strstr(driver, "libhsacl-sim"));
+   }
+   return test_main_end();
+}
