@@ -28,6 +28,8 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -155,6 +157,27 @@ struct Target {
    unsigned arch;
    bool wave64;
    bool defaultDaz;
+};
+
+// The device libraries' opencl.bc defines `printf` as a stub (noinline optnone, calls
+// __printf_alloc(0), returns -1) so that linking it pulls __printf_alloc in. LLVM's
+// AMDGPUPrintfRuntimeBinding pass (early simplification) lowers printf calls into printf-buffer
+// stores through __printf_alloc and emits amdhsa.printf, but only while printf is a
+// declaration. Linked with builtin-bitcode semantics the stub is a definition, every printf
+// would return -1 and print nothing (clang-19's own driver does exactly that). This pass runs
+// at pipeline start, after the device libraries are linked and before the printf binding, and
+// turns the stub back into a declaration; __printf_alloc stays defined for the binding to use.
+struct PrintfStubPass : llvm::PassInfoMixin<PrintfStubPass> {
+   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &)
+   {
+      llvm::Function *f = m.getFunction("printf");
+      if (!f || f->isDeclaration())
+         return llvm::PreservedAnalyses::all();
+      f->deleteBody();
+      f->setLinkage(llvm::GlobalValue::ExternalLinkage);
+      f->setVisibility(llvm::GlobalValue::DefaultVisibility);
+      return llvm::PreservedAnalyses::none();
+   }
 };
 
 // Parses "gfx906", "gfx90a:xnack-", "gfx906:sramecc+:xnack-" (AMDGPUUsage "Target ID").
@@ -493,6 +516,12 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
       ci.setInvocation(std::move(inv));
    }
    ci.getDiagnosticOpts().ShowColors = false;
+   ci.getCodeGenOpts().PassBuilderCallbacks.push_back([](llvm::PassBuilder &pb) {
+      pb.registerPipelineStartEPCallback(
+         [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
+            mpm.addPass(PrintfStubPass());
+         });
+   });
    ci.createDiagnostics(new clang::TextDiagnosticPrinter(logOS, &ci.getDiagnosticOpts()), true);
    ci.setVerboseOutputStream(logOS);
    ci.createFileManager(overlay);
