@@ -1,0 +1,910 @@
+/*
+ * sim/sim_agent.c — agents, caches, ISA, wavefronts, memory pools and regions as objects
+ * (HSA Runtime PRM §2.3 "System and agent information", §2.9 "Code objects and
+ * executables: ISA", AMD extensions "Memory pools").
+ *
+ * The system has one CPU agent and one GPU agent, a gfx906 (Vega 20: Radeon VII / MI50)
+ * with the attributes ROCr reports for that board. Every handle is the address of a static
+ * object and is validated by comparing against the known set.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim_priv.h"
+
+typedef struct sim_agent {
+   enum sim_agent_kind kind;
+} sim_agent;
+
+static const sim_agent agents[SIM_AGENT_COUNT] = {
+   {SIM_AGENT_CPU},
+   {SIM_AGENT_GPU},
+};
+
+/* Vega 20 (Radeon VII / MI50) figures. */
+enum {
+   GFX906_CU_COUNT = 60,
+   GFX906_SIMDS_PER_CU = 4,
+   GFX906_WAVES_PER_SIMD = 10,
+   GFX906_LDS_SIZE = 64 * 1024,
+   GFX906_MAX_CLOCK_MHZ = 1801,
+   GFX906_L1_SIZE = 16 * 1024,
+   GFX906_L2_SIZE = 4 * 1024 * 1024,
+   GFX906_CHIP_ID = 0x66af,
+   GFX906_MEMORY_WIDTH = 4096,
+   GFX906_MEMORY_MHZ = 1000,
+   GFX906_SHADER_ENGINES = 4,
+   GFX906_WORKGROUP_MAX = 1024,
+   QUEUE_MIN_SIZE = 64,
+   QUEUE_MAX_SIZE = 131072,
+   QUEUES_MAX = 128,
+};
+
+const sim_pool sim__pools[SIM_POOL_COUNT] = {
+   [SIM_POOL_SYSTEM] = {SIM_POOL_SYSTEM, SIM_AGENT_CPU, HSA_AMD_SEGMENT_GLOBAL,
+                        HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED, true, false, 0},
+   [SIM_POOL_KERNARG] = {SIM_POOL_KERNARG, SIM_AGENT_CPU, HSA_AMD_SEGMENT_GLOBAL,
+                         HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED |
+                            HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT,
+                         true, false, 0},
+   [SIM_POOL_SYSTEM_COARSE] = {SIM_POOL_SYSTEM_COARSE, SIM_AGENT_CPU, HSA_AMD_SEGMENT_GLOBAL,
+                               HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, true, false, 0},
+   [SIM_POOL_DEVICE] = {SIM_POOL_DEVICE, SIM_AGENT_GPU, HSA_AMD_SEGMENT_GLOBAL,
+                        HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, true, true,
+                        SIM_DEVICE_MEMORY_SIZE},
+   [SIM_POOL_GROUP] = {SIM_POOL_GROUP, SIM_AGENT_GPU, HSA_AMD_SEGMENT_GROUP, 0, false, false,
+                       GFX906_LDS_SIZE},
+};
+
+typedef struct sim_cache {
+   enum sim_agent_kind owner;
+   const char *name;
+   uint8_t level;
+   int sysconf_name; /* CPU caches: size from sysconf; 0: use `size` */
+   uint32_t size;
+} sim_cache;
+
+static const sim_cache caches[] = {
+   {SIM_AGENT_CPU, "L1", 1, _SC_LEVEL1_DCACHE_SIZE, 32 * 1024},
+   {SIM_AGENT_CPU, "L2", 2, _SC_LEVEL2_CACHE_SIZE, 512 * 1024},
+   {SIM_AGENT_CPU, "L3", 3, _SC_LEVEL3_CACHE_SIZE, 16 * 1024 * 1024},
+   {SIM_AGENT_GPU, "L1", 1, 0, GFX906_L1_SIZE},
+   {SIM_AGENT_GPU, "L2", 2, 0, GFX906_L2_SIZE},
+};
+#define CACHE_COUNT (sizeof(caches) / sizeof(caches[0]))
+
+/* The one ISA and its one wavefront (PRM §2.9.1). */
+static const char isa_object = 0;
+static const char wavefront_object = 0;
+
+/* HDP flush registers: the software device has none; these are harmless targets. */
+static uint32_t hdp_mem_flush_cntl, hdp_reg_flush_cntl;
+
+hsa_agent_t
+sim__agent_handle(enum sim_agent_kind kind)
+{
+   return (hsa_agent_t){(uint64_t)(uintptr_t)&agents[kind]};
+}
+
+bool
+sim__agent_from_handle(hsa_agent_t agent, enum sim_agent_kind *kind)
+{
+   for (int i = 0; i < SIM_AGENT_COUNT; i++) {
+      if (agent.handle == (uint64_t)(uintptr_t)&agents[i]) {
+         *kind = (enum sim_agent_kind)i;
+         return true;
+      }
+   }
+   return false;
+}
+
+hsa_amd_memory_pool_t
+sim__pool_handle(const sim_pool *pool)
+{
+   return (hsa_amd_memory_pool_t){(uint64_t)(uintptr_t)pool};
+}
+
+const sim_pool *
+sim__pool_from_handle(uint64_t handle)
+{
+   for (int i = 0; i < SIM_POOL_COUNT; i++) {
+      if (handle == (uint64_t)(uintptr_t)&sim__pools[i])
+         return &sim__pools[i];
+   }
+   return NULL;
+}
+
+static uint64_t
+pool_size(const sim_pool *pool)
+{
+   if (pool->size)
+      return pool->size;
+   long pages = sysconf(_SC_PHYS_PAGES);
+   long page = sysconf(_SC_PAGESIZE);
+   return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 1ull << 32;
+}
+
+static uint32_t
+cache_size(const sim_cache *c)
+{
+   if (c->sysconf_name) {
+      long v = sysconf(c->sysconf_name);
+      if (v > 0)
+         return (uint32_t)v;
+   }
+   return c->size;
+}
+
+static void
+cpu_model_name(char out[64])
+{
+   snprintf(out, 64, "Software CPU");
+   FILE *f = fopen("/proc/cpuinfo", "r");
+   if (!f)
+      return;
+   char line[256];
+   while (fgets(line, sizeof(line), f)) {
+      if (strncmp(line, "model name", 10) == 0) {
+         char *colon = strchr(line, ':');
+         if (colon) {
+            colon++;
+            while (*colon == ' ')
+               colon++;
+            colon[strcspn(colon, "\n")] = '\0';
+            snprintf(out, 64, "%s", colon);
+         }
+         break;
+      }
+   }
+   fclose(f);
+}
+
+static uint32_t
+cpu_count(void)
+{
+   long n = sysconf(_SC_NPROCESSORS_ONLN);
+   return n > 0 ? (uint32_t)n : 1;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_iterate_agents(hsa_status_t (*callback)(hsa_agent_t agent, void *data), void *data)
+{
+   SIM_CHECK_INIT();
+   if (!callback)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   for (int i = 0; i < SIM_AGENT_COUNT; i++) {
+      hsa_status_t st = callback(sim__agent_handle((enum sim_agent_kind)i), data);
+      if (st != HSA_STATUS_SUCCESS)
+         return st;
+   }
+   return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t
+agent_get_info_gpu(int attribute, void *value)
+{
+   switch (attribute) {
+   case HSA_AGENT_INFO_NAME:
+      memset(value, 0, 64);
+      strcpy(value, "gfx906");
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_VENDOR_NAME:
+      memset(value, 0, 64);
+      strcpy(value, "AMD");
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_PRODUCT_NAME:
+      memset(value, 0, 64);
+      strcpy(value, "Vega 20 [Radeon VII]");
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_FEATURE:
+      *(hsa_agent_feature_t *)value = HSA_AGENT_FEATURE_KERNEL_DISPATCH;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_WAVEFRONT_SIZE:
+      *(uint32_t *)value = 64;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_WORKGROUP_MAX_DIM: {
+      uint16_t *d = value;
+      d[0] = d[1] = d[2] = GFX906_WORKGROUP_MAX;
+      return HSA_STATUS_SUCCESS;
+   }
+   case HSA_AGENT_INFO_WORKGROUP_MAX_SIZE:
+      *(uint32_t *)value = GFX906_WORKGROUP_MAX;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_GRID_MAX_DIM:
+      *(hsa_dim3_t *)value = (hsa_dim3_t){UINT32_MAX, UINT32_MAX, UINT32_MAX};
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_GRID_MAX_SIZE:
+      *(uint32_t *)value = UINT32_MAX;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_FBARRIER_MAX_SIZE:
+      *(uint32_t *)value = 32;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_QUEUES_MAX:
+      *(uint32_t *)value = QUEUES_MAX;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_QUEUE_MIN_SIZE:
+      *(uint32_t *)value = QUEUE_MIN_SIZE;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_QUEUE_MAX_SIZE:
+      *(uint32_t *)value = QUEUE_MAX_SIZE;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_QUEUE_TYPE:
+      *(hsa_queue_type32_t *)value = HSA_QUEUE_TYPE_MULTI;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_NODE:
+   case HSA_AMD_AGENT_INFO_DRIVER_NODE_ID:
+      *(uint32_t *)value = 1;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_DEVICE:
+      *(hsa_device_type_t *)value = HSA_DEVICE_TYPE_GPU;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_CACHE_SIZE: {
+      uint32_t *c = value;
+      c[0] = GFX906_L1_SIZE;
+      c[1] = GFX906_L2_SIZE;
+      c[2] = c[3] = 0;
+      return HSA_STATUS_SUCCESS;
+   }
+   case HSA_AGENT_INFO_ISA:
+      ((hsa_isa_t *)value)->handle = (uint64_t)(uintptr_t)&isa_object;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_FAST_F16_OPERATION:
+      *(bool *)value = true;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_CHIP_ID:
+      *(uint32_t *)value = GFX906_CHIP_ID;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_CACHELINE_SIZE:
+      *(uint32_t *)value = 64;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT:
+   case HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT:
+      *(uint32_t *)value = GFX906_CU_COUNT;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY:
+      *(uint32_t *)value = GFX906_MAX_CLOCK_MHZ;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS:
+      *(uint32_t *)value = 4;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_BDFID:
+      *(uint32_t *)value = 0x0300; /* bus 3, device 0, function 0 */
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_DOMAIN:
+      *(uint32_t *)value = 0;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_MEMORY_WIDTH:
+      *(uint32_t *)value = GFX906_MEMORY_WIDTH;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY:
+      *(uint32_t *)value = GFX906_MEMORY_MHZ;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU:
+      *(uint32_t *)value = GFX906_SIMDS_PER_CU * GFX906_WAVES_PER_SIMD;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU:
+      *(uint32_t *)value = GFX906_SIMDS_PER_CU;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES:
+      *(uint32_t *)value = GFX906_SHADER_ENGINES;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE:
+      *(uint32_t *)value = 1;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_HDP_FLUSH:
+      ((hsa_amd_hdp_flush_t *)value)->HDP_MEM_FLUSH_CNTL = &hdp_mem_flush_cntl;
+      ((hsa_amd_hdp_flush_t *)value)->HDP_REG_FLUSH_CNTL = &hdp_reg_flush_cntl;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES:
+   case HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS:
+      *(bool *)value = false;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_UUID:
+      memset(value, 0, 21);
+      strcpy(value, "GPU-0000000066af0001");
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_ASIC_REVISION:
+      *(uint32_t *)value = 1;
+      return HSA_STATUS_SUCCESS;
+   default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   }
+}
+
+static hsa_status_t
+agent_get_info_cpu(int attribute, void *value)
+{
+   switch (attribute) {
+   case HSA_AGENT_INFO_NAME:
+   case HSA_AMD_AGENT_INFO_PRODUCT_NAME:
+      cpu_model_name(value);
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_VENDOR_NAME:
+      memset(value, 0, 64);
+      strcpy(value, "CPU");
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_FEATURE:
+      *(hsa_agent_feature_t *)value = HSA_AGENT_FEATURE_AGENT_DISPATCH;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_WAVEFRONT_SIZE:
+   case HSA_AGENT_INFO_WORKGROUP_MAX_SIZE:
+   case HSA_AGENT_INFO_GRID_MAX_SIZE:
+   case HSA_AGENT_INFO_FBARRIER_MAX_SIZE:
+   case HSA_AGENT_INFO_QUEUES_MAX:
+   case HSA_AGENT_INFO_QUEUE_MIN_SIZE:
+   case HSA_AGENT_INFO_QUEUE_MAX_SIZE:
+   case HSA_AGENT_INFO_NODE:
+   case HSA_AMD_AGENT_INFO_DRIVER_NODE_ID:
+   case HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS:
+   case HSA_AMD_AGENT_INFO_BDFID:
+   case HSA_AMD_AGENT_INFO_DOMAIN:
+   case HSA_AMD_AGENT_INFO_MEMORY_WIDTH:
+   case HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY:
+   case HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU:
+   case HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU:
+   case HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES:
+   case HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE:
+   case HSA_AMD_AGENT_INFO_CHIP_ID:
+   case HSA_AMD_AGENT_INFO_ASIC_REVISION:
+   case HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT:
+      *(uint32_t *)value = 0;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_WORKGROUP_MAX_DIM:
+      memset(value, 0, 3 * sizeof(uint16_t));
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_GRID_MAX_DIM:
+      *(hsa_dim3_t *)value = (hsa_dim3_t){0, 0, 0};
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_QUEUE_TYPE:
+      *(hsa_queue_type32_t *)value = HSA_QUEUE_TYPE_MULTI;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_DEVICE:
+      *(hsa_device_type_t *)value = HSA_DEVICE_TYPE_CPU;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_CACHE_SIZE: {
+      uint32_t *c = value;
+      c[0] = cache_size(&caches[0]);
+      c[1] = cache_size(&caches[1]);
+      c[2] = cache_size(&caches[2]);
+      c[3] = 0;
+      return HSA_STATUS_SUCCESS;
+   }
+   case HSA_AGENT_INFO_ISA:
+      ((hsa_isa_t *)value)->handle = 0;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_FAST_F16_OPERATION:
+   case HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES:
+   case HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS:
+      *(bool *)value = false;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_CACHELINE_SIZE:
+      *(uint32_t *)value = 64;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT:
+      *(uint32_t *)value = cpu_count();
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY:
+      *(uint32_t *)value = 0;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_INFO_UUID:
+      memset(value, 0, 21);
+      strcpy(value, "CPU-XX");
+      return HSA_STATUS_SUCCESS;
+   default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   }
+}
+
+/* PRM §2.3.1 hsa_agent_get_info, plus the AMD attributes of hsa_ext_amd.h. */
+SIM_EXPORT hsa_status_t
+hsa_agent_get_info(hsa_agent_t agent, hsa_agent_info_t attribute, void *value)
+{
+   SIM_CHECK_INIT();
+   enum sim_agent_kind kind;
+   if (!sim__agent_from_handle(agent, &kind))
+      return HSA_STATUS_ERROR_INVALID_AGENT;
+   if (!value)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   switch ((int)attribute) {
+   case HSA_AGENT_INFO_MACHINE_MODEL:
+      *(hsa_machine_model_t *)value = HSA_MACHINE_MODEL_LARGE;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_PROFILE:
+      *(hsa_profile_t *)value = HSA_PROFILE_BASE;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_DEFAULT_FLOAT_ROUNDING_MODE:
+      *(hsa_default_float_rounding_mode_t *)value = HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES:
+      *(hsa_default_float_rounding_mode_t *)value =
+         HSA_DEFAULT_FLOAT_ROUNDING_MODE_ZERO | HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_EXTENSIONS:
+      memset(value, 0, 128);
+      return HSA_STATUS_SUCCESS;
+   case HSA_AGENT_INFO_VERSION_MAJOR:
+   case HSA_AGENT_INFO_VERSION_MINOR:
+      *(uint16_t *)value = 1;
+      return HSA_STATUS_SUCCESS;
+   default:
+      break;
+   }
+   return kind == SIM_AGENT_GPU ? agent_get_info_gpu((int)attribute, value)
+                                : agent_get_info_cpu((int)attribute, value);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_agent_get_exception_policies(hsa_agent_t agent, hsa_profile_t profile, uint16_t *mask)
+{
+   SIM_CHECK_INIT();
+   enum sim_agent_kind kind;
+   if (!sim__agent_from_handle(agent, &kind))
+      return HSA_STATUS_ERROR_INVALID_AGENT;
+   if (!mask || (profile != HSA_PROFILE_BASE && profile != HSA_PROFILE_FULL))
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   *mask = 0;
+   return HSA_STATUS_SUCCESS;
+}
+
+/* ---- caches (PRM §2.3.1 hsa_agent_iterate_caches) ------------------------------------- */
+
+static const sim_cache *
+cache_from_handle(hsa_cache_t cache)
+{
+   for (size_t i = 0; i < CACHE_COUNT; i++) {
+      if (cache.handle == (uint64_t)(uintptr_t)&caches[i])
+         return &caches[i];
+   }
+   return NULL;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_agent_iterate_caches(hsa_agent_t agent, hsa_status_t (*callback)(hsa_cache_t cache,
+                                                                      void *data),
+                         void *data)
+{
+   SIM_CHECK_INIT();
+   enum sim_agent_kind kind;
+   if (!sim__agent_from_handle(agent, &kind))
+      return HSA_STATUS_ERROR_INVALID_AGENT;
+   if (!callback)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   for (size_t i = 0; i < CACHE_COUNT; i++) {
+      if (caches[i].owner != kind)
+         continue;
+      hsa_status_t st = callback((hsa_cache_t){(uint64_t)(uintptr_t)&caches[i]}, data);
+      if (st != HSA_STATUS_SUCCESS)
+         return st;
+   }
+   return HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_cache_get_info(hsa_cache_t cache, hsa_cache_info_t attribute, void *value)
+{
+   SIM_CHECK_INIT();
+   const sim_cache *c = cache_from_handle(cache);
+   if (!c)
+      return HSA_STATUS_ERROR_INVALID_CACHE;
+   if (!value)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   switch (attribute) {
+   case HSA_CACHE_INFO_NAME_LENGTH:
+      *(uint32_t *)value = (uint32_t)strlen(c->name);
+      return HSA_STATUS_SUCCESS;
+   case HSA_CACHE_INFO_NAME:
+      memcpy(value, c->name, strlen(c->name) + 1);
+      return HSA_STATUS_SUCCESS;
+   case HSA_CACHE_INFO_LEVEL:
+      *(uint8_t *)value = c->level;
+      return HSA_STATUS_SUCCESS;
+   case HSA_CACHE_INFO_SIZE:
+      *(uint32_t *)value = cache_size(c);
+      return HSA_STATUS_SUCCESS;
+   default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   }
+}
+
+/* ---- ISA and wavefronts (PRM §2.9.1) -------------------------------------------------- */
+
+static bool
+isa_valid(hsa_isa_t isa)
+{
+   return isa.handle == (uint64_t)(uintptr_t)&isa_object;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_agent_iterate_isas(hsa_agent_t agent, hsa_status_t (*callback)(hsa_isa_t isa, void *data),
+                       void *data)
+{
+   SIM_CHECK_INIT();
+   enum sim_agent_kind kind;
+   if (!sim__agent_from_handle(agent, &kind))
+      return HSA_STATUS_ERROR_INVALID_AGENT;
+   if (!callback)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   if (kind != SIM_AGENT_GPU)
+      return HSA_STATUS_SUCCESS;
+   return callback((hsa_isa_t){(uint64_t)(uintptr_t)&isa_object}, data);
+}
+
+/* Accepts the full target ID and the bare processor name (ROCr does the same). */
+SIM_EXPORT hsa_status_t
+hsa_isa_from_name(const char *name, hsa_isa_t *isa)
+{
+   SIM_CHECK_INIT();
+   if (!name || !isa)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   if (strcmp(name, SIM_ISA_NAME) != 0 && strcmp(name, "amdgcn-amd-amdhsa--gfx906") != 0 &&
+       strcmp(name, "amdgcn-amd-amdhsa--gfx906:xnack-") != 0 &&
+       strcmp(name, "amdgcn-amd-amdhsa--gfx906:sramecc-") != 0)
+      return HSA_STATUS_ERROR_INVALID_ISA_NAME;
+   isa->handle = (uint64_t)(uintptr_t)&isa_object;
+   return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t
+isa_info(hsa_isa_info_t attribute, void *value)
+{
+   switch (attribute) {
+   case HSA_ISA_INFO_NAME_LENGTH:
+      /* ROCr counts the NUL terminator; so do we. */
+      *(uint32_t *)value = (uint32_t)sizeof(SIM_ISA_NAME);
+      return HSA_STATUS_SUCCESS;
+   case HSA_ISA_INFO_NAME:
+      memcpy(value, SIM_ISA_NAME, sizeof(SIM_ISA_NAME));
+      return HSA_STATUS_SUCCESS;
+   case HSA_ISA_INFO_CALL_CONVENTION_COUNT:
+      *(uint32_t *)value = 1;
+      return HSA_STATUS_SUCCESS;
+   case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE:
+      *(uint32_t *)value = 64;
+      return HSA_STATUS_SUCCESS;
+   case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT:
+      *(uint32_t *)value = GFX906_SIMDS_PER_CU * GFX906_WAVES_PER_SIMD;
+      return HSA_STATUS_SUCCESS;
+   case HSA_ISA_INFO_MACHINE_MODELS: {
+      bool *m = value;
+      m[HSA_MACHINE_MODEL_SMALL] = false;
+      m[HSA_MACHINE_MODEL_LARGE] = true;
+      return HSA_STATUS_SUCCESS;
+   }
+   case HSA_ISA_INFO_PROFILES: {
+      bool *p = value;
+      p[HSA_PROFILE_BASE] = true;
+      p[HSA_PROFILE_FULL] = false;
+      return HSA_STATUS_SUCCESS;
+   }
+   case HSA_ISA_INFO_DEFAULT_FLOAT_ROUNDING_MODES:
+   case HSA_ISA_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES: {
+      bool *r = value;
+      r[HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT] = false;
+      r[HSA_DEFAULT_FLOAT_ROUNDING_MODE_ZERO] = true;
+      r[HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR] = true;
+      return HSA_STATUS_SUCCESS;
+   }
+   case HSA_ISA_INFO_FAST_F16_OPERATION:
+      *(bool *)value = true;
+      return HSA_STATUS_SUCCESS;
+   case HSA_ISA_INFO_WORKGROUP_MAX_DIM: {
+      uint16_t *d = value;
+      d[0] = d[1] = d[2] = GFX906_WORKGROUP_MAX;
+      return HSA_STATUS_SUCCESS;
+   }
+   case HSA_ISA_INFO_WORKGROUP_MAX_SIZE:
+      *(uint32_t *)value = GFX906_WORKGROUP_MAX;
+      return HSA_STATUS_SUCCESS;
+   case HSA_ISA_INFO_GRID_MAX_DIM:
+      *(hsa_dim3_t *)value = (hsa_dim3_t){UINT32_MAX, UINT32_MAX, UINT32_MAX};
+      return HSA_STATUS_SUCCESS;
+   case HSA_ISA_INFO_GRID_MAX_SIZE:
+      *(uint64_t *)value = UINT64_MAX;
+      return HSA_STATUS_SUCCESS;
+   case HSA_ISA_INFO_FBARRIER_MAX_SIZE:
+      *(uint32_t *)value = 32;
+      return HSA_STATUS_SUCCESS;
+   default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   }
+}
+
+SIM_EXPORT hsa_status_t
+hsa_isa_get_info_alt(hsa_isa_t isa, hsa_isa_info_t attribute, void *value)
+{
+   SIM_CHECK_INIT();
+   if (!isa_valid(isa))
+      return HSA_STATUS_ERROR_INVALID_ISA;
+   if (!value)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   return isa_info(attribute, value);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_isa_get_info(hsa_isa_t isa, hsa_isa_info_t attribute, uint32_t index, void *value)
+{
+   SIM_CHECK_INIT();
+   if (!isa_valid(isa))
+      return HSA_STATUS_ERROR_INVALID_ISA;
+   if (!value)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   if ((attribute == HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE ||
+        attribute == HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT) &&
+       index != 0)
+      return HSA_STATUS_ERROR_INVALID_INDEX;
+   return isa_info(attribute, value);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_isa_get_exception_policies(hsa_isa_t isa, hsa_profile_t profile, uint16_t *mask)
+{
+   SIM_CHECK_INIT();
+   if (!isa_valid(isa))
+      return HSA_STATUS_ERROR_INVALID_ISA;
+   if (!mask || (profile != HSA_PROFILE_BASE && profile != HSA_PROFILE_FULL))
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   *mask = 0;
+   return HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_isa_get_round_method(hsa_isa_t isa, hsa_fp_type_t fp_type, hsa_flush_mode_t flush_mode,
+                         hsa_round_method_t *round_method)
+{
+   SIM_CHECK_INIT();
+   if (!isa_valid(isa))
+      return HSA_STATUS_ERROR_INVALID_ISA;
+   if (!round_method)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   *round_method = HSA_ROUND_METHOD_SINGLE;
+   return HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_isa_compatible(hsa_isa_t code_object_isa, hsa_isa_t agent_isa, bool *result)
+{
+   SIM_CHECK_INIT();
+   if (!isa_valid(code_object_isa) || !isa_valid(agent_isa))
+      return HSA_STATUS_ERROR_INVALID_ISA;
+   if (!result)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   *result = true;
+   return HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_isa_iterate_wavefronts(hsa_isa_t isa,
+                           hsa_status_t (*callback)(hsa_wavefront_t wavefront, void *data),
+                           void *data)
+{
+   SIM_CHECK_INIT();
+   if (!isa_valid(isa))
+      return HSA_STATUS_ERROR_INVALID_ISA;
+   if (!callback)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   return callback((hsa_wavefront_t){(uint64_t)(uintptr_t)&wavefront_object}, data);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_wavefront_get_info(hsa_wavefront_t wavefront, hsa_wavefront_info_t attribute, void *value)
+{
+   SIM_CHECK_INIT();
+   if (wavefront.handle != (uint64_t)(uintptr_t)&wavefront_object)
+      return HSA_STATUS_ERROR_INVALID_WAVEFRONT;
+   if (!value || attribute != HSA_WAVEFRONT_INFO_SIZE)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   *(uint32_t *)value = 64;
+   return HSA_STATUS_SUCCESS;
+}
+
+/* ---- memory pools (hsa_ext_amd.h "Memory pools") -------------------------------------- */
+
+SIM_EXPORT hsa_status_t
+hsa_amd_agent_iterate_memory_pools(hsa_agent_t agent,
+                                   hsa_status_t (*callback)(hsa_amd_memory_pool_t memory_pool,
+                                                            void *data),
+                                   void *data)
+{
+   SIM_CHECK_INIT();
+   enum sim_agent_kind kind;
+   if (!sim__agent_from_handle(agent, &kind))
+      return HSA_STATUS_ERROR_INVALID_AGENT;
+   if (!callback)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   for (int i = 0; i < SIM_POOL_COUNT; i++) {
+      if (sim__pools[i].owner != kind)
+         continue;
+      hsa_status_t st = callback(sim__pool_handle(&sim__pools[i]), data);
+      if (st != HSA_STATUS_SUCCESS)
+         return st;
+   }
+   return HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t memory_pool,
+                             hsa_amd_memory_pool_info_t attribute, void *value)
+{
+   SIM_CHECK_INIT();
+   const sim_pool *p = sim__pool_from_handle(memory_pool.handle);
+   if (!p)
+      return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
+   if (!value)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   switch (attribute) {
+   case HSA_AMD_MEMORY_POOL_INFO_SEGMENT:
+      *(hsa_amd_segment_t *)value = p->segment;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS:
+      *(uint32_t *)value = p->global_flags;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_MEMORY_POOL_INFO_SIZE:
+      *(size_t *)value = pool_size(p);
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED:
+      *(bool *)value = p->alloc_allowed;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE:
+   case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT:
+      *(size_t *)value = p->alloc_allowed ? SIM_PAGE_SIZE : 0;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL:
+      *(bool *)value = p->owner == SIM_AGENT_CPU;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE:
+      *(size_t *)value = p->alloc_allowed ? pool_size(p) : 0;
+      return HSA_STATUS_SUCCESS;
+   default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   }
+}
+
+static hsa_amd_memory_pool_access_t
+pool_access(enum sim_agent_kind agent, const sim_pool *p)
+{
+   if (p->owner == agent)
+      return HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT;
+   if (p->segment != HSA_AMD_SEGMENT_GLOBAL)
+      return HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
+   if (p->owner == SIM_AGENT_CPU) /* system memory: the GPU reaches it by default */
+      return HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT;
+   return HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_amd_agent_memory_pool_get_info(hsa_agent_t agent, hsa_amd_memory_pool_t memory_pool,
+                                   hsa_amd_agent_memory_pool_info_t attribute, void *value)
+{
+   SIM_CHECK_INIT();
+   enum sim_agent_kind kind;
+   if (!sim__agent_from_handle(agent, &kind))
+      return HSA_STATUS_ERROR_INVALID_AGENT;
+   const sim_pool *p = sim__pool_from_handle(memory_pool.handle);
+   if (!p)
+      return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
+   if (!value)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   hsa_amd_memory_pool_access_t access = pool_access(kind, p);
+   bool remote = p->owner != kind && access != HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
+   switch (attribute) {
+   case HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS:
+      *(hsa_amd_memory_pool_access_t *)value = access;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS:
+      *(uint32_t *)value = remote ? 1 : 0;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO:
+      if (remote) {
+         hsa_amd_memory_pool_link_info_t *l = value;
+         memset(l, 0, sizeof(*l));
+         l->min_latency = 0;
+         l->max_latency = 0;
+         l->min_bandwidth = 0;
+         l->max_bandwidth = 16000; /* PCIe 3.0 x16, MB/s */
+         l->atomic_support_32bit = true;
+         l->atomic_support_64bit = true;
+         l->coherent_support = false;
+         l->link_type = HSA_AMD_LINK_INFO_TYPE_PCIE;
+         l->numa_distance = 20;
+      }
+      return HSA_STATUS_SUCCESS;
+   default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   }
+}
+
+SIM_EXPORT hsa_status_t
+hsa_amd_memory_pool_can_migrate(hsa_amd_memory_pool_t src_memory_pool,
+                                hsa_amd_memory_pool_t dst_memory_pool, bool *result)
+{
+   SIM_CHECK_INIT();
+   if (!sim__pool_from_handle(src_memory_pool.handle) ||
+       !sim__pool_from_handle(dst_memory_pool.handle))
+      return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
+   if (!result)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   *result = false;
+   return HSA_STATUS_SUCCESS;
+}
+
+/* ---- regions (PRM §2.8.1): the same objects as the pools ----------------------------- */
+
+SIM_EXPORT hsa_status_t
+hsa_agent_iterate_regions(hsa_agent_t agent,
+                          hsa_status_t (*callback)(hsa_region_t region, void *data), void *data)
+{
+   SIM_CHECK_INIT();
+   enum sim_agent_kind kind;
+   if (!sim__agent_from_handle(agent, &kind))
+      return HSA_STATUS_ERROR_INVALID_AGENT;
+   if (!callback)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   for (int i = 0; i < SIM_POOL_COUNT; i++) {
+      if (sim__pools[i].owner != kind)
+         continue;
+      hsa_status_t st = callback((hsa_region_t){(uint64_t)(uintptr_t)&sim__pools[i]}, data);
+      if (st != HSA_STATUS_SUCCESS)
+         return st;
+   }
+   return HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_region_get_info(hsa_region_t region, hsa_region_info_t attribute, void *value)
+{
+   SIM_CHECK_INIT();
+   const sim_pool *p = sim__pool_from_handle(region.handle);
+   if (!p)
+      return HSA_STATUS_ERROR_INVALID_REGION;
+   if (!value)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   switch ((int)attribute) {
+   case HSA_REGION_INFO_SEGMENT:
+      *(hsa_region_segment_t *)value = p->segment == HSA_AMD_SEGMENT_GROUP
+                                          ? HSA_REGION_SEGMENT_GROUP
+                                          : HSA_REGION_SEGMENT_GLOBAL;
+      return HSA_STATUS_SUCCESS;
+   case HSA_REGION_INFO_GLOBAL_FLAGS: {
+      uint32_t f = 0;
+      if (p->global_flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT)
+         f |= HSA_REGION_GLOBAL_FLAG_KERNARG;
+      if (p->global_flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED)
+         f |= HSA_REGION_GLOBAL_FLAG_FINE_GRAINED;
+      if (p->global_flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED)
+         f |= HSA_REGION_GLOBAL_FLAG_COARSE_GRAINED;
+      *(uint32_t *)value = f;
+      return HSA_STATUS_SUCCESS;
+   }
+   case HSA_REGION_INFO_SIZE:
+      *(size_t *)value = pool_size(p);
+      return HSA_STATUS_SUCCESS;
+   case HSA_REGION_INFO_ALLOC_MAX_SIZE:
+      *(size_t *)value = p->alloc_allowed ? pool_size(p) : 0;
+      return HSA_STATUS_SUCCESS;
+   case HSA_REGION_INFO_ALLOC_MAX_PRIVATE_WORKGROUP_SIZE:
+      *(uint32_t *)value = GFX906_WORKGROUP_MAX;
+      return HSA_STATUS_SUCCESS;
+   case HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED:
+      *(bool *)value = p->alloc_allowed;
+      return HSA_STATUS_SUCCESS;
+   case HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE:
+   case HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT:
+      *(size_t *)value = p->alloc_allowed ? SIM_PAGE_SIZE : 0;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_REGION_INFO_HOST_ACCESSIBLE:
+      *(bool *)value = p->owner == SIM_AGENT_CPU;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_REGION_INFO_BASE:
+      *(void **)value = NULL;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_REGION_INFO_BUS_WIDTH:
+      *(uint32_t *)value = p->owner == SIM_AGENT_GPU ? GFX906_MEMORY_WIDTH : 0;
+      return HSA_STATUS_SUCCESS;
+   case HSA_AMD_REGION_INFO_MAX_CLOCK_FREQUENCY:
+      *(uint32_t *)value = p->owner == SIM_AGENT_GPU ? GFX906_MEMORY_MHZ : 0;
+      return HSA_STATUS_SUCCESS;
+   default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   }
+}

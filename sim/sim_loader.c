@@ -1,0 +1,5 @@
+#include "sim_priv.h"
+void
+sim__loader_finish(void)
+{
+}

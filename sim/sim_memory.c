@@ -1,0 +1,792 @@
+/*
+ * sim/sim_memory.c — the allocation table, the device heap, pool/region allocation, host
+ * memory locking and registration, access control, synchronous copies and fills, pointer
+ * info (HSA Runtime PRM §2.8 "Memory", hsa_ext_amd.h "Memory pools").
+ *
+ * Device heap. Coarse-grained device memory lives in one memfd (HEAP_RESERVE bytes, sparse)
+ * mapped twice: the host view, whose addresses are the GPU VAs the application receives,
+ * is PROT_NONE until hsa_amd_agents_allow_access grants the CPU agent access; the agent
+ * view is always read/write and is what the interpreter (sim_alloc.view) and the runtime's
+ * own copies use. Freed ranges are hole-punched, so new allocations read as zero.
+ *
+ * System memory (system and kernarg pools) is anonymous memory with view == VA; locked or
+ * registered host memory is entered in the table with view == VA == the host pointer.
+ *
+ * Table. A sorted array of non-overlapping entries under a reader/writer lock; lookups are
+ * binary searches under the read lock (sim__mem_find is the interpreter's hot path).
+ * Lock order: table_lock, then heap_lock.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "sim_priv.h"
+
+#define HEAP_RESERVE (64ull << 30)
+
+typedef struct heap_extent {
+   uint64_t offset, size;
+} heap_extent;
+
+static pthread_rwlock_t table_lock = PTHREAD_RWLOCK_INITIALIZER;
+static sim_mem_entry **table;
+static size_t table_count, table_cap;
+
+static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
+static int heap_fd = -1;
+static uint8_t *heap_host;  /* host view: GPU VAs */
+static uint8_t *heap_agent; /* agent view */
+static heap_extent *heap_free;
+static size_t heap_free_count, heap_free_cap;
+static uint64_t heap_used;
+
+/* ---- device heap ------------------------------------------------------------------------ */
+
+static hsa_status_t
+heap_init(void)
+{
+   heap_fd = memfd_create("hsacl-sim-device", MFD_CLOEXEC);
+   if (heap_fd < 0)
+      goto out_fail;
+   if (ftruncate(heap_fd, (off_t)HEAP_RESERVE) != 0)
+      goto out_close;
+   heap_host = mmap(NULL, HEAP_RESERVE, PROT_NONE, MAP_SHARED | MAP_NORESERVE, heap_fd, 0);
+   if (heap_host == MAP_FAILED)
+      goto out_close;
+   heap_agent = mmap(NULL, HEAP_RESERVE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
+                     heap_fd, 0);
+   if (heap_agent == MAP_FAILED)
+      goto out_unmap_host;
+   heap_free_cap = 64;
+   heap_free = malloc(heap_free_cap * sizeof(*heap_free));
+   if (!heap_free)
+      goto out_unmap_agent;
+   /* Offset 0 is never handed out, so no device VA equals the heap base. */
+   heap_free[0] = (heap_extent){SIM_PAGE_SIZE, HEAP_RESERVE - SIM_PAGE_SIZE};
+   heap_free_count = 1;
+   heap_used = 0;
+   return HSA_STATUS_SUCCESS;
+
+out_unmap_agent:
+   munmap(heap_agent, HEAP_RESERVE);
+out_unmap_host:
+   munmap(heap_host, HEAP_RESERVE);
+out_close:
+   close(heap_fd);
+   heap_fd = -1;
+out_fail:
+   SIM_LOGE("memory", "cannot reserve the device heap: %s", strerror(errno));
+   return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+}
+
+static void
+heap_finish(void)
+{
+   if (heap_fd < 0)
+      return;
+   munmap(heap_agent, HEAP_RESERVE);
+   munmap(heap_host, HEAP_RESERVE);
+   close(heap_fd);
+   heap_fd = -1;
+   free(heap_free);
+   heap_free = NULL;
+   heap_free_count = heap_free_cap = 0;
+}
+
+/* First fit. `size` is a page multiple. */
+static bool
+heap_reserve(uint64_t size, uint64_t *offset)
+{
+   bool ok = false;
+   pthread_mutex_lock(&heap_lock);
+   if (heap_used + size > SIM_DEVICE_MEMORY_SIZE)
+      goto out_unlock;
+   for (size_t i = 0; i < heap_free_count; i++) {
+      if (heap_free[i].size < size)
+         continue;
+      *offset = heap_free[i].offset;
+      heap_free[i].offset += size;
+      heap_free[i].size -= size;
+      if (heap_free[i].size == 0) {
+         memmove(&heap_free[i], &heap_free[i + 1],
+                 (heap_free_count - i - 1) * sizeof(*heap_free));
+         heap_free_count--;
+      }
+      heap_used += size;
+      ok = true;
+      break;
+   }
+out_unlock:
+   pthread_mutex_unlock(&heap_lock);
+   return ok;
+}
+
+/* Returns a range to the free list, coalescing neighbours; drops its pages. */
+static void
+heap_release(uint64_t offset, uint64_t size)
+{
+   mprotect(heap_host + offset, size, PROT_NONE);
+   fallocate(heap_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)size);
+   pthread_mutex_lock(&heap_lock);
+   size_t i = 0;
+   while (i < heap_free_count && heap_free[i].offset < offset)
+      i++;
+   bool merge_prev = i > 0 && heap_free[i - 1].offset + heap_free[i - 1].size == offset;
+   bool merge_next = i < heap_free_count && offset + size == heap_free[i].offset;
+   if (merge_prev && merge_next) {
+      heap_free[i - 1].size += size + heap_free[i].size;
+      memmove(&heap_free[i], &heap_free[i + 1], (heap_free_count - i - 1) * sizeof(*heap_free));
+      heap_free_count--;
+   } else if (merge_prev) {
+      heap_free[i - 1].size += size;
+   } else if (merge_next) {
+      heap_free[i].offset = offset;
+      heap_free[i].size += size;
+   } else {
+      if (heap_free_count == heap_free_cap) {
+         heap_extent *n = realloc(heap_free, 2 * heap_free_cap * sizeof(*heap_free));
+         if (!n) {
+            /* Leak the range rather than corrupt the list. */
+            SIM_LOGW("memory", "free-list growth failed; %llu bytes lost",
+                     (unsigned long long)size);
+            goto out_unlock;
+         }
+         heap_free = n;
+         heap_free_cap *= 2;
+      }
+      memmove(&heap_free[i + 1], &heap_free[i], (heap_free_count - i) * sizeof(*heap_free));
+      heap_free[i] = (heap_extent){offset, size};
+      heap_free_count++;
+   }
+   heap_used -= size;
+out_unlock:
+   pthread_mutex_unlock(&heap_lock);
+}
+
+/* ---- table -------------------------------------------------------------------------------- */
+
+/* Index of the last entry with va <= addr, or -1. Table lock held. */
+static ptrdiff_t
+table_floor_locked(uint64_t addr)
+{
+   ptrdiff_t lo = 0, hi = (ptrdiff_t)table_count - 1, found = -1;
+   while (lo <= hi) {
+      ptrdiff_t mid = lo + (hi - lo) / 2;
+      if (table[mid]->a.va <= addr) {
+         found = mid;
+         lo = mid + 1;
+      } else {
+         hi = mid - 1;
+      }
+   }
+   return found;
+}
+
+static sim_mem_entry *
+table_find_locked(uint64_t addr)
+{
+   ptrdiff_t i = table_floor_locked(addr);
+   if (i < 0)
+      return NULL;
+   sim_mem_entry *e = table[i];
+   return addr - e->a.va < e->a.size ? e : NULL;
+}
+
+/* True if [va, va+size) overlaps no entry. Table write lock held. */
+static bool
+table_range_free_locked(uint64_t va, uint64_t size)
+{
+   ptrdiff_t i = table_floor_locked(va + size - 1);
+   if (i < 0)
+      return true;
+   return table[i]->a.va + table[i]->a.size <= va;
+}
+
+static hsa_status_t
+table_insert_locked(sim_mem_entry *e)
+{
+   if (table_count == table_cap) {
+      size_t cap = table_cap ? table_cap * 2 : 256;
+      sim_mem_entry **n = realloc(table, cap * sizeof(*table));
+      if (!n)
+         return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+      table = n;
+      table_cap = cap;
+   }
+   ptrdiff_t i = table_floor_locked(e->a.va) + 1;
+   memmove(&table[i + 1], &table[i], (table_count - (size_t)i) * sizeof(*table));
+   table[i] = e;
+   table_count++;
+   return HSA_STATUS_SUCCESS;
+}
+
+static void
+table_remove_locked(size_t i)
+{
+   memmove(&table[i], &table[i + 1], (table_count - i - 1) * sizeof(*table));
+   table_count--;
+}
+
+const sim_alloc *
+sim__mem_find(uint64_t va)
+{
+   pthread_rwlock_rdlock(&table_lock);
+   sim_mem_entry *e = table_find_locked(va);
+   pthread_rwlock_unlock(&table_lock);
+   return e ? &e->a : NULL;
+}
+
+hsa_status_t
+sim__mem_init(void)
+{
+   return heap_init();
+}
+
+/* Releases what one entry owns (not its table slot). */
+static void
+entry_destroy(sim_mem_entry *e)
+{
+   if (e->a.flags & SIM_ALLOC_CODE)
+      sim__isa_program_free(atomic_exchange(&e->a.isa_program, NULL));
+   if (e->heap_size)
+      heap_release(e->heap_offset, e->heap_size);
+   if (e->free_backing)
+      munmap((void *)(uintptr_t)e->a.va, sim_align_up(e->a.size, SIM_PAGE_SIZE));
+   free(e);
+}
+
+void
+sim__mem_finish(void)
+{
+   pthread_rwlock_wrlock(&table_lock);
+   for (size_t i = 0; i < table_count; i++)
+      entry_destroy(table[i]);
+   free(table);
+   table = NULL;
+   table_count = table_cap = 0;
+   pthread_rwlock_unlock(&table_lock);
+   heap_finish();
+}
+
+hsa_status_t
+sim__mem_alloc(const sim_pool *pool, uint64_t size, uint32_t flags, enum sim_mem_kind kind,
+               void **va, sim_mem_entry **entry_out)
+{
+   hsa_status_t st;
+   uint64_t bytes = sim_align_up(size, SIM_PAGE_SIZE);
+   sim_mem_entry *e = calloc(1, sizeof(*e));
+   if (!e)
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+   e->kind = kind;
+   e->pool = pool;
+   e->a.size = size;
+   e->a.flags = flags;
+   e->gpu_access = true;
+   if (pool->device_heap) {
+      if (!heap_reserve(bytes, &e->heap_offset)) {
+         st = HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+         goto out_free_entry;
+      }
+      e->heap_size = bytes;
+      e->a.va = (uint64_t)(uintptr_t)(heap_host + e->heap_offset);
+      e->a.view = heap_agent + e->heap_offset;
+   } else {
+      void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED) {
+         st = HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+         goto out_free_entry;
+      }
+      e->free_backing = true;
+      e->host_access = true;
+      e->a.va = (uint64_t)(uintptr_t)p;
+      e->a.view = p;
+   }
+   e->span_base = e->a.va;
+   pthread_rwlock_wrlock(&table_lock);
+   st = table_insert_locked(e);
+   pthread_rwlock_unlock(&table_lock);
+   if (st != HSA_STATUS_SUCCESS)
+      goto out_release;
+   *va = (void *)(uintptr_t)e->a.va;
+   if (entry_out)
+      *entry_out = e;
+   SIM_LOGD("memory", "alloc pool %d: %llu bytes at 0x%llx", pool->kind,
+            (unsigned long long)size, (unsigned long long)e->a.va);
+   return HSA_STATUS_SUCCESS;
+
+out_release:
+   entry_destroy(e);
+   return st;
+out_free_entry:
+   free(e);
+   return st;
+}
+
+hsa_status_t
+sim__mem_free(void *ptr, enum sim_mem_kind kind)
+{
+   uint64_t va = (uint64_t)(uintptr_t)ptr;
+   pthread_rwlock_wrlock(&table_lock);
+   ptrdiff_t i = table_floor_locked(va);
+   if (i < 0 || table[i]->a.va != va || table[i]->kind != kind ||
+       table[i]->span_base != va) {
+      pthread_rwlock_unlock(&table_lock);
+      return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+   }
+   /* The entry and any pieces sim__mem_split cut from it. */
+   size_t n = 1;
+   while ((size_t)i + n < table_count && table[i + n]->span_base == va)
+      n++;
+   sim_mem_entry *pieces[n];
+   memcpy(pieces, &table[i], n * sizeof(*pieces));
+   for (size_t k = 0; k < n; k++)
+      table_remove_locked((size_t)i);
+   pthread_rwlock_unlock(&table_lock);
+   for (size_t k = 0; k < n; k++)
+      entry_destroy(pieces[k]);
+   return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t
+sim__mem_split(void *ptr, const uint64_t *cuts, const uint32_t *flags, uint32_t count)
+{
+   uint64_t va = (uint64_t)(uintptr_t)ptr;
+   hsa_status_t st = HSA_STATUS_SUCCESS;
+   pthread_rwlock_wrlock(&table_lock);
+   sim_mem_entry *first = table_find_locked(va);
+   if (!first || first->a.va != va) {
+      st = HSA_STATUS_ERROR_INVALID_ALLOCATION;
+      goto out_unlock;
+   }
+   uint64_t total = first->a.size;
+   first->a.flags = flags[0];
+   for (uint32_t i = 1; i < count; i++) {
+      uint64_t start = cuts[i - 1];
+      uint64_t end = i < count - 1 ? cuts[i] : total;
+      if (start >= end || end > total) {
+         st = HSA_STATUS_ERROR_INVALID_ARGUMENT;
+         goto out_unlock;
+      }
+      sim_mem_entry *e = calloc(1, sizeof(*e));
+      if (!e) {
+         st = HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+         goto out_unlock;
+      }
+      e->kind = first->kind;
+      e->pool = first->pool;
+      e->a.va = va + start;
+      e->a.size = end - start;
+      e->a.view = first->a.view + start;
+      e->a.flags = flags[i];
+      e->gpu_access = true;
+      e->span_base = va;
+      if (i == 1)
+         first->a.size = start;
+      st = table_insert_locked(e);
+      if (st != HSA_STATUS_SUCCESS) {
+         free(e);
+         goto out_unlock;
+      }
+   }
+out_unlock:
+   pthread_rwlock_unlock(&table_lock);
+   return st;
+}
+
+hsa_status_t
+sim__mem_translate(const void *ptr, uint64_t size, uint8_t **view)
+{
+   uint64_t va = (uint64_t)(uintptr_t)ptr;
+   hsa_status_t st = HSA_STATUS_SUCCESS;
+   pthread_rwlock_rdlock(&table_lock);
+   sim_mem_entry *e = table_find_locked(va);
+   if (!e) {
+      /* Unregistered host memory, unless the range runs into an allocation. */
+      ptrdiff_t i = table_floor_locked(va + size - 1);
+      if (size && i >= 0 && table[i]->a.va > va && table[i]->heap_size)
+         st = HSA_STATUS_ERROR_INVALID_ARGUMENT;
+      *view = (uint8_t *)ptr;
+      goto out_unlock;
+   }
+   /* Pieces of one span are contiguous in the agent view: allow ranges across them. */
+   uint64_t span_end = e->a.va + e->a.size;
+   ptrdiff_t i = table_floor_locked(va);
+   while ((size_t)i + 1 < table_count && table[i + 1]->span_base == e->span_base &&
+          table[i + 1]->a.va == span_end) {
+      span_end += table[i + 1]->a.size;
+      i++;
+   }
+   if (size > span_end - va) {
+      st = HSA_STATUS_ERROR_INVALID_ARGUMENT;
+      goto out_unlock;
+   }
+   *view = e->a.view + (va - e->a.va);
+out_unlock:
+   pthread_rwlock_unlock(&table_lock);
+   return st;
+}
+
+/* ---- API: allocation -------------------------------------------------------------------- */
+
+SIM_EXPORT hsa_status_t
+hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t memory_pool, size_t size, uint32_t flags,
+                             void **ptr)
+{
+   SIM_CHECK_INIT();
+   const sim_pool *p = sim__pool_from_handle(memory_pool.handle);
+   if (!p)
+      return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
+   if (!ptr || size == 0)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   if (!p->alloc_allowed)
+      return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+   if (p->device_heap && size > SIM_DEVICE_MEMORY_SIZE)
+      return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+   return sim__mem_alloc(p, size, SIM_ALLOC_READ | SIM_ALLOC_WRITE, SIM_MEM_POOL, ptr, NULL);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_amd_memory_pool_free(void *ptr)
+{
+   SIM_CHECK_INIT();
+   if (!ptr)
+      return HSA_STATUS_SUCCESS;
+   return sim__mem_free(ptr, SIM_MEM_POOL);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_memory_allocate(hsa_region_t region, size_t size, void **ptr)
+{
+   SIM_CHECK_INIT();
+   const sim_pool *p = sim__pool_from_handle(region.handle);
+   if (!p)
+      return HSA_STATUS_ERROR_INVALID_REGION;
+   if (!ptr || size == 0)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   if (!p->alloc_allowed || (p->device_heap && size > SIM_DEVICE_MEMORY_SIZE))
+      return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+   return sim__mem_alloc(p, size, SIM_ALLOC_READ | SIM_ALLOC_WRITE, SIM_MEM_POOL, ptr, NULL);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_memory_free(void *ptr)
+{
+   SIM_CHECK_INIT();
+   if (!ptr)
+      return HSA_STATUS_SUCCESS;
+   return sim__mem_free(ptr, SIM_MEM_POOL);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_memory_assign_agent(void *ptr, hsa_agent_t agent, hsa_access_permission_t access)
+{
+   SIM_CHECK_INIT();
+   enum sim_agent_kind kind;
+   if (!sim__agent_from_handle(agent, &kind))
+      return HSA_STATUS_ERROR_INVALID_AGENT;
+   if (!ptr || access < HSA_ACCESS_PERMISSION_RO || access > HSA_ACCESS_PERMISSION_RW)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   return HSA_STATUS_SUCCESS;
+}
+
+/*
+ * hsa_ext_amd.h: only the listed agents and the owner may access `ptr` afterwards. Naming
+ * the CPU agent opens the host view of device memory.
+ */
+SIM_EXPORT hsa_status_t
+hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_agent_t *agents,
+                            const uint32_t *flags, const void *ptr)
+{
+   SIM_CHECK_INIT();
+   if (num_agents == 0 || !agents || flags || !ptr)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   bool cpu = false;
+   for (uint32_t i = 0; i < num_agents; i++) {
+      enum sim_agent_kind kind;
+      if (!sim__agent_from_handle(agents[i], &kind))
+         return HSA_STATUS_ERROR_INVALID_AGENT;
+      cpu |= kind == SIM_AGENT_CPU;
+   }
+   hsa_status_t st = HSA_STATUS_SUCCESS;
+   pthread_rwlock_wrlock(&table_lock);
+   sim_mem_entry *e = table_find_locked((uint64_t)(uintptr_t)ptr);
+   if (!e || e->kind == SIM_MEM_INTERNAL) {
+      st = HSA_STATUS_ERROR_INVALID_ARGUMENT;
+      goto out_unlock;
+   }
+   if (cpu && e->heap_size && !e->host_access) {
+      if (mprotect(heap_host + e->heap_offset, e->heap_size, PROT_READ | PROT_WRITE) != 0) {
+         st = HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+         goto out_unlock;
+      }
+      e->host_access = true;
+   }
+out_unlock:
+   pthread_rwlock_unlock(&table_lock);
+   return st;
+}
+
+/* ---- API: host memory locking and registration ------------------------------------------ */
+
+static hsa_status_t
+lock_range(void *host_ptr, size_t size, void **agent_ptr)
+{
+   uint64_t va = (uint64_t)(uintptr_t)host_ptr;
+   if (va + size < va)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   hsa_status_t st = HSA_STATUS_SUCCESS;
+   pthread_rwlock_wrlock(&table_lock);
+   sim_mem_entry *e = table_find_locked(va);
+   if (e && e->kind == SIM_MEM_LOCKED && e->a.va == va && e->a.size == size) {
+      e->lock_count++;
+      goto out_done;
+   }
+   if (e && e->heap_size) {
+      /* Device memory is not host memory. */
+      st = HSA_STATUS_ERROR_INVALID_ARGUMENT;
+      goto out_unlock;
+   }
+   if (e && va + size <= e->a.va + e->a.size)
+      goto out_done; /* already reachable by the GPU (system pool or a wider lock) */
+   if (!table_range_free_locked(va, size)) {
+      /* HSA allows overlapping locks; the table does not. The first lock stays. */
+      SIM_LOGW("memory", "lock of [%p, +%zu) overlaps locked memory; not re-registered",
+               host_ptr, size);
+      goto out_done;
+   }
+   e = calloc(1, sizeof(*e));
+   if (!e) {
+      st = HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+      goto out_unlock;
+   }
+   e->kind = SIM_MEM_LOCKED;
+   e->a.va = va;
+   e->a.size = size;
+   e->a.view = host_ptr;
+   e->a.flags = SIM_ALLOC_READ | SIM_ALLOC_WRITE;
+   e->host_ptr = host_ptr;
+   e->host_access = true;
+   e->gpu_access = true;
+   e->lock_count = 1;
+   e->span_base = va;
+   st = table_insert_locked(e);
+   if (st != HSA_STATUS_SUCCESS) {
+      free(e);
+      goto out_unlock;
+   }
+out_done:
+   *agent_ptr = host_ptr;
+out_unlock:
+   pthread_rwlock_unlock(&table_lock);
+   return st;
+}
+
+static hsa_status_t
+unlock_range(void *host_ptr)
+{
+   uint64_t va = (uint64_t)(uintptr_t)host_ptr;
+   pthread_rwlock_wrlock(&table_lock);
+   ptrdiff_t i = table_floor_locked(va);
+   if (i >= 0 && table[i]->kind == SIM_MEM_LOCKED && table[i]->a.va == va) {
+      sim_mem_entry *e = table[i];
+      if (--e->lock_count == 0) {
+         table_remove_locked((size_t)i);
+         free(e);
+      }
+   }
+   pthread_rwlock_unlock(&table_lock);
+   return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t
+check_lock_agents(const hsa_agent_t *agents, int num_agent)
+{
+   if ((agents && num_agent <= 0) || (!agents && num_agent != 0))
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   for (int i = 0; i < num_agent; i++) {
+      enum sim_agent_kind kind;
+      if (!sim__agent_from_handle(agents[i], &kind))
+         return HSA_STATUS_ERROR_INVALID_AGENT;
+   }
+   return HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_amd_memory_lock(void *host_ptr, size_t size, hsa_agent_t *agents, int num_agent,
+                    void **agent_ptr)
+{
+   SIM_CHECK_INIT();
+   if (size == 0 || !host_ptr || !agent_ptr)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   hsa_status_t st = check_lock_agents(agents, num_agent);
+   if (st != HSA_STATUS_SUCCESS)
+      return st;
+   return lock_range(host_ptr, size, agent_ptr);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_amd_memory_lock_to_pool(void *host_ptr, size_t size, hsa_agent_t *agents, int num_agent,
+                            hsa_amd_memory_pool_t pool, uint32_t flags, void **agent_ptr)
+{
+   SIM_CHECK_INIT();
+   const sim_pool *p = sim__pool_from_handle(pool.handle);
+   if (!p || p->owner != SIM_AGENT_CPU || p->segment != HSA_AMD_SEGMENT_GLOBAL)
+      return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
+   if (size == 0 || !host_ptr || !agent_ptr || flags != 0)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   hsa_status_t st = check_lock_agents(agents, num_agent);
+   if (st != HSA_STATUS_SUCCESS)
+      return st;
+   return lock_range(host_ptr, size, agent_ptr);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_amd_memory_unlock(void *host_ptr)
+{
+   SIM_CHECK_INIT();
+   return unlock_range(host_ptr);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_memory_register(void *ptr, size_t size)
+{
+   SIM_CHECK_INIT();
+   if (!ptr && size != 0)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   if (size == 0)
+      return ptr ? HSA_STATUS_ERROR_INVALID_ARGUMENT : HSA_STATUS_SUCCESS;
+   void *agent_ptr;
+   return lock_range(ptr, size, &agent_ptr);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_memory_deregister(void *ptr, size_t size)
+{
+   SIM_CHECK_INIT();
+   if (!ptr)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   return unlock_range(ptr);
+}
+
+/* ---- API: synchronous copy and fill ------------------------------------------------------ */
+
+/* PRM §2.8.2 hsa_memory_copy: copies through agent views, so device memory works. */
+SIM_EXPORT hsa_status_t
+hsa_memory_copy(void *dst, const void *src, size_t size)
+{
+   SIM_CHECK_INIT();
+   if (!dst || !src)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   if (size == 0)
+      return HSA_STATUS_SUCCESS;
+   uint8_t *d, *s;
+   hsa_status_t st = sim__mem_translate(dst, size, &d);
+   if (st != HSA_STATUS_SUCCESS)
+      return st;
+   st = sim__mem_translate(src, size, &s);
+   if (st != HSA_STATUS_SUCCESS)
+      return st;
+   memmove(d, s, size);
+   return HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_amd_memory_fill(void *ptr, uint32_t value, size_t count)
+{
+   SIM_CHECK_INIT();
+   if (!ptr || ((uintptr_t)ptr & 3))
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   if (count == 0)
+      return HSA_STATUS_SUCCESS;
+   if (count > SIZE_MAX / 4)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   if (!sim__mem_find((uint64_t)(uintptr_t)ptr))
+      return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+   uint8_t *view;
+   hsa_status_t st = sim__mem_translate(ptr, count * 4, &view);
+   if (st != HSA_STATUS_SUCCESS)
+      return st;
+   uint32_t *p = (uint32_t *)view;
+   for (size_t i = 0; i < count; i++)
+      p[i] = value;
+   return HSA_STATUS_SUCCESS;
+}
+
+/* ---- API: pointer info ------------------------------------------------------------------ */
+
+SIM_EXPORT hsa_status_t
+hsa_amd_pointer_info(const void *ptr, hsa_amd_pointer_info_t *info, void *(*alloc)(size_t),
+                     uint32_t *num_agents_accessible, hsa_agent_t **accessible)
+{
+   SIM_CHECK_INIT();
+   if (!ptr || !info)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   hsa_amd_pointer_info_t out;
+   memset(&out, 0, sizeof(out));
+   out.size = info->size < sizeof(out) ? info->size : (uint32_t)sizeof(out);
+   hsa_agent_t agents[SIM_AGENT_COUNT];
+   uint32_t agent_count = 0;
+
+   pthread_rwlock_rdlock(&table_lock);
+   sim_mem_entry *e = table_find_locked((uint64_t)(uintptr_t)ptr);
+   if (e) {
+      /* Report the whole span (a split code object is one allocation to the API). */
+      ptrdiff_t i = table_floor_locked(e->span_base);
+      sim_mem_entry *first = table[i];
+      uint64_t size = 0;
+      for (size_t k = (size_t)i; k < table_count && table[k]->span_base == first->span_base; k++)
+         size += table[k]->a.size;
+      out.type = e->kind == SIM_MEM_LOCKED ? HSA_EXT_POINTER_TYPE_LOCKED
+                                           : HSA_EXT_POINTER_TYPE_HSA;
+      out.agentBaseAddress = (void *)(uintptr_t)first->a.va;
+      out.hostBaseAddress = first->host_access ? (void *)(uintptr_t)first->a.va : NULL;
+      out.sizeInBytes = size;
+      out.userData = first->user_data;
+      out.agentOwner = sim__agent_handle(first->pool ? first->pool->owner : SIM_AGENT_CPU);
+      out.global_flags = first->pool ? first->pool->global_flags
+                                     : HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED;
+      if (first->host_access)
+         agents[agent_count++] = sim__agent_handle(SIM_AGENT_CPU);
+      if (first->gpu_access)
+         agents[agent_count++] = sim__agent_handle(SIM_AGENT_GPU);
+   } else {
+      out.type = HSA_EXT_POINTER_TYPE_UNKNOWN;
+   }
+   pthread_rwlock_unlock(&table_lock);
+
+   memcpy(info, &out, out.size);
+   if (alloc && num_agents_accessible && accessible) {
+      *num_agents_accessible = agent_count;
+      *accessible = NULL;
+      if (agent_count) {
+         *accessible = alloc(agent_count * sizeof(hsa_agent_t));
+         if (!*accessible)
+            return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+         memcpy(*accessible, agents, agent_count * sizeof(hsa_agent_t));
+      }
+   }
+   return HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_amd_pointer_info_set_userdata(const void *ptr, void *userdata)
+{
+   SIM_CHECK_INIT();
+   if (!ptr)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   hsa_status_t st = HSA_STATUS_SUCCESS;
+   pthread_rwlock_wrlock(&table_lock);
+   sim_mem_entry *e = table_find_locked((uint64_t)(uintptr_t)ptr);
+   if (!e) {
+      st = HSA_STATUS_ERROR_INVALID_ARGUMENT;
+      goto out_unlock;
+   }
+   table[table_floor_locked(e->span_base)]->user_data = userdata;
+out_unlock:
+   pthread_rwlock_unlock(&table_lock);
+   return st;
+}

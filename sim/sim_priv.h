@@ -1,0 +1,238 @@
+/*
+ * sim/sim_priv.h — what the files of the software HSA runtime share (sim__ names).
+ *
+ * Lock order (outer first): executable table -> memory table (sim__mem_lock) -> signal
+ * free list. Queue and copy-worker threads take no runtime lock while they wait.
+ */
+#ifndef SIM_PRIV_H
+#define SIM_PRIV_H
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+
+#include "sim_isa.h"
+
+#define SIM_EXPORT __attribute__((visibility("default")))
+
+/* ---- logging (sim_log.c) ------------------------------------------------------------- */
+
+enum sim_log_level {
+   SIM_LOG_ERROR = 0,
+   SIM_LOG_WARN,
+   SIM_LOG_INFO,
+   SIM_LOG_DEBUG,
+};
+
+/* True when HSACL_LOG enables `level` for `category` (NULL: no category filter). */
+bool sim__log_enabled(enum sim_log_level level, const char *category);
+void sim__log(enum sim_log_level level, const char *category, const char *fmt, ...)
+   __attribute__((format(printf, 3, 4)));
+
+#define SIM_LOGE(cat, ...) sim__log(SIM_LOG_ERROR, cat, __VA_ARGS__)
+#define SIM_LOGW(cat, ...) sim__log(SIM_LOG_WARN, cat, __VA_ARGS__)
+#define SIM_LOGI(cat, ...) sim__log(SIM_LOG_INFO, cat, __VA_ARGS__)
+#define SIM_LOGD(cat, ...) sim__log(SIM_LOG_DEBUG, cat, __VA_ARGS__)
+
+/* ---- runtime state (sim_runtime.c) ----------------------------------------------------- */
+
+/* True between the first hsa_init and the matching last hsa_shut_down. */
+bool sim__initialized(void);
+
+/* System timestamp: CLOCK_MONOTONIC in nanoseconds (frequency SIM_TIMESTAMP_HZ). */
+#define SIM_TIMESTAMP_HZ 1000000000ull
+uint64_t sim__timestamp(void);
+
+/* ---- agents, pools, caches, ISA (sim_agent.c) ------------------------------------------ */
+
+enum sim_agent_kind { SIM_AGENT_CPU = 0, SIM_AGENT_GPU = 1, SIM_AGENT_COUNT };
+
+enum sim_pool_kind {
+   SIM_POOL_SYSTEM = 0,  /* CPU agent: fine-grained system memory */
+   SIM_POOL_KERNARG,     /* CPU agent: fine-grained, KERNARG_INIT */
+   SIM_POOL_SYSTEM_COARSE, /* CPU agent: coarse-grained system memory */
+   SIM_POOL_DEVICE,      /* GPU agent: coarse-grained device memory */
+   SIM_POOL_GROUP,       /* GPU agent: LDS (group segment), not allocatable */
+   SIM_POOL_COUNT
+};
+
+typedef struct sim_pool {
+   enum sim_pool_kind kind;
+   enum sim_agent_kind owner;
+   hsa_amd_segment_t segment;
+   uint32_t global_flags; /* hsa_amd_memory_pool_global_flag_t bits */
+   bool alloc_allowed;
+   bool device_heap; /* allocations come from the two-view device heap */
+   uint64_t size;
+} sim_pool;
+
+extern const sim_pool sim__pools[SIM_POOL_COUNT];
+
+hsa_agent_t sim__agent_handle(enum sim_agent_kind kind);
+/* Returns false for a handle that names no agent. */
+bool sim__agent_from_handle(hsa_agent_t agent, enum sim_agent_kind *kind);
+hsa_amd_memory_pool_t sim__pool_handle(const sim_pool *pool);
+/* NULL for a handle that names no pool (regions and pools share the objects). */
+const sim_pool *sim__pool_from_handle(uint64_t handle);
+
+#define SIM_ISA_NAME "amdgcn-amd-amdhsa--gfx906:sramecc-:xnack-"
+#define SIM_DEVICE_MEMORY_SIZE (16ull << 30)
+#define SIM_PAGE_SIZE 4096ull
+
+/* ---- memory (sim_memory.c) ------------------------------------------------------------- */
+
+enum sim_mem_kind {
+   SIM_MEM_POOL = 0, /* hsa_amd_memory_pool_allocate / hsa_memory_allocate */
+   SIM_MEM_LOCKED,   /* hsa_amd_memory_lock / hsa_memory_register: host memory */
+   SIM_MEM_INTERNAL, /* runtime-owned (queue rings, loaded code objects) */
+};
+
+/*
+ * One entry of the allocation table. `a` comes first so that sim__mem_find() can hand out
+ * &entry->a. Fields other than `a` and `kind` are protected by the table lock.
+ */
+typedef struct sim_mem_entry {
+   sim_alloc a;
+   enum sim_mem_kind kind;
+   const sim_pool *pool;   /* NULL for locked memory */
+   uint64_t heap_offset;   /* device heap: offset of the first byte */
+   uint64_t heap_size;     /* device heap: bytes reserved (page multiple) */
+   void *host_ptr;         /* host address the application passed (locked memory) */
+   void *user_data;        /* hsa_amd_pointer_info_set_userdata */
+   bool host_access;       /* host view is readable/writable */
+   bool gpu_access;        /* GPU agent may access (allow_access or owner) */
+   uint32_t lock_count;    /* locked memory: number of lock calls */
+   bool free_backing;      /* system memory we allocated (munmap on free) */
+   uint64_t span_base;     /* first VA of the group this entry belongs to */
+} sim_mem_entry;
+
+hsa_status_t sim__mem_init(void);
+void sim__mem_finish(void);
+
+/*
+ * Allocates `size` bytes from `pool`. `flags` are enum sim_alloc_flags. On success stores
+ * the VA the application sees in *va and, if `entry_out` is not NULL, the table entry.
+ */
+hsa_status_t sim__mem_alloc(const sim_pool *pool, uint64_t size, uint32_t flags,
+                            enum sim_mem_kind kind, void **va, sim_mem_entry **entry_out);
+/* Frees the allocation starting exactly at `va`. INVALID_ALLOCATION if there is none. */
+hsa_status_t sim__mem_free(void *va, enum sim_mem_kind kind);
+
+/*
+ * Splits an existing internal device allocation into consecutive table entries with their
+ * own flags (a loaded code object: code pages CODE|READ, data pages READ|WRITE).
+ * `cuts` are offsets from the allocation start (page multiples, ascending, excluding 0);
+ * flags[i] applies to the range starting at cut i-1 (0 for i = 0).
+ */
+hsa_status_t sim__mem_split(void *va, const uint64_t *cuts, const uint32_t *flags,
+                            uint32_t count);
+
+/*
+ * Resolves [ptr, ptr+size) for a runtime copy or fill: the agent view of device memory, or
+ * `ptr` itself for system or unregistered host memory. Fails with INVALID_ARGUMENT when the
+ * range starts inside an allocation and leaves it.
+ */
+hsa_status_t sim__mem_translate(const void *ptr, uint64_t size, uint8_t **view);
+
+/* ---- signals (sim_signal.c) ------------------------------------------------------------ */
+
+typedef struct sim_signal sim_signal;
+
+/* Validated signal pointer for a handle, or NULL. */
+sim_signal *sim__signal_get(hsa_signal_t signal);
+int64_t sim__signal_load(sim_signal *s);
+void sim__signal_sub(sim_signal *s, int64_t v);
+void sim__signal_store(sim_signal *s, int64_t v);
+/* Profiling timestamps stored with the signal that completes a dispatch or copy. */
+void sim__signal_set_times(sim_signal *s, uint64_t start, uint64_t end);
+void sim__signal_get_times(sim_signal *s, uint64_t *start, uint64_t *end);
+/* Sequence number bumped by every modification of the signal (doorbell wake-ups). */
+uint32_t sim__signal_seq(sim_signal *s);
+/*
+ * Blocks until the signal's sequence number differs from `seq`, or `timeout_ns` passed.
+ * Spurious returns are allowed.
+ */
+void sim__signal_wait_seq(sim_signal *s, uint32_t seq, uint64_t timeout_ns);
+
+/*
+ * Global "some signal changed" epoch, for waits on several signals: read the epoch, test the
+ * condition, then sim__epoch_wait(epoch). sim__epoch_bump() wakes every such waiter (used
+ * by queue destroy and by job submission to the copy worker).
+ */
+uint32_t sim__epoch(void);
+void sim__epoch_wait(uint32_t epoch, uint64_t timeout_ns);
+void sim__epoch_bump(void);
+
+void sim__signal_finish(void);
+
+/* True when `value` satisfies `cond` against `compare` (HSA signal conditions). */
+bool sim__signal_cond(hsa_signal_condition_t cond, int64_t value, int64_t compare);
+
+/* ---- worker threads (sim_async.c) -------------------------------------------------------- */
+
+/*
+ * A job runs on a worker thread once its dependencies are met: every dep satisfies `cond`
+ * against `value` (or, with `any`, one of them does; no deps: at once). `run` is called
+ * with no runtime lock held and returns true to keep the job (re-armed signal handler).
+ * `destroy` frees the job (also for jobs still pending at shutdown).
+ */
+typedef struct sim_job sim_job;
+struct sim_job {
+   sim_job *next;
+   bool (*run)(sim_job *job);
+   void (*destroy)(sim_job *job);
+   hsa_signal_condition_t cond;
+   int64_t value;
+   bool any;
+   uint32_t dep_count;
+   hsa_signal_t deps[];
+};
+
+typedef struct sim_worker {
+   const char *name;
+   pthread_mutex_t lock;
+   pthread_cond_t cond;
+   sim_job *head, *tail;
+   pthread_t thread;
+   bool started;
+   bool stop;
+} sim_worker;
+
+#define SIM_WORKER_INIT(n)                                                                    \
+   {.name = (n), .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER}
+
+/* Queues `job` (ownership passes to the worker); starts the thread on first use. */
+hsa_status_t sim__worker_submit(sim_worker *w, sim_job *job);
+/* Stops and joins the thread, destroying pending jobs. The worker can be reused. */
+void sim__worker_finish(sim_worker *w);
+
+/* ---- queues and copies -------------------------------------------------------------------- */
+
+void sim__queue_finish(void);
+void sim__copy_finish(void);
+void sim__async_finish(void);
+
+/* ---- loader (sim_loader.c) ------------------------------------------------------------- */
+void sim__loader_finish(void);
+
+/* ---- small helpers ---------------------------------------------------------------------- */
+
+static inline uint64_t
+sim_align_up(uint64_t v, uint64_t a)
+{
+   return (v + a - 1) & ~(a - 1);
+}
+
+/* Every API entry point but hsa_init/hsa_status_string starts with this. */
+#define SIM_CHECK_INIT()                                                                      \
+   do {                                                                                       \
+      if (!sim__initialized())                                                               \
+         return HSA_STATUS_ERROR_NOT_INITIALIZED;                                            \
+   } while (0)
+
+#endif

@@ -1,0 +1,648 @@
+/*
+ * sim/sim_queue.c — user-mode queues and the packet processor (HSA Runtime PRM §2.7
+ * "Queues", §2.7.3 "Architected Queuing Language"; HSA Platform System Architecture 1.0
+ * §2.9 "Requirement: Architected Queuing Language (AQL)"), dispatch profiling.
+ *
+ * The ring is system memory (GPU VA == host pointer, entered in the allocation table so
+ * the interpreter can read the dispatch packet). One packet-processor thread per queue
+ * consumes packets strictly in order, each to completion before the next:
+ *   1. it waits until write_index > read_index and the slot's header type is not INVALID
+ *      (the producer publishes the header last; PSA §2.9.3);
+ *   2. the barrier bit (wait for all earlier packets to complete) holds trivially because
+ *      earlier packets have completed; acquire/release fence scopes are recorded only —
+ *      host memory is coherent and the interpreter's stores are visible on return;
+ *   3. kernel dispatch -> sim__isa_dispatch(); barrier-AND completes when every non-zero
+ *      dep_signal is 0; barrier-OR when any is 0 (all handles 0: at once); the AMD
+ *      barrier-value packet waits for (value & mask) cond compare;
+ *   4. on completion it sets the header type to INVALID, advances read_index, then
+ *      decrements the completion signal (if non-zero) by one, with profiling times stored
+ *      first when profiling is on.
+ * Errors (invalid packet, failed dispatch) call the error callback with the status and the
+ * queue, from the packet-processor thread, with no runtime lock held; the queue then stays
+ * in the error state, as in ROCr: no later packet is processed and the faulting packet's
+ * completion signal is not decremented. Waiters with a timeout return; the callback is the
+ * place to fail outstanding work.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_priv.h"
+
+#define QUEUE_LIVE 0x51554555u /* "QUEU" */
+#define QUEUE_MIN 64u
+#define QUEUE_MAX 131072u
+#define IDLE_WAIT_NS 1000000000ull   /* doorbell sleep; woken by every doorbell write */
+#define HEADER_WAIT_NS 1000000ull    /* write index moved, header not yet published */
+
+typedef void (*sim_queue_callback)(hsa_status_t status, hsa_queue_t *source, void *data);
+
+typedef struct sim_queue {
+   hsa_queue_t q; /* first: the application's hsa_queue_t* points here */
+   _Atomic uint64_t write_index;
+   _Atomic uint64_t read_index;
+   uint32_t check;
+   bool soft; /* hsa_soft_queue_create: no packet processor, doorbell owned by the app */
+   hsa_signal_t doorbell;
+   sim_queue_callback callback; /* called on the processor thread, no lock held */
+   void *data;
+   pthread_t thread;
+   bool thread_started;
+   _Atomic bool stop;
+   _Atomic bool error;
+   _Atomic bool self_destroy; /* destroyed from its own callback: the thread cleans up */
+   _Atomic bool profiling;
+   uint32_t private_segment_size, group_segment_size;
+   uint32_t cu_mask[(60 + 31) / 32];
+   hsa_amd_queue_priority_t priority;
+   uint16_t last_acquire_scope, last_release_scope; /* recorded fence scopes */
+   struct sim_queue *next;
+} sim_queue;
+
+static pthread_mutex_t queues_lock = PTHREAD_MUTEX_INITIALIZER;
+static sim_queue *queues;
+static _Atomic uint64_t next_queue_id;
+
+static sim_queue *
+queue_of(const hsa_queue_t *q)
+{
+   return (sim_queue *)q;
+}
+
+/* The live queue for an application pointer, or NULL. */
+static sim_queue *
+queue_lookup(const hsa_queue_t *q)
+{
+   sim_queue *found = NULL;
+   pthread_mutex_lock(&queues_lock);
+   for (sim_queue *s = queues; s; s = s->next) {
+      if (&s->q == q) {
+         found = s;
+         break;
+      }
+   }
+   pthread_mutex_unlock(&queues_lock);
+   return found;
+}
+
+/* ---- packet processing ------------------------------------------------------------------- */
+
+static uint16_t
+header_load(const void *packet)
+{
+   return atomic_load_explicit((_Atomic uint16_t *)packet, memory_order_acquire);
+}
+
+static void
+header_store(void *packet, uint16_t header)
+{
+   atomic_store_explicit((_Atomic uint16_t *)packet, header, memory_order_release);
+}
+
+static hsa_signal_t
+completion_of(const uint8_t *packet)
+{
+   /* Offset 56 in every AQL packet format, AMD vendor packets included. */
+   hsa_signal_t s;
+   memcpy(&s, packet + 56, sizeof(s));
+   return s;
+}
+
+enum deps_result { DEPS_MET, DEPS_STOPPED, DEPS_INVALID };
+
+/*
+ * Blocks until the barrier's dependencies are met. `and`: every non-zero handle reads 0;
+ * otherwise any does (no non-zero handle: met). Returns early when the queue stops.
+ */
+static enum deps_result
+wait_barrier(sim_queue *sq, const hsa_signal_t deps[5], bool and)
+{
+   sim_signal *sig[5];
+   uint32_t count = 0;
+   for (int i = 0; i < 5; i++) {
+      if (deps[i].handle == 0)
+         continue;
+      sig[count] = sim__signal_get(deps[i]);
+      if (!sig[count])
+         return DEPS_INVALID;
+      count++;
+   }
+   if (count == 0)
+      return DEPS_MET;
+   for (;;) {
+      uint32_t seen = sim__epoch();
+      if (atomic_load(&sq->stop))
+         return DEPS_STOPPED;
+      uint32_t zero = 0;
+      for (uint32_t i = 0; i < count; i++)
+         zero += sim__signal_load(sig[i]) == 0;
+      if (and ? zero == count : zero > 0)
+         return DEPS_MET;
+      sim__epoch_wait(seen, IDLE_WAIT_NS);
+   }
+}
+
+static enum deps_result
+wait_barrier_value(sim_queue *sq, const hsa_amd_barrier_value_packet_t *p)
+{
+   sim_signal *s = sim__signal_get(p->signal);
+   if (!s || p->cond > HSA_SIGNAL_CONDITION_GTE)
+      return DEPS_INVALID;
+   for (;;) {
+      uint32_t seen = sim__epoch();
+      if (atomic_load(&sq->stop))
+         return DEPS_STOPPED;
+      if (sim__signal_cond((hsa_signal_condition_t)p->cond, sim__signal_load(s) & p->mask,
+                           p->value))
+         return DEPS_MET;
+      sim__epoch_wait(seen, IDLE_WAIT_NS);
+   }
+}
+
+static void
+queue_fail(sim_queue *sq, hsa_status_t status, const char *what, const sim_fault *fault)
+{
+   atomic_store(&sq->error, true);
+   if (fault)
+      SIM_LOGE("queue", "queue %llu: %s: status 0x%x, fault kind %d, pc 0x%llx, address 0x%llx: %s",
+               (unsigned long long)sq->q.id, what, status, fault->kind,
+               (unsigned long long)fault->pc, (unsigned long long)fault->address,
+               fault->message);
+   else
+      SIM_LOGE("queue", "queue %llu: %s: status 0x%x", (unsigned long long)sq->q.id, what,
+               status);
+   if (sq->callback)
+      sq->callback(status, &sq->q, sq->data);
+}
+
+static bool
+dispatch_valid(const hsa_kernel_dispatch_packet_t *p)
+{
+   uint16_t dims = p->setup & 3;
+   if (dims < 1 || dims > 3 || p->kernel_object == 0)
+      return false;
+   if (!p->workgroup_size_x || !p->workgroup_size_y || !p->workgroup_size_z)
+      return false;
+   if ((uint32_t)p->workgroup_size_x * p->workgroup_size_y * p->workgroup_size_z > 1024)
+      return false;
+   return p->grid_size_x && p->grid_size_y && p->grid_size_z;
+}
+
+/* Processes the packet in slot `index`; returns false when the queue stopped or failed. */
+static bool
+process_packet(sim_queue *sq, uint64_t index)
+{
+   uint8_t *packet = (uint8_t *)sq->q.base_address + (index & (sq->q.size - 1)) * 64;
+   uint16_t header = header_load(packet);
+   uint8_t type = (header >> HSA_PACKET_HEADER_TYPE) & 0xff;
+   sq->last_acquire_scope = (header >> HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) & 3;
+   sq->last_release_scope = (header >> HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE) & 3;
+   uint64_t start = sim__timestamp();
+   enum deps_result deps;
+
+   switch (type) {
+   case HSA_PACKET_TYPE_KERNEL_DISPATCH: {
+      const hsa_kernel_dispatch_packet_t *p = (const hsa_kernel_dispatch_packet_t *)packet;
+      if (!dispatch_valid(p)) {
+         queue_fail(sq, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "invalid dispatch packet",
+                    NULL);
+         return false;
+      }
+      sim_fault fault;
+      memset(&fault, 0, sizeof(fault));
+      hsa_status_t st = sim__isa_dispatch(p, (uint64_t)(uintptr_t)packet, &fault);
+      if (st != HSA_STATUS_SUCCESS) {
+         queue_fail(sq, st, "kernel dispatch failed", &fault);
+         return false;
+      }
+      break;
+   }
+   case HSA_PACKET_TYPE_BARRIER_AND:
+   case HSA_PACKET_TYPE_BARRIER_OR: {
+      const hsa_barrier_and_packet_t *p = (const hsa_barrier_and_packet_t *)packet;
+      deps = wait_barrier(sq, p->dep_signal, type == HSA_PACKET_TYPE_BARRIER_AND);
+      goto check_deps;
+   }
+   case HSA_PACKET_TYPE_VENDOR_SPECIFIC: {
+      const hsa_amd_barrier_value_packet_t *p = (const hsa_amd_barrier_value_packet_t *)packet;
+      if (p->header.AmdFormat != HSA_AMD_PACKET_TYPE_BARRIER_VALUE) {
+         queue_fail(sq, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "unknown vendor packet", NULL);
+         return false;
+      }
+      deps = wait_barrier_value(sq, p);
+      goto check_deps;
+   }
+   default:
+      /* AGENT_DISPATCH is not a feature of this queue; anything else is malformed. */
+      queue_fail(sq, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "invalid packet type", NULL);
+      return false;
+   }
+   goto complete;
+
+check_deps:
+   if (deps == DEPS_STOPPED)
+      return false;
+   if (deps == DEPS_INVALID) {
+      queue_fail(sq, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "invalid dependency signal", NULL);
+      return false;
+   }
+
+complete: {
+   uint64_t end = sim__timestamp();
+   hsa_signal_t completion = completion_of(packet);
+   header_store(packet, HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE);
+   atomic_store_explicit(&sq->read_index, index + 1, memory_order_release);
+   if (completion.handle) {
+      sim_signal *s = sim__signal_get(completion);
+      if (s) {
+         if (atomic_load(&sq->profiling))
+            sim__signal_set_times(s, start, end);
+         sim__signal_sub(s, 1);
+      } else {
+         SIM_LOGW("queue", "queue %llu: completion signal 0x%llx is not a signal",
+                  (unsigned long long)sq->q.id, (unsigned long long)completion.handle);
+      }
+   }
+   return true;
+}
+}
+
+static void queue_release(sim_queue *sq);
+
+static void *
+queue_main(void *arg)
+{
+   sim_queue *sq = arg;
+   sim_signal *doorbell = sim__signal_get(sq->doorbell);
+   while (!atomic_load(&sq->stop)) {
+      uint32_t seq = sim__signal_seq(doorbell);
+      uint64_t timeout = IDLE_WAIT_NS;
+      if (!atomic_load(&sq->error)) {
+         uint64_t r = atomic_load_explicit(&sq->read_index, memory_order_relaxed);
+         uint64_t w = atomic_load_explicit(&sq->write_index, memory_order_acquire);
+         if (r < w) {
+            uint8_t *slot = (uint8_t *)sq->q.base_address + (r & (sq->q.size - 1)) * 64;
+            if ((header_load(slot) & 0xff) != HSA_PACKET_TYPE_INVALID) {
+               process_packet(sq, r);
+               continue;
+            }
+            timeout = HEADER_WAIT_NS;
+         }
+      }
+      sim__signal_wait_seq(doorbell, seq, timeout);
+   }
+   if (atomic_load(&sq->self_destroy)) {
+      pthread_detach(pthread_self());
+      queue_release(sq);
+   }
+   return NULL;
+}
+
+/* ---- creation and destruction ------------------------------------------------------------ */
+
+/* Frees what a (possibly half-built) queue owns. The thread has exited. */
+static void
+queue_release(sim_queue *sq)
+{
+   if (sq->doorbell.handle && !sq->soft)
+      hsa_signal_destroy(sq->doorbell);
+   if (sq->q.base_address)
+      sim__mem_free(sq->q.base_address, SIM_MEM_INTERNAL);
+   sq->check = 0;
+   free(sq);
+}
+
+static hsa_status_t
+queue_create(uint32_t size, hsa_queue_type32_t type, uint32_t features, hsa_signal_t doorbell,
+             bool soft, sim_queue **out)
+{
+   hsa_status_t st;
+   sim_queue *sq = calloc(1, sizeof(*sq));
+   if (!sq)
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+   sq->soft = soft;
+   void *ring;
+   st = sim__mem_alloc(&sim__pools[SIM_POOL_SYSTEM], (uint64_t)size * 64,
+                       SIM_ALLOC_READ | SIM_ALLOC_WRITE, SIM_MEM_INTERNAL, &ring, NULL);
+   if (st != HSA_STATUS_SUCCESS)
+      goto out_release;
+   for (uint32_t i = 0; i < size; i++)
+      header_store((uint8_t *)ring + (uint64_t)i * 64,
+                   HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE);
+   sq->q.base_address = ring;
+   if (soft) {
+      sq->doorbell = doorbell;
+   } else {
+      st = hsa_signal_create(0, 0, NULL, &sq->doorbell);
+      if (st != HSA_STATUS_SUCCESS)
+         goto out_release;
+   }
+   sq->q.type = type;
+   sq->q.features = features;
+   sq->q.doorbell_signal = sq->doorbell;
+   sq->q.size = size;
+   sq->q.id = atomic_fetch_add(&next_queue_id, 1);
+   sq->priority = HSA_AMD_QUEUE_PRIORITY_NORMAL;
+   memset(sq->cu_mask, 0xff, sizeof(sq->cu_mask));
+   sq->check = QUEUE_LIVE;
+   *out = sq;
+   return HSA_STATUS_SUCCESS;
+
+out_release:
+   queue_release(sq);
+   return st;
+}
+
+static void
+queue_publish(sim_queue *sq)
+{
+   pthread_mutex_lock(&queues_lock);
+   sq->next = queues;
+   queues = sq;
+   pthread_mutex_unlock(&queues_lock);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
+                 void (*callback)(hsa_status_t status, hsa_queue_t *source, void *data),
+                 void *data, uint32_t private_segment_size, uint32_t group_segment_size,
+                 hsa_queue_t **queue)
+{
+   SIM_CHECK_INIT();
+   enum sim_agent_kind kind;
+   if (!sim__agent_from_handle(agent, &kind))
+      return HSA_STATUS_ERROR_INVALID_AGENT;
+   if (kind != SIM_AGENT_GPU)
+      return HSA_STATUS_ERROR_INVALID_QUEUE_CREATION;
+   if (type != HSA_QUEUE_TYPE_MULTI && type != HSA_QUEUE_TYPE_SINGLE)
+      return HSA_STATUS_ERROR_INVALID_QUEUE_CREATION;
+   if (!queue || size < QUEUE_MIN || size > QUEUE_MAX || (size & (size - 1)))
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   sim_queue *sq;
+   hsa_status_t st = queue_create(size, type, HSA_QUEUE_FEATURE_KERNEL_DISPATCH,
+                                  (hsa_signal_t){0}, false, &sq);
+   if (st != HSA_STATUS_SUCCESS)
+      return st;
+   sq->callback = callback;
+   sq->data = data;
+   sq->private_segment_size = private_segment_size;
+   sq->group_segment_size = group_segment_size;
+   if (pthread_create(&sq->thread, NULL, queue_main, sq) != 0) {
+      queue_release(sq);
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+   }
+   sq->thread_started = true;
+   queue_publish(sq);
+   *queue = &sq->q;
+   SIM_LOGD("queue", "queue %llu created: %u packets at %p", (unsigned long long)sq->q.id, size,
+            sq->q.base_address);
+   return HSA_STATUS_SUCCESS;
+}
+
+/* A queue nobody processes (PRM §2.7.2): the application is the packet processor. */
+SIM_EXPORT hsa_status_t
+hsa_soft_queue_create(hsa_region_t region, uint32_t size, hsa_queue_type32_t type,
+                      uint32_t features, hsa_signal_t doorbell_signal, hsa_queue_t **queue)
+{
+   SIM_CHECK_INIT();
+   const sim_pool *p = sim__pool_from_handle(region.handle);
+   if (!p || p->owner != SIM_AGENT_CPU)
+      return HSA_STATUS_ERROR_INVALID_REGION;
+   if (!queue || size == 0 || (size & (size - 1)) || size > QUEUE_MAX || features == 0 ||
+       (type != HSA_QUEUE_TYPE_MULTI && type != HSA_QUEUE_TYPE_SINGLE))
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   if (!sim__signal_get(doorbell_signal))
+      return HSA_STATUS_ERROR_INVALID_SIGNAL;
+   sim_queue *sq;
+   hsa_status_t st = queue_create(size, type, features, doorbell_signal, true, &sq);
+   if (st != HSA_STATUS_SUCCESS)
+      return st;
+   queue_publish(sq);
+   *queue = &sq->q;
+   return HSA_STATUS_SUCCESS;
+}
+
+/* Unlinks the queue and stops its thread. Called without queues_lock. */
+static void
+queue_destroy(sim_queue *sq)
+{
+   atomic_store(&sq->stop, true);
+   if (sq->thread_started && pthread_equal(pthread_self(), sq->thread)) {
+      /* Destroyed from its own error callback: the thread frees it on the way out. */
+      atomic_store(&sq->self_destroy, true);
+      return;
+   }
+   if (sq->thread_started) {
+      sim__signal_store(sim__signal_get(sq->doorbell), -1);
+      sim__epoch_bump();
+      pthread_join(sq->thread, NULL);
+   }
+   queue_release(sq);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_queue_destroy(hsa_queue_t *queue)
+{
+   SIM_CHECK_INIT();
+   if (!queue)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   pthread_mutex_lock(&queues_lock);
+   sim_queue *sq = NULL;
+   for (sim_queue **p = &queues; *p; p = &(*p)->next) {
+      if (&(*p)->q == queue) {
+         sq = *p;
+         *p = sq->next;
+         break;
+      }
+   }
+   pthread_mutex_unlock(&queues_lock);
+   if (!sq)
+      return HSA_STATUS_ERROR_INVALID_QUEUE;
+   queue_destroy(sq);
+   return HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_queue_inactivate(hsa_queue_t *queue)
+{
+   SIM_CHECK_INIT();
+   if (!queue)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   sim_queue *sq = queue_lookup(queue);
+   if (!sq)
+      return HSA_STATUS_ERROR_INVALID_QUEUE;
+   atomic_store(&sq->error, true);
+   return HSA_STATUS_SUCCESS;
+}
+
+void
+sim__queue_finish(void)
+{
+   pthread_mutex_lock(&queues_lock);
+   sim_queue *list = queues;
+   queues = NULL;
+   pthread_mutex_unlock(&queues_lock);
+   while (list) {
+      sim_queue *next = list->next;
+      queue_destroy(list);
+      list = next;
+   }
+}
+
+/* ---- AMD queue controls and dispatch profiling -------------------------------------------- */
+
+SIM_EXPORT hsa_status_t
+hsa_amd_queue_cu_set_mask(const hsa_queue_t *queue, uint32_t num_cu_mask_count,
+                          const uint32_t *cu_mask)
+{
+   SIM_CHECK_INIT();
+   sim_queue *sq = queue ? queue_lookup(queue) : NULL;
+   if (!sq)
+      return HSA_STATUS_ERROR_INVALID_QUEUE;
+   if (num_cu_mask_count == 0 || (num_cu_mask_count % 32) != 0 || !cu_mask)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   uint32_t words = num_cu_mask_count / 32;
+   bool reduced = false;
+   for (uint32_t i = 0; i < sizeof(sq->cu_mask) / 4; i++)
+      sq->cu_mask[i] = i < words ? cu_mask[i] : 0;
+   sq->cu_mask[1] &= (1u << (60 - 32)) - 1;
+   for (uint32_t i = 2; i < words; i++)
+      reduced |= cu_mask[i] != 0;
+   if (words >= 2 && (cu_mask[1] >> (60 - 32)))
+      reduced = true;
+   return reduced ? (hsa_status_t)HSA_STATUS_CU_MASK_REDUCED : HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_amd_queue_cu_get_mask(const hsa_queue_t *queue, uint32_t num_cu_mask_count,
+                          uint32_t *cu_mask)
+{
+   SIM_CHECK_INIT();
+   sim_queue *sq = queue ? queue_lookup(queue) : NULL;
+   if (!sq)
+      return HSA_STATUS_ERROR_INVALID_QUEUE;
+   if (num_cu_mask_count == 0 || (num_cu_mask_count % 32) != 0 || !cu_mask)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   for (uint32_t i = 0; i < num_cu_mask_count / 32; i++)
+      cu_mask[i] = i < sizeof(sq->cu_mask) / 4 ? sq->cu_mask[i] : 0;
+   return HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_amd_queue_set_priority(hsa_queue_t *queue, hsa_amd_queue_priority_t priority)
+{
+   SIM_CHECK_INIT();
+   sim_queue *sq = queue ? queue_lookup(queue) : NULL;
+   if (!sq || sq->soft)
+      return HSA_STATUS_ERROR_INVALID_QUEUE;
+   if (priority < HSA_AMD_QUEUE_PRIORITY_LOW || priority > HSA_AMD_QUEUE_PRIORITY_HIGH)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   sq->priority = priority;
+   return HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_amd_profiling_set_profiler_enabled(hsa_queue_t *queue, int enable)
+{
+   SIM_CHECK_INIT();
+   sim_queue *sq = queue ? queue_lookup(queue) : NULL;
+   if (!sq)
+      return HSA_STATUS_ERROR_INVALID_QUEUE;
+   atomic_store(&sq->profiling, enable != 0);
+   return HSA_STATUS_SUCCESS;
+}
+
+/* Start/end of the packet's processing, system timestamp domain (ns). */
+SIM_EXPORT hsa_status_t
+hsa_amd_profiling_get_dispatch_time(hsa_agent_t agent, hsa_signal_t signal,
+                                    hsa_amd_profiling_dispatch_time_t *time)
+{
+   SIM_CHECK_INIT();
+   enum sim_agent_kind kind;
+   if (!sim__agent_from_handle(agent, &kind) || kind != SIM_AGENT_GPU)
+      return HSA_STATUS_ERROR_INVALID_AGENT;
+   sim_signal *s = sim__signal_get(signal);
+   if (!s)
+      return HSA_STATUS_ERROR_INVALID_SIGNAL;
+   if (!time)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   sim__signal_get_times(s, &time->start, &time->end);
+   return HSA_STATUS_SUCCESS;
+}
+
+/* The GPU's ticks are system timestamps already. */
+SIM_EXPORT hsa_status_t
+hsa_amd_profiling_convert_tick_to_system_domain(hsa_agent_t agent, uint64_t agent_tick,
+                                                uint64_t *system_tick)
+{
+   SIM_CHECK_INIT();
+   enum sim_agent_kind kind;
+   if (!sim__agent_from_handle(agent, &kind))
+      return HSA_STATUS_ERROR_INVALID_AGENT;
+   if (!system_tick)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   *system_tick = agent_tick;
+   return HSA_STATUS_SUCCESS;
+}
+
+/* ---- read/write index API (PRM §2.7.1): every memory-order variant the header declares ---- */
+
+#define QMO_relaxed memory_order_relaxed
+#define QMO_scacquire memory_order_acquire
+#define QMO_acquire memory_order_acquire
+#define QMO_screlease memory_order_release
+#define QMO_release memory_order_release
+#define QMO_scacq_screl memory_order_acq_rel
+#define QMO_acq_rel memory_order_acq_rel
+
+#define SIM_QUEUE_LOAD(which, order)                                                          \
+   SIM_EXPORT uint64_t hsa_queue_load_##which##_index_##order(const hsa_queue_t *queue)       \
+   {                                                                                          \
+      return queue ? atomic_load_explicit(&queue_of(queue)->which##_index, QMO_##order) : 0;  \
+   }
+
+#define SIM_QUEUE_STORE(which, order)                                                         \
+   SIM_EXPORT void hsa_queue_store_##which##_index_##order(const hsa_queue_t *queue,          \
+                                                           uint64_t value)                    \
+   {                                                                                          \
+      if (queue)                                                                              \
+         atomic_store_explicit(&queue_of(queue)->which##_index, value, QMO_##order);          \
+   }
+
+#define SIM_QUEUE_CAS(order)                                                                  \
+   SIM_EXPORT uint64_t hsa_queue_cas_write_index_##order(const hsa_queue_t *queue,            \
+                                                         uint64_t expected, uint64_t value)   \
+   {                                                                                          \
+      if (!queue)                                                                             \
+         return 0;                                                                            \
+      uint64_t seen = expected;                                                               \
+      atomic_compare_exchange_strong_explicit(&queue_of(queue)->write_index, &seen, value,    \
+                                              QMO_##order, memory_order_relaxed);             \
+      return seen;                                                                            \
+   }
+
+#define SIM_QUEUE_ADD(order)                                                                  \
+   SIM_EXPORT uint64_t hsa_queue_add_write_index_##order(const hsa_queue_t *queue,            \
+                                                         uint64_t value)                      \
+   {                                                                                          \
+      return queue ? atomic_fetch_add_explicit(&queue_of(queue)->write_index, value,          \
+                                               QMO_##order)                                   \
+                   : 0;                                                                       \
+   }
+
+#define SIM_QUEUE_RMW_ORDERS(X)                                                               \
+   X(relaxed) X(scacquire) X(screlease) X(scacq_screl) X(acquire) X(release) X(acq_rel)
+
+SIM_QUEUE_LOAD(read, relaxed)
+SIM_QUEUE_LOAD(read, scacquire)
+SIM_QUEUE_LOAD(read, acquire)
+SIM_QUEUE_LOAD(write, relaxed)
+SIM_QUEUE_LOAD(write, scacquire)
+SIM_QUEUE_LOAD(write, acquire)
+SIM_QUEUE_STORE(write, relaxed)
+SIM_QUEUE_STORE(write, screlease)
+SIM_QUEUE_STORE(write, release)
+SIM_QUEUE_STORE(read, relaxed)
+SIM_QUEUE_STORE(read, screlease)
+SIM_QUEUE_STORE(read, release)
+SIM_QUEUE_RMW_ORDERS(SIM_QUEUE_CAS)
+SIM_QUEUE_RMW_ORDERS(SIM_QUEUE_ADD)

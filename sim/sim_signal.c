@@ -1,0 +1,615 @@
+/*
+ * sim/sim_signal.c — HSA signals (HSA Runtime PRM §2.6 "Signals") and signal groups.
+ *
+ * Storage. Signals live in one arena reserved at first use and never unmapped, so a stale
+ * or garbage handle is detected (range, alignment, live check word) instead of crashing.
+ * Freed slots are recycled through a free list.
+ *
+ * Waiting. Every modification bumps the signal's `seq` word and, when someone sleeps on
+ * it, futex-wakes it; waiters sleep on `seq` (no busy spinning). Waits on several signals
+ * (wait_any, signal groups, the queue and copy threads' dependency waits) sleep on one
+ * global epoch word that every modification also bumps.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim_priv.h"
+
+#define SIGNAL_LIVE 0x5349474eu /* "SIGN" */
+#define SIGNAL_MAX (1u << 20)
+
+struct sim_signal {
+   _Atomic int64_t value;
+   _Atomic uint32_t seq;
+   _Atomic uint32_t waiters;
+   _Atomic uint32_t check;
+   uint32_t next_free; /* index + 1 of the next free slot; free list only */
+   _Atomic uint64_t start_ts, end_ts;
+   uint64_t attributes;
+   uint64_t pad[2];
+};
+_Static_assert(sizeof(struct sim_signal) == 64, "one cache line per signal");
+
+static pthread_once_t arena_once = PTHREAD_ONCE_INIT;
+static sim_signal *arena;
+static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic uint32_t arena_used; /* slots ever handed out */
+static uint32_t free_head;          /* index + 1, 0 = empty */
+
+static _Atomic uint32_t epoch;
+static _Atomic uint32_t epoch_waiters;
+
+/* ---- futex helpers ---------------------------------------------------------------------- */
+
+static void
+futex_wait(_Atomic uint32_t *word, uint32_t old, uint64_t timeout_ns)
+{
+   struct timespec ts, *tsp = NULL;
+   if (timeout_ns != UINT64_MAX) {
+      ts.tv_sec = (time_t)(timeout_ns / 1000000000ull);
+      ts.tv_nsec = (long)(timeout_ns % 1000000000ull);
+      tsp = &ts;
+   }
+   syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, old, tsp, NULL, 0);
+}
+
+static void
+futex_wake_all(_Atomic uint32_t *word)
+{
+   syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+uint32_t
+sim__epoch(void)
+{
+   return atomic_load(&epoch);
+}
+
+void
+sim__epoch_wait(uint32_t seen, uint64_t timeout_ns)
+{
+   atomic_fetch_add(&epoch_waiters, 1);
+   if (atomic_load(&epoch) == seen)
+      futex_wait(&epoch, seen, timeout_ns);
+   atomic_fetch_sub(&epoch_waiters, 1);
+}
+
+void
+sim__epoch_bump(void)
+{
+   atomic_fetch_add(&epoch, 1);
+   if (atomic_load(&epoch_waiters))
+      futex_wake_all(&epoch);
+}
+
+/* Called after every modification of a signal's value. */
+static void
+signal_notify(sim_signal *s)
+{
+   atomic_fetch_add(&s->seq, 1);
+   if (atomic_load(&s->waiters))
+      futex_wake_all(&s->seq);
+   sim__epoch_bump();
+}
+
+/* ---- arena -------------------------------------------------------------------------------- */
+
+static void
+arena_map(void)
+{
+   void *p = mmap(NULL, (size_t)SIGNAL_MAX * sizeof(sim_signal), PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+   arena = p == MAP_FAILED ? NULL : p;
+}
+
+sim_signal *
+sim__signal_get(hsa_signal_t signal)
+{
+   uintptr_t h = (uintptr_t)signal.handle;
+   uintptr_t base = (uintptr_t)arena;
+   if (!arena || h < base || h >= base + (uintptr_t)atomic_load(&arena_used) * sizeof(sim_signal) ||
+       (h - base) % sizeof(sim_signal) != 0)
+      return NULL;
+   sim_signal *s = (sim_signal *)h;
+   return atomic_load_explicit(&s->check, memory_order_relaxed) == SIGNAL_LIVE ? s : NULL;
+}
+
+static hsa_status_t
+signal_create(hsa_signal_value_t initial_value, uint32_t num_consumers,
+              const hsa_agent_t *consumers, uint64_t attributes, hsa_signal_t *signal)
+{
+   SIM_CHECK_INIT();
+   if (!signal || (num_consumers > 0 && !consumers))
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   for (uint32_t i = 0; i < num_consumers; i++) {
+      enum sim_agent_kind kind;
+      if (!sim__agent_from_handle(consumers[i], &kind))
+         return HSA_STATUS_ERROR_INVALID_AGENT;
+   }
+   pthread_once(&arena_once, arena_map);
+   if (!arena)
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+   sim_signal *s;
+   pthread_mutex_lock(&arena_lock);
+   if (free_head) {
+      s = &arena[free_head - 1];
+      free_head = s->next_free;
+   } else if (atomic_load(&arena_used) < SIGNAL_MAX) {
+      s = &arena[atomic_load(&arena_used)];
+      atomic_fetch_add(&arena_used, 1);
+   } else {
+      pthread_mutex_unlock(&arena_lock);
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+   }
+   pthread_mutex_unlock(&arena_lock);
+   atomic_store(&s->value, initial_value);
+   atomic_store(&s->waiters, 0);
+   atomic_store(&s->start_ts, 0);
+   atomic_store(&s->end_ts, 0);
+   s->attributes = attributes;
+   s->next_free = 0;
+   atomic_store_explicit(&s->check, SIGNAL_LIVE, memory_order_release);
+   signal->handle = (uint64_t)(uintptr_t)s;
+   return HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_signal_create(hsa_signal_value_t initial_value, uint32_t num_consumers,
+                  const hsa_agent_t *consumers, hsa_signal_t *signal)
+{
+   return signal_create(initial_value, num_consumers, consumers, 0, signal);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_amd_signal_create(hsa_signal_value_t initial_value, uint32_t num_consumers,
+                      const hsa_agent_t *consumers, uint64_t attributes, hsa_signal_t *signal)
+{
+   return signal_create(initial_value, num_consumers, consumers, attributes, signal);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_signal_destroy(hsa_signal_t signal)
+{
+   SIM_CHECK_INIT();
+   if (signal.handle == 0)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   sim_signal *s = sim__signal_get(signal);
+   if (!s)
+      return HSA_STATUS_ERROR_INVALID_SIGNAL;
+   pthread_mutex_lock(&arena_lock);
+   uint32_t expected = SIGNAL_LIVE;
+   if (!atomic_compare_exchange_strong(&s->check, &expected, 0)) {
+      pthread_mutex_unlock(&arena_lock);
+      return HSA_STATUS_ERROR_INVALID_SIGNAL;
+   }
+   s->next_free = free_head;
+   free_head = (uint32_t)(s - arena) + 1;
+   pthread_mutex_unlock(&arena_lock);
+   /* Wake anyone (wrongly) still waiting so they notice the signal is gone. */
+   signal_notify(s);
+   return HSA_STATUS_SUCCESS;
+}
+
+/* Shutdown: every signal dies; the arena stays mapped for stale-handle detection. */
+void
+sim__signal_finish(void)
+{
+   if (!arena)
+      return;
+   pthread_mutex_lock(&arena_lock);
+   uint32_t used = atomic_load(&arena_used);
+   for (uint32_t i = 0; i < used; i++)
+      atomic_store(&arena[i].check, 0);
+   free_head = 0;
+   for (uint32_t i = used; i > 0; i--) {
+      arena[i - 1].next_free = free_head;
+      free_head = i;
+   }
+   pthread_mutex_unlock(&arena_lock);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_amd_signal_value_pointer(hsa_signal_t signal, volatile hsa_signal_value_t **value_ptr)
+{
+   SIM_CHECK_INIT();
+   sim_signal *s = sim__signal_get(signal);
+   if (!s)
+      return HSA_STATUS_ERROR_INVALID_SIGNAL;
+   if (!value_ptr)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   *value_ptr = (volatile hsa_signal_value_t *)&s->value;
+   return HSA_STATUS_SUCCESS;
+}
+
+/* ---- internal accessors ------------------------------------------------------------------- */
+
+int64_t
+sim__signal_load(sim_signal *s)
+{
+   return atomic_load_explicit(&s->value, memory_order_acquire);
+}
+
+void
+sim__signal_sub(sim_signal *s, int64_t v)
+{
+   atomic_fetch_sub_explicit(&s->value, v, memory_order_acq_rel);
+   signal_notify(s);
+}
+
+void
+sim__signal_store(sim_signal *s, int64_t v)
+{
+   atomic_store_explicit(&s->value, v, memory_order_release);
+   signal_notify(s);
+}
+
+void
+sim__signal_set_times(sim_signal *s, uint64_t start, uint64_t end)
+{
+   atomic_store(&s->start_ts, start);
+   atomic_store(&s->end_ts, end);
+}
+
+void
+sim__signal_get_times(sim_signal *s, uint64_t *start, uint64_t *end)
+{
+   *start = atomic_load(&s->start_ts);
+   *end = atomic_load(&s->end_ts);
+}
+
+uint32_t
+sim__signal_seq(sim_signal *s)
+{
+   return atomic_load(&s->seq);
+}
+
+void
+sim__signal_wait_seq(sim_signal *s, uint32_t seq, uint64_t timeout_ns)
+{
+   atomic_fetch_add(&s->waiters, 1);
+   if (atomic_load(&s->seq) == seq)
+      futex_wait(&s->seq, seq, timeout_ns);
+   atomic_fetch_sub(&s->waiters, 1);
+}
+
+bool
+sim__signal_cond(hsa_signal_condition_t cond, int64_t value, int64_t compare)
+{
+   switch (cond) {
+   case HSA_SIGNAL_CONDITION_EQ: return value == compare;
+   case HSA_SIGNAL_CONDITION_NE: return value != compare;
+   case HSA_SIGNAL_CONDITION_LT: return value < compare;
+   case HSA_SIGNAL_CONDITION_GTE: return value >= compare;
+   default: return false;
+   }
+}
+
+/* ---- value operations (PRM §2.6.1): every memory-order variant the header declares ------- */
+
+#define MO_relaxed memory_order_relaxed
+#define MO_scacquire memory_order_acquire
+#define MO_acquire memory_order_acquire
+#define MO_screlease memory_order_release
+#define MO_release memory_order_release
+#define MO_scacq_screl memory_order_acq_rel
+#define MO_acq_rel memory_order_acq_rel
+
+#define SIM_SIGNAL_LOAD(order)                                                                \
+   SIM_EXPORT hsa_signal_value_t hsa_signal_load_##order(hsa_signal_t signal)                 \
+   {                                                                                          \
+      sim_signal *s = sim__signal_get(signal);                                                \
+      return s ? atomic_load_explicit(&s->value, MO_##order) : 0;                             \
+   }
+
+#define SIM_SIGNAL_STORE(name, order, notify)                                                 \
+   SIM_EXPORT void hsa_signal_##name##_##order(hsa_signal_t signal, hsa_signal_value_t value) \
+   {                                                                                          \
+      sim_signal *s = sim__signal_get(signal);                                                \
+      if (!s)                                                                                 \
+         return;                                                                              \
+      atomic_store_explicit(&s->value, value, MO_##order);                                    \
+      if (notify)                                                                             \
+         signal_notify(s);                                                                    \
+   }
+
+#define SIM_SIGNAL_RMW(name, op, order)                                                       \
+   SIM_EXPORT void hsa_signal_##name##_##order(hsa_signal_t signal, hsa_signal_value_t value) \
+   {                                                                                          \
+      sim_signal *s = sim__signal_get(signal);                                                \
+      if (!s)                                                                                 \
+         return;                                                                              \
+      atomic_##op##_explicit(&s->value, value, MO_##order);                                   \
+      signal_notify(s);                                                                       \
+   }
+
+#define SIM_SIGNAL_EXCHANGE(order)                                                            \
+   SIM_EXPORT hsa_signal_value_t hsa_signal_exchange_##order(hsa_signal_t signal,             \
+                                                             hsa_signal_value_t value)        \
+   {                                                                                          \
+      sim_signal *s = sim__signal_get(signal);                                                \
+      if (!s)                                                                                 \
+         return 0;                                                                            \
+      hsa_signal_value_t old = atomic_exchange_explicit(&s->value, value, MO_##order);        \
+      signal_notify(s);                                                                       \
+      return old;                                                                             \
+   }
+
+/* Returns the observed value; the store happens only if it equaled `expected`. */
+#define SIM_SIGNAL_CAS(order)                                                                 \
+   SIM_EXPORT hsa_signal_value_t hsa_signal_cas_##order(                                      \
+      hsa_signal_t signal, hsa_signal_value_t expected, hsa_signal_value_t value)             \
+   {                                                                                          \
+      sim_signal *s = sim__signal_get(signal);                                                \
+      if (!s)                                                                                 \
+         return 0;                                                                            \
+      hsa_signal_value_t seen = expected;                                                     \
+      if (atomic_compare_exchange_strong_explicit(&s->value, &seen, value, MO_##order,       \
+                                                  memory_order_relaxed)) {                    \
+         signal_notify(s);                                                                    \
+         return expected;                                                                     \
+      }                                                                                       \
+      return seen;                                                                            \
+   }
+
+#define SIM_RMW_ORDERS(X, name, op)                                                           \
+   X(name, op, relaxed)                                                                       \
+   X(name, op, scacquire)                                                                     \
+   X(name, op, screlease)                                                                     \
+   X(name, op, scacq_screl)                                                                   \
+   X(name, op, acquire)                                                                       \
+   X(name, op, release)                                                                       \
+   X(name, op, acq_rel)
+
+SIM_SIGNAL_LOAD(relaxed)
+SIM_SIGNAL_LOAD(scacquire)
+SIM_SIGNAL_LOAD(acquire)
+SIM_SIGNAL_STORE(store, relaxed, true)
+SIM_SIGNAL_STORE(store, screlease, true)
+SIM_SIGNAL_STORE(store, release, true)
+SIM_SIGNAL_STORE(silent_store, relaxed, false)
+SIM_SIGNAL_STORE(silent_store, screlease, false)
+SIM_RMW_ORDERS(SIM_SIGNAL_RMW, add, fetch_add)
+SIM_RMW_ORDERS(SIM_SIGNAL_RMW, subtract, fetch_sub)
+SIM_RMW_ORDERS(SIM_SIGNAL_RMW, and, fetch_and)
+SIM_RMW_ORDERS(SIM_SIGNAL_RMW, or, fetch_or)
+SIM_RMW_ORDERS(SIM_SIGNAL_RMW, xor, fetch_xor)
+
+#define SIM_X_EXCHANGE(name, op, order) SIM_SIGNAL_EXCHANGE(order)
+#define SIM_X_CAS(name, op, order) SIM_SIGNAL_CAS(order)
+SIM_RMW_ORDERS(SIM_X_EXCHANGE, exchange, exchange)
+SIM_RMW_ORDERS(SIM_X_CAS, cas, cas)
+
+/* ---- waiting (PRM §2.6.1 hsa_signal_wait) ------------------------------------------------- */
+
+/* Spin briefly for HSA_WAIT_STATE_ACTIVE, never long enough to hog a core. */
+#define ACTIVE_SPINS 200
+
+static hsa_signal_value_t
+signal_wait(hsa_signal_t signal, hsa_signal_condition_t cond, hsa_signal_value_t compare,
+            uint64_t timeout, hsa_wait_state_t hint, memory_order order)
+{
+   sim_signal *s = sim__signal_get(signal);
+   if (!s)
+      return 0;
+   uint64_t start = sim__timestamp();
+   int spins = hint == HSA_WAIT_STATE_ACTIVE ? ACTIVE_SPINS : 0;
+   for (;;) {
+      uint32_t seq = atomic_load(&s->seq);
+      hsa_signal_value_t v = atomic_load_explicit(&s->value, order);
+      if (sim__signal_cond(cond, v, compare))
+         return v;
+      if (atomic_load_explicit(&s->check, memory_order_relaxed) != SIGNAL_LIVE)
+         return v;
+      uint64_t now = sim__timestamp();
+      uint64_t elapsed = now - start;
+      if (timeout != UINT64_MAX && elapsed >= timeout)
+         return v;
+      if (spins > 0) {
+         spins--;
+         __builtin_ia32_pause();
+         continue;
+      }
+      sim__signal_wait_seq(s, seq, timeout == UINT64_MAX ? UINT64_MAX : timeout - elapsed);
+   }
+}
+
+SIM_EXPORT hsa_signal_value_t
+hsa_signal_wait_scacquire(hsa_signal_t signal, hsa_signal_condition_t condition,
+                          hsa_signal_value_t compare_value, uint64_t timeout_hint,
+                          hsa_wait_state_t wait_state_hint)
+{
+   return signal_wait(signal, condition, compare_value, timeout_hint, wait_state_hint,
+                      memory_order_acquire);
+}
+
+SIM_EXPORT hsa_signal_value_t
+hsa_signal_wait_acquire(hsa_signal_t signal, hsa_signal_condition_t condition,
+                        hsa_signal_value_t compare_value, uint64_t timeout_hint,
+                        hsa_wait_state_t wait_state_hint)
+{
+   return signal_wait(signal, condition, compare_value, timeout_hint, wait_state_hint,
+                      memory_order_acquire);
+}
+
+SIM_EXPORT hsa_signal_value_t
+hsa_signal_wait_relaxed(hsa_signal_t signal, hsa_signal_condition_t condition,
+                        hsa_signal_value_t compare_value, uint64_t timeout_hint,
+                        hsa_wait_state_t wait_state_hint)
+{
+   return signal_wait(signal, condition, compare_value, timeout_hint, wait_state_hint,
+                      memory_order_relaxed);
+}
+
+/*
+ * Waits until one of the pairs is satisfied or `timeout` ns passed. Returns the index, or
+ * UINT32_MAX on timeout. A handle that is not a live signal counts as never satisfied.
+ */
+static uint32_t
+wait_any(uint32_t count, const hsa_signal_t *signals, const hsa_signal_condition_t *conds,
+         const hsa_signal_value_t *values, uint64_t timeout, hsa_signal_value_t *satisfying)
+{
+   uint64_t start = sim__timestamp();
+   for (;;) {
+      uint32_t seen = sim__epoch();
+      for (uint32_t i = 0; i < count; i++) {
+         sim_signal *s = sim__signal_get(signals[i]);
+         if (!s)
+            continue;
+         hsa_signal_value_t v = atomic_load_explicit(&s->value, memory_order_acquire);
+         if (sim__signal_cond(conds[i], v, values[i])) {
+            if (satisfying)
+               *satisfying = v;
+            return i;
+         }
+      }
+      uint64_t elapsed = sim__timestamp() - start;
+      if (timeout != UINT64_MAX && elapsed >= timeout)
+         return UINT32_MAX;
+      sim__epoch_wait(seen, timeout == UINT64_MAX ? UINT64_MAX : timeout - elapsed);
+   }
+}
+
+SIM_EXPORT uint32_t
+hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t *signals,
+                        hsa_signal_condition_t *conds, hsa_signal_value_t *values,
+                        uint64_t timeout_hint, hsa_wait_state_t wait_hint,
+                        hsa_signal_value_t *satisfying_value)
+{
+   if (!sim__initialized() || signal_count == 0 || !signals || !conds || !values)
+      return UINT32_MAX;
+   return wait_any(signal_count, signals, conds, values, timeout_hint, satisfying_value);
+}
+
+/* ---- signal groups (PRM §2.6.2) ------------------------------------------------------------ */
+
+#define GROUP_LIVE 0x47525550u /* "GRUP" */
+
+typedef struct sim_signal_group {
+   uint32_t check;
+   uint32_t count;
+   struct sim_signal_group *next;
+   hsa_signal_t signals[];
+} sim_signal_group;
+
+static pthread_mutex_t group_lock = PTHREAD_MUTEX_INITIALIZER;
+static sim_signal_group *groups;
+
+static sim_signal_group *
+group_get_locked(hsa_signal_group_t handle)
+{
+   for (sim_signal_group *g = groups; g; g = g->next) {
+      if ((uint64_t)(uintptr_t)g == handle.handle)
+         return g;
+   }
+   return NULL;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_signal_group_create(uint32_t num_signals, const hsa_signal_t *signals,
+                        uint32_t num_consumers, const hsa_agent_t *consumers,
+                        hsa_signal_group_t *signal_group)
+{
+   SIM_CHECK_INIT();
+   if (num_signals == 0 || !signals || !signal_group || (num_consumers > 0 && !consumers))
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   for (uint32_t i = 0; i < num_consumers; i++) {
+      enum sim_agent_kind kind;
+      if (!sim__agent_from_handle(consumers[i], &kind))
+         return HSA_STATUS_ERROR_INVALID_AGENT;
+   }
+   for (uint32_t i = 0; i < num_signals; i++) {
+      if (!sim__signal_get(signals[i]))
+         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+      for (uint32_t j = 0; j < i; j++) {
+         if (signals[i].handle == signals[j].handle)
+            return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+      }
+   }
+   sim_signal_group *g = malloc(sizeof(*g) + num_signals * sizeof(hsa_signal_t));
+   if (!g)
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+   g->check = GROUP_LIVE;
+   g->count = num_signals;
+   memcpy(g->signals, signals, num_signals * sizeof(hsa_signal_t));
+   pthread_mutex_lock(&group_lock);
+   g->next = groups;
+   groups = g;
+   pthread_mutex_unlock(&group_lock);
+   signal_group->handle = (uint64_t)(uintptr_t)g;
+   return HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_signal_group_destroy(hsa_signal_group_t signal_group)
+{
+   SIM_CHECK_INIT();
+   pthread_mutex_lock(&group_lock);
+   for (sim_signal_group **p = &groups; *p; p = &(*p)->next) {
+      if ((uint64_t)(uintptr_t)*p == signal_group.handle) {
+         sim_signal_group *g = *p;
+         *p = g->next;
+         pthread_mutex_unlock(&group_lock);
+         free(g);
+         return HSA_STATUS_SUCCESS;
+      }
+   }
+   pthread_mutex_unlock(&group_lock);
+   return HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP;
+}
+
+static hsa_status_t
+group_wait_any(hsa_signal_group_t signal_group, const hsa_signal_condition_t *conditions,
+               const hsa_signal_value_t *compare_values, hsa_signal_t *signal,
+               hsa_signal_value_t *value)
+{
+   SIM_CHECK_INIT();
+   if (!conditions || !compare_values || !signal || !value)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   /* Copy the members: the group may not be destroyed during a wait (PRM), but be safe. */
+   pthread_mutex_lock(&group_lock);
+   sim_signal_group *g = group_get_locked(signal_group);
+   if (!g) {
+      pthread_mutex_unlock(&group_lock);
+      return HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP;
+   }
+   uint32_t count = g->count;
+   hsa_signal_t *copy = malloc(count * sizeof(*copy));
+   if (!copy) {
+      pthread_mutex_unlock(&group_lock);
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+   }
+   memcpy(copy, g->signals, count * sizeof(*copy));
+   pthread_mutex_unlock(&group_lock);
+   uint32_t i = wait_any(count, copy, conditions, compare_values, UINT64_MAX, value);
+   if (i != UINT32_MAX)
+      *signal = copy[i];
+   free(copy);
+   return HSA_STATUS_SUCCESS;
+}
+
+SIM_EXPORT hsa_status_t
+hsa_signal_group_wait_any_scacquire(hsa_signal_group_t signal_group,
+                                    const hsa_signal_condition_t *conditions,
+                                    const hsa_signal_value_t *compare_values,
+                                    hsa_wait_state_t wait_state_hint, hsa_signal_t *signal,
+                                    hsa_signal_value_t *value)
+{
+   return group_wait_any(signal_group, conditions, compare_values, signal, value);
+}
+
+SIM_EXPORT hsa_status_t
+hsa_signal_group_wait_any_relaxed(hsa_signal_group_t signal_group,
+                                  const hsa_signal_condition_t *conditions,
+                                  const hsa_signal_value_t *compare_values,
+                                  hsa_wait_state_t wait_state_hint, hsa_signal_t *signal,
+                                  hsa_signal_value_t *value)
+{
+   return group_wait_any(signal_group, conditions, compare_values, signal, value);
+}
