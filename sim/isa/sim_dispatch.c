@@ -1,23 +1,517 @@
-/* Kernel dispatch entry of the interpreter. Until the interpreter exists, every kernel
- * dispatch fails with an illegal-instruction report, which the runtime forwards to the
- * queue's error callback (sim/sim_isa.h). */
+/*
+ * Kernel dispatch: kernel descriptor, work-group scheduling on a pool of host threads,
+ * initial wave state ([AMDGPUUsage] "Kernel Descriptor", "Initial Kernel Execution
+ * State", "Flat Scratch", "Private Segment Buffer") and barriers.
+ */
+#include <pthread.h>
 #include <stdio.h>
-#include "sim_isa.h"
+#include <stdlib.h>
+#include <unistd.h>
+#include "sim_isa_priv.h"
+
+#define SIM_MAX_WAVES 16 /* 1024 work-items */
+
+/* kernel_code_properties bits ([AMDGPUUsage] "Kernel Descriptor"). */
+enum {
+   KCP_PRIVATE_SEGMENT_BUFFER = 1 << 0,
+   KCP_DISPATCH_PTR = 1 << 1,
+   KCP_QUEUE_PTR = 1 << 2,
+   KCP_KERNARG_SEGMENT_PTR = 1 << 3,
+   KCP_DISPATCH_ID = 1 << 4,
+   KCP_FLAT_SCRATCH_INIT = 1 << 5,
+   KCP_PRIVATE_SEGMENT_SIZE = 1 << 6,
+   KCP_USES_DYNAMIC_STACK = 1 << 11,
+};
+
+/* Stack allowance per work-item for kernels that use a dynamically sized stack and whose
+ * packet asks for less (the OpenCL driver does not know the call depth). */
+#define SIM_DYNAMIC_STACK 16384u
+
+unsigned
+sim__nthreads(void)
+{
+   const char *e = getenv("HSACL_SIM_THREADS");
+   long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+   if (n < 1)
+      n = 1;
+   if (n > 256)
+      n = 256;
+   return (unsigned)n;
+}
+
+/* ---- Per-thread work-group context ------------------------------------------------- */
+
+typedef struct sim_tctx {
+   sim_wave waves[SIM_MAX_WAVES];
+   uint32_t (*vgprs)[64]; /* SIM_MAX_WAVES * 256 rows */
+   uint8_t *lds;
+   uint8_t *scratch;
+   uint64_t scratch_cap;
+} sim_tctx;
+
+static pthread_key_t tctx_key;
+static pthread_once_t tctx_once = PTHREAD_ONCE_INIT;
+
+static void
+tctx_free(void *p)
+{
+   sim_tctx *t = p;
+   if (!t)
+      return;
+   free(t->vgprs);
+   free(t->lds);
+   free(t->scratch);
+   free(t);
+}
+
+static void
+tctx_key_init(void)
+{
+   pthread_key_create(&tctx_key, tctx_free);
+}
+
+static sim_tctx *
+tctx_get(void)
+{
+   pthread_once(&tctx_once, tctx_key_init);
+   sim_tctx *t = pthread_getspecific(tctx_key);
+   if (t)
+      return t;
+   t = calloc(1, sizeof(*t));
+   if (!t)
+      return NULL;
+   t->vgprs = malloc((size_t)SIM_MAX_WAVES * 256 * 256);
+   t->lds = malloc(65536);
+   if (!t->vgprs || !t->lds) {
+      tctx_free(t);
+      return NULL;
+   }
+   pthread_setspecific(tctx_key, t);
+   return t;
+}
+
+/* ---- Initial state -------------------------------------------------------------------- */
+
+static void
+wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
+{
+   const hsa_kernel_dispatch_packet_t *pk = d->packet;
+   uint64_t *counts = w->counts;
+   memset(w->s, 0, sizeof(w->s));
+   w->v = t->vgprs + (size_t)id * 256;
+   w->nvgpr = d->nvgpr;
+   w->scc = 0;
+   w->pc = d->entry;
+   w->status = SIM_WAVE_RUNNING;
+   w->id = id;
+   w->wg = wg;
+   w->prog = NULL;
+   w->mcache = NULL;
+   w->gpr_idx_en = false;
+   w->counts = counts;
+   w->round32 = (d->rsrc1 >> 12) & 3;
+   w->round16_64 = (d->rsrc1 >> 14) & 3;
+   w->denorm32 = (d->rsrc1 >> 16) & 3;
+   w->denorm16_64 = (d->rsrc1 >> 18) & 3;
+   w->dx10_clamp = (d->rsrc1 >> 21) & 1;
+   w->ieee = (d->rsrc1 >> 23) & 1;
+   w->trace = d->trace && d->trace_wave == id && wg->id[0] == d->trace_wg[0] &&
+              wg->id[1] == d->trace_wg[1] && wg->id[2] == d->trace_wg[2];
+
+   /* User SGPRs, dense from s0 in the order of the set-up table. */
+   unsigned n = 0;
+   uint16_t k = d->kcode;
+   if (k & KCP_PRIVATE_SEGMENT_BUFFER) {
+      /* Scratch V#, as ROCr's InitScratchSRD builds it for GFX9: base = scratch window,
+       * SWIZZLE_ENABLE, ADD_TID_ENABLE, ELEMENT_SIZE = 4 bytes, INDEX_STRIDE = 64. */
+      w->s[n++] = (uint32_t)SIM_SCRATCH_VA;
+      w->s[n++] = (uint32_t)(SIM_SCRATCH_VA >> 32) | 1u << 31;
+      w->s[n++] = (uint32_t)wg->scratch_size;
+      w->s[n++] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 4u << 15 | 1u << 19 | 3u << 21 | 1u << 23;
+   }
+   if (k & KCP_DISPATCH_PTR) {
+      w->s[n++] = (uint32_t)d->packet_va;
+      w->s[n++] = (uint32_t)(d->packet_va >> 32);
+   }
+   if (k & KCP_QUEUE_PTR) {
+      w->s[n++] = 0; /* amd_queue_t is not modelled; code object v5 does not read it */
+      w->s[n++] = 0;
+   }
+   if (k & KCP_KERNARG_SEGMENT_PTR) {
+      uint64_t ka = (uint64_t)(uintptr_t)pk->kernarg_address;
+      w->s[n++] = (uint32_t)ka;
+      w->s[n++] = (uint32_t)(ka >> 32);
+   }
+   if (k & KCP_DISPATCH_ID) {
+      w->s[n++] = (uint32_t)d->dispatch_id;
+      w->s[n++] = (uint32_t)(d->dispatch_id >> 32);
+   }
+   if (k & KCP_FLAT_SCRATCH_INIT) {
+      w->s[n++] = (uint32_t)SIM_SCRATCH_VA; /* GFX9 absolute flat scratch: queue base */
+      w->s[n++] = (uint32_t)(SIM_SCRATCH_VA >> 32);
+   }
+   if (k & KCP_PRIVATE_SEGMENT_SIZE)
+      w->s[n++] = d->priv_size;
+   /* System SGPRs follow the USER_SGPR_COUNT user SGPRs. */
+   unsigned user = (d->rsrc2 >> 1) & 0x1F;
+   n = user > n ? user : n;
+   if ((d->rsrc2 >> 7) & 1)
+      w->s[n++] = wg->id[0];
+   if ((d->rsrc2 >> 8) & 1)
+      w->s[n++] = wg->id[1];
+   if ((d->rsrc2 >> 9) & 1)
+      w->s[n++] = wg->id[2];
+   if ((d->rsrc2 >> 10) & 1)
+      w->s[n++] = (id == 0 ? 1u << 31 : 0) | wg->nwaves;
+   if (d->rsrc2 & 1)
+      w->s[n++] = id * d->wave_scratch;
+
+   /* VGPRs: work-item ids, unpacked (gfx906). */
+   unsigned sx = wg->size[0], sy = wg->size[1];
+   unsigned items = sx * sy * wg->size[2];
+   unsigned tid = (d->rsrc2 >> 11) & 3;
+   uint64_t exec = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      unsigned li = id * 64 + l;
+      uint32_t x = 0, y = 0, z = 0;
+      if (li < items) {
+         exec |= 1ull << l;
+         x = li % sx;
+         y = (li / sx) % sy;
+         z = li / (sx * sy);
+      }
+      w->v[0][l] = x;
+      if (tid >= 1 && w->nvgpr > 1)
+         w->v[1][l] = y;
+      if (tid >= 2 && w->nvgpr > 2)
+         w->v[2][l] = z;
+   }
+   SIM_EXEC(w) = exec;
+}
+
+/* Runs the waves of one work-group round-robin: each until s_barrier or s_endpgm; a
+ * barrier releases when every wave that has not ended has reached it. */
+static void
+wg_run(sim_wg *wg)
+{
+   for (;;) {
+      unsigned at_barrier = 0, live = 0;
+      for (unsigned i = 0; i < wg->nwaves; i++) {
+         sim_wave *w = &wg->waves[i];
+         if (w->status == SIM_WAVE_RUNNING)
+            sim__wave_run(w);
+         if (w->status == SIM_WAVE_FAULT || atomic_load_explicit(&wg->disp->faulted,
+                                                                  memory_order_relaxed))
+            return;
+      }
+      for (unsigned i = 0; i < wg->nwaves; i++) {
+         if (wg->waves[i].status == SIM_WAVE_BARRIER)
+            at_barrier++;
+         if (wg->waves[i].status != SIM_WAVE_ENDED)
+            live++;
+      }
+      if (!live)
+         return;
+      for (unsigned i = 0; i < wg->nwaves; i++)
+         if (wg->waves[i].status == SIM_WAVE_BARRIER)
+            wg->waves[i].status = SIM_WAVE_RUNNING;
+      (void)at_barrier;
+   }
+}
+
+static void
+run_workgroups(sim_disp *d)
+{
+   sim_tctx *t = tctx_get();
+   if (!t) {
+      int expected = 0;
+      if (atomic_compare_exchange_strong(&d->faulted, &expected, 1)) {
+         d->fault.kind = SIM_FAULT_OUT_OF_RESOURCES;
+         snprintf(d->fault.message, sizeof(d->fault.message), "out of host memory");
+      }
+      return;
+   }
+   uint64_t *counts = sim__counts_thread();
+   sim_wg wg;
+   memset(&wg, 0, sizeof(wg));
+   wg.disp = d;
+   wg.lds = t->lds;
+   wg.lds_size = d->lds_size;
+   wg.waves = t->waves;
+   for (;;) {
+      if (atomic_load_explicit(&d->faulted, memory_order_relaxed))
+         break;
+      uint64_t i = atomic_fetch_add_explicit(&d->next_wg, 1, memory_order_relaxed);
+      if (i >= d->nwg_total)
+         break;
+      wg.id[0] = (uint32_t)(i % d->nwg[0]);
+      wg.id[1] = (uint32_t)((i / d->nwg[0]) % d->nwg[1]);
+      wg.id[2] = (uint32_t)(i / ((uint64_t)d->nwg[0] * d->nwg[1]));
+      unsigned items = 1;
+      for (int k = 0; k < 3; k++) {
+         uint32_t left = d->grid[k] - wg.id[k] * d->wgsize[k];
+         wg.size[k] = left < d->wgsize[k] ? left : d->wgsize[k];
+         items *= wg.size[k];
+      }
+      wg.nwaves = (items + 63) / 64;
+      wg.scratch_size = (uint64_t)wg.nwaves * d->wave_scratch;
+      if (wg.scratch_size > t->scratch_cap) {
+         uint8_t *s = realloc(t->scratch, wg.scratch_size);
+         if (!s) {
+            int expected = 0;
+            if (atomic_compare_exchange_strong(&d->faulted, &expected, 1)) {
+               d->fault.kind = SIM_FAULT_OUT_OF_RESOURCES;
+               snprintf(d->fault.message, sizeof(d->fault.message),
+                        "out of host memory for %llu bytes of scratch",
+                        (unsigned long long)wg.scratch_size);
+            }
+            break;
+         }
+         t->scratch = s;
+         t->scratch_cap = wg.scratch_size;
+      }
+      wg.scratch = t->scratch;
+      memset(wg.lds, 0, wg.lds_size);
+      for (unsigned w = 0; w < wg.nwaves; w++) {
+         t->waves[w].counts = counts;
+         wave_init(d, &wg, &t->waves[w], w, t);
+      }
+      wg_run(&wg);
+   }
+   sim__counts_flush(counts);
+}
+
+/* ---- Thread pool ------------------------------------------------------------------------ */
+
+static struct {
+   pthread_mutex_t lock;
+   pthread_cond_t start, done;
+   pthread_mutex_t dispatch_lock; /* one dispatch at a time uses the pool */
+   sim_disp *job;
+   uint64_t gen;
+   unsigned busy;
+   unsigned nworkers;
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
+          PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0};
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+static void *
+pool_worker(void *arg)
+{
+   uint64_t seen = 0;
+   pthread_mutex_lock(&pool.lock);
+   for (;;) {
+      while (pool.gen == seen)
+         pthread_cond_wait(&pool.start, &pool.lock);
+      seen = pool.gen;
+      sim_disp *d = pool.job;
+      pthread_mutex_unlock(&pool.lock);
+      run_workgroups(d);
+      pthread_mutex_lock(&pool.lock);
+      if (--pool.busy == 0)
+         pthread_cond_broadcast(&pool.done);
+   }
+   return arg;
+}
+
+static void
+pool_init(void)
+{
+   unsigned n = sim__nthreads();
+   for (unsigned i = 1; i < n; i++) {
+      pthread_t th;
+      pthread_attr_t attr;
+      pthread_attr_init(&attr);
+      pthread_attr_setstacksize(&attr, 1 << 20);
+      if (pthread_create(&th, &attr, pool_worker, NULL) == 0) {
+         pthread_detach(th);
+         pool.nworkers++;
+      }
+      pthread_attr_destroy(&attr);
+   }
+}
+
+static void
+pool_run(sim_disp *d)
+{
+   pthread_once(&pool_once, pool_init);
+   pthread_mutex_lock(&pool.dispatch_lock);
+   uint64_t helpers = d->nwg_total > 1 ? d->nwg_total - 1 : 0;
+   if (pool.nworkers && helpers) {
+      pthread_mutex_lock(&pool.lock);
+      pool.job = d;
+      pool.busy = pool.nworkers;
+      pool.gen++;
+      pthread_cond_broadcast(&pool.start);
+      pthread_mutex_unlock(&pool.lock);
+      run_workgroups(d);
+      pthread_mutex_lock(&pool.lock);
+      while (pool.busy)
+         pthread_cond_wait(&pool.done, &pool.lock);
+      pthread_mutex_unlock(&pool.lock);
+   } else {
+      run_workgroups(d);
+   }
+   pthread_mutex_unlock(&pool.dispatch_lock);
+}
+
+/* ---- Entry points ------------------------------------------------------------------------ */
+
+static hsa_status_t
+fail(sim_fault *fault, sim_fault_kind kind, uint64_t addr, const char *msg)
+{
+   fault->kind = kind;
+   fault->address = addr;
+   fault->pc = 0;
+   snprintf(fault->message, sizeof(fault->message), "%s", msg);
+   return kind == SIM_FAULT_MEMORY_VIOLATION ? (hsa_status_t)HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION
+          : kind == SIM_FAULT_OUT_OF_RESOURCES ? HSA_STATUS_ERROR_OUT_OF_RESOURCES
+                                               : HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+}
+
+static hsa_status_t
+status_of(sim_fault_kind k)
+{
+   switch (k) {
+   case SIM_FAULT_NONE:
+      return HSA_STATUS_SUCCESS;
+   case SIM_FAULT_MEMORY_VIOLATION:
+      return (hsa_status_t)HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION;
+   case SIM_FAULT_ILLEGAL_INSTRUCTION:
+      return (hsa_status_t)HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION;
+   case SIM_FAULT_TRAP:
+      return HSA_STATUS_ERROR_EXCEPTION;
+   case SIM_FAULT_INVALID_PACKET:
+      return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+   default:
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+   }
+}
+
+static _Atomic uint64_t dispatch_counter;
 
 hsa_status_t
 sim__isa_dispatch(const hsa_kernel_dispatch_packet_t *packet, uint64_t packet_va,
                   sim_fault *fault)
 {
-   fault->kind = SIM_FAULT_ILLEGAL_INSTRUCTION;
-   fault->address = 0;
-   fault->pc = 0;
-   snprintf(fault->message, sizeof(fault->message),
-            "kernel execution is not implemented in this build of the software GPU");
-   return HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION;
+   memset(fault, 0, sizeof(*fault));
+   const sim_alloc *ka = sim__mem_find(packet->kernel_object);
+   if (!ka || packet->kernel_object - ka->va + 64 > ka->size)
+      return fail(fault, SIM_FAULT_INVALID_PACKET, packet->kernel_object,
+                  "kernel object is not a 64-byte kernel descriptor in GPU memory");
+   sim_disp *d = calloc(1, sizeof(*d));
+   if (!d)
+      return fail(fault, SIM_FAULT_OUT_OF_RESOURCES, 0, "out of host memory");
+   memcpy(d->kd, ka->view + (packet->kernel_object - ka->va), 64);
+   d->packet = packet;
+   d->packet_va = packet_va;
+   int64_t entry_off;
+   memcpy(&entry_off, d->kd + 16, 8);
+   memcpy(&d->rsrc1, d->kd + 48, 4);
+   memcpy(&d->rsrc2, d->kd + 52, 4);
+   memcpy(&d->kcode, d->kd + 56, 2);
+   d->entry = packet->kernel_object + (uint64_t)entry_off;
+   d->nvgpr = ((d->rsrc1 & 0x3F) + 1) * 4;
+   d->nsgpr = 102;
+   uint32_t priv_fixed, lds_fixed;
+   memcpy(&lds_fixed, d->kd + 0, 4);
+   memcpy(&priv_fixed, d->kd + 4, 4);
+   d->grid[0] = packet->grid_size_x;
+   d->grid[1] = packet->grid_size_y;
+   d->grid[2] = packet->grid_size_z;
+   d->wgsize[0] = packet->workgroup_size_x;
+   d->wgsize[1] = packet->workgroup_size_y;
+   d->wgsize[2] = packet->workgroup_size_z;
+   d->nwg_total = 1;
+   hsa_status_t st;
+   for (int k = 0; k < 3; k++) {
+      if (!d->wgsize[k] || !d->grid[k]) {
+         st = fail(fault, SIM_FAULT_INVALID_PACKET, 0, "zero grid or work-group size");
+         goto out;
+      }
+      d->nwg[k] = (d->grid[k] + d->wgsize[k] - 1) / d->wgsize[k];
+      d->nwg_total *= d->nwg[k];
+   }
+   if ((uint64_t)d->wgsize[0] * d->wgsize[1] * d->wgsize[2] > SIM_MAX_WAVES * 64) {
+      st = fail(fault, SIM_FAULT_INVALID_PACKET, 0, "work-group larger than 1024 work-items");
+      goto out;
+   }
+   d->lds_size = packet->group_segment_size > lds_fixed ? packet->group_segment_size : lds_fixed;
+   if (d->lds_size > 65536) {
+      st = fail(fault, SIM_FAULT_INVALID_PACKET, 0, "group segment larger than 64 KiB");
+      goto out;
+   }
+   d->priv_size = packet->private_segment_size > priv_fixed ? packet->private_segment_size
+                                                            : priv_fixed;
+   if ((d->kcode & KCP_USES_DYNAMIC_STACK) && d->priv_size < SIM_DYNAMIC_STACK)
+      d->priv_size = SIM_DYNAMIC_STACK;
+   d->priv_size = (d->priv_size + 3) & ~3u;
+   d->wave_scratch = (d->priv_size * 64 + 1023) & ~1023u;
+   d->dispatch_id = atomic_fetch_add(&dispatch_counter, 1);
+
+   const char *tr = getenv("HSACL_SIM_TRACE");
+   if (tr && *tr) {
+      unsigned x = 0, y = 0, z = 0, wv = 0;
+      const char *p = strstr(tr, "wg=");
+      if (p)
+         sscanf(p, "wg=%u,%u,%u", &x, &y, &z);
+      p = strstr(tr, "wave=");
+      if (p)
+         sscanf(p, "wave=%u", &wv);
+      d->trace = true;
+      d->trace_wg[0] = x;
+      d->trace_wg[1] = y;
+      d->trace_wg[2] = z;
+      d->trace_wave = wv;
+   }
+
+   pool_run(d);
+   if (atomic_load(&d->faulted)) {
+      *fault = d->fault;
+      st = status_of(fault->kind);
+   } else {
+      st = HSA_STATUS_SUCCESS;
+   }
+   void sim__counts_write(void);
+   sim__counts_write();
+out:
+   free(d);
+   return st;
 }
 
-void
-sim__isa_program_free(void *program)
+sim_fault_kind
+sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, uint8_t *lds, uint32_t lds_size,
+                           uint8_t *scratch, uint64_t scratch_size, sim_fault *fault)
 {
-   (void)program;
+   sim_disp d;
+   sim_wg wg;
+   memset(&d, 0, sizeof(d));
+   memset(&wg, 0, sizeof(wg));
+   wg.disp = &d;
+   wg.lds = lds;
+   wg.lds_size = lds_size;
+   wg.scratch = scratch;
+   wg.scratch_size = scratch_size;
+   wg.nwaves = 1;
+   wg.waves = w;
+   w->wg = &wg;
+   w->pc = code_va;
+   w->status = SIM_WAVE_RUNNING;
+   w->prog = NULL;
+   w->mcache = NULL;
+   w->counts = sim__counts_thread();
+   for (int guard = 0; guard < 1000; guard++) {
+      sim__wave_run(w);
+      if (w->status != SIM_WAVE_BARRIER)
+         break;
+      w->status = SIM_WAVE_RUNNING; /* a single wave passes its own barrier */
+   }
+   sim__counts_flush(w->counts);
+   w->wg = NULL;
+   if (atomic_load(&d.faulted)) {
+      *fault = d.fault;
+      return fault->kind;
+   }
+   memset(fault, 0, sizeof(*fault));
+   return SIM_FAULT_NONE;
 }

@@ -1,0 +1,525 @@
+/*
+ * Decoder: machine dwords -> sim_inst, once per instruction of a code allocation.
+ * Field layouts: [ISA] chapter 12 "Microcode formats" (Vega 7nm guide).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "sim_isa_priv.h"
+
+const char *const sim__op_names[SIM_OP_COUNT] = {
+   [SIM_OP_INVALID] = "<invalid>",
+#define SIM_OP(m) [SIM_OP_##m] = #m,
+#include "sim_opcodes.def"
+};
+
+const char *const sim__enc_names[SIM_ENC_COUNT] = {
+#define X(e) [SIM_ENC_##e] = #e,
+   SIM_ENCODINGS(X)
+#undef X
+};
+
+/* Handlers are looked up by name through weak hidden declarations: an opcode whose
+ * handler no family file defines reads as NULL here (see sim_isa_priv.h). */
+#define SIM_OP(m)                                                                           \
+   extern void sim__op_##m(sim_wave *, const sim_inst *)                                    \
+      __attribute__((weak, visibility("hidden")));
+#include "sim_opcodes.def"
+
+static const sim_handler handlers[SIM_OP_COUNT] = {
+#define SIM_OP(m) [SIM_OP_##m] = sim__op_##m,
+#include "sim_opcodes.def"
+};
+
+sim_handler
+sim__handler(sim_op op)
+{
+   return op < SIM_OP_COUNT ? handlers[op] : NULL;
+}
+
+/* Opcode number -> enum sim_op, per base encoding. */
+#define SIM_DEC_MAX 1024
+static uint16_t dec_table[SIM_ENC_COUNT][SIM_DEC_MAX];
+static pthread_once_t dec_once = PTHREAD_ONCE_INIT;
+
+static const struct {
+   uint8_t enc;
+   uint16_t num;
+   uint16_t op;
+} dec_rows[] = {
+#define SIM_OPCODE(e, o, m) {SIM_ENC_##e, o, SIM_OP_##m},
+#include "sim_opcodes.def"
+};
+
+static void
+dec_init(void)
+{
+   for (size_t i = 0; i < sizeof(dec_rows) / sizeof(dec_rows[0]); i++)
+      dec_table[dec_rows[i].enc][dec_rows[i].num] = dec_rows[i].op;
+}
+
+static void
+op_unimplemented(sim_wave *w, const sim_inst *in)
+{
+   sim__fault_illegal(w, in, "unimplemented opcode");
+}
+
+static void
+op_illegal(sim_wave *w, const sim_inst *in)
+{
+   sim__fault_illegal(w, in, "illegal instruction");
+}
+
+static bool
+is_vop3b(unsigned op)
+{
+   switch (op) {
+   case SIM_OP_v_add_co_u32:
+   case SIM_OP_v_sub_co_u32:
+   case SIM_OP_v_subrev_co_u32:
+   case SIM_OP_v_addc_co_u32:
+   case SIM_OP_v_subb_co_u32:
+   case SIM_OP_v_subbrev_co_u32:
+   case SIM_OP_v_div_scale_f32:
+   case SIM_OP_v_div_scale_f64:
+   case SIM_OP_v_mad_u64_u32:
+   case SIM_OP_v_mad_i64_i32:
+      return true;
+   default:
+      return false;
+   }
+}
+
+static int32_t
+sext(uint32_t v, unsigned bits)
+{
+   return (int32_t)(v << (32 - bits)) >> (32 - bits);
+}
+
+/* SOP2/SOP1/SOPC/VOP1/VOP2/VOPC take a trailing literal when a source is 255. */
+static void
+take_literal(sim_inst *in, const uint32_t *p, size_t avail, unsigned nsrc)
+{
+   for (unsigned i = 0; i < nsrc; i++) {
+      if (in->src[i] == SIM_SRC_LITERAL) {
+         unsigned at = in->size / 4;
+         in->literal = avail >= (at + 1) * 4u ? p[at] : 0;
+         in->size += 4;
+         return;
+      }
+   }
+}
+
+static void
+decode_sdwa(sim_inst *in, uint32_t d1, bool vopc)
+{
+   in->flags |= SIM_IF_SDWA;
+   in->src[0] = (d1 >> 23) & 1 ? (d1 & 0xFF) : SIM_SRC_VGPR + (d1 & 0xFF);
+   if ((d1 >> 31) & 1 && in->src[1] != SIM_SRC_NONE)
+      in->src[1] -= SIM_SRC_VGPR; /* S1: vsrc1 field names a scalar operand */
+   in->sdwa.sel[0] = (d1 >> 16) & 7;
+   in->sdwa.sel[1] = (d1 >> 24) & 7;
+   in->sdwa.sext = ((d1 >> 19) & 1) | ((d1 >> 27) & 1) << 1;
+   in->neg = ((d1 >> 20) & 1) | ((d1 >> 28) & 1) << 1;
+   in->abs = ((d1 >> 21) & 1) | ((d1 >> 29) & 1) << 1;
+   if (vopc) {
+      in->sdst = (d1 >> 15) & 1 ? (d1 >> 8) & 0x7F : SIM_SRC_VCC;
+      in->sdwa.dst_sel = 6;
+      in->sdwa.dst_unused = 0;
+   } else {
+      in->sdwa.dst_sel = (d1 >> 8) & 7;
+      in->sdwa.dst_unused = (d1 >> 11) & 3;
+      in->clamp = (d1 >> 13) & 1;
+      in->omod = (d1 >> 14) & 3;
+   }
+   in->slow_src = 3;
+}
+
+static void
+decode_dpp(sim_inst *in, uint32_t d1)
+{
+   in->flags |= SIM_IF_DPP;
+   in->src[0] = SIM_SRC_VGPR + (d1 & 0xFF);
+   in->dpp.ctrl = (d1 >> 8) & 0x1FF;
+   in->dpp.bound_ctrl = (d1 >> 19) & 1;
+   in->neg = ((d1 >> 20) & 1) | ((d1 >> 22) & 1) << 1;
+   in->abs = ((d1 >> 21) & 1) | ((d1 >> 23) & 1) << 1;
+   in->dpp.bank_mask = (d1 >> 24) & 0xF;
+   in->dpp.row_mask = (d1 >> 28) & 0xF;
+   in->slow_src = 1 | (in->neg | in->abs);
+}
+
+/* VOP1/VOP2/VOPC: src0 may announce an SDWA or DPP dword. */
+static void
+decode_vop_e32(sim_inst *in, const uint32_t *p, size_t avail, sim_enc base, sim_enc sdwa,
+               sim_enc dpp)
+{
+   in->flags |= SIM_IF_E32 | SIM_IF_VALU;
+   if (in->src[0] == SIM_SRC_SDWA || in->src[0] == SIM_SRC_DPP) {
+      uint32_t d1 = avail >= 8 ? p[1] : 0;
+      in->size = 8;
+      in->raw[1] = d1;
+      if (in->src[0] == SIM_SRC_SDWA) {
+         in->enc = sdwa;
+         decode_sdwa(in, d1, base == SIM_ENC_VOPC);
+      } else {
+         in->enc = dpp;
+         decode_dpp(in, d1);
+      }
+      return;
+   }
+   take_literal(in, p, avail, 2);
+}
+
+void
+sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
+{
+   pthread_once(&dec_once, dec_init);
+   memset(in, 0, sizeof(*in));
+   uint32_t w0 = avail >= 4 ? p[0] : 0;
+   uint32_t w1 = avail >= 8 ? p[1] : 0;
+   in->raw[0] = w0;
+   in->size = 4;
+   in->src[0] = in->src[1] = in->src[2] = SIM_SRC_NONE;
+   in->vdst = in->sdst = SIM_SRC_NONE;
+   unsigned num = 0;
+   sim_enc base;
+
+   if ((w0 >> 31) == 0) {
+      /* VOP2 / VOP1 / VOPC */
+      in->src[0] = w0 & 0x1FF;
+      if ((w0 >> 25) == 0x3F) {
+         base = SIM_ENC_VOP1;
+         num = (w0 >> 9) & 0xFF;
+         in->vdst = (w0 >> 17) & 0xFF;
+         in->enc = base;
+         decode_vop_e32(in, p, avail, base, SIM_ENC_VOP1_SDWA, SIM_ENC_VOP1_DPP);
+      } else if ((w0 >> 25) == 0x3E) {
+         base = SIM_ENC_VOPC;
+         num = (w0 >> 17) & 0xFF;
+         in->src[1] = SIM_SRC_VGPR + ((w0 >> 9) & 0xFF);
+         in->sdst = SIM_SRC_VCC;
+         in->enc = base;
+         decode_vop_e32(in, p, avail, base, SIM_ENC_VOPC_SDWA, SIM_ENC_VOPC_DPP);
+      } else {
+         base = SIM_ENC_VOP2;
+         num = (w0 >> 25) & 0x3F;
+         in->vdst = (w0 >> 17) & 0xFF;
+         in->src[1] = SIM_SRC_VGPR + ((w0 >> 9) & 0xFF);
+         in->sdst = SIM_SRC_VCC;
+         in->enc = base;
+         decode_vop_e32(in, p, avail, base, SIM_ENC_VOP2_SDWA, SIM_ENC_VOP2_DPP);
+         /* v_madmk/v_madak: the constant K is a literal that always follows. */
+         uint16_t op = dec_table[base][num];
+         if ((op == SIM_OP_v_madmk_f32 || op == SIM_OP_v_madak_f32 ||
+              op == SIM_OP_v_madmk_f16 || op == SIM_OP_v_madak_f16) &&
+             in->src[0] != SIM_SRC_LITERAL) {
+            in->literal = avail >= 8 ? p[1] : 0;
+            in->size = 8;
+         }
+         if (op == SIM_OP_v_cndmask_b32 || op == SIM_OP_v_addc_co_u32 ||
+             op == SIM_OP_v_subb_co_u32 || op == SIM_OP_v_subbrev_co_u32)
+            in->src[2] = SIM_SRC_VCC;
+      }
+   } else if ((w0 >> 30) == 2) {
+      if ((w0 >> 28) == 0xB && (w0 >> 23) >= 0x17D) {
+         if ((w0 >> 23) == 0x17D) {
+            base = SIM_ENC_SOP1;
+            num = (w0 >> 8) & 0xFF;
+            in->src[0] = w0 & 0xFF;
+            in->vdst = (w0 >> 16) & 0x7F;
+            take_literal(in, p, avail, 1);
+         } else if ((w0 >> 23) == 0x17E) {
+            base = SIM_ENC_SOPC;
+            num = (w0 >> 16) & 0x7F;
+            in->src[0] = w0 & 0xFF;
+            in->src[1] = (w0 >> 8) & 0xFF;
+            take_literal(in, p, avail, 2);
+         } else {
+            base = SIM_ENC_SOPP;
+            num = (w0 >> 16) & 0x7F;
+            in->imm = (int16_t)(w0 & 0xFFFF);
+         }
+      } else if ((w0 >> 28) == 0xB) {
+         base = SIM_ENC_SOPK;
+         num = (w0 >> 23) & 0x1F;
+         in->vdst = (w0 >> 16) & 0x7F;
+         in->imm = (int16_t)(w0 & 0xFFFF);
+         if (num == 20) { /* s_setreg_imm32_b32 */
+            in->literal = w1;
+            in->size = 8;
+         }
+      } else {
+         base = SIM_ENC_SOP2;
+         num = (w0 >> 23) & 0x7F;
+         in->src[0] = w0 & 0xFF;
+         in->src[1] = (w0 >> 8) & 0xFF;
+         in->vdst = (w0 >> 16) & 0x7F;
+         take_literal(in, p, avail, 2);
+      }
+      in->enc = base;
+   } else {
+      in->size = 8;
+      in->raw[1] = w1;
+      switch (w0 >> 26) {
+      case 0x30: /* SMEM */
+         base = SIM_ENC_SMEM;
+         num = (w0 >> 18) & 0xFF;
+         in->mem.sbase = (w0 & 0x3F) * 2;
+         in->vdst = (w0 >> 6) & 0x7F;
+         if ((w0 >> 17) & 1) {
+            in->flags |= SIM_IF_SMEM_IMM;
+            in->imm = sext(w1 & 0x1FFFFF, 21);
+         } else {
+            in->imm = w1 & 0x7F; /* SGPR holding the offset */
+         }
+         if ((w0 >> 14) & 1) {
+            in->flags |= SIM_IF_SMEM_SOE;
+            in->mem.soffset = (w1 >> 25) & 0x7F;
+         }
+         if ((w0 >> 16) & 1)
+            in->flags |= SIM_IF_GLC;
+         break;
+      case 0x34: /* VOP3 / VOP3P */
+         in->flags |= SIM_IF_VOP3 | SIM_IF_VALU;
+         in->src[0] = w1 & 0x1FF;
+         in->src[1] = (w1 >> 9) & 0x1FF;
+         in->src[2] = (w1 >> 18) & 0x1FF;
+         in->neg = (w1 >> 29) & 7;
+         in->vdst = w0 & 0xFF;
+         in->clamp = (w0 >> 15) & 1;
+         if ((w0 >> 23) == 0x1A7) {
+            base = SIM_ENC_VOP3P;
+            num = (w0 >> 16) & 0x7F;
+            in->neg_hi = (w0 >> 8) & 7;
+            in->op_sel = (w0 >> 11) & 7;
+            in->op_sel_hi = ((w1 >> 27) & 3) | ((w0 >> 14) & 1) << 2;
+            in->slow_src = 7;
+         } else {
+            base = SIM_ENC_VOP3;
+            num = (w0 >> 16) & 0x3FF;
+            in->omod = (w1 >> 27) & 3;
+            if (is_vop3b(dec_table[base][num])) {
+               in->sdst = (w0 >> 8) & 0x7F;
+            } else {
+               in->abs = (w0 >> 8) & 7;
+               in->op_sel = (w0 >> 11) & 0xF;
+               if (num < 256)
+                  in->sdst = w0 & 0xFF; /* VOPC promoted: SGPR-pair result */
+            }
+            in->slow_src = in->abs | in->neg | (in->op_sel & 7);
+         }
+         break;
+      case 0x36: /* DS */
+         base = SIM_ENC_DS;
+         num = (w0 >> 17) & 0xFF;
+         in->imm = w0 & 0xFF;
+         in->mem.offset1 = (w0 >> 8) & 0xFF;
+         if ((w0 >> 16) & 1)
+            in->flags |= SIM_IF_GDS;
+         in->mem.addr = w1 & 0xFF;
+         in->mem.data0 = (w1 >> 8) & 0xFF;
+         in->mem.data1 = (w1 >> 16) & 0xFF;
+         in->vdst = (w1 >> 24) & 0xFF;
+         break;
+      case 0x37: { /* FLAT / SCRATCH / GLOBAL */
+         unsigned seg = (w0 >> 14) & 3;
+         base = seg == 0 ? SIM_ENC_FLAT : seg == 1 ? SIM_ENC_SCRATCH : SIM_ENC_GLOBAL;
+         num = (w0 >> 18) & 0x7F;
+         in->imm = seg == 0 ? (int32_t)(w0 & 0xFFF) : sext(w0 & 0x1FFF, 13);
+         if ((w0 >> 16) & 1)
+            in->flags |= SIM_IF_GLC;
+         if ((w0 >> 17) & 1)
+            in->flags |= SIM_IF_SLC;
+         if ((w0 >> 13) & 1)
+            in->flags |= SIM_IF_LDS;
+         in->mem.addr = w1 & 0xFF;
+         in->mem.data0 = (w1 >> 8) & 0xFF;
+         in->mem.saddr = (w1 >> 16) & 0x7F;
+         in->vdst = (w1 >> 24) & 0xFF;
+         if (seg == 3)
+            base = SIM_ENC_UNKNOWN;
+         break;
+      }
+      case 0x38: /* MUBUF */
+         base = SIM_ENC_MUBUF;
+         num = (w0 >> 18) & 0x7F;
+         in->imm = w0 & 0xFFF;
+         if ((w0 >> 12) & 1)
+            in->flags |= SIM_IF_OFFEN;
+         if ((w0 >> 13) & 1)
+            in->flags |= SIM_IF_IDXEN;
+         if ((w0 >> 14) & 1)
+            in->flags |= SIM_IF_GLC;
+         if ((w0 >> 16) & 1)
+            in->flags |= SIM_IF_LDS;
+         if ((w0 >> 17) & 1)
+            in->flags |= SIM_IF_SLC;
+         in->mem.addr = w1 & 0xFF;
+         in->mem.data0 = (w1 >> 8) & 0xFF;
+         in->mem.srsrc = ((w1 >> 16) & 0x1F) * 4;
+         in->mem.soffset = (w1 >> 24) & 0xFF;
+         break;
+      case 0x3A:
+         base = SIM_ENC_MTBUF;
+         num = (w0 >> 15) & 0xF;
+         break;
+      case 0x3C:
+         base = SIM_ENC_MIMG;
+         num = (w0 >> 18) & 0x7F;
+         break;
+      case 0x35:
+         base = SIM_ENC_VINTRP;
+         in->size = 4;
+         break;
+      case 0x31:
+         base = SIM_ENC_EXP;
+         break;
+      default:
+         base = SIM_ENC_UNKNOWN;
+         break;
+      }
+      if (in->enc == 0)
+         in->enc = base;
+   }
+
+   if (base == SIM_ENC_UNKNOWN || base == SIM_ENC_VINTRP || base == SIM_ENC_EXP ||
+       num >= SIM_DEC_MAX || !(in->op = dec_table[base][num])) {
+      in->op = SIM_OP_INVALID;
+      in->enc = base;
+      in->fn = op_illegal;
+      return;
+   }
+   if (base == SIM_ENC_VOP3 && num < 256)
+      in->vdst = SIM_SRC_NONE;
+   in->fn = handlers[in->op] ? handlers[in->op] : op_unimplemented;
+}
+
+void
+sim__disasm(const sim_inst *in, char *buf, size_t n)
+{
+   const char *suffix = "";
+   switch (in->enc) {
+   case SIM_ENC_VOP1:
+   case SIM_ENC_VOP2:
+   case SIM_ENC_VOPC:
+      suffix = "_e32";
+      break;
+   case SIM_ENC_VOP3:
+      suffix = in->op < SIM_OP_COUNT && in->raw[0] && ((in->raw[0] >> 16) & 0x3FF) < 448 ? "_e64" : "";
+      break;
+   case SIM_ENC_VOP1_SDWA:
+   case SIM_ENC_VOP2_SDWA:
+   case SIM_ENC_VOPC_SDWA:
+      suffix = "_sdwa";
+      break;
+   case SIM_ENC_VOP1_DPP:
+   case SIM_ENC_VOP2_DPP:
+   case SIM_ENC_VOPC_DPP:
+      suffix = "_dpp";
+      break;
+   default:
+      break;
+   }
+   if (in->size > 8)
+      snprintf(buf, n, "%s%s (%s) [%08x %08x %08x]", sim__op_names[in->op], suffix,
+               sim__enc_names[in->enc], in->raw[0], in->raw[1], in->literal);
+   else if (in->size > 4)
+      snprintf(buf, n, "%s%s (%s) [%08x %08x]", sim__op_names[in->op], suffix,
+               sim__enc_names[in->enc], in->raw[0],
+               in->raw[1] ? in->raw[1] : in->literal);
+   else
+      snprintf(buf, n, "%s%s (%s) [%08x]", sim__op_names[in->op], suffix,
+               sim__enc_names[in->enc], in->raw[0]);
+}
+
+/* ---- Programs ------------------------------------------------------------------------- */
+
+/* A decoded code allocation: one slot per dword, decoded on first execution so data in
+ * the segment and any entry point work. Slots are published by a release store of `fn`. */
+struct sim_program {
+   const sim_alloc *alloc;
+   uint64_t va, size;
+   sim_inst *slots;
+   pthread_mutex_t lock;
+};
+
+sim_program *
+sim__program_get(const sim_alloc *code)
+{
+   sim_alloc *a = (sim_alloc *)code; /* the isa_program slot is ours to fill */
+   sim_program *p = atomic_load_explicit(&a->isa_program, memory_order_acquire);
+   if (p)
+      return p;
+   p = calloc(1, sizeof(*p));
+   if (!p)
+      return NULL;
+   p->alloc = code;
+   p->va = code->va;
+   p->size = code->size;
+   p->slots = calloc(code->size / 4 + 1, sizeof(sim_inst));
+   if (!p->slots) {
+      free(p);
+      return NULL;
+   }
+   pthread_mutex_init(&p->lock, NULL);
+   void *expected = NULL;
+   if (!atomic_compare_exchange_strong_explicit(&a->isa_program, &expected, p,
+                                                memory_order_acq_rel, memory_order_acquire)) {
+      sim__isa_program_free(p);
+      return expected;
+   }
+   return p;
+}
+
+void
+sim__isa_program_free(void *program)
+{
+   sim_program *p = program;
+   if (!p)
+      return;
+   pthread_mutex_destroy(&p->lock);
+   free(p->slots);
+   free(p);
+}
+
+static const sim_inst *
+fetch_slow(sim_wave *w, uint64_t pc)
+{
+   const sim_alloc *a = sim__mem_find(pc);
+   if (!a || !(a->flags & SIM_ALLOC_CODE) || (pc & 3)) {
+      sim__fault(w, SIM_FAULT_MEMORY_VIOLATION, pc,
+                 "instruction fetch at 0x%llx outside code memory", (unsigned long long)pc);
+      return NULL;
+   }
+   sim_program *p = sim__program_get(a);
+   if (!p) {
+      sim__fault(w, SIM_FAULT_OUT_OF_RESOURCES, pc, "out of memory decoding code");
+      return NULL;
+   }
+   w->prog = p;
+   return sim__fetch(w, pc);
+}
+
+const sim_inst *
+sim__fetch(sim_wave *w, uint64_t pc)
+{
+   sim_program *p = w->prog;
+   uint64_t off = pc - (p ? p->va : 0);
+   if (SIM_UNLIKELY(!p || off >= p->size || (off & 3)))
+      return fetch_slow(w, pc);
+   sim_inst *in = &p->slots[off >> 2];
+   if (SIM_LIKELY(__atomic_load_n(&in->fn, __ATOMIC_ACQUIRE) != NULL))
+      return in;
+   pthread_mutex_lock(&p->lock);
+   if (!in->fn) {
+      sim_inst tmp;
+      sim__decode((const uint32_t *)(p->alloc->view + off), p->size - off, &tmp);
+      sim_handler fn = tmp.fn;
+      tmp.fn = NULL;
+      *in = tmp;
+      __atomic_store_n(&in->fn, fn, __ATOMIC_RELEASE);
+   }
+   pthread_mutex_unlock(&p->lock);
+   return in;
+}

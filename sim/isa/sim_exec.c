@@ -1,0 +1,200 @@
+/*
+ * The wave loop, faults, tracing and per-opcode execution counters.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "sim_isa_priv.h"
+
+void
+sim__wave_run(sim_wave *w)
+{
+   uint64_t pc = w->pc;
+   w->status = SIM_WAVE_RUNNING;
+   for (;;) {
+      const sim_inst *in = sim__fetch(w, pc);
+      if (SIM_UNLIKELY(!in))
+         return;
+      w->inst_pc = pc;
+      w->pc = pc + in->size;
+      in->fn(w, in);
+      if (SIM_UNLIKELY(w->counts != NULL))
+         w->counts[(size_t)in->enc * SIM_OP_COUNT + in->op]++;
+      if (SIM_UNLIKELY(w->trace))
+         sim__trace_inst(w, in);
+      if (SIM_UNLIKELY(w->status != SIM_WAVE_RUNNING))
+         return;
+      pc = w->pc;
+   }
+}
+
+void
+sim__fault(sim_wave *w, sim_fault_kind kind, uint64_t address, const char *fmt, ...)
+{
+   w->status = SIM_WAVE_FAULT;
+   sim_disp *d = w->wg ? w->wg->disp : NULL;
+   sim_fault local, *f = &local;
+   if (d) {
+      int expected = 0;
+      if (!atomic_compare_exchange_strong(&d->faulted, &expected, 1))
+         return; /* another wave reported first */
+      f = &d->fault;
+   }
+   f->kind = kind;
+   f->address = address;
+   f->pc = w->inst_pc;
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(f->message, sizeof(f->message), fmt, ap);
+   va_end(ap);
+   if (getenv("HSACL_SIM_VERBOSE"))
+      fprintf(stderr, "hsacl-sim: fault: %s (pc 0x%llx)\n", f->message,
+              (unsigned long long)f->pc);
+}
+
+void
+sim__fault_illegal(sim_wave *w, const sim_inst *in, const char *why)
+{
+   char dis[128];
+   sim__disasm(in, dis, sizeof(dis));
+   sim__fault(w, SIM_FAULT_ILLEGAL_INSTRUCTION, 0, "%s at pc 0x%llx: %s", why,
+              (unsigned long long)w->inst_pc, dis);
+}
+
+/* ---- Trace --------------------------------------------------------------------------- */
+
+static bool
+is_vector_dst(const sim_inst *in)
+{
+   switch (in->enc) {
+   case SIM_ENC_VOP1:
+   case SIM_ENC_VOP2:
+   case SIM_ENC_VOP3:
+   case SIM_ENC_VOP3P:
+   case SIM_ENC_VOP1_SDWA:
+   case SIM_ENC_VOP2_SDWA:
+   case SIM_ENC_VOP1_DPP:
+   case SIM_ENC_VOP2_DPP:
+      return in->op != SIM_OP_v_readlane_b32 && in->op != SIM_OP_v_readfirstlane_b32;
+   case SIM_ENC_DS:
+   case SIM_ENC_FLAT:
+   case SIM_ENC_GLOBAL:
+   case SIM_ENC_SCRATCH:
+      return strstr(sim__op_names[in->op], "load") || strstr(sim__op_names[in->op], "read") ||
+             (in->flags & SIM_IF_GLC) || strstr(sim__op_names[in->op], "rtn");
+   case SIM_ENC_MUBUF:
+      return strstr(sim__op_names[in->op], "load") != NULL;
+   default:
+      return false;
+   }
+}
+
+void
+sim__trace_inst(sim_wave *w, const sim_inst *in)
+{
+   char dis[160];
+   sim__disasm(in, dis, sizeof(dis));
+   FILE *f = stderr;
+   fprintf(f, "[wg %u,%u,%u w%u] %012llx: %s", w->wg ? w->wg->id[0] : 0,
+           w->wg ? w->wg->id[1] : 0, w->wg ? w->wg->id[2] : 0, w->id,
+           (unsigned long long)w->inst_pc, dis);
+   if (in->enc <= SIM_ENC_SMEM && in->vdst != SIM_SRC_NONE && in->enc != SIM_ENC_SOPP &&
+       in->enc != SIM_ENC_SOPC && in->vdst < 128)
+      fprintf(f, "  s%u=%08x s%u=%08x", in->vdst, w->s[in->vdst], in->vdst + 1,
+              in->vdst < 127 ? w->s[in->vdst + 1] : 0);
+   if (in->enc <= SIM_ENC_SOPP)
+      fprintf(f, " scc=%u", w->scc);
+   if (in->sdst != SIM_SRC_NONE && in->sdst < 127 && (in->flags & SIM_IF_VALU))
+      fprintf(f, "  s%u=%08x%08x", in->sdst, w->s[in->sdst + 1], w->s[in->sdst]);
+   if (in->op == SIM_OP_v_readlane_b32 || in->op == SIM_OP_v_readfirstlane_b32)
+      fprintf(f, "  s%u=%08x", in->vdst, in->vdst < 128 ? w->s[in->vdst] : 0);
+   fprintf(f, "  exec=%016llx\n", (unsigned long long)SIM_EXEC(w));
+   if (is_vector_dst(in) && in->vdst < w->nvgpr) {
+      fprintf(f, "    v%u:", in->vdst);
+      for (unsigned l = 0; l < 64; l++)
+         if ((SIM_EXEC(w) >> l) & 1)
+            fprintf(f, " %u:%08x", l, w->v[in->vdst][l]);
+      fputc('\n', f);
+   }
+}
+
+/* ---- Execution counters ------------------------------------------------------------- */
+
+#define SIM_COUNTS_N ((size_t)SIM_ENC_COUNT * SIM_OP_COUNT)
+
+static pthread_mutex_t counts_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t *counts_total;
+static const char *counts_path;
+static pthread_once_t counts_once = PTHREAD_ONCE_INIT;
+static pthread_key_t counts_key;
+
+static void
+counts_write(void)
+{
+   pthread_mutex_lock(&counts_lock);
+   FILE *f = counts_total ? fopen(counts_path, "w") : NULL;
+   if (f) {
+      for (size_t e = 0; e < SIM_ENC_COUNT; e++)
+         for (size_t o = 1; o < SIM_OP_COUNT; o++)
+            if (counts_total[e * SIM_OP_COUNT + o])
+               fprintf(f, "%s:%s %llu\n", sim__enc_names[e], sim__op_names[o],
+                       (unsigned long long)counts_total[e * SIM_OP_COUNT + o]);
+      fclose(f);
+   }
+   pthread_mutex_unlock(&counts_lock);
+}
+
+static void
+counts_setup(void)
+{
+   counts_path = getenv("HSACL_SIM_COUNTS");
+   if (counts_path && *counts_path) {
+      counts_total = calloc(SIM_COUNTS_N, sizeof(uint64_t));
+      pthread_key_create(&counts_key, free);
+      atexit(counts_write);
+   }
+}
+
+void
+sim__counts_init(void)
+{
+   pthread_once(&counts_once, counts_setup);
+}
+
+/* The calling thread's counter array (NULL when counting is off). */
+uint64_t *
+sim__counts_thread(void)
+{
+   sim__counts_init();
+   if (!counts_total)
+      return NULL;
+   uint64_t *c = pthread_getspecific(counts_key);
+   if (!c) {
+      c = calloc(SIM_COUNTS_N, sizeof(uint64_t));
+      pthread_setspecific(counts_key, c);
+   }
+   return c;
+}
+
+/* Adds a thread's counters to the totals, clears them and rewrites the counts file. */
+void
+sim__counts_flush(uint64_t *counts)
+{
+   if (!counts || !counts_total)
+      return;
+   pthread_mutex_lock(&counts_lock);
+   for (size_t i = 0; i < SIM_COUNTS_N; i++) {
+      counts_total[i] += counts[i];
+      counts[i] = 0;
+   }
+   pthread_mutex_unlock(&counts_lock);
+}
+
+void sim__counts_write(void);
+void
+sim__counts_write(void)
+{
+   if (counts_total)
+      counts_write();
+}

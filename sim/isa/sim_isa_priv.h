@@ -1,0 +1,579 @@
+/*
+ * sim/isa/sim_isa_priv.h — what the files of the gfx906 wave interpreter share.
+ *
+ * Layout follows AMD's "Vega" / "Vega 7nm" Instruction Set Architecture reference guides
+ * (cited as [ISA] with the chapter): one opcode list (sim_opcodes.def) expanded into the
+ * enum, names, decoder tables and the handler table; one source file per encoding family.
+ *
+ * Handlers. Every opcode `m` is executed by `void sim__op_m(sim_wave *, const sim_inst *)`.
+ * Handlers are found by name: the handler table takes the address of a weak, hidden
+ * declaration of each, so a handler defined in any family file is picked up without a
+ * registration list and a missing one decodes as "unimplemented" (an illegal-instruction
+ * fault with the PC and raw dwords). VOP1, VOP2 and VOPC opcodes decode to the same enum
+ * value as their VOP3 form, so e32, e64, SDWA and DPP encodings share one handler.
+ *
+ * Threading. A work-group runs on one host thread; its waves are never executed
+ * concurrently. Memory shared between work-groups is accessed with __atomic builtins where
+ * the ISA promises atomicity, and plain accesses otherwise.
+ */
+#ifndef SIM_ISA_PRIV_H
+#define SIM_ISA_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "sim_isa.h"
+#include <hsa/hsa_ext_amd.h>
+
+#define SIM_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SIM_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---- Opcodes ---------------------------------------------------------------------- */
+
+/* Encodings. The _SDWA/_DPP values are the VOP1/VOP2/VOPC forms with src0 = 0xF9/0xFA;
+ * they exist for the execution counters and the disassembly suffix. */
+#define SIM_ENCODINGS(X)                                                                    \
+   X(SOP2) X(SOPK) X(SOP1) X(SOPC) X(SOPP) X(SMEM) X(VOP2) X(VOP1) X(VOPC) X(VOP3)          \
+   X(VOP3P) X(DS) X(FLAT) X(GLOBAL) X(SCRATCH) X(MUBUF) X(MTBUF) X(MIMG) X(VOP1_SDWA)       \
+   X(VOP2_SDWA) X(VOPC_SDWA) X(VOP1_DPP) X(VOP2_DPP) X(VOPC_DPP) X(VINTRP) X(EXP)           \
+   X(UNKNOWN)
+
+typedef enum sim_enc {
+#define X(e) SIM_ENC_##e,
+   SIM_ENCODINGS(X)
+#undef X
+   SIM_ENC_COUNT
+} sim_enc;
+
+typedef enum sim_op {
+   SIM_OP_INVALID = 0,
+#define SIM_OP(m) SIM_OP_##m,
+#include "sim_opcodes.def"
+   SIM_OP_COUNT
+} sim_op;
+
+extern const char *const sim__op_names[SIM_OP_COUNT];
+extern const char *const sim__enc_names[SIM_ENC_COUNT];
+
+/* ---- Predecoded instruction --------------------------------------------------------- */
+
+/* Operand codes (src[], sdst, and scalar destinations) use the 9-bit source space of
+ * [ISA] 3.x "Scalar/Vector operands": 0-101 SGPRs, 102/103 FLAT_SCRATCH, 104/105 XNACK_MASK,
+ * 106/107 VCC, 108-123 TTMP, 124 M0, 126/127 EXEC, 128-208 integer inline constants,
+ * 235-238 src_{shared,private}_{base,limit}, 240-248 float inline constants, 251 VCCZ,
+ * 252 EXECZ, 253 SCC, 255 literal, 256-511 VGPR 0-255. */
+enum {
+   SIM_SRC_FLAT_SCRATCH = 102,
+   SIM_SRC_XNACK_MASK = 104,
+   SIM_SRC_VCC = 106,
+   SIM_SRC_M0 = 124,
+   SIM_SRC_EXEC = 126,
+   SIM_SRC_SHARED_BASE = 235,
+   SIM_SRC_SHARED_LIMIT = 236,
+   SIM_SRC_PRIVATE_BASE = 237,
+   SIM_SRC_PRIVATE_LIMIT = 238,
+   SIM_SRC_SDWA = 249,
+   SIM_SRC_DPP = 250,
+   SIM_SRC_VCCZ = 251,
+   SIM_SRC_EXECZ = 252,
+   SIM_SRC_SCC = 253,
+   SIM_SRC_LITERAL = 255,
+   SIM_SRC_VGPR = 256,
+   SIM_SRC_NONE = 0xFFFF,
+};
+
+/* Instruction flags. */
+enum {
+   SIM_IF_SDWA = 1u << 0,
+   SIM_IF_DPP = 1u << 1,
+   SIM_IF_VOP3 = 1u << 2,  /* VOP3/VOP3P encoding: sdst/abs/neg/omod/op_sel fields valid */
+   SIM_IF_E32 = 1u << 3,   /* VOP1/VOP2/VOPC (incl. SDWA/DPP): carries use VCC */
+   SIM_IF_VALU = 1u << 4,
+   SIM_IF_GLC = 1u << 5,
+   SIM_IF_SLC = 1u << 6,
+   SIM_IF_OFFEN = 1u << 7,  /* MUBUF */
+   SIM_IF_IDXEN = 1u << 8,  /* MUBUF */
+   SIM_IF_SMEM_IMM = 1u << 9,
+   SIM_IF_SMEM_SOE = 1u << 10,
+   SIM_IF_GDS = 1u << 11,
+   SIM_IF_LDS = 1u << 12,
+};
+
+typedef struct sim_wave sim_wave;
+typedef struct sim_inst sim_inst;
+typedef void (*sim_handler)(sim_wave *w, const sim_inst *in);
+
+struct sim_inst {
+   sim_handler fn;   /* never NULL once decoded */
+   uint16_t op;      /* enum sim_op */
+   uint8_t enc;      /* enum sim_enc */
+   uint8_t size;     /* bytes: 4, 8 or 12 (with literal) */
+   uint16_t flags;   /* SIM_IF_* */
+   uint8_t slow_src; /* bit i: src i needs modifiers/SDWA/DPP, not a plain VGPR row */
+   uint8_t abs, neg; /* VOP3/SDWA/DPP per-source modifier bits */
+   uint8_t neg_hi;   /* VOP3P */
+   uint8_t op_sel;   /* VOP3 (4 bits incl. dst) / VOP3P */
+   uint8_t op_sel_hi;
+   uint8_t clamp, omod;
+   uint16_t src[3];  /* operand codes, SIM_SRC_NONE when absent */
+   uint16_t vdst;    /* VALU/DS/FLAT/MUBUF/SMEM/SALU destination (operand code or VGPR no.) */
+   uint16_t sdst;    /* VOP3b / VOPC carry or mask destination (scalar code) */
+   uint32_t literal;
+   int32_t imm;      /* SOPK/SOPP simm16 (sign-extended), memory offsets */
+   union {
+      struct {
+         uint8_t dst_sel, dst_unused, sel[2], sext; /* sext: bit i for src i */
+      } sdwa;
+      struct {
+         uint16_t ctrl;
+         uint8_t row_mask, bank_mask, bound_ctrl;
+      } dpp;
+      struct {
+         uint8_t addr, data0, data1, offset1; /* DS: offset0 in imm */
+         uint8_t saddr;                      /* FLAT/GLOBAL: 0x7F = off */
+         uint8_t srsrc, soffset;             /* MUBUF: srsrc is an SGPR number */
+         uint8_t sbase;                      /* SMEM: SGPR number */
+      } mem;
+   };
+   uint32_t raw[2];
+};
+
+/* ---- Wave and work-group state ------------------------------------------------------ */
+
+enum sim_wave_status {
+   SIM_WAVE_RUNNING = 0,
+   SIM_WAVE_BARRIER,
+   SIM_WAVE_ENDED,
+   SIM_WAVE_FAULT,
+};
+
+typedef struct sim_program sim_program;
+typedef struct sim_wg sim_wg;
+typedef struct sim_disp sim_disp;
+
+/*
+ * One wavefront. `s` is indexed by operand code 0..127 so scalar reads are one load:
+ * VCC is s[106..107], EXEC s[126..127], M0 s[124], FLAT_SCRATCH s[102..103]. VGPRs are
+ * laid out [register][lane].
+ */
+struct sim_wave {
+   union {
+      uint32_t s[128];
+      uint64_t s64[64];
+   };
+   uint32_t (*v)[64];      /* VGPRs: nvgpr rows of 64 lanes */
+   uint32_t nvgpr;
+   uint32_t scc;
+   uint64_t pc;            /* next instruction while a handler runs */
+   uint64_t inst_pc;       /* instruction being executed */
+   uint32_t status;        /* enum sim_wave_status */
+   /* MODE ([ISA] 3.x "Mode register"), from compute_pgm_rsrc1 */
+   uint8_t round32, round16_64, denorm32, denorm16_64, dx10_clamp, ieee;
+   bool gpr_idx_en;        /* s_set_gpr_idx_on: M0[7:0] index, M0[15:12] operand mask */
+   uint64_t dpp_mask;      /* lanes a DPP source allows to be written */
+   uint32_t id;            /* wave number in the work-group */
+   sim_wg *wg;
+   sim_program *prog;      /* program of the last fetch (cache) */
+   const sim_alloc *mcache;/* last allocation a memory access resolved to */
+   uint64_t *counts;       /* per-thread execution counters or NULL */
+   bool trace;
+};
+
+#define SIM_VCC(w) ((w)->s64[SIM_SRC_VCC / 2])
+#define SIM_EXEC(w) ((w)->s64[SIM_SRC_EXEC / 2])
+#define SIM_M0(w) ((w)->s[SIM_SRC_M0])
+
+/* Where a private-segment (scratch) address lands: every thread maps the same fake GPU
+ * window onto the scratch of the work-group it is running; MUBUF V# base addresses and
+ * FLAT_SCRATCH point into it. Below 2^48 (V# base width), above host user space. */
+#define SIM_SCRATCH_VA 0x0000F00000000000ull
+
+struct sim_wg {
+   sim_disp *disp;
+   uint32_t id[3];          /* work-group id */
+   uint32_t size[3];        /* actual (possibly partial) work-group size */
+   uint8_t *lds;
+   uint32_t lds_size;
+   uint8_t *scratch;        /* nwaves * wave_scratch bytes at SIM_SCRATCH_VA */
+   uint64_t scratch_size;
+   uint32_t nwaves;
+   sim_wave *waves;
+};
+
+/* One dispatch, shared read-only by the worker threads (except the fault record). */
+struct sim_disp {
+   const hsa_kernel_dispatch_packet_t *packet;
+   uint64_t packet_va;
+   uint8_t kd[64];
+   uint64_t entry;
+   uint32_t rsrc1, rsrc2;
+   uint16_t kcode;           /* kernel_code_properties */
+   uint32_t nvgpr, nsgpr;
+   uint32_t grid[3], wgsize[3], nwg[3];
+   uint64_t nwg_total;
+   uint32_t lds_size;
+   uint32_t priv_size;       /* per work-item, dword-rounded */
+   uint32_t wave_scratch;    /* per wave, 1 KiB granules */
+   uint64_t dispatch_id;
+   _Atomic uint64_t next_wg;
+   _Atomic int faulted;
+   sim_fault fault;          /* first fault, written by the thread that set `faulted` */
+   uint32_t trace_wg[3], trace_wave;
+   bool trace;
+};
+
+/* ---- Program (decoded code allocation) ------------------------------------------------ */
+
+sim_program *sim__program_get(const sim_alloc *code);
+/* Decoded instruction at `pc`, decoding on first use. Faults the wave and returns NULL if
+ * `pc` is not in code memory. */
+const sim_inst *sim__fetch(sim_wave *w, uint64_t pc);
+/* Decodes the instruction whose dwords start at `p` (`avail` bytes readable) into `in`.
+ * Unknown encodings and unimplemented opcodes get a handler that faults. */
+void sim__decode(const uint32_t *p, size_t avail, sim_inst *in);
+/* "v_add_f32_e32 (VOP2) [7e040301 3f800000]" */
+void sim__disasm(const sim_inst *in, char *buf, size_t n);
+sim_handler sim__handler(sim_op op);
+
+/* ---- Execution ----------------------------------------------------------------------- */
+
+/* Runs `w` until it ends, reaches a barrier or faults. */
+void sim__wave_run(sim_wave *w);
+void sim__fault(sim_wave *w, sim_fault_kind kind, uint64_t address, const char *fmt, ...)
+   __attribute__((format(printf, 4, 5)));
+void sim__fault_illegal(sim_wave *w, const sim_inst *in, const char *why);
+void sim__trace_inst(sim_wave *w, const sim_inst *in);
+void sim__counts_init(void);
+uint64_t *sim__counts_thread(void);
+void sim__counts_flush(uint64_t *counts);
+
+/* Single-wave entry for unit tests: runs the code at `code_va` (inside a SIM_ALLOC_CODE
+ * allocation that sim__mem_find knows) on `w`, which the caller has set up (registers,
+ * exec, mode). `lds`/`lds_size` and `scratch` describe the work-group memory. Returns the
+ * fault kind (SIM_FAULT_NONE when the wave reached s_endpgm). */
+sim_fault_kind sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, uint8_t *lds,
+                                          uint32_t lds_size, uint8_t *scratch,
+                                          uint64_t scratch_size, sim_fault *fault);
+
+/* ---- Scalar operands ----------------------------------------------------------------- */
+
+/* Reads a 32-bit scalar source (SALU/SMEM/VALU scalar operand) by operand code. */
+static inline uint32_t sim__sconst32(const sim_wave *w, const sim_inst *in, unsigned code);
+static inline uint32_t
+sim__sread32(const sim_wave *w, const sim_inst *in, unsigned code)
+{
+   if (SIM_LIKELY(code < 128))
+      return w->s[code];
+   return sim__sconst32(w, in, code);
+}
+
+uint32_t sim__special32(const sim_wave *w, const sim_inst *in, unsigned code, unsigned bits);
+uint64_t sim__special64(const sim_wave *w, const sim_inst *in, unsigned code, int kind);
+
+static inline uint32_t
+sim__sconst32(const sim_wave *w, const sim_inst *in, unsigned code)
+{
+   if (code >= 128 && code <= 192)
+      return code - 128;
+   if (code >= 193 && code <= 208)
+      return (uint32_t)(192 - (int)code);
+   if (code == SIM_SRC_LITERAL)
+      return in->literal;
+   return sim__special32(w, in, code, 32);
+}
+
+/* 64-bit operand kinds: how a 32-bit literal is widened ([ISA] 4.x "Literal constants";
+ * LLVM: signed operands sign-extend, unsigned zero-extend, f64 literals are the high
+ * word) and how float inline constants read (f64 values). */
+enum { SIM_K_B64 = 0, SIM_K_I64 = 1, SIM_K_F64 = 2 };
+
+static inline uint64_t
+sim__sread64(const sim_wave *w, const sim_inst *in, unsigned code, int kind)
+{
+   if (SIM_LIKELY(code < 128))
+      return w->s[code] | (uint64_t)w->s[code + 1] << 32;
+   return sim__special64(w, in, code, kind);
+}
+
+/* Scalar destination writes by operand code. Writes to constants are ignored. */
+static inline void
+sim__swrite32(sim_wave *w, unsigned code, uint32_t v)
+{
+   if (SIM_LIKELY(code < 128))
+      w->s[code] = v;
+}
+static inline void
+sim__swrite64(sim_wave *w, unsigned code, uint64_t v)
+{
+   if (SIM_LIKELY(code < 127)) {
+      w->s[code] = (uint32_t)v;
+      w->s[code + 1] = (uint32_t)(v >> 32);
+   }
+}
+
+/* ---- Vector operands (sim_valu.c) ------------------------------------------------------ */
+
+/* Value kinds of VALU sources: decide inline-constant width, literal widening, which bit
+ * abs/neg act on, and SDWA sign extension. */
+typedef enum sim_vt {
+   SIM_VT_B32, SIM_VT_I32, SIM_VT_F32, SIM_VT_B16, SIM_VT_I16, SIM_VT_F16,
+   SIM_VT_B64, SIM_VT_I64, SIM_VT_F64,
+} sim_vt;
+
+const uint32_t *sim__vsrc32_slow(sim_wave *w, const sim_inst *in, unsigned i, sim_vt t,
+                                 uint32_t *tmp);
+
+/* Source i as 64 lanes of 32 bits: the VGPR row itself when no modifier applies, else
+ * `tmp` filled with the (broadcast, selected, permuted, modified) value. */
+static inline const uint32_t *
+sim__vsrc32(sim_wave *w, const sim_inst *in, unsigned i, sim_vt t, uint32_t *tmp)
+{
+   unsigned c = in->src[i];
+   if (SIM_LIKELY(c >= SIM_SRC_VGPR && !((in->slow_src >> i) & 1) && !w->gpr_idx_en))
+      return w->v[c - SIM_SRC_VGPR];
+   return sim__vsrc32_slow(w, in, i, t, tmp);
+}
+
+/* Source i as 64 lanes of 64 bits (VGPR pair, SGPR pair, constant), modifiers applied. */
+void sim__vsrc64(sim_wave *w, const sim_inst *in, unsigned i, sim_vt t, uint64_t *out);
+
+/* Lanes a VALU result is written to: EXEC, narrowed by DPP row/bank masks and bound_ctrl. */
+static inline uint64_t
+sim__vmask(const sim_wave *w, const sim_inst *in)
+{
+   uint64_t m = SIM_EXEC(w);
+   if (SIM_UNLIKELY(in->flags & SIM_IF_DPP))
+      m &= w->dpp_mask;
+   return m;
+}
+
+/* VGPR row number of the destination (index mode applied); faults and returns NULL when
+ * out of range. */
+uint32_t *sim__vdst_row(sim_wave *w, const sim_inst *in, unsigned vgpr);
+/* Writes a 32-bit result to in->vdst for active lanes, applying SDWA dst_sel/dst_unused. */
+void sim__vdst32(sim_wave *w, const sim_inst *in, const uint32_t *r);
+/* Writes a 16-bit result (bits 31:16 zeroed, or the high half with VOP3 op_sel[3]). */
+void sim__vdst16(sim_wave *w, const sim_inst *in, const uint32_t *r);
+/* 16-bit result that preserves bits 31:16 (v_mac_f16 family, [ISA] / LLVM
+ * zeroesHigh16BitsOfDest). */
+void sim__vdst16_preserve(sim_wave *w, const sim_inst *in, const uint32_t *r);
+void sim__vdst64(sim_wave *w, const sim_inst *in, const uint64_t *r);
+/* Writes a lane mask to the scalar destination: VCC for e32 forms and SDWA without sdst,
+ * else in->sdst. Bits of inactive lanes are 0. */
+void sim__vmask_write(sim_wave *w, const sim_inst *in, uint64_t bits);
+/* Reads the carry-in / mask source: VCC for e32, else src[2] as a 64-bit SGPR pair. */
+uint64_t sim__vmask_read(sim_wave *w, const sim_inst *in, unsigned i);
+
+/* Float result post-processing: output modifier and clamp ([ISA] 6.x "VOP3 output
+ * modifiers"), denormal flushing per MODE. */
+void sim__f32_post(sim_wave *w, const sim_inst *in, float *r);
+void sim__f64_post(sim_wave *w, const sim_inst *in, double *r);
+/* Flushes f32 denormal inputs to signed zero when MODE says so; returns `a` or `tmp`. */
+const float *sim__f32_in(sim_wave *w, const float *a, float *tmp);
+const double *sim__f64_in(sim_wave *w, const double *a, double *tmp);
+
+static inline float
+sim__as_f32(uint32_t u)
+{
+   float f;
+   memcpy(&f, &u, 4);
+   return f;
+}
+static inline uint32_t
+sim__as_u32(float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return u;
+}
+static inline double
+sim__as_f64(uint64_t u)
+{
+   double f;
+   memcpy(&f, &u, 8);
+   return f;
+}
+static inline uint64_t
+sim__as_u64(double f)
+{
+   uint64_t u;
+   memcpy(&u, &f, 8);
+   return u;
+}
+
+/*
+ * VALU handler templates: the lane loop lives here, not in handlers. Each computes all 64
+ * lanes into a temporary (vectorisable; inactive lanes compute garbage that is never
+ * written) and hands the result to the shared writer. `a`, `b`, `c` name lane values.
+ */
+#define SIM_VOP_U32_1(name, expr)                                                           \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t t0[64], r[64];                                                               \
+      const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         uint32_t a = A[l];                                                                 \
+         r[l] = (expr);                                                                     \
+      }                                                                                     \
+      sim__vdst32(w, in, r);                                                                \
+   }
+
+#define SIM_VOP_U32_2(name, expr)                                                           \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t t0[64], t1[64], r[64];                                                       \
+      const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
+      const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);                            \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         uint32_t a = A[l], b = B[l];                                                       \
+         r[l] = (expr);                                                                     \
+      }                                                                                     \
+      sim__vdst32(w, in, r);                                                                \
+   }
+
+#define SIM_VOP_U32_3(name, expr)                                                           \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t t0[64], t1[64], t2[64], r[64];                                               \
+      const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
+      const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);                            \
+      const uint32_t *C = sim__vsrc32(w, in, 2, SIM_VT_B32, t2);                            \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         uint32_t a = A[l], b = B[l], c = C[l];                                             \
+         r[l] = (expr);                                                                     \
+      }                                                                                     \
+      sim__vdst32(w, in, r);                                                                \
+   }
+
+#define SIM_VOP_F32_1(name, expr)                                                           \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t t0[64];                                                                      \
+      float f0[64], r[64];                                                                  \
+      const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), \
+                                   f0);                                                     \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         float a = A[l];                                                                    \
+         r[l] = (expr);                                                                     \
+      }                                                                                     \
+      sim__f32_post(w, in, r);                                                              \
+      sim__vdst32(w, in, (const uint32_t *)r);                                              \
+   }
+
+#define SIM_VOP_F32_2(name, expr)                                                           \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t t0[64], t1[64];                                                              \
+      float f0[64], f1[64], r[64];                                                          \
+      const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), \
+                                   f0);                                                     \
+      const float *B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), \
+                                   f1);                                                     \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         float a = A[l], b = B[l];                                                          \
+         r[l] = (expr);                                                                     \
+      }                                                                                     \
+      sim__f32_post(w, in, r);                                                              \
+      sim__vdst32(w, in, (const uint32_t *)r);                                              \
+   }
+
+#define SIM_VOP_F32_3(name, expr)                                                           \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t t0[64], t1[64], t2[64];                                                      \
+      float f0[64], f1[64], f2[64], r[64];                                                  \
+      const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), \
+                                   f0);                                                     \
+      const float *B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), \
+                                   f1);                                                     \
+      const float *C = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 2, SIM_VT_F32, t2), \
+                                   f2);                                                     \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         float a = A[l], b = B[l], c = C[l];                                                \
+         r[l] = (expr);                                                                     \
+      }                                                                                     \
+      sim__f32_post(w, in, r);                                                              \
+      sim__vdst32(w, in, (const uint32_t *)r);                                              \
+   }
+
+#define SIM_VOP_F64_2(name, expr)                                                           \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint64_t u0[64], u1[64];                                                              \
+      double f0[64], f1[64], r[64];                                                         \
+      sim__vsrc64(w, in, 0, SIM_VT_F64, u0);                                                \
+      sim__vsrc64(w, in, 1, SIM_VT_F64, u1);                                                \
+      const double *A = sim__f64_in(w, (const double *)u0, f0);                             \
+      const double *B = sim__f64_in(w, (const double *)u1, f1);                             \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         double a = A[l], b = B[l];                                                         \
+         r[l] = (expr);                                                                     \
+      }                                                                                     \
+      sim__f64_post(w, in, r);                                                              \
+      sim__vdst64(w, in, (const uint64_t *)r);                                              \
+   }
+
+/* Comparisons: `cmp` over lane values a, b of C type `ty` read as value kind `vt` (or via
+ * 64-bit reads when `wide`); writes VCC/sdst, and EXEC too for v_cmpx. */
+#define SIM_VOPC_32(name, ty, vt, cmp, x)                                                   \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t t0[64], t1[64];                                                              \
+      const uint32_t *A = sim__vsrc32(w, in, 0, vt, t0);                                    \
+      const uint32_t *B = sim__vsrc32(w, in, 1, vt, t1);                                    \
+      uint64_t bits = 0;                                                                    \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         ty a, b;                                                                           \
+         memcpy(&a, &A[l], sizeof(ty));                                                     \
+         memcpy(&b, &B[l], sizeof(ty));                                                     \
+         bits |= (uint64_t)(cmp) << l;                                                      \
+      }                                                                                     \
+      bits &= SIM_EXEC(w);                                                                  \
+      sim__vmask_write(w, in, bits);                                                        \
+      if (x)                                                                                \
+         SIM_EXEC(w) = bits;                                                                \
+   }
+
+#define SIM_VOPC_64(name, ty, vt, cmp, x)                                                   \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint64_t A[64], B[64];                                                                \
+      sim__vsrc64(w, in, 0, vt, A);                                                         \
+      sim__vsrc64(w, in, 1, vt, B);                                                         \
+      uint64_t bits = 0;                                                                    \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         ty a, b;                                                                           \
+         memcpy(&a, &A[l], sizeof(ty));                                                     \
+         memcpy(&b, &B[l], sizeof(ty));                                                     \
+         bits |= (uint64_t)(cmp) << l;                                                      \
+      }                                                                                     \
+      bits &= SIM_EXEC(w);                                                                  \
+      sim__vmask_write(w, in, bits);                                                        \
+      if (x)                                                                                \
+         SIM_EXEC(w) = bits;                                                                \
+   }
+
+/* ---- Memory (sim_mem.c) ---------------------------------------------------------------- */
+
+/* Host pointer for `size` bytes at GPU VA `va` for a load (write=false) or store; faults
+ * the wave (memory violation) and returns NULL when no allocation covers the range or a
+ * store hits code. Scratch-window addresses resolve to the work-group's scratch. */
+void *sim__gpu_ptr(sim_wave *w, uint64_t va, uint32_t size, bool write);
+/* Host pointer for a FLAT address of `lane`: LDS / private apertures or global. */
+void *sim__flat_ptr(sim_wave *w, uint64_t addr, unsigned lane, uint32_t size, bool write);
+/* LDS byte address -> pointer; faults on an access beyond the allocation. */
+void *sim__lds_ptr(sim_wave *w, uint32_t addr, uint32_t size);
+/* Byte address within the wave's scratch window of private address `off` for `lane`
+ * (swizzled: element size 4, index stride 64, [ISA] 9.x "Buffer addressing"). */
+static inline uint64_t
+sim__scratch_swizzle(uint64_t base, uint32_t off, unsigned lane)
+{
+   return base + (uint64_t)(off >> 2) * 256 + lane * 4 + (off & 3);
+}
+
+/* ---- Environment ------------------------------------------------------------------------ */
+
+unsigned sim__nthreads(void);
+
+#endif

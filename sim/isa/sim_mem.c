@@ -1,0 +1,64 @@
+/*
+ * Address translation for the memory instructions: global GPU VAs through sim__mem_find
+ * (with a one-entry cache per wave), the work-group's scratch window, the FLAT shared and
+ * private apertures ([AMDGPUUsage] "Address Spaces", "Flat Scratch") and LDS bounds.
+ */
+#include "sim_isa_priv.h"
+
+void *
+sim__gpu_ptr(sim_wave *w, uint64_t va, uint32_t size, bool write)
+{
+   sim_wg *wg = w->wg;
+   if (va - SIM_SCRATCH_VA < wg->scratch_size) {
+      uint64_t off = va - SIM_SCRATCH_VA;
+      if (off + size <= wg->scratch_size)
+         return wg->scratch + off;
+      goto fault;
+   }
+   const sim_alloc *a = w->mcache;
+   if (!a || va - a->va >= a->size || va - a->va + size > a->size) {
+      a = sim__mem_find(va);
+      if (!a || va - a->va + size > a->size)
+         goto fault;
+      w->mcache = a;
+   }
+   if (write && ((a->flags & SIM_ALLOC_CODE) || !(a->flags & SIM_ALLOC_WRITE))) {
+      sim__fault(w, SIM_FAULT_MEMORY_VIOLATION, va,
+                 "store of %u bytes to read-only/code memory at 0x%llx (pc 0x%llx)", size,
+                 (unsigned long long)va, (unsigned long long)w->inst_pc);
+      return NULL;
+   }
+   return a->view + (va - a->va);
+fault:
+   sim__fault(w, SIM_FAULT_MEMORY_VIOLATION, va,
+              "%s of %u bytes at 0x%llx outside every allocation (pc 0x%llx)",
+              write ? "store" : "load", size, (unsigned long long)va,
+              (unsigned long long)w->inst_pc);
+   return NULL;
+}
+
+void *
+sim__lds_ptr(sim_wave *w, uint32_t addr, uint32_t size)
+{
+   sim_wg *wg = w->wg;
+   if ((uint64_t)addr + size > wg->lds_size) {
+      sim__fault(w, SIM_FAULT_MEMORY_VIOLATION, SIM_APERTURE_SHARED_BASE + addr,
+                 "LDS access of %u bytes at 0x%x beyond the %u-byte allocation (pc 0x%llx)",
+                 size, addr, wg->lds_size, (unsigned long long)w->inst_pc);
+      return NULL;
+   }
+   return wg->lds + addr;
+}
+
+void *
+sim__flat_ptr(sim_wave *w, uint64_t addr, unsigned lane, uint32_t size, bool write)
+{
+   uint32_t hi = (uint32_t)(addr >> 32);
+   if (hi == (uint32_t)(SIM_APERTURE_SHARED_BASE >> 32))
+      return sim__lds_ptr(w, (uint32_t)addr, size);
+   if (hi == (uint32_t)(SIM_APERTURE_PRIVATE_BASE >> 32)) {
+      uint64_t base = w->s64[SIM_SRC_FLAT_SCRATCH / 2];
+      return sim__gpu_ptr(w, sim__scratch_swizzle(base, (uint32_t)addr, lane), size, write);
+   }
+   return sim__gpu_ptr(w, addr, size, write);
+}

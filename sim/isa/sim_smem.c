@@ -1,0 +1,114 @@
+/*
+ * SMEM: scalar memory ([ISA] 8.x "Scalar memory operations", 12.x "SMEM instructions").
+ * Address = SGPR pair SBASE + (IMM ? signext(OFFSET21) : SGPR[OFFSET]) (+ SGPR[SOFFSET]
+ * with SOE), dword aligned. s_buffer_* take SBASE as a V# (base address = bits 47:0).
+ */
+#include <time.h>
+#include "sim_isa_priv.h"
+
+static uint64_t
+smem_offset(sim_wave *w, const sim_inst *in)
+{
+   uint64_t off = (in->flags & SIM_IF_SMEM_IMM) ? (uint64_t)(int64_t)in->imm
+                                                : w->s[in->imm & 0x7F];
+   if (in->flags & SIM_IF_SMEM_SOE)
+      off += w->s[in->mem.soffset & 0x7F];
+   return off;
+}
+
+static void
+smem_load(sim_wave *w, const sim_inst *in, unsigned n, bool buffer)
+{
+   uint64_t base = w->s[in->mem.sbase] | (uint64_t)w->s[in->mem.sbase + 1] << 32;
+   if (buffer)
+      base &= 0xFFFFFFFFFFFFull;
+   uint64_t addr = (base + smem_offset(w, in)) & ~3ull;
+   const uint32_t *p = sim__gpu_ptr(w, addr, n * 4, false);
+   if (!p)
+      return;
+   for (unsigned i = 0; i < n; i++)
+      sim__swrite32(w, in->vdst + i, p[i]);
+}
+
+static void
+smem_store(sim_wave *w, const sim_inst *in, unsigned n, bool buffer)
+{
+   uint64_t base = w->s[in->mem.sbase] | (uint64_t)w->s[in->mem.sbase + 1] << 32;
+   if (buffer)
+      base &= 0xFFFFFFFFFFFFull;
+   uint64_t addr = (base + smem_offset(w, in)) & ~3ull;
+   uint32_t *p = sim__gpu_ptr(w, addr, n * 4, true);
+   if (!p)
+      return;
+   for (unsigned i = 0; i < n; i++)
+      p[i] = w->s[(in->vdst + i) & 0x7F];
+}
+
+/* SDATA[N-1:0] = MEM[ADDR +: N dwords]. */
+#define LOAD(name, n, buf)                                                                  \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      smem_load(w, in, n, buf);                                                             \
+   }
+LOAD(s_load_dword, 1, false)
+LOAD(s_load_dwordx2, 2, false)
+LOAD(s_load_dwordx4, 4, false)
+LOAD(s_load_dwordx8, 8, false)
+LOAD(s_load_dwordx16, 16, false)
+LOAD(s_buffer_load_dword, 1, true)
+LOAD(s_buffer_load_dwordx2, 2, true)
+LOAD(s_buffer_load_dwordx4, 4, true)
+LOAD(s_buffer_load_dwordx8, 8, true)
+LOAD(s_buffer_load_dwordx16, 16, true)
+
+/* MEM[ADDR +: N dwords] = SDATA[N-1:0]. */
+#define STORE(name, n, buf)                                                                 \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      smem_store(w, in, n, buf);                                                            \
+   }
+STORE(s_store_dword, 1, false)
+STORE(s_store_dwordx2, 2, false)
+STORE(s_store_dwordx4, 4, false)
+STORE(s_buffer_store_dword, 1, true)
+STORE(s_buffer_store_dwordx2, 2, true)
+STORE(s_buffer_store_dwordx4, 4, true)
+
+/* Scalar cache maintenance: the model has no caches. */
+void
+sim__op_s_dcache_inv(sim_wave *w, const sim_inst *in)
+{
+}
+void
+sim__op_s_dcache_wb(sim_wave *w, const sim_inst *in)
+{
+}
+void
+sim__op_s_dcache_inv_vol(sim_wave *w, const sim_inst *in)
+{
+}
+void
+sim__op_s_dcache_wb_vol(sim_wave *w, const sim_inst *in)
+{
+}
+
+static uint64_t
+ns_now(clockid_t c)
+{
+   struct timespec ts;
+   clock_gettime(c, &ts);
+   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* SDATA[1:0] = shader clock (a nanosecond counter) / real-time clock (100 MHz, like
+ * gfx906's constant-rate counter). */
+void
+sim__op_s_memtime(sim_wave *w, const sim_inst *in)
+{
+   sim__swrite64(w, in->vdst, ns_now(CLOCK_MONOTONIC));
+}
+void
+sim__op_s_memrealtime(sim_wave *w, const sim_inst *in)
+{
+   sim__swrite64(w, in->vdst, ns_now(CLOCK_MONOTONIC) / 10);
+}

@@ -1,0 +1,135 @@
+/*
+ * SOPK: scalar ops with a 16-bit inline constant ([ISA] 12.x "SOPK instructions"); the
+ * destination field doubles as the first source. Hardware registers for s_getreg/setreg.
+ */
+#include "sim_isa_priv.h"
+
+#define SIMM ((int32_t)in->imm)
+#define UIMM ((uint32_t)(uint16_t)in->imm)
+#define DV sim__sread32(w, in, in->vdst)
+#define D(v) sim__swrite32(w, in->vdst, (v))
+
+/* D.i = signext(SIMM16). */
+void
+sim__op_s_movk_i32(sim_wave *w, const sim_inst *in)
+{
+   D((uint32_t)SIMM);
+}
+
+/* if (SCC) D.i = signext(SIMM16). */
+void
+sim__op_s_cmovk_i32(sim_wave *w, const sim_inst *in)
+{
+   if (w->scc)
+      D((uint32_t)SIMM);
+}
+
+/* SCC = (D.i <op> signext(SIMM16)) / (D.u <op> SIMM16). */
+#define CMPK(name, ty, k, op)                                                               \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      w->scc = (ty)DV op(ty)(k);                                                            \
+   }
+CMPK(s_cmpk_eq_i32, int32_t, SIMM, ==)
+CMPK(s_cmpk_lg_i32, int32_t, SIMM, !=)
+CMPK(s_cmpk_gt_i32, int32_t, SIMM, >)
+CMPK(s_cmpk_ge_i32, int32_t, SIMM, >=)
+CMPK(s_cmpk_lt_i32, int32_t, SIMM, <)
+CMPK(s_cmpk_le_i32, int32_t, SIMM, <=)
+CMPK(s_cmpk_eq_u32, uint32_t, UIMM, ==)
+CMPK(s_cmpk_lg_u32, uint32_t, UIMM, !=)
+CMPK(s_cmpk_gt_u32, uint32_t, UIMM, >)
+CMPK(s_cmpk_ge_u32, uint32_t, UIMM, >=)
+CMPK(s_cmpk_lt_u32, uint32_t, UIMM, <)
+CMPK(s_cmpk_le_u32, uint32_t, UIMM, <=)
+
+/* D.i = D.i + signext(SIMM16); SCC = signed overflow. */
+void
+sim__op_s_addk_i32(sim_wave *w, const sim_inst *in)
+{
+   int32_t r;
+   w->scc = __builtin_add_overflow((int32_t)DV, SIMM, &r);
+   D((uint32_t)r);
+}
+
+/* D.i = D.i * signext(SIMM16). */
+void
+sim__op_s_mulk_i32(sim_wave *w, const sim_inst *in)
+{
+   D(DV * (uint32_t)SIMM);
+}
+
+/* D.u64 = PC + 4; PC = PC + signext(SIMM16 * 4) + 4. */
+void
+sim__op_s_call_b64(sim_wave *w, const sim_inst *in)
+{
+   sim__swrite64(w, in->vdst, w->pc);
+   w->pc += (int64_t)SIMM * 4;
+}
+
+/* Hardware registers ([ISA] 5.x "s_getreg/s_setreg", HW_REG_MODE = 1): only MODE is
+ * backed; others read as zero and ignore writes. MODE layout: FP_ROUND[3:0],
+ * FP_DENORM[7:4], DX10_CLAMP[8], IEEE[9]. */
+static uint32_t
+mode_get(const sim_wave *w)
+{
+   return w->round32 | w->round16_64 << 2 | w->denorm32 << 4 | w->denorm16_64 << 6 |
+          w->dx10_clamp << 8 | w->ieee << 9 | (w->gpr_idx_en ? 1u << 27 : 0);
+}
+
+static void
+mode_set(sim_wave *w, uint32_t m)
+{
+   w->round32 = m & 3;
+   w->round16_64 = (m >> 2) & 3;
+   w->denorm32 = (m >> 4) & 3;
+   w->denorm16_64 = (m >> 6) & 3;
+   w->dx10_clamp = (m >> 8) & 1;
+   w->ieee = (m >> 9) & 1;
+   w->gpr_idx_en = (m >> 27) & 1;
+}
+
+static uint32_t
+hwreg_get(const sim_wave *w, unsigned id)
+{
+   switch (id) {
+   case 1:
+      return mode_get(w);
+   case 2: /* STATUS: SCC[0], EXECZ[9], VCCZ[10] */
+      return w->scc | (SIM_EXEC(w) == 0) << 9 | (SIM_VCC(w) == 0) << 10;
+   default:
+      return 0;
+   }
+}
+
+/* D.u = hwreg(ID)[OFFSET +: SIZE]. */
+void
+sim__op_s_getreg_b32(sim_wave *w, const sim_inst *in)
+{
+   unsigned id = in->imm & 0x3F, off = (in->imm >> 6) & 31, size = ((in->imm >> 11) & 31) + 1;
+   uint32_t mask = size >= 32 ? ~0u : (1u << size) - 1;
+   D((hwreg_get(w, id) >> off) & mask);
+}
+
+static void
+setreg(sim_wave *w, const sim_inst *in, uint32_t v)
+{
+   unsigned id = in->imm & 0x3F, off = (in->imm >> 6) & 31, size = ((in->imm >> 11) & 31) + 1;
+   uint32_t mask = (size >= 32 ? ~0u : (1u << size) - 1) << off;
+   if (id == 1)
+      mode_set(w, (mode_get(w) & ~mask) | ((v << off) & mask));
+}
+
+/* hwreg(ID)[OFFSET +: SIZE] = S0.u (the SDST field). */
+void
+sim__op_s_setreg_b32(sim_wave *w, const sim_inst *in)
+{
+   setreg(w, in, DV);
+}
+
+/* hwreg(ID)[OFFSET +: SIZE] = literal. */
+void
+sim__op_s_setreg_imm32_b32(sim_wave *w, const sim_inst *in)
+{
+   setreg(w, in, in->literal);
+}

@@ -1,0 +1,139 @@
+/*
+ * VOP2 opcodes (VOP3 numbers 256 + op): e32, e64 (VOP3a/VOP3b), SDWA and DPP forms share
+ * each handler ([ISA] 12.x "VOP2 instructions"). Carry-outs go to VCC (e32) or the VOP3b
+ * SDST pair; carry-ins come from VCC or SRC2 (sim__vmask_read).
+ */
+#include <math.h>
+#include "sim_isa_priv.h"
+
+/* D.u = VCC[i] ? S1.u : S0.u (VCC is SRC2 in VOP3). */
+void
+sim__op_v_cndmask_b32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);
+   uint64_t m = sim__vmask_read(w, in, 2);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = ((m >> l) & 1) ? B[l] : A[l];
+   sim__vdst32(w, in, r);
+}
+
+/* D.f = S0.f + S1.f. */
+SIM_VOP_F32_2(v_add_f32, a + b)
+/* D.f = S0.f - S1.f. */
+SIM_VOP_F32_2(v_sub_f32, a - b)
+/* D.f = S1.f - S0.f. */
+SIM_VOP_F32_2(v_subrev_f32, b - a)
+/* D.f = S0.f * S1.f. */
+SIM_VOP_F32_2(v_mul_f32, a * b)
+
+/* D.u = S0.u + S1.u (no carry; VOP3 clamp saturates). */
+void
+sim__op_v_add_u32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);
+   if (SIM_UNLIKELY(in->clamp)) {
+      for (unsigned l = 0; l < 64; l++) {
+         uint64_t s = (uint64_t)A[l] + B[l];
+         r[l] = s > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)s;
+      }
+   } else {
+      for (unsigned l = 0; l < 64; l++)
+         r[l] = A[l] + B[l];
+   }
+   sim__vdst32(w, in, r);
+}
+
+/* D.u = S0.u - S1.u (VOP3 clamp saturates at 0). */
+void
+sim__op_v_sub_u32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = (in->clamp && B[l] > A[l]) ? 0 : A[l] - B[l];
+   sim__vdst32(w, in, r);
+}
+
+/* D.u = S1.u - S0.u. */
+void
+sim__op_v_subrev_u32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = (in->clamp && A[l] > B[l]) ? 0 : B[l] - A[l];
+   sim__vdst32(w, in, r);
+}
+
+/* D.u = S0.u + S1.u (+ VCC[i]); VCC[i] = carry out. Subtractions: borrow out. */
+#define CARRY_OP(name, expr, cin)                                                           \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t t0[64], t1[64], r[64];                                                       \
+      const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
+      const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);                            \
+      uint64_t ci = (cin) ? sim__vmask_read(w, in, 2) : 0, co = 0;                           \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         uint64_t a = A[l], b = B[l], c = (ci >> l) & 1;                                    \
+         (void)c;                                                                           \
+         uint64_t s = (expr);                                                               \
+         r[l] = (uint32_t)s;                                                                \
+         co |= ((s >> 32) & 1) << l;                                                        \
+      }                                                                                     \
+      uint64_t m = sim__vmask(w, in);                                                       \
+      sim__vdst32(w, in, r);                                                                \
+      sim__vmask_write(w, in, co & m);                                                      \
+   }
+CARRY_OP(v_add_co_u32, a + b, 0)
+CARRY_OP(v_sub_co_u32, a - b, 0)
+CARRY_OP(v_subrev_co_u32, b - a, 0)
+CARRY_OP(v_addc_co_u32, a + b + c, 1)
+CARRY_OP(v_subb_co_u32, a - b - c, 1)
+CARRY_OP(v_subbrev_co_u32, b - a - c, 1)
+
+/* Bitwise and shifts: shift amount is S0 for the *rev forms. */
+SIM_VOP_U32_2(v_and_b32, a & b)
+SIM_VOP_U32_2(v_or_b32, a | b)
+SIM_VOP_U32_2(v_xor_b32, a ^ b)
+SIM_VOP_U32_2(v_xnor_b32, ~(a ^ b))
+/* D.u = S1.u << S0.u[4:0]. */
+SIM_VOP_U32_2(v_lshlrev_b32, b << (a & 31))
+/* D.u = S1.u >> S0.u[4:0]. */
+SIM_VOP_U32_2(v_lshrrev_b32, b >> (a & 31))
+/* D.i = signext(S1.i) >> S0.u[4:0]. */
+SIM_VOP_U32_2(v_ashrrev_i32, (uint32_t)((int32_t)b >> (a & 31)))
+
+/* Integer min/max. */
+SIM_VOP_U32_2(v_min_i32, (int32_t)a < (int32_t)b ? a : b)
+SIM_VOP_U32_2(v_max_i32, (int32_t)a > (int32_t)b ? a : b)
+SIM_VOP_U32_2(v_min_u32, a < b ? a : b)
+SIM_VOP_U32_2(v_max_u32, a > b ? a : b)
+
+/* D.i = S0.i[23:0] * S1.i[23:0]. */
+SIM_VOP_U32_2(v_mul_i32_i24, (uint32_t)((int32_t)(a << 8) >> 8) * (uint32_t)((int32_t)(b << 8) >> 8))
+/* D.u = S0.u[23:0] * S1.u[23:0]. */
+SIM_VOP_U32_2(v_mul_u32_u24, (a & 0xFFFFFF) * (b & 0xFFFFFF))
+
+/* D.f = S0.f * S1.f + D.f (fused). */
+void
+sim__op_v_fmac_f32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64];
+   float f0[64], f1[64], f2[64], r[64];
+   const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
+   const float *B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), f1);
+   const uint32_t *drow = sim__vdst_row(w, in, in->vdst);
+   if (!drow)
+      return;
+   const float *C = sim__f32_in(w, (const float *)drow, f2);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = fmaf(A[l], B[l], C[l]);
+   sim__f32_post(w, in, r);
+   sim__vdst32(w, in, (const uint32_t *)r);
+}

@@ -1,0 +1,153 @@
+/* Harness: sim__mem_find over test allocations, llvm-mc assembly, wave runner. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "sim_isa_test.h"
+
+int t_failures;
+const char *t_current = "";
+sim_fault t_fault;
+uint8_t t_lds[65536];
+uint32_t t_lds_size = sizeof(t_lds);
+uint8_t *t_scratch;
+uint64_t t_scratch_size;
+
+#define T_MAX_ALLOCS 256
+static sim_alloc t_allocs[T_MAX_ALLOCS];
+static unsigned t_nallocs;
+
+const sim_alloc *
+sim__mem_find(uint64_t va)
+{
+   for (unsigned i = 0; i < t_nallocs; i++)
+      if (va - t_allocs[i].va < t_allocs[i].size)
+         return &t_allocs[i];
+   return NULL;
+}
+
+void *
+t_alloc(size_t size, uint32_t flags)
+{
+   size_t rounded = (size + 4095) & ~(size_t)4095;
+   void *p = aligned_alloc(4096, rounded);
+   memset(p, 0, rounded);
+   sim_alloc *a = &t_allocs[t_nallocs++];
+   a->va = (uint64_t)(uintptr_t)p;
+   a->size = size;
+   a->view = p;
+   a->flags = flags;
+   atomic_init(&a->isa_program, NULL);
+   return p;
+}
+
+static uint32_t t_vgprs[256][64];
+static sim_wave t_w;
+
+sim_wave *
+t_wave(void)
+{
+   memset(&t_w, 0, sizeof(t_w));
+   memset(t_vgprs, 0, sizeof(t_vgprs));
+   t_w.v = t_vgprs;
+   t_w.nvgpr = 256;
+   SIM_EXEC(&t_w) = ~0ull;
+   t_w.denorm32 = 3;
+   t_w.denorm16_64 = 3;
+   t_w.ieee = 1;
+   t_w.dx10_clamp = 1;
+   memset(t_lds, 0, sizeof(t_lds));
+   t_lds_size = sizeof(t_lds);
+   return &t_w;
+}
+
+/* Assembles with llvm-mc into an ELF relocatable object and returns its .text. */
+static uint8_t *
+assemble(const char *src, size_t *len)
+{
+   char sname[] = "/tmp/sim_isa_XXXXXX.s";
+   int fd = mkstemps(sname, 2);
+   if (fd < 0)
+      return NULL;
+   FILE *f = fdopen(fd, "w");
+   fprintf(f, "%s\ns_endpgm\n", src);
+   fclose(f);
+   char oname[64], cmd[512];
+   snprintf(oname, sizeof(oname), "%s.o", sname);
+   snprintf(cmd, sizeof(cmd),
+            "%s -triple=amdgcn-amd-amdhsa -mcpu=gfx906 -filetype=obj -o %s %s", SIM_LLVM_MC,
+            oname, sname);
+   int rc = system(cmd);
+   unlink(sname);
+   if (rc != 0) {
+      fprintf(stderr, "llvm-mc failed on:\n%s\n", src);
+      return NULL;
+   }
+   FILE *o = fopen(oname, "rb");
+   fseek(o, 0, SEEK_END);
+   long n = ftell(o);
+   fseek(o, 0, SEEK_SET);
+   uint8_t *elf = malloc(n);
+   if (fread(elf, 1, n, o) != (size_t)n)
+      n = 0;
+   fclose(o);
+   unlink(oname);
+   /* ELF64: section headers at e_shoff, e_shentsize 64, names in e_shstrndx. */
+   uint64_t shoff;
+   uint16_t shnum, shstrndx;
+   memcpy(&shoff, elf + 0x28, 8);
+   memcpy(&shnum, elf + 0x3C, 2);
+   memcpy(&shstrndx, elf + 0x3E, 2);
+   const uint8_t *shstr = elf + shoff + (uint64_t)shstrndx * 64;
+   uint64_t stroff;
+   memcpy(&stroff, shstr + 0x18, 8);
+   uint8_t *text = NULL;
+   for (unsigned i = 0; i < shnum; i++) {
+      const uint8_t *sh = elf + shoff + (uint64_t)i * 64;
+      uint32_t name;
+      uint64_t off, size;
+      memcpy(&name, sh, 4);
+      memcpy(&off, sh + 0x18, 8);
+      memcpy(&size, sh + 0x20, 8);
+      if (strcmp((const char *)elf + stroff + name, ".text") == 0) {
+         text = malloc(size);
+         memcpy(text, elf + off, size);
+         *len = size;
+      }
+   }
+   free(elf);
+   return text;
+}
+
+sim_fault_kind
+t_run(sim_wave *w, const char *src)
+{
+   size_t len = 0;
+   uint8_t *text = assemble(src, &len);
+   if (!text) {
+      t_failures++;
+      fprintf(stderr, "FAIL %s: assembly failed\n", t_current);
+      return SIM_FAULT_INVALID_PACKET;
+   }
+   uint8_t *code = t_alloc(len + 64, SIM_ALLOC_READ | SIM_ALLOC_CODE);
+   memcpy(code, text, len);
+   free(text);
+   if (getenv("SIM_TEST_TRACE"))
+      w->trace = true;
+   return sim__isa_run_wave_for_test(w, (uint64_t)(uintptr_t)code, t_lds, t_lds_size,
+                                     t_scratch, t_scratch_size, &t_fault);
+}
+
+int
+main(int argc, char **argv)
+{
+   t_scratch_size = 1 << 20;
+   t_scratch = calloc(1, t_scratch_size);
+   t_alu_tests();
+   t_mem_tests();
+   if (t_failures) {
+      fprintf(stderr, "%d check(s) failed\n", t_failures);
+      return 1;
+   }
+   printf("sim_isa_test: all checks passed\n");
+   return 0;
+}

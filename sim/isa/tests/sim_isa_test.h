@@ -1,0 +1,66 @@
+/* Single-wave test harness of the gfx906 interpreter: assembles snippets with llvm-mc,
+ * runs them on one wave through sim__isa_run_wave_for_test, checks hand-computed results. */
+#ifndef SIM_ISA_TEST_H
+#define SIM_ISA_TEST_H
+
+#include <stdio.h>
+#include "sim_isa_priv.h"
+
+extern int t_failures;
+extern const char *t_current;
+
+#define CHECK_EQ(got, want)                                                                 \
+   do {                                                                                     \
+      unsigned long long g_ = (unsigned long long)(got), w_ = (unsigned long long)(want);    \
+      if (g_ != w_) {                                                                       \
+         fprintf(stderr, "FAIL %s: %s:%d: %s = 0x%llx, want 0x%llx\n", t_current, __FILE__, \
+                 __LINE__, #got, g_, w_);                                                   \
+         t_failures++;                                                                      \
+      }                                                                                     \
+   } while (0)
+
+#define CHECK(cond)                                                                         \
+   do {                                                                                     \
+      if (!(cond)) {                                                                        \
+         fprintf(stderr, "FAIL %s: %s:%d: %s\n", t_current, __FILE__, __LINE__, #cond);     \
+         t_failures++;                                                                      \
+      }                                                                                     \
+   } while (0)
+
+/* A fresh wave: 256 VGPRs (zero), SGPRs zero, EXEC all ones, MODE as LLVM's default
+ * kernel descriptor (IEEE, DX10 clamp, no denormal flushing). */
+sim_wave *t_wave(void);
+/* Assembles `src` (s_endpgm appended) and runs it on `w`. Returns the fault kind; the
+ * fault record is in t_fault. */
+sim_fault_kind t_run(sim_wave *w, const char *src);
+extern sim_fault t_fault;
+
+/* Test memory the harness's sim__mem_find knows: host pointer == GPU VA. */
+void *t_alloc(size_t size, uint32_t flags);
+extern uint8_t t_lds[65536];
+extern uint32_t t_lds_size;
+extern uint8_t *t_scratch;
+extern uint64_t t_scratch_size;
+
+static inline float
+t_f(uint32_t u)
+{
+   return sim__as_f32(u);
+}
+static inline uint32_t
+t_u(float f)
+{
+   return sim__as_u32(f);
+}
+
+void t_alu_tests(void);
+void t_mem_tests(void);
+
+#define TEST(name) static void name(void)
+#define RUN(name)                                                                           \
+   do {                                                                                     \
+      t_current = #name;                                                                    \
+      name();                                                                               \
+   } while (0)
+
+#endif
