@@ -217,7 +217,44 @@ void sim__queue_finish(void);
 void sim__copy_finish(void);
 void sim__async_finish(void);
 
-/* ---- loader (sim_loader.c) ------------------------------------------------------------- */
+/* ---- code objects (sim_elf.c) and executables (sim_loader.c) ----------------------------- */
+
+/* A symbol a loaded code object defines (HSA kernel or variable). */
+typedef struct sim_elf_symbol {
+   char *name;        /* ELF name: kernels end in ".kd" (code object v3+) */
+   bool kernel;
+   bool is_const;     /* variable in a non-writable segment */
+   uint64_t address;  /* GPU VA: kernel descriptor or variable */
+   uint64_t size;
+   uint32_t align;
+   uint32_t kernarg_size, kernarg_align, group_size, private_size;
+   bool dynamic_callstack;
+} sim_elf_symbol;
+
+/* One code object loaded into device memory; owns the allocation and the symbols. */
+typedef struct sim_code_image {
+   void *base;        /* GPU VA of the lowest PT_LOAD byte (page aligned) */
+   uint64_t size;
+   int64_t delta;     /* load bias: GPU VA - ELF vaddr */
+   sim_elf_symbol *symbols;
+   uint32_t symbol_count;
+} sim_code_image;
+
+/* Resolves an undefined dynamic symbol to an address; false if unknown. */
+typedef bool (*sim_elf_resolve_fn)(void *ctx, const char *name, uint64_t *address);
+
+/*
+ * Validates an AMDGPU code object (ELF64, EM_AMDGPU, HSA OS ABI, code object v3..v6,
+ * gfx906 with xnack/sramecc off or any), maps its PT_LOAD segments into device memory,
+ * applies its dynamic relocations and collects kernels (descriptor + metadata) and
+ * variables. Never reads outside [data, data+size). Returns INVALID_CODE_OBJECT for a
+ * malformed object and INVALID_ISA_NAME for another target.
+ */
+hsa_status_t sim__elf_load(const uint8_t *data, size_t size, sim_elf_resolve_fn resolve,
+                           void *ctx, sim_code_image *image);
+/* Frees the image's memory and symbols. Accepts a zeroed image. */
+void sim__elf_unload(sim_code_image *image);
+
 void sim__loader_finish(void);
 
 /* ---- small helpers ---------------------------------------------------------------------- */

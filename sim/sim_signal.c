@@ -43,6 +43,8 @@ static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic uint32_t arena_used; /* slots ever handed out */
 static uint32_t free_head;          /* index + 1, 0 = empty */
 
+static void groups_finish(void);
+
 static _Atomic uint32_t epoch;
 static _Atomic uint32_t epoch_waiters;
 
@@ -213,6 +215,7 @@ sim__signal_finish(void)
       free_head = i;
    }
    pthread_mutex_unlock(&arena_lock);
+   groups_finish();
 }
 
 SIM_EXPORT hsa_status_t
@@ -489,6 +492,7 @@ hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t *signals,
 
 /* ---- signal groups (PRM §2.6.2) ------------------------------------------------------------ */
 
+
 #define GROUP_LIVE 0x47525550u /* "GRUP" */
 
 typedef struct sim_signal_group {
@@ -612,4 +616,16 @@ hsa_signal_group_wait_any_relaxed(hsa_signal_group_t signal_group,
                                   hsa_signal_value_t *value)
 {
    return group_wait_any(signal_group, conditions, compare_values, signal, value);
+}
+
+static void
+groups_finish(void)
+{
+   pthread_mutex_lock(&group_lock);
+   while (groups) {
+      sim_signal_group *g = groups;
+      groups = g->next;
+      free(g);
+   }
+   pthread_mutex_unlock(&group_lock);
 }
