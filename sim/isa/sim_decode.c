@@ -357,6 +357,7 @@ sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
             in->flags |= SIM_IF_SLC;
          in->mem.addr = w1 & 0xFF;
          in->mem.data0 = (w1 >> 8) & 0xFF;
+         in->vdst = in->mem.data0;
          in->mem.srsrc = ((w1 >> 16) & 0x1F) * 4;
          in->mem.soffset = (w1 >> 24) & 0xFF;
          break;

@@ -1,1 +1,341 @@
+/*
+ * DS: local data share ([ISA] chapter 11 "Data share operations", 12.x "DS instructions").
+ * ADDR = VGPR[ADDR] + {OFFSET1, OFFSET0} for single-address ops; read2/write2 address
+ * VGPR[ADDR] + OFFSETn * size (st64: * 64 * size). The work-group's waves never run
+ * concurrently, so LDS read-modify-writes need no host atomics. An access beyond the
+ * allocation faults the dispatch. M0 does not clamp LDS on GFX9.
+ */
 #include "sim_isa_priv.h"
+
+static inline uint32_t
+ds_offset(const sim_inst *in)
+{
+   return (uint32_t)in->imm | (uint32_t)in->mem.offset1 << 8;
+}
+
+static inline bool
+ds_rows(sim_wave *w, const sim_inst *in, const uint32_t **addr)
+{
+   *addr = sim__vrow(w, in, in->mem.addr);
+   return *addr != NULL;
+}
+
+/* RETURN_DATA = MEM[ADDR] for `n` dwords, or a sub-dword value extended to 32 bits. */
+static void
+ds_read(sim_wave *w, const sim_inst *in, unsigned bytes, bool sx)
+{
+   const uint32_t *A;
+   if (!ds_rows(w, in, &A))
+      return;
+   unsigned n = bytes < 4 ? 1 : bytes / 4;
+   uint32_t *d[4];
+   for (unsigned k = 0; k < n; k++)
+      if (!(d[k] = sim__vrow(w, in, in->vdst + k)))
+         return;
+   uint64_t m = SIM_EXEC(w);
+   uint32_t off = ds_offset(in);
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      const uint8_t *p = sim__lds_ptr(w, A[l] + off, bytes);
+      if (!p)
+         return;
+      if (bytes == 1)
+         d[0][l] = sx ? (uint32_t)(int32_t)(int8_t)p[0] : p[0];
+      else if (bytes == 2) {
+         uint16_t h;
+         memcpy(&h, p, 2);
+         d[0][l] = sx ? (uint32_t)(int32_t)(int16_t)h : h;
+      } else
+         for (unsigned k = 0; k < n; k++)
+            memcpy(&d[k][l], p + 4 * k, 4);
+   }
+}
+
+/* MEM[ADDR] = DATA (bytes from the low end, or bits 31:16 for the d16_hi forms). */
+static void
+ds_write(sim_wave *w, const sim_inst *in, unsigned bytes, bool hi)
+{
+   const uint32_t *A;
+   if (!ds_rows(w, in, &A))
+      return;
+   unsigned n = bytes < 4 ? 1 : bytes / 4;
+   const uint32_t *s[4];
+   for (unsigned k = 0; k < n; k++)
+      if (!(s[k] = sim__vrow(w, in, in->mem.data0 + k)))
+         return;
+   uint64_t m = SIM_EXEC(w);
+   uint32_t off = ds_offset(in);
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      uint8_t *p = sim__lds_ptr(w, A[l] + off, bytes);
+      if (!p)
+         return;
+      if (bytes < 4) {
+         uint32_t v = hi ? s[0][l] >> 16 : s[0][l];
+         memcpy(p, &v, bytes);
+      } else {
+         for (unsigned k = 0; k < n; k++)
+            memcpy(p + 4 * k, &s[k][l], 4);
+      }
+   }
+}
+
+/* Two accesses of `size` (4 or 8) bytes at ADDR + OFFSET0 * stride and ADDR + OFFSET1 *
+ * stride; stride = size (or 64 * size for st64). */
+static void
+ds_2addr(sim_wave *w, const sim_inst *in, unsigned size, unsigned scale, bool write)
+{
+   const uint32_t *A;
+   if (!ds_rows(w, in, &A))
+      return;
+   unsigned nd = size / 4;
+   uint32_t *r[4];
+   for (unsigned k = 0; k < 2 * nd; k++) {
+      unsigned reg = write ? (k < nd ? in->mem.data0 + k : in->mem.data1 + k - nd)
+                           : in->vdst + k;
+      if (!(r[k] = sim__vrow(w, in, reg)))
+         return;
+   }
+   uint64_t m = SIM_EXEC(w);
+   uint32_t o0 = (uint32_t)in->imm * size * scale, o1 = in->mem.offset1 * size * scale;
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      uint8_t *p0 = sim__lds_ptr(w, A[l] + o0, size);
+      uint8_t *p1 = p0 ? sim__lds_ptr(w, A[l] + o1, size) : NULL;
+      if (!p1)
+         return;
+      for (unsigned k = 0; k < nd; k++) {
+         if (write) {
+            memcpy(p0 + 4 * k, &r[k][l], 4);
+            memcpy(p1 + 4 * k, &r[nd + k][l], 4);
+         } else {
+            memcpy(&r[k][l], p0 + 4 * k, 4);
+            memcpy(&r[nd + k][l], p1 + 4 * k, 4);
+         }
+      }
+   }
+}
+
+#define READ(name, bytes, sx)                                                               \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      ds_read(w, in, bytes, sx);                                                            \
+   }
+#define WRITE(name, bytes, hi)                                                              \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      ds_write(w, in, bytes, hi);                                                           \
+   }
+#define TWO(name, size, scale, wr)                                                          \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      ds_2addr(w, in, size, scale, wr);                                                     \
+   }
+
+/* RETURN_DATA = MEM[ADDR] (sign/zero-extended). */
+READ(ds_read_u8, 1, false)
+READ(ds_read_i8, 1, true)
+READ(ds_read_u16, 2, false)
+READ(ds_read_i16, 2, true)
+READ(ds_read_b32, 4, false)
+READ(ds_read_b64, 8, false)
+READ(ds_read_b96, 12, false)
+READ(ds_read_b128, 16, false)
+/* MEM[ADDR] = DATA. */
+WRITE(ds_write_b8, 1, false)
+WRITE(ds_write_b16, 2, false)
+WRITE(ds_write_b8_d16_hi, 1, true)
+WRITE(ds_write_b16_d16_hi, 2, true)
+WRITE(ds_write_b32, 4, false)
+WRITE(ds_write_b64, 8, false)
+WRITE(ds_write_b96, 12, false)
+WRITE(ds_write_b128, 16, false)
+/* RETURN_DATA[0] = MEM[ADDR_BASE + OFFSET0 * size]; RETURN_DATA[1] = MEM[.. OFFSET1 ..]. */
+TWO(ds_read2_b32, 4, 1, false)
+TWO(ds_read2_b64, 8, 1, false)
+TWO(ds_read2st64_b32, 4, 64, false)
+TWO(ds_read2st64_b64, 8, 64, false)
+/* MEM[ADDR_BASE + OFFSET0 * size] = DATA; MEM[ADDR_BASE + OFFSET1 * size] = DATA2. */
+TWO(ds_write2_b32, 4, 1, true)
+TWO(ds_write2_b64, 8, 1, true)
+TWO(ds_write2st64_b32, 4, 64, true)
+TWO(ds_write2st64_b64, 8, 64, true)
+
+/* Read-modify-write: tmp = MEM[ADDR]; MEM[ADDR] = op(tmp, DATA[, DATA2]); RETURN_DATA = tmp
+ * for the _rtn forms. ds_cmpst: MEM = (tmp == DATA) ? DATA2 : tmp. */
+enum { A_ADD, A_SUB, A_RSUB, A_INC, A_DEC, A_MIN_I, A_MAX_I, A_MIN_U, A_MAX_U, A_AND, A_OR,
+       A_XOR, A_MSKOR, A_XCHG, A_CMPST };
+
+static uint64_t
+rmw(unsigned op, uint64_t t, uint64_t d, uint64_t d2, bool wide)
+{
+   uint64_t mask = wide ? ~0ull : 0xFFFFFFFFull;
+   int64_t st = wide ? (int64_t)t : (int32_t)t, sd = wide ? (int64_t)d : (int32_t)d;
+   switch (op) {
+   case A_ADD: return (t + d) & mask;
+   case A_SUB: return (t - d) & mask;
+   case A_RSUB: return (d - t) & mask;
+   case A_INC: return t >= d ? 0 : (t + 1) & mask;
+   case A_DEC: return (t == 0 || t > d) ? d : t - 1;
+   case A_MIN_I: return st < sd ? t : d;
+   case A_MAX_I: return st > sd ? t : d;
+   case A_MIN_U: return t < d ? t : d;
+   case A_MAX_U: return t > d ? t : d;
+   case A_AND: return t & d;
+   case A_OR: return t | d;
+   case A_XOR: return t ^ d;
+   case A_MSKOR: return (t & ~d) | d2;
+   case A_XCHG: return d;
+   default: return t == d ? d2 : t;
+   }
+}
+
+static void
+ds_atomic(sim_wave *w, const sim_inst *in, unsigned op, bool wide, bool rtn)
+{
+   const uint32_t *A;
+   if (!ds_rows(w, in, &A))
+      return;
+   unsigned nd = wide ? 2 : 1;
+   const uint32_t *d0[2], *d1[2] = {NULL, NULL};
+   uint32_t *r[2] = {NULL, NULL};
+   for (unsigned k = 0; k < nd; k++) {
+      if (!(d0[k] = sim__vrow(w, in, in->mem.data0 + k)))
+         return;
+      if ((op == A_CMPST || op == A_MSKOR) && !(d1[k] = sim__vrow(w, in, in->mem.data1 + k)))
+         return;
+      if (rtn && !(r[k] = sim__vrow(w, in, in->vdst + k)))
+         return;
+   }
+   uint64_t m = SIM_EXEC(w);
+   uint32_t off = ds_offset(in);
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      uint8_t *p = sim__lds_ptr(w, A[l] + off, nd * 4);
+      if (!p)
+         return;
+      uint64_t t = 0, d = d0[0][l], d2 = d1[0] ? d1[0][l] : 0;
+      memcpy(&t, p, nd * 4);
+      if (wide) {
+         d |= (uint64_t)d0[1][l] << 32;
+         if (d1[1])
+            d2 |= (uint64_t)d1[1][l] << 32;
+      }
+      uint64_t v = rmw(op, t, d, d2, wide);
+      memcpy(p, &v, nd * 4);
+      if (rtn) {
+         r[0][l] = (uint32_t)t;
+         if (wide)
+            r[1][l] = (uint32_t)(t >> 32);
+      }
+   }
+}
+
+#define ATOM(name, op, wide, rtn)                                                           \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      ds_atomic(w, in, op, wide, rtn);                                                      \
+   }
+#define ATOM4(base, op)                                                                     \
+   ATOM(ds_##base##_u32, op, false, false)                                                  \
+   ATOM(ds_##base##_rtn_u32, op, false, true)                                               \
+   ATOM(ds_##base##_u64, op, true, false)                                                   \
+   ATOM(ds_##base##_rtn_u64, op, true, true)
+#define ATOM4I(base, op)                                                                    \
+   ATOM(ds_##base##_i32, op, false, false)                                                  \
+   ATOM(ds_##base##_rtn_i32, op, false, true)                                               \
+   ATOM(ds_##base##_i64, op, true, false)                                                   \
+   ATOM(ds_##base##_rtn_i64, op, true, true)
+#define ATOM4B(base, op)                                                                    \
+   ATOM(ds_##base##_b32, op, false, false)                                                  \
+   ATOM(ds_##base##_rtn_b32, op, false, true)                                               \
+   ATOM(ds_##base##_b64, op, true, false)                                                   \
+   ATOM(ds_##base##_rtn_b64, op, true, true)
+ATOM4(add, A_ADD)
+ATOM4(sub, A_SUB)
+ATOM4(rsub, A_RSUB)
+ATOM4(inc, A_INC)
+ATOM4(dec, A_DEC)
+ATOM4I(min, A_MIN_I)
+ATOM4I(max, A_MAX_I)
+ATOM4(min, A_MIN_U)
+ATOM4(max, A_MAX_U)
+ATOM4B(and, A_AND)
+ATOM4B(or, A_OR)
+ATOM4B(xor, A_XOR)
+ATOM4B(mskor, A_MSKOR)
+ATOM4B(cmpst, A_CMPST)
+ATOM(ds_wrxchg_rtn_b32, A_XCHG, false, true)
+ATOM(ds_wrxchg_rtn_b64, A_XCHG, true, true)
+
+/* Lane swizzle without LDS: offset[15] = 1: quad permute, lane 4q+i reads 4q +
+ * offset[2i+1:2i]; else within each 32-lane half, lane i reads ((i & and_mask) | or_mask)
+ * ^ xor_mask with and/or/xor = offset[4:0], [9:5], [14:10]. Disabled source lanes read 0. */
+void
+sim__op_ds_swizzle_b32(sim_wave *w, const sim_inst *in)
+{
+   const uint32_t *A = sim__vrow(w, in, in->mem.data0);
+   uint32_t *D = A ? sim__vrow(w, in, in->vdst) : NULL;
+   if (!D)
+      return;
+   uint32_t off = ds_offset(in), r[64];
+   uint64_t m = SIM_EXEC(w);
+   for (unsigned l = 0; l < 64; l++) {
+      unsigned s;
+      if (off & 0x8000)
+         s = (l & ~3u) | ((off >> (2 * (l & 3))) & 3);
+      else
+         s = (l & 32) | ((((l & 31) & (off & 31)) | ((off >> 5) & 31)) ^ ((off >> 10) & 31));
+      r[l] = ((m >> s) & 1) ? A[s] : 0;
+   }
+   for (unsigned l = 0; l < 64; l++)
+      if ((m >> l) & 1)
+         D[l] = r[l];
+}
+
+/* Thread permutes through the LDS crossbar: ds_permute (push): D[ADDR[i]/4 % 64] = DATA[i];
+ * ds_bpermute (pull): D[i] = DATA[ADDR[i]/4 % 64]. Lane ids are VGPR[ADDR] + OFFSET. */
+static void
+permute(sim_wave *w, const sim_inst *in, bool back)
+{
+   const uint32_t *A = sim__vrow(w, in, in->mem.addr);
+   const uint32_t *S = A ? sim__vrow(w, in, in->mem.data0) : NULL;
+   uint32_t *D = S ? sim__vrow(w, in, in->vdst) : NULL;
+   if (!D)
+      return;
+   uint64_t m = SIM_EXEC(w);
+   uint32_t off = ds_offset(in), r[64] = {0};
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      unsigned t = ((A[l] + off) >> 2) & 63;
+      if (back)
+         r[l] = ((m >> t) & 1) ? S[t] : 0;
+      else
+         r[t] = S[l];
+   }
+   for (unsigned l = 0; l < 64; l++)
+      if ((m >> l) & 1)
+         D[l] = r[l];
+}
+
+void
+sim__op_ds_permute_b32(sim_wave *w, const sim_inst *in)
+{
+   permute(w, in, false);
+}
+void
+sim__op_ds_bpermute_b32(sim_wave *w, const sim_inst *in)
+{
+   permute(w, in, true);
+}
+
+/* No-op. */
+void
+sim__op_ds_nop(sim_wave *w, const sim_inst *in)
+{
+}

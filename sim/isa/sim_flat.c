@@ -1,1 +1,287 @@
+/*
+ * FLAT, GLOBAL and SCRATCH ([ISA] chapter 10 "Flat memory instructions", 12.x "FLAT,
+ * Scratch and Global instructions"), and the vector-memory engine MUBUF shares.
+ * FLAT:    ADDR = VGPR[ADDR+1:ADDR] + OFFSET (12-bit unsigned); the shared/private
+ *          apertures (high 32 bits) select LDS or this lane's swizzled scratch.
+ * GLOBAL:  SADDR = off: ADDR = VGPR pair + signext(OFFSET13); else SGPR pair + VGPR[ADDR].u
+ *          + signext(OFFSET13).
+ * SCRATCH: private offset = (SADDR = off ? VGPR[ADDR] : SGPR[SADDR]) + signext(OFFSET13),
+ *          placed like a private-aperture access through FLAT_SCRATCH.
+ * Atomics are host __atomic compare-exchange loops so concurrent work-groups are correct.
+ */
 #include "sim_isa_priv.h"
+
+/* ---- Address translation ---------------------------------------------------------------- */
+
+static inline uint64_t
+vaddr64(sim_wave *w, const sim_inst *in, unsigned lane)
+{
+   return w->v[in->mem.addr][lane] | (uint64_t)w->v[in->mem.addr + 1][lane] << 32;
+}
+
+static void *
+flat_xlate(sim_wave *w, const sim_inst *in, unsigned lane, uint32_t k, uint32_t size,
+           bool write)
+{
+   return sim__flat_ptr(w, vaddr64(w, in, lane) + (uint32_t)in->imm + k, lane, size, write);
+}
+
+static void *
+global_xlate(sim_wave *w, const sim_inst *in, unsigned lane, uint32_t k, uint32_t size,
+             bool write)
+{
+   uint64_t a;
+   if (in->mem.saddr == 0x7F)
+      a = vaddr64(w, in, lane);
+   else
+      a = sim__sread64(w, in, in->mem.saddr, SIM_K_B64) + w->v[in->mem.addr][lane];
+   return sim__gpu_ptr(w, a + (int64_t)in->imm + k, size, write);
+}
+
+static void *
+scratch_xlate(sim_wave *w, const sim_inst *in, unsigned lane, uint32_t k, uint32_t size,
+              bool write)
+{
+   uint32_t off = in->mem.saddr == 0x7F ? w->v[in->mem.addr][lane] : w->s[in->mem.saddr];
+   off += (uint32_t)in->imm + k;
+   uint64_t base = w->s64[SIM_SRC_FLAT_SCRATCH / 2];
+   return sim__gpu_ptr(w, sim__scratch_swizzle(base, off, lane), size, write);
+}
+
+/* ---- Engine ---------------------------------------------------------------------------- */
+
+static bool
+check_rows(sim_wave *w, const sim_inst *in, unsigned first, unsigned n)
+{
+   return first + n <= w->nvgpr || sim__vrow(w, in, first + n - 1) != NULL;
+}
+
+void
+sim__vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kind)
+{
+   unsigned n = kind >= SIM_VM_DW1 && kind <= SIM_VM_DW4 ? kind - SIM_VM_DW1 + 1 : 1;
+   if (!check_rows(w, in, in->vdst, n) ||
+       (in->enc != SIM_ENC_MUBUF && !check_rows(w, in, in->mem.addr, 2)))
+      return;
+   uint64_t m = SIM_EXEC(w);
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      uint32_t *d = &w->v[in->vdst][l];
+      if (n > 1 || kind == SIM_VM_DW1) {
+         for (unsigned k = 0; k < n; k++) {
+            const void *p = xl(w, in, l, 4 * k, 4, false);
+            if (!p)
+               return;
+            memcpy(&w->v[in->vdst + k][l], p, 4);
+         }
+         continue;
+      }
+      unsigned bytes = (kind == SIM_VM_U16 || kind == SIM_VM_I16 || kind == SIM_VM_16_D16 ||
+                        kind == SIM_VM_16_D16_HI) ? 2 : 1;
+      const uint8_t *p = xl(w, in, l, 0, bytes, false);
+      if (!p)
+         return;
+      uint16_t h = p[0];
+      if (bytes == 2)
+         memcpy(&h, p, 2);
+      switch (kind) {
+      case SIM_VM_U8:
+      case SIM_VM_U16:
+         *d = h;
+         break;
+      case SIM_VM_I8:
+         *d = (uint32_t)(int32_t)(int8_t)h;
+         break;
+      case SIM_VM_I16:
+         *d = (uint32_t)(int32_t)(int16_t)h;
+         break;
+      case SIM_VM_U8_D16:
+      case SIM_VM_16_D16:
+         *d = (*d & 0xFFFF0000u) | h;
+         break;
+      case SIM_VM_I8_D16:
+         *d = (*d & 0xFFFF0000u) | (uint16_t)(int16_t)(int8_t)h;
+         break;
+      case SIM_VM_U8_D16_HI:
+      case SIM_VM_16_D16_HI:
+         *d = (*d & 0xFFFF) | (uint32_t)h << 16;
+         break;
+      case SIM_VM_I8_D16_HI:
+         *d = (*d & 0xFFFF) | (uint32_t)(uint16_t)(int16_t)(int8_t)h << 16;
+         break;
+      }
+   }
+}
+
+void
+sim__vm_store(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned bytes, bool hi)
+{
+   unsigned n = bytes < 4 ? 1 : bytes / 4;
+   if (!check_rows(w, in, in->mem.data0, n) ||
+       (in->enc != SIM_ENC_MUBUF && !check_rows(w, in, in->mem.addr, 2)))
+      return;
+   uint64_t m = SIM_EXEC(w);
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      if (bytes < 4) {
+         uint8_t *p = xl(w, in, l, 0, bytes, true);
+         if (!p)
+            return;
+         uint32_t v = w->v[in->mem.data0][l];
+         if (hi)
+            v >>= 16;
+         memcpy(p, &v, bytes);
+         continue;
+      }
+      for (unsigned k = 0; k < n; k++) {
+         void *p = xl(w, in, l, 4 * k, 4, true);
+         if (!p)
+            return;
+         memcpy(p, &w->v[in->mem.data0 + k][l], 4);
+      }
+   }
+}
+
+static uint64_t
+at_apply(unsigned op, uint64_t t, uint64_t d, uint64_t cmp, bool wide)
+{
+   uint64_t mask = wide ? ~0ull : 0xFFFFFFFFull;
+   int64_t st = wide ? (int64_t)t : (int32_t)t, sd = wide ? (int64_t)d : (int32_t)d;
+   switch (op) {
+   case SIM_AT_ADD: return (t + d) & mask;
+   case SIM_AT_SUB: return (t - d) & mask;
+   case SIM_AT_RSUB: return (d - t) & mask;
+   case SIM_AT_INC: return t >= d ? 0 : (t + 1) & mask;
+   case SIM_AT_DEC: return (t == 0 || t > d) ? d : t - 1;
+   case SIM_AT_SMIN: return st < sd ? t : d;
+   case SIM_AT_SMAX: return st > sd ? t : d;
+   case SIM_AT_UMIN: return t < d ? t : d;
+   case SIM_AT_UMAX: return t > d ? t : d;
+   case SIM_AT_AND: return t & d;
+   case SIM_AT_OR: return t | d;
+   case SIM_AT_XOR: return t ^ d;
+   case SIM_AT_SWAP: return d;
+   default: return t == cmp ? d : t; /* cmpswap: DATA[0] = src, DATA[1] = cmp */
+   }
+}
+
+void
+sim__vm_atomic(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned op, bool wide)
+{
+   unsigned nd = wide ? 2 : 1, ndata = op == SIM_AT_CMPSWAP ? 2 * nd : nd;
+   bool rtn = (in->flags & SIM_IF_GLC) != 0;
+   if (!check_rows(w, in, in->mem.data0, ndata) || (rtn && !check_rows(w, in, in->vdst, nd)) ||
+       (in->enc != SIM_ENC_MUBUF && !check_rows(w, in, in->mem.addr, 2)))
+      return;
+   uint64_t m = SIM_EXEC(w);
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      void *p = xl(w, in, l, 0, nd * 4, true);
+      if (!p)
+         return;
+      unsigned r = in->mem.data0;
+      uint64_t d = w->v[r][l], cmp = 0;
+      if (wide)
+         d |= (uint64_t)w->v[r + 1][l] << 32;
+      if (op == SIM_AT_CMPSWAP) {
+         cmp = w->v[r + nd][l];
+         if (wide)
+            cmp |= (uint64_t)w->v[r + nd + 1][l] << 32;
+      }
+      uint64_t old;
+      if (wide) {
+         uint64_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED);
+         while (!__atomic_compare_exchange_n(q, &t, at_apply(op, t, d, cmp, true), false,
+                                             __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+            ;
+         old = t;
+      } else {
+         uint32_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED);
+         while (!__atomic_compare_exchange_n(q, &t, (uint32_t)at_apply(op, t, d, cmp, false),
+                                             false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+            ;
+         old = t;
+      }
+      if (rtn) {
+         w->v[in->vdst][l] = (uint32_t)old;
+         if (wide)
+            w->v[in->vdst + 1][l] = (uint32_t)(old >> 32);
+      }
+   }
+}
+
+/* ---- Opcodes ------------------------------------------------------------------------------ */
+
+/* VDST = MEM[ADDR] (zero/sign-extended; _d16 forms write one half and keep the other). */
+#define LOADS(seg)                                                                          \
+   LD(seg##_load_ubyte, seg, SIM_VM_U8)                                                     \
+   LD(seg##_load_sbyte, seg, SIM_VM_I8)                                                     \
+   LD(seg##_load_ushort, seg, SIM_VM_U16)                                                   \
+   LD(seg##_load_sshort, seg, SIM_VM_I16)                                                   \
+   LD(seg##_load_dword, seg, SIM_VM_DW1)                                                    \
+   LD(seg##_load_dwordx2, seg, SIM_VM_DW2)                                                  \
+   LD(seg##_load_dwordx3, seg, SIM_VM_DW3)                                                  \
+   LD(seg##_load_dwordx4, seg, SIM_VM_DW4)                                                  \
+   LD(seg##_load_ubyte_d16, seg, SIM_VM_U8_D16)                                             \
+   LD(seg##_load_ubyte_d16_hi, seg, SIM_VM_U8_D16_HI)                                       \
+   LD(seg##_load_sbyte_d16, seg, SIM_VM_I8_D16)                                             \
+   LD(seg##_load_sbyte_d16_hi, seg, SIM_VM_I8_D16_HI)                                       \
+   LD(seg##_load_short_d16, seg, SIM_VM_16_D16)                                             \
+   LD(seg##_load_short_d16_hi, seg, SIM_VM_16_D16_HI)
+/* MEM[ADDR] = DATA. */
+#define STORES(seg)                                                                         \
+   ST(seg##_store_byte, seg, 1, false)                                                      \
+   ST(seg##_store_byte_d16_hi, seg, 1, true)                                                \
+   ST(seg##_store_short, seg, 2, false)                                                     \
+   ST(seg##_store_short_d16_hi, seg, 2, true)                                               \
+   ST(seg##_store_dword, seg, 4, false)                                                     \
+   ST(seg##_store_dwordx2, seg, 8, false)                                                   \
+   ST(seg##_store_dwordx3, seg, 12, false)                                                  \
+   ST(seg##_store_dwordx4, seg, 16, false)
+/* tmp = MEM[ADDR]; MEM[ADDR] = op(tmp, DATA); VDST = tmp when GLC. */
+#define ATOMICS(seg)                                                                        \
+   AT(seg##_atomic_swap, seg, SIM_AT_SWAP)                                                  \
+   AT(seg##_atomic_cmpswap, seg, SIM_AT_CMPSWAP)                                            \
+   AT(seg##_atomic_add, seg, SIM_AT_ADD)                                                    \
+   AT(seg##_atomic_sub, seg, SIM_AT_SUB)                                                    \
+   AT(seg##_atomic_smin, seg, SIM_AT_SMIN)                                                  \
+   AT(seg##_atomic_umin, seg, SIM_AT_UMIN)                                                  \
+   AT(seg##_atomic_smax, seg, SIM_AT_SMAX)                                                  \
+   AT(seg##_atomic_umax, seg, SIM_AT_UMAX)                                                  \
+   AT(seg##_atomic_and, seg, SIM_AT_AND)                                                    \
+   AT(seg##_atomic_or, seg, SIM_AT_OR)                                                      \
+   AT(seg##_atomic_xor, seg, SIM_AT_XOR)                                                    \
+   AT(seg##_atomic_inc, seg, SIM_AT_INC)                                                    \
+   AT(seg##_atomic_dec, seg, SIM_AT_DEC)
+
+#define LD(name, seg, kind)                                                                 \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      sim__vm_load(w, in, seg##_xlate, kind);                                               \
+   }
+#define ST(name, seg, bytes, hi)                                                            \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      sim__vm_store(w, in, seg##_xlate, bytes, hi);                                         \
+   }
+#define AT(name, seg, op)                                                                   \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      sim__vm_atomic(w, in, seg##_xlate, op, false);                                        \
+   }                                                                                        \
+   void sim__op_##name##_x2(sim_wave *w, const sim_inst *in)                                 \
+   {                                                                                        \
+      sim__vm_atomic(w, in, seg##_xlate, op, true);                                         \
+   }
+
+LOADS(flat)
+STORES(flat)
+ATOMICS(flat)
+LOADS(global)
+STORES(global)
+ATOMICS(global)
+LOADS(scratch)
+STORES(scratch)

@@ -351,6 +351,8 @@ sim__vmask(const sim_wave *w, const sim_inst *in)
 /* VGPR row number of the destination (index mode applied); faults and returns NULL when
  * out of range. */
 uint32_t *sim__vdst_row(sim_wave *w, const sim_inst *in, unsigned vgpr);
+/* VGPR row `vgpr` for memory instructions (no index mode); faults when out of range. */
+uint32_t *sim__vrow(sim_wave *w, const sim_inst *in, unsigned vgpr);
 /* Writes a 32-bit result to in->vdst for active lanes, applying SDWA dst_sel/dst_unused. */
 void sim__vdst32(sim_wave *w, const sim_inst *in, const uint32_t *r);
 /* Writes a 16-bit result (bits 31:16 zeroed, or the high half with VOP3 op_sel[3]). */
@@ -571,6 +573,26 @@ sim__scratch_swizzle(uint64_t base, uint32_t off, unsigned lane)
 {
    return base + (uint64_t)(off >> 2) * 256 + lane * 4 + (off & 3);
 }
+
+/* Vector memory engine shared by FLAT/GLOBAL/SCRATCH (sim_flat.c) and MUBUF
+ * (sim_mubuf.c): `xlate` returns the host pointer of byte `k` (a multiple of 4, or 0) of
+ * lane `lane`'s access, so swizzled scratch can place each dword separately. */
+typedef void *(*sim_vm_xlate)(sim_wave *w, const sim_inst *in, unsigned lane, uint32_t k,
+                              uint32_t size, bool write);
+enum sim_vm_kind {
+   SIM_VM_U8, SIM_VM_I8, SIM_VM_U16, SIM_VM_I16, SIM_VM_DW1, SIM_VM_DW2, SIM_VM_DW3,
+   SIM_VM_DW4, SIM_VM_U8_D16, SIM_VM_U8_D16_HI, SIM_VM_I8_D16, SIM_VM_I8_D16_HI,
+   SIM_VM_16_D16, SIM_VM_16_D16_HI,
+};
+void sim__vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kind);
+/* Stores 1, 2 or 4*n bytes; `hi` stores bits 31:16 (the _d16_hi forms). */
+void sim__vm_store(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned bytes, bool hi);
+enum sim_atomic_op {
+   SIM_AT_ADD, SIM_AT_SUB, SIM_AT_RSUB, SIM_AT_INC, SIM_AT_DEC, SIM_AT_SMIN, SIM_AT_SMAX,
+   SIM_AT_UMIN, SIM_AT_UMAX, SIM_AT_AND, SIM_AT_OR, SIM_AT_XOR, SIM_AT_SWAP, SIM_AT_CMPSWAP,
+};
+/* Host-atomic read-modify-write per active lane; returns the old value to VDST when GLC. */
+void sim__vm_atomic(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned op, bool wide);
 
 /* ---- Environment ------------------------------------------------------------------------ */
 

@@ -303,6 +303,18 @@ sim__vdst_row(sim_wave *w, const sim_inst *in, unsigned vgpr)
    return vgpr_row(w, vgpr, 3);
 }
 
+uint32_t *
+sim__vrow(sim_wave *w, const sim_inst *in, unsigned vgpr)
+{
+   if (SIM_UNLIKELY(vgpr >= w->nvgpr)) {
+      sim__fault(w, SIM_FAULT_ILLEGAL_INSTRUCTION, 0,
+                 "VGPR v%u beyond the %u the kernel descriptor allocates at pc 0x%llx", vgpr,
+                 w->nvgpr, (unsigned long long)w->inst_pc);
+      return NULL;
+   }
+   return w->v[vgpr];
+}
+
 static void
 masked_store(uint32_t *d, const uint32_t *r, uint64_t m)
 {

@@ -1,7 +1,232 @@
-/* Memory instruction tests: SMEM, DS, FLAT/GLOBAL, MUBUF scratch, faults. */
+/* Memory instruction tests: SMEM, DS, FLAT/GLOBAL, MUBUF scratch, apertures, faults. */
+#include <stdlib.h>
 #include "sim_isa_test.h"
+
+static void
+set_ptr_sgpr(sim_wave *w, unsigned s, const void *p)
+{
+   uint64_t a = (uint64_t)(uintptr_t)p;
+   w->s[s] = (uint32_t)a;
+   w->s[s + 1] = (uint32_t)(a >> 32);
+}
+
+static void
+set_ptr_vgpr(sim_wave *w, unsigned v, const void *p, unsigned stride)
+{
+   for (unsigned l = 0; l < 64; l++) {
+      uint64_t a = (uint64_t)(uintptr_t)p + (uint64_t)l * stride;
+      w->v[v][l] = (uint32_t)a;
+      w->v[v + 1][l] = (uint32_t)(a >> 32);
+   }
+}
+
+/* SMEM: imm offset and SGPR offset forms. */
+TEST(smem_load)
+{
+   uint32_t *buf = t_alloc(256, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   for (unsigned i = 0; i < 64; i++)
+      buf[i] = 0x100 + i;
+   sim_wave *w = t_wave();
+   set_ptr_sgpr(w, 4, buf);
+   w->s[20] = 16;
+   CHECK_EQ(t_run(w, "s_load_dwordx4 s[8:11], s[4:5], 0x8\n s_load_dword s12, s[4:5], s20\n"
+                     "s_waitcnt lgkmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[8], 0x102);
+   CHECK_EQ(w->s[11], 0x105);
+   CHECK_EQ(w->s[12], 0x104);
+}
+
+/* global: saddr + 32-bit VGPR offset with a negative immediate; VGPR-pair address. */
+TEST(global_load_store)
+{
+   uint32_t *buf = t_alloc(1024, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   for (unsigned i = 0; i < 256; i++)
+      buf[i] = i * 3;
+   sim_wave *w = t_wave();
+   set_ptr_sgpr(w, 4, buf);
+   for (unsigned l = 0; l < 64; l++)
+      w->v[1][l] = 4 * l + 8;
+   set_ptr_vgpr(w, 2, buf + 128, 4);
+   CHECK_EQ(t_run(w, "global_load_dword v4, v1, s[4:5] offset:-8\n"
+                     "global_load_dwordx2 v[6:7], v[2:3], off offset:4\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "v_add_u32 v4, 1, v4\n"
+                     "global_store_dword v[2:3], v4, off\n"
+                     "global_store_short v1, v4, s[4:5] offset:2"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[4][5], 5 * 3 + 1);
+   CHECK_EQ(w->v[6][0], 129 * 3);
+   CHECK_EQ(w->v[7][0], 130 * 3);
+   CHECK_EQ(buf[128 + 10], 10 * 3 + 1);
+   /* lane 1: short at byte 4*1+8+2 = 14 -> high half of buf[3] */
+   CHECK_EQ(buf[3] >> 16, (1 * 3 + 1) & 0xFFFF);
+}
+
+/* global atomics: add without return from every lane, cmpswap with return. */
+TEST(global_atomics)
+{
+   uint32_t *buf = t_alloc(64, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint64_t *b64 = (uint64_t *)(buf + 8);
+   buf[0] = 10;
+   buf[1] = 5;
+   b64[0] = 0xFFFFFFFFull;
+   sim_wave *w = t_wave();
+   set_ptr_sgpr(w, 4, buf);
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = 0;
+      w->v[2][l] = 1;
+      w->v[3][l] = 4;  /* offset of buf[1] */
+      w->v[6][l] = 99; /* cmpswap src */
+      w->v[7][l] = 5;  /* cmpswap cmp */
+      w->v[8][l] = 32; /* offset of b64 */
+   }
+   for (unsigned l = 0; l < 64; l++)
+      w->v[10][l] = 1;
+   SIM_EXEC(w) = ~0ull;
+   CHECK_EQ(t_run(w, "global_atomic_add v1, v2, s[4:5]\n"
+                     "global_atomic_cmpswap v9, v3, v[6:7], s[4:5] glc\n"
+                     "v_mov_b32 v11, 0\n"
+                     "global_atomic_add_x2 v[12:13], v8, v[10:11], s[4:5] glc"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(buf[0], 10 + 64);
+   CHECK_EQ(buf[1], 99);
+   CHECK_EQ(w->v[9][0], 5);  /* first lane saw the old value */
+   CHECK_EQ(w->v[9][1], 99); /* later lanes saw the swapped one */
+   CHECK_EQ(b64[0], 0xFFFFFFFFull + 64);
+   CHECK_EQ(w->v[12][0], 0xFFFFFFFFu);
+   CHECK_EQ(w->v[13][1], 1); /* carry into the high dword */
+}
+
+/* DS: 16-bit offsets, read2/write2 in dwords, st64, atomics with return. */
+TEST(ds_ops)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = 4 * l;
+      w->v[1][l] = l + 1;
+      w->v[2][l] = 1000 + l;
+   }
+   CHECK_EQ(t_run(w, "ds_write_b32 v0, v1 offset:256\n"
+                     "ds_write2_b32 v0, v1, v2 offset0:1 offset1:2\n"
+                     "ds_read_b32 v3, v0 offset:256\n"
+                     "ds_read2st64_b32 v[4:5], v0 offset0:1 offset1:0\n"
+                     "ds_add_rtn_u32 v6, v0, v1 offset:256\n"
+                     "ds_read_u8 v7, v0 offset:256\n"
+                     "s_waitcnt lgkmcnt(0)"),
+            SIM_FAULT_NONE);
+   uint32_t v;
+   memcpy(&v, t_lds + 256 + 4 * 7, 4);
+   CHECK_EQ(v, 16);                 /* 8 + 8 */
+   CHECK_EQ(w->v[3][7], 8);
+   CHECK_EQ(w->v[4][0], 64);        /* st64: byte 256 = lane 0's first write = 1 ... */
+   CHECK_EQ(w->v[6][7], 8);         /* returned pre-add value */
+   /* write2: lane l writes dword l+1 = l+1 then dword l+2 = 1000+l; lane l+1 writes later */
+   memcpy(&v, t_lds + 4 * 1, 4);
+   CHECK_EQ(v, 1);
+   memcpy(&v, t_lds + 4 * 65, 4);
+   CHECK_EQ(v, 1000 + 63 + 2); /* then lane 1 of ds_add_rtn (offset 256 + 4) added 2 */
+   CHECK_EQ(w->v[7][2], 6); /* (3 + 3) & 0xff, lane 2's dword at 264 */
+}
+
+/* MUBUF scratch with the dispatch's swizzled V# and FLAT private aperture: same bytes. */
+TEST(scratch_swizzle_and_private_aperture)
+{
+   sim_wave *w = t_wave();
+   /* V# as sim_dispatch builds it, base = scratch window. */
+   w->s[0] = (uint32_t)SIM_SCRATCH_VA;
+   w->s[1] = (uint32_t)(SIM_SCRATCH_VA >> 32) | 1u << 31;
+   w->s[2] = (uint32_t)t_scratch_size;
+   w->s[3] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 4u << 15 | 1u << 19 | 3u << 21 | 1u << 23;
+   w->s64[SIM_SRC_FLAT_SCRATCH / 2] = SIM_SCRATCH_VA;
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = 0xA000 + l;
+      w->v[2][l] = 8; /* private address 8 */
+   }
+   memset(t_scratch, 0, 4096);
+   CHECK_EQ(t_run(w, "buffer_store_dword v1, off, s[0:3], 0 offset:8\n"
+                     "s_mov_b64 s[4:5], src_private_base\n"
+                     "v_mov_b32 v3, s5\n"
+                     "flat_load_dword v4, v[2:3]\n"
+                     "buffer_load_dword v5, v2, s[0:3], 0 offen\n"
+                     "s_waitcnt vmcnt(0) lgkmcnt(0)"),
+            SIM_FAULT_NONE);
+   uint32_t v;
+   memcpy(&v, t_scratch + 2 * 256 + 5 * 4, 4); /* dword 2 of lane 5 */
+   CHECK_EQ(v, 0xA005);
+   CHECK_EQ(w->v[4][9], 0xA009);
+   CHECK_EQ(w->v[5][63], 0xA03F);
+   CHECK_EQ(w->s[5], (uint32_t)(SIM_APERTURE_PRIVATE_BASE >> 32));
+}
+
+/* FLAT to the shared aperture lands in LDS. */
+TEST(flat_lds_aperture)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = 4 * l;
+      w->v[2][l] = 7 * l;
+   }
+   CHECK_EQ(t_run(w, "s_mov_b64 s[0:1], src_shared_base\n"
+                     "v_mov_b32 v1, s1\n"
+                     "flat_store_dword v[0:1], v2\n"
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "ds_read_b32 v3, v0"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[3][10], 70);
+}
+
+/* Faults: the process survives and the record names the address / PC. */
+TEST(fault_global_oob)
+{
+   sim_wave *w = t_wave();
+   set_ptr_vgpr(w, 0, (void *)(uintptr_t)0x10000, 0);
+   CHECK_EQ(t_run(w, "global_store_dword v[0:1], v2, off"), SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_fault.address, 0x10000);
+}
+
+TEST(fault_store_to_code)
+{
+   sim_wave *w = t_wave();
+   CHECK_EQ(t_run(w, "s_getpc_b64 s[0:1]\n v_mov_b32 v0, s0\n v_mov_b32 v1, s1\n"
+                     "global_store_dword v[0:1], v2, off"),
+            SIM_FAULT_MEMORY_VIOLATION);
+}
+
+TEST(fault_lds_overrun)
+{
+   sim_wave *w = t_wave();
+   t_lds_size = 1024;
+   for (unsigned l = 0; l < 64; l++)
+      w->v[0][l] = 1020;
+   CHECK_EQ(t_run(w, "ds_write_b64 v0, v[2:3]"), SIM_FAULT_MEMORY_VIOLATION);
+}
+
+TEST(fault_illegal)
+{
+   sim_wave *w = t_wave();
+   CHECK_EQ(t_run(w, ".long 0xFC000000"), SIM_FAULT_ILLEGAL_INSTRUCTION);
+   CHECK(strstr(t_fault.message, "fc000000") != NULL);
+}
+
+TEST(fault_trap)
+{
+   sim_wave *w = t_wave();
+   CHECK_EQ(t_run(w, "s_trap 2"), SIM_FAULT_TRAP);
+}
 
 void
 t_mem_tests(void)
 {
+   RUN(smem_load);
+   RUN(global_load_store);
+   RUN(global_atomics);
+   RUN(ds_ops);
+   RUN(scratch_swizzle_and_private_aperture);
+   RUN(flat_lds_aperture);
+   RUN(fault_global_oob);
+   RUN(fault_store_to_code);
+   RUN(fault_lds_overrun);
+   RUN(fault_illegal);
+   RUN(fault_trap);
 }
