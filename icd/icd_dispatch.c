@@ -7,6 +7,7 @@
 #include "icd_priv.h"
 #include "platform/plat.h"
 #include "dispatch/disp.h"
+#include "memory/mem.h"
 
 #include <string.h>
 

@@ -1,0 +1,176 @@
+/*
+ * memory/mem.h — what other modules use from memory/: cl_mem buffer objects (buffers and
+ * sub-buffers over HSA memory pools), their in-flight references, the per-context table
+ * of coarse-grained SVM allocations, and the staging allocator (host memory the GPU can
+ * reach) the transfer code copies through. OpenCL 3.0 API §5.2 (buffers), §5.5 (memory
+ * objects), §5.6 (SVM).
+ *
+ * Lock order: context lock, then a mem object's `lock`, then the SVM table lock, then the
+ * staging lock. No HSA call is made with the SVM table lock held.
+ */
+#ifndef MEM_H
+#define MEM_H
+
+#include "icd.h"
+#include "platform/plat.h"
+#include <pthread.h>
+
+struct _cl_device_id;
+struct _cl_context;
+
+/* ---- memory objects ---------------------------------------------------------------- */
+
+/* How a mem object's bytes are backed; decides how they are freed (mem_buffer.c). */
+typedef enum mem_backing {
+   MEM_BACKING_DEVICE = 1, /* coarse-grained device_pool memory: the host may not touch it */
+   MEM_BACKING_SYSTEM,     /* CL_MEM_ALLOC_HOST_PTR: CPU agent's system_pool, GPU allowed */
+   MEM_BACKING_LOCKED,     /* CL_MEM_USE_HOST_PTR: the application's memory, locked */
+   MEM_BACKING_SVM,        /* CL_MEM_USE_HOST_PTR on an SVM pointer: the SVM allocation's */
+   MEM_BACKING_SUB,        /* a sub-buffer: its parent's bytes */
+} mem_backing;
+
+typedef void(CL_CALLBACK *mem_destructor_fn)(cl_mem memobj, void *user_data);
+
+/* clSetMemObjectDestructorCallback registrations, newest first (run in that order). */
+struct mem_destructor {
+   mem_destructor_fn fn;
+   void *user_data;
+   struct mem_destructor *next;
+};
+
+/*
+ * One outstanding clEnqueueMapBuffer, kept by the transfer code (mem_transfer.c) on the
+ * object's `maps` list under `lock`. Whatever is left when the object is destroyed is
+ * freed by it: `staging` (if non-NULL) with mem_staging_free(staging_dev, staging,
+ * staging_size), then the node with icd_free.
+ */
+struct mem_map {
+   struct mem_map *next;
+   void *host_ptr;           /* what clEnqueueMapBuffer returned */
+   size_t offset, size;      /* mapped region, bytes from the object's first byte */
+   cl_map_flags flags;
+   void *staging;            /* staging copy for device-only memory, or NULL */
+   size_t staging_size;
+   struct _cl_device_id *staging_dev;
+};
+
+/*
+ * A memory object. Immutable after creation except the counters, `maps` and
+ * `destructors` (under `lock`).
+ *
+ * Lifetime: obj.refcount counts API references (CL_MEM_REFERENCE_COUNT). internal_refs
+ * counts internal ones — each in-flight command that touches the object, each sub-buffer
+ * on its parent — plus one held by all API references together. The object is destroyed
+ * (destructor callbacks in reverse registration order, then the memory freed) when
+ * internal_refs reaches zero, on whichever thread drops the last reference.
+ */
+struct _cl_mem {
+   struct icd_object obj;
+   cl_mem_object_type type;        /* CL_MEM_OBJECT_BUFFER */
+   struct _cl_context *context;    /* holds an internal reference */
+   struct _cl_device_id *device;   /* whose pool backs the memory (first fitting device) */
+   cl_mem_flags flags;             /* as given; READ_WRITE added when no access flag was;
+                                    * a sub-buffer's include what it inherits (§5.2.2) */
+   size_t size;                    /* bytes */
+   mem_backing backing;
+   uint64_t device_va;             /* GPU address of the first byte (a sub-buffer's
+                                    * includes its origin) */
+   void *host_ptr;                 /* CL_MEM_USE_HOST_PTR: the application's pointer
+                                    * (+ origin for a sub-buffer); else NULL. Authoritative:
+                                    * the GPU reads and writes it directly */
+   bool host_accessible;           /* the host may dereference device_va directly (USE_HOST_PTR,
+                                    * ALLOC_HOST_PTR, SVM-backed); false: device-only memory,
+                                    * reach it only through HSA copies/fills */
+   bool uses_svm_pointer;          /* CL_MEM_USES_SVM_POINTER */
+   void *alloc_base;               /* what to free: pool allocation or locked host pointer;
+                                    * NULL for SVM-backed and sub-buffers */
+   struct _cl_mem *parent;         /* sub-buffer: holds an internal reference; else NULL */
+   size_t origin;                  /* sub-buffer: offset in the parent; else 0 */
+   cl_mem_properties *props;       /* clCreateBufferWithProperties list as given,
+                                    * 0-terminated; NULL when none was given */
+   size_t num_props;               /* entries including the terminator; 0 when props NULL */
+   atomic_uint map_count;          /* CL_MEM_MAP_COUNT: maintained by the map/unmap code */
+   atomic_uint internal_refs;
+   pthread_mutex_t lock;           /* guards maps and destructors */
+   struct mem_map *maps;
+   struct mem_destructor *destructors;
+};
+
+ICD_DEFINE_HANDLE_CASTS(mem_mem, struct _cl_mem, cl_mem, ICD_TYPE_MEM)
+
+/* True for a buffer or a sub-buffer (the objects clEnqueue*Buffer* accept). */
+static inline bool
+mem_is_buffer(const struct _cl_mem *mem)
+{
+   return mem->type == CL_MEM_OBJECT_BUFFER;
+}
+
+/* The buffer whose allocation holds `mem`'s bytes: `mem` itself or its parent. */
+static inline struct _cl_mem *
+mem_root(struct _cl_mem *mem)
+{
+   return mem->parent ? mem->parent : mem;
+}
+
+/* Internal references of in-flight commands; the last one destroys the object. Never take
+ * them with a mem object's lock held. */
+void mem_retain_internal(struct _cl_mem *mem);
+void mem_release_internal(struct _cl_mem *mem);
+
+/* ---- coarse-grained SVM ------------------------------------------------------------ */
+
+/*
+ * Finds the SVM allocation of `ctx` that contains `ptr` (base <= ptr < base + size).
+ * Returns true and fills *base and *size (either may be NULL); false when `ptr` is in no
+ * SVM allocation of `ctx`. Thread safe. The allocation stays valid only until the
+ * application frees it: callers that keep it past the call must hold a reference on an
+ * object that forbids that (clSVMFree while in use is undefined behaviour, §5.6.1).
+ *
+ * SVM memory is coarse-grained device_pool memory made accessible to the CPU agent too:
+ * the host may dereference it (between SVM map and unmap), the GPU uses the same address.
+ */
+bool mem_svm_lookup(struct _cl_context *ctx, const void *ptr, void **base, size_t *size);
+
+/*
+ * Frees an SVM allocation of `ctx` whose base is `ptr` (clSVMFree's worker, also for the
+ * default free of clEnqueueSVMFree). Does not wait for commands. Returns CL_INVALID_VALUE
+ * (logged) when `ptr` is not the base of one of the context's SVM allocations.
+ */
+cl_int mem_svm_free(struct _cl_context *ctx, void *ptr);
+
+/* ---- staging memory ---------------------------------------------------------------- */
+
+/*
+ * Host memory of at least `size` bytes that the GPU of `dev` can access (the CPU agent's
+ * system pool, access allowed for the GPU agent); page aligned. Pooled: allocations up to
+ * MEM_STAGING_MAX_CACHED bytes are rounded to a power-of-two size class and come from a
+ * per-device free list when one is cached, so steady-state use makes no system call.
+ * Thread safe. Free with mem_staging_free and the same `dev` and `size`.
+ */
+#define MEM_STAGING_MAX_CACHED (64u << 20)
+cl_int mem_staging_alloc(struct _cl_device_id *dev, size_t size, void **host_ptr);
+void mem_staging_free(struct _cl_device_id *dev, void *host_ptr, size_t size);
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+cl_mem CL_API_CALL mem_CreateBuffer(cl_context context, cl_mem_flags flags, size_t size,
+                                    void *host_ptr, cl_int *errcode_ret);
+cl_mem CL_API_CALL mem_CreateBufferWithProperties(cl_context context,
+                                                  const cl_mem_properties *properties,
+                                                  cl_mem_flags flags, size_t size,
+                                                  void *host_ptr, cl_int *errcode_ret);
+cl_mem CL_API_CALL mem_CreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
+                                       cl_buffer_create_type buffer_create_type,
+                                       const void *buffer_create_info, cl_int *errcode_ret);
+cl_int CL_API_CALL mem_RetainMemObject(cl_mem memobj);
+cl_int CL_API_CALL mem_ReleaseMemObject(cl_mem memobj);
+cl_int CL_API_CALL mem_GetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
+                                        size_t param_value_size, void *param_value,
+                                        size_t *param_value_size_ret);
+cl_int CL_API_CALL mem_SetMemObjectDestructorCallback(cl_mem memobj, mem_destructor_fn pfn_notify,
+                                                      void *user_data);
+void *CL_API_CALL mem_SVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
+                               cl_uint alignment);
+void CL_API_CALL mem_SVMFree(cl_context context, void *svm_pointer);
+
+#endif

@@ -1,0 +1,548 @@
+/*
+ * memory/mem_buffer.c — buffer objects: clCreateBuffer(WithProperties) over HSA memory
+ * pools, clCreateSubBuffer, reference counting (API and in-flight), destructor callbacks
+ * and clGetMemObjectInfo (OpenCL 3.0 API §5.2.1, §5.2.2, §5.5).
+ *
+ * Placement (one allocation per context, on the first device whose
+ * CL_DEVICE_MAX_MEM_ALLOC_SIZE fits; the context's other devices are granted access):
+ *   default          device_pool (coarse grained; the host never touches it, contents are
+ *                    reached with HSA copies and fills only)
+ *   USE_HOST_PTR     the application's memory, locked with hsa_amd_memory_lock; the GPU
+ *                    uses the agent pointer; host_ptr stays authoritative. On an SVM
+ *                    pointer of the context: the SVM allocation itself (§5.6.1)
+ *   ALLOC_HOST_PTR   the CPU agent's system_pool, access allowed for the GPU agents
+ *   COPY_HOST_PTR    initial contents: memcpy into host-visible memory, else copied
+ *                    through staging memory with hsa_memory_copy
+ */
+#include "memory/mem_priv.h"
+#include "dispatch/disp.h"
+
+#include <assert.h>
+#include <string.h>
+
+/* The flags clCreateBuffer accepts (§5.2.1 "Memory flags"). CL_MEM_KERNEL_READ_AND_WRITE
+ * only matters for image format queries; it is accepted and has no effect on buffers. */
+#define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
+#define HOST_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
+#define HOST_ACCESS_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+#define BUFFER_FLAGS                                                                         \
+   (ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS | CL_MEM_KERNEL_READ_AND_WRITE)
+
+/* Bytes moved per hsa_memory_copy when initialising device memory from host memory. */
+#define COPY_CHUNK (4u << 20)
+
+static bool
+more_than_one(cl_mem_flags bits)
+{
+   return (bits & (bits - 1)) != 0;
+}
+
+/* ---- lifetime ----------------------------------------------------------------------- */
+
+/*
+ * Ends an object, possibly half-built. Order (§5.5.1 clSetMemObjectDestructorCallback):
+ * host memory is unlocked first, so the callbacks may free or reuse host_ptr; callbacks
+ * run newest first, with the handle still valid; then the memory is freed.
+ */
+static void
+mem_destroy(struct _cl_mem *mem)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   if (mem->backing == MEM_BACKING_LOCKED && mem->alloc_base) {
+      hsa_status_t st = hsa->hsa_amd_memory_unlock(mem->alloc_base);
+      if (st != HSA_STATUS_SUCCESS)
+         mem__hsa_error(st, CL_OUT_OF_RESOURCES, "unlocking a CL_MEM_USE_HOST_PTR buffer");
+      mem->alloc_base = NULL;
+   }
+   for (struct mem_destructor *d = mem->destructors, *next; d; d = next) {
+      next = d->next;
+      d->fn(mem_mem_to_handle(mem), d->user_data);
+      icd_free(d);
+   }
+   for (struct mem_map *m = mem->maps, *next; m; m = next) {
+      next = m->next;
+      if (m->staging)
+         mem_staging_free(m->staging_dev, m->staging, m->staging_size);
+      icd_free(m);
+   }
+   if (mem->alloc_base)
+      mem__pool_free(mem->alloc_base);
+   if (mem->parent)
+      mem_release_internal(mem->parent);
+   if (mem->context)
+      plat_context_release_internal(mem->context);
+   pthread_mutex_destroy(&mem->lock);
+   icd_object_finish(&mem->obj);
+   icd_free(mem->props);
+   icd_free(mem);
+}
+
+void
+mem_retain_internal(struct _cl_mem *mem)
+{
+   atomic_fetch_add_explicit(&mem->internal_refs, 1, memory_order_relaxed);
+}
+
+void
+mem_release_internal(struct _cl_mem *mem)
+{
+   if (atomic_fetch_sub_explicit(&mem->internal_refs, 1, memory_order_acq_rel) == 1)
+      mem_destroy(mem);
+}
+
+/* A zeroed object with one API reference; the caller fills it. */
+static cl_int
+mem_alloc_object(struct _cl_mem **out)
+{
+   struct _cl_mem *mem = icd_calloc(1, sizeof(*mem));
+   if (!mem)
+      return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a memory object");
+   icd_object_init(&mem->obj, ICD_TYPE_MEM);
+   atomic_init(&mem->internal_refs, 1);
+   atomic_init(&mem->map_count, 0);
+   pthread_mutex_init(&mem->lock, NULL);
+   mem->type = CL_MEM_OBJECT_BUFFER;
+   *out = mem;
+   return CL_SUCCESS;
+}
+
+/* ---- buffers ------------------------------------------------------------------------ */
+
+/* Copies `size` bytes of host memory into device-only memory through staging memory. */
+static cl_int
+copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *src, size_t size)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   size_t chunk = size < COPY_CHUNK ? size : COPY_CHUNK;
+   void *staging;
+   cl_int err = mem_staging_alloc(dev, chunk, &staging);
+   if (err != CL_SUCCESS)
+      return err;
+   for (size_t done = 0; done < size; done += chunk) {
+      size_t n = size - done < chunk ? size - done : chunk;
+      memcpy(staging, (const char *)src + done, n);
+      hsa_status_t st =
+         hsa->hsa_memory_copy((void *)(uintptr_t)(device_va + done), staging, n);
+      if (st != HSA_STATUS_SUCCESS) {
+         err = mem__hsa_error(st, CL_OUT_OF_RESOURCES, "copying CL_MEM_COPY_HOST_PTR data");
+         break;
+      }
+   }
+   mem_staging_free(dev, staging, chunk);
+   return err;
+}
+
+/*
+ * Returns a new buffer with one API reference. Inputs validated by the entry point:
+ * `flags` consistent, `dev` one of the context's devices whose allocation limit fits
+ * `size`, host_ptr present exactly when USE/COPY_HOST_PTR is set, `svm_base` non-NULL
+ * when host_ptr lies in an SVM allocation of the context. `props` is copied.
+ */
+static cl_int
+mem_buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_flags flags,
+                  size_t size, void *host_ptr, bool svm_host_ptr,
+                  const cl_mem_properties *props, size_t num_props, struct _cl_mem **out)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   hsa_agent_t agents[MEM_MAX_AGENTS];
+   uint32_t num_agents = mem__context_agents(ctx, agents);
+   struct _cl_mem *mem;
+   cl_int err = mem_alloc_object(&mem);
+   if (err != CL_SUCCESS)
+      return err;
+   plat_context_retain_internal(ctx);
+   mem->context = ctx;
+   mem->device = dev;
+   mem->flags = flags & ACCESS_FLAGS ? flags : flags | CL_MEM_READ_WRITE;
+   mem->size = size;
+   if (props) {
+      mem->props = icd_malloc(num_props * sizeof(*props));
+      if (!mem->props) {
+         err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "copying buffer properties");
+         goto out_destroy;
+      }
+      memcpy(mem->props, props, num_props * sizeof(*props));
+      mem->num_props = num_props;
+   }
+
+   if (flags & CL_MEM_USE_HOST_PTR) {
+      mem->host_ptr = host_ptr;
+      mem->host_accessible = true;
+      if (svm_host_ptr) {
+         /* §5.6.1: the buffer uses the SVM allocation as its storage. */
+         mem->backing = MEM_BACKING_SVM;
+         mem->uses_svm_pointer = true;
+         mem->device_va = (uintptr_t)host_ptr;
+      } else {
+         void *agent_ptr = NULL;
+         mem->backing = MEM_BACKING_LOCKED;
+         hsa_status_t st =
+            hsa->hsa_amd_memory_lock(host_ptr, size, agents, (int)num_agents, &agent_ptr);
+         if (st != HSA_STATUS_SUCCESS) {
+            err = mem__hsa_error(st, CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                                 "locking CL_MEM_USE_HOST_PTR memory");
+            goto out_destroy;
+         }
+         mem->alloc_base = host_ptr;
+         mem->device_va = (uintptr_t)agent_ptr;
+      }
+   } else if (flags & CL_MEM_ALLOC_HOST_PTR) {
+      mem->backing = MEM_BACKING_SYSTEM;
+      mem->host_accessible = true;
+      if (!dev->has_system_pool) {
+         err = ICD_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                         "device %s has no system memory pool for CL_MEM_ALLOC_HOST_PTR",
+                         dev->name);
+         goto out_destroy;
+      }
+      err = mem__pool_alloc(dev->system_pool, size, agents, num_agents,
+                            CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                            "allocating a CL_MEM_ALLOC_HOST_PTR buffer", &mem->alloc_base);
+      if (err != CL_SUCCESS)
+         goto out_destroy;
+      mem->device_va = (uintptr_t)mem->alloc_base;
+      if (flags & CL_MEM_COPY_HOST_PTR)
+         memcpy(mem->alloc_base, host_ptr, size);
+   } else {
+      mem->backing = MEM_BACKING_DEVICE;
+      err = mem__pool_alloc(dev->device_pool, size, agents, num_agents > 1 ? num_agents : 0,
+                            CL_MEM_OBJECT_ALLOCATION_FAILURE, "allocating a buffer",
+                            &mem->alloc_base);
+      if (err != CL_SUCCESS)
+         goto out_destroy;
+      mem->device_va = (uintptr_t)mem->alloc_base;
+      if (flags & CL_MEM_COPY_HOST_PTR) {
+         err = copy_to_device(dev, mem->device_va, host_ptr, size);
+         if (err != CL_SUCCESS)
+            goto out_destroy;
+      }
+   }
+   *out = mem;
+   return CL_SUCCESS;
+
+out_destroy:
+   mem_destroy(mem);
+   return err;
+}
+
+/* §5.2.1: a property list; no property name is defined for buffers in core OpenCL 3.0. */
+static cl_int
+check_properties(const cl_mem_properties *properties, size_t *num_out)
+{
+   *num_out = 0;
+   if (!properties)
+      return CL_SUCCESS;
+   if (properties[0] != 0)
+      return ICD_ERROR(CL_INVALID_PROPERTY, "unsupported buffer property 0x%llx",
+                       (unsigned long long)properties[0]);
+   *num_out = 1;
+   return CL_SUCCESS;
+}
+
+static cl_int
+check_buffer_flags(cl_mem_flags flags)
+{
+   if (flags & ~(cl_mem_flags)BUFFER_FLAGS)
+      return ICD_ERROR(CL_INVALID_VALUE, "unknown memory flags 0x%llx",
+                       (unsigned long long)(flags & ~(cl_mem_flags)BUFFER_FLAGS));
+   if (more_than_one(flags & ACCESS_FLAGS))
+      return ICD_ERROR(CL_INVALID_VALUE,
+                       "more than one of CL_MEM_READ_WRITE/WRITE_ONLY/READ_ONLY in 0x%llx",
+                       (unsigned long long)flags);
+   if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+      return ICD_ERROR(CL_INVALID_VALUE,
+                       "CL_MEM_USE_HOST_PTR with CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR");
+   if (more_than_one(flags & HOST_ACCESS_FLAGS))
+      return ICD_ERROR(CL_INVALID_VALUE,
+                       "more than one of CL_MEM_HOST_WRITE_ONLY/READ_ONLY/NO_ACCESS in 0x%llx",
+                       (unsigned long long)flags);
+   return CL_SUCCESS;
+}
+
+cl_mem CL_API_CALL
+mem_CreateBufferWithProperties(cl_context context, const cl_mem_properties *properties,
+                               cl_mem_flags flags, size_t size, void *host_ptr,
+                               cl_int *errcode_ret)
+{
+   struct _cl_mem *mem = NULL;
+   struct _cl_device_id *dev = NULL;
+   size_t num_props = 0;
+   bool svm_host_ptr = false;
+   cl_int err;
+
+   struct _cl_context *ctx = plat_context_from_handle(context);
+   if (!ctx) {
+      err = ICD_ERROR(CL_INVALID_CONTEXT, "context %p is not an hsacl context", (void *)context);
+      goto out;
+   }
+   err = check_properties(properties, &num_props);
+   if (err != CL_SUCCESS)
+      goto out;
+   err = check_buffer_flags(flags);
+   if (err != CL_SUCCESS)
+      goto out;
+   /* Too large only when no device of the context can hold it (§5.2.1). */
+   for (cl_uint i = 0; i < ctx->num_devices && !dev; i++) {
+      if (size <= ctx->devices[i]->max_alloc_size)
+         dev = ctx->devices[i];
+   }
+   if (size == 0 || !dev) {
+      err = ICD_ERROR(CL_INVALID_BUFFER_SIZE, "size %zu is 0 or above every device's "
+                      "CL_DEVICE_MAX_MEM_ALLOC_SIZE", size);
+      goto out;
+   }
+   bool wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+   if (!host_ptr && wants_ptr) {
+      err = ICD_ERROR(CL_INVALID_HOST_PTR, "host_ptr is NULL with USE/COPY_HOST_PTR");
+      goto out;
+   }
+   if (host_ptr && !wants_ptr) {
+      err = ICD_ERROR(CL_INVALID_HOST_PTR, "host_ptr %p given without USE/COPY_HOST_PTR",
+                      host_ptr);
+      goto out;
+   }
+   if (flags & CL_MEM_USE_HOST_PTR) {
+      void *svm_base;
+      size_t svm_size;
+      svm_host_ptr = mem_svm_lookup(ctx, host_ptr, &svm_base, &svm_size);
+      /* §5.6.1: size may not exceed what the SVM allocation holds past host_ptr. */
+      if (svm_host_ptr && size > svm_size - (size_t)((char *)host_ptr - (char *)svm_base)) {
+         err = ICD_ERROR(CL_INVALID_BUFFER_SIZE,
+                         "size %zu runs past the SVM allocation host_ptr %p lies in", size,
+                         host_ptr);
+         goto out;
+      }
+   }
+
+   err = mem_buffer_create(ctx, dev, flags, size, host_ptr, svm_host_ptr, properties, num_props,
+                           &mem);
+   if (err != CL_SUCCESS)
+      goto out;
+   icd_set_errcode(errcode_ret, CL_SUCCESS);
+   return mem_mem_to_handle(mem);
+
+out:
+   icd_set_errcode(errcode_ret, err);
+   return NULL;
+}
+
+cl_mem CL_API_CALL
+mem_CreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr,
+                 cl_int *errcode_ret)
+{
+   return mem_CreateBufferWithProperties(context, NULL, flags, size, host_ptr, errcode_ret);
+}
+
+/* ---- sub-buffers -------------------------------------------------------------------- */
+
+/* Returns a new sub-buffer with one API reference; region and flags validated. */
+static cl_int
+mem_sub_buffer_create(struct _cl_mem *parent, cl_mem_flags flags, size_t origin, size_t size,
+                      struct _cl_mem **out)
+{
+   struct _cl_mem *mem;
+   cl_int err = mem_alloc_object(&mem);
+   if (err != CL_SUCCESS)
+      return err;
+   /* §5.2.2: access and host-access flags not given, and the host-pointer flags, are
+    * inherited from the parent. */
+   cl_mem_flags inherited = parent->flags & HOST_PTR_FLAGS;
+   if (!(flags & ACCESS_FLAGS))
+      inherited |= parent->flags & ACCESS_FLAGS;
+   if (!(flags & HOST_ACCESS_FLAGS))
+      inherited |= parent->flags & HOST_ACCESS_FLAGS;
+   mem_retain_internal(parent);
+   mem->parent = parent;
+   plat_context_retain_internal(parent->context);
+   mem->context = parent->context;
+   mem->device = parent->device;
+   mem->flags = flags | inherited;
+   mem->size = size;
+   mem->origin = origin;
+   mem->backing = MEM_BACKING_SUB;
+   mem->device_va = parent->device_va + origin;
+   mem->host_ptr = parent->host_ptr ? (char *)parent->host_ptr + origin : NULL;
+   mem->host_accessible = parent->host_accessible;
+   mem->uses_svm_pointer = parent->uses_svm_pointer;
+   *out = mem;
+   return CL_SUCCESS;
+}
+
+/* §5.2.2 CL_MISALIGNED_SUB_BUFFER_OFFSET: aligned for at least one device of the context. */
+static bool
+origin_aligned(const struct _cl_context *ctx, size_t origin)
+{
+   for (cl_uint i = 0; i < ctx->num_devices; i++) {
+      cl_uint bits = 0;
+      if (plat_GetDeviceInfo(plat_device_to_handle(ctx->devices[i]), CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                             sizeof(bits), &bits, NULL) != CL_SUCCESS || bits < 8)
+         continue;
+      if (origin % (bits / 8) == 0)
+         return true;
+   }
+   return false;
+}
+
+cl_mem CL_API_CALL
+mem_CreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffer_create_type,
+                    const void *buffer_create_info, cl_int *errcode_ret)
+{
+   struct _cl_mem *mem = NULL;
+   cl_int err;
+
+   struct _cl_mem *parent = mem_mem_from_handle(buffer);
+   if (!parent || !mem_is_buffer(parent) || parent->parent) {
+      err = ICD_ERROR(CL_INVALID_MEM_OBJECT, "%p is not a buffer (or is a sub-buffer)",
+                      (void *)buffer);
+      goto out;
+   }
+   cl_mem_flags pf = parent->flags;
+   if (flags & ~(cl_mem_flags)(ACCESS_FLAGS | HOST_ACCESS_FLAGS | CL_MEM_KERNEL_READ_AND_WRITE)) {
+      err = ICD_ERROR(CL_INVALID_VALUE, "sub-buffer flags 0x%llx: unknown or host-pointer flags",
+                      (unsigned long long)flags);
+      goto out;
+   }
+   if (more_than_one(flags & ACCESS_FLAGS) ||
+       ((pf & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+       ((pf & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))) {
+      err = ICD_ERROR(CL_INVALID_VALUE, "sub-buffer access flags 0x%llx conflict with 0x%llx",
+                      (unsigned long long)flags, (unsigned long long)pf);
+      goto out;
+   }
+   if (more_than_one(flags & HOST_ACCESS_FLAGS) ||
+       ((pf & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
+       ((pf & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
+       ((pf & CL_MEM_HOST_NO_ACCESS) &&
+        (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))) {
+      err = ICD_ERROR(CL_INVALID_VALUE,
+                      "sub-buffer host access flags 0x%llx conflict with 0x%llx",
+                      (unsigned long long)flags, (unsigned long long)pf);
+      goto out;
+   }
+   if (buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION) {
+      err = ICD_ERROR(CL_INVALID_VALUE, "buffer_create_type 0x%x is not "
+                      "CL_BUFFER_CREATE_TYPE_REGION", (unsigned)buffer_create_type);
+      goto out;
+   }
+   const cl_buffer_region *region = buffer_create_info;
+   if (!region) {
+      err = ICD_ERROR(CL_INVALID_VALUE, "buffer_create_info is NULL");
+      goto out;
+   }
+   if (region->origin > parent->size || region->size > parent->size - region->origin) {
+      err = ICD_ERROR(CL_INVALID_VALUE, "region [%zu, +%zu) is outside the %zu-byte buffer",
+                      region->origin, region->size, parent->size);
+      goto out;
+   }
+   if (!origin_aligned(parent->context, region->origin)) {
+      err = ICD_ERROR(CL_MISALIGNED_SUB_BUFFER_OFFSET,
+                      "origin %zu is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN",
+                      region->origin);
+      goto out;
+   }
+   if (region->size == 0) {
+      err = ICD_ERROR(CL_INVALID_BUFFER_SIZE, "sub-buffer size is 0");
+      goto out;
+   }
+
+   err = mem_sub_buffer_create(parent, flags, region->origin, region->size, &mem);
+   if (err != CL_SUCCESS)
+      goto out;
+   icd_set_errcode(errcode_ret, CL_SUCCESS);
+   return mem_mem_to_handle(mem);
+
+out:
+   icd_set_errcode(errcode_ret, err);
+   return NULL;
+}
+
+/* ---- reference counting, callbacks, queries ---------------------------------------- */
+
+cl_int CL_API_CALL
+mem_RetainMemObject(cl_mem memobj)
+{
+   struct _cl_mem *mem = mem_mem_from_handle(memobj);
+   if (!mem)
+      return ICD_ERROR(CL_INVALID_MEM_OBJECT, "%p is not an hsacl memory object", (void *)memobj);
+   icd_object_retain(&mem->obj);
+   return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL
+mem_ReleaseMemObject(cl_mem memobj)
+{
+   struct _cl_mem *mem = mem_mem_from_handle(memobj);
+   if (!mem)
+      return ICD_ERROR(CL_INVALID_MEM_OBJECT, "%p is not an hsacl memory object", (void *)memobj);
+   if (icd_object_release(&mem->obj))
+      mem_release_internal(mem);
+   return CL_SUCCESS;
+}
+
+/*
+ * §5.5.1: callbacks run newest first when the object is destroyed — on the thread that
+ * drops its last reference, which may be a command-completion thread. No lock is held
+ * while they run.
+ */
+cl_int CL_API_CALL
+mem_SetMemObjectDestructorCallback(cl_mem memobj, mem_destructor_fn pfn_notify, void *user_data)
+{
+   struct _cl_mem *mem = mem_mem_from_handle(memobj);
+   if (!mem)
+      return ICD_ERROR(CL_INVALID_MEM_OBJECT, "%p is not an hsacl memory object", (void *)memobj);
+   if (!pfn_notify)
+      return ICD_ERROR(CL_INVALID_VALUE, "pfn_notify is NULL");
+   struct mem_destructor *d = icd_malloc(sizeof(*d));
+   if (!d)
+      return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a destructor callback");
+   d->fn = pfn_notify;
+   d->user_data = user_data;
+   pthread_mutex_lock(&mem->lock);
+   d->next = mem->destructors;
+   mem->destructors = d;
+   pthread_mutex_unlock(&mem->lock);
+   return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL
+mem_GetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size,
+                     void *param_value, size_t *param_value_size_ret)
+{
+   struct _cl_mem *mem = mem_mem_from_handle(memobj);
+   if (!mem)
+      return ICD_ERROR(CL_INVALID_MEM_OBJECT, "%p is not an hsacl memory object", (void *)memobj);
+   size_t pvs = param_value_size;
+   void *pv = param_value;
+   size_t *pvsr = param_value_size_ret;
+   switch (param_name) {
+   case CL_MEM_TYPE:
+      return ICD_GET_INFO_SCALAR(cl_mem_object_type, mem->type, pvs, pv, pvsr);
+   case CL_MEM_FLAGS:
+      return ICD_GET_INFO_SCALAR(cl_mem_flags, mem->flags, pvs, pv, pvsr);
+   case CL_MEM_SIZE:
+      return ICD_GET_INFO_SCALAR(size_t, mem->size, pvs, pv, pvsr);
+   case CL_MEM_HOST_PTR:
+      return ICD_GET_INFO_SCALAR(void *, mem->host_ptr, pvs, pv, pvsr);
+   case CL_MEM_MAP_COUNT:
+      return ICD_GET_INFO_SCALAR(cl_uint, atomic_load(&mem->map_count), pvs, pv, pvsr);
+   case CL_MEM_REFERENCE_COUNT:
+      return ICD_GET_INFO_SCALAR(cl_uint, icd_object_refcount(&mem->obj), pvs, pv, pvsr);
+   case CL_MEM_CONTEXT:
+      return ICD_GET_INFO_SCALAR(cl_context, plat_context_to_handle(mem->context), pvs, pv,
+                                 pvsr);
+   case CL_MEM_ASSOCIATED_MEMOBJECT:
+      return ICD_GET_INFO_SCALAR(cl_mem, mem->parent ? mem_mem_to_handle(mem->parent) : NULL, pvs,
+                                 pv, pvsr);
+   case CL_MEM_OFFSET:
+      return ICD_GET_INFO_SCALAR(size_t, mem->origin, pvs, pv, pvsr);
+   case CL_MEM_USES_SVM_POINTER:
+      return ICD_GET_INFO_SCALAR(cl_bool, mem->uses_svm_pointer ? CL_TRUE : CL_FALSE, pvs, pv,
+                                 pvsr);
+   case CL_MEM_PROPERTIES:
+      /* §5.5.2: size 0 when created without a property list. */
+      return icd_get_info(mem->props, mem->num_props * sizeof(cl_mem_properties), pvs, pv, pvsr);
+   default:
+      return ICD_ERROR(CL_INVALID_VALUE, "unknown memory object query 0x%x",
+                       (unsigned)param_name);
+   }
+}
