@@ -130,3 +130,29 @@ SIM_VOP_F32_1(v_trunc_f32, truncf(a))
 SIM_VOP_F32_1(v_ceil_f32, ceilf(a))
 SIM_VOP_F32_1(v_rndne_f32, nearbyintf(a))
 SIM_VOP_F32_1(v_floor_f32, floorf(a))
+
+/* D.f = (float)S0.d. */
+void
+sim__op_v_cvt_f32_f64(sim_wave *w, const sim_inst *in)
+{
+   uint64_t A[64];
+   float r[64];
+   sim__vsrc64(w, in, 0, SIM_VT_F64, A);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = (float)sim__as_f64(A[l]);
+   sim__f32_post(w, in, r);
+   sim__vdst32(w, in, (const uint32_t *)r);
+}
+
+/* D.d = (double)S0.f. */
+void
+sim__op_v_cvt_f64_f32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64];
+   double r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F32, t0);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = (double)sim__as_f32(A[l]);
+   sim__f64_post(w, in, r);
+   sim__vdst64(w, in, (const uint64_t *)r);
+}

@@ -25,9 +25,291 @@ TEST(vop2_add_u32)
    CHECK_EQ(w->v[0][40], 7); /* inactive lane untouched */
 }
 
+/* Trap 1: saveexec writes old EXEC, SCC = EXEC != 0; cbranch_execz skips. */
+TEST(saveexec_execz)
+{
+   sim_wave *w = t_wave();
+   SIM_EXEC(w) = 0xFF00FF00FF00FF00ull;
+   w->s[4] = 0x0000FFFF;
+   w->s[5] = 0;
+   CHECK_EQ(t_run(w, "s_and_saveexec_b64 s[6:7], s[4:5]\n"
+                     "s_cbranch_execz skip\n"
+                     "s_mov_b32 s8, 1\n"
+                     "skip:\n"
+                     "s_mov_b64 exec, 0\n"
+                     "s_cbranch_execz skip2\n"
+                     "s_mov_b32 s9, 1\n"
+                     "skip2:\n"
+                     "s_mov_b64 exec, s[6:7]"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[6], 0xFF00FF00);
+   CHECK_EQ(w->s[7], 0xFF00FF00);
+   CHECK_EQ(w->s[8], 1);
+   CHECK_EQ(w->s[9], 0);
+   CHECK_EQ(SIM_EXEC(w), 0xFF00FF00FF00FF00ull);
+}
+
+/* Trap 1: VOPC results of inactive lanes are 0; e64 form writes an SGPR pair; cmpx writes
+ * EXEC. */
+TEST(vopc_masks)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++)
+      w->v[0][l] = l;
+   SIM_VCC(w) = ~0ull;
+   SIM_EXEC(w) = 0x00000000FFFFFFFFull;
+   CHECK_EQ(t_run(w, "v_cmp_gt_u32 vcc, 10, v0\n"
+                     "v_cmp_le_u32_e64 s[4:5], 30, v0\n"
+                     "v_cmpx_lt_u32 vcc, 2, v0"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[4], 0xC0000000u);
+   CHECK_EQ(w->s[5], 0);
+   CHECK_EQ(SIM_EXEC(w), 0x00000000FFFFFFF8ull);
+   CHECK_EQ(SIM_VCC(w), 0x00000000FFFFFFF8ull);
+}
+
+/* Trap 2: 64-bit add through VCC (e32) and an SGPR pair (VOP3b e64). */
+TEST(carry_chains)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = 0xFFFFFFFF;
+      w->v[1][l] = l;
+      w->v[2][l] = 1;
+      w->v[3][l] = 0;
+   }
+   CHECK_EQ(t_run(w, "v_add_co_u32 v4, vcc, v0, v2\n"
+                     "v_addc_co_u32 v5, vcc, v1, v3, vcc\n"
+                     "v_add_co_u32_e64 v6, s[10:11], v2, v2\n"
+                     "v_sub_co_u32_e64 v7, s[12:13], v3, v2\n"
+                     "v_subb_co_u32_e64 v8, s[14:15], v3, 0, s[12:13]\n"
+                     "v_mad_u64_u32 v[10:11], s[16:17], v0, v0, v[0:1]"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[4][3], 0);
+   CHECK_EQ(w->v[5][3], 4);
+   CHECK_EQ(w->s[10], 0);
+   CHECK_EQ(w->v[7][0], 0xFFFFFFFF);
+   CHECK_EQ(w->s64[6], ~0ull); /* borrow everywhere */
+   CHECK_EQ(w->v[8][0], 0xFFFFFFFF);
+   /* 0xFFFFFFFF^2 + (l:0xFFFFFFFF) = 0xFFFFFFFE00000001 + 0x00000002FFFFFFFF (l=2) */
+   CHECK_EQ(w->v[10][2], 0);
+   CHECK_EQ(w->v[11][2], 1);
+   CHECK_EQ(w->s[16], 0xFFFFFFFE); /* lane 0 alone has no carry out */
+}
+
+/* Trap 4/5: inline constants on 64-bit operands are f64 / sign-extended; literals. */
+TEST(constants)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = 0;
+      w->v[1][l] = 0x3FF00000; /* 1.0 */
+   }
+   CHECK_EQ(t_run(w, "v_add_f64 v[2:3], 0.5, v[0:1]\n"
+                     "v_add_f32 v4, 0.5, v1\n"
+                     "v_mul_f32 v5, 0x40400000, v1\n"
+                     "s_mov_b64 s[0:1], -3\n"
+                     "s_mov_b64 s[2:3], 0x80000000\n"
+                     "v_lshlrev_b64 v[6:7], 4, -1\n"
+                     "v_mov_b32 v8, 0.15915494\n"
+                     "s_mov_b32 s4, -16\n"
+                     "v_cvt_f32_f64 v9, 0x40080000"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[2][0], 0);
+   CHECK_EQ(w->v[3][0], 0x3FF80000); /* 1.5 */
+   CHECK_EQ(w->v[4][0], t_u(0.5f + t_f(0x3FF00000)));
+   CHECK_EQ(w->v[5][0], t_u(3.0f * t_f(0x3FF00000)));
+   CHECK_EQ(w->s64[0], (uint64_t)-3);
+   CHECK_EQ(w->s64[1], 0x80000000ull); /* b64 literal zero-extends */
+   CHECK_EQ(w->v[6][0], 0xFFFFFFF0u);
+   CHECK_EQ(w->v[7][0], 0xFFFFFFFFu);
+   CHECK_EQ(w->v[8][0], 0x3E22F983u);
+   CHECK_EQ(w->s[4], 0xFFFFFFF0u);
+   CHECK_EQ(w->v[9][0], t_u(3.0f)); /* f64 literal is the high word */
+}
+
+/* Trap 3: abs/neg/clamp; integer clamp saturates. */
+TEST(vop3_modifiers)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = t_u(-2.0f);
+      w->v[1][l] = t_u(0.25f);
+      w->v[2][l] = 0xFFFFFFF0;
+   }
+   CHECK_EQ(t_run(w, "v_add_f32_e64 v3, |v0|, -v1\n"
+                     "v_mul_f32_e64 v4, v0, v1 clamp\n"
+                     "v_add_u32_e64 v5, v2, 64 clamp\n"
+                     "v_fma_f32 v6, -v0, v1, 1.0"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[3][0], t_u(1.75f));
+   CHECK_EQ(w->v[4][0], t_u(0.0f));
+   CHECK_EQ(w->v[5][0], 0xFFFFFFFFu);
+   CHECK_EQ(w->v[6][0], t_u(1.5f));
+}
+
+/* Trap 6: FLOAT_DENORM_MODE_32 = 0 flushes denormal inputs and outputs. */
+TEST(denorm_modes)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++)
+      w->v[0][l] = 0x00000010; /* denormal */
+   CHECK_EQ(t_run(w, "v_add_f32 v1, v0, v0"), SIM_FAULT_NONE);
+   CHECK_EQ(w->v[1][0], 0x20);
+   w = t_wave();
+   w->denorm32 = 0;
+   for (unsigned l = 0; l < 64; l++)
+      w->v[0][l] = 0x00000010;
+   CHECK_EQ(t_run(w, "v_add_f32 v1, v0, v0"), SIM_FAULT_NONE);
+   CHECK_EQ(w->v[1][0], 0);
+}
+
+/* Trap 14: s_getpc returns the next instruction; swappc saves PC+4; setpc returns. */
+TEST(calls)
+{
+   sim_wave *w = t_wave();
+   CHECK_EQ(t_run(w, "s_getpc_b64 s[0:1]\n"
+                     "s_add_u32 s0, s0, func-.\n"  /* literal: 8-byte instruction */
+                     "s_addc_u32 s1, s1, 0\n"
+                     "s_swappc_b64 s[30:31], s[0:1]\n"
+                     "s_mov_b32 s5, 2\n"
+                     "s_endpgm\n"
+                     "func:\n"
+                     "s_mov_b32 s4, 1\n"
+                     "s_setpc_b64 s[30:31]"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[4], 1);
+   CHECK_EQ(w->s[5], 2);
+}
+
+/* Trap 16: SDWA selects, sext and dst_unused; SGPR source in SDWA. */
+TEST(sdwa)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = 0x11FF2233;
+      w->v[1][l] = 0x00010002;
+      w->v[2][l] = 0xAAAAAAAA;
+   }
+   w->s[0] = 0x00000005;
+   CHECK_EQ(t_run(w, "v_add_u32_sdwa v2, v0, v1 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE "
+                     "src0_sel:BYTE_0 src1_sel:WORD_1\n"
+                     "v_add_u32_sdwa v3, sext(v0), s0 dst_sel:DWORD src0_sel:BYTE_2 "
+                     "src1_sel:DWORD\n"
+                     "v_mov_b32_sdwa v4, v0 dst_sel:BYTE_1 dst_unused:UNUSED_PAD src0_sel:BYTE_3"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[2][0], 0x0034AAAA);
+   CHECK_EQ(w->v[3][0], 4); /* sext(0xFF) + 5 */
+   CHECK_EQ(w->v[4][0], 0x1100);
+}
+
+/* Trap 15: DPP row_shr with bound_ctrl, row_bcast:15 with a row mask. */
+TEST(dpp)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = l;
+      w->v[1][l] = 1000;
+      w->v[2][l] = 0;
+      w->v[3][l] = 7;
+   }
+   CHECK_EQ(t_run(w, "v_mov_b32_dpp v1, v0 row_shr:1 row_mask:0xf bank_mask:0xf\n"
+                     "v_mov_b32_dpp v2, v0 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:0\n"
+                     "v_add_u32_dpp v3, v0, v0 row_bcast:15 row_mask:0xa bank_mask:0xf"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[1][0], 1000); /* out of row: not written */
+   CHECK_EQ(w->v[1][5], 4);
+   CHECK_EQ(w->v[1][16], 1000);
+   CHECK_EQ(w->v[2][16], 0);   /* bound_ctrl: 0 */
+   CHECK_EQ(w->v[3][0], 7);    /* row 0 masked */
+   CHECK_EQ(w->v[3][20], 15 + 20);
+   CHECK_EQ(w->v[3][40], 7);   /* row 2 masked */
+   CHECK_EQ(w->v[3][50], 47 + 50);
+}
+
+/* Trap 17: VGPR index mode adds M0[7:0] to the selected operands. */
+TEST(gpr_index_mode)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[5][l] = 55;
+      w->v[7][l] = 77;
+   }
+   w->s[6] = 2;
+   CHECK_EQ(t_run(w, "s_set_gpr_idx_on s6, gpr_idx(SRC0)\n"
+                     "v_mov_b32 v1, v5\n"
+                     "s_set_gpr_idx_off\n"
+                     "v_mov_b32 v2, v5\n"
+                     "s_set_gpr_idx_on s6, gpr_idx(DST)\n"
+                     "v_mov_b32 v1, 3\n"
+                     "s_set_gpr_idx_off"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[1][0], 77);
+   CHECK_EQ(w->v[2][0], 55);
+   CHECK_EQ(w->v[3][0], 3);
+}
+
+/* readlane/readfirstlane/writelane ignore EXEC; mbcnt counts lanes below. */
+TEST(lanes)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++)
+      w->v[0][l] = 100 + l;
+   SIM_EXEC(w) = 0xF0;
+   w->s[2] = 9;
+   CHECK_EQ(t_run(w, "v_readlane_b32 s0, v0, 3\n"
+                     "v_readfirstlane_b32 s1, v0\n"
+                     "v_writelane_b32 v1, s2, 60\n"
+                     "s_mov_b64 exec, -1\n"
+                     "v_mbcnt_lo_u32_b32 v2, -1, 0\n"
+                     "v_mbcnt_hi_u32_b32 v2, -1, v2"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[0], 103);
+   CHECK_EQ(w->s[1], 104);
+   CHECK_EQ(w->v[1][60], 9);
+   CHECK_EQ(w->v[2][45], 45);
+}
+
+/* Trap 18: special registers by operand number: M0, VCC halves, EXEC halves, SCC sources. */
+TEST(special_regs)
+{
+   sim_wave *w = t_wave();
+   CHECK_EQ(t_run(w, "s_mov_b32 m0, 0x1234\n"
+                     "s_mov_b32 vcc_lo, 5\n"
+                     "s_mov_b32 vcc_hi, 6\n"
+                     "s_mov_b32 exec_hi, 0\n"
+                     "s_mov_b32 s0, m0\n"
+                     "s_cmp_eq_u32 s0, 0x1234\n"
+                     "s_cselect_b32 s1, 11, 22\n"
+                     "s_mov_b64 s[2:3], vcc\n"
+                     "s_mov_b32 flat_scratch_lo, 9\n"
+                     "s_movk_i32 s4, 0x8000\n"
+                     "s_mulk_i32 s4, 2"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[0], 0x1234);
+   CHECK_EQ(w->s[1], 11);
+   CHECK_EQ(w->s[2], 5);
+   CHECK_EQ(w->s[3], 6);
+   CHECK_EQ(SIM_EXEC(w), 0xFFFFFFFFull);
+   CHECK_EQ(w->s[SIM_SRC_FLAT_SCRATCH], 9);
+   CHECK_EQ(w->s[4], 0xFFFF0000u);
+}
+
 void
 t_alu_tests(void)
 {
+   RUN(saveexec_execz);
+   RUN(vopc_masks);
+   RUN(carry_chains);
+   RUN(constants);
+   RUN(vop3_modifiers);
+   RUN(denorm_modes);
+   RUN(calls);
+   RUN(sdwa);
+   RUN(dpp);
+   RUN(gpr_index_mode);
+   RUN(lanes);
+   RUN(special_regs);
    RUN(sop2_add_carry);
    RUN(vop2_add_u32);
 }
