@@ -1,6 +1,7 @@
 /* Harness: sim__mem_find over test allocations, llvm-mc assembly, wave runner. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "sim_isa_test.h"
 
@@ -137,9 +138,37 @@ t_run(sim_wave *w, const char *src)
                                      t_scratch, t_scratch_size, &t_fault);
 }
 
+/* SIM_ISA_BENCH=1: lane-instructions per second of a VALU-heavy loop on one thread. */
+static void
+bench(void)
+{
+   sim_wave *w = t_wave();
+   struct timespec a, b;
+   const char *src = "s_mov_b32 s0, 200000\n"
+                     "loop:\n"
+                     "v_add_u32 v1, v1, v2\n v_fma_f32 v3, v4, v5, v3\n"
+                     "v_xor_b32 v6, v1, v3\n v_mul_f32 v7, v3, v4\n"
+                     "v_add_co_u32 v8, vcc, v1, v6\n v_addc_co_u32 v9, vcc, v9, 0, vcc\n"
+                     "v_lshlrev_b32 v10, 2, v1\n v_cndmask_b32 v11, v1, v10, vcc\n"
+                     "s_sub_u32 s0, s0, 1\n s_cmp_lg_u32 s0, 0\n s_cbranch_scc1 loop";
+   clock_gettime(CLOCK_MONOTONIC, &a);
+   t_run(w, src);
+   clock_gettime(CLOCK_MONOTONIC, &b);
+   double s = (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9;
+   double lanes = 200000.0 * 8 * 64, insts = 200000.0 * 11;
+   printf("bench: %.3f s, %.3g VALU lane-instructions/s, %.3g instructions/s (1 thread)\n", s,
+          lanes / s, insts / s);
+}
+
 int
 main(int argc, char **argv)
 {
+   if (getenv("SIM_ISA_BENCH")) {
+      t_scratch_size = 1 << 20;
+      t_scratch = calloc(1, t_scratch_size);
+      bench();
+      return 0;
+   }
    t_scratch_size = 1 << 20;
    t_scratch = calloc(1, t_scratch_size);
    t_alu_tests();
