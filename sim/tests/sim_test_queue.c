@@ -1,0 +1,302 @@
+/*
+ * sim/tests/sim_test_queue.c — queues and the packet processor: barrier-AND/OR ordering,
+ * barrier bit, completion signals, read index and header recycling, profiling, the error
+ * callback for an invalid packet and for a kernel that traps (argv[1]: trap.hsaco), and
+ * queue destruction while a barrier still waits.
+ */
+#include <sched.h>
+#include <stdatomic.h>
+#include <unistd.h>
+
+#include "sim_test_common.h"
+
+#define MS 1000000ull
+
+static uint16_t
+header(hsa_packet_type_t type, bool barrier)
+{
+   return (uint16_t)((type << HSA_PACKET_HEADER_TYPE) |
+                     ((barrier ? 1 : 0) << HSA_PACKET_HEADER_BARRIER) |
+                     (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+                     (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
+}
+
+/* Writes a 64-byte packet whose first 32 bits are header+setup; returns its index. */
+static uint64_t
+submit(hsa_queue_t *q, const void *packet)
+{
+   uint64_t index = hsa_queue_add_write_index_scacq_screl(q, 1);
+   while (index - hsa_queue_load_read_index_scacquire(q) >= q->size)
+      sched_yield();
+   uint8_t *slot = (uint8_t *)q->base_address + (index & (q->size - 1)) * 64;
+   memcpy(slot + 4, (const uint8_t *)packet + 4, 60);
+   uint32_t first;
+   memcpy(&first, packet, 4);
+   __atomic_store_n((uint32_t *)slot, first, __ATOMIC_RELEASE);
+   hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)index);
+   return index;
+}
+
+static uint64_t
+submit_barrier(hsa_queue_t *q, hsa_packet_type_t type, bool barrier_bit, const hsa_signal_t *deps,
+               int ndeps, hsa_signal_t completion)
+{
+   hsa_barrier_and_packet_t p;
+   memset(&p, 0, sizeof(p));
+   p.header = header(type, barrier_bit);
+   for (int i = 0; i < ndeps; i++)
+      p.dep_signal[i] = deps[i];
+   p.completion_signal = completion;
+   return submit(q, &p);
+}
+
+static hsa_signal_value_t
+wait_eq(hsa_signal_t s, hsa_signal_value_t v, uint64_t timeout_ns)
+{
+   return hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_EQ, v, timeout_ns,
+                                    HSA_WAIT_STATE_BLOCKED);
+}
+
+static void
+test_barriers(const test_env *env)
+{
+   hsa_queue_t *q;
+   CHECK(hsa_queue_create(env->gpu, 100, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX,
+                          &q) == HSA_STATUS_ERROR_INVALID_ARGUMENT);
+   CHECK(hsa_queue_create(env->cpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX,
+                          &q) != HSA_STATUS_SUCCESS);
+   CHECK_HSA(hsa_queue_create(env->gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                              UINT32_MAX, &q));
+   CHECK(q->size == 64 && q->base_address && q->doorbell_signal.handle);
+   CHECK(hsa_queue_load_read_index_relaxed(q) == 0 && hsa_queue_load_write_index_relaxed(q) == 0);
+   CHECK_HSA(hsa_amd_profiling_set_profiler_enabled(q, 1));
+
+   hsa_signal_t d1, d2, c1, c2, c3;
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &d1));
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &d2));
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &c1));
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &c2));
+   CHECK_HSA(hsa_signal_create(2, 0, NULL, &c3));
+
+   /* Barrier-AND on d1, d2 (a zero handle in between is ignored). */
+   hsa_signal_t deps[3] = {d1, {0}, d2};
+   uint64_t i0 = submit_barrier(q, HSA_PACKET_TYPE_BARRIER_AND, false, deps, 3, c1);
+   /* Behind it, with the barrier bit: must not complete before the first. */
+   submit_barrier(q, HSA_PACKET_TYPE_BARRIER_AND, true, NULL, 0, c2);
+   /* And one more: completion signals decrement by exactly one. */
+   submit_barrier(q, HSA_PACKET_TYPE_BARRIER_AND, false, NULL, 0, c3);
+   CHECK(i0 == 0);
+
+   CHECK(wait_eq(c1, 0, 30 * MS) == 1);
+   CHECK(hsa_signal_load_relaxed(c2) == 1 && hsa_signal_load_relaxed(c3) == 2);
+   CHECK(hsa_queue_load_read_index_scacquire(q) == 0);
+   hsa_signal_store_screlease(d1, 0);
+   CHECK(wait_eq(c1, 0, 30 * MS) == 1);
+   CHECK(hsa_signal_load_relaxed(c2) == 1);
+   hsa_signal_store_screlease(d2, 0);
+   CHECK(wait_eq(c1, 0, UINT64_MAX) == 0);
+   CHECK(wait_eq(c2, 0, UINT64_MAX) == 0);
+   CHECK(wait_eq(c3, 1, UINT64_MAX) == 1);
+   CHECK(hsa_queue_load_read_index_scacquire(q) == 3);
+   /* Consumed slots are INVALID again. */
+   for (int i = 0; i < 3; i++) {
+      uint16_t h = *(volatile uint16_t *)((uint8_t *)q->base_address + i * 64);
+      CHECK((h & 0xff) == HSA_PACKET_TYPE_INVALID);
+   }
+   hsa_amd_profiling_dispatch_time_t t;
+   CHECK_HSA(hsa_amd_profiling_get_dispatch_time(env->gpu, c1, &t));
+   CHECK(t.start != 0 && t.end >= t.start);
+
+   /* Barrier-OR: any dependency at 0 completes it; no dependency at all completes at once. */
+   hsa_signal_store_relaxed(d1, 1);
+   hsa_signal_store_relaxed(d2, 1);
+   hsa_signal_store_relaxed(c1, 1);
+   hsa_signal_t or_deps[2] = {d1, d2};
+   submit_barrier(q, HSA_PACKET_TYPE_BARRIER_OR, false, or_deps, 2, c1);
+   CHECK(wait_eq(c1, 0, 30 * MS) == 1);
+   hsa_signal_store_screlease(d2, 0);
+   CHECK(wait_eq(c1, 0, UINT64_MAX) == 0);
+   hsa_signal_store_relaxed(c1, 1);
+   submit_barrier(q, HSA_PACKET_TYPE_BARRIER_OR, false, NULL, 0, c1);
+   CHECK(wait_eq(c1, 0, UINT64_MAX) == 0);
+
+   /* Wrap around the ring several times. */
+   hsa_signal_store_relaxed(c1, 200);
+   for (int i = 0; i < 200; i++)
+      submit_barrier(q, HSA_PACKET_TYPE_BARRIER_AND, i & 1, NULL, 0, c1);
+   CHECK(wait_eq(c1, 0, UINT64_MAX) == 0);
+
+   /* Destroying a queue whose barrier waits forever does not hang. */
+   hsa_signal_store_relaxed(d1, 1);
+   submit_barrier(q, HSA_PACKET_TYPE_BARRIER_AND, false, &d1, 1, c2);
+   CHECK_HSA(hsa_queue_destroy(q));
+   CHECK(hsa_queue_destroy(q) == HSA_STATUS_ERROR_INVALID_QUEUE);
+
+   hsa_signal_destroy(d1);
+   hsa_signal_destroy(d2);
+   hsa_signal_destroy(c1);
+   hsa_signal_destroy(c2);
+   hsa_signal_destroy(c3);
+}
+
+typedef struct callback_state {
+   _Atomic int calls;
+   _Atomic hsa_status_t status;
+   hsa_queue_t *_Atomic source;
+} callback_state;
+
+static void
+on_queue_error(hsa_status_t status, hsa_queue_t *source, void *data)
+{
+   callback_state *cb = data;
+   atomic_store(&cb->status, status);
+   atomic_store(&cb->source, source);
+   atomic_fetch_add(&cb->calls, 1);
+}
+
+static void
+wait_callback(callback_state *cb)
+{
+   for (int i = 0; i < 5000 && atomic_load(&cb->calls) == 0; i++)
+      usleep(1000);
+   CHECK(atomic_load(&cb->calls) == 1);
+}
+
+static void
+test_invalid_packet(const test_env *env)
+{
+   callback_state cb = {0};
+   hsa_queue_t *q;
+   CHECK_HSA(hsa_queue_create(env->gpu, 64, HSA_QUEUE_TYPE_SINGLE, on_queue_error, &cb,
+                              UINT32_MAX, UINT32_MAX, &q));
+   hsa_signal_t c;
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &c));
+   hsa_barrier_and_packet_t p;
+   memset(&p, 0, sizeof(p));
+   p.header = (uint16_t)(7 << HSA_PACKET_HEADER_TYPE); /* no such packet type */
+   p.completion_signal = c;
+   submit(q, &p);
+   wait_callback(&cb);
+   CHECK(atomic_load(&cb.status) == HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+   CHECK(atomic_load(&cb.source) == q);
+   /* The queue is in the error state: later packets are not processed, waits time out. */
+   hsa_signal_t c2;
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &c2));
+   submit_barrier(q, HSA_PACKET_TYPE_BARRIER_AND, false, NULL, 0, c2);
+   CHECK(wait_eq(c2, 0, 30 * MS) == 1);
+   CHECK_HSA(hsa_queue_destroy(q));
+
+   /* A dispatch packet with zero dimensions is malformed too. */
+   memset(&cb, 0, sizeof(cb));
+   CHECK_HSA(hsa_queue_create(env->gpu, 64, HSA_QUEUE_TYPE_MULTI, on_queue_error, &cb,
+                              UINT32_MAX, UINT32_MAX, &q));
+   hsa_kernel_dispatch_packet_t d;
+   memset(&d, 0, sizeof(d));
+   d.header = header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false);
+   d.setup = 0;
+   d.kernel_object = 0x1000;
+   d.completion_signal = c;
+   submit(q, &d);
+   wait_callback(&cb);
+   CHECK(atomic_load(&cb.status) == HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+   CHECK_HSA(hsa_queue_destroy(q));
+   hsa_signal_destroy(c);
+   hsa_signal_destroy(c2);
+}
+
+static void *
+read_file(const char *path, size_t *size)
+{
+   FILE *f = fopen(path, "rb");
+   CHECK(f);
+   fseek(f, 0, SEEK_END);
+   long n = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   void *data = malloc((size_t)n);
+   CHECK(data && fread(data, 1, (size_t)n, f) == (size_t)n);
+   fclose(f);
+   *size = (size_t)n;
+   return data;
+}
+
+/*
+ * A kernel executing s_trap 2 fails its dispatch: the error callback is called with a
+ * non-success status and the queue, and the process survives. This holds both while the
+ * interpreter fails every dispatch and once it runs kernels (a trap is an exception).
+ */
+static void
+test_dispatch_error(const test_env *env, const char *trap_path)
+{
+   size_t size;
+   void *elf = read_file(trap_path, &size);
+   hsa_code_object_reader_t reader;
+   hsa_executable_t exec;
+   CHECK_HSA(hsa_code_object_reader_create_from_memory(elf, size, &reader));
+   CHECK_HSA(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                                       NULL, &exec));
+   CHECK_HSA(hsa_executable_load_agent_code_object(exec, env->gpu, reader, NULL, NULL));
+   CHECK_HSA(hsa_executable_freeze(exec, NULL));
+   hsa_executable_symbol_t sym;
+   CHECK_HSA(hsa_executable_get_symbol_by_name(exec, "trap_kernel.kd", &env->gpu, &sym));
+   uint64_t kernel_object;
+   uint32_t kernarg_size;
+   CHECK_HSA(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
+                                            &kernel_object));
+   CHECK_HSA(hsa_executable_symbol_get_info(
+      sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size));
+   CHECK(kernel_object != 0 && kernarg_size == 8);
+
+   void *kernarg;
+   CHECK_HSA(hsa_amd_memory_pool_allocate(env->kernarg_pool, 64, 0, &kernarg));
+   memset(kernarg, 0, 64);
+
+   callback_state cb = {0};
+   hsa_queue_t *q;
+   CHECK_HSA(hsa_queue_create(env->gpu, 64, HSA_QUEUE_TYPE_MULTI, on_queue_error, &cb,
+                              UINT32_MAX, UINT32_MAX, &q));
+   hsa_signal_t done;
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &done));
+   hsa_kernel_dispatch_packet_t d;
+   memset(&d, 0, sizeof(d));
+   d.header = header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true);
+   d.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+   d.workgroup_size_x = 64;
+   d.workgroup_size_y = 1;
+   d.workgroup_size_z = 1;
+   d.grid_size_x = 64;
+   d.grid_size_y = 1;
+   d.grid_size_z = 1;
+   d.kernel_object = kernel_object;
+   d.kernarg_address = kernarg;
+   d.completion_signal = done;
+   submit(q, &d);
+   wait_callback(&cb);
+   CHECK(atomic_load(&cb.status) != HSA_STATUS_SUCCESS);
+   CHECK(atomic_load(&cb.source) == q);
+   /* Whatever the runtime does with the signal, a waiter with a timeout returns. */
+   (void)wait_eq(done, 0, 20 * MS);
+   CHECK_HSA(hsa_queue_destroy(q));
+   hsa_signal_destroy(done);
+   CHECK_HSA(hsa_amd_memory_pool_free(kernarg));
+   CHECK_HSA(hsa_executable_destroy(exec));
+   CHECK_HSA(hsa_code_object_reader_destroy(reader));
+   free(elf);
+}
+
+int
+main(int argc, char **argv)
+{
+   CHECK(argc == 2);
+   test_env env;
+   test_env_init(&env);
+   test_barriers(&env);
+   test_invalid_packet(&env);
+   test_dispatch_error(&env, argv[1]);
+   /* A queue left alive is torn down by the last hsa_shut_down. */
+   hsa_queue_t *q;
+   CHECK_HSA(hsa_queue_create(env.gpu, 128, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                              UINT32_MAX, &q));
+   CHECK_HSA(hsa_shut_down());
+   printf("sim_test_queue: ok\n");
+   return 0;
+}
