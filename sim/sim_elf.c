@@ -356,9 +356,90 @@ parse_kernel_md(const msgpack_object *map, kernel_md *k)
    return k->symbol[0] ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
 }
 
+static uint64_t
+be(const uint8_t *p, int n)
+{
+   uint64_t v = 0;
+   for (int i = 0; i < n; i++)
+      v = (v << 8) | p[i];
+   return v;
+}
+
+/*
+ * Checks that a MessagePack document is well formed and that no array or map claims more
+ * elements than bytes remain, before msgpack-c sizes its allocations from those counts.
+ */
+static bool
+msgpack_sane(const uint8_t *p, size_t len)
+{
+   uint64_t pending = 1;
+   size_t i = 0;
+   while (pending > 0) {
+      if (i >= len)
+         return false;
+      uint8_t t = p[i++];
+      uint64_t skip = 0, items = 0;
+      int hdr = 0;
+      pending--;
+      if (t <= 0x7f || t >= 0xe0 || t == 0xc0 || t == 0xc2 || t == 0xc3) {
+         /* fixint, nil, bool */
+      } else if (t >= 0x80 && t <= 0x8f) {
+         items = 2u * (t & 0x0f);
+      } else if (t >= 0x90 && t <= 0x9f) {
+         items = t & 0x0f;
+      } else if (t >= 0xa0 && t <= 0xbf) {
+         skip = t & 0x1f;
+      } else {
+         switch (t) {
+         case 0xc4: case 0xd9: hdr = 1; break;              /* bin8, str8 */
+         case 0xc5: case 0xda: hdr = 2; break;              /* bin16, str16 */
+         case 0xc6: case 0xdb: hdr = 4; break;              /* bin32, str32 */
+         case 0xc7: hdr = 1; skip = 1; break;               /* ext8 */
+         case 0xc8: hdr = 2; skip = 1; break;               /* ext16 */
+         case 0xc9: hdr = 4; skip = 1; break;               /* ext32 */
+         case 0xca: skip = 4; break;
+         case 0xcb: skip = 8; break;
+         case 0xcc: case 0xd0: skip = 1; break;
+         case 0xcd: case 0xd1: skip = 2; break;
+         case 0xce: case 0xd2: skip = 4; break;
+         case 0xcf: case 0xd3: skip = 8; break;
+         case 0xd4: skip = 2; break;
+         case 0xd5: skip = 3; break;
+         case 0xd6: skip = 5; break;
+         case 0xd7: skip = 9; break;
+         case 0xd8: skip = 17; break;
+         case 0xdc: case 0xde: hdr = 2; break;
+         case 0xdd: case 0xdf: hdr = 4; break;
+         default: return false; /* 0xc1 */
+         }
+         if (hdr) {
+            if (len - i < (size_t)hdr)
+               return false;
+            uint64_t n = be(p + i, hdr);
+            i += (size_t)hdr;
+            if (t == 0xdc || t == 0xdd)
+               items = n;
+            else if (t == 0xde || t == 0xdf)
+               items = 2 * n;
+            else
+               skip += n;
+         }
+      }
+      if (skip > len - i)
+         return false;
+      i += (size_t)skip;
+      pending += items;
+      if (pending > len - i)
+         return false;
+   }
+   return true;
+}
+
 static hsa_status_t
 parse_metadata(load_ctx *c, const void *desc, size_t len)
 {
+   if (!msgpack_sane(desc, len))
+      return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
    hsa_status_t st = HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
    msgpack_unpacked u;
    msgpack_unpacked_init(&u);
