@@ -24,7 +24,8 @@ struct _cl_context;
 typedef enum mem_backing {
    MEM_BACKING_DEVICE = 1, /* coarse-grained device_pool memory: the host may not touch it */
    MEM_BACKING_SYSTEM,     /* CL_MEM_ALLOC_HOST_PTR: CPU agent's system_pool, GPU allowed */
-   MEM_BACKING_LOCKED,     /* CL_MEM_USE_HOST_PTR: the application's memory, locked */
+   MEM_BACKING_LOCKED,     /* CL_MEM_USE_HOST_PTR: the application's memory, locked (not
+                            * when it already is HSA memory the GPU reaches: alloc_base NULL) */
    MEM_BACKING_SVM,        /* CL_MEM_USE_HOST_PTR on an SVM pointer: the SVM allocation's */
    MEM_BACKING_SUB,        /* a sub-buffer: its parent's bytes */
 } mem_backing;
@@ -46,10 +47,10 @@ struct mem_destructor {
  */
 struct mem_map {
    struct mem_map *next;
-   void *host_ptr;           /* what clEnqueueMapBuffer returned */
-   size_t offset, size;      /* mapped region, bytes from the object's first byte */
+   void *host_ptr;      /* what clEnqueueMapBuffer returned */
+   size_t offset, size; /* mapped region, bytes from the object's first byte */
    cl_map_flags flags;
-   void *staging;            /* staging copy for device-only memory, or NULL */
+   void *staging; /* staging copy for device-only memory, or NULL */
    size_t staging_size;
    struct _cl_device_id *staging_dev;
 };
@@ -66,32 +67,32 @@ struct mem_map {
  */
 struct _cl_mem {
    struct icd_object obj;
-   cl_mem_object_type type;        /* CL_MEM_OBJECT_BUFFER */
-   struct _cl_context *context;    /* holds an internal reference */
-   struct _cl_device_id *device;   /* whose pool backs the memory (first fitting device) */
-   cl_mem_flags flags;             /* as given; READ_WRITE added when no access flag was;
-                                    * a sub-buffer's include what it inherits (§5.2.2) */
-   size_t size;                    /* bytes */
+   cl_mem_object_type type;      /* CL_MEM_OBJECT_BUFFER */
+   struct _cl_context *context;  /* holds an internal reference */
+   struct _cl_device_id *device; /* whose pool backs the memory (first fitting device) */
+   cl_mem_flags flags;           /* as given; READ_WRITE added when no access flag was;
+                                  * a sub-buffer's include what it inherits (§5.2.2) */
+   size_t size;                  /* bytes */
    mem_backing backing;
-   uint64_t device_va;             /* GPU address of the first byte (a sub-buffer's
-                                    * includes its origin) */
-   void *host_ptr;                 /* CL_MEM_USE_HOST_PTR: the application's pointer
-                                    * (+ origin for a sub-buffer); else NULL. Authoritative:
-                                    * the GPU reads and writes it directly */
-   bool host_accessible;           /* the host may dereference device_va directly (USE_HOST_PTR,
-                                    * ALLOC_HOST_PTR, SVM-backed); false: device-only memory,
-                                    * reach it only through HSA copies/fills */
-   bool uses_svm_pointer;          /* CL_MEM_USES_SVM_POINTER */
-   void *alloc_base;               /* what to free: pool allocation or locked host pointer;
-                                    * NULL for SVM-backed and sub-buffers */
-   struct _cl_mem *parent;         /* sub-buffer: holds an internal reference; else NULL */
-   size_t origin;                  /* sub-buffer: offset in the parent; else 0 */
-   cl_mem_properties *props;       /* clCreateBufferWithProperties list as given,
-                                    * 0-terminated; NULL when none was given */
-   size_t num_props;               /* entries including the terminator; 0 when props NULL */
-   atomic_uint map_count;          /* CL_MEM_MAP_COUNT: maintained by the map/unmap code */
+   uint64_t device_va;       /* GPU address of the first byte (a sub-buffer's
+                              * includes its origin) */
+   void *host_ptr;           /* CL_MEM_USE_HOST_PTR: the application's pointer
+                              * (+ origin for a sub-buffer); else NULL. Authoritative:
+                              * the GPU reads and writes it directly */
+   bool host_accessible;     /* the host may dereference device_va directly (USE_HOST_PTR,
+                              * ALLOC_HOST_PTR, SVM-backed); false: device-only memory,
+                              * reach it only through HSA copies/fills */
+   bool uses_svm_pointer;    /* CL_MEM_USES_SVM_POINTER */
+   void *alloc_base;         /* what to free: pool allocation or locked host pointer;
+                              * NULL for SVM-backed and sub-buffers */
+   struct _cl_mem *parent;   /* sub-buffer: holds an internal reference; else NULL */
+   size_t origin;            /* sub-buffer: offset in the parent; else 0 */
+   cl_mem_properties *props; /* clCreateBufferWithProperties list as given,
+                              * 0-terminated; NULL when none was given */
+   size_t num_props;         /* entries including the terminator; 0 when props NULL */
+   atomic_uint map_count;    /* CL_MEM_MAP_COUNT: maintained by the map/unmap code */
    atomic_uint internal_refs;
-   pthread_mutex_t lock;           /* guards maps and destructors */
+   pthread_mutex_t lock; /* guards maps and destructors */
    struct mem_map *maps;
    struct mem_destructor *destructors;
 };
@@ -157,8 +158,8 @@ cl_mem CL_API_CALL mem_CreateBuffer(cl_context context, cl_mem_flags flags, size
                                     void *host_ptr, cl_int *errcode_ret);
 cl_mem CL_API_CALL mem_CreateBufferWithProperties(cl_context context,
                                                   const cl_mem_properties *properties,
-                                                  cl_mem_flags flags, size_t size,
-                                                  void *host_ptr, cl_int *errcode_ret);
+                                                  cl_mem_flags flags, size_t size, void *host_ptr,
+                                                  cl_int *errcode_ret);
 cl_mem CL_API_CALL mem_CreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
                                        cl_buffer_create_type buffer_create_type,
                                        const void *buffer_create_info, cl_int *errcode_ret);

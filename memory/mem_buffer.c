@@ -25,7 +25,7 @@
 #define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define HOST_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
 #define HOST_ACCESS_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
-#define BUFFER_FLAGS                                                                         \
+#define BUFFER_FLAGS                                                                               \
    (ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS | CL_MEM_KERNEL_READ_AND_WRITE)
 
 /* Bytes moved per hsa_memory_copy when initialising device memory from host memory. */
@@ -121,8 +121,7 @@ copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *src, s
    for (size_t done = 0; done < size; done += chunk) {
       size_t n = size - done < chunk ? size - done : chunk;
       memcpy(staging, (const char *)src + done, n);
-      hsa_status_t st =
-         hsa->hsa_memory_copy((void *)(uintptr_t)(device_va + done), staging, n);
+      hsa_status_t st = hsa->hsa_memory_copy((void *)(uintptr_t)(device_va + done), staging, n);
       if (st != HSA_STATUS_SUCCESS) {
          err = mem__hsa_error(st, CL_OUT_OF_RESOURCES, "copying CL_MEM_COPY_HOST_PTR data");
          break;
@@ -133,6 +132,27 @@ copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *src, s
 }
 
 /*
+ * True when [host_ptr, +size) lies inside one HSA allocation the host can reach (a mapped
+ * CL_MEM_ALLOC_HOST_PTR buffer, staging memory, host-visible device memory): its GPU
+ * address goes to *device_va. Such memory must not be locked again.
+ */
+static bool
+hsa_host_memory(void *host_ptr, size_t size, uint64_t *device_va)
+{
+   hsa_amd_pointer_info_t info = { .size = sizeof(info) };
+   if (disp_hsa_get()->hsa_amd_pointer_info(host_ptr, &info, NULL, NULL, NULL) !=
+          HSA_STATUS_SUCCESS ||
+       info.type != HSA_EXT_POINTER_TYPE_HSA || !info.hostBaseAddress)
+      return false;
+   uintptr_t off = (uintptr_t)host_ptr - (uintptr_t)info.hostBaseAddress;
+   if ((uintptr_t)host_ptr < (uintptr_t)info.hostBaseAddress || off > info.sizeInBytes ||
+       size > info.sizeInBytes - off)
+      return false;
+   *device_va = (uintptr_t)info.agentBaseAddress + off;
+   return true;
+}
+
+/*
  * Returns a new buffer with one API reference. Inputs validated by the entry point:
  * `flags` consistent, `dev` one of the context's devices whose allocation limit fits
  * `size`, host_ptr present exactly when USE/COPY_HOST_PTR is set, `svm_base` non-NULL
@@ -140,8 +160,8 @@ copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *src, s
  */
 static cl_int
 mem_buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_flags flags,
-                  size_t size, void *host_ptr, bool svm_host_ptr,
-                  const cl_mem_properties *props, size_t num_props, struct _cl_mem **out)
+                  size_t size, void *host_ptr, bool svm_host_ptr, const cl_mem_properties *props,
+                  size_t num_props, struct _cl_mem **out)
 {
    const struct disp_hsa *hsa = disp_hsa_get();
    hsa_agent_t agents[MEM_MAX_AGENTS];
@@ -174,8 +194,10 @@ mem_buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fla
          mem->uses_svm_pointer = true;
          mem->device_va = (uintptr_t)host_ptr;
       } else {
-         void *agent_ptr = NULL;
          mem->backing = MEM_BACKING_LOCKED;
+         if (hsa_host_memory(host_ptr, size, &mem->device_va))
+            goto out_done; /* already reachable by the GPU: nothing to lock */
+         void *agent_ptr = NULL;
          hsa_status_t st =
             hsa->hsa_amd_memory_lock(host_ptr, size, agents, (int)num_agents, &agent_ptr);
          if (st != HSA_STATUS_SUCCESS) {
@@ -190,9 +212,9 @@ mem_buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fla
       mem->backing = MEM_BACKING_SYSTEM;
       mem->host_accessible = true;
       if (!dev->has_system_pool) {
-         err = ICD_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE,
-                         "device %s has no system memory pool for CL_MEM_ALLOC_HOST_PTR",
-                         dev->name);
+         err =
+            ICD_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                      "device %s has no system memory pool for CL_MEM_ALLOC_HOST_PTR", dev->name);
          goto out_destroy;
       }
       err = mem__pool_alloc(dev->system_pool, size, agents, num_agents,
@@ -205,9 +227,9 @@ mem_buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fla
          memcpy(mem->alloc_base, host_ptr, size);
    } else {
       mem->backing = MEM_BACKING_DEVICE;
-      err = mem__pool_alloc(dev->device_pool, size, agents, num_agents > 1 ? num_agents : 0,
-                            CL_MEM_OBJECT_ALLOCATION_FAILURE, "allocating a buffer",
-                            &mem->alloc_base);
+      err =
+         mem__pool_alloc(dev->device_pool, size, agents, num_agents > 1 ? num_agents : 0,
+                         CL_MEM_OBJECT_ALLOCATION_FAILURE, "allocating a buffer", &mem->alloc_base);
       if (err != CL_SUCCESS)
          goto out_destroy;
       mem->device_va = (uintptr_t)mem->alloc_base;
@@ -217,6 +239,7 @@ mem_buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fla
             goto out_destroy;
       }
    }
+out_done:
    *out = mem;
    return CL_SUCCESS;
 
@@ -261,8 +284,7 @@ check_buffer_flags(cl_mem_flags flags)
 
 cl_mem CL_API_CALL
 mem_CreateBufferWithProperties(cl_context context, const cl_mem_properties *properties,
-                               cl_mem_flags flags, size_t size, void *host_ptr,
-                               cl_int *errcode_ret)
+                               cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret)
 {
    struct _cl_mem *mem = NULL;
    struct _cl_device_id *dev = NULL;
@@ -287,8 +309,10 @@ mem_CreateBufferWithProperties(cl_context context, const cl_mem_properties *prop
          dev = ctx->devices[i];
    }
    if (size == 0 || !dev) {
-      err = ICD_ERROR(CL_INVALID_BUFFER_SIZE, "size %zu is 0 or above every device's "
-                      "CL_DEVICE_MAX_MEM_ALLOC_SIZE", size);
+      err = ICD_ERROR(CL_INVALID_BUFFER_SIZE,
+                      "size %zu is 0 or above every device's "
+                      "CL_DEVICE_MAX_MEM_ALLOC_SIZE",
+                      size);
       goto out;
    }
    bool wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
@@ -297,8 +321,7 @@ mem_CreateBufferWithProperties(cl_context context, const cl_mem_properties *prop
       goto out;
    }
    if (host_ptr && !wants_ptr) {
-      err = ICD_ERROR(CL_INVALID_HOST_PTR, "host_ptr %p given without USE/COPY_HOST_PTR",
-                      host_ptr);
+      err = ICD_ERROR(CL_INVALID_HOST_PTR, "host_ptr %p given without USE/COPY_HOST_PTR", host_ptr);
       goto out;
    }
    if (flags & CL_MEM_USE_HOST_PTR) {
@@ -307,15 +330,15 @@ mem_CreateBufferWithProperties(cl_context context, const cl_mem_properties *prop
       svm_host_ptr = mem_svm_lookup(ctx, host_ptr, &svm_base, &svm_size);
       /* §5.6.1: size may not exceed what the SVM allocation holds past host_ptr. */
       if (svm_host_ptr && size > svm_size - (size_t)((char *)host_ptr - (char *)svm_base)) {
-         err = ICD_ERROR(CL_INVALID_BUFFER_SIZE,
-                         "size %zu runs past the SVM allocation host_ptr %p lies in", size,
-                         host_ptr);
+         err =
+            ICD_ERROR(CL_INVALID_BUFFER_SIZE,
+                      "size %zu runs past the SVM allocation host_ptr %p lies in", size, host_ptr);
          goto out;
       }
    }
 
-   err = mem_buffer_create(ctx, dev, flags, size, host_ptr, svm_host_ptr, properties, num_props,
-                           &mem);
+   err =
+      mem_buffer_create(ctx, dev, flags, size, host_ptr, svm_host_ptr, properties, num_props, &mem);
    if (err != CL_SUCCESS)
       goto out;
    icd_set_errcode(errcode_ret, CL_SUCCESS);
@@ -375,7 +398,8 @@ origin_aligned(const struct _cl_context *ctx, size_t origin)
    for (cl_uint i = 0; i < ctx->num_devices; i++) {
       cl_uint bits = 0;
       if (plat_GetDeviceInfo(plat_device_to_handle(ctx->devices[i]), CL_DEVICE_MEM_BASE_ADDR_ALIGN,
-                             sizeof(bits), &bits, NULL) != CL_SUCCESS || bits < 8)
+                             sizeof(bits), &bits, NULL) != CL_SUCCESS ||
+          bits < 8)
          continue;
       if (origin % (bits / 8) == 0)
          return true;
@@ -414,14 +438,15 @@ mem_CreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buf
        ((pf & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
        ((pf & CL_MEM_HOST_NO_ACCESS) &&
         (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))) {
-      err = ICD_ERROR(CL_INVALID_VALUE,
-                      "sub-buffer host access flags 0x%llx conflict with 0x%llx",
+      err = ICD_ERROR(CL_INVALID_VALUE, "sub-buffer host access flags 0x%llx conflict with 0x%llx",
                       (unsigned long long)flags, (unsigned long long)pf);
       goto out;
    }
    if (buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION) {
-      err = ICD_ERROR(CL_INVALID_VALUE, "buffer_create_type 0x%x is not "
-                      "CL_BUFFER_CREATE_TYPE_REGION", (unsigned)buffer_create_type);
+      err = ICD_ERROR(CL_INVALID_VALUE,
+                      "buffer_create_type 0x%x is not "
+                      "CL_BUFFER_CREATE_TYPE_REGION",
+                      (unsigned)buffer_create_type);
       goto out;
    }
    const cl_buffer_region *region = buffer_create_info;
@@ -436,8 +461,7 @@ mem_CreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buf
    }
    if (!origin_aligned(parent->context, region->origin)) {
       err = ICD_ERROR(CL_MISALIGNED_SUB_BUFFER_OFFSET,
-                      "origin %zu is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN",
-                      region->origin);
+                      "origin %zu is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN", region->origin);
       goto out;
    }
    if (region->size == 0) {
@@ -528,8 +552,7 @@ mem_GetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_s
    case CL_MEM_REFERENCE_COUNT:
       return ICD_GET_INFO_SCALAR(cl_uint, icd_object_refcount(&mem->obj), pvs, pv, pvsr);
    case CL_MEM_CONTEXT:
-      return ICD_GET_INFO_SCALAR(cl_context, plat_context_to_handle(mem->context), pvs, pv,
-                                 pvsr);
+      return ICD_GET_INFO_SCALAR(cl_context, plat_context_to_handle(mem->context), pvs, pv, pvsr);
    case CL_MEM_ASSOCIATED_MEMOBJECT:
       return ICD_GET_INFO_SCALAR(cl_mem, mem->parent ? mem_mem_to_handle(mem->parent) : NULL, pvs,
                                  pv, pvsr);
@@ -542,7 +565,6 @@ mem_GetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_s
       /* §5.5.2: size 0 when created without a property list. */
       return icd_get_info(mem->props, mem->num_props * sizeof(cl_mem_properties), pvs, pv, pvsr);
    default:
-      return ICD_ERROR(CL_INVALID_VALUE, "unknown memory object query 0x%x",
-                       (unsigned)param_name);
+      return ICD_ERROR(CL_INVALID_VALUE, "unknown memory object query 0x%x", (unsigned)param_name);
    }
 }

@@ -15,8 +15,8 @@
 #define STAGING_MIN_SHIFT 16u /* 64 KiB */
 #define STAGING_MAX_SHIFT 26u /* 64 MiB == MEM_STAGING_MAX_CACHED */
 #define STAGING_NUM_CLASSES (STAGING_MAX_SHIFT - STAGING_MIN_SHIFT + 1)
-#define STAGING_KEEP 4u                    /* blocks kept per class */
-#define STAGING_MAX_BYTES (128ull << 20)   /* bytes kept per device */
+#define STAGING_KEEP 4u                  /* blocks kept per class */
+#define STAGING_MAX_BYTES (128ull << 20) /* bytes kept per device */
 #define STAGING_MAX_DEVICES 8u
 
 _Static_assert((1ull << STAGING_MAX_SHIFT) == MEM_STAGING_MAX_CACHED, "class table");

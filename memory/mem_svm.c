@@ -154,7 +154,7 @@ mem_svm_alloc(struct _cl_context *ctx, struct _cl_device_id *dev, size_t size, s
 {
    /* Over-allocate only when the pool's own alignment is not enough. */
    size_t extra = alignment > pool_alignment(dev->device_pool) ? alignment : 0;
-   struct svm_alloc a = {.size = size, .ctx = ctx};
+   struct svm_alloc a = { .size = size, .ctx = ctx };
    cl_int err = svm_pool_alloc(ctx, dev, size + extra, &a.alloc_base);
    if (err != CL_SUCCESS)
       return err;
@@ -214,8 +214,10 @@ mem_SVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint al
          dev = ctx->devices[i];
    }
    if (size == 0 || !dev) {
-      ICD_ERROR(CL_INVALID_BUFFER_SIZE, "clSVMAlloc: size %zu is 0 or above every device's "
-                "CL_DEVICE_MAX_MEM_ALLOC_SIZE", size);
+      ICD_ERROR(CL_INVALID_BUFFER_SIZE,
+                "clSVMAlloc: size %zu is 0 or above every device's "
+                "CL_DEVICE_MAX_MEM_ALLOC_SIZE",
+                size);
       return NULL;
    }
    if ((alignment & (alignment - 1)) || alignment > SVM_MAX_ALIGNMENT) {

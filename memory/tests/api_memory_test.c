@@ -57,10 +57,12 @@ check_info_protocol(cl_mem mem, cl_mem_info param)
 }
 
 static const cl_mem_info all_queries[] = {
-   CL_MEM_TYPE,       CL_MEM_FLAGS,           CL_MEM_SIZE,
-   CL_MEM_HOST_PTR,   CL_MEM_MAP_COUNT,       CL_MEM_REFERENCE_COUNT,
-   CL_MEM_CONTEXT,    CL_MEM_ASSOCIATED_MEMOBJECT, CL_MEM_OFFSET,
-   CL_MEM_USES_SVM_POINTER, CL_MEM_PROPERTIES,
+   CL_MEM_TYPE,       CL_MEM_FLAGS,
+   CL_MEM_SIZE,       CL_MEM_HOST_PTR,
+   CL_MEM_MAP_COUNT,  CL_MEM_REFERENCE_COUNT,
+   CL_MEM_CONTEXT,    CL_MEM_ASSOCIATED_MEMOBJECT,
+   CL_MEM_OFFSET,     CL_MEM_USES_SVM_POINTER,
+   CL_MEM_PROPERTIES,
 };
 
 static cl_mem_flags
@@ -95,11 +97,12 @@ setup(void)
    cl_int err = -1;
    context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
-   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(max_alloc),
-                                &max_alloc, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(
+      clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(max_alloc), &max_alloc, NULL),
+      CL_SUCCESS);
    cl_uint bits = 0;
-   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(bits), &bits,
-                                NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(bits), &bits, NULL),
+                CL_SUCCESS);
    base_align = bits / 8;
    CHECK(base_align >= 8);
 }
@@ -123,8 +126,8 @@ static void
 test_flag_combinations(void)
 {
    static const cl_mem_flags bits[] = {
-      CL_MEM_READ_WRITE,     CL_MEM_WRITE_ONLY,     CL_MEM_READ_ONLY,
-      CL_MEM_USE_HOST_PTR,   CL_MEM_ALLOC_HOST_PTR, CL_MEM_COPY_HOST_PTR,
+      CL_MEM_READ_WRITE,      CL_MEM_WRITE_ONLY,     CL_MEM_READ_ONLY,
+      CL_MEM_USE_HOST_PTR,    CL_MEM_ALLOC_HOST_PTR, CL_MEM_COPY_HOST_PTR,
       CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_NO_ACCESS,
    };
    enum { NBITS = sizeof(bits) / sizeof(bits[0]) };
@@ -141,8 +144,8 @@ test_flag_combinations(void)
          cl_int want = expected_create(f, with_ptr);
          if (err != want || (want == CL_SUCCESS) != (m != NULL)) {
             if (mismatches++ < 10)
-               fprintf(stderr, "flags 0x%llx ptr %d: got %d (%p), want %d\n",
-                       (unsigned long long)f, with_ptr, err, (void *)m, want);
+               fprintf(stderr, "flags 0x%llx ptr %d: got %d (%p), want %d\n", (unsigned long long)f,
+                       with_ptr, err, (void *)m, want);
          }
          if (m) {
             created++;
@@ -172,8 +175,8 @@ test_create_errors(void)
    static char host[4096];
    cl_int err;
    /* Unknown bits, including SVM flags, which are not buffer flags. */
-   static const cl_mem_flags bad[] = {1ull << 6, CL_MEM_SVM_FINE_GRAIN_BUFFER, CL_MEM_SVM_ATOMICS,
-                                      1ull << 20, 1ull << 40};
+   static const cl_mem_flags bad[] = { 1ull << 6, CL_MEM_SVM_FINE_GRAIN_BUFFER, CL_MEM_SVM_ATOMICS,
+                                       1ull << 20, 1ull << 40 };
    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
       err = 0;
       CHECK(clCreateBuffer(context, bad[i], 64, NULL, &err) == NULL);
@@ -195,7 +198,7 @@ test_create_errors(void)
    CHECK_EQ_INT(err, CL_INVALID_CONTEXT);
 
    /* Order of §5.2.1: context, property, value, buffer size, host ptr. */
-   const cl_mem_properties bad_props[] = {0x4242, 1, 0};
+   const cl_mem_properties bad_props[] = { 0x4242, 1, 0 };
    err = 0;
    CHECK(clCreateBufferWithProperties((cl_context)device, bad_props, 7, 0, host, &err) == NULL);
    CHECK_EQ_INT(err, CL_INVALID_CONTEXT);
@@ -241,10 +244,10 @@ test_properties(void)
    CHECK_EQ_INT(size, 0);
    clReleaseMemObject(m);
    /* An empty list: returned as given. */
-   const cl_mem_properties empty[] = {0};
+   const cl_mem_properties empty[] = { 0 };
    m = clCreateBufferWithProperties(context, empty, CL_MEM_READ_ONLY, 64, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
-   cl_mem_properties got[2] = {77, 77};
+   cl_mem_properties got[2] = { 77, 77 };
    CHECK_EQ_INT(clGetMemObjectInfo(m, CL_MEM_PROPERTIES, sizeof(got), got, &size), CL_SUCCESS);
    CHECK_EQ_INT(size, sizeof(cl_mem_properties));
    CHECK_EQ_INT(got[0], 0);
@@ -252,7 +255,7 @@ test_properties(void)
    check_info_protocol(m, CL_MEM_PROPERTIES);
    clReleaseMemObject(m);
    /* Unknown names. */
-   const cl_mem_properties unknown[] = {CL_MEM_FLAGS, CL_MEM_READ_WRITE, 0};
+   const cl_mem_properties unknown[] = { CL_MEM_FLAGS, CL_MEM_READ_WRITE, 0 };
    err = 0;
    CHECK(clCreateBufferWithProperties(context, unknown, 0, 64, NULL, &err) == NULL);
    CHECK_EQ_INT(err, CL_INVALID_PROPERTY);
@@ -393,7 +396,7 @@ test_context_lifetime(void)
    CHECK_EQ_INT(clSetContextDestructorCallback(ctx, context_destructor, NULL), CL_SUCCESS);
    cl_mem m = clCreateBuffer(ctx, 0, 4096, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
-   cl_mem_properties props[] = {0};
+   cl_mem_properties props[] = { 0 };
    cl_mem m2 = clCreateBufferWithProperties(ctx, props, CL_MEM_ALLOC_HOST_PTR, 4096, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
    CHECK_EQ_INT(clReleaseContext(ctx), CL_SUCCESS);
@@ -412,7 +415,7 @@ test_context_lifetime(void)
 static cl_mem
 sub(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size, cl_int *err)
 {
-   cl_buffer_region r = {origin, size};
+   cl_buffer_region r = { origin, size };
    *err = 12345;
    return clCreateSubBuffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &r, err);
 }
@@ -441,8 +444,8 @@ test_sub_buffer_errors(void)
    cl_int err;
    const size_t size = 64 * base_align;
    cl_mem rw = clCreateBuffer(context, CL_MEM_READ_WRITE, size, NULL, &err);
-   cl_mem wo = clCreateBuffer(context, CL_MEM_WRITE_ONLY | CL_MEM_HOST_WRITE_ONLY, size, NULL,
-                              &err);
+   cl_mem wo =
+      clCreateBuffer(context, CL_MEM_WRITE_ONLY | CL_MEM_HOST_WRITE_ONLY, size, NULL, &err);
    cl_mem ro = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_HOST_READ_ONLY, size, NULL, &err);
    cl_mem na = clCreateBuffer(context, CL_MEM_HOST_NO_ACCESS, size, NULL, &err);
    CHECK(rw && wo && ro && na);
@@ -475,7 +478,7 @@ test_sub_buffer_errors(void)
    EXPECT_SUB_ERROR(na, CL_MEM_HOST_READ_ONLY, 0, base_align, CL_INVALID_VALUE);
    EXPECT_SUB_ERROR(na, CL_MEM_HOST_WRITE_ONLY, 0, base_align, CL_INVALID_VALUE);
    /* Create type and info. */
-   cl_buffer_region r = {0, base_align};
+   cl_buffer_region r = { 0, base_align };
    err = 0;
    CHECK(clCreateSubBuffer(rw, 0, 0x1235, &r, &err) == NULL);
    CHECK_EQ_INT(err, CL_INVALID_VALUE);
@@ -527,8 +530,8 @@ test_sub_buffer_objects(void)
    cl_int err;
    const size_t size = 16 * base_align;
    char *host = aligned_alloc(4096, size);
-   cl_mem parent = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR |
-                                  CL_MEM_HOST_WRITE_ONLY, size, host, &err);
+   cl_mem parent = clCreateBuffer(
+      context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR | CL_MEM_HOST_WRITE_ONLY, size, host, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
    cl_mem s = sub(parent, 0, 2 * base_align, 3 * base_align, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);

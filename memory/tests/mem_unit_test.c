@@ -56,10 +56,10 @@ test_placement(void)
    CHECK(m->device_va != 0 && m->device == dev && m->context == ctx);
    CHECK(device_equals(m->device_va, host, size));
    /* A sub-buffer's address includes its origin. */
-   cl_buffer_region r = {4096, 8192};
+   cl_buffer_region r = { 4096, 8192 };
    cl_int err = -1;
-   struct _cl_mem *s = mem_mem_from_handle(mem_CreateSubBuffer(
-      mem_mem_to_handle(m), 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err));
+   struct _cl_mem *s = mem_mem_from_handle(
+      mem_CreateSubBuffer(mem_mem_to_handle(m), 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err));
    CHECK_EQ_INT(err, CL_SUCCESS);
    CHECK(s->device_va == m->device_va + 4096 && s->parent == m && s->origin == 4096);
    CHECK(mem_root(s) == m && mem_is_buffer(s));
@@ -82,6 +82,16 @@ test_placement(void)
          HSA_STATUS_SUCCESS);
    CHECK(memcmp(host + 64, &word, 4) == 0);
    mem_ReleaseMemObject(mem_mem_to_handle(m));
+
+   /* USE_HOST_PTR on memory HSA already gives the GPU (a host-visible buffer's bytes):
+    * used as it is, not locked again. */
+   struct _cl_mem *h = create(CL_MEM_ALLOC_HOST_PTR, 65536, NULL);
+   char *hp = (char *)(uintptr_t)h->device_va + 4096;
+   m = create(CL_MEM_USE_HOST_PTR, 8192, hp);
+   CHECK(m->backing == MEM_BACKING_LOCKED && !m->alloc_base && m->host_ptr == hp);
+   CHECK(m->device_va == h->device_va + 4096 && m->host_accessible);
+   mem_ReleaseMemObject(mem_mem_to_handle(m));
+   mem_ReleaseMemObject(mem_mem_to_handle(h));
 
    /* Device memory can be initialised with an HSA fill. */
    m = create(0, 4096, NULL);
@@ -108,10 +118,10 @@ static void
 test_in_flight(void)
 {
    struct _cl_mem *m = create(0, 4096, NULL);
-   cl_buffer_region r = {0, 256};
+   cl_buffer_region r = { 0, 256 };
    cl_int err;
-   struct _cl_mem *s = mem_mem_from_handle(mem_CreateSubBuffer(
-      mem_mem_to_handle(m), 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err));
+   struct _cl_mem *s = mem_mem_from_handle(
+      mem_CreateSubBuffer(mem_mem_to_handle(m), 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err));
    destroyed = 0;
    mem_SetMemObjectDestructorCallback(mem_mem_to_handle(m), on_destroy, NULL);
    mem_SetMemObjectDestructorCallback(mem_mem_to_handle(s), on_destroy, NULL);
@@ -134,8 +144,7 @@ test_staging(void)
    memset(a, 0x5a, 100000); /* host memory */
    /* ... the GPU can reach: copy into device memory and back. */
    struct _cl_mem *m = create(0, 100000, NULL);
-   CHECK(hsa->hsa_memory_copy((void *)(uintptr_t)m->device_va, a, 100000) ==
-         HSA_STATUS_SUCCESS);
+   CHECK(hsa->hsa_memory_copy((void *)(uintptr_t)m->device_va, a, 100000) == HSA_STATUS_SUCCESS);
    CHECK(device_equals(m->device_va, a, 100000));
    mem_ReleaseMemObject(mem_mem_to_handle(m));
    mem_staging_free(dev, a, 100000);
@@ -196,13 +205,13 @@ test_out_of_host_memory(void)
    icd_test_fail_alloc_after(1);
    CHECK(mem_CreateBuffer(h, 0, 64, NULL, &err) == NULL);
    CHECK_EQ_INT(err, CL_OUT_OF_HOST_MEMORY);
-   const cl_mem_properties props[] = {0};
+   const cl_mem_properties props[] = { 0 };
    icd_test_fail_alloc_after(2); /* the object succeeds, the property copy fails */
    CHECK(mem_CreateBufferWithProperties(h, props, 0, 64, NULL, &err) == NULL);
    CHECK_EQ_INT(err, CL_OUT_OF_HOST_MEMORY);
    icd_test_fail_alloc_after(0);
    cl_mem m = mem_CreateBuffer(h, 0, 4096, NULL, &err);
-   cl_buffer_region r = {0, 64};
+   cl_buffer_region r = { 0, 64 };
    icd_test_fail_alloc_after(1);
    CHECK(mem_CreateSubBuffer(m, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err) == NULL);
    CHECK_EQ_INT(err, CL_OUT_OF_HOST_MEMORY);
