@@ -39,6 +39,135 @@ const char *disp_hsa_failure(void);
  * class (CL_OUT_OF_RESOURCES unless more specific), logging the HSA status string. */
 cl_int disp_hsa_status_to_cl(hsa_status_t status, const char *what);
 
+/* ---- events ------------------------------------------------------------------------ */
+
+typedef void(CL_CALLBACK *disp_event_notify_fn)(cl_event event, cl_int status, void *user_data);
+
+struct disp_event_callback {
+   cl_int status; /* CL_SUBMITTED, CL_RUNNING or CL_COMPLETE */
+   disp_event_notify_fn fn;
+   void *user_data;
+   struct disp_event_callback *next;
+};
+
+/* Profiling timestamps, host timer domain (plat_host_timer_ns), OpenCL 3.0 §5.14. */
+enum { DISP_TIME_QUEUED, DISP_TIME_SUBMIT, DISP_TIME_START, DISP_TIME_END, DISP_TIME_COMPLETE,
+       DISP_TIME_COUNT };
+
+struct disp_command;
+
+/*
+ * A command's or user's event. Status moves CL_QUEUED -> CL_SUBMITTED -> CL_RUNNING ->
+ * CL_COMPLETE, or to a negative error; terminal states never change. `signal` is what HSA
+ * work that depends on this event waits for (1 until the command's work, host part
+ * included, is done); user events have none.
+ */
+struct _cl_event {
+   struct icd_object obj;
+   struct _cl_context *context;      /* internal reference */
+   struct _cl_command_queue *queue;  /* internal reference; NULL for user events */
+   cl_command_type command_type;
+   hsa_signal_t signal;              /* 0 handle: none (user events) */
+   atomic_int status;                /* written under lock; read lock-free */
+   atomic_bool submitted;            /* signal is wired into HSA work, or status terminal */
+   /* API references together hold one internal reference; commands, queues and waiters
+    * hold the others. */
+   atomic_uint internal_refs;
+   pthread_mutex_t lock;
+   pthread_cond_t cond;              /* broadcast on every status change */
+   struct disp_event_callback *callbacks; /* under lock */
+   cl_ulong times[DISP_TIME_COUNT];
+   bool profiling;                   /* queue had CL_QUEUE_PROFILING_ENABLE */
+   /* The HSA queue whose packets signal completion (an in-order successor on the same
+    * HSA queue is ordered by the barrier bit instead of a dependency); NULL otherwise. */
+   hsa_queue_t *aql_queue;
+};
+
+ICD_DEFINE_HANDLE_CASTS(disp_event, struct _cl_event, cl_event, ICD_TYPE_EVENT)
+
+void disp_event_retain_internal(struct _cl_event *ev);
+void disp_event_release_internal(struct _cl_event *ev);
+
+/* Moves `ev` to `status` (CL_SUBMITTED, CL_RUNNING, CL_COMPLETE or negative) and runs the
+ * callbacks that became due, with no lock held. Ignored once the status is terminal. */
+void disp_event_set_status(struct _cl_event *ev, cl_int status);
+
+/* Blocks until `ev` is terminal; returns its final status. No spinning. */
+cl_int disp_event_wait(struct _cl_event *ev);
+
+/*
+ * Validates an event wait list at an entry point (OpenCL 3.0 §5.12):
+ * CL_INVALID_EVENT_WAIT_LIST when the list is NULL with a count or non-NULL without one, or
+ * an entry is not a valid event; CL_INVALID_CONTEXT when an event belongs to another
+ * context than `ctx`.
+ */
+cl_int disp_validate_wait_list(const struct _cl_context *ctx, cl_uint num_events,
+                               const cl_event *event_wait_list);
+
+/* ---- commands ---------------------------------------------------------------------- */
+
+typedef enum disp_command_kind {
+   DISP_COMMAND_HSA,  /* submit() starts HSA work that decrements the completion signal */
+   DISP_COMMAND_HOST, /* no HSA work: only complete(), once the dependencies are done */
+} disp_command_kind;
+
+/*
+ * One enqueued command. The enqueue entry point fills kind, the callbacks and its payload,
+ * then hands it to disp_command_enqueue(), which owns it from then on.
+ *
+ *   submit(cmd, deps, n, signal)  start the HSA work after the `n` dependency signals
+ *                                 reach 0 and make it decrement `signal` when done.
+ *                                 Called once, from the enqueueing thread or the thread
+ *                                 that completed the last host-held dependency, with the
+ *                                 queue's submit lock held. Returns CL_SUCCESS or an error
+ *                                 that fails the command's event.
+ *   complete(cmd)                 host work after the HSA work (copy out of staging,
+ *                                 printf); runs once on a runtime or enqueueing thread, no
+ *                                 lock held. Returns CL_SUCCESS or the event's error status.
+ *   release(cmd)                  frees the payload's resources (internal references on mem
+ *                                 objects, staging memory); always called exactly once.
+ */
+struct disp_command {
+   struct _cl_command_queue *queue;
+   struct _cl_event *event;             /* the command's event (internal reference) */
+   disp_command_kind kind;
+   bool uses_aql;                       /* submit() writes packets to queue->hsa_queue */
+   cl_int (*submit)(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_deps,
+                    hsa_signal_t signal);
+   cl_int (*complete)(struct disp_command *cmd);
+   void (*release)(struct disp_command *cmd);
+   struct _cl_event **deps;             /* internal references */
+   cl_uint num_deps;
+   hsa_signal_t *dep_signals;           /* scratch: num_deps + 1 entries */
+   struct _cl_event *prev;              /* in-order predecessor (internal ref) or NULL */
+   hsa_signal_t work_signal;            /* decremented by the HSA work (== event->signal
+                                         * unless complete() must run first) */
+   cl_int fault_status;                 /* set when the HSA queue faulted under it */
+   bool submitted;
+   struct disp_command *next_pending;   /* global pending list */
+   struct disp_command *next_in_queue;  /* queue's list of non-terminal commands */
+   void *payload;                       /* owned by the enqueue code; freed by release() */
+};
+
+/*
+ * Creates a command of `type` for queue `q` with a new event and internal references on
+ * the wait-list events (already validated). Returns CL_OUT_OF_HOST_MEMORY or
+ * CL_OUT_OF_RESOURCES on failure.
+ */
+cl_int disp_command_create(struct _cl_command_queue *q, cl_command_type type,
+                           cl_uint num_events, const cl_event *event_wait_list,
+                           struct disp_command **out);
+
+/* Frees a command that was never enqueued (error path of an entry point). */
+void disp_command_abort(struct disp_command *cmd);
+
+/*
+ * Submits `cmd` (now, or when its host-held dependencies complete) and stores a new API
+ * reference to its event in *event_out when non-NULL. With `blocking`, waits for the
+ * event and returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it failed.
+ */
+cl_int disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool blocking);
+
 /* ---- command queues ---------------------------------------------------------------- */
 
 struct _cl_command_queue {
@@ -49,14 +178,61 @@ struct _cl_command_queue {
    cl_queue_properties *props;   /* as given to ...WithProperties, 0-terminated; or NULL */
    size_t num_props;             /* entries in props including the terminator */
    cl_uint size;                 /* CL_QUEUE_SIZE (device queues only) */
-   hsa_queue_t *hsa_queue;       /* the AQL queue backing it */
-   pthread_mutex_t lock;
+   hsa_queue_t *hsa_queue;       /* the AQL queue backing it; replaced after a fault */
+   pthread_mutex_t lock;         /* order: queue lock, then event locks */
+   pthread_cond_t idle;          /* broadcast when `outstanding` drops to 0 */
+   unsigned outstanding;         /* commands enqueued and not terminal; under lock */
+   struct _cl_event *last_event; /* in-order: the latest command's event; internal ref */
+   struct disp_command *commands; /* enqueued, not terminal (pending or submitted); lock */
+   struct _cl_event *barrier_event; /* out-of-order: latest barrier; internal ref; lock */
+   bool faulted;                 /* the HSA queue reported an error: replace it */
+   /* API references together hold one internal reference; every event of the queue
+    * holds one. Destroyed when the count drops to zero. */
+   atomic_uint internal_refs;
 };
+
+void disp_queue_retain_internal(struct _cl_command_queue *q);
+void disp_queue_release_internal(struct _cl_command_queue *q);
+
+/* Writes `packet` (64 bytes, header last) into the queue's AQL ring with a release store
+ * of header+setup and rings the doorbell. Caller holds q->lock. */
+cl_int disp_queue_write_packet(struct _cl_command_queue *q, const void *packet);
+
+/* Writes BARRIER_AND packets waiting for `deps` (5 per packet); the last one decrements
+ * `completion` when non-zero. With no deps and a completion signal, one empty barrier.
+ * Caller holds q->lock. */
+cl_int disp_queue_barrier_and(struct _cl_command_queue *q, const hsa_signal_t *deps,
+                              uint32_t num_deps, hsa_signal_t completion);
 
 ICD_DEFINE_HANDLE_CASTS(disp_queue, struct _cl_command_queue, cl_command_queue,
                         ICD_TYPE_COMMAND_QUEUE)
 
 cl_int CL_API_CALL disp_Flush(cl_command_queue command_queue);
+cl_int CL_API_CALL disp_WaitForEvents(cl_uint num_events, const cl_event *event_list);
+cl_int CL_API_CALL disp_GetEventInfo(cl_event event, cl_event_info param_name,
+                                     size_t param_value_size, void *param_value,
+                                     size_t *param_value_size_ret);
+cl_int CL_API_CALL disp_RetainEvent(cl_event event);
+cl_int CL_API_CALL disp_ReleaseEvent(cl_event event);
+cl_int CL_API_CALL disp_GetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
+                                              size_t param_value_size, void *param_value,
+                                              size_t *param_value_size_ret);
+cl_event CL_API_CALL disp_CreateUserEvent(cl_context context, cl_int *errcode_ret);
+cl_int CL_API_CALL disp_SetUserEventStatus(cl_event event, cl_int execution_status);
+cl_int CL_API_CALL disp_SetEventCallback(cl_event event, cl_int command_exec_callback_type,
+                                         disp_event_notify_fn pfn_notify, void *user_data);
+cl_int CL_API_CALL disp_EnqueueMarkerWithWaitList(cl_command_queue command_queue,
+                                                  cl_uint num_events_in_wait_list,
+                                                  const cl_event *event_wait_list,
+                                                  cl_event *event);
+cl_int CL_API_CALL disp_EnqueueBarrierWithWaitList(cl_command_queue command_queue,
+                                                   cl_uint num_events_in_wait_list,
+                                                   const cl_event *event_wait_list,
+                                                   cl_event *event);
+cl_int CL_API_CALL disp_EnqueueMarker(cl_command_queue command_queue, cl_event *event);
+cl_int CL_API_CALL disp_EnqueueBarrier(cl_command_queue command_queue);
+cl_int CL_API_CALL disp_EnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,
+                                             const cl_event *event_list);
 cl_int CL_API_CALL disp_Finish(cl_command_queue command_queue);
 cl_command_queue CL_API_CALL disp_CreateCommandQueue(cl_context context, cl_device_id device,
                                                      cl_command_queue_properties properties,

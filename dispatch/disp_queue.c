@@ -1,12 +1,16 @@
 /*
  * dispatch/disp_queue.c — cl_command_queue: creation (OpenCL 1.x and 2.0+ entry points),
  * property validation, the HSA AQL queue behind each, reference counting and queries
- * (OpenCL 3.0 API §5.1). Enqueueing work lands with the memory-and-dispatch issue; until
- * then a queue is always empty, so clFlush/clFinish return at once.
+ * (OpenCL 3.0 API §5.1), the AQL packet writer, and recovery from a faulted HSA queue.
+ * Commands are submitted as soon as their dependencies allow (disp_command.c), so
+ * clFlush has nothing to do; clFinish waits for the queue's outstanding commands.
  */
 #include "dispatch/disp.h"
+#include "dispatch/disp_priv.h"
 #include "platform/plat.h"
 
+#include <sched.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Packets in each AQL ring (capped by the agent's HSA_AGENT_INFO_QUEUE_MAX_SIZE). */
@@ -18,7 +22,13 @@ static const cl_command_queue_properties all_queue_props =
    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |
    CL_QUEUE_ON_DEVICE_DEFAULT;
 
-/* Called by the HSA runtime on a queue error (no lock held, runtime thread). */
+/*
+ * Called by the HSA runtime when the AQL queue faults (memory violation, illegal
+ * instruction, trap). The runtime stops processing that queue, so every AQL command in
+ * flight on it fails: the oldest with the fault's error, the rest as dependants. Their work
+ * signals are released so their completion path runs and nothing waits forever. The
+ * queue gets a fresh HSA queue at its next submission. Runtime thread, no lock held.
+ */
 static void
 queue_error_callback(hsa_status_t status, hsa_queue_t *source, void *data)
 {
@@ -26,8 +36,52 @@ queue_error_callback(hsa_status_t status, hsa_queue_t *source, void *data)
    const struct disp_hsa *hsa = disp_hsa_get();
    const char *msg = NULL;
    hsa->hsa_status_string(status, &msg);
-   icd_log(ICD_LOG_ERROR, "dispatch", "command queue %p: HSA queue error 0x%x (%s)", (void *)q,
-           (unsigned)status, msg ? msg : "?");
+   char info[512];
+   snprintf(info, sizeof(info), "a command of queue %p faulted on the device: HSA status 0x%x "
+            "(%s)", (void *)q, (unsigned)status, msg ? msg : "?");
+   icd_log(ICD_LOG_ERROR, "dispatch", "%s", info);
+
+   enum { MAX_FAULTED = 256 };
+   hsa_signal_t release[MAX_FAULTED];
+   unsigned n = 0;
+   pthread_mutex_lock(&q->lock);
+   q->faulted = true;
+   /* q->commands is newest first: the last match is the oldest. */
+   struct disp_command *oldest = NULL;
+   for (struct disp_command *c = q->commands; c; c = c->next_in_queue) {
+      if (c->submitted && c->uses_aql && c->event->aql_queue == source)
+         oldest = c;
+   }
+   for (struct disp_command *c = q->commands; c; c = c->next_in_queue) {
+      if (!c->submitted || c->event->aql_queue != source || !c->work_signal.handle)
+         continue;
+      if (!c->fault_status)
+         c->fault_status = c == oldest ? CL_OUT_OF_RESOURCES
+                                       : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+      if (n < MAX_FAULTED)
+         release[n++] = c->work_signal;
+   }
+   pthread_mutex_unlock(&q->lock);
+   plat_context_notify(q->context, info);
+   for (unsigned i = 0; i < n; i++)
+      hsa->hsa_signal_store_screlease(release[i], 0);
+}
+
+static cl_int
+queue_create_hsa(struct _cl_command_queue *q)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   uint32_t packets = DISP_AQL_QUEUE_PACKETS;
+   if (q->device->queue_max_size && q->device->queue_max_size < packets)
+      packets = q->device->queue_max_size;
+   hsa_status_t st = hsa->hsa_queue_create(q->device->agent, packets, HSA_QUEUE_TYPE_MULTI,
+                                           queue_error_callback, q, UINT32_MAX, UINT32_MAX,
+                                           &q->hsa_queue);
+   if (st != HSA_STATUS_SUCCESS) {
+      q->hsa_queue = NULL;
+      return disp_hsa_status_to_cl(st, "creating the AQL queue of a command queue");
+   }
+   return CL_SUCCESS;
 }
 
 static void
@@ -35,12 +89,116 @@ queue_destroy(struct _cl_command_queue *q)
 {
    if (q->hsa_queue)
       disp_hsa_get()->hsa_queue_destroy(q->hsa_queue);
+   pthread_cond_destroy(&q->idle);
    pthread_mutex_destroy(&q->lock);
    icd_object_finish(&q->obj);
    if (q->context)
       plat_context_release_internal(q->context);
    icd_free(q->props);
    icd_free(q);
+}
+
+void
+disp_queue_retain_internal(struct _cl_command_queue *q)
+{
+   atomic_fetch_add_explicit(&q->internal_refs, 1, memory_order_relaxed);
+}
+
+void
+disp_queue_release_internal(struct _cl_command_queue *q)
+{
+   if (atomic_fetch_sub_explicit(&q->internal_refs, 1, memory_order_acq_rel) == 1)
+      queue_destroy(q);
+}
+
+void
+disp__queue_command_done(struct _cl_command_queue *q, struct disp_command *cmd)
+{
+   struct _cl_event *drop[2] = { NULL, NULL };
+   pthread_mutex_lock(&q->lock);
+   for (struct disp_command **link = &q->commands; *link; link = &(*link)->next_in_queue) {
+      if (*link == cmd) {
+         *link = cmd->next_in_queue;
+         break;
+      }
+   }
+   /* Completed events need not be kept for ordering; this also breaks the
+    * queue -> event -> queue reference cycle. */
+   if (q->last_event == cmd->event) {
+      drop[0] = q->last_event;
+      q->last_event = NULL;
+   }
+   if (q->barrier_event == cmd->event) {
+      drop[1] = q->barrier_event;
+      q->barrier_event = NULL;
+   }
+   if (--q->outstanding == 0)
+      pthread_cond_broadcast(&q->idle);
+   pthread_mutex_unlock(&q->lock);
+   for (int i = 0; i < 2; i++) {
+      if (drop[i])
+         disp_event_release_internal(drop[i]);
+   }
+}
+
+cl_int
+disp_queue_write_packet(struct _cl_command_queue *q, const void *packet)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   if (q->faulted || !q->hsa_queue) {
+      /* The old ring is dead after a fault: continue on a new one. */
+      if (q->hsa_queue)
+         hsa->hsa_queue_destroy(q->hsa_queue);
+      q->hsa_queue = NULL;
+      q->faulted = false;
+      cl_int err = queue_create_hsa(q);
+      if (err != CL_SUCCESS)
+         return err;
+   }
+   hsa_queue_t *hq = q->hsa_queue;
+   uint64_t index = hsa->hsa_queue_add_write_index_scacq_screl(hq, 1);
+   /* Ring full: wait for the packet processor to consume (HSA PSA §2.8.3). */
+   while (index - hsa->hsa_queue_load_read_index_scacquire(hq) >= hq->size)
+      sched_yield();
+   uint32_t *slot = (uint32_t *)((char *)hq->base_address + (index & (hq->size - 1)) * 64);
+   const uint32_t *src = packet;
+   /* Body first with the header still INVALID, then header+setup with one release store
+    * (conventions.md rule 16). */
+   memcpy(slot + 1, src + 1, 60);
+   __atomic_store_n(slot, src[0], __ATOMIC_RELEASE);
+   hsa->hsa_signal_store_screlease(hq->doorbell_signal, (hsa_signal_value_t)index);
+   return CL_SUCCESS;
+}
+
+_Static_assert(sizeof(hsa_barrier_and_packet_t) == 64, "AQL packets are 64 bytes");
+_Static_assert(sizeof(hsa_kernel_dispatch_packet_t) == 64, "AQL packets are 64 bytes");
+
+cl_int
+disp_queue_barrier_and(struct _cl_command_queue *q, const hsa_signal_t *deps, uint32_t num_deps,
+                       hsa_signal_t completion)
+{
+   const bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+   uint32_t done = 0;
+   do {
+      hsa_barrier_and_packet_t p;
+      memset(&p, 0, sizeof(p));
+      uint32_t n = num_deps - done > 5 ? 5 : num_deps - done;
+      for (uint32_t i = 0; i < n; i++)
+         p.dep_signal[i] = deps[done + i];
+      done += n;
+      bool last = done == num_deps;
+      if (last)
+         p.completion_signal = completion;
+      /* System-scope fences: the host observes this completion. */
+      p.header = (uint16_t)((HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE) |
+                            ((in_order ? 1 : 0) << HSA_PACKET_HEADER_BARRIER) |
+                            (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+                            (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
+      cl_int err = disp_queue_write_packet(q, &p);
+      if (err != CL_SUCCESS)
+         return err;
+   } while (done < num_deps);
+   return CL_SUCCESS;
 }
 
 /* Returns a new queue with one API reference; inputs validated by the entry point. */
@@ -54,7 +212,9 @@ queue_create(struct _cl_context *ctx, struct _cl_device_id *dev,
    if (!q)
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a command queue");
    icd_object_init(&q->obj, ICD_TYPE_COMMAND_QUEUE);
+   atomic_init(&q->internal_refs, 1);
    pthread_mutex_init(&q->lock, NULL);
+   pthread_cond_init(&q->idle, NULL);
    q->device = dev;
    q->properties = properties;
    if (props) {
@@ -66,18 +226,9 @@ queue_create(struct _cl_context *ctx, struct _cl_device_id *dev,
       memcpy(q->props, props, num_props * sizeof(*props));
       q->num_props = num_props;
    }
-   const struct disp_hsa *hsa = disp_hsa_get();
-   uint32_t packets = DISP_AQL_QUEUE_PACKETS;
-   if (dev->queue_max_size && dev->queue_max_size < packets)
-      packets = dev->queue_max_size;
-   hsa_status_t st = hsa->hsa_queue_create(dev->agent, packets, HSA_QUEUE_TYPE_MULTI,
-                                           queue_error_callback, q, UINT32_MAX, UINT32_MAX,
-                                           &q->hsa_queue);
-   if (st != HSA_STATUS_SUCCESS) {
-      q->hsa_queue = NULL;
-      err = disp_hsa_status_to_cl(st, "creating the AQL queue of a command queue");
+   err = queue_create_hsa(q);
+   if (err != CL_SUCCESS)
       goto out_destroy;
-   }
    plat_context_retain_internal(ctx);
    q->context = ctx;
    *out = q;
@@ -216,9 +367,10 @@ disp_ReleaseCommandQueue(cl_command_queue command_queue)
    if (!q)
       return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
                        (void *)command_queue);
-   /* §5.1: releasing the last reference flushes the queue; it is always empty for now. */
+   /* §5.1: the last release flushes (commands are already submitted); the queue lives on
+    * until its commands' events let go of it. */
    if (icd_object_release(&q->obj))
-      queue_destroy(q);
+      disp_queue_release_internal(q);
    return CL_SUCCESS;
 }
 
@@ -270,8 +422,13 @@ disp_Flush(cl_command_queue command_queue)
 cl_int CL_API_CALL
 disp_Finish(cl_command_queue command_queue)
 {
-   if (!disp_queue_from_handle(command_queue))
+   struct _cl_command_queue *q = disp_queue_from_handle(command_queue);
+   if (!q)
       return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
                        (void *)command_queue);
+   pthread_mutex_lock(&q->lock);
+   while (q->outstanding)
+      pthread_cond_wait(&q->idle, &q->lock);
+   pthread_mutex_unlock(&q->lock);
    return CL_SUCCESS;
 }

@@ -381,7 +381,7 @@ test_queue(void)
                 CL_INVALID_CONTEXT);
    CHECK_EQ_INT(clFinish((cl_command_queue)device), CL_INVALID_COMMAND_QUEUE);
    /* An entry point of a later issue: CL_INVALID_OPERATION, not a crash. */
-   clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+   clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err);
    CHECK_EQ_INT(err, CL_INVALID_OPERATION);
 
    CHECK_EQ_INT(clReleaseCommandQueue(q), CL_SUCCESS);

@@ -65,7 +65,7 @@ test_handles(void)
                 CL_INVALID_DEVICE);
    CHECK_EQ_INT(plat_GetPlatformInfo((cl_platform_id)junk, CL_PLATFORM_NAME, 0, NULL, &size),
                 CL_INVALID_PLATFORM);
-   CHECK_EQ_INT(icd_dispatch.clReleaseMemObject((cl_mem)junk), CL_INVALID_OPERATION);
+   CHECK_EQ_INT(icd_dispatch.clReleaseMemObject((cl_mem)junk), CL_INVALID_MEM_OBJECT);
 }
 
 static void

@@ -1,0 +1,305 @@
+/*
+ * dispatch/disp_command.c — how an enqueued command reaches the HSA runtime and completes.
+ *
+ * A command is submitted once every dependency (its wait list, plus the in-order
+ * predecessor or the out-of-order queue's last barrier) is either complete or already
+ * wired into HSA work with a signal; it then waits for those signals inside HSA
+ * (barrier-AND packets, async-copy dependency lists). A dependency held on the host
+ * (a user event not yet set, or a command itself held back) keeps the command on the
+ * pending list until it resolves. Completion is observed with
+ * hsa_amd_signal_async_handler on the command's work signal: no thread spins.
+ *
+ * Lock order: pending_lock, then queue lock, then event locks. Callbacks into the
+ * application run with no lock held.
+ */
+#include "dispatch/disp.h"
+#include "dispatch/disp_priv.h"
+#include "platform/plat.h"
+
+#include <string.h>
+
+/* Commands held back on the host, oldest first. */
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct disp_command *pending_head, **pending_tail = &pending_head;
+
+static bool
+terminal(cl_int status)
+{
+   return status == CL_COMPLETE || status < 0;
+}
+
+cl_int
+disp_command_create(struct _cl_command_queue *q, cl_command_type type, cl_uint num_events,
+                    const cl_event *event_wait_list, struct disp_command **out)
+{
+   struct disp_command *cmd = icd_calloc(1, sizeof(*cmd));
+   if (!cmd)
+      return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a command");
+   /* Wait-list events, then room for their signals plus the predecessor's. */
+   cmd->deps = icd_malloc((num_events + 1) * (sizeof(*cmd->deps) + sizeof(hsa_signal_t)));
+   {
+      if (!cmd->deps) {
+         icd_free(cmd);
+         return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a wait list");
+      }
+   }
+   cl_int err = disp__event_create(q->context, q, type, &cmd->event);
+   if (err != CL_SUCCESS) {
+      icd_free(cmd->deps);
+      icd_free(cmd);
+      return err;
+   }
+   for (cl_uint i = 0; i < num_events; i++) {
+      cmd->deps[i] = disp_event_from_handle(event_wait_list[i]);
+      disp_event_retain_internal(cmd->deps[i]);
+   }
+   cmd->num_deps = num_events;
+   cmd->dep_signals = (hsa_signal_t *)(cmd->deps + num_events + 1);
+   cmd->queue = q;
+   cmd->kind = DISP_COMMAND_HOST;
+   *out = cmd;
+   return CL_SUCCESS;
+}
+
+static void
+command_free(struct disp_command *cmd)
+{
+   if (cmd->release)
+      cmd->release(cmd);
+   for (cl_uint i = 0; i < cmd->num_deps; i++)
+      disp_event_release_internal(cmd->deps[i]);
+   if (cmd->prev)
+      disp_event_release_internal(cmd->prev);
+   if (cmd->work_signal.handle && cmd->work_signal.handle != cmd->event->signal.handle)
+      disp__signal_put(cmd->work_signal);
+   icd_free(cmd->deps);
+   icd_free(cmd);
+}
+
+void
+disp_command_abort(struct disp_command *cmd)
+{
+   struct _cl_event *ev = cmd->event;
+   command_free(cmd);
+   /* The event was never visible: drop its API and internal references. */
+   icd_object_release(&ev->obj);
+   disp_event_release_internal(ev);
+}
+
+/* The command reached a terminal state with `status`; frees it. */
+static void
+command_finish(struct disp_command *cmd, cl_int status)
+{
+   struct _cl_event *ev = cmd->event;
+   /* A failed dependency that was already wired into HSA fails this command too. */
+   if (status == CL_SUCCESS) {
+      for (cl_uint i = 0; i < cmd->num_deps && status == CL_SUCCESS; i++) {
+         if (atomic_load(&cmd->deps[i]->status) < 0)
+            status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+      }
+      if (cmd->prev && atomic_load(&cmd->prev->status) < 0)
+         status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+   }
+   /* HSA work waiting for this event may go on (a failed event releases it too, so
+    * nothing hangs; its dependants fail as above). */
+   if (ev->signal.handle)
+      disp_hsa_get()->hsa_signal_store_screlease(ev->signal, 0);
+   struct _cl_command_queue *q = cmd->queue;
+   disp__queue_command_done(q, cmd);
+   command_free(cmd);
+   if (status == CL_SUCCESS) {
+      disp_event_set_status(ev, CL_RUNNING);
+      disp_event_set_status(ev, CL_COMPLETE);
+   } else {
+      disp_event_set_status(ev, status);
+   }
+   disp_event_release_internal(ev);
+}
+
+/* Runs on an HSA runtime thread when the command's work signal reaches 0. */
+static bool
+work_done_handler(hsa_signal_value_t value, void *arg)
+{
+   struct disp_command *cmd = arg;
+   cl_int status = cmd->fault_status;
+   if (status == CL_SUCCESS && cmd->complete)
+      status = cmd->complete(cmd);
+   command_finish(cmd, status);
+   return false;
+}
+
+/*
+ * Collects the signals `cmd` must wait for. Returns 1 when ready (signals in deps[]),
+ * 0 when a dependency is still held on the host, -1 when one failed.
+ */
+static int
+collect_deps(struct disp_command *cmd, hsa_signal_t *deps, uint32_t *num)
+{
+   const bool in_order = !(cmd->queue->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+   *num = 0;
+   for (cl_uint i = 0; i <= cmd->num_deps; i++) {
+      struct _cl_event *dep = i < cmd->num_deps ? cmd->deps[i] : cmd->prev;
+      if (!dep)
+         continue;
+      cl_int status = atomic_load(&dep->status);
+      if (status < 0)
+         return -1;
+      if (status == CL_COMPLETE)
+         continue;
+      if (!atomic_load(&dep->submitted) || !dep->signal.handle)
+         return 0;
+      /* An in-order predecessor on the same AQL ring: the barrier bit orders it. */
+      if (in_order && cmd->uses_aql && dep == cmd->prev && dep->aql_queue &&
+          dep->aql_queue == cmd->queue->hsa_queue)
+         continue;
+      deps[(*num)++] = dep->signal;
+   }
+   return 1;
+}
+
+/* Starts the command's work; called once its dependencies are resolved or wired. */
+static void
+command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_deps)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   struct _cl_command_queue *q = cmd->queue;
+   struct _cl_event *ev = cmd->event;
+   cl_int err = CL_SUCCESS;
+   bool run_inline = false;
+
+   pthread_mutex_lock(&q->lock);
+   if (cmd->kind == DISP_COMMAND_HOST && num_deps == 0) {
+      run_inline = true;
+   } else {
+      if (cmd->complete || cmd->kind == DISP_COMMAND_HOST) {
+         err = disp__signal_get(&cmd->work_signal);
+      } else {
+         cmd->work_signal = ev->signal;
+      }
+      if (err == CL_SUCCESS) {
+         if (cmd->kind == DISP_COMMAND_HSA)
+            err = cmd->submit(cmd, deps, num_deps, cmd->work_signal);
+         else
+            err = disp_queue_barrier_and(q, deps, num_deps, cmd->work_signal);
+      }
+      if (err == CL_SUCCESS && (cmd->uses_aql || cmd->kind == DISP_COMMAND_HOST))
+         ev->aql_queue = q->hsa_queue;
+   }
+   cmd->submitted = true;
+   pthread_mutex_unlock(&q->lock);
+
+   if (err != CL_SUCCESS) {
+      command_finish(cmd, err);
+      return;
+   }
+   atomic_store(&ev->submitted, true);
+   disp_event_set_status(ev, CL_SUBMITTED);
+   if (num_deps == 0)
+      disp_event_set_status(ev, CL_RUNNING); /* nothing to wait for: it starts now */
+   if (run_inline) {
+      cl_int status = cmd->complete ? cmd->complete(cmd) : CL_SUCCESS;
+      command_finish(cmd, status);
+      disp__pending_event_done(NULL);
+      return;
+   }
+   hsa_status_t st = hsa->hsa_amd_signal_async_handler(cmd->work_signal, HSA_SIGNAL_CONDITION_EQ,
+                                                       0, work_done_handler, cmd);
+   if (st != HSA_STATUS_SUCCESS) {
+      /* Without a handler nobody would see completion: wait here instead. */
+      icd_log(ICD_LOG_WARN, "dispatch", "hsa_amd_signal_async_handler failed (0x%x); "
+              "waiting on the enqueueing thread", (unsigned)st);
+      hsa->hsa_signal_wait_scacquire(cmd->work_signal, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
+                                     HSA_WAIT_STATE_BLOCKED);
+      work_done_handler(0, cmd);
+   }
+   /* Commands held back for this one may now wire its signal. */
+   disp__pending_event_done(NULL);
+}
+
+void
+disp__pending_event_done(struct _cl_event *ev)
+{
+   for (;;) {
+      struct disp_command *ready = NULL;
+      uint32_t num = 0;
+      int state = 0;
+      pthread_mutex_lock(&pending_lock);
+      for (struct disp_command **link = &pending_head; *link; link = &(*link)->next_pending) {
+         struct disp_command *cmd = *link;
+         state = collect_deps(cmd, cmd->dep_signals, &num);
+         if (state != 0) {
+            *link = cmd->next_pending;
+            if (pending_tail == &cmd->next_pending)
+               pending_tail = link;
+            cmd->next_pending = NULL;
+            ready = cmd;
+            break;
+         }
+      }
+      pthread_mutex_unlock(&pending_lock);
+      if (!ready)
+         return;
+      if (state < 0)
+         command_finish(ready, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      else
+         command_submit(ready, ready->dep_signals, num);
+   }
+}
+
+cl_int
+disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool blocking)
+{
+   struct _cl_command_queue *q = cmd->queue;
+   struct _cl_event *ev = cmd->event;
+   const bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+
+   /* The command holds an internal reference on its event until it finishes. */
+   disp_event_retain_internal(ev);
+   pthread_mutex_lock(&q->lock);
+   struct _cl_event *before = in_order ? q->last_event : q->barrier_event;
+   if (before && before != ev && !terminal(atomic_load(&before->status))) {
+      disp_event_retain_internal(before);
+      cmd->prev = before;
+   }
+   if (in_order) {
+      disp_event_retain_internal(ev);
+      if (q->last_event)
+         disp_event_release_internal(q->last_event);
+      q->last_event = ev;
+   }
+   q->outstanding++;
+   cmd->next_in_queue = q->commands;
+   q->commands = cmd;
+   pthread_mutex_unlock(&q->lock);
+
+   if (event_out) {
+      *event_out = disp_event_to_handle(ev);
+   } else if (icd_object_release(&ev->obj)) {
+      disp_event_release_internal(ev); /* the API side never sees it */
+   }
+   if (blocking)
+      disp_event_retain_internal(ev);
+
+   uint32_t num = 0;
+   pthread_mutex_lock(&pending_lock);
+   int state = collect_deps(cmd, cmd->dep_signals, &num);
+   if (state == 0) {
+      *pending_tail = cmd;
+      pending_tail = &cmd->next_pending;
+   }
+   pthread_mutex_unlock(&pending_lock);
+   /* From here on the completion path may free cmd and drop ev's last references. */
+   if (state < 0)
+      command_finish(cmd, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+   else if (state > 0)
+      command_submit(cmd, cmd->dep_signals, num);
+
+   if (!blocking)
+      return CL_SUCCESS;
+   cl_int status = disp_event_wait(ev);
+   disp_event_release_internal(ev);
+   if (status < 0)
+      return ICD_ERROR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+                       "the blocking command failed with %s", icd_error_name(status));
+   return CL_SUCCESS;
+}

@@ -1,0 +1,24 @@
+/* dispatch/disp_priv.h — shared between the files of dispatch/ only. */
+#ifndef DISP_PRIV_H
+#define DISP_PRIV_H
+
+#include "dispatch/disp.h"
+
+/* Creates an event with one API reference and one internal reference for the API side.
+ * `q` NULL makes a user event (status CL_SUBMITTED, no signal). */
+cl_int disp__event_create(struct _cl_context *ctx, struct _cl_command_queue *q,
+                          cl_command_type type, struct _cl_event **out);
+
+/* Called by disp_event_set_status when `ev` became terminal: submits commands that were
+ * held back on the host for it. No lock held. */
+void disp__pending_event_done(struct _cl_event *ev);
+
+/* A command of `q` reached a terminal state: drop it from the in-flight list and the
+ * outstanding count, clear last_event if it is this command's. */
+void disp__queue_command_done(struct _cl_command_queue *q, struct disp_command *cmd);
+
+/* Signals: from a free list so the steady-state enqueue path makes no system call. */
+cl_int disp__signal_get(hsa_signal_t *out); /* value 1 */
+void disp__signal_put(hsa_signal_t signal);
+
+#endif
