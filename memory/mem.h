@@ -174,4 +174,54 @@ void *CL_API_CALL mem_SVMAlloc(cl_context context, cl_svm_mem_flags flags, size_
                                cl_uint alignment);
 void CL_API_CALL mem_SVMFree(cl_context context, void *svm_pointer);
 
+/* Buffer commands (mem_transfer.c). */
+cl_int CL_API_CALL mem_EnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
+                                         cl_bool blocking_read, size_t offset, size_t size,
+                                         void *ptr, cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer,
+                                          cl_bool blocking_write, size_t offset, size_t size,
+                                          const void *ptr, cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueReadBufferRect(
+   cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
+   const size_t *buffer_origin, const size_t *host_origin, const size_t *region,
+   size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+   size_t host_slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
+   const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueWriteBufferRect(
+   cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write,
+   const size_t *buffer_origin, const size_t *host_origin, const size_t *region,
+   size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+   size_t host_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list,
+   const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer,
+                                         cl_mem dst_buffer, size_t src_offset, size_t dst_offset,
+                                         size_t size, cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueCopyBufferRect(
+   cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
+   const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+   size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+   cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer,
+                                         const void *pattern, size_t pattern_size,
+                                         size_t offset, size_t size,
+                                         cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list, cl_event *event);
+void *CL_API_CALL mem_EnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer,
+                                       cl_bool blocking_map, cl_map_flags map_flags,
+                                       size_t offset, size_t size,
+                                       cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list, cl_event *event,
+                                       cl_int *errcode_ret);
+cl_int CL_API_CALL mem_EnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj,
+                                             void *mapped_ptr, cl_uint num_events_in_wait_list,
+                                             const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueMigrateMemObjects(cl_command_queue command_queue,
+                                                cl_uint num_mem_objects, const cl_mem *mem_objects,
+                                                cl_mem_migration_flags flags,
+                                                cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event);
+
 #endif
