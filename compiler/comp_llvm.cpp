@@ -30,6 +30,9 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
+#include "llvm/Transforms/Scalar/SCCP.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -227,13 +230,13 @@ parseTarget(const char *id, Target &t, std::string &why)
 
 // The oclc_* control constants (rocm-device-libs oclc/), as the oclc_*.bc files define them:
 // linkonce_odr protected local_unnamed_addr addrspace(4) constants.
-std::unique_ptr<llvm::MemoryBuffer>
-makeControlModule(const Globals &g, const Target &t, const comp__options &o, bool daz)
+void
+fillControlModule(llvm::Module &m, const std::string &dataLayout, const Target &t,
+                  const comp__options &o, bool daz)
 {
-   llvm::LLVMContext ctx;
-   llvm::Module m("hsacl-oclc", ctx);
+   llvm::LLVMContext &ctx = m.getContext();
    m.setTargetTriple("amdgcn-amd-amdhsa");
-   m.setDataLayout(g.dataLayout);
+   m.setDataLayout(dataLayout);
    auto add = [&](const char *name, unsigned bits, uint64_t value) {
       llvm::Type *ty = llvm::Type::getIntNTy(ctx, bits);
       auto *gv = new llvm::GlobalVariable(m, ty, /*isConstant=*/true,
@@ -251,6 +254,14 @@ makeControlModule(const Globals &g, const Target &t, const comp__options &o, boo
    add("__oclc_finite_only_opt", 8, o.finite_math_only);
    add("__oclc_unsafe_math_opt", 8, o.unsafe_math);
    add("__oclc_correctly_rounded_sqrt32", 8, o.correctly_rounded_sqrt);
+}
+
+std::unique_ptr<llvm::MemoryBuffer>
+makeControlModule(const Globals &g, const Target &t, const comp__options &o, bool daz)
+{
+   llvm::LLVMContext ctx;
+   llvm::Module m("hsacl-oclc", ctx);
+   fillControlModule(m, g.dataLayout, t, o, daz);
    llvm::SmallVector<char, 0> bc;
    llvm::raw_svector_ostream os(bc);
    llvm::WriteBitcodeToFile(m, os);
@@ -521,6 +532,22 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
          [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
             mpm.addPass(PrintfStubPass());
          });
+      // -cl-opt-disable: user functions are optnone, which the pass manager skips, but the
+      // device-library functions are not. Their __oclc_ISA_version and
+      // __oclc_wavefrontsize64 branches must still fold away, or code for other targets (GFX9
+      // DPP row broadcasts in the ockl wave scans) reaches instruction selection on GFX10+
+      // and fails ("Invalid dpp_ctrl value"), as it does with clang-19's driver. Runs last,
+      // after the printf binding has used __printf_alloc.
+      pb.registerOptimizerLastEPCallback(
+         [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel level) {
+            if (level != llvm::OptimizationLevel::O0)
+               return;
+            llvm::FunctionPassManager fpm;
+            fpm.addPass(llvm::SCCPPass());
+            fpm.addPass(llvm::SimplifyCFGPass());
+            mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
+            mpm.addPass(llvm::GlobalDCEPass());
+         });
    });
    ci.createDiagnostics(new clang::TextDiagnosticPrinter(logOS, &ci.getDiagnosticOpts()), true);
    ci.setVerboseOutputStream(logOS);
@@ -603,6 +630,30 @@ comp_build(const struct comp_build_desc *desc, struct comp_output *out)
       return COMP_OUT_OF_MEMORY;
    }
    return st;
+}
+
+extern "C" enum comp_status
+comp__control_module_text(const char *target_id, const char *options, char **text)
+{
+   *text = nullptr;
+   Target t;
+   std::string why;
+   if (!parseTarget(target_id, t, why))
+      return COMP_INVALID_TARGET;
+   comp__options o;
+   comp_status st = comp__options_parse(options, COMP_ACTION_BUILD, &o, nullptr);
+   if (st != COMP_OK)
+      return st;
+   llvm::LLVMContext ctx;
+   llvm::Module m("hsacl-oclc", ctx);
+   fillControlModule(m, "", t, o, o.denorms_are_zero || t.defaultDaz);
+   comp__options_finish(&o);
+   std::string ir;
+   llvm::raw_string_ostream os(ir);
+   m.print(os, nullptr);
+   os.flush();
+   *text = dupString(ir);
+   return *text ? COMP_OK : COMP_OUT_OF_MEMORY;
 }
 
 extern "C" void

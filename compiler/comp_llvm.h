@@ -179,7 +179,9 @@ struct comp_kernel {
    enum comp_kernel_kind kind;
 };
 
-/* One "amdhsa.printf" entry: "ID:N:S[0]:...:S[N-1]:FormatString". */
+/* One "amdhsa.printf" entry: "ID:N:S[0]:...:S[N-1]:FormatString". `format` is decoded:
+ * the C escapes (\n, \t, ...) and octal escapes (":" is "\72") the compiler wrote are
+ * turned back into the characters they stand for. */
 struct comp_printf_info {
    uint32_t id;
    uint32_t num_args;

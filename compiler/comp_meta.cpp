@@ -6,11 +6,13 @@
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/Object/ELF.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -268,7 +270,37 @@ parsePrintf(llvm::StringRef s, comp_printf_info &p)
    p.arg_sizes = allocArray<uint32_t>(p.num_args);
    for (uint32_t i = 0; i < p.num_args; i++)
       p.arg_sizes[i] = field("argument size");
-   p.format = dup(s);
+   // AMDGPUPrintfRuntimeBinding escapes control characters and ':' (as octal "\72").
+   std::string fmt;
+   for (size_t i = 0; i < s.size(); i++) {
+      if (s[i] != '\\' || i + 1 == s.size()) {
+         fmt += s[i];
+         continue;
+      }
+      char c = s[++i];
+      switch (c) {
+      case 'a': fmt += '\a'; break;
+      case 'b': fmt += '\b'; break;
+      case 'f': fmt += '\f'; break;
+      case 'n': fmt += '\n'; break;
+      case 'r': fmt += '\r'; break;
+      case 't': fmt += '\t'; break;
+      case 'v': fmt += '\v'; break;
+      case '\\': fmt += '\\'; break;
+      default:
+         if (c >= '0' && c <= '7') {
+            unsigned v = 0, n = 0;
+            for (; n < 3 && i < s.size() && s[i] >= '0' && s[i] <= '7'; n++, i++)
+               v = v * 8 + (s[i] - '0');
+            i--;
+            fmt += char(v);
+         } else {
+            fmt += '\\';
+            fmt += c;
+         }
+      }
+   }
+   p.format = dup(fmt);
 }
 
 void
@@ -299,6 +331,58 @@ parseDocument(llvm::msgpack::Document &doc, comp_program_info &info)
          parsePrintf(pa[i].getString(), info.printfs[i]);
       }
    }
+}
+
+// Checks the MessagePack grammar before msgpack::Document sees it: exactly one top-level
+// object, containers complete, map keys strings (Document aborts on some malformed input,
+// e.g. a container used as a map key), nesting bounded. Returns an empty string if valid.
+std::string
+validateMsgPack(llvm::StringRef blob)
+{
+   struct Level {
+      uint64_t remaining; // objects still expected in this container
+      bool isMap;
+      uint64_t index;
+   };
+   std::vector<Level> stack;
+   llvm::msgpack::Reader reader(blob);
+   bool haveRoot = false;
+   for (;;) {
+      llvm::msgpack::Object obj;
+      llvm::Expected<bool> more = reader.read(obj);
+      if (!more)
+         return llvm::toString(more.takeError());
+      if (!*more)
+         break;
+      if (stack.empty()) {
+         if (haveRoot)
+            return "trailing data after the metadata map";
+         haveRoot = true;
+      } else {
+         Level &top = stack.back();
+         if (top.isMap && top.index % 2 == 0 && obj.Kind != llvm::msgpack::Type::String)
+            return "map key is not a string";
+         top.index++;
+         top.remaining--;
+      }
+      if ((obj.Kind == llvm::msgpack::Type::Array || obj.Kind == llvm::msgpack::Type::Map) &&
+          obj.Length) {
+         bool isMap = obj.Kind == llvm::msgpack::Type::Map;
+         uint64_t n = isMap ? 2 * uint64_t(obj.Length) : obj.Length;
+         if (n > blob.size())
+            return "container longer than the note";
+         if (stack.size() >= 32)
+            return "nesting too deep";
+         stack.push_back({ n, isMap, 0 });
+      }
+      while (!stack.empty() && stack.back().remaining == 0)
+         stack.pop_back();
+   }
+   if (!haveRoot)
+      return "empty metadata";
+   if (!stack.empty())
+      return "truncated MessagePack container";
+   return "";
 }
 
 // Finds the NT_AMDGPU_METADATA descriptor in PT_NOTE segments, or SHT_NOTE sections for a
@@ -376,10 +460,12 @@ comp_parse_metadata(const void *data, size_t size, struct comp_program_info **ou
       llvm::ArrayRef<uint8_t> desc;
       if (!findNote(*elf, desc, why))
          throw ParseError{ why };
+      llvm::StringRef blob(reinterpret_cast<const char *>(desc.data()), desc.size());
+      std::string bad = validateMsgPack(blob);
+      if (!bad.empty())
+         throw ParseError{ "NT_AMDGPU_METADATA: " + bad };
       llvm::msgpack::Document doc;
-      if (!doc.readFromBlob(llvm::StringRef(reinterpret_cast<const char *>(desc.data()),
-                                            desc.size()),
-                            /*Multi=*/false))
+      if (!doc.readFromBlob(blob, /*Multi=*/false))
          throw ParseError{ "NT_AMDGPU_METADATA is not valid MessagePack" };
       info = static_cast<comp_program_info *>(calloc(1, sizeof(*info)));
       if (!info)

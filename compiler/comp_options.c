@@ -5,6 +5,7 @@
  * options); anything else is an error reported with the option's text, so that the C API can
  * return CL_INVALID_BUILD_OPTIONS / CL_INVALID_COMPILER_OPTIONS / CL_INVALID_LINKER_OPTIONS.
  */
+#define _GNU_SOURCE
 #include "comp_priv.h"
 
 #include <stdarg.h>

@@ -47,6 +47,11 @@ comp__options_parse(const char *str, enum comp_action action, struct comp__optio
 void
 comp__options_finish(struct comp__options *opts);
 
+/* The oclc_* control-constant module a build for `target_id` with `options` links, as LLVM
+ * IR text (malloc'd, in *text). For tests. */
+enum comp_status
+comp__control_module_text(const char *target_id, const char *options, char **text);
+
 #ifdef __cplusplus
 }
 #endif

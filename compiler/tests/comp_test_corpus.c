@@ -1,0 +1,351 @@
+/*
+ * comp_test_corpus — builds every kernel of a directory for one target and one option
+ * variant, and checks each code object:
+ *   - the build succeeds and the metadata parses;
+ *   - kernel names, argument count/offsets/sizes/value kinds, kernarg size and segment
+ *     sizes agree with `llvm-readelf --notes` (an independent MessagePack reader);
+ *   - every wavefront size is the one the target should use;
+ *   - no device-library function survives as a called function: every STT_FUNC symbol of
+ *     the code object is a kernel or a function the kernel source itself defines (a
+ *     device-library function that was not inlined would appear as a local symbol).
+ *
+ * usage: comp_test_corpus TARGET OPTIONS KERNEL_DIR READELF OUT_DIR
+ * Files containing "// STD: CL2.0" get -cl-std=CL2.0.
+ */
+#include "comp_llvm.h"
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int failures;
+
+#define FAIL(...)                                                                            \
+   do {                                                                                      \
+      fprintf(stderr, "FAIL: " __VA_ARGS__);                                                 \
+      fputc('\n', stderr);                                                                   \
+      failures++;                                                                            \
+   } while (0)
+
+static char *
+slurp(const char *path, size_t *size)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f)
+      return NULL;
+   fseek(f, 0, SEEK_END);
+   long n = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   char *buf = malloc(n + 1);
+   if (buf && fread(buf, 1, n, f) != (size_t)n) {
+      free(buf);
+      buf = NULL;
+   }
+   if (buf)
+      buf[n] = 0;
+   fclose(f);
+   *size = n;
+   return buf;
+}
+
+struct strbuf {
+   char *s;
+   size_t n, cap;
+};
+
+static void
+sb_printf(struct strbuf *b, const char *fmt, ...)
+{
+   va_list ap;
+   for (;;) {
+      va_start(ap, fmt);
+      int n = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+      va_end(ap);
+      if (b->s && (size_t)n < b->cap - b->n) {
+         b->n += n;
+         return;
+      }
+      b->cap = (b->cap + n + 1) * 2;
+      b->s = realloc(b->s, b->cap);
+      if (!b->s)
+         abort();
+   }
+}
+
+/* Canonical text of the fields we compare, from our parsed record. */
+static void
+canon_from_info(const struct comp_program_info *info, struct strbuf *b)
+{
+   for (uint32_t i = 0; i < info->num_kernels; i++) {
+      const struct comp_kernel *k = &info->kernels[i];
+      sb_printf(b, "K %s %s kernarg=%u group=%u private=%u wave=%u nargs=%u\n", k->name,
+                k->symbol, k->kernarg_segment_size, k->group_segment_fixed_size,
+                k->private_segment_fixed_size, k->wavefront_size, k->num_args);
+      for (uint32_t j = 0; j < k->num_args; j++)
+         sb_printf(b, "  A %u %u %s\n", k->args[j].offset, k->args[j].size,
+                   comp_arg_kind_name(k->args[j].kind));
+   }
+}
+
+/* The same from `llvm-readelf --notes` YAML: kernels are "  - " items of amdhsa.kernels,
+ * their keys indented by 4; arguments are "      - " items, keys indented by 8. */
+struct ykernel {
+   char name[256], symbol[256];
+   unsigned kernarg, group, priv, wave, nargs;
+   struct strbuf args;
+};
+
+static void
+canon_from_readelf(const char *readelf, const char *path, struct strbuf *b)
+{
+   char cmd[4096];
+   snprintf(cmd, sizeof(cmd), "%s --notes '%s'", readelf, path);
+   FILE *p = popen(cmd, "r");
+   if (!p) {
+      FAIL("cannot run %s", cmd);
+      return;
+   }
+   char line[4096];
+   bool in_kernels = false;
+   struct ykernel k = { 0 };
+   bool have = false;
+   unsigned aoff = 0, asize = 0;
+   char akind[64] = "";
+   bool have_arg = false;
+   bool in_args = false; /* between ".args:" and the next kernel-level key */
+
+#define FLUSH_ARG()                                                                          \
+   do {                                                                                      \
+      if (have_arg) {                                                                        \
+         sb_printf(&k.args, "  A %u %u %s\n", aoff, asize, akind);                           \
+         k.nargs++;                                                                          \
+      }                                                                                      \
+      have_arg = false;                                                                      \
+   } while (0)
+#define FLUSH_KERNEL()                                                                       \
+   do {                                                                                      \
+      FLUSH_ARG();                                                                           \
+      if (have) {                                                                            \
+         sb_printf(b, "K %s %s kernarg=%u group=%u private=%u wave=%u nargs=%u\n%s", k.name,   \
+                   k.symbol, k.kernarg, k.group, k.priv, k.wave, k.nargs,                     \
+                   k.args.s ? k.args.s : "");                                                \
+         free(k.args.s);                                                                     \
+      }                                                                                      \
+      memset(&k, 0, sizeof(k));                                                              \
+      have = false;                                                                          \
+   } while (0)
+
+   while (fgets(line, sizeof(line), p)) {
+      line[strcspn(line, "\n")] = 0;
+      if (!strncmp(line, "amdhsa.kernels:", 15)) {
+         in_kernels = true;
+         continue;
+      }
+      if (line[0] && line[0] != ' ') {
+         if (in_kernels)
+            FLUSH_KERNEL();
+         in_kernels = false;
+         continue;
+      }
+      if (!in_kernels)
+         continue;
+      size_t indent = strspn(line, " ");
+      char *key = line + indent;
+      if (!strncmp(key, "- ", 2)) {
+         if (indent == 2) {
+            FLUSH_KERNEL();
+            have = true;
+            in_args = false;
+         } else if (indent == 6) {
+            if (!in_args)
+               continue; /* an item of another sequence (.language_version, ...) */
+            FLUSH_ARG();
+            have_arg = true;
+         }
+         indent += 2;
+         key += 2;
+      }
+      char *colon = strchr(key, ':');
+      if (!colon)
+         continue;
+      *colon = 0;
+      char *val = colon + 1;
+      val += strspn(val, " ");
+      size_t vl = strlen(val);
+      if (vl >= 2 && (val[0] == '\'' || val[0] == '"')) {
+         val[vl - 1] = 0;
+         val++;
+      }
+      if (indent == 4) {
+         FLUSH_ARG();
+         in_args = !strcmp(key, ".args");
+         if (!strcmp(key, ".name"))
+            snprintf(k.name, sizeof(k.name), "%s", val);
+         else if (!strcmp(key, ".symbol"))
+            snprintf(k.symbol, sizeof(k.symbol), "%s", val);
+         else if (!strcmp(key, ".kernarg_segment_size"))
+            k.kernarg = strtoul(val, NULL, 0);
+         else if (!strcmp(key, ".group_segment_fixed_size"))
+            k.group = strtoul(val, NULL, 0);
+         else if (!strcmp(key, ".private_segment_fixed_size"))
+            k.priv = strtoul(val, NULL, 0);
+         else if (!strcmp(key, ".wavefront_size"))
+            k.wave = strtoul(val, NULL, 0);
+      } else if (indent == 8) {
+         if (!strcmp(key, ".offset"))
+            aoff = strtoul(val, NULL, 0);
+         else if (!strcmp(key, ".size"))
+            asize = strtoul(val, NULL, 0);
+         else if (!strcmp(key, ".value_kind"))
+            snprintf(akind, sizeof(akind), "%s", val);
+      }
+   }
+   if (in_kernels)
+      FLUSH_KERNEL();
+   if (pclose(p) != 0)
+      FAIL("%s failed", cmd);
+}
+
+/* True if `name` occurs in `text` as a whole identifier. */
+static bool
+has_identifier(const char *text, const char *name)
+{
+   size_t n = strlen(name);
+   for (const char *s = strstr(text, name); s; s = strstr(s + 1, name)) {
+      bool before = s == text || !(s[-1] == '_' || (s[-1] >= '0' && s[-1] <= '9') ||
+                                   ((s[-1] | 32) >= 'a' && (s[-1] | 32) <= 'z'));
+      char c = s[n];
+      bool after = !(c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z'));
+      if (before && after)
+         return true;
+   }
+   return false;
+}
+
+/* Every STT_FUNC symbol must be a kernel or a function of the source. */
+static void
+check_functions(const char *kname, const void *elf, size_t size, const char *source,
+                const struct comp_program_info *info)
+{
+   const Elf64_Ehdr *eh = elf;
+   if (size < sizeof(*eh) || eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > size) {
+      FAIL("%s: bad ELF", kname);
+      return;
+   }
+   const Elf64_Shdr *sh = (const Elf64_Shdr *)((const char *)elf + eh->e_shoff);
+   for (unsigned i = 0; i < eh->e_shnum; i++) {
+      if (sh[i].sh_type != SHT_SYMTAB)
+         continue;
+      const Elf64_Sym *sym = (const Elf64_Sym *)((const char *)elf + sh[i].sh_offset);
+      const char *str = (const char *)elf + sh[sh[i].sh_link].sh_offset;
+      size_t n = sh[i].sh_size / sizeof(Elf64_Sym);
+      for (size_t j = 0; j < n; j++) {
+         if (ELF64_ST_TYPE(sym[j].st_info) != STT_FUNC || sym[j].st_shndx == SHN_UNDEF)
+            continue;
+         const char *name = str + sym[j].st_name;
+         bool ok = false;
+         for (uint32_t k = 0; k < info->num_kernels && !ok; k++)
+            ok = !strcmp(name, info->kernels[k].name);
+         if (!ok && has_identifier(source, name))
+            ok = true;
+         if (!ok)
+            FAIL("%s: function '%s' (not a kernel nor in the source) remains in the code "
+                 "object: a device-library call was not inlined",
+                 kname, name);
+      }
+   }
+}
+
+static int
+filter_cl(const struct dirent *d)
+{
+   size_t n = strlen(d->d_name);
+   return n > 3 && !strcmp(d->d_name + n - 3, ".cl");
+}
+
+int
+main(int argc, char **argv)
+{
+   if (argc != 6) {
+      fprintf(stderr, "usage: %s TARGET OPTIONS KERNEL_DIR READELF OUT_DIR\n", argv[0]);
+      return 2;
+   }
+   const char *target = argv[1], *variant = argv[2], *dir = argv[3], *readelf = argv[4],
+              *outdir = argv[5];
+   unsigned wave = comp_target_wavefront_size(target);
+   if (!wave) {
+      fprintf(stderr, "unknown target %s\n", target);
+      return 2;
+   }
+   struct dirent **ents;
+   int n = scandir(dir, &ents, filter_cl, alphasort);
+   if (n <= 0) {
+      fprintf(stderr, "no kernels in %s\n", dir);
+      return 2;
+   }
+   struct timespec t0, t1;
+   clock_gettime(CLOCK_MONOTONIC, &t0);
+   unsigned kernels = 0;
+   for (int i = 0; i < n; i++) {
+      char path[4096], opts[1024], co[8300];
+      snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+      size_t size;
+      char *src = slurp(path, &size);
+      if (!src) {
+         FAIL("cannot read %s", path);
+         continue;
+      }
+      snprintf(opts, sizeof(opts), "%s%s", variant,
+               strstr(src, "// STD: CL2.0") ? " -cl-std=CL2.0" : "");
+      struct comp_build_desc desc = {
+         .source = src,
+         .source_size = size,
+         .source_name = ents[i]->d_name,
+         .options = opts,
+         .target_id = target,
+      };
+      struct comp_output out;
+      enum comp_status st = comp_build(&desc, &out);
+      if (st != COMP_OK || !out.info || !out.info->num_kernels) {
+         FAIL("%s %s [%s]: %s\n%s", target, ents[i]->d_name, opts, comp_status_name(st),
+              out.log);
+         goto next;
+      }
+      kernels += out.info->num_kernels;
+      for (uint32_t k = 0; k < out.info->num_kernels; k++)
+         if (out.info->kernels[k].wavefront_size != wave)
+            FAIL("%s %s: kernel %s has wavefront size %u, want %u", target, ents[i]->d_name,
+                 out.info->kernels[k].name, out.info->kernels[k].wavefront_size, wave);
+      /* -O0 runs no inliner: device-library calls are expected there. */
+      if (!strstr(variant, "-cl-opt-disable"))
+         check_functions(ents[i]->d_name, out.data, out.size, src, out.info);
+
+      snprintf(co, sizeof(co), "%s/%s.co", outdir, ents[i]->d_name);
+      FILE *f = fopen(co, "wb");
+      if (!f || fwrite(out.data, 1, out.size, f) != out.size || fclose(f)) {
+         FAIL("cannot write %s", co);
+         goto next;
+      }
+      struct strbuf ours = { 0 }, theirs = { 0 };
+      canon_from_info(out.info, &ours);
+      canon_from_readelf(readelf, co, &theirs);
+      if (!theirs.s || strcmp(ours.s, theirs.s))
+         FAIL("%s %s: metadata differs from llvm-readelf\n--- ours\n%s--- readelf\n%s", target,
+              ents[i]->d_name, ours.s, theirs.s ? theirs.s : "(nothing)\n");
+      free(ours.s);
+      free(theirs.s);
+   next:
+      comp_output_finish(&out);
+      free(src);
+      free(ents[i]);
+   }
+   free(ents);
+   clock_gettime(CLOCK_MONOTONIC, &t1);
+   printf("%s [%s]: %d programs, %u kernels, %.2f s, %d failures\n", target, variant, n,
+          kernels, (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9, failures);
+   return failures ? 1 : 0;
+}
