@@ -516,6 +516,161 @@ sim__as_u64(double f)
       sim__vdst64(w, in, (const uint64_t *)r);                                              \
    }
 
+#define SIM_VOP_F64_1(name, expr)                                                           \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint64_t u0[64];                                                                      \
+      double f0[64], r[64];                                                                 \
+      sim__vsrc64(w, in, 0, SIM_VT_F64, u0);                                                \
+      const double *A = sim__f64_in(w, (const double *)u0, f0);                             \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         double a = A[l];                                                                   \
+         r[l] = (expr);                                                                     \
+      }                                                                                     \
+      sim__f64_post(w, in, r);                                                              \
+      sim__vdst64(w, in, (const uint64_t *)r);                                              \
+   }
+
+#define SIM_VOP_F64_3(name, expr)                                                           \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint64_t u0[64], u1[64], u2[64];                                                      \
+      double f0[64], f1[64], f2[64], r[64];                                                 \
+      sim__vsrc64(w, in, 0, SIM_VT_F64, u0);                                                \
+      sim__vsrc64(w, in, 1, SIM_VT_F64, u1);                                                \
+      sim__vsrc64(w, in, 2, SIM_VT_F64, u2);                                                \
+      const double *A = sim__f64_in(w, (const double *)u0, f0);                             \
+      const double *B = sim__f64_in(w, (const double *)u1, f1);                             \
+      const double *C = sim__f64_in(w, (const double *)u2, f2);                             \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         double a = A[l], b = B[l], c = C[l];                                               \
+         r[l] = (expr);                                                                     \
+      }                                                                                     \
+      sim__f64_post(w, in, r);                                                              \
+      sim__vdst64(w, in, (const uint64_t *)r);                                              \
+   }
+
+/* 16-bit integer ops: sources are masked to their low half (SDWA/op_sel already selected
+ * it), the result goes through sim__vdst16 (bits 31:16 zeroed, op_sel[3] writes the high
+ * half). */
+#define SIM_VOP_U16_2(name, expr)                                                           \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t t0[64], t1[64], r[64];                                                       \
+      const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B16, t0);                            \
+      const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B16, t1);                            \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         uint32_t a = A[l] & 0xFFFF, b = B[l] & 0xFFFF;                                     \
+         r[l] = (expr) & 0xFFFF;                                                            \
+      }                                                                                     \
+      sim__vdst16(w, in, r);                                                                \
+   }
+
+/* ---- IEEE-mode min/max ([ISA] 12.x V_MIN_F32 / V_MAX_F32) -------------------------------
+ * IEEE mode: a signalling NaN operand is returned quieted (S0 first); otherwise a NaN
+ * operand yields the other operand; -0 < +0. Without IEEE mode sNaN is treated as qNaN. */
+static inline float
+sim__fmax32(float a, float b, bool ieee)
+{
+   uint32_t ua = sim__as_u32(a), ub = sim__as_u32(b);
+   if (SIM_UNLIKELY(a != a || b != b)) {
+      if (ieee && a != a && !(ua & 0x400000))
+         return sim__as_f32(ua | 0x400000);
+      if (ieee && b != b && !(ub & 0x400000))
+         return sim__as_f32(ub | 0x400000);
+      return a != a ? b : a;
+   }
+   if (a == b)
+      return sim__as_f32(ua & ub); /* +0 wins over -0 */
+   return a > b ? a : b;
+}
+
+static inline float
+sim__fmin32(float a, float b, bool ieee)
+{
+   uint32_t ua = sim__as_u32(a), ub = sim__as_u32(b);
+   if (SIM_UNLIKELY(a != a || b != b)) {
+      if (ieee && a != a && !(ua & 0x400000))
+         return sim__as_f32(ua | 0x400000);
+      if (ieee && b != b && !(ub & 0x400000))
+         return sim__as_f32(ub | 0x400000);
+      return a != a ? b : a;
+   }
+   if (a == b)
+      return sim__as_f32(ua | ub); /* -0 wins over +0 */
+   return a < b ? a : b;
+}
+
+static inline double
+sim__fmax64(double a, double b, bool ieee)
+{
+   uint64_t ua = sim__as_u64(a), ub = sim__as_u64(b), q = 1ull << 51;
+   if (SIM_UNLIKELY(a != a || b != b)) {
+      if (ieee && a != a && !(ua & q))
+         return sim__as_f64(ua | q);
+      if (ieee && b != b && !(ub & q))
+         return sim__as_f64(ub | q);
+      return a != a ? b : a;
+   }
+   if (a == b)
+      return sim__as_f64(ua & ub);
+   return a > b ? a : b;
+}
+
+static inline double
+sim__fmin64(double a, double b, bool ieee)
+{
+   uint64_t ua = sim__as_u64(a), ub = sim__as_u64(b), q = 1ull << 51;
+   if (SIM_UNLIKELY(a != a || b != b)) {
+      if (ieee && a != a && !(ua & q))
+         return sim__as_f64(ua | q);
+      if (ieee && b != b && !(ub & q))
+         return sim__as_f64(ub | q);
+      return a != a ? b : a;
+   }
+   if (a == b)
+      return sim__as_f64(ua | ub);
+   return a < b ? a : b;
+}
+
+/* ---- Half precision -----------------------------------------------------------------------
+ * Conversions through the compiler's _Float16 (IEEE binary16, round to nearest even). */
+static inline float
+sim__f16_to_f32(uint32_t h)
+{
+   _Float16 x;
+   uint16_t u = (uint16_t)h;
+   memcpy(&x, &u, 2);
+   return (float)x;
+}
+
+static inline uint32_t
+sim__f32_to_f16(float f)
+{
+   _Float16 x = (_Float16)f;
+   uint16_t u;
+   memcpy(&u, &x, 2);
+   return u;
+}
+
+/* f16 source value with MODE's f16 input flushing; result bits with output flushing. */
+static inline float
+sim__f16_in(const sim_wave *w, uint32_t h)
+{
+   if (!(w->denorm16_64 & 1) && (h & 0x7C00) == 0)
+      h &= 0x8000;
+   return sim__f16_to_f32(h);
+}
+
+static inline uint32_t
+sim__f16_out(const sim_wave *w, float f)
+{
+   uint32_t h = sim__f32_to_f16(f);
+   if (!(w->denorm16_64 & 2) && (h & 0x7C00) == 0)
+      h &= 0x8000;
+   return h;
+}
+
 /* Comparisons: `cmp` over lane values a, b of C type `ty` read as value kind `vt` (or via
  * 64-bit reads when `wide`); writes VCC/sdst, and EXEC too for v_cmpx. */
 #define SIM_VOPC_32(name, ty, vt, cmp, x)                                                   \

@@ -156,3 +156,243 @@ sim__op_v_cvt_f64_f32(sim_wave *w, const sim_inst *in)
    sim__f64_post(w, in, r);
    sim__vdst64(w, in, (const uint64_t *)r);
 }
+
+/* ---- Integer bit scans ------------------------------------------------------------------ */
+
+/* D.u = position of the first 1 from the MSB (0 = bit 31); 0xFFFFFFFF if S0.u == 0. */
+SIM_VOP_U32_1(v_ffbh_u32, a ? (uint32_t)__builtin_clz(a) : 0xFFFFFFFFu)
+
+/* D.u = position of the first 1 from the LSB; 0xFFFFFFFF if S0.u == 0. */
+SIM_VOP_U32_1(v_ffbl_b32, a ? (uint32_t)__builtin_ctz(a) : 0xFFFFFFFFu)
+
+/* D.u = position of the first bit from the MSB that differs from the sign bit;
+ * 0xFFFFFFFF if S0.i == 0 or -1. */
+SIM_VOP_U32_1(v_ffbh_i32, ({
+                 uint32_t x = (int32_t)a < 0 ? ~a : a;
+                 x ? (uint32_t)__builtin_clz(x) : 0xFFFFFFFFu;
+              }))
+
+/* ---- Transcendentals ----------------------------------------------------------------------
+ * The hardware units are ~1 ULP approximations that flush denormal inputs and outputs
+ * whatever MODE says (which is why LLVM scales around them with v_ldexp / v_frexp); here
+ * the results are the correctly rounded (or libm) values of the same functions. */
+
+static inline float
+trans_in32(float x)
+{
+   return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
+}
+
+static inline float
+trans_out32(float x)
+{
+   return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
+}
+
+static inline double
+trans_in64(double x)
+{
+   return fpclassify(x) == FP_SUBNORMAL ? copysign(0.0, x) : x;
+}
+
+/* sin/cos of S0 revolutions: reduce to (-0.5, 0.5] exactly, then evaluate in double. */
+static inline float
+sin_rev(float x)
+{
+   if (!isfinite(x))
+      return NAN;
+   float r = x - rintf(x);
+   return (float)sin(r * 6.283185307179586476925);
+}
+
+static inline float
+cos_rev(float x)
+{
+   if (!isfinite(x))
+      return NAN;
+   float r = x - rintf(x);
+   return (float)cos(r * 6.283185307179586476925);
+}
+
+/* D.f = 1.0 / S0.f. */
+SIM_VOP_F32_1(v_rcp_f32, trans_out32(1.0f / trans_in32(a)))
+/* D.f = 1.0 / S0.f, for integer division sequences (no special flag handling here). */
+SIM_VOP_F32_1(v_rcp_iflag_f32, trans_out32(1.0f / trans_in32(a)))
+/* D.f = 1.0 / sqrt(S0.f). */
+SIM_VOP_F32_1(v_rsq_f32, trans_out32((float)(1.0 / sqrt((double)trans_in32(a)))))
+/* D.f = sqrt(S0.f). */
+SIM_VOP_F32_1(v_sqrt_f32, trans_out32(sqrtf(trans_in32(a))))
+/* D.f = log2(S0.f). */
+SIM_VOP_F32_1(v_log_f32, trans_out32(log2f(trans_in32(a))))
+/* D.f = pow(2.0, S0.f). */
+SIM_VOP_F32_1(v_exp_f32, trans_out32(exp2f(trans_in32(a))))
+/* D.f = sin(S0.f * 2 * PI) (S0 in revolutions). */
+SIM_VOP_F32_1(v_sin_f32, trans_out32(sin_rev(trans_in32(a))))
+/* D.f = cos(S0.f * 2 * PI). */
+SIM_VOP_F32_1(v_cos_f32, trans_out32(cos_rev(trans_in32(a))))
+
+static inline double
+trans_out64(double x)
+{
+   return fpclassify(x) == FP_SUBNORMAL ? copysign(0.0, x) : x;
+}
+
+/* D.d = 1.0 / S0.d (approximate in hardware; LLVM refines it with FMA steps). */
+SIM_VOP_F64_1(v_rcp_f64, trans_out64(1.0 / trans_in64(a)))
+/* D.d = 1.0 / sqrt(S0.d). */
+SIM_VOP_F64_1(v_rsq_f64, trans_out64(1.0 / sqrt(trans_in64(a))))
+
+/* ---- Rounding, fract, frexp --------------------------------------------------------------- */
+
+/* D.d = trunc(S0.d), and the other f64 roundings. */
+SIM_VOP_F64_1(v_trunc_f64, trunc(a))
+SIM_VOP_F64_1(v_ceil_f64, ceil(a))
+SIM_VOP_F64_1(v_rndne_f64, nearbyint(a))
+SIM_VOP_F64_1(v_floor_f64, floor(a))
+
+/* D.f = S0.f - floor(S0.f), at most the largest float below 1.0 (NaN/inf give NaN). */
+SIM_VOP_F32_1(v_fract_f32, ({
+                 float f = a - floorf(a);
+                 isnan(f) ? f : fminf(f, 0x1.fffffep-1f);
+              }))
+/* D.d = S0.d - floor(S0.d), at most the largest double below 1.0. */
+SIM_VOP_F64_1(v_fract_f64, ({
+                 double f = a - floor(a);
+                 isnan(f) ? f : fmin(f, 0x1.fffffffffffffp-1);
+              }))
+
+/* D.f = mantissa of S0.f in [0.5, 1.0) with S0's sign; NaN/inf return S0. */
+SIM_VOP_F32_1(v_frexp_mant_f32, ({
+                 int e_;
+                 isfinite(a) ? frexpf(a, &e_) : a;
+              }))
+SIM_VOP_F64_1(v_frexp_mant_f64, ({
+                 int e_;
+                 isfinite(a) ? frexp(a, &e_) : a;
+              }))
+
+/* D.i = exponent of S0.f such that S0 = mant * 2^D (0 for zero, NaN and inf). */
+void
+sim__op_v_frexp_exp_i32_f32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], r[64];
+   float f0[64];
+   const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
+   for (unsigned l = 0; l < 64; l++) {
+      int e = 0;
+      if (isfinite(A[l]))
+         frexpf(A[l], &e);
+      r[l] = (uint32_t)e;
+   }
+   sim__vdst32(w, in, r);
+}
+
+void
+sim__op_v_frexp_exp_i32_f64(sim_wave *w, const sim_inst *in)
+{
+   uint64_t u0[64];
+   double f0[64];
+   uint32_t r[64];
+   sim__vsrc64(w, in, 0, SIM_VT_F64, u0);
+   const double *A = sim__f64_in(w, (const double *)u0, f0);
+   for (unsigned l = 0; l < 64; l++) {
+      int e = 0;
+      if (isfinite(A[l]))
+         frexp(A[l], &e);
+      r[l] = (uint32_t)e;
+   }
+   sim__vdst32(w, in, r);
+}
+
+/* ---- Conversions ---------------------------------------------------------------------------- */
+
+/* D.d = (double)S0.i / (double)S0.u. */
+static void
+cvt_f64_int(sim_wave *w, const sim_inst *in, bool sgn)
+{
+   uint32_t t0[64];
+   double r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_I32, t0);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = sgn ? (double)(int32_t)A[l] : (double)A[l];
+   sim__f64_post(w, in, r);
+   sim__vdst64(w, in, (const uint64_t *)r);
+}
+
+void
+sim__op_v_cvt_f64_i32(sim_wave *w, const sim_inst *in)
+{
+   cvt_f64_int(w, in, true);
+}
+
+void
+sim__op_v_cvt_f64_u32(sim_wave *w, const sim_inst *in)
+{
+   cvt_f64_int(w, in, false);
+}
+
+/* D.i = (int)S0.d / D.u = (uint)S0.d: truncating, saturating, NaN -> 0. */
+static void
+cvt_int_f64(sim_wave *w, const sim_inst *in, bool sgn)
+{
+   uint64_t u0[64];
+   double f0[64];
+   uint32_t r[64];
+   sim__vsrc64(w, in, 0, SIM_VT_F64, u0);
+   const double *A = sim__f64_in(w, (const double *)u0, f0);
+   for (unsigned l = 0; l < 64; l++) {
+      double d = A[l];
+      if (isnan(d))
+         r[l] = 0;
+      else if (sgn)
+         r[l] = d >= 2147483647.0    ? 0x7FFFFFFFu
+                : d <= -2147483648.0 ? 0x80000000u
+                                     : (uint32_t)(int32_t)d;
+      else
+         r[l] = d >= 4294967295.0 ? 0xFFFFFFFFu : d <= 0.0 ? 0 : (uint32_t)d;
+   }
+   sim__vdst32(w, in, r);
+}
+
+void
+sim__op_v_cvt_i32_f64(sim_wave *w, const sim_inst *in)
+{
+   cvt_int_f64(w, in, true);
+}
+
+void
+sim__op_v_cvt_u32_f64(sim_wave *w, const sim_inst *in)
+{
+   cvt_int_f64(w, in, false);
+}
+
+/* D.f16 = flt32_to_flt16(S0.f) (round to nearest even; bits 31:16 zeroed). */
+void
+sim__op_v_cvt_f16_f32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], r[64];
+   float f0[64], c[64];
+   const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
+   const float *S = A;
+   if (SIM_UNLIKELY(in->clamp)) {
+      for (unsigned l = 0; l < 64; l++)
+         c[l] = isnan(A[l]) ? (w->dx10_clamp ? 0.0f : A[l]) : fminf(fmaxf(A[l], 0.0f), 1.0f);
+      S = c;
+   }
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = sim__f16_out(w, S[l]);
+   sim__vdst16(w, in, r);
+}
+
+/* D.f = flt16_to_flt32(S0.f16). */
+void
+sim__op_v_cvt_f32_f16(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64];
+   float r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = sim__f16_in(w, A[l] & 0xFFFF);
+   sim__f32_post(w, in, r);
+   sim__vdst32(w, in, (const uint32_t *)r);
+}

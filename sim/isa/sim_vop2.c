@@ -137,3 +137,127 @@ sim__op_v_fmac_f32(sim_wave *w, const sim_inst *in)
    sim__f32_post(w, in, r);
    sim__vdst32(w, in, (const uint32_t *)r);
 }
+
+/* ---- Float min/max, mac, madmk ------------------------------------------------------------ */
+
+/* if (IEEE_MODE && S0.f == sNaN) D.f = Quiet(S0.f); else if (IEEE_MODE && S1.f == sNaN)
+ * D.f = Quiet(S1.f); else if (S0.f == NaN) D.f = S1.f; else if (S1.f == NaN) D.f = S0.f;
+ * else D.f = (S0.f < S1.f ? S0.f : S1.f), -0 < +0. */
+SIM_VOP_F32_2(v_min_f32, sim__fmin32(a, b, w->ieee))
+/* V_MAX_F32: as V_MIN_F32 with >, +0 > -0. */
+SIM_VOP_F32_2(v_max_f32, sim__fmax32(a, b, w->ieee))
+
+/* D.f = S0.f * S1.f + D.f (not fused: the product is rounded first). */
+void
+sim__op_v_mac_f32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64];
+   float f0[64], f1[64], f2[64], r[64];
+   const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
+   const float *B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), f1);
+   const uint32_t *drow = sim__vdst_row(w, in, in->vdst);
+   if (!drow)
+      return;
+   const float *C = sim__f32_in(w, (const float *)drow, f2);
+   for (unsigned l = 0; l < 64; l++) {
+      float p = A[l] * B[l];
+      r[l] = p + C[l];
+   }
+   sim__f32_post(w, in, r);
+   sim__vdst32(w, in, (const uint32_t *)r);
+}
+
+/* D.f = S0.f * K + S1.f; K is the 32-bit literal that follows the instruction. */
+void
+sim__op_v_madmk_f32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64];
+   float f0[64], f1[64], r[64];
+   const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
+   const float *B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), f1);
+   float k = sim__as_f32(in->literal);
+   if (!(w->denorm32 & 1) && fpclassify(k) == FP_SUBNORMAL)
+      k = copysignf(0.0f, k);
+   for (unsigned l = 0; l < 64; l++) {
+      float p = A[l] * k;
+      r[l] = p + B[l];
+   }
+   sim__f32_post(w, in, r);
+   sim__vdst32(w, in, (const uint32_t *)r);
+}
+
+/* D.f = S0.f * S1.f + K. */
+void
+sim__op_v_madak_f32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64];
+   float f0[64], f1[64], r[64];
+   const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
+   const float *B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), f1);
+   float k = sim__as_f32(in->literal);
+   if (!(w->denorm32 & 1) && fpclassify(k) == FP_SUBNORMAL)
+      k = copysignf(0.0f, k);
+   for (unsigned l = 0; l < 64; l++) {
+      float p = A[l] * B[l];
+      r[l] = p + k;
+   }
+   sim__f32_post(w, in, r);
+   sim__vdst32(w, in, (const uint32_t *)r);
+}
+
+/* ---- 16-bit integer ops (bits 31:16 of D zeroed) -------------------------------------------- */
+
+/* D.u16 = S0.u16 + S1.u16 (clamp saturates). */
+SIM_VOP_U16_2(v_add_u16, in->clamp ? (a + b > 0xFFFF ? 0xFFFF : a + b) : a + b)
+/* D.u16 = S0.u16 - S1.u16 (clamp saturates at 0). */
+SIM_VOP_U16_2(v_sub_u16, in->clamp ? (b > a ? 0 : a - b) : a - b)
+/* D.u16 = S1.u16 - S0.u16. */
+SIM_VOP_U16_2(v_subrev_u16, in->clamp ? (a > b ? 0 : b - a) : b - a)
+/* D.u16 = S0.u16 * S1.u16 (low 16 bits). */
+SIM_VOP_U16_2(v_mul_lo_u16, a * b)
+/* D.u16 = S1.u16 << S0.u[3:0]. */
+SIM_VOP_U16_2(v_lshlrev_b16, b << (a & 15))
+/* D.u16 = S1.u16 >> S0.u[3:0]. */
+SIM_VOP_U16_2(v_lshrrev_b16, b >> (a & 15))
+/* D.i16 = signext(S1.i16) >> S0.u[3:0]. */
+SIM_VOP_U16_2(v_ashrrev_i16, (uint32_t)((int16_t)b >> (a & 15)))
+/* 16-bit integer min/max. */
+SIM_VOP_U16_2(v_max_u16, a > b ? a : b)
+SIM_VOP_U16_2(v_min_u16, a < b ? a : b)
+SIM_VOP_U16_2(v_max_i16, (int16_t)a > (int16_t)b ? a : b)
+SIM_VOP_U16_2(v_min_i16, (int16_t)a < (int16_t)b ? a : b)
+
+/* ---- Half precision -------------------------------------------------------------------- */
+
+/* D.f16 = S0.f16 + S1.f16 (the f32 sum of two halves rounds to the same f16 as the exact
+ * sum: 24 >= 2 * 11 + 2 bits). */
+void
+sim__op_v_add_f16(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F16, t1);
+   for (unsigned l = 0; l < 64; l++) {
+      float s = sim__f16_in(w, A[l] & 0xFFFF) + sim__f16_in(w, B[l] & 0xFFFF);
+      if (SIM_UNLIKELY(in->clamp))
+         s = isnan(s) ? (w->dx10_clamp ? 0.0f : s) : fminf(fmaxf(s, 0.0f), 1.0f);
+      r[l] = sim__f16_out(w, s);
+   }
+   sim__vdst16(w, in, r);
+}
+
+/* D.f16 = S0.f16 * S1.f16. */
+void
+sim__op_v_mul_f16(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F16, t1);
+   for (unsigned l = 0; l < 64; l++) {
+      float s = sim__f16_in(w, A[l] & 0xFFFF) * sim__f16_in(w, B[l] & 0xFFFF);
+      if (SIM_UNLIKELY(in->clamp))
+         s = isnan(s) ? (w->dx10_clamp ? 0.0f : s) : fminf(fmaxf(s, 0.0f), 1.0f);
+      r[l] = sim__f16_out(w, s);
+   }
+   sim__vdst16(w, in, r);
+}

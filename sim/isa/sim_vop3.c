@@ -182,3 +182,433 @@ SIM_VOP_F32_3(v_mad_f32, a * b + c)
 SIM_VOP_F64_2(v_add_f64, a + b)
 /* D.d = S0.d * S1.d. */
 SIM_VOP_F64_2(v_mul_f64, a * b)
+
+/* ---- 32/16-bit integer ops with signed clamp --------------------------------------------- */
+
+static inline uint32_t
+sat_i32(int64_t v, bool clamp)
+{
+   if (clamp)
+      v = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v;
+   return (uint32_t)v;
+}
+
+static inline uint32_t
+sat_i16(int32_t v, bool clamp)
+{
+   if (clamp)
+      v = v > INT16_MAX ? INT16_MAX : v < INT16_MIN ? INT16_MIN : v;
+   return (uint32_t)v & 0xFFFF;
+}
+
+/* D.i = S0.i + S1.i (clamp saturates to the signed range). */
+SIM_VOP_U32_2(v_add_i32, sat_i32((int64_t)(int32_t)a + (int32_t)b, in->clamp))
+/* D.i = S0.i - S1.i. */
+SIM_VOP_U32_2(v_sub_i32, sat_i32((int64_t)(int32_t)a - (int32_t)b, in->clamp))
+/* D.i16 = S0.i16 + S1.i16 (clamp saturates). */
+SIM_VOP_U16_2(v_add_i16, sat_i16((int16_t)a + (int16_t)b, in->clamp))
+/* D.i16 = S0.i16 - S1.i16. */
+SIM_VOP_U16_2(v_sub_i16, sat_i16((int16_t)a - (int16_t)b, in->clamp))
+
+/* D.u16 = S0.u16 * S1.u16 + S2.u16 (and the signed / op_sel forms). */
+#define MAD16(name, expr)                                                                   \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t t0[64], t1[64], t2[64], r[64];                                               \
+      const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B16, t0);                            \
+      const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B16, t1);                            \
+      const uint32_t *C = sim__vsrc32(w, in, 2, SIM_VT_B16, t2);                            \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         uint32_t a = A[l] & 0xFFFF, b = B[l] & 0xFFFF, c = C[l] & 0xFFFF;                  \
+         r[l] = (expr);                                                                     \
+      }                                                                                     \
+      sim__vdst16(w, in, r);                                                                \
+   }
+MAD16(v_mad_legacy_u16, in->clamp ? (a * b + c > 0xFFFF ? 0xFFFF : a * b + c) : (a * b + c) & 0xFFFF)
+MAD16(v_mad_u16, in->clamp ? (a * b + c > 0xFFFF ? 0xFFFF : a * b + c) : (a * b + c) & 0xFFFF)
+MAD16(v_mad_legacy_i16, sat_i16((int16_t)a * (int16_t)b + (int16_t)c, in->clamp))
+MAD16(v_mad_i16, sat_i16((int16_t)a * (int16_t)b + (int16_t)c, in->clamp))
+
+/* D.u[31:24] = byte_permute({S0.u, S1.u}, S2.u[31:24]), ... D.u[7:0] with S2.u[7:0];
+ * selector 0-7 picks byte n of {S0, S1} (S1 is bytes 0-3), 8-11 replicate the sign of
+ * byte 1, 3, 5, 7, 12 gives 0x00 and 13-255 give 0xFF. */
+static inline uint32_t
+byte_permute(uint64_t v, uint32_t sel)
+{
+   if (sel >= 13)
+      return 0xFF;
+   if (sel == 12)
+      return 0;
+   if (sel >= 8)
+      return ((v >> (16 * (sel - 8) + 15)) & 1) ? 0xFF : 0;
+   return (uint32_t)(v >> (8 * sel)) & 0xFF;
+}
+
+SIM_VOP_U32_3(v_perm_b32, ({
+                 uint64_t v_ = (uint64_t)a << 32 | b;
+                 byte_permute(v_, c & 0xFF) | byte_permute(v_, (c >> 8) & 0xFF) << 8 |
+                    byte_permute(v_, (c >> 16) & 0xFF) << 16 | byte_permute(v_, c >> 24) << 24;
+              }))
+
+/* D.u = {S1.f16, S0.f16} (op_sel picks the source halves). */
+void
+sim__op_v_pack_b32_f16(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F16, t1);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = (A[l] & 0xFFFF) | B[l] << 16;
+   sim__vdst32(w, in, r);
+}
+
+/* ---- Float three-operand, min/max, ldexp --------------------------------------------------- */
+
+/* D.d = S0.d * S1.d + S2.d (fused). */
+SIM_VOP_F64_3(v_fma_f64, fma(a, b, c))
+/* IEEE-mode min/max of doubles (V_MIN_F64 / V_MAX_F64, rules as V_MIN_F32). */
+SIM_VOP_F64_2(v_min_f64, sim__fmin64(a, b, w->ieee))
+SIM_VOP_F64_2(v_max_f64, sim__fmax64(a, b, w->ieee))
+/* D.f = min3 / max3 of S0.f, S1.f, S2.f. */
+SIM_VOP_F32_3(v_min3_f32, sim__fmin32(sim__fmin32(a, b, w->ieee), c, w->ieee))
+SIM_VOP_F32_3(v_max3_f32, sim__fmax32(sim__fmax32(a, b, w->ieee), c, w->ieee))
+
+/* if (isNan(S0.f) || isNan(S1.f) || isNan(S2.f)) D.f = MIN3(S0.f, S1.f, S2.f);
+ * else if (MAX3(S0.f, S1.f, S2.f) == S0.f) D.f = MAX(S1.f, S2.f);
+ * else if (MAX3(S0.f, S1.f, S2.f) == S1.f) D.f = MAX(S0.f, S2.f); else D.f = MAX(S0.f, S1.f). */
+static inline float
+med3_f32(float a, float b, float c, bool ieee)
+{
+   if (isnan(a) || isnan(b) || isnan(c))
+      return sim__fmin32(sim__fmin32(a, b, ieee), c, ieee);
+   float mx = sim__fmax32(sim__fmax32(a, b, ieee), c, ieee);
+   if (mx == a)
+      return sim__fmax32(b, c, ieee);
+   if (mx == b)
+      return sim__fmax32(a, c, ieee);
+   return sim__fmax32(a, b, ieee);
+}
+SIM_VOP_F32_3(v_med3_f32, med3_f32(a, b, c, w->ieee))
+
+/* D.f = S0.f * 2^S1.i. */
+void
+sim__op_v_ldexp_f32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64];
+   float f0[64], r[64];
+   const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_I32, t1);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = ldexpf(A[l], (int32_t)B[l]);
+   sim__f32_post(w, in, r);
+   sim__vdst32(w, in, (const uint32_t *)r);
+}
+
+/* D.d = S0.d * 2^S1.i. */
+void
+sim__op_v_ldexp_f64(sim_wave *w, const sim_inst *in)
+{
+   uint64_t u0[64];
+   uint32_t t1[64];
+   double f0[64], r[64];
+   sim__vsrc64(w, in, 0, SIM_VT_F64, u0);
+   const double *A = sim__f64_in(w, (const double *)u0, f0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_I32, t1);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = ldexp(A[l], (int32_t)B[l]);
+   sim__f64_post(w, in, r);
+   sim__vdst64(w, in, (const uint64_t *)r);
+}
+
+/* ---- Division helpers ------------------------------------------------------------------------
+ * LLVM's IEEE division: den' = div_scale(den, den, num), num' = div_scale(num, den, num)
+ * (VCC), Newton-Raphson on rcp(den') with FMAs, q = div_fmas(r, y, q0) (applies the VCC
+ * post-scale), div_fixup(q, den, num) (special cases, sign). */
+
+static inline int
+exp32(float f)
+{
+   return (sim__as_u32(f) >> 23) & 0xFF;
+}
+
+static inline int
+exp64(double d)
+{
+   return (int)((sim__as_u64(d) >> 52) & 0x7FF);
+}
+
+/*
+ * VCC = 0;
+ * if (S2.f == 0 || S1.f == 0) D.f = NAN
+ * else if (exponent(S2.f) - exponent(S1.f) >= 96)   // N/D near MAX_FLOAT
+ *    VCC = 1; if (S0.f == S1.f) D.f = ldexp(S0.f, 64);   // only the denominator
+ * else if (S1.f == DENORM) D.f = ldexp(S0.f, 64);
+ * else if (1 / S1.f == DENORM && S2.f / S1.f == DENORM)
+ *    VCC = 1; if (S0.f == S1.f) D.f = ldexp(S0.f, 64);
+ * else if (1 / S1.f == DENORM) D.f = ldexp(S0.f, -64);
+ * else if (S2.f / S1.f == DENORM) VCC = 1; if (S0.f == S2.f) D.f = ldexp(S0.f, 64);
+ * else if (exponent(S2.f) <= 23) D.f = ldexp(S0.f, 64);   // numerator is tiny
+ *
+ * In the fourth case the denominator is above 2^126; scaling it up would overflow, so it is
+ * scaled down (2^-64) as in the fifth case, which keeps the quotient's post-scale
+ * (V_DIV_FMAS) consistent. `bits`/`scale` generalise f32 (96, 64, 23) and f64 (768, 128, 53).
+ */
+#define DIV_SCALE(ty, EXP, LDEXP, lim, k, tiny)                                             \
+   static ty div_scale_##ty(ty s0, ty s1, ty s2, unsigned *vcc)                              \
+   {                                                                                        \
+      *vcc = 0;                                                                             \
+      if (s2 == 0 || s1 == 0)                                                               \
+         return NAN;                                                                        \
+      if (isnan(s0) || isnan(s1) || isnan(s2) || isinf(s1) || isinf(s2))                    \
+         return s0;                                                                         \
+      if (EXP(s2) - EXP(s1) >= (lim)) {                                                     \
+         *vcc = 1;                                                                          \
+         return s0 == s1 ? LDEXP(s0, k) : s0;                                               \
+      }                                                                                     \
+      if (fpclassify(s1) == FP_SUBNORMAL)                                                   \
+         return LDEXP(s0, k);                                                               \
+      bool rcp_tiny = fpclassify((ty)1 / s1) == FP_SUBNORMAL || (ty)1 / s1 == 0;            \
+      ty q = s2 / s1;                                                                       \
+      bool q_tiny = fpclassify(q) == FP_SUBNORMAL || q == 0;                                \
+      if (rcp_tiny && q_tiny) {                                                             \
+         *vcc = 1;                                                                          \
+         return s0 == s1 ? LDEXP(s0, -(k)) : s0;                                            \
+      }                                                                                     \
+      if (rcp_tiny)                                                                         \
+         return LDEXP(s0, -(k));                                                            \
+      if (q_tiny) {                                                                         \
+         *vcc = 1;                                                                          \
+         return s0 == s2 ? LDEXP(s0, k) : s0;                                               \
+      }                                                                                     \
+      if (EXP(s2) <= (tiny))                                                                \
+         return LDEXP(s0, k);                                                               \
+      return s0;                                                                            \
+   }
+DIV_SCALE(float, exp32, ldexpf, 96, 64, 23)
+DIV_SCALE(double, exp64, ldexp, 768, 128, 53)
+
+/* {vcc, D.f} = Divide preop and flags (S0 = value to scale, S1 = denominator,
+ * S2 = numerator; S0 must equal S1 or S2). */
+void
+sim__op_v_div_scale_f32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], t2[64];
+   float f0[64], f1[64], f2[64], r[64];
+   const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
+   const float *B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), f1);
+   const float *C = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 2, SIM_VT_F32, t2), f2);
+   uint64_t bits = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      unsigned v;
+      r[l] = div_scale_float(A[l], B[l], C[l], &v);
+      bits |= (uint64_t)v << l;
+   }
+   uint64_t m = sim__vmask(w, in);
+   sim__f32_post(w, in, r);
+   sim__vdst32(w, in, (const uint32_t *)r);
+   sim__vmask_write(w, in, bits & m);
+}
+
+/* {vcc, D.d} = Divide preop and flags, double precision. */
+void
+sim__op_v_div_scale_f64(sim_wave *w, const sim_inst *in)
+{
+   uint64_t u0[64], u1[64], u2[64];
+   double f0[64], f1[64], f2[64], r[64];
+   sim__vsrc64(w, in, 0, SIM_VT_F64, u0);
+   sim__vsrc64(w, in, 1, SIM_VT_F64, u1);
+   sim__vsrc64(w, in, 2, SIM_VT_F64, u2);
+   const double *A = sim__f64_in(w, (const double *)u0, f0);
+   const double *B = sim__f64_in(w, (const double *)u1, f1);
+   const double *C = sim__f64_in(w, (const double *)u2, f2);
+   uint64_t bits = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      unsigned v;
+      r[l] = div_scale_double(A[l], B[l], C[l], &v);
+      bits |= (uint64_t)v << l;
+   }
+   uint64_t m = sim__vmask(w, in);
+   sim__f64_post(w, in, r);
+   sim__vdst64(w, in, (const uint64_t *)r);
+   sim__vmask_write(w, in, bits & m);
+}
+
+/* (a * b + c) * 2^k rounded once: the f32 product is exact in double, the sum is rounded
+ * to odd (TwoSum error term) so the final rounding to float is correct, denormals
+ * included. */
+static float
+fma_scaled32(float a, float b, float c, int k)
+{
+   double p = (double)a * b;
+   double s = p + c;
+   if (isfinite(s)) {
+      double bb = s - p;
+      double err = (p - (s - bb)) + (c - bb);
+      if (err != 0 && !(sim__as_u64(s) & 1))
+         s = nextafter(s, err > 0 ? INFINITY : -INFINITY);
+   }
+   return (float)ldexp(s, k);
+}
+
+/* (a * b + c) * 2^k for doubles: one rounding when scaling the addends is exact, else the
+ * FMA result is scaled (two roundings only for subnormal quotients). */
+static double
+fma_scaled64(double a, double b, double c, int k)
+{
+   if (k == 0)
+      return fma(a, b, c);
+   double a2 = ldexp(a, k), c2 = ldexp(c, k);
+   if (ldexp(a2, -k) == a && ldexp(c2, -k) == c)
+      return fma(a2, b, c2);
+   return ldexp(fma(a, b, c), k);
+}
+
+/* if (VCC[i]) D.f = 2**(exponent(S2.f) >= 127 ? 64 : -64) * (S0.f * S1.f + S2.f)
+ * else D.f = S0.f * S1.f + S2.f. The post-scale undoes V_DIV_SCALE's: a quotient made
+ * small by a scaled-up denominator (huge N/D) goes up, one made large (tiny N/D) goes
+ * down. */
+void
+sim__op_v_div_fmas_f32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], t2[64];
+   float f0[64], f1[64], f2[64], r[64];
+   const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
+   const float *B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), f1);
+   const float *C = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 2, SIM_VT_F32, t2), f2);
+   uint64_t vcc = SIM_VCC(w);
+   for (unsigned l = 0; l < 64; l++) {
+      int k = 0;
+      if ((vcc >> l) & 1)
+         k = exp32(C[l]) >= 127 ? 64 : -64;
+      r[l] = fma_scaled32(A[l], B[l], C[l], k);
+   }
+   sim__f32_post(w, in, r);
+   sim__vdst32(w, in, (const uint32_t *)r);
+}
+
+/* As V_DIV_FMAS_F32 with 2**(exponent(S2.d) >= 1023 ? 128 : -128). */
+void
+sim__op_v_div_fmas_f64(sim_wave *w, const sim_inst *in)
+{
+   uint64_t u0[64], u1[64], u2[64];
+   double f0[64], f1[64], f2[64], r[64];
+   sim__vsrc64(w, in, 0, SIM_VT_F64, u0);
+   sim__vsrc64(w, in, 1, SIM_VT_F64, u1);
+   sim__vsrc64(w, in, 2, SIM_VT_F64, u2);
+   const double *A = sim__f64_in(w, (const double *)u0, f0);
+   const double *B = sim__f64_in(w, (const double *)u1, f1);
+   const double *C = sim__f64_in(w, (const double *)u2, f2);
+   uint64_t vcc = SIM_VCC(w);
+   for (unsigned l = 0; l < 64; l++) {
+      int k = 0;
+      if ((vcc >> l) & 1)
+         k = exp64(C[l]) >= 1023 ? 128 : -128;
+      r[l] = fma_scaled64(A[l], B[l], C[l], k);
+   }
+   sim__f64_post(w, in, r);
+   sim__vdst64(w, in, (const uint64_t *)r);
+}
+
+/*
+ * sign_out = sign(S1.f) ^ sign(S2.f);
+ * if (S2.f == NAN) D.f = Quiet(S2.f); else if (S1.f == NAN) D.f = Quiet(S1.f);
+ * else if (S1.f == S2.f == 0) D.f = 0xffc0_0000;            // 0/0
+ * else if (abs(S1.f) == abs(S2.f) == +-INF) D.f = 0xffc0_0000;  // inf/inf
+ * else if (S1.f == 0 || abs(S2.f) == +-INF) D.f = sign_out ? -INF : +INF;
+ * else if (abs(S1.f) == +-INF || S2.f == 0) D.f = sign_out ? -0 : 0;
+ * else if (exponent(S2.f) - exponent(S1.f) < -150) D.f = sign_out ? -underflow : underflow;
+ * else if (exponent(S1.f) == 255) D.f = sign_out ? -overflow : overflow;
+ * else D.f = sign_out ? -abs(S0.f) : abs(S0.f).
+ */
+#define DIV_FIXUP(ty, UT, AS_U, AS_F, EXP, qnan_bit, dnan, ulim, emax)                      \
+   static ty div_fixup_##ty(ty s0, ty s1, ty s2)                                             \
+   {                                                                                        \
+      UT sign = (UT)((AS_U(s1) ^ AS_U(s2)) >> (sizeof(UT) * 8 - 1)) << (sizeof(UT) * 8 - 1); \
+      if (isnan(s2))                                                                        \
+         return AS_F(AS_U(s2) | (qnan_bit));                                                \
+      if (isnan(s1))                                                                        \
+         return AS_F(AS_U(s1) | (qnan_bit));                                                \
+      if (s1 == 0 && s2 == 0)                                                               \
+         return AS_F(dnan);                                                                 \
+      if (isinf(s1) && isinf(s2))                                                           \
+         return AS_F(dnan);                                                                 \
+      if (s1 == 0 || isinf(s2))                                                             \
+         return AS_F(sign | AS_U((ty)INFINITY));                                            \
+      if (isinf(s1) || s2 == 0)                                                             \
+         return AS_F(sign);                                                                 \
+      if (EXP(s2) - EXP(s1) < (ulim))                                                       \
+         return AS_F(sign);                                                                 \
+      if (EXP(s1) == (emax))                                                                \
+         return AS_F(sign | AS_U((ty)INFINITY));                                            \
+      return AS_F(sign | (AS_U(s0) & ~((UT)1 << (sizeof(UT) * 8 - 1))));                    \
+   }
+DIV_FIXUP(float, uint32_t, sim__as_u32, sim__as_f32, exp32, 0x400000u, 0xFFC00000u, -150, 255)
+DIV_FIXUP(double, uint64_t, sim__as_u64, sim__as_f64, exp64, 1ull << 51,
+          0xFFF8000000000000ull, -1075, 2047)
+
+/* D.f = Divide fixup and flags -- S0.f = Quotient, S1.f = Denominator, S2.f = Numerator. */
+SIM_VOP_F32_3(v_div_fixup_f32, div_fixup_float(a, b, c))
+/* D.d = Divide fixup and flags, double precision. */
+SIM_VOP_F64_3(v_div_fixup_f64, div_fixup_double(a, b, c))
+
+/* ---- V_TRIG_PREOP_F64 ----------------------------------------------------------------------
+ * shift = S1.u[4:0] * 53; if (exponent(S0.d) > 1077) shift += exponent(S0.d) - 1077;
+ * result = bits [1200 - shift : 1200 - shift - 52] of 2/PI = 0.{b1200 ... b0} as an integer;
+ * scale = -53 - shift; if (exponent(S0.d) >= 1968) scale += 128;
+ * D.d = ldexp(result, scale), rounding toward zero.
+ * The 1201 fraction bits of 2/PI, most significant first, padded with zeros to 38 words. */
+static const uint32_t two_over_pi[38] = {
+   0xA2F9836E, 0x4E441529, 0xFC2757D1, 0xF534DDC0, 0xDB629599, 0x3C439041, 0xFE5163AB,
+   0xDEBBC561, 0xB7246E3A, 0x424DD2E0, 0x06492EEA, 0x09D1921C, 0xFE1DEB1C, 0xB129A73E,
+   0xE88235F5, 0x2EBB4484, 0xE99C7026, 0xB45F7E41, 0x3991D639, 0x835339F4, 0x9C845F8B,
+   0xBDF9283B, 0x1FF897FF, 0xDE05980F, 0xEF2F118B, 0x5A0A6D1F, 0x6D367ECF, 0x27CB09B7,
+   0x4F463F66, 0x9E5FEA2D, 0x7527BAC7, 0xEBE5F17B, 0x3D0739F7, 0x8A5292EA, 0x6BFB5FB1,
+   0x1F8D5D08, 0x56033046, 0xFC7B0000,
+};
+
+/* Bit k of the fraction counted from its most significant bit (k = 0 is b1200). */
+static inline uint64_t
+two_over_pi_bit(unsigned k)
+{
+   if (k > 1200)
+      return 0;
+   return (two_over_pi[k >> 5] >> (31 - (k & 31))) & 1;
+}
+
+static double
+trig_preop(double x, uint32_t seg)
+{
+   int e = exp64(x);
+   unsigned shift = (seg & 31) * 53;
+   if (e > 1077)
+      shift += (unsigned)(e - 1077);
+   uint64_t m = 0;
+   for (unsigned k = shift; k < shift + 53; k++)
+      m = m << 1 | two_over_pi_bit(k);
+   int scale = -53 - (int)shift;
+   if (e >= 1968)
+      scale += 128;
+   if (m == 0)
+      return 0.0;
+   /* Round toward zero: drop the bits a subnormal result cannot hold. */
+   int top = 63 - __builtin_clzll(m) + scale; /* exponent of the leading bit */
+   if (top < -1022) {
+      int drop = -1022 - top;
+      m = drop >= 64 ? 0 : (m >> drop) << drop;
+   }
+   return ldexp((double)m, scale);
+}
+
+void
+sim__op_v_trig_preop_f64(sim_wave *w, const sim_inst *in)
+{
+   uint64_t u0[64];
+   uint32_t t1[64];
+   double r[64];
+   sim__vsrc64(w, in, 0, SIM_VT_F64, u0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = trig_preop(sim__as_f64(u0[l]), B[l]);
+   sim__f64_post(w, in, r);
+   sim__vdst64(w, in, (const uint64_t *)r);
+}
