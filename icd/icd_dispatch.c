@@ -6,6 +6,7 @@
 #include "icd.h"
 #include "icd_priv.h"
 #include "platform/plat.h"
+#include "compiler/comp.h"
 #include "dispatch/disp.h"
 #include "memory/mem.h"
 

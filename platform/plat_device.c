@@ -358,8 +358,9 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
       RET_SCALAR(cl_bool, CL_TRUE);
    case CL_DEVICE_COMPILER_AVAILABLE:
+      RET_SCALAR(cl_bool, CL_TRUE);
    case CL_DEVICE_LINKER_AVAILABLE:
-      /* The compiler module is not part of this build yet. */
+      /* clLinkProgram answers CL_LINKER_NOT_AVAILABLE until the compiler links objects. */
       RET_SCALAR(cl_bool, CL_FALSE);
    case CL_DEVICE_EXECUTION_CAPABILITIES:
       RET_SCALAR(cl_device_exec_capabilities, CL_EXEC_KERNEL);

@@ -1,0 +1,632 @@
+/*
+ * comp_api_program_test — cl_program through the system ICD loader: creation rules
+ * (OpenCL 3.0 API §5.8.1), builds and build logs, invalid options, program queries with
+ * the size-query protocol, binaries round trip and corrupt binaries, compile/link, IL and
+ * built-in kernels, asynchronous builds with pfn_notify, concurrent builds, release
+ * callbacks.
+ */
+#include "comp_api_test.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+static const char *src_two =
+   "kernel void add(global float *a, global const float *b, float s)\n"
+   "{ size_t i = get_global_id(0); a[i] += b[i] * s; }\n"
+   "__attribute__((reqd_work_group_size(16, 2, 1)))\n"
+   "kernel void fill(global int *out, int v) { out[get_global_id(0)] = v; }\n";
+
+static cl_int
+get_program(void *o, cl_uint p, size_t s, void *v, size_t *r)
+{
+   return clGetProgramInfo(o, p, s, v, r);
+}
+
+static cl_program build_info_program;
+
+static cl_int
+get_build(void *o, cl_uint p, size_t s, void *v, size_t *r)
+{
+   return clGetProgramBuildInfo(o, device, p, s, v, r);
+}
+
+static void
+test_create_with_source(void)
+{
+   cl_int err;
+   const char *parts[] = { "kernel void k(global int *p)", " { p[0] = 1; }" };
+   size_t lens[] = { 0, 5 };
+
+   CHECK(!clCreateProgramWithSource(NULL, 1, parts, NULL, &err));
+   CHECK_EQ_INT(err, CL_INVALID_CONTEXT);
+   CHECK(!clCreateProgramWithSource(context, 0, parts, NULL, &err));
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   CHECK(!clCreateProgramWithSource(context, 1, NULL, NULL, &err));
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   const char *with_null[] = { "x", NULL };
+   CHECK(!clCreateProgramWithSource(context, 2, with_null, NULL, &err));
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+
+   /* lengths[0] == 0: NUL-terminated; lengths[1] == 5: " { p[" only. */
+   cl_program p = clCreateProgramWithSource(context, 2, parts, lens, &err);
+   CHECK(p && err == CL_SUCCESS);
+   char buf[128];
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_SOURCE, sizeof(buf), buf, NULL), CL_SUCCESS);
+   CHECK_STR(buf, "kernel void k(global int *p) { p[");
+   /* Before a build: kernel queries need an executable. */
+   size_t n;
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof(n), &n, NULL),
+                CL_INVALID_PROGRAM_EXECUTABLE);
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &n),
+                CL_INVALID_PROGRAM_EXECUTABLE);
+   cl_build_status st;
+   CHECK_EQ_INT(clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(st, CL_BUILD_NONE);
+   CHECK(!clCreateKernel(p, "k", &err));
+   CHECK_EQ_INT(err, CL_INVALID_PROGRAM_EXECUTABLE);
+   CHECK_EQ_INT(clReleaseProgram(p), CL_SUCCESS);
+
+   CHECK_EQ_INT(clRetainProgram(NULL), CL_INVALID_PROGRAM);
+   CHECK_EQ_INT(clReleaseProgram((cl_program)context), CL_INVALID_PROGRAM);
+}
+
+static void
+test_build_and_query(void)
+{
+   cl_program p = program_from_source(src_two);
+   CHECK_EQ_INT(clBuildProgram(NULL, 0, NULL, NULL, NULL, NULL), CL_INVALID_PROGRAM);
+   CHECK_EQ_INT(clBuildProgram(p, 1, NULL, NULL, NULL, NULL), CL_INVALID_VALUE);
+   CHECK_EQ_INT(clBuildProgram(p, 0, &device, NULL, NULL, NULL), CL_INVALID_VALUE);
+   CHECK_EQ_INT(clBuildProgram(p, 0, NULL, NULL, NULL, (void *)1), CL_INVALID_VALUE);
+   cl_device_id bogus = (cl_device_id)context;
+   CHECK_EQ_INT(clBuildProgram(p, 1, &bogus, NULL, NULL, NULL), CL_INVALID_DEVICE);
+
+   build_expect(p, "-cl-std=CL1.2 -DUNUSED=1", CL_SUCCESS);
+
+   /* Every program query with the size-query protocol. */
+   static const cl_uint queries[] = {
+      CL_PROGRAM_REFERENCE_COUNT, CL_PROGRAM_CONTEXT,      CL_PROGRAM_NUM_DEVICES,
+      CL_PROGRAM_DEVICES,         CL_PROGRAM_SOURCE,       CL_PROGRAM_BINARY_SIZES,
+      CL_PROGRAM_NUM_KERNELS,     CL_PROGRAM_KERNEL_NAMES, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT,
+      CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT,
+   };
+   for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++)
+      check_info_protocol("clGetProgramInfo", get_program, p, queries[i]);
+   static const cl_uint build_queries[] = {
+      CL_PROGRAM_BUILD_STATUS, CL_PROGRAM_BUILD_OPTIONS, CL_PROGRAM_BUILD_LOG,
+      CL_PROGRAM_BINARY_TYPE,  CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE,
+   };
+   build_info_program = p;
+   for (size_t i = 0; i < sizeof(build_queries) / sizeof(build_queries[0]); i++)
+      check_info_protocol("clGetProgramBuildInfo", get_build, p, build_queries[i]);
+
+   cl_uint refs, ndev;
+   cl_context ctx;
+   cl_device_id dev;
+   size_t nk;
+   char names[64], opts[64];
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_REFERENCE_COUNT, sizeof(refs), &refs, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(refs, 1);
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_CONTEXT, sizeof(ctx), &ctx, NULL), CL_SUCCESS);
+   CHECK(ctx == context);
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_NUM_DEVICES, sizeof(ndev), &ndev, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(ndev, 1);
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_DEVICES, sizeof(dev), &dev, NULL), CL_SUCCESS);
+   CHECK(dev == device);
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof(nk), &nk, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(nk, 2);
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof(names), names, NULL),
+                CL_SUCCESS);
+   CHECK(!strcmp(names, "add;fill") || !strcmp(names, "fill;add"));
+   size_t il_size = 99;
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_IL, 0, NULL, &il_size), CL_SUCCESS);
+   CHECK_EQ_INT(il_size, 0);
+   cl_bool ctors = CL_TRUE;
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, sizeof(ctors), &ctors,
+                                 NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(ctors, CL_FALSE);
+   CHECK_EQ_INT(clGetProgramInfo(p, 0x7fff, sizeof(nk), &nk, NULL), CL_INVALID_VALUE);
+
+   cl_build_status st;
+   cl_program_binary_type bt;
+   size_t gsize = 99;
+   CHECK_EQ_INT(clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(st, CL_BUILD_SUCCESS);
+   CHECK_EQ_INT(clGetProgramBuildInfo(p, device, CL_PROGRAM_BINARY_TYPE, sizeof(bt), &bt, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(bt, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+   CHECK_EQ_INT(clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_OPTIONS, sizeof(opts), opts,
+                                      NULL),
+                CL_SUCCESS);
+   CHECK_STR(opts, "-cl-std=CL1.2 -DUNUSED=1");
+   CHECK_EQ_INT(clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE,
+                                      sizeof(gsize), &gsize, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(gsize, 0);
+   CHECK_EQ_INT(clGetProgramBuildInfo(p, NULL, CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL),
+                CL_INVALID_DEVICE);
+   CHECK_EQ_INT(clGetProgramBuildInfo(p, device, 0x7fff, sizeof(st), &st, NULL),
+                CL_INVALID_VALUE);
+
+   /* Rebuild while a kernel is attached: refused. */
+   cl_int err;
+   cl_kernel k = clCreateKernel(p, "add", &err);
+   CHECK(k && err == CL_SUCCESS);
+   CHECK_EQ_INT(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_INVALID_OPERATION);
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_REFERENCE_COUNT, sizeof(refs), &refs, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(refs, 1); /* kernels hold internal references only */
+   clReleaseKernel(k);
+   build_expect(p, NULL, CL_SUCCESS); /* detached again: rebuild works */
+   clReleaseProgram(p);
+}
+
+static void
+test_global_variables(void)
+{
+   cl_program p = program_from_source(
+      "global int counter[100];\n"
+      "kernel void k(global int *o) { o[0] = counter[get_global_id(0)]++; }\n");
+   build_expect(p, "-cl-std=CL2.0", CL_SUCCESS);
+   size_t gsize = 0;
+   CHECK_EQ_INT(clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE,
+                                      sizeof(gsize), &gsize, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(gsize, 400);
+   clReleaseProgram(p);
+}
+
+static void
+test_build_errors(void)
+{
+   /* A syntax error: CL_BUILD_PROGRAM_FAILURE, status error, log with file:line:col. */
+   cl_program p = program_from_source("kernel void k(global int *p)\n{\n  p[0] = 1\n}\n");
+   build_expect(p, NULL, CL_BUILD_PROGRAM_FAILURE);
+   char *log = build_log(p);
+   CHECK(strstr(log, ":4:1: error") || strstr(log, ":3:11: error"));
+   CHECK(strstr(log, "expected ';'") != NULL);
+   if (!strstr(log, "error"))
+      fprintf(stderr, "log:\n%s\n", log);
+   free(log);
+   cl_build_status st;
+   clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL);
+   CHECK_EQ_INT(st, CL_BUILD_ERROR);
+   cl_program_binary_type bt;
+   clGetProgramBuildInfo(p, device, CL_PROGRAM_BINARY_TYPE, sizeof(bt), &bt, NULL);
+   CHECK_EQ_INT(bt, CL_PROGRAM_BINARY_TYPE_NONE);
+   size_t n;
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof(n), &n, NULL),
+                CL_INVALID_PROGRAM_EXECUTABLE);
+   size_t bin_size = 1;
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(bin_size), &bin_size, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(bin_size, 0);
+   clReleaseProgram(p);
+
+   /* Unknown option: CL_INVALID_BUILD_OPTIONS, the log names it. */
+   p = program_from_source("kernel void k(global int *p) { p[0] = 1; }\n");
+   build_expect(p, "-cl-no-such-option", CL_INVALID_BUILD_OPTIONS);
+   log = build_log(p);
+   CHECK(strstr(log, "-cl-no-such-option") != NULL);
+   free(log);
+   clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL);
+   CHECK_EQ_INT(st, CL_BUILD_ERROR);
+   /* The same program builds with good options afterwards. */
+   build_expect(p, "-cl-mad-enable", CL_SUCCESS);
+   clReleaseProgram(p);
+}
+
+static void
+get_binary(cl_program p, unsigned char **bin, size_t *size)
+{
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(*size), size, NULL),
+                CL_SUCCESS);
+   *bin = malloc(*size ? *size : 1);
+   /* The value is an array of application pointers: the protocol's filler bytes would be
+    * dereferenced, so only the size query and the too-small case are checked. */
+   size_t ptrs_size = 0;
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_BINARIES, 0, NULL, &ptrs_size), CL_SUCCESS);
+   CHECK_EQ_INT(ptrs_size, sizeof(unsigned char *));
+   unsigned char *ptrs[1] = { *bin };
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(ptrs), ptrs, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(ptrs) - 1, ptrs, NULL),
+                CL_INVALID_VALUE);
+   unsigned char *null_ptrs[1] = { NULL }; /* NULL entries are skipped */
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(null_ptrs), null_ptrs, NULL),
+                CL_SUCCESS);
+}
+
+static void
+test_binaries(void)
+{
+   cl_program p = program_from_source(src_two);
+   build_expect(p, "-cl-kernel-arg-info", CL_SUCCESS);
+   unsigned char *bin;
+   size_t size;
+   get_binary(p, &bin, &size);
+   CHECK(size > 64 && !memcmp(bin, "\177ELF", 4));
+
+   cl_int err, status = 12345;
+   const unsigned char *bins[1] = { bin };
+   /* Validation. */
+   CHECK(!clCreateProgramWithBinary(context, 0, &device, &size, bins, &status, &err));
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   CHECK(!clCreateProgramWithBinary(context, 1, &device, NULL, bins, &status, &err));
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   size_t zero = 0;
+   CHECK(!clCreateProgramWithBinary(context, 1, &device, &zero, bins, &status, &err));
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   CHECK_EQ_INT(status, CL_INVALID_VALUE);
+   cl_device_id bogus = (cl_device_id)context;
+   CHECK(!clCreateProgramWithBinary(context, 1, &bogus, &size, bins, &status, &err));
+   CHECK_EQ_INT(err, CL_INVALID_DEVICE);
+
+   /* Round trip: same kernels, same argument info. */
+   cl_program q = clCreateProgramWithBinary(context, 1, &device, &size, bins, &status, &err);
+   CHECK(q && err == CL_SUCCESS && status == CL_SUCCESS);
+   cl_program_binary_type bt;
+   clGetProgramBuildInfo(q, device, CL_PROGRAM_BINARY_TYPE, sizeof(bt), &bt, NULL);
+   CHECK_EQ_INT(bt, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+   char src[8] = "x";
+   size_t src_size = 0;
+   CHECK_EQ_INT(clGetProgramInfo(q, CL_PROGRAM_SOURCE, sizeof(src), src, &src_size), CL_SUCCESS);
+   CHECK_EQ_INT(src_size, 1);
+   CHECK_STR(src, "");
+   build_expect(q, NULL, CL_SUCCESS);
+   char n1[64], n2[64];
+   clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof(n1), n1, NULL);
+   clGetProgramInfo(q, CL_PROGRAM_KERNEL_NAMES, sizeof(n2), n2, NULL);
+   CHECK_STR(n2, n1);
+   cl_kernel k1 = clCreateKernel(p, "add", &err), k2 = clCreateKernel(q, "add", &err);
+   CHECK(k1 && k2);
+   for (cl_uint a = 0; a < 3; a++) {
+      char t1[32], t2[32], a1[32], a2[32];
+      cl_kernel_arg_address_qualifier q1, q2;
+      cl_kernel_arg_type_qualifier tq1, tq2;
+      CHECK_EQ_INT(clGetKernelArgInfo(k1, a, CL_KERNEL_ARG_TYPE_NAME, sizeof(t1), t1, NULL),
+                   CL_SUCCESS);
+      CHECK_EQ_INT(clGetKernelArgInfo(k2, a, CL_KERNEL_ARG_TYPE_NAME, sizeof(t2), t2, NULL),
+                   CL_SUCCESS);
+      CHECK_STR(t2, t1);
+      clGetKernelArgInfo(k1, a, CL_KERNEL_ARG_NAME, sizeof(a1), a1, NULL);
+      clGetKernelArgInfo(k2, a, CL_KERNEL_ARG_NAME, sizeof(a2), a2, NULL);
+      CHECK_STR(a2, a1);
+      clGetKernelArgInfo(k1, a, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(q1), &q1, NULL);
+      clGetKernelArgInfo(k2, a, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(q2), &q2, NULL);
+      CHECK_EQ_INT(q2, q1);
+      clGetKernelArgInfo(k1, a, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof(tq1), &tq1, NULL);
+      clGetKernelArgInfo(k2, a, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof(tq2), &tq2, NULL);
+      CHECK_EQ_INT(tq2, tq1);
+   }
+   size_t wg1[3], wg2[3];
+   cl_kernel f1 = clCreateKernel(p, "fill", &err), f2 = clCreateKernel(q, "fill", &err);
+   clGetKernelWorkGroupInfo(f1, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(wg1), wg1,
+                            NULL);
+   clGetKernelWorkGroupInfo(f2, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(wg2), wg2,
+                            NULL);
+   CHECK(!memcmp(wg1, wg2, sizeof(wg1)) && wg2[0] == 16 && wg2[1] == 2 && wg2[2] == 1);
+   clReleaseKernel(f1);
+   clReleaseKernel(f2);
+   clReleaseKernel(k1);
+   clReleaseKernel(k2);
+   /* The binary of the binary program is the one given. */
+   unsigned char *bin2;
+   size_t size2;
+   get_binary(q, &bin2, &size2);
+   CHECK(size2 == size && !memcmp(bin, bin2, size));
+   free(bin2);
+   clReleaseProgram(q);
+
+   /* Corrupt binaries: CL_INVALID_BINARY in binary_status, never a crash. */
+   unsigned char *bad = malloc(size);
+   const unsigned char *bad_bins[1] = { bad };
+   memcpy(bad, bin, size);
+   bad[0] = 'X';
+   status = 0;
+   CHECK(!clCreateProgramWithBinary(context, 1, &device, &size, bad_bins, &status, &err));
+   CHECK_EQ_INT(err, CL_INVALID_BINARY);
+   CHECK_EQ_INT(status, CL_INVALID_BINARY);
+   size_t half = size / 2; /* truncated: the metadata note is cut off or out of bounds */
+   status = 0;
+   CHECK(!clCreateProgramWithBinary(context, 1, &device, &half, bins, &status, &err));
+   CHECK_EQ_INT(err, CL_INVALID_BINARY);
+   CHECK_EQ_INT(status, CL_INVALID_BINARY);
+   size_t tiny = 10;
+   CHECK(!clCreateProgramWithBinary(context, 1, &device, &tiny, bins, &status, &err));
+   CHECK_EQ_INT(err, CL_INVALID_BINARY);
+   /* A foreign target: e_flags EF_AMDGPU_MACH of gfx90a (0x3f). */
+   memcpy(bad, bin, size);
+   bad[48] = 0x3f;
+   status = 0;
+   CHECK(!clCreateProgramWithBinary(context, 1, &device, &size, bad_bins, &status, &err));
+   CHECK_EQ_INT(err, CL_INVALID_BINARY);
+   CHECK_EQ_INT(status, CL_INVALID_BINARY);
+   /* Random bytes after a valid ELF header, and garbage everywhere past the magic. */
+   memcpy(bad, bin, size);
+   srand(1);
+   for (size_t i = 64; i < size; i++)
+      bad[i] = (unsigned char)rand();
+   CHECK(!clCreateProgramWithBinary(context, 1, &device, &size, bad_bins, &status, &err));
+   CHECK_EQ_INT(err, CL_INVALID_BINARY);
+   /* Single-byte corruptions over the whole file: whatever happens, no crash, and a
+    * program that is accepted builds or fails cleanly. */
+   for (size_t i = 0; i < size; i += size / 97 + 1) {
+      memcpy(bad, bin, size);
+      bad[i] ^= 0xff;
+      cl_program r = clCreateProgramWithBinary(context, 1, &device, &size, bad_bins, &status,
+                                               &err);
+      CHECK(r ? err == CL_SUCCESS : err == CL_INVALID_BINARY);
+      if (r) {
+         clBuildProgram(r, 0, NULL, NULL, NULL, NULL);
+         clReleaseProgram(r);
+      }
+   }
+   free(bad);
+   free(bin);
+   clReleaseProgram(p);
+}
+
+static void
+test_compile_link_il_builtin(void)
+{
+   cl_int err;
+   cl_program hdr = program_from_source("#define VALUE 42\n");
+   cl_program p = program_from_source("#include \"my/value.h\"\n"
+                                      "kernel void k(global int *p) { p[0] = VALUE; }\n");
+   const char *names[] = { "my/value.h" };
+   CHECK_EQ_INT(clCompileProgram(p, 0, NULL, NULL, 1, &hdr, NULL, NULL, NULL),
+                CL_INVALID_VALUE);
+   CHECK_EQ_INT(clCompileProgram(p, 0, NULL, NULL, 0, &hdr, names, NULL, NULL),
+                CL_INVALID_VALUE);
+   CHECK_EQ_INT(clCompileProgram(p, 0, NULL, "-cl-bogus", 1, &hdr, names, NULL, NULL),
+                CL_INVALID_COMPILER_OPTIONS);
+   CHECK_EQ_INT(clCompileProgram(p, 0, NULL, NULL, 1, &hdr, names, NULL, NULL), CL_SUCCESS);
+   cl_program_binary_type bt;
+   cl_build_status st;
+   clGetProgramBuildInfo(p, device, CL_PROGRAM_BINARY_TYPE, sizeof(bt), &bt, NULL);
+   CHECK_EQ_INT(bt, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+   clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL);
+   CHECK_EQ_INT(st, CL_BUILD_SUCCESS);
+   size_t size = 0;
+   clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL);
+   CHECK(size > 0);
+   /* Without the header the include fails: CL_COMPILE_PROGRAM_FAILURE. */
+   cl_program p2 = program_from_source("#include \"my/value.h\"\nkernel void k() {}\n");
+   CHECK_EQ_INT(clCompileProgram(p2, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL),
+                CL_COMPILE_PROGRAM_FAILURE);
+   char *log = build_log(p2);
+   CHECK(strstr(log, "my/value.h") != NULL);
+   free(log);
+   clReleaseProgram(p2);
+
+   /* A compiled object round-trips as a binary, but clBuildProgram needs an executable. */
+   unsigned char *obj = malloc(size);
+   unsigned char *ptrs[1] = { obj };
+   clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(ptrs), ptrs, NULL);
+   cl_int status;
+   cl_program q = clCreateProgramWithBinary(context, 1, &device, &size,
+                                            (const unsigned char **)ptrs, &status, &err);
+   CHECK(q && err == CL_SUCCESS);
+   clGetProgramBuildInfo(q, device, CL_PROGRAM_BINARY_TYPE, sizeof(bt), &bt, NULL);
+   CHECK_EQ_INT(bt, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+   CHECK_EQ_INT(clBuildProgram(q, 0, NULL, NULL, NULL, NULL), CL_INVALID_BINARY);
+   /* No source: clCompileProgram refuses. */
+   CHECK_EQ_INT(clCompileProgram(q, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL),
+                CL_INVALID_OPERATION);
+   free(obj);
+
+   /* clLinkProgram: validation, then the linker is not available. */
+   CHECK(!clLinkProgram(context, 0, NULL, NULL, 0, NULL, NULL, NULL, &err));
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   cl_program bogus = (cl_program)context;
+   CHECK(!clLinkProgram(context, 0, NULL, NULL, 1, &bogus, NULL, NULL, &err));
+   CHECK_EQ_INT(err, CL_INVALID_PROGRAM);
+   CHECK(!clLinkProgram(context, 0, NULL, "-cl-kernel-arg-info", 1, &p, NULL, NULL, &err));
+   CHECK_EQ_INT(err, CL_INVALID_LINKER_OPTIONS);
+   CHECK(!clLinkProgram(context, 0, NULL, "-create-library", 1, &p, NULL, NULL, &err));
+   CHECK_EQ_INT(err, CL_LINKER_NOT_AVAILABLE);
+   cl_bool compiler = CL_FALSE, linker = CL_TRUE;
+   clGetDeviceInfo(device, CL_DEVICE_COMPILER_AVAILABLE, sizeof(compiler), &compiler, NULL);
+   clGetDeviceInfo(device, CL_DEVICE_LINKER_AVAILABLE, sizeof(linker), &linker, NULL);
+   CHECK_EQ_INT(compiler, CL_TRUE);
+   CHECK_EQ_INT(linker, CL_FALSE);
+   clReleaseProgram(q);
+   clReleaseProgram(p);
+   clReleaseProgram(hdr);
+
+   /* IL and built-in kernels: no device supports them. */
+   CHECK(!clCreateProgramWithIL(context, "\x03\x02\x23\x07", 4, &err));
+   CHECK_EQ_INT(err, CL_INVALID_OPERATION);
+   CHECK(!clCreateProgramWithIL(context, NULL, 4, &err));
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   CHECK(!clCreateProgramWithBuiltInKernels(context, 1, &device, "foo", &err));
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   CHECK(!clCreateProgramWithBuiltInKernels(context, 0, NULL, "foo", &err));
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   cl_program src = program_from_source("kernel void k() {}\n");
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(src, 1, 4, &err), CL_INVALID_PROGRAM);
+   clReleaseProgram(src);
+
+   CHECK_EQ_INT(clUnloadPlatformCompiler(platform), CL_SUCCESS);
+   CHECK_EQ_INT(clUnloadCompiler(), CL_SUCCESS);
+}
+
+/* ---- asynchronous builds -------------------------------------------------------------- */
+
+struct notify_state {
+   pthread_mutex_t lock;
+   pthread_cond_t cond;
+   int calls;
+   cl_program program;
+   cl_build_status status_seen;
+};
+
+static void CL_CALLBACK
+build_notify(cl_program program, void *user_data)
+{
+   struct notify_state *s = user_data;
+   cl_build_status st = CL_BUILD_NONE;
+   clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL);
+   pthread_mutex_lock(&s->lock);
+   s->calls++;
+   s->program = program;
+   s->status_seen = st;
+   pthread_cond_broadcast(&s->cond);
+   pthread_mutex_unlock(&s->lock);
+}
+
+static void
+wait_notify(struct notify_state *s, int calls)
+{
+   pthread_mutex_lock(&s->lock);
+   while (s->calls < calls)
+      pthread_cond_wait(&s->cond, &s->lock);
+   pthread_mutex_unlock(&s->lock);
+}
+
+static void
+test_async_build(void)
+{
+   struct notify_state s = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, NULL, 0 };
+   /* A unique source so the cache cannot answer at once. */
+   char src[256];
+   snprintf(src, sizeof(src), "kernel void k(global int *p) { p[0] = %d; }\n", (int)getpid());
+   cl_program p = program_from_source(src);
+   CHECK_EQ_INT(clBuildProgram(p, 0, NULL, NULL, build_notify, &s), CL_SUCCESS);
+   /* While it runs (or after): a second build is refused or the first has finished. */
+   cl_int again = clBuildProgram(p, 0, NULL, NULL, NULL, NULL);
+   CHECK(again == CL_INVALID_OPERATION || again == CL_SUCCESS);
+   /* Releasing the program during the build is safe: the build holds a reference. */
+   clRetainProgram(p);
+   clReleaseProgram(p);
+   wait_notify(&s, 1);
+   CHECK(s.program == p);
+   CHECK_EQ_INT(s.status_seen, CL_BUILD_SUCCESS);
+   cl_int err;
+   cl_kernel k = clCreateKernel(p, "k", &err);
+   CHECK(k && err == CL_SUCCESS);
+   clReleaseKernel(k);
+
+   /* A failing asynchronous build: CL_SUCCESS now, CL_BUILD_ERROR in the callback. */
+   cl_program bad = program_from_source("kernel void k( { }\n");
+   CHECK_EQ_INT(clBuildProgram(bad, 0, NULL, NULL, build_notify, &s), CL_SUCCESS);
+   wait_notify(&s, 2);
+   CHECK_EQ_INT(s.status_seen, CL_BUILD_ERROR);
+   clReleaseProgram(bad);
+   /* Invalid options are reported synchronously even with pfn_notify. */
+   CHECK_EQ_INT(clBuildProgram(p, 0, NULL, "-bogus", build_notify, &s), CL_INVALID_BUILD_OPTIONS);
+   clReleaseProgram(p);
+   /* The callback does not run for the refused build. */
+   usleep(10000);
+   CHECK_EQ_INT(s.calls, 2);
+}
+
+/* Four threads each build their own program at the same time, then all build one shared
+ * program: exactly the builds that were not refused succeed. */
+struct thread_arg {
+   int id;
+   cl_program shared;
+   cl_int shared_result;
+   int ok;
+};
+
+static void *
+build_thread(void *v)
+{
+   struct thread_arg *a = v;
+   char src[256];
+   snprintf(src, sizeof(src),
+            "kernel void k%d(global int *p) { p[get_global_id(0)] = %d + (int)get_local_id(0); }\n",
+            a->id, a->id * 1000 + (int)getpid());
+   const char *s = src;
+   cl_int err;
+   cl_program p = clCreateProgramWithSource(context, 1, &s, NULL, &err);
+   if (!p)
+      return NULL;
+   err = clBuildProgram(p, 1, &device, NULL, NULL, NULL);
+   char name[16];
+   snprintf(name, sizeof(name), "k%d", a->id);
+   cl_kernel k = err == CL_SUCCESS ? clCreateKernel(p, name, &err) : NULL;
+   a->ok = k != NULL;
+   if (k)
+      clReleaseKernel(k);
+   clReleaseProgram(p);
+   a->shared_result = clBuildProgram(a->shared, 1, &device, NULL, NULL, NULL);
+   return NULL;
+}
+
+static void
+test_concurrent_builds(void)
+{
+   pthread_t t[4];
+   struct thread_arg args[4];
+   cl_program shared = program_from_source(src_two);
+   for (int i = 0; i < 4; i++) {
+      args[i] = (struct thread_arg){ .id = i, .shared = shared };
+      pthread_create(&t[i], NULL, build_thread, &args[i]);
+   }
+   int succeeded = 0;
+   for (int i = 0; i < 4; i++) {
+      pthread_join(t[i], NULL);
+      CHECK(args[i].ok);
+      CHECK(args[i].shared_result == CL_SUCCESS ||
+            args[i].shared_result == CL_INVALID_OPERATION);
+      succeeded += args[i].shared_result == CL_SUCCESS;
+   }
+   CHECK(succeeded >= 1);
+   cl_build_status st;
+   clGetProgramBuildInfo(shared, device, CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL);
+   CHECK_EQ_INT(st, CL_BUILD_SUCCESS);
+   clReleaseProgram(shared);
+}
+
+/* ---- release callbacks ---------------------------------------------------------------- */
+
+static int release_order[4], release_calls;
+
+static void CL_CALLBACK
+release_cb(cl_program program, void *user_data)
+{
+   (void)program;
+   release_order[release_calls++] = (int)(intptr_t)user_data;
+}
+
+static void
+test_release_callback(void)
+{
+   cl_program p = program_from_source(src_two);
+   build_expect(p, NULL, CL_SUCCESS);
+   CHECK_EQ_INT(clSetProgramReleaseCallback(p, NULL, NULL), CL_INVALID_VALUE);
+   CHECK_EQ_INT(clSetProgramReleaseCallback(NULL, release_cb, NULL), CL_INVALID_PROGRAM);
+   CHECK_EQ_INT(clSetProgramReleaseCallback(p, release_cb, (void *)1), CL_SUCCESS);
+   CHECK_EQ_INT(clSetProgramReleaseCallback(p, release_cb, (void *)2), CL_SUCCESS);
+   cl_int err;
+   cl_kernel k = clCreateKernel(p, "add", &err);
+   clReleaseProgram(p);
+   CHECK_EQ_INT(release_calls, 0); /* the kernel keeps the program alive */
+   clReleaseKernel(k);
+   CHECK_EQ_INT(release_calls, 2);
+   CHECK(release_order[0] == 2 && release_order[1] == 1); /* reverse order */
+}
+
+int
+main(void)
+{
+   test_setup();
+   test_create_with_source();
+   test_build_and_query();
+   test_global_variables();
+   test_build_errors();
+   test_binaries();
+   test_compile_link_il_builtin();
+   test_async_build();
+   test_concurrent_builds();
+   test_release_callback();
+   clReleaseContext(context);
+   return test_main_end();
+}

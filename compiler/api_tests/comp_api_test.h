@@ -1,0 +1,105 @@
+/*
+ * compiler/api_tests/comp_api_test.h — what the compiler API tests share: the first GPU
+ * device and a context on it, the size-query protocol check, program helpers.
+ */
+#ifndef COMP_API_TEST_H
+#define COMP_API_TEST_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_2_APIS
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+
+#include "hsacl_test.h"
+
+static cl_platform_id platform;
+static cl_device_id device;
+static cl_context context;
+
+/* Fails the test program when there is no device (every check needs one). */
+static inline void
+test_setup(void)
+{
+   cl_uint n = 0;
+   if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n == 0 ||
+       clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS) {
+      fprintf(stderr, "no hsacl platform or GPU device\n");
+      exit(1);
+   }
+   cl_int err;
+   context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+   if (!context || err != CL_SUCCESS) {
+      fprintf(stderr, "clCreateContext: %d\n", err);
+      exit(1);
+   }
+}
+
+typedef cl_int (*info_fn)(void *obj, cl_uint param, size_t size, void *value, size_t *ret);
+
+/* The size-query protocol for one query: size alone, exact size, larger, both NULL, too
+ * small. Returns the size. */
+static inline size_t
+check_info_protocol(const char *what, info_fn get, void *obj, cl_uint param)
+{
+   size_t size = 0;
+   cl_int err = get(obj, param, 0, NULL, &size);
+   if (err != CL_SUCCESS) {
+      fprintf(stderr, "%s 0x%x: size query returned %d\n", what, param, err);
+      test_failed++;
+      return 0;
+   }
+   test_passed++;
+   unsigned char *buf = malloc(size + 16);
+   size_t got = 12345;
+   memset(buf, 0xa5, size + 16);
+   CHECK_EQ_INT(get(obj, param, size, buf, &got), CL_SUCCESS);
+   CHECK_EQ_INT(got, size);
+   CHECK(buf[size] == 0xa5);
+   CHECK_EQ_INT(get(obj, param, size + 16, buf, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(get(obj, param, 0, NULL, NULL), CL_SUCCESS);
+   if (size > 0)
+      CHECK_EQ_INT(get(obj, param, size - 1, buf, &got), CL_INVALID_VALUE);
+   free(buf);
+   return size;
+}
+
+static inline cl_program
+program_from_source(const char *src)
+{
+   cl_int err;
+   cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   return p;
+}
+
+/* A malloc'd copy of the device's build log. */
+static inline char *
+build_log(cl_program p)
+{
+   size_t size = 0;
+   if (clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS)
+      return strdup("(no log)");
+   char *log = malloc(size + 1);
+   clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
+   log[size] = '\0';
+   return log;
+}
+
+/* clBuildProgram that prints the log when the result is not `want`. */
+static inline cl_int
+build_expect(cl_program p, const char *options, cl_int want)
+{
+   cl_int err = clBuildProgram(p, 1, &device, options, NULL, NULL);
+   if (err != want) {
+      char *log = build_log(p);
+      fprintf(stderr, "clBuildProgram(\"%s\") = %d, expected %d; log:\n%s\n",
+              options ? options : "", err, want, log);
+      free(log);
+   }
+   CHECK_EQ_INT(err, want);
+   return err;
+}
+
+#endif

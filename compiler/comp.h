@@ -1,0 +1,235 @@
+/*
+ * compiler/comp.h — what other modules use from compiler/: cl_program and cl_kernel
+ * (OpenCL 3.0 API §5.8, §5.9) and the CL entry points that create, build and query them.
+ *
+ * dispatch/ launches kernels from `struct _cl_kernel`: per device it finds the HSA kernel
+ * object, the kernarg/group/private segment sizes and the signature (explicit then hidden
+ * arguments with their offsets, from the code object metadata), plus the argument values
+ * clSetKernelArg stored (raw bytes, interpreted by dispatch/).
+ *
+ * Lifetimes: the API references of a program or kernel together hold one internal
+ * reference; the object is destroyed when its internal count drops to zero. A kernel holds
+ * an internal reference on its program, a program on its context; an in-flight launch
+ * holds one on the kernel (comp_kernel_retain_internal). While a kernel exists its
+ * program cannot be rebuilt (CL_INVALID_OPERATION), so everything a kernel points to in
+ * its program is immutable for the kernel's lifetime.
+ */
+#ifndef COMP_H
+#define COMP_H
+
+#include "icd.h"
+#include "comp_llvm.h"
+
+#include <hsa/hsa.h>
+#include <pthread.h>
+
+struct _cl_context;
+struct _cl_device_id;
+
+/* ---- programs ----------------------------------------------------------------------- */
+
+typedef enum comp_program_origin {
+   COMP_ORIGIN_SOURCE = 1, /* clCreateProgramWithSource */
+   COMP_ORIGIN_BINARY,     /* clCreateProgramWithBinary */
+} comp_program_origin;
+
+/* A kernel symbol of a loaded executable: what a launch needs on one device (immutable
+ * once the build that produced it has completed). */
+struct comp_kernel_device {
+   const struct comp_kernel *sig;    /* signature from the code object metadata */
+   uint64_t kernel_object;           /* HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT */
+   uint32_t kernarg_segment_size;    /* bytes, hidden arguments included */
+   uint32_t kernarg_segment_align;   /* bytes, >= 16 */
+   uint32_t group_segment_size;      /* fixed LDS bytes, without dynamic local arguments */
+   uint32_t private_segment_size;    /* fixed scratch bytes per work-item */
+   bool dynamic_stack;               /* scratch size is a lower bound (recursion, calls) */
+};
+
+/* The program's state on one of its devices. Written by builds under the program lock;
+ * immutable while kernels exist or a build is not in progress. */
+struct comp_program_device {
+   struct _cl_device_id *device;
+   cl_build_status status;             /* CL_BUILD_NONE/ERROR/SUCCESS/IN_PROGRESS */
+   cl_program_binary_type binary_type; /* CL_PROGRAM_BINARY_TYPE_* */
+   char *options;                      /* of the last build/compile; NULL = "" */
+   char *log;                          /* of the last build/compile; NULL = "" */
+   void *binary;                       /* code object (ET_DYN) or compiled object (ET_REL) */
+   size_t binary_size;
+   struct comp_program_info *info;     /* metadata of `binary` */
+   size_t global_variable_size;        /* program-scope global variables, bytes */
+   /* Loaded when binary_type is EXECUTABLE and status is CL_BUILD_SUCCESS: */
+   bool loaded;
+   hsa_code_object_reader_t reader;
+   hsa_executable_t executable;
+   struct comp_kernel_device *kernels; /* info->num_kernels entries, metadata order */
+};
+
+struct comp_program_release_callback {
+   void(CL_CALLBACK *fn)(cl_program program, void *user_data);
+   void *user_data;
+   struct comp_program_release_callback *next; /* LIFO */
+};
+
+struct _cl_program {
+   struct icd_object obj;
+   atomic_uint internal_refs;
+   struct _cl_context *context;          /* internal reference */
+   comp_program_origin origin;
+   char *source;                         /* COMP_ORIGIN_SOURCE: the concatenated strings */
+   size_t source_size;                   /* without the terminating NUL */
+   struct comp_program_device *devices;  /* the program's devices, in creation order */
+   cl_uint num_devices;
+   pthread_mutex_t lock;                 /* guards everything below and devices[] */
+   bool building;                        /* a build/compile is in progress */
+   cl_uint num_kernels_attached;         /* live kernel objects (clBuildProgram refuses) */
+   struct comp_program_release_callback *release_callbacks;
+};
+
+ICD_DEFINE_HANDLE_CASTS(comp_program, struct _cl_program, cl_program, ICD_TYPE_PROGRAM)
+
+void comp_program_retain_internal(struct _cl_program *prog);
+void comp_program_release_internal(struct _cl_program *prog);
+
+/* ---- kernels ------------------------------------------------------------------------ */
+
+/* One explicit argument as clSetKernelArg left it. */
+struct comp_kernel_arg_value {
+   void *value;     /* a copy of arg_value (size bytes); NULL when arg_value was NULL */
+   size_t size;     /* arg_size as given */
+   size_t capacity; /* bytes allocated at value */
+   bool set;
+};
+
+/* dispatch/'s state from clSetKernelExecInfo: destroyed with the kernel, duplicated by
+ * clCloneKernel. */
+struct comp_kernel_exec_info_ops {
+   void *(*clone)(const void *exec_info); /* NULL on out-of-memory */
+   void (*destroy)(void *exec_info);
+};
+
+struct _cl_kernel {
+   struct icd_object obj;
+   atomic_uint internal_refs;
+   struct _cl_program *program;          /* internal reference */
+   struct _cl_context *context;          /* program->context */
+   const char *name;                     /* == sig->name */
+   /* The signature of the first device the program is built for: explicit arguments are
+    * identical on every device (CL_INVALID_KERNEL_DEFINITION otherwise). */
+   const struct comp_kernel *sig;
+   /* One entry per program device (program->devices order); NULL where the program has
+    * no executable for that device. Points into the program. */
+   const struct comp_kernel_device **devices;
+   cl_uint num_devices;
+   /* Explicit argument values: sig->num_explicit_args entries. Not locked: the
+    * specification makes clSetKernelArg on one kernel from several threads the
+    * application's problem (OpenCL 3.0 API Appendix A.2); enqueue copies them. */
+   struct comp_kernel_arg_value *args;
+   cl_uint num_args;
+   void *exec_info;
+   const struct comp_kernel_exec_info_ops *exec_info_ops;
+};
+
+ICD_DEFINE_HANDLE_CASTS(comp_kernel, struct _cl_kernel, cl_kernel, ICD_TYPE_KERNEL)
+
+void comp_kernel_retain_internal(struct _cl_kernel *kernel);
+void comp_kernel_release_internal(struct _cl_kernel *kernel);
+
+/* The launch record of `kernel` on `device`; NULL when the program has no executable for
+ * that device (clEnqueueNDRangeKernel: CL_INVALID_PROGRAM_EXECUTABLE). */
+const struct comp_kernel_device *comp_kernel_for_device(const struct _cl_kernel *kernel,
+                                                        const struct _cl_device_id *device);
+
+/* The printf formats of the program `kernel` came from, on `device` ("amdhsa.printf"
+ * metadata); NULL under the same condition as comp_kernel_for_device. */
+const struct comp_program_info *comp_kernel_program_info(const struct _cl_kernel *kernel,
+                                                         const struct _cl_device_id *device);
+
+/*
+ * Stores the raw value of explicit argument `index` (< kernel->num_args): copies `size`
+ * bytes of `value`, or records a NULL value (local memory size, NULL buffer) when `value`
+ * is NULL, and marks it set. Trusts its inputs: clSetKernelArg validates the index, size
+ * and value against kernel->sig first. CL_OUT_OF_HOST_MEMORY leaves the old value.
+ */
+cl_int comp_kernel_set_arg_raw(struct _cl_kernel *kernel, cl_uint index, size_t size,
+                               const void *value);
+
+/* ---- entry points ------------------------------------------------------------------- */
+
+typedef void(CL_CALLBACK *comp_program_notify_fn)(cl_program program, void *user_data);
+
+cl_program CL_API_CALL comp_CreateProgramWithSource(cl_context context, cl_uint count,
+                                                    const char **strings,
+                                                    const size_t *lengths,
+                                                    cl_int *errcode_ret);
+cl_program CL_API_CALL comp_CreateProgramWithBinary(cl_context context, cl_uint num_devices,
+                                                    const cl_device_id *device_list,
+                                                    const size_t *lengths,
+                                                    const unsigned char **binaries,
+                                                    cl_int *binary_status,
+                                                    cl_int *errcode_ret);
+cl_program CL_API_CALL comp_CreateProgramWithBuiltInKernels(cl_context context,
+                                                            cl_uint num_devices,
+                                                            const cl_device_id *device_list,
+                                                            const char *kernel_names,
+                                                            cl_int *errcode_ret);
+cl_program CL_API_CALL comp_CreateProgramWithIL(cl_context context, const void *il,
+                                                size_t length, cl_int *errcode_ret);
+cl_int CL_API_CALL comp_RetainProgram(cl_program program);
+cl_int CL_API_CALL comp_ReleaseProgram(cl_program program);
+cl_int CL_API_CALL comp_BuildProgram(cl_program program, cl_uint num_devices,
+                                     const cl_device_id *device_list, const char *options,
+                                     comp_program_notify_fn pfn_notify, void *user_data);
+cl_int CL_API_CALL comp_CompileProgram(cl_program program, cl_uint num_devices,
+                                       const cl_device_id *device_list, const char *options,
+                                       cl_uint num_input_headers,
+                                       const cl_program *input_headers,
+                                       const char **header_include_names,
+                                       comp_program_notify_fn pfn_notify, void *user_data);
+cl_program CL_API_CALL comp_LinkProgram(cl_context context, cl_uint num_devices,
+                                        const cl_device_id *device_list, const char *options,
+                                        cl_uint num_input_programs,
+                                        const cl_program *input_programs,
+                                        comp_program_notify_fn pfn_notify, void *user_data,
+                                        cl_int *errcode_ret);
+cl_int CL_API_CALL comp_UnloadPlatformCompiler(cl_platform_id platform);
+cl_int CL_API_CALL comp_UnloadCompiler(void);
+cl_int CL_API_CALL comp_GetProgramInfo(cl_program program, cl_program_info param_name,
+                                       size_t param_value_size, void *param_value,
+                                       size_t *param_value_size_ret);
+cl_int CL_API_CALL comp_GetProgramBuildInfo(cl_program program, cl_device_id device,
+                                            cl_program_build_info param_name,
+                                            size_t param_value_size, void *param_value,
+                                            size_t *param_value_size_ret);
+cl_int CL_API_CALL comp_SetProgramReleaseCallback(cl_program program,
+                                                  comp_program_notify_fn pfn_notify,
+                                                  void *user_data);
+cl_int CL_API_CALL comp_SetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
+                                                         size_t spec_size,
+                                                         const void *spec_value);
+
+cl_kernel CL_API_CALL comp_CreateKernel(cl_program program, const char *kernel_name,
+                                        cl_int *errcode_ret);
+cl_int CL_API_CALL comp_CreateKernelsInProgram(cl_program program, cl_uint num_kernels,
+                                               cl_kernel *kernels, cl_uint *num_kernels_ret);
+cl_kernel CL_API_CALL comp_CloneKernel(cl_kernel source_kernel, cl_int *errcode_ret);
+cl_int CL_API_CALL comp_RetainKernel(cl_kernel kernel);
+cl_int CL_API_CALL comp_ReleaseKernel(cl_kernel kernel);
+cl_int CL_API_CALL comp_GetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
+                                      size_t param_value_size, void *param_value,
+                                      size_t *param_value_size_ret);
+cl_int CL_API_CALL comp_GetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
+                                         cl_kernel_arg_info param_name,
+                                         size_t param_value_size, void *param_value,
+                                         size_t *param_value_size_ret);
+cl_int CL_API_CALL comp_GetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+                                               cl_kernel_work_group_info param_name,
+                                               size_t param_value_size, void *param_value,
+                                               size_t *param_value_size_ret);
+cl_int CL_API_CALL comp_GetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
+                                              cl_kernel_sub_group_info param_name,
+                                              size_t input_value_size,
+                                              const void *input_value,
+                                              size_t param_value_size, void *param_value,
+                                              size_t *param_value_size_ret);
+
+#endif /* COMP_H */

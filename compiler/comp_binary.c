@@ -1,0 +1,236 @@
+/*
+ * compiler/comp_binary.c — program binaries: hsacl's binary for a device is the AMDGPU
+ * code object itself (or, after clCompileProgram, the relocatable object). Checks a
+ * binary against a device (clCreateProgramWithBinary must answer CL_INVALID_BINARY for a
+ * corrupt or foreign binary, never crash) and measures its program-scope variables.
+ *
+ * ELF layout facts: llvm-AMDGPUUsage.rst "ELF Code Object" (e_ident, e_flags,
+ * EF_AMDGPU_MACH, xnack/sramecc target features for code object V4 and later).
+ */
+#include "comp_program_priv.h"
+#include "platform/plat.h"
+
+#include <elf.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifndef EM_AMDGPU
+#define EM_AMDGPU 224
+#endif
+#define ELFOSABI_AMDGPU_HSA 64
+#define ELFABIVERSION_AMDGPU_HSA_V4 2
+#define EF_AMDGPU_MACH 0x0ffu
+#define EF_AMDGPU_FEATURE_XNACK_V4 0x300u
+#define EF_AMDGPU_FEATURE_XNACK_ANY_V4 0x100u
+#define EF_AMDGPU_FEATURE_XNACK_OFF_V4 0x200u
+#define EF_AMDGPU_FEATURE_XNACK_ON_V4 0x300u
+#define EF_AMDGPU_FEATURE_SRAMECC_V4 0xc00u
+#define EF_AMDGPU_FEATURE_SRAMECC_ANY_V4 0x400u
+#define EF_AMDGPU_FEATURE_SRAMECC_OFF_V4 0x800u
+#define EF_AMDGPU_FEATURE_SRAMECC_ON_V4 0xc00u
+
+/* EF_AMDGPU_MACH values of the GCN/RDNA processors (AMDGPUUsage, "AMDGPU EF_AMDGPU_MACH
+ * Values"). */
+static const struct {
+   uint32_t mach;
+   const char *name;
+} mach_names[] = {
+   { 0x020, "gfx600" },  { 0x021, "gfx601" },  { 0x022, "gfx700" },  { 0x023, "gfx701" },
+   { 0x024, "gfx702" },  { 0x025, "gfx703" },  { 0x026, "gfx704" },  { 0x028, "gfx801" },
+   { 0x029, "gfx802" },  { 0x02a, "gfx803" },  { 0x02b, "gfx810" },  { 0x02c, "gfx900" },
+   { 0x02d, "gfx902" },  { 0x02e, "gfx904" },  { 0x02f, "gfx906" },  { 0x030, "gfx908" },
+   { 0x031, "gfx909" },  { 0x032, "gfx90c" },  { 0x033, "gfx1010" }, { 0x034, "gfx1011" },
+   { 0x035, "gfx1012" }, { 0x036, "gfx1030" }, { 0x037, "gfx1031" }, { 0x038, "gfx1032" },
+   { 0x039, "gfx1033" }, { 0x03a, "gfx602" },  { 0x03b, "gfx705" },  { 0x03c, "gfx805" },
+   { 0x03d, "gfx1035" }, { 0x03e, "gfx1034" }, { 0x03f, "gfx90a" },  { 0x040, "gfx940" },
+   { 0x041, "gfx1100" }, { 0x042, "gfx1013" }, { 0x043, "gfx1150" }, { 0x044, "gfx1103" },
+   { 0x045, "gfx1036" }, { 0x046, "gfx1101" }, { 0x047, "gfx1102" }, { 0x048, "gfx1200" },
+   { 0x04a, "gfx1151" }, { 0x04b, "gfx941" },  { 0x04c, "gfx942" },  { 0x04e, "gfx1201" },
+   { 0x055, "gfx1152" },
+};
+
+static const char *
+mach_name(uint32_t mach)
+{
+   for (size_t i = 0; i < sizeof(mach_names) / sizeof(mach_names[0]); i++)
+      if (mach_names[i].mach == mach)
+         return mach_names[i].name;
+   return NULL;
+}
+
+const char *
+comp__device_target_id(const struct _cl_device_id *device)
+{
+   const char *sep = strstr(device->isa_name, "--");
+   return sep && sep[2] ? sep + 2 : device->name;
+}
+
+/* The processor of a target ID: its part before the first ':' into `buf`. */
+static void
+target_processor(const char *target_id, char *buf, size_t size)
+{
+   size_t n = strcspn(target_id, ":");
+   if (n >= size)
+      n = size - 1;
+   memcpy(buf, target_id, n);
+   buf[n] = '\0';
+}
+
+/* '+', '-' or 0 (not specified) for a feature of a target ID ("gfx906:sramecc-:xnack-"). */
+static char
+target_feature(const char *target_id, const char *feature)
+{
+   size_t len = strlen(feature);
+   for (const char *p = strchr(target_id, ':'); p; p = strchr(p + 1, ':')) {
+      if (!strncmp(p + 1, feature, len) && (p[1 + len] == '+' || p[1 + len] == '-'))
+         return p[1 + len];
+   }
+   return 0;
+}
+
+static bool
+feature_compatible(uint32_t setting, uint32_t on, uint32_t off, char device)
+{
+   if (setting == on)
+      return device == '+';
+   if (setting == off)
+      return device == '-';
+   return true; /* any, or unsupported by the processor */
+}
+
+static char *
+reason(const char *fmt, const char *a, const char *b)
+{
+   char buf[256];
+   snprintf(buf, sizeof(buf), fmt, a, b);
+   return icd_strdup(buf);
+}
+
+bool
+comp__binary_check(const void *binary, size_t size, const struct _cl_device_id *device,
+                   cl_program_binary_type *type, struct comp_program_info **info, char **why)
+{
+   const unsigned char *b = binary;
+   const char *target_id = comp__device_target_id(device);
+   char processor[32];
+   Elf64_Ehdr eh;
+
+   *info = NULL;
+   *why = NULL;
+   target_processor(target_id, processor, sizeof(processor));
+   if (!binary || size < sizeof(eh) || memcmp(b, ELFMAG, SELFMAG)) {
+      *why = reason("not an ELF file%s%s", "", "");
+      return false;
+   }
+   memcpy(&eh, b, sizeof(eh));
+   if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+       eh.e_machine != EM_AMDGPU || eh.e_ident[EI_OSABI] != ELFOSABI_AMDGPU_HSA) {
+      *why = reason("not an AMDGPU HSA code object%s%s", "", "");
+      return false;
+   }
+   if (eh.e_type != ET_DYN && eh.e_type != ET_REL) {
+      *why = reason("neither a code object (ET_DYN) nor a compiled object (ET_REL)%s%s", "",
+                    "");
+      return false;
+   }
+   const char *bin_proc = mach_name(eh.e_flags & EF_AMDGPU_MACH);
+   if (!bin_proc || strcmp(bin_proc, processor)) {
+      *why = reason("code object for %s, device is %s", bin_proc ? bin_proc : "unknown GPU",
+                    processor);
+      return false;
+   }
+   if (eh.e_ident[EI_ABIVERSION] >= ELFABIVERSION_AMDGPU_HSA_V4) {
+      if (!feature_compatible(eh.e_flags & EF_AMDGPU_FEATURE_XNACK_V4,
+                              EF_AMDGPU_FEATURE_XNACK_ON_V4, EF_AMDGPU_FEATURE_XNACK_OFF_V4,
+                              target_feature(target_id, "xnack"))) {
+         *why = reason("code object xnack setting does not match the device (%s)%s",
+                       target_id, "");
+         return false;
+      }
+      if (!feature_compatible(eh.e_flags & EF_AMDGPU_FEATURE_SRAMECC_V4,
+                              EF_AMDGPU_FEATURE_SRAMECC_ON_V4,
+                              EF_AMDGPU_FEATURE_SRAMECC_OFF_V4,
+                              target_feature(target_id, "sramecc"))) {
+         *why = reason("code object sramecc setting does not match the device (%s)%s",
+                       target_id, "");
+         return false;
+      }
+   }
+
+   char *err = NULL;
+   struct comp_program_info *pi = NULL;
+   enum comp_status st = comp_parse_metadata(binary, size, &pi, &err);
+   if (st != COMP_OK) {
+      *why = reason("code object metadata: %s%s", err ? err : comp_status_name(st), "");
+      free(err); /* the engine's strings are malloc'd */
+      comp_program_info_destroy(pi);
+      return false;
+   }
+   if (pi->target) {
+      const char *t = strstr(pi->target, "--");
+      char meta_proc[32];
+      target_processor(t ? t + 2 : pi->target, meta_proc, sizeof(meta_proc));
+      if (strcmp(meta_proc, processor)) {
+         *why = reason("metadata target %s does not match the device (%s)", pi->target,
+                       processor);
+         comp_program_info_destroy(pi);
+         return false;
+      }
+   }
+   *type = eh.e_type == ET_DYN ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                               : CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+   *info = pi;
+   return true;
+}
+
+size_t
+comp__binary_global_variable_size(const void *binary, size_t size)
+{
+   const unsigned char *b = binary;
+   Elf64_Ehdr eh;
+   if (size < sizeof(eh))
+      return 0;
+   memcpy(&eh, b, sizeof(eh));
+   if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > size ||
+       (size - eh.e_shoff) / sizeof(Elf64_Shdr) < eh.e_shnum)
+      return 0;
+   const Elf64_Shdr *sh0 = (const Elf64_Shdr *)(b + eh.e_shoff);
+   size_t total = 0;
+   for (unsigned i = 0; i < eh.e_shnum; i++) {
+      Elf64_Shdr symtab;
+      memcpy(&symtab, &sh0[i], sizeof(symtab));
+      if (symtab.sh_type != SHT_SYMTAB || symtab.sh_entsize != sizeof(Elf64_Sym) ||
+          symtab.sh_offset > size || symtab.sh_size > size - symtab.sh_offset)
+         continue;
+      size_t nsyms = symtab.sh_size / sizeof(Elf64_Sym);
+      Elf64_Shdr strtab = { 0 };
+      if (symtab.sh_link < eh.e_shnum)
+         memcpy(&strtab, &sh0[symtab.sh_link], sizeof(strtab));
+      for (size_t s = 0; s < nsyms; s++) {
+         Elf64_Sym sym;
+         memcpy(&sym, b + symtab.sh_offset + s * sizeof(Elf64_Sym), sizeof(sym));
+         if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_shndx == SHN_UNDEF ||
+             sym.st_shndx >= eh.e_shnum)
+            continue;
+         Elf64_Shdr sec;
+         memcpy(&sec, &sh0[sym.st_shndx], sizeof(sec));
+         /* Global-address-space variables live in writable sections; kernel descriptors
+          * and constants are read-only. */
+         if ((sec.sh_flags & (SHF_ALLOC | SHF_WRITE)) != (SHF_ALLOC | SHF_WRITE))
+            continue;
+         if (strtab.sh_type == SHT_STRTAB && sym.st_name < strtab.sh_size &&
+             strtab.sh_offset <= size && strtab.sh_size <= size - strtab.sh_offset) {
+            const char *name = (const char *)b + strtab.sh_offset + sym.st_name;
+            size_t max = strtab.sh_size - sym.st_name;
+            size_t len = strnlen(name, max);
+            /* Compiler-internal objects (e.g. "__hip_cuid", "llvm.*") are not program
+             * variables. */
+            if (len == max || (len >= 2 && name[0] == '_' && name[1] == '_') ||
+                !strncmp(name, "llvm.", 5))
+               continue;
+         }
+         total += sym.st_size;
+      }
+   }
+   return total;
+}

@@ -1,0 +1,53 @@
+/*
+ * compiler/comp_program_priv.h — what the program/kernel API files of compiler/ share
+ * (comp_program.c, comp_kernel.c, comp_binary.c, comp_cache.c). The engine's own shared
+ * declarations are in comp_priv.h.
+ */
+#ifndef COMP_PROGRAM_PRIV_H
+#define COMP_PROGRAM_PRIV_H
+
+#include "comp.h"
+
+/* ---- program binaries (comp_binary.c) ----------------------------------------------- */
+
+/*
+ * Checks that `binary` is an AMDGPU code object (ET_DYN: executable) or compiled object
+ * (ET_REL) for `device`: ELF64 little-endian, EM_AMDGPU, HSA OS ABI, EF_AMDGPU_MACH of the
+ * device's processor, xnack/sramecc settings compatible with the device's target ID, and
+ * a metadata note comp_parse_metadata accepts. On success stores the binary type and the
+ * parsed metadata (caller destroys) and returns true; otherwise false with a malloc'd
+ * reason in *why (may be NULL on out-of-memory). Never crashes on arbitrary bytes.
+ */
+bool comp__binary_check(const void *binary, size_t size, const struct _cl_device_id *device,
+                        cl_program_binary_type *type, struct comp_program_info **info,
+                        char **why);
+
+/* Bytes of program-scope variables in writable allocated sections of a checked binary
+ * (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE). */
+size_t comp__binary_global_variable_size(const void *binary, size_t size);
+
+/* The device's target ID for the compiler: the part of isa_name after "--"
+ * ("gfx906:sramecc-:xnack-"). Static storage inside `device`. */
+const char *comp__device_target_id(const struct _cl_device_id *device);
+
+/* ---- on-disk kernel cache (comp_cache.c) -------------------------------------------- */
+
+#define COMP_CACHE_KEY_HEX 65 /* SHA-256 in hex plus NUL */
+
+/* Computes the cache key of a build: SHA-256 over the hsacl version, comp_identity(), the
+ * action and emit kind, the target ID, the options, the extension and feature lists, the
+ * source and every embedded header (name and text). False when the cache is disabled
+ * (HSACL_CACHE=0) or hashing failed: then nothing is looked up or stored. */
+bool comp__cache_key(const struct comp_build_desc *desc, char key[COMP_CACHE_KEY_HEX]);
+
+/* Looks `key` up. On a hit returns true with a malloc'd copy of the payload and of the
+ * build log (NUL-terminated) and touches the entry's mtime (LRU). A truncated or corrupt
+ * entry is removed and reported as a miss. Thread and process safe. */
+bool comp__cache_lookup(const char *key, void **data, size_t *size, char **log);
+
+/* Stores a build result under `key` atomically (temporary file + rename in the cache
+ * directory), then evicts least recently used entries beyond HSACL_CACHE_MAX_SIZE.
+ * Failures are logged and otherwise ignored. */
+void comp__cache_store(const char *key, const void *data, size_t size, const char *log);
+
+#endif /* COMP_PROGRAM_PRIV_H */
