@@ -170,6 +170,20 @@ cl_int disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool 
 
 /* ---- command queues ---------------------------------------------------------------- */
 
+/* Kernarg segments come from a ring of kernarg-pool memory per queue (disp_kernel.c). */
+struct disp_kernarg_ring {
+   void *base;          /* RING bytes of kernarg-pool memory; NULL until first launch */
+   uint64_t head, tail; /* byte positions (monotonic); under the queue lock */
+   uint64_t *ends;      /* end position of each live entry; bit 63: returned */
+   uint32_t first, count;
+};
+
+struct disp_kernarg_slot {
+   void *ptr;
+   uint32_t ring_index;
+   bool in_ring; /* else a one-off kernarg-pool allocation */
+};
+
 struct _cl_command_queue {
    struct icd_object obj;
    struct _cl_context *context;  /* holds a reference */
@@ -186,6 +200,7 @@ struct _cl_command_queue {
    struct disp_command *commands; /* enqueued, not terminal (pending or submitted); lock */
    struct _cl_event *barrier_event; /* out-of-order: latest barrier; internal ref; lock */
    bool faulted;                 /* the HSA queue reported an error: replace it */
+   struct disp_kernarg_ring kernarg; /* under lock */
    /* API references together hold one internal reference; every event of the queue
     * holds one. Destroyed when the count drops to zero. */
    atomic_uint internal_refs;
@@ -208,6 +223,17 @@ ICD_DEFINE_HANDLE_CASTS(disp_queue, struct _cl_command_queue, cl_command_queue,
                         ICD_TYPE_COMMAND_QUEUE)
 
 cl_int CL_API_CALL disp_Flush(cl_command_queue command_queue);
+cl_int CL_API_CALL disp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                     const void *arg_value);
+cl_int CL_API_CALL disp_EnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
+                                             cl_uint work_dim, const size_t *global_work_offset,
+                                             const size_t *global_work_size,
+                                             const size_t *local_work_size,
+                                             cl_uint num_events_in_wait_list,
+                                             const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL disp_EnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
+                                    cl_uint num_events_in_wait_list,
+                                    const cl_event *event_wait_list, cl_event *event);
 cl_int CL_API_CALL disp_WaitForEvents(cl_uint num_events, const cl_event *event_list);
 cl_int CL_API_CALL disp_GetEventInfo(cl_event event, cl_event_info param_name,
                                      size_t param_value_size, void *param_value,

@@ -21,4 +21,10 @@ void disp__queue_command_done(struct _cl_command_queue *q, struct disp_command *
 cl_int disp__signal_get(hsa_signal_t *out); /* value 1 */
 void disp__signal_put(hsa_signal_t signal);
 
+/* Frees the queue's kernarg ring (queue destruction: no launch is in flight). */
+void disp__kernarg_ring_finish(struct _cl_command_queue *q);
+
+/* Converts an HSA system timestamp (profiling) to the host timer's nanoseconds. */
+cl_ulong disp__device_time_to_host(struct _cl_device_id *dev, uint64_t ticks);
+
 #endif

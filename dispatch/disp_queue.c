@@ -81,7 +81,42 @@ queue_create_hsa(struct _cl_command_queue *q)
       q->hsa_queue = NULL;
       return disp_hsa_status_to_cl(st, "creating the AQL queue of a command queue");
    }
+   if (q->properties & CL_QUEUE_PROFILING_ENABLE) {
+      st = hsa->hsa_amd_profiling_set_profiler_enabled(q->hsa_queue, 1);
+      if (st != HSA_STATUS_SUCCESS)
+         icd_log(ICD_LOG_WARN, "dispatch", "the HSA runtime refused dispatch profiling "
+                 "(0x%x): kernel start/end times will be host-side", (unsigned)st);
+   }
    return CL_SUCCESS;
+}
+
+/* One calibration per process: the HSA system timestamp and the host timer run at fixed
+ * rates; their offset is taken once, reading both back to back. */
+static pthread_once_t clock_once = PTHREAD_ONCE_INIT;
+static int64_t clock_offset_ns;
+static uint64_t clock_freq;
+
+static void
+clock_calibrate(void)
+{
+   uint64_t t = 0;
+   const struct disp_hsa *hsa = disp_hsa_get();
+   hsa->hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &clock_freq);
+   if (!clock_freq)
+      clock_freq = 1000000000ull;
+   uint64_t h0 = plat_host_timer_ns();
+   hsa->hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &t);
+   uint64_t h1 = plat_host_timer_ns();
+   uint64_t dev_ns = (uint64_t)((unsigned __int128)t * 1000000000ull / clock_freq);
+   clock_offset_ns = (int64_t)((h0 + h1) / 2) - (int64_t)dev_ns;
+}
+
+cl_ulong
+disp__device_time_to_host(struct _cl_device_id *dev, uint64_t ticks)
+{
+   pthread_once(&clock_once, clock_calibrate);
+   uint64_t ns = (uint64_t)((unsigned __int128)ticks * 1000000000ull / clock_freq);
+   return (cl_ulong)((int64_t)ns + clock_offset_ns);
 }
 
 static void
@@ -89,6 +124,7 @@ queue_destroy(struct _cl_command_queue *q)
 {
    if (q->hsa_queue)
       disp_hsa_get()->hsa_queue_destroy(q->hsa_queue);
+   disp__kernarg_ring_finish(q);
    pthread_cond_destroy(&q->idle);
    pthread_mutex_destroy(&q->lock);
    icd_object_finish(&q->obj);

@@ -1,0 +1,698 @@
+/*
+ * dispatch/disp_kernel.c — kernel arguments and launches (OpenCL 3.0 API §5.9.2,
+ * §5.10): clSetKernelArg validated against the kernel's code-object signature,
+ * clEnqueueNDRangeKernel/clEnqueueTask with every specified error, kernarg segments from
+ * the queue's ring in kernarg-pool memory filled at the signature's offsets (explicit and
+ * hidden arguments), and the AQL kernel-dispatch packet.
+ *
+ * Fences: every dispatch acquires and releases at system scope, so host-visible and
+ * host-read memory is coherent at its completion; AQL orders dispatches of an in-order
+ * queue through the barrier bit.
+ */
+#include "dispatch/disp.h"
+#include "dispatch/disp_priv.h"
+#include "compiler/comp.h"
+#include "memory/mem.h"
+#include "platform/plat.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Default local size when the application passes none (one wavefront multiple). */
+#define DISP_DEFAULT_WG_1D 256u
+/* Scratch per work-item granted to kernels with a dynamic call stack. */
+#define DISP_DYNAMIC_STACK_BYTES 16384u
+/* Printf buffer per launch of a kernel that calls printf. */
+#define DISP_PRINTF_BUFFER_BYTES (1u << 20)
+
+/* Conventions rule 16: a kernarg write stays inside the segment the metadata sized. */
+#define KERNARG_CHECK(a, kd)                                                                 \
+   do {                                                                                     \
+      if ((uint64_t)(a)->offset + (a)->size > (kd)->kernarg_segment_size) {                 \
+         err = ICD_ERROR(CL_INVALID_KERNEL_DEFINITION, "argument at %u+%u is outside the " \
+                         "%u-byte kernarg segment", (a)->offset, (a)->size,                \
+                         (kd)->kernarg_segment_size);                                      \
+         goto out_abort;                                                                    \
+      }                                                                                     \
+   } while (0)
+
+struct launch {
+   struct _cl_kernel *kernel;       /* internal reference */
+   struct _cl_mem **mems;           /* internal references on buffer arguments */
+   cl_uint num_mems;
+   hsa_kernel_dispatch_packet_t packet; /* complete but for header and signal */
+   struct disp_kernarg_slot slot;   /* kernarg memory */
+   void *printf_buffer;             /* staging memory, host visible; or NULL */
+   const struct comp_program_info *printf_info;
+};
+
+/* ---- clSetKernelArg ----------------------------------------------------------------- */
+
+#define KERNEL_OR_RETURN(k, handle)                                                          \
+   struct _cl_kernel *k = comp_kernel_from_handle(handle);                                  \
+   if (!k)                                                                                  \
+      return ICD_ERROR(CL_INVALID_KERNEL, "kernel %p is not an hsacl kernel", (void *)(handle));
+
+cl_int CL_API_CALL
+disp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void *arg_value)
+{
+   KERNEL_OR_RETURN(k, kernel);
+   if (arg_index >= k->num_args)
+      return ICD_ERROR(CL_INVALID_ARG_INDEX, "kernel %s has %u arguments, index %u", k->name,
+                       k->num_args, arg_index);
+   const struct comp_kernel_arg *a = &k->sig->args[arg_index];
+   switch (a->kind) {
+   case COMP_ARG_GLOBAL_BUFFER:
+      if (arg_size != sizeof(cl_mem))
+         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a buffer: size must be "
+                          "sizeof(cl_mem), not %zu", arg_index, k->name, arg_size);
+      if (arg_value && *(const cl_mem *)arg_value) {
+         struct _cl_mem *m = mem_mem_from_handle(*(const cl_mem *)arg_value);
+         if (!m || !mem_is_buffer(m))
+            return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s is not a buffer",
+                             arg_index, k->name);
+         if (m->context != k->context)
+            return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: buffer of another "
+                             "context", arg_index, k->name);
+      }
+      /* A NULL value or a NULL cl_mem is a NULL pointer (§5.9.2). */
+      return comp_kernel_set_arg_raw(k, arg_index, sizeof(cl_mem),
+                                     arg_value ? arg_value : &(cl_mem){ NULL });
+   case COMP_ARG_DYNAMIC_SHARED_POINTER:
+      if (arg_value)
+         return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is __local: arg_value must "
+                          "be NULL", arg_index, k->name);
+      if (arg_size == 0)
+         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is __local: size is 0",
+                          arg_index, k->name);
+      return comp_kernel_set_arg_raw(k, arg_index, arg_size, NULL);
+   case COMP_ARG_BY_VALUE:
+      if (arg_size != a->size)
+         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s takes %u bytes, not %zu",
+                          arg_index, k->name, a->size, arg_size);
+      if (!arg_value)
+         return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s: arg_value is NULL",
+                          arg_index, k->name);
+      return comp_kernel_set_arg_raw(k, arg_index, arg_size, arg_value);
+   default:
+      return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is of a kind hsacl does not "
+                       "support yet (images, samplers, pipes, queues)", arg_index, k->name);
+   }
+}
+
+/* ---- kernarg ring ------------------------------------------------------------------- */
+
+#define RING_BYTES (1u << 20)
+#define RING_ENTRIES 1024u
+
+static cl_int
+ring_init_locked(struct _cl_command_queue *q)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   struct _cl_device_id *dev = q->device;
+   hsa_amd_memory_pool_t pool = dev->has_kernarg_pool ? dev->kernarg_pool : dev->system_pool;
+   void *mem = NULL;
+   hsa_status_t st = hsa->hsa_amd_memory_pool_allocate(pool, RING_BYTES, 0, &mem);
+   if (st != HSA_STATUS_SUCCESS)
+      return disp_hsa_status_to_cl(st, "allocating the kernarg ring");
+   st = hsa->hsa_amd_agents_allow_access(1, &dev->agent, NULL, mem);
+   if (st != HSA_STATUS_SUCCESS) {
+      hsa->hsa_amd_memory_pool_free(mem);
+      return disp_hsa_status_to_cl(st, "granting the GPU access to the kernarg ring");
+   }
+   q->kernarg.base = mem;
+   q->kernarg.ends = icd_calloc(RING_ENTRIES, sizeof(*q->kernarg.ends));
+   if (!q->kernarg.ends) {
+      hsa->hsa_amd_memory_pool_free(mem);
+      q->kernarg.base = NULL;
+      return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating kernarg ring bookkeeping");
+   }
+   return CL_SUCCESS;
+}
+
+/*
+ * Takes `size` bytes (aligned to 64) from the ring; entries are returned out of order but
+ * the ring only reuses bytes once every older entry is back. When the ring is full (for
+ * instance behind commands held on user events), falls back to a one-off allocation from
+ * the kernarg pool rather than blocking the application thread.
+ */
+static cl_int
+kernarg_alloc(struct _cl_command_queue *q, uint32_t size, struct disp_kernarg_slot *slot)
+{
+   size = (size + 63u) & ~63u;
+   memset(slot, 0, sizeof(*slot));
+   pthread_mutex_lock(&q->lock);
+   cl_int err = q->kernarg.base ? CL_SUCCESS : ring_init_locked(q);
+   if (err == CL_SUCCESS && size <= RING_BYTES / 4 &&
+       q->kernarg.count < RING_ENTRIES) {
+      struct disp_kernarg_ring *r = &q->kernarg;
+      uint64_t head = r->head;
+      /* Do not wrap a segment: skip to the start when it would not fit. */
+      uint64_t off = head % RING_BYTES;
+      if (off + size > RING_BYTES)
+         head += RING_BYTES - off;
+      if (head + size - r->tail <= RING_BYTES) {
+         uint32_t idx = (r->first + r->count) % RING_ENTRIES;
+         r->ends[idx] = head + size;
+         r->count++;
+         slot->ptr = (char *)r->base + head % RING_BYTES;
+         slot->ring_index = idx;
+         slot->in_ring = true;
+         r->head = head + size;
+      }
+   }
+   pthread_mutex_unlock(&q->lock);
+   if (err != CL_SUCCESS)
+      return err;
+   if (!slot->in_ring) {
+      const struct disp_hsa *hsa = disp_hsa_get();
+      struct _cl_device_id *dev = q->device;
+      hsa_amd_memory_pool_t pool = dev->has_kernarg_pool ? dev->kernarg_pool : dev->system_pool;
+      hsa_status_t st = hsa->hsa_amd_memory_pool_allocate(pool, size, 0, &slot->ptr);
+      if (st == HSA_STATUS_SUCCESS)
+         st = hsa->hsa_amd_agents_allow_access(1, &dev->agent, NULL, slot->ptr);
+      if (st != HSA_STATUS_SUCCESS)
+         return disp_hsa_status_to_cl(st, "allocating a kernarg segment");
+   }
+   return CL_SUCCESS;
+}
+
+static void
+kernarg_free(struct _cl_command_queue *q, struct disp_kernarg_slot *slot)
+{
+   if (!slot->ptr)
+      return;
+   if (!slot->in_ring) {
+      disp_hsa_get()->hsa_amd_memory_pool_free(slot->ptr);
+      return;
+   }
+   pthread_mutex_lock(&q->lock);
+   struct disp_kernarg_ring *r = &q->kernarg;
+   r->ends[slot->ring_index] |= 1ull << 63; /* returned */
+   while (r->count && (r->ends[r->first] >> 63)) {
+      r->tail = r->ends[r->first] & ~(1ull << 63);
+      r->first = (r->first + 1) % RING_ENTRIES;
+      r->count--;
+   }
+   pthread_mutex_unlock(&q->lock);
+}
+
+void
+disp__kernarg_ring_finish(struct _cl_command_queue *q)
+{
+   if (q->kernarg.base)
+      disp_hsa_get()->hsa_amd_memory_pool_free(q->kernarg.base);
+   icd_free(q->kernarg.ends);
+}
+
+/* ---- printf ------------------------------------------------------------------------- */
+
+/* Prints one record's conversion `spec` (a printf conversion, NUL-terminated) with the
+ * argument bytes at `arg` of `size`. */
+static void
+print_conversion(const char *spec, const unsigned char *arg, uint32_t size)
+{
+   size_t len = strlen(spec);
+   char conv = spec[len - 1];
+   char fmt[64];
+   if (conv == 's') {
+      printf(spec, (const char *)arg);
+      return;
+   }
+   /* OpenCL's vector specifier (%v4hld...) is left out: print the scalar lanes. */
+   if (strchr("diouxXc", conv)) {
+      /* Length modifiers in OpenCL name the argument's size; C's follow from it. */
+      size_t j = 0;
+      for (size_t i = 0; i < len - 1 && j < sizeof(fmt) - 4; i++) {
+         if (!strchr("hl", spec[i]))
+            fmt[j++] = spec[i];
+      }
+      uint64_t v = 0;
+      memcpy(&v, arg, size < 8 ? size : 8);
+      if (size == 8) {
+         fmt[j++] = 'l';
+         fmt[j++] = 'l';
+         fmt[j++] = conv;
+         fmt[j] = 0;
+         printf(fmt, (long long)v);
+      } else {
+         fmt[j++] = conv;
+         fmt[j] = 0;
+         int32_t s = (int32_t)(uint32_t)v;
+         if (size == 2)
+            s = strchr("di", conv) ? (int16_t)v : (uint16_t)v;
+         else if (size == 1)
+            s = strchr("di", conv) ? (int8_t)v : (uint8_t)v;
+         printf(fmt, s);
+      }
+      return;
+   }
+   if (strchr("fFeEgGaA", conv)) {
+      double d;
+      if (size == 8) {
+         memcpy(&d, arg, 8);
+      } else {
+         float f;
+         memcpy(&f, arg, 4);
+         d = f;
+      }
+      size_t j = 0;
+      for (size_t i = 0; i < len && j < sizeof(fmt) - 1; i++) {
+         if (!strchr("hl", spec[i]))
+            fmt[j++] = spec[i];
+      }
+      fmt[j] = 0;
+      printf(fmt, d);
+      return;
+   }
+   if (conv == 'p') {
+      uint64_t v = 0;
+      memcpy(&v, arg, size < 8 ? size : 8);
+      printf("0x%llx", (unsigned long long)v);
+      return;
+   }
+   fputs(spec, stdout);
+}
+
+/* Formats one record (format id, then arguments) and returns its size, or 0 when it does
+ * not parse (the rest of the buffer is then dropped). */
+static size_t
+print_record(const struct comp_program_info *info, const unsigned char *rec, size_t avail)
+{
+   if (avail < 4)
+      return 0;
+   uint32_t id;
+   memcpy(&id, rec, 4);
+   const struct comp_printf_info *pf = NULL;
+   for (uint32_t i = 0; i < info->num_printfs; i++) {
+      if (info->printfs[i].id == id)
+         pf = &info->printfs[i];
+   }
+   if (!pf)
+      return 0;
+   size_t total = 4;
+   for (uint32_t i = 0; i < pf->num_args; i++)
+      total += pf->arg_sizes[i];
+   if (total > avail)
+      return 0;
+   const unsigned char *arg = rec + 4;
+   uint32_t argi = 0;
+   const char *f = pf->format;
+   char spec[64];
+   while (*f) {
+      if (*f != '%') {
+         putchar(*f++);
+         continue;
+      }
+      if (f[1] == '%') {
+         putchar('%');
+         f += 2;
+         continue;
+      }
+      size_t n = 1;
+      while (f[n] && !strchr("diouxXcsfFeEgGaAp", f[n]) && n < sizeof(spec) - 2)
+         n++;
+      memcpy(spec, f, n + 1);
+      spec[n + 1] = 0;
+      f += f[n] ? n + 1 : n;
+      if (argi < pf->num_args) {
+         print_conversion(spec, arg, pf->arg_sizes[argi]);
+         arg += pf->arg_sizes[argi++];
+      }
+   }
+   return total;
+}
+
+static void
+print_buffer(const struct comp_program_info *info, const unsigned char *buf)
+{
+   uint32_t used, size;
+   memcpy(&used, buf, 4);
+   memcpy(&size, buf + 4, 4);
+   if (used > size - 8)
+      used = size - 8;
+   size_t off = 0;
+   while (off < used) {
+      size_t n = print_record(info, buf + 8 + off, used - off);
+      if (!n) {
+         icd_log(ICD_LOG_WARN, "dispatch", "printf buffer: record at %zu does not parse; "
+                 "dropping the rest", off);
+         break;
+      }
+      off += n;
+   }
+   if (used + 64 >= size - 8)
+      icd_log(ICD_LOG_WARN, "dispatch", "printf buffer of %u bytes full: output of later "
+              "printf calls of this launch was dropped", size);
+   fflush(stdout);
+}
+
+/* ---- the launch command ------------------------------------------------------------- */
+
+static void
+launch_release(struct disp_command *cmd)
+{
+   struct launch *l = cmd->payload;
+   if (!l)
+      return;
+   kernarg_free(cmd->queue, &l->slot);
+   if (l->printf_buffer)
+      mem_staging_free(cmd->queue->device, l->printf_buffer, DISP_PRINTF_BUFFER_BYTES);
+   for (cl_uint i = 0; i < l->num_mems; i++)
+      mem_release_internal(l->mems[i]);
+   icd_free(l->mems);
+   if (l->kernel)
+      comp_kernel_release_internal(l->kernel);
+   icd_free(l);
+}
+
+static cl_int
+launch_complete(struct disp_command *cmd)
+{
+   struct launch *l = cmd->payload;
+   const struct disp_hsa *hsa = disp_hsa_get();
+   struct _cl_event *ev = cmd->event;
+   if (ev->profiling) {
+      hsa_amd_profiling_dispatch_time_t t;
+      if (hsa->hsa_amd_profiling_get_dispatch_time(cmd->queue->device->agent, cmd->work_signal,
+                                                   &t) == HSA_STATUS_SUCCESS) {
+         ev->times[DISP_TIME_START] = disp__device_time_to_host(cmd->queue->device, t.start);
+         ev->times[DISP_TIME_END] = disp__device_time_to_host(cmd->queue->device, t.end);
+      }
+   }
+   if (l->printf_buffer)
+      print_buffer(l->printf_info, l->printf_buffer);
+   return CL_SUCCESS;
+}
+
+static cl_int
+launch_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_deps,
+              hsa_signal_t signal)
+{
+   struct launch *l = cmd->payload;
+   struct _cl_command_queue *q = cmd->queue;
+   const bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+   if (num_deps) {
+      cl_int err = disp_queue_barrier_and(q, deps, num_deps, (hsa_signal_t){ 0 });
+      if (err != CL_SUCCESS)
+         return err;
+   }
+   l->packet.completion_signal = signal;
+   l->packet.header =
+      (uint16_t)((HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
+                 ((in_order ? 1 : 0) << HSA_PACKET_HEADER_BARRIER) |
+                 (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+                 (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
+   return disp_queue_write_packet(q, &l->packet);
+}
+
+/* ---- clEnqueueNDRangeKernel --------------------------------------------------------- */
+
+/* A local size for dimension sizes `g` that divides them (OpenCL 1.x uniform groups). */
+static void
+choose_local_size(cl_uint dims, const size_t *g, size_t max_wg, size_t *l)
+{
+   static const size_t targets[3][3] = { { 256, 1, 1 }, { 16, 16, 1 }, { 8, 8, 4 } };
+   size_t budget = max_wg < DISP_DEFAULT_WG_1D ? max_wg : DISP_DEFAULT_WG_1D;
+   for (cl_uint i = 0; i < 3; i++)
+      l[i] = 1;
+   for (cl_uint i = 0; i < dims; i++) {
+      size_t want = targets[dims - 1][i];
+      if (want > budget)
+         want = budget;
+      size_t best = 1;
+      for (size_t c = want; c >= 1; c--) {
+         if (g[i] % c == 0) {
+            best = c;
+            break;
+         }
+      }
+      l[i] = best;
+      budget /= best;
+      if (!budget)
+         budget = 1;
+   }
+}
+
+static cl_int
+enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+                const size_t *global_work_offset, const size_t *global_work_size,
+                const size_t *local_work_size, cl_uint num_events_in_wait_list,
+                const cl_event *event_wait_list, cl_event *event, cl_command_type type)
+{
+   struct _cl_command_queue *q = disp_queue_from_handle(command_queue);
+   if (!q)
+      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
+                       (void *)command_queue);
+   KERNEL_OR_RETURN(k, kernel);
+   if (k->context != q->context)
+      return ICD_ERROR(CL_INVALID_CONTEXT, "kernel and queue belong to different contexts");
+   const struct comp_kernel_device *kd = comp_kernel_for_device(k, q->device);
+   if (!kd)
+      return ICD_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "kernel %s has no executable for %s",
+                       k->name, q->device->name);
+   if (work_dim < 1 || work_dim > 3)
+      return ICD_ERROR(CL_INVALID_WORK_DIMENSION, "work_dim %u", work_dim);
+   if (!global_work_size)
+      return ICD_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
+   size_t g[3] = { 1, 1, 1 }, off[3] = { 0, 0, 0 }, lsz[3] = { 1, 1, 1 };
+   for (cl_uint i = 0; i < work_dim; i++) {
+      g[i] = global_work_size[i];
+      if (g[i] == 0 || g[i] > UINT32_MAX)
+         return ICD_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size[%u] = %zu", i, g[i]);
+      if (global_work_offset) {
+         off[i] = global_work_offset[i];
+         if (off[i] > SIZE_MAX - g[i])
+            return ICD_ERROR(CL_INVALID_GLOBAL_OFFSET, "global offset + size overflows in "
+                             "dimension %u", i);
+      }
+   }
+   const struct comp_kernel *sig = kd->sig;
+   size_t max_wg = q->device->info.max_workgroup_size;
+   if (sig->max_flat_workgroup_size && sig->max_flat_workgroup_size < max_wg)
+      max_wg = sig->max_flat_workgroup_size;
+   const bool reqd = sig->reqd_work_group_size[0] != 0;
+   if (local_work_size) {
+      size_t product = 1;
+      for (cl_uint i = 0; i < work_dim; i++) {
+         lsz[i] = local_work_size[i];
+         if (lsz[i] == 0)
+            return ICD_ERROR(CL_INVALID_WORK_GROUP_SIZE, "local_work_size[%u] is 0", i);
+         if (lsz[i] > q->device->info.max_workgroup_size)
+            return ICD_ERROR(CL_INVALID_WORK_ITEM_SIZE, "local_work_size[%u] = %zu exceeds "
+                             "CL_DEVICE_MAX_WORK_ITEM_SIZES", i, lsz[i]);
+         product *= lsz[i];
+      }
+      if (reqd) {
+         for (cl_uint i = 0; i < 3; i++) {
+            if (lsz[i] != sig->reqd_work_group_size[i])
+               return ICD_ERROR(CL_INVALID_WORK_GROUP_SIZE, "local size differs from the "
+                                "kernel's reqd_work_group_size(%u,%u,%u)",
+                                sig->reqd_work_group_size[0], sig->reqd_work_group_size[1],
+                                sig->reqd_work_group_size[2]);
+         }
+      }
+      if (product > max_wg)
+         return ICD_ERROR(CL_INVALID_WORK_GROUP_SIZE, "work-group of %zu work-items exceeds "
+                          "the kernel's maximum %zu", product, max_wg);
+      /* Non-uniform work-groups: OpenCL C 2.0+ kernels not built with
+       * -cl-uniform-work-group-size (§5.10: CL_INVALID_WORK_GROUP_SIZE otherwise). */
+      bool uniform_required = sig->uniform_work_group_size ||
+                              (sig->language_version[0] < 2);
+      for (cl_uint i = 0; i < work_dim; i++) {
+         if (g[i] % lsz[i] && uniform_required)
+            return ICD_ERROR(CL_INVALID_WORK_GROUP_SIZE, "global size %zu is not a multiple "
+                             "of local size %zu in dimension %u, and the kernel requires "
+                             "uniform work-groups", g[i], lsz[i], i);
+      }
+   } else if (reqd) {
+      for (cl_uint i = 0; i < 3; i++)
+         lsz[i] = sig->reqd_work_group_size[i];
+      for (cl_uint i = 0; i < work_dim; i++) {
+         if (g[i] % lsz[i])
+            return ICD_ERROR(CL_INVALID_WORK_GROUP_SIZE, "global size %zu is not a multiple "
+                             "of reqd_work_group_size %zu", g[i], lsz[i]);
+      }
+   } else {
+      choose_local_size(work_dim, g, max_wg, lsz);
+   }
+   cl_int err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   if (err != CL_SUCCESS)
+      return err;
+   for (cl_uint i = 0; i < k->num_args; i++) {
+      if (!k->args[i].set)
+         return ICD_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u of kernel %s is not set", i,
+                          k->name);
+   }
+
+   /* ---- build the launch ---- */
+   struct disp_command *cmd = NULL;
+   struct launch *l = icd_calloc(1, sizeof(*l));
+   if (!l)
+      return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a launch");
+   err = disp_command_create(q, type, num_events_in_wait_list, event_wait_list, &cmd);
+   if (err != CL_SUCCESS) {
+      icd_free(l);
+      return err;
+   }
+   cmd->payload = l;
+   cmd->release = launch_release;
+   cmd->kind = DISP_COMMAND_HSA;
+   cmd->uses_aql = true;
+   cmd->submit = launch_submit;
+   cmd->complete = launch_complete;
+   l->kernel = k;
+   comp_kernel_retain_internal(k);
+   l->mems = icd_calloc(k->num_args ? k->num_args : 1, sizeof(*l->mems));
+   if (!l->mems) {
+      err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a launch's buffer list");
+      goto out_abort;
+   }
+   err = kernarg_alloc(q, kd->kernarg_segment_size ? kd->kernarg_segment_size : 64, &l->slot);
+   if (err != CL_SUCCESS)
+      goto out_abort;
+   unsigned char *ka = l->slot.ptr;
+   memset(ka, 0, kd->kernarg_segment_size);
+
+   /* Explicit arguments; __local ones become LDS offsets after the static LDS. */
+   uint32_t lds = kd->group_segment_size;
+   for (cl_uint i = 0; i < sig->num_explicit_args; i++) {
+      const struct comp_kernel_arg *a = &sig->args[i];
+      const struct comp_kernel_arg_value *v = &k->args[i];
+      KERNARG_CHECK(a, kd);
+      switch (a->kind) {
+      case COMP_ARG_GLOBAL_BUFFER: {
+         cl_mem h = v->value ? *(const cl_mem *)v->value : NULL;
+         uint64_t va = 0;
+         if (h) {
+            struct _cl_mem *m = mem_mem_from_handle(h);
+            if (!m) {
+               err = ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: the buffer was "
+                               "released", i, k->name);
+               goto out_abort;
+            }
+            va = m->device_va;
+            mem_retain_internal(m);
+            l->mems[l->num_mems++] = m;
+         }
+         memcpy(ka + a->offset, &va, a->size < 8 ? a->size : 8);
+         break;
+      }
+      case COMP_ARG_DYNAMIC_SHARED_POINTER: {
+         uint32_t align = a->pointee_align ? a->pointee_align : 16;
+         lds = (lds + align - 1) & ~(align - 1);
+         memcpy(ka + a->offset, &lds, 4);
+         lds += (uint32_t)v->size;
+         break;
+      }
+      default:
+         memcpy(ka + a->offset, v->value, a->size);
+         break;
+      }
+   }
+   if (lds > q->device->info.lds_size) {
+      err = ICD_ERROR(CL_OUT_OF_RESOURCES, "kernel %s needs %u bytes of local memory, the "
+                      "device has %u", k->name, lds, q->device->info.lds_size);
+      goto out_abort;
+   }
+
+   /* Hidden arguments (code object V5, AMDGPUUsage "Code Object V5 Metadata"). */
+   for (cl_uint i = sig->num_explicit_args; i < sig->num_args; i++) {
+      const struct comp_kernel_arg *a = &sig->args[i];
+      uint64_t v = 0;
+      switch (a->kind) {
+      case COMP_ARG_HIDDEN_BLOCK_COUNT_X:
+      case COMP_ARG_HIDDEN_BLOCK_COUNT_Y:
+      case COMP_ARG_HIDDEN_BLOCK_COUNT_Z: {
+         int d = a->kind - COMP_ARG_HIDDEN_BLOCK_COUNT_X;
+         v = g[d] / lsz[d]; /* full work-groups; the remainder says the rest */
+         break;
+      }
+      case COMP_ARG_HIDDEN_GROUP_SIZE_X:
+      case COMP_ARG_HIDDEN_GROUP_SIZE_Y:
+      case COMP_ARG_HIDDEN_GROUP_SIZE_Z:
+         v = lsz[a->kind - COMP_ARG_HIDDEN_GROUP_SIZE_X];
+         break;
+      case COMP_ARG_HIDDEN_REMAINDER_X:
+      case COMP_ARG_HIDDEN_REMAINDER_Y:
+      case COMP_ARG_HIDDEN_REMAINDER_Z: {
+         int d = a->kind - COMP_ARG_HIDDEN_REMAINDER_X;
+         v = g[d] % lsz[d];
+         break;
+      }
+      case COMP_ARG_HIDDEN_GLOBAL_OFFSET_X:
+      case COMP_ARG_HIDDEN_GLOBAL_OFFSET_Y:
+      case COMP_ARG_HIDDEN_GLOBAL_OFFSET_Z:
+         v = off[a->kind - COMP_ARG_HIDDEN_GLOBAL_OFFSET_X];
+         break;
+      case COMP_ARG_HIDDEN_GRID_DIMS:
+         v = work_dim;
+         break;
+      case COMP_ARG_HIDDEN_DYNAMIC_LDS_SIZE:
+         v = lds - kd->group_segment_size;
+         break;
+      case COMP_ARG_HIDDEN_PRINTF_BUFFER: {
+         if (!l->printf_buffer) {
+            err = mem_staging_alloc(q->device, DISP_PRINTF_BUFFER_BYTES, &l->printf_buffer);
+            if (err != CL_SUCCESS) {
+               l->printf_buffer = NULL;
+               goto out_abort;
+            }
+            uint32_t header[2] = { 0, DISP_PRINTF_BUFFER_BYTES };
+            memcpy(l->printf_buffer, header, sizeof(header));
+            l->printf_info = comp_kernel_program_info(k, q->device);
+         }
+         v = (uint64_t)(uintptr_t)l->printf_buffer;
+         break;
+      }
+      default:
+         /* Not used by OpenCL on this device (hostcall, default queue, completion
+          * action, multigrid, heap, queue/private/shared base): zero. */
+         v = 0;
+         break;
+      }
+      KERNARG_CHECK(a, kd);
+      memcpy(ka + a->offset, &v, a->size < 8 ? a->size : 8);
+   }
+
+   /* The packet, all but header and completion signal (launch_submit). */
+   hsa_kernel_dispatch_packet_t *p = &l->packet;
+   p->setup = (uint16_t)(work_dim << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS);
+   p->workgroup_size_x = (uint16_t)lsz[0];
+   p->workgroup_size_y = (uint16_t)lsz[1];
+   p->workgroup_size_z = (uint16_t)lsz[2];
+   p->grid_size_x = (uint32_t)g[0];
+   p->grid_size_y = (uint32_t)g[1];
+   p->grid_size_z = (uint32_t)g[2];
+   p->private_segment_size =
+      kd->private_segment_size + (kd->dynamic_stack ? DISP_DYNAMIC_STACK_BYTES : 0);
+   p->group_segment_size = lds;
+   p->kernel_object = kd->kernel_object;
+   p->kernarg_address = ka;
+   return disp_command_enqueue(cmd, event, false);
+
+out_abort:
+   disp_command_abort(cmd);
+   return err;
+}
+
+cl_int CL_API_CALL
+disp_EnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+                          const size_t *global_work_offset, const size_t *global_work_size,
+                          const size_t *local_work_size, cl_uint num_events_in_wait_list,
+                          const cl_event *event_wait_list, cl_event *event)
+{
+   return enqueue_ndrange(command_queue, kernel, work_dim, global_work_offset, global_work_size,
+                          local_work_size, num_events_in_wait_list, event_wait_list, event,
+                          CL_COMMAND_NDRANGE_KERNEL);
+}
+
+cl_int CL_API_CALL
+disp_EnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
+                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                 cl_event *event)
+{
+   const size_t one = 1;
+   return enqueue_ndrange(command_queue, kernel, 1, NULL, &one, &one, num_events_in_wait_list,
+                          event_wait_list, event, CL_COMMAND_TASK);
+}

@@ -1,0 +1,332 @@
+/*
+ * tests/api_kernel_test.c — kernel arguments and launches through the loader on the
+ * software GPU: clSetKernelArg validation, clEnqueueNDRangeKernel with 1-3 dimensions,
+ * offsets, chosen and given local sizes, __local arguments, reqd_work_group_size,
+ * non-uniform work-groups (OpenCL C 2.0), clEnqueueTask, printf, profiling, and a kernel
+ * that faults: its event fails, the context's pfn_notify is called, the queue goes on.
+ */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include <stdint.h>
+#include <unistd.h>
+
+#include "hsacl_test.h"
+
+static cl_context ctx;
+static cl_device_id device;
+static cl_command_queue q;
+static int notified;
+
+static void CL_CALLBACK
+ctx_notify(const char *errinfo, const void *pi, size_t cb, void *user)
+{
+   notified++;
+}
+
+static const char *source =
+   "kernel void vadd(global const int *a, global const int *b, global int *c) {\n"
+   "   size_t i = get_global_id(0);\n"
+   "   c[i] = a[i] + b[i];\n"
+   "}\n"
+   "kernel void ids(global int *out, int w) {\n"
+   "   size_t x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);\n"
+   "   size_t lin = (z * get_global_size(1) + y) * get_global_size(0) + x;\n"
+   "   out[4 * lin + 0] = (int)x; out[4 * lin + 1] = (int)y; out[4 * lin + 2] = (int)z;\n"
+   "   out[4 * lin + 3] = (int)(get_local_size(0) * 10000 + get_num_groups(0) * 100 + w);\n"
+   "}\n"
+   "kernel void reduce(global const int *in, global int *out, local int *scratch) {\n"
+   "   size_t l = get_local_id(0), n = get_local_size(0);\n"
+   "   scratch[l] = in[get_global_id(0)];\n"
+   "   barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "   for (size_t s = n / 2; s > 0; s /= 2) {\n"
+   "      if (l < s) scratch[l] += scratch[l + s];\n"
+   "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "   }\n"
+   "   if (l == 0) out[get_group_id(0)] = scratch[0];\n"
+   "}\n"
+   "__attribute__((reqd_work_group_size(64, 1, 1)))\n"
+   "kernel void fixed(global int *out) { out[get_global_id(0)] = (int)get_local_size(0); }\n"
+   "kernel void task(global int *out, long v) { out[0] = (int)(v >> 32) + 1; }\n"
+   "kernel void hello(int v) { if (get_global_id(0) == 0) printf(\"hello %d %s\\n\", v, \"gpu\"); }\n"
+   "kernel void oob(global int *p) { p[get_global_id(0) + (1 << 28)] = 1; }\n";
+
+static cl_program
+build(const char *src, const char *options)
+{
+   cl_int err;
+   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   err = clBuildProgram(p, 1, &device, options, NULL, NULL);
+   if (err != CL_SUCCESS) {
+      char log[4096] = "";
+      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
+      fprintf(stderr, "build failed: %d\n%s\n", err, log);
+   }
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   return p;
+}
+
+static void
+test_vadd(cl_program p)
+{
+   enum { N = 100000 };
+   cl_int err;
+   int *a = malloc(N * 4), *b = malloc(N * 4), *c = malloc(N * 4);
+   for (int i = 0; i < N; i++) {
+      a[i] = i;
+      b[i] = 3 * i + 1;
+   }
+   cl_mem ba = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * 4, a, &err);
+   cl_mem bb = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * 4, b, &err);
+   cl_mem bc = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, N * 4, NULL, &err);
+   cl_kernel k = clCreateKernel(p, "vadd", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ N }, NULL, 0, NULL, NULL),
+                CL_INVALID_KERNEL_ARGS);
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(cl_mem), &ba), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof(cl_mem), &bb), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 2, sizeof(cl_mem), &bc), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 3, sizeof(cl_mem), &bc), CL_INVALID_ARG_INDEX);
+   CHECK_EQ_INT(clSetKernelArg(k, 0, 4, &ba), CL_INVALID_ARG_SIZE);
+   cl_mem bogus = (cl_mem)q;
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(cl_mem), &bogus), CL_INVALID_MEM_OBJECT);
+   cl_event ev;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ N }, NULL, 0, NULL, &ev),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, bc, CL_TRUE, 0, N * 4, c, 0, NULL, NULL), CL_SUCCESS);
+   int bad = 0;
+   for (int i = 0; i < N; i++)
+      bad += c[i] != a[i] + b[i];
+   CHECK_EQ_INT(bad, 0);
+   cl_ulong t0 = 0, t1 = 0, t2 = 0;
+   CHECK_EQ_INT(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_SUBMIT, 8, &t0, NULL),
+                CL_SUCCESS);
+   clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, 8, &t1, NULL);
+   clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, 8, &t2, NULL);
+   CHECK(t1 <= t2 && t2 - t1 < 60ull * 1000000000ull && t1 + 1000000 >= t0);
+   clReleaseEvent(ev);
+   /* Errors of §5.10. */
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 0, NULL, (size_t[]){ N }, NULL, 0, NULL, NULL),
+                CL_INVALID_WORK_DIMENSION);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, NULL, NULL, 0, NULL, NULL),
+                CL_INVALID_GLOBAL_WORK_SIZE);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 0 }, NULL, 0, NULL, NULL),
+                CL_INVALID_GLOBAL_WORK_SIZE);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 128 }, (size_t[]){ 2048 }, 0,
+                                       NULL, NULL), CL_INVALID_WORK_ITEM_SIZE);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 100 }, (size_t[]){ 64 }, 0,
+                                       NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, (cl_kernel)q, 1, NULL, (size_t[]){ 1 }, NULL, 0, NULL,
+                                       NULL), CL_INVALID_KERNEL);
+   clReleaseKernel(k);
+   clReleaseMemObject(ba);
+   clReleaseMemObject(bb);
+   clReleaseMemObject(bc);
+   free(a);
+   free(b);
+   free(c);
+}
+
+static void
+test_ids(cl_program p)
+{
+   cl_int err;
+   cl_kernel k = clCreateKernel(p, "ids", &err);
+   const size_t g[3] = { 8, 6, 4 }, l[3] = { 4, 3, 2 }, off[3] = { 5, 7, 9 };
+   const size_t n = 8 * 6 * 4;
+   cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * 16 + 4096 * 16, NULL, &err);
+   int w = 7;
+   clSetKernelArg(k, 0, sizeof(cl_mem), &out);
+   clSetKernelArg(k, 1, sizeof(int), &w);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 3, NULL, g, l, 0, NULL, NULL), CL_SUCCESS);
+   int *h = malloc(n * 16);
+   clEnqueueReadBuffer(q, out, CL_TRUE, 0, n * 16, h, 0, NULL, NULL);
+   int bad = 0;
+   for (size_t z = 0; z < 4; z++)
+      for (size_t y = 0; y < 6; y++)
+         for (size_t x = 0; x < 8; x++) {
+            int *e = h + 4 * ((z * 6 + y) * 8 + x);
+            bad += e[0] != (int)x || e[1] != (int)y || e[2] != (int)z ||
+                   e[3] != 4 * 10000 + 2 * 100 + 7;
+         }
+   CHECK_EQ_INT(bad, 0);
+   /* With a global offset: ids start at the offset, the linear index does not. */
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, off, (size_t[]){ 16 }, NULL, 0, NULL, NULL),
+                CL_SUCCESS);
+   clEnqueueReadBuffer(q, out, CL_TRUE, 0, n * 16, h, 0, NULL, NULL);
+   /* out index uses the global id: lin = x = off + i */
+   int *hh = malloc((16 + 5) * 16);
+   clEnqueueReadBuffer(q, out, CL_TRUE, 0, (16 + 5) * 16, hh, 0, NULL, NULL);
+   bad = 0;
+   for (int i = 0; i < 16; i++)
+      bad += hh[4 * (5 + i)] != 5 + i;
+   CHECK_EQ_INT(bad, 0);
+   free(hh);
+   free(h);
+   clReleaseMemObject(out);
+   clReleaseKernel(k);
+}
+
+static void
+test_reduce_and_fixed(cl_program p)
+{
+   enum { N = 4096, L = 128 };
+   cl_int err;
+   int *in = malloc(N * 4), out[N / L];
+   for (int i = 0; i < N; i++)
+      in[i] = (i * 13) % 101;
+   cl_mem bin = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, N * 4, in, &err);
+   cl_mem bout = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(out), NULL, &err);
+   cl_kernel k = clCreateKernel(p, "reduce", &err);
+   clSetKernelArg(k, 0, sizeof(cl_mem), &bin);
+   clSetKernelArg(k, 1, sizeof(cl_mem), &bout);
+   CHECK_EQ_INT(clSetKernelArg(k, 2, L * 4, &bin), CL_INVALID_ARG_VALUE);
+   CHECK_EQ_INT(clSetKernelArg(k, 2, 0, NULL), CL_INVALID_ARG_SIZE);
+   CHECK_EQ_INT(clSetKernelArg(k, 2, L * 4, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ N }, (size_t[]){ L }, 0, NULL,
+                                       NULL), CL_SUCCESS);
+   clEnqueueReadBuffer(q, bout, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL);
+   int bad = 0;
+   for (int g = 0; g < N / L; g++) {
+      int s = 0;
+      for (int i = 0; i < L; i++)
+         s += in[g * L + i];
+      bad += out[g] != s;
+   }
+   CHECK_EQ_INT(bad, 0);
+   clReleaseKernel(k);
+
+   k = clCreateKernel(p, "fixed", &err);
+   clSetKernelArg(k, 0, sizeof(cl_mem), &bin);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 256 }, (size_t[]){ 32 }, 0,
+                                       NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 256 }, NULL, 0, NULL, NULL),
+                CL_SUCCESS);
+   clEnqueueReadBuffer(q, bin, CL_TRUE, 0, 256 * 4, in, 0, NULL, NULL);
+   bad = 0;
+   for (int i = 0; i < 256; i++)
+      bad += in[i] != 64;
+   CHECK_EQ_INT(bad, 0);
+   clReleaseKernel(k);
+
+   k = clCreateKernel(p, "task", &err);
+   cl_long v = (cl_long)41 << 32;
+   clSetKernelArg(k, 0, sizeof(cl_mem), &bout);
+   CHECK_EQ_INT(clSetKernelArg(k, 1, 4, &v), CL_INVALID_ARG_SIZE);
+   clSetKernelArg(k, 1, sizeof(v), &v);
+   CHECK_EQ_INT(clEnqueueTask(q, k, 0, NULL, NULL), CL_SUCCESS);
+   clEnqueueReadBuffer(q, bout, CL_TRUE, 0, 4, out, 0, NULL, NULL);
+   CHECK_EQ_INT(out[0], 42);
+   clReleaseKernel(k);
+   clReleaseMemObject(bin);
+   clReleaseMemObject(bout);
+   free(in);
+}
+
+static void
+test_nonuniform(void)
+{
+   const char *src = "kernel void f(global int *o) { o[get_global_id(0)] = (int)get_local_size(0); }";
+   cl_program p = build(src, "-cl-std=CL2.0");
+   cl_int err;
+   cl_kernel k = clCreateKernel(p, "f", &err);
+   cl_mem o = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 100 * 4, NULL, &err);
+   clSetKernelArg(k, 0, sizeof(cl_mem), &o);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 100 }, (size_t[]){ 64 }, 0,
+                                       NULL, NULL), CL_SUCCESS);
+   int h[100];
+   clEnqueueReadBuffer(q, o, CL_TRUE, 0, sizeof(h), h, 0, NULL, NULL);
+   CHECK_EQ_INT(h[0], 64);
+   CHECK_EQ_INT(h[63], 64);
+   CHECK_EQ_INT(h[64], 36); /* the partial last group */
+   CHECK_EQ_INT(h[99], 36);
+   clReleaseMemObject(o);
+   clReleaseKernel(k);
+   clReleaseProgram(p);
+   p = build(src, "-cl-std=CL2.0 -cl-uniform-work-group-size");
+   k = clCreateKernel(p, "f", &err);
+   o = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 100 * 4, NULL, &err);
+   clSetKernelArg(k, 0, sizeof(cl_mem), &o);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 100 }, (size_t[]){ 64 }, 0,
+                                       NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+   clReleaseMemObject(o);
+   clReleaseKernel(k);
+   clReleaseProgram(p);
+}
+
+static void
+test_fault(cl_program p)
+{
+   cl_int err;
+   cl_kernel k = clCreateKernel(p, "oob", &err);
+   cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+   clSetKernelArg(k, 0, sizeof(cl_mem), &m);
+   cl_event ev, after;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 64 }, NULL, 0, NULL, &ev),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueMarkerWithWaitList(q, 1, &ev, &after), CL_SUCCESS);
+   CHECK(clWaitForEvents(1, &ev) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+   cl_int st = 0;
+   clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL);
+   CHECK(st < 0);
+   clWaitForEvents(1, &after);
+   clGetEventInfo(after, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL);
+   CHECK(st < 0);
+   CHECK(notified >= 1);
+   clReleaseEvent(ev);
+   clReleaseEvent(after);
+   clReleaseKernel(k);
+   /* The queue keeps working after the fault. */
+   int v = 0x1234, back = 0;
+   CHECK_EQ_INT(clEnqueueWriteBuffer(q, m, CL_TRUE, 0, 4, &v, 0, NULL, NULL), CL_SUCCESS);
+   k = clCreateKernel(p, "task", &err);
+   cl_long lv = (cl_long)9 << 32;
+   clSetKernelArg(k, 0, sizeof(cl_mem), &m);
+   clSetKernelArg(k, 1, sizeof(lv), &lv);
+   CHECK_EQ_INT(clEnqueueTask(q, k, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, m, CL_TRUE, 0, 4, &back, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(back, 10);
+   clReleaseKernel(k);
+   clReleaseMemObject(m);
+}
+
+static void
+test_printf(cl_program p)
+{
+   cl_int err;
+   cl_kernel k = clCreateKernel(p, "hello", &err);
+   int v = 42;
+   clSetKernelArg(k, 0, sizeof(int), &v);
+   fflush(stdout);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 64 }, NULL, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+   clReleaseKernel(k);
+}
+
+int
+main(int argc, char **argv)
+{
+   cl_platform_id platform;
+   cl_int err;
+   clGetPlatformIDs(1, &platform, NULL);
+   if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS) {
+      fprintf(stderr, "no hsacl device\n");
+      return 1;
+   }
+   ctx = clCreateContext(NULL, 1, &device, ctx_notify, NULL, &err);
+   cl_queue_properties props[] = { CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0 };
+   q = clCreateCommandQueueWithProperties(ctx, device, props, &err);
+   cl_program p = build(source, NULL);
+   test_vadd(p);
+   test_ids(p);
+   test_reduce_and_fixed(p);
+   test_nonuniform();
+   test_printf(p);
+   test_fault(p);
+   clReleaseProgram(p);
+   clReleaseCommandQueue(q);
+   clReleaseContext(ctx);
+   return test_main_end();
+}
