@@ -1,0 +1,333 @@
+/*
+ * comp_api_cache_test — the on-disk kernel cache, observed through its directory (no
+ * timing): a build stores an entry, an identical build is answered from it (the entry's
+ * mtime is touched: LRU) with the same log, a corrupt or truncated entry is detected,
+ * ignored and replaced, the size bound evicts the least recently used entries, several
+ * processes building the same program at once leave one valid entry.
+ *
+ *   comp_api_cache_test <dir>              HSACL_CACHE_DIR=<dir>
+ *   comp_api_cache_test --disabled <dir>   HSACL_CACHE=0: a build writes nothing
+ *   comp_api_cache_test --child <src-id>   one concurrent builder (spawned by the test)
+ */
+#define _GNU_SOURCE
+#include "comp_api_test.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char *cache_dir;
+
+/* Builds `src` in a new program; returns the build status and optionally the log. */
+static cl_int
+build_source(const char *src, char **log)
+{
+   cl_int err;
+   cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+   if (!p)
+      return err;
+   err = clBuildProgram(p, 1, &device, NULL, NULL, NULL);
+   if (log)
+      *log = build_log(p);
+   if (err == CL_SUCCESS) {
+      cl_kernel k = clCreateKernel(p, "k", &err);
+      if (k)
+         clReleaseKernel(k);
+   }
+   clReleaseProgram(p);
+   return err;
+}
+
+/* Names of the entries (*.hco) in the cache directory; returns how many (up to max). */
+static int
+list_entries(char names[][96], int max)
+{
+   DIR *d = opendir(cache_dir);
+   int n = 0;
+   if (!d)
+      return 0;
+   struct dirent *e;
+   while ((e = readdir(d))) {
+      size_t len = strlen(e->d_name);
+      if (len > 4 && !strcmp(e->d_name + len - 4, ".hco")) {
+         if (n < max)
+            snprintf(names[n], 96, "%s", e->d_name);
+         n++;
+      }
+   }
+   closedir(d);
+   return n;
+}
+
+static void
+clear_cache(void)
+{
+   DIR *d = opendir(cache_dir);
+   if (!d)
+      return;
+   struct dirent *e;
+   char path[1024];
+   while ((e = readdir(d))) {
+      if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+         continue;
+      snprintf(path, sizeof(path), "%s/%s", cache_dir, e->d_name);
+      unlink(path);
+   }
+   closedir(d);
+}
+
+static char *
+entry_path(const char *name)
+{
+   static char path[1024];
+   snprintf(path, sizeof(path), "%s/%s", cache_dir, name);
+   return path;
+}
+
+static unsigned char *
+read_file(const char *path, size_t *size)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f)
+      return NULL;
+   fseek(f, 0, SEEK_END);
+   long n = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   unsigned char *buf = malloc(n > 0 ? (size_t)n : 1);
+   *size = fread(buf, 1, (size_t)n, f);
+   fclose(f);
+   return buf;
+}
+
+static void
+write_file(const char *path, const void *data, size_t size)
+{
+   FILE *f = fopen(path, "wb");
+   fwrite(data, 1, size, f);
+   fclose(f);
+}
+
+/* Sets an entry's mtime `age` seconds into the past. */
+static void
+age_entry(const char *name, time_t age)
+{
+   struct timespec ts[2];
+   clock_gettime(CLOCK_REALTIME, &ts[0]);
+   ts[0].tv_sec -= age;
+   ts[1] = ts[0];
+   utimensat(AT_FDCWD, entry_path(name), ts, 0);
+}
+
+static time_t
+entry_mtime(const char *name)
+{
+   struct stat st;
+   return stat(entry_path(name), &st) == 0 ? st.st_mtime : 0;
+}
+
+static void
+unique_source(char *buf, size_t size, const char *tag)
+{
+   snprintf(buf, size,
+            "#warning \"cache test %s\"\n"
+            "kernel void k(global int *p) { p[get_global_id(0)] = %ld; }\n",
+            tag, (long)getpid());
+}
+
+static void
+test_miss_hit_corrupt(void)
+{
+   char src[256], names[8][96];
+   unique_source(src, sizeof(src), "one");
+   clear_cache();
+   CHECK_EQ_INT(list_entries(names, 8), 0);
+
+   /* Miss: one entry appears, the log has the warning. */
+   char *log1 = NULL, *log2 = NULL;
+   CHECK_EQ_INT(build_source(src, &log1), CL_SUCCESS);
+   CHECK(log1 && strstr(log1, "cache test one"));
+   CHECK_EQ_INT(list_entries(names, 8), 1);
+   size_t size1 = 0;
+   unsigned char *entry = read_file(entry_path(names[0]), &size1);
+   CHECK(entry && size1 > 64 && !memcmp(entry, "HSACLCO", 7));
+
+   /* Hit: no new entry, the entry becomes most recently used, the same log. */
+   age_entry(names[0], 3600);
+   time_t before = entry_mtime(names[0]);
+   CHECK_EQ_INT(build_source(src, &log2), CL_SUCCESS);
+   CHECK_EQ_INT(list_entries(names, 8), 1);
+   CHECK(entry_mtime(names[0]) > before + 1800);
+   CHECK_STR(log2, log1);
+   free(log2);
+
+   /* Different options: another entry. */
+   cl_int err;
+   const char *s = src;
+   cl_program p = clCreateProgramWithSource(context, 1, &s, NULL, &err);
+   CHECK_EQ_INT(clBuildProgram(p, 1, &device, "-cl-fast-relaxed-math", NULL, NULL), CL_SUCCESS);
+   clReleaseProgram(p);
+   CHECK_EQ_INT(list_entries(names, 8), 2);
+
+   /* Corrupt payload (one flipped byte): detected, rebuilt, replaced by a valid entry. */
+   clear_cache();
+   CHECK_EQ_INT(build_source(src, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(list_entries(names, 8), 1);
+   unsigned char *bad = malloc(size1);
+   memcpy(bad, entry, size1);
+   bad[size1 / 2] ^= 0x5a;
+   write_file(entry_path(names[0]), bad, size1);
+   log2 = NULL;
+   CHECK_EQ_INT(build_source(src, &log2), CL_SUCCESS);
+   CHECK_STR(log2, log1); /* a real build again: the warning is back */
+   free(log2);
+   size_t size2 = 0;
+   unsigned char *fixed = read_file(entry_path(names[0]), &size2);
+   CHECK(fixed && size2 == size1 && !memcmp(fixed, entry, size1));
+   free(fixed);
+
+   /* Truncated entry: same. */
+   write_file(entry_path(names[0]), entry, size1 / 3);
+   CHECK_EQ_INT(build_source(src, NULL), CL_SUCCESS);
+   fixed = read_file(entry_path(names[0]), &size2);
+   CHECK(fixed && size2 == size1 && !memcmp(fixed, entry, size1));
+   free(fixed);
+
+   /* Garbage with a valid-looking header length: same. */
+   memcpy(bad, entry, size1);
+   memset(bad + 8, 0xff, 16);
+   write_file(entry_path(names[0]), bad, size1);
+   CHECK_EQ_INT(build_source(src, NULL), CL_SUCCESS);
+   fixed = read_file(entry_path(names[0]), &size2);
+   CHECK(fixed && size2 == size1 && !memcmp(fixed, entry, size1));
+   free(fixed);
+   /* An empty file: same. */
+   write_file(entry_path(names[0]), "", 0);
+   CHECK_EQ_INT(build_source(src, NULL), CL_SUCCESS);
+   fixed = read_file(entry_path(names[0]), &size2);
+   CHECK(fixed && size2 == size1);
+   free(fixed);
+
+   free(bad);
+   free(entry);
+   free(log1);
+}
+
+static void
+test_lru_eviction(void)
+{
+   char src[256], names[8][96];
+   clear_cache();
+   unique_source(src, sizeof(src), "lru-a");
+   CHECK_EQ_INT(build_source(src, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(list_entries(names, 8), 1);
+   char first[96];
+   snprintf(first, sizeof(first), "%s", names[0]);
+   size_t size = 0;
+   free(read_file(entry_path(first), &size));
+   age_entry(first, 7200);
+
+   unique_source(src, sizeof(src), "lru-b");
+   CHECK_EQ_INT(build_source(src, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(list_entries(names, 8), 2);
+   char second[96];
+   snprintf(second, sizeof(second), "%s", strcmp(names[0], first) ? names[0] : names[1]);
+   age_entry(second, 3600);
+
+   /* Room for two entries: the third store evicts the least recently used one, unless it
+    * was used since — touch the oldest by a hit first, so the second goes. */
+   char bound[32];
+   snprintf(bound, sizeof(bound), "%zu", size * 2 + size / 2);
+   setenv("HSACL_CACHE_MAX_SIZE", bound, 1);
+   unique_source(src, sizeof(src), "lru-a");
+   CHECK_EQ_INT(build_source(src, NULL), CL_SUCCESS); /* hit: `first` is now the newest */
+   unique_source(src, sizeof(src), "lru-c");
+   CHECK_EQ_INT(build_source(src, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(list_entries(names, 8), 2);
+   CHECK(entry_mtime(first) != 0);
+   CHECK(entry_mtime(second) == 0);
+   unsetenv("HSACL_CACHE_MAX_SIZE");
+}
+
+static void
+test_concurrent_processes(const char *self)
+{
+   char names[8][96];
+   clear_cache();
+   pid_t pids[4];
+   char *argv[] = { (char *)self, "--child", "shared", NULL };
+   for (int i = 0; i < 4; i++)
+      CHECK_EQ_INT(posix_spawn(&pids[i], self, NULL, NULL, argv, environ), 0);
+   for (int i = 0; i < 4; i++) {
+      int status = -1;
+      waitpid(pids[i], &status, 0);
+      CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+   }
+   CHECK_EQ_INT(list_entries(names, 8), 1);
+   /* No temporary file left behind. */
+   DIR *d = opendir(cache_dir);
+   struct dirent *e;
+   int tmp = 0;
+   while (d && (e = readdir(d)))
+      tmp += !strncmp(e->d_name, ".tmp-", 5);
+   if (d)
+      closedir(d);
+   CHECK_EQ_INT(tmp, 0);
+   /* The entry is valid: a build from it succeeds without replacing it. */
+   size_t size = 0;
+   unsigned char *before = read_file(entry_path(names[0]), &size);
+   CHECK_EQ_INT(build_source("kernel void k(global int *p) { p[0] = 7; }\n", NULL), CL_SUCCESS);
+   size_t size2 = 0;
+   unsigned char *after = read_file(entry_path(names[0]), &size2);
+   CHECK(before && after && size == size2 && !memcmp(before, after, size));
+   free(before);
+   free(after);
+}
+
+int
+main(int argc, char **argv)
+{
+   if (argc == 3 && !strcmp(argv[1], "--child")) {
+      test_setup();
+      cl_int err = build_source("kernel void k(global int *p) { p[0] = 7; }\n", NULL);
+      clReleaseContext(context);
+      return err == CL_SUCCESS ? 0 : 1;
+   }
+   bool disabled = argc == 3 && !strcmp(argv[1], "--disabled");
+   if (argc != 2 && !disabled) {
+      fprintf(stderr, "usage: %s [--disabled] <cache dir>\n", argv[0]);
+      return 2;
+   }
+   cache_dir = argv[argc - 1];
+   test_setup();
+   if (disabled) {
+      char src[256], names[8][96];
+      clear_cache();
+      unique_source(src, sizeof(src), "disabled");
+      CHECK_EQ_INT(build_source(src, NULL), CL_SUCCESS);
+      CHECK_EQ_INT(build_source(src, NULL), CL_SUCCESS);
+      CHECK_EQ_INT(list_entries(names, 8), 0);
+      struct stat st;
+      DIR *d = opendir(cache_dir);
+      int any = 0;
+      struct dirent *e;
+      while (d && (e = readdir(d)))
+         any += e->d_name[0] != '.';
+      if (d)
+         closedir(d);
+      CHECK_EQ_INT(any, 0);
+      (void)st;
+   } else {
+      test_miss_hit_corrupt();
+      test_lru_eviction();
+      test_concurrent_processes("/proc/self/exe");
+   }
+   clReleaseContext(context);
+   return test_main_end();
+}
