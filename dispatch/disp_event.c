@@ -100,7 +100,9 @@ disp_event_set_status(struct _cl_event *ev, cl_int status)
    if (status_terminal(status)) {
       if (!ev->times[DISP_TIME_END])
          ev->times[DISP_TIME_END] = now;
-      ev->times[DISP_TIME_COMPLETE] = now;
+      /* Device-clock END (converted) never exceeds COMPLETE. */
+      ev->times[DISP_TIME_COMPLETE] = now > ev->times[DISP_TIME_END] ? now
+                                                                   : ev->times[DISP_TIME_END];
       atomic_store(&ev->submitted, true);
    }
    atomic_store(&ev->status, status);

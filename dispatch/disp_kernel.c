@@ -376,8 +376,16 @@ launch_complete(struct disp_command *cmd)
       hsa_amd_profiling_dispatch_time_t t;
       if (hsa->hsa_amd_profiling_get_dispatch_time(cmd->queue->device->agent, cmd->work_signal,
                                                    &t) == HSA_STATUS_SUCCESS) {
-         ev->times[DISP_TIME_START] = disp__device_time_to_host(cmd->queue->device, t.start);
-         ev->times[DISP_TIME_END] = disp__device_time_to_host(cmd->queue->device, t.end);
+         /* Device clock converted to the host's: keep QUEUED <= SUBMIT <= START <= END
+          * (§5.14) despite calibration error. */
+         cl_ulong start = disp__device_time_to_host(cmd->queue->device, t.start);
+         cl_ulong end = disp__device_time_to_host(cmd->queue->device, t.end);
+         if (start < ev->times[DISP_TIME_SUBMIT])
+            start = ev->times[DISP_TIME_SUBMIT];
+         if (end < start)
+            end = start;
+         ev->times[DISP_TIME_START] = start;
+         ev->times[DISP_TIME_END] = end;
       }
    }
    if (l->printf_buffer)
