@@ -50,6 +50,24 @@ scratch_xlate(sim_wave *w, const sim_inst *in, unsigned lane, uint32_t k, uint32
 
 /* ---- Engine ---------------------------------------------------------------------------- */
 
+/* VGPRs the address operand occupies: a 64-bit address for FLAT and GLOBAL without saddr,
+ * a 32-bit offset for GLOBAL with saddr and SCRATCH without, none for SCRATCH with saddr
+ * or MUBUF (checked by the buffer code). */
+static unsigned
+addr_rows(const sim_inst *in)
+{
+   switch (in->enc) {
+   case SIM_ENC_FLAT:
+      return 2;
+   case SIM_ENC_GLOBAL:
+      return in->mem.saddr == 0x7F ? 2 : 1;
+   case SIM_ENC_SCRATCH:
+      return in->mem.saddr == 0x7F ? 1 : 0;
+   default:
+      return 0;
+   }
+}
+
 static bool
 check_rows(sim_wave *w, const sim_inst *in, unsigned first, unsigned n)
 {
@@ -61,7 +79,7 @@ sim__vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kind)
 {
    unsigned n = kind >= SIM_VM_DW1 && kind <= SIM_VM_DW4 ? kind - SIM_VM_DW1 + 1 : 1;
    if (!check_rows(w, in, in->vdst, n) ||
-       (in->enc != SIM_ENC_MUBUF && !check_rows(w, in, in->mem.addr, 2)))
+       (addr_rows(in) && !check_rows(w, in, in->mem.addr, addr_rows(in))))
       return;
    uint64_t m = SIM_EXEC(w);
    for (unsigned l = 0; l < 64; l++) {
@@ -69,12 +87,17 @@ sim__vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kind)
          continue;
       uint32_t *d = &w->v[in->vdst][l];
       if (n > 1 || kind == SIM_VM_DW1) {
+         /* All dwords are read before any is written: the destination may overlap the
+          * address VGPRs (global_load_dwordx2 v[2:3], v[2:3], off). */
+         uint32_t tmp[4];
          for (unsigned k = 0; k < n; k++) {
             const void *p = xl(w, in, l, 4 * k, 4, false);
             if (!p)
                return;
-            memcpy(&w->v[in->vdst + k][l], p, 4);
+            memcpy(&tmp[k], p, 4);
          }
+         for (unsigned k = 0; k < n; k++)
+            w->v[in->vdst + k][l] = tmp[k];
          continue;
       }
       unsigned bytes = (kind == SIM_VM_U16 || kind == SIM_VM_I16 || kind == SIM_VM_16_D16 ||
@@ -119,7 +142,7 @@ sim__vm_store(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned bytes, 
 {
    unsigned n = bytes < 4 ? 1 : bytes / 4;
    if (!check_rows(w, in, in->mem.data0, n) ||
-       (in->enc != SIM_ENC_MUBUF && !check_rows(w, in, in->mem.addr, 2)))
+       (addr_rows(in) && !check_rows(w, in, in->mem.addr, addr_rows(in))))
       return;
    uint64_t m = SIM_EXEC(w);
    for (unsigned l = 0; l < 64; l++) {
@@ -173,7 +196,7 @@ sim__vm_atomic(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned op, bo
    unsigned nd = wide ? 2 : 1, ndata = op == SIM_AT_CMPSWAP ? 2 * nd : nd;
    bool rtn = (in->flags & SIM_IF_GLC) != 0;
    if (!check_rows(w, in, in->mem.data0, ndata) || (rtn && !check_rows(w, in, in->vdst, nd)) ||
-       (in->enc != SIM_ENC_MUBUF && !check_rows(w, in, in->mem.addr, 2)))
+       (addr_rows(in) && !check_rows(w, in, in->mem.addr, addr_rows(in))))
       return;
    uint64_t m = SIM_EXEC(w);
    for (unsigned l = 0; l < 64; l++) {

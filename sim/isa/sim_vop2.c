@@ -6,13 +6,14 @@
 #include <math.h>
 #include "sim_isa_priv.h"
 
-/* D.u = VCC[i] ? S1.u : S0.u (VCC is SRC2 in VOP3). */
+/* D.u = VCC[i] ? S1.u : S0.u (VCC is SRC2 in VOP3). The VOP3 abs/neg modifiers act on
+ * bit 31 as for floats (LLVM folds fneg/fabs into v_cndmask_b32_e64 sources). */
 void
 sim__op_v_cndmask_b32(sim_wave *w, const sim_inst *in)
 {
    uint32_t t0[64], t1[64], r[64];
-   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);
-   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F32, t0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F32, t1);
    uint64_t m = sim__vmask_read(w, in, 2);
    for (unsigned l = 0; l < 64; l++)
       r[l] = ((m >> l) & 1) ? B[l] : A[l];
