@@ -1,0 +1,120 @@
+/*
+ * bench/enqueue/bench_enqueue.c — host cost of launching kernels, hsacl beside PoCL in the
+ * same run, through the system ICD loader:
+ *   enqueue   host time per clEnqueueNDRangeKernel of an empty kernel (a long run of
+ *             enqueues, then one clFinish; the finish is not counted)
+ *   drain     time from the end of those enqueues until clFinish returns, per launch
+ *   round     enqueue-to-completion round trip (enqueue + clFinish), per launch
+ * Prints figures; never passes or fails on time. Usage: hsacl-bench-enqueue [launches]
+ */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double
+now_us(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+struct result {
+   char name[64];
+   double enqueue_us, drain_us, round_us;
+   bool ok;
+};
+
+static const char *source = "kernel void empty(global int *p) { }\n";
+
+static void
+run(cl_platform_id platform, int launches, struct result *r)
+{
+   cl_device_id dev;
+   cl_int err;
+   r->ok = false;
+   clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof(r->name), r->name, NULL);
+   if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) != CL_SUCCESS)
+      return;
+   char dname[64] = "";
+   clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof(dname), dname, NULL);
+   size_t len = strlen(r->name);
+   snprintf(r->name + len, sizeof(r->name) - len, " (%.30s)", dname);
+   cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+   cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+   cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
+   if (clBuildProgram(p, 1, &dev, NULL, NULL, NULL) != CL_SUCCESS)
+      goto out;
+   cl_kernel k = clCreateKernel(p, "empty", &err);
+   cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+   clSetKernelArg(k, 0, sizeof(m), &m);
+   const size_t g = 64, l = 64;
+   /* Warm up: first launches allocate rings and caches. */
+   for (int i = 0; i < 100; i++)
+      clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
+   clFinish(q);
+
+   double t0 = now_us();
+   for (int i = 0; i < launches; i++)
+      clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
+   double t1 = now_us();
+   clFinish(q);
+   double t2 = now_us();
+   int rounds = launches / 10 > 100 ? launches / 10 : 100;
+   double t3 = now_us();
+   for (int i = 0; i < rounds; i++) {
+      clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
+      clFinish(q);
+   }
+   double t4 = now_us();
+   r->enqueue_us = (t1 - t0) / launches;
+   r->drain_us = (t2 - t1) / launches;
+   r->round_us = (t4 - t3) / rounds;
+   r->ok = true;
+   clReleaseMemObject(m);
+   clReleaseKernel(k);
+out:
+   clReleaseProgram(p);
+   clReleaseCommandQueue(q);
+   clReleaseContext(ctx);
+}
+
+int
+main(int argc, char **argv)
+{
+   int launches = argc > 1 ? atoi(argv[1]) : 20000;
+   cl_platform_id plats[8];
+   cl_uint n = 0;
+   if (clGetPlatformIDs(8, plats, &n) != CL_SUCCESS || n == 0) {
+      fprintf(stderr, "no OpenCL platform\n");
+      return 1;
+   }
+   printf("empty-kernel launches: %d enqueues then one clFinish; round trips: enqueue+finish\n",
+          launches);
+   printf("%-36s %14s %14s %16s\n", "platform (device)", "enqueue us", "drain us/launch",
+          "round trip us");
+   struct result res[8];
+   for (cl_uint i = 0; i < n; i++) {
+      run(plats[i], launches, &res[i]);
+      if (res[i].ok)
+         printf("%-36s %14.3f %14.3f %16.1f\n", res[i].name, res[i].enqueue_us,
+                res[i].drain_us, res[i].round_us);
+      else
+         printf("%-36s %14s\n", res[i].name, "(no device or build failed)");
+   }
+   for (cl_uint i = 0; i < n; i++) {
+      for (cl_uint j = 0; j < n; j++) {
+         if (i != j && res[i].ok && res[j].ok && strstr(res[i].name, "hsacl") &&
+             !strstr(res[j].name, "hsacl"))
+            printf("ratio hsacl/%.*s: enqueue %.2fx, round trip %.2fx\n",
+                   (int)strcspn(res[j].name, " "), res[j].name,
+                   res[i].enqueue_us / res[j].enqueue_us, res[i].round_us / res[j].round_us);
+      }
+   }
+   return 0;
+}
