@@ -519,6 +519,9 @@ sim__op_v_div_fmas_f64(sim_wave *w, const sim_inst *in)
  * else if (exponent(S2.f) - exponent(S1.f) < -150) D.f = sign_out ? -underflow : underflow;
  * else if (exponent(S1.f) == 255) D.f = sign_out ? -overflow : overflow;
  * else D.f = sign_out ? -abs(S0.f) : abs(S0.f).
+ * A NaN quotient from finite, nonzero operands can only come from an overflowing
+ * intermediate (inf - inf in the Newton-Raphson steps when N/D is far beyond the range),
+ * so it is returned as the signed overflow, as later ISA guides spell out.
  */
 #define DIV_FIXUP(ty, UT, AS_U, AS_F, EXP, qnan_bit, dnan, ulim, emax)                      \
    static ty div_fixup_##ty(ty s0, ty s1, ty s2)                                             \
@@ -538,7 +541,7 @@ sim__op_v_div_fmas_f64(sim_wave *w, const sim_inst *in)
          return AS_F(sign);                                                                 \
       if (EXP(s2) - EXP(s1) < (ulim))                                                       \
          return AS_F(sign);                                                                 \
-      if (EXP(s1) == (emax))                                                                \
+      if (EXP(s1) == (emax) || isnan(s0))                                                   \
          return AS_F(sign | AS_U((ty)INFINITY));                                            \
       return AS_F(sign | (AS_U(s0) & ~((UT)1 << (sizeof(UT) * 8 - 1))));                    \
    }

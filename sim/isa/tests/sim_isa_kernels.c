@@ -1335,21 +1335,107 @@ t_wg_generic(void)
    kclose(&f);
 }
 
+
+/* Division and square root: bit-exact against the host, including denormal, huge and tiny
+ * operands and quotients (the div_scale / div_fmas scaling cases) and specials. f32
+ * division is exact only with -cl-fp32-correctly-rounded-divide-sqrt (else 2.5 ULP);
+ * with -cl-denorms-are-zero f32 denormal operands and results flush to zero. */
+static int
+is_den32(float x)
+{
+   return x != 0 && fabsf(x) < 0x1p-126f;
+}
+
+static void
+t_exact(void)
+{
+   kfile f = kopen("x01_exact_div_sqrt");
+   enum { N = 1024 };
+   float *a = gmem(N * 4), *b = gmem(N * 4), *o = gmem(2 * N * 4);
+   double *da = gmem(N * 8), *db = gmem(N * 8), *od = gmem(3 * N * 8);
+   static const float sa[] = {1, 3, 0x1p-149f, 0x1.8p-130f, 0x1p127f, 0x1.fffffep127f, 0,
+                              -0.0f, INFINITY, -5, NAN, 0x1p-100f, 7};
+   static const float sb[] = {3, 7, 3, 0x1p100f, 0x1p-30f, 0x1.000002p-126f, 0, 5, INFINITY,
+                              0x1.8p-140f, 2, 0x1p120f, 0x1p-127f};
+   static const double sda[] = {1, 3, 0x1p-1074, 0x1.8p-1030, 0x1p1023, 0x1.fffffffffffffp1023,
+                                0, -0.0, INFINITY, -5, NAN, 0x1p-900, 7};
+   static const double sdb[] = {3, 7, 3, 0x1p900, 0x1p-300, 0x1.0000000000001p-1022, 0, 5,
+                                INFINITY, 0x1.8p-1060, 2, 0x1p1000, 0x1p-1023};
+   for (int i = 0; i < N; i++) {
+      int k = i % 16;
+      if (k < 13) {
+         a[i] = sa[k] * (i & 16 ? -1 : 1);
+         b[i] = sb[k];
+         da[i] = sda[k] * (i & 16 ? -1 : 1);
+         db[i] = sdb[k];
+      } else {
+         uint32_t u = rnd(), v = rnd();
+         memcpy(&a[i], &u, 4);
+         memcpy(&b[i], &v, 4);
+         uint64_t x = (uint64_t)rnd() << 32 | rnd(), y = (uint64_t)rnd() << 32 | rnd();
+         memcpy(&da[i], &x, 8);
+         memcpy(&db[i], &y, 8);
+      }
+   }
+   if (run(kget(&f, "exact"), 1, G(N), G(64),
+           ARGS(AP(a), AP(b), AP(o), AP(da), AP(db), AP(od), AI(N)))) {
+      kclose(&f);
+      return;
+   }
+   int bad = 0;
+   for (int i = 0; i < N; i++) {
+      float x = a[i], y = b[i];
+      if (g_daz && (is_den32(x) || is_den32(y) || is_den32(x / y) || is_den32(sqrtf(x))))
+         continue;
+      float q = x / y, r = sqrtf(x);
+      uint32_t gq, wq, gr, wr;
+      memcpy(&gq, &o[i], 4), memcpy(&wq, &q, 4), memcpy(&gr, &o[i + N], 4), memcpy(&wr, &r, 4);
+      int qok = isnan(q) ? isnan(o[i]) : gq == wq;
+      if (!qok && strcmp(g_variant, "crdiv")) /* 2.5 ULP allowed */
+         qok = fabs((double)o[i] - q) <= 2.5 * (nextafterf(fabsf(q), INFINITY) - fabsf(q));
+      if (!qok && bad++ < 5)
+         fail("%a / %a = %a, want %a", x, y, o[i], q);
+      if (!(isnan(r) ? isnan(o[i + N]) : gr == wr) && bad++ < 5)
+         fail("sqrt(%a) = %a, want %a", x, o[i + N], r);
+      double dq = da[i] / db[i], dr = sqrt(da[i]), dc = 1.0 / db[i];
+      const double *g = od;
+      if (!(isnan(dq) ? isnan(g[i]) : memcmp(&g[i], &dq, 8) == 0) && bad++ < 5)
+         fail("%a / %a = %a, want %a", da[i], db[i], g[i], dq);
+      if (!(isnan(dr) ? isnan(g[i + N]) : memcmp(&g[i + N], &dr, 8) == 0) && bad++ < 5)
+         fail("sqrt(%a) = %a, want %a", da[i], g[i + N], dr);
+      if (!(isnan(dc) ? isnan(g[i + 2 * N]) : memcmp(&g[i + 2 * N], &dc, 8) == 0) && bad++ < 5)
+         fail("1 / %a = %a, want %a", db[i], g[i + 2 * N], dc);
+   }
+   if (bad > 5)
+      fail("%d inexact results in all", bad);
+   kclose(&f);
+}
+
 /* Kernels run for coverage and fault-freedom, with finite-output sanity checks only. */
 static void
 t_run_only(void)
 {
    enum { N = 256 };
-   float *fa = gmem(16384 * 4), *fb = gmem(16384 * 4), *fc = gmem(16384 * 4),
-         *fd = gmem(16384 * 4);
-   for (int i = 0; i < 16384; i++)
+   enum { M = 1 << 18 };
+   float *fa = gmem(M * 4), *fb = gmem(M * 4), *fc = gmem(M * 4), *fd = gmem(M * 4);
+   for (int i = 0; i < M; i++)
       fa[i] = rndf(0.5f, 2.0f), fb[i] = rndf(0.5f, 2.0f);
+   void *p[13];
+   for (int i = 0; i < 13; i++) {
+      p[i] = gmem(N * 16);
+      for (int k = 0; k < N * 4; k++)
+         ((float *)p[i])[k] = rndf(-300.0f, 300.0f);
+   }
    struct {
       const char *file, *kernel;
    } ks[] = {{"k09_native", "nat"},       {"k31_fp_misc", "fpmisc"},
              {"k32_image_free_loops", "stencil"}, {"k32_image_free_loops", "unrolled"},
              {"k33_subgroup_ish", "wg_ops"}, {"k34_async_copy", "acopy"},
-             {"k27_constant", "cst"},      {"k24_nbody", "nbody"}};
+             {"k27_constant", "cst"},      {"k24_nbody", "nbody"},
+             {"k11_convert", "conv"},      {"k13_shuffle_select", "shuf"},
+             {"k13_shuffle_select", "sel"}, {"k35_local_vec", "localvec"},
+             {"k36_double_conv", "dconv"}, {"k38_sobel_uchar4", "sobel"},
+             {"k12_vectors", "vec_misc"}};
    for (unsigned i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
       kfile f = kopen(ks[i].file);
       kern k = kget(&f, ks[i].kernel);
@@ -1370,6 +1456,23 @@ t_run_only(void)
          run(k, 1, G(N), G(64), ARGS(AP(fc), AP(fb), AI(3)));
       else if (!strcmp(n, "nbody"))
          run(k, 1, G(N), G(64), ARGS(AP(fb), AP(fc), AP(fd), AI(N), AF(0.01f), AF(0.1f)));
+      else if (!strcmp(n, "conv"))
+         run(k, 1, G(N), G(64),
+             ARGS(AP(p[0]), AP(p[1]), AP(p[2]), AP(p[3]), AP(p[4]), AP(p[5]), AP(p[6]),
+                  AP(p[7]), AP(p[8]), AP(p[9]), AP(p[10]), AP(p[11]), AP(p[12])));
+      else if (!strcmp(n, "shuf"))
+         run(k, 1, G(N - 1), G(64), ARGS(AP(fa), AP(p[0]), AP(fc), AP(fd)));
+      else if (!strcmp(n, "sel"))
+         run(k, 1, G(N), G(64), ARGS(AP(p[0]), AP(p[1]), AP(fc), AP(p[2])));
+      else if (!strcmp(n, "localvec"))
+         run(k, 1, G(N), G(64),
+             ARGS(AP(fa), AP(fc), ALOCAL(64 * 16), ALOCAL(64 * 8), ALOCAL(64)));
+      else if (!strcmp(n, "dconv"))
+         run(k, 1, G(N), G(64), ARGS(AP(p[0]), AP(fc), AP(p[1]), AP(p[2]), AP(fd)));
+      else if (!strcmp(n, "sobel"))
+         run(k, 2, G(32, 16), G(16, 4), ARGS(AP(p[0]), AP(fc), AI(32), AI(16)));
+      else if (!strcmp(n, "vec_misc"))
+         run(k, 1, G(N), G(64), ARGS(AP(p[0]), AP(p[1]), AP(fc)));
       kclose(&f);
    }
 }
@@ -1388,7 +1491,7 @@ static const struct test {
    {"mandel", t_mandel},       {"conv2d", t_conv2d},        {"struct_args", t_struct_args},
    {"bitops", t_bitops},       {"char_short", t_char_short}, {"rng", t_rng},
    {"black_scholes", t_black_scholes}, {"atomic_cl2", t_atomic_cl2},
-   {"wg_generic", t_wg_generic}, {"run_only", t_run_only},
+   {"wg_generic", t_wg_generic}, {"exact", t_exact},     {"run_only", t_run_only},
 };
 
 int
