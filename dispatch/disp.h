@@ -145,7 +145,8 @@ struct disp_command {
    cl_int fault_status;                 /* set when the HSA queue faulted under it */
    bool submitted;
    struct disp_command *next_pending;   /* global pending list */
-   struct disp_command *next_in_queue;  /* queue's list of non-terminal commands */
+   struct disp_command *next_in_queue;  /* queue's list of non-terminal commands, */
+   struct disp_command *prev_in_queue;  /* newest first; O(1) removal */
    void *payload;                       /* owned by the enqueue code; freed by release() */
 };
 

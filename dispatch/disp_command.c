@@ -270,7 +270,10 @@ disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool blockin
       q->last_event = ev;
    }
    q->outstanding++;
+   cmd->prev_in_queue = NULL;
    cmd->next_in_queue = q->commands;
+   if (q->commands)
+      q->commands->prev_in_queue = cmd;
    q->commands = cmd;
    pthread_mutex_unlock(&q->lock);
 

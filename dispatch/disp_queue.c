@@ -152,12 +152,13 @@ disp__queue_command_done(struct _cl_command_queue *q, struct disp_command *cmd)
 {
    struct _cl_event *drop[2] = { NULL, NULL };
    pthread_mutex_lock(&q->lock);
-   for (struct disp_command **link = &q->commands; *link; link = &(*link)->next_in_queue) {
-      if (*link == cmd) {
-         *link = cmd->next_in_queue;
-         break;
-      }
-   }
+   if (cmd->prev_in_queue)
+      cmd->prev_in_queue->next_in_queue = cmd->next_in_queue;
+   else if (q->commands == cmd)
+      q->commands = cmd->next_in_queue;
+   if (cmd->next_in_queue)
+      cmd->next_in_queue->prev_in_queue = cmd->prev_in_queue;
+   cmd->next_in_queue = cmd->prev_in_queue = NULL;
    /* Completed events need not be kept for ordering; this also breaks the
     * queue -> event -> queue reference cycle. */
    if (q->last_event == cmd->event) {
