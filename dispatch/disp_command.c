@@ -168,7 +168,8 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
    bool run_inline = false;
 
    /* The submit time precedes the work's start: take it before the packets exist. */
-   ev->times[DISP_TIME_SUBMIT] = plat_host_timer_ns();
+   if (ev->profiling)
+      ev->times[DISP_TIME_SUBMIT] = plat_host_timer_ns();
    pthread_mutex_lock(&q->lock);
    if (cmd->kind == DISP_COMMAND_HOST && num_deps == 0) {
       run_inline = true;
