@@ -139,6 +139,9 @@ struct disp_command {
    struct _cl_event **deps;             /* internal references */
    cl_uint num_deps;
    hsa_signal_t *dep_signals;           /* scratch: num_deps + 1 entries */
+#define DISP_INLINE_DEPS 4
+   struct _cl_event *inline_deps[DISP_INLINE_DEPS + 1]; /* deps when num_deps is small */
+   hsa_signal_t inline_signals[DISP_INLINE_DEPS + 1];
    struct _cl_event *prev;              /* in-order predecessor (internal ref) or NULL */
    hsa_signal_t work_signal;            /* decremented by the HSA work (== event->signal
                                          * unless complete() must run first) */

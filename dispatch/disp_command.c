@@ -22,6 +22,8 @@
 static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct disp_command *pending_head, **pending_tail = &pending_head;
 
+static struct disp_pool command_pool = DISP_POOL_INIT(sizeof(struct disp_command), 4096);
+
 static bool
 terminal(cl_int status)
 {
@@ -32,21 +34,27 @@ cl_int
 disp_command_create(struct _cl_command_queue *q, cl_command_type type, cl_uint num_events,
                     const cl_event *event_wait_list, struct disp_command **out)
 {
-   struct disp_command *cmd = icd_calloc(1, sizeof(*cmd));
+   struct disp_command *cmd = disp__pool_alloc(&command_pool);
    if (!cmd)
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a command");
-   /* Wait-list events, then room for their signals plus the predecessor's. */
-   cmd->deps = icd_malloc((num_events + 1) * (sizeof(*cmd->deps) + sizeof(hsa_signal_t)));
-   {
+   /* Wait-list events, then room for their signals plus the predecessor's; short lists
+    * live in the command itself. */
+   if (num_events <= DISP_INLINE_DEPS) {
+      cmd->deps = cmd->inline_deps;
+      cmd->dep_signals = cmd->inline_signals;
+   } else {
+      cmd->deps = icd_malloc((num_events + 1) * (sizeof(*cmd->deps) + sizeof(hsa_signal_t)));
       if (!cmd->deps) {
-         icd_free(cmd);
+         disp__pool_free(&command_pool, cmd);
          return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a wait list");
       }
+      cmd->dep_signals = (hsa_signal_t *)(cmd->deps + num_events + 1);
    }
    cl_int err = disp__event_create(q->context, q, type, &cmd->event);
    if (err != CL_SUCCESS) {
-      icd_free(cmd->deps);
-      icd_free(cmd);
+      if (cmd->deps != cmd->inline_deps)
+         icd_free(cmd->deps);
+      disp__pool_free(&command_pool, cmd);
       return err;
    }
    for (cl_uint i = 0; i < num_events; i++) {
@@ -54,7 +62,6 @@ disp_command_create(struct _cl_command_queue *q, cl_command_type type, cl_uint n
       disp_event_retain_internal(cmd->deps[i]);
    }
    cmd->num_deps = num_events;
-   cmd->dep_signals = (hsa_signal_t *)(cmd->deps + num_events + 1);
    cmd->queue = q;
    cmd->kind = DISP_COMMAND_HOST;
    *out = cmd;
@@ -72,8 +79,9 @@ command_free(struct disp_command *cmd)
       disp_event_release_internal(cmd->prev);
    if (cmd->work_signal.handle && cmd->work_signal.handle != cmd->event->signal.handle)
       disp__signal_put(cmd->work_signal);
-   icd_free(cmd->deps);
-   icd_free(cmd);
+   if (cmd->deps != cmd->inline_deps)
+      icd_free(cmd->deps);
+   disp__pool_free(&command_pool, cmd);
 }
 
 void

@@ -9,17 +9,19 @@
 
 #include <string.h>
 
+static struct disp_pool event_pool = DISP_POOL_INIT(sizeof(struct _cl_event), 4096);
+
 cl_int
 disp__event_create(struct _cl_context *ctx, struct _cl_command_queue *q, cl_command_type type,
                    struct _cl_event **out)
 {
-   struct _cl_event *ev = icd_calloc(1, sizeof(*ev));
+   struct _cl_event *ev = disp__pool_alloc(&event_pool);
    if (!ev)
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating an event");
    if (q) {
       cl_int err = disp__signal_get(&ev->signal);
       if (err != CL_SUCCESS) {
-         icd_free(ev);
+         disp__pool_free(&event_pool, ev);
          return err;
       }
    }
@@ -60,7 +62,7 @@ event_destroy(struct _cl_event *ev)
    if (ev->queue)
       disp_queue_release_internal(ev->queue);
    plat_context_release_internal(ev->context);
-   icd_free(ev);
+   disp__pool_free(&event_pool, ev);
 }
 
 void

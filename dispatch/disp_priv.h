@@ -27,4 +27,19 @@ void disp__kernarg_ring_finish(struct _cl_command_queue *q);
 /* Converts an HSA system timestamp (profiling) to the host timer's nanoseconds. */
 cl_ulong disp__device_time_to_host(struct _cl_device_id *dev, uint64_t ticks);
 
+/* A free list of fixed-size objects (disp_pool.c). Thread safe. */
+struct disp_pool {
+   pthread_mutex_t lock;
+   void *head;
+   unsigned count, max;
+   size_t size;
+};
+#define DISP_POOL_INIT(object_size, max_cached)                                              \
+   { PTHREAD_MUTEX_INITIALIZER, NULL, 0, (max_cached), (object_size) }
+
+/* A zeroed object of the pool's size, or NULL on out-of-memory. */
+void *disp__pool_alloc(struct disp_pool *p);
+/* Returns an object to the pool (or the heap when the pool is full). Accepts NULL. */
+void disp__pool_free(struct disp_pool *p, void *obj);
+
 #endif
