@@ -8,8 +8,11 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
+#include <pthread.h>
 #include <stdint.h>
 #include <unistd.h>
+
+#include <stdatomic.h>
 
 #include "hsacl_test.h"
 
@@ -305,6 +308,51 @@ test_printf(cl_program p)
    clReleaseKernel(k);
 }
 
+/* Several host threads launch kernels: each on the shared queue and on its own queue,
+ * with its own kernel object (clSetKernelArg on one kernel is not thread safe, §A.2). */
+static cl_program thread_program;
+static atomic_int thread_bad;
+
+static void *
+launch_thread(void *arg)
+{
+   int id = (int)(intptr_t)arg;
+   cl_int err;
+   cl_command_queue own = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
+   cl_kernel k = clCreateKernel(thread_program, "task", &err);
+   cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4, NULL, &err);
+   clSetKernelArg(k, 0, sizeof(cl_mem), &m);
+   for (int i = 0; i < 40; i++) {
+      cl_long v = (cl_long)(id * 1000 + i) << 32;
+      int back = -1;
+      clSetKernelArg(k, 1, sizeof(v), &v);
+      cl_command_queue use = i % 2 ? own : q;
+      cl_event done;
+      clEnqueueTask(use, k, 0, NULL, &done);
+      clEnqueueReadBuffer(own, m, CL_TRUE, 0, 4, &back, 1, &done, NULL);
+      clReleaseEvent(done);
+      if (back != id * 1000 + i + 1)
+         atomic_fetch_add(&thread_bad, 1);
+   }
+   clReleaseMemObject(m);
+   clReleaseKernel(k);
+   clReleaseCommandQueue(own);
+   return NULL;
+}
+
+static void
+test_threads(cl_program p)
+{
+   thread_program = p;
+   pthread_t t[4];
+   for (int i = 0; i < 4; i++)
+      pthread_create(&t[i], NULL, launch_thread, (void *)(intptr_t)i);
+   for (int i = 0; i < 4; i++)
+      pthread_join(t[i], NULL);
+   CHECK_EQ_INT(atomic_load(&thread_bad), 0);
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -324,6 +372,7 @@ main(int argc, char **argv)
    test_reduce_and_fixed(p);
    test_nonuniform();
    test_printf(p);
+   test_threads(p);
    test_fault(p);
    clReleaseProgram(p);
    clReleaseCommandQueue(q);
