@@ -272,13 +272,14 @@ ATOM4B(cmpst, A_CMPST)
 ATOM(ds_wrxchg_rtn_b32, A_XCHG, false, true)
 ATOM(ds_wrxchg_rtn_b64, A_XCHG, true, true)
 
-/* Lane swizzle without LDS: offset[15] = 1: quad permute, lane 4q+i reads 4q +
- * offset[2i+1:2i]; else within each 32-lane half, lane i reads ((i & and_mask) | or_mask)
+/* Lane swizzle without LDS. The source is the ADDR VGPR (LLVM: DS_1A_RET, "ds_swizzle_b32
+ * vdst, vaddr offset:..."; gem5 reads extData.ADDR). offset[15] = 1: quad permute, lane
+ * 4q+i reads 4q + offset[2i+1:2i]; else within each 32-lane half, lane i reads ((i & and_mask) | or_mask)
  * ^ xor_mask with and/or/xor = offset[4:0], [9:5], [14:10]. Disabled source lanes read 0. */
 void
 sim__op_ds_swizzle_b32(sim_wave *w, const sim_inst *in)
 {
-   const uint32_t *A = sim__vrow(w, in, in->mem.data0);
+   const uint32_t *A = sim__vrow(w, in, in->mem.addr);
    uint32_t *D = A ? sim__vrow(w, in, in->vdst) : NULL;
    if (!D)
       return;

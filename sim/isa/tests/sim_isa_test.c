@@ -173,6 +173,7 @@ main(int argc, char **argv)
    t_scratch = calloc(1, t_scratch_size);
    t_alu_tests();
    t_mem_tests();
+   t_cover_tests();
    if (t_failures) {
       fprintf(stderr, "%d check(s) failed\n", t_failures);
       return 1;

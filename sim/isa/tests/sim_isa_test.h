@@ -55,6 +55,7 @@ t_u(float f)
 
 void t_alu_tests(void);
 void t_mem_tests(void);
+void t_cover_tests(void);
 
 #define TEST(name) static void name(void)
 #define RUN(name)                                                                           \
