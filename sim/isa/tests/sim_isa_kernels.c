@@ -1411,70 +1411,507 @@ t_exact(void)
    kclose(&f);
 }
 
-/* Kernels run for coverage and fault-freedom, with finite-output sanity checks only. */
-static void
-t_run_only(void)
+/* ---- Conversions, shuffles, vector and misc kernels with host references ------------------- */
+
+/* Float -> integer with an OpenCL rounding mode: 'z' toward zero, 'e' nearest even, 'p'
+ * toward +inf, 'n' toward -inf; NaN -> 0 and saturation to [lo, hi] (the _sat forms; the
+ * tests keep non-saturating conversions in range). */
+static double
+rnd_mode(double x, char m)
 {
+   return m == 'z' ? trunc(x) : m == 'e' ? nearbyint(x) : m == 'p' ? ceil(x) : floor(x);
+}
+static int64_t
+cvt_sat(double x, char m, double lo, double hi)
+{
+   if (isnan(x))
+      return 0;
+   double r = rnd_mode(x, m);
+   return r < lo ? (int64_t)lo : r > hi ? (int64_t)hi : (int64_t)r;
+}
+static uint64_t
+cvt_sat_u64(double x, char m)
+{
+   if (isnan(x) || x <= 0)
+      return 0;
+   double r = rnd_mode(x, m);
+   return r >= 0x1p64 ? UINT64_MAX : (uint64_t)r;
+}
+/* Integer or double -> float rounded toward +inf ('p'), -inf ('n') or zero ('z'), from the
+ * round-to-nearest result (long double holds every int64 exactly). */
+static float
+to_f32(long double v, char m)
+{
+   float f = (float)v;
+   if (m == 'p' && (long double)f < v)
+      f = nextafterf(f, INFINITY);
+   if (m == 'n' && (long double)f > v)
+      f = nextafterf(f, -INFINITY);
+   if (m == 'z' && fabsl((long double)f) > fabsl(v))
+      f = nextafterf(f, 0);
+   return f;
+}
+
+static void
+t_convert(void)
+{
+   kfile f = kopen("k11_convert");
    enum { N = 256 };
-   enum { M = 1 << 18 };
-   float *fa = gmem(M * 4), *fb = gmem(M * 4), *fc = gmem(M * 4), *fd = gmem(M * 4);
-   for (int i = 0; i < M; i++)
-      fa[i] = rndf(0.5f, 2.0f), fb[i] = rndf(0.5f, 2.0f);
-   void *p[13];
-   for (int i = 0; i < 13; i++) {
-      p[i] = gmem(N * 16);
-      for (int k = 0; k < N * 4; k++)
-         ((float *)p[i])[k] = rndf(-300.0f, 300.0f);
+   float *fx = gmem(N * 4), *of = gmem(N * 4), fw[N];
+   double *dy = gmem(N * 8);
+   int32_t *iz = gmem(N * 4), *oi = gmem(N * 4), oiw[N];
+   int64_t *lw = gmem(N * 8), *ol = gmem(N * 8), olw[N];
+   uint8_t *u8 = gmem(N), u8w[N];
+   int8_t *s8 = gmem(N), s8w[N];
+   uint16_t *u16 = gmem(N * 2), u16w[N];
+   int16_t *s16 = gmem(N * 2), s16w[N];
+   uint32_t *ou = gmem(N * 4), ouw[N];
+   uint64_t *oul = gmem(N * 8), oulw[N];
+   static const float fs[] = {2.5f, 3.5f, -0.5f, -0.75f, 255.5f, 127.5f, 256.7f, 65535.5f,
+                              70000.7f, 32767.5f, -0.0f, 2.1e9f, 0.25f, 1e6f + 0.5f};
+   static const double ds[] = {-3e9, 5e9, 1e18, -1e18, 4294967295.5, 65535.6, 2.5, -2.5,
+                               2147483647.5, -2147483648.7, 0x1.fffffffp60, NAN};
+   static const int64_t ls[] = {INT64_MIN, INT64_MAX, 127, 128, -129, 0x7FFFFFFFll << 8,
+                                (1ll << 53) + 1, -(1ll << 40) - 3};
+   for (int i = 0; i < N; i++) {
+      fx[i] = i % 3 ? rndf(0, 300) : fs[(i / 3) % 14];
+      dy[i] = i % 4 ? rndf(-70000, 70000) : ds[(i / 4) % 12];
+      iz[i] = (int32_t)rnd() >> (rnd() % 24);
+      lw[i] = i % 2 ? (int64_t)((uint64_t)rnd() << 32 | rnd()) >> (rnd() % 60)
+                    : ls[(i / 2) % 8];
+      double x = fx[i], y = dy[i];
+      int32_t z = iz[i];
+      int64_t w = lw[i];
+      /* convert_int_sat_rte(double NaN): the device library clamps with v_max_f64 /
+       * v_min_f64 before v_cvt_i32_f64, and IEEE max(NaN, -2^31) is -2^31, so the machine
+       * code gives INT_MIN where OpenCL 6.2.3.3 asks for 0 (a library deviation, the same
+       * on hardware). convert_long_rte(NaN) is undefined: ol is not checked there. */
+      int32_t isat_y = isnan(y) ? INT32_MIN : (int32_t)cvt_sat(y, 'e', INT32_MIN, INT32_MAX);
+      u8w[i] = (uint8_t)(cvt_sat(x, 'z', 0, 255) + cvt_sat(x, 'e', 0, 255) +
+                         (z < 0 ? 0 : z > 255 ? 255 : z));
+      s8w[i] = (int8_t)(cvt_sat(x, 'z', -128, 127) + (w < -128 ? -128 : w > 127 ? 127 : w) +
+                        (int8_t)z);
+      u16w[i] = (uint16_t)(cvt_sat(x, 'p', 0, 65535) + cvt_sat(y, 'z', 0, 65535));
+      s16w[i] = (int16_t)(cvt_sat(x, 'n', -32768, 32767) +
+                          (z < -32768 ? -32768 : z > 32767 ? 32767 : z));
+      oiw[i] = (int32_t)((uint32_t)cvt_sat(x, 'z', INT32_MIN, INT32_MAX) +
+                         (uint32_t)rnd_mode(x, 'p') + (uint32_t)(int64_t)rnd_mode(x, 'n') +
+                         (uint32_t)rnd_mode(x, 'e') + (uint32_t)isat_y +
+                         (uint32_t)(w < INT32_MIN ? INT32_MIN : w > INT32_MAX ? INT32_MAX : w));
+      ouw[i] = (uint32_t)cvt_sat(x, 'z', 0, UINT32_MAX) + (uint32_t)cvt_sat(y, 'z', 0, UINT32_MAX) +
+               (uint32_t)trunc(x);
+      olw[i] = isnan(y) ? 0 : (int64_t)((uint64_t)cvt_sat(x, 'z', -0x1p63, 0x1p63) +
+                                        (uint64_t)(int64_t)nearbyint(y) +
+                                        (uint64_t)(int64_t)trunc(x));
+      oulw[i] = cvt_sat_u64(y, 'z') + (uint64_t)trunc(x);
+      fw[i] = to_f32(y, 'z') + to_f32(w, 'p') + to_f32(z, 'n') + (float)w + (float)(uint32_t)z +
+              (float)(uint64_t)w;
    }
-   struct {
-      const char *file, *kernel;
-   } ks[] = {{"k09_native", "nat"},       {"k31_fp_misc", "fpmisc"},
-             {"k32_image_free_loops", "stencil"}, {"k32_image_free_loops", "unrolled"},
-             {"k33_subgroup_ish", "wg_ops"}, {"k34_async_copy", "acopy"},
-             {"k27_constant", "cst"},      {"k24_nbody", "nbody"},
-             {"k11_convert", "conv"},      {"k13_shuffle_select", "shuf"},
-             {"k13_shuffle_select", "sel"}, {"k35_local_vec", "localvec"},
-             {"k36_double_conv", "dconv"}, {"k38_sobel_uchar4", "sobel"},
-             {"k12_vectors", "vec_misc"}};
-   for (unsigned i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
-      kfile f = kopen(ks[i].file);
-      kern k = kget(&f, ks[i].kernel);
-      const char *n = ks[i].kernel;
-      if (!strcmp(n, "nat"))
-         run(k, 1, G(N), G(64), ARGS(AP(fa)));
-      else if (!strcmp(n, "fpmisc"))
-         run(k, 1, G(N), G(64), ARGS(AP(fa), AP(fc)));
-      else if (!strcmp(n, "stencil"))
-         run(k, 1, G(N), G(64), ARGS(AP(fb), AP(fc), AI(N)));
-      else if (!strcmp(n, "unrolled"))
-         run(k, 1, G(N), G(64), ARGS(AP(fd), AI(37)));
-      else if (!strcmp(n, "wg_ops"))
-         run(k, 1, G(N), G(64), ARGS(AP(fc), AP(fd)));
-      else if (!strcmp(n, "acopy"))
-         run(k, 1, G(N), G(128), ARGS(AP(fb), AP(fc)));
-      else if (!strcmp(n, "cst"))
-         run(k, 1, G(N), G(64), ARGS(AP(fc), AP(fb), AI(3)));
-      else if (!strcmp(n, "nbody"))
-         run(k, 1, G(N), G(64), ARGS(AP(fb), AP(fc), AP(fd), AI(N), AF(0.01f), AF(0.1f)));
-      else if (!strcmp(n, "conv"))
-         run(k, 1, G(N), G(64),
-             ARGS(AP(p[0]), AP(p[1]), AP(p[2]), AP(p[3]), AP(p[4]), AP(p[5]), AP(p[6]),
-                  AP(p[7]), AP(p[8]), AP(p[9]), AP(p[10]), AP(p[11]), AP(p[12])));
-      else if (!strcmp(n, "shuf"))
-         run(k, 1, G(N - 1), G(64), ARGS(AP(fa), AP(p[0]), AP(fc), AP(fd)));
-      else if (!strcmp(n, "sel"))
-         run(k, 1, G(N), G(64), ARGS(AP(p[0]), AP(p[1]), AP(fc), AP(p[2])));
-      else if (!strcmp(n, "localvec"))
-         run(k, 1, G(N), G(64),
-             ARGS(AP(fa), AP(fc), ALOCAL(64 * 16), ALOCAL(64 * 8), ALOCAL(64)));
-      else if (!strcmp(n, "dconv"))
-         run(k, 1, G(N), G(64), ARGS(AP(p[0]), AP(fc), AP(p[1]), AP(p[2]), AP(fd)));
-      else if (!strcmp(n, "sobel"))
-         run(k, 2, G(32, 16), G(16, 4), ARGS(AP(p[0]), AP(fc), AI(32), AI(16)));
-      else if (!strcmp(n, "vec_misc"))
-         run(k, 1, G(N), G(64), ARGS(AP(p[0]), AP(p[1]), AP(fc)));
+   if (!run(kget(&f, "conv"), 1, G(N), G(64),
+            ARGS(AP(fx), AP(dy), AP(iz), AP(lw), AP(u8), AP(s8), AP(u16), AP(s16), AP(oi),
+                 AP(ou), AP(ol), AP(oul), AP(of)))) {
+      for (int i = 0; i < N; i++)
+         if (isnan(dy[i]))
+            olw[i] = ol[i];
+      CHK("u8", u8, u8w, N);
+      CHK("s8", s8, s8w, N);
+      CHK("u16", u16, u16w, N);
+      CHK("s16", s16, s16w, N);
+      CHK("oi", oi, oiw, N);
+      CHK("ou", ou, ouw, N);
+      CHK("ol", ol, olw, N);
+      CHK("oul", oul, oulw, N);
+      CHK("of", (uint32_t *)of, (uint32_t *)fw, N);
+   }
+   kclose(&f);
+}
+
+static void
+t_shuffle_select(void)
+{
+   kfile f = kopen("k13_shuffle_select");
+   enum { N = 256 };
+   float *a = gmem(N * 16), *o = gmem(N * 16), *o8 = gmem(N * 32), ow[N * 4], o8w[N * 8];
+   uint32_t *m = gmem(N * 16);
+   for (int i = 0; i < N * 4; i++) {
+      a[i] = rndf(-100, 100);
+      m[i] = rnd(); /* shuffle uses the low 2 bits of each mask element */
+   }
+   static const int sel2[8] = {0, 7, 1, 6, 2, 5, 3, 4};
+   for (int i = 0; i < N - 1; i++) {
+      for (int c = 0; c < 4; c++)
+         ow[i * 4 + c] = a[i * 4 + (m[i * 4 + c] & 3)];
+      for (int c = 0; c < 8; c++)
+         o8w[i * 8 + c] = a[i * 4 + sel2[c]]; /* a[i], a[i + 1] are contiguous */
+   }
+   if (!run(kget(&f, "shuf"), 1, G(N - 1), G(64), ARGS(AP(a), AP(m), AP(o), AP(o8)))) {
+      CHK("o", (uint32_t *)o, (uint32_t *)ow, (N - 1) * 4);
+      CHK("o8", (uint32_t *)o8, (uint32_t *)o8w, (N - 1) * 8);
+   }
+
+   int32_t *ia = gmem(N * 16), *ib = gmem(N * 16), *io = gmem((N + 1024) * 16),
+           iow[(N + 1024) * 4];
+   float *fl = gmem(N * 4);
+   double fw[N], fsc[N];
+   static const float fs[] = {0.0f, -0.0f, 0.5f, 1.0f, -1.0f, 0.25f, 2.0f, -2.5f};
+   memset(iow, 0, sizeof(iow));
+   for (int i = 0; i < N; i++) {
+      int any = 0, all = 1;
+      for (int c = 0; c < 4; c++) {
+         int32_t x = ia[i * 4 + c] = (int32_t)rnd() >> (rnd() % 31);
+         int32_t y = ib[i * 4 + c] = i % 5 == 0 ? -(int32_t)(rnd() % 100) - 1
+                                                : (int32_t)rnd() >> (rnd() % 31);
+         iow[i * 4 + c] = (int32_t)((uint32_t)(x > y ? y : x) +
+                                    (uint32_t)((x & ~0x0f0f0f0f) | (y & 0x0f0f0f0f)));
+         any |= x > 0;
+         all &= y < 0;
+      }
+      for (int c = 0; c < 4; c++)
+         iow[(i + 1024) * 4 + c] = any + all;
+      float x = fl[i] = i < 8 ? fs[i] : rndf(-3, 3);
+      double t = x < 0 ? 0 : x > 1 ? 1 : x;
+      double terms[9] = {fabsf(x), 0, 0, signbit(x) ? 1 : 0, x < 0.5f ? 0 : 1,
+                         t * t * (3 - 2 * t), x > 0 ? 1 : x < 0 ? -1 : 0,
+                         x + (1.0 - x) * 0.25, x * (180.0 / M_PI)};
+      fw[i] = fsc[i] = 0;
+      for (int k = 0; k < 9; k++)
+         fw[i] += terms[k], fsc[i] += fabs(terms[k]);
+   }
+   if (!run(kget(&f, "sel"), 1, G(N), G(64), ARGS(AP(ia), AP(ib), AP(io), AP(fl)))) {
+      CHK("o", (uint32_t *)io, (uint32_t *)iow, N * 4);
+      CHK("o+1024", (uint32_t *)io + 1024 * 4, (uint32_t *)iow + 1024 * 4, N * 4);
+      chk_f("f", fl, fw, fsc, N, 4e-7, 0);
+   }
+   kclose(&f);
+}
+
+static void
+t_constant(void)
+{
+   kfile f = kopen("k27_constant");
+   enum { N = 256 };
+   float *o = gmem(N * 4), *c = gmem(16 * 4), w[N];
+   static const int tbl[4] = {3, 1, 4, 1};
+   for (int i = 0; i < 16; i++)
+      c[i] = (float)(int)(rnd() % 21) - 10.0f; /* small integers: every sum is exact */
+   for (int i = 0; i < N; i++)
+      w[i] = (float)(i & 15) * c[3] + (float)tbl[i & 3] + c[0];
+   if (!run(kget(&f, "cst"), 1, G(N), G(64), ARGS(AP(o), AP(c), AI(3))))
+      CHK("o", (uint32_t *)o, (uint32_t *)w, N);
+   kclose(&f);
+}
+
+static void
+t_nbody(void)
+{
+   kfile f = kopen("k24_nbody");
+   enum { N = 256 };
+   const float dt = 0.01f, eps = 0.1f;
+   float *pos = gmem(N * 16), *vel = gmem(N * 16), *npos = gmem(N * 16);
+   double vw[N * 4], pw[N * 4], vs[N * 4], ps[N * 4];
+   for (int i = 0; i < N; i++) {
+      for (int c = 0; c < 3; c++)
+         pos[i * 4 + c] = rndf(-1, 1), vel[i * 4 + c] = rndf(-0.1f, 0.1f);
+      pos[i * 4 + 3] = rndf(0.5f, 1.0f), vel[i * 4 + 3] = 0;
+   }
+   for (int i = 0; i < N; i++) {
+      double a[4] = {0}, as[4] = {0};
+      for (int j = 0; j < N; j++) {
+         double r[4], d2 = eps;
+         for (int c = 0; c < 3; c++)
+            r[c] = (double)pos[j * 4 + c] - pos[i * 4 + c], d2 += r[c] * r[c];
+         r[3] = 0;
+         double s = pos[j * 4 + 3] / (d2 * sqrt(d2));
+         for (int c = 0; c < 4; c++)
+            a[c] += r[c] * s, as[c] += fabs(r[c] * s);
+      }
+      for (int c = 0; c < 4; c++) {
+         vw[i * 4 + c] = vel[i * 4 + c] + a[c] * dt;
+         vs[i * 4 + c] = fabs(vel[i * 4 + c]) + as[c] * dt;
+         pw[i * 4 + c] = pos[i * 4 + c] + vw[i * 4 + c] * dt;
+         ps[i * 4 + c] = fabs(pos[i * 4 + c]) + vs[i * 4 + c] * dt;
+      }
+   }
+   /* rsqrt: 2 ULP; the sums: a few ULP of the summed magnitudes. */
+   if (!run(kget(&f, "nbody"), 1, G(N), G(64),
+            ARGS(AP(pos), AP(vel), AP(npos), AI(N), AF(dt), AF(eps)))) {
+      chk_f("vel", vel, vw, vs, N * 4, 1e-5, 0);
+      chk_f("npos", npos, pw, ps, N * 4, 1e-6, 0);
+   }
+   kclose(&f);
+}
+
+static void
+t_localvec(void)
+{
+   kfile f = kopen("k35_local_vec");
+   enum { N = 256, L = 64 };
+   float *in = gmem(N * 16), *out = gmem((N + 4096) * 16), w[N * 4], w2[N * 4];
+   for (int i = 0; i < N * 4; i++)
+      in[i] = (float)(int)(rnd() % 2001) * 0.5f - 500.0f;
+   for (int i = 0; i < N; i++) {
+      int g = i / L * L, n = g + (i - g + 1) % L, lid = i - g;
+      for (int c = 0; c < 4; c++) {
+         w[i * 4 + c] = in[n * 4 + c] + (float)((n - g) * 0.5) + (float)(n - g);
+         w2[i * 4 + c] = c == 0 ? (float)((lid + 3) & 63) : 0.0f;
+      }
+   }
+   if (!run(kget(&f, "localvec"), 1, G(N), G(L),
+            ARGS(AP(in), AP(out), ALOCAL(L * 16), ALOCAL(L * 8), ALOCAL(L)))) {
+      CHK("out", (uint32_t *)out, (uint32_t *)w, N * 4);
+      CHK("out+4096", (uint32_t *)out + 4096 * 4, (uint32_t *)w2, N * 4);
+   }
+   kclose(&f);
+}
+
+static void
+t_dconv(void)
+{
+   kfile f = kopen("k36_double_conv");
+   enum { N = 256 };
+   double *d = gmem((N + 2) * 8), *o = gmem(N * 8), ow[N], os[N];
+   float *fo = gmem((N + 2) * 4), fw[N + 2];
+   int64_t *l = gmem((N + 2) * 8), lw[N + 2];
+   int32_t *i32 = gmem(N * 4), iw[N];
+   static const double ds[] = {2.5, -2.5, 0.1, -7.75, 1e6 + 0.5, 3.0, -0.001, 0x1.000001p0};
+   for (int i = 0; i < N + 2; i++) {
+      double x = d[i] = i % 4 ? rndf(-1000, 1000) * 1.0000001 : ds[(i / 4) % 8];
+      fw[i] = (float)x;
+      lw[i] = (int64_t)x + (int64_t)trunc(x);
+      if (i < N)
+         iw[i] = (int32_t)x + (int32_t)floor(x);
+      /* Work-item i reads f[i + 1], l[i + 1], l[i + 2], which other work-items write: start
+       * them at the values those writes store so the order does not matter. */
+      fo[i] = fw[i];
+      l[i] = lw[i];
+   }
+   for (int i = 0; i < N; i++) {
+      double x = d[i];
+      double t[9] = {fw[i + 1], (double)lw[i + 1], (double)(uint64_t)lw[i + 2], x * 3.0,
+                     -1.0 / x, x < 1.0 ? x : 2.0, fabs(x), x > 0.5 ? x : 0.5, floor(x)};
+      ow[i] = os[i] = 0;
+      for (int k = 0; k < 9; k++)
+         ow[i] += t[k], os[i] += fabs(t[k]);
+   }
+   if (!run(kget(&f, "dconv"), 1, G(N), G(64), ARGS(AP(d), AP(fo), AP(l), AP(i32), AP(o)))) {
+      CHK("f", (uint32_t *)fo, (uint32_t *)fw, N);
+      CHK("l", l, lw, N);
+      CHK("i32", i32, iw, N);
+      chk_d("o", o, ow, os, N, 1e-15);
+   }
+   kclose(&f);
+}
+
+static void
+t_sobel(void)
+{
+   kfile f = kopen("k38_sobel_uchar4");
+   enum { W = 32, H = 16 };
+   uint8_t *in = gmem(W * H * 4), *out = gmem(W * H * 4);
+   for (int i = 0; i < W * H * 4; i++)
+      in[i] = (uint8_t)rnd();
+   if (run(kget(&f, "sobel"), 2, G(W, H), G(16, 4), ARGS(AP(in), AP(out), AI(W), AI(H)))) {
       kclose(&f);
+      return;
    }
+   int bad = 0;
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++) {
+            uint8_t got = out[(y * W + x) * 4 + c];
+            if (x < 1 || y < 1 || x >= W - 1 || y >= H - 1) {
+               if (got != 0 && bad++ < 5)
+                  fail("border (%d,%d) written", x, y);
+               continue;
+            }
+#define P(dx, dy) ((int)in[((y + (dy)) * W + x + (dx)) * 4 + c])
+            int gx = P(1, -1) - P(-1, -1) + 2 * (P(1, 0) - P(-1, 0)) + P(1, 1) - P(-1, 1);
+            int gy = P(-1, 1) - P(-1, -1) + 2 * (P(0, 1) - P(0, -1)) + P(1, 1) - P(1, -1);
+#undef P
+            /* hypot: 4 ULP; the truncating conversion may go one lower or higher only when
+             * the exact value is within that of an integer. */
+            double h = hypot(gx, gy) / 2, fl = floor(h);
+            int want = h >= 255 ? 255 : (int)fl;
+            int near = h - fl < 1e-5 * h || fl + 1 - h < 1e-5 * h;
+            if (got != want && !(near && abs(got - want) == 1) && bad++ < 5)
+               fail("sobel (%d,%d).%d = %d, want %d (%.6f)", x, y, c, got, want, h);
+         }
+   if (bad > 5)
+      fail("sobel: %d mismatches in all", bad);
+   kclose(&f);
+}
+
+static void
+t_vec_misc(void)
+{
+   kfile f = kopen("k12_vectors");
+   enum { N = 256 };
+   int32_t *a = gmem(N * 32);
+   int16_t *s = gmem(N * 4), sw[N * 2];
+   float *f3 = gmem((N + 1) * 12), f0[(N + 1) * 3];
+   for (int i = 0; i < N * 8; i++)
+      a[i] = (int32_t)rnd() >> (rnd() % 28);
+   for (int i = 0; i < N * 2; i++)
+      s[i] = (int16_t)rnd();
+   for (int i = 0; i < (N + 1) * 3; i++)
+      f0[i] = f3[i] = rndf(-100, 100);
+   for (int i = 0; i < N; i++)
+      for (int c = 0; c < 2; c++) {
+         int32_t p = (int32_t)((uint32_t)a[i * 8 + c] * (uint32_t)a[i * 8 + 2 + c]);
+         int32_t sat = p < -32768 ? -32768 : p > 32767 ? 32767 : p;
+         sw[i * 2 + c] = (int16_t)(sat + s[i * 2 + 1 - c]);
+      }
+   if (run(kget(&f, "vec_misc"), 1, G(N), G(64), ARGS(AP(a), AP(s), AP(f3)))) {
+      kclose(&f);
+      return;
+   }
+   CHK("s", s, sw, N * 2);
+   /* Element j + 1 = 2 * element j as work-item j read it. Work-item j reads what
+    * work-item j - 1 writes; within a wave all loads precede the stores, across waves
+    * (j a multiple of 64) either value may have been read. */
+   int bad = 0;
+   for (int j = 0; j < N; j++)
+      for (int c = 0; c < 3; c++) {
+         float got = f3[(j + 1) * 3 + c], w1 = 2.0f * f0[j * 3 + c];
+         float w2 = j ? 4.0f * f0[(j - 1) * 3 + c] : w1;
+         if (got != w1 && !(j % 64 == 0 && j > 0 && got == w2) && bad++ < 5)
+            fail("f3[%d].%d = %g, want %g", j + 1, c, got, w1);
+      }
+   kclose(&f);
+}
+
+static void
+t_loops(void)
+{
+   kfile f = kopen("k32_image_free_loops");
+   enum { N = 256 };
+   float *in = gmem(N * 4), *out = gmem(N * 4), w[N];
+   for (int i = 0; i < N; i++)
+      in[i] = (float)(int)(rnd() % 4001) * 0.25f - 500.0f; /* quarters: every sum exact */
+   for (int i = 0; i < N; i++)
+      w[i] = i > 0 && i < N - 1 ? 0.25f * in[i - 1] + 0.5f * in[i] + 0.25f * in[i + 1] : in[i];
+   if (!run(kget(&f, "stencil"), 1, G(N), G(64), ARGS(AP(in), AP(out), AI(N))))
+      CHK("stencil", (uint32_t *)out, (uint32_t *)w, N);
+   float *v = gmem(N * 16);
+   double vw[N * 4];
+   for (int i = 0; i < N * 4; i++) {
+      v[i] = rndf(-10, 10);
+      double x = v[i];
+      for (int k = 0; k < 37; k++)
+         x = x * (double)1.0001f + 0.5;
+      vw[i] = x;
+   }
+   /* 37 multiply-adds, fused or not: a few ULP each of values up to ~30. */
+   if (!run(kget(&f, "unrolled"), 1, G(N), G(64), ARGS(AP(v), AI(37))))
+      chk_f("unrolled", v, vw, NULL, N * 4, 0, 37 * 4 * 32 * 0x1p-24);
+   kclose(&f);
+}
+
+static void
+t_wg_ops(void)
+{
+   kfile f = kopen("k33_subgroup_ish");
+   enum { N = 256 };
+   int32_t *a = gmem(N * 4), aw[N];
+   float *fo = gmem(N * 4), fw[N];
+   for (int i = 0; i < N; i++)
+      a[i] = (int32_t)rnd() >> 2;
+   for (int i = 0; i < N; i++) {
+      int g = i & ~63, lid = i & 63;
+      aw[i] = (int32_t)((uint32_t)a[g + ((lid + 1) & 63)] + (uint32_t)a[g + ((lid + 32) & 63)]);
+      fw[i] = (float)lid + (float)i;
+   }
+   if (!run(kget(&f, "wg_ops"), 1, G(N), G(64), ARGS(AP(a), AP(fo)))) {
+      CHK("a", a, aw, N);
+      CHK("f", (uint32_t *)fo, (uint32_t *)fw, N);
+   }
+   kclose(&f);
+}
+
+static void
+t_async_copy(void)
+{
+   kfile f = kopen("k34_async_copy");
+   enum { N = 256 };
+   float *g = gmem(N * 4), *o = gmem(N * 4), w[N];
+   for (int i = 0; i < N; i++)
+      g[i] = rndf(-100, 100), w[i] = g[i] * 2.0f;
+   if (!run(kget(&f, "acopy"), 1, G(N), G(128), ARGS(AP(g), AP(o))))
+      CHK("o", (uint32_t *)o, (uint32_t *)w, N);
+   kclose(&f);
+}
+
+static void
+t_fpmisc(void)
+{
+   kfile f = kopen("k31_fp_misc");
+   enum { N = 256 };
+   float *a = gmem((4096 + N) * 4), x0[N];
+   int32_t *ci = gmem(N * 4), cw[N];
+   double w0[N], s0[N], w2[N], s2[N];
+   float ipw[N];
+   static const float fs[] = {0.5f, 1.0f, 0.0f, 2.0f, 3.75f, 1e-3f, 100.25f, 7.0f};
+   for (int i = 0; i < N; i++) {
+      float x = x0[i] = a[i] = i < 8 ? fs[i] : rndf(0, 50);
+      float fl = floorf(x), fr = fminf(x - fl, 0x1.fffffep-1f);
+      ipw[i] = fl;
+      double t[8] = {fma(x, 2.0, 1.0), (double)x * x + 3.0, fr, 1, x != 0, x != 1.0f, 1, 0};
+      w0[i] = s0[i] = 0;
+      for (int k = 0; k < 8; k++)
+         w0[i] += t[k], s0[i] += fabs(t[k]);
+      cw[i] = (int32_t)((uint32_t)(int32_t)x + (uint32_t)(int32_t)(x * 1.5f) + (uint32_t)x +
+                        (x > 0.5f));
+      double u[3] = {1.0 / x, x / 3.0, sqrt(x) / x};
+      w2[i] = s2[i] = 0;
+      for (int k = 0; k < 3; k++)
+         w2[i] += u[k], s2[i] += fabs(u[k]);
+   }
+   if (run(kget(&f, "fpmisc"), 1, G(N), G(64), ARGS(AP(a), AP(ci)))) {
+      kclose(&f);
+      return;
+   }
+   /* mad may be unfused; division 2.5 ULP, sqrt 3 ULP. x = 0 makes a[2048] infinite. */
+   chk_f("a", a, w0, s0, N, 4e-7, 0);
+   CHK("fract iptr", (uint32_t *)a + 4096, (uint32_t *)ipw, N);
+   CHK("ci", ci, cw, N);
+   chk_f("a+2048", a + 2048, w2, s2, N, 1e-6, 0);
+   int bad = 0;
+   for (int i = 0; i < N; i++)
+      if (!isnan(a[1024 + i]) && bad++ < 5) /* ... + nan(i) */
+         fail("a[%d] = %g, want NaN", 1024 + i, a[1024 + i]);
+   kclose(&f);
+}
+
+static void
+t_native(void)
+{
+   kfile f = kopen("k09_native");
+   enum { N = 256 };
+   float *a = gmem((1024 + N) * 4);
+   double w[N], s[N], hw[N], hs[N];
+   for (int i = 0; i < N; i++) {
+      /* Keep clear of pi/2, where native_tan's error is unbounded relative to the sum. */
+      float x = a[i] = i & 1 ? rndf(0.5f, 1.4f) : rndf(1.75f, 2.5f);
+      double t[14] = {sin(x), cos(x), exp(x), log(x), sqrt(x), 1 / sqrt(x), 1.0 / x,
+                      x / (x + 1.0), exp2(x), log2(x), pow(x, 2.5), tan(x / (2 * M_PI)),
+                      pow(10, x), log10(x)};
+      double h[6] = {sin(x), exp(x), log(x), sqrt(x), 1.0 / x, x / 3.0};
+      w[i] = s[i] = hw[i] = hs[i] = 0;
+      for (int k = 0; k < 14; k++)
+         w[i] += t[k], s[i] += fabs(t[k]);
+      for (int k = 0; k < 6; k++)
+         hw[i] += h[k], hs[i] += fabs(h[k]);
+   }
+   /* native_* accuracy is implementation-defined; the hardware approximations are good to
+    * ~1e-6 relative, half_* to 2^-11. Loose bounds catch wrong functions, not ULPs.
+    * native_tan: clang-19 + the ROCm device libraries compile it to v_sin/v_cos of
+    * x * 0.15915494 * 0.15915494 (two v_mul_f32 by 1/2pi in k09_native's code, the scaling
+    * applied twice), so the machine code, on hardware as here, returns tan(x / 2pi). */
+   if (!run(kget(&f, "nat"), 1, G(N), G(64), ARGS(AP(a)))) {
+      chk_f("native", a, w, s, N, 1e-4, 0);
+      chk_f("half", a + 1024, hw, hs, N, 2e-3, 0);
+   }
+   kclose(&f);
 }
 
 static const struct test {
@@ -1491,7 +1928,11 @@ static const struct test {
    {"mandel", t_mandel},       {"conv2d", t_conv2d},        {"struct_args", t_struct_args},
    {"bitops", t_bitops},       {"char_short", t_char_short}, {"rng", t_rng},
    {"black_scholes", t_black_scholes}, {"atomic_cl2", t_atomic_cl2},
-   {"wg_generic", t_wg_generic}, {"exact", t_exact},     {"run_only", t_run_only},
+   {"wg_generic", t_wg_generic}, {"exact", t_exact},     {"convert", t_convert},
+   {"shuffle_select", t_shuffle_select}, {"constant", t_constant}, {"nbody", t_nbody},
+   {"localvec", t_localvec},   {"dconv", t_dconv},          {"sobel", t_sobel},
+   {"vec_misc", t_vec_misc},   {"loops", t_loops},          {"wg_ops", t_wg_ops},
+   {"async_copy", t_async_copy}, {"fpmisc", t_fpmisc},     {"native", t_native},
 };
 
 int
