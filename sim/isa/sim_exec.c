@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include "sim_isa_priv.h"
 
+/* Counter array layout: [enc][op] executions, then [enc][op] active lanes (popcount of
+ * EXEC when the instruction issues; for scalar encodings it is the lanes the wave had). */
+#define SIM_COUNTS_N ((size_t)SIM_ENC_COUNT * SIM_OP_COUNT)
+
 void
 sim__wave_run(sim_wave *w)
 {
@@ -18,9 +22,12 @@ sim__wave_run(sim_wave *w)
          return;
       w->inst_pc = pc;
       w->pc = pc + in->size;
+      if (SIM_UNLIKELY(w->counts != NULL)) {
+         size_t i = (size_t)in->enc * SIM_OP_COUNT + in->op;
+         w->counts[i]++;
+         w->counts[SIM_COUNTS_N + i] += (uint64_t)__builtin_popcountll(SIM_EXEC(w));
+      }
       in->fn(w, in);
-      if (SIM_UNLIKELY(w->counts != NULL))
-         w->counts[(size_t)in->enc * SIM_OP_COUNT + in->op]++;
       if (SIM_UNLIKELY(w->trace))
          sim__trace_inst(w, in);
       if (SIM_UNLIKELY(w->status != SIM_WAVE_RUNNING))
@@ -121,8 +128,6 @@ sim__trace_inst(sim_wave *w, const sim_inst *in)
 
 /* ---- Execution counters ------------------------------------------------------------- */
 
-#define SIM_COUNTS_N ((size_t)SIM_ENC_COUNT * SIM_OP_COUNT)
-
 static pthread_mutex_t counts_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t *counts_total;
 static const char *counts_path;
@@ -138,8 +143,9 @@ counts_write(void)
       for (size_t e = 0; e < SIM_ENC_COUNT; e++)
          for (size_t o = 1; o < SIM_OP_COUNT; o++)
             if (counts_total[e * SIM_OP_COUNT + o])
-               fprintf(f, "%s:%s %llu\n", sim__enc_names[e], sim__op_names[o],
-                       (unsigned long long)counts_total[e * SIM_OP_COUNT + o]);
+               fprintf(f, "%s:%s %llu %llu\n", sim__enc_names[e], sim__op_names[o],
+                       (unsigned long long)counts_total[e * SIM_OP_COUNT + o],
+                       (unsigned long long)counts_total[SIM_COUNTS_N + e * SIM_OP_COUNT + o]);
       fclose(f);
    }
    pthread_mutex_unlock(&counts_lock);
@@ -150,7 +156,7 @@ counts_setup(void)
 {
    counts_path = getenv("HSACL_SIM_COUNTS");
    if (counts_path && *counts_path) {
-      counts_total = calloc(SIM_COUNTS_N, sizeof(uint64_t));
+      counts_total = calloc(2 * SIM_COUNTS_N, sizeof(uint64_t));
       pthread_key_create(&counts_key, free);
       atexit(counts_write);
    }
@@ -171,7 +177,7 @@ sim__counts_thread(void)
       return NULL;
    uint64_t *c = pthread_getspecific(counts_key);
    if (!c) {
-      c = calloc(SIM_COUNTS_N, sizeof(uint64_t));
+      c = calloc(2 * SIM_COUNTS_N, sizeof(uint64_t));
       pthread_setspecific(counts_key, c);
    }
    return c;
@@ -184,7 +190,7 @@ sim__counts_flush(uint64_t *counts)
    if (!counts || !counts_total)
       return;
    pthread_mutex_lock(&counts_lock);
-   for (size_t i = 0; i < SIM_COUNTS_N; i++) {
+   for (size_t i = 0; i < 2 * SIM_COUNTS_N; i++) {
       counts_total[i] += counts[i];
       counts[i] = 0;
    }

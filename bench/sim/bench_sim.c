@@ -1,0 +1,279 @@
+/*
+ * bench/sim/bench_sim.c — throughput of hsacl's software GPU beside PoCL, same OpenCL C
+ * kernels, same run. Prints figures; never passes or fails on them.
+ *
+ * For each kernel (vector add, work-group reduction with barriers, matrix multiply,
+ * Mandelbrot) the parent runs child processes of itself, each with its own environment
+ * set before the OpenCL runtime initialises:
+ *   hsacl, HSACL_SIM_THREADS=1        wall time per launch (best of the repetitions)
+ *   hsacl, HSACL_SIM_THREADS=<cores>  the same on all cores
+ *   hsacl, HSACL_SIM_COUNTS=<file>    one launch with the interpreter's per-opcode counters:
+ *                                     vector lane-instructions = sum over vector encodings
+ *                                     of executions x active lanes (popcount(EXEC)); scalar
+ *                                     instructions (SOP*, SMEM) are counted separately, once
+ *                                     per wave, and not included in the lane figure
+ *   PoCL (vendors folder holding only pocl.icd), wall time per launch
+ * and prints lane-instructions/s (1 thread, all cores) and hsacl time / PoCL time.
+ * Goals from the issue: >= 1e9 lane-instructions/s on all cores, within 30x of PoCL.
+ *
+ * Usage: hsacl-bench-sim [repetitions]   (child mode: --child <kernel> <repetitions>)
+ */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *source =
+   "kernel void vadd(global const int *a, global const int *b, global int *c) {\n"
+   "  size_t i = get_global_id(0); c[i] = a[i] + b[i];\n"
+   "}\n"
+   "kernel void reduce(global const int *in, global int *out, local int *l) {\n"
+   "  uint lid = get_local_id(0);\n"
+   "  l[lid] = in[get_global_id(0)];\n"
+   "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "  for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {\n"
+   "    if (lid < s) l[lid] += l[lid + s];\n"
+   "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "  }\n"
+   "  if (lid == 0) out[get_group_id(0)] = l[0];\n"
+   "}\n"
+   "kernel void matmul(global const float *a, global const float *b, global float *c, int n) {\n"
+   "  int x = get_global_id(0), y = get_global_id(1);\n"
+   "  float s = 0.0f;\n"
+   "  for (int k = 0; k < n; k++) s += a[y * n + k] * b[k * n + x];\n"
+   "  c[y * n + x] = s;\n"
+   "}\n"
+   "kernel void mandel(global int *out, int w, int h, int maxit) {\n"
+   "  int x = get_global_id(0), y = get_global_id(1);\n"
+   "  float cr = -2.0f + 2.5f * x / w, ci = -1.25f + 2.5f * y / h, zr = 0.0f, zi = 0.0f;\n"
+   "  int it = 0;\n"
+   "  while (it < maxit && zr * zr + zi * zi < 4.0f) {\n"
+   "    float t = zr * zr - zi * zi + cr; zi = 2.0f * zr * zi + ci; zr = t; it++;\n"
+   "  }\n"
+   "  out[y * w + x] = it;\n"
+   "}\n";
+
+enum { VADD_N = 1 << 20, RED_N = 1 << 20, RED_L = 256, MM_N = 256, MB_W = 512, MB_H = 512,
+       MB_IT = 256 };
+static const char *const kernels[] = {"vadd", "reduce", "matmul", "mandel"};
+#define NK (sizeof(kernels) / sizeof(kernels[0]))
+
+static double
+now_s(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+#define CL(x)                                                                               \
+   do {                                                                                     \
+      cl_int e_ = (x);                                                                      \
+      if (e_ != CL_SUCCESS) {                                                               \
+         fprintf(stderr, "%s:%d: %s = %d\n", __FILE__, __LINE__, #x, e_);                   \
+         exit(1);                                                                           \
+      }                                                                                     \
+   } while (0)
+
+/* Child: runs kernel `name` once to warm up, then `reps` timed launches; prints
+ * "<best seconds> <checksum>" on stdout. */
+static int
+child(const char *name, int reps)
+{
+   cl_platform_id plat;
+   cl_device_id dev;
+   cl_int err;
+   CL(clGetPlatformIDs(1, &plat, NULL));
+   CL(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
+   cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+   CL(err);
+   cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+   CL(err);
+   cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
+   CL(err);
+   CL(clBuildProgram(p, 1, &dev, NULL, NULL, NULL));
+   cl_kernel k = clCreateKernel(p, name, &err);
+   CL(err);
+   size_t g[2] = {1, 1}, l[2] = {64, 1}, outn = 0;
+   unsigned dims = 1;
+   cl_mem bufs[3] = {0};
+   if (!strcmp(name, "vadd")) {
+      int *a = malloc(VADD_N * 4), *b = malloc(VADD_N * 4);
+      for (int i = 0; i < VADD_N; i++)
+         a[i] = i, b[i] = 3 * i;
+      bufs[0] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, VADD_N * 4, a, &err);
+      bufs[1] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, VADD_N * 4, b, &err);
+      bufs[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, VADD_N * 4, NULL, &err);
+      for (int i = 0; i < 3; i++)
+         CL(clSetKernelArg(k, i, sizeof(cl_mem), &bufs[i]));
+      g[0] = VADD_N, outn = VADD_N;
+      free(a), free(b);
+   } else if (!strcmp(name, "reduce")) {
+      int *a = malloc(RED_N * 4);
+      for (int i = 0; i < RED_N; i++)
+         a[i] = i % 1000;
+      bufs[0] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, RED_N * 4, a, &err);
+      bufs[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, RED_N / RED_L * 4, NULL, &err);
+      CL(clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[0]));
+      CL(clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[2]));
+      CL(clSetKernelArg(k, 2, RED_L * 4, NULL));
+      g[0] = RED_N, l[0] = RED_L, outn = RED_N / RED_L;
+      free(a);
+   } else if (!strcmp(name, "matmul")) {
+      float *a = malloc(MM_N * MM_N * 4);
+      for (int i = 0; i < MM_N * MM_N; i++)
+         a[i] = (float)(i % 7) - 3.0f;
+      bufs[0] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, MM_N * MM_N * 4, a, &err);
+      bufs[1] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, MM_N * MM_N * 4, a, &err);
+      bufs[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, MM_N * MM_N * 4, NULL, &err);
+      int n = MM_N;
+      for (int i = 0; i < 3; i++)
+         CL(clSetKernelArg(k, i, sizeof(cl_mem), &bufs[i]));
+      CL(clSetKernelArg(k, 3, sizeof(int), &n));
+      dims = 2, g[0] = g[1] = MM_N, l[0] = 16, l[1] = 16, outn = MM_N * MM_N;
+      free(a);
+   } else {
+      int w = MB_W, h = MB_H, it = MB_IT;
+      bufs[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, MB_W * MB_H * 4, NULL, &err);
+      CL(clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[2]));
+      CL(clSetKernelArg(k, 1, sizeof(int), &w));
+      CL(clSetKernelArg(k, 2, sizeof(int), &h));
+      CL(clSetKernelArg(k, 3, sizeof(int), &it));
+      dims = 2, g[0] = MB_W, g[1] = MB_H, l[0] = 16, l[1] = 16, outn = MB_W * MB_H;
+   }
+   CL(clEnqueueNDRangeKernel(q, k, dims, NULL, g, l, 0, NULL, NULL));
+   CL(clFinish(q));
+   double best = 1e30;
+   for (int r = 0; r < reps; r++) {
+      double t0 = now_s();
+      CL(clEnqueueNDRangeKernel(q, k, dims, NULL, g, l, 0, NULL, NULL));
+      CL(clFinish(q));
+      double t = now_s() - t0;
+      best = t < best ? t : best;
+   }
+   int *out = malloc(outn * 4);
+   CL(clEnqueueReadBuffer(q, bufs[2], CL_TRUE, 0, outn * 4, out, 0, NULL, NULL));
+   unsigned long long sum = 0;
+   for (size_t i = 0; i < outn; i++)
+      sum = sum * 31 + (unsigned)out[i];
+   printf("%.9f %llu\n", reps ? best : 0.0, sum);
+   free(out);
+   for (int i = 0; i < 3; i++)
+      if (bufs[i])
+         clReleaseMemObject(bufs[i]);
+   clReleaseKernel(k);
+   clReleaseProgram(p);
+   clReleaseCommandQueue(q);
+   clReleaseContext(ctx);
+   return 0;
+}
+
+/* Runs a child with the given environment; returns 0 and its figures on success. */
+static int
+spawn(const char *self, const char *kernel, int reps, const char *vendors, int threads,
+      const char *counts, double *secs, unsigned long long *sum)
+{
+   int fd[2];
+   if (pipe(fd))
+      return -1;
+   pid_t pid = fork();
+   if (pid == 0) {
+      dup2(fd[1], 1);
+      close(fd[0]);
+      close(fd[1]);
+      char t[16], r[16];
+      snprintf(t, sizeof(t), "%d", threads);
+      snprintf(r, sizeof(r), "%d", reps);
+      setenv("OCL_ICD_VENDORS", vendors, 1);
+      setenv("HSACL_SIM_THREADS", t, 1);
+      if (counts)
+         setenv("HSACL_SIM_COUNTS", counts, 1);
+      else
+         unsetenv("HSACL_SIM_COUNTS");
+      execl(self, self, "--child", kernel, r, (char *)NULL);
+      _exit(127);
+   }
+   close(fd[1]);
+   FILE *f = fdopen(fd[0], "r");
+   int ok = fscanf(f, "%lf %llu", secs, sum) == 2;
+   fclose(f);
+   int st;
+   waitpid(pid, &st, 0);
+   return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* Sums a HSACL_SIM_COUNTS file: vector lane-instructions and scalar instructions. */
+static void
+read_counts(const char *path, double *vlanes, double *sinst, double *vinst)
+{
+   *vlanes = *sinst = *vinst = 0;
+   FILE *f = fopen(path, "r");
+   if (!f)
+      return;
+   char line[256], enc[32], mnem[64];
+   unsigned long long c, lanes;
+   while (fgets(line, sizeof(line), f)) {
+      if (sscanf(line, "%31[A-Z0-9_]:%63s %llu %llu", enc, mnem, &c, &lanes) != 4)
+         continue;
+      if (!strncmp(enc, "SOP", 3) || !strcmp(enc, "SMEM"))
+         *sinst += c;
+      else
+         *vlanes += lanes, *vinst += c;
+   }
+   fclose(f);
+}
+
+int
+main(int argc, char **argv)
+{
+   if (argc >= 4 && !strcmp(argv[1], "--child"))
+      return child(argv[2], atoi(argv[3]));
+   int reps = argc > 1 ? atoi(argv[1]) : 3;
+   if (reps < 1)
+      reps = 1;
+   char self[4096];
+   ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+   if (n <= 0)
+      return 1;
+   self[n] = 0;
+   int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+   char counts[] = "/tmp/hsacl-bench-sim-XXXXXX";
+   int cfd = mkstemp(counts);
+   if (cfd >= 0)
+      close(cfd);
+   printf("hsacl software GPU (gfx906 interpreter) vs PoCL, best of %d launches; lane-instr = "
+          "vector instructions x active lanes (scalar instructions not included)\n", reps);
+   printf("%-7s %12s %10s %10s %12s %12s %10s %9s %s\n", "kernel", "lane-instr", "scalar",
+          "hsacl 1T", "lane-i/s 1T", "lane-i/s", "PoCL", "ratio", "");
+   printf("%-7s %12s %10s %10s %12s %12s %10s %9s\n", "", "", "instr", "s",
+          "", "", "s", "hsacl/PoCL");
+   for (unsigned i = 0; i < NK; i++) {
+      double t1 = 0, tn = 0, tp = 0, tc, vl = 0, si = 0, vi = 0;
+      unsigned long long s1 = 0, sn = 0, sp = 0, sc;
+      int e1 = spawn(self, kernels[i], reps, BENCH_HSACL_VENDORS, 1, NULL, &t1, &s1);
+      int en = spawn(self, kernels[i], reps, BENCH_HSACL_VENDORS, cores, NULL, &tn, &sn);
+      int ec = spawn(self, kernels[i], 0, BENCH_HSACL_VENDORS, 1, counts, &tc, &sc);
+      if (!ec)
+         read_counts(counts, &vl, &si, &vi);
+      int ep = spawn(self, kernels[i], reps, BENCH_POCL_VENDORS, cores, NULL, &tp, &sp);
+      char note[96] = "";
+      if (e1 || en || ec)
+         snprintf(note, sizeof(note), "hsacl run failed");
+      else if (ep)
+         snprintf(note, sizeof(note), "PoCL run failed");
+      else if (s1 != sp || sn != sp)
+         snprintf(note, sizeof(note), "(results differ from PoCL)");
+      printf("%-7s %12.4g %10.4g %10.4f %12.3g %12.3g %10.4f %9.1f %s\n", kernels[i], vl, si,
+             t1, e1 ? 0 : vl / t1, en ? 0 : vl / tn, tp, ep || en ? 0 : tn / tp, note);
+      fflush(stdout);
+   }
+   printf("all cores = %d threads (HSACL_SIM_THREADS) for hsacl; PoCL uses its default. Goals: "
+          ">= 1e9 lane-instr/s, ratio <= 30.\n", cores);
+   unlink(counts);
+   return 0;
+}
