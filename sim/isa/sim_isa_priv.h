@@ -480,6 +480,10 @@ sim__as_u64(double f)
       sim__vdst32(w, in, (const uint32_t *)r);                                              \
    }
 
+/* r[l] = fma(a[l], b[l], c[l]) for 64 lanes. libm's fmaf is a call per lane (~40% of a
+ * Mandelbrot run in perf); on hosts with FMA3 an ifunc-selected clone does it inline. */
+void sim__fma_rows(float *r, const float *a, const float *b, const float *c);
+
 #define SIM_VOP_F32_3(name, expr)                                                           \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \

@@ -508,3 +508,13 @@ sim__f64_post(sim_wave *w, const sim_inst *in, double *r)
          r[l] = flush64(r[l]);
    }
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("fma", "default")))
+#endif
+void
+sim__fma_rows(float *r, const float *a, const float *b, const float *c)
+{
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = fmaf(a[l], b[l], c[l]);
+}

@@ -133,8 +133,7 @@ sim__op_v_fmac_f32(sim_wave *w, const sim_inst *in)
    if (!drow)
       return;
    const float *C = sim__f32_in(w, (const float *)drow, f2);
-   for (unsigned l = 0; l < 64; l++)
-      r[l] = fmaf(A[l], B[l], C[l]);
+   sim__fma_rows(r, A, B, C);
    sim__f32_post(w, in, r);
    sim__vdst32(w, in, (const uint32_t *)r);
 }

@@ -174,7 +174,18 @@ sim__op_v_writelane_b32(sim_wave *w, const sim_inst *in)
 }
 
 /* D.f = S0.f * S1.f + S2.f (fused). */
-SIM_VOP_F32_3(v_fma_f32, fmaf(a, b, c))
+void
+sim__op_v_fma_f32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], t2[64];
+   float f0[64], f1[64], f2[64], r[64];
+   const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
+   const float *B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), f1);
+   const float *C = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 2, SIM_VT_F32, t2), f2);
+   sim__fma_rows(r, A, B, C);
+   sim__f32_post(w, in, r);
+   sim__vdst32(w, in, (const uint32_t *)r);
+}
 /* D.f = S0.f * S1.f + S2.f (multiply rounded, then add). */
 SIM_VOP_F32_3(v_mad_f32, a * b + c)
 
