@@ -98,6 +98,9 @@ struct comp_kernel_arg_value {
    size_t size;     /* arg_size as given */
    size_t capacity; /* bytes allocated at value */
    bool set;
+   /* clSetKernelArgSVMPointer: `value` holds a raw pointer (void *) written as is, not a
+    * cl_mem. Cleared by comp_kernel_set_arg_raw (clSetKernelArg), copied by clCloneKernel. */
+   bool svm;
 };
 
 /* dispatch/'s state from clSetKernelExecInfo: destroyed with the kernel, duplicated by
@@ -147,7 +150,7 @@ const struct comp_program_info *comp_kernel_program_info(const struct _cl_kernel
 /*
  * Stores the raw value of explicit argument `index` (< kernel->num_args): copies `size`
  * bytes of `value`, or records a NULL value (local memory size, NULL buffer) when `value`
- * is NULL, and marks it set. Trusts its inputs: clSetKernelArg validates the index, size
+ * is NULL, and marks it set (and not an SVM pointer). Trusts its inputs: clSetKernelArg validates the index, size
  * and value against kernel->sig first. CL_OUT_OF_HOST_MEMORY leaves the old value.
  */
 cl_int comp_kernel_set_arg_raw(struct _cl_kernel *kernel, cl_uint index, size_t size,

@@ -192,6 +192,7 @@ comp_kernel_set_arg_raw(struct _cl_kernel *kernel, cl_uint index, size_t size,
    }
    a->size = size;
    a->set = true;
+   a->svm = false;
    return CL_SUCCESS;
 }
 
@@ -298,6 +299,7 @@ comp_CloneKernel(cl_kernel source_kernel, cl_int *errcode_ret)
       const struct comp_kernel_arg_value *a = &src->args[i];
       if (a->set && comp_kernel_set_arg_raw(k, i, a->size, a->value) != CL_SUCCESS)
          goto out_destroy_kernel;
+      k->args[i].svm = a->svm;
    }
    if (src->exec_info && src->exec_info_ops) {
       k->exec_info_ops = src->exec_info_ops;

@@ -570,9 +570,16 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
       KERNARG_CHECK(a, kd);
       switch (a->kind) {
       case COMP_ARG_GLOBAL_BUFFER: {
-         cl_mem h = v->value ? *(const cl_mem *)v->value : NULL;
+         cl_mem h = v->value && !v->svm ? *(const cl_mem *)v->value : NULL;
          uint64_t va = 0;
-         if (h) {
+         if (v->svm) {
+            /* clSetKernelArgSVMPointer: the raw pointer; the application keeps the SVM
+             * allocation alive while the kernel runs (§5.6.1). */
+            void *ptr = NULL;
+            if (v->value)
+               memcpy(&ptr, v->value, sizeof(ptr));
+            va = (uint64_t)(uintptr_t)ptr;
+         } else if (h) {
             struct _cl_mem *m = mem_mem_from_handle(h);
             if (!m) {
                err = ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: the buffer was "

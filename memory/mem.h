@@ -174,6 +174,35 @@ void *CL_API_CALL mem_SVMAlloc(cl_context context, cl_svm_mem_flags flags, size_
                                cl_uint alignment);
 void CL_API_CALL mem_SVMFree(cl_context context, void *svm_pointer);
 
+/* SVM commands (mem_svm_enqueue.c), OpenCL 3.0 API §5.6.2. The free callback runs on a
+ * runtime or enqueueing thread with no lock held. */
+typedef void(CL_CALLBACK *mem_svm_free_fn)(cl_command_queue queue, cl_uint num_svm_pointers,
+                                           void *svm_pointers[], void *user_data);
+cl_int CL_API_CALL mem_EnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers,
+                                      void *svm_pointers[], mem_svm_free_fn pfn_free_func,
+                                      void *user_data, cl_uint num_events_in_wait_list,
+                                      const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
+                                        void *dst_ptr, const void *src_ptr, size_t size,
+                                        cl_uint num_events_in_wait_list,
+                                        const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr,
+                                         const void *pattern, size_t pattern_size, size_t size,
+                                         cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map,
+                                     cl_map_flags map_flags, void *svm_ptr, size_t size,
+                                     cl_uint num_events_in_wait_list,
+                                     const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
+                                       cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueSVMMigrateMem(cl_command_queue command_queue,
+                                            cl_uint num_svm_pointers, const void **svm_pointers,
+                                            const size_t *sizes, cl_mem_migration_flags flags,
+                                            cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list, cl_event *event);
+
 /* Buffer commands (mem_transfer.c). */
 cl_int CL_API_CALL mem_EnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
                                          cl_bool blocking_read, size_t offset, size_t size,

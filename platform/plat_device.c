@@ -437,7 +437,9 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
       RET_SCALAR(size_t, 0);
    case CL_DEVICE_SVM_CAPABILITIES:
-      RET_SCALAR(cl_device_svm_capabilities, 0);
+      /* clSVMAlloc (mem_svm.c), §5.6.2 commands and SVM kernel arguments: coarse-grained
+       * buffer SVM only. */
+      RET_SCALAR(cl_device_svm_capabilities, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER);
    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
