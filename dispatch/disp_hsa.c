@@ -73,7 +73,11 @@ try_runtime(const char *path, disp_runtime_kind kind)
       if (hsa_table.hsa_status_string(st, &msg) != HSA_STATUS_SUCCESS || !msg)
          msg = "unknown status";
       append_failure("%s: hsa_init failed (0x%x: %s)", path, (unsigned)st, msg);
-      /* A runtime that failed hsa_init may have started threads; keep it mapped. */
+      /* hsa_init undoes its partial work when it fails (ROCr: Runtime::Acquire releases
+       * on error), so nothing of the runtime still runs. Unloading it also keeps its
+       * thread-local state away from tools that walk every thread's TLS (LeakSanitizer
+       * crashed on ROCr's after its failed hsa_init). */
+      dlclose(handle);
       return false;
    }
    unsigned gpus = 0;
@@ -81,6 +85,7 @@ try_runtime(const char *path, disp_runtime_kind kind)
    if (gpus == 0) {
       append_failure("%s: initialised but reports no GPU agent", path);
       hsa_table.hsa_shut_down();
+      dlclose(handle);
       return false;
    }
    hsa_table.handle = handle;
