@@ -115,6 +115,7 @@ typedef struct kern {
 typedef struct kfile {
    hsa_executable_t exe;
    hsa_code_object_reader_t rd;
+   void *data; /* the code object bytes the reader reads from */
    int ok;
 } kfile;
 
@@ -136,6 +137,7 @@ kopen(const char *base)
    if (fread(data, 1, (size_t)n, f) != (size_t)n)
       DIE("read %s", path);
    fclose(f);
+   k.data = data;
    HSA(hsa_code_object_reader_create_from_memory(data, (size_t)n, &k.rd));
    HSA(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
                                  NULL, &k.exe));
@@ -152,6 +154,8 @@ kclose(kfile *k)
       return;
    hsa_executable_destroy(k->exe);
    hsa_code_object_reader_destroy(k->rd);
+   free(k->data);
+   k->data = NULL;
 }
 
 static kern
