@@ -92,12 +92,13 @@ FCMP(SIM_VOPC_64, f64, double, SIM_VT_F64)
 /* D[i] = S0 is of one of the classes in S1.u mask: bit 0 sNaN, 1 qNaN, 2 -inf, 3 -normal,
  * 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf. */
 static unsigned
-fclass_bit(double x, bool snan)
+fclass_bit(int fpclass, bool neg, bool snan)
 {
-   if (isnan(x))
+   /* fpclass: fpclassify() of the value in its own precision (a float subnormal is a
+    * normal double, so an f32 must not be classified after promotion). */
+   switch (fpclass) {
+   case FP_NAN:
       return snan ? 0 : 1;
-   bool neg = signbit(x);
-   switch (fpclassify(x)) {
    case FP_INFINITE:
       return neg ? 2 : 9;
    case FP_NORMAL:
@@ -122,14 +123,14 @@ cmp_class(sim_wave *w, const sim_inst *in, bool f64, bool x)
       for (unsigned l = 0; l < 64; l++) {
          double d = sim__as_f64(A[l]);
          bool snan = isnan(d) && !((A[l] >> 51) & 1);
-         bits |= (uint64_t)((B[l] >> fclass_bit(d, snan)) & 1) << l;
+         bits |= (uint64_t)((B[l] >> fclass_bit(fpclassify(d), signbit(d), snan)) & 1) << l;
       }
    } else {
       const uint32_t *S = sim__vsrc32(w, in, 0, SIM_VT_F32, t0);
       for (unsigned l = 0; l < 64; l++) {
          float f = sim__as_f32(S[l]);
          bool snan = isnan(f) && !((S[l] >> 22) & 1);
-         bits |= (uint64_t)((B[l] >> fclass_bit(f, snan)) & 1) << l;
+         bits |= (uint64_t)((B[l] >> fclass_bit(fpclassify(f), signbit(f), snan)) & 1) << l;
       }
    }
    bits &= SIM_EXEC(w);

@@ -979,9 +979,6 @@ const struct diff_known_failure diff_known_failures[] = {
      "compiler (ROCm device libs): abs_diff(int/long) computes max - min with a 'sub nsw', "
      "which LLVM turns into abs(x - y); wrong when |x - y| exceeds the signed maximum "
      "(e.g. abs_diff(-2e9, 1.5e9) gives 2^32 - 3.5e9)" },
-   { "f_isnormal",
-     "sim/isa: v_cmp_class_f32 classifies the float after promoting it to double, so an f32 "
-     "subnormal is reported as normal (sim_vopc.c fclass_bit)" },
    { "c_sat_nan",
      "compiler (ROCm device libs): convert_<int>_sat(float) clamps with max/min before the "
      "conversion, so NaN gives the type's minimum instead of 0 (OpenCL C §6.2.3.3)" },

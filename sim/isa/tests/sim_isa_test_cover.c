@@ -491,9 +491,29 @@ TEST(mimg_illegal)
    CHECK(strstr(t_fault.message, "image_store") != NULL);
 }
 
+/* V_CMP_CLASS_F32: D = S0 is in a class of the mask S1 (bit 3 -normal, 4 -denormal,
+ * 7 +denormal, 8 +normal). An f32 subnormal is a denormal, even though it would be a
+ * normal double (the classification is of the 32-bit value). */
+TEST(cmp_class_f32_denormal)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++)
+      w->v[0][l] = l & 1 ? 0x00800000u /* FLT_MIN */ : (l & 2 ? 0x80000001u : 0x00000001u);
+   vset(w, 2, 0x108); /* normal */
+   vset(w, 3, 0x090); /* denormal */
+   CHECK_EQ(t_run(w, "v_cmp_class_f32 vcc, v0, v2\n s_mov_b64 s[10:11], vcc\n"
+                     "v_cmp_class_f32 vcc, v0, v3\n s_mov_b64 s[12:13], vcc"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[10], 0xAAAAAAAAu); /* odd lanes: FLT_MIN is normal */
+   CHECK_EQ(w->s[11], 0xAAAAAAAAu);
+   CHECK_EQ(w->s[12], 0x55555555u); /* even lanes: +-2^-149 is denormal */
+   CHECK_EQ(w->s[13], 0x55555555u);
+}
+
 void
 t_cover_tests(void)
 {
+   RUN(cmp_class_f32_denormal);
    RUN(salu_forms);
    RUN(sopk_forms);
    RUN(vop12_forms);
