@@ -177,14 +177,31 @@ plat__device_create(struct _cl_platform_id *plat, hsa_agent_t agent, struct _cl_
 
 /* ---- capabilities ----------------------------------------------------------------- */
 
-/* Device extensions that work at this commit (none yet: kernels do not run). */
-static const cl_name_version device_extensions[] = { { 0, "" } };
-#define NUM_DEVICE_EXTENSIONS 0
+/* Device extensions that work at this commit (plat_extensions.def). */
+static const cl_name_version device_extensions[] = {
+#define PLAT_EXTENSION(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
+#include "platform/plat_extensions.def"
+#undef PLAT_EXTENSION
+};
+#define NUM_DEVICE_EXTENSIONS (sizeof(device_extensions) / sizeof(device_extensions[0]))
+
+/* The same names, space separated. */
+static const char device_extension_string[] =
+#define PLAT_EXTENSION(name, major, minor, patch) #name " "
+#include "platform/plat_extensions.def"
+#undef PLAT_EXTENSION
+   "";
+
+static bool
+device_has_fp64(void)
+{
+   return strstr(device_extension_string, "cl_khr_fp64 ") != NULL;
+}
 
 const char *
 plat_device_extensions(const struct _cl_device_id *dev)
 {
-   return "";
+   return device_extension_string;
 }
 
 static const cl_name_version opencl_c_versions[] = {
@@ -289,6 +306,7 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
       RET_SCALAR(cl_uint, 1);
    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+      RET_SCALAR(cl_uint, device_has_fp64() ? 1 : 0);
    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
       /* 0 until cl_khr_fp64 / cl_khr_fp16 are advertised (OpenCL 3.0 §4.2 table). */
@@ -327,6 +345,11 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
       RET_SCALAR(cl_device_fp_config,
                  CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA);
    case CL_DEVICE_DOUBLE_FP_CONFIG:
+      /* The set cl_khr_fp64 requires (OpenCL 3.0 §4.2): gfx9+ has all of it in hardware. */
+      RET_SCALAR(cl_device_fp_config,
+                 device_has_fp64() ? CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+                                        CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM
+                                   : 0);
    case CL_DEVICE_HALF_FP_CONFIG:
       RET_SCALAR(cl_device_fp_config, 0);
    case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
