@@ -170,23 +170,41 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    unsigned sx = wg->size[0], sy = wg->size[1];
    unsigned items = sx * sy * wg->size[2];
    unsigned tid = (d->rsrc2 >> 11) & 3;
-   uint64_t exec = 0;
-   for (unsigned l = 0; l < 64; l++) {
-      unsigned li = id * 64 + l;
-      uint32_t x = 0, y = 0, z = 0;
-      if (li < items) {
-         exec |= 1ull << l;
-         x = li % sx;
-         y = (li / sx) % sy;
-         z = li / (sx * sy);
+   unsigned first = id * 64, live = items > first ? items - first : 0;
+   live = live < 64 ? live : 64;
+   /* Work-item id of lane 0, then counted up: no divisions per lane. Lanes past the last
+    * work-item read 0. */
+   uint32_t x = first % sx, y = (first / sx) % sy, z = first / (sx * sy);
+   uint32_t *vx = w->v[0];
+   uint32_t *vy = tid >= 1 && w->nvgpr > 1 ? w->v[1] : NULL;
+   uint32_t *vz = tid >= 2 && w->nvgpr > 2 ? w->v[2] : NULL;
+   if (sx == 64 || (sx >= items && vy == NULL)) {
+      for (unsigned l = 0; l < 64; l++)
+         vx[l] = l < live ? x + l : 0;
+   } else {
+      for (unsigned l = 0; l < 64; l++) {
+         vx[l] = l < live ? x : 0;
+         if (++x == sx) {
+            x = 0;
+            if (++y == sy)
+               y = 0, z++;
+         }
       }
-      w->v[0][l] = x;
-      if (tid >= 1 && w->nvgpr > 1)
-         w->v[1][l] = y;
-      if (tid >= 2 && w->nvgpr > 2)
-         w->v[2][l] = z;
    }
-   SIM_EXEC(w) = exec;
+   if (vy) {
+      x = first % sx, y = (first / sx) % sy, z = first / (sx * sy);
+      for (unsigned l = 0; l < 64; l++) {
+         vy[l] = l < live ? y : 0;
+         if (vz)
+            vz[l] = l < live ? z : 0;
+         if (++x == sx) {
+            x = 0;
+            if (++y == sy)
+               y = 0, z++;
+         }
+      }
+   }
+   SIM_EXEC(w) = live == 64 ? ~0ull : (1ull << live) - 1;
 }
 
 /* Runs the waves of one work-group round-robin: each until s_barrier or s_endpgm; a

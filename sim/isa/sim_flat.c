@@ -48,6 +48,70 @@ scratch_xlate(sim_wave *w, const sim_inst *in, unsigned lane, uint32_t k, uint32
    return sim__gpu_ptr(w, sim__scratch_swizzle(base, off, lane), size, write);
 }
 
+/* ---- Fast path ---------------------------------------------------------------------------
+ * Dword GLOBAL and FLAT accesses whose active lanes all fall inside one allocation (the
+ * wave's cached one, else the one the first active lane hits) that overlaps neither the
+ * scratch window nor a FLAT aperture: lane addresses are computed for all 64 lanes at once
+ * and bounds-checked together, then the data moves without per-lane translation. Anything
+ * else (other allocations, apertures, faults) takes the general per-lane path, which
+ * reports faults exactly as before. */
+
+static bool
+alloc_plain(const sim_wave *w, const sim_alloc *a, const sim_inst *in)
+{
+   uint64_t lo = a->va, hi = a->va + a->size; /* [lo, hi) */
+   uint64_t s0 = SIM_SCRATCH_VA, s1 = SIM_SCRATCH_VA + w->wg->scratch_size;
+   if (lo < s1 && s0 < hi)
+      return false;
+   if (in->enc == SIM_ENC_FLAT) {
+      uint64_t l0 = SIM_APERTURE_SHARED_BASE, p0 = SIM_APERTURE_PRIVATE_BASE;
+      if ((lo < l0 + SIM_APERTURE_SIZE && l0 < hi) || (lo < p0 + SIM_APERTURE_SIZE && p0 < hi))
+         return false;
+   }
+   return true;
+}
+
+/* Host base pointer for the wave's accesses at `off[l]` bytes from it, or NULL. */
+static uint8_t *
+vm_fast(sim_wave *w, const sim_inst *in, uint64_t m, uint32_t bytes, bool write,
+        uint64_t *restrict off)
+{
+   const uint32_t *restrict lo = w->v[in->mem.addr];
+   uint64_t va[64];
+   if (in->enc == SIM_ENC_GLOBAL && in->mem.saddr != 0x7F) {
+      uint64_t base = sim__sread64(w, in, in->mem.saddr, SIM_K_B64) + (uint64_t)(int64_t)in->imm;
+      for (unsigned l = 0; l < 64; l++)
+         va[l] = base + lo[l];
+   } else {
+      const uint32_t *restrict hi = w->v[in->mem.addr + 1];
+      uint64_t imm = in->enc == SIM_ENC_FLAT ? (uint64_t)(uint32_t)in->imm
+                                             : (uint64_t)(int64_t)in->imm;
+      for (unsigned l = 0; l < 64; l++)
+         va[l] = (lo[l] | (uint64_t)hi[l] << 32) + imm;
+   }
+   const sim_alloc *a = w->mcache;
+   uint64_t first = va[__builtin_ctzll(m)];
+   if (!a || first - a->va >= a->size) {
+      a = sim__mem_find(first);
+      if (!a)
+         return NULL;
+   }
+   if (a->size < bytes || !alloc_plain(w, a, in))
+      return NULL;
+   if (write && ((a->flags & SIM_ALLOC_CODE) || !(a->flags & SIM_ALLOC_WRITE)))
+      return NULL;
+   uint64_t lim = a->size - bytes, av = a->va, bad = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      uint64_t o = va[l] - av;
+      off[l] = o;
+      bad |= (uint64_t)(o > lim) << l;
+   }
+   if (bad & m)
+      return NULL;
+   w->mcache = a;
+   return a->view;
+}
+
 /* ---- Engine ---------------------------------------------------------------------------- */
 
 /* VGPRs the address operand occupies: a 64-bit address for FLAT and GLOBAL without saddr,
@@ -82,6 +146,31 @@ sim__vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kind)
        (addr_rows(in) && !check_rows(w, in, in->mem.addr, addr_rows(in))))
       return;
    uint64_t m = SIM_EXEC(w);
+   if (!m)
+      return;
+   if ((in->enc == SIM_ENC_GLOBAL || in->enc == SIM_ENC_FLAT) &&
+       kind >= SIM_VM_DW1 && kind <= SIM_VM_DW4) {
+      uint64_t off[64];
+      uint8_t *base = vm_fast(w, in, m, 4 * n, false, off);
+      if (base) {
+         /* All lanes are read before any row is written (address/data overlap). */
+         uint32_t tmp[4][64];
+         for (unsigned k = 0; k < n; k++)
+            for (unsigned l = 0; l < 64; l++)
+               if ((m >> l) & 1)
+                  memcpy(&tmp[k][l], base + off[l] + 4 * k, 4);
+         for (unsigned k = 0; k < n; k++) {
+            uint32_t *d = w->v[in->vdst + k];
+            if (m == ~0ull)
+               memcpy(d, tmp[k], 256);
+            else
+               for (unsigned l = 0; l < 64; l++)
+                  if ((m >> l) & 1)
+                     d[l] = tmp[k][l];
+         }
+         return;
+      }
+   }
    for (unsigned l = 0; l < 64; l++) {
       if (!((m >> l) & 1))
          continue;
@@ -145,6 +234,20 @@ sim__vm_store(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned bytes, 
        (addr_rows(in) && !check_rows(w, in, in->mem.addr, addr_rows(in))))
       return;
    uint64_t m = SIM_EXEC(w);
+   if (!m)
+      return;
+   if ((in->enc == SIM_ENC_GLOBAL || in->enc == SIM_ENC_FLAT) && bytes >= 4) {
+      uint64_t off[64];
+      uint8_t *base = vm_fast(w, in, m, bytes, true, off);
+      if (base) {
+         /* Lane order as the general path: a later lane's store to the same address wins. */
+         for (unsigned l = 0; l < 64; l++)
+            if ((m >> l) & 1)
+               for (unsigned k = 0; k < n; k++)
+                  memcpy(base + off[l] + 4 * k, &w->v[in->mem.data0 + k][l], 4);
+         return;
+      }
+   }
    for (unsigned l = 0; l < 64; l++) {
       if (!((m >> l) & 1))
          continue;
