@@ -100,13 +100,14 @@ vm_fast(sim_wave *w, const sim_inst *in, uint64_t m, uint32_t bytes, bool write,
       return NULL;
    if (write && ((a->flags & SIM_ALLOC_CODE) || !(a->flags & SIM_ALLOC_WRITE)))
       return NULL;
-   uint64_t lim = a->size - bytes, av = a->va, bad = 0;
+   uint64_t lim = a->size - bytes, av = a->va;
+   uint8_t bad[64];
    for (unsigned l = 0; l < 64; l++) {
       uint64_t o = va[l] - av;
       off[l] = o;
-      bad |= (uint64_t)(o > lim) << l;
+      bad[l] = o > lim;
    }
-   if (bad & m)
+   if (sim__lanes_pack(bad) & m)
       return NULL;
    w->mcache = a;
    return a->view;

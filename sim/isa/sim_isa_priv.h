@@ -675,6 +675,35 @@ sim__f16_out(const sim_wave *w, float f)
    return h;
 }
 
+/* ---- Lane masks -------------------------------------------------------------------------
+ * 64 lane booleans (bytes 0/1) <-> a 64-bit lane mask, 8 lanes per multiply, so compare and
+ * carry loops write bytes (which vectorise) instead of OR-ing `bit << lane` (which does
+ * not). Little-endian hosts only (x86-64, AArch64). */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "sim/isa lane-mask packing assumes a little-endian host"
+#endif
+static inline uint64_t
+sim__lanes_pack(const uint8_t *c)
+{
+   uint64_t m = 0;
+   for (unsigned g = 0; g < 8; g++) {
+      uint64_t x;
+      memcpy(&x, c + 8 * g, 8);
+      m |= ((x * 0x0102040810204080ull) >> 56) << (8 * g);
+   }
+   return m;
+}
+
+static inline void
+sim__lanes_unpack(uint64_t m, uint8_t *c)
+{
+   for (unsigned g = 0; g < 8; g++) {
+      uint64_t t = (((m >> (8 * g)) & 0xFF) * 0x0101010101010101ull) & 0x8040201008040201ull;
+      t = ((t + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
+      memcpy(c + 8 * g, &t, 8);
+   }
+}
+
 /* Comparisons: `cmp` over lane values a, b of C type `ty` read as value kind `vt` (or via
  * 64-bit reads when `wide`); writes VCC/sdst, and EXEC too for v_cmpx. */
 #define SIM_VOPC_32(name, ty, vt, cmp, x)                                                   \
@@ -683,14 +712,14 @@ sim__f16_out(const sim_wave *w, float f)
       uint32_t t0[64], t1[64];                                                              \
       const uint32_t *A = sim__vsrc32(w, in, 0, vt, t0);                                    \
       const uint32_t *B = sim__vsrc32(w, in, 1, vt, t1);                                    \
-      uint64_t bits = 0;                                                                    \
+      uint8_t c_[64];                                                                       \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          ty a, b;                                                                           \
          memcpy(&a, &A[l], sizeof(ty));                                                     \
          memcpy(&b, &B[l], sizeof(ty));                                                     \
-         bits |= (uint64_t)(cmp) << l;                                                      \
+         c_[l] = (cmp) ? 1 : 0;                                                             \
       }                                                                                     \
-      bits &= SIM_EXEC(w);                                                                  \
+      uint64_t bits = sim__lanes_pack(c_) & SIM_EXEC(w);                                    \
       sim__vmask_write(w, in, bits);                                                        \
       if (x)                                                                                \
          SIM_EXEC(w) = bits;                                                                \
@@ -702,14 +731,14 @@ sim__f16_out(const sim_wave *w, float f)
       uint64_t A[64], B[64];                                                                \
       sim__vsrc64(w, in, 0, vt, A);                                                         \
       sim__vsrc64(w, in, 1, vt, B);                                                         \
-      uint64_t bits = 0;                                                                    \
+      uint8_t c_[64];                                                                       \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          ty a, b;                                                                           \
          memcpy(&a, &A[l], sizeof(ty));                                                     \
          memcpy(&b, &B[l], sizeof(ty));                                                     \
-         bits |= (uint64_t)(cmp) << l;                                                      \
+         c_[l] = (cmp) ? 1 : 0;                                                             \
       }                                                                                     \
-      bits &= SIM_EXEC(w);                                                                  \
+      uint64_t bits = sim__lanes_pack(c_) & SIM_EXEC(w);                                    \
       sim__vmask_write(w, in, bits);                                                        \
       if (x)                                                                                \
          SIM_EXEC(w) = bits;                                                                \

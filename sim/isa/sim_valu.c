@@ -319,11 +319,14 @@ static void
 masked_store(uint32_t *d, const uint32_t *r, uint64_t m)
 {
    if (m == ~0ull) {
-      memcpy(d, r, 256);
+      if (d != r)
+         memcpy(d, r, 256);
       return;
    }
+   uint8_t c[64];
+   sim__lanes_unpack(m, c);
    for (unsigned l = 0; l < 64; l++)
-      d[l] = ((m >> l) & 1) ? r[l] : d[l];
+      d[l] = c[l] ? r[l] : d[l];
 }
 
 static void

@@ -14,9 +14,10 @@ sim__op_v_cndmask_b32(sim_wave *w, const sim_inst *in)
    uint32_t t0[64], t1[64], r[64];
    const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F32, t0);
    const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F32, t1);
-   uint64_t m = sim__vmask_read(w, in, 2);
+   uint8_t c[64];
+   sim__lanes_unpack(sim__vmask_read(w, in, 2), c);
    for (unsigned l = 0; l < 64; l++)
-      r[l] = ((m >> l) & 1) ? B[l] : A[l];
+      r[l] = c[l] ? B[l] : A[l];
    sim__vdst32(w, in, r);
 }
 
@@ -79,14 +80,17 @@ sim__op_v_subrev_u32(sim_wave *w, const sim_inst *in)
       uint32_t t0[64], t1[64], r[64];                                                       \
       const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
       const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);                            \
-      uint64_t ci = (cin) ? sim__vmask_read(w, in, 2) : 0, co = 0;                           \
+      uint8_t ci[64], cy[64];                                                               \
+      if (cin)                                                                              \
+         sim__lanes_unpack(sim__vmask_read(w, in, 2), ci);                                  \
       for (unsigned l = 0; l < 64; l++) {                                                   \
-         uint64_t a = A[l], b = B[l], c = (ci >> l) & 1;                                    \
+         uint64_t a = A[l], b = B[l], c = (cin) ? ci[l] : 0;                                \
          (void)c;                                                                           \
          uint64_t s = (expr);                                                               \
          r[l] = (uint32_t)s;                                                                \
-         co |= ((s >> 32) & 1) << l;                                                        \
+         cy[l] = (uint8_t)((s >> 32) & 1);                                                  \
       }                                                                                     \
+      uint64_t co = sim__lanes_pack(cy);                                                    \
       uint64_t m = sim__vmask(w, in);                                                       \
       sim__vdst32(w, in, r);                                                                \
       sim__vmask_write(w, in, co & m);                                                      \
