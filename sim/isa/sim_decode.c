@@ -438,12 +438,6 @@ sim__disasm(const sim_inst *in, char *buf, size_t n)
 
 /* A decoded code allocation: one slot per dword, decoded on first execution so data in
  * the segment and any entry point work. Slots are published by a release store of `fn`. */
-struct sim_program {
-   const sim_alloc *alloc;
-   uint64_t va, size;
-   sim_inst *slots;
-   pthread_mutex_t lock;
-};
 
 sim_program *
 sim__program_get(const sim_alloc *code)

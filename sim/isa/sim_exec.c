@@ -17,7 +17,7 @@ sim__wave_run(sim_wave *w)
    uint64_t pc = w->pc;
    w->status = SIM_WAVE_RUNNING;
    for (;;) {
-      const sim_inst *in = sim__fetch(w, pc);
+      const sim_inst *in = sim__fetch_fast(w, pc);
       if (SIM_UNLIKELY(!in))
          return;
       w->inst_pc = pc;

@@ -19,6 +19,7 @@
 #ifndef SIM_ISA_PRIV_H
 #define SIM_ISA_PRIV_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -225,10 +226,33 @@ struct sim_disp {
 
 /* ---- Program (decoded code allocation) ------------------------------------------------ */
 
+struct sim_program {
+   const sim_alloc *alloc;
+   uint64_t va, size;
+   sim_inst *slots;   /* one per dword; fn == NULL until decoded */
+   pthread_mutex_t lock;
+};
+
 sim_program *sim__program_get(const sim_alloc *code);
 /* Decoded instruction at `pc`, decoding on first use. Faults the wave and returns NULL if
  * `pc` is not in code memory. */
 const sim_inst *sim__fetch(sim_wave *w, uint64_t pc);
+/* sim__fetch's common case, inlined into the wave loop: `pc` inside the wave's current
+ * program and already decoded. */
+static inline const sim_inst *
+sim__fetch_fast(sim_wave *w, uint64_t pc)
+{
+   sim_program *p = w->prog;
+   if (SIM_LIKELY(p != NULL)) {
+      uint64_t off = pc - p->va;
+      if (SIM_LIKELY(off < p->size && !(off & 3))) {
+         const sim_inst *in = &p->slots[off >> 2];
+         if (SIM_LIKELY(__atomic_load_n(&in->fn, __ATOMIC_ACQUIRE) != NULL))
+            return in;
+      }
+   }
+   return sim__fetch(w, pc);
+}
 /* Decodes the instruction whose dwords start at `p` (`avail` bytes readable) into `in`.
  * Unknown encodings and unimplemented opcodes get a handler that faults. */
 void sim__decode(const uint32_t *p, size_t avail, sim_inst *in);
@@ -355,6 +379,18 @@ uint32_t *sim__vdst_row(sim_wave *w, const sim_inst *in, unsigned vgpr);
 uint32_t *sim__vrow(sim_wave *w, const sim_inst *in, unsigned vgpr);
 /* Writes a 32-bit result to in->vdst for active lanes, applying SDWA dst_sel/dst_unused. */
 void sim__vdst32(sim_wave *w, const sim_inst *in, const uint32_t *r);
+/* Where a lane-wise handler computes a 32-bit result that sim__vdst32 will write: the
+ * destination VGPR row itself when all 64 lanes take it unmodified (EXEC all ones, no
+ * SDWA/DPP, no index mode, register in range), so the writer has nothing to copy; else
+ * `tmp`. Lane l of the result may only depend on lane l of the sources. */
+static inline uint32_t *
+sim__vdst32_rows(sim_wave *w, const sim_inst *in, uint32_t *tmp)
+{
+   if (SIM_LIKELY(SIM_EXEC(w) == ~0ull && !(in->flags & (SIM_IF_SDWA | SIM_IF_DPP)) &&
+                  !w->gpr_idx_en && in->vdst < w->nvgpr))
+      return w->v[in->vdst];
+   return tmp;
+}
 /* Writes a 16-bit result (bits 31:16 zeroed, or the high half with VOP3 op_sel[3]). */
 void sim__vdst16(sim_wave *w, const sim_inst *in, const uint32_t *r);
 /* 16-bit result that preserves bits 31:16 (v_mac_f16 family, [ISA] / LLVM
@@ -412,8 +448,9 @@ sim__as_u64(double f)
 #define SIM_VOP_U32_1(name, expr)                                                           \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
-      uint32_t t0[64], r[64];                                                               \
+      uint32_t t0[64], r_[64];                                                              \
       const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
+      uint32_t *r = sim__vdst32_rows(w, in, r_);                                            \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          uint32_t a = A[l];                                                                 \
          r[l] = (expr);                                                                     \
@@ -424,9 +461,10 @@ sim__as_u64(double f)
 #define SIM_VOP_U32_2(name, expr)                                                           \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
-      uint32_t t0[64], t1[64], r[64];                                                       \
+      uint32_t t0[64], t1[64], r_[64];                                                      \
       const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
       const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);                            \
+      uint32_t *r = sim__vdst32_rows(w, in, r_);                                            \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          uint32_t a = A[l], b = B[l];                                                       \
          r[l] = (expr);                                                                     \
@@ -437,10 +475,11 @@ sim__as_u64(double f)
 #define SIM_VOP_U32_3(name, expr)                                                           \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
-      uint32_t t0[64], t1[64], t2[64], r[64];                                               \
+      uint32_t t0[64], t1[64], t2[64], r_[64];                                              \
       const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
       const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);                            \
       const uint32_t *C = sim__vsrc32(w, in, 2, SIM_VT_B32, t2);                            \
+      uint32_t *r = sim__vdst32_rows(w, in, r_);                                            \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          uint32_t a = A[l], b = B[l], c = C[l];                                             \
          r[l] = (expr);                                                                     \
@@ -452,9 +491,10 @@ sim__as_u64(double f)
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       uint32_t t0[64];                                                                      \
-      float f0[64], r[64];                                                                  \
+      float f0[64], r_[64];                                                                 \
       const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), \
                                    f0);                                                     \
+      float *r = (float *)sim__vdst32_rows(w, in, (uint32_t *)r_);                          \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          float a = A[l];                                                                    \
          r[l] = (expr);                                                                     \
@@ -467,11 +507,12 @@ sim__as_u64(double f)
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       uint32_t t0[64], t1[64];                                                              \
-      float f0[64], f1[64], r[64];                                                          \
+      float f0[64], f1[64], r_[64];                                                         \
       const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), \
                                    f0);                                                     \
       const float *B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), \
                                    f1);                                                     \
+      float *r = (float *)sim__vdst32_rows(w, in, (uint32_t *)r_);                          \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          float a = A[l], b = B[l];                                                          \
          r[l] = (expr);                                                                     \
@@ -488,13 +529,14 @@ void sim__fma_rows(float *r, const float *a, const float *b, const float *c);
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       uint32_t t0[64], t1[64], t2[64];                                                      \
-      float f0[64], f1[64], f2[64], r[64];                                                  \
+      float f0[64], f1[64], f2[64], r_[64];                                                 \
       const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), \
                                    f0);                                                     \
       const float *B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), \
                                    f1);                                                     \
       const float *C = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 2, SIM_VT_F32, t2), \
                                    f2);                                                     \
+      float *r = (float *)sim__vdst32_rows(w, in, (uint32_t *)r_);                          \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          float a = A[l], b = B[l], c = C[l];                                                \
          r[l] = (expr);                                                                     \

@@ -178,10 +178,11 @@ void
 sim__op_v_fma_f32(sim_wave *w, const sim_inst *in)
 {
    uint32_t t0[64], t1[64], t2[64];
-   float f0[64], f1[64], f2[64], r[64];
+   float f0[64], f1[64], f2[64], r_[64];
    const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
    const float *B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), f1);
    const float *C = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 2, SIM_VT_F32, t2), f2);
+   float *r = (float *)sim__vdst32_rows(w, in, (uint32_t *)r_);
    sim__fma_rows(r, A, B, C);
    sim__f32_post(w, in, r);
    sim__vdst32(w, in, (const uint32_t *)r);
