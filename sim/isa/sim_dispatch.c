@@ -106,7 +106,7 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    w->id = id;
    w->wg = wg;
    w->prog = NULL;
-   w->mcache = NULL;
+   w->mcache = w->mcache2 = NULL;
    w->gpr_idx_en = false;
    w->counts = counts;
    w->round32 = (d->rsrc1 >> 12) & 3;
@@ -516,7 +516,7 @@ sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, uint8_t *lds, uint32_t
    w->pc = code_va;
    w->status = SIM_WAVE_RUNNING;
    w->prog = NULL;
-   w->mcache = NULL;
+   w->mcache = w->mcache2 = NULL;
    w->counts = sim__counts_thread();
    for (int guard = 0; guard < 1000; guard++) {
       sim__wave_run(w);

@@ -92,9 +92,12 @@ vm_fast(sim_wave *w, const sim_inst *in, uint64_t m, uint32_t bytes, bool write,
    const sim_alloc *a = w->mcache;
    uint64_t first = va[__builtin_ctzll(m)];
    if (!a || first - a->va >= a->size) {
-      a = sim__mem_find(first);
-      if (!a)
-         return NULL;
+      a = w->mcache2;
+      if (!a || first - a->va >= a->size) {
+         a = sim__mem_find(first);
+         if (!a)
+            return NULL;
+      }
    }
    if (a->size < bytes || !alloc_plain(w, a, in))
       return NULL;
@@ -109,7 +112,10 @@ vm_fast(sim_wave *w, const sim_inst *in, uint64_t m, uint32_t bytes, bool write,
    }
    if (sim__lanes_pack(bad) & m)
       return NULL;
-   w->mcache = a;
+   if (a != w->mcache) {
+      w->mcache2 = w->mcache;
+      w->mcache = a;
+   }
    return a->view;
 }
 

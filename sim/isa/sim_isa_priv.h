@@ -177,6 +177,7 @@ struct sim_wave {
    sim_wg *wg;
    sim_program *prog;      /* program of the last fetch (cache) */
    const sim_alloc *mcache;/* last allocation a memory access resolved to */
+   const sim_alloc *mcache2;/* the one before (two buffers read in turn: matmul) */
    uint64_t *counts;       /* per-thread execution counters or NULL */
    bool trace;
 };
