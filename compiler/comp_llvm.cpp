@@ -3,7 +3,9 @@
 // clang cc1 (CompilerInstance from an argument vector we build the way clang's driver would
 // for `-x cl -target amdgcn-amd-amdhsa`), the ROCm device libraries linked with
 // -mlink-builtin-bitcode semantics (attributes propagated from the kernel module, only what is
-// needed, internalized; BackendConsumer::LinkInModules does it), the oclc_* control constants
+// needed, internalized; BackendConsumer::LinkInModules does it), hsacl's own overrides of
+// non-conforming device-library builtins (comp_builtins.cl, embedded bitcode) linked the same
+// way ahead of them, the oclc_* control constants
 // generated per build as an IR module, O3 through clang's EmitBackendOutput, the relocatable
 // object in memory, then lld's ELF driver in process with memfd/pipe "files".
 //
@@ -11,6 +13,7 @@
 // library bytes (read once, read-only, shared by every build's in-memory VFS) and lld, which
 // is not re-entrant and runs under g_lld_mutex.
 
+#include "comp_builtins.h"
 #include "comp_priv.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
@@ -69,6 +72,13 @@ namespace {
 constexpr const char *kVirtualDevLib = "/hsacl-virtual/devlib/";
 constexpr const char *kVirtualHeaders = "/hsacl-virtual/include";
 constexpr const char *kDeviceLibNames[] = { "opencl.bc", "ocml.bc", "ockl.bc" };
+// comp_builtins.cl's bitcode, served under two names for its two places in the link order:
+// before opencl.bc (the mangled OpenCL builtins it redefines: the user module's references
+// are then resolved by it, opencl.bc's definitions are not linked) and before ockl.bc
+// (__ockl_get_local_linear_id, referenced only by what opencl.bc brought in). Each link
+// takes only the symbols still undefined at that point.
+constexpr const char *kBuiltinsName = "hsacl-builtins.bc";
+constexpr const char *kBuiltinsOcklName = "hsacl-builtins-ockl.bc";
 
 struct Globals {
    std::string libDir;
@@ -118,6 +128,11 @@ initGlobals()
       hash = fnv1a(hash, kDeviceLibNames[i]);
       hash = fnv1a(hash, g->libs[i]->getBuffer());
    }
+   // The overrides are part of what a code object is built from: changing them changes the
+   // identity (and so the kernel cache key).
+   hash = fnv1a(hash, kBuiltinsName);
+   hash = fnv1a(hash, llvm::StringRef(reinterpret_cast<const char *>(comp_builtins_bc),
+                                      comp_builtins_bc_size));
    if (g->libError.empty()) {
       llvm::LLVMContext ctx;
       auto m = llvm::getLazyBitcodeModule(g->libs[0]->getMemBufferRef(), ctx);
@@ -305,7 +320,15 @@ cc1Args(const comp_build_desc &d, const Target &t, const comp__options &o, bool 
    };
    if (daz)
       a.push_back("-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
+   // Link order (BackendConsumer::LinkInModules links in this order, each module only for
+   // what is still undefined): overrides, opencl, ocml, overrides again, ockl, oclc.
+   a.push_back("-mlink-builtin-bitcode");
+   a.push_back(std::string(kVirtualDevLib) + kBuiltinsName);
    for (const char *lib : kDeviceLibNames) {
+      if (!strcmp(lib, "ockl.bc")) {
+         a.push_back("-mlink-builtin-bitcode");
+         a.push_back(std::string(kVirtualDevLib) + kBuiltinsOcklName);
+      }
       a.push_back("-mlink-builtin-bitcode");
       a.push_back(std::string(kVirtualDevLib) + lib);
    }
@@ -494,6 +517,11 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
    for (size_t i = 0; i < 3; i++)
       mem->addFile(std::string(kVirtualDevLib) + kDeviceLibNames[i], 0,
                    llvm::MemoryBuffer::getMemBuffer(g.libs[i]->getMemBufferRef(), false));
+   llvm::StringRef builtins(reinterpret_cast<const char *>(comp_builtins_bc),
+                            comp_builtins_bc_size);
+   for (const char *name : { kBuiltinsName, kBuiltinsOcklName })
+      mem->addFile(std::string(kVirtualDevLib) + name, 0,
+                   llvm::MemoryBuffer::getMemBuffer(builtins, name, false));
    mem->addFile(std::string(kVirtualDevLib) + "oclc.bc", 0, makeControlModule(g, t, opts, daz));
    for (size_t i = 0; i < d.num_headers; i++) {
       const comp_header &h = d.headers[i];

@@ -975,15 +975,5 @@ const struct diff_kernel diff_corpus[] = {
 const size_t diff_corpus_count = sizeof(diff_corpus) / sizeof(diff_corpus[0]);
 
 const struct diff_known_failure diff_known_failures[] = {
-   { "i_abs_diff_signed",
-     "compiler (ROCm device libs): abs_diff(int/long) computes max - min with a 'sub nsw', "
-     "which LLVM turns into abs(x - y); wrong when |x - y| exceeds the signed maximum "
-     "(e.g. abs_diff(-2e9, 1.5e9) gives 2^32 - 3.5e9)" },
-   { "c_sat_nan",
-     "compiler (ROCm device libs): convert_<int>_sat(float) clamps with max/min before the "
-     "conversion, so NaN gives the type's minimum instead of 0 (OpenCL C §6.2.3.3)" },
-   { "g_nonuniform_linear_id",
-     "compiler (ROCm device libs): __ockl_get_local_linear_id multiplies by the enqueued local "
-     "size, not the actual size of a partial work-group (OpenCL C 2.0 §6.13.1)" },
    { NULL, NULL },
 };
