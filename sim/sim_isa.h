@@ -34,6 +34,10 @@ enum sim_alloc_flags {
 typedef struct sim_alloc {
    uint64_t va;     /* first GPU virtual address */
    uint64_t size;   /* bytes */
+   /* Bytes from `va` the GPU's page mapping covers: `size` up to the end of its last 4 KiB
+    * page. An access past the end of the buffer but inside that page does not fault on
+    * hardware (GPU page tables map whole pages), so it does not fault here. */
+   uint64_t reach;
    uint8_t *view;   /* agent view of `va`: the interpreter's pointer */
    uint32_t flags;  /* enum sim_alloc_flags */
    _Atomic(void *) isa_program;

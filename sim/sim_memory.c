@@ -186,6 +186,24 @@ table_floor_locked(uint64_t addr)
    return found;
 }
 
+/* `size` up to the end of its last page (sim_alloc.reach). */
+static void
+entry_set_reach(sim_mem_entry *e)
+{
+   e->a.reach = sim_align_up(e->a.va + e->a.size, SIM_PAGE_SIZE) - e->a.va;
+}
+
+/* The entry whose mapped pages hold `addr` (the GPU's view: sim__mem_find). */
+static sim_mem_entry *
+table_find_reach_locked(uint64_t addr)
+{
+   ptrdiff_t i = table_floor_locked(addr);
+   if (i < 0)
+      return NULL;
+   sim_mem_entry *e = table[i];
+   return addr - e->a.va < e->a.reach ? e : NULL;
+}
+
 static sim_mem_entry *
 table_find_locked(uint64_t addr)
 {
@@ -217,6 +235,7 @@ table_insert_locked(sim_mem_entry *e)
       table = n;
       table_cap = cap;
    }
+   entry_set_reach(e);
    ptrdiff_t i = table_floor_locked(e->a.va) + 1;
    memmove(&table[i + 1], &table[i], (table_count - (size_t)i) * sizeof(*table));
    table[i] = e;
@@ -235,7 +254,7 @@ const sim_alloc *
 sim__mem_find(uint64_t va)
 {
    pthread_rwlock_rdlock(&table_lock);
-   sim_mem_entry *e = table_find_locked(va);
+   sim_mem_entry *e = table_find_reach_locked(va);
    pthread_rwlock_unlock(&table_lock);
    return e ? &e->a : NULL;
 }
@@ -384,8 +403,10 @@ sim__mem_split(void *ptr, const uint64_t *cuts, const uint32_t *flags, uint32_t 
       e->a.flags = flags[i];
       e->gpu_access = true;
       e->span_base = va;
-      if (i == 1)
+      if (i == 1) {
          first->a.size = start;
+         entry_set_reach(first);
+      }
       st = table_insert_locked(e);
       if (st != HSA_STATUS_SUCCESS) {
          free(e);

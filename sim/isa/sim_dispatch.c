@@ -455,6 +455,9 @@ sim__isa_dispatch(const hsa_kernel_dispatch_packet_t *packet, uint64_t packet_va
       goto out;
    }
    d->lds_size = packet->group_segment_size > lds_fixed ? packet->group_segment_size : lds_fixed;
+   /* The CP allocates LDS in granules of 128 dwords on GFX7-GFX11 (AMDGPUUsage,
+    * COMPUTE_PGM_RSRC2.LDS_SIZE): accesses inside the last granule do not fault. */
+   d->lds_size = (d->lds_size + 511u) & ~511u;
    if (d->lds_size > 65536) {
       st = fail(fault, SIM_FAULT_INVALID_PACKET, 0, "group segment larger than 64 KiB");
       goto out;

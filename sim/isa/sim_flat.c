@@ -59,7 +59,7 @@ scratch_xlate(sim_wave *w, const sim_inst *in, unsigned lane, uint32_t k, uint32
 static bool
 alloc_plain(const sim_wave *w, const sim_alloc *a, const sim_inst *in)
 {
-   uint64_t lo = a->va, hi = a->va + a->size; /* [lo, hi) */
+   uint64_t lo = a->va, hi = a->va + a->reach; /* [lo, hi) */
    uint64_t s0 = SIM_SCRATCH_VA, s1 = SIM_SCRATCH_VA + w->wg->scratch_size;
    if (lo < s1 && s0 < hi)
       return false;
@@ -91,19 +91,19 @@ vm_fast(sim_wave *w, const sim_inst *in, uint64_t m, uint32_t bytes, bool write,
    }
    const sim_alloc *a = w->mcache;
    uint64_t first = va[__builtin_ctzll(m)];
-   if (!a || first - a->va >= a->size) {
+   if (!a || first - a->va >= a->reach) {
       a = w->mcache2;
-      if (!a || first - a->va >= a->size) {
+      if (!a || first - a->va >= a->reach) {
          a = sim__mem_find(first);
          if (!a)
             return NULL;
       }
    }
-   if (a->size < bytes || !alloc_plain(w, a, in))
+   if (a->reach < bytes || !alloc_plain(w, a, in))
       return NULL;
    if (write && ((a->flags & SIM_ALLOC_CODE) || !(a->flags & SIM_ALLOC_WRITE)))
       return NULL;
-   uint64_t lim = a->size - bytes, av = a->va;
+   uint64_t lim = a->reach - bytes, av = a->va;
    uint8_t bad[64];
    for (unsigned l = 0; l < 64; l++) {
       uint64_t o = va[l] - av;

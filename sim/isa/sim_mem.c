@@ -16,9 +16,9 @@ sim__gpu_ptr(sim_wave *w, uint64_t va, uint32_t size, bool write)
       goto fault;
    }
    const sim_alloc *a = w->mcache;
-   if (!a || va - a->va >= a->size || va - a->va + size > a->size) {
+   if (!a || va - a->va >= a->reach || va - a->va + size > a->reach) {
       a = sim__mem_find(va);
-      if (!a || va - a->va + size > a->size)
+      if (!a || va - a->va + size > a->reach)
          goto fault;
       w->mcache = a;
    }

@@ -21,7 +21,7 @@ const sim_alloc *
 sim__mem_find(uint64_t va)
 {
    for (unsigned i = 0; i < t_nallocs; i++)
-      if (va - t_allocs[i].va < t_allocs[i].size)
+      if (va - t_allocs[i].va < t_allocs[i].reach)
          return &t_allocs[i];
    return NULL;
 }
@@ -35,6 +35,7 @@ t_alloc(size_t size, uint32_t flags)
    sim_alloc *a = &t_allocs[t_nallocs++];
    a->va = (uint64_t)(uintptr_t)p;
    a->size = size;
+   a->reach = rounded;
    a->view = p;
    a->flags = flags;
    atomic_init(&a->isa_program, NULL);

@@ -185,6 +185,20 @@ TEST(fault_global_oob)
    CHECK_EQ(t_fault.address, 0x10000);
 }
 
+/* GPU page tables map whole 4 KiB pages: past the end of a 100-byte buffer but inside its
+ * page is not a fault (real programs and piglit tests rely on it); the next page is. */
+TEST(fault_page_granular)
+{
+   sim_wave *w = t_wave();
+   uint8_t *buf = t_alloc(100, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   set_ptr_vgpr(w, 0, buf + 4092, 0);
+   CHECK_EQ(t_run(w, "global_store_dword v[0:1], v2, off"), SIM_FAULT_NONE);
+   w = t_wave();
+   set_ptr_vgpr(w, 0, buf + 4096, 0);
+   CHECK_EQ(t_run(w, "global_store_dword v[0:1], v2, off"), SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_fault.address, (uint64_t)(uintptr_t)(buf + 4096));
+}
+
 TEST(fault_store_to_code)
 {
    sim_wave *w = t_wave();
@@ -225,6 +239,7 @@ t_mem_tests(void)
    RUN(scratch_swizzle_and_private_aperture);
    RUN(flat_lds_aperture);
    RUN(fault_global_oob);
+   RUN(fault_page_granular);
    RUN(fault_store_to_code);
    RUN(fault_lds_overrun);
    RUN(fault_illegal);
