@@ -94,9 +94,23 @@ disp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
          return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s: arg_value is NULL",
                           arg_index, k->name);
       return comp_kernel_set_arg_raw(k, arg_index, arg_size, arg_value);
+   case COMP_ARG_SAMPLER:
+      if (arg_size != sizeof(cl_sampler))
+         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a sampler: size must be "
+                          "sizeof(cl_sampler), not %zu", arg_index, k->name, arg_size);
+      /* No sampler object can exist yet (no image support): every value is invalid. */
+      return ICD_ERROR(CL_INVALID_SAMPLER, "argument %u of %s: not a sampler (hsacl has no "
+                       "image support yet)", arg_index, k->name);
+   case COMP_ARG_IMAGE:
+   case COMP_ARG_PIPE:
+      if (arg_size != sizeof(cl_mem))
+         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s takes a cl_mem, not %zu "
+                          "bytes", arg_index, k->name, arg_size);
+      return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: images and pipes are not "
+                       "supported yet", arg_index, k->name);
    default:
       return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is of a kind hsacl does not "
-                       "support yet (images, samplers, pipes, queues)", arg_index, k->name);
+                       "support (device queues)", arg_index, k->name);
    }
 }
 

@@ -290,7 +290,12 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
       RET_ARRAY(sizes, sizeof(sizes));
    }
    case CL_DEVICE_MAX_WORK_GROUP_SIZE:
-      RET_SCALAR(size_t, gi->max_workgroup_size);
+      /* What every kernel accepts: without reqd_work_group_size, clang builds AMDGPU
+       * kernels for at most 256 work-items (amdgpu-flat-work-group-size 1,256), as AMD's
+       * own OpenCL reports; the hardware's 1024 needs reqd_work_group_size. */
+      RET_SCALAR(size_t, gi->max_workgroup_size < PLAT_DEFAULT_MAX_WORK_GROUP_SIZE
+                            ? gi->max_workgroup_size
+                            : PLAT_DEFAULT_MAX_WORK_GROUP_SIZE);
    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
    case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
       RET_SCALAR(cl_uint, 4);
