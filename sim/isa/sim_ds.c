@@ -52,6 +52,47 @@ ds_read(sim_wave *w, const sim_inst *in, unsigned bytes, bool sx)
    }
 }
 
+/* D16 loads: RETURN_DATA[15:0] (or [31:16] for _hi) = MEM[ADDR] extended to 16 bits; the
+ * other half of the VGPR is preserved. */
+static void
+ds_read_d16(sim_wave *w, const sim_inst *in, unsigned bytes, bool sx, bool hi)
+{
+   const uint32_t *A;
+   if (!ds_rows(w, in, &A))
+      return;
+   uint32_t *d = sim__vrow(w, in, in->vdst);
+   if (!d)
+      return;
+   uint64_t m = SIM_EXEC(w);
+   uint32_t off = ds_offset(in);
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      const uint8_t *p = sim__lds_ptr(w, A[l] + off, bytes);
+      if (!p)
+         return;
+      uint16_t v;
+      if (bytes == 1) {
+         v = sx ? (uint16_t)(int16_t)(int8_t)p[0] : p[0];
+      } else {
+         memcpy(&v, p, 2);
+      }
+      d[l] = hi ? (d[l] & 0xFFFFu) | ((uint32_t)v << 16) : (d[l] & 0xFFFF0000u) | v;
+   }
+}
+
+#define READ_D16(name, bytes, sx, hi)                                                       \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      ds_read_d16(w, in, bytes, sx, hi);                                                    \
+   }
+READ_D16(ds_read_u8_d16, 1, false, false)
+READ_D16(ds_read_u8_d16_hi, 1, false, true)
+READ_D16(ds_read_i8_d16, 1, true, false)
+READ_D16(ds_read_i8_d16_hi, 1, true, true)
+READ_D16(ds_read_u16_d16, 2, false, false)
+READ_D16(ds_read_u16_d16_hi, 2, false, true)
+
 /* MEM[ADDR] = DATA (bytes from the low end, or bits 31:16 for the d16_hi forms). */
 static void
 ds_write(sim_wave *w, const sim_inst *in, unsigned bytes, bool hi)

@@ -199,6 +199,27 @@ TEST(fault_page_granular)
    CHECK_EQ(t_fault.address, (uint64_t)(uintptr_t)(buf + 4096));
 }
 
+/* DS_READ_*_D16(_HI): 8/16-bit LDS load into one half of the VGPR, the other half kept. */
+TEST(ds_read_d16)
+{
+   sim_wave *w = t_wave();
+   t_lds_size = 64;
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = 0;
+      w->v[1][l] = 0x80F1u; /* LDS bytes f1 80 */
+      w->v[2][l] = w->v[3][l] = w->v[4][l] = w->v[5][l] = 0xAAAABBBBu;
+   }
+   CHECK_EQ(t_run(w, "ds_write_b16 v0, v1\n s_waitcnt lgkmcnt(0)\n"
+                     "ds_read_u16_d16_hi v2, v0\n ds_read_u16_d16 v3, v0\n"
+                     "ds_read_i8_d16_hi v4, v0\n ds_read_u8_d16 v5, v0 offset:1\n"
+                     "s_waitcnt lgkmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[2][7], 0x80F1BBBBu);
+   CHECK_EQ(w->v[3][7], 0xAAAA80F1u);
+   CHECK_EQ(w->v[4][7], 0xFFF1BBBBu); /* 0xf1 sign-extended to 16 bits */
+   CHECK_EQ(w->v[5][7], 0xAAAA0080u);
+}
+
 TEST(fault_store_to_code)
 {
    sim_wave *w = t_wave();
@@ -238,6 +259,7 @@ t_mem_tests(void)
    RUN(ds_ops);
    RUN(scratch_swizzle_and_private_aperture);
    RUN(flat_lds_aperture);
+   RUN(ds_read_d16);
    RUN(fault_global_oob);
    RUN(fault_page_granular);
    RUN(fault_store_to_code);
