@@ -1,0 +1,35 @@
+# comp_builtins_names.cmake — every symbol comp_builtins.cl defines must be one the device
+# libraries define (opencl.bc or ockl.bc): a misspelt or wrongly mangled override would be
+# linked by nothing and silently leave the device library's version in place. Also checks the
+# expected count, so that a dropped overload is noticed.
+# Run as: cmake -DNM=<llvm-nm> -DBUILTINS=<comp_builtins.bc> -DLIBDIR=<device libs>
+#               -DEXPECT=<count> -P comp_builtins_names.cmake
+execute_process(COMMAND ${NM} --defined-only --format=just-symbols ${BUILTINS}
+                OUTPUT_VARIABLE ours RESULT_VARIABLE rc)
+if(rc)
+   message(FATAL_ERROR "llvm-nm ${BUILTINS} failed")
+endif()
+execute_process(COMMAND ${NM} --defined-only --format=just-symbols ${LIBDIR}/opencl.bc
+                        ${LIBDIR}/ockl.bc
+                OUTPUT_VARIABLE libs RESULT_VARIABLE rc)
+if(rc)
+   message(FATAL_ERROR "llvm-nm on the device libraries failed")
+endif()
+string(REGEX MATCHALL "[^\n]+" ours "${ours}")
+string(REGEX MATCHALL "[^\n]+" libs "${libs}")
+list(REMOVE_DUPLICATES libs)
+set(missing)
+foreach(sym ${ours})
+   list(FIND libs ${sym} i)
+   if(i LESS 0)
+      list(APPEND missing ${sym})
+   endif()
+endforeach()
+list(LENGTH ours n)
+if(missing)
+   message(FATAL_ERROR "overrides the device libraries do not define: ${missing}")
+endif()
+if(NOT n EQUAL EXPECT)
+   message(FATAL_ERROR "comp_builtins.bc defines ${n} symbols, expected ${EXPECT}")
+endif()
+message(STATUS "comp_builtins.bc: ${n} overrides, all defined by the device libraries")
