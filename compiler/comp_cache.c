@@ -161,7 +161,8 @@ comp__cache_key(const struct comp_build_desc *desc, char key[COMP_CACHE_KEY_HEX]
    unsigned len = 0;
    bool ok = EVP_DigestInit_ex(md, EVP_sha256(), NULL) == 1;
    if (ok) {
-      uint32_t kinds[2] = { (uint32_t)desc->action, (uint32_t)desc->emit };
+      uint32_t kinds[3] = { (uint32_t)desc->action, (uint32_t)desc->emit,
+                            desc->opencl_version };
       hash_string(md, "hsacl-kernel-cache-1");
       hash_string(md, HSACL_VERSION_STRING);
       hash_string(md, comp_identity());

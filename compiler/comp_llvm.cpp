@@ -386,6 +386,8 @@ cc1Args(const comp_build_desc &d, const Target &t, const comp__options &o, bool 
          ext += std::string(",+") + *f;
       a.push_back(ext);
    }
+   if (d.opencl_version)
+      a.push_back("-D__OPENCL_VERSION__=" + std::to_string(d.opencl_version));
    a.insert(a.end(), { "-finclude-default-header", "-fdeclare-opencl-builtins",
                        "-fgnuc-version=4.2.1", "-fno-threadsafe-statics",
                        "-fskip-odr-check-in-gmf", "-faddrsig" });

@@ -71,6 +71,9 @@ struct comp_build_desc {
    const struct comp_header *headers;
    size_t num_headers;
    enum comp_action action; /* COMP_ACTION_LINK is not implemented yet */
+   /* __OPENCL_VERSION__ to predefine: the device's OpenCL version as 100 * major + 10 *
+    * minor (OpenCL C 3.0 §6.12 "Preprocessor Directives and Macros"); 0 defines none. */
+   unsigned opencl_version;
    enum comp_emit emit;
 };
 

@@ -647,6 +647,7 @@ build_one(struct build_job *job, cl_uint index, struct build_result *r)
          .num_headers = job->num_headers,
          .action = job->action,
          .emit = compile_only ? COMP_EMIT_OBJECT : COMP_EMIT_EXECUTABLE,
+         .opencl_version = PLAT_CL_VERSION_MAJOR * 100 + PLAT_CL_VERSION_MINOR * 10,
       };
       char key[COMP_CACHE_KEY_HEX];
       bool cacheable = comp__cache_key(&desc, key);
