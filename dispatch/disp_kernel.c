@@ -36,15 +36,21 @@
       }                                                                                     \
    } while (0)
 
+#define LAUNCH_INLINE_MEMS 16
+
 struct launch {
    struct _cl_kernel *kernel;       /* internal reference */
    struct _cl_mem **mems;           /* internal references on buffer arguments */
    cl_uint num_mems;
+   struct _cl_mem *inline_mems[LAUNCH_INLINE_MEMS]; /* mems when the kernel has few args */
    hsa_kernel_dispatch_packet_t packet; /* complete but for header and signal */
    struct disp_kernarg_slot slot;   /* kernarg memory */
    void *printf_buffer;             /* staging memory, host visible; or NULL */
    const struct comp_program_info *printf_info;
 };
+
+/* Launches are recycled: the steady-state enqueue path does not call malloc. */
+static struct disp_pool launch_pool = DISP_POOL_INIT(sizeof(struct launch), 4096);
 
 /* ---- clSetKernelArg ----------------------------------------------------------------- */
 
@@ -374,10 +380,11 @@ launch_release(struct disp_command *cmd)
       mem_staging_free(cmd->queue->device, l->printf_buffer, DISP_PRINTF_BUFFER_BYTES);
    for (cl_uint i = 0; i < l->num_mems; i++)
       mem_release_internal(l->mems[i]);
-   icd_free(l->mems);
+   if (l->mems != l->inline_mems)
+      icd_free(l->mems);
    if (l->kernel)
       comp_kernel_release_internal(l->kernel);
-   icd_free(l);
+   disp__pool_free(&launch_pool, l);
 }
 
 static cl_int
@@ -549,12 +556,12 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
 
    /* ---- build the launch ---- */
    struct disp_command *cmd = NULL;
-   struct launch *l = icd_calloc(1, sizeof(*l));
+   struct launch *l = disp__pool_alloc(&launch_pool);
    if (!l)
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a launch");
    err = disp_command_create(q, type, num_events_in_wait_list, event_wait_list, &cmd);
    if (err != CL_SUCCESS) {
-      icd_free(l);
+      disp__pool_free(&launch_pool, l);
       return err;
    }
    cmd->payload = l;
@@ -565,7 +572,9 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
    cmd->complete = launch_complete;
    l->kernel = k;
    comp_kernel_retain_internal(k);
-   l->mems = icd_calloc(k->num_args ? k->num_args : 1, sizeof(*l->mems));
+   l->mems = k->num_args <= LAUNCH_INLINE_MEMS
+                ? l->inline_mems
+                : icd_calloc(k->num_args, sizeof(*l->mems));
    if (!l->mems) {
       err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a launch's buffer list");
       goto out_abort;
