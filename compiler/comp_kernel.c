@@ -108,6 +108,25 @@ program_has_executable_locked(const struct _cl_program *prog)
    return false;
 }
 
+/*
+ * A program created from executable binaries and never built: load it now, as AMD's and
+ * PoCL's OpenCL do (piglit api@clcreateprogramwithbinary creates kernels from such a
+ * program directly; the executable is already complete). Called with no lock held; a
+ * failed or concurrent build leaves the program as it was.
+ */
+static void
+load_unbuilt_binary_program(struct _cl_program *prog)
+{
+   pthread_mutex_lock(&prog->lock);
+   bool never_built = prog->origin == COMP_ORIGIN_BINARY && !prog->building;
+   for (cl_uint i = 0; i < prog->num_devices && never_built; i++)
+      never_built = prog->devices[i].status == CL_BUILD_NONE &&
+                    prog->devices[i].binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+   pthread_mutex_unlock(&prog->lock);
+   if (never_built)
+      comp_BuildProgram(comp_program_to_handle(prog), 0, NULL, NULL, NULL, NULL);
+}
+
 /* Creates and attaches the kernel `name`. Under program->lock; the program has an
  * executable. Returns CL_SUCCESS, CL_INVALID_KERNEL_NAME, CL_INVALID_KERNEL_DEFINITION or
  * CL_OUT_OF_HOST_MEMORY (not yet logged). */
@@ -209,6 +228,7 @@ comp_CreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_r
    }
    struct _cl_kernel *k = NULL;
    cl_int err;
+   load_unbuilt_binary_program(prog);
    pthread_mutex_lock(&prog->lock);
    if (!program_has_executable_locked(prog)) {
       pthread_mutex_unlock(&prog->lock);
@@ -238,6 +258,7 @@ comp_CreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *
    struct _cl_program *prog = comp_program_from_handle(program);
    if (!prog)
       return ICD_ERROR(CL_INVALID_PROGRAM, "program %p is not valid", (void *)program);
+   load_unbuilt_binary_program(prog);
    pthread_mutex_lock(&prog->lock);
    if (!program_has_executable_locked(prog)) {
       pthread_mutex_unlock(&prog->lock);

@@ -926,6 +926,24 @@ comp_BuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *d
                              "(clLinkProgram is not available)",
                              prog->devices[idx].device->name);
       }
+      /* Its executables are loaded already (clCreateKernel loads a never-built binary
+       * program): building the same binary again changes nothing, even while launches of
+       * released kernels are still in flight. */
+      pthread_mutex_lock(&prog->lock);
+      bool all_loaded = !prog->building;
+      for (cl_uint i = 0; i < n && all_loaded; i++) {
+         int idx = device_list ? program_device_index(prog, plat_device_from_handle(
+                                                               device_list[i]))
+                               : (int)i;
+         all_loaded = prog->devices[idx].loaded &&
+                      prog->devices[idx].status == CL_BUILD_SUCCESS;
+      }
+      pthread_mutex_unlock(&prog->lock);
+      if (all_loaded) {
+         if (pfn_notify)
+            pfn_notify(program, user_data);
+         return CL_SUCCESS;
+      }
    }
    return build_start(prog, COMP_ACTION_BUILD, num_devices, device_list, options, NULL, 0,
                       pfn_notify, user_data);

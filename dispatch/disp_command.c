@@ -112,6 +112,12 @@ command_finish(struct disp_command *cmd, cl_int status)
     * nothing hangs; its dependants fail as above). */
    if (ev->signal.handle)
       disp_hsa_get()->hsa_signal_store_screlease(ev->signal, 0);
+   /* The payload's references (kernel, buffers) go before the queue can look idle: once
+    * clFinish returns, the application may rebuild a program or free what it released. */
+   if (cmd->release) {
+      cmd->release(cmd);
+      cmd->release = NULL;
+   }
    struct _cl_command_queue *q = cmd->queue;
    disp__queue_command_done(q, cmd);
    command_free(cmd);

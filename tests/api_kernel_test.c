@@ -353,6 +353,39 @@ test_threads(cl_program p)
    CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
 }
 
+/* A program created from an executable binary gives kernels without clBuildProgram (as
+ * AMD's and PoCL's OpenCL; piglit api@clcreateprogramwithbinary), and building it again
+ * while a launch of a released kernel is in flight succeeds. */
+static void
+test_binary_program(cl_program built)
+{
+   cl_int err;
+   size_t size = 0;
+   clGetProgramInfo(built, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL);
+   unsigned char *bin = malloc(size);
+   clGetProgramInfo(built, CL_PROGRAM_BINARIES, sizeof(bin), &bin, NULL);
+   cl_int status = 1;
+   cl_program p = clCreateProgramWithBinary(ctx, 1, &device, &size,
+                                            (const unsigned char **)&bin, &status, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   CHECK_EQ_INT(status, CL_SUCCESS);
+   cl_kernel k = clCreateKernel(p, "task", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4, NULL, &err);
+   cl_long v = (cl_long)6 << 32;
+   clSetKernelArg(k, 0, sizeof(cl_mem), &m);
+   clSetKernelArg(k, 1, sizeof(v), &v);
+   CHECK_EQ_INT(clEnqueueTask(q, k, 0, NULL, NULL), CL_SUCCESS);
+   clReleaseKernel(k);
+   CHECK_EQ_INT(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_SUCCESS);
+   int back = 0;
+   clEnqueueReadBuffer(q, m, CL_TRUE, 0, 4, &back, 0, NULL, NULL);
+   CHECK_EQ_INT(back, 7);
+   clReleaseMemObject(m);
+   clReleaseProgram(p);
+   free(bin);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -373,6 +406,7 @@ main(int argc, char **argv)
    test_nonuniform();
    test_printf(p);
    test_threads(p);
+   test_binary_program(p);
    test_fault(p);
    clReleaseProgram(p);
    clReleaseCommandQueue(q);
