@@ -226,6 +226,13 @@ cl_int disp_queue_barrier_and(struct _cl_command_queue *q, const hsa_signal_t *d
 ICD_DEFINE_HANDLE_CASTS(disp_queue, struct _cl_command_queue, cl_command_queue,
                         ICD_TYPE_COMMAND_QUEUE)
 
+/* Entry-point prologue: declares `q` from `handle` or returns CL_INVALID_COMMAND_QUEUE. */
+#define QUEUE_OR_RETURN(q, handle)                                                           \
+   struct _cl_command_queue *q = disp_queue_from_handle(handle);                            \
+   if (!q)                                                                                  \
+      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",  \
+                       (void *)(handle));
+
 cl_int CL_API_CALL disp_Flush(cl_command_queue command_queue);
 cl_int CL_API_CALL disp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
                                      const void *arg_value);

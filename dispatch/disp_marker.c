@@ -7,12 +7,6 @@
 #include "dispatch/disp_priv.h"
 #include "platform/plat.h"
 
-#define QUEUE_OR_RETURN(q, handle)                                                           \
-   struct _cl_command_queue *q = disp_queue_from_handle(handle);                            \
-   if (!q)                                                                                  \
-      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",  \
-                       (void *)(handle));
-
 /* Snapshot of the queue's outstanding commands' events, as a wait list (API handles). */
 static cl_int
 outstanding_events(struct _cl_command_queue *q, cl_event **list, cl_uint *count)

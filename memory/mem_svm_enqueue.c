@@ -36,12 +36,6 @@ struct svm_cmd {
    cl_uint num_pointers;
 };
 
-#define QUEUE_OR_RETURN(q, handle)                                                           \
-   struct _cl_command_queue *q = disp_queue_from_handle(handle);                            \
-   if (!q)                                                                                  \
-      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",  \
-                       (void *)(handle));
-
 /* ---- command callbacks -------------------------------------------------------------- */
 
 static void

@@ -273,12 +273,6 @@ xfer_prepare_rw(struct disp_command *cmd, struct xfer *x)
 
 /* ---- validation helpers ------------------------------------------------------------- */
 
-#define QUEUE_OR_RETURN(q, handle)                                                           \
-   struct _cl_command_queue *q = disp_queue_from_handle(handle);                            \
-   if (!q)                                                                                  \
-      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",  \
-                       (void *)(handle));
-
 static cl_int
 check_buffer(struct _cl_command_queue *q, cl_mem handle, struct _cl_mem **out, const char *what)
 {
@@ -800,15 +794,13 @@ mem_EnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *m
    x->map = map;
    atomic_fetch_sub(&mem->map_count, 1);
    if (map->staging && (map->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))) {
-      /* Written through staging: copy back (the staging is freed by release). */
-      x->staging = NULL; /* owned by the map */
+      /* Written through staging: copy it back. xfer_submit reads x->staging; the map
+       * owns it and xfer_release frees it with the map. */
+      x->staging = map->staging;
       x->one = (struct piece){ .buf_off = map->offset, .host_off = 0, .size = map->size };
       x->num_pieces = 1;
       cmd->kind = DISP_COMMAND_HSA;
       cmd->submit = xfer_submit;
-      /* xfer_submit reads x->staging for the source. */
-      x->staging = map->staging;
-      x->staging_size = 0; /* not freed as the transfer's own staging */
    } else {
       cmd->kind = DISP_COMMAND_HOST;
    }
