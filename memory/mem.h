@@ -253,4 +253,93 @@ cl_int CL_API_CALL mem_EnqueueMigrateMemObjects(cl_command_queue command_queue,
                                                 cl_uint num_events_in_wait_list,
                                                 const cl_event *event_wait_list, cl_event *event);
 
+/* Images, samplers and pipes on devices supporting none (mem_image.c): the specified
+ * answers for such a context — zero image formats, CL_INVALID_OPERATION on creation,
+ * CL_INVALID_MEM_OBJECT / CL_INVALID_SAMPLER for handles that cannot exist. */
+cl_int CL_API_CALL mem_GetSupportedImageFormats(cl_context context, cl_mem_flags flags,
+                                                cl_mem_object_type image_type,
+                                                cl_uint num_entries,
+                                                cl_image_format *image_formats,
+                                                cl_uint *num_image_formats);
+cl_mem CL_API_CALL mem_CreateImage(cl_context context, cl_mem_flags flags,
+                                   const cl_image_format *image_format,
+                                   const cl_image_desc *image_desc, void *host_ptr,
+                                   cl_int *errcode_ret);
+cl_mem CL_API_CALL mem_CreateImageWithProperties(cl_context context,
+                                                 const cl_mem_properties *properties,
+                                                 cl_mem_flags flags,
+                                                 const cl_image_format *image_format,
+                                                 const cl_image_desc *image_desc,
+                                                 void *host_ptr, cl_int *errcode_ret);
+cl_mem CL_API_CALL mem_CreateImage2D(cl_context context, cl_mem_flags flags,
+                                     const cl_image_format *image_format, size_t image_width,
+                                     size_t image_height, size_t image_row_pitch,
+                                     void *host_ptr, cl_int *errcode_ret);
+cl_mem CL_API_CALL mem_CreateImage3D(cl_context context, cl_mem_flags flags,
+                                     const cl_image_format *image_format, size_t image_width,
+                                     size_t image_height, size_t image_depth,
+                                     size_t image_row_pitch, size_t image_slice_pitch,
+                                     void *host_ptr, cl_int *errcode_ret);
+cl_int CL_API_CALL mem_GetImageInfo(cl_mem image, cl_image_info param_name,
+                                    size_t param_value_size, void *param_value,
+                                    size_t *param_value_size_ret);
+cl_int CL_API_CALL mem_EnqueueReadImage(cl_command_queue command_queue, cl_mem image,
+                                        cl_bool blocking_read, const size_t *origin,
+                                        const size_t *region, size_t row_pitch,
+                                        size_t slice_pitch, void *ptr,
+                                        cl_uint num_events_in_wait_list,
+                                        const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueWriteImage(cl_command_queue command_queue, cl_mem image,
+                                         cl_bool blocking_write, const size_t *origin,
+                                         const size_t *region, size_t input_row_pitch,
+                                         size_t input_slice_pitch, const void *ptr,
+                                         cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image,
+                                        cl_mem dst_image, const size_t *src_origin,
+                                        const size_t *dst_origin, const size_t *region,
+                                        cl_uint num_events_in_wait_list,
+                                        const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueCopyImageToBuffer(cl_command_queue command_queue,
+                                                cl_mem src_image, cl_mem dst_buffer,
+                                                const size_t *src_origin,
+                                                const size_t *region, size_t dst_offset,
+                                                cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list,
+                                                cl_event *event);
+cl_int CL_API_CALL mem_EnqueueCopyBufferToImage(cl_command_queue command_queue,
+                                                cl_mem src_buffer, cl_mem dst_image,
+                                                size_t src_offset, const size_t *dst_origin,
+                                                const size_t *region,
+                                                cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list,
+                                                cl_event *event);
+void *CL_API_CALL mem_EnqueueMapImage(cl_command_queue command_queue, cl_mem image,
+                                      cl_bool blocking_map, cl_map_flags map_flags,
+                                      const size_t *origin, const size_t *region,
+                                      size_t *image_row_pitch, size_t *image_slice_pitch,
+                                      cl_uint num_events_in_wait_list,
+                                      const cl_event *event_wait_list, cl_event *event,
+                                      cl_int *errcode_ret);
+cl_int CL_API_CALL mem_EnqueueFillImage(cl_command_queue command_queue, cl_mem image,
+                                        const void *fill_color, const size_t *origin,
+                                        const size_t *region, cl_uint num_events_in_wait_list,
+                                        const cl_event *event_wait_list, cl_event *event);
+cl_sampler CL_API_CALL mem_CreateSampler(cl_context context, cl_bool normalized_coords,
+                                         cl_addressing_mode addressing_mode,
+                                         cl_filter_mode filter_mode, cl_int *errcode_ret);
+cl_sampler CL_API_CALL mem_CreateSamplerWithProperties(
+   cl_context context, const cl_sampler_properties *sampler_properties, cl_int *errcode_ret);
+cl_int CL_API_CALL mem_RetainSampler(cl_sampler sampler);
+cl_int CL_API_CALL mem_ReleaseSampler(cl_sampler sampler);
+cl_int CL_API_CALL mem_GetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name,
+                                      size_t param_value_size, void *param_value,
+                                      size_t *param_value_size_ret);
+cl_mem CL_API_CALL mem_CreatePipe(cl_context context, cl_mem_flags flags,
+                                  cl_uint pipe_packet_size, cl_uint pipe_max_packets,
+                                  const cl_pipe_properties *properties, cl_int *errcode_ret);
+cl_int CL_API_CALL mem_GetPipeInfo(cl_mem pipe, cl_pipe_info param_name,
+                                   size_t param_value_size, void *param_value,
+                                   size_t *param_value_size_ret);
+
 #endif
