@@ -24,6 +24,11 @@ void disp__signal_put(hsa_signal_t signal);
 /* Frees the queue's kernarg ring (queue destruction: no launch is in flight). */
 void disp__kernarg_ring_finish(struct _cl_command_queue *q);
 
+/* Prints a completed launch's printf buffer (header, then records) to stdout with the
+ * kernel's printf formats (disp_printf.c). */
+struct comp_program_info;
+void disp_printf_flush(const struct comp_program_info *info, const unsigned char *buf);
+
 /* Converts an HSA system timestamp (profiling) to the host timer's nanoseconds. */
 cl_ulong disp__device_time_to_host(struct _cl_device_id *dev, uint64_t ticks);
 
