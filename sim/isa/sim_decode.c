@@ -493,6 +493,8 @@ fetch_slow(sim_wave *w, uint64_t pc)
       return NULL;
    }
    w->prog = p;
+   if (w->wg)
+      w->wg->prog = p;
    return sim__fetch(w, pc);
 }
 

@@ -105,8 +105,7 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    w->status = SIM_WAVE_RUNNING;
    w->id = id;
    w->wg = wg;
-   w->prog = NULL;
-   w->mcache = w->mcache2 = NULL;
+   w->prog = wg->prog;
    w->gpr_idx_en = false;
    w->counts = counts;
    w->round32 = (d->rsrc1 >> 12) & 3;
@@ -299,15 +298,20 @@ run_workgroups(sim_disp *d)
    sim__counts_flush(counts);
 }
 
-/* ---- Thread pool ------------------------------------------------------------------------ */
+/* ---- Thread pool ------------------------------------------------------------------------
+ * Persistent workers; the dispatching (packet-processor) thread works too. A dispatch is
+ * open while the dispatching thread still finds work-groups: a worker joins it (`active`)
+ * under the lock only while it is open, so the dispatch ends as soon as the work-groups
+ * are done and the workers that joined have returned; a worker the host scheduler wakes
+ * late (a busy machine) finds the job closed and costs the dispatch nothing. */
 
 static struct {
    pthread_mutex_t lock;
    pthread_cond_t start, done;
    pthread_mutex_t dispatch_lock; /* one dispatch at a time uses the pool */
-   sim_disp *job;
+   sim_disp *job;                 /* open dispatch, NULL once closed */
    uint64_t gen;
-   unsigned busy;
+   unsigned active;               /* workers inside run_workgroups(job) */
    unsigned nworkers;
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
           PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0};
@@ -323,10 +327,13 @@ pool_worker(void *arg)
          pthread_cond_wait(&pool.start, &pool.lock);
       seen = pool.gen;
       sim_disp *d = pool.job;
+      if (!d)
+         continue;
+      pool.active++;
       pthread_mutex_unlock(&pool.lock);
       run_workgroups(d);
       pthread_mutex_lock(&pool.lock);
-      if (--pool.busy == 0)
+      if (--pool.active == 0)
          pthread_cond_broadcast(&pool.done);
    }
    return arg;
@@ -354,17 +361,16 @@ pool_run(sim_disp *d)
 {
    pthread_once(&pool_once, pool_init);
    pthread_mutex_lock(&pool.dispatch_lock);
-   uint64_t helpers = d->nwg_total > 1 ? d->nwg_total - 1 : 0;
-   if (pool.nworkers && helpers) {
+   if (pool.nworkers && d->nwg_total > 1) {
       pthread_mutex_lock(&pool.lock);
       pool.job = d;
-      pool.busy = pool.nworkers;
       pool.gen++;
       pthread_cond_broadcast(&pool.start);
       pthread_mutex_unlock(&pool.lock);
       run_workgroups(d);
       pthread_mutex_lock(&pool.lock);
-      while (pool.busy)
+      pool.job = NULL;
+      while (pool.active)
          pthread_cond_wait(&pool.done, &pool.lock);
       pthread_mutex_unlock(&pool.lock);
    } else {
@@ -417,9 +423,11 @@ sim__isa_dispatch(const hsa_kernel_dispatch_packet_t *packet, uint64_t packet_va
    if (!ka || packet->kernel_object - ka->va + 64 > ka->size)
       return fail(fault, SIM_FAULT_INVALID_PACKET, packet->kernel_object,
                   "kernel object is not a 64-byte kernel descriptor in GPU memory");
-   sim_disp *d = calloc(1, sizeof(*d));
+   /* Aligned as its type: the work-group counter has a cache line of its own. */
+   sim_disp *d = aligned_alloc(_Alignof(sim_disp), sizeof(*d));
    if (!d)
       return fail(fault, SIM_FAULT_OUT_OF_RESOURCES, 0, "out of host memory");
+   memset(d, 0, sizeof(*d));
    memcpy(d->kd, ka->view + (packet->kernel_object - ka->va), 64);
    d->packet = packet;
    d->packet_va = packet_va;
@@ -519,7 +527,6 @@ sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, uint8_t *lds, uint32_t
    w->pc = code_va;
    w->status = SIM_WAVE_RUNNING;
    w->prog = NULL;
-   w->mcache = w->mcache2 = NULL;
    w->counts = sim__counts_thread();
    for (int guard = 0; guard < 1000; guard++) {
       sim__wave_run(w);

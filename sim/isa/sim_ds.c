@@ -20,6 +20,22 @@ ds_rows(sim_wave *w, const sim_inst *in, const uint32_t **addr)
    return *addr != NULL;
 }
 
+/* True when every active lane's `bytes` at A[l] + off lie inside the LDS allocation (the
+ * same test as sim__lds_ptr, on all lanes at once): the lane loops then skip the per-lane
+ * check. Otherwise they check each lane and fault at the first bad one, as before. */
+static inline const uint8_t *
+ds_inside(const sim_wave *w, const uint32_t *A, uint32_t off, uint32_t bytes, uint64_t m)
+{
+   uint32_t size = w->wg->lds_size;
+   if (size < bytes)
+      return NULL;
+   uint32_t lim = size - bytes;
+   uint8_t bad[64];
+   for (unsigned l = 0; l < 64; l++)
+      bad[l] = A[l] + off > lim;
+   return sim__lanes_pack(bad) & m ? NULL : w->wg->lds;
+}
+
 /* RETURN_DATA = MEM[ADDR] for `n` dwords, or a sub-dword value extended to 32 bits. */
 static void
 ds_read(sim_wave *w, const sim_inst *in, unsigned bytes, bool sx)
@@ -34,10 +50,11 @@ ds_read(sim_wave *w, const sim_inst *in, unsigned bytes, bool sx)
          return;
    uint64_t m = SIM_EXEC(w);
    uint32_t off = ds_offset(in);
+   const uint8_t *lds = ds_inside(w, A, off, bytes, m);
    for (unsigned l = 0; l < 64; l++) {
       if (!((m >> l) & 1))
          continue;
-      const uint8_t *p = sim__lds_ptr(w, A[l] + off, bytes);
+      const uint8_t *p = lds ? lds + (uint32_t)(A[l] + off) : sim__lds_ptr(w, A[l] + off, bytes);
       if (!p)
          return;
       if (bytes == 1)
@@ -107,10 +124,11 @@ ds_write(sim_wave *w, const sim_inst *in, unsigned bytes, bool hi)
          return;
    uint64_t m = SIM_EXEC(w);
    uint32_t off = ds_offset(in);
+   uint8_t *lds = (uint8_t *)ds_inside(w, A, off, bytes, m);
    for (unsigned l = 0; l < 64; l++) {
       if (!((m >> l) & 1))
          continue;
-      uint8_t *p = sim__lds_ptr(w, A[l] + off, bytes);
+      uint8_t *p = lds ? lds + (uint32_t)(A[l] + off) : sim__lds_ptr(w, A[l] + off, bytes);
       if (!p)
          return;
       if (bytes < 4) {
@@ -141,11 +159,20 @@ ds_2addr(sim_wave *w, const sim_inst *in, unsigned size, unsigned scale, bool wr
    }
    uint64_t m = SIM_EXEC(w);
    uint32_t o0 = (uint32_t)in->imm * size * scale, o1 = in->mem.offset1 * size * scale;
+   uint8_t *lds = (uint8_t *)ds_inside(w, A, o0, size, m);
+   if (lds && !ds_inside(w, A, o1, size, m))
+      lds = NULL;
    for (unsigned l = 0; l < 64; l++) {
       if (!((m >> l) & 1))
          continue;
-      uint8_t *p0 = sim__lds_ptr(w, A[l] + o0, size);
-      uint8_t *p1 = p0 ? sim__lds_ptr(w, A[l] + o1, size) : NULL;
+      uint8_t *p0, *p1;
+      if (lds) {
+         p0 = lds + (uint32_t)(A[l] + o0);
+         p1 = lds + (uint32_t)(A[l] + o1);
+      } else {
+         p0 = sim__lds_ptr(w, A[l] + o0, size);
+         p1 = p0 ? sim__lds_ptr(w, A[l] + o1, size) : NULL;
+      }
       if (!p1)
          return;
       for (unsigned k = 0; k < nd; k++) {

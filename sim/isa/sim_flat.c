@@ -71,51 +71,62 @@ alloc_plain(const sim_wave *w, const sim_alloc *a, const sim_inst *in)
    return true;
 }
 
-/* Host base pointer for the wave's accesses at `off[l]` bytes from it, or NULL. */
+/* Host base pointer for the wave's accesses at `off[l]` bytes from it, or NULL. `*unit` is
+ * set when every lane is active and lane l accesses off[0] + l * bytes (one block).
+ *
+ * Bounds in 32-bit lanes: every lane address is R' + lo[l] with a per-instruction 64-bit
+ * R' (the SGPR base, or the common high word of the VGPR pairs, plus the offset), so with
+ * R = R' - alloc VA the lane is inside [0, lim] exactly when lo[l] is inside the 32-bit
+ * range [max(0, -R), min(2^32 - 1, lim - R)] (lim < 2^63: no wrap-around). Lanes whose
+ * high words differ take the general path. */
 static uint8_t *
 vm_fast(sim_wave *w, const sim_inst *in, uint64_t m, uint32_t bytes, bool write,
-        uint64_t *restrict off)
+        uint64_t *restrict off, bool *unit)
 {
    const uint32_t *restrict lo = w->v[in->mem.addr];
-   uint64_t va[64];
+   unsigned first = (unsigned)__builtin_ctzll(m);
+   uint64_t rbase;
    if (in->enc == SIM_ENC_GLOBAL && in->mem.saddr != 0x7F) {
-      uint64_t base = sim__sread64(w, in, in->mem.saddr, SIM_K_B64) + (uint64_t)(int64_t)in->imm;
-      for (unsigned l = 0; l < 64; l++)
-         va[l] = base + lo[l];
+      rbase = sim__sread64(w, in, in->mem.saddr, SIM_K_B64) + (uint64_t)(int64_t)in->imm;
    } else {
       const uint32_t *restrict hi = w->v[in->mem.addr + 1];
+      uint32_t h = hi[first];
+      uint8_t diff[64];
+      for (unsigned l = 0; l < 64; l++)
+         diff[l] = hi[l] != h;
+      if (sim__lanes_pack(diff) & m)
+         return NULL;
       uint64_t imm = in->enc == SIM_ENC_FLAT ? (uint64_t)(uint32_t)in->imm
                                              : (uint64_t)(int64_t)in->imm;
-      for (unsigned l = 0; l < 64; l++)
-         va[l] = (lo[l] | (uint64_t)hi[l] << 32) + imm;
+      rbase = ((uint64_t)h << 32) + imm;
    }
-   const sim_alloc *a = w->mcache;
-   uint64_t first = va[__builtin_ctzll(m)];
-   if (!a || first - a->va >= a->reach) {
-      a = w->mcache2;
-      if (!a || first - a->va >= a->reach) {
-         a = sim__mem_find(first);
-         if (!a)
-            return NULL;
-      }
-   }
+   const sim_alloc *a = sim__alloc_find(w, rbase + lo[first]);
+   if (!a)
+      return NULL;
    if (a->reach < bytes || !alloc_plain(w, a, in))
       return NULL;
    if (write && ((a->flags & SIM_ALLOC_CODE) || !(a->flags & SIM_ALLOC_WRITE)))
       return NULL;
-   uint64_t lim = a->reach - bytes, av = a->va;
+   int64_t r = (int64_t)(rbase - a->va);
+   int64_t lim = (int64_t)(a->reach - bytes);
+   int64_t lmin = r < 0 ? -r : 0, lmax = lim - r;
+   if (lmax > 0xFFFFFFFFll)
+      lmax = 0xFFFFFFFFll;
+   if (lmin > lmax)
+      return NULL;
+   uint32_t lb = (uint32_t)lmin, span = (uint32_t)(lmax - lmin);
    uint8_t bad[64];
+   uint32_t l0 = lo[0], apart = 0;
    for (unsigned l = 0; l < 64; l++) {
-      uint64_t o = va[l] - av;
-      off[l] = o;
-      bad[l] = o > lim;
+      bad[l] = lo[l] - lb > span;
+      apart |= lo[l] ^ (l0 + l * bytes);
    }
    if (sim__lanes_pack(bad) & m)
       return NULL;
-   if (a != w->mcache) {
-      w->mcache2 = w->mcache;
-      w->mcache = a;
-   }
+   for (unsigned l = 0; l < 64; l++)
+      off[l] = (uint64_t)r + lo[l];
+   /* l0 + 63 * bytes must not wrap: lanes 32-bit apart are not one block. */
+   *unit = !apart && m == ~0ull && l0 <= UINT32_MAX - 63 * bytes;
    return a->view;
 }
 
@@ -158,7 +169,12 @@ sim__vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kind)
    if ((in->enc == SIM_ENC_GLOBAL || in->enc == SIM_ENC_FLAT) &&
        kind >= SIM_VM_DW1 && kind <= SIM_VM_DW4) {
       uint64_t off[64];
-      uint8_t *base = vm_fast(w, in, m, 4 * n, false, off);
+      bool unit;
+      uint8_t *base = vm_fast(w, in, m, 4 * n, false, off, &unit);
+      if (base && unit && n == 1) {
+         memcpy(w->v[in->vdst], base + off[0], 256);
+         return;
+      }
       if (base) {
          /* All lanes are read before any row is written (address/data overlap). */
          uint32_t tmp[4][64];
@@ -245,7 +261,12 @@ sim__vm_store(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned bytes, 
       return;
    if ((in->enc == SIM_ENC_GLOBAL || in->enc == SIM_ENC_FLAT) && bytes >= 4) {
       uint64_t off[64];
-      uint8_t *base = vm_fast(w, in, m, bytes, true, off);
+      bool unit;
+      uint8_t *base = vm_fast(w, in, m, bytes, true, off, &unit);
+      if (base && unit && n == 1) {
+         memcpy(base + off[0], w->v[in->mem.data0], 256);
+         return;
+      }
       if (base) {
          /* Lane order as the general path: a later lane's store to the same address wins. */
          for (unsigned l = 0; l < 64; l++)

@@ -176,8 +176,6 @@ struct sim_wave {
    uint32_t id;            /* wave number in the work-group */
    sim_wg *wg;
    sim_program *prog;      /* program of the last fetch (cache) */
-   const sim_alloc *mcache;/* last allocation a memory access resolved to */
-   const sim_alloc *mcache2;/* the one before (two buffers read in turn: matmul) */
    uint64_t *counts;       /* per-thread execution counters or NULL */
    bool trace;
 };
@@ -191,6 +189,9 @@ struct sim_wave {
  * FLAT_SCRATCH point into it. Below 2^48 (V# base width), above host user space. */
 #define SIM_SCRATCH_VA 0x0000F00000000000ull
 
+/* Allocations a host thread's waves resolved lately, most recent first. */
+#define SIM_XCACHE_N 4
+
 struct sim_wg {
    sim_disp *disp;
    uint32_t id[3];          /* work-group id */
@@ -201,10 +202,19 @@ struct sim_wg {
    uint64_t scratch_size;
    uint32_t nwaves;
    sim_wave *waves;
+   /* Translation caches of the host thread running this work-group, kept across its waves
+    * and work-groups for the whole dispatch: an allocation (code included) may not be freed
+    * while a dispatch that uses it runs (HSA), so waves after the first skip
+    * sim__mem_find and its lock. Written by this thread only. */
+   const sim_alloc *xcache[SIM_XCACHE_N];
+   sim_program *prog;
 };
 
-/* One dispatch, shared read-only by the worker threads (except the fault record). */
+/* One dispatch, shared read-only by the worker threads (except the fault record and the
+ * work-group counter, which has a cache line of its own: every thread increments it). */
 struct sim_disp {
+   _Alignas(64) _Atomic uint64_t next_wg;
+   _Alignas(64) _Atomic int faulted;
    const hsa_kernel_dispatch_packet_t *packet;
    uint64_t packet_va;
    uint8_t kd[64];
@@ -218,8 +228,6 @@ struct sim_disp {
    uint32_t priv_size;       /* per work-item, dword-rounded */
    uint32_t wave_scratch;    /* per wave, 1 KiB granules */
    uint64_t dispatch_id;
-   _Atomic uint64_t next_wg;
-   _Atomic int faulted;
    sim_fault fault;          /* first fault, written by the thread that set `faulted` */
    uint32_t trace_wg[3], trace_wave;
    bool trace;
@@ -280,6 +288,18 @@ void sim__counts_flush(uint64_t *counts);
 sim_fault_kind sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, uint8_t *lds,
                                           uint32_t lds_size, uint8_t *scratch,
                                           uint64_t scratch_size, sim_fault *fault);
+
+/* The allocation holding GPU VA `va` (its mapped pages: `reach`), or NULL: the
+ * work-group's translation cache, then sim__mem_find. */
+const sim_alloc *sim__alloc_find_slow(sim_wg *wg, uint64_t va);
+static inline const sim_alloc *
+sim__alloc_find(sim_wave *w, uint64_t va)
+{
+   const sim_alloc *a = w->wg->xcache[0];
+   if (SIM_LIKELY(a != NULL && va - a->va < a->reach))
+      return a;
+   return sim__alloc_find_slow(w->wg, va);
+}
 
 /* ---- Scalar operands ----------------------------------------------------------------- */
 
@@ -744,6 +764,25 @@ sim__lanes_unpack(uint64_t m, uint8_t *c)
       uint64_t t = (((m >> (8 * g)) & 0xFF) * 0x0101010101010101ull) & 0x8040201008040201ull;
       t = ((t + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
       memcpy(c + 8 * g, &t, 8);
+   }
+}
+
+/* sim__nibble_mask[n][k]: all ones when bit k of n is set (4 lanes of a lane mask). */
+extern const uint32_t sim__nibble_mask[16][4];
+
+/* d[l] = bit l of m ? r[l] : d[l], 4 lanes per table row (no per-lane shifts; vectorises
+ * on any x86-64). */
+typedef uint32_t sim_u32x4 __attribute__((vector_size(16)));
+static inline void
+sim__lanes_select(uint32_t *d, const uint32_t *r, uint64_t m)
+{
+   for (unsigned g = 0; g < 64; g += 4, m >>= 4) {
+      sim_u32x4 k, a, b;
+      memcpy(&k, sim__nibble_mask[m & 15], 16);
+      memcpy(&a, r + g, 16);
+      memcpy(&b, d + g, 16);
+      b = (a & k) | (b & ~k);
+      memcpy(d + g, &b, 16);
    }
 }
 

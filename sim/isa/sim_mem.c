@@ -5,6 +5,31 @@
  */
 #include "sim_isa_priv.h"
 
+const sim_alloc *
+sim__alloc_find_slow(sim_wg *wg, uint64_t va)
+{
+   const sim_alloc **c = wg->xcache;
+   unsigned i = 1;
+   const sim_alloc *a = NULL;
+   for (; i < SIM_XCACHE_N; i++) {
+      if (c[i] && va - c[i]->va < c[i]->reach) {
+         a = c[i];
+         break;
+      }
+   }
+   if (!a) {
+      a = sim__mem_find(va);
+      if (!a)
+         return NULL;
+      i = SIM_XCACHE_N - 1;
+   }
+   /* Move to the front; on a miss the last entry drops out. */
+   for (; i > 0; i--)
+      c[i] = c[i - 1];
+   c[0] = a;
+   return a;
+}
+
 void *
 sim__gpu_ptr(sim_wave *w, uint64_t va, uint32_t size, bool write)
 {
@@ -15,13 +40,9 @@ sim__gpu_ptr(sim_wave *w, uint64_t va, uint32_t size, bool write)
          return wg->scratch + off;
       goto fault;
    }
-   const sim_alloc *a = w->mcache;
-   if (!a || va - a->va >= a->reach || va - a->va + size > a->reach) {
-      a = sim__mem_find(va);
-      if (!a || va - a->va + size > a->reach)
-         goto fault;
-      w->mcache = a;
-   }
+   const sim_alloc *a = sim__alloc_find(w, va);
+   if (!a || va - a->va + size > a->reach)
+      goto fault;
    if (write && ((a->flags & SIM_ALLOC_CODE) || !(a->flags & SIM_ALLOC_WRITE))) {
       sim__fault(w, SIM_FAULT_MEMORY_VIOLATION, va,
                  "store of %u bytes to read-only/code memory at 0x%llx (pc 0x%llx)", size,

@@ -315,6 +315,12 @@ sim__vrow(sim_wave *w, const sim_inst *in, unsigned vgpr)
    return w->v[vgpr];
 }
 
+#define N4(n) {(n) & 1 ? ~0u : 0, (n) & 2 ? ~0u : 0, (n) & 4 ? ~0u : 0, (n) & 8 ? ~0u : 0}
+const uint32_t sim__nibble_mask[16][4] = {N4(0), N4(1), N4(2),  N4(3),  N4(4),  N4(5),
+                                          N4(6), N4(7), N4(8),  N4(9),  N4(10), N4(11),
+                                          N4(12), N4(13), N4(14), N4(15)};
+#undef N4
+
 static void
 masked_store(uint32_t *d, const uint32_t *r, uint64_t m)
 {
@@ -323,10 +329,7 @@ masked_store(uint32_t *d, const uint32_t *r, uint64_t m)
          memcpy(d, r, 256);
       return;
    }
-   uint8_t c[64];
-   sim__lanes_unpack(m, c);
-   for (unsigned l = 0; l < 64; l++)
-      d[l] = c[l] ? r[l] : d[l];
+   sim__lanes_select(d, r, m);
 }
 
 static void

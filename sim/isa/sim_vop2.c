@@ -14,10 +14,8 @@ sim__op_v_cndmask_b32(sim_wave *w, const sim_inst *in)
    uint32_t t0[64], t1[64], r[64];
    const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F32, t0);
    const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F32, t1);
-   uint8_t c[64];
-   sim__lanes_unpack(sim__vmask_read(w, in, 2), c);
-   for (unsigned l = 0; l < 64; l++)
-      r[l] = c[l] ? B[l] : A[l];
+   memcpy(r, A, sizeof(r));
+   sim__lanes_select(r, B, sim__vmask_read(w, in, 2));
    sim__vdst32(w, in, r);
 }
 
@@ -73,8 +71,10 @@ sim__op_v_subrev_u32(sim_wave *w, const sim_inst *in)
    sim__vdst32(w, in, r);
 }
 
-/* D.u = S0.u + S1.u (+ VCC[i]); VCC[i] = carry out. Subtractions: borrow out. */
-#define CARRY_OP(name, expr, cin)                                                           \
+/* D.u = S0.u + S1.u (+ VCC[i]); VCC[i] = carry out. Subtractions: borrow out. Computed in
+ * 32-bit lanes, the carry as unsigned compares (x = S0, y = S1; swapped for the *rev forms):
+ * t = x + y, r = t + c, carry = t < x | r < t; t = x - y, r = t - c, borrow = x < y | t < c. */
+#define CARRY_OP(name, is_sub, rev, cin)                                                    \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       uint32_t t0[64], t1[64], r[64];                                                       \
@@ -84,23 +84,24 @@ sim__op_v_subrev_u32(sim_wave *w, const sim_inst *in)
       if (cin)                                                                              \
          sim__lanes_unpack(sim__vmask_read(w, in, 2), ci);                                  \
       for (unsigned l = 0; l < 64; l++) {                                                   \
-         uint64_t a = A[l], b = B[l], c = (cin) ? ci[l] : 0;                                \
-         (void)c;                                                                           \
-         uint64_t s = (expr);                                                               \
-         r[l] = (uint32_t)s;                                                                \
-         cy[l] = (uint8_t)((s >> 32) & 1);                                                  \
+         uint32_t x = (rev) ? B[l] : A[l], y = (rev) ? A[l] : B[l];                         \
+         uint32_t c = (cin) ? ci[l] : 0;                                                    \
+         uint32_t t = (is_sub) ? x - y : x + y;                                             \
+         uint32_t v = (is_sub) ? t - c : t + c;                                             \
+         r[l] = v;                                                                          \
+         cy[l] = (is_sub) ? ((x < y) | (t < c)) : ((t < x) | (v < t));                      \
       }                                                                                     \
       uint64_t co = sim__lanes_pack(cy);                                                    \
       uint64_t m = sim__vmask(w, in);                                                       \
       sim__vdst32(w, in, r);                                                                \
       sim__vmask_write(w, in, co & m);                                                      \
    }
-CARRY_OP(v_add_co_u32, a + b, 0)
-CARRY_OP(v_sub_co_u32, a - b, 0)
-CARRY_OP(v_subrev_co_u32, b - a, 0)
-CARRY_OP(v_addc_co_u32, a + b + c, 1)
-CARRY_OP(v_subb_co_u32, a - b - c, 1)
-CARRY_OP(v_subbrev_co_u32, b - a - c, 1)
+CARRY_OP(v_add_co_u32, 0, 0, 0)
+CARRY_OP(v_sub_co_u32, 1, 0, 0)
+CARRY_OP(v_subrev_co_u32, 1, 1, 0)
+CARRY_OP(v_addc_co_u32, 0, 0, 1)
+CARRY_OP(v_subb_co_u32, 1, 0, 1)
+CARRY_OP(v_subbrev_co_u32, 1, 1, 1)
 
 /* Bitwise and shifts: shift amount is S0 for the *rev forms. */
 SIM_VOP_U32_2(v_and_b32, a & b)
