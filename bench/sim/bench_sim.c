@@ -13,9 +13,13 @@
  *                                     instructions (SOP*, SMEM) are counted separately, once
  *                                     per wave, and not included in the lane figure
  *   PoCL (vendors folder holding only pocl.icd), wall time per launch
- * and prints lane-instructions/s (1 thread, all cores), the 1-thread process CPU time (the
- * figure to compare on a shared machine) and hsacl time / PoCL time.
- * Goals from the issue: >= 1e9 lane-instructions/s on all cores, within 30x of PoCL.
+ * and prints, for 1 thread and for all cores: wall time, process CPU time and
+ * lane-instructions/s, and hsacl time / PoCL time. On a shared machine compare CPU times:
+ * "par" = all-core CPU time / wall time is how many cores the run really had (near the
+ * core count on an idle machine; near 1 when other processes hold the cores, and then the
+ * all-core wall time cannot beat the 1-thread one). The load average is printed before
+ * and after. Goals from the issue: >= 1e9 lane-instructions/s on all cores, within 30x
+ * of PoCL.
  *
  * Usage: hsacl-bench-sim [repetitions]   (child mode: --child <kernel> <repetitions>)
  */
@@ -240,6 +244,15 @@ read_counts(const char *path, double *vlanes, double *sinst, double *vinst)
    fclose(f);
 }
 
+static void
+print_load(const char *when)
+{
+   double l[3];
+   if (getloadavg(l, 3) == 3)
+      printf("load average %s: %.2f %.2f %.2f (%ld cores)\n", when, l[0], l[1], l[2],
+             sysconf(_SC_NPROCESSORS_ONLN));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -260,15 +273,17 @@ main(int argc, char **argv)
       close(cfd);
    printf("hsacl software GPU (gfx906 interpreter) vs PoCL, best of %d launches; lane-instr = "
           "vector instructions x active lanes (scalar instructions not included)\n", reps);
-   printf("%-7s %12s %10s %10s %9s %12s %12s %10s %9s %s\n", "kernel", "lane-instr", "scalar",
-          "hsacl 1T", "1T CPU", "lane-i/s 1T", "lane-i/s", "PoCL", "ratio", "");
-   printf("%-7s %12s %10s %10s %9s %12s %12s %10s %9s\n", "", "", "instr", "s", "s",
-          "", "", "s", "hsacl/PoCL");
+   print_load("before");
+   printf("%-7s %10s %9s | %8s %8s %9s %6s | %8s %8s %5s %9s %6s | %8s\n", "", "lane-", "scalar",
+          "1 thread", "", "", "ratio", "all", "cores", "", "", "ratio", "PoCL");
+   printf("%-7s %10s %9s | %8s %8s %9s %6s | %8s %8s %5s %9s %6s | %8s\n", "kernel", "instr",
+          "instr", "wall s", "CPU s", "lane-i/s", "/PoCL", "wall s", "CPU s", "par", "lane-i/s",
+          "/PoCL", "wall s");
    for (unsigned i = 0; i < NK; i++) {
-      double t1 = 0, c1 = 0, tn = 0, tp = 0, tc, vl = 0, si = 0, vi = 0;
+      double t1 = 0, c1 = 0, tn = 0, cn = 0, tp = 0, tc, vl = 0, si = 0, vi = 0;
       unsigned long long s1 = 0, sn = 0, sp = 0, sc;
       int e1 = spawn(self, kernels[i], reps, BENCH_HSACL_VENDORS, 1, NULL, &t1, &s1, &c1);
-      int en = spawn(self, kernels[i], reps, BENCH_HSACL_VENDORS, cores, NULL, &tn, &sn, NULL);
+      int en = spawn(self, kernels[i], reps, BENCH_HSACL_VENDORS, cores, NULL, &tn, &sn, &cn);
       int ec = spawn(self, kernels[i], 0, BENCH_HSACL_VENDORS, 1, counts, &tc, &sc, NULL);
       if (!ec)
          read_counts(counts, &vl, &si, &vi);
@@ -280,12 +295,16 @@ main(int argc, char **argv)
          snprintf(note, sizeof(note), "PoCL run failed");
       else if (s1 != sp || sn != sp)
          snprintf(note, sizeof(note), "(results differ from PoCL)");
-      printf("%-7s %12.4g %10.4g %10.4f %9.4f %12.3g %12.3g %10.4f %9.1f %s\n", kernels[i], vl,
-             si, t1, c1, e1 ? 0 : vl / t1, en ? 0 : vl / tn, tp, ep || en ? 0 : tn / tp, note);
+      printf("%-7s %10.4g %9.4g | %8.4f %8.4f %9.3g %6.1f | %8.4f %8.4f %5.2f %9.3g %6.1f | "
+             "%8.4f %s\n",
+             kernels[i], vl, si, t1, c1, e1 ? 0 : vl / t1, ep || e1 ? 0 : t1 / tp, tn, cn,
+             tn > 0 ? cn / tn : 0, en ? 0 : vl / tn, ep || en ? 0 : tn / tp, tp, note);
       fflush(stdout);
    }
-   printf("all cores = %d threads (HSACL_SIM_THREADS) for hsacl; PoCL uses its default. Goals: "
-          ">= 1e9 lane-instr/s, ratio <= 30.\n", cores);
+   print_load("after");
+   printf("all cores = %d threads (HSACL_SIM_THREADS) for hsacl; PoCL uses its default. Times "
+          "are per launch; par = CPU s / wall s of the all-core run. Goals: >= 1e9 lane-instr/s, "
+          "ratio <= 30.\n", cores);
    unlink(counts);
    return 0;
 }
