@@ -48,6 +48,16 @@ bool sim__initialized(void);
 #define SIM_TIMESTAMP_HZ 1000000000ull
 uint64_t sim__timestamp(void);
 
+/*
+ * Polling before sleeping (packet processor, workers): a thread out of work polls for up
+ * to SIM_POLL_NS when more work is evidently on its way (the producer is streaming, jobs
+ * are in flight), and sleeps at once otherwise. It polls through a burst of back-to-back
+ * work, so those items need no futex wake, and leaves the CPU at once when work comes one
+ * item at a time (a host waiting for each launch), which matters on a machine with fewer
+ * cores than busy threads.
+ */
+#define SIM_POLL_NS 20000ull
+
 /* ---- agents, pools, caches, ISA (sim_agent.c) ------------------------------------------ */
 
 enum sim_agent_kind { SIM_AGENT_CPU = 0, SIM_AGENT_GPU = 1, SIM_AGENT_COUNT };
@@ -151,21 +161,50 @@ void sim__signal_store(sim_signal *s, int64_t v);
 /* Profiling timestamps stored with the signal that completes a dispatch or copy. */
 void sim__signal_set_times(sim_signal *s, uint64_t start, uint64_t end);
 void sim__signal_get_times(sim_signal *s, uint64_t *start, uint64_t *end);
-/* Sequence number bumped by every modification of the signal (doorbell wake-ups). */
-uint32_t sim__signal_seq(sim_signal *s);
 /*
- * Blocks until the signal's sequence number differs from `seq`, or `timeout_ns` passed.
- * Spurious returns are allowed.
+ * Sleeping without losing a wake-up (an eventcount). A modification of a signal is a write
+ * followed by a sequentially consistent fence and a look at who may be asleep: it
+ * futex-wakes only threads that announced they are about to sleep, so a modification that
+ * nobody waits for makes no system call (a doorbell ring while the packet processor is busy,
+ * a completion nobody blocks on). A thread that waits therefore announces itself first,
+ * then re-tests its condition, and sleeps only if the condition still fails:
+ *
+ *    for (;;) {
+ *       if (condition) break;                         (optionally: spin a while first)
+ *       uint32_t t = sim__signal_prepare(s);          (or sim__epoch_prepare())
+ *       if (condition) { sim__signal_cancel(s); break; }
+ *       sim__signal_sleep(s, t, timeout_ns);          (or sim__epoch_sleep(t, ...))
+ *    }
+ *
+ * Either the modifier sees the announcement (and wakes the sleeper, whose futex word then
+ * differs from `t`), or the announcement comes later in the fences' total order and the
+ * re-test sees the modification. Spurious returns from *_sleep are allowed.
  */
-void sim__signal_wait_seq(sim_signal *s, uint32_t seq, uint64_t timeout_ns);
+/*
+ * Test hook: with HSACL_SIM_WAKE_DELAY set when the runtime initialises, a waiter pauses a
+ * pseudo-random while between its last look for work and its announcement (at the start
+ * of sim__*_prepare), widening the window a lost wake-up needs (sim_test_wake sets it).
+ * Otherwise one predictable branch.
+ */
+extern bool sim__wake_delay_enabled;
+void sim__wake_delay(void);
+
+uint32_t sim__signal_prepare(sim_signal *s);
+void sim__signal_cancel(sim_signal *s);
+void sim__signal_sleep(sim_signal *s, uint32_t ticket, uint64_t timeout_ns);
 
 /*
- * Global "some signal changed" epoch, for waits on several signals: read the epoch, test the
- * condition, then sim__epoch_wait(epoch). sim__epoch_bump() wakes every such waiter (used
- * by queue destroy and by job submission to the copy worker).
+ * The same for waits on several signals (wait_any, signal groups, barrier packets, worker
+ * jobs): one global epoch word. A signal wakes epoch sleepers only while it is watched:
+ * a multi-signal waiter calls sim__signal_watch on each signal before its first test and
+ * sim__signal_unwatch after its last. sim__epoch_bump() wakes every epoch sleeper (stop
+ * flags, newly queued jobs that are ready; write them before the call).
  */
-uint32_t sim__epoch(void);
-void sim__epoch_wait(uint32_t epoch, uint64_t timeout_ns);
+void sim__signal_watch(sim_signal *s);
+void sim__signal_unwatch(sim_signal *s);
+uint32_t sim__epoch_prepare(void);
+void sim__epoch_cancel(void);
+void sim__epoch_sleep(uint32_t ticket, uint64_t timeout_ns);
 void sim__epoch_bump(void);
 
 void sim__signal_finish(void);
@@ -193,18 +232,23 @@ struct sim_job {
    hsa_signal_t deps[];
 };
 
+/*
+ * Submission is lock-free (a push on `incoming`) and wakes the thread only when it sleeps
+ * and the new job is ready; the thread watches its jobs' signals (sim__signal_watch), so
+ * the modification that makes one ready wakes it. After running jobs it polls a while
+ * before sleeping.
+ */
 typedef struct sim_worker {
    const char *name;
-   pthread_mutex_t lock;
-   pthread_cond_t cond;
-   sim_job *head, *tail;
+   pthread_mutex_t lock;          /* thread start and stop */
+   _Atomic(sim_job *) incoming;   /* submitted, not yet seen by the thread; newest first */
+   sim_job *head, *tail;          /* the thread's own list, oldest first */
    pthread_t thread;
-   bool started;
-   bool stop;
+   _Atomic bool started;
+   _Atomic bool stop;
 } sim_worker;
 
-#define SIM_WORKER_INIT(n)                                                                    \
-   {.name = (n), .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER}
+#define SIM_WORKER_INIT(n) {.name = (n), .lock = PTHREAD_MUTEX_INITIALIZER}
 
 /* Queues `job` (ownership passes to the worker); starts the thread on first use. */
 hsa_status_t sim__worker_submit(sim_worker *w, sim_job *job);

@@ -31,8 +31,7 @@
 #define QUEUE_LIVE 0x51554555u /* "QUEU" */
 #define QUEUE_MIN 64u
 #define QUEUE_MAX 131072u
-#define IDLE_WAIT_NS 1000000000ull   /* doorbell sleep; woken by every doorbell write */
-#define HEADER_WAIT_NS 1000000ull    /* write index moved, header not yet published */
+#define IDLE_WAIT_NS 1000000000ull   /* safety poll of a sleeping processor */
 
 typedef void (*sim_queue_callback)(hsa_status_t status, hsa_queue_t *source, void *data);
 
@@ -128,17 +127,26 @@ wait_barrier(sim_queue *sq, const hsa_signal_t deps[5], bool and)
    }
    if (count == 0)
       return DEPS_MET;
-   for (;;) {
-      uint32_t seen = sim__epoch();
-      if (atomic_load(&sq->stop))
-         return DEPS_STOPPED;
+   for (uint32_t i = 0; i < count; i++)
+      sim__signal_watch(sig[i]);
+   enum deps_result result;
+   for (bool announced = false;; announced = true) {
+      uint32_t ticket = announced ? sim__epoch_prepare() : 0;
       uint32_t zero = 0;
       for (uint32_t i = 0; i < count; i++)
          zero += sim__signal_load(sig[i]) == 0;
-      if (and ? zero == count : zero > 0)
-         return DEPS_MET;
-      sim__epoch_wait(seen, IDLE_WAIT_NS);
+      result = atomic_load(&sq->stop) ? DEPS_STOPPED : DEPS_MET;
+      if (result == DEPS_STOPPED || (and ? zero == count : zero > 0)) {
+         if (announced)
+            sim__epoch_cancel();
+         break;
+      }
+      if (announced)
+         sim__epoch_sleep(ticket, IDLE_WAIT_NS);
    }
+   for (uint32_t i = 0; i < count; i++)
+      sim__signal_unwatch(sig[i]);
+   return result;
 }
 
 static enum deps_result
@@ -147,15 +155,23 @@ wait_barrier_value(sim_queue *sq, const hsa_amd_barrier_value_packet_t *p)
    sim_signal *s = sim__signal_get(p->signal);
    if (!s || p->cond > HSA_SIGNAL_CONDITION_GTE)
       return DEPS_INVALID;
-   for (;;) {
-      uint32_t seen = sim__epoch();
-      if (atomic_load(&sq->stop))
-         return DEPS_STOPPED;
-      if (sim__signal_cond((hsa_signal_condition_t)p->cond, sim__signal_load(s) & p->mask,
-                           p->value))
-         return DEPS_MET;
-      sim__epoch_wait(seen, IDLE_WAIT_NS);
+   sim__signal_watch(s);
+   enum deps_result result;
+   for (bool announced = false;; announced = true) {
+      uint32_t ticket = announced ? sim__epoch_prepare() : 0;
+      result = atomic_load(&sq->stop) ? DEPS_STOPPED : DEPS_MET;
+      if (result == DEPS_STOPPED ||
+          sim__signal_cond((hsa_signal_condition_t)p->cond, sim__signal_load(s) & p->mask,
+                           p->value)) {
+         if (announced)
+            sim__epoch_cancel();
+         break;
+      }
+      if (announced)
+         sim__epoch_sleep(ticket, IDLE_WAIT_NS);
    }
+   sim__signal_unwatch(s);
+   return result;
 }
 
 static void
@@ -268,27 +284,71 @@ complete: {
 
 static void queue_release(sim_queue *sq);
 
+/* The packet at the read index is published (header no longer INVALID) and may run. */
+static bool
+packet_ready(sim_queue *sq, uint64_t *index)
+{
+   if (atomic_load(&sq->error))
+      return false;
+   uint64_t r = atomic_load_explicit(&sq->read_index, memory_order_relaxed);
+   uint64_t w = atomic_load(&sq->write_index);
+   if (r >= w)
+      return false;
+   const uint8_t *slot = (const uint8_t *)sq->q.base_address + (r & (sq->q.size - 1)) * 64;
+   if ((header_load(slot) & 0xff) == HSA_PACKET_TYPE_INVALID)
+      return false;
+   *index = r;
+   return true;
+}
+
+/*
+ * The packet processor. Like a GPU's command processor it polls the ring for a while after
+ * the last packet, so a producer that keeps it fed rings the doorbell with a plain store;
+ * only then does it announce that it sleeps on the doorbell (sim_priv.h's eventcount), and
+ * the next doorbell write futex-wakes it. The producer publishes the header before ringing
+ * (PSA §2.9.3), so the re-test after announcing sees every packet whose ring did not wake.
+ */
 static void *
 queue_main(void *arg)
 {
    sim_queue *sq = arg;
    sim_signal *doorbell = sim__signal_get(sq->doorbell);
+   /* Poll budget (SIM_POLL_NS): full when a wake-up found a backlog (the producer outran a
+    * sleeping processor: it streams), halved when it found one packet (work comes one at a
+    * time). A poll that found a packet keeps it. */
+   uint64_t budget = 0;
+   bool slept = false, polled = false;
    while (!atomic_load(&sq->stop)) {
-      uint32_t seq = sim__signal_seq(doorbell);
-      uint64_t timeout = IDLE_WAIT_NS;
-      if (!atomic_load(&sq->error)) {
-         uint64_t r = atomic_load_explicit(&sq->read_index, memory_order_relaxed);
-         uint64_t w = atomic_load_explicit(&sq->write_index, memory_order_acquire);
-         if (r < w) {
-            uint8_t *slot = (uint8_t *)sq->q.base_address + (r & (sq->q.size - 1)) * 64;
-            if ((header_load(slot) & 0xff) != HSA_PACKET_TYPE_INVALID) {
-               process_packet(sq, r);
-               continue;
-            }
-            timeout = HEADER_WAIT_NS;
+      uint64_t index;
+      if (packet_ready(sq, &index)) {
+         if (slept) {
+            uint64_t backlog = atomic_load(&sq->write_index) - index;
+            budget = backlog >= 2 ? SIM_POLL_NS : budget / 2 < 1000 ? 0 : budget / 2;
          }
+         slept = polled = false;
+         process_packet(sq, index);
+         continue;
       }
-      sim__signal_wait_seq(doorbell, seq, timeout);
+      if (!polled && budget) {
+         polled = true;
+         uint64_t start = sim__timestamp();
+         bool ready = false;
+         for (uint32_t i = 1; !ready && !atomic_load(&sq->stop); i++) {
+            __builtin_ia32_pause();
+            ready = packet_ready(sq, &index);
+            if (i % 16 == 0 && sim__timestamp() - start >= budget)
+               break;
+         }
+         if (ready)
+            continue;
+      }
+      uint32_t ticket = sim__signal_prepare(doorbell);
+      if (packet_ready(sq, &index) || atomic_load(&sq->stop)) {
+         sim__signal_cancel(doorbell);
+         continue;
+      }
+      sim__signal_sleep(doorbell, ticket, IDLE_WAIT_NS);
+      slept = true;
    }
    if (atomic_load(&sq->self_destroy)) {
       pthread_detach(pthread_self());
@@ -432,8 +492,8 @@ queue_destroy(sim_queue *sq)
       return;
    }
    if (sq->thread_started) {
-      sim__signal_store(sim__signal_get(sq->doorbell), -1);
-      sim__epoch_bump();
+      sim__signal_store(sim__signal_get(sq->doorbell), -1); /* stop is set: wakes it */
+      sim__epoch_bump();                                     /* from a barrier wait */
       pthread_join(sq->thread, NULL);
    }
    queue_release(sq);

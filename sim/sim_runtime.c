@@ -40,6 +40,7 @@ hsa_init(void)
       st = sim__mem_init();
       if (st != HSA_STATUS_SUCCESS)
          goto out_unlock;
+      sim__wake_delay_enabled = getenv("HSACL_SIM_WAKE_DELAY") != NULL;
       SIM_LOGI("runtime", "initialised: gfx906 software agent");
    }
    atomic_store_explicit(&init_count, n + 1, memory_order_release);

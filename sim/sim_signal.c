@@ -5,13 +5,15 @@
  * or garbage handle is detected (range, alignment, live check word) instead of crashing.
  * Freed slots are recycled through a free list.
  *
- * Waiting. Every modification bumps the signal's `seq` word and, when someone sleeps on
- * it, futex-wakes it; waiters sleep on `seq` (no busy spinning). Waits on several signals
- * (wait_any, signal groups, the queue and copy threads' dependency waits) sleep on one
- * global epoch word that every modification also bumps.
+ * Waiting (the eventcount protocol of sim_priv.h). A modification is a write, a sequentially
+ * consistent fence, and a look at two counters: `waiters` (threads about to sleep on this
+ * signal's `seq` word) and `watchers` (multi-signal waiters interested in it, who sleep on
+ * the global epoch word). Only a non-zero count leads to a bump of the word and a futex
+ * wake, so a modification nobody waits for is a plain store and a fence: no system call.
  */
 #define _GNU_SOURCE
 #include <limits.h>
+#include <sched.h>
 #include <linux/futex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +29,15 @@
 
 struct sim_signal {
    _Atomic int64_t value;
-   _Atomic uint32_t seq;
-   _Atomic uint32_t waiters;
+   _Atomic uint32_t seq;      /* futex word of single-signal sleepers */
+   _Atomic uint32_t waiters;  /* threads between sim__signal_prepare and the wake-up */
    _Atomic uint32_t check;
    uint32_t next_free; /* index + 1 of the next free slot; free list only */
    _Atomic uint64_t start_ts, end_ts;
    uint64_t attributes;
-   uint64_t pad[2];
+   _Atomic uint32_t watchers; /* multi-signal waiters and worker jobs watching it */
+   uint32_t pad0;
+   uint64_t pad[1];
 };
 _Static_assert(sizeof(struct sim_signal) == 64, "one cache line per signal");
 
@@ -45,10 +49,10 @@ static uint32_t free_head;          /* index + 1, 0 = empty */
 
 static void groups_finish(void);
 
-static _Atomic uint32_t epoch;
-static _Atomic uint32_t epoch_waiters;
+static _Atomic uint32_t epoch;          /* futex word of multi-signal sleepers */
+static _Atomic uint32_t epoch_sleepers; /* threads between sim__epoch_prepare and wake-up */
 
-/* ---- futex helpers ---------------------------------------------------------------------- */
+/* ---- futex helpers and the eventcount ---------------------------------------------------- */
 
 static void
 futex_wait(_Atomic uint32_t *word, uint32_t old, uint64_t timeout_ns)
@@ -68,37 +72,112 @@ futex_wake_all(_Atomic uint32_t *word)
    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
-uint32_t
-sim__epoch(void)
+bool sim__wake_delay_enabled;
+
+void
+sim__wake_delay(void)
 {
+   static _Thread_local uint32_t x = 2463534242u;
+   x ^= x << 13;
+   x ^= x >> 17;
+   x ^= x << 5;
+   if (x % 64 == 0) {
+      sched_yield();
+      return;
+   }
+   for (uint32_t i = x % 1024; i; i--)
+      __builtin_ia32_pause();
+}
+
+uint32_t
+sim__epoch_prepare(void)
+{
+   if (__builtin_expect(sim__wake_delay_enabled, 0))
+      sim__wake_delay();
+   atomic_fetch_add(&epoch_sleepers, 1);
+   atomic_thread_fence(memory_order_seq_cst);
    return atomic_load(&epoch);
 }
 
 void
-sim__epoch_wait(uint32_t seen, uint64_t timeout_ns)
+sim__epoch_cancel(void)
 {
-   atomic_fetch_add(&epoch_waiters, 1);
-   if (atomic_load(&epoch) == seen)
-      futex_wait(&epoch, seen, timeout_ns);
-   atomic_fetch_sub(&epoch_waiters, 1);
+   atomic_fetch_sub(&epoch_sleepers, 1);
+}
+
+void
+sim__epoch_sleep(uint32_t ticket, uint64_t timeout_ns)
+{
+   futex_wait(&epoch, ticket, timeout_ns);
+   atomic_fetch_sub(&epoch_sleepers, 1);
+}
+
+/* After the caller's fence: wakes epoch sleepers, if any. */
+static void
+epoch_wake_fenced(void)
+{
+   if (atomic_load_explicit(&epoch_sleepers, memory_order_relaxed)) {
+      atomic_fetch_add(&epoch, 1);
+      futex_wake_all(&epoch);
+   }
 }
 
 void
 sim__epoch_bump(void)
 {
-   atomic_fetch_add(&epoch, 1);
-   if (atomic_load(&epoch_waiters))
-      futex_wake_all(&epoch);
+   atomic_thread_fence(memory_order_seq_cst);
+   epoch_wake_fenced();
 }
 
-/* Called after every modification of a signal's value. */
+uint32_t
+sim__signal_prepare(sim_signal *s)
+{
+   if (__builtin_expect(sim__wake_delay_enabled, 0))
+      sim__wake_delay();
+   atomic_fetch_add(&s->waiters, 1);
+   atomic_thread_fence(memory_order_seq_cst);
+   return atomic_load(&s->seq);
+}
+
+void
+sim__signal_cancel(sim_signal *s)
+{
+   atomic_fetch_sub(&s->waiters, 1);
+}
+
+void
+sim__signal_sleep(sim_signal *s, uint32_t ticket, uint64_t timeout_ns)
+{
+   futex_wait(&s->seq, ticket, timeout_ns);
+   atomic_fetch_sub(&s->waiters, 1);
+}
+
+void
+sim__signal_watch(sim_signal *s)
+{
+   atomic_fetch_add(&s->watchers, 1);
+}
+
+void
+sim__signal_unwatch(sim_signal *s)
+{
+   /* Saturating: a slot destroyed and re-created under a watcher must not wrap. */
+   uint32_t n = atomic_load(&s->watchers);
+   while (n && !atomic_compare_exchange_weak(&s->watchers, &n, n - 1))
+      ;
+}
+
+/* Called after every modification of a signal's value: wakes whoever announced a sleep. */
 static void
 signal_notify(sim_signal *s)
 {
-   atomic_fetch_add(&s->seq, 1);
-   if (atomic_load(&s->waiters))
+   atomic_thread_fence(memory_order_seq_cst);
+   if (atomic_load_explicit(&s->waiters, memory_order_relaxed)) {
+      atomic_fetch_add(&s->seq, 1);
       futex_wake_all(&s->seq);
-   sim__epoch_bump();
+   }
+   if (atomic_load_explicit(&s->watchers, memory_order_relaxed))
+      epoch_wake_fenced();
 }
 
 /* ---- arena -------------------------------------------------------------------------------- */
@@ -233,10 +312,11 @@ hsa_amd_signal_value_pointer(hsa_signal_t signal, volatile hsa_signal_value_t **
 
 /* ---- internal accessors ------------------------------------------------------------------- */
 
+/* Sequentially consistent: the re-test of the eventcount protocol (free on x86). */
 int64_t
 sim__signal_load(sim_signal *s)
 {
-   return atomic_load_explicit(&s->value, memory_order_acquire);
+   return atomic_load(&s->value);
 }
 
 void
@@ -265,21 +345,6 @@ sim__signal_get_times(sim_signal *s, uint64_t *start, uint64_t *end)
 {
    *start = atomic_load(&s->start_ts);
    *end = atomic_load(&s->end_ts);
-}
-
-uint32_t
-sim__signal_seq(sim_signal *s)
-{
-   return atomic_load(&s->seq);
-}
-
-void
-sim__signal_wait_seq(sim_signal *s, uint32_t seq, uint64_t timeout_ns)
-{
-   atomic_fetch_add(&s->waiters, 1);
-   if (atomic_load(&s->seq) == seq)
-      futex_wait(&s->seq, seq, timeout_ns);
-   atomic_fetch_sub(&s->waiters, 1);
 }
 
 bool
@@ -404,14 +469,12 @@ signal_wait(hsa_signal_t signal, hsa_signal_condition_t cond, hsa_signal_value_t
    uint64_t start = sim__timestamp();
    int spins = hint == HSA_WAIT_STATE_ACTIVE ? ACTIVE_SPINS : 0;
    for (;;) {
-      uint32_t seq = atomic_load(&s->seq);
       hsa_signal_value_t v = atomic_load_explicit(&s->value, order);
       if (sim__signal_cond(cond, v, compare))
          return v;
       if (atomic_load_explicit(&s->check, memory_order_relaxed) != SIGNAL_LIVE)
          return v;
-      uint64_t now = sim__timestamp();
-      uint64_t elapsed = now - start;
+      uint64_t elapsed = sim__timestamp() - start;
       if (timeout != UINT64_MAX && elapsed >= timeout)
          return v;
       if (spins > 0) {
@@ -419,7 +482,15 @@ signal_wait(hsa_signal_t signal, hsa_signal_condition_t cond, hsa_signal_value_t
          __builtin_ia32_pause();
          continue;
       }
-      sim__signal_wait_seq(s, seq, timeout == UINT64_MAX ? UINT64_MAX : timeout - elapsed);
+      uint32_t ticket = sim__signal_prepare(s);
+      v = atomic_load(&s->value);
+      if (sim__signal_cond(cond, v, compare) ||
+          atomic_load_explicit(&s->check, memory_order_relaxed) != SIGNAL_LIVE) {
+         sim__signal_cancel(s);
+         atomic_thread_fence(memory_order_acquire);
+         return v;
+      }
+      sim__signal_sleep(s, ticket, timeout == UINT64_MAX ? UINT64_MAX : timeout - elapsed);
    }
 }
 
@@ -459,24 +530,40 @@ wait_any(uint32_t count, const hsa_signal_t *signals, const hsa_signal_condition
          const hsa_signal_value_t *values, uint64_t timeout, hsa_signal_value_t *satisfying)
 {
    uint64_t start = sim__timestamp();
-   for (;;) {
-      uint32_t seen = sim__epoch();
-      for (uint32_t i = 0; i < count; i++) {
+   uint32_t found = UINT32_MAX;
+   for (uint32_t i = 0; i < count; i++) {
+      sim_signal *s = sim__signal_get(signals[i]);
+      if (s)
+         sim__signal_watch(s);
+   }
+   for (bool announced = false;; announced = true) {
+      uint32_t ticket = announced ? sim__epoch_prepare() : 0;
+      for (uint32_t i = 0; i < count && found == UINT32_MAX; i++) {
          sim_signal *s = sim__signal_get(signals[i]);
          if (!s)
             continue;
-         hsa_signal_value_t v = atomic_load_explicit(&s->value, memory_order_acquire);
+         hsa_signal_value_t v = atomic_load(&s->value);
          if (sim__signal_cond(conds[i], v, values[i])) {
             if (satisfying)
                *satisfying = v;
-            return i;
+            found = i;
          }
       }
       uint64_t elapsed = sim__timestamp() - start;
-      if (timeout != UINT64_MAX && elapsed >= timeout)
-         return UINT32_MAX;
-      sim__epoch_wait(seen, timeout == UINT64_MAX ? UINT64_MAX : timeout - elapsed);
+      if (found != UINT32_MAX || (timeout != UINT64_MAX && elapsed >= timeout)) {
+         if (announced)
+            sim__epoch_cancel();
+         break;
+      }
+      if (announced)
+         sim__epoch_sleep(ticket, timeout == UINT64_MAX ? UINT64_MAX : timeout - elapsed);
    }
+   for (uint32_t i = 0; i < count; i++) {
+      sim_signal *s = sim__signal_get(signals[i]);
+      if (s)
+         sim__signal_unwatch(s);
+   }
+   return found;
 }
 
 SIM_EXPORT uint32_t

@@ -5,7 +5,10 @@
  *             enqueues, then one clFinish; the finish is not counted)
  *   drain     time from the end of those enqueues until clFinish returns, per launch
  *   round     enqueue-to-completion round trip (enqueue + clFinish), per launch
- * Prints figures; never passes or fails on time. Usage: hsacl-bench-enqueue [launches]
+ * Prints figures; never passes or fails on time.
+ * Usage: hsacl-bench-enqueue [launches] [--only=<platform name prefix>] [--mark]
+ * With --mark, the timed run of enqueues is bracketed by getppid() system calls, so a
+ * tracer can count the system calls the enqueues made (bench/enqueue/syscalls does).
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -14,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 static double
 now_us(void)
@@ -29,6 +34,16 @@ struct result {
    double enqueue_us, drain_us, round_us;
    bool ok;
 };
+
+static bool mark;
+
+/* A system call nothing else in the process makes: brackets the timed run for tracers. */
+static void
+trace_mark(void)
+{
+   if (mark)
+      syscall(SYS_getppid);
+}
 
 static const char *source = "kernel void empty(global int *p) { }\n";
 
@@ -59,10 +74,12 @@ run(cl_platform_id platform, int launches, struct result *r)
       clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
    clFinish(q);
 
+   trace_mark();
    double t0 = now_us();
    for (int i = 0; i < launches; i++)
       clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
    double t1 = now_us();
+   trace_mark();
    clFinish(q);
    double t2 = now_us();
    int rounds = launches / 10 > 100 ? launches / 10 : 100;
@@ -87,7 +104,16 @@ out:
 int
 main(int argc, char **argv)
 {
-   int launches = argc > 1 ? atoi(argv[1]) : 20000;
+   int launches = 20000;
+   const char *only = NULL;
+   for (int i = 1; i < argc; i++) {
+      if (!strncmp(argv[i], "--only=", 7))
+         only = argv[i] + 7;
+      else if (!strcmp(argv[i], "--mark"))
+         mark = true;
+      else
+         launches = atoi(argv[i]);
+   }
    cl_platform_id plats[8];
    cl_uint n = 0;
    if (clGetPlatformIDs(8, plats, &n) != CL_SUCCESS || n == 0) {
@@ -100,6 +126,10 @@ main(int argc, char **argv)
           "round trip us");
    struct result res[8];
    for (cl_uint i = 0; i < n; i++) {
+      res[i].ok = false;
+      clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, sizeof(res[i].name), res[i].name, NULL);
+      if (only && strncmp(res[i].name, only, strlen(only)))
+         continue;
       run(plats[i], launches, &res[i]);
       if (res[i].ok)
          printf("%-36s %14.3f %14.3f %16.1f\n", res[i].name, res[i].enqueue_us,
