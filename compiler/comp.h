@@ -31,6 +31,7 @@ struct _cl_device_id;
 typedef enum comp_program_origin {
    COMP_ORIGIN_SOURCE = 1, /* clCreateProgramWithSource */
    COMP_ORIGIN_BINARY,     /* clCreateProgramWithBinary */
+   COMP_ORIGIN_LINK,       /* clLinkProgram: no source, binaries from the link only */
 } comp_program_origin;
 
 /* A kernel symbol of a loaded executable: what a launch needs on one device (immutable
@@ -53,7 +54,8 @@ struct comp_program_device {
    cl_program_binary_type binary_type; /* CL_PROGRAM_BINARY_TYPE_* */
    char *options;                      /* of the last build/compile; NULL = "" */
    char *log;                          /* of the last build/compile; NULL = "" */
-   void *binary;                       /* code object (ET_DYN) or compiled object (ET_REL) */
+   /* code object (ET_DYN), or compiled object / library (bitcode in an ET_REL wrapper) */
+   void *binary;
    size_t binary_size;
    struct comp_program_info *info;     /* metadata of `binary` */
    size_t global_variable_size;        /* program-scope global variables, bytes */

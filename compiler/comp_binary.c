@@ -1,8 +1,12 @@
 /*
  * compiler/comp_binary.c — program binaries: hsacl's binary for a device is the AMDGPU
- * code object itself (or, after clCompileProgram, the relocatable object). Checks a
- * binary against a device (clCreateProgramWithBinary must answer CL_INVALID_BINARY for a
- * corrupt or foreign binary, never crash) and measures its program-scope variables.
+ * code object itself for an executable; a compiled object (clCompileProgram) or a library
+ * (clLinkProgram -create-library) is LLVM bitcode wrapped in a relocatable AMDGPU ELF
+ * (ET_REL with the device's EF_AMDGPU_MACH and xnack/sramecc flags, so that the checks of
+ * code objects apply) whose one section, ".hsacl.object" or ".hsacl.library", holds the
+ * bitcode. Checks a binary against a device (clCreateProgramWithBinary must answer
+ * CL_INVALID_BINARY for a corrupt or foreign binary, never crash) and measures its
+ * program-scope variables.
  *
  * ELF layout facts: llvm-AMDGPUUsage.rst "ELF Code Object" (e_ident, e_flags,
  * EF_AMDGPU_MACH, xnack/sramecc target features for code object V4 and later).
@@ -28,6 +32,10 @@
 #define EF_AMDGPU_FEATURE_SRAMECC_ANY_V4 0x400u
 #define EF_AMDGPU_FEATURE_SRAMECC_OFF_V4 0x800u
 #define EF_AMDGPU_FEATURE_SRAMECC_ON_V4 0xc00u
+#define ELFABIVERSION_AMDGPU_HSA_V5 3
+
+#define SECTION_OBJECT ".hsacl.object"
+#define SECTION_LIBRARY ".hsacl.library"
 
 /* EF_AMDGPU_MACH values of the GCN/RDNA processors (AMDGPUUsage, "AMDGPU EF_AMDGPU_MACH
  * Values"). */
@@ -106,6 +114,117 @@ reason(const char *fmt, const char *a, const char *b)
    return icd_strdup(buf);
 }
 
+/* The section holding the bitcode of a wrapped object or library: its type, offset and size.
+ * False for any other ELF. Bounds-checked against `size`. */
+static bool
+find_bitcode_section(const unsigned char *b, size_t size, const Elf64_Ehdr *eh,
+                     cl_program_binary_type *type, size_t *offset, size_t *bc_size)
+{
+   if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > size ||
+       (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum || eh->e_shstrndx >= eh->e_shnum)
+      return false;
+   Elf64_Shdr strtab;
+   memcpy(&strtab, b + eh->e_shoff + eh->e_shstrndx * sizeof(Elf64_Shdr), sizeof(strtab));
+   if (strtab.sh_offset > size || strtab.sh_size > size - strtab.sh_offset)
+      return false;
+   for (unsigned i = 1; i < eh->e_shnum; i++) {
+      Elf64_Shdr sh;
+      memcpy(&sh, b + eh->e_shoff + i * sizeof(Elf64_Shdr), sizeof(sh));
+      if (sh.sh_name >= strtab.sh_size || sh.sh_offset > size || sh.sh_size > size - sh.sh_offset)
+         continue;
+      const char *name = (const char *)b + strtab.sh_offset + sh.sh_name;
+      size_t max = strtab.sh_size - sh.sh_name;
+      if (strnlen(name, max) == max)
+         continue;
+      if (!strcmp(name, SECTION_OBJECT))
+         *type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+      else if (!strcmp(name, SECTION_LIBRARY))
+         *type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+      else
+         continue;
+      *offset = sh.sh_offset;
+      *bc_size = sh.sh_size;
+      return true;
+   }
+   return false;
+}
+
+void *
+comp__binary_wrap_bitcode(const void *bitcode, size_t size, const struct _cl_device_id *device,
+                          cl_program_binary_type type, size_t *out_size)
+{
+   const char *target_id = comp__device_target_id(device);
+   char processor[32];
+   target_processor(target_id, processor, sizeof(processor));
+   uint32_t flags = 0;
+   for (size_t i = 0; i < sizeof(mach_names) / sizeof(mach_names[0]); i++)
+      if (!strcmp(mach_names[i].name, processor))
+         flags = mach_names[i].mach;
+   char xnack = target_feature(target_id, "xnack"), sramecc = target_feature(target_id, "sramecc");
+   if (xnack)
+      flags |= xnack == '+' ? EF_AMDGPU_FEATURE_XNACK_ON_V4 : EF_AMDGPU_FEATURE_XNACK_OFF_V4;
+   if (sramecc)
+      flags |= sramecc == '+' ? EF_AMDGPU_FEATURE_SRAMECC_ON_V4
+                              : EF_AMDGPU_FEATURE_SRAMECC_OFF_V4;
+
+   /* Layout: header, section names, bitcode, section headers (null, names, bitcode). */
+   static const char names[] = "\0.shstrtab\0" SECTION_OBJECT "\0" SECTION_LIBRARY;
+   const size_t names_off = sizeof(Elf64_Ehdr);
+   const size_t bc_off = (names_off + sizeof(names) + 7) & ~(size_t)7;
+   const size_t sh_off = (bc_off + size + 7) & ~(size_t)7;
+   const size_t total = sh_off + 3 * sizeof(Elf64_Shdr);
+   unsigned char *b = icd_calloc(1, total);
+   if (!b)
+      return NULL;
+   Elf64_Ehdr eh = {
+      .e_type = ET_REL,
+      .e_machine = EM_AMDGPU,
+      .e_version = EV_CURRENT,
+      .e_flags = flags,
+      .e_ehsize = sizeof(Elf64_Ehdr),
+      .e_shoff = sh_off,
+      .e_shentsize = sizeof(Elf64_Shdr),
+      .e_shnum = 3,
+      .e_shstrndx = 1,
+   };
+   memcpy(eh.e_ident, ELFMAG, SELFMAG);
+   eh.e_ident[EI_CLASS] = ELFCLASS64;
+   eh.e_ident[EI_DATA] = ELFDATA2LSB;
+   eh.e_ident[EI_VERSION] = EV_CURRENT;
+   eh.e_ident[EI_OSABI] = ELFOSABI_AMDGPU_HSA;
+   eh.e_ident[EI_ABIVERSION] = ELFABIVERSION_AMDGPU_HSA_V5;
+   memcpy(b, &eh, sizeof(eh));
+   memcpy(b + names_off, names, sizeof(names));
+   memcpy(b + bc_off, bitcode, size);
+   Elf64_Shdr sh[3] = {
+      { 0 },
+      { .sh_name = 1, .sh_type = SHT_STRTAB, .sh_offset = names_off,
+        .sh_size = sizeof(names), .sh_addralign = 1 },
+      { .sh_name = type == CL_PROGRAM_BINARY_TYPE_LIBRARY ? 1 + sizeof(".shstrtab") +
+                                                               sizeof(SECTION_OBJECT)
+                                                          : 1 + sizeof(".shstrtab"),
+        .sh_type = SHT_PROGBITS, .sh_offset = bc_off, .sh_size = size, .sh_addralign = 8 },
+   };
+   memcpy(b + sh_off, sh, sizeof(sh));
+   *out_size = total;
+   return b;
+}
+
+bool
+comp__binary_bitcode(const void *binary, size_t size, const void **bitcode, size_t *bc_size)
+{
+   Elf64_Ehdr eh;
+   cl_program_binary_type type;
+   size_t off;
+   if (size < sizeof(eh))
+      return false;
+   memcpy(&eh, binary, sizeof(eh));
+   if (!find_bitcode_section(binary, size, &eh, &type, &off, bc_size))
+      return false;
+   *bitcode = (const unsigned char *)binary + off;
+   return true;
+}
+
 bool
 comp__binary_check(const void *binary, size_t size, const struct _cl_device_id *device,
                    cl_program_binary_type *type, struct comp_program_info **info, char **why)
@@ -157,6 +276,27 @@ comp__binary_check(const void *binary, size_t size, const struct _cl_device_id *
       }
    }
 
+   if (eh.e_type == ET_REL) {
+      /* A compiled object or a library: hsacl's bitcode wrapper. A relocatable object
+       * straight from codegen holds no bitcode clLinkProgram could link. */
+      size_t off, bc_size;
+      cl_program_binary_type t;
+      if (!find_bitcode_section(b, size, &eh, &t, &off, &bc_size)) {
+         *why = reason("relocatable object without hsacl bitcode (%s or %s section): "
+                       "nothing clLinkProgram can link",
+                       SECTION_OBJECT, SECTION_LIBRARY);
+         return false;
+      }
+      if (bc_size < 4 || memcmp(b + off, "BC\xc0\xde", 4)) {
+         *why = reason("the %s%s section does not hold LLVM bitcode",
+                       t == CL_PROGRAM_BINARY_TYPE_LIBRARY ? SECTION_LIBRARY : SECTION_OBJECT,
+                       "");
+         return false;
+      }
+      *type = t;
+      return true;
+   }
+
    char *err = NULL;
    struct comp_program_info *pi = NULL;
    enum comp_status st = comp_parse_metadata(binary, size, &pi, &err);
@@ -177,8 +317,7 @@ comp__binary_check(const void *binary, size_t size, const struct _cl_device_id *
          return false;
       }
    }
-   *type = eh.e_type == ET_DYN ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-                               : CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+   *type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
    *info = pi;
    return true;
 }

@@ -1,22 +1,27 @@
 // comp_llvm.cpp — OpenCL C -> amdgcn code object, in process.
 //
-// clang cc1 (CompilerInstance from an argument vector we build the way clang's driver would
-// for `-x cl -target amdgcn-amd-amdhsa`), the ROCm device libraries linked with
-// -mlink-builtin-bitcode semantics (attributes propagated from the kernel module, only what is
-// needed, internalized; BackendConsumer::LinkInModules does it), hsacl's own overrides of
-// non-conforming device-library builtins (comp_builtins.cl, embedded bitcode) linked the same
-// way ahead of them, the oclc_* control constants
-// generated per build as an IR module, O3 through clang's EmitBackendOutput, the relocatable
-// object in memory, then lld's ELF driver in process with memfd/pipe "files".
+// Two halves. The front half is clang cc1 (CompilerInstance from an argument vector we build
+// the way clang's driver would for `-x cl -target amdgcn-amd-amdhsa`) stopping at unoptimised
+// IR: clCompileProgram's compiled object is that IR as bitcode. clLinkProgram joins compiled
+// objects and libraries with llvm::Linker (-create-library stops there: a library is bitcode
+// too). The back half, shared by clBuildProgram and clLinkProgram (backHalf), links the ROCm
+// device libraries with -mlink-builtin-bitcode semantics (attributes propagated from the
+// build's options, only what is needed, internalized: what clang's
+// BackendConsumer::LinkInModules does), hsacl's own overrides of non-conforming
+// device-library builtins (comp_builtins.cl, embedded bitcode) linked the same way ahead of
+// them, the oclc_* control constants generated per build as an IR module, then O3 and codegen
+// through clang's EmitBackendOutput into a relocatable object in memory, then lld's ELF
+// driver in process with memfd/pipe "files".
 //
 // Threads: one CompilerInstance and LLVMContext per build. Process-wide state: the device
-// library bytes (read once, read-only, shared by every build's in-memory VFS) and lld, which
-// is not re-entrant and runs under g_lld_mutex.
+// library bytes (read once, read-only, shared by every build) and lld, which is not
+// re-entrant and runs under g_lld_mutex.
 
 #include "comp_builtins.h"
 #include "comp_priv.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/BackendUtil.h"
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
@@ -28,12 +33,16 @@
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
+#include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/Transforms/Scalar/SCCP.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -56,6 +65,17 @@
 
 LLD_HAS_DRIVER(elf)
 
+// What -mlink-builtin-bitcode applies to every function of a builtin-bitcode module before
+// linking it (clang/lib/CodeGen/CGCall.cpp, declared in the non-installed CGCall.h; exported
+// by libclang-cpp 19): the build's default function attributes (denormal mode, fast-math
+// flags, target CPU and features, convergent, ...) merged into the function's own.
+namespace clang::CodeGen {
+void mergeDefaultFunctionDefinitionAttributes(llvm::Function &F, const CodeGenOptions &CodeGenOpts,
+                                              const LangOptions &LangOpts,
+                                              const TargetOptions &TargetOpts,
+                                              bool WillInternalize);
+} // namespace clang::CodeGen
+
 #ifndef HSACL_DEVICE_LIB_DIR
 #error "HSACL_DEVICE_LIB_DIR must be defined by the build"
 #endif
@@ -68,17 +88,18 @@ LLD_HAS_DRIVER(elf)
 
 namespace {
 
-// Virtual paths served by each build's in-memory filesystem.
-constexpr const char *kVirtualDevLib = "/hsacl-virtual/devlib/";
+// Virtual path of the embedded headers in each build's in-memory filesystem.
 constexpr const char *kVirtualHeaders = "/hsacl-virtual/include";
 constexpr const char *kDeviceLibNames[] = { "opencl.bc", "ocml.bc", "ockl.bc" };
-// comp_builtins.cl's bitcode, served under two names for its two places in the link order:
-// before opencl.bc (the mangled OpenCL builtins it redefines: the user module's references
-// are then resolved by it, opencl.bc's definitions are not linked) and before ockl.bc
-// (__ockl_get_local_linear_id, referenced only by what opencl.bc brought in). Each link
-// takes only the symbols still undefined at that point.
+// The name of comp_builtins.cl's bitcode in the identity hash.
 constexpr const char *kBuiltinsName = "hsacl-builtins.bc";
-constexpr const char *kBuiltinsOcklName = "hsacl-builtins-ockl.bc";
+
+// Named metadata of compiled objects and libraries (COMP_EMIT_BITCODE): one string operand
+// per compiled object with its clCompileProgram options (a library carries those of every
+// object it holds), and, on a library created with -enable-link-options, the marker that
+// link options may change it.
+constexpr const char *kOptionsMD = "hsacl.compile_options";
+constexpr const char *kLinkOptionsMD = "hsacl.enable_link_options";
 
 struct Globals {
    std::string libDir;
@@ -271,19 +292,6 @@ fillControlModule(llvm::Module &m, const std::string &dataLayout, const Target &
    add("__oclc_correctly_rounded_sqrt32", 8, o.correctly_rounded_sqrt);
 }
 
-std::unique_ptr<llvm::MemoryBuffer>
-makeControlModule(const Globals &g, const Target &t, const comp__options &o, bool daz)
-{
-   llvm::LLVMContext ctx;
-   llvm::Module m("hsacl-oclc", ctx);
-   fillControlModule(m, g.dataLayout, t, o, daz);
-   llvm::SmallVector<char, 0> bc;
-   llvm::raw_svector_ostream os(bc);
-   llvm::WriteBitcodeToFile(m, os);
-   return llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(bc.data(), bc.size()),
-                                               "oclc.bc");
-}
-
 const char *
 stdName(unsigned v)
 {
@@ -306,12 +314,13 @@ stdName(unsigned v)
 // with the ROCm device libraries (ROCMToolChain::addClangTargetOptions).
 std::vector<std::string>
 cc1Args(const comp_build_desc &d, const Target &t, const comp__options &o, bool daz,
-        const char *mainName, comp_emit emit)
+        const char *mainName)
 {
+   // The frontend stops at unoptimised IR (-disable-llvm-passes; optimisation level and
+   // every codegen option stay in the invocation for the back half, which clears the flag).
    std::vector<std::string> a = {
       "-cc1", "-triple", "amdgcn-amd-amdhsa", "-mcode-object-version=5",
-      "-Werror=atomic-alignment",
-      emit == COMP_EMIT_ASM ? "-S" : emit == COMP_EMIT_LLVM ? "-emit-llvm" : "-emit-obj",
+      "-Werror=atomic-alignment", "-emit-llvm-only", "-disable-llvm-passes",
       "-clear-ast-before-backend", "-disable-llvm-verifier", "-discard-value-names",
       "-main-file-name", mainName, "-mrelocation-model", "pic", "-pic-level", "2",
       "-fhalf-no-semantic-interposition", "-mframe-pointer=all", "-ffp-contract=on",
@@ -320,20 +329,6 @@ cc1Args(const comp_build_desc &d, const Target &t, const comp__options &o, bool 
    };
    if (daz)
       a.push_back("-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
-   // Link order (BackendConsumer::LinkInModules links in this order, each module only for
-   // what is still undefined): overrides, opencl, ocml, overrides again, ockl, oclc.
-   a.push_back("-mlink-builtin-bitcode");
-   a.push_back(std::string(kVirtualDevLib) + kBuiltinsName);
-   for (const char *lib : kDeviceLibNames) {
-      if (!strcmp(lib, "ockl.bc")) {
-         a.push_back("-mlink-builtin-bitcode");
-         a.push_back(std::string(kVirtualDevLib) + kBuiltinsOcklName);
-      }
-      a.push_back("-mlink-builtin-bitcode");
-      a.push_back(std::string(kVirtualDevLib) + lib);
-   }
-   a.push_back("-mlink-builtin-bitcode");
-   a.push_back(std::string(kVirtualDevLib) + "oclc.bc");
    a.push_back("-target-cpu");
    a.push_back(t.cpu);
    for (const std::string &f : t.features) {
@@ -470,77 +465,45 @@ linkExecutable(llvm::StringRef obj, std::string &image, llvm::raw_ostream &log)
    return status;
 }
 
-comp_status
-buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
+// LLVM diagnostics of one build (llvm::Linker, the optimiser, the backend) into the build log.
+// Without it an error diagnostic would end the process (LLVMContext's default handler).
+struct LogDiagnosticHandler : llvm::DiagnosticHandler {
+   llvm::raw_ostream &os;
+   bool &error;
+   LogDiagnosticHandler(llvm::raw_ostream &os, bool &error) : os(os), error(error) {}
+   bool handleDiagnostics(const llvm::DiagnosticInfo &di) override
+   {
+      switch (di.getSeverity()) {
+      case llvm::DS_Error:
+         error = true;
+         os << "error: ";
+         break;
+      case llvm::DS_Warning:
+         os << "warning: ";
+         break;
+      case llvm::DS_Note:
+         os << "note: ";
+         break;
+      default:
+         return true; // remarks are not requested
+      }
+      llvm::DiagnosticPrinterRawOStream printer(os);
+      di.print(printer);
+      os << "\n";
+      return true;
+   }
+};
+
+// Configures `ci` from a cc1 argument vector: language, codegen and target options,
+// diagnostics into the log, files through `fs`. False (the log says why) if clang rejects
+// the vector.
+bool
+setupInstance(clang::CompilerInstance &ci, const std::vector<std::string> &args,
+              llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, llvm::raw_ostream &logOS)
 {
-   llvm::raw_string_ostream logOS(log);
-   comp__options opts;
-   char *optError = nullptr;
-   comp_status st = comp__options_parse(d.options, d.action, &opts, &optError);
-   if (st != COMP_OK) {
-      logOS << "error: " << (optError ? optError : "invalid options") << "\n";
-      free(optError);
-      return st;
-   }
-   struct OptsGuard {
-      comp__options &o;
-      ~OptsGuard() { comp__options_finish(&o); }
-   } optsGuard{ opts };
-
-   if (d.action == COMP_ACTION_LINK) {
-      logOS << "error: clLinkProgram is not implemented yet\n";
-      return COMP_INTERNAL_ERROR;
-   }
-
-   Target t;
-   std::string why;
-   if (!parseTarget(d.target_id, t, why)) {
-      logOS << "error: " << why << "\n";
-      return COMP_INVALID_TARGET;
-   }
-
-   Globals &g = globals();
-   if (!g.libError.empty()) {
-      logOS << "error: " << g.libError << "\n";
-      return COMP_INTERNAL_ERROR;
-   }
-
-   const bool daz = opts.denorms_are_zero || t.defaultDaz;
-   const char *mainName = d.source_name && *d.source_name ? d.source_name : "input.cl";
-   comp_emit emit = d.emit;
-   std::vector<std::string> args = cc1Args(d, t, opts, daz, mainName, emit);
    std::vector<const char *> argv;
    for (size_t i = 1; i < args.size(); i++)
       argv.push_back(args[i].c_str());
-
-   // Per-build in-memory files over the real filesystem: device libraries (no copy), the
-   // generated control constants, embedded headers.
-   auto mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-   for (size_t i = 0; i < 3; i++)
-      mem->addFile(std::string(kVirtualDevLib) + kDeviceLibNames[i], 0,
-                   llvm::MemoryBuffer::getMemBuffer(g.libs[i]->getMemBufferRef(), false));
-   llvm::StringRef builtins(reinterpret_cast<const char *>(comp_builtins_bc),
-                            comp_builtins_bc_size);
-   for (const char *name : { kBuiltinsName, kBuiltinsOcklName })
-      mem->addFile(std::string(kVirtualDevLib) + name, 0,
-                   llvm::MemoryBuffer::getMemBuffer(builtins, name, false));
-   mem->addFile(std::string(kVirtualDevLib) + "oclc.bc", 0, makeControlModule(g, t, opts, daz));
-   for (size_t i = 0; i < d.num_headers; i++) {
-      const comp_header &h = d.headers[i];
-      if (!h.name || !*h.name || h.name[0] == '/') {
-         logOS << "error: invalid embedded header name '" << (h.name ? h.name : "") << "'\n";
-         return COMP_BUILD_FAILURE;
-      }
-      mem->addFile(std::string(kVirtualHeaders) + "/" + h.name, 0,
-                   llvm::MemoryBuffer::getMemBufferCopy(
-                      llvm::StringRef(h.source ? h.source : "", h.source ? h.size : 0),
-                      h.name));
-   }
-   auto overlay =
-      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
-   overlay->pushOverlay(mem);
-
-   clang::CompilerInstance ci;
    {
       llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOpts = new clang::DiagnosticOptions;
       clang::TextDiagnosticPrinter printer(logOS, diagOpts.get());
@@ -552,7 +515,7 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
          for (const char *a : argv)
             logOS << " " << a;
          logOS << "\n";
-         return COMP_INTERNAL_ERROR;
+         return false;
       }
       ci.setInvocation(std::move(inv));
    }
@@ -581,62 +544,355 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
    });
    ci.createDiagnostics(new clang::TextDiagnosticPrinter(logOS, &ci.getDiagnosticOpts()), true);
    ci.setVerboseOutputStream(logOS);
-   ci.createFileManager(overlay);
+   ci.createFileManager(fs);
+   return true;
+}
+
+// The front half: clang on d.source up to unoptimised IR (the invocation carries
+// -disable-llvm-passes). Returns the module, in `ctx`, or nullptr when the source does not
+// compile (the diagnostics are in the log).
+std::unique_ptr<llvm::Module>
+frontHalf(clang::CompilerInstance &ci, const comp_build_desc &d, const char *mainName,
+          llvm::LLVMContext &ctx)
+{
    ci.getPreprocessorOpts().addRemappedFile(
       mainName, llvm::MemoryBuffer::getMemBufferCopy(
                    llvm::StringRef(d.source ? d.source : "", d.source ? d.source_size : 0),
                    mainName)
                    .release());
    ci.getPreprocessorOpts().RetainRemappedFileBuffers = false;
-
-   llvm::SmallVector<char, 0> objBuf;
-   ci.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(objBuf));
-   std::unique_ptr<clang::CodeGenAction> action;
-   switch (emit) {
-   case COMP_EMIT_ASM:
-      action = std::make_unique<clang::EmitAssemblyAction>();
-      break;
-   case COMP_EMIT_LLVM:
-      action = std::make_unique<clang::EmitLLVMAction>();
-      break;
-   default:
-      action = std::make_unique<clang::EmitObjAction>();
-      break;
-   }
-   bool ok = ci.ExecuteAction(*action);
-   action.reset();
+   clang::EmitLLVMOnlyAction action(&ctx);
+   bool ok = ci.ExecuteAction(action);
+   std::unique_ptr<llvm::Module> m = action.takeModule();
    ci.clearOutputFiles(false);
-   if (!ok || ci.getDiagnostics().hasErrorOccurred())
+   if (!ok || !m || ci.getDiagnostics().hasErrorOccurred())
+      return nullptr;
+   return m;
+}
+
+// Links the device libraries into `m` as clang's -mlink-builtin-bitcode does
+// (BackendConsumer::LinkInModules): each library loaded lazily, the build's default function
+// attributes merged into every function of it, only what is still undefined linked, and what
+// was linked internalized. Order: overrides (the mangled OpenCL builtins they redefine then
+// resolve to them, not to opencl.bc), opencl, ocml, overrides again (for
+// __ockl_get_local_linear_id, referenced only by what opencl.bc brought in), ockl, oclc.
+bool
+linkDeviceLibs(clang::CompilerInstance &ci, const Globals &g, const Target &t,
+               const comp__options &o, bool daz, llvm::Module &m, llvm::raw_ostream &logOS)
+{
+   llvm::LLVMContext &ctx = m.getContext();
+   const llvm::MemoryBufferRef builtins(
+      llvm::StringRef(reinterpret_cast<const char *>(comp_builtins_bc), comp_builtins_bc_size),
+      kBuiltinsName);
+   const llvm::MemoryBufferRef order[] = {
+      builtins, g.libs[0]->getMemBufferRef(), g.libs[1]->getMemBufferRef(),
+      builtins, g.libs[2]->getMemBufferRef(),
+   };
+   for (size_t i = 0; i <= std::size(order); i++) {
+      std::unique_ptr<llvm::Module> lib;
+      if (i < std::size(order)) {
+         auto lazy = llvm::getLazyBitcodeModule(order[i], ctx);
+         if (!lazy) {
+            logOS << "error: device library " << order[i].getBufferIdentifier() << ": "
+                  << llvm::toString(lazy.takeError()) << "\n";
+            return false;
+         }
+         lib = std::move(*lazy);
+      } else {
+         lib = std::make_unique<llvm::Module>("hsacl-oclc", ctx);
+         fillControlModule(*lib, g.dataLayout, t, o, daz);
+      }
+      for (llvm::Function &f : *lib)
+         if (!f.isIntrinsic())
+            clang::CodeGen::mergeDefaultFunctionDefinitionAttributes(
+               f, ci.getCodeGenOpts(), ci.getLangOpts(), ci.getTargetOpts(),
+               /*WillInternalize=*/true);
+      bool failed = llvm::Linker::linkModules(
+         m, std::move(lib), llvm::Linker::Flags::LinkOnlyNeeded,
+         [](llvm::Module &mod, const llvm::StringSet<> &linked) {
+            llvm::internalizeModule(mod, [&linked](const llvm::GlobalValue &gv) {
+               return !gv.hasName() || linked.count(gv.getName()) == 0;
+            });
+         });
+      if (failed) {
+         logOS << "error: linking device library " << i << " failed\n";
+         return false;
+      }
+   }
+   return true;
+}
+
+comp_status
+copyOut(llvm::StringRef bytes, bool text, comp_output &out)
+{
+   out.data = malloc(bytes.size() + (text ? 1 : 0));
+   if (!out.data)
+      return COMP_OUT_OF_MEMORY;
+   memcpy(out.data, bytes.data(), bytes.size());
+   if (text)
+      static_cast<char *>(out.data)[bytes.size()] = 0;
+   out.size = bytes.size();
+   return COMP_OK;
+}
+
+// A compiled object or library (COMP_EMIT_BITCODE): `m` as bitcode, carrying the compile
+// options of every object in it and the -enable-link-options marker.
+comp_status
+emitBitcode(llvm::Module &m, const std::vector<std::string> &objectOptions, bool linkOptions,
+            comp_output &out)
+{
+   llvm::LLVMContext &ctx = m.getContext();
+   llvm::NamedMDNode *md = m.getOrInsertNamedMetadata(kOptionsMD);
+   for (const std::string &s : objectOptions)
+      md->addOperand(llvm::MDTuple::get(ctx, { llvm::MDString::get(ctx, s) }));
+   if (linkOptions)
+      m.getOrInsertNamedMetadata(kLinkOptionsMD)
+         ->addOperand(llvm::MDTuple::get(ctx, { llvm::MDString::get(ctx, "1") }));
+   llvm::SmallVector<char, 0> bc;
+   llvm::raw_svector_ostream os(bc);
+   llvm::WriteBitcodeToFile(m, os);
+   return copyOut(llvm::StringRef(bc.data(), bc.size()), false, out);
+}
+
+// The back half, shared by clBuildProgram (after frontHalf) and clLinkProgram (after
+// linkInputs): device libraries, optimisation and codegen with the options of `ci`
+// (EmitBackendOutput), then lld and the metadata for an executable.
+comp_status
+backHalf(clang::CompilerInstance &ci, const Globals &g, const Target &t, const comp__options &o,
+         bool daz, llvm::Module &m, comp_emit emit, comp_output &out, llvm::raw_ostream &logOS,
+         bool &llvmError)
+{
+   // clang's BackendConsumer swaps the context's handler during the frontend and may not
+   // restore it on every path: install ours again.
+   m.getContext().setDiagnosticHandler(std::make_unique<LogDiagnosticHandler>(logOS, llvmError));
+   if (!linkDeviceLibs(ci, g, t, o, daz, m, logOS) || llvmError)
+      return COMP_INTERNAL_ERROR;
+
+   clang::BackendAction action = emit == COMP_EMIT_ASM    ? clang::Backend_EmitAssembly
+                                 : emit == COMP_EMIT_LLVM ? clang::Backend_EmitLL
+                                                          : clang::Backend_EmitObj;
+   ci.getCodeGenOpts().DisableLLVMPasses = false;
+   llvm::SmallVector<char, 0> objBuf;
+   // The TextDiagnosticPrinter only reports between BeginSourceFile and EndSourceFile.
+   ci.getDiagnosticClient().BeginSourceFile(ci.getLangOpts(), nullptr);
+   clang::EmitBackendOutput(ci.getDiagnostics(), ci.getHeaderSearchOpts(), ci.getCodeGenOpts(),
+                            ci.getTargetOpts(), ci.getLangOpts(), m.getDataLayoutStr(), &m,
+                            action, ci.getFileManager().getVirtualFileSystemPtr(),
+                            std::make_unique<llvm::raw_svector_ostream>(objBuf));
+   ci.getDiagnosticClient().EndSourceFile();
+   if (ci.getDiagnostics().hasErrorOccurred() || llvmError)
       return COMP_BUILD_FAILURE;
 
    std::string image;
    llvm::StringRef result(objBuf.data(), objBuf.size());
    if (emit == COMP_EMIT_EXECUTABLE) {
-      st = linkExecutable(result, image, logOS);
+      comp_status st = linkExecutable(result, image, logOS);
       if (st != COMP_OK)
          return st;
       result = image;
    }
+   comp_status st = copyOut(result, emit == COMP_EMIT_ASM || emit == COMP_EMIT_LLVM, out);
+   if (st != COMP_OK || emit != COMP_EMIT_EXECUTABLE)
+      return st;
+   char *err = nullptr;
+   st = comp_parse_metadata(out.data, out.size, &out.info, &err);
+   if (st != COMP_OK) {
+      logOS << "error: code object metadata: " << (err ? err : "?") << "\n";
+      free(err);
+   }
+   return st;
+}
 
-   bool text = emit == COMP_EMIT_ASM || emit == COMP_EMIT_LLVM;
-   out.data = malloc(result.size() + (text ? 1 : 0));
-   if (!out.data)
-      return COMP_OUT_OF_MEMORY;
-   memcpy(out.data, result.data(), result.size());
-   if (text)
-      static_cast<char *>(out.data)[result.size()] = 0;
-   out.size = result.size();
-
-   if (emit == COMP_EMIT_EXECUTABLE) {
-      char *err = nullptr;
-      st = comp_parse_metadata(out.data, out.size, &out.info, &err);
-      if (st != COMP_OK) {
-         logOS << "error: code object metadata: " << (err ? err : "?") << "\n";
-         free(err);
-         return st;
+// Joins the inputs of a link (compiled objects and libraries, bitcode) into one module with
+// llvm::Linker: every symbol, a second definition of one is an error in the log. Collects
+// the compile options of every object they hold and whether the link options may apply to
+// every input (OpenCL 3.0 API 5.8.7.2: to compiled objects, and to libraries only if they
+// were created with -enable-link-options).
+comp_status
+linkInputs(const comp_build_desc &d, llvm::LLVMContext &ctx, std::unique_ptr<llvm::Module> &m,
+           std::vector<std::string> &objectOptions, bool &linkOptionsApply,
+           llvm::raw_ostream &logOS, const bool &llvmError)
+{
+   linkOptionsApply = true;
+   if (!d.num_inputs) {
+      logOS << "error: nothing to link\n";
+      return COMP_LINK_FAILURE;
+   }
+   for (size_t i = 0; i < d.num_inputs; i++) {
+      const comp_link_input &in = d.inputs[i];
+      std::string name = "input " + std::to_string(i);
+      auto parsed = llvm::parseBitcodeFile(
+         llvm::MemoryBufferRef(
+            llvm::StringRef(static_cast<const char *>(in.data), in.data ? in.size : 0), name),
+         ctx);
+      if (!parsed) {
+         logOS << "error: " << name << ": not LLVM bitcode: "
+               << llvm::toString(parsed.takeError()) << "\n";
+         return COMP_LINK_FAILURE;
+      }
+      std::unique_ptr<llvm::Module> mod = std::move(*parsed);
+      if (llvm::NamedMDNode *md = mod->getNamedMetadata(kOptionsMD)) {
+         for (const llvm::MDNode *n : md->operands())
+            if (n->getNumOperands() == 1)
+               if (auto *s = llvm::dyn_cast<llvm::MDString>(n->getOperand(0)))
+                  objectOptions.push_back(s->getString().str());
+         mod->eraseNamedMetadata(md);
+      }
+      bool enabled = false;
+      if (llvm::NamedMDNode *md = mod->getNamedMetadata(kLinkOptionsMD)) {
+         enabled = true;
+         mod->eraseNamedMetadata(md);
+      }
+      if (in.is_library && !enabled)
+         linkOptionsApply = false;
+      if (!m) {
+         m = std::move(mod);
+      } else if (llvm::Linker::linkModules(*m, std::move(mod)) || llvmError) {
+         logOS << "error: cannot link " << name << "\n";
+         return COMP_LINK_FAILURE;
       }
    }
    return COMP_OK;
+}
+
+// The options the back half of a link runs with. A relaxation (-cl-denorms-are-zero,
+// -cl-finite-math-only, -cl-unsafe-math-optimizations, -cl-no-signed-zeros, -cl-mad-enable,
+// -cl-fast-relaxed-math) holds when every compiled object was compiled with it, or when the
+// link asks for it and may apply it to every input; -cl-opt-disable only when every object
+// had it; -cl-fp32-correctly-rounded-divide-sqrt and -g when any object had them. They decide
+// how the device libraries are linked (their attributes, the oclc_* constants) and the
+// pipeline; what the frontend put in each object's functions stays.
+comp_status
+linkOptions(const std::vector<std::string> &objectOptions, const comp__options &link,
+            bool linkApplies, comp__options &eff, llvm::raw_ostream &logOS)
+{
+   memset(&eff, 0, sizeof(eff));
+   eff.cl_std = 120;
+   eff.denorms_are_zero = eff.finite_math_only = eff.unsafe_math = eff.no_signed_zeros =
+      eff.mad_enable = eff.fast_relaxed_math = eff.opt_disable = true;
+   std::vector<std::string> all = objectOptions;
+   if (all.empty())
+      all.push_back(""); // bitcode without hsacl's metadata: default options
+   for (size_t i = 0; i < all.size(); i++) {
+      comp__options o;
+      char *err = nullptr;
+      comp_status st = comp__options_parse(all[i].c_str(), COMP_ACTION_COMPILE, &o, &err);
+      if (st != COMP_OK) {
+         logOS << "error: compile options of object " << i << ": " << (err ? err : "?")
+               << "\n";
+         free(err);
+         return st == COMP_OUT_OF_MEMORY ? st : COMP_LINK_FAILURE;
+      }
+      eff.cl_std = std::max(eff.cl_std, o.cl_std);
+      eff.denorms_are_zero &= o.denorms_are_zero;
+      eff.finite_math_only &= o.finite_math_only;
+      eff.unsafe_math &= o.unsafe_math;
+      eff.no_signed_zeros &= o.no_signed_zeros;
+      eff.mad_enable &= o.mad_enable;
+      eff.fast_relaxed_math &= o.fast_relaxed_math;
+      eff.opt_disable &= o.opt_disable;
+      eff.correctly_rounded_sqrt |= o.correctly_rounded_sqrt;
+      eff.debug_info |= o.debug_info;
+      comp__options_finish(&o);
+   }
+   if (linkApplies) {
+      eff.denorms_are_zero |= link.denorms_are_zero;
+      eff.finite_math_only |= link.finite_math_only;
+      eff.unsafe_math |= link.unsafe_math;
+      eff.no_signed_zeros |= link.no_signed_zeros;
+      eff.mad_enable |= link.mad_enable;
+      eff.fast_relaxed_math |= link.fast_relaxed_math;
+      eff.no_subgroup_ifp |= link.no_subgroup_ifp;
+   }
+   return COMP_OK;
+}
+
+comp_status
+buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
+{
+   llvm::raw_string_ostream logOS(log);
+   comp__options opts;
+   char *optError = nullptr;
+   comp_status st = comp__options_parse(d.options, d.action, &opts, &optError);
+   if (st != COMP_OK) {
+      logOS << "error: " << (optError ? optError : "invalid options") << "\n";
+      free(optError);
+      return st;
+   }
+   struct OptsGuard {
+      comp__options &o;
+      ~OptsGuard() { comp__options_finish(&o); }
+   } optsGuard{ opts };
+
+   Target t;
+   std::string why;
+   if (!parseTarget(d.target_id, t, why)) {
+      logOS << "error: " << why << "\n";
+      return COMP_INVALID_TARGET;
+   }
+
+   Globals &g = globals();
+   if (!g.libError.empty()) {
+      logOS << "error: " << g.libError << "\n";
+      return COMP_INTERNAL_ERROR;
+   }
+
+   // Declared before every module: it owns them.
+   llvm::LLVMContext ctx;
+   bool llvmError = false;
+   ctx.setDiagnosticHandler(std::make_unique<LogDiagnosticHandler>(logOS, llvmError));
+   std::unique_ptr<llvm::Module> m;
+
+   comp__options linked;
+   const comp__options *o = &opts;
+   if (d.action == COMP_ACTION_LINK) {
+      std::vector<std::string> objectOptions;
+      bool linkApplies;
+      st = linkInputs(d, ctx, m, objectOptions, linkApplies, logOS, llvmError);
+      if (st != COMP_OK)
+         return st;
+      if (opts.create_library)
+         return emitBitcode(*m, objectOptions, opts.enable_link_options, out);
+      st = linkOptions(objectOptions, opts, linkApplies, linked, logOS);
+      if (st != COMP_OK)
+         return st;
+      o = &linked;
+   }
+
+   const bool daz = o->denorms_are_zero || t.defaultDaz;
+   const char *mainName = d.source_name && *d.source_name ? d.source_name : "input.cl";
+   std::vector<std::string> args = cc1Args(d, t, *o, daz, mainName);
+
+   // Per-build in-memory files over the real filesystem: the embedded headers.
+   auto mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+   for (size_t i = 0; i < d.num_headers; i++) {
+      const comp_header &h = d.headers[i];
+      if (!h.name || !*h.name || h.name[0] == '/') {
+         logOS << "error: invalid embedded header name '" << (h.name ? h.name : "") << "'\n";
+         return COMP_BUILD_FAILURE;
+      }
+      mem->addFile(std::string(kVirtualHeaders) + "/" + h.name, 0,
+                   llvm::MemoryBuffer::getMemBufferCopy(
+                      llvm::StringRef(h.source ? h.source : "", h.source ? h.size : 0),
+                      h.name));
+   }
+   auto overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+   overlay->pushOverlay(mem);
+
+   clang::CompilerInstance ci;
+   if (!setupInstance(ci, args, overlay, logOS))
+      return COMP_INTERNAL_ERROR;
+   if (d.action != COMP_ACTION_LINK) {
+      m = frontHalf(ci, d, mainName, ctx);
+      if (!m)
+         return COMP_BUILD_FAILURE;
+      if (d.emit == COMP_EMIT_BITCODE)
+         return emitBitcode(*m, { d.options ? d.options : "" }, false, out);
+   }
+   return backHalf(ci, g, t, *o, daz, *m, d.emit == COMP_EMIT_BITCODE ? COMP_EMIT_EXECUTABLE
+                                                                        : d.emit,
+                   out, logOS, llvmError);
 }
 
 } // namespace

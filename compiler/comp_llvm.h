@@ -28,7 +28,7 @@ enum comp_status {
    COMP_INVALID_COMPILER_OPTIONS, /* -> CL_INVALID_COMPILER_OPTIONS (clCompileProgram) */
    COMP_INVALID_LINKER_OPTIONS,   /* -> CL_INVALID_LINKER_OPTIONS (clLinkProgram) */
    COMP_BUILD_FAILURE,            /* source, frontend or codegen error: the log says why */
-   COMP_LINK_FAILURE,             /* lld rejected the object: the log says why */
+   COMP_LINK_FAILURE,             /* llvm::Linker or lld rejected the inputs: the log says why */
    COMP_INVALID_TARGET,           /* target ID unknown to this LLVM or bad feature suffix */
    COMP_INVALID_BINARY,           /* malformed ELF or NT_AMDGPU_METADATA note */
    COMP_OUT_OF_MEMORY,
@@ -48,6 +48,11 @@ enum comp_emit {
    COMP_EMIT_OBJECT,         /* relocatable ELF straight out of codegen */
    COMP_EMIT_ASM,            /* amdgcn assembly text */
    COMP_EMIT_LLVM,           /* LLVM IR text after device-library linking and optimisation */
+   /* LLVM bitcode before device-library linking and optimisation, carrying the compile
+    * options (clCompileProgram's compiled object). With COMP_ACTION_LINK and -create-library
+    * the output is always bitcode (a library); COMP_ACTION_LINK without it treats this kind
+    * as COMP_EMIT_EXECUTABLE. */
+   COMP_EMIT_BITCODE,
 };
 
 /* An embedded header (clCompileProgram input_headers): `name` is what #include names. */
@@ -55,6 +60,13 @@ struct comp_header {
    const char *name;
    const char *source;
    size_t size;
+};
+
+/* One input of a link: a compiled object or a library as COMP_EMIT_BITCODE produced it. */
+struct comp_link_input {
+   const void *data;
+   size_t size;
+   bool is_library; /* link options apply to it only if created with -enable-link-options */
 };
 
 struct comp_build_desc {
@@ -70,7 +82,15 @@ struct comp_build_desc {
    const char *const *features;
    const struct comp_header *headers;
    size_t num_headers;
-   enum comp_action action; /* COMP_ACTION_LINK is not implemented yet */
+   enum comp_action action;
+   /* COMP_ACTION_LINK: what is linked, in order (`source` and `headers` unused). The
+    * objects and libraries are joined (a symbol defined twice is COMP_LINK_FAILURE), then
+    * -create-library stops (bitcode); otherwise the device libraries are linked, the result
+    * optimised and generated as for a build, with options derived from the objects' compile
+    * options and the link options (OpenCL 3.0 API 5.8.7). An undefined symbol left is
+    * COMP_LINK_FAILURE naming it. */
+   const struct comp_link_input *inputs;
+   size_t num_inputs;
    /* __OPENCL_VERSION__ to predefine: the device's OpenCL version as 100 * major + 10 *
     * minor (OpenCL C 3.0 §6.12 "Preprocessor Directives and Macros"); 0 defines none. */
    unsigned opencl_version;

@@ -284,6 +284,13 @@ comp__options_parse(const char *str, enum comp_action action, struct comp__optio
       goto out_tokens;
    }
 
+   /* 5.8.7.1: -enable-link-options must be specified with -create-library. */
+   if (out->enable_link_options && !out->create_library) {
+      status = error_for(action);
+      reason = format_error("option '-enable-link-options' requires '-create-library'");
+      goto out_tokens;
+   }
+
    /* 5.8.6.3: -cl-fast-relaxed-math implies -cl-finite-math-only and
     * -cl-unsafe-math-optimizations, which implies -cl-no-signed-zeros and -cl-mad-enable. */
    if (out->fast_relaxed_math)

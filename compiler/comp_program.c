@@ -1,7 +1,8 @@
 /*
  * compiler/comp_program.c — cl_program (OpenCL 3.0 API §5.8): creation from source and
- * from binaries, clBuildProgram / clCompileProgram (comp_build through the on-disk cache,
- * then loading the code object into one HSA executable per device), clLinkProgram,
+ * from binaries, clBuildProgram / clCompileProgram / clLinkProgram (comp_build, through the
+ * on-disk cache for builds and compiles, then loading the code object into one HSA
+ * executable per device; links are not cached),
  * reference counting, release callbacks and the program queries.
  *
  * Locking: program->lock guards the build state of every device entry and the counters of
@@ -434,20 +435,37 @@ struct build_result {
 
 struct build_job {
    struct _cl_program *prog;   /* internal reference */
-   enum comp_action action;    /* COMP_ACTION_BUILD or COMP_ACTION_COMPILE */
+   enum comp_action action;
    char *options;              /* NULL = "" */
+   bool create_library;        /* COMP_ACTION_LINK with -create-library */
    cl_uint *indices;           /* devices of the program to build for */
    cl_uint num_indices;
    struct comp_header *headers; /* clCompileProgram's embedded headers (owned copies) */
    size_t num_headers;
+   /* clLinkProgram: per job device (num_indices rows), the bitcode of every input program
+    * (num_inputs entries; owned copies). */
+   struct comp_link_input **inputs;
+   size_t num_inputs;
    struct build_result *results;
    comp_program_notify_fn notify;
    void *user_data;
 };
 
 static void
+link_inputs_free(struct comp_link_input **rows, size_t num_rows, size_t num_inputs)
+{
+   for (size_t i = 0; rows && i < num_rows; i++) {
+      for (size_t k = 0; rows[i] && k < num_inputs; k++)
+         icd_free((void *)rows[i][k].data);
+      icd_free(rows[i]);
+   }
+   icd_free(rows);
+}
+
+static void
 build_job_destroy(struct build_job *job)
 {
+   link_inputs_free(job->inputs, job->num_indices, job->num_inputs);
    for (size_t i = 0; i < job->num_headers; i++) {
       icd_free((void *)job->headers[i].name);
       icd_free((void *)job->headers[i].source);
@@ -596,20 +614,45 @@ status_to_cl(enum comp_status st, enum comp_action action)
       return CL_OUT_OF_HOST_MEMORY;
    default:
       return action == COMP_ACTION_COMPILE ? CL_COMPILE_PROGRAM_FAILURE
+             : action == COMP_ACTION_LINK  ? CL_LINK_PROGRAM_FAILURE
                                            : CL_BUILD_PROGRAM_FAILURE;
    }
 }
 
-/* Compiles (through the cache) or takes the program's binary, then loads it: everything
- * for one device, with no lock held. Reads only immutable program fields (source, origin,
- * and for binary programs the binary, which no build replaces). */
+static const char *
+action_name(enum comp_action action)
+{
+   return action == COMP_ACTION_COMPILE ? "clCompileProgram"
+          : action == COMP_ACTION_LINK  ? "clLinkProgram"
+                                        : "clBuildProgram";
+}
+
+/* A cached or freshly built payload is usable: bitcode for a compile, else a code object
+ * whose metadata parses (into r->info). */
+static bool
+payload_valid(enum comp_action action, struct build_result *r, char **why)
+{
+   if (action == COMP_ACTION_COMPILE) {
+      if (r->binary_size >= 4 && !memcmp(r->binary, "BC\xc0\xde", 4))
+         return true;
+      *why = strdup("not LLVM bitcode");
+      return false;
+   }
+   return r->info || comp_parse_metadata(r->binary, r->binary_size, &r->info, why) == COMP_OK;
+}
+
+/* Compiles (through the cache), links, or takes the program's binary, then loads it:
+ * everything for the job's device `i`, with no lock held. Reads only immutable program
+ * fields (source, origin, and for binary programs the binary, which no build replaces). */
 static void
-build_one(struct build_job *job, cl_uint index, struct build_result *r)
+build_one(struct build_job *job, cl_uint i)
 {
    struct _cl_program *prog = job->prog;
-   struct comp_program_device *pd = &prog->devices[index];
+   struct comp_program_device *pd = &prog->devices[job->indices[i]];
+   struct build_result *r = &job->results[i];
    const struct _cl_device_id *dev = pd->device;
-   bool compile_only = job->action == COMP_ACTION_COMPILE;
+   /* What the engine hands back is bitcode: a compiled object or a library. */
+   bool bitcode = job->action == COMP_ACTION_COMPILE || job->create_library;
 
    r->status = CL_BUILD_ERROR;
    if (prog->origin == COMP_ORIGIN_BINARY) {
@@ -636,6 +679,7 @@ build_one(struct build_job *job, cl_uint index, struct build_result *r)
          r->error = CL_OUT_OF_HOST_MEMORY;
          return;
       }
+      bool link = job->action == COMP_ACTION_LINK;
       struct comp_build_desc desc = {
          .source = prog->source,
          .source_size = prog->source_size,
@@ -646,17 +690,21 @@ build_one(struct build_job *job, cl_uint index, struct build_result *r)
          .headers = job->headers,
          .num_headers = job->num_headers,
          .action = job->action,
-         .emit = compile_only ? COMP_EMIT_OBJECT : COMP_EMIT_EXECUTABLE,
+         .inputs = link ? job->inputs[i] : NULL,
+         .num_inputs = link ? job->num_inputs : 0,
+         .emit = bitcode ? COMP_EMIT_BITCODE : COMP_EMIT_EXECUTABLE,
          .opencl_version = PLAT_CL_VERSION_MAJOR * 100 + PLAT_CL_VERSION_MINOR * 10,
       };
+      /* Links are not cached: their inputs are already the product of (cached) compiles
+       * and the link itself is the cheaper half. */
       char key[COMP_CACHE_KEY_HEX];
-      bool cacheable = comp__cache_key(&desc, key);
+      bool cacheable = !link && comp__cache_key(&desc, key);
       bool hit = false;
       if (cacheable && comp__cache_lookup(key, &r->binary, &r->binary_size, &r->log)) {
          char *why = NULL;
-         hit = comp_parse_metadata(r->binary, r->binary_size, &r->info, &why) == COMP_OK;
+         hit = payload_valid(job->action, r, &why);
          if (!hit) {
-            icd_log(ICD_LOG_WARN, "compiler", "kernel cache entry %s: bad metadata (%s)", key,
+            icd_log(ICD_LOG_WARN, "compiler", "kernel cache entry %s: bad payload (%s)", key,
                     why ? why : "?");
             free(why);
             comp_program_info_destroy(r->info);
@@ -685,16 +733,14 @@ build_one(struct build_job *job, cl_uint index, struct build_result *r)
          out.data = NULL;
          out.info = NULL;
          comp_output_finish(&out);
-         if (!r->info) {
-            char *why = NULL;
-            if (comp_parse_metadata(r->binary, r->binary_size, &r->info, &why) != COMP_OK) {
-               log_append(&r->log, "error: code object metadata: %s\n", why ? why : "?");
-               free(why);
-               r->error = status_to_cl(COMP_INTERNAL_ERROR, job->action);
-               icd_free(exts);
-               icd_free(ext_storage);
-               return;
-            }
+         char *why = NULL;
+         if (!bitcode && !payload_valid(job->action, r, &why)) {
+            log_append(&r->log, "error: code object metadata: %s\n", why ? why : "?");
+            free(why);
+            r->error = status_to_cl(COMP_INTERNAL_ERROR, job->action);
+            icd_free(exts);
+            icd_free(ext_storage);
+            return;
          }
          if (cacheable)
             comp__cache_store(key, r->binary, r->binary_size, r->log);
@@ -703,10 +749,21 @@ build_one(struct build_job *job, cl_uint index, struct build_result *r)
       icd_free(ext_storage);
    }
 
-   r->global_variable_size = comp__binary_global_variable_size(r->binary, r->binary_size);
-   if (compile_only) {
-      r->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+   if (bitcode) {
+      r->binary_type = job->create_library ? CL_PROGRAM_BINARY_TYPE_LIBRARY
+                                           : CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+      size_t size;
+      void *wrapped = comp__binary_wrap_bitcode(r->binary, r->binary_size, dev,
+                                                r->binary_type, &size);
+      icd_free(r->binary);
+      r->binary = wrapped;
+      r->binary_size = wrapped ? size : 0;
+      if (!wrapped) {
+         r->error = CL_OUT_OF_HOST_MEMORY;
+         return;
+      }
    } else {
+      r->global_variable_size = comp__binary_global_variable_size(r->binary, r->binary_size);
       r->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
       r->error = load_executable(dev, r);
       if (r->error != CL_SUCCESS)
@@ -724,7 +781,7 @@ build_run(struct build_job *job)
    struct _cl_program *prog = job->prog;
    cl_int err = CL_SUCCESS;
    for (cl_uint i = 0; i < job->num_indices; i++)
-      build_one(job, job->indices[i], &job->results[i]);
+      build_one(job, i);
 
    pthread_mutex_lock(&prog->lock);
    for (cl_uint i = 0; i < job->num_indices; i++) {
@@ -788,15 +845,18 @@ check_device_list(const struct _cl_program *prog, cl_uint num_devices,
 }
 
 /* Starts a build job on the listed devices (all when device_list is NULL) once the
- * entry point has validated its arguments. Takes ownership of `headers`. */
+ * entry point has validated its arguments. Takes ownership of `headers` and of `inputs`
+ * (clLinkProgram: one row of num_inputs inputs per listed device). */
 static cl_int
 build_start(struct _cl_program *prog, enum comp_action action, cl_uint num_devices,
             const cl_device_id *device_list, const char *options, struct comp_header *headers,
-            size_t num_headers, comp_program_notify_fn pfn_notify, void *user_data)
+            size_t num_headers, struct comp_link_input **inputs, size_t num_inputs,
+            comp_program_notify_fn pfn_notify, void *user_data)
 {
    struct comp__options parsed;
    char *opt_error = NULL;
    enum comp_status ost = comp__options_parse(options, action, &parsed, &opt_error);
+   bool create_library = ost == COMP_OK && parsed.create_library;
    comp__options_finish(&parsed);
 
    struct build_job *job = icd_calloc(1, sizeof(*job));
@@ -811,6 +871,9 @@ build_start(struct _cl_program *prog, enum comp_action action, cl_uint num_devic
       if (job) {
          job->headers = headers;
          job->num_headers = num_headers;
+         job->inputs = inputs;
+         job->num_inputs = num_inputs;
+         job->num_indices = n;
          build_job_destroy(job);
       } else {
          for (size_t i = 0; i < num_headers; i++) {
@@ -818,13 +881,17 @@ build_start(struct _cl_program *prog, enum comp_action action, cl_uint num_devic
             icd_free((void *)headers[i].source);
          }
          icd_free(headers);
+         link_inputs_free(inputs, n, num_inputs);
       }
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "build job");
    }
    job->prog = prog;
    job->action = action;
+   job->create_library = create_library;
    job->headers = headers;
    job->num_headers = num_headers;
+   job->inputs = inputs;
+   job->num_inputs = num_inputs;
    job->num_indices = n;
    job->notify = pfn_notify;
    job->user_data = user_data;
@@ -892,8 +959,7 @@ build_start(struct _cl_program *prog, enum comp_action action, cl_uint num_devic
    }
    cl_int err = build_run(job);
    if (err != CL_SUCCESS)
-      return ICD_ERROR(err, "%s failed; see the build log",
-                       action == COMP_ACTION_COMPILE ? "clCompileProgram" : "clBuildProgram");
+      return ICD_ERROR(err, "%s failed; see the build log", action_name(action));
    return CL_SUCCESS;
 }
 
@@ -912,6 +978,9 @@ comp_BuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *d
    cl_int err = check_device_list(prog, num_devices, device_list);
    if (err != CL_SUCCESS)
       return err;
+   if (prog->origin == COMP_ORIGIN_LINK)
+      return ICD_ERROR(CL_INVALID_OPERATION, "program was created by clLinkProgram, not from "
+                                             "source, IL or binaries");
    if (prog->origin == COMP_ORIGIN_BINARY) {
       /* The binary of a binary program is fixed at creation: no lock needed. */
       cl_uint n = device_list ? num_devices : prog->num_devices;
@@ -920,10 +989,10 @@ comp_BuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *d
                                                                device_list[i]))
                                : (int)i;
          if (!prog->devices[idx].binary ||
-             prog->devices[idx].binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT)
+             prog->devices[idx].binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
             return ICD_ERROR(CL_INVALID_BINARY,
-                             "device %s has a compiled object, not an executable binary "
-                             "(clLinkProgram is not available)",
+                             "device %s has a compiled object or library, not an executable "
+                             "binary (clLinkProgram makes one)",
                              prog->devices[idx].device->name);
       }
       /* Its executables are loaded already (clCreateKernel loads a never-built binary
@@ -946,7 +1015,7 @@ comp_BuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *d
       }
    }
    return build_start(prog, COMP_ACTION_BUILD, num_devices, device_list, options, NULL, 0,
-                      pfn_notify, user_data);
+                      NULL, 0, pfn_notify, user_data);
 }
 
 cl_int CL_API_CALL
@@ -1004,7 +1073,7 @@ comp_CompileProgram(cl_program program, cl_uint num_devices, const cl_device_id 
       }
    }
    return build_start(prog, COMP_ACTION_COMPILE, num_devices, device_list, options, headers,
-                      num_input_headers, pfn_notify, user_data);
+                      num_input_headers, NULL, 0, pfn_notify, user_data);
 }
 
 cl_program CL_API_CALL
@@ -1056,15 +1125,122 @@ comp_LinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *de
    enum comp_status ost = comp__options_parse(options, COMP_ACTION_LINK, &parsed, &opt_error);
    comp__options_finish(&parsed);
    if (ost != COMP_OK) {
-      icd_set_errcode(errcode_ret, ICD_ERROR(CL_INVALID_LINKER_OPTIONS, "%s",
-                                             opt_error ? opt_error : "invalid options"));
+      icd_set_errcode(errcode_ret, ICD_ERROR(ost == COMP_OUT_OF_MEMORY ? CL_OUT_OF_HOST_MEMORY
+                                                                        : CL_INVALID_LINKER_OPTIONS,
+                                             "%s", opt_error ? opt_error : "invalid options"));
       free(opt_error);
       return NULL;
    }
-   /* The engine cannot link compiled objects yet (comp_build rejects COMP_ACTION_LINK), so
-    * CL_DEVICE_LINKER_AVAILABLE is CL_FALSE and §5.8.5 names this error. */
-   icd_set_errcode(errcode_ret, ICD_ERROR(CL_LINKER_NOT_AVAILABLE,
-                                          "clLinkProgram: no linker is available"));
+
+   struct _cl_device_id *const *devs =
+      device_list ? (struct _cl_device_id *const *)device_list : ctx->devices;
+   cl_uint ndev = device_list ? num_devices : ctx->num_devices;
+   cl_int err = CL_SUCCESS;
+   struct _cl_program *prog;
+   struct comp_link_input **rows = NULL;
+   cl_device_id *link_devs = NULL;
+   cl_uint *counts = NULL;
+   cl_uint nlink = 0;
+   rows = icd_calloc(ndev, sizeof(*rows));
+   link_devs = icd_calloc(ndev, sizeof(*link_devs));
+   counts = icd_calloc(ndev, sizeof(*counts));
+   for (cl_uint d = 0; rows && d < ndev; d++) {
+      rows[d] = icd_calloc(num_input_programs, sizeof(**rows));
+      if (!rows[d])
+         break;
+   }
+   if (!rows || !link_devs || !counts || (ndev && !rows[ndev - 1])) {
+      err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "link inputs");
+      goto out_free;
+   }
+
+   /* §5.8.5 input_programs: on each device either every input has a compiled object or a
+    * library (linked) or none has (no executable for the device); anything else is
+    * CL_INVALID_OPERATION. The bitcode is copied under each input's lock: a later build of
+    * an input does not change this link. */
+   for (cl_uint k = 0; k < num_input_programs; k++) {
+      struct _cl_program *in = comp_program_from_handle(input_programs[k]);
+      pthread_mutex_lock(&in->lock);
+      if (in->building) {
+         pthread_mutex_unlock(&in->lock);
+         err = ICD_ERROR(CL_INVALID_OPERATION, "input_programs[%u] is being built", k);
+         goto out_free;
+      }
+      for (cl_uint d = 0; d < ndev; d++) {
+         int idx = program_device_index(in, devs[d]);
+         const struct comp_program_device *pd = idx >= 0 ? &in->devices[idx] : NULL;
+         const void *bc;
+         size_t bc_size;
+         if (!pd || !pd->binary ||
+             (pd->binary_type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT &&
+              pd->binary_type != CL_PROGRAM_BINARY_TYPE_LIBRARY) ||
+             !comp__binary_bitcode(pd->binary, pd->binary_size, &bc, &bc_size))
+            continue;
+         void *copy = icd_malloc(bc_size);
+         if (!copy) {
+            pthread_mutex_unlock(&in->lock);
+            err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "link input");
+            goto out_free;
+         }
+         memcpy(copy, bc, bc_size);
+         rows[d][k].data = copy;
+         rows[d][k].size = bc_size;
+         rows[d][k].is_library = pd->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY;
+         counts[d]++;
+      }
+      pthread_mutex_unlock(&in->lock);
+   }
+   for (cl_uint d = 0; d < ndev; d++) {
+      if (counts[d] && counts[d] != num_input_programs) {
+         err = ICD_ERROR(CL_INVALID_OPERATION,
+                         "%u of %u input programs have a compiled object or library for "
+                         "device %s: all or none must",
+                         counts[d], num_input_programs, devs[d]->name);
+         goto out_free;
+      }
+   }
+   /* Compact the rows to the devices that link, in order; free the others (empty). */
+   for (cl_uint d = 0; d < ndev; d++) {
+      struct comp_link_input *row = rows[d];
+      rows[d] = NULL;
+      if (counts[d]) {
+         link_devs[nlink] = plat_device_to_handle(devs[d]);
+         rows[nlink++] = row;
+      } else {
+         icd_free(row);
+      }
+   }
+   if (nlink == 0) {
+      err = ICD_ERROR(CL_INVALID_OPERATION,
+                      "no input program has a compiled object or library for any device "
+                      "(compile them with clCompileProgram)");
+      goto out_free;
+   }
+
+   prog = program_create(ctx, devs, ndev, COMP_ORIGIN_LINK);
+   if (!prog) {
+      err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "program");
+      goto out_free;
+   }
+   icd_free(counts);
+   /* build_start owns the rows from here, on success and failure. */
+   err = build_start(prog, COMP_ACTION_LINK, nlink, link_devs, options, NULL, 0, rows,
+                     num_input_programs, pfn_notify, user_data);
+   icd_free(link_devs);
+   /* §5.8.5: a link failure still returns a program, whose build log says why. */
+   if (err != CL_SUCCESS && err != CL_LINK_PROGRAM_FAILURE) {
+      comp_ReleaseProgram(comp_program_to_handle(prog));
+      icd_set_errcode(errcode_ret, err);
+      return NULL;
+   }
+   icd_set_errcode(errcode_ret, err);
+   return comp_program_to_handle(prog);
+
+out_free:
+   link_inputs_free(rows, ndev, num_input_programs);
+   icd_free(link_devs);
+   icd_free(counts);
+   icd_set_errcode(errcode_ret, err);
    return NULL;
 }
 

@@ -11,16 +11,29 @@
 /* ---- program binaries (comp_binary.c) ----------------------------------------------- */
 
 /*
- * Checks that `binary` is an AMDGPU code object (ET_DYN: executable) or compiled object
- * (ET_REL) for `device`: ELF64 little-endian, EM_AMDGPU, HSA OS ABI, EF_AMDGPU_MACH of the
- * device's processor, xnack/sramecc settings compatible with the device's target ID, and
- * a metadata note comp_parse_metadata accepts. On success stores the binary type and the
- * parsed metadata (caller destroys) and returns true; otherwise false with a malloc'd
+ * Checks that `binary` is an AMDGPU code object (ET_DYN: executable) or hsacl's wrapped
+ * compiled object or library (ET_REL) for `device`: ELF64 little-endian, EM_AMDGPU, HSA OS
+ * ABI, EF_AMDGPU_MACH of the device's processor, xnack/sramecc settings compatible with the
+ * device's target ID, and a metadata note comp_parse_metadata accepts (executables; NULL
+ * *info for the others) or LLVM bitcode in the wrapper. On success stores the binary type
+ * and the parsed metadata (caller destroys) and returns true; otherwise false with a malloc'd
  * reason in *why (may be NULL on out-of-memory). Never crashes on arbitrary bytes.
  */
 bool comp__binary_check(const void *binary, size_t size, const struct _cl_device_id *device,
                         cl_program_binary_type *type, struct comp_program_info **info,
                         char **why);
+
+/* Wraps LLVM bitcode (type COMPILED_OBJECT or LIBRARY) into hsacl's binary for `device`
+ * (see comp_binary.c). Returns a new icd_malloc'd image of *out_size bytes, or NULL on
+ * out-of-memory. */
+void *comp__binary_wrap_bitcode(const void *bitcode, size_t size,
+                                const struct _cl_device_id *device,
+                                cl_program_binary_type type, size_t *out_size);
+
+/* The bitcode inside a wrapped compiled object or library (points into `binary`); false
+ * for any other binary. */
+bool comp__binary_bitcode(const void *binary, size_t size, const void **bitcode,
+                          size_t *bc_size);
 
 /* Bytes of program-scope variables in writable allocated sections of a checked binary
  * (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE). */

@@ -386,10 +386,10 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
       RET_SCALAR(cl_bool, CL_TRUE);
    case CL_DEVICE_COMPILER_AVAILABLE:
-      RET_SCALAR(cl_bool, CL_TRUE);
    case CL_DEVICE_LINKER_AVAILABLE:
-      /* clLinkProgram answers CL_LINKER_NOT_AVAILABLE until the compiler links objects. */
-      RET_SCALAR(cl_bool, CL_FALSE);
+      /* One in-process compiler does both (compiler/comp_llvm.cpp); §4.2 requires the
+       * linker whenever the compiler is available. */
+      RET_SCALAR(cl_bool, CL_TRUE);
    case CL_DEVICE_EXECUTION_CAPABILITIES:
       RET_SCALAR(cl_device_exec_capabilities, CL_EXEC_KERNEL);
    case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:

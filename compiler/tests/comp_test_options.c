@@ -124,6 +124,9 @@ main(void)
                 "-create-library");
    expect_error("-enable-link-options", COMP_ACTION_COMPILE, COMP_INVALID_COMPILER_OPTIONS,
                 "-enable-link-options");
+   /* 5.8.7.1: -enable-link-options only with -create-library. */
+   expect_error("-enable-link-options -cl-finite-math-only", COMP_ACTION_LINK,
+                COMP_INVALID_LINKER_OPTIONS, "-create-library");
    expect_error("-cl-opt-disable -g -cl-mad-enable2", COMP_ACTION_BUILD,
                 COMP_INVALID_BUILD_OPTIONS, "-cl-mad-enable2");
 
