@@ -74,9 +74,15 @@ struct _cl_platform_id *plat_platform_get(void);
 #define PLAT_PLATFORM_NAME "hsacl"
 #define PLAT_PLATFORM_VENDOR "hsacl project"
 #define PLAT_ICD_SUFFIX "HSACL"
-/* The OpenCL version hsacl claims today (conformance issue raises it). */
-#define PLAT_CL_VERSION_MAJOR 1
-#define PLAT_CL_VERSION_MINOR 2
+/*
+ * The OpenCL version the platform and its devices claim (CL_MAKE_VERSION): 1.2, or 3.0 when
+ * the environment has HSACL_OPENCL_VERSION=3.0 — an opt-in profile until the CTS core tier
+ * passes (issue #6). Read once, on first use; any other value is logged and ignored.
+ */
+cl_version plat_opencl_version(void);
+/* Its parts, e.g. for the compiler's __OPENCL_VERSION__: run-time values, not constants. */
+#define PLAT_CL_VERSION_MAJOR ((unsigned)CL_VERSION_MAJOR(plat_opencl_version()))
+#define PLAT_CL_VERSION_MINOR ((unsigned)CL_VERSION_MINOR(plat_opencl_version()))
 
 /* ---- devices ------------------------------------------------------------------------ */
 
@@ -104,8 +110,9 @@ struct _cl_device_id {
 
 ICD_DEFINE_HANDLE_CASTS(plat_device, struct _cl_device_id, cl_device_id, ICD_TYPE_DEVICE)
 
-/* Extensions the device reports (CL_DEVICE_EXTENSIONS), a space-separated string, and the
- * OpenCL C features (CL_DEVICE_OPENCL_C_FEATURES); the compiler defines exactly these. */
+/* What the compiler enables for `dev` (-cl-ext), a space-separated string: the extensions the
+ * device reports (CL_DEVICE_EXTENSIONS) followed, in the OpenCL 3.0 profile, by the OpenCL C
+ * features it reports (CL_DEVICE_OPENCL_C_FEATURES). Both come from plat_extensions.def. */
 const char *plat_device_extensions(const struct _cl_device_id *dev);
 
 /* ---- contexts ----------------------------------------------------------------------- */

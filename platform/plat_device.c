@@ -3,8 +3,9 @@
  * answered from HSA agent queries plus the target's capability record
  * (plat_gpu_info.c), sub-device partitioning (none), and the device/host timers.
  *
- * What a device claims is what works at this commit: no images, no extensions beyond
- * those listed in plat_device_extensions(), OpenCL C 1.2 (platform/plat.h).
+ * What a device claims is what works at this commit: no images, no extensions or OpenCL C
+ * features beyond plat_extensions.def, OpenCL 1.2 or, under HSACL_OPENCL_VERSION=3.0, 3.0
+ * (platform/plat.h).
  */
 #include "platform/plat.h"
 #include "platform/plat_priv.h"
@@ -180,17 +181,47 @@ plat__device_create(struct _cl_platform_id *plat, hsa_agent_t agent, struct _cl_
 /* Device extensions that work at this commit (plat_extensions.def). */
 static const cl_name_version device_extensions[] = {
 #define PLAT_EXTENSION(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
+#define PLAT_FEATURE(name, major, minor, patch)
 #include "platform/plat_extensions.def"
+#undef PLAT_FEATURE
 #undef PLAT_EXTENSION
 };
 #define NUM_DEVICE_EXTENSIONS (sizeof(device_extensions) / sizeof(device_extensions[0]))
 
-/* The same names, space separated. */
+/* The OpenCL C 3.0 features that work at this commit (plat_extensions.def); reported in the
+ * OpenCL 3.0 profile only. */
+static const cl_name_version device_features[] = {
+#define PLAT_EXTENSION(name, major, minor, patch)
+#define PLAT_FEATURE(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
+#include "platform/plat_extensions.def"
+#undef PLAT_FEATURE
+#undef PLAT_EXTENSION
+};
+#define NUM_DEVICE_FEATURES (sizeof(device_features) / sizeof(device_features[0]))
+
+/* The extension names, space separated (CL_DEVICE_EXTENSIONS). */
 static const char device_extension_string[] =
 #define PLAT_EXTENSION(name, major, minor, patch) #name " "
+#define PLAT_FEATURE(name, major, minor, patch)
 #include "platform/plat_extensions.def"
+#undef PLAT_FEATURE
 #undef PLAT_EXTENSION
    "";
+
+/* Extensions and features, space separated: what the compiler enables in the 3.0 profile. */
+static const char device_extension_feature_string[] =
+#define PLAT_EXTENSION(name, major, minor, patch) #name " "
+#define PLAT_FEATURE(name, major, minor, patch) #name " "
+#include "platform/plat_extensions.def"
+#undef PLAT_FEATURE
+#undef PLAT_EXTENSION
+   "";
+
+static bool
+is_opencl_30(void)
+{
+   return plat_opencl_version() >= CL_MAKE_VERSION(3, 0, 0);
+}
 
 static bool
 device_has_fp64(void)
@@ -198,17 +229,66 @@ device_has_fp64(void)
    return strstr(device_extension_string, "cl_khr_fp64 ") != NULL;
 }
 
+/* True when the device reports OpenCL C feature `name`: the queries mirroring a feature
+ * (API §4.2, "must be consistent with" the feature) are derived from this. */
+static bool
+device_has_feature(const char *name)
+{
+   if (!is_opencl_30())
+      return false;
+   for (size_t i = 0; i < NUM_DEVICE_FEATURES; i++) {
+      if (!strcmp(device_features[i].name, name))
+         return true;
+   }
+   return false;
+}
+
 const char *
 plat_device_extensions(const struct _cl_device_id *dev)
 {
-   return device_extension_string;
+   return is_opencl_30() ? device_extension_feature_string : device_extension_string;
 }
 
+/* CL_DEVICE_OPENCL_C_ALL_VERSIONS: 3.0 is the last entry, reported in the 3.0 profile only. */
 static const cl_name_version opencl_c_versions[] = {
    { CL_MAKE_VERSION(1, 0, 0), "OpenCL C" },
    { CL_MAKE_VERSION(1, 1, 0), "OpenCL C" },
    { CL_MAKE_VERSION(1, 2, 0), "OpenCL C" },
+   { CL_MAKE_VERSION(3, 0, 0), "OpenCL C" },
 };
+#define NUM_OPENCL_C_VERSIONS (sizeof(opencl_c_versions) / sizeof(opencl_c_versions[0]))
+
+/* The atomic memory capabilities the features say (API §4.2 and OpenCL C 3.0 §6.15.12):
+ * relaxed order and work-group scope always, each further order and scope with its feature. */
+static cl_device_atomic_capabilities
+atomic_memory_capabilities(void)
+{
+   cl_device_atomic_capabilities caps = CL_DEVICE_ATOMIC_ORDER_RELAXED |
+                                        CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+   if (device_has_feature("__opencl_c_atomic_order_acq_rel"))
+      caps |= CL_DEVICE_ATOMIC_ORDER_ACQ_REL;
+   if (device_has_feature("__opencl_c_atomic_order_seq_cst"))
+      caps |= CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
+   if (device_has_feature("__opencl_c_atomic_scope_device"))
+      caps |= CL_DEVICE_ATOMIC_SCOPE_DEVICE;
+   if (device_has_feature("__opencl_c_atomic_scope_all_devices"))
+      caps |= CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+   return caps;
+}
+
+/* Fences: the required minimum (relaxed, acq_rel, work-group scope) plus the orders and
+ * scopes the atomic features add — a fence is the same s_waitcnt/cache maintenance an
+ * atomic of that order and scope uses (llvm-AMDGPUUsage "Memory Model GFX942"/GFX9). */
+static cl_device_atomic_capabilities
+atomic_fence_capabilities(void)
+{
+   cl_device_atomic_capabilities caps = CL_DEVICE_ATOMIC_ORDER_RELAXED |
+                                        CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                                        CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+   cl_device_atomic_capabilities mem = atomic_memory_capabilities();
+   return caps | (mem & (CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+                         CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));
+}
 
 /* ---- entry points ----------------------------------------------------------------- */
 
@@ -423,19 +503,25 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_PROFILE:
       RET_STRING("FULL_PROFILE");
    case CL_DEVICE_VERSION:
-      snprintf(buf, sizeof(buf), "OpenCL %d.%d hsacl %s", PLAT_CL_VERSION_MAJOR,
+      snprintf(buf, sizeof(buf), "OpenCL %u.%u hsacl %s", PLAT_CL_VERSION_MAJOR,
                PLAT_CL_VERSION_MINOR, HSACL_VERSION_STRING);
       RET_STRING(buf);
    case CL_DEVICE_NUMERIC_VERSION:
-      RET_SCALAR(cl_version, CL_MAKE_VERSION(PLAT_CL_VERSION_MAJOR, PLAT_CL_VERSION_MINOR, 0));
+      RET_SCALAR(cl_version, plat_opencl_version());
    case CL_DEVICE_OPENCL_C_VERSION:
+      /* In the 3.0 profile too: "the highest fully backwards compatible OpenCL C version"
+       * (API §4.2) is 1.2, since OpenCL C 2.0 is not supported in full. */
       RET_STRING("OpenCL C 1.2 ");
    case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
-      RET_ARRAY(opencl_c_versions, sizeof(opencl_c_versions));
+      RET_ARRAY(opencl_c_versions, (is_opencl_30() ? NUM_OPENCL_C_VERSIONS
+                                                   : NUM_OPENCL_C_VERSIONS - 1) *
+                                      sizeof(cl_name_version));
    case CL_DEVICE_OPENCL_C_FEATURES:
-      RET_ARRAY(NULL, 0);
+      if (!is_opencl_30())
+         RET_ARRAY(NULL, 0);
+      RET_ARRAY(device_features, NUM_DEVICE_FEATURES * sizeof(cl_name_version));
    case CL_DEVICE_EXTENSIONS:
-      RET_STRING(plat_device_extensions(dev));
+      RET_STRING(device_extension_string);
    case CL_DEVICE_EXTENSIONS_WITH_VERSION:
       RET_ARRAY(device_extensions, NUM_DEVICE_EXTENSIONS * sizeof(cl_name_version));
    case CL_DEVICE_PLATFORM:
@@ -462,31 +548,44 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_REFERENCE_COUNT:
       RET_SCALAR(cl_uint, 1); /* root devices are not reference counted */
    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+      /* The minimum §4.2 asks of devices with program-scope global variables. */
+      RET_SCALAR(size_t, device_has_feature("__opencl_c_program_scope_global_variables")
+                            ? 64 * 1024
+                            : 0);
    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-      RET_SCALAR(size_t, 0);
+      RET_SCALAR(size_t, device_has_feature("__opencl_c_program_scope_global_variables")
+                            ? 1024 * 1024
+                            : 0);
    case CL_DEVICE_SVM_CAPABILITIES:
       /* clSVMAlloc (mem_svm.c), §5.6.2 commands and SVM kernel arguments: coarse-grained
        * buffer SVM only. */
       RET_SCALAR(cl_device_svm_capabilities, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER);
-   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+      /* dispatch/disp_kernel.c launches partial work-groups of OpenCL C 2.0+ kernels (AQL
+       * grid sizes need no multiple; hidden_remainder_*): claimed in the 3.0 profile, the
+       * only one that can build such kernels. */
+      RET_SCALAR(cl_bool, is_opencl_30() ? CL_TRUE : CL_FALSE);
    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+      RET_SCALAR(cl_bool, device_has_feature("__opencl_c_work_group_collective_functions")
+                             ? CL_TRUE
+                             : CL_FALSE);
    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+      RET_SCALAR(cl_bool,
+                 device_has_feature("__opencl_c_generic_address_space") ? CL_TRUE : CL_FALSE);
+   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
    case CL_DEVICE_PIPE_SUPPORT:
       RET_SCALAR(cl_bool, CL_FALSE);
    case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-      RET_SCALAR(cl_device_atomic_capabilities,
-                 CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+      RET_SCALAR(cl_device_atomic_capabilities, atomic_memory_capabilities());
    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
-      RET_SCALAR(cl_device_atomic_capabilities, CL_DEVICE_ATOMIC_ORDER_RELAXED |
-                                                   CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-                                                   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+      RET_SCALAR(cl_device_atomic_capabilities, atomic_fence_capabilities());
    case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
       RET_SCALAR(size_t, gi->wavefront_size);
    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
       RET_SCALAR(cl_device_device_enqueue_capabilities, 0);
    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
-      RET_STRING("v0000-00-00-00"); /* not conformant yet */
+      /* Not conformant yet. The 3.0 profile answers a well-formed vYYYY-MM-DD-XX date. */
+      RET_STRING(is_opencl_30() ? "v0000-01-01-00" : "v0000-00-00-00");
    default:
       return ICD_ERROR(CL_INVALID_VALUE, "unknown or unsupported device query 0x%x",
                        (unsigned)param_name);

@@ -9,6 +9,7 @@
 #include "dispatch/disp.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -85,10 +86,32 @@ plat_GetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num
    return CL_SUCCESS;
 }
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define PLAT_VERSION_STRING                                                                  \
-   "OpenCL " STR(PLAT_CL_VERSION_MAJOR) "." STR(PLAT_CL_VERSION_MINOR) " hsacl " HSACL_VERSION_STRING
+/* ---- OpenCL version profile --------------------------------------------------------- */
+
+static pthread_once_t version_once = PTHREAD_ONCE_INIT;
+static cl_version opencl_version;
+
+static void
+version_init(void)
+{
+   opencl_version = CL_MAKE_VERSION(1, 2, 0);
+   const char *env = getenv("HSACL_OPENCL_VERSION");
+   if (!env)
+      return;
+   if (!strcmp(env, "3.0"))
+      opencl_version = CL_MAKE_VERSION(3, 0, 0);
+   else if (strcmp(env, "1.2"))
+      icd_log(ICD_LOG_WARN, "platform",
+              "HSACL_OPENCL_VERSION=\"%s\" ignored (expected 1.2 or 3.0): reporting OpenCL 1.2",
+              env);
+}
+
+cl_version
+plat_opencl_version(void)
+{
+   pthread_once(&version_once, version_init);
+   return opencl_version;
+}
 
 /* Platform extensions: only what works (cl_khr_icd: this library is an ICD). */
 static const cl_name_version platform_extensions[] = {
@@ -109,13 +132,17 @@ plat_GetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
    case CL_PLATFORM_PROFILE:
       return icd_get_info_string("FULL_PROFILE", param_value_size, param_value,
                                  param_value_size_ret);
-   case CL_PLATFORM_VERSION:
-      return icd_get_info_string(PLAT_VERSION_STRING, param_value_size, param_value,
+   case CL_PLATFORM_VERSION: {
+      /* §4.1: "OpenCL<space><major_version.minor_version><space><platform-specific>". */
+      char version[64];
+      snprintf(version, sizeof(version), "OpenCL %u.%u hsacl %s", PLAT_CL_VERSION_MAJOR,
+               PLAT_CL_VERSION_MINOR, HSACL_VERSION_STRING);
+      return icd_get_info_string(version, param_value_size, param_value,
                                  param_value_size_ret);
+   }
    case CL_PLATFORM_NUMERIC_VERSION:
-      return ICD_GET_INFO_SCALAR(cl_version,
-                                 CL_MAKE_VERSION(PLAT_CL_VERSION_MAJOR, PLAT_CL_VERSION_MINOR, 0),
-                                 param_value_size, param_value, param_value_size_ret);
+      return ICD_GET_INFO_SCALAR(cl_version, plat_opencl_version(), param_value_size,
+                                 param_value, param_value_size_ret);
    case CL_PLATFORM_NAME:
       return icd_get_info_string(PLAT_PLATFORM_NAME, param_value_size, param_value,
                                  param_value_size_ret);

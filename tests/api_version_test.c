@@ -1,0 +1,512 @@
+/*
+ * tests/api_version_test.c — the OpenCL version profiles (platform/plat.h
+ * plat_opencl_version): `api_version_test 1.2` checks the default profile answers exactly
+ * as before the 3.0 profile existed; `api_version_test 3.0` (run under
+ * HSACL_OPENCL_VERSION=3.0) checks the OpenCL 3.0 queries of API §4.1/§4.2 agree with each
+ * other — every OpenCL C feature listed has its query counterpart and no counterpart claims
+ * an unlisted feature — and that a -cl-std=CL3.0 program sees exactly the listed feature
+ * macros, __OPENCL_VERSION__ 300, and runs the listed features.
+ */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include "hsacl_test.h"
+
+#include <stdbool.h>
+
+static cl_platform_id platform;
+static cl_device_id device;
+static cl_context context;
+static cl_command_queue queue;
+
+/* Every optional OpenCL C 3.0 feature (OpenCL C 3.0 §6.2.1). */
+static const char *const all_features[] = {
+   "__opencl_c_3d_image_writes",
+   "__opencl_c_atomic_order_acq_rel",
+   "__opencl_c_atomic_order_seq_cst",
+   "__opencl_c_atomic_scope_device",
+   "__opencl_c_atomic_scope_all_devices",
+   "__opencl_c_device_enqueue",
+   "__opencl_c_generic_address_space",
+   "__opencl_c_fp64",
+   "__opencl_c_images",
+   "__opencl_c_int64",
+   "__opencl_c_pipes",
+   "__opencl_c_program_scope_global_variables",
+   "__opencl_c_read_write_images",
+   "__opencl_c_subgroups",
+   "__opencl_c_work_group_collective_functions",
+};
+#define NUM_ALL_FEATURES (sizeof(all_features) / sizeof(all_features[0]))
+
+/* Features the device lists (CL_DEVICE_OPENCL_C_FEATURES). */
+static cl_name_version features[64];
+static size_t num_features;
+
+static bool
+listed(const char *name)
+{
+   for (size_t i = 0; i < num_features; i++) {
+      if (!strcmp(features[i].name, name))
+         return true;
+   }
+   return false;
+}
+
+static char *
+device_string(cl_device_info param)
+{
+   size_t size = 0;
+   if (clGetDeviceInfo(device, param, 0, NULL, &size) != CL_SUCCESS)
+      return strdup("?");
+   char *s = calloc(1, size + 1);
+   clGetDeviceInfo(device, param, size, s, NULL);
+   return s;
+}
+
+static char *
+platform_string(cl_platform_info param)
+{
+   size_t size = 0;
+   if (clGetPlatformInfo(platform, param, 0, NULL, &size) != CL_SUCCESS)
+      return strdup("?");
+   char *s = calloc(1, size + 1);
+   clGetPlatformInfo(platform, param, size, s, NULL);
+   return s;
+}
+
+static cl_ulong
+device_scalar(cl_device_info param, size_t size)
+{
+   cl_ulong v = 0;
+   size_t got = 0;
+   CHECK_EQ_INT(clGetDeviceInfo(device, param, size, &v, &got), CL_SUCCESS);
+   CHECK_EQ_INT(got, size);
+   return v; /* little-endian: the low `size` bytes */
+}
+
+static bool
+has_extension(const char *name)
+{
+   char *ext = device_string(CL_DEVICE_EXTENSIONS);
+   size_t n = strlen(name);
+   bool found = false;
+   for (const char *p = ext; (p = strstr(p, name)); p += n) {
+      if ((p == ext || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) {
+         found = true;
+         break;
+      }
+   }
+   free(ext);
+   return found;
+}
+
+/* Platform and device versions: "OpenCL <major>.<minor> ..." and the numeric forms. */
+static void
+check_versions(unsigned major, unsigned minor)
+{
+   char prefix[32];
+   snprintf(prefix, sizeof(prefix), "OpenCL %u.%u ", major, minor);
+   char *pv = platform_string(CL_PLATFORM_VERSION);
+   char *dv = device_string(CL_DEVICE_VERSION);
+   char *cv = device_string(CL_DEVICE_OPENCL_C_VERSION);
+   if (strncmp(pv, prefix, strlen(prefix)) || strncmp(dv, prefix, strlen(prefix))) {
+      fprintf(stderr, "platform \"%s\", device \"%s\": expected \"%s...\"\n", pv, dv, prefix);
+      test_failed++;
+   } else {
+      test_passed++;
+   }
+   /* Both profiles: OpenCL C 1.2 is the highest fully backwards compatible version. */
+   CHECK_STR(cv, "OpenCL C 1.2 ");
+   free(pv);
+   free(dv);
+   free(cv);
+   cl_version num = 0;
+   CHECK_EQ_INT(clGetPlatformInfo(platform, CL_PLATFORM_NUMERIC_VERSION, sizeof(num), &num,
+                                  NULL), CL_SUCCESS);
+   CHECK_EQ_INT(num, CL_MAKE_VERSION(major, minor, 0));
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_NUMERIC_VERSION, sizeof(cl_version)),
+                CL_MAKE_VERSION(major, minor, 0));
+
+   cl_name_version cver[16];
+   size_t size = 0;
+   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, sizeof(cver), cver,
+                                &size), CL_SUCCESS);
+   size_t n = size / sizeof(cl_name_version);
+   bool v12 = false, v30 = false, v20 = false;
+   for (size_t i = 0; i < n; i++) {
+      CHECK_STR(cver[i].name, "OpenCL C");
+      v12 |= cver[i].version == CL_MAKE_VERSION(1, 2, 0);
+      v20 |= CL_VERSION_MAJOR(cver[i].version) == 2;
+      v30 |= cver[i].version == CL_MAKE_VERSION(3, 0, 0);
+   }
+   CHECK(v12);
+   CHECK(!v20);
+   CHECK_EQ_INT(v30, major == 3);
+   CHECK_EQ_INT(n, major == 3 ? 4 : 3);
+
+   size = 1;
+   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, sizeof(features), features,
+                                &size), CL_SUCCESS);
+   num_features = size / sizeof(cl_name_version);
+   CHECK_EQ_INT(size % sizeof(cl_name_version), 0);
+}
+
+/* The 1.2 profile answers exactly what it answered before the 3.0 profile existed. */
+static void
+check_profile_12(void)
+{
+   check_versions(1, 2);
+   CHECK_EQ_INT(num_features, 0);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES,
+                              sizeof(cl_device_atomic_capabilities)),
+                CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES,
+                              sizeof(cl_device_atomic_capabilities)),
+                CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, sizeof(cl_bool)), 0);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof(cl_bool)), 0);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT,
+                              sizeof(cl_bool)), 0);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, sizeof(size_t)), 0);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, sizeof(size_t)),
+                0);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_PIPE_SUPPORT, sizeof(cl_bool)), 0);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(cl_uint)), 0);
+   char *conf = device_string(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED);
+   CHECK_STR(conf, "v0000-00-00-00");
+   free(conf);
+}
+
+/* Each feature agrees with the query §4.2 ties it to: listed <=> the query says so. */
+static void
+check_feature_queries(void)
+{
+   for (size_t i = 0; i < num_features; i++) {
+      bool known = false;
+      for (size_t j = 0; j < NUM_ALL_FEATURES; j++)
+         known |= !strcmp(features[i].name, all_features[j]);
+      if (!known)
+         fprintf(stderr, "unknown feature %s\n", features[i].name);
+      CHECK(known);
+      CHECK_EQ_INT(features[i].version, CL_MAKE_VERSION(3, 0, 0));
+   }
+   const cl_device_atomic_capabilities mem = device_scalar(
+      CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, sizeof(cl_device_atomic_capabilities));
+   const cl_device_atomic_capabilities fence = device_scalar(
+      CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, sizeof(cl_device_atomic_capabilities));
+   const cl_device_atomic_capabilities mem_min =
+      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+   const cl_device_atomic_capabilities fence_min = CL_DEVICE_ATOMIC_ORDER_RELAXED |
+                                                   CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                                                   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+   CHECK_EQ_INT(mem & mem_min, mem_min);
+   CHECK_EQ_INT(fence & fence_min, fence_min);
+   /* A fence can do what an atomic can. */
+   CHECK_EQ_INT(fence & mem, mem);
+
+   CHECK(listed("__opencl_c_int64")); /* FULL_PROFILE */
+   CHECK_EQ_INT(listed("__opencl_c_fp64"), has_extension("cl_khr_fp64"));
+   CHECK_EQ_INT(listed("__opencl_c_fp64"),
+                device_scalar(CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(cl_device_fp_config)) != 0);
+   CHECK_EQ_INT(listed("__opencl_c_atomic_order_acq_rel"),
+                !!(mem & CL_DEVICE_ATOMIC_ORDER_ACQ_REL));
+   CHECK_EQ_INT(listed("__opencl_c_atomic_order_seq_cst"),
+                !!(mem & CL_DEVICE_ATOMIC_ORDER_SEQ_CST));
+   CHECK_EQ_INT(listed("__opencl_c_atomic_scope_device"),
+                !!(mem & CL_DEVICE_ATOMIC_SCOPE_DEVICE));
+   CHECK_EQ_INT(listed("__opencl_c_atomic_scope_all_devices"),
+                !!(mem & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));
+   CHECK_EQ_INT(listed("__opencl_c_generic_address_space"),
+                device_scalar(CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, sizeof(cl_bool)));
+   CHECK_EQ_INT(listed("__opencl_c_work_group_collective_functions"),
+                device_scalar(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT,
+                              sizeof(cl_bool)));
+   CHECK_EQ_INT(listed("__opencl_c_pipes"),
+                device_scalar(CL_DEVICE_PIPE_SUPPORT, sizeof(cl_bool)));
+   CHECK_EQ_INT(listed("__opencl_c_device_enqueue"),
+                device_scalar(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES,
+                              sizeof(cl_device_device_enqueue_capabilities)) != 0);
+   CHECK_EQ_INT(listed("__opencl_c_subgroups"),
+                device_scalar(CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(cl_uint)) != 0);
+   CHECK_EQ_INT(listed("__opencl_c_images"),
+                device_scalar(CL_DEVICE_IMAGE_SUPPORT, sizeof(cl_bool)));
+   CHECK_EQ_INT(listed("__opencl_c_read_write_images"),
+                device_scalar(CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, sizeof(cl_uint)) != 0);
+   CHECK_EQ_INT(listed("__opencl_c_3d_image_writes"), has_extension("cl_khr_3d_image_writes"));
+   size_t gvar = device_scalar(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, sizeof(size_t));
+   size_t gvar_total =
+      device_scalar(CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, sizeof(size_t));
+   if (listed("__opencl_c_program_scope_global_variables")) {
+      CHECK(gvar >= 64 * 1024); /* §4.2 minimum */
+      CHECK(gvar_total > 0);
+   } else {
+      CHECK_EQ_INT(gvar, 0);
+      CHECK_EQ_INT(gvar_total, 0);
+   }
+}
+
+/* The rest of the 3.0 profile: no SPIR-V, no device queues, conformance not passed yet. */
+static void
+check_profile_30(void)
+{
+   check_versions(3, 0);
+   CHECK(num_features > 0);
+   check_feature_queries();
+   char *il = device_string(CL_DEVICE_IL_VERSION);
+   CHECK_STR(il, "");
+   free(il);
+   size_t size = 1;
+   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION, 0, NULL, &size),
+                CL_SUCCESS);
+   CHECK_EQ_INT(size, 0);
+   char *conf = device_string(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED);
+   CHECK_STR(conf, "v0000-01-01-00");
+   free(conf);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES,
+                              sizeof(cl_command_queue_properties)), 0);
+   CHECK(device_scalar(CL_DEVICE_SVM_CAPABILITIES, sizeof(cl_device_svm_capabilities)) &
+         CL_DEVICE_SVM_COARSE_GRAIN_BUFFER);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof(cl_bool)), 1);
+}
+
+/* ---- programs ------------------------------------------------------------------------ */
+
+/* Builds `src` with `options`; returns NULL (and prints the log) on failure. */
+static cl_program
+build(const char *src, const char *options)
+{
+   cl_int err = CL_SUCCESS;
+   cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   if (!p)
+      return NULL;
+   err = clBuildProgram(p, 1, &device, options, NULL, NULL);
+   if (err != CL_SUCCESS) {
+      char log[8192] = "";
+      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log, NULL);
+      fprintf(stderr, "build with \"%s\" failed (%d):\n%s\n", options, err, log);
+      test_failed++;
+      clReleaseProgram(p);
+      return NULL;
+   }
+   test_passed++;
+   return p;
+}
+
+/* A program that fails to build unless __OPENCL_VERSION__ and __OPENCL_C_VERSION__ are as
+ * given and exactly the listed features are defined (with `extra` also defined). */
+static void
+check_macros(const char *options, int opencl_version, int c_version, const char *const *extra)
+{
+   char src[8192];
+   size_t n = (size_t)snprintf(src, sizeof(src),
+                               "#if __OPENCL_VERSION__ != %d\n#error __OPENCL_VERSION__\n#endif\n"
+                               "#if __OPENCL_C_VERSION__ != %d\n#error __OPENCL_C_VERSION__\n"
+                               "#endif\n",
+                               opencl_version, c_version);
+   for (size_t i = 0; i < NUM_ALL_FEATURES; i++) {
+      bool want = c_version >= 300 && listed(all_features[i]);
+      for (const char *const *e = extra; e && *e; e++)
+         want |= !strcmp(*e, all_features[i]);
+      /* clang predefines it for every OpenCL C version (FULL_PROFILE). */
+      if (!want && !strcmp(all_features[i], "__opencl_c_int64"))
+         continue;
+      n += (size_t)snprintf(src + n, sizeof(src) - n, "#if%s %s\n#error %s %s\n#endif\n",
+                            want ? "ndef" : "def", all_features[i], all_features[i],
+                            want ? "missing" : "defined");
+   }
+   snprintf(src + n, sizeof(src) - n, "kernel void k(global int *p) { *p = 1; }\n");
+   cl_program p = build(src, options);
+   if (p)
+      clReleaseProgram(p);
+}
+
+/*
+ * One kernel per feature family, compiled in only when its macro is defined; results in
+ * out[] (one work-group of 64). Slots: 0-2 generic pointers to global/local/private,
+ * 3 work-group atomics (acq_rel add, seq_cst load), 4 device-scope atomics, 5 program-scope
+ * variable before the launch's increment, 6 fp64, 7-8 work-group reduce/broadcast,
+ * 64+lid inclusive scan.
+ */
+static const char feature_src[] =
+   "#ifdef __opencl_c_program_scope_global_variables\n"
+   "global long g_counter = 5;\n"
+   "#endif\n"
+   "#ifdef __opencl_c_generic_address_space\n"
+   "static long twice(long *p) { return 2 * *p; }\n"
+   "#endif\n"
+   "kernel void features(global long *out, global const long *in) {\n"
+   "   int lid = get_local_id(0);\n"
+   "   local long lv;\n"
+   "   if (lid == 0) lv = 21;\n"
+   "#if defined(__opencl_c_atomic_order_acq_rel) && defined(__opencl_c_atomic_order_seq_cst)\n"
+   "   local atomic_int la;\n"
+   "   if (lid == 0) atomic_init(&la, 0);\n"
+   "#endif\n"
+   "   barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "#ifdef __opencl_c_generic_address_space\n"
+   "   long priv = in[1] + lid;\n"
+   "   if (lid == 0) { out[0] = twice((long *)&in[0]); out[1] = twice(&lv); }\n"
+   "   if (lid == 1) out[2] = twice(&priv);\n"
+   "#endif\n"
+   "#if defined(__opencl_c_atomic_order_acq_rel) && defined(__opencl_c_atomic_order_seq_cst)\n"
+   "   atomic_fetch_add_explicit(&la, 1, memory_order_acq_rel, memory_scope_work_group);\n"
+   "   work_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "   if (lid == 0)\n"
+   "      out[3] = atomic_load_explicit(&la, memory_order_seq_cst, memory_scope_work_group);\n"
+   "#endif\n"
+   "#if defined(__opencl_c_atomic_scope_device) && defined(__opencl_c_atomic_scope_all_devices)\n"
+   "   atomic_fetch_add_explicit((volatile global atomic_long *)&out[4], 1,\n"
+   "                             memory_order_seq_cst, memory_scope_device);\n"
+   "   atomic_fetch_add_explicit((volatile global atomic_long *)&out[4], 2,\n"
+   "                             memory_order_relaxed, memory_scope_all_devices);\n"
+   "#endif\n"
+   "#ifdef __opencl_c_program_scope_global_variables\n"
+   "   if (lid == 0) out[5] = g_counter++;\n"
+   "#endif\n"
+   "#ifdef __opencl_c_fp64\n"
+   "   if (lid == 0) out[6] = (long)((double)in[2] / 3.0 * 1e6);\n"
+   "#endif\n"
+   "#ifdef __opencl_c_work_group_collective_functions\n"
+   "   long sum = work_group_reduce_add((long)lid);\n"
+   "   int b = work_group_broadcast(lid * 3, 5);\n"
+   "   out[64 + lid] = work_group_scan_inclusive_add(1);\n"
+   "   if (lid == 0) { out[7] = sum; out[8] = b; }\n"
+   "#endif\n"
+   "}\n";
+
+/* Runs feature_src built with `options` twice and checks every slot whose macros `has`
+ * reports defined. */
+static void
+run_features(const char *options, bool (*has)(const char *))
+{
+   cl_program p = build(feature_src, options);
+   if (!p)
+      return;
+   cl_int err = CL_SUCCESS;
+   cl_kernel k = clCreateKernel(p, "features", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_long in[3] = { 50, 7, 1000 };
+   cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, 128 * sizeof(cl_long), NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_mem inb = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(in), in,
+                               &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   clSetKernelArg(k, 0, sizeof(out), &out);
+   clSetKernelArg(k, 1, sizeof(inb), &inb);
+   for (int launch = 0; launch < 2; launch++) {
+      cl_long res[128];
+      memset(res, 0, sizeof(res));
+      CHECK_EQ_INT(clEnqueueWriteBuffer(queue, out, CL_TRUE, 0, sizeof(res), res, 0, NULL,
+                                        NULL), CL_SUCCESS);
+      size_t global = 64, local = 64;
+      CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                   CL_SUCCESS);
+      CHECK_EQ_INT(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof(res), res, 0, NULL, NULL),
+                   CL_SUCCESS);
+      if (has("__opencl_c_generic_address_space")) {
+         CHECK_EQ_INT(res[0], 100);
+         CHECK_EQ_INT(res[1], 42);
+         CHECK_EQ_INT(res[2], 16);
+      }
+      if (has("__opencl_c_atomic_order_acq_rel") && has("__opencl_c_atomic_order_seq_cst"))
+         CHECK_EQ_INT(res[3], 64);
+      if (has("__opencl_c_atomic_scope_device") && has("__opencl_c_atomic_scope_all_devices"))
+         CHECK_EQ_INT(res[4], 3 * 64);
+      if (has("__opencl_c_program_scope_global_variables"))
+         CHECK_EQ_INT(res[5], 5 + launch); /* the variable lives as long as the program */
+      if (has("__opencl_c_fp64"))
+         CHECK_EQ_INT(res[6], 333333333);
+      if (has("__opencl_c_work_group_collective_functions")) {
+         CHECK_EQ_INT(res[7], 63 * 64 / 2);
+         CHECK_EQ_INT(res[8], 15);
+         int scan_ok = 1;
+         for (int i = 0; i < 64; i++)
+            scan_ok &= res[64 + i] == i + 1;
+         CHECK(scan_ok);
+      }
+   }
+   clReleaseMemObject(inb);
+   clReleaseMemObject(out);
+   clReleaseKernel(k);
+   clReleaseProgram(p);
+}
+
+/* The features the compiler must define itself (-D) before the device can list them (see
+ * platform/plat_extensions.def); passed by hand here to show what runs underneath. */
+static const char *const header_only[] = {
+   "__opencl_c_atomic_scope_device",
+   "__opencl_c_atomic_scope_all_devices",
+   "__opencl_c_work_group_collective_functions",
+   NULL,
+};
+
+static bool
+listed_or_header_only(const char *name)
+{
+   for (const char *const *h = header_only; *h; h++) {
+      if (!strcmp(*h, name))
+         return true;
+   }
+   return listed(name);
+}
+
+static void
+check_programs_30(void)
+{
+   /* Without -cl-std the language is OpenCL C 1.2 (API §5.8.6.5), the device still 3.0. */
+   check_macros("", 300, 120, NULL);
+   check_macros("-cl-std=CL1.2", 300, 120, NULL);
+   check_macros("-cl-std=CL3.0", 300, 300, NULL);
+   run_features("-cl-std=CL3.0", listed);
+
+   char options[512] = "-cl-std=CL3.0";
+   for (const char *const *h = header_only; *h; h++) {
+      strcat(options, " -D");
+      strcat(options, *h);
+      strcat(options, "=1");
+   }
+   check_macros(options, 300, 300, header_only);
+   run_features(options, listed_or_header_only);
+}
+
+static void
+check_programs_12(void)
+{
+   check_macros("", 120, 120, NULL);
+   check_macros("-cl-std=CL1.2", 120, 120, NULL);
+}
+
+int
+main(int argc, char **argv)
+{
+   if (argc != 2 || (strcmp(argv[1], "1.2") && strcmp(argv[1], "3.0"))) {
+      fprintf(stderr, "usage: %s 1.2|3.0 (the profile HSACL_OPENCL_VERSION selects)\n",
+              argv[0]);
+      return 2;
+   }
+   bool v30 = !strcmp(argv[1], "3.0");
+   CHECK_EQ_INT(clGetPlatformIDs(1, &platform, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL), CL_SUCCESS);
+   if (!device)
+      return test_main_end();
+   cl_int err = CL_SUCCESS;
+   context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+
+   if (v30) {
+      check_profile_30();
+      check_programs_30();
+   } else {
+      check_profile_12();
+      check_programs_12();
+   }
+
+   clReleaseCommandQueue(queue);
+   clReleaseContext(context);
+   return test_main_end();
+}
