@@ -7,7 +7,9 @@
  * the interpreter can read the dispatch packet). One packet-processor thread per queue
  * consumes packets strictly in order, each to completion before the next:
  *   1. it waits until write_index > read_index and the slot's header type is not INVALID
- *      (the producer publishes the header last; PSA §2.9.3);
+ *      (the producer publishes the header last; PSA §2.9.3), polling a while and then
+ *      sleeping until a doorbell write (queue_main: a ring costs the producer a system
+ *      call only while the processor sleeps);
  *   2. the barrier bit (wait for all earlier packets to complete) holds trivially because
  *      earlier packets have completed; acquire/release fence scopes are recorded only —
  *      host memory is coherent and the interpreter's stores are visible on return;
@@ -315,7 +317,7 @@ queue_main(void *arg)
    sim_signal *doorbell = sim__signal_get(sq->doorbell);
    /* Poll budget (SIM_POLL_NS): full when a wake-up found a backlog (the producer outran a
     * sleeping processor: it streams), halved when it found one packet (work comes one at a
-    * time). A poll that found a packet keeps it. */
+    * time, as when the host waits for each launch: then the host needs the CPU more). */
    uint64_t budget = 0;
    bool slept = false, polled = false;
    while (!atomic_load(&sq->stop)) {

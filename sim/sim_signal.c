@@ -36,7 +36,7 @@ struct sim_signal {
    _Atomic uint64_t start_ts, end_ts;
    uint64_t attributes;
    _Atomic uint32_t watchers; /* multi-signal waiters and worker jobs watching it */
-   uint32_t pad0;
+   _Atomic uint32_t woken;    /* a wake-up is on its way to the announced sleepers */
    uint64_t pad[1];
 };
 _Static_assert(sizeof(struct sim_signal) == 64, "one cache line per signal");
@@ -51,6 +51,7 @@ static void groups_finish(void);
 
 static _Atomic uint32_t epoch;          /* futex word of multi-signal sleepers */
 static _Atomic uint32_t epoch_sleepers; /* threads between sim__epoch_prepare and wake-up */
+static _Atomic uint32_t epoch_woken;    /* as sim_signal.woken */
 
 /* ---- futex helpers and the eventcount ---------------------------------------------------- */
 
@@ -77,7 +78,8 @@ bool sim__wake_delay_enabled;
 void
 sim__wake_delay(void)
 {
-   static _Thread_local uint32_t x = 2463534242u;
+   static _Atomic uint32_t state = 2463534242u; /* shared: no TLS in this library */
+   uint32_t x = atomic_fetch_add_explicit(&state, 0x9e3779b9u, memory_order_relaxed);
    x ^= x << 13;
    x ^= x >> 17;
    x ^= x << 5;
@@ -89,12 +91,22 @@ sim__wake_delay(void)
       __builtin_ia32_pause();
 }
 
+/*
+ * One futex wake per announcement, not one per modification: a sleeper that was woken
+ * stays counted until it runs again, which on a busy machine can take a while, and every
+ * modification meanwhile would make the system call again. So the first modifier after an
+ * announcement sets `woken` and wakes everyone; later ones see it set and leave it. An
+ * announcement clears it before its fence, so a modification after it wakes again: a
+ * modifier that found `woken` set read it before the clear in its modification order,
+ * which puts the modifier's fence before the sleeper's, so the sleeper's re-test sees it.
+ */
 uint32_t
 sim__epoch_prepare(void)
 {
    if (__builtin_expect(sim__wake_delay_enabled, 0))
       sim__wake_delay();
    atomic_fetch_add(&epoch_sleepers, 1);
+   atomic_store(&epoch_woken, 0);
    atomic_thread_fence(memory_order_seq_cst);
    return atomic_load(&epoch);
 }
@@ -116,7 +128,8 @@ sim__epoch_sleep(uint32_t ticket, uint64_t timeout_ns)
 static void
 epoch_wake_fenced(void)
 {
-   if (atomic_load_explicit(&epoch_sleepers, memory_order_relaxed)) {
+   if (atomic_load_explicit(&epoch_sleepers, memory_order_relaxed) &&
+       !atomic_exchange(&epoch_woken, 1)) {
       atomic_fetch_add(&epoch, 1);
       futex_wake_all(&epoch);
    }
@@ -135,6 +148,7 @@ sim__signal_prepare(sim_signal *s)
    if (__builtin_expect(sim__wake_delay_enabled, 0))
       sim__wake_delay();
    atomic_fetch_add(&s->waiters, 1);
+   atomic_store(&s->woken, 0);
    atomic_thread_fence(memory_order_seq_cst);
    return atomic_load(&s->seq);
 }
@@ -172,7 +186,8 @@ static void
 signal_notify(sim_signal *s)
 {
    atomic_thread_fence(memory_order_seq_cst);
-   if (atomic_load_explicit(&s->waiters, memory_order_relaxed)) {
+   if (atomic_load_explicit(&s->waiters, memory_order_relaxed) &&
+       !atomic_exchange(&s->woken, 1)) {
       atomic_fetch_add(&s->seq, 1);
       futex_wake_all(&s->seq);
    }
