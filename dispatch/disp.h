@@ -147,6 +147,8 @@ struct disp_command {
                                          * unless complete() must run first) */
    cl_int fault_status;                 /* set when the HSA queue faulted under it */
    bool submitted;
+   bool quiet;                          /* the application has no handle on the event: its
+                                         * SUBMITTED and RUNNING states go unobserved */
    struct disp_command *next_pending;   /* global pending list */
    struct disp_command *next_in_queue;  /* queue's list of non-terminal commands, */
    struct disp_command *prev_in_queue;  /* newest first; O(1) removal */

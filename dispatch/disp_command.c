@@ -18,9 +18,13 @@
 
 #include <string.h>
 
-/* Commands held back on the host, oldest first. */
-static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Commands held back on the host, oldest first. `pending_count` lets the completion path
+ * skip pending_lock while no command is held back: an enqueue increments it (under the
+ * lock) before it re-reads its dependencies' status, a completion stores the status before
+ * it reads the count (both sequentially consistent), so one of them sees the other. */
+static pthread_mutex_t pending_lock = DISP_MUTEX_INITIALIZER;
 static struct disp_command *pending_head, **pending_tail = &pending_head;
+static atomic_uint pending_count;
 
 static struct disp_pool command_pool = DISP_POOL_INIT(sizeof(struct disp_command), 4096);
 
@@ -110,8 +114,9 @@ command_finish(struct disp_command *cmd, cl_int status)
    }
    /* HSA work waiting for this event may go on (a failed event releases it too, so
     * nothing hangs; its dependants fail as above). */
-   if (ev->signal.handle)
-      disp_hsa_get()->hsa_signal_store_screlease(ev->signal, 0);
+   const struct disp_hsa *hsa = disp_hsa_get();
+   if (ev->signal.handle && hsa->hsa_signal_load_relaxed(ev->signal) != 0)
+      hsa->hsa_signal_store_screlease(ev->signal, 0);
    /* The payload's references (kernel, buffers) go before the queue can look idle: once
     * clFinish returns, the application may rebuild a program or free what it released. */
    if (cmd->release) {
@@ -119,10 +124,12 @@ command_finish(struct disp_command *cmd, cl_int status)
       cmd->release = NULL;
    }
    struct _cl_command_queue *q = cmd->queue;
+   const bool quiet = cmd->quiet;
    disp__queue_command_done(q, cmd);
    command_free(cmd);
    if (status == CL_SUCCESS) {
-      disp_event_set_status(ev, CL_RUNNING);
+      if (!quiet)
+         disp_event_set_status(ev, CL_RUNNING);
       disp_event_set_status(ev, CL_COMPLETE);
    } else {
       disp_event_set_status(ev, status);
@@ -210,9 +217,9 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
       return;
    }
    atomic_store(&ev->submitted, true);
-   disp_event_set_status(ev, CL_SUBMITTED);
-   if (num_deps == 0)
-      disp_event_set_status(ev, CL_RUNNING); /* nothing to wait for: it starts now */
+   /* Nothing to wait for: it starts now (one transition runs SUBMITTED callbacks first). */
+   if (!cmd->quiet)
+      disp_event_set_status(ev, num_deps == 0 ? CL_RUNNING : CL_SUBMITTED);
    if (run_inline) {
       cl_int status = cmd->complete ? cmd->complete(cmd) : CL_SUCCESS;
       command_finish(cmd, status);
@@ -236,6 +243,8 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
 void
 disp__pending_event_done(struct _cl_event *ev)
 {
+   if (atomic_load(&pending_count) == 0)
+      return;
    for (;;) {
       struct disp_command *ready = NULL;
       uint32_t num = 0;
@@ -249,6 +258,7 @@ disp__pending_event_done(struct _cl_event *ev)
             if (pending_tail == &cmd->next_pending)
                pending_tail = link;
             cmd->next_pending = NULL;
+            atomic_fetch_sub(&pending_count, 1);
             ready = cmd;
             break;
          }
@@ -296,18 +306,26 @@ disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool blockin
       *event_out = disp_event_to_handle(ev);
    } else if (icd_object_release(&ev->obj)) {
       disp_event_release_internal(ev); /* the API side never sees it */
+      cmd->quiet = true;
    }
    if (blocking)
       disp_event_retain_internal(ev);
 
    uint32_t num = 0;
-   pthread_mutex_lock(&pending_lock);
    int state = collect_deps(cmd, cmd->dep_signals, &num);
    if (state == 0) {
-      *pending_tail = cmd;
-      pending_tail = &cmd->next_pending;
+      /* Held back: announce it (pending_count), then look again under the lock. */
+      pthread_mutex_lock(&pending_lock);
+      atomic_fetch_add(&pending_count, 1);
+      state = collect_deps(cmd, cmd->dep_signals, &num);
+      if (state == 0) {
+         *pending_tail = cmd;
+         pending_tail = &cmd->next_pending;
+      } else {
+         atomic_fetch_sub(&pending_count, 1);
+      }
+      pthread_mutex_unlock(&pending_lock);
    }
-   pthread_mutex_unlock(&pending_lock);
    /* From here on the completion path may free cmd and drop ev's last references. */
    if (state < 0)
       command_finish(cmd, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);

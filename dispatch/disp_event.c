@@ -29,7 +29,7 @@ disp__event_create(struct _cl_context *ctx, struct _cl_command_queue *q, cl_comm
    atomic_init(&ev->internal_refs, 1);
    atomic_init(&ev->status, q ? CL_QUEUED : CL_SUBMITTED);
    atomic_init(&ev->submitted, false);
-   pthread_mutex_init(&ev->lock, NULL);
+   disp__mutex_init(&ev->lock);
    pthread_cond_init(&ev->cond, NULL);
    ev->command_type = type;
    ev->context = ctx;
@@ -110,18 +110,21 @@ disp_event_set_status(struct _cl_event *ev, cl_int status)
       atomic_store(&ev->submitted, true);
    }
    atomic_store(&ev->status, status);
-   /* Callbacks registered for a status now reached run once (§5.11: a negative status
-    * runs every callback not yet run, with that status). */
-   struct disp_event_callback **link = &ev->callbacks;
-   while (*link) {
-      struct disp_event_callback *cb = *link;
-      if (status < 0 || cb->status >= status) {
-         *link = cb->next;
-         cb->next = NULL;
-         *tail = cb;
-         tail = &cb->next;
-      } else {
-         link = &cb->next;
+   /* Callbacks registered for a status now reached run once, those of earlier statuses
+    * first when one call passes several (§5.11: a negative status runs every callback not
+    * yet run, with that status). */
+   for (cl_int level = CL_SUBMITTED; level >= (status < 0 ? CL_COMPLETE : status); level--) {
+      struct disp_event_callback **link = &ev->callbacks;
+      while (*link) {
+         struct disp_event_callback *cb = *link;
+         if (cb->status == level) {
+            *link = cb->next;
+            cb->next = NULL;
+            *tail = cb;
+            tail = &cb->next;
+         } else {
+            link = &cb->next;
+         }
       }
    }
    pthread_cond_broadcast(&ev->cond);

@@ -8,7 +8,9 @@
  * The software runtime is found at $HSACL_SIM_LIBRARY, else libhsacl-sim.so in the folder
  * libhsacl.so was loaded from, else through the dynamic linker's search path.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* dladdr */
+#endif
 #include "dispatch/disp.h"
 
 #include <dlfcn.h>

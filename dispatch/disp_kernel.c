@@ -122,8 +122,11 @@ disp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
 
 /* ---- kernarg ring ------------------------------------------------------------------- */
 
-#define RING_BYTES (1u << 20)
-#define RING_ENTRIES 1024u
+/* Sized so that the AQL ring (DISP_AQL_QUEUE_PACKETS, disp_queue.c) fills before the kernarg
+ * ring does: launches of small kernels (COV5 segments are ~320 bytes) never fall back to
+ * one-off allocations, which would cost system calls on the enqueue path. */
+#define RING_BYTES (2u << 20)
+#define RING_ENTRIES 4096u
 
 static cl_int
 ring_init_locked(struct _cl_command_queue *q)
@@ -565,6 +568,10 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
    p->group_segment_size = lds;
    p->kernel_object = kd->kernel_object;
    p->kernarg_address = ka;
+   /* Host work after the kernel only for profiling times and printf output; without it the
+    * packet decrements the event's own signal (no second signal, disp_command.c). */
+   if (!cmd->event->profiling && !l->printf_buffer)
+      cmd->complete = NULL;
    return disp_command_enqueue(cmd, event, false);
 
 out_abort:

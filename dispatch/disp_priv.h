@@ -32,6 +32,19 @@ void disp_printf_flush(const struct comp_program_info *info, const unsigned char
 /* Converts an HSA system timestamp (profiling) to the host timer's nanoseconds. */
 cl_ulong disp__device_time_to_host(struct _cl_device_id *dev, uint64_t ticks);
 
+/*
+ * Locks of the launch path (queue, event, pools, signal cache, pending list) are held for a
+ * few instructions by the enqueueing thread and the runtime's completion thread at once:
+ * glibc's adaptive mutex spins briefly before it sleeps, so contention on them rarely
+ * costs a futex call on either side.
+ */
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+#define DISP_MUTEX_INITIALIZER PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+#else
+#define DISP_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
+#endif
+void disp__mutex_init(pthread_mutex_t *m);
+
 /* A free list of fixed-size objects (disp_pool.c). Thread safe. */
 struct disp_pool {
    pthread_mutex_t lock;
@@ -40,7 +53,7 @@ struct disp_pool {
    size_t size;
 };
 #define DISP_POOL_INIT(object_size, max_cached)                                              \
-   { PTHREAD_MUTEX_INITIALIZER, NULL, 0, (max_cached), (object_size) }
+   { DISP_MUTEX_INITIALIZER, NULL, 0, (max_cached), (object_size) }
 
 /* A zeroed object of the pool's size, or NULL on out-of-memory. */
 void *disp__pool_alloc(struct disp_pool *p);

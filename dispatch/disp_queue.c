@@ -250,7 +250,7 @@ queue_create(struct _cl_context *ctx, struct _cl_device_id *dev,
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a command queue");
    icd_object_init(&q->obj, ICD_TYPE_COMMAND_QUEUE);
    atomic_init(&q->internal_refs, 1);
-   pthread_mutex_init(&q->lock, NULL);
+   disp__mutex_init(&q->lock);
    pthread_cond_init(&q->idle, NULL);
    q->device = dev;
    q->properties = properties;

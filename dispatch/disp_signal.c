@@ -6,9 +6,9 @@
 #include "dispatch/disp.h"
 #include "dispatch/disp_priv.h"
 
-#define SIGNAL_CACHE_MAX 1024
+#define SIGNAL_CACHE_MAX 8192 /* above the commands a queue keeps in flight (AQL ring) */
 
-static pthread_mutex_t signal_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t signal_lock = DISP_MUTEX_INITIALIZER;
 static hsa_signal_t signal_cache[SIGNAL_CACHE_MAX];
 static unsigned signal_count;
 

@@ -3,12 +3,15 @@
  * same run, through the system ICD loader:
  *   enqueue   host time per clEnqueueNDRangeKernel of an empty kernel (a long run of
  *             enqueues, then one clFinish; the finish is not counted)
+ *   cpu       the enqueueing thread's CPU time per enqueue over the same run: what the
+ *             enqueue path costs when the machine is busy with other work too
  *   drain     time from the end of those enqueues until clFinish returns, per launch
  *   round     enqueue-to-completion round trip (enqueue + clFinish), per launch
  * Prints figures; never passes or fails on time.
- * Usage: hsacl-bench-enqueue [launches] [--only=<platform name prefix>] [--mark]
+ * Usage: hsacl-bench-enqueue [launches] [--only=<platform name prefix>] [--mark] [--no-round]
  * With --mark, the timed run of enqueues is bracketed by getppid() system calls, so a
- * tracer can count the system calls the enqueues made (bench/enqueue/syscalls does).
+ * tracer can count the system calls the enqueues made (bench/enqueue/syscalls does);
+ * --no-round skips the round trips (counting runs).
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -22,20 +25,26 @@
 #include <unistd.h>
 
 static double
-now_us(void)
+clock_us(clockid_t clock)
 {
    struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
+   clock_gettime(clock, &ts);
    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static double
+now_us(void)
+{
+   return clock_us(CLOCK_MONOTONIC);
 }
 
 struct result {
    char name[64];
-   double enqueue_us, drain_us, round_us;
+   double enqueue_us, cpu_us, drain_us, round_us;
    bool ok;
 };
 
-static bool mark;
+static bool mark, no_round;
 
 /* A system call nothing else in the process makes: brackets the timed run for tracers. */
 static void
@@ -75,14 +84,16 @@ run(cl_platform_id platform, int launches, struct result *r)
    clFinish(q);
 
    trace_mark();
+   double c0 = clock_us(CLOCK_THREAD_CPUTIME_ID);
    double t0 = now_us();
    for (int i = 0; i < launches; i++)
       clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
    double t1 = now_us();
+   double c1 = clock_us(CLOCK_THREAD_CPUTIME_ID);
    trace_mark();
    clFinish(q);
    double t2 = now_us();
-   int rounds = launches / 10 > 100 ? launches / 10 : 100;
+   int rounds = no_round ? 0 : launches / 10 > 100 ? launches / 10 : 100;
    double t3 = now_us();
    for (int i = 0; i < rounds; i++) {
       clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
@@ -90,8 +101,9 @@ run(cl_platform_id platform, int launches, struct result *r)
    }
    double t4 = now_us();
    r->enqueue_us = (t1 - t0) / launches;
+   r->cpu_us = (c1 - c0) / launches;
    r->drain_us = (t2 - t1) / launches;
-   r->round_us = (t4 - t3) / rounds;
+   r->round_us = rounds ? (t4 - t3) / rounds : 0;
    r->ok = true;
    clReleaseMemObject(m);
    clReleaseKernel(k);
@@ -111,6 +123,8 @@ main(int argc, char **argv)
          only = argv[i] + 7;
       else if (!strcmp(argv[i], "--mark"))
          mark = true;
+      else if (!strcmp(argv[i], "--no-round"))
+         no_round = true;
       else
          launches = atoi(argv[i]);
    }
@@ -122,8 +136,8 @@ main(int argc, char **argv)
    }
    printf("empty-kernel launches: %d enqueues then one clFinish; round trips: enqueue+finish\n",
           launches);
-   printf("%-36s %14s %14s %16s\n", "platform (device)", "enqueue us", "drain us/launch",
-          "round trip us");
+   printf("%-36s %11s %11s %16s %14s\n", "platform (device)", "enqueue us", "(cpu us)",
+          "drain us/launch", "round trip us");
    struct result res[8];
    for (cl_uint i = 0; i < n; i++) {
       res[i].ok = false;
@@ -132,18 +146,19 @@ main(int argc, char **argv)
          continue;
       run(plats[i], launches, &res[i]);
       if (res[i].ok)
-         printf("%-36s %14.3f %14.3f %16.1f\n", res[i].name, res[i].enqueue_us,
-                res[i].drain_us, res[i].round_us);
+         printf("%-36.36s %11.3f %11.3f %16.3f %14.1f\n", res[i].name, res[i].enqueue_us,
+                res[i].cpu_us, res[i].drain_us, res[i].round_us);
       else
-         printf("%-36s %14s\n", res[i].name, "(no device or build failed)");
+         printf("%-36.36s %11s\n", res[i].name, "(no device or build failed)");
    }
    for (cl_uint i = 0; i < n; i++) {
       for (cl_uint j = 0; j < n; j++) {
          if (i != j && res[i].ok && res[j].ok && strstr(res[i].name, "hsacl") &&
              !strstr(res[j].name, "hsacl"))
-            printf("ratio hsacl/%.*s: enqueue %.2fx, round trip %.2fx\n",
+            printf("ratio hsacl/%.*s: enqueue %.2fx (cpu %.2fx), round trip %.2fx\n",
                    (int)strcspn(res[j].name, " "), res[j].name,
-                   res[i].enqueue_us / res[j].enqueue_us, res[i].round_us / res[j].round_us);
+                   res[i].enqueue_us / res[j].enqueue_us, res[i].cpu_us / res[j].cpu_us,
+                   res[i].round_us / res[j].round_us);
       }
    }
    return 0;
