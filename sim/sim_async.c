@@ -111,19 +111,19 @@ worker_poll(sim_worker *w, uint64_t budget_ns)
 }
 
 /*
- * Polls (sim_priv.h) while jobs are in flight, and also with none when the last sleep was
- * short: a host that streams work registers the next job about when the last one ran, and
- * one whose job was already done at registration would otherwise have to wake the thread.
+ * Polls (sim_priv.h) while jobs are in flight: their completions may come back to back.
+ * With none it sleeps at once (polling then too cost the host thread that waits for each
+ * launch twice its round trip on a two-core machine, and saved nothing measurable).
  */
 static void *
 worker_main(void *arg)
 {
    sim_worker *w = arg;
-   bool polled = false, streaming = false;
+   bool polled = false;
    while (!atomic_load(&w->stop)) {
       take_incoming(w);
       sim_job *job = take_ready(w);
-      if (!job && !polled && (w->head || streaming)) {
+      if (!job && !polled && w->head) {
          polled = true;
          worker_poll(w, SIM_POLL_NS);
          continue;
@@ -133,9 +133,7 @@ worker_main(void *arg)
          take_incoming(w);
          job = take_ready(w);
          if (!job && !atomic_load(&w->stop)) {
-            uint64_t start = sim__timestamp();
             sim__epoch_sleep(ticket, w->head ? WORKER_POLL_NS : UINT64_MAX);
-            streaming = sim__timestamp() - start < SIM_POLL_NS;
             continue;
          }
          sim__epoch_cancel();
