@@ -375,11 +375,22 @@ cc1Args(const comp_build_desc &d, const Target &t, const comp__options &o, bool 
          a.push_back(f.flag);
    if (d.extensions) {
       std::string ext = "-cl-ext=-all";
+      std::vector<std::string> defines;
+      auto enable = [&](const char *name) {
+         ext += std::string(",+") + name;
+         // OpenCL C 3.0 §6.2.1: a feature's macro is defined iff it is supported. clang-19
+         // defines one from -cl-ext only for the features of its OpenCLExtensions.def; the
+         // "header-only" ones (atomic scopes, work-group collectives) opencl-c-base.h defines
+         // for SPIR targets only, so every enabled feature is defined here (the same "1").
+         if (o.cl_std >= 300 && !strncmp(name, "__opencl_c_", 11))
+            defines.push_back(std::string("-D") + name + "=1");
+      };
       for (const char *const *e = d.extensions; *e; e++)
-         ext += std::string(",+") + *e;
+         enable(*e);
       for (const char *const *f = d.features; f && *f; f++)
-         ext += std::string(",+") + *f;
+         enable(*f);
       a.push_back(ext);
+      a.insert(a.end(), defines.begin(), defines.end());
    }
    if (d.opencl_version)
       a.push_back("-D__OPENCL_VERSION__=" + std::to_string(d.opencl_version));

@@ -296,9 +296,9 @@ build(const char *src, const char *options)
 }
 
 /* A program that fails to build unless __OPENCL_VERSION__ and __OPENCL_C_VERSION__ are as
- * given and exactly the listed features are defined (with `extra` also defined). */
+ * given and exactly the listed features are defined. */
 static void
-check_macros(const char *options, int opencl_version, int c_version, const char *const *extra)
+check_macros(const char *options, int opencl_version, int c_version)
 {
    char src[8192];
    size_t n = (size_t)snprintf(src, sizeof(src),
@@ -308,8 +308,6 @@ check_macros(const char *options, int opencl_version, int c_version, const char 
                                opencl_version, c_version);
    for (size_t i = 0; i < NUM_ALL_FEATURES; i++) {
       bool want = c_version >= 300 && listed(all_features[i]);
-      for (const char *const *e = extra; e && *e; e++)
-         want |= !strcmp(*e, all_features[i]);
       /* clang predefines it for every OpenCL C version (FULL_PROFILE). */
       if (!want && !strcmp(all_features[i], "__opencl_c_int64"))
          continue;
@@ -434,49 +432,21 @@ run_features(const char *options, bool (*has)(const char *))
    clReleaseProgram(p);
 }
 
-/* The features the compiler must define itself (-D) before the device can list them (see
- * platform/plat_extensions.def); passed by hand here to show what runs underneath. */
-static const char *const header_only[] = {
-   "__opencl_c_atomic_scope_device",
-   "__opencl_c_atomic_scope_all_devices",
-   "__opencl_c_work_group_collective_functions",
-   NULL,
-};
-
-static bool
-listed_or_header_only(const char *name)
-{
-   for (const char *const *h = header_only; *h; h++) {
-      if (!strcmp(*h, name))
-         return true;
-   }
-   return listed(name);
-}
-
 static void
 check_programs_30(void)
 {
    /* Without -cl-std the language is OpenCL C 1.2 (API §5.8.6.5), the device still 3.0. */
-   check_macros("", 300, 120, NULL);
-   check_macros("-cl-std=CL1.2", 300, 120, NULL);
-   check_macros("-cl-std=CL3.0", 300, 300, NULL);
+   check_macros("", 300, 120);
+   check_macros("-cl-std=CL1.2", 300, 120);
+   check_macros("-cl-std=CL3.0", 300, 300);
    run_features("-cl-std=CL3.0", listed);
-
-   char options[512] = "-cl-std=CL3.0";
-   for (const char *const *h = header_only; *h; h++) {
-      strcat(options, " -D");
-      strcat(options, *h);
-      strcat(options, "=1");
-   }
-   check_macros(options, 300, 300, header_only);
-   run_features(options, listed_or_header_only);
 }
 
 static void
 check_programs_12(void)
 {
-   check_macros("", 120, 120, NULL);
-   check_macros("-cl-std=CL1.2", 120, 120, NULL);
+   check_macros("", 120, 120);
+   check_macros("-cl-std=CL1.2", 120, 120);
 }
 
 int
