@@ -354,8 +354,11 @@ comp_SetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_
    (void)spec_id;
    (void)spec_size;
    (void)spec_value;
-   /* §5.8.3: CL_INVALID_PROGRAM if program is not created from IL; none can be. */
-   return ICD_ERROR(CL_INVALID_PROGRAM, "program was not created with clCreateProgramWithIL");
+   /* §5.8.3: CL_INVALID_OPERATION when no device of the program supports IL programs
+    * (CL_DEVICE_IL_VERSION is empty on every hsacl device), before the program's origin
+    * is looked at; the CTS (api consistency_il_programs) checks this order. */
+   return ICD_ERROR(CL_INVALID_OPERATION, "no device of the program supports intermediate "
+                                          "language programs (no SPIR-V)");
 }
 
 cl_int CL_API_CALL
@@ -388,6 +391,13 @@ comp_SetProgramReleaseCallback(cl_program program, comp_program_notify_fn pfn_no
       return ICD_ERROR(CL_INVALID_PROGRAM, "program %p is not valid", (void *)program);
    if (!pfn_notify)
       return ICD_ERROR(CL_INVALID_VALUE, "pfn_notify is NULL");
+   /* OpenCL 3.0 §5.8.9: CL_INVALID_OPERATION when no device supports program-scope global
+    * constructors and destructors (CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT is always false
+    * here). The OpenCL 1.2 profile keeps the OpenCL 2.2 behaviour: the callback runs when
+    * the program is released. */
+   if (PLAT_CL_VERSION_MAJOR >= 3)
+      return ICD_ERROR(CL_INVALID_OPERATION, "no device supports program-scope global "
+                                             "destructors (OpenCL 3.0 profile)");
    struct comp_program_release_callback *cb = icd_calloc(1, sizeof(*cb));
    if (!cb)
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "release callback");

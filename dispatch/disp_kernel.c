@@ -346,10 +346,15 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
    if (!global_work_size)
       return ICD_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
    size_t g[3] = { 1, 1, 1 }, off[3] = { 0, 0, 0 }, lsz[3] = { 1, 1, 1 };
+   /* A global size of 0 is an error up to OpenCL 2.0 and an empty launch from 2.1 on
+    * (API §5.10: the command does nothing and its event completes). */
+   const bool zero_ok = PLAT_CL_VERSION_MAJOR * 10 + PLAT_CL_VERSION_MINOR >= 21;
+   bool empty = false;
    for (cl_uint i = 0; i < work_dim; i++) {
       g[i] = global_work_size[i];
-      if (g[i] == 0 || g[i] > UINT32_MAX)
+      if ((g[i] == 0 && !zero_ok) || g[i] > UINT32_MAX)
          return ICD_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size[%u] = %zu", i, g[i]);
+      empty |= g[i] == 0;
       if (global_work_offset) {
          off[i] = global_work_offset[i];
          if (off[i] > SIZE_MAX - g[i])
@@ -403,7 +408,7 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
             return ICD_ERROR(CL_INVALID_WORK_GROUP_SIZE, "global size %zu is not a multiple "
                              "of reqd_work_group_size %zu", g[i], lsz[i]);
       }
-   } else {
+   } else if (!empty) {
       choose_local_size(work_dim, g, max_wg, lsz);
    }
    cl_int err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
@@ -413,6 +418,15 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
       if (!k->args[i].set)
          return ICD_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u of kernel %s is not set", i,
                           k->name);
+   }
+   if (empty) {
+      /* Nothing to run: a host command that completes once its wait list has. */
+      struct disp_command *nop = NULL;
+      err = disp_command_create(q, type, num_events_in_wait_list, event_wait_list, &nop);
+      if (err != CL_SUCCESS)
+         return err;
+      nop->kind = DISP_COMMAND_HOST;
+      return disp_command_enqueue(nop, event, false);
    }
 
    /* ---- build the launch ---- */

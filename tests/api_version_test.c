@@ -442,6 +442,79 @@ check_programs_30(void)
    run_features("-cl-std=CL3.0", listed);
 }
 
+/* Program-scope global constructors/destructors and IL are not supported: the 3.0 answers
+ * (API §5.8.3, §5.8.9) of the queries and functions that depend on them. */
+static void CL_CALLBACK
+release_cb(cl_program p, void *user_data)
+{
+   (void)p;
+   (void)user_data;
+}
+
+static void
+check_program_support_30(void)
+{
+   cl_program p = build("kernel void k(global int *o) { o[0] = 1; }", "");
+   if (!p)
+      return;
+   cl_bool b = CL_TRUE;
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, sizeof(b), &b, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(b, CL_FALSE);
+   b = CL_TRUE;
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT, sizeof(b), &b, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(b, CL_FALSE);
+   CHECK_EQ_INT(clSetProgramReleaseCallback(p, release_cb, NULL), CL_INVALID_OPERATION);
+   CHECK_EQ_INT(clSetProgramReleaseCallback(p, NULL, NULL), CL_INVALID_VALUE);
+   cl_uint v = 42;
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(p, 0, sizeof(v), &v), CL_INVALID_OPERATION);
+   cl_int err = CL_SUCCESS;
+   CHECK(clCreateProgramWithIL(context, &v, sizeof(v), &err) == NULL);
+   CHECK_EQ_INT(err, CL_INVALID_OPERATION);
+   clReleaseProgram(p);
+}
+
+/* A global size of 0: an error up to OpenCL 2.0, an empty command from 2.1 (API §5.10). */
+static void
+check_zero_size(bool v30)
+{
+   cl_program p = build("kernel void k(global int *o) { o[get_global_id(0)] = 7; }", "");
+   if (!p)
+      return;
+   cl_int err = CL_SUCCESS;
+   cl_kernel k = clCreateKernel(p, "k", &err);
+   cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, 64, NULL, &err);
+   clSetKernelArg(k, 0, sizeof(m), &m);
+   int zero[16] = { 0 }, back[16] = { -1 };
+   clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, sizeof(zero), zero, 0, NULL, NULL);
+   size_t g[2] = { 0, 4 }, l[2] = { 1, 1 };
+   cl_event ev = NULL;
+   err = clEnqueueNDRangeKernel(queue, k, 2, NULL, g, l, 0, NULL, &ev);
+   if (v30) {
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      CHECK_EQ_INT(clWaitForEvents(1, &ev), CL_SUCCESS);
+      cl_int st = -1;
+      clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL);
+      CHECK_EQ_INT(st, CL_COMPLETE);
+      cl_command_type t = 0;
+      clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof(t), &t, NULL);
+      CHECK_EQ_INT(t, CL_COMMAND_NDRANGE_KERNEL);
+      clReleaseEvent(ev);
+      CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, k, 1, NULL, g, NULL, 0, NULL, NULL),
+                   CL_SUCCESS);
+   } else {
+      CHECK_EQ_INT(err, CL_INVALID_GLOBAL_WORK_SIZE);
+      CHECK(ev == NULL);
+   }
+   CHECK_EQ_INT(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof(back), back, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(back[0], 0); /* nothing ran */
+   clReleaseMemObject(m);
+   clReleaseKernel(k);
+   clReleaseProgram(p);
+}
+
 static void
 check_programs_12(void)
 {
@@ -468,9 +541,11 @@ main(int argc, char **argv)
    queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
 
+   check_zero_size(v30);
    if (v30) {
       check_profile_30();
       check_programs_30();
+      check_program_support_30();
    } else {
       check_profile_12();
       check_programs_12();

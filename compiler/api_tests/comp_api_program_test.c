@@ -451,7 +451,8 @@ test_compile_link_il_builtin(void)
    CHECK(!clCreateProgramWithBuiltInKernels(context, 0, NULL, "foo", &err));
    CHECK_EQ_INT(err, CL_INVALID_VALUE);
    cl_program src = program_from_source("kernel void k() {}\n");
-   CHECK_EQ_INT(clSetProgramSpecializationConstant(src, 1, 4, &err), CL_INVALID_PROGRAM);
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(src, 1, 4, &err), CL_INVALID_OPERATION);
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(NULL, 1, 4, &err), CL_INVALID_PROGRAM);
    clReleaseProgram(src);
 
    CHECK_EQ_INT(clUnloadPlatformCompiler(platform), CL_SUCCESS);
