@@ -16,6 +16,22 @@
 // Threads: one CompilerInstance and LLVMContext per build. Process-wide state: the device
 // library bytes (read once, read-only, shared by every build) and lld, which is not
 // re-entrant and runs under g_lld_mutex.
+//
+// Fatal errors: LLVM reports some errors on bad input (an intrinsic the target cannot
+// select, ...) through report_fatal_error, which ends the process. hsacl installs LLVM's
+// fatal-error handler once per process (fatalErrorHandler; LLVM has one handler slot, there
+// is no per-thread one): on a thread inside comp_build it records the message and longjmps
+// back to comp_build, which returns COMP_BUILD_FAILURE with the message in the log; on any
+// other thread it does what LLVM does without a handler (message on stderr, then LLVM ends
+// the process). The abandoned build's frames are not unwound: what it had allocated is
+// leaked (its LLVMContext included, which may be referenced by value handles on those
+// frames, so it must not be destroyed), and nothing of it is touched again. lld runs with
+// the trap off (it has its own recovery, and the trap would leave g_lld_mutex held).
+// Crashes (SIGSEGV, ... inside clang/LLVM) are caught only with HSACL_CRASH_RECOVERY=1:
+// llvm::CrashRecoveryContext::Enable installs process-wide signal handlers that replace the
+// application's, and re-raise a signal from a thread outside a build without its siginfo
+// (which breaks runtimes that rely on SIGSEGV, such as JVMs), so a library cannot do it
+// behind the application's back.
 
 #include "comp_builtins.h"
 #include "comp_priv.h"
@@ -33,9 +49,12 @@
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -45,6 +64,8 @@
 #include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/Transforms/Scalar/SCCP.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -52,6 +73,7 @@
 #include "llvm/TargetParser/TargetParser.h"
 
 #include <cerrno>
+#include <csetjmp>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -124,6 +146,31 @@ fnv1a(uint64_t h, llvm::StringRef data)
    return h;
 }
 
+// Where a fatal LLVM error on this thread goes: set by comp_build around a build, cleared by
+// the handler before it jumps and while lld runs.
+struct FatalTrap {
+   std::jmp_buf jump;
+   std::string reason;
+};
+thread_local FatalTrap *t_fatalTrap;
+
+void
+fatalErrorHandler(void *, const char *reason, bool)
+{
+   FatalTrap *trap = t_fatalTrap;
+   if (!trap) {
+      // Not an hsacl build: LLVM's own behaviour without a handler (it ends the process
+      // when this returns).
+      std::string msg = std::string("LLVM ERROR: ") + reason + "\n";
+      ssize_t n = write(2, msg.data(), msg.size());
+      (void)n;
+      return;
+   }
+   t_fatalTrap = nullptr;
+   trap->reason = reason;
+   std::longjmp(trap->jump, 1);
+}
+
 void
 initGlobals()
 {
@@ -132,6 +179,11 @@ initGlobals()
    LLVMInitializeAMDGPUTargetMC();
    LLVMInitializeAMDGPUAsmPrinter();
    LLVMInitializeAMDGPUAsmParser();
+
+   llvm::install_fatal_error_handler(fatalErrorHandler, nullptr);
+   const char *recovery = getenv("HSACL_CRASH_RECOVERY");
+   if (recovery && *recovery && strcmp(recovery, "0") != 0)
+      llvm::CrashRecoveryContext::Enable();
 
    auto *g = new Globals;
    const char *env = getenv("HSACL_DEVICE_LIBS");
@@ -457,7 +509,10 @@ linkExecutable(llvm::StringRef obj, std::string &image, llvm::raw_ostream &log)
       if (g_lld_unusable) {
          log << "error: the in-process linker failed fatally earlier and cannot run again\n";
       } else {
+         FatalTrap *trap = t_fatalTrap;
+         t_fatalTrap = nullptr;
          lld::Result r = lld::lldMain(args, lldOS, lldOS, { { lld::Gnu, &lld::elf::link } });
+         t_fatalTrap = trap;
          if (!r.canRunAgain)
             g_lld_unusable = true;
          status = r.retCode == 0 ? COMP_OK : COMP_LINK_FAILURE;
@@ -581,6 +636,95 @@ frontHalf(clang::CompilerInstance &ci, const comp_build_desc &d, const char *mai
    return m;
 }
 
+// The prefix of the body function of a kernel that is called like a function (as clang 20
+// names it; OpenCL C 3.0 §6.9 allows calling a kernel from a kernel).
+constexpr const char *kKernelBodyPrefix = "__clang_ocl_kern_imp_";
+
+// Kernel attributes that describe a launch, not code: a body called from several kernels
+// must not keep the work-group size bounds of one of them (AMDGPUAttributor derives the
+// callee's from all its callers).
+constexpr const char *kLaunchAttributes[] = {
+   "amdgpu-flat-work-group-size", "amdgpu-waves-per-eu", "amdgpu-max-num-workgroups",
+   "uniform-work-group-size",
+};
+
+// LLVM 19's AMDGPU backend cannot call a function with the amdgpu_kernel calling convention
+// ("LLVM ERROR: Unsupported calling convention for call"), and the frontend emits such a
+// call for every kernel called from a kernel (at -O0, or wherever the inliner leaves it).
+// Runs on the whole program (a build's module, or a link's joined objects, where an
+// `extern kernel` declared in one object resolved to its definition in another): every
+// kernel that is called gets an ordinary function holding its body, internal, named
+// kKernelBodyPrefix + name; the kernel becomes a wrapper that calls it, keeping its name,
+// calling convention, attributes and metadata (so the kernel's signature does not change);
+// every call of the kernel calls the body instead. Kernels nobody calls are untouched.
+// A called kernel defined nowhere is an error in the log (false).
+bool
+splitCalledKernels(llvm::Module &m, llvm::raw_ostream &logOS)
+{
+   std::vector<llvm::Function *> called;
+   for (llvm::Function &f : m) {
+      if (f.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL)
+         continue;
+      for (llvm::User *u : f.users())
+         if (auto *cb = llvm::dyn_cast<llvm::CallBase>(u); cb && cb->getCalledOperand() == &f) {
+            called.push_back(&f);
+            break;
+         }
+   }
+   bool ok = true;
+   for (llvm::Function *k : called) {
+      if (k->isDeclaration()) {
+         logOS << "error: kernel '" << k->getName() << "' is called but not defined\n";
+         ok = false;
+         continue;
+      }
+      llvm::LLVMContext &ctx = m.getContext();
+      llvm::Function *body =
+         llvm::Function::Create(k->getFunctionType(), llvm::GlobalValue::InternalLinkage,
+                                k->getAddressSpace(), kKernelBodyPrefix + k->getName(), &m);
+      body->setCallingConv(llvm::CallingConv::C);
+      body->setAttributes(k->getAttributes());
+      for (const char *a : kLaunchAttributes)
+         body->removeFnAttr(a);
+      body->setDSOLocal(true);
+      body->splice(body->end(), k);
+      for (auto [from, to] : llvm::zip(k->args(), body->args())) {
+         to.takeName(&from);
+         from.replaceAllUsesWith(&to);
+      }
+      // Debug info: the body keeps the kernel's subprogram (its instructions are scoped to
+      // it); the wrapper gets a distinct copy, so that the call and whatever is inlined into
+      // the wrapper have a scope in their own function.
+      llvm::DILocation *callLoc = nullptr;
+      if (llvm::DISubprogram *sp = k->getSubprogram()) {
+         body->setSubprogram(sp);
+         auto *copy = llvm::MDNode::replaceWithDistinct(sp->clone());
+         k->setSubprogram(copy);
+         callLoc = llvm::DILocation::get(ctx, sp->getLine(), 0, copy);
+      }
+
+      llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", k));
+      std::vector<llvm::Value *> args;
+      for (llvm::Argument &a : k->args())
+         args.push_back(&a);
+      llvm::CallInst *call = b.CreateCall(body, args);
+      call->setCallingConv(llvm::CallingConv::C);
+      if (callLoc)
+         call->setDebugLoc(callLoc);
+      b.CreateRetVoid();
+
+      std::vector<llvm::CallBase *> calls;
+      for (llvm::User *u : k->users())
+         if (auto *cb = llvm::dyn_cast<llvm::CallBase>(u); cb && cb->getCalledOperand() == k)
+            calls.push_back(cb);
+      for (llvm::CallBase *cb : calls) {
+         cb->setCalledOperand(body);
+         cb->setCallingConv(llvm::CallingConv::C);
+      }
+   }
+   return ok;
+}
+
 // Links the device libraries into `m` as clang's -mlink-builtin-bitcode does
 // (BackendConsumer::LinkInModules): each library loaded lazily, the build's default function
 // attributes merged into every function of it, only what is still undefined linked, and what
@@ -676,6 +820,8 @@ backHalf(clang::CompilerInstance &ci, const Globals &g, const Target &t, const c
    // clang's BackendConsumer swaps the context's handler during the frontend and may not
    // restore it on every path: install ours again.
    m.getContext().setDiagnosticHandler(std::make_unique<LogDiagnosticHandler>(logOS, llvmError));
+   if (!splitCalledKernels(m, logOS))
+      return COMP_BUILD_FAILURE;
    if (!linkDeviceLibs(ci, g, t, o, daz, m, logOS) || llvmError)
       return COMP_INTERNAL_ERROR;
 
@@ -913,7 +1059,31 @@ comp_build(const struct comp_build_desc *desc, struct comp_output *out)
 {
    memset(out, 0, sizeof(*out));
    std::string log;
-   comp_status st = buildImpl(*desc, *out, log);
+   globals(); // installs the fatal-error handler
+   comp_status st = COMP_BUILD_FAILURE;
+   // Both are read after a longjmp: they live in memory (their addresses escape), and
+   // nothing between setjmp and the jump changes them in registers only.
+   FatalTrap trap;
+   llvm::CrashRecoveryContext crc;
+   bool finished = crc.RunSafely([&] {
+      if (setjmp(trap.jump) == 0) {
+         t_fatalTrap = &trap;
+         st = buildImpl(*desc, *out, log);
+      } else {
+         log += "error: LLVM fatal error: " + trap.reason +
+                "\nerror: the build was abandoned\n";
+         st = COMP_BUILD_FAILURE;
+      }
+      t_fatalTrap = nullptr;
+   });
+   if (!finished) {
+      // Only with HSACL_CRASH_RECOVERY (CrashRecoveryContext::Enable): a signal in clang or
+      // LLVM. The build is abandoned as after a fatal error.
+      t_fatalTrap = nullptr;
+      log += "error: internal compiler error: the compiler crashed (signal " +
+             std::to_string(crc.RetCode - 128) + "); the build was abandoned\n";
+      st = COMP_BUILD_FAILURE;
+   }
    if (st != COMP_OK) {
       comp_program_info_destroy(out->info);
       free(out->data);

@@ -5,6 +5,10 @@
  * Prints figures; never fails on time.
  *
  * usage: hsacl-bench-compile [-mcpu=TARGET] [-r REPEATS] [KERNEL_DIR | FILE.cl ...]
+ *        hsacl-bench-compile [-mcpu=TARGET] --tiny N
+ *
+ * --tiny N builds N distinct one-line kernels in a row (the shape of a conformance suite that
+ * builds thousands of small programs) and prints the mean cold build time per program.
  */
 #define _GNU_SOURCE
 #include "comp_llvm.h"
@@ -128,6 +132,41 @@ clang_pipeline(const char *target, const char *path, bool cl2, const char *tmpdi
    return now() - t0;
 }
 
+/* N distinct tiny programs, each built once: mean milliseconds per build. */
+static int
+bench_tiny(const char *target, int n)
+{
+   double t0 = now();
+   printf("compiler: %s\n", comp_identity());
+   printf("process init (device libraries, LLVM targets): %.1f ms\n", (now() - t0) * 1e3);
+   double first = 0, total = 0;
+   int failed = 0;
+   for (int i = 0; i < n; i++) {
+      char src[512];
+      int len = snprintf(src, sizeof(src),
+                         "kernel void k%d(global float *a, global const float *b, int n)\n"
+                         "{ size_t i = get_global_id(0); if (i < n) a[i] = b[i] * %d.5f + %d; }\n",
+                         i, i, i);
+      struct comp_build_desc d = { .source = src, .source_size = len, .source_name = "tiny.cl",
+                                   .target_id = target };
+      struct comp_output out;
+      double t = now();
+      enum comp_status st = comp_build(&d, &out);
+      t = now() - t;
+      if (st != COMP_OK) {
+         if (!failed++)
+            fprintf(stderr, "%s\n%s\n", comp_status_name(st), out.log);
+      }
+      comp_output_finish(&out);
+      if (i == 0)
+         first = t;
+      total += t;
+   }
+   printf("target: %s, %d tiny programs: first %.1f ms, mean %.2f ms per build%s\n", target, n,
+          first * 1e3, total * 1e3 / n, failed ? " (some failed)" : "");
+   return failed ? 1 : 0;
+}
+
 static int
 filter_cl(const struct dirent *d)
 {
@@ -141,15 +180,19 @@ main(int argc, char **argv)
    const char *target = "gfx906";
    const char *dir = HSACL_BENCH_KERNEL_DIR;
    char **files = NULL;
-   int nfiles = 0, repeats = 1;
+   int nfiles = 0, repeats = 1, tiny = 0;
 
    for (int i = 1; i < argc; i++) {
       if (!strncmp(argv[i], "-mcpu=", 6))
          target = argv[i] + 6;
       else if (!strcmp(argv[i], "-r") && i + 1 < argc)
          repeats = atoi(argv[++i]);
+      else if (!strcmp(argv[i], "--tiny") && i + 1 < argc)
+         tiny = atoi(argv[++i]);
       else if (!strcmp(argv[i], "--help")) {
-         printf("usage: %s [-mcpu=TARGET] [-r REPEATS] [KERNEL_DIR | FILE.cl ...]\n", argv[0]);
+         printf("usage: %s [-mcpu=TARGET] [-r REPEATS] [KERNEL_DIR | FILE.cl ...]\n"
+                "       %s [-mcpu=TARGET] --tiny N\n",
+                argv[0], argv[0]);
          return 0;
       } else {
          struct stat st;
@@ -161,6 +204,8 @@ main(int argc, char **argv)
          }
       }
    }
+   if (tiny > 0)
+      return bench_tiny(target, tiny);
    if (!nfiles) {
       struct dirent **ents;
       int n = scandir(dir, &ents, filter_cl, alphasort);
