@@ -64,6 +64,8 @@
 #include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/Transforms/Scalar/SCCP.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -75,7 +77,9 @@
 #include <cerrno>
 #include <csetjmp>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -725,43 +729,315 @@ splitCalledKernels(llvm::Module &m, llvm::raw_ostream &logOS)
    return ok;
 }
 
+// One device library (or the overrides), shared by every build of the process: loaded
+// lazily into its own LLVMContext, and only the functions builds need are materialized.
+// A build asks for the definitions its module still lacks (the roots); the library answers
+// with bitcode of a module holding their closure (what they reference, transitively:
+// functions, variables, aliases; declarations for the rest) and the library's named
+// metadata, which the build parses into its own context and links as it would have linked
+// the whole library (llvm::Linker links the same definitions from either). The answer is
+// cached per root set: programs of one application mostly need the same builtins. Cost per
+// build: proportional to what the program uses, not to the library's 12,000 functions.
+class DeviceLib {
+public:
+   explicit DeviceLib(llvm::MemoryBufferRef bytes) : bytes_(bytes) {}
+
+   // The subset for `rootNames` (the names of `m`'s declarations), as bitcode; null with
+   // `error` set if the library is malformed, an empty string if it defines none of them.
+   std::shared_ptr<const std::string>
+   subset(const std::vector<std::string> &rootNames, std::string &error)
+   {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!load(error))
+         return nullptr;
+      std::vector<unsigned> roots;
+      for (const std::string &name : rootNames) {
+         llvm::GlobalValue *gv = mod_->getNamedValue(name);
+         if (gv && !gv->isDeclaration())
+            roots.push_back(position_.lookup(gv));
+      }
+      roots.insert(roots.end(), appending_.begin(), appending_.end());
+      if (roots.empty())
+         return std::make_shared<const std::string>();
+      std::sort(roots.begin(), roots.end());
+      roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+      auto hit = cache_.find(roots);
+      if (hit != cache_.end())
+         return hit->second;
+      auto bc = std::make_shared<const std::string>(extract(roots, error));
+      if (!error.empty())
+         return nullptr;
+      // Bounded: dropped whole when full (a process building very different programs
+      // re-extracts, which is cheap).
+      if (cacheBytes_ + bc->size() > kCacheLimit) {
+         cache_.clear();
+         cacheBytes_ = 0;
+      }
+      cacheBytes_ += bc->size();
+      cache_.emplace(std::move(roots), bc);
+      return bc;
+   }
+
+private:
+   static constexpr size_t kCacheLimit = 64u << 20;
+
+   bool
+   load(std::string &error)
+   {
+      if (mod_)
+         return true;
+      auto lazy = llvm::getLazyBitcodeModule(bytes_, ctx_);
+      if (!lazy) {
+         error = "device library " + bytes_.getBufferIdentifier().str() + ": " +
+                 llvm::toString(lazy.takeError());
+         return false;
+      }
+      mod_ = std::move(*lazy);
+      for (llvm::GlobalValue &gv : mod_->global_values()) {
+         position_[&gv] = globals_.size();
+         globals_.push_back(&gv);
+         if (gv.hasAppendingLinkage())
+            appending_.push_back(globals_.size() - 1);
+      }
+      deps_.resize(globals_.size());
+      depsKnown_.resize(globals_.size());
+      return true;
+   }
+
+   // The globals `gv`'s definition references (materializing its body first).
+   const std::vector<unsigned> &
+   deps(unsigned id, std::string &error)
+   {
+      if (depsKnown_[id])
+         return deps_[id];
+      depsKnown_[id] = true;
+      llvm::GlobalValue *gv = globals_[id];
+      if (llvm::Error e = gv->materialize()) {
+         error = "device library " + bytes_.getBufferIdentifier().str() + ": " +
+                 llvm::toString(std::move(e));
+         return deps_[id];
+      }
+      llvm::SmallPtrSet<const llvm::Constant *, 32> seen;
+      std::vector<unsigned> &out = deps_[id];
+      auto addConstant = [&](auto &self, const llvm::Constant *c) -> void {
+         if (!seen.insert(c).second)
+            return;
+         if (auto *g = llvm::dyn_cast<llvm::GlobalValue>(c)) {
+            auto it = position_.find(g);
+            if (it != position_.end())
+               out.push_back(it->second);
+            return;
+         }
+         for (const llvm::Value *op : c->operands())
+            if (auto *oc = llvm::dyn_cast<llvm::Constant>(op))
+               self(self, oc);
+      };
+      if (auto *f = llvm::dyn_cast<llvm::Function>(gv)) {
+         for (const llvm::BasicBlock &bb : *f)
+            for (const llvm::Instruction &i : bb)
+               for (const llvm::Value *op : i.operands())
+                  if (auto *c = llvm::dyn_cast<llvm::Constant>(op))
+                     addConstant(addConstant, c);
+         for (unsigned k = 0; k < 3; k++) {
+            const llvm::Constant *c = k == 0   ? (f->hasPersonalityFn() ? f->getPersonalityFn()
+                                                                        : nullptr)
+                                      : k == 1 ? (f->hasPrefixData() ? f->getPrefixData()
+                                                                     : nullptr)
+                                               : (f->hasPrologueData() ? f->getPrologueData()
+                                                                       : nullptr);
+            if (c)
+               addConstant(addConstant, c);
+         }
+      } else if (auto *v = llvm::dyn_cast<llvm::GlobalVariable>(gv)) {
+         if (v->hasInitializer())
+            addConstant(addConstant, v->getInitializer());
+      } else if (auto *a = llvm::dyn_cast<llvm::GlobalAlias>(gv)) {
+         addConstant(addConstant, a->getAliasee());
+      }
+      return out;
+   }
+
+   // Bitcode of the closure of `roots` (ids, sorted). Sets `error` on failure.
+   std::string
+   extract(const std::vector<unsigned> &roots, std::string &error)
+   {
+      std::vector<bool> inClosure(globals_.size()), referenced(globals_.size());
+      std::vector<unsigned> work(roots.begin(), roots.end());
+      for (unsigned id : roots)
+         inClosure[id] = true;
+      while (!work.empty()) {
+         unsigned id = work.back();
+         work.pop_back();
+         for (unsigned d : deps(id, error)) {
+            referenced[d] = true;
+            if (!inClosure[d] && !globals_[d]->isDeclaration()) {
+               inClosure[d] = true;
+               work.push_back(d);
+            }
+         }
+         if (!error.empty())
+            return {};
+      }
+
+      llvm::Module sub(mod_->getModuleIdentifier(), ctx_);
+      sub.setDataLayout(mod_->getDataLayout());
+      sub.setTargetTriple(mod_->getTargetTriple());
+      for (llvm::NamedMDNode &nmd : mod_->named_metadata()) {
+         llvm::NamedMDNode *copy = sub.getOrInsertNamedMetadata(nmd.getName());
+         for (llvm::MDNode *op : nmd.operands())
+            copy->addOperand(op);
+      }
+      llvm::ValueToValueMapTy vmap;
+      // In library order: globals first, so that the module reads like the library's.
+      for (unsigned id = 0; id < globals_.size(); id++) {
+         if (!inClosure[id] && !referenced[id])
+            continue;
+         llvm::GlobalValue *gv = globals_[id];
+         bool define = inClosure[id];
+         llvm::GlobalValue::LinkageTypes linkage =
+            define ? gv->getLinkage() : llvm::GlobalValue::ExternalLinkage;
+         if (!define && gv->hasExternalWeakLinkage())
+            linkage = gv->getLinkage();
+         llvm::GlobalValue *ngv;
+         if (auto *f = llvm::dyn_cast<llvm::Function>(gv)) {
+            auto *nf = llvm::Function::Create(f->getFunctionType(), linkage,
+                                              f->getAddressSpace(), f->getName(), &sub);
+            nf->copyAttributesFrom(f);
+            ngv = nf;
+         } else if (auto *v = llvm::dyn_cast<llvm::GlobalVariable>(gv)) {
+            auto *nv = new llvm::GlobalVariable(sub, v->getValueType(), v->isConstant(),
+                                                linkage, nullptr, v->getName(), nullptr,
+                                                v->getThreadLocalMode(),
+                                                v->getAddressSpace());
+            nv->copyAttributesFrom(v);
+            ngv = nv;
+         } else if (auto *a = llvm::dyn_cast<llvm::GlobalAlias>(gv)) {
+            // Always a definition (an alias has an aliasee, which its deps put in the
+            // closure): in the closure whenever referenced.
+            auto *na = llvm::GlobalAlias::create(a->getValueType(), a->getAddressSpace(),
+                                                 a->getLinkage(), a->getName(), &sub);
+            na->copyAttributesFrom(a);
+            ngv = na;
+         } else {
+            error = "device library " + bytes_.getBufferIdentifier().str() +
+                    ": unsupported global kind of '" + gv->getName().str() + "'";
+            return {};
+         }
+         if (!define && !llvm::isa<llvm::GlobalAlias>(ngv))
+            ngv->setVisibility(gv->getVisibility());
+         vmap[gv] = ngv;
+      }
+      for (unsigned id = 0; id < globals_.size(); id++) {
+         if (!inClosure[id])
+            continue;
+         llvm::GlobalValue *gv = globals_[id];
+         if (auto *f = llvm::dyn_cast<llvm::Function>(gv)) {
+            auto *nf = llvm::cast<llvm::Function>(vmap[f]);
+            auto dst = nf->arg_begin();
+            for (const llvm::Argument &arg : f->args()) {
+               dst->setName(arg.getName());
+               vmap[&arg] = &*dst++;
+            }
+            llvm::SmallVector<llvm::ReturnInst *, 8> returns;
+            llvm::CloneFunctionInto(nf, f, vmap,
+                                    llvm::CloneFunctionChangeType::DifferentModule, returns);
+            nf->setLinkage(f->getLinkage());
+         } else if (auto *v = llvm::dyn_cast<llvm::GlobalVariable>(gv)) {
+            auto *nv = llvm::cast<llvm::GlobalVariable>(vmap[v]);
+            if (v->hasInitializer())
+               nv->setInitializer(llvm::MapValue(v->getInitializer(), vmap));
+            llvm::SmallVector<std::pair<unsigned, llvm::MDNode *>, 1> mds;
+            v->getAllMetadata(mds);
+            for (auto &[kind, md] : mds)
+               nv->addMetadata(kind, *llvm::MapMetadata(md, vmap));
+         } else if (auto *a = llvm::dyn_cast<llvm::GlobalAlias>(gv)) {
+            llvm::cast<llvm::GlobalAlias>(vmap[a])->setAliasee(
+               llvm::MapValue(a->getAliasee(), vmap));
+         }
+      }
+      llvm::SmallVector<char, 0> bc;
+      llvm::raw_svector_ostream os(bc);
+      llvm::WriteBitcodeToFile(sub, os);
+      return std::string(bc.data(), bc.size());
+   }
+
+   llvm::MemoryBufferRef bytes_;
+   std::mutex mutex_; // guards everything below: the context is not thread-safe
+   llvm::LLVMContext ctx_;
+   std::unique_ptr<llvm::Module> mod_;
+   std::vector<llvm::GlobalValue *> globals_;
+   llvm::DenseMap<const llvm::GlobalValue *, unsigned> position_;
+   std::vector<unsigned> appending_;
+   std::vector<std::vector<unsigned>> deps_;
+   std::vector<bool> depsKnown_;
+   std::map<std::vector<unsigned>, std::shared_ptr<const std::string>> cache_;
+   size_t cacheBytes_ = 0;
+};
+
+// The overrides and the three device libraries, created on first use (a process that only
+// hits the kernel cache never parses them). Never destroyed.
+DeviceLib *g_deviceLibs[4];
+std::once_flag g_deviceLibsOnce;
+
+DeviceLib **
+deviceLibs(const Globals &g)
+{
+   std::call_once(g_deviceLibsOnce, [&g] {
+      g_deviceLibs[0] = new DeviceLib(llvm::MemoryBufferRef(
+         llvm::StringRef(reinterpret_cast<const char *>(comp_builtins_bc),
+                         comp_builtins_bc_size),
+         kBuiltinsName));
+      for (size_t i = 0; i < 3; i++)
+         g_deviceLibs[i + 1] = new DeviceLib(g.libs[i]->getMemBufferRef());
+   });
+   return g_deviceLibs;
+}
+
 // Links the device libraries into `m` as clang's -mlink-builtin-bitcode does
-// (BackendConsumer::LinkInModules): each library loaded lazily, the build's default function
-// attributes merged into every function of it, only what is still undefined linked, and what
-// was linked internalized. Order: overrides (the mangled OpenCL builtins they redefine then
-// resolve to them, not to opencl.bc), opencl, ocml, overrides again (for
-// __ockl_get_local_linear_id, referenced only by what opencl.bc brought in), ockl, oclc.
+// (BackendConsumer::LinkInModules): only what is still undefined linked (DeviceLib::subset,
+// then llvm::Linker with LinkOnlyNeeded), the build's default function attributes merged
+// into every function linked, and what was linked internalized. Order: overrides (the
+// mangled OpenCL builtins they redefine then resolve to them, not to opencl.bc), opencl,
+// ocml, overrides again (for __ockl_get_local_linear_id, referenced only by what opencl.bc
+// brought in), ockl, oclc.
 bool
 linkDeviceLibs(clang::CompilerInstance &ci, const Globals &g, const Target &t,
                const comp__options &o, bool daz, llvm::Module &m, llvm::raw_ostream &logOS)
 {
    llvm::LLVMContext &ctx = m.getContext();
-   const llvm::MemoryBufferRef builtins(
-      llvm::StringRef(reinterpret_cast<const char *>(comp_builtins_bc), comp_builtins_bc_size),
-      kBuiltinsName);
-   const llvm::MemoryBufferRef order[] = {
-      builtins, g.libs[0]->getMemBufferRef(), g.libs[1]->getMemBufferRef(),
-      builtins, g.libs[2]->getMemBufferRef(),
-   };
+   DeviceLib **libs = deviceLibs(g);
+   DeviceLib *const order[] = { libs[0], libs[1], libs[2], libs[0], libs[3] };
    for (size_t i = 0; i <= std::size(order); i++) {
       std::unique_ptr<llvm::Module> lib;
       if (i < std::size(order)) {
-         auto lazy = llvm::getLazyBitcodeModule(order[i], ctx);
-         if (!lazy) {
-            logOS << "error: device library " << order[i].getBufferIdentifier() << ": "
-                  << llvm::toString(lazy.takeError()) << "\n";
+         std::vector<std::string> roots;
+         for (const llvm::GlobalValue &gv : m.global_values())
+            if (gv.isDeclaration() && gv.hasName() && !gv.getName().starts_with("llvm."))
+               roots.push_back(gv.getName().str());
+         std::string error;
+         std::shared_ptr<const std::string> bc = order[i]->subset(roots, error);
+         if (!bc) {
+            logOS << "error: " << error << "\n";
             return false;
          }
-         lib = std::move(*lazy);
+         if (bc->empty())
+            continue;
+         auto parsed = llvm::parseBitcodeFile(
+            llvm::MemoryBufferRef(*bc, "hsacl-device-library"), ctx);
+         if (!parsed) {
+            logOS << "error: device library subset: " << llvm::toString(parsed.takeError())
+                  << "\n";
+            return false;
+         }
+         lib = std::move(*parsed);
       } else {
          lib = std::make_unique<llvm::Module>("hsacl-oclc", ctx);
          fillControlModule(*lib, g.dataLayout, t, o, daz);
       }
-      for (llvm::Function &f : *lib)
-         if (!f.isIntrinsic())
-            clang::CodeGen::mergeDefaultFunctionDefinitionAttributes(
-               f, ci.getCodeGenOpts(), ci.getLangOpts(), ci.getTargetOpts(),
-               /*WillInternalize=*/true);
+      llvm::SmallPtrSet<const llvm::Function *, 32> had;
+      for (const llvm::Function &f : m)
+         if (!f.isDeclaration())
+            had.insert(&f);
       bool failed = llvm::Linker::linkModules(
          m, std::move(lib), llvm::Linker::Flags::LinkOnlyNeeded,
          [](llvm::Module &mod, const llvm::StringSet<> &linked) {
@@ -773,6 +1049,11 @@ linkDeviceLibs(clang::CompilerInstance &ci, const Globals &g, const Target &t,
          logOS << "error: linking device library " << i << " failed\n";
          return false;
       }
+      for (llvm::Function &f : m)
+         if (!f.isDeclaration() && !f.isIntrinsic() && !had.count(&f))
+            clang::CodeGen::mergeDefaultFunctionDefinitionAttributes(
+               f, ci.getCodeGenOpts(), ci.getLangOpts(), ci.getTargetOpts(),
+               /*WillInternalize=*/true);
    }
    return true;
 }
