@@ -89,7 +89,9 @@ void disp_event_retain_internal(struct _cl_event *ev);
 void disp_event_release_internal(struct _cl_event *ev);
 
 /* Moves `ev` to `status` (CL_SUBMITTED, CL_RUNNING, CL_COMPLETE or negative) and runs the
- * callbacks that became due, with no lock held. Ignored once the status is terminal. */
+ * callbacks that became due, with no lock held. Ignored once the status is terminal.
+ * May submit commands held back for `ev`, waiting for AQL ring space: not for the
+ * completion path (disp_command.c uses disp__event_set_status). */
 void disp_event_set_status(struct _cl_event *ev, cl_int status);
 
 /* Blocks until `ev` is terminal; returns its final status. No spinning. */
@@ -198,14 +200,22 @@ struct _cl_command_queue {
    cl_queue_properties *props;   /* as given to ...WithProperties, 0-terminated; or NULL */
    size_t num_props;             /* entries in props including the terminator */
    cl_uint size;                 /* CL_QUEUE_SIZE (device queues only) */
-   hsa_queue_t *hsa_queue;       /* the AQL queue backing it; replaced after a fault */
-   pthread_mutex_t lock;         /* order: queue lock, then event locks */
+   hsa_queue_t *hsa_queue;       /* the AQL queue backing it; replaced after a fault
+                                  * (under submit_lock) */
+   /* Orders the AQL packet writes: a command's packets go to the ring contiguously, and
+    * whoever holds it may wait for ring space. The completion path never waits for it
+    * (see disp_command.c), so the packets it waits behind can always complete. */
+   pthread_mutex_t submit_lock;  /* order: pending list, submit lock, queue lock, events */
+   pthread_mutex_t lock;         /* bookkeeping below; held for a few instructions */
    pthread_cond_t idle;          /* broadcast when `outstanding` drops to 0 */
    unsigned outstanding;         /* commands enqueued and not terminal; under lock */
    struct _cl_event *last_event; /* in-order: the latest command's event; internal ref */
    struct disp_command *commands; /* enqueued, not terminal (pending or submitted); lock */
    struct _cl_event *barrier_event; /* out-of-order: latest barrier; internal ref; lock */
-   bool faulted;                 /* the HSA queue reported an error: replace it */
+   bool faulted;                 /* the HSA queue reported an error: replace it (written
+                                  * under submit_lock and lock) */
+   atomic_bool fault_pending;    /* set by the error callback before it takes submit_lock:
+                                  * a writer waiting for ring space gives up */
    struct disp_kernarg_ring kernarg; /* under lock */
    /* API references together hold one internal reference; every event of the queue
     * holds one. Destroyed when the count drops to zero. */
@@ -216,12 +226,13 @@ void disp_queue_retain_internal(struct _cl_command_queue *q);
 void disp_queue_release_internal(struct _cl_command_queue *q);
 
 /* Writes `packet` (64 bytes, header last) into the queue's AQL ring with a release store
- * of header+setup and rings the doorbell. Caller holds q->lock. */
+ * of header+setup and rings the doorbell; waits for ring space when the ring is full.
+ * Caller holds q->submit_lock (not q->lock). */
 cl_int disp_queue_write_packet(struct _cl_command_queue *q, const void *packet);
 
 /* Writes BARRIER_AND packets waiting for `deps` (5 per packet); the last one decrements
  * `completion` when non-zero. With no deps and a completion signal, one empty barrier.
- * Caller holds q->lock. */
+ * Caller holds q->submit_lock. */
 cl_int disp_queue_barrier_and(struct _cl_command_queue *q, const hsa_signal_t *deps,
                               uint32_t num_deps, hsa_signal_t completion);
 

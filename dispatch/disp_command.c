@@ -9,8 +9,16 @@
  * pending list until it resolves. Completion is observed with
  * hsa_amd_signal_async_handler on the command's work signal: no thread spins.
  *
- * Lock order: pending_lock, then queue lock, then event locks. Callbacks into the
- * application run with no lock held.
+ * Lock order: pending_lock, then a queue's submit lock, then its queue lock, then event
+ * locks. Callbacks into the application run with no lock held.
+ *
+ * Packets are written under the queue's submit lock, which the writer keeps while it waits
+ * for ring space; the completion path (work_done_handler and what it calls) never waits
+ * for a submit lock or for ring space, since packets in the ring may wait for the signals
+ * of host-completed commands that only it sets. It submits a held-back command only when
+ * the lock is free and the ring has room (may_block false); otherwise the command stays
+ * held, and the submit lock's holder (which rescans after unlocking) or the next
+ * completion on the queue (ring space frees before completion signals drop) submits it.
  */
 #include "dispatch/disp.h"
 #include "dispatch/disp_priv.h"
@@ -100,7 +108,7 @@ disp_command_abort(struct disp_command *cmd)
 
 /* The command reached a terminal state with `status`; frees it. */
 static void
-command_finish(struct disp_command *cmd, cl_int status)
+command_finish(struct disp_command *cmd, cl_int status, bool may_block)
 {
    struct _cl_event *ev = cmd->event;
    /* A failed dependency that was already wired into HSA fails this command too. */
@@ -123,17 +131,18 @@ command_finish(struct disp_command *cmd, cl_int status)
       cmd->release(cmd);
       cmd->release = NULL;
    }
-   struct _cl_command_queue *q = cmd->queue;
-   const bool quiet = cmd->quiet;
-   disp__queue_command_done(q, cmd);
-   command_free(cmd);
+   /* The final status is stored before the queue can look idle: clFinish returns only
+    * once every command it covers reads CL_COMPLETE or its error (§5.15; CL_COMPLETE
+    * callbacks have run by then too). */
    if (status == CL_SUCCESS) {
-      if (!quiet)
-         disp_event_set_status(ev, CL_RUNNING);
-      disp_event_set_status(ev, CL_COMPLETE);
+      if (!cmd->quiet)
+         disp__event_set_status(ev, CL_RUNNING, may_block);
+      disp__event_set_status(ev, CL_COMPLETE, may_block);
    } else {
-      disp_event_set_status(ev, status);
+      disp__event_set_status(ev, status, may_block);
    }
+   disp__queue_command_done(cmd->queue, cmd);
+   command_free(cmd);
    disp_event_release_internal(ev);
 }
 
@@ -145,7 +154,7 @@ work_done_handler(hsa_signal_value_t value, void *arg)
    cl_int status = cmd->fault_status;
    if (status == CL_SUCCESS && cmd->complete)
       status = cmd->complete(cmd);
-   command_finish(cmd, status);
+   command_finish(cmd, status, false);
    return false;
 }
 
@@ -156,7 +165,6 @@ work_done_handler(hsa_signal_value_t value, void *arg)
 static int
 collect_deps(struct disp_command *cmd, hsa_signal_t *deps, uint32_t *num)
 {
-   const bool in_order = !(cmd->queue->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
    *num = 0;
    for (cl_uint i = 0; i <= cmd->num_deps; i++) {
       struct _cl_event *dep = i < cmd->num_deps ? cmd->deps[i] : cmd->prev;
@@ -169,29 +177,61 @@ collect_deps(struct disp_command *cmd, hsa_signal_t *deps, uint32_t *num)
          continue;
       if (!atomic_load(&dep->submitted) || !dep->signal.handle)
          return 0;
-      /* An in-order predecessor on the same AQL ring: the barrier bit orders it. */
-      if (in_order && cmd->uses_aql && dep == cmd->prev && dep->aql_queue &&
-          dep->aql_queue == cmd->queue->hsa_queue)
-         continue;
-      deps[(*num)++] = dep->signal;
+      deps[(*num)++] = dep->signal; /* cmd->prev, when wired, comes last */
    }
    return 1;
 }
 
-/* Starts the command's work; called once its dependencies are resolved or wired. */
+/* AQL packets command_submit may write for `cmd` with `num_deps` dependencies. */
+static uint32_t
+packets_needed(const struct disp_command *cmd, uint32_t num_deps)
+{
+   uint32_t barriers = (num_deps + 4) / 5;
+   if (cmd->kind == DISP_COMMAND_HOST)
+      return barriers;
+   return cmd->uses_aql ? barriers + 1 : 0;
+}
+
+/* Takes cmd's queue submit lock if it is free and the ring has room for the command's
+ * packets (the completion path's submission; see the top of the file). */
+static bool
+submit_trylock(struct disp_command *cmd, uint32_t num_deps)
+{
+   struct _cl_command_queue *q = cmd->queue;
+   if (pthread_mutex_trylock(&q->submit_lock) != 0)
+      return false;
+   if (disp__queue_has_room_locked(q, packets_needed(cmd, num_deps)))
+      return true;
+   pthread_mutex_unlock(&q->submit_lock);
+   return false;
+}
+
+/*
+ * Starts the command's work; called once its dependencies are resolved or wired (`deps`,
+ * the in-order predecessor's last). With `locked`, the caller took q->submit_lock.
+ */
 static void
-command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_deps)
+command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_deps,
+               bool may_block, bool locked)
 {
    const struct disp_hsa *hsa = disp_hsa_get();
    struct _cl_command_queue *q = cmd->queue;
    struct _cl_event *ev = cmd->event;
+   const bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
    cl_int err = CL_SUCCESS;
    bool run_inline = false;
 
    /* The submit time precedes the work's start: take it before the packets exist. */
    if (ev->profiling)
       ev->times[DISP_TIME_SUBMIT] = plat_host_timer_ns();
-   pthread_mutex_lock(&q->lock);
+   if (!locked)
+      pthread_mutex_lock(&q->submit_lock);
+   /* An in-order predecessor on the same AQL ring: the barrier bit orders it. Both read
+    * under the submit lock, which orders the ring's writes and its replacement. */
+   if (in_order && cmd->uses_aql && cmd->prev && num_deps &&
+       deps[num_deps - 1].handle == cmd->prev->signal.handle && cmd->prev->aql_queue &&
+       cmd->prev->aql_queue == q->hsa_queue && !q->faulted)
+      num_deps--;
    if (cmd->kind == DISP_COMMAND_HOST && num_deps == 0) {
       run_inline = true;
    } else {
@@ -210,10 +250,11 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
          ev->aql_queue = q->hsa_queue;
    }
    cmd->submitted = true;
-   pthread_mutex_unlock(&q->lock);
+   pthread_mutex_unlock(&q->submit_lock);
 
    if (err != CL_SUCCESS) {
-      command_finish(cmd, err);
+      command_finish(cmd, err, may_block);
+      disp__pending_event_done(NULL, may_block);
       return;
    }
    atomic_store(&ev->submitted, true);
@@ -222,8 +263,8 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
       disp_event_set_status(ev, num_deps == 0 ? CL_RUNNING : CL_SUBMITTED);
    if (run_inline) {
       cl_int status = cmd->complete ? cmd->complete(cmd) : CL_SUCCESS;
-      command_finish(cmd, status);
-      disp__pending_event_done(NULL);
+      command_finish(cmd, status, may_block);
+      disp__pending_event_done(NULL, may_block);
       return;
    }
    hsa_status_t st = hsa->hsa_amd_signal_async_handler(cmd->work_signal, HSA_SIGNAL_CONDITION_EQ,
@@ -236,23 +277,33 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
                                      HSA_WAIT_STATE_BLOCKED);
       work_done_handler(0, cmd);
    }
-   /* Commands held back for this one may now wire its signal. */
-   disp__pending_event_done(NULL);
+   /* Commands held back for this one may now wire its signal, and those the completion
+    * path left held while we had the submit lock may go. */
+   disp__pending_event_done(NULL, may_block);
 }
 
 void
-disp__pending_event_done(struct _cl_event *ev)
+disp__pending_event_done(struct _cl_event *ev, bool may_block)
 {
+   (void)ev;
    if (atomic_load(&pending_count) == 0)
       return;
    for (;;) {
       struct disp_command *ready = NULL;
       uint32_t num = 0;
       int state = 0;
+      bool locked = false;
       pthread_mutex_lock(&pending_lock);
       for (struct disp_command **link = &pending_head; *link; link = &(*link)->next_pending) {
          struct disp_command *cmd = *link;
          state = collect_deps(cmd, cmd->dep_signals, &num);
+         if (state > 0 && !may_block) {
+            /* Left held: the lock's holder rescans after unlocking; a full ring drains
+             * and its completions rescan. Later commands wait for the same. */
+            if (!submit_trylock(cmd, num))
+               break;
+            locked = true;
+         }
          if (state != 0) {
             *link = cmd->next_pending;
             if (pending_tail == &cmd->next_pending)
@@ -267,9 +318,9 @@ disp__pending_event_done(struct _cl_event *ev)
       if (!ready)
          return;
       if (state < 0)
-         command_finish(ready, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+         command_finish(ready, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, may_block);
       else
-         command_submit(ready, ready->dep_signals, num);
+         command_submit(ready, ready->dep_signals, num, may_block, locked);
    }
 }
 
@@ -328,9 +379,9 @@ disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool blockin
    }
    /* From here on the completion path may free cmd and drop ev's last references. */
    if (state < 0)
-      command_finish(cmd, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      command_finish(cmd, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, true);
    else if (state > 0)
-      command_submit(cmd, cmd->dep_signals, num);
+      command_submit(cmd, cmd->dep_signals, num, true, false);
 
    if (!blocking)
       return CL_SUCCESS;

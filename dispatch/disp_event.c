@@ -87,6 +87,12 @@ status_terminal(cl_int status)
 void
 disp_event_set_status(struct _cl_event *ev, cl_int status)
 {
+   disp__event_set_status(ev, status, true);
+}
+
+void
+disp__event_set_status(struct _cl_event *ev, cl_int status, bool may_block)
+{
    struct disp_event_callback *due = NULL, **tail = &due;
    pthread_mutex_lock(&ev->lock);
    cl_int old = atomic_load(&ev->status);
@@ -139,7 +145,7 @@ disp_event_set_status(struct _cl_event *ev, cl_int status)
       due = next;
    }
    if (status_terminal(status))
-      disp__pending_event_done(ev);
+      disp__pending_event_done(ev, may_block);
    disp_event_release_internal(ev);
 }
 

@@ -9,9 +9,22 @@
 cl_int disp__event_create(struct _cl_context *ctx, struct _cl_command_queue *q,
                           cl_command_type type, struct _cl_event **out);
 
-/* Called by disp_event_set_status when `ev` became terminal: submits commands that were
- * held back on the host for it. No lock held. */
-void disp__pending_event_done(struct _cl_event *ev);
+/*
+ * Submits (or fails) commands that were held back on the host and whose dependencies are
+ * now resolved; called when `ev` became terminal or a command was submitted (`ev` NULL).
+ * No lock held. Without `may_block` (the completion path: a runtime thread whose progress
+ * the AQL packets may wait for) it never waits for a queue's submit lock or ring space:
+ * a command it cannot submit at once stays held, and the submit lock's holder or the next
+ * completion on that queue submits it.
+ */
+void disp__pending_event_done(struct _cl_event *ev, bool may_block);
+
+/* disp_event_set_status(); `may_block` as for disp__pending_event_done. */
+void disp__event_set_status(struct _cl_event *ev, cl_int status, bool may_block);
+
+/* Whether q's AQL ring has room for `packets` more packets without waiting (a faulted or
+ * missing ring is replaced empty). Caller holds q->submit_lock. */
+bool disp__queue_has_room_locked(struct _cl_command_queue *q, uint32_t packets);
 
 /* A command of `q` reached a terminal state: drop it from the in-flight list and the
  * outstanding count, clear last_event if it is this command's. */

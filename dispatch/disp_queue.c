@@ -44,6 +44,11 @@ queue_error_callback(hsa_status_t status, hsa_queue_t *source, void *data)
    enum { MAX_FAULTED = 256 };
    hsa_signal_t release[MAX_FAULTED];
    unsigned n = 0;
+   /* A writer waiting for space in the dead ring gives up and drops submit_lock; once we
+    * hold it, every command is either on the dead ring (failed below) or not yet written
+    * (it will see `faulted` and start a new ring). */
+   atomic_store(&q->fault_pending, true);
+   pthread_mutex_lock(&q->submit_lock);
    pthread_mutex_lock(&q->lock);
    q->faulted = true;
    /* q->commands is newest first: the last match is the oldest. */
@@ -62,6 +67,7 @@ queue_error_callback(hsa_status_t status, hsa_queue_t *source, void *data)
          release[n++] = c->work_signal;
    }
    pthread_mutex_unlock(&q->lock);
+   pthread_mutex_unlock(&q->submit_lock);
    plat_context_notify(q->context, info);
    for (unsigned i = 0; i < n; i++)
       hsa->hsa_signal_store_screlease(release[i], 0);
@@ -127,6 +133,7 @@ queue_destroy(struct _cl_command_queue *q)
    disp__kernarg_ring_finish(q);
    pthread_cond_destroy(&q->idle);
    pthread_mutex_destroy(&q->lock);
+   pthread_mutex_destroy(&q->submit_lock);
    icd_object_finish(&q->obj);
    if (q->context)
       plat_context_release_internal(q->context);
@@ -188,15 +195,22 @@ disp_queue_write_packet(struct _cl_command_queue *q, const void *packet)
          hsa->hsa_queue_destroy(q->hsa_queue);
       q->hsa_queue = NULL;
       q->faulted = false;
+      atomic_store(&q->fault_pending, false);
       cl_int err = queue_create_hsa(q);
       if (err != CL_SUCCESS)
          return err;
    }
    hsa_queue_t *hq = q->hsa_queue;
    uint64_t index = hsa->hsa_queue_add_write_index_scacq_screl(hq, 1);
-   /* Ring full: wait for the packet processor to consume (HSA PSA §2.8.3). */
-   while (index - hsa->hsa_queue_load_read_index_scacquire(hq) >= hq->size)
+   /* Ring full: wait for the packet processor to consume (HSA PSA §2.8.3). Only
+    * submit_lock is held: the completion path, which the packets ahead may wait for (host
+    * commands' signals), never needs it. A faulted ring is never consumed again. */
+   while (index - hsa->hsa_queue_load_read_index_scacquire(hq) >= hq->size) {
+      if (atomic_load(&q->fault_pending))
+         return ICD_ERROR(CL_OUT_OF_RESOURCES, "the AQL queue faulted while waiting for "
+                          "ring space");
       sched_yield();
+   }
    uint32_t *slot = (uint32_t *)((char *)hq->base_address + (index & (hq->size - 1)) * 64);
    const uint32_t *src = packet;
    /* Body first with the header still INVALID, then header+setup with one release store
@@ -205,6 +219,22 @@ disp_queue_write_packet(struct _cl_command_queue *q, const void *packet)
    __atomic_store_n(slot, src[0], __ATOMIC_RELEASE);
    hsa->hsa_signal_store_screlease(hq->doorbell_signal, (hsa_signal_value_t)index);
    return CL_SUCCESS;
+}
+
+bool
+disp__queue_has_room_locked(struct _cl_command_queue *q, uint32_t packets)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   hsa_queue_t *hq = q->hsa_queue;
+   if (q->faulted || !hq)
+      return true;
+   uint64_t used = hsa->hsa_queue_load_write_index_relaxed(hq) -
+                   hsa->hsa_queue_load_read_index_scacquire(hq);
+   /* More packets than the ring holds (a wait list of over 5 * ring size events): an
+    * empty ring is the best there is; the writer then waits for its own first packets. */
+   if (packets > hq->size)
+      packets = hq->size;
+   return used + packets <= hq->size;
 }
 
 _Static_assert(sizeof(hsa_barrier_and_packet_t) == 64, "AQL packets are 64 bytes");
@@ -251,6 +281,7 @@ queue_create(struct _cl_context *ctx, struct _cl_device_id *dev,
    icd_object_init(&q->obj, ICD_TYPE_COMMAND_QUEUE);
    atomic_init(&q->internal_refs, 1);
    disp__mutex_init(&q->lock);
+   disp__mutex_init(&q->submit_lock);
    pthread_cond_init(&q->idle, NULL);
    q->device = dev;
    q->properties = properties;
