@@ -46,6 +46,7 @@ class Result:
         self.summary = None     # (word, failed_or_passed, total) from the last summary line
         self.init = None        # "skipped" | "failed" when the suite stopped in initialisation
         self.exit = None        # process status: int exit code, "signal N", "timeout"
+        self.not_run = 0        # sub-tests never reached (set by the runner)
 
     def _set(self, name, outcome):
         if name not in self.subtests:
