@@ -108,6 +108,14 @@ cl_int disp_validate_wait_list(const struct _cl_context *ctx, cl_uint num_events
 
 /* ---- commands ---------------------------------------------------------------------- */
 
+/* Commands whose packets are in the AQL ring complete in the order they were written: the
+ * queue keeps them in a FIFO (a Vyukov intrusive queue: the submit lock's holder pushes,
+ * the queue's one completion handler pops) and arms one HSA async handler, on the oldest
+ * one's signal, while the FIFO is not empty (disp_command.c). */
+struct disp_fifo_node {
+   _Atomic(struct disp_fifo_node *) next;
+};
+
 typedef enum disp_command_kind {
    DISP_COMMAND_HSA,  /* submit() starts HSA work that decrements the completion signal */
    DISP_COMMAND_HOST, /* no HSA work: only complete(), once the dependencies are done */
@@ -151,6 +159,7 @@ struct disp_command {
    bool submitted;
    bool quiet;                          /* the application has no handle on the event: its
                                          * SUBMITTED and RUNNING states go unobserved */
+   struct disp_fifo_node fifo;          /* queue's completion FIFO (AQL commands) */
    struct disp_command *next_pending;   /* global pending list */
    struct disp_command *next_in_queue;  /* queue's list of non-terminal commands, */
    struct disp_command *prev_in_queue;  /* newest first; O(1) removal */
@@ -178,18 +187,27 @@ cl_int disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool 
 
 /* ---- command queues ---------------------------------------------------------------- */
 
-/* Kernarg segments come from a ring of kernarg-pool memory per queue (disp_kernel.c). */
+/*
+ * Kernarg segments come from a ring of kernarg-pool memory per queue (disp_kernel.c). Only
+ * enqueueing threads allocate (under the queue's kernarg_lock); the completion path returns
+ * a segment by setting bit 63 of its entry with one atomic OR, and the allocator reclaims
+ * returned entries from the oldest on. A full ring is replaced by one twice its size, kept
+ * as the queue's ring from then on; the old one stays on `older` until all its segments
+ * are back, then the allocator frees it.
+ */
 struct disp_kernarg_ring {
-   void *base;          /* RING bytes of kernarg-pool memory; NULL until first launch */
-   uint64_t head, tail; /* byte positions (monotonic); under the queue lock */
-   uint64_t *ends;      /* end position of each live entry; bit 63: returned */
-   uint32_t first, count;
+   void *base;              /* `bytes` of kernarg-pool memory */
+   uint32_t bytes, entries; /* powers of two */
+   uint64_t head, tail;     /* byte positions (monotonic); allocator only */
+   uint32_t first, count;   /* live entries; allocator only */
+   _Atomic uint64_t *ends;  /* end position of each live entry; bit 63: returned */
+   struct disp_kernarg_ring *older; /* replaced, not yet drained; allocator only */
 };
 
 struct disp_kernarg_slot {
    void *ptr;
+   struct disp_kernarg_ring *ring;
    uint32_t ring_index;
-   bool in_ring; /* else a one-off kernarg-pool allocation */
 };
 
 struct _cl_command_queue {
@@ -216,7 +234,22 @@ struct _cl_command_queue {
                                   * under submit_lock and lock) */
    atomic_bool fault_pending;    /* set by the error callback before it takes submit_lock:
                                   * a writer waiting for ring space gives up */
-   struct disp_kernarg_ring kernarg; /* under lock */
+   pthread_mutex_t kernarg_lock; /* allocators of kernarg segments (enqueueing threads) */
+   struct disp_kernarg_ring *kernarg; /* under kernarg_lock; NULL until the first launch */
+   /* Completion FIFO (disp_command.c): `fifo_tail` is pushed by the submit lock's holder,
+    * `fifo_head` belongs to whoever holds `armed` (the handler, or the thread arming it). */
+   _Atomic(struct disp_fifo_node *) fifo_tail;
+   _Atomic(struct disp_fifo_node *) fifo_head;
+   struct disp_fifo_node fifo_stub;
+   atomic_bool armed;            /* a completion handler is registered or running */
+   /* Ring-space checkpoints (disp_queue.c): while the AQL ring is over half full, every
+    * ring/8 packets an empty barrier-AND decrements one of these; a writer waiting for
+    * space blocks on the oldest one past the slot it needs. Under submit_lock. */
+#define DISP_CHECKPOINTS 16
+   hsa_signal_t checkpoint[DISP_CHECKPOINTS];
+   uint64_t checkpoint_index[DISP_CHECKPOINTS]; /* packet index of each; UINT64_MAX: none */
+   uint32_t checkpoint_next;
+   uint64_t checkpoint_last;     /* packet index of the newest checkpoint */
    /* API references together hold one internal reference; every event of the queue
     * holds one. Destroyed when the count drops to zero. */
    atomic_uint internal_refs;

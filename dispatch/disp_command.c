@@ -6,8 +6,19 @@
  * wired into HSA work with a signal; it then waits for those signals inside HSA
  * (barrier-AND packets, async-copy dependency lists). A dependency held on the host
  * (a user event not yet set, or a command itself held back) keeps the command on the
- * pending list until it resolves. Completion is observed with
- * hsa_amd_signal_async_handler on the command's work signal: no thread spins.
+ * pending list until it resolves.
+ *
+ * Completion. Commands whose packets go to the queue's AQL ring are retired in the order
+ * they were written: the submit lock's holder pushes each onto the queue's completion FIFO,
+ * and one HSA async handler per queue, armed on the oldest one's work signal, retires every
+ * command at the front whose signal reached 0 (in one batch, one queue-lock acquisition),
+ * then re-arms on the new oldest, or disarms when the FIFO is empty. So an enqueue registers
+ * no handler while the queue is busy (on ROCr each registration wakes its async-events
+ * thread, a system call, and lengthens the signal list that thread waits on); the thread
+ * whose push finds the handler disarmed arms it. Retiring in ring order cannot deadlock:
+ * every dependency of a command was submitted before it, so the oldest command in flight
+ * across all queues depends only on retired work. Commands outside the ring (copies) get
+ * a handler of their own. No thread spins.
  *
  * Lock order: pending_lock, then a queue's submit lock, then its queue lock, then event
  * locks. Callbacks into the application run with no lock held.
@@ -24,6 +35,8 @@
 #include "dispatch/disp_priv.h"
 #include "platform/plat.h"
 
+#include <sched.h>
+#include <stddef.h>
 #include <string.h>
 
 /* Commands held back on the host, oldest first. `pending_count` lets the completion path
@@ -106,9 +119,11 @@ disp_command_abort(struct disp_command *cmd)
    disp_event_release_internal(ev);
 }
 
-/* The command reached a terminal state with `status`; frees it. */
+/* First half of retiring a command that reached a terminal state with `status`: releases
+ * HSA work waiting for it and its payload, and stores the event's final status (before the
+ * queue can look idle). The second half is disp__queue_commands_done, then command_free. */
 static void
-command_finish(struct disp_command *cmd, cl_int status, bool may_block)
+command_finish_status(struct disp_command *cmd, cl_int status, bool may_block)
 {
    struct _cl_event *ev = cmd->event;
    /* A failed dependency that was already wired into HSA fails this command too. */
@@ -141,20 +156,166 @@ command_finish(struct disp_command *cmd, cl_int status, bool may_block)
    } else {
       disp__event_set_status(ev, status, may_block);
    }
-   disp__queue_command_done(cmd->queue, cmd);
+}
+
+/* Frees a retired command and its reference on the event. */
+static void
+command_finish_free(struct disp_command *cmd)
+{
+   struct _cl_event *ev = cmd->event;
    command_free(cmd);
    disp_event_release_internal(ev);
 }
 
-/* Runs on an HSA runtime thread when the command's work signal reaches 0. */
+/* The command reached a terminal state with `status`; frees it. */
+static void
+command_finish(struct disp_command *cmd, cl_int status, bool may_block)
+{
+   command_finish_status(cmd, status, may_block);
+   disp__queue_commands_done(cmd->queue, &cmd, 1);
+   command_finish_free(cmd);
+}
+
+/* Runs on an HSA runtime thread when a command outside the AQL ring (a copy) is done. */
 static bool
 work_done_handler(hsa_signal_value_t value, void *arg)
 {
+   (void)value;
    struct disp_command *cmd = arg;
    cl_int status = cmd->fault_status;
    if (status == CL_SUCCESS && cmd->complete)
       status = cmd->complete(cmd);
    command_finish(cmd, status, false);
+   return false;
+}
+
+/* ---- the completion FIFO (disp.h) ------------------------------------------------------ */
+
+static struct disp_command *
+fifo_command(struct disp_fifo_node *n)
+{
+   return (struct disp_command *)((char *)n - offsetof(struct disp_command, fifo));
+}
+
+/* Appends `n`. Callers: the submit lock's holder, and fifo_pop (the stub). */
+static void
+fifo_push(struct _cl_command_queue *q, struct disp_fifo_node *n)
+{
+   atomic_store_explicit(&n->next, NULL, memory_order_relaxed);
+   struct disp_fifo_node *prev = atomic_exchange(&q->fifo_tail, n);
+   atomic_store(&prev->next, n);
+}
+
+/* Whether the FIFO holds no command whose push completed. Reads only: anyone may call it. */
+static bool
+fifo_empty(struct _cl_command_queue *q)
+{
+   struct disp_fifo_node *h = atomic_load(&q->fifo_head);
+   return h == &q->fifo_stub && !atomic_load(&h->next);
+}
+
+/* The oldest node, or NULL when fifo_empty. Holder of `armed` only. */
+static struct disp_fifo_node *
+fifo_peek(struct _cl_command_queue *q)
+{
+   struct disp_fifo_node *h = atomic_load(&q->fifo_head);
+   if (h == &q->fifo_stub) {
+      struct disp_fifo_node *next = atomic_load(&h->next);
+      if (!next)
+         return NULL;
+      atomic_store(&q->fifo_head, next);
+      h = next;
+   }
+   return h;
+}
+
+/* Unlinks `h`, which fifo_peek returned. Holder of `armed` only. */
+static void
+fifo_pop(struct _cl_command_queue *q, struct disp_fifo_node *h)
+{
+   struct disp_fifo_node *next = atomic_load(&h->next);
+   if (!next) {
+      /* `h` is the newest: the stub goes behind it so the head can move on. A producer
+       * between its exchange and its link makes us wait for that one store. */
+      fifo_push(q, &q->fifo_stub);
+      for (unsigned spins = 0; !(next = atomic_load(&h->next)); spins++) {
+         if (spins < 64)
+            __builtin_ia32_pause();
+         else
+            sched_yield();
+      }
+   }
+   atomic_store(&q->fifo_head, next);
+}
+
+static bool queue_retire_handler(hsa_signal_value_t value, void *arg);
+
+#define RETIRE_BATCH 64
+
+/*
+ * Retires the commands at the front of q's FIFO whose work signal reached 0, then arms the
+ * queue's handler on the oldest one left, or disarms when none is left. Caller holds
+ * `armed` (it won the exchange, or is the armed handler) and a reference on q.
+ */
+static void
+queue_retire(struct _cl_command_queue *q)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   for (;;) {
+      struct disp_command *batch[RETIRE_BATCH];
+      unsigned n = 0;
+      struct disp_fifo_node *h;
+      while (n < RETIRE_BATCH && (h = fifo_peek(q))) {
+         struct disp_command *cmd = fifo_command(h);
+         if (hsa->hsa_signal_load_scacquire(cmd->work_signal) != 0)
+            break;
+         fifo_pop(q, h);
+         batch[n++] = cmd;
+      }
+      if (n) {
+         for (unsigned i = 0; i < n; i++) {
+            struct disp_command *cmd = batch[i];
+            cl_int status = cmd->fault_status;
+            if (status == CL_SUCCESS && cmd->complete)
+               status = cmd->complete(cmd);
+            command_finish_status(cmd, status, false);
+         }
+         disp__queue_commands_done(q, batch, n);
+         for (unsigned i = 0; i < n; i++)
+            command_finish_free(batch[i]);
+         continue;
+      }
+      if (h) {
+         hsa_signal_t sig = fifo_command(h)->work_signal;
+         hsa_status_t st = hsa->hsa_amd_signal_async_handler(sig, HSA_SIGNAL_CONDITION_EQ, 0,
+                                                             queue_retire_handler, q);
+         if (st == HSA_STATUS_SUCCESS)
+            return;
+         /* Without a handler nobody would see completion: wait here instead. */
+         icd_log(ICD_LOG_WARN, "dispatch", "hsa_amd_signal_async_handler failed (0x%x); "
+                 "waiting for the command on this thread", (unsigned)st);
+         hsa->hsa_signal_wait_scacquire(sig, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
+                                        HSA_WAIT_STATE_BLOCKED);
+         continue;
+      }
+      /* Empty: disarm, then look again; a push that did not see us disarm is seen here,
+       * and whichever of us takes `armed` back continues (both sequentially consistent). */
+      atomic_store(&q->armed, false);
+      if (fifo_empty(q) || atomic_exchange(&q->armed, true))
+         return;
+   }
+}
+
+/* The queue's completion handler: the oldest command in its FIFO is done (or failed). */
+static bool
+queue_retire_handler(hsa_signal_value_t value, void *arg)
+{
+   (void)value;
+   struct _cl_command_queue *q = arg;
+   /* The commands retired may hold the last references to q. */
+   disp_queue_retain_internal(q);
+   queue_retire(q);
+   disp_queue_release_internal(q);
    return false;
 }
 
@@ -193,14 +354,14 @@ packets_needed(const struct disp_command *cmd, uint32_t num_deps)
 }
 
 /* Takes cmd's queue submit lock if it is free and the ring has room for the command's
- * packets (the completion path's submission; see the top of the file). */
+ * packets and a checkpoint (the completion path's submission; see the top of the file). */
 static bool
 submit_trylock(struct disp_command *cmd, uint32_t num_deps)
 {
    struct _cl_command_queue *q = cmd->queue;
    if (pthread_mutex_trylock(&q->submit_lock) != 0)
       return false;
-   if (disp__queue_has_room_locked(q, packets_needed(cmd, num_deps)))
+   if (disp__queue_has_room_locked(q, packets_needed(cmd, num_deps) + 1))
       return true;
    pthread_mutex_unlock(&q->submit_lock);
    return false;
@@ -218,8 +379,9 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
    struct _cl_command_queue *q = cmd->queue;
    struct _cl_event *ev = cmd->event;
    const bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+   const bool quiet = cmd->quiet; /* cmd may be retired and freed once pushed */
    cl_int err = CL_SUCCESS;
-   bool run_inline = false;
+   bool run_inline = false, in_ring = false;
 
    /* The submit time precedes the work's start: take it before the packets exist. */
    if (ev->profiling)
@@ -240,14 +402,22 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
       } else {
          cmd->work_signal = ev->signal;
       }
+      in_ring = cmd->uses_aql || cmd->kind == DISP_COMMAND_HOST;
+      if (err == CL_SUCCESS && in_ring)
+         disp__queue_checkpoint_locked(q, packets_needed(cmd, num_deps));
       if (err == CL_SUCCESS) {
          if (cmd->kind == DISP_COMMAND_HSA)
             err = cmd->submit(cmd, deps, num_deps, cmd->work_signal);
          else
             err = disp_queue_barrier_and(q, deps, num_deps, cmd->work_signal);
       }
-      if (err == CL_SUCCESS && (cmd->uses_aql || cmd->kind == DISP_COMMAND_HOST))
+      if (err == CL_SUCCESS && in_ring) {
          ev->aql_queue = q->hsa_queue;
+         /* From here on the queue's handler may retire cmd (and free it): ev stays ours
+          * through the reference taken here. */
+         disp_event_retain_internal(ev);
+         fifo_push(q, &cmd->fifo);
+      }
    }
    cmd->submitted = true;
    pthread_mutex_unlock(&q->submit_lock);
@@ -258,8 +428,9 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
       return;
    }
    atomic_store(&ev->submitted, true);
-   /* Nothing to wait for: it starts now (one transition runs SUBMITTED callbacks first). */
-   if (!cmd->quiet)
+   /* Nothing to wait for: it starts now (one transition runs SUBMITTED callbacks first).
+    * Ignored if the command completed meanwhile (a terminal status never changes). */
+   if (!quiet)
       disp_event_set_status(ev, num_deps == 0 ? CL_RUNNING : CL_SUBMITTED);
    if (run_inline) {
       cl_int status = cmd->complete ? cmd->complete(cmd) : CL_SUCCESS;
@@ -267,15 +438,26 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
       disp__pending_event_done(NULL, may_block);
       return;
    }
-   hsa_status_t st = hsa->hsa_amd_signal_async_handler(cmd->work_signal, HSA_SIGNAL_CONDITION_EQ,
-                                                       0, work_done_handler, cmd);
-   if (st != HSA_STATUS_SUCCESS) {
-      /* Without a handler nobody would see completion: wait here instead. */
-      icd_log(ICD_LOG_WARN, "dispatch", "hsa_amd_signal_async_handler failed (0x%x); "
-              "waiting on the enqueueing thread", (unsigned)st);
-      hsa->hsa_signal_wait_scacquire(cmd->work_signal, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
-                                     HSA_WAIT_STATE_BLOCKED);
-      work_done_handler(0, cmd);
+   if (in_ring) {
+      /* The handler is armed while the FIFO is not empty; the push that finds it disarmed
+       * arms it (and may retire what is already done, on this thread). */
+      if (!atomic_load(&q->armed) && !atomic_exchange(&q->armed, true)) {
+         disp_queue_retain_internal(q);
+         queue_retire(q);
+         disp_queue_release_internal(q);
+      }
+      disp_event_release_internal(ev);
+   } else {
+      hsa_status_t st = hsa->hsa_amd_signal_async_handler(
+         cmd->work_signal, HSA_SIGNAL_CONDITION_EQ, 0, work_done_handler, cmd);
+      if (st != HSA_STATUS_SUCCESS) {
+         /* Without a handler nobody would see completion: wait here instead. */
+         icd_log(ICD_LOG_WARN, "dispatch", "hsa_amd_signal_async_handler failed (0x%x); "
+                 "waiting on the enqueueing thread", (unsigned)st);
+         hsa->hsa_signal_wait_scacquire(cmd->work_signal, HSA_SIGNAL_CONDITION_EQ, 0,
+                                        UINT64_MAX, HSA_WAIT_STATE_BLOCKED);
+         work_done_handler(0, cmd);
+      }
    }
    /* Commands held back for this one may now wire its signal, and those the completion
     * path left held while we had the submit lock may go. */

@@ -15,6 +15,7 @@
 #include "memory/mem.h"
 #include "platform/plat.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -122,110 +123,177 @@ disp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
 
 /* ---- kernarg ring ------------------------------------------------------------------- */
 
-/* Sized so that the AQL ring (DISP_AQL_QUEUE_PACKETS, disp_queue.c) fills before the kernarg
- * ring does: launches of small kernels (COV5 segments are ~320 bytes) never fall back to
- * one-off allocations, which would cost system calls on the enqueue path. */
+/* The first ring of a queue; a full ring is replaced by one twice its size (disp.h). Launches
+ * of small kernels (COV5 segments are ~320 bytes) fit one per entry until the AQL ring
+ * (DISP_AQL_QUEUE_PACKETS, disp_queue.c) is full; segments still held by commands waiting
+ * for the completion path or held on user events make a queue grow its ring, once. */
 #define RING_BYTES (2u << 20)
 #define RING_ENTRIES 4096u
 
+static void
+ring_destroy(struct disp_kernarg_ring *r)
+{
+   if (!r)
+      return;
+   if (r->base)
+      disp_hsa_get()->hsa_amd_memory_pool_free(r->base);
+   icd_free(r->ends);
+   icd_free(r);
+}
+
+/* A new, empty ring of at least `bytes` and `entries` (rounded up to powers of two). */
 static cl_int
-ring_init_locked(struct _cl_command_queue *q)
+ring_create(struct _cl_command_queue *q, uint64_t bytes, uint32_t entries,
+            struct disp_kernarg_ring **out)
 {
    const struct disp_hsa *hsa = disp_hsa_get();
    struct _cl_device_id *dev = q->device;
-   hsa_amd_memory_pool_t pool = dev->has_kernarg_pool ? dev->kernarg_pool : dev->system_pool;
-   void *mem = NULL;
-   hsa_status_t st = hsa->hsa_amd_memory_pool_allocate(pool, RING_BYTES, 0, &mem);
-   if (st != HSA_STATUS_SUCCESS)
-      return disp_hsa_status_to_cl(st, "allocating the kernarg ring");
-   st = hsa->hsa_amd_agents_allow_access(1, &dev->agent, NULL, mem);
-   if (st != HSA_STATUS_SUCCESS) {
-      hsa->hsa_amd_memory_pool_free(mem);
-      return disp_hsa_status_to_cl(st, "granting the GPU access to the kernarg ring");
-   }
-   q->kernarg.base = mem;
-   q->kernarg.ends = icd_calloc(RING_ENTRIES, sizeof(*q->kernarg.ends));
-   if (!q->kernarg.ends) {
-      hsa->hsa_amd_memory_pool_free(mem);
-      q->kernarg.base = NULL;
+   uint64_t b = RING_BYTES;
+   uint32_t e = RING_ENTRIES;
+   while (b < bytes)
+      b *= 2;
+   while (e < entries)
+      e *= 2;
+   if (b > UINT32_MAX || e > (1u << 30))
+      return ICD_ERROR(CL_OUT_OF_RESOURCES, "kernarg ring of %llu bytes, %u entries: too "
+                       "large", (unsigned long long)b, e);
+   struct disp_kernarg_ring *r = icd_calloc(1, sizeof(*r));
+   if (!r)
+      return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a kernarg ring");
+   r->bytes = (uint32_t)b;
+   r->entries = e;
+   r->ends = icd_calloc(e, sizeof(*r->ends));
+   if (!r->ends) {
+      ring_destroy(r);
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating kernarg ring bookkeeping");
    }
+   hsa_amd_memory_pool_t pool = dev->has_kernarg_pool ? dev->kernarg_pool : dev->system_pool;
+   hsa_status_t st = hsa->hsa_amd_memory_pool_allocate(pool, r->bytes, 0, &r->base);
+   if (st != HSA_STATUS_SUCCESS) {
+      r->base = NULL;
+      ring_destroy(r);
+      return disp_hsa_status_to_cl(st, "allocating the kernarg ring");
+   }
+   st = hsa->hsa_amd_agents_allow_access(1, &dev->agent, NULL, r->base);
+   if (st != HSA_STATUS_SUCCESS) {
+      ring_destroy(r);
+      return disp_hsa_status_to_cl(st, "granting the GPU access to the kernarg ring");
+   }
+   *out = r;
    return CL_SUCCESS;
 }
 
+/* Moves the ring's tail past the entries returned from the oldest on. Allocator only. */
+static void
+ring_reclaim(struct disp_kernarg_ring *r)
+{
+   while (r->count) {
+      uint64_t end = atomic_load_explicit(&r->ends[r->first], memory_order_acquire);
+      if (!(end >> 63))
+         break;
+      r->tail = end & ~(1ull << 63);
+      r->first = (r->first + 1) & (r->entries - 1);
+      r->count--;
+   }
+}
+
+/* Takes `size` bytes from `r`, or returns false when it has no room. Allocator only. */
+static bool
+ring_take(struct disp_kernarg_ring *r, uint32_t size, struct disp_kernarg_slot *slot)
+{
+   if (r->count == r->entries) {
+      ring_reclaim(r);
+      if (r->count == r->entries)
+         return false;
+   }
+   uint64_t head = r->head;
+   /* Do not wrap a segment: skip to the start when it would not fit. */
+   uint64_t off = head & (r->bytes - 1);
+   if (off + size > r->bytes)
+      head += r->bytes - off;
+   if (head + size - r->tail > r->bytes) {
+      ring_reclaim(r);
+      if (head + size - r->tail > r->bytes)
+         return false;
+   }
+   uint32_t idx = (r->first + r->count) & (r->entries - 1);
+   atomic_store_explicit(&r->ends[idx], head + size, memory_order_relaxed);
+   r->count++;
+   slot->ptr = (char *)r->base + (head & (r->bytes - 1));
+   slot->ring = r;
+   slot->ring_index = idx;
+   r->head = head + size;
+   return true;
+}
+
 /*
- * Takes `size` bytes (aligned to 64) from the ring; entries are returned out of order but
- * the ring only reuses bytes once every older entry is back. When the ring is full (for
- * instance behind commands held on user events), falls back to a one-off allocation from
- * the kernarg pool rather than blocking the application thread.
+ * Takes `size` bytes (aligned to 64) of kernarg memory for a launch of `q`. Entries are
+ * returned out of order; a ring reuses bytes only once every older entry is back. A full
+ * ring (launches in flight faster than the completion path retires them, or held on user
+ * events) is replaced by a larger one rather than blocking the application thread; the
+ * steady state allocates nothing.
  */
 static cl_int
 kernarg_alloc(struct _cl_command_queue *q, uint32_t size, struct disp_kernarg_slot *slot)
 {
    size = (size + 63u) & ~63u;
    memset(slot, 0, sizeof(*slot));
-   pthread_mutex_lock(&q->lock);
-   cl_int err = q->kernarg.base ? CL_SUCCESS : ring_init_locked(q);
-   if (err == CL_SUCCESS && size <= RING_BYTES / 4 &&
-       q->kernarg.count < RING_ENTRIES) {
-      struct disp_kernarg_ring *r = &q->kernarg;
-      uint64_t head = r->head;
-      /* Do not wrap a segment: skip to the start when it would not fit. */
-      uint64_t off = head % RING_BYTES;
-      if (off + size > RING_BYTES)
-         head += RING_BYTES - off;
-      if (head + size - r->tail <= RING_BYTES) {
-         uint32_t idx = (r->first + r->count) % RING_ENTRIES;
-         r->ends[idx] = head + size;
-         r->count++;
-         slot->ptr = (char *)r->base + head % RING_BYTES;
-         slot->ring_index = idx;
-         slot->in_ring = true;
-         r->head = head + size;
+   cl_int err = CL_SUCCESS;
+   pthread_mutex_lock(&q->kernarg_lock);
+   struct disp_kernarg_ring *r = q->kernarg;
+   /* Rings replaced earlier go once drained (one pool free each, not per launch). */
+   while (r && r->older) {
+      ring_reclaim(r->older);
+      if (r->older->count)
+         break;
+      struct disp_kernarg_ring *old = r->older;
+      r->older = old->older;
+      ring_destroy(old);
+   }
+   if (!r || (uint64_t)size * 4 > r->bytes || !ring_take(r, size, slot)) {
+      struct disp_kernarg_ring *bigger = NULL;
+      err = ring_create(q, r ? (uint64_t)r->bytes * 2 : 0, r ? r->entries * 2 : 0, &bigger);
+      if (err == CL_SUCCESS && (uint64_t)size * 4 > bigger->bytes) {
+         ring_destroy(bigger);
+         err = ring_create(q, (uint64_t)size * 4, r ? r->entries * 2 : 0, &bigger);
+      }
+      if (err == CL_SUCCESS) {
+         if (r)
+            icd_log(ICD_LOG_DEBUG, "dispatch", "queue %p: kernarg ring full (%u entries, "
+                    "%u bytes): now %u entries, %u bytes", (void *)q, r->entries, r->bytes,
+                    bigger->entries, bigger->bytes);
+         bigger->older = r;
+         q->kernarg = bigger;
+         bool ok = ring_take(bigger, size, slot);
+         assert(ok);
+         (void)ok;
       }
    }
-   pthread_mutex_unlock(&q->lock);
-   if (err != CL_SUCCESS)
-      return err;
-   if (!slot->in_ring) {
-      const struct disp_hsa *hsa = disp_hsa_get();
-      struct _cl_device_id *dev = q->device;
-      hsa_amd_memory_pool_t pool = dev->has_kernarg_pool ? dev->kernarg_pool : dev->system_pool;
-      hsa_status_t st = hsa->hsa_amd_memory_pool_allocate(pool, size, 0, &slot->ptr);
-      if (st == HSA_STATUS_SUCCESS)
-         st = hsa->hsa_amd_agents_allow_access(1, &dev->agent, NULL, slot->ptr);
-      if (st != HSA_STATUS_SUCCESS)
-         return disp_hsa_status_to_cl(st, "allocating a kernarg segment");
-   }
-   return CL_SUCCESS;
+   pthread_mutex_unlock(&q->kernarg_lock);
+   return err;
 }
 
+/* Any thread, no lock: the allocator reclaims the entry (disp.h). */
 static void
-kernarg_free(struct _cl_command_queue *q, struct disp_kernarg_slot *slot)
+kernarg_free(struct disp_kernarg_slot *slot)
 {
    if (!slot->ptr)
       return;
-   if (!slot->in_ring) {
-      disp_hsa_get()->hsa_amd_memory_pool_free(slot->ptr);
-      return;
-   }
-   pthread_mutex_lock(&q->lock);
-   struct disp_kernarg_ring *r = &q->kernarg;
-   r->ends[slot->ring_index] |= 1ull << 63; /* returned */
-   while (r->count && (r->ends[r->first] >> 63)) {
-      r->tail = r->ends[r->first] & ~(1ull << 63);
-      r->first = (r->first + 1) % RING_ENTRIES;
-      r->count--;
-   }
-   pthread_mutex_unlock(&q->lock);
+   atomic_fetch_or_explicit(&slot->ring->ends[slot->ring_index], 1ull << 63,
+                            memory_order_release);
+   slot->ptr = NULL;
 }
 
 void
 disp__kernarg_ring_finish(struct _cl_command_queue *q)
 {
-   if (q->kernarg.base)
-      disp_hsa_get()->hsa_amd_memory_pool_free(q->kernarg.base);
-   icd_free(q->kernarg.ends);
+   struct disp_kernarg_ring *r = q->kernarg;
+   while (r) {
+      struct disp_kernarg_ring *older = r->older;
+      ring_destroy(r);
+      r = older;
+   }
+   q->kernarg = NULL;
 }
 
 /* ---- the launch command ------------------------------------------------------------- */
@@ -236,7 +304,7 @@ launch_release(struct disp_command *cmd)
    struct launch *l = cmd->payload;
    if (!l)
       return;
-   kernarg_free(cmd->queue, &l->slot);
+   kernarg_free(&l->slot);
    if (l->printf_buffer)
       mem_staging_free(cmd->queue->device, l->printf_buffer, DISP_PRINTF_BUFFER_BYTES);
    for (cl_uint i = 0; i < l->num_mems; i++)

@@ -26,9 +26,16 @@ void disp__event_set_status(struct _cl_event *ev, cl_int status, bool may_block)
  * missing ring is replaced empty). Caller holds q->submit_lock. */
 bool disp__queue_has_room_locked(struct _cl_command_queue *q, uint32_t packets);
 
-/* A command of `q` reached a terminal state: drop it from the in-flight list and the
- * outstanding count, clear last_event if it is this command's. */
-void disp__queue_command_done(struct _cl_command_queue *q, struct disp_command *cmd);
+/* Commands of `q` reached a terminal state: drops them from the in-flight list and the
+ * outstanding count (one queue-lock acquisition for all), clears last_event and
+ * barrier_event if they are theirs. */
+void disp__queue_commands_done(struct _cl_command_queue *q, struct disp_command *const *cmds,
+                               unsigned n);
+
+/* Before a command's `packets` packets: while the AQL ring is over half full, writes an
+ * empty barrier-AND that decrements one of q's checkpoint signals every ring/8 packets
+ * (disp.h), if the ring has room for it and the packets. Caller holds q->submit_lock. */
+void disp__queue_checkpoint_locked(struct _cl_command_queue *q, uint32_t packets);
 
 /* Signals: from a free list so the steady-state enqueue path makes no system call. */
 cl_int disp__signal_get(hsa_signal_t *out); /* value 1 */
@@ -58,15 +65,23 @@ cl_ulong disp__device_time_to_host(struct _cl_device_id *dev, uint64_t ticks);
 #endif
 void disp__mutex_init(pthread_mutex_t *m);
 
-/* A free list of fixed-size objects (disp_pool.c). Thread safe. */
+/*
+ * A free list of fixed-size objects (disp_pool.c). Thread safe. Objects are taken by the
+ * enqueueing threads and mostly given back by the completion path: a given-back object is
+ * pushed onto `returned` without a lock, and an allocator that finds its own list empty takes
+ * the whole `returned` list at once (an exchange: no ABA), so the two sides never wait for
+ * each other. `lock` is taken by allocators only.
+ */
 struct disp_pool {
    pthread_mutex_t lock;
-   void *head;
-   unsigned count, max;
+   void *head;                /* allocators' list; under lock */
+   _Atomic(void *) returned;  /* given back, newest first */
+   atomic_uint count;         /* objects cached in both lists (approximate bound) */
+   unsigned max;
    size_t size;
 };
 #define DISP_POOL_INIT(object_size, max_cached)                                              \
-   { DISP_MUTEX_INITIALIZER, NULL, 0, (max_cached), (object_size) }
+   { DISP_MUTEX_INITIALIZER, NULL, NULL, 0, (max_cached), (object_size) }
 
 /* A zeroed object of the pool's size, or NULL on out-of-memory. */
 void *disp__pool_alloc(struct disp_pool *p);

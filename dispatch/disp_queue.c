@@ -9,9 +9,9 @@
 #include "dispatch/disp_priv.h"
 #include "platform/plat.h"
 
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 /* Packets in each AQL ring (capped by the agent's HSA_AGENT_INFO_QUEUE_MAX_SIZE). */
 #define DISP_AQL_QUEUE_PACKETS 4096u
@@ -131,7 +131,12 @@ queue_destroy(struct _cl_command_queue *q)
    if (q->hsa_queue)
       disp_hsa_get()->hsa_queue_destroy(q->hsa_queue);
    disp__kernarg_ring_finish(q);
+   for (unsigned i = 0; i < DISP_CHECKPOINTS; i++) {
+      if (q->checkpoint[i].handle)
+         disp_hsa_get()->hsa_signal_destroy(q->checkpoint[i]);
+   }
    pthread_cond_destroy(&q->idle);
+   pthread_mutex_destroy(&q->kernarg_lock);
    pthread_mutex_destroy(&q->lock);
    pthread_mutex_destroy(&q->submit_lock);
    icd_object_finish(&q->obj);
@@ -155,33 +160,123 @@ disp_queue_release_internal(struct _cl_command_queue *q)
 }
 
 void
-disp__queue_command_done(struct _cl_command_queue *q, struct disp_command *cmd)
+disp__queue_commands_done(struct _cl_command_queue *q, struct disp_command *const *cmds,
+                          unsigned n)
 {
-   struct _cl_event *drop[2] = { NULL, NULL };
+   struct _cl_event *drop[2 * 64];
+   unsigned ndrop = 0;
    pthread_mutex_lock(&q->lock);
-   if (cmd->prev_in_queue)
-      cmd->prev_in_queue->next_in_queue = cmd->next_in_queue;
-   else if (q->commands == cmd)
-      q->commands = cmd->next_in_queue;
-   if (cmd->next_in_queue)
-      cmd->next_in_queue->prev_in_queue = cmd->prev_in_queue;
-   cmd->next_in_queue = cmd->prev_in_queue = NULL;
-   /* Completed events need not be kept for ordering; this also breaks the
-    * queue -> event -> queue reference cycle. */
-   if (q->last_event == cmd->event) {
-      drop[0] = q->last_event;
-      q->last_event = NULL;
+   for (unsigned i = 0; i < n; i++) {
+      struct disp_command *cmd = cmds[i];
+      if (cmd->prev_in_queue)
+         cmd->prev_in_queue->next_in_queue = cmd->next_in_queue;
+      else if (q->commands == cmd)
+         q->commands = cmd->next_in_queue;
+      if (cmd->next_in_queue)
+         cmd->next_in_queue->prev_in_queue = cmd->prev_in_queue;
+      cmd->next_in_queue = cmd->prev_in_queue = NULL;
+      /* Completed events need not be kept for ordering; this also breaks the
+       * queue -> event -> queue reference cycle. */
+      if (q->last_event == cmd->event) {
+         drop[ndrop++] = q->last_event;
+         q->last_event = NULL;
+      }
+      if (q->barrier_event == cmd->event) {
+         drop[ndrop++] = q->barrier_event;
+         q->barrier_event = NULL;
+      }
    }
-   if (q->barrier_event == cmd->event) {
-      drop[1] = q->barrier_event;
-      q->barrier_event = NULL;
-   }
-   if (--q->outstanding == 0)
+   q->outstanding -= n;
+   if (q->outstanding == 0)
       pthread_cond_broadcast(&q->idle);
    pthread_mutex_unlock(&q->lock);
-   for (int i = 0; i < 2; i++) {
-      if (drop[i])
-         disp_event_release_internal(drop[i]);
+   for (unsigned i = 0; i < ndrop; i++)
+      disp_event_release_internal(drop[i]);
+}
+
+/* Ticks of HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY in one millisecond. */
+static uint64_t
+ms_ticks(void)
+{
+   pthread_once(&clock_once, clock_calibrate);
+   return clock_freq / 1000 ? clock_freq / 1000 : 1;
+}
+
+static void
+checkpoints_reset_locked(struct _cl_command_queue *q)
+{
+   for (unsigned i = 0; i < DISP_CHECKPOINTS; i++)
+      q->checkpoint_index[i] = UINT64_MAX;
+   q->checkpoint_last = 0;
+}
+
+void
+disp__queue_checkpoint_locked(struct _cl_command_queue *q, uint32_t packets)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   hsa_queue_t *hq = q->hsa_queue;
+   if (q->faulted || !hq)
+      return;
+   uint64_t w = hsa->hsa_queue_load_write_index_relaxed(hq);
+   uint64_t used = w - hsa->hsa_queue_load_read_index_scacquire(hq);
+   if (used <= hq->size / 2 || w - q->checkpoint_last < hq->size / 8 ||
+       used + 1 + packets > hq->size)
+      return;
+   uint32_t k = q->checkpoint_next;
+   if (!q->checkpoint[k].handle &&
+       hsa->hsa_amd_signal_create(1, 0, NULL, 0, &q->checkpoint[k]) != HSA_STATUS_SUCCESS) {
+      q->checkpoint[k].handle = 0;
+      return; /* no checkpoint: a writer waiting for space naps instead */
+   }
+   /* Its previous packet is 2 rings back (16 checkpoints, ring/8 apart): consumed. */
+   hsa->hsa_signal_store_relaxed(q->checkpoint[k], 1);
+   if (disp_queue_barrier_and(q, NULL, 0, q->checkpoint[k]) != CL_SUCCESS)
+      return;
+   q->checkpoint_index[k] = w;
+   q->checkpoint_last = w;
+   q->checkpoint_next = (k + 1) % DISP_CHECKPOINTS;
+}
+
+/*
+ * Waits until packet `index` of `hq` has a slot: the packet processor consumed packet
+ * index - size (HSA PSA §2.8.3). HSA has no wait on a queue's read index, so the writer
+ * spins a little (a GPU frees slots fast), then blocks on the oldest checkpoint signal past
+ * that packet (disp.h), which the packet processor decrements once it got there; it wakes
+ * with much of the ring free and refills it in one go. Without a usable checkpoint it naps
+ * 50 us at a time. A faulted ring is never consumed again: the fault callback sets
+ * fault_pending, seen within a millisecond.
+ */
+static cl_int
+wait_for_slot(struct _cl_command_queue *q, hsa_queue_t *hq, uint64_t index)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   const uint64_t need = index - hq->size; /* the packet that must be consumed */
+   for (unsigned spins = 0;; spins++) {
+      if (index - hsa->hsa_queue_load_read_index_scacquire(hq) < hq->size)
+         return CL_SUCCESS;
+      if (atomic_load(&q->fault_pending))
+         return ICD_ERROR(CL_OUT_OF_RESOURCES, "the AQL queue faulted while waiting for "
+                          "ring space");
+      if (spins < 256) {
+         __builtin_ia32_pause();
+         continue;
+      }
+      int pick = -1;
+      for (int i = 0; i < DISP_CHECKPOINTS; i++) {
+         uint64_t at = q->checkpoint_index[i];
+         if (at == UINT64_MAX || at < need || at >= index ||
+             hsa->hsa_signal_load_relaxed(q->checkpoint[i]) < 1)
+            continue;
+         if (pick < 0 || at < q->checkpoint_index[pick])
+            pick = i;
+      }
+      if (pick >= 0) {
+         hsa->hsa_signal_wait_scacquire(q->checkpoint[pick], HSA_SIGNAL_CONDITION_LT, 1,
+                                        ms_ticks(), HSA_WAIT_STATE_BLOCKED);
+      } else {
+         struct timespec nap = { 0, 50000 };
+         nanosleep(&nap, NULL);
+      }
    }
 }
 
@@ -196,20 +291,20 @@ disp_queue_write_packet(struct _cl_command_queue *q, const void *packet)
       q->hsa_queue = NULL;
       q->faulted = false;
       atomic_store(&q->fault_pending, false);
+      checkpoints_reset_locked(q);
       cl_int err = queue_create_hsa(q);
       if (err != CL_SUCCESS)
          return err;
    }
    hsa_queue_t *hq = q->hsa_queue;
    uint64_t index = hsa->hsa_queue_add_write_index_scacq_screl(hq, 1);
-   /* Ring full: wait for the packet processor to consume (HSA PSA §2.8.3). Only
-    * submit_lock is held: the completion path, which the packets ahead may wait for (host
-    * commands' signals), never needs it. A faulted ring is never consumed again. */
-   while (index - hsa->hsa_queue_load_read_index_scacquire(hq) >= hq->size) {
-      if (atomic_load(&q->fault_pending))
-         return ICD_ERROR(CL_OUT_OF_RESOURCES, "the AQL queue faulted while waiting for "
-                          "ring space");
-      sched_yield();
+   /* Ring full: wait for the packet processor to consume. Only submit_lock is held: the
+    * completion path, which the packets ahead may wait for (host commands' signals), never
+    * needs it. */
+   if (index - hsa->hsa_queue_load_read_index_scacquire(hq) >= hq->size) {
+      cl_int err = wait_for_slot(q, hq, index);
+      if (err != CL_SUCCESS)
+         return err;
    }
    uint32_t *slot = (uint32_t *)((char *)hq->base_address + (index & (hq->size - 1)) * 64);
    const uint32_t *src = packet;
@@ -282,7 +377,13 @@ queue_create(struct _cl_context *ctx, struct _cl_device_id *dev,
    atomic_init(&q->internal_refs, 1);
    disp__mutex_init(&q->lock);
    disp__mutex_init(&q->submit_lock);
+   disp__mutex_init(&q->kernarg_lock);
    pthread_cond_init(&q->idle, NULL);
+   atomic_init(&q->fifo_stub.next, NULL);
+   atomic_init(&q->fifo_head, &q->fifo_stub);
+   atomic_init(&q->fifo_tail, &q->fifo_stub);
+   atomic_init(&q->armed, false);
+   checkpoints_reset_locked(q);
    q->device = dev;
    q->properties = properties;
    if (props) {

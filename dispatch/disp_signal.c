@@ -2,28 +2,49 @@
  * dispatch/disp_signal.c — a free list of HSA signals, so the steady-state enqueue path
  * creates none (hsa_signal_create may be a system call on ROCr). A signal handed out has
  * the value 1; one returned may have any value.
+ *
+ * Signals are taken by the enqueueing threads and mostly given back by the completion path,
+ * so the cache is two stacks with a lock each: takers pop `take` under take_lock, givers
+ * push on `give` under give_lock, and a taker that finds `take` empty swaps the two arrays
+ * (then, and only then, both locks). The two sides meet once per SIGNAL_CACHE_MAX signals,
+ * not once per signal.
  */
 #include "dispatch/disp.h"
 #include "dispatch/disp_priv.h"
 
 #define SIGNAL_CACHE_MAX 8192 /* above the commands a queue keeps in flight (AQL ring) */
 
-static pthread_mutex_t signal_lock = DISP_MUTEX_INITIALIZER;
-static hsa_signal_t signal_cache[SIGNAL_CACHE_MAX];
-static unsigned signal_count;
+struct signal_stack {
+   hsa_signal_t *sig;
+   unsigned count;
+};
+
+static hsa_signal_t storage[2][SIGNAL_CACHE_MAX];
+/* Lock order: take_lock, then give_lock. */
+static pthread_mutex_t take_lock = DISP_MUTEX_INITIALIZER;
+static pthread_mutex_t give_lock = DISP_MUTEX_INITIALIZER;
+static struct signal_stack take = { storage[0], 0 }; /* under take_lock */
+static struct signal_stack give = { storage[1], 0 }; /* under give_lock */
 
 cl_int
 disp__signal_get(hsa_signal_t *out)
 {
    const struct disp_hsa *hsa = disp_hsa_get();
-   pthread_mutex_lock(&signal_lock);
-   if (signal_count) {
-      *out = signal_cache[--signal_count];
-      pthread_mutex_unlock(&signal_lock);
+   pthread_mutex_lock(&take_lock);
+   if (!take.count) {
+      pthread_mutex_lock(&give_lock);
+      struct signal_stack t = take;
+      take = give;
+      give = t;
+      pthread_mutex_unlock(&give_lock);
+   }
+   if (take.count) {
+      *out = take.sig[--take.count];
+      pthread_mutex_unlock(&take_lock);
       hsa->hsa_signal_store_relaxed(*out, 1);
       return CL_SUCCESS;
    }
-   pthread_mutex_unlock(&signal_lock);
+   pthread_mutex_unlock(&take_lock);
    /* Created with no consumer list, like ROCclr's, so any agent may wait on it. */
    hsa_status_t st = hsa->hsa_amd_signal_create(1, 0, NULL, 0, out);
    if (st != HSA_STATUS_SUCCESS)
@@ -34,12 +55,12 @@ disp__signal_get(hsa_signal_t *out)
 void
 disp__signal_put(hsa_signal_t signal)
 {
-   pthread_mutex_lock(&signal_lock);
-   if (signal_count < SIGNAL_CACHE_MAX) {
-      signal_cache[signal_count++] = signal;
-      pthread_mutex_unlock(&signal_lock);
+   pthread_mutex_lock(&give_lock);
+   if (give.count < SIGNAL_CACHE_MAX) {
+      give.sig[give.count++] = signal;
+      pthread_mutex_unlock(&give_lock);
       return;
    }
-   pthread_mutex_unlock(&signal_lock);
+   pthread_mutex_unlock(&give_lock);
    disp_hsa_get()->hsa_signal_destroy(signal);
 }
