@@ -105,10 +105,17 @@ sim__epoch_prepare(void)
 {
    if (__builtin_expect(sim__wake_delay_enabled, 0))
       sim__wake_delay();
+   /* The ticket is read before `woken` is cleared: a modifier that clears-then-finds
+    * `woken` set (and so does not bump) was preceded by one that set it after our clear
+    * and bumps after that, so the bump is newer than our ticket and our futex wait returns.
+    * Read after the clear, the ticket could already include that bump, and the later
+    * modifier's wake-up was lost (a CTS buffers run hung with a ready job, epoch == ticket,
+    * woken == 0). */
+   uint32_t ticket = atomic_load(&epoch);
    atomic_fetch_add(&epoch_sleepers, 1);
    atomic_store(&epoch_woken, 0);
    atomic_thread_fence(memory_order_seq_cst);
-   return atomic_load(&epoch);
+   return ticket;
 }
 
 void
@@ -147,10 +154,11 @@ sim__signal_prepare(sim_signal *s)
 {
    if (__builtin_expect(sim__wake_delay_enabled, 0))
       sim__wake_delay();
+   uint32_t ticket = atomic_load(&s->seq); /* before the clear: see sim__epoch_prepare */
    atomic_fetch_add(&s->waiters, 1);
    atomic_store(&s->woken, 0);
    atomic_thread_fence(memory_order_seq_cst);
-   return atomic_load(&s->seq);
+   return ticket;
 }
 
 void
