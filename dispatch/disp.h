@@ -108,10 +108,10 @@ cl_int disp_validate_wait_list(const struct _cl_context *ctx, cl_uint num_events
 
 /* ---- commands ---------------------------------------------------------------------- */
 
-/* Commands whose packets are in the AQL ring complete in the order they were written: the
- * queue keeps them in a FIFO (a Vyukov intrusive queue: the submit lock's holder pushes,
- * the queue's one completion handler pops) and arms one HSA async handler, on the oldest
- * one's signal, while the FIFO is not empty (disp_command.c). */
+/* Commands whose packets are in the AQL ring are retired in the order they were written:
+ * the queue keeps them in a FIFO (a Vyukov intrusive queue: the submit lock's holder
+ * pushes, the queue's one completion handler pops) and arms one HSA async handler, on the
+ * oldest one's signal, while the FIFO is not empty (disp_command.c). */
 struct disp_fifo_node {
    _Atomic(struct disp_fifo_node *) next;
 };
@@ -157,11 +157,12 @@ struct disp_command {
                                          * unless complete() must run first) */
    cl_int fault_status;                 /* set when the HSA queue faulted under it */
    bool submitted;
+   bool listed;                         /* on queue->commands (under queue->lock) */
    bool quiet;                          /* the application has no handle on the event: its
                                          * SUBMITTED and RUNNING states go unobserved */
    struct disp_fifo_node fifo;          /* queue's completion FIFO (AQL commands) */
    struct disp_command *next_pending;   /* global pending list */
-   struct disp_command *next_in_queue;  /* queue's list of non-terminal commands, */
+   struct disp_command *next_in_queue;  /* queue->commands, when listed; */
    struct disp_command *prev_in_queue;  /* newest first; O(1) removal */
    void *payload;                       /* owned by the enqueue code; freed by release() */
 };
@@ -222,22 +223,35 @@ struct _cl_command_queue {
                                   * (under submit_lock) */
    /* Orders the AQL packet writes: a command's packets go to the ring contiguously, and
     * whoever holds it may wait for ring space. The completion path never waits for it
-    * (see disp_command.c), so the packets it waits behind can always complete. */
-   pthread_mutex_t submit_lock;  /* order: pending list, submit lock, queue lock, events */
-   pthread_mutex_t lock;         /* bookkeeping below; held for a few instructions */
-   pthread_cond_t idle;          /* broadcast when `outstanding` drops to 0 */
-   unsigned outstanding;         /* commands enqueued and not terminal; under lock */
-   struct _cl_event *last_event; /* in-order: the latest command's event; internal ref */
-   struct disp_command *commands; /* enqueued, not terminal (pending or submitted); lock */
-   struct _cl_event *barrier_event; /* out-of-order: latest barrier; internal ref; lock */
+    * (see disp_command.c), so the packets it waits behind can always complete.
+    * Lock order: pending list, submit_lock, lock, fifo_lock, event locks. */
+   pthread_mutex_t submit_lock;
+   /* The list of commands below, barrier_event's writes, clFinish's sleep; held for a few
+    * instructions. A launch's enqueue and retirement take it not at all. */
+   pthread_mutex_t lock;
+   pthread_cond_t idle;          /* broadcast (under lock) when `outstanding` drops to 0
+                                  * while finish_waiters is not 0 */
+   atomic_uint outstanding;      /* commands enqueued and not terminal */
+   atomic_uint finish_waiters;   /* clFinish callers about to sleep or sleeping */
+   /* In-order: the latest command's event (internal reference). Swapped by each enqueue;
+    * cleared with a compare-exchange when that command is retired. */
+   _Atomic(struct _cl_event *) last_event;
+   /* Non-terminal commands that are not in the completion FIFO (held back on the host, or
+    * running outside the AQL ring); under lock. Those in the FIFO are reached through it
+    * (under fifo_lock): the two together are every command in flight. */
+   struct disp_command *commands;
+   _Atomic(struct _cl_event *) barrier_event; /* out-of-order: latest barrier; internal
+                                               * reference; written under lock */
    bool faulted;                 /* the HSA queue reported an error: replace it (written
                                   * under submit_lock and lock) */
    atomic_bool fault_pending;    /* set by the error callback before it takes submit_lock:
                                   * a writer waiting for ring space gives up */
    pthread_mutex_t kernarg_lock; /* allocators of kernarg segments (enqueueing threads) */
    struct disp_kernarg_ring *kernarg; /* under kernarg_lock; NULL until the first launch */
-   /* Completion FIFO (disp_command.c): `fifo_tail` is pushed by the submit lock's holder,
-    * `fifo_head` belongs to whoever holds `armed` (the handler, or the thread arming it). */
+   /* Completion FIFO (disp_command.c): `fifo_tail` is pushed by the submit lock's holder;
+    * `fifo_head` moves under fifo_lock, taken by whoever holds `armed` (the handler, or the
+    * thread arming it) and by the rare walkers of the FIFO (markers, the fault callback). */
+   pthread_mutex_t fifo_lock;
    _Atomic(struct disp_fifo_node *) fifo_tail;
    _Atomic(struct disp_fifo_node *) fifo_head;
    struct disp_fifo_node fifo_stub;

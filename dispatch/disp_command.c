@@ -191,12 +191,6 @@ work_done_handler(hsa_signal_value_t value, void *arg)
 
 /* ---- the completion FIFO (disp.h) ------------------------------------------------------ */
 
-static struct disp_command *
-fifo_command(struct disp_fifo_node *n)
-{
-   return (struct disp_command *)((char *)n - offsetof(struct disp_command, fifo));
-}
-
 /* Appends `n`. Callers: the submit lock's holder, and fifo_pop (the stub). */
 static void
 fifo_push(struct _cl_command_queue *q, struct disp_fifo_node *n)
@@ -214,7 +208,7 @@ fifo_empty(struct _cl_command_queue *q)
    return h == &q->fifo_stub && !atomic_load(&h->next);
 }
 
-/* The oldest node, or NULL when fifo_empty. Holder of `armed` only. */
+/* The oldest node, or NULL when fifo_empty. Holder of `armed`, under fifo_lock. */
 static struct disp_fifo_node *
 fifo_peek(struct _cl_command_queue *q)
 {
@@ -229,7 +223,7 @@ fifo_peek(struct _cl_command_queue *q)
    return h;
 }
 
-/* Unlinks `h`, which fifo_peek returned. Holder of `armed` only. */
+/* Unlinks `h`, which fifo_peek returned. Holder of `armed`, under fifo_lock. */
 static void
 fifo_pop(struct _cl_command_queue *q, struct disp_fifo_node *h)
 {
@@ -265,13 +259,15 @@ queue_retire(struct _cl_command_queue *q)
       struct disp_command *batch[RETIRE_BATCH];
       unsigned n = 0;
       struct disp_fifo_node *h;
+      pthread_mutex_lock(&q->fifo_lock);
       while (n < RETIRE_BATCH && (h = fifo_peek(q))) {
-         struct disp_command *cmd = fifo_command(h);
+         struct disp_command *cmd = disp__fifo_command(q, h);
          if (hsa->hsa_signal_load_scacquire(cmd->work_signal) != 0)
             break;
          fifo_pop(q, h);
          batch[n++] = cmd;
       }
+      pthread_mutex_unlock(&q->fifo_lock);
       if (n) {
          for (unsigned i = 0; i < n; i++) {
             struct disp_command *cmd = batch[i];
@@ -286,7 +282,7 @@ queue_retire(struct _cl_command_queue *q)
          continue;
       }
       if (h) {
-         hsa_signal_t sig = fifo_command(h)->work_signal;
+         hsa_signal_t sig = disp__fifo_command(q, h)->work_signal;
          hsa_status_t st = hsa->hsa_amd_signal_async_handler(sig, HSA_SIGNAL_CONDITION_EQ, 0,
                                                              queue_retire_handler, q);
          if (st == HSA_STATUS_SUCCESS)
@@ -413,10 +409,16 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
       }
       if (err == CL_SUCCESS && in_ring) {
          ev->aql_queue = q->hsa_queue;
-         /* From here on the queue's handler may retire cmd (and free it): ev stays ours
-          * through the reference taken here. */
+         /* From the list (held back until now) to the FIFO; both under submit_lock, which
+          * the walkers of the two take too, so it is always on one of them. From the push
+          * on the queue's handler may retire cmd (and free it): ev stays ours through the
+          * reference taken here. */
+         if (cmd->listed)
+            disp__queue_unlist(q, cmd);
          disp_event_retain_internal(ev);
          fifo_push(q, &cmd->fifo);
+      } else if (err == CL_SUCCESS && !cmd->listed) {
+         disp__queue_list(q, cmd); /* in flight outside the ring (a copy) */
       }
    }
    cmd->submitted = true;
@@ -515,25 +517,24 @@ disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool blockin
 
    /* The command holds an internal reference on its event until it finishes. */
    disp_event_retain_internal(ev);
-   pthread_mutex_lock(&q->lock);
-   struct _cl_event *before = in_order ? q->last_event : q->barrier_event;
-   if (before && before != ev && !terminal(atomic_load(&before->status))) {
-      disp_event_retain_internal(before);
-      cmd->prev = before;
-   }
+   atomic_fetch_add(&q->outstanding, 1);
    if (in_order) {
+      /* last_event's reference on the predecessor passes to cmd->prev. */
       disp_event_retain_internal(ev);
-      if (q->last_event)
-         disp_event_release_internal(q->last_event);
-      q->last_event = ev;
+      struct _cl_event *before = atomic_exchange(&q->last_event, ev);
+      if (before && !terminal(atomic_load(&before->status)))
+         cmd->prev = before;
+      else if (before)
+         disp_event_release_internal(before);
+   } else if (atomic_load(&q->barrier_event)) {
+      pthread_mutex_lock(&q->lock);
+      struct _cl_event *before = atomic_load(&q->barrier_event);
+      if (before && before != ev && !terminal(atomic_load(&before->status))) {
+         disp_event_retain_internal(before);
+         cmd->prev = before;
+      }
+      pthread_mutex_unlock(&q->lock);
    }
-   q->outstanding++;
-   cmd->prev_in_queue = NULL;
-   cmd->next_in_queue = q->commands;
-   if (q->commands)
-      q->commands->prev_in_queue = cmd;
-   q->commands = cmd;
-   pthread_mutex_unlock(&q->lock);
 
    if (event_out) {
       *event_out = disp_event_to_handle(ev);
@@ -547,7 +548,9 @@ disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool blockin
    uint32_t num = 0;
    int state = collect_deps(cmd, cmd->dep_signals, &num);
    if (state == 0) {
-      /* Held back: announce it (pending_count), then look again under the lock. */
+      /* Held back: on the queue's list while off the FIFO (markers see it), announced
+       * (pending_count), then looked at again under the lock. */
+      disp__queue_list(q, cmd);
       pthread_mutex_lock(&pending_lock);
       atomic_fetch_add(&pending_count, 1);
       state = collect_deps(cmd, cmd->dep_signals, &num);

@@ -7,30 +7,48 @@
 #include "dispatch/disp_priv.h"
 #include "platform/plat.h"
 
-/* Snapshot of the queue's outstanding commands' events, as a wait list (API handles). */
+/* Snapshot of the queue's outstanding commands' events, as a wait list (API handles): those
+ * held back or running outside the AQL ring (q->commands) and those in the completion FIFO.
+ * submit_lock keeps a command from moving between the two meanwhile (disp_command.c). */
 static cl_int
 outstanding_events(struct _cl_command_queue *q, cl_event **list, cl_uint *count)
 {
+   cl_int err = CL_SUCCESS;
    *list = NULL;
    *count = 0;
+   pthread_mutex_lock(&q->submit_lock);
    pthread_mutex_lock(&q->lock);
+   pthread_mutex_lock(&q->fifo_lock);
    cl_uint n = 0;
    for (struct disp_command *c = q->commands; c; c = c->next_in_queue)
       n++;
+   for (struct disp_fifo_node *node = atomic_load(&q->fifo_head); node;
+        node = atomic_load(&node->next))
+      n += disp__fifo_command(q, node) != NULL;
    if (n) {
       *list = icd_malloc(n * sizeof(cl_event));
       if (!*list) {
-         pthread_mutex_unlock(&q->lock);
-         return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a marker's wait list");
+         err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a marker's wait list");
+         goto out_unlock;
       }
       for (struct disp_command *c = q->commands; c; c = c->next_in_queue)
          (*list)[(*count)++] = disp_event_to_handle(c->event);
+      /* Pushes after the count above are not ours to wait for (a concurrent enqueue). */
+      for (struct disp_fifo_node *node = atomic_load(&q->fifo_head); node && *count < n;
+           node = atomic_load(&node->next)) {
+         struct disp_command *c = disp__fifo_command(q, node);
+         if (c)
+            (*list)[(*count)++] = disp_event_to_handle(c->event);
+      }
    }
    /* Keep them alive until the command has taken its own references. */
    for (cl_uint i = 0; i < *count; i++)
       disp_event_retain_internal(disp_event_from_handle((*list)[i]));
+out_unlock:
+   pthread_mutex_unlock(&q->fifo_lock);
    pthread_mutex_unlock(&q->lock);
-   return CL_SUCCESS;
+   pthread_mutex_unlock(&q->submit_lock);
+   return err;
 }
 
 static cl_int
@@ -59,9 +77,8 @@ enqueue_marker(struct _cl_command_queue *q, cl_command_type type, bool barrier,
    cmd->kind = DISP_COMMAND_HOST;
    if (barrier && !in_order) {
       pthread_mutex_lock(&q->lock);
-      struct _cl_event *old = q->barrier_event;
       disp_event_retain_internal(cmd->event);
-      q->barrier_event = cmd->event;
+      struct _cl_event *old = atomic_exchange(&q->barrier_event, cmd->event);
       pthread_mutex_unlock(&q->lock);
       if (old)
          disp_event_release_internal(old);

@@ -4,6 +4,8 @@
 
 #include "dispatch/disp.h"
 
+#include <stddef.h>
+
 /* Creates an event with one API reference and one internal reference for the API side.
  * `q` NULL makes a user event (status CL_SUBMITTED, no signal). */
 cl_int disp__event_create(struct _cl_context *ctx, struct _cl_command_queue *q,
@@ -26,11 +28,25 @@ void disp__event_set_status(struct _cl_event *ev, cl_int status, bool may_block)
  * missing ring is replaced empty). Caller holds q->submit_lock. */
 bool disp__queue_has_room_locked(struct _cl_command_queue *q, uint32_t packets);
 
-/* Commands of `q` reached a terminal state: drops them from the in-flight list and the
- * outstanding count (one queue-lock acquisition for all), clears last_event and
- * barrier_event if they are theirs. */
+/* Commands of `q` reached a terminal state: drops them from the outstanding count (waking
+ * clFinish), from q->commands if listed, and from last_event and barrier_event if they
+ * are theirs. Takes q->lock only for listed commands, barrier events and a sleeping
+ * clFinish. */
 void disp__queue_commands_done(struct _cl_command_queue *q, struct disp_command *const *cmds,
                                unsigned n);
+
+/* Puts `cmd` on q->commands, or takes it off (disp.h). Take q->lock. */
+void disp__queue_list(struct _cl_command_queue *q, struct disp_command *cmd);
+void disp__queue_unlist(struct _cl_command_queue *q, struct disp_command *cmd);
+
+/* The command of a completion-FIFO node; NULL for the queue's stub. */
+static inline struct disp_command *
+disp__fifo_command(struct _cl_command_queue *q, struct disp_fifo_node *n)
+{
+   if (n == &q->fifo_stub)
+      return NULL;
+   return (struct disp_command *)((char *)n - offsetof(struct disp_command, fifo));
+}
 
 /* Before a command's `packets` packets: while the AQL ring is over half full, writes an
  * empty barrier-AND that decrements one of q's checkpoint signals every ring/8 packets

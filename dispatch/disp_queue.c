@@ -40,10 +40,9 @@ queue_error_callback(hsa_status_t status, hsa_queue_t *source, void *data)
    snprintf(info, sizeof(info), "a command of queue %p faulted on the device: HSA status 0x%x "
             "(%s)", (void *)q, (unsigned)status, msg ? msg : "?");
    icd_log(ICD_LOG_ERROR, "dispatch", "%s", info);
+   /* Before any command fails: whoever sees a failed event finds the context notified. */
+   plat_context_notify(q->context, info);
 
-   enum { MAX_FAULTED = 256 };
-   hsa_signal_t release[MAX_FAULTED];
-   unsigned n = 0;
    /* A writer waiting for space in the dead ring gives up and drops submit_lock; once we
     * hold it, every command is either on the dead ring (failed below) or not yet written
     * (it will see `faulted` and start a new ring). */
@@ -51,26 +50,26 @@ queue_error_callback(hsa_status_t status, hsa_queue_t *source, void *data)
    pthread_mutex_lock(&q->submit_lock);
    pthread_mutex_lock(&q->lock);
    q->faulted = true;
-   /* q->commands is newest first: the last match is the oldest. */
+   /* Commands on the ring are in the completion FIFO, oldest first; fifo_lock keeps them
+    * from being retired while we look. */
+   pthread_mutex_lock(&q->fifo_lock);
    struct disp_command *oldest = NULL;
-   for (struct disp_command *c = q->commands; c; c = c->next_in_queue) {
-      if (c->submitted && c->uses_aql && c->event->aql_queue == source)
-         oldest = c;
-   }
-   for (struct disp_command *c = q->commands; c; c = c->next_in_queue) {
-      if (!c->submitted || c->event->aql_queue != source || !c->work_signal.handle)
+   for (struct disp_fifo_node *node = atomic_load(&q->fifo_head); node;
+        node = atomic_load(&node->next)) {
+      struct disp_command *c = disp__fifo_command(q, node);
+      if (!c || c->event->aql_queue != source || !c->work_signal.handle)
          continue;
+      if (!oldest && c->uses_aql)
+         oldest = c;
       if (!c->fault_status)
          c->fault_status = c == oldest ? CL_OUT_OF_RESOURCES
                                        : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-      if (n < MAX_FAULTED)
-         release[n++] = c->work_signal;
+      /* Released at once: the handler that retires it waits for fifo_lock meanwhile. */
+      hsa->hsa_signal_store_screlease(c->work_signal, 0);
    }
+   pthread_mutex_unlock(&q->fifo_lock);
    pthread_mutex_unlock(&q->lock);
    pthread_mutex_unlock(&q->submit_lock);
-   plat_context_notify(q->context, info);
-   for (unsigned i = 0; i < n; i++)
-      hsa->hsa_signal_store_screlease(release[i], 0);
 }
 
 static cl_int
@@ -137,6 +136,7 @@ queue_destroy(struct _cl_command_queue *q)
    }
    pthread_cond_destroy(&q->idle);
    pthread_mutex_destroy(&q->kernarg_lock);
+   pthread_mutex_destroy(&q->fifo_lock);
    pthread_mutex_destroy(&q->lock);
    pthread_mutex_destroy(&q->submit_lock);
    icd_object_finish(&q->obj);
@@ -159,46 +159,87 @@ disp_queue_release_internal(struct _cl_command_queue *q)
       queue_destroy(q);
 }
 
+static void
+unlist_locked(struct _cl_command_queue *q, struct disp_command *cmd)
+{
+   if (cmd->prev_in_queue)
+      cmd->prev_in_queue->next_in_queue = cmd->next_in_queue;
+   else if (q->commands == cmd)
+      q->commands = cmd->next_in_queue;
+   if (cmd->next_in_queue)
+      cmd->next_in_queue->prev_in_queue = cmd->prev_in_queue;
+   cmd->next_in_queue = cmd->prev_in_queue = NULL;
+   cmd->listed = false;
+}
+
+void
+disp__queue_list(struct _cl_command_queue *q, struct disp_command *cmd)
+{
+   pthread_mutex_lock(&q->lock);
+   cmd->prev_in_queue = NULL;
+   cmd->next_in_queue = q->commands;
+   if (q->commands)
+      q->commands->prev_in_queue = cmd;
+   q->commands = cmd;
+   cmd->listed = true;
+   pthread_mutex_unlock(&q->lock);
+}
+
+void
+disp__queue_unlist(struct _cl_command_queue *q, struct disp_command *cmd)
+{
+   pthread_mutex_lock(&q->lock);
+   if (cmd->listed)
+      unlist_locked(q, cmd);
+   pthread_mutex_unlock(&q->lock);
+}
+
 void
 disp__queue_commands_done(struct _cl_command_queue *q, struct disp_command *const *cmds,
                           unsigned n)
 {
-   struct _cl_event *drop[2 * 64];
+   bool lock = false;
+   for (unsigned i = 0; i < n && !lock; i++)
+      lock = cmds[i]->listed || atomic_load(&q->barrier_event) == cmds[i]->event;
+   struct _cl_event *drop[64];
    unsigned ndrop = 0;
-   pthread_mutex_lock(&q->lock);
-   for (unsigned i = 0; i < n; i++) {
-      struct disp_command *cmd = cmds[i];
-      if (cmd->prev_in_queue)
-         cmd->prev_in_queue->next_in_queue = cmd->next_in_queue;
-      else if (q->commands == cmd)
-         q->commands = cmd->next_in_queue;
-      if (cmd->next_in_queue)
-         cmd->next_in_queue->prev_in_queue = cmd->prev_in_queue;
-      cmd->next_in_queue = cmd->prev_in_queue = NULL;
-      /* Completed events need not be kept for ordering; this also breaks the
-       * queue -> event -> queue reference cycle. */
-      if (q->last_event == cmd->event) {
-         drop[ndrop++] = q->last_event;
-         q->last_event = NULL;
+   if (lock) {
+      pthread_mutex_lock(&q->lock);
+      for (unsigned i = 0; i < n; i++) {
+         if (cmds[i]->listed)
+            unlist_locked(q, cmds[i]);
+         if (atomic_load(&q->barrier_event) == cmds[i]->event && ndrop < 64) {
+            drop[ndrop++] = cmds[i]->event;
+            atomic_store(&q->barrier_event, NULL);
+         }
       }
-      if (q->barrier_event == cmd->event) {
-         drop[ndrop++] = q->barrier_event;
-         q->barrier_event = NULL;
-      }
+      pthread_mutex_unlock(&q->lock);
    }
-   q->outstanding -= n;
-   if (q->outstanding == 0)
+   /* Completed events need not be kept for ordering; this also breaks the
+    * queue -> event -> queue reference cycle. An enqueue that swapped it out first owns
+    * the reference instead. */
+   for (unsigned i = 0; i < n && ndrop < 64; i++) {
+      struct _cl_event *ev = cmds[i]->event;
+      if (atomic_load(&q->last_event) == ev &&
+          atomic_compare_exchange_strong(&q->last_event, &ev, NULL))
+         drop[ndrop++] = ev;
+   }
+   /* Dekker with disp_Finish: it counts itself in finish_waiters, then reads outstanding;
+    * we drop outstanding, then read finish_waiters (both sequentially consistent). */
+   if (atomic_fetch_sub(&q->outstanding, n) == n && atomic_load(&q->finish_waiters)) {
+      pthread_mutex_lock(&q->lock);
       pthread_cond_broadcast(&q->idle);
-   pthread_mutex_unlock(&q->lock);
+      pthread_mutex_unlock(&q->lock);
+   }
    for (unsigned i = 0; i < ndrop; i++)
       disp_event_release_internal(drop[i]);
 }
 
-/* Ticks of HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY in one millisecond. */
+/* Ticks of HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY in one millisecond (calibrated when the
+ * first queue was created, so the enqueue path never runs pthread_once's slow path). */
 static uint64_t
 ms_ticks(void)
 {
-   pthread_once(&clock_once, clock_calibrate);
    return clock_freq / 1000 ? clock_freq / 1000 : 1;
 }
 
@@ -378,6 +419,7 @@ queue_create(struct _cl_context *ctx, struct _cl_device_id *dev,
    disp__mutex_init(&q->lock);
    disp__mutex_init(&q->submit_lock);
    disp__mutex_init(&q->kernarg_lock);
+   disp__mutex_init(&q->fifo_lock);
    pthread_cond_init(&q->idle, NULL);
    atomic_init(&q->fifo_stub.next, NULL);
    atomic_init(&q->fifo_head, &q->fifo_stub);
@@ -398,6 +440,7 @@ queue_create(struct _cl_context *ctx, struct _cl_device_id *dev,
    err = queue_create_hsa(q);
    if (err != CL_SUCCESS)
       goto out_destroy;
+   pthread_once(&clock_once, clock_calibrate);
    plat_context_retain_internal(ctx);
    q->context = ctx;
    *out = q;
@@ -595,9 +638,13 @@ disp_Finish(cl_command_queue command_queue)
    if (!q)
       return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
                        (void *)command_queue);
+   if (!atomic_load(&q->outstanding))
+      return CL_SUCCESS;
    pthread_mutex_lock(&q->lock);
-   while (q->outstanding)
+   atomic_fetch_add(&q->finish_waiters, 1);
+   while (atomic_load(&q->outstanding))
       pthread_cond_wait(&q->idle, &q->lock);
+   atomic_fetch_sub(&q->finish_waiters, 1);
    pthread_mutex_unlock(&q->lock);
    return CL_SUCCESS;
 }
