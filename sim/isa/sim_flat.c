@@ -321,6 +321,14 @@ at_apply(unsigned op, uint64_t t, uint64_t d, uint64_t cmp, bool wide)
    }
 }
 
+/*
+ * Lanes are performed in lane order, as the general path always was, but lanes that name
+ * the same address are combined into one host atomic: one compare-and-swap applies their
+ * operations back to back and each lane gets the value before its own operation. That is
+ * one of the executions the hardware allows (the lanes of one instruction reach the L2
+ * atomic unit in some order, nothing of another agent in between is required), and it
+ * turns 64 contended host atomics on one counter into one.
+ */
 void
 sim__vm_atomic(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned op, bool wide)
 {
@@ -330,40 +338,69 @@ sim__vm_atomic(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned op, bo
        (addr_rows(in) && !check_rows(w, in, in->mem.addr, addr_rows(in))))
       return;
    uint64_t m = SIM_EXEC(w);
+   void *ptr[64];
+   uint64_t data[64], cmp[64], old[64];
+   unsigned r = in->mem.data0;
    for (unsigned l = 0; l < 64; l++) {
       if (!((m >> l) & 1))
          continue;
-      void *p = xl(w, in, l, 0, nd * 4, true);
-      if (!p)
-         return;
-      unsigned r = in->mem.data0;
-      uint64_t d = w->v[r][l], cmp = 0;
+      ptr[l] = xl(w, in, l, 0, nd * 4, true);
+      if (!ptr[l]) {
+         m &= (1ull << l) - 1; /* the fault stops the instruction at this lane */
+         break;
+      }
+      data[l] = w->v[r][l];
+      cmp[l] = 0;
       if (wide)
-         d |= (uint64_t)w->v[r + 1][l] << 32;
+         data[l] |= (uint64_t)w->v[r + 1][l] << 32;
       if (op == SIM_AT_CMPSWAP) {
-         cmp = w->v[r + nd][l];
+         cmp[l] = w->v[r + nd][l];
          if (wide)
-            cmp |= (uint64_t)w->v[r + nd + 1][l] << 32;
+            cmp[l] |= (uint64_t)w->v[r + nd + 1][l] << 32;
       }
-      uint64_t old;
+   }
+   uint64_t todo = m;
+   while (todo) {
+      unsigned first = (unsigned)__builtin_ctzll(todo);
+      void *p = ptr[first];
+      uint64_t group = 0;
+      for (uint64_t rest = todo; rest; rest &= rest - 1) {
+         unsigned l = (unsigned)__builtin_ctzll(rest);
+         if (ptr[l] == p)
+            group |= 1ull << l;
+      }
+      todo &= ~group;
       if (wide) {
-         uint64_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED);
-         while (!__atomic_compare_exchange_n(q, &t, at_apply(op, t, d, cmp, true), false,
-                                             __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-            ;
-         old = t;
+         uint64_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED), v;
+         do {
+            v = t;
+            for (uint64_t g = group; g; g &= g - 1) {
+               unsigned l = (unsigned)__builtin_ctzll(g);
+               old[l] = v;
+               v = at_apply(op, v, data[l], cmp[l], true);
+            }
+         } while (!__atomic_compare_exchange_n(q, &t, v, false, __ATOMIC_SEQ_CST,
+                                               __ATOMIC_RELAXED));
       } else {
-         uint32_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED);
-         while (!__atomic_compare_exchange_n(q, &t, (uint32_t)at_apply(op, t, d, cmp, false),
-                                             false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-            ;
-         old = t;
+         uint32_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED), v;
+         do {
+            v = t;
+            for (uint64_t g = group; g; g &= g - 1) {
+               unsigned l = (unsigned)__builtin_ctzll(g);
+               old[l] = v;
+               v = (uint32_t)at_apply(op, v, data[l], cmp[l], false);
+            }
+         } while (!__atomic_compare_exchange_n(q, &t, v, false, __ATOMIC_SEQ_CST,
+                                               __ATOMIC_RELAXED));
       }
-      if (rtn) {
-         w->v[in->vdst][l] = (uint32_t)old;
-         if (wide)
-            w->v[in->vdst + 1][l] = (uint32_t)(old >> 32);
-      }
+   }
+   if (!rtn)
+      return;
+   for (uint64_t g = m; g; g &= g - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(g);
+      w->v[in->vdst][l] = (uint32_t)old[l];
+      if (wide)
+         w->v[in->vdst + 1][l] = (uint32_t)(old[l] >> 32);
    }
 }
 
