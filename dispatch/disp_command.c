@@ -47,7 +47,7 @@ static pthread_mutex_t pending_lock = DISP_MUTEX_INITIALIZER;
 static struct disp_command *pending_head, **pending_tail = &pending_head;
 static atomic_uint pending_count;
 
-static struct disp_pool command_pool = DISP_POOL_INIT(sizeof(struct disp_command), 4096);
+static struct disp_pool command_pool = DISP_POOL_INIT(sizeof(struct disp_command), DISP_POOL_MAX);
 
 static bool
 terminal(cl_int status)

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-static struct disp_pool event_pool = DISP_POOL_INIT(sizeof(struct _cl_event), 4096);
+static struct disp_pool event_pool = DISP_POOL_INIT(sizeof(struct _cl_event), DISP_POOL_MAX);
 
 cl_int
 disp__event_create(struct _cl_context *ctx, struct _cl_command_queue *q, cl_command_type type,

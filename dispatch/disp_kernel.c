@@ -51,7 +51,7 @@ struct launch {
 };
 
 /* Launches are recycled: the steady-state enqueue path does not call malloc. */
-static struct disp_pool launch_pool = DISP_POOL_INIT(sizeof(struct launch), 4096);
+static struct disp_pool launch_pool = DISP_POOL_INIT(sizeof(struct launch), DISP_POOL_MAX);
 
 /* ---- clSetKernelArg ----------------------------------------------------------------- */
 

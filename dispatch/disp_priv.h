@@ -96,6 +96,10 @@ struct disp_pool {
    unsigned max;
    size_t size;
 };
+/* Objects a pool keeps: above the commands a queue has in flight while streaming (a full
+ * AQL ring, DISP_AQL_QUEUE_PACKETS, plus those the completion path has yet to retire), so
+ * a long run of enqueues neither mallocs nor frees once warm. */
+#define DISP_POOL_MAX 16384u
 #define DISP_POOL_INIT(object_size, max_cached)                                              \
    { DISP_MUTEX_INITIALIZER, NULL, NULL, 0, (max_cached), (object_size) }
 

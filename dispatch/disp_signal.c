@@ -12,7 +12,7 @@
 #include "dispatch/disp.h"
 #include "dispatch/disp_priv.h"
 
-#define SIGNAL_CACHE_MAX 8192 /* above the commands a queue keeps in flight (AQL ring) */
+#define SIGNAL_CACHE_MAX 16384 /* per stack: as DISP_POOL_MAX (disp_priv.h) */
 
 struct signal_stack {
    hsa_signal_t *sig;

@@ -1,17 +1,25 @@
 /*
  * bench/enqueue/bench_enqueue.c — host cost of launching kernels, hsacl beside PoCL in the
- * same run, through the system ICD loader:
- *   enqueue   host time per clEnqueueNDRangeKernel of an empty kernel (a long run of
- *             enqueues, then one clFinish; the finish is not counted)
- *   cpu       the enqueueing thread's CPU time per enqueue over the same run: what the
- *             enqueue path costs when the machine is busy with other work too
- *   drain     time from the end of those enqueues until clFinish returns, per launch
- *   round     enqueue-to-completion round trip (enqueue + clFinish), per launch
+ * same run, through the system ICD loader. Each platform gets two runs of back-to-back
+ * clEnqueueNDRangeKernel calls of an empty kernel, then one clFinish (not counted):
+ *   burst    2000 enqueues: fewer than hsacl's AQL ring holds (4096 packets), so no
+ *            enqueue waits for the device: the cost of the enqueue path itself
+ *   stream   20000 enqueues: more than the ring holds; once the device falls behind, the
+ *            enqueueing thread waits for ring space, and those waits are in the figures,
+ *            as an application sees them (wall time per enqueue = launch rate)
+ * For each run:
+ *   enqueue  host wall time per enqueue
+ *   cpu      the enqueueing thread's CPU time per enqueue: what the enqueue path costs when
+ *            the machine is busy with other work too (a wait for ring space that sleeps
+ *            costs wall time, not CPU time)
+ *   drain    time from the end of those enqueues until clFinish returns, per launch
+ * and once per platform:
+ *   round    enqueue-to-completion round trip (enqueue + clFinish), per launch
  * Prints figures; never passes or fails on time.
- * Usage: hsacl-bench-enqueue [launches] [--only=<platform name prefix>] [--mark] [--no-round]
- * With --mark, the timed run of enqueues is bracketed by getppid() system calls, so a
- * tracer can count the system calls the enqueues made (bench/enqueue/syscalls does);
- * --no-round skips the round trips (counting runs).
+ * Usage: hsacl-bench-enqueue [N ...] [--only=<platform name prefix>] [--mark] [--no-round]
+ * N ...: the runs' lengths (default: 2000 20000). With --mark, the first run's enqueues are
+ * bracketed by getppid() system calls, so a tracer can count the system calls they made
+ * (bench/enqueue/syscalls does, one N at a time); --no-round skips the round trips.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -38,9 +46,17 @@ now_us(void)
    return clock_us(CLOCK_MONOTONIC);
 }
 
+#define MAX_RUNS 4
+
+struct run_figures {
+   int launches;
+   double enqueue_us, cpu_us, drain_us;
+};
+
 struct result {
    char name[64];
-   double enqueue_us, cpu_us, drain_us, round_us;
+   struct run_figures runs[MAX_RUNS];
+   double round_us;
    bool ok;
 };
 
@@ -56,8 +72,31 @@ trace_mark(void)
 
 static const char *source = "kernel void empty(global int *p) { }\n";
 
+/* `launches` back-to-back enqueues, then one clFinish. */
 static void
-run(cl_platform_id platform, int launches, struct result *r)
+timed_run(cl_command_queue q, cl_kernel k, int launches, bool marked, struct run_figures *f)
+{
+   const size_t g = 64, l = 64;
+   if (marked)
+      trace_mark();
+   double c0 = clock_us(CLOCK_THREAD_CPUTIME_ID);
+   double t0 = now_us();
+   for (int i = 0; i < launches; i++)
+      clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
+   double t1 = now_us();
+   double c1 = clock_us(CLOCK_THREAD_CPUTIME_ID);
+   if (marked)
+      trace_mark();
+   clFinish(q);
+   double t2 = now_us();
+   f->launches = launches;
+   f->enqueue_us = (t1 - t0) / launches;
+   f->cpu_us = (c1 - c0) / launches;
+   f->drain_us = (t2 - t1) / launches;
+}
+
+static void
+run(cl_platform_id platform, const int *launches, int nruns, struct result *r)
 {
    cl_device_id dev;
    cl_int err;
@@ -83,26 +122,20 @@ run(cl_platform_id platform, int launches, struct result *r)
       clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
    clFinish(q);
 
-   trace_mark();
-   double c0 = clock_us(CLOCK_THREAD_CPUTIME_ID);
-   double t0 = now_us();
-   for (int i = 0; i < launches; i++)
-      clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
-   double t1 = now_us();
-   double c1 = clock_us(CLOCK_THREAD_CPUTIME_ID);
-   trace_mark();
-   clFinish(q);
-   double t2 = now_us();
-   int rounds = no_round ? 0 : launches / 10 > 100 ? launches / 10 : 100;
+   for (int i = 0; i < nruns; i++)
+      timed_run(q, k, launches[i], mark && i == 0, &r->runs[i]);
+   int rounds = 0;
+   if (!no_round) {
+      rounds = launches[nruns - 1] / 10 > 100 ? launches[nruns - 1] / 10 : 100;
+      if (rounds > 2000)
+         rounds = 2000;
+   }
    double t3 = now_us();
    for (int i = 0; i < rounds; i++) {
       clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
       clFinish(q);
    }
    double t4 = now_us();
-   r->enqueue_us = (t1 - t0) / launches;
-   r->cpu_us = (c1 - c0) / launches;
-   r->drain_us = (t2 - t1) / launches;
    r->round_us = rounds ? (t4 - t3) / rounds : 0;
    r->ok = true;
    clReleaseMemObject(m);
@@ -113,10 +146,17 @@ out:
    clReleaseContext(ctx);
 }
 
+static const char *
+run_label(int launches)
+{
+   /* hsacl's AQL ring: DISP_AQL_QUEUE_PACKETS (dispatch/disp_queue.c) */
+   return launches < 4096 ? "burst" : "stream";
+}
+
 int
 main(int argc, char **argv)
 {
-   int launches = 20000;
+   int launches[MAX_RUNS], nruns = 0;
    const char *only = NULL;
    for (int i = 1; i < argc; i++) {
       if (!strncmp(argv[i], "--only=", 7))
@@ -125,8 +165,12 @@ main(int argc, char **argv)
          mark = true;
       else if (!strcmp(argv[i], "--no-round"))
          no_round = true;
-      else
-         launches = atoi(argv[i]);
+      else if (nruns < MAX_RUNS && atoi(argv[i]) > 0)
+         launches[nruns++] = atoi(argv[i]);
+   }
+   if (nruns == 0) {
+      launches[nruns++] = 2000;
+      launches[nruns++] = 20000;
    }
    cl_platform_id plats[8];
    cl_uint n = 0;
@@ -134,31 +178,45 @@ main(int argc, char **argv)
       fprintf(stderr, "no OpenCL platform\n");
       return 1;
    }
-   printf("empty-kernel launches: %d enqueues then one clFinish; round trips: enqueue+finish\n",
-          launches);
-   printf("%-36s %11s %11s %16s %14s\n", "platform (device)", "enqueue us", "(cpu us)",
-          "drain us/launch", "round trip us");
+   printf("empty-kernel launches: N enqueues back to back, then one clFinish (not counted)\n"
+          "burst: N below hsacl's AQL ring (4096 packets), the enqueue path alone; stream: N "
+          "above it,\nwaits for ring space included (wall per enqueue = launch rate); round "
+          "trip: enqueue+clFinish\n");
+   printf("%-36s %-6s %6s %11s %10s %16s %14s\n", "platform (device)", "run", "N",
+          "enqueue us", "(cpu us)", "drain us/launch", "round trip us");
    struct result res[8];
    for (cl_uint i = 0; i < n; i++) {
       res[i].ok = false;
       clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, sizeof(res[i].name), res[i].name, NULL);
       if (only && strncmp(res[i].name, only, strlen(only)))
          continue;
-      run(plats[i], launches, &res[i]);
-      if (res[i].ok)
-         printf("%-36.36s %11.3f %11.3f %16.3f %14.1f\n", res[i].name, res[i].enqueue_us,
-                res[i].cpu_us, res[i].drain_us, res[i].round_us);
-      else
-         printf("%-36.36s %11s\n", res[i].name, "(no device or build failed)");
+      run(plats[i], launches, nruns, &res[i]);
+      if (!res[i].ok) {
+         printf("%-36.36s %s\n", res[i].name, "(no device or build failed)");
+         continue;
+      }
+      for (int r = 0; r < nruns; r++) {
+         const struct run_figures *f = &res[i].runs[r];
+         printf("%-36.36s %-6s %6d %11.3f %10.3f %16.3f", r == 0 ? res[i].name : "",
+                run_label(f->launches), f->launches, f->enqueue_us, f->cpu_us, f->drain_us);
+         if (r == nruns - 1 && res[i].round_us > 0)
+            printf(" %14.1f", res[i].round_us);
+         printf("\n");
+      }
    }
    for (cl_uint i = 0; i < n; i++) {
       for (cl_uint j = 0; j < n; j++) {
-         if (i != j && res[i].ok && res[j].ok && strstr(res[i].name, "hsacl") &&
-             !strstr(res[j].name, "hsacl"))
-            printf("ratio hsacl/%.*s: enqueue %.2fx (cpu %.2fx), round trip %.2fx\n",
-                   (int)strcspn(res[j].name, " "), res[j].name,
-                   res[i].enqueue_us / res[j].enqueue_us, res[i].cpu_us / res[j].cpu_us,
-                   res[i].round_us / res[j].round_us);
+         if (i == j || !res[i].ok || !res[j].ok || !strstr(res[i].name, "hsacl") ||
+             strstr(res[j].name, "hsacl"))
+            continue;
+         printf("ratio hsacl/%.*s:", (int)strcspn(res[j].name, " "), res[j].name);
+         for (int r = 0; r < nruns; r++)
+            printf(" %s enqueue %.2fx (cpu %.2fx);", run_label(launches[r]),
+                   res[i].runs[r].enqueue_us / res[j].runs[r].enqueue_us,
+                   res[i].runs[r].cpu_us / res[j].runs[r].cpu_us);
+         if (res[i].round_us > 0 && res[j].round_us > 0)
+            printf(" round trip %.2fx", res[i].round_us / res[j].round_us);
+         printf("\n");
       }
    }
    return 0;
