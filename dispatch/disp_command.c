@@ -11,8 +11,8 @@
  * Completion. Commands whose packets go to the queue's AQL ring are retired in the order
  * they were written: the submit lock's holder pushes each onto the queue's completion FIFO,
  * and one HSA async handler per queue, armed on the oldest one's work signal, retires every
- * command at the front whose signal reached 0 (in one batch, one queue-lock acquisition),
- * then re-arms on the new oldest, or disarms when the FIFO is empty. So an enqueue registers
+ * command at the front whose signal reached 0 (in batches), then re-arms on the new
+ * oldest, or disarms when the FIFO is empty. So an enqueue registers
  * no handler while the queue is busy (on ROCr each registration wakes its async-events
  * thread, a system call, and lengthens the signal list that thread waits on); the thread
  * whose push finds the handler disarmed arms it. Retiring in ring order cannot deadlock:
@@ -20,8 +20,11 @@
  * across all queues depends only on retired work. Commands outside the ring (copies) get
  * a handler of their own. No thread spins.
  *
- * Lock order: pending_lock, then a queue's submit lock, then its queue lock, then event
- * locks. Callbacks into the application run with no lock held.
+ * Lock order: pending_lock, then a queue's submit lock, then its queue lock, then its
+ * fifo_lock, then event locks. Callbacks into the application run with no lock held. A
+ * launch's enqueue takes the submit lock (uncontended but by other enqueueing threads and
+ * the completion path's trylock), its retirement only fifo_lock (uncontended but by the
+ * rare walkers of the FIFO): the two sides share no lock in the steady state.
  *
  * Packets are written under the queue's submit lock, which the writer keeps while it waits
  * for ring space; the completion path (work_done_handler and what it calls) never waits

@@ -3,8 +3,7 @@
  * events), so the steady-state enqueue path does not call malloc. A pool keeps at most
  * `max` freed objects; beyond that they go back to the heap. Giving an object back takes no
  * lock (disp_priv.h), so the completion path never contends with the enqueueing thread
- * here. Also the launch path's mutex
- * initialiser (disp_priv.h).
+ * here. Also the launch path's mutex initialiser (disp_priv.h).
  */
 #include "dispatch/disp.h"
 #include "dispatch/disp_priv.h"

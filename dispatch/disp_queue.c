@@ -201,14 +201,14 @@ disp__queue_commands_done(struct _cl_command_queue *q, struct disp_command *cons
    bool lock = false;
    for (unsigned i = 0; i < n && !lock; i++)
       lock = cmds[i]->listed || atomic_load(&q->barrier_event) == cmds[i]->event;
-   struct _cl_event *drop[64];
+   struct _cl_event *drop[2]; /* one each from last_event and barrier_event, at most */
    unsigned ndrop = 0;
    if (lock) {
       pthread_mutex_lock(&q->lock);
       for (unsigned i = 0; i < n; i++) {
          if (cmds[i]->listed)
             unlist_locked(q, cmds[i]);
-         if (atomic_load(&q->barrier_event) == cmds[i]->event && ndrop < 64) {
+         if (atomic_load(&q->barrier_event) == cmds[i]->event) {
             drop[ndrop++] = cmds[i]->event;
             atomic_store(&q->barrier_event, NULL);
          }
@@ -218,7 +218,7 @@ disp__queue_commands_done(struct _cl_command_queue *q, struct disp_command *cons
    /* Completed events need not be kept for ordering; this also breaks the
     * queue -> event -> queue reference cycle. An enqueue that swapped it out first owns
     * the reference instead. */
-   for (unsigned i = 0; i < n && ndrop < 64; i++) {
+   for (unsigned i = 0; i < n; i++) {
       struct _cl_event *ev = cmds[i]->event;
       if (atomic_load(&q->last_event) == ev &&
           atomic_compare_exchange_strong(&q->last_event, &ev, NULL))

@@ -6,8 +6,8 @@
  * Signals are taken by the enqueueing threads and mostly given back by the completion path,
  * so the cache is two stacks with a lock each: takers pop `take` under take_lock, givers
  * push on `give` under give_lock, and a taker that finds `take` empty swaps the two arrays
- * (then, and only then, both locks). The two sides meet once per SIGNAL_CACHE_MAX signals,
- * not once per signal.
+ * (then, and only then, both locks): the two sides meet when the takers' stack runs
+ * empty, not once per signal.
  */
 #include "dispatch/disp.h"
 #include "dispatch/disp_priv.h"
