@@ -365,9 +365,25 @@ sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
          base = SIM_ENC_MTBUF;
          num = (w0 >> 15) & 0xF;
          break;
-      case 0x3C:
+      case 0x3C: /* MIMG: [ISA] 12.x "MIMG" (gfx9: bit 15 is A16, bit 63 D16) */
          base = SIM_ENC_MIMG;
          num = (w0 >> 18) & 0x7F;
+         in->mimg.dmask = (w0 >> 8) & 0xF;
+         in->mimg.bits = ((w0 >> 12) & 1 ? SIM_MIMG_UNORM : 0) |
+                         ((w0 >> 14) & 1 ? SIM_MIMG_DA : 0) |
+                         ((w0 >> 15) & 1 ? SIM_MIMG_A16 : 0) |
+                         ((w0 >> 16) & 1 ? SIM_MIMG_TFE : 0) |
+                         ((w0 >> 17) & 1 ? SIM_MIMG_LWE : 0) |
+                         ((w1 >> 31) & 1 ? SIM_MIMG_D16 : 0);
+         if ((w0 >> 13) & 1)
+            in->flags |= SIM_IF_GLC;
+         if ((w0 >> 25) & 1)
+            in->flags |= SIM_IF_SLC;
+         in->mimg.vaddr = w1 & 0xFF;
+         in->mimg.vdata = (w1 >> 8) & 0xFF;
+         in->mimg.srsrc = ((w1 >> 16) & 0x1F) * 4;
+         in->mimg.ssamp = ((w1 >> 21) & 0x1F) * 4;
+         in->vdst = in->mimg.vdata;
          break;
       case 0x35:
          base = SIM_ENC_VINTRP;

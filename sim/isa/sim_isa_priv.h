@@ -101,6 +101,16 @@ enum {
    SIM_IF_LDS = 1u << 12,
 };
 
+/* MIMG modifier bits (sim_inst.mimg.bits); GLC/SLC are SIM_IF_GLC/SIM_IF_SLC. */
+enum {
+   SIM_MIMG_UNORM = 1u << 0, /* unnormalised coordinates whatever the S# says */
+   SIM_MIMG_DA = 1u << 1,    /* declare array */
+   SIM_MIMG_A16 = 1u << 2,   /* 16-bit address components (bit 15: R128 before GFX9) */
+   SIM_MIMG_TFE = 1u << 3,   /* texture fail enable: one more VGPR returns status */
+   SIM_MIMG_LWE = 1u << 4,   /* LOD warning enable: likewise */
+   SIM_MIMG_D16 = 1u << 5,   /* 16-bit data, two components per VGPR */
+};
+
 typedef struct sim_wave sim_wave;
 typedef struct sim_inst sim_inst;
 typedef void (*sim_handler)(sim_wave *w, const sim_inst *in);
@@ -136,6 +146,12 @@ struct sim_inst {
          uint8_t srsrc, soffset;             /* MUBUF: srsrc is an SGPR number */
          uint8_t sbase;                      /* SMEM: SGPR number */
       } mem;
+      struct {
+         uint8_t vaddr, vdata;  /* first VGPR of the address / data */
+         uint8_t srsrc, ssamp;  /* SGPR numbers of the T# (8 dwords) and S# (4 dwords) */
+         uint8_t dmask;         /* DMASK[3:0] */
+         uint8_t bits;          /* SIM_MIMG_* */
+      } mimg;
    };
    uint32_t raw[2];
 };

@@ -56,6 +56,7 @@ t_u(float f)
 void t_alu_tests(void);
 void t_mem_tests(void);
 void t_cover_tests(void);
+void t_mimg_tests(void);
 
 #define TEST(name) static void name(void)
 #define RUN(name)                                                                           \

@@ -475,22 +475,6 @@ TEST(flat_atomic_forms)
    CHECK_EQ(buf[128 + 63], 163);
 }
 
-/* ---- Expected-illegal image instructions ------------------------------------------------ */
-
-/* The interpreter has no image resources: MIMG decodes to an illegal-instruction fault
- * naming the instruction (sim_isa_coverage lists these forms as expected illegal). */
-TEST(mimg_illegal)
-{
-   sim_wave *w = t_wave();
-   CHECK_EQ(t_run(w, "image_sample_lz v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf"),
-            SIM_FAULT_ILLEGAL_INSTRUCTION);
-   CHECK(strstr(t_fault.message, "image_sample_lz") != NULL);
-   w = t_wave();
-   CHECK_EQ(t_run(w, "image_store v[0:3], v[4:5], s[0:7] dmask:0xf unorm"),
-            SIM_FAULT_ILLEGAL_INSTRUCTION);
-   CHECK(strstr(t_fault.message, "image_store") != NULL);
-}
-
 /* V_CMP_CLASS_F32: D = S0 is in a class of the mask S1 (bit 3 -normal, 4 -denormal,
  * 7 +denormal, 8 +normal). An f32 subnormal is a denormal, even though it would be a
  * normal double (the classification is of the 32-bit value). */
@@ -523,5 +507,4 @@ t_cover_tests(void)
    RUN(sdwa_forms);
    RUN(ds_forms);
    RUN(flat_atomic_forms);
-   RUN(mimg_illegal);
 }

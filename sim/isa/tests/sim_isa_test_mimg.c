@@ -1,0 +1,590 @@
+/* MIMG tests: image_store / image_load / image_sample_lz through hand-built T# and S#
+ * (GFX9 SQ_IMG_RSRC_WORD0-7, SQ_IMG_SAMP_WORD0-3) on linear images; results computed by
+ * hand. */
+#include <math.h>
+#include <stdlib.h>
+#include "sim_isa_test.h"
+
+/* T# TYPE, DATA_FORMAT, NUM_FORMAT, DST_SEL values. */
+enum { T_1D = 8, T_2D = 9, T_3D = 10, T_CUBE = 11, T_1D_ARRAY = 12, T_2D_ARRAY = 13 };
+enum { DF_8 = 1, DF_16 = 2, DF_8_8 = 3, DF_32 = 4, DF_5_6_5 = 16, DF_32_32 = 11,
+       DF_8_8_8_8 = 10, DF_16_16_16_16 = 12, DF_32_32_32_32 = 14 };
+enum { NF_UNORM = 0, NF_SNORM = 1, NF_UINT = 4, NF_SINT = 5, NF_FLOAT = 7 };
+#define SEL(x, y, z, w) ((x) | (y) << 3 | (z) << 6 | (w) << 9)
+#define SEL_XYZW SEL(4, 5, 6, 7)
+
+typedef struct tdesc {
+   const void *base;
+   unsigned type, dfmt, nfmt, width, height, depth, pitch, sel, sw_mode;
+   unsigned base_array, last_level;
+} tdesc;
+
+/* Writes the 8-dword T# at s[n]. depth: DEPTH field (3D: depth-1, arrays: last slice). */
+static void
+set_tsharp(sim_wave *w, unsigned n, tdesc d)
+{
+   uint64_t a = (uint64_t)(uintptr_t)d.base;
+   CHECK((a & 0xFF) == 0);
+   uint32_t *t = &w->s[n];
+   t[0] = (uint32_t)(a >> 8);
+   t[1] = ((uint32_t)(a >> 40) & 0xFF) | d.dfmt << 20 | d.nfmt << 26;
+   t[2] = (d.width - 1) | (d.height ? d.height - 1 : 0) << 14;
+   t[3] = (d.sel ? d.sel : SEL_XYZW) | d.last_level << 16 | d.sw_mode << 20 | d.type << 28;
+   t[4] = d.depth | ((d.pitch ? d.pitch : d.width) - 1) << 13;
+   t[5] = d.base_array;
+   t[6] = t[7] = 0;
+}
+
+/* S# clamp modes, filters, border colour type. */
+enum { C_WRAP = 0, C_MIRROR = 1, C_EDGE = 2, C_BORDER = 6 };
+static void
+set_ssharp(sim_wave *w, unsigned n, unsigned clamp_x, unsigned clamp_y, bool bilinear,
+           bool unnorm, unsigned border_type)
+{
+   uint32_t *s = &w->s[n];
+   s[0] = clamp_x | clamp_y << 3 | clamp_x << 6 | (unnorm ? 1u << 15 : 0);
+   s[1] = 0xFFF << 12; /* MAX_LOD */
+   s[2] = bilinear ? (1u << 20 | 1u << 22) : 0;
+   s[3] = border_type << 30;
+}
+
+static void
+vset_all(sim_wave *w, unsigned v, uint32_t x)
+{
+   for (unsigned l = 0; l < 64; l++)
+      w->v[v][l] = x;
+}
+
+static bool
+near(float got, float want)
+{
+   return fabsf(got - want) <= 1e-6f * (1.0f + fabsf(want));
+}
+
+#define CHECK_F(got, want)                                                                  \
+   do {                                                                                     \
+      float g_ = (got), w_ = (want);                                                        \
+      if (!near(g_, w_)) {                                                                  \
+         fprintf(stderr, "FAIL %s: %s:%d: %s = %.9g, want %.9g\n", t_current, __FILE__,      \
+                 __LINE__, #got, g_, w_);                                                   \
+         t_failures++;                                                                      \
+      }                                                                                     \
+   } while (0)
+
+/* RGBA8 UNORM 2-D image 4x3 with a pitch of 8 texels: lane l stores (l/255, 1 - l/255,
+ * 0.5, 2.0) at (l % 4, l / 4). Lane 12 is out of range (x = 4 lands in the pitch padding
+ * if the bound were not checked) and lanes 13+ are outside EXEC: neither writes. Reading
+ * back with image_load returns byte/255. */
+TEST(mimg_store_load_rgba8_pitch)
+{
+   uint8_t *img = t_alloc(8 * 3 * 4, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   memset(img, 0xEE, 8 * 3 * 4);
+   sim_wave *w = t_wave();
+   set_tsharp(w, 0, (tdesc){img, T_2D, DF_8_8_8_8, NF_UNORM, 4, 3, 0, 8});
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[4][l] = l < 12 ? l % 4 : 4 + l;
+      w->v[5][l] = l < 12 ? l / 4 : 0;
+      w->v[0][l] = t_u((float)l / 255.0f);
+      w->v[1][l] = t_u(1.0f - (float)l / 255.0f);
+      w->v[2][l] = t_u(0.5f);
+      w->v[3][l] = t_u(l & 1 ? 2.0f : -1.0f);
+   }
+   SIM_EXEC(w) = 0x1FFF;
+   CHECK_EQ(t_run(w, "image_store v[0:3], v[4:5], s[0:7] dmask:0xf unorm\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "image_load v[8:11], v[4:5], s[0:7] dmask:0xf unorm\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 12; l++) {
+      const uint8_t *p = img + ((l / 4) * 8 + l % 4) * 4;
+      CHECK_EQ(p[0], l);
+      CHECK_EQ(p[1], 255 - l);
+      CHECK_EQ(p[2], 128); /* 127.5 rounds to even */
+      CHECK_EQ(p[3], l & 1 ? 255 : 0);
+      CHECK_EQ(w->v[8][l], t_u((float)l / 255.0f));
+      CHECK_EQ(w->v[9][l], t_u((float)(255 - l) / 255.0f));
+      CHECK_EQ(w->v[10][l], t_u(128.0f / 255.0f));
+      CHECK_EQ(w->v[11][l], t_u(l & 1 ? 1.0f : 0.0f));
+   }
+   /* Padding texels x = 4..7 of every row untouched. */
+   for (unsigned y = 0; y < 3; y++)
+      for (unsigned b = 16; b < 32; b++)
+         CHECK_EQ(img[y * 32 + b], 0xEE);
+   /* Lane 12's out-of-range load reads zeros; lanes beyond EXEC keep their VGPRs. */
+   CHECK_EQ(w->v[8][12], 0);
+   CHECK_EQ(w->v[11][12], 0);
+   CHECK_EQ(w->v[8][13], 0);
+}
+
+/* DMASK subsets: a store of (r, b) from two VGPRs writes g = a = 0; a load of (g, a)
+ * packs them into two consecutive VGPRs; dmask 0x4 loads b alone. */
+TEST(mimg_dmask)
+{
+   uint8_t *img = t_alloc(4 * 4, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   memset(img, 0x77, 16);
+   sim_wave *w = t_wave();
+   set_tsharp(w, 4, (tdesc){img, T_1D, DF_8_8_8_8, NF_UINT, 4, 1, 0, 4});
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = l & 3;
+      w->v[2][l] = 10 + l;     /* r */
+      w->v[3][l] = 300;        /* b: saturates to 255 */
+   }
+   SIM_EXEC(w) = 0xF;
+   CHECK_EQ(t_run(w, "image_store v[2:3], v1, s[4:11] dmask:0x5 unorm\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "image_load v[6:7], v1, s[4:11] dmask:0xa unorm\n"
+                     "image_load v8, v1, s[4:11] dmask:0x4 unorm\n"
+                     "image_load v9, v1, s[4:11] dmask:0x1 unorm\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 4; l++) {
+      CHECK_EQ(img[4 * l + 0], 10 + l);
+      CHECK_EQ(img[4 * l + 1], 0);
+      CHECK_EQ(img[4 * l + 2], 255);
+      CHECK_EQ(img[4 * l + 3], 0);
+      CHECK_EQ(w->v[6][l], 0);
+      CHECK_EQ(w->v[7][l], 0);
+      CHECK_EQ(w->v[8][l], 255);
+      CHECK_EQ(w->v[9][l], 10 + l);
+   }
+}
+
+/* Number formats: SNORM16 rounding, UINT16 saturation, SINT8 clamping and sign extension,
+ * FLOAT16 conversion, FLOAT32 pass-through; DST_SEL BGRA swaps channels both ways; a
+ * one-channel format reads (r, 0, 0, 1). */
+TEST(mimg_formats)
+{
+   uint8_t *mem = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint16_t *snorm = (uint16_t *)mem, *u16 = (uint16_t *)(mem + 256);
+   int8_t *s8 = (int8_t *)(mem + 512);
+   uint16_t *h = (uint16_t *)(mem + 768);
+   uint8_t *bgra = mem + 1024, *r8 = mem + 1280;
+   float *f32 = (float *)(mem + 1536);
+   r8[0] = 51;
+   f32[2] = -0.0f;
+   f32[3] = 3.25f;
+   sim_wave *w = t_wave();
+   set_tsharp(w, 8, (tdesc){snorm, T_1D, DF_16, NF_SNORM, 4, 1});
+   set_tsharp(w, 16, (tdesc){u16, T_1D, DF_16, NF_UINT, 4, 1});
+   set_tsharp(w, 24, (tdesc){s8, T_1D, DF_8, NF_SINT, 4, 1});
+   set_tsharp(w, 32, (tdesc){h, T_1D, DF_16_16_16_16, NF_FLOAT, 4, 1});
+   set_tsharp(w, 40, (tdesc){bgra, T_1D, DF_8_8_8_8, NF_UNORM, 4, 1, 0, 0, SEL(6, 5, 4, 7)});
+   set_tsharp(w, 48, (tdesc){r8, T_1D, DF_8, NF_UNORM, 4, 1, 0, 0, SEL(4, 0, 0, 1)});
+   set_tsharp(w, 56, (tdesc){f32, T_1D, DF_32_32, NF_FLOAT, 2, 1});
+   vset_all(w, 0, 0);
+   vset_all(w, 1, t_u(-0.5f));
+   vset_all(w, 2, 70000);
+   vset_all(w, 3, (uint32_t)-200);
+   vset_all(w, 4, t_u(1.5f));
+   vset_all(w, 5, t_u(-2.0f));
+   vset_all(w, 6, t_u(65504.0f * 4)); /* overflows f16: inf */
+   vset_all(w, 7, t_u(0.25f));
+   vset_all(w, 10, t_u(1.0f));       /* BGRA store: r = 1, g = 0, b = 0.2, a = 1 */
+   vset_all(w, 11, t_u(0.0f));
+   vset_all(w, 12, t_u(0.2f));
+   vset_all(w, 13, t_u(1.0f));
+   vset_all(w, 14, 1);               /* texel 1 of the RG32F image */
+   SIM_EXEC(w) = 1;
+   CHECK_EQ(t_run(w, "image_store v1, v0, s[8:15] dmask:0x1 unorm\n"
+                     "image_store v2, v0, s[16:23] dmask:0x1 unorm\n"
+                     "image_store v3, v0, s[24:31] dmask:0x1 unorm\n"
+                     "image_store v[4:7], v0, s[32:39] dmask:0xf unorm\n"
+                     "image_store v[10:13], v0, s[40:47] dmask:0xf unorm\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "image_load v20, v0, s[8:15] dmask:0x1 unorm\n"
+                     "image_load v21, v0, s[24:31] dmask:0x1 unorm\n"
+                     "image_load v[22:25], v0, s[32:39] dmask:0xf unorm\n"
+                     "image_load v[26:29], v0, s[40:47] dmask:0xf unorm\n"
+                     "image_load v[30:33], v0, s[48:55] dmask:0xf unorm\n"
+                     "image_load v[34:37], v14, s[56:63] dmask:0xf unorm\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(snorm[0], 0xC000); /* -16383.5 rounds to even: -16384 */
+   CHECK_EQ(u16[0], 0xFFFF);
+   CHECK_EQ(s8[0], -128);
+   CHECK_EQ(h[0], 0x3E00);
+   CHECK_EQ(h[1], 0xC000);
+   CHECK_EQ(h[2], 0x7C00);
+   CHECK_EQ(h[3], 0x3400);
+   CHECK_EQ(bgra[0], 51);  /* B */
+   CHECK_EQ(bgra[1], 0);   /* G */
+   CHECK_EQ(bgra[2], 255); /* R */
+   CHECK_EQ(bgra[3], 255); /* A */
+   CHECK_EQ(w->v[20][0], t_u(-16384.0f / 32767.0f));
+   CHECK_EQ(w->v[21][0], 0xFFFFFF80u);
+   CHECK_EQ(w->v[22][0], t_u(1.5f));
+   CHECK_EQ(w->v[23][0], t_u(-2.0f));
+   CHECK_EQ(w->v[24][0], t_u(INFINITY));
+   CHECK_EQ(w->v[25][0], t_u(0.25f));
+   CHECK_EQ(w->v[26][0], t_u(1.0f));
+   CHECK_EQ(w->v[27][0], t_u(0.0f));
+   CHECK_EQ(w->v[28][0], t_u(51.0f / 255.0f));
+   CHECK_EQ(w->v[29][0], t_u(1.0f));
+   CHECK_EQ(w->v[30][0], t_u(51.0f / 255.0f));
+   CHECK_EQ(w->v[31][0], 0);
+   CHECK_EQ(w->v[32][0], 0);
+   CHECK_EQ(w->v[33][0], t_u(1.0f));
+   CHECK_EQ(w->v[34][0], 0x80000000u); /* -0.0 kept */
+   CHECK_EQ(w->v[35][0], t_u(3.25f));
+   CHECK_EQ(w->v[36][0], 0);           /* RG format: b = 0, a = 1 */
+   CHECK_EQ(w->v[37][0], t_u(1.0f));
+}
+
+/* D16 (two components per VGPR), A16 (two address components per VGPR), TFE (status
+ * VGPR after the data, 0), _pck (raw bits, _sgn sign-extends). */
+TEST(mimg_d16_a16_tfe_pck)
+{
+   uint16_t *img = t_alloc(4 * 4 * 8, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   sim_wave *w = t_wave();
+   /* 4x4 RGBA16 FLOAT, texel (x, y) = (x + y/4, -1, 0.5, 8) */
+   for (unsigned y = 0; y < 4; y++)
+      for (unsigned x = 0; x < 4; x++) {
+         uint16_t *p = img + (y * 4 + x) * 4;
+         p[0] = (uint16_t)sim__f32_to_f16((float)x + (float)y / 4.0f);
+         p[1] = 0xBC00;
+         p[2] = 0x3800;
+         p[3] = 0x4800;
+      }
+   set_tsharp(w, 0, (tdesc){img, T_2D, DF_16_16_16_16, NF_FLOAT, 4, 4});
+   set_tsharp(w, 8, (tdesc){img, T_2D, DF_16_16_16_16, NF_SINT, 4, 4});
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = (l & 3) | ((l >> 2) & 3) << 16; /* A16: x low, y high */
+      w->v[1][l] = l & 3;
+      w->v[2][l] = (l >> 2) & 3;
+      w->v[10][l] = w->v[11][l] = w->v[12][l] = w->v[13][l] = w->v[14][l] = 0xDEAD;
+   }
+   SIM_EXEC(w) = 0xFFFF;
+   CHECK_EQ(t_run(w, "image_load v[4:5], v0, s[0:7] dmask:0xf unorm a16 d16\n"
+                     "image_load v[10:14], v[1:2], s[0:7] dmask:0xf unorm tfe\n"
+                     "image_load_pck v[6:7], v[1:2], s[0:7] dmask:0x3 unorm\n"
+                     "image_load_pck_sgn v[8:9], v[1:2], s[8:15] dmask:0x3 unorm\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 16; l++) {
+      uint32_t r = sim__f32_to_f16((float)(l & 3) + (float)(l >> 2) / 4.0f);
+      CHECK_EQ(w->v[4][l], r | 0xBC00u << 16);
+      CHECK_EQ(w->v[5][l], 0x3800u | 0x4800u << 16);
+      CHECK_EQ(w->v[10][l], t_u((float)(l & 3) + (float)(l >> 2) / 4.0f));
+      CHECK_EQ(w->v[11][l], t_u(-1.0f));
+      CHECK_EQ(w->v[13][l], t_u(8.0f));
+      CHECK_EQ(w->v[14][l], 0); /* TFE status */
+      CHECK_EQ(w->v[6][l], r);
+      CHECK_EQ(w->v[7][l], 0xBC00u);
+      CHECK_EQ(w->v[9][l], 0xFFFFBC00u);
+   }
+   /* D16 store: halves of one VGPR into r and g; _pck store writes raw low bits. */
+   w = t_wave();
+   uint16_t *rg = t_alloc(64, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint16_t *rg8 = t_alloc(64, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   set_tsharp(w, 0, (tdesc){rg, T_1D, DF_16_16_16_16, NF_FLOAT, 4, 1});
+   set_tsharp(w, 8, (tdesc){rg8, T_1D, DF_8_8, NF_UNORM, 4, 1});
+   vset_all(w, 0, 0x3C00u | 0xC400u << 16); /* 1.0, -4.0 in f16 */
+   vset_all(w, 1, 2);
+   vset_all(w, 2, 0x1234);
+   vset_all(w, 3, 0x5678);
+   SIM_EXEC(w) = 1;
+   CHECK_EQ(t_run(w, "image_store v0, v1, s[0:7] dmask:0x3 unorm d16\n"
+                     "image_store_pck v[2:3], v1, s[8:15] dmask:0x3 unorm"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(rg[8], 0x3C00); /* texel 2 of RGBA16F at byte 16 */
+   CHECK_EQ(rg[9], 0xC400);
+   CHECK_EQ(rg[10], 0);
+   CHECK_EQ(rg[11], 0);
+   CHECK_EQ(rg[4], 0);
+   CHECK_EQ(rg8[2], 0x7834); /* texel 2 of the RG8 image at byte 4: raw low bytes */
+   CHECK_EQ(rg8[1], 0);
+}
+
+/* 3-D and 2-D array addressing: slice offsets are slice * height * pitch texels; arrays
+ * add BASE_ARRAY and bound the layer by the DEPTH field (last slice). */
+TEST(mimg_3d_array)
+{
+   uint32_t *img = t_alloc(4 * 3 * 5 * 4, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   for (unsigned i = 0; i < 60; i++)
+      img[i] = 1000 + i;
+   sim_wave *w = t_wave();
+   /* 3D 3x3x4 with pitch 4; 2D array 3x3, pitch 4, layers 1..3 (base 1, last 3) */
+   set_tsharp(w, 0, (tdesc){img, T_3D, DF_32, NF_UINT, 3, 3, 3, 4});
+   set_tsharp(w, 8, (tdesc){img, T_2D_ARRAY, DF_32, NF_UINT, 3, 3, 3, 4, 0, 0, 1});
+   vset_all(w, 0, 2);
+   vset_all(w, 1, 1);
+   for (unsigned l = 0; l < 64; l++)
+      w->v[2][l] = l; /* z / layer */
+   SIM_EXEC(w) = 0x1F;
+   CHECK_EQ(t_run(w, "image_load v3, v[0:2], s[0:7] dmask:0x1 unorm\n"
+                     "image_load v4, v[0:2], s[8:15] dmask:0x1 unorm da\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 5; l++) {
+      CHECK_EQ(w->v[3][l], l < 4 ? 1000 + (l * 3 + 1) * 4 + 2 : 0);
+      CHECK_EQ(w->v[4][l], l < 3 ? 1000 + ((l + 1) * 3 + 1) * 4 + 2 : 0);
+   }
+}
+
+/* _mip: level 0 works, a level past LAST_LEVEL reads 0 / is not written, a valid level
+ * above 0 is an illegal-instruction fault (only level 0 is laid out). */
+TEST(mimg_mip)
+{
+   uint32_t *img = t_alloc(64, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   img[1] = 77;
+   sim_wave *w = t_wave();
+   set_tsharp(w, 0, (tdesc){img, T_1D, DF_32, NF_UINT, 4, 1});
+   vset_all(w, 0, 1);
+   vset_all(w, 1, 0);
+   vset_all(w, 5, 99);
+   w->v[1][1] = 1;
+   SIM_EXEC(w) = 3;
+   CHECK_EQ(t_run(w, "image_load_mip v2, v[0:1], s[0:7] dmask:0x1 unorm\n"
+                     "image_store_mip v5, v[0:1], s[0:7] dmask:0x1 unorm\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[2][0], 77);
+   CHECK_EQ(w->v[2][1], 0);
+   CHECK_EQ(img[1], 99);
+   w = t_wave();
+   set_tsharp(w, 0, (tdesc){img, T_1D, DF_32, NF_UINT, 4, 1, 0, 0, 0, 0, 0, 1});
+   vset_all(w, 1, 1);
+   CHECK_EQ(t_run(w, "image_load_mip v2, v[0:1], s[0:7] dmask:0x1 unorm"),
+            SIM_FAULT_ILLEGAL_INSTRUCTION);
+   CHECK(strstr(t_fault.message, "mip level 1") != NULL);
+}
+
+/* A 4x4 RGBA8 UNORM texture whose red channel is 10 * (x + 4 * y) + 5 and green 255 - red;
+ * blue = x * 64, alpha = 255. */
+static uint8_t *
+sample_texture(void)
+{
+   uint8_t *tex = t_alloc(4 * 4 * 4, SIM_ALLOC_READ);
+   for (unsigned y = 0; y < 4; y++)
+      for (unsigned x = 0; x < 4; x++) {
+         uint8_t *p = tex + (y * 4 + x) * 4;
+         p[0] = (uint8_t)(10 * (x + 4 * y) + 5);
+         p[1] = (uint8_t)(255 - p[0]);
+         p[2] = (uint8_t)(x * 64);
+         p[3] = 255;
+      }
+   return tex;
+}
+
+static float
+red(unsigned x, unsigned y)
+{
+   return (float)(10 * (x + 4 * y) + 5) / 255.0f;
+}
+
+/* Bilinear at the midpoint of texels (1,1),(2,1),(1,2),(2,2): their average; at a
+ * quarter offset: weights 3/4, 1/4. Point sampling picks the texel under the coordinate. */
+TEST(mimg_sample_bilinear_point)
+{
+   uint8_t *tex = sample_texture();
+   sim_wave *w = t_wave();
+   set_tsharp(w, 0, (tdesc){tex, T_2D, DF_8_8_8_8, NF_UNORM, 4, 4});
+   set_ssharp(w, 8, C_EDGE, C_EDGE, true, false, 0);
+   set_ssharp(w, 12, C_EDGE, C_EDGE, false, false, 0);
+   /* lane 0: (0.5, 0.5) = texel-space (2, 2); lane 1: texel-space (1.75, 2.5):
+    * x between 1 and 2 with weights 0.75/0.25, y exactly on row 2. */
+   w->v[4][0] = t_u(0.5f);
+   w->v[5][0] = t_u(0.5f);
+   w->v[4][1] = t_u(1.75f / 4.0f);
+   w->v[5][1] = t_u(2.5f / 4.0f);
+   SIM_EXEC(w) = 3;
+   CHECK_EQ(t_run(w, "image_sample_lz v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf\n"
+                     "image_sample_lz v[6:7], v[4:5], s[0:7], s[12:15] dmask:0x5\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   float avg = (red(1, 1) + red(2, 1) + red(1, 2) + red(2, 2)) / 4.0f;
+   CHECK_F(t_f(w->v[0][0]), avg);
+   CHECK_F(t_f(w->v[1][0]), 1.0f - avg);
+   CHECK_F(t_f(w->v[2][0]), (64.0f + 128.0f) / 2.0f / 255.0f);
+   CHECK_F(t_f(w->v[3][0]), 1.0f);
+   CHECK_F(t_f(w->v[0][1]), 0.75f * red(1, 2) + 0.25f * red(2, 2));
+   /* point: (2, 2) and (1, 2); dmask 0x5 = red, blue */
+   CHECK_EQ(w->v[6][0], t_u(red(2, 2)));
+   CHECK_EQ(w->v[7][0], t_u(128.0f / 255.0f));
+   CHECK_EQ(w->v[6][1], t_u(red(1, 2)));
+   CHECK_EQ(w->v[7][1], t_u(64.0f / 255.0f));
+}
+
+/* Clamp modes: clamp-to-edge, wrap and mirror on point and bilinear sampling; clamp to
+ * border with opaque black and opaque white; FORCE_UNNORMALIZED coordinates. */
+TEST(mimg_sample_clamp_modes)
+{
+   uint8_t *tex = sample_texture();
+   sim_wave *w = t_wave();
+   set_tsharp(w, 0, (tdesc){tex, T_2D, DF_8_8_8_8, NF_UNORM, 4, 4});
+   set_ssharp(w, 8, C_EDGE, C_EDGE, false, false, 0);
+   set_ssharp(w, 12, C_WRAP, C_WRAP, false, false, 0);
+   set_ssharp(w, 16, C_MIRROR, C_MIRROR, false, false, 0);
+   set_ssharp(w, 20, C_EDGE, C_EDGE, true, false, 0);
+   set_ssharp(w, 24, C_WRAP, C_WRAP, true, false, 0);
+   set_ssharp(w, 28, C_BORDER, C_BORDER, false, false, 1);
+   set_ssharp(w, 32, C_BORDER, C_BORDER, true, false, 2);
+   set_ssharp(w, 36, C_EDGE, C_EDGE, false, true, 0);
+   /* lane 0: s = -0.5, t = 1.25 (texel-space -2, 5); lane 1: s = 1.125, t = -0.125
+    * (texel-space 4.5, -0.5); lane 2: s = 0, t = 0 (texel-space corner). */
+   float s[3] = {-0.5f, 1.125f, 0.0f}, t[3] = {1.25f, -0.125f, 0.0f};
+   for (unsigned l = 0; l < 3; l++) {
+      w->v[4][l] = t_u(s[l]);
+      w->v[5][l] = t_u(t[l]);
+   }
+   vset_all(w, 6, t_u(2.5f)); /* unnormalised texel-space (2.5, 1.5) */
+   vset_all(w, 7, t_u(1.5f));
+   SIM_EXEC(w) = 7;
+   CHECK_EQ(t_run(w, "image_sample_lz v10, v[4:5], s[0:7], s[8:11] dmask:0x1\n"
+                     "image_sample_lz v11, v[4:5], s[0:7], s[12:15] dmask:0x1\n"
+                     "image_sample_lz v12, v[4:5], s[0:7], s[16:19] dmask:0x1\n"
+                     "image_sample_lz v13, v[4:5], s[0:7], s[20:23] dmask:0x1\n"
+                     "image_sample_lz v14, v[4:5], s[0:7], s[24:27] dmask:0x1\n"
+                     "image_sample_lz v[16:19], v[4:5], s[0:7], s[28:31] dmask:0xf\n"
+                     "image_sample_lz v[20:23], v[4:5], s[0:7], s[32:35] dmask:0xf\n"
+                     "image_sample_lz v15, v[6:7], s[0:7], s[36:39] dmask:0x1\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   /* clamp to edge, point: (0, 3), (3, 0), (0, 0) */
+   CHECK_EQ(w->v[10][0], t_u(red(0, 3)));
+   CHECK_EQ(w->v[10][1], t_u(red(3, 0)));
+   CHECK_EQ(w->v[10][2], t_u(red(0, 0)));
+   /* wrap, point: x -2 -> 2, y 5 -> 1; x 4 -> 0, y -1 -> 3 */
+   CHECK_EQ(w->v[11][0], t_u(red(2, 1)));
+   CHECK_EQ(w->v[11][1], t_u(red(0, 3)));
+   /* mirror, point: x -2 -> 1, y 5 -> 2; x 4 -> 3, y -1 -> 0 */
+   CHECK_EQ(w->v[12][0], t_u(red(1, 2)));
+   CHECK_EQ(w->v[12][1], t_u(red(3, 0)));
+   /* clamp to edge, bilinear at the corner: all four taps clamp to (0, 0) */
+   CHECK_F(t_f(w->v[13][2]), red(0, 0));
+   /* wrap, bilinear at the corner: texels (3,3), (0,3), (3,0), (0,0) equally */
+   CHECK_F(t_f(w->v[14][2]), (red(3, 3) + red(0, 3) + red(3, 0) + red(0, 0)) / 4.0f);
+   /* border, point, opaque black: lanes 0 and 1 fall outside */
+   for (unsigned l = 0; l < 2; l++) {
+      CHECK_EQ(w->v[16][l], 0);
+      CHECK_EQ(w->v[17][l], 0);
+      CHECK_EQ(w->v[18][l], 0);
+      CHECK_EQ(w->v[19][l], t_u(1.0f));
+   }
+   CHECK_EQ(w->v[16][2], t_u(red(0, 0)));
+   /* border, bilinear, opaque white at the corner: 3 of 4 taps are border */
+   CHECK_F(t_f(w->v[20][2]), 0.75f + 0.25f * red(0, 0));
+   CHECK_F(t_f(w->v[22][2]), 0.75f);
+   CHECK_EQ(w->v[20][0], t_u(1.0f));
+   /* unnormalised (2.5, 1.5) -> texel (2, 1) */
+   CHECK_EQ(w->v[15][0], t_u(red(2, 1)));
+}
+
+/* Float and integer formats: R32F point sampling returns the stored value exactly; a
+ * 2-D array picks its slice by rounding; an integer format samples with point filtering
+ * only (bilinear faults). */
+TEST(mimg_sample_float_int_array)
+{
+   float *f = t_alloc(2 * 2 * 3 * 4, SIM_ALLOC_READ);
+   for (unsigned i = 0; i < 12; i++)
+      f[i] = 0.1f * (float)i - 0.3f;
+   sim_wave *w = t_wave();
+   set_tsharp(w, 0, (tdesc){f, T_2D_ARRAY, DF_32, NF_FLOAT, 2, 2, 2, 2});
+   set_tsharp(w, 16, (tdesc){f, T_2D, DF_32, NF_SINT, 2, 2});
+   set_ssharp(w, 8, C_EDGE, C_EDGE, false, false, 0);
+   set_ssharp(w, 12, C_EDGE, C_EDGE, true, false, 0);
+   vset_all(w, 4, t_u(0.75f));
+   vset_all(w, 5, t_u(0.25f));
+   for (unsigned l = 0; l < 64; l++)
+      w->v[6][l] = t_u((float)l * 0.5f); /* slice: 0, 0.5 -> 0 (even), 1, 1.5 -> 2, 2, 9 -> 2 */
+   SIM_EXEC(w) = 0x3F;
+   CHECK_EQ(t_run(w, "image_sample_lz v10, v[4:6], s[0:7], s[8:11] dmask:0x1 da\n"
+                     "image_sample_lz v11, v[4:5], s[16:23], s[8:11] dmask:0x1\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   unsigned slice[6] = {0, 0, 1, 2, 2, 2};
+   for (unsigned l = 0; l < 6; l++)
+      CHECK_EQ(w->v[10][l], t_u(f[slice[l] * 4 + 1]));
+   CHECK_EQ(w->v[11][0], t_u(f[1]));
+   CHECK_EQ(t_run(w, "image_sample_lz v11, v[4:5], s[16:23], s[12:15] dmask:0x1"),
+            SIM_FAULT_ILLEGAL_INSTRUCTION);
+   CHECK(strstr(t_fault.message, "integer") != NULL);
+}
+
+/* What the model does not implement faults as an illegal instruction naming the field:
+ * a tiled SW_MODE, an unsupported data format, a cube image, a border colour from the
+ * table; other MIMG opcodes have no handler. A texel outside every
+ * allocation is a memory violation. With EXEC = 0 nothing is read, nothing faults. */
+TEST(mimg_faults)
+{
+   uint8_t *img = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   sim_wave *w = t_wave();
+   set_tsharp(w, 0, (tdesc){img, T_2D, DF_8_8_8_8, NF_UNORM, 4, 4, 0, 0, 0, 9});
+   CHECK_EQ(t_run(w, "image_store v[0:3], v[4:5], s[0:7] dmask:0xf unorm"),
+            SIM_FAULT_ILLEGAL_INSTRUCTION);
+   CHECK(strstr(t_fault.message, "SW_MODE 9") != NULL);
+   CHECK(strstr(t_fault.message, "image_store") != NULL);
+   CHECK_EQ(img[0], 0);
+
+   w = t_wave();
+   set_tsharp(w, 0, (tdesc){img, T_2D, DF_8_8_8_8, NF_UNORM, 4, 4, 0, 0, 0, 9});
+   set_ssharp(w, 8, C_EDGE, C_EDGE, false, false, 0);
+   CHECK_EQ(t_run(w, "image_sample_lz v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf"),
+            SIM_FAULT_ILLEGAL_INSTRUCTION);
+   CHECK(strstr(t_fault.message, "image_sample_lz") != NULL);
+
+   w = t_wave();
+   SIM_EXEC(w) = 0;
+   CHECK_EQ(t_run(w, "image_store v[0:3], v[4:5], s[0:7] dmask:0xf unorm"), SIM_FAULT_NONE);
+
+   w = t_wave();
+   set_tsharp(w, 0, (tdesc){img, T_2D, DF_5_6_5, NF_UNORM, 4, 4});
+   CHECK_EQ(t_run(w, "image_load v0, v[4:5], s[0:7] dmask:0x1 unorm"),
+            SIM_FAULT_ILLEGAL_INSTRUCTION);
+   CHECK(strstr(t_fault.message, "DATA_FORMAT 16") != NULL);
+
+   w = t_wave();
+   set_tsharp(w, 0, (tdesc){img, T_CUBE, DF_32, NF_FLOAT, 4, 4, 5});
+   CHECK_EQ(t_run(w, "image_load v0, v[4:6], s[0:7] dmask:0x1 unorm da"),
+            SIM_FAULT_ILLEGAL_INSTRUCTION);
+   CHECK(strstr(t_fault.message, "cube") != NULL);
+
+   w = t_wave();
+   set_tsharp(w, 0, (tdesc){img, T_2D, DF_32, NF_FLOAT, 4, 4});
+   set_ssharp(w, 8, C_BORDER, C_BORDER, false, false, 3);
+   CHECK_EQ(t_run(w, "image_sample_lz v0, v[4:5], s[0:7], s[8:11] dmask:0x1"),
+            SIM_FAULT_ILLEGAL_INSTRUCTION);
+   CHECK(strstr(t_fault.message, "BORDER_COLOR_TYPE 3") != NULL);
+
+   /* A 1024x1024 RGBA8 image at a 4 KiB allocation: texel (0, 100) is outside it. */
+   w = t_wave();
+   set_tsharp(w, 0, (tdesc){img, T_2D, DF_8_8_8_8, NF_UNORM, 1024, 1024});
+   vset_all(w, 5, 100);
+   CHECK_EQ(t_run(w, "image_store v[0:3], v[4:5], s[0:7] dmask:0xf unorm"),
+            SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_fault.address, (uint64_t)(uintptr_t)img + 100 * 1024 * 4);
+   w = t_wave();
+   set_tsharp(w, 0, (tdesc){img, T_2D, DF_8_8_8_8, NF_UNORM, 1024, 1024});
+   set_ssharp(w, 8, C_EDGE, C_EDGE, false, true, 0);
+   vset_all(w, 5, t_u(100.0f));
+   CHECK_EQ(t_run(w, "image_sample_lz v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf"),
+            SIM_FAULT_MEMORY_VIOLATION);
+
+   /* image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf decodes with its fields but
+    * has no handler (decoded, not run: sim_isa_coverage fails on executed forms without
+    * one). */
+   const uint32_t sample[2] = {0xF0800F00u, 0x00400004u};
+   sim_inst in;
+   sim__decode(sample, sizeof(sample), &in);
+   CHECK_EQ(in.op, SIM_OP_image_sample);
+   CHECK_EQ(in.enc, SIM_ENC_MIMG);
+   CHECK_EQ(in.mimg.dmask, 0xF);
+   CHECK_EQ(in.mimg.vaddr, 4);
+   CHECK_EQ(in.mimg.ssamp, 8);
+   CHECK(sim__handler(SIM_OP_image_sample) == NULL);
+}
+
+void
+t_mimg_tests(void)
+{
+   RUN(mimg_store_load_rgba8_pitch);
+   RUN(mimg_dmask);
+   RUN(mimg_formats);
+   RUN(mimg_d16_a16_tfe_pck);
+   RUN(mimg_3d_array);
+   RUN(mimg_mip);
+   RUN(mimg_sample_bilinear_point);
+   RUN(mimg_sample_clamp_modes);
+   RUN(mimg_sample_float_int_array);
+   RUN(mimg_faults);
+}
