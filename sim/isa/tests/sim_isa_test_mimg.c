@@ -501,6 +501,54 @@ TEST(mimg_sample_float_int_array)
    CHECK(strstr(t_fault.message, "integer") != NULL);
 }
 
+/* SRGB: colour channels are sRGB-encoded, alpha is linear UNORM; MIRROR_ONCE_LAST_TEXEL
+ * mirrors a negative coordinate once; a 1-D array samples (s, slice). */
+TEST(mimg_srgb_mirror_once_1d_array)
+{
+   uint8_t *img = t_alloc(4 * 4, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   sim_wave *w = t_wave();
+   set_tsharp(w, 0, (tdesc){img, T_1D, DF_8_8_8_8, 9 /* SRGB */, 4, 1});
+   vset_all(w, 0, 0);
+   vset_all(w, 1, t_u(1.0f));
+   vset_all(w, 2, t_u(0.0f));
+   vset_all(w, 3, t_u(0.2158605f)); /* sRGB 128/255 in linear */
+   vset_all(w, 4, t_u(0.5f));
+   SIM_EXEC(w) = 1;
+   CHECK_EQ(t_run(w, "image_store v[1:4], v0, s[0:7] dmask:0xf unorm\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "image_load v[5:8], v0, s[0:7] dmask:0xf unorm\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(img[0], 255);
+   CHECK_EQ(img[1], 0);
+   CHECK_EQ(img[2], 128);
+   CHECK_EQ(img[3], 128); /* alpha: 127.5 rounds to even, no sRGB curve */
+   CHECK_EQ(w->v[5][0], t_u(1.0f));
+   CHECK(fabsf(t_f(w->v[7][0]) - 0.2158605f) < 1e-5f);
+   CHECK_EQ(w->v[8][0], t_u(128.0f / 255.0f));
+
+   /* 1-D array of 4 texels x 2 layers, R32F: layer l texel x = 10 * l + x. */
+   float *f = t_alloc(8 * 4, SIM_ALLOC_READ);
+   for (unsigned i = 0; i < 8; i++)
+      f[i] = (float)(10 * (i / 4) + i % 4);
+   w = t_wave();
+   set_tsharp(w, 0, (tdesc){f, T_1D_ARRAY, DF_32, NF_FLOAT, 4, 1, 1});
+   set_ssharp(w, 8, 3 /* MIRROR_ONCE_LAST_TEXEL */, 0, false, false, 0);
+   w->v[0][0] = t_u(-0.3f);  /* texel-space -1.2 -> 1.2: texel 1 */
+   w->v[0][1] = t_u(-2.0f);  /* -8 -> 8: clamps to the last texel */
+   w->v[0][2] = t_u(0.6f);   /* 2.4: texel 2 */
+   w->v[1][0] = t_u(1.0f);
+   w->v[1][1] = t_u(0.0f);
+   w->v[1][2] = t_u(7.0f);   /* clamps to the last layer */
+   SIM_EXEC(w) = 7;
+   CHECK_EQ(t_run(w, "image_sample_lz v2, v[0:1], s[0:7], s[8:11] dmask:0x1 da\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[2][0], t_u(11.0f));
+   CHECK_EQ(w->v[2][1], t_u(3.0f));
+   CHECK_EQ(w->v[2][2], t_u(12.0f));
+}
+
 /* What the model does not implement faults as an illegal instruction naming the field:
  * a tiled SW_MODE, an unsupported data format, a cube image, a border colour from the
  * table; other MIMG opcodes have no handler. A texel outside every
@@ -586,5 +634,6 @@ t_mimg_tests(void)
    RUN(mimg_sample_bilinear_point);
    RUN(mimg_sample_clamp_modes);
    RUN(mimg_sample_float_int_array);
+   RUN(mimg_srgb_mirror_once_1d_array);
    RUN(mimg_faults);
 }
