@@ -75,9 +75,9 @@ struct _cl_platform_id *plat_platform_get(void);
 #define PLAT_PLATFORM_VENDOR "hsacl project"
 #define PLAT_ICD_SUFFIX "HSACL"
 /*
- * The OpenCL version the platform and its devices claim (CL_MAKE_VERSION): 1.2, or 3.0 when
- * the environment has HSACL_OPENCL_VERSION=3.0 — an opt-in profile until the CTS core tier
- * passes (issue #6). Read once, on first use; any other value is logged and ignored.
+ * The OpenCL version the platform and its devices claim (CL_MAKE_VERSION): 3.0, or 1.2 when
+ * the environment has HSACL_OPENCL_VERSION=1.2 (for applications that mis-handle 3.0's
+ * optional features). Read once, on first use; any other value is logged and ignored.
  */
 cl_version plat_opencl_version(void);
 /* Its parts, e.g. for the compiler's __OPENCL_VERSION__: run-time values, not constants. */

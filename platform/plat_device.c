@@ -4,7 +4,7 @@
  * (plat_gpu_info.c), sub-device partitioning (none), and the device/host timers.
  *
  * What a device claims is what works at this commit: no images, no extensions or OpenCL C
- * features beyond plat_extensions.def, OpenCL 1.2 or, under HSACL_OPENCL_VERSION=3.0, 3.0
+ * features beyond plat_extensions.def, OpenCL 3.0 or, under HSACL_OPENCL_VERSION=1.2, 1.2
  * (platform/plat.h).
  */
 #include "platform/plat.h"

@@ -94,15 +94,15 @@ static cl_version opencl_version;
 static void
 version_init(void)
 {
-   opencl_version = CL_MAKE_VERSION(1, 2, 0);
+   opencl_version = CL_MAKE_VERSION(3, 0, 0);
    const char *env = getenv("HSACL_OPENCL_VERSION");
    if (!env)
       return;
-   if (!strcmp(env, "3.0"))
-      opencl_version = CL_MAKE_VERSION(3, 0, 0);
-   else if (strcmp(env, "1.2"))
+   if (!strcmp(env, "1.2"))
+      opencl_version = CL_MAKE_VERSION(1, 2, 0);
+   else if (strcmp(env, "3.0"))
       icd_log(ICD_LOG_WARN, "platform",
-              "HSACL_OPENCL_VERSION=\"%s\" ignored (expected 1.2 or 3.0): reporting OpenCL 1.2",
+              "HSACL_OPENCL_VERSION=\"%s\" ignored (expected 1.2 or 3.0): reporting OpenCL 3.0",
               env);
 }
 

@@ -1,8 +1,8 @@
 /*
  * tests/api_version_test.c — the OpenCL version profiles (platform/plat.h
- * plat_opencl_version): `api_version_test 1.2` checks the default profile answers exactly
- * as before the 3.0 profile existed; `api_version_test 3.0` (run under
- * HSACL_OPENCL_VERSION=3.0) checks the OpenCL 3.0 queries of API §4.1/§4.2 agree with each
+ * plat_opencl_version): `api_version_test 1.2` (run under HSACL_OPENCL_VERSION=1.2) checks
+ * the 1.2 profile answers as OpenCL 1.2 specifies; `api_version_test 3.0` (the default
+ * profile) checks the OpenCL 3.0 queries of API §4.1/§4.2 agree with each
  * other — every OpenCL C feature listed has its query counterpart and no counterpart claims
  * an unlisted feature — and that a -cl-std=CL3.0 program sees exactly the listed feature
  * macros, __OPENCL_VERSION__ 300, and runs the listed features.
@@ -432,6 +432,30 @@ run_features(const char *options, bool (*has)(const char *))
    clReleaseProgram(p);
 }
 
+/* API §5.8.6.5: -cl-std naming an OpenCL C version the device does not list in
+ * CL_DEVICE_OPENCL_C_ALL_VERSIONS fails to compile, and the log says why; clCompileProgram
+ * the same. */
+static void
+check_unsupported_std(const char *options)
+{
+   const char *src = "kernel void k(global int *p) { *p = 1; }";
+   cl_int err = CL_SUCCESS;
+   cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   if (!p)
+      return;
+   CHECK_EQ_INT(clBuildProgram(p, 1, &device, options, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+   char log[4096] = "";
+   clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log, NULL);
+   CHECK(strstr(log, "does not support OpenCL C") != NULL);
+   cl_build_status bs = CL_BUILD_SUCCESS;
+   clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_STATUS, sizeof(bs), &bs, NULL);
+   CHECK_EQ_INT(bs, CL_BUILD_ERROR);
+   CHECK_EQ_INT(clCompileProgram(p, 1, &device, options, 0, NULL, NULL, NULL, NULL),
+                CL_COMPILE_PROGRAM_FAILURE);
+   clReleaseProgram(p);
+}
+
 static void
 check_programs_30(void)
 {
@@ -440,6 +464,7 @@ check_programs_30(void)
    check_macros("-cl-std=CL1.2", 300, 120);
    check_macros("-cl-std=CL3.0", 300, 300);
    run_features("-cl-std=CL3.0", listed);
+   check_unsupported_std("-cl-std=CL2.0"); /* no pipes, no device-side enqueue */
 }
 
 /* Program-scope global constructors/destructors and IL are not supported: the 3.0 answers
@@ -520,6 +545,8 @@ check_programs_12(void)
 {
    check_macros("", 120, 120);
    check_macros("-cl-std=CL1.2", 120, 120);
+   check_unsupported_std("-cl-std=CL2.0");
+   check_unsupported_std("-cl-std=CL3.0");
 }
 
 int

@@ -338,7 +338,7 @@ test_linear_id(void)
    int *copied = calloc(64 * groups, sizeof(int));
    void *args[] = { o, in, copied };
    size_t sizes[] = { total * sizeof(int), sizeof(in), 64 * groups * sizeof(int) };
-   if (run(src, "-cl-std=CL2.0", 3, global, local, args, sizes, 3) == 0) {
+   if (run(src, "-cl-std=CL3.0", 3, global, local, args, sizes, 3) == 0) {
       unsigned bad = 0;
       for (size_t z = 0; z < global[2]; z++)
          for (size_t y = 0; y < global[1]; y++)

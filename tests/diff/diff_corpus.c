@@ -889,7 +889,7 @@ const struct diff_kernel diff_corpus[] = {
                 "   o[8 * x + 4] = 0; o[8 * x + 5] = 1; o[8 * x + 6] = 0;\n"
                 "   o[8 * x + 7] = (int)get_local_id(0);\n"
                 "}\n",
-      .hsacl_options = "-cl-std=CL2.0",
+      .hsacl_options = "-cl-std=CL3.0",
       .args = { OUTN(T_I32, 8 * 1000) }, .dim = 1, .global = { 1000 }, .local = { 64 },
       .ref = REF_HOST, .host_ref = ref_nonuniform,
       .why_host = "PoCL 3.1 reports no non-uniform work-group support (OpenCL C 1.2 only)",
@@ -906,7 +906,7 @@ const struct diff_kernel diff_corpus[] = {
                 "   o[8 * lin + 6] = (int)get_group_id(1);\n"
                 "   o[8 * lin + 7] = (int)(get_local_id(0) + 100 * get_local_id(1));\n"
                 "}\n",
-      .hsacl_options = "-cl-std=CL2.0",
+      .hsacl_options = "-cl-std=CL3.0",
       .args = { OUTN(T_I32, 8 * 70 * 45) }, .dim = 2, .global = { 70, 45 }, .local = { 16, 8 },
       .ref = REF_HOST, .host_ref = ref_nonuniform,
       .why_host = "PoCL 3.1 reports no non-uniform work-group support (OpenCL C 1.2 only)",
@@ -918,7 +918,7 @@ const struct diff_kernel diff_corpus[] = {
                 "   size_t lin = get_global_id(1) * get_global_size(0) + get_global_id(0);\n"
                 "   o[lin] = (int)get_local_linear_id();\n"
                 "}\n",
-      .hsacl_options = "-cl-std=CL2.0",
+      .hsacl_options = "-cl-std=CL3.0",
       .args = { OUTN(T_I32, 70 * 45) }, .dim = 2, .global = { 70, 45 }, .local = { 16, 8 },
       .ref = REF_HOST, .host_ref = ref_linear_id,
       .why_host = "PoCL 3.1 reports no non-uniform work-group support (OpenCL C 1.2 only)",
