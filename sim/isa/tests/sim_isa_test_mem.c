@@ -98,6 +98,51 @@ TEST(global_atomics)
    CHECK_EQ(w->v[13][1], 1); /* carry into the high dword */
 }
 
+/* Lanes naming the same address are combined (sim__vm_atomic): still lane order, each lane
+ * returns the value before its own operation, lanes of other addresses and lanes outside
+ * EXEC are not mixed in. Lanes alternate between two counters; odd lanes 1..15 are off. */
+TEST(global_atomics_combined)
+{
+   uint32_t *buf = t_alloc(64, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   buf[0] = 1000;
+   buf[1] = 7;
+   buf[2] = 0;
+   sim_wave *w = t_wave();
+   set_ptr_sgpr(w, 4, buf);
+   uint64_t exec = ~0ull;
+   for (unsigned l = 1; l < 16; l += 2)
+      exec &= ~(1ull << l);
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = (l & 1) * 4; /* even lanes buf[0], odd lanes buf[1] */
+      w->v[2][l] = l + 1;       /* add operand */
+      w->v[3][l] = 8;           /* buf[2] */
+      w->v[4][l] = 63 - l;      /* umax operand */
+   }
+   SIM_EXEC(w) = exec;
+   CHECK_EQ(t_run(w, "global_atomic_add v5, v1, v2, s[4:5] glc\n"
+                     "global_atomic_umax v6, v3, v4, s[4:5] glc"),
+            SIM_FAULT_NONE);
+   uint32_t even = 1000, odd = 7, mx = 0;
+   bool ok = true;
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((exec >> l) & 1))
+         continue;
+      uint32_t *ctr = (l & 1) ? &odd : &even;
+      ok &= w->v[5][l] == *ctr;
+      *ctr += l + 1;
+      ok &= w->v[6][l] == mx;
+      if (63 - l > mx)
+         mx = 63 - l;
+   }
+   CHECK(ok);
+   CHECK_EQ(buf[0], even);
+   CHECK_EQ(buf[1], odd);
+   CHECK_EQ(buf[2], 63);
+   CHECK_EQ(w->v[5][0], 1000);
+   CHECK_EQ(w->v[5][2], 1001);
+   CHECK_EQ(w->v[5][17], 7); /* the first odd lane inside EXEC */
+}
+
 /* DS: 16-bit offsets, read2/write2 in dwords, st64, atomics with return. */
 TEST(ds_ops)
 {
@@ -256,6 +301,7 @@ t_mem_tests(void)
    RUN(smem_load);
    RUN(global_load_store);
    RUN(global_atomics);
+   RUN(global_atomics_combined);
    RUN(ds_ops);
    RUN(scratch_swizzle_and_private_aperture);
    RUN(flat_lds_aperture);
