@@ -238,7 +238,7 @@ struct _cl_command_queue {
    _Atomic(struct _cl_event *) last_event;
    /* Non-terminal commands that are not in the completion FIFO (held back on the host, or
     * running outside the AQL ring); under lock. Those in the FIFO are reached through it
-    * (under fifo_lock): the two together are every command in flight. */
+    * (under fifo_lock): the two together are every command held back or submitted. */
    struct disp_command *commands;
    _Atomic(struct _cl_event *) barrier_event; /* out-of-order: latest barrier; internal
                                                * reference; written under lock */
