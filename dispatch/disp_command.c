@@ -194,7 +194,7 @@ work_done_handler(hsa_signal_value_t value, void *arg)
 
 /* ---- the completion FIFO (disp.h) ------------------------------------------------------ */
 
-/* Appends `n`. Callers: the submit lock's holder, and fifo_pop (the stub). */
+/* Appends `n`. Callers: the submit lock's holder, and fifo_pop_locked (the stub). */
 static void
 fifo_push(struct _cl_command_queue *q, struct disp_fifo_node *n)
 {
@@ -213,7 +213,7 @@ fifo_empty(struct _cl_command_queue *q)
 
 /* The oldest node, or NULL when fifo_empty. Holder of `armed`, under fifo_lock. */
 static struct disp_fifo_node *
-fifo_peek(struct _cl_command_queue *q)
+fifo_peek_locked(struct _cl_command_queue *q)
 {
    struct disp_fifo_node *h = atomic_load(&q->fifo_head);
    if (h == &q->fifo_stub) {
@@ -226,9 +226,9 @@ fifo_peek(struct _cl_command_queue *q)
    return h;
 }
 
-/* Unlinks `h`, which fifo_peek returned. Holder of `armed`, under fifo_lock. */
+/* Unlinks `h`, which fifo_peek_locked returned. Holder of `armed`, under fifo_lock. */
 static void
-fifo_pop(struct _cl_command_queue *q, struct disp_fifo_node *h)
+fifo_pop_locked(struct _cl_command_queue *q, struct disp_fifo_node *h)
 {
    struct disp_fifo_node *next = atomic_load(&h->next);
    if (!next) {
@@ -263,11 +263,11 @@ queue_retire(struct _cl_command_queue *q)
       unsigned n = 0;
       struct disp_fifo_node *h;
       pthread_mutex_lock(&q->fifo_lock);
-      while (n < RETIRE_BATCH && (h = fifo_peek(q))) {
+      while (n < RETIRE_BATCH && (h = fifo_peek_locked(q))) {
          struct disp_command *cmd = disp__fifo_command(q, h);
          if (hsa->hsa_signal_load_scacquire(cmd->work_signal) != 0)
             break;
-         fifo_pop(q, h);
+         fifo_pop_locked(q, h);
          batch[n++] = cmd;
       }
       pthread_mutex_unlock(&q->fifo_lock);
