@@ -133,7 +133,10 @@ worker_main(void *arg)
          take_incoming(w);
          job = take_ready(w);
          if (!job && !atomic_load(&w->stop)) {
-            sim__epoch_sleep(ticket, w->head ? WORKER_POLL_NS : UINT64_MAX);
+            /* Jobs not ready yet (also ones pushed since take_incoming, not taken):
+             * the safety poll; none: nothing to miss. */
+            bool pending = w->head || atomic_load_explicit(&w->incoming, memory_order_relaxed);
+            sim__epoch_sleep(ticket, pending ? WORKER_POLL_NS : UINT64_MAX);
             continue;
          }
          sim__epoch_cancel();

@@ -181,10 +181,14 @@ void sim__signal_get_times(sim_signal *s, uint64_t *start, uint64_t *end);
  * re-test sees the modification. Spurious returns from *_sleep are allowed.
  */
 /*
- * Test hook: with HSACL_SIM_WAKE_DELAY set when the runtime initialises, a waiter pauses a
- * pseudo-random while between its last look for work and its announcement (at the start
- * of sim__*_prepare), widening the window a lost wake-up needs (sim_test_wake sets it).
- * Otherwise one predictable branch.
+ * Test hook: with HSACL_SIM_WAKE_DELAY set when the runtime initialises, both sides pause
+ * a pseudo-random while (often not at all) between every two steps of the protocol
+ * (sim_signal.c lists them): before the announcement, between reading the ticket and
+ * clearing `woken`, before the futex wait; after a write, between claiming the wake-up
+ * and bumping. Each such window is a few instructions wide, and a lost wake-up needs
+ * another thread to run right inside one (sim_test_wake sets the knob). A pause only
+ * before the announcement, as until 9747a66, left the window of that commit's bug (between
+ * the clear and the ticket) as narrow as ever. Otherwise one predictable branch.
  */
 extern bool sim__wake_delay_enabled;
 void sim__wake_delay(void);

@@ -75,6 +75,9 @@ futex_wake_all(_Atomic uint32_t *word)
 
 bool sim__wake_delay_enabled;
 
+/* Half the time nothing, else up to ~1000 pauses or (1 in 64) a yield: the windows between
+ * the steps of an announcement or a wake-up are a few instructions wide, and a pause of
+ * either kind at any of them lets the other side run through its whole sequence there. */
 void
 sim__wake_delay(void)
 {
@@ -83,6 +86,9 @@ sim__wake_delay(void)
    x ^= x << 13;
    x ^= x >> 17;
    x ^= x << 5;
+   if (x & 1)
+      return;
+   x >>= 1;
    if (x % 64 == 0) {
       sched_yield();
       return;
@@ -91,28 +97,58 @@ sim__wake_delay(void)
       __builtin_ia32_pause();
 }
 
+/* Test hook (sim_priv.h): between every two steps of the protocol on both sides. */
+#define WAKE_DELAY()                                                                          \
+   do {                                                                                       \
+      if (__builtin_expect(sim__wake_delay_enabled, 0))                                      \
+         sim__wake_delay();                                                                   \
+   } while (0)
+
 /*
  * One futex wake per announcement, not one per modification: a sleeper that was woken
  * stays counted until it runs again, which on a busy machine can take a while, and every
  * modification meanwhile would make the system call again. So the first modifier after an
- * announcement sets `woken` and wakes everyone; later ones see it set and leave it. An
- * announcement clears it before its fence, so a modification after it wakes again: a
- * modifier that found `woken` set read it before the clear in its modification order,
- * which puts the modifier's fence before the sleeper's, so the sleeper's re-test sees it.
+ * announcement sets `woken` and wakes everyone; later ones see it set and leave it.
+ *
+ * The protocol, for a signal's (seq, waiters, woken) and the same for (epoch,
+ * epoch_sleepers, epoch_woken); every access is sequentially consistent, so all of them,
+ * both fences included, lie in one total order:
+ *
+ *    sleeper S                               modifier M
+ *    s1  t = seq                             m1  write the value (the condition)
+ *    s2  waiters++                           m2  fence                  (F_M)
+ *    s3  woken = 0                           m3  if waiters != 0 && !xchg(woken, 1):
+ *    s4  fence                  (F_S)        m4     seq++
+ *    s5  re-test the condition               m5     futex_wake_all(seq)
+ *    s6  futex_wait(seq, t)     (returns at once if seq != t)
+ *    s7  waiters--
+ *
+ * Invariants:
+ *  I1 from s2 to s7, S's unit is in `waiters` (nobody else removes it; a signal's counter
+ *     is never reset, not even when its slot is recycled).
+ *  I2 if F_M precedes F_S, S's re-test (s5) sees M's write: S does not sleep on it.
+ *  I3 if F_S precedes F_M, M's m3 sees S's unit (I1) and its xchg reads S's clear or a later
+ *     store to `woken`. It reads 0: M bumps after F_S, so after s1. It reads 1: that 1 came
+ *     from a modifier M' whose xchg came after s3, and M' bumps after its xchg, so after s1.
+ *     Either way some bump follows s1, so seq != t when S's futex_wait compares, or the
+ *     bump's futex_wake_all (after it) finds S asleep: S wakes.
+ *  I4 (what I3 needs of s1) the ticket is read before the clear. Read after it (as until
+ *     9747a66), M' could set `woken` and bump between s3 and s1, the ticket include that
+ *     bump, the re-test run before M's write, and M find `woken` set: nobody bumps after
+ *     s1, and S sleeps through M's write. With no timeout that is a hang: sim_test_queue's
+ *     wait for a completion signal that the packet processor decrements 200 times in a
+ *     row, the async worker of a CTS buffers run (epoch == ticket, woken == 0).
+ * A timed-out or cancelled sleeper leaves `woken` as it is: a stale 1 only saves bumps
+ * until the next announcement clears it, and every sleeper clears it before its fence.
  */
 uint32_t
 sim__epoch_prepare(void)
 {
-   if (__builtin_expect(sim__wake_delay_enabled, 0))
-      sim__wake_delay();
-   /* The ticket is read before `woken` is cleared: a modifier that clears-then-finds
-    * `woken` set (and so does not bump) was preceded by one that set it after our clear
-    * and bumps after that, so the bump is newer than our ticket and our futex wait returns.
-    * Read after the clear, the ticket could already include that bump, and the later
-    * modifier's wake-up was lost (a CTS buffers run hung with a ready job, epoch == ticket,
-    * woken == 0). */
-   uint32_t ticket = atomic_load(&epoch);
+   WAKE_DELAY();
+   uint32_t ticket = atomic_load(&epoch); /* before the clear: I4 */
+   WAKE_DELAY();
    atomic_fetch_add(&epoch_sleepers, 1);
+   WAKE_DELAY();
    atomic_store(&epoch_woken, 0);
    atomic_thread_fence(memory_order_seq_cst);
    return ticket;
@@ -127,6 +163,7 @@ sim__epoch_cancel(void)
 void
 sim__epoch_sleep(uint32_t ticket, uint64_t timeout_ns)
 {
+   WAKE_DELAY();
    futex_wait(&epoch, ticket, timeout_ns);
    atomic_fetch_sub(&epoch_sleepers, 1);
 }
@@ -137,7 +174,9 @@ epoch_wake_fenced(void)
 {
    if (atomic_load_explicit(&epoch_sleepers, memory_order_relaxed) &&
        !atomic_exchange(&epoch_woken, 1)) {
+      WAKE_DELAY();
       atomic_fetch_add(&epoch, 1);
+      WAKE_DELAY();
       futex_wake_all(&epoch);
    }
 }
@@ -152,10 +191,11 @@ sim__epoch_bump(void)
 uint32_t
 sim__signal_prepare(sim_signal *s)
 {
-   if (__builtin_expect(sim__wake_delay_enabled, 0))
-      sim__wake_delay();
-   uint32_t ticket = atomic_load(&s->seq); /* before the clear: see sim__epoch_prepare */
+   WAKE_DELAY();
+   uint32_t ticket = atomic_load(&s->seq); /* before the clear: I4 */
+   WAKE_DELAY();
    atomic_fetch_add(&s->waiters, 1);
+   WAKE_DELAY();
    atomic_store(&s->woken, 0);
    atomic_thread_fence(memory_order_seq_cst);
    return ticket;
@@ -170,6 +210,7 @@ sim__signal_cancel(sim_signal *s)
 void
 sim__signal_sleep(sim_signal *s, uint32_t ticket, uint64_t timeout_ns)
 {
+   WAKE_DELAY();
    futex_wait(&s->seq, ticket, timeout_ns);
    atomic_fetch_sub(&s->waiters, 1);
 }
@@ -193,10 +234,13 @@ sim__signal_unwatch(sim_signal *s)
 static void
 signal_notify(sim_signal *s)
 {
+   WAKE_DELAY();
    atomic_thread_fence(memory_order_seq_cst);
    if (atomic_load_explicit(&s->waiters, memory_order_relaxed) &&
        !atomic_exchange(&s->woken, 1)) {
+      WAKE_DELAY();
       atomic_fetch_add(&s->seq, 1);
+      WAKE_DELAY();
       futex_wake_all(&s->seq);
    }
    if (atomic_load_explicit(&s->watchers, memory_order_relaxed))
@@ -253,8 +297,9 @@ signal_create(hsa_signal_value_t initial_value, uint32_t num_consumers,
       return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
    }
    pthread_mutex_unlock(&arena_lock);
+   /* `waiters` and `watchers` are not reset: a thread still (wrongly) waiting on the slot's
+    * previous signal keeps its unit and takes it back itself (I1). */
    atomic_store(&s->value, initial_value);
-   atomic_store(&s->waiters, 0);
    atomic_store(&s->start_ts, 0);
    atomic_store(&s->end_ts, 0);
    s->attributes = attributes;
