@@ -254,15 +254,16 @@ arena_map(void)
 {
    void *p = mmap(NULL, (size_t)SIGNAL_MAX * sizeof(sim_signal), PROT_READ | PROT_WRITE,
                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-   arena = p == MAP_FAILED ? NULL : p;
+   /* Release: sim__signal_get runs without pthread_once (any handle, any thread). */
+   __atomic_store_n(&arena, p == MAP_FAILED ? NULL : p, __ATOMIC_RELEASE);
 }
 
 sim_signal *
 sim__signal_get(hsa_signal_t signal)
 {
    uintptr_t h = (uintptr_t)signal.handle;
-   uintptr_t base = (uintptr_t)arena;
-   if (!arena || h < base || h >= base + (uintptr_t)atomic_load(&arena_used) * sizeof(sim_signal) ||
+   uintptr_t base = (uintptr_t)__atomic_load_n(&arena, __ATOMIC_ACQUIRE);
+   if (!base || h < base || h >= base + (uintptr_t)atomic_load(&arena_used) * sizeof(sim_signal) ||
        (h - base) % sizeof(sim_signal) != 0)
       return NULL;
    sim_signal *s = (sim_signal *)h;
@@ -350,7 +351,7 @@ hsa_signal_destroy(hsa_signal_t signal)
 void
 sim__signal_finish(void)
 {
-   if (!arena)
+   if (!__atomic_load_n(&arena, __ATOMIC_ACQUIRE))
       return;
    pthread_mutex_lock(&arena_lock);
    uint32_t used = atomic_load(&arena_used);
