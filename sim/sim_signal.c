@@ -111,8 +111,10 @@ sim__wake_delay(void)
  * announcement sets `woken` and wakes everyone; later ones see it set and leave it.
  *
  * The protocol, for a signal's (seq, waiters, woken) and the same for (epoch,
- * epoch_sleepers, epoch_woken); every access is sequentially consistent, so all of them,
- * both fences included, lie in one total order:
+ * epoch_sleepers, epoch_woken), whose modifiers are writes to watched signals and
+ * sim__epoch_bump. The sleeper's steps, the xchg and the bump are sequentially consistent;
+ * the value write (any order the API allows) and the relaxed `waiters` load are placed by
+ * the two fences, which lie in the same single total order:
  *
  *    sleeper S                               modifier M
  *    s1  t = seq                             m1  write the value (the condition)
