@@ -3,8 +3,10 @@
  * Field layouts: [ISA] chapter 12 "Microcode formats" (Vega 7nm guide).
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "sim_isa_priv.h"
 
 const char *const sim__op_names[SIM_OP_COUNT] = {
@@ -528,10 +530,13 @@ sim__fetch(sim_wave *w, uint64_t pc)
    if (!in->fn) {
       sim_inst tmp;
       sim__decode((const uint32_t *)(p->alloc->view + off), p->size - off, &tmp);
-      sim_handler fn = tmp.fn;
-      tmp.fn = NULL;
-      *in = tmp;
-      __atomic_store_n(&in->fn, fn, __ATOMIC_RELEASE);
+      /* Every field but `fn` with plain stores (no reader looks at them before it has
+       * acquired a non-NULL `fn`), then `fn` with the release store that publishes them:
+       * `fn` itself is read lock-free, so it is never written by the plain copy. */
+      const size_t fo = offsetof(sim_inst, fn), fe = fo + sizeof(tmp.fn);
+      memcpy(in, &tmp, fo);
+      memcpy((char *)in + fe, (const char *)&tmp + fe, sizeof(tmp) - fe);
+      __atomic_store_n(&in->fn, tmp.fn, __ATOMIC_RELEASE);
    }
    pthread_mutex_unlock(&p->lock);
    return in;
