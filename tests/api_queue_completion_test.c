@@ -223,22 +223,12 @@ test_user_event_holds_many(cl_command_queue q)
    clReleaseEvent(user);
 }
 
-static void
-on_alarm(int sig)
-{
-   (void)sig;
-   static const char msg[] = "api_queue_completion: deadlock (no progress in 240 s)\n";
-   (void)!write(2, msg, sizeof(msg) - 1);
-   _exit(2);
-}
-
 int
 main(void)
 {
    cl_platform_id platform;
    cl_int err;
-   signal(SIGALRM, on_alarm);
-   alarm(240);
+   test_watchdog("api_queue_completion", 240);
    clGetPlatformIDs(1, &platform, NULL);
    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS) {
       fprintf(stderr, "no hsacl device\n");

@@ -6,9 +6,11 @@
 #ifndef HSACL_TEST_H
 #define HSACL_TEST_H
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static unsigned test_passed, test_failed;
 
@@ -45,6 +47,29 @@ static unsigned test_passed, test_failed;
                  g_ ? g_ : "(null)", w_ ? w_ : "(null)");                                   \
       }                                                                                     \
    } while (0)
+
+/* A test that could deadlock calls test_watchdog(name, seconds) first: with no end by then
+ * it exits 2 with "<name>: no progress in <seconds> s" (async-signal-safe), instead of
+ * waiting for ctest's timeout. */
+static const char *test_watchdog_name;
+
+static inline void
+test_watchdog_fire(int sig)
+{
+   (void)sig;
+   static const char msg[] = ": no progress before the watchdog fired (deadlock?)\n";
+   (void)!write(2, test_watchdog_name, strlen(test_watchdog_name));
+   (void)!write(2, msg, sizeof(msg) - 1);
+   _exit(2);
+}
+
+static inline void
+test_watchdog(const char *name, unsigned seconds)
+{
+   test_watchdog_name = name;
+   signal(SIGALRM, test_watchdog_fire);
+   alarm(seconds);
+}
 
 static inline int
 test_main_end(void)
