@@ -240,6 +240,21 @@ MAD16(v_mad_legacy_u16, in->clamp ? (a * b + c > 0xFFFF ? 0xFFFF : a * b + c) : 
 MAD16(v_mad_u16, in->clamp ? (a * b + c > 0xFFFF ? 0xFFFF : a * b + c) : (a * b + c) & 0xFFFF)
 MAD16(v_mad_legacy_i16, sat_i16((int16_t)a * (int16_t)b + (int16_t)c, in->clamp))
 MAD16(v_mad_i16, sat_i16((int16_t)a * (int16_t)b + (int16_t)c, in->clamp))
+/* Three-way 16-bit integer min/max/median (VOP3 500-508; the f16 forms are separate). */
+static inline int32_t
+med3_i(int32_t x, int32_t y, int32_t z)
+{
+   int32_t mx = MAX3(x, y, z);
+   return mx == x ? (y > z ? y : z) : mx == y ? (x > z ? x : z) : (x > y ? x : y);
+}
+#define I16(v) ((int32_t)(int16_t)(v))
+MAD16(v_min3_u16, MIN3(a, b, c))
+MAD16(v_max3_u16, MAX3(a, b, c))
+MAD16(v_med3_u16, (uint32_t)med3_i((int32_t)a, (int32_t)b, (int32_t)c))
+MAD16(v_min3_i16, (uint32_t)MIN3(I16(a), I16(b), I16(c)) & 0xFFFF)
+MAD16(v_max3_i16, (uint32_t)MAX3(I16(a), I16(b), I16(c)) & 0xFFFF)
+MAD16(v_med3_i16, (uint32_t)med3_i(I16(a), I16(b), I16(c)) & 0xFFFF)
+#undef I16
 
 /* D.u[31:24] = byte_permute({S0.u, S1.u}, S2.u[31:24]), ... D.u[7:0] with S2.u[7:0];
  * selector 0-7 picks byte n of {S0, S1} (S1 is bytes 0-3), 8-11 replicate the sign of

@@ -11,6 +11,27 @@ TEST(sop2_add_carry)
    CHECK_EQ(w->s[3], 1);
 }
 
+/* 16-bit three-way min/max/median (VOP3 500-508): low halves only, signed and unsigned
+ * orders differ, the high half of the result is zero (a CTS convert_uchar_sat(short)
+ * kernel faulted on v_med3_i16 before these existed). */
+TEST(vop3_minmaxmed3_16)
+{
+   sim_wave *w = t_wave();
+   w->v[1][0] = 0xAAAA0005; /* 5 */
+   w->v[2][0] = 0x0000FFFE; /* -2 / 65534 */
+   w->v[3][0] = 0x12340100; /* 256 */
+   CHECK_EQ(t_run(w, "v_med3_i16 v4, v1, v2, v3\n v_med3_u16 v5, v1, v2, v3\n"
+                     "v_min3_i16 v6, v1, v2, v3\n v_max3_u16 v7, v1, v2, v3\n"
+                     "v_min3_u16 v8, v1, v2, v3\n v_max3_i16 v9, v1, v2, v3"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[4][0], 5);
+   CHECK_EQ(w->v[5][0], 256);
+   CHECK_EQ(w->v[6][0], 0xFFFE);
+   CHECK_EQ(w->v[7][0], 0xFFFE);
+   CHECK_EQ(w->v[8][0], 5);
+   CHECK_EQ(w->v[9][0], 256);
+}
+
 TEST(vop2_add_u32)
 {
    sim_wave *w = t_wave();
@@ -312,4 +333,5 @@ t_alu_tests(void)
    RUN(special_regs);
    RUN(sop2_add_carry);
    RUN(vop2_add_u32);
+   RUN(vop3_minmaxmed3_16);
 }
