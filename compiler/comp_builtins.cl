@@ -153,6 +153,49 @@ SAT_ALL_RND(uint, 0.0, 0x1p32, 0, UINT_MAX)
 SAT_ALL_RND(long, -0x1p63, 0x1p63, LONG_MIN, LONG_MAX)
 SAT_ALL_RND(ulong, 0.0, 0x1p64, 0, ULONG_MAX)
 
+/* ---- vstorea_half3<rounding> and vloada_half3 (OpenCL C 3.0 §6.15.9) ----
+ * For n = 3 the aligned forms access 3 halves at p + offset * 4. opencl.bc stores and loads
+ * a <4 x half> there: the store clobbers the half after the third, and into a private array
+ * that ends after the third half LLVM deletes the out-of-bounds store altogether (piglit
+ * vstorea_half-float-private read back zeros). Both are the unaligned forms at offset 0 of
+ * p + offset * 4, which access exactly 3 halves (opencl.bc's vstore3/vload3 on half). All 40
+ * vstorea_half3 variants (float/double, 5 roundings, 4 address spaces) and the 5 vloada_half3
+ * variants are replaced. */
+
+#define VSTOREA_HALF3(R, S, AS)                                                             \
+   __attribute__((overloadable)) void vstorea_half3##R(S##3 v, size_t o, AS half *p)        \
+   {                                                                                        \
+      vstore_half3##R(v, 0, p + o * 4);                                                     \
+   }
+
+#define VSTOREA_HALF3_AS(R, S)                                                              \
+   VSTOREA_HALF3(R, S, __global)                                                            \
+   VSTOREA_HALF3(R, S, __local)                                                             \
+   VSTOREA_HALF3(R, S, __private)                                                           \
+   VSTOREA_HALF3(R, S, )
+
+#define VSTOREA_HALF3_SRC(R)                                                                \
+   VSTOREA_HALF3_AS(R, float)                                                               \
+   VSTOREA_HALF3_AS(R, double)
+
+VSTOREA_HALF3_SRC()
+VSTOREA_HALF3_SRC(_rte)
+VSTOREA_HALF3_SRC(_rtz)
+VSTOREA_HALF3_SRC(_rtp)
+VSTOREA_HALF3_SRC(_rtn)
+
+#define VLOADA_HALF3(AS)                                                                    \
+   __attribute__((overloadable, pure)) float3 vloada_half3(size_t o, const AS half *p)      \
+   {                                                                                        \
+      return vload_half3(0, p + o * 4);                                                     \
+   }
+
+VLOADA_HALF3(__global)
+VLOADA_HALF3(__local)
+VLOADA_HALF3(__private)
+VLOADA_HALF3(__constant)
+VLOADA_HALF3()
+
 /* ---- get_local_linear_id (OpenCL C 3.0 §6.15.1) ----
  * ockl's version multiplies by the enqueued local size (hidden_group_size), wrong in the
  * partial work-groups of a non-uniform launch. __ockl_get_local_size already returns the

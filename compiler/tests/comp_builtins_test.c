@@ -9,6 +9,9 @@
  *   vectors of every width: NaN -> 0 (opencl.bc: the type's minimum), bounds, ties.
  * - get_local_linear_id in the partial work-groups of a non-uniform 3-D launch, and
  *   async_work_group_copy there (opencl.bc strides it by __ockl_get_local_linear_id).
+ * - vstorea_half3<rounding>(float3/double3) into global, local, private and generic memory:
+ *   exactly 3 halves at p + offset * 4, rounded as each mode says (opencl.bc stores 4);
+ *   vloada_half3 from every address space.
  * half sources and get_sub_group_id need cl_khr_fp16 / cl_khr_subgroups, which the device
  * does not report; their names are checked by compiler.builtins.names.
  */
@@ -306,6 +309,197 @@ test_convert_sat(void)
    free(s);
 }
 
+/* ---- vstorea_half3<rounding> and vloada_half3 ---- */
+
+/* x rounded to half with rounding rnd_names[r] ("" and "_rte": to nearest even), as bits. */
+static uint16_t
+to_half(double x, int r)
+{
+   uint16_t sign = signbit(x) ? 0x8000 : 0;
+   if (isnan(x))
+      return 0x7e00;
+   double a = fabs(x);
+   if (isinf(a))
+      return sign | 0x7c00;
+   bool away = (r == 3 && !sign) || (r == 4 && sign); /* magnitude rounds up */
+   bool toward0 = r == 2 || (r == 3 && sign) || (r == 4 && !sign);
+   int e;
+   frexp(a, &e);
+   int q = e - 11; /* the exponent of one unit in the last place: 10 fraction bits */
+   if (q < -24)
+      q = -24; /* subnormal */
+   double sc = ldexp(a, -q), fl = floor(sc), frac = sc - fl;
+   uint32_t m = (uint32_t)fl;
+   if (frac > 0 && (r <= 1 ? frac > 0.5 || (frac == 0.5 && (m & 1)) : away))
+      m++;
+   if (m >= 2048) {
+      m >>= 1;
+      q++;
+   }
+   if (q + 10 > 15)
+      return sign | (toward0 ? 0x7bff : 0x7c00);
+   if (m < 1024)
+      return sign | m;
+   return sign | (uint16_t)((q + 25) << 10) | (uint16_t)(m - 1024);
+}
+
+static bool
+half_same(uint16_t got, uint16_t want)
+{
+   if ((want & 0x7c00) == 0x7c00 && (want & 0x3ff))
+      return (got & 0x7c00) == 0x7c00 && (got & 0x3ff);
+   return got == want;
+}
+
+#define NV 8 /* input vectors, one per work-item */
+#define SENTINEL 0xdead
+
+static const char *const as_names[4] = { "global", "local", "private", "generic" };
+
+/* The areas are written as half and read back as uchar, which may alias them (a ushort read
+ * could be moved before the half store by type-based alias analysis). */
+
+/* OpenCL C 3.0 §6.15.9: vstorea_half3 writes 3 halves at p + offset * 4. Each (address space,
+ * source type, rounding) stores one vector at offset 1 of an 8-half area holding a sentinel:
+ * halves 0-3 and 7 must survive (opencl.bc stores 4 halves, clobbering half 7); the private
+ * area is a 7-half array, like piglit's vstorea_half-*-private, where opencl.bc's
+ * out-of-bounds store was deleted and nothing was stored. Inputs separate the rounding modes
+ * (ties, above and below ties, both signs, overflow, subnormals, NaN, infinities) and double
+ * from float (1 + 2^-11 + 2^-40 is a tie once rounded to float). */
+static void
+test_vstorea_half3(void)
+{
+   static const double in[NV * 3] = {
+      1 + 0x1p-12,       -(1 + 0x1p-12),  1 + 0x1p-11 + 0x1p-13,
+      1 + 0x1p-11,       1 + 0x3p-11,     -(1 + 0x1p-11 + 0x1p-40),
+      65519.99,          65520.0,         -70000.0,
+      0x1p-25,           0x3p-26,         0x3p-25,
+      1e-10,             -1e-10,          INFINITY,
+      -INFINITY,         NAN,             -0.0,
+      3.14159265358979,  100.3,           6.1e-5,
+      -1e5,              0x1.ffcp15,      -0x1.0p-14,
+   };
+   const int nc = 4 * 2 * 5;
+   size_t cap = 16384, len = 0;
+   char *s = malloc(cap);
+   append(&s, &len, &cap,
+          "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+          "kernel void k(global const double *in, global ushort *o)\n"
+          "{\n   int i = get_global_id(0);\n"
+          "   double3 d = vload3(i, in);\n"
+          "   float3 f = convert_float3(d);\n"
+          "   local ushort lb[8 * %d];\n"
+          "   volatile private ushort pv[7];\n",
+          NV);
+   for (int c = 0; c < nc; c++) {
+      int as = c / 10, src = c / 5 % 2, r = c % 5;
+      const char *v = src ? "d" : "f", *rn = rnd_names[r];
+      append(&s, &len, &cap, "   {\n      global ushort *q = o + (%d * %d + i) * 8;\n", c, NV);
+      switch (as) {
+      case 0:
+         append(&s, &len, &cap, "      vstorea_half3%s(%s, 1, (global half *)q);\n", rn, v);
+         break;
+      case 1:
+         append(&s, &len, &cap,
+                "      for (int j = 0; j < 8; j++) lb[i * 8 + j] = %d;\n"
+                "      vstorea_half3%s(%s, 1, (local half *)(lb + i * 8));\n"
+                "      for (int j = 0; j < 16; j++)\n"
+                "         ((global uchar *)q)[j] = ((local uchar *)(lb + i * 8))[j];\n",
+                SENTINEL, rn, v);
+         break;
+      case 2:
+         append(&s, &len, &cap,
+                "      for (int j = 0; j < 7; j++) pv[j] = %d;\n"
+                "      vstorea_half3%s(%s, 1, (private half *)pv);\n"
+                "      for (int j = 0; j < 14; j++)\n"
+                "         ((global uchar *)q)[j] = ((volatile private uchar *)pv)[j];\n",
+                SENTINEL, rn, v);
+         break;
+      default:
+         append(&s, &len, &cap, "      half *g = (half *)q;\n      vstorea_half3%s(%s, 1, g);\n",
+                rn, v);
+         break;
+      }
+      append(&s, &len, &cap, "   }\n");
+   }
+   append(&s, &len, &cap, "}\n");
+
+   size_t nout = (size_t)nc * NV * 8;
+   uint16_t *o = malloc(nout * sizeof(*o));
+   for (size_t j = 0; j < nout; j++)
+      o[j] = SENTINEL;
+   double inb[NV * 3];
+   memcpy(inb, in, sizeof(inb));
+   void *args[] = { inb, o };
+   size_t sizes[] = { sizeof(inb), nout * sizeof(*o) };
+   size_t global = NV, local = NV;
+   if (run(s, "-cl-std=CL3.0", 1, &global, &local, args, sizes, 2) == 0) {
+      unsigned bad = 0;
+      for (int c = 0; c < nc; c++) {
+         int as = c / 10, src = c / 5 % 2, r = c % 5;
+         for (int i = 0; i < NV; i++) {
+            const uint16_t *q = o + ((size_t)c * NV + i) * 8;
+            for (int j = 0; j < 8; j++) {
+               uint16_t want = SENTINEL;
+               if (j >= 4 && j < 7) {
+                  double x = in[i * 3 + j - 4];
+                  want = to_half(src ? x : (double)(float)x, r);
+               }
+               if (!half_same(q[j], want) && bad++ < 8)
+                  fprintf(stderr,
+                          "vstorea_half3%s(%s3, %s): vector %d half %d = 0x%04x, expected "
+                          "0x%04x\n",
+                          rnd_names[r], src ? "double" : "float", as_names[as], i, j, q[j],
+                          want);
+            }
+         }
+      }
+      CHECK_EQ_INT(bad, 0);
+   }
+   free(o);
+   free(s);
+}
+
+/* vloada_half3 reads 3 halves at p + offset * 4 (opencl.bc loads 4: out of bounds of a
+ * 7-half private array), from every address space. */
+static void
+test_vloada_half3(void)
+{
+   static const char src[] =
+      "constant ushort cb[7] = { 0, 0, 0, 0, 0x3c00, 0xc500, 0x7bff };\n"
+      "kernel void k(global const ushort *in, global float *o)\n"
+      "{\n"
+      "   local ushort lb[7];\n"
+      "   volatile private ushort pv[7];\n"
+      "   for (int j = 0; j < 7; j++) { lb[j] = in[j]; pv[j] = in[j]; }\n"
+      "   vstore3(vloada_half3(1, (global const half *)in), 0, o);\n"
+      "   vstore3(vloada_half3(1, (local const half *)lb), 1, o);\n"
+      "   vstore3(vloada_half3(1, (private const half *)pv), 2, o);\n"
+      "   vstore3(vloada_half3(1, (constant half *)cb), 3, o);\n"
+      "   const half *g = (const half *)in;\n"
+      "   vstore3(vloada_half3(1, g), 4, o);\n"
+      "}\n";
+   uint16_t in[8] = { 0, 0, 0, 0, 0x3c00, 0xc500, 0x7bff, 0x7e00 };
+   float o[15];
+   memset(o, 0, sizeof(o));
+   void *args[] = { in, o };
+   size_t sizes[] = { sizeof(in), sizeof(o) };
+   size_t global = 1;
+   if (run(src, "-cl-std=CL3.0", 1, &global, &global, args, sizes, 2) == 0) {
+      static const float want[3] = { 1.0f, -5.0f, 65504.0f };
+      static const char *const names[5] = { "global", "local", "private", "constant", "generic" };
+      for (int a = 0; a < 5; a++)
+         for (int j = 0; j < 3; j++)
+            if (o[a * 3 + j] != want[j]) {
+               fprintf(stderr, "vloada_half3(%s): element %d = %a, expected %a\n", names[a], j,
+                       o[a * 3 + j], want[j]);
+               test_failed++;
+            } else {
+               test_passed++;
+            }
+   }
+}
+
 /* ---- get_local_linear_id and async_work_group_copy in partial work-groups ---- */
 
 static void
@@ -391,6 +585,11 @@ main(void)
    else
       printf("convert_*_sat: device has no cl_khr_fp64, skipped\n");
    test_linear_id();
+   if (strstr(ext, "cl_khr_fp64"))
+      test_vstorea_half3();
+   else
+      printf("vstorea_half3: device has no cl_khr_fp64, skipped\n");
+   test_vloada_half3();
 
    clReleaseCommandQueue(queue);
    clReleaseContext(context);
