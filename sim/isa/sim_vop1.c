@@ -189,12 +189,6 @@ trans_out32(float x)
    return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
 }
 
-static inline double
-trans_in64(double x)
-{
-   return fpclassify(x) == FP_SUBNORMAL ? copysign(0.0, x) : x;
-}
-
 /* sin/cos of S0 revolutions: reduce to (-0.5, 0.5] exactly, then evaluate in double. */
 static inline float
 sin_rev(float x)
@@ -231,16 +225,15 @@ SIM_VOP_F32_1(v_sin_f32, trans_out32(sin_rev(trans_in32(a))))
 /* D.f = cos(S0.f * 2 * PI). */
 SIM_VOP_F32_1(v_cos_f32, trans_out32(cos_rev(trans_in32(a))))
 
-static inline double
-trans_out64(double x)
-{
-   return fpclassify(x) == FP_SUBNORMAL ? copysign(0.0, x) : x;
-}
-
+/* The f64 transcendentals, unlike the f32 ones, support denormals (AMD's ISA manuals say so of
+ * V_RCP_F64/V_RSQ_F64); only FLOAT_DENORM_MODE_16_64, applied by the
+ * operand and result helpers, flushes them. The device library relies on it: ocml's
+ * rsqrt(double) is v_rsq_f64 plus one Newton step with no input scaling, so a flushed
+ * denormal input gives inf (the CTS math test's rsqrt fp64 at 0x0000400000000000). */
 /* D.d = 1.0 / S0.d (approximate in hardware; LLVM refines it with FMA steps). */
-SIM_VOP_F64_1(v_rcp_f64, trans_out64(1.0 / trans_in64(a)))
+SIM_VOP_F64_1(v_rcp_f64, 1.0 / a)
 /* D.d = 1.0 / sqrt(S0.d). */
-SIM_VOP_F64_1(v_rsq_f64, trans_out64(1.0 / sqrt(trans_in64(a))))
+SIM_VOP_F64_1(v_rsq_f64, 1.0 / sqrt(a))
 
 /* ---- Rounding, fract, frexp --------------------------------------------------------------- */
 

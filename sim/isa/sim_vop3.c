@@ -3,6 +3,8 @@
  * shifts and arithmetic, lane access ([ISA] 12.x "VOP3 instructions"). VOP3b forms
  * (v_mad_u64_u32, v_div_scale) write their carry/flag mask to SDST.
  */
+#include <fenv.h>
+#include <float.h>
 #include <math.h>
 #include "sim_isa_priv.h"
 
@@ -477,17 +479,56 @@ fma_scaled32(float a, float b, float c, int k)
    return (float)ldexp(s, k);
 }
 
-/* (a * b + c) * 2^k for doubles: one rounding when scaling the addends is exact, else the
- * FMA result is scaled (two roundings only for subnormal quotients). */
+/* 2^k * (a * b + c) for a result that the scale makes subnormal (k < 0), rounded once: the
+ * FMA toward zero (its inexact flag is the sticky bit), then the bits the subnormal format
+ * drops rounded to nearest even by hand. Volatile operands keep the FMA between the
+ * rounding-mode switches. */
+static double
+fma_scaled64_tiny(double a, double b, double c, int k)
+{
+   volatile double va = a, vb = b, vc = c, vs;
+   int mode = fegetround();
+   fesetround(FE_TOWARDZERO);
+   feclearexcept(FE_INEXACT);
+   vs = fma(va, vb, vc);
+   int sticky = fetestexcept(FE_INEXACT) != 0;
+   fesetround(mode);
+   double s = vs;
+   if (s == 0 || !isfinite(s))
+      return ldexp(fma(a, b, c), k);
+   int e;
+   uint64_t m = (uint64_t)ldexp(frexp(fabs(s), &e), 53); /* |s| = m * 2^(e-53) */
+   int shift = (-1074 - k) - (e - 53);                   /* bits below the result's quantum */
+   if (shift <= 0)
+      return ldexp(fma(a, b, c), k);
+   if (shift > 62)
+      return copysign(0.0, s);
+   uint64_t q = m >> shift, rem = m & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+   if (rem > half || (rem == half && (sticky || (q & 1))))
+      q++;
+   return copysign(ldexp((double)q, -1074), s);
+}
+
+/* (a * b + c) * 2^k for doubles, rounded once. Scaling up: the addends are scaled first
+ * when that is exact (a tiny unscaled FMA result would otherwise be rounded at the subnormal
+ * quantum before the scale). Scaling down: the FMA result is exact to scale unless the
+ * scaled result is subnormal, which fma_scaled64_tiny rounds (the quotients of
+ * V_DIV_FMAS_F64 in the subnormal range: the CTS math test's fp64 divide). */
 static double
 fma_scaled64(double a, double b, double c, int k)
 {
    if (k == 0)
       return fma(a, b, c);
-   double a2 = ldexp(a, k), c2 = ldexp(c, k);
-   if (ldexp(a2, -k) == a && ldexp(c2, -k) == c)
-      return fma(a2, b, c2);
-   return ldexp(fma(a, b, c), k);
+   if (k > 0) {
+      double a2 = ldexp(a, k), c2 = ldexp(c, k);
+      if (ldexp(a2, -k) == a && ldexp(c2, -k) == c)
+         return fma(a2, b, c2);
+      return ldexp(fma(a, b, c), k);
+   }
+   double r = fma(a, b, c);
+   if (isfinite(r) && r != 0 && fabs(r) < ldexp(DBL_MIN, -k))
+      return fma_scaled64_tiny(a, b, c, k);
+   return ldexp(r, k);
 }
 
 /* if (VCC[i]) D.f = 2**(exponent(S2.f) >= 127 ? 64 : -64) * (S0.f * S1.f + S2.f)

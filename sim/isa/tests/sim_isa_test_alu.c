@@ -185,6 +185,59 @@ TEST(denorm_modes)
    CHECK_EQ(w->v[1][0], 0);
 }
 
+static void
+t_set64(sim_wave *w, unsigned v, uint64_t x)
+{
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[v][l] = (uint32_t)x;
+      w->v[v + 1][l] = (uint32_t)(x >> 32);
+   }
+}
+
+static uint64_t
+t_get64(sim_wave *w, unsigned v)
+{
+   return w->v[v][0] | (uint64_t)w->v[v + 1][0] << 32;
+}
+
+/* Trap 7: the f64 transcendentals take and give denormals (only MODE's 16/64 flush
+ * applies); ocml's rsqrt(double) depends on it. */
+TEST(trans_f64_denormals)
+{
+   sim_wave *w = t_wave();
+   t_set64(w, 0, 0x0000400000000000ull); /* 2^-1028 */
+   t_set64(w, 2, 0x0008000000000000ull); /* 2^-1023 */
+   t_set64(w, 4, 0x7FE0000000000000ull); /* 2^1023 */
+   CHECK_EQ(t_run(w, "v_rsq_f64 v[6:7], v[0:1]\n v_rcp_f64 v[8:9], v[2:3]\n"
+                     "v_rcp_f64 v[10:11], v[4:5]"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(t_get64(w, 6), 0x6010000000000000ull); /* 2^514 */
+   CHECK_EQ(t_get64(w, 8), 0x7FE0000000000000ull); /* 2^1023 */
+   CHECK_EQ(t_get64(w, 10), 0x0008000000000000ull); /* 2^-1023, denormal result */
+   w = t_wave();
+   w->denorm16_64 = 0;
+   t_set64(w, 0, 0x0000400000000000ull);
+   CHECK_EQ(t_run(w, "v_rsq_f64 v[6:7], v[0:1]"), SIM_FAULT_NONE);
+   CHECK_EQ(t_get64(w, 6), 0x7FF0000000000000ull); /* flushed to +0: +inf */
+}
+
+/* V_DIV_FMAS_F64 with VCC scales by 2^-128 (|S2| < 1) and rounds once: here the unscaled
+ * FMA result rounds to a midpoint of the subnormal grid, so fma-then-scale would round
+ * twice (to ...002); the exact value is below the midpoint (...001). 2^-900 + (3*2^43 - 1)
+ * * 2^-990 = 2^-900 + 3*2^-947 - 2^-990. */
+TEST(div_fmas_f64_subnormal)
+{
+   sim_wave *w = t_wave();
+   t_set64(w, 0, 0x42B7FFFFFFFFFF00ull); /* 3*2^43 - 1 */
+   t_set64(w, 2, 0x0210000000000000ull); /* 2^-990 */
+   t_set64(w, 4, 0x07B0000000000000ull); /* 2^-900 */
+   CHECK_EQ(t_run(w, "s_mov_b64 vcc, -1\n v_div_fmas_f64 v[6:7], v[0:1], v[2:3], v[4:5]\n"
+                     "s_mov_b64 vcc, 0\n v_div_fmas_f64 v[8:9], v[0:1], v[2:3], v[4:5]"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(t_get64(w, 6), 0x0000400000000001ull);
+   CHECK_EQ(t_get64(w, 8), 0x07B0000000000060ull); /* no VCC: 2^-900 + 3*2^-947, the FMA rounded */
+}
+
 /* Trap 14: s_getpc returns the next instruction; swappc saves PC+4; setpc returns. */
 TEST(calls)
 {
@@ -334,4 +387,6 @@ t_alu_tests(void)
    RUN(sop2_add_carry);
    RUN(vop2_add_u32);
    RUN(vop3_minmaxmed3_16);
+   RUN(trans_f64_denormals);
+   RUN(div_fmas_f64_subnormal);
 }
