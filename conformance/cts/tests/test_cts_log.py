@@ -107,5 +107,40 @@ tab = run.table("smoke", rows, "abc", "def", 3.0,
 check("| **total** | 2 entries | 1 | 1 | 8 | 0 |" in tab, "table totals")
 check("- Compute Info / `computeinfo`: image formats stub" in tab, "known reason listed")
 
+# 9. -j 2: entries run side by side (the slow first entry finishes last) and the table keeps
+#    the tier's order. A fake CTS tree of two shell scripts and a build dir with an ICD file.
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+
+tmp = tempfile.mkdtemp(prefix="hsacl-cts-j-")
+try:
+    os.makedirs(os.path.join(tmp, "cts", "test_conformance", "fake"))
+    os.makedirs(os.path.join(tmp, "build", "icd-vendors"))
+    open(os.path.join(tmp, "build", "icd-vendors", "hsacl.icd"), "w").close()
+    for exe, delay in (("test_slow", 2), ("test_fast", 0)):
+        path = os.path.join(tmp, "cts", "test_conformance", "fake", exe)
+        with open(path, "w") as f:
+            f.write(f"#!/bin/sh\nsleep {delay}\necho '{exe}_sub passed'\n"
+                    f"echo 'PASSED sub-test.'\necho 'PASSED test.'\n")
+        os.chmod(path, 0o755)
+    tier = os.path.join(tmp, "two.csv")
+    with open(tier, "w") as f:
+        f.write("Slow,fake/test_slow\nFast,fake/test_fast\n")
+    p = subprocess.run([sys.executable, os.path.join(HERE, "..", "run"), "--cts",
+                        os.path.join(tmp, "cts"), "--build", os.path.join(tmp, "build"),
+                        "--tier", tier, "--cts-commit", "fake", "-j", "2", "--no-write"],
+                       capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, OCL_ICD_VENDORS=os.path.join(tmp, "none")))
+    out = p.stdout
+    check(p.returncode == 0, f"-j 2 run exit {p.returncode}: {out[-500:]} {p.stderr[-500:]}")
+    done = [ln.split(":")[0].strip() for ln in out.splitlines() if " passed, " in ln]
+    check(done == ["Fast", "Slow"], f"-j 2: the fast entry finishes first ({done})")
+    rows = [ln.split("|")[1].strip() for ln in out.splitlines()
+            if ln.startswith("| ") and "fake/" in ln]
+    check(rows == ["Slow", "Fast"], f"-j 2: the table keeps the tier's order ({rows})")
+    check("2 entries at a time (-j 2)" in out, "-j 2 named in the table's notes")
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
 print("cts parser:", "ok" if not failed else f"{failed} checks failed")
 sys.exit(1 if failed else 0)
