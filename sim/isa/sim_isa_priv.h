@@ -754,6 +754,140 @@ sim__f16_out(const sim_wave *w, float f)
    return h;
 }
 
+/* f16 source bits with MODE's f16 input flushing (for handlers that work on the bits). */
+static inline uint32_t
+sim__f16_bits_in(const sim_wave *w, uint32_t h)
+{
+   h &= 0xFFFF;
+   if (!(w->denorm16_64 & 1) && (h & 0x7C00) == 0)
+      h &= 0x8000;
+   return h;
+}
+
+/* f16 result of a value computed in f32 or f64: VOP3 output modifier (not in IEEE mode),
+ * clamp to [0, 1] (NaN -> 0 under DX10_CLAMP), one rounding to nearest even (double ->
+ * _Float16 converts directly), then output flushing. Values computed exactly in f32/f64
+ * (sums, products, roundings of f16 operands) therefore give the correctly rounded f16. */
+static inline uint32_t
+sim__f16_result(const sim_wave *w, const sim_inst *in, double s)
+{
+   if (SIM_UNLIKELY(in->omod) && !w->ieee)
+      s *= in->omod == 3 ? 0.5 : (double)(1u << in->omod);
+   if (SIM_UNLIKELY(in->clamp))
+      s = s != s ? (w->dx10_clamp ? 0.0 : s) : s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
+   _Float16 x = (_Float16)s;
+   uint16_t u;
+   memcpy(&u, &x, 2);
+   if (!(w->denorm16_64 & 2) && (u & 0x7C00) == 0)
+      u &= 0x8000;
+   return u;
+}
+
+/* fma(a, b, c) of f16 values, fused: the product is exact in double (22 significant bits),
+ * the sum is rounded to odd (TwoSum gives the exact error), so the one later rounding to f16
+ * (53 >= 11 + 2 bits) is the correctly rounded fused result. */
+static inline double
+sim__fma16(double a, double b, double c)
+{
+   double p = a * b, s = p + c;
+   if (SIM_UNLIKELY(s != s || s - s != 0))
+      return s;
+   double bb = s - p, err = (p - (s - bb)) + (c - bb);
+   if (err != 0) {
+      uint64_t u;
+      memcpy(&u, &s, 8);
+      if (!(u & 1)) {
+         u = (s > 0) == (err > 0) ? u + 1 : u - 1; /* one ulp toward the exact sum */
+         if (s == 0)
+            u = err > 0 ? 1 : 0x8000000000000001ull;
+         memcpy(&s, &u, 8);
+      }
+   }
+   return s;
+}
+
+/* IEEE-mode min/max of f16 bits (rules of sim__fmax32): a signalling NaN returns quieted,
+ * else a NaN operand yields the other; -0 < +0. */
+static inline uint32_t
+sim__fminmax16(uint32_t a, uint32_t b, bool ieee, bool max)
+{
+   bool na = (a & 0x7FFF) > 0x7C00, nb = (b & 0x7FFF) > 0x7C00;
+   if (SIM_UNLIKELY(na || nb)) {
+      if (ieee && na && !(a & 0x200))
+         return a | 0x200;
+      if (ieee && nb && !(b & 0x200))
+         return b | 0x200;
+      return na ? b : a;
+   }
+   float fa = sim__f16_to_f32(a), fb = sim__f16_to_f32(b);
+   if (fa == fb)
+      return max ? (a & b) : (a | b);
+   return (max ? fa > fb : fa < fb) ? a : b;
+}
+
+/* f16 handler templates: `a`, `b`, `c` are the (input-flushed) source values as float,
+ * `ha`, `hb`, `hc` their f16 bits. `expr` is a double (or float) value rounded by
+ * sim__f16_result; `store` is sim__vdst16 (bits 31:16 zeroed) or sim__vdst16_preserve. */
+#define SIM_VOP_F16_1(name, expr)                                                           \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t t0[64], r[64];                                                               \
+      const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);                            \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         uint32_t ha = sim__f16_bits_in(w, A[l]);                                           \
+         float a = sim__f16_to_f32(ha);                                                     \
+         (void)a;                                                                           \
+         r[l] = sim__f16_result(w, in, (expr));                                             \
+      }                                                                                     \
+      sim__vdst16(w, in, r);                                                                \
+   }
+
+#define SIM_VOP_F16_2(name, expr)                                                           \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t t0[64], t1[64], r[64];                                                       \
+      const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);                            \
+      const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F16, t1);                            \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         uint32_t ha = sim__f16_bits_in(w, A[l]), hb = sim__f16_bits_in(w, B[l]);           \
+         float a = sim__f16_to_f32(ha), b = sim__f16_to_f32(hb);                            \
+         (void)ha, (void)hb, (void)a, (void)b;                                              \
+         r[l] = sim__f16_result(w, in, (expr));                                             \
+      }                                                                                     \
+      sim__vdst16(w, in, r);                                                                \
+   }
+
+/* Result given as f16 bits (min/max/med3 keep NaN payloads and signed zeros). */
+#define SIM_VOP_F16_3_BITS(name, store, expr)                                               \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t t0[64], t1[64], t2[64], r[64];                                               \
+      const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);                            \
+      const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F16, t1);                            \
+      const uint32_t *C = sim__vsrc32(w, in, 2, SIM_VT_F16, t2);                            \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         uint32_t ha = sim__f16_bits_in(w, A[l]), hb = sim__f16_bits_in(w, B[l]);           \
+         uint32_t hc = sim__f16_bits_in(w, C[l]);                                           \
+         r[l] = (expr);                                                                     \
+      }                                                                                     \
+      store(w, in, r);                                                                      \
+   }
+
+#define SIM_VOP_F16_3(name, store, expr)                                                    \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t t0[64], t1[64], t2[64], r[64];                                               \
+      const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);                            \
+      const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F16, t1);                            \
+      const uint32_t *C = sim__vsrc32(w, in, 2, SIM_VT_F16, t2);                            \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         float a = sim__f16_in(w, A[l] & 0xFFFF), b = sim__f16_in(w, B[l] & 0xFFFF);        \
+         float c = sim__f16_in(w, C[l] & 0xFFFF);                                           \
+         r[l] = sim__f16_result(w, in, (expr));                                             \
+      }                                                                                     \
+      store(w, in, r);                                                                      \
+   }
+
 /* ---- Lane masks -------------------------------------------------------------------------
  * 64 lane booleans (bytes 0/1) <-> a 64-bit lane mask, 8 lanes per multiply, so compare and
  * carry loops write bytes (which vectorise) instead of OR-ing `bit << lane` (which does

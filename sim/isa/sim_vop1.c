@@ -389,3 +389,87 @@ sim__op_v_cvt_f32_f16(sim_wave *w, const sim_inst *in)
    sim__f32_post(w, in, r);
    sim__vdst32(w, in, (const uint32_t *)r);
 }
+
+/* ---- Half precision (bits 31:16 of D zeroed) -----------------------------------------------
+ * Every f16 operation below is computed exactly (or as the f32 operation of the same name)
+ * in f32/f64 and rounded once to f16 by sim__f16_result. */
+
+/* D.f16 = uint16_to_flt16(S0.u16); V_CVT_F16_I16: from S0.i16 (65535 rounds to +inf). */
+SIM_VOP_F16_1(v_cvt_f16_u16, (double)(A[l] & 0xFFFF))
+SIM_VOP_F16_1(v_cvt_f16_i16, (double)(int16_t)(A[l] & 0xFFFF))
+
+/* D.u16 = flt16_to_uint16(S0.f16), D.i16 = flt16_to_int16(S0.f16): truncated, saturated,
+ * NaN -> 0. */
+static void
+cvt_int16_f16(sim_wave *w, const sim_inst *in, bool sign)
+{
+   uint32_t t0[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
+   for (unsigned l = 0; l < 64; l++) {
+      float a = truncf(sim__f16_in(w, A[l] & 0xFFFF));
+      int32_t v;
+      if (a != a)
+         v = 0;
+      else if (sign)
+         v = a < -32768.0f ? -32768 : a > 32767.0f ? 32767 : (int32_t)a;
+      else
+         v = a < 0.0f ? 0 : a > 65535.0f ? 65535 : (int32_t)a;
+      r[l] = (uint32_t)v & 0xFFFF;
+   }
+   sim__vdst16(w, in, r);
+}
+
+void
+sim__op_v_cvt_u16_f16(sim_wave *w, const sim_inst *in)
+{
+   cvt_int16_f16(w, in, false);
+}
+
+void
+sim__op_v_cvt_i16_f16(sim_wave *w, const sim_inst *in)
+{
+   cvt_int16_f16(w, in, true);
+}
+
+/* D.f16 = 1 / S0.f16, sqrt, 1 / sqrt, log2, 2^x, sin/cos of S0 revolutions: correctly
+ * rounded (the hardware units are within 1 ULP). */
+SIM_VOP_F16_1(v_rcp_f16, 1.0 / a)
+SIM_VOP_F16_1(v_sqrt_f16, sqrt((double)a))
+SIM_VOP_F16_1(v_rsq_f16, 1.0 / sqrt((double)a))
+SIM_VOP_F16_1(v_log_f16, log2((double)a))
+SIM_VOP_F16_1(v_exp_f16, exp2((double)a))
+SIM_VOP_F16_1(v_sin_f16, sin_rev(a))
+SIM_VOP_F16_1(v_cos_f16, cos_rev(a))
+
+/* D.f16 = mantissa of S0.f16 in [0.5, 1.0) with S0's sign; NaN/inf return S0. */
+SIM_VOP_F16_1(v_frexp_mant_f16, ({
+                 int e_;
+                 isfinite(a) ? frexpf(a, &e_) : a;
+              }))
+
+/* D.i16 = exponent of S0.f16 such that S0 = mant * 2^D (0 for zero, NaN and inf). */
+void
+sim__op_v_frexp_exp_i16_f16(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
+   for (unsigned l = 0; l < 64; l++) {
+      float a = sim__f16_in(w, A[l] & 0xFFFF);
+      int e = 0;
+      if (isfinite(a))
+         frexpf(a, &e);
+      r[l] = (uint32_t)e & 0xFFFF;
+   }
+   sim__vdst16(w, in, r);
+}
+
+/* Roundings of S0.f16 (exact). */
+SIM_VOP_F16_1(v_floor_f16, floorf(a))
+SIM_VOP_F16_1(v_ceil_f16, ceilf(a))
+SIM_VOP_F16_1(v_trunc_f16, truncf(a))
+SIM_VOP_F16_1(v_rndne_f16, nearbyintf(a))
+/* D.f16 = S0.f16 - floor(S0.f16), at most the largest f16 below 1.0 (0x3BFF). */
+SIM_VOP_F16_1(v_fract_f16, ({
+                 float f = a - floorf(a);
+                 isnan(f) ? f : fminf(f, 0x1.ffcp-1f);
+              }))

@@ -267,3 +267,79 @@ sim__op_v_mul_f16(sim_wave *w, const sim_inst *in)
    }
    sim__vdst16(w, in, r);
 }
+
+/* D.f16 = S0.f16 - S1.f16; V_SUBREV_F16: S1.f16 - S0.f16 (exact in f32, one rounding). */
+SIM_VOP_F16_2(v_sub_f16, (double)a - b)
+SIM_VOP_F16_2(v_subrev_f16, (double)b - a)
+
+/* V_MIN_F16 / V_MAX_F16: the IEEE-mode rules of V_MIN_F32 on f16 (clamp/omod do not apply
+ * to a NaN or a selected operand beyond the usual clamp). */
+SIM_VOP_F16_2(v_min_f16, sim__f16_to_f32(sim__fminmax16(ha, hb, w->ieee, false)))
+SIM_VOP_F16_2(v_max_f16, sim__f16_to_f32(sim__fminmax16(ha, hb, w->ieee, true)))
+
+/* D.f16 = S0.f16 * 2^S1.i16 (the exponent is the low half of S1, signed). */
+void
+sim__op_v_ldexp_f16(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_I32, t1);
+   for (unsigned l = 0; l < 64; l++) {
+      int e = (int16_t)(B[l] & 0xFFFF);
+      r[l] = sim__f16_result(w, in, ldexp((double)sim__f16_in(w, A[l] & 0xFFFF), e));
+   }
+   sim__vdst16(w, in, r);
+}
+
+/* V_MAC_F16: D.f16 = S0.f16 * S1.f16 + D.f16; V_MADMK_F16: S0.f16 * K + S1.f16;
+ * V_MADAK_F16: S0.f16 * S1.f16 + K (K: the low half of the literal). Not fused: LLVM emits
+ * them for fmad (the product rounded first), only when f16 denormals are flushed. Bits 31:16
+ * of D are preserved. */
+static void
+mad16(sim_wave *w, const sim_inst *in, const uint32_t *A, const uint32_t *B, const uint32_t *C,
+      uint32_t *r)
+{
+   for (unsigned l = 0; l < 64; l++) {
+      float p = sim__f16_in(w, sim__f16_result(w, &(sim_inst){ 0 },
+                                               (double)sim__f16_in(w, A[l] & 0xFFFF) *
+                                                  sim__f16_in(w, B[l] & 0xFFFF)));
+      r[l] = sim__f16_result(w, in, (double)p + sim__f16_in(w, C[l] & 0xFFFF));
+   }
+}
+
+void
+sim__op_v_mac_f16(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F16, t1);
+   const uint32_t *D = sim__vdst_row(w, in, in->vdst);
+   if (!D)
+      return;
+   mad16(w, in, A, B, D, r);
+   sim__vdst16_preserve(w, in, r);
+}
+
+void
+sim__op_v_madmk_f16(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], k[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F16, t1);
+   for (unsigned l = 0; l < 64; l++)
+      k[l] = in->literal & 0xFFFF;
+   mad16(w, in, A, k, B, r);
+   sim__vdst16_preserve(w, in, r);
+}
+
+void
+sim__op_v_madak_f16(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], k[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F16, t1);
+   for (unsigned l = 0; l < 64; l++)
+      k[l] = in->literal & 0xFFFF;
+   mad16(w, in, A, B, k, r);
+   sim__vdst16_preserve(w, in, r);
+}

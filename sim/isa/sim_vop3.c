@@ -683,3 +683,88 @@ sim__op_v_trig_preop_f64(sim_wave *w, const sim_inst *in)
    sim__f64_post(w, in, r);
    sim__vdst64(w, in, (const uint64_t *)r);
 }
+
+/* ---- Half precision --------------------------------------------------------------------------
+ * gfx9 forms (op_sel capable): V_MAD_F16, V_FMA_F16 and V_DIV_FIXUP_F16 preserve bits 31:16
+ * of D (LLVM's fp16SrcZerosHighBits: only GFX8 zeroes them); their _legacy (GFX8) forms and
+ * the min3/max3/med3 forms zero them. */
+
+/* D.f16 = S0.f16 * S1.f16 + S2.f16, the product rounded first (fmad). */
+#define MAD_F16(a, b, c)                                                                    \
+   ((double)sim__f16_in(w, sim__f16_result(w, &(sim_inst){ 0 }, (double)(a) * (b))) + (c))
+SIM_VOP_F16_3(v_mad_f16, sim__vdst16_preserve, MAD_F16(a, b, c))
+SIM_VOP_F16_3(v_mad_legacy_f16, sim__vdst16, MAD_F16(a, b, c))
+/* D.f16 = S0.f16 * S1.f16 + S2.f16, fused (one rounding). */
+SIM_VOP_F16_3(v_fma_f16, sim__vdst16_preserve, sim__fma16(a, b, c))
+SIM_VOP_F16_3(v_fma_legacy_f16, sim__vdst16, sim__fma16(a, b, c))
+#undef MAD_F16
+
+/* Three-way IEEE-mode min/max/median of f16 (rules of V_MIN3_F32 / V_MED3_F32). */
+static inline uint32_t
+med3_f16(uint32_t a, uint32_t b, uint32_t c, bool ieee)
+{
+   if ((a & 0x7FFF) > 0x7C00 || (b & 0x7FFF) > 0x7C00 || (c & 0x7FFF) > 0x7C00)
+      return sim__fminmax16(sim__fminmax16(a, b, ieee, false), c, ieee, false);
+   uint32_t mx = sim__fminmax16(sim__fminmax16(a, b, ieee, true), c, ieee, true);
+   if (mx == a)
+      return sim__fminmax16(b, c, ieee, true);
+   if (mx == b)
+      return sim__fminmax16(a, c, ieee, true);
+   return sim__fminmax16(a, b, ieee, true);
+}
+#define F16_CLAMPED(h) sim__f16_result(w, in, sim__f16_to_f32(h))
+SIM_VOP_F16_3_BITS(v_min3_f16, sim__vdst16,
+                   F16_CLAMPED(sim__fminmax16(sim__fminmax16(ha, hb, w->ieee, false), hc,
+                                              w->ieee, false)))
+SIM_VOP_F16_3_BITS(v_max3_f16, sim__vdst16,
+                   F16_CLAMPED(sim__fminmax16(sim__fminmax16(ha, hb, w->ieee, true), hc,
+                                              w->ieee, true)))
+SIM_VOP_F16_3_BITS(v_med3_f16, sim__vdst16, F16_CLAMPED(med3_f16(ha, hb, hc, w->ieee)))
+#undef F16_CLAMPED
+
+/* V_DIV_FIXUP_F16: V_DIV_FIXUP_F32's rules on f16 bits (S0 quotient, S1 denominator, S2
+ * numerator); a NaN quotient from finite operands is the signed overflow. */
+static inline uint32_t
+div_fixup_f16(uint32_t q, uint32_t d, uint32_t n)
+{
+   uint32_t sign = (d ^ n) & 0x8000, da = d & 0x7FFF, na = n & 0x7FFF;
+   if (na > 0x7C00)
+      return n | 0x200;
+   if (da > 0x7C00)
+      return d | 0x200;
+   if ((da == 0 && na == 0) || (da == 0x7C00 && na == 0x7C00))
+      return 0xFE00;
+   if (da == 0 || na == 0x7C00)
+      return sign | 0x7C00;
+   if (da == 0x7C00 || na == 0)
+      return sign;
+   if ((q & 0x7FFF) > 0x7C00)
+      return sign | 0x7C00;
+   return sign | (q & 0x7FFF);
+}
+SIM_VOP_F16_3_BITS(v_div_fixup_f16, sim__vdst16_preserve, div_fixup_f16(ha, hb, hc))
+SIM_VOP_F16_3_BITS(v_div_fixup_legacy_f16, sim__vdst16, div_fixup_f16(ha, hb, hc))
+
+/* D = {flt32_to_flt16(S1.f), flt32_to_flt16(S0.f)}, rounding toward zero. */
+static inline uint32_t
+f16_rtz(const sim_wave *w, float x)
+{
+   uint32_t h = sim__f32_to_f16(x);
+   if (x == x && fabsf(sim__f16_to_f32(h)) > fabsf(x))
+      h -= 1; /* one step toward zero (+-inf becomes +-65504) */
+   if (!(w->denorm16_64 & 2) && (h & 0x7C00) == 0)
+      h &= 0x8000;
+   return h;
+}
+
+void
+sim__op_v_cvt_pkrtz_f16_f32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], r[64];
+   float f0[64], f1[64];
+   const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
+   const float *B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), f1);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = f16_rtz(w, A[l]) | f16_rtz(w, B[l]) << 16;
+   sim__vdst32(w, in, r);
+}

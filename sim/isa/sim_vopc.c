@@ -87,6 +87,7 @@ ICMP64(u64, uint64_t, SIM_VT_B64)
    M(v_cmpx_tru_##suffix, ty, vt, 1, 1)
 
 FCMP(SIM_VOPC_32, f32, float, SIM_VT_F32)
+FCMP(SIM_VOPC_32, f16, _Float16, SIM_VT_F16) /* the low half of each source */
 FCMP(SIM_VOPC_64, f64, double, SIM_VT_F64)
 
 /* D[i] = S0 is of one of the classes in S1.u mask: bit 0 sNaN, 1 qNaN, 2 -inf, 3 -normal,
@@ -111,7 +112,7 @@ fclass_bit(int fpclass, bool neg, bool snan)
 }
 
 static void
-cmp_class(sim_wave *w, const sim_inst *in, bool f64, bool x)
+cmp_class(sim_wave *w, const sim_inst *in, bool f64, bool f16, bool x)
 {
    uint32_t t1[64];
    uint64_t A[64];
@@ -124,6 +125,17 @@ cmp_class(sim_wave *w, const sim_inst *in, bool f64, bool x)
          double d = sim__as_f64(A[l]);
          bool snan = isnan(d) && !((A[l] >> 51) & 1);
          bits |= (uint64_t)((B[l] >> fclass_bit(fpclassify(d), signbit(d), snan)) & 1) << l;
+      }
+   } else if (f16) {
+      const uint32_t *S = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
+      for (unsigned l = 0; l < 64; l++) {
+         uint32_t h = S[l] & 0xFFFF, e = h & 0x7C00, m = h & 0x3FF;
+         int c = e == 0x7C00 ? (m ? FP_NAN : FP_INFINITE)
+                 : e        ? FP_NORMAL
+                 : m        ? FP_SUBNORMAL
+                            : FP_ZERO;
+         bool snan = c == FP_NAN && !(h & 0x200);
+         bits |= (uint64_t)((B[l] >> fclass_bit(c, h >> 15, snan)) & 1) << l;
       }
    } else {
       const uint32_t *S = sim__vsrc32(w, in, 0, SIM_VT_F32, t0);
@@ -142,20 +154,30 @@ cmp_class(sim_wave *w, const sim_inst *in, bool f64, bool x)
 void
 sim__op_v_cmp_class_f32(sim_wave *w, const sim_inst *in)
 {
-   cmp_class(w, in, false, false);
+   cmp_class(w, in, false, false, false);
 }
 void
 sim__op_v_cmpx_class_f32(sim_wave *w, const sim_inst *in)
 {
-   cmp_class(w, in, false, true);
+   cmp_class(w, in, false, false, true);
 }
 void
 sim__op_v_cmp_class_f64(sim_wave *w, const sim_inst *in)
 {
-   cmp_class(w, in, true, false);
+   cmp_class(w, in, true, false, false);
 }
 void
 sim__op_v_cmpx_class_f64(sim_wave *w, const sim_inst *in)
 {
-   cmp_class(w, in, true, true);
+   cmp_class(w, in, true, false, true);
+}
+void
+sim__op_v_cmp_class_f16(sim_wave *w, const sim_inst *in)
+{
+   cmp_class(w, in, false, true, false);
+}
+void
+sim__op_v_cmpx_class_f16(sim_wave *w, const sim_inst *in)
+{
+   cmp_class(w, in, false, true, true);
 }

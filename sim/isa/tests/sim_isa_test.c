@@ -176,6 +176,7 @@ main(int argc, char **argv)
    t_mem_tests();
    t_cover_tests();
    t_mimg_tests();
+   t_f16_tests();
    if (t_failures) {
       fprintf(stderr, "%d check(s) failed\n", t_failures);
       return 1;

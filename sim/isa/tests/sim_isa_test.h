@@ -57,6 +57,7 @@ void t_alu_tests(void);
 void t_mem_tests(void);
 void t_cover_tests(void);
 void t_mimg_tests(void);
+void t_f16_tests(void);
 
 #define TEST(name) static void name(void)
 #define RUN(name)                                                                           \

@@ -1,0 +1,206 @@
+/*
+ * Instruction tests of the half-precision forms (VOP1/VOP2/VOPC/VOP3/VOP3P) that LLVM 19
+ * emits for OpenCL half code on gfx906 once cl_khr_fp16 is reported. Expected values are
+ * worked out by hand from the pseudo-code of AMD's "Vega 7nm" ISA guide: f16 results are
+ * the correctly rounded (nearest even) value of the exact operation, bits 31:16 zeroed
+ * (preserved by the gfx9 V_MAD/V_FMA/V_DIV_FIXUP_F16 and V_MAC_F16 forms).
+ *
+ * f16 bit patterns used: 1.0 0x3C00, -1.0 0xBC00, 2.0 0x4000, 0.5 0x3800, 1.5 0x3E00,
+ * 3.0 0x4200, 65504 0x7BFF, +inf 0x7C00, qNaN 0x7E00, sNaN 0x7D00, min subnormal 0x0001,
+ * 1 + 2^-10 (1 ULP above 1) 0x3C01.
+ */
+#include <math.h>
+#include "sim_isa_test.h"
+
+static void
+vset(sim_wave *w, unsigned v, uint32_t x)
+{
+   for (unsigned l = 0; l < 64; l++)
+      w->v[v][l] = x;
+}
+
+/* V_SUB_F16, V_SUBREV_F16, V_MIN_F16, V_MAX_F16 (IEEE: sNaN quieted, qNaN ignored, -0 < +0),
+ * V_LDEXP_F16 (S1.i16), V_MAC_F16 (the product rounded first; high half kept), V_MADAK_F16,
+ * V_MADMK_F16. */
+TEST(vop2_f16)
+{
+   sim_wave *w = t_wave();
+   vset(w, 1, 0xFFFF3C01); /* 1 + 2^-10, high half garbage */
+   vset(w, 2, 0x00003800); /* 0.5 */
+   vset(w, 3, 0x00007E00); /* qNaN */
+   vset(w, 4, 0x00007D00); /* sNaN */
+   vset(w, 5, 0x00008000); /* -0 */
+   vset(w, 6, 0x0000FFFD); /* -3 as i16 */
+   vset(w, 7, 0x12343C00); /* 1.0 in the low half, mac accumulator */
+   CHECK_EQ(t_run(w, "v_sub_f16 v10, v1, v2\n v_subrev_f16 v11, v1, v2\n"
+                     "v_min_f16 v12, v3, v2\n v_max_f16 v13, v4, v2\n"
+                     "v_min_f16 v14, v5, 0\n v_max_f16 v15, v5, 0\n"
+                     "v_ldexp_f16 v16, v2, v6\n v_mac_f16 v7, v1, v1\n"
+                     "v_madak_f16 v17, v2, v2, 0x3e00\n v_madmk_f16 v18, v2, 0x4200, v2"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[10][0], 0x3802); /* 1 + 2^-10 - 0.5 = 0.5 + 2^-10: exact */
+   CHECK_EQ(w->v[11][0], 0xB802);
+   CHECK_EQ(w->v[12][0], 0x3800); /* qNaN ignored */
+   CHECK_EQ(w->v[13][0], 0x7F00); /* sNaN returned quieted */
+   CHECK_EQ(w->v[14][0], 0x8000);
+   CHECK_EQ(w->v[15][0], 0x0000);
+   CHECK_EQ(w->v[16][0], 0x2C00); /* 0.5 * 2^-3 = 2^-4 */
+   /* (1 + 2^-10)^2 = 1 + 2^-9 + 2^-20 rounds to 1 + 2^-9 first; + 1.0 = 2 + 2^-9 (exact,
+    * one ULP above 2); the high half of the accumulator is kept. */
+   CHECK_EQ(w->v[7][0], 0x12344001);
+   CHECK_EQ(w->v[17][0], 0x3F00); /* 0.25 + 1.5 = 1.75 */
+   CHECK_EQ(w->v[18][0], 0x4000); /* 0.5 * 3 + 0.5 = 2 */
+}
+
+/* VOP1 f16: conversions to/from 16-bit integers (truncated, saturated, NaN -> 0),
+ * roundings, fract, frexp, rcp/sqrt/rsq/log/exp/sin/cos on exact cases. */
+TEST(vop1_f16)
+{
+   sim_wave *w = t_wave();
+   vset(w, 1, 0x0000FFFF); /* 65535 / -1 */
+   vset(w, 2, 0x0000C500); /* -5.0 */
+   vset(w, 3, 0x00004100); /* 2.5 */
+   vset(w, 4, 0x00007E00); /* NaN */
+   vset(w, 5, 0x00004400); /* 4.0 */
+   vset(w, 6, 0x00003400); /* 0.25 */
+   vset(w, 7, 0x00007BFF); /* 65504 */
+   vset(w, 8, 0x0000B400); /* -0.25 */
+   CHECK_EQ(t_run(w, "v_cvt_f16_u16 v10, v1\n v_cvt_f16_i16 v11, v1\n"
+                     "v_cvt_u16_f16 v12, v2\n v_cvt_i16_f16 v13, v2\n v_cvt_i16_f16 v14, v4\n"
+                     "v_cvt_i16_f16 v15, v7\n v_cvt_u16_f16 v16, v3\n"
+                     "v_floor_f16 v17, v3\n v_ceil_f16 v18, v3\n v_trunc_f16 v19, v2\n"
+                     "v_rndne_f16 v20, v3\n v_fract_f16 v21, v8\n"
+                     "v_frexp_mant_f16 v22, v2\n v_frexp_exp_i16_f16 v23, v2\n"
+                     "v_rcp_f16 v24, v5\n v_sqrt_f16 v25, v6\n v_rsq_f16 v26, v5\n"
+                     "v_log_f16 v27, v5\n v_exp_f16 v28, v2\n v_sin_f16 v29, v6\n"
+                     "v_cos_f16 v30, v6\n v_cvt_f32_f16 v31, v2"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[10][0], 0x7C00); /* 65535 rounds to +inf */
+   CHECK_EQ(w->v[11][0], 0xBC00); /* -1 */
+   CHECK_EQ(w->v[12][0], 0);      /* -5 saturates to 0 */
+   CHECK_EQ(w->v[13][0], 0xFFFB); /* -5 */
+   CHECK_EQ(w->v[14][0], 0);
+   CHECK_EQ(w->v[15][0], 0x7FFF); /* 65504 saturates to 32767 */
+   CHECK_EQ(w->v[16][0], 2);
+   CHECK_EQ(w->v[17][0], 0x4000);
+   CHECK_EQ(w->v[18][0], 0x4200);
+   CHECK_EQ(w->v[19][0], 0xC500);
+   CHECK_EQ(w->v[20][0], 0x4000); /* 2.5 -> 2 (even) */
+   CHECK_EQ(w->v[21][0], 0x3A00); /* fract(-0.25) = 0.75 */
+   CHECK_EQ(w->v[22][0], 0xB900); /* -5 = -0.625 * 2^3 */
+   CHECK_EQ(w->v[23][0], 3);
+   CHECK_EQ(w->v[24][0], 0x3400); /* 1/4 */
+   CHECK_EQ(w->v[25][0], 0x3800); /* sqrt(0.25) */
+   CHECK_EQ(w->v[26][0], 0x3800); /* 1/sqrt(4) */
+   CHECK_EQ(w->v[27][0], 0x4000); /* log2(4) */
+   CHECK_EQ(w->v[28][0], 0x2800); /* 2^-5 = 1/32 */
+   CHECK_EQ(w->v[29][0], 0x3C00); /* sin(2 pi / 4) */
+   CHECK(w->v[30][0] == 0x0000 || w->v[30][0] == 0x8000 || (w->v[30][0] & 0x7FFF) < 0x0400);
+   CHECK_EQ(w->v[31][0], t_u(-5.0f));
+}
+
+/* VOPC f16: ordered/unordered compares of the low halves; V_CMP_CLASS_F16. */
+TEST(vopc_f16)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      static const uint32_t a[4] = { 0x3C00, 0x7E00, 0xBC00, 0x0001 };
+      w->v[1][l] = 0xABCD0000 | a[l & 3]; /* high halves differ from the low ones */
+      w->v[2][l] = 0x3C00;
+   }
+   CHECK_EQ(t_run(w, "v_cmp_lt_f16 vcc, v1, v2\n s_mov_b64 s[10:11], vcc\n"
+                     "v_cmp_eq_f16_e64 s[12:13], v1, v2\n v_cmp_u_f16 vcc, v1, v2\n"
+                     "s_mov_b64 s[14:15], vcc\n v_cmp_neq_f16 vcc, v1, v2\n"
+                     "s_mov_b64 s[16:17], vcc\n v_mov_b32 v3, 0x80\n"
+                     "v_cmp_class_f16_e64 s[18:19], v1, v3\n v_cmp_le_f16 vcc, 1.0, v1\n"
+                     "s_mov_b64 s[20:21], vcc"),
+            SIM_FAULT_NONE);
+   uint64_t l0 = 0x1111111111111111ull, l1 = l0 << 1, l2 = l0 << 2, l3 = l0 << 3;
+   CHECK_EQ(w->s64[5], l2 | l3);      /* -1 and 2^-24 < 1 */
+   CHECK_EQ(w->s64[6], l0);           /* == 1 */
+   CHECK_EQ(w->s64[7], l1);           /* unordered: NaN */
+   CHECK_EQ(w->s64[8], l1 | l2 | l3); /* neq: true for NaN */
+   CHECK_EQ(w->s64[9], l3);           /* class bit 7: +denormal */
+   CHECK_EQ(w->s64[10], l0);          /* 1.0 <= (inline constant read as f16) */
+}
+
+/* VOP3 f16: V_FMA_F16 (one rounding, gfx9 form keeps bits 31:16), V_MAD_F16 (two),
+ * V_MIN3/MAX3/MED3_F16, V_DIV_FIXUP_F16, V_CVT_PKRTZ_F16_F32, op_sel and neg modifiers. */
+TEST(vop3_f16)
+{
+   sim_wave *w = t_wave();
+   vset(w, 1, 0x3C003C01); /* lo 1 + 2^-10, hi 1.0 */
+   vset(w, 2, 0x00003C02); /* 1 + 2^-9 */
+   vset(w, 3, 0x0000BC00); /* -1.0 */
+   vset(w, 4, 0x00004200); /* 3.0 */
+   vset(w, 5, 0x00007E00); /* NaN */
+   vset(w, 6, 0x55550000); /* destination with a high half to keep */
+   vset(w, 7, 0x55550000);
+   vset(w, 8, 0x00004000); /* 2.0 */
+   vset(w, 9, t_u(65520.0f));
+   vset(w, 11, t_u(-1.00048828125f)); /* -(1 + 2^-11): rtz -> -1.0 */
+   /* (1 + 2^-10)(1 + 2^-9) - 1 = 3 * 2^-10 + 2^-19: exact in f16 when fused (0x1A01); the
+    * product rounded first loses 2^-19 (0x1A00). */
+   CHECK_EQ(t_run(w, "v_fma_f16 v6, v1, v2, v3\n v_mad_f16 v7, v1, v2, v3\n"
+                     "v_min3_f16 v12, v4, v3, v5\n v_max3_f16 v13, v4, v3, v5\n"
+                     "v_med3_f16 v14, v4, v3, v8\n v_med3_f16 v15, v4, v3, v5\n"
+                     "v_div_fixup_f16 v16, v8, v3, v4\n v_div_fixup_f16 v17, v8, v3, 0\n"
+                     "v_cvt_pkrtz_f16_f32 v18, v9, v11\n"
+                     "v_fma_f16 v19, v1, v8, -v4 op_sel:[1,0,0,0]\n"
+                     "v_fma_f16 v20, |v3|, v8, v8 op_sel:[0,0,0,1]"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[6][0], 0x55551A01);
+   CHECK_EQ(w->v[7][0], 0x55551A00);
+   CHECK_EQ(w->v[12][0], 0xBC00); /* NaN ignored */
+   CHECK_EQ(w->v[13][0], 0x4200);
+   CHECK_EQ(w->v[14][0], 0x4000);     /* med3(3, -1, 2) = 2 */
+   CHECK_EQ(w->v[15][0], 0xBC00);     /* a NaN operand: min3 */
+   CHECK_EQ(w->v[16][0], 0xC000);     /* 3 / -1 with quotient 2: sign fixed, |q| kept */
+   CHECK_EQ(w->v[17][0], 0x8000);     /* 0 / -1 = -0 */
+   CHECK_EQ(w->v[18][0], 0xBC007BFF); /* 65520 -> 65504 toward zero; hi -1.0 */
+   CHECK_EQ(w->v[19][0], 0xBC00);     /* hi(1.0) * 2 - 3 = -1 */
+   CHECK_EQ(w->v[20][0], 0x44000000); /* |-1| * 2 + 2 = 4, into the high half */
+}
+
+/* VOP3P f16: V_PK_ADD/MUL/FMA/MIN/MAX_F16 with op_sel/op_sel_hi/neg_lo/neg_hi, inline
+ * constants (f16 in the low half, 0 in the high half), V_FMA_MIX*, V_PK_MAD_U16. */
+TEST(vop3p_f16)
+{
+   sim_wave *w = t_wave();
+   vset(w, 1, 0x40003C00); /* hi 2.0, lo 1.0 */
+   vset(w, 2, 0x42003800); /* hi 3.0, lo 0.5 */
+   vset(w, 3, 0x7E00BC00); /* hi NaN, lo -1.0 */
+   vset(w, 4, 0x12340000);
+   vset(w, 5, 0x12340000);
+   vset(w, 6, t_u(0.25f));
+   vset(w, 7, 0x00050003);
+   CHECK_EQ(t_run(w, "v_pk_add_f16 v10, v1, v2\n v_pk_mul_f16 v11, v1, v2 op_sel:[1,0]\n"
+                     "v_pk_fma_f16 v12, v1, v2, v3 neg_lo:[0,0,1] neg_hi:[1,0,0]\n"
+                     "v_pk_min_f16 v13, v3, v1\n v_pk_max_f16 v14, v1, v2 op_sel_hi:[0,1]\n"
+                     "v_pk_add_f16 v15, v1, 1.0\n"
+                     "v_fma_mix_f32 v16, v1, v2, v6 op_sel_hi:[1,1,0]\n"
+                     "v_fma_mixlo_f16 v4, v1, v2, v6 op_sel:[1,1,0] op_sel_hi:[1,1,0]\n"
+                     "v_fma_mixhi_f16 v5, v6, v6, v1 op_sel_hi:[0,0,1]\n"
+                     "v_pk_mad_u16 v17, v7, v7, v7"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[10][0], 0x45003E00); /* hi 5.0, lo 1.5 */
+   CHECK_EQ(w->v[11][0], 0x46003C00); /* lo hi(v1) * 0.5 = 1; hi 2 * 3 = 6 */
+   CHECK_EQ(w->v[12][0], 0x7E003E00); /* lo 1 * 0.5 + 1 = 1.5; hi -2 * 3 + NaN */
+   CHECK_EQ(w->v[13][0], 0x4000BC00); /* lo min(-1, 1), hi NaN ignored: 2 */
+   CHECK_EQ(w->v[14][0], 0x42003C00); /* lo max(1, 0.5) = 1; hi max(v1 lo 1.0, 3) = 3 */
+   CHECK_EQ(w->v[15][0], 0x40004000); /* lo 1 + 1; hi 2 + 0 (constant's high half is 0) */
+   CHECK_EQ(w->v[16][0], t_u(0.75f)); /* 1 * 0.5 + 0.25 */
+   CHECK_EQ(w->v[4][0], 0x12344640);  /* 2 * 3 + 0.25 = 6.25, high half kept */
+   CHECK_EQ(w->v[5][0], 0x3C400000);  /* 0.0625 + 1.0 = 1.0625 in the high half */
+   CHECK_EQ(w->v[17][0], 0x001E000C); /* 3 * 3 + 3, 5 * 5 + 5 */
+}
+
+void
+t_f16_tests(void)
+{
+   RUN(vop2_f16);
+   RUN(vop1_f16);
+   RUN(vopc_f16);
+   RUN(vop3_f16);
+   RUN(vop3p_f16);
+}
