@@ -229,6 +229,12 @@ device_has_fp64(void)
    return strstr(device_extension_string, "cl_khr_fp64 ") != NULL;
 }
 
+static bool
+device_has_fp16(void)
+{
+   return strstr(device_extension_string, "cl_khr_fp16 ") != NULL;
+}
+
 /* True when the device reports OpenCL C feature `name`: the queries mirroring a feature
  * (API §4.2, "must be consistent with" the feature) are derived from this. */
 static bool
@@ -394,8 +400,9 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
       RET_SCALAR(cl_uint, device_has_fp64() ? 1 : 0);
    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-      /* 0 until cl_khr_fp64 / cl_khr_fp16 are advertised (OpenCL 3.0 §4.2 table). */
-      RET_SCALAR(cl_uint, 0);
+      /* 0 without cl_khr_fp16 (OpenCL 3.0 §4.2 table); gfx9 packs two halves a register
+       * (v_pk_*_f16), like shorts. */
+      RET_SCALAR(cl_uint, device_has_fp16() ? 2 : 0);
    case CL_DEVICE_MAX_CLOCK_FREQUENCY:
       RET_SCALAR(cl_uint, gi->max_clock_mhz);
    case CL_DEVICE_ADDRESS_BITS:
@@ -436,7 +443,12 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
                                         CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM
                                    : 0);
    case CL_DEVICE_HALF_FP_CONFIG:
-      RET_SCALAR(cl_device_fp_config, 0);
+      /* cl_khr_fp16 requires round to nearest (or zero) and INF/NaN; gfx9 also keeps f16
+       * denormals (MODE FP_DENORM f16/f64 on, as LLVM sets it) and has a fused v_fma_f16. */
+      RET_SCALAR(cl_device_fp_config,
+                 device_has_fp16()
+                    ? CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA
+                    : 0);
    case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
       RET_SCALAR(cl_device_mem_cache_type, CL_READ_WRITE_CACHE);
    case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:

@@ -28,6 +28,7 @@ static const char *const all_features[] = {
    "__opencl_c_atomic_scope_all_devices",
    "__opencl_c_device_enqueue",
    "__opencl_c_generic_address_space",
+   "__opencl_c_fp16",
    "__opencl_c_fp64",
    "__opencl_c_images",
    "__opencl_c_int64",
@@ -210,6 +211,7 @@ check_feature_queries(void)
    CHECK_EQ_INT(listed("__opencl_c_fp64"), has_extension("cl_khr_fp64"));
    CHECK_EQ_INT(listed("__opencl_c_fp64"),
                 device_scalar(CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(cl_device_fp_config)) != 0);
+   CHECK_EQ_INT(listed("__opencl_c_fp16"), has_extension("cl_khr_fp16"));
    CHECK_EQ_INT(listed("__opencl_c_atomic_order_acq_rel"),
                 !!(mem & CL_DEVICE_ATOMIC_ORDER_ACQ_REL));
    CHECK_EQ_INT(listed("__opencl_c_atomic_order_seq_cst"),

@@ -5,15 +5,16 @@
  *
  * - abs_diff for the 8 integer types, scalar and every vector width: |x - y| in the unsigned
  *   type, also where it exceeds the signed maximum (opencl.bc: abs(x - y) after a sub nsw).
- * - convert_<integer>_sat<rounding>(float/double), scalar for every type and rounding mode,
- *   vectors of every width: NaN -> 0 (opencl.bc: the type's minimum), bounds, ties.
+ * - convert_<integer>_sat<rounding>(float/double/half), scalar for every type and rounding
+ *   mode, vectors of every width: NaN -> 0 (opencl.bc: the type's minimum), bounds, ties
+ *   (half sources when the device reports cl_khr_fp16).
  * - get_local_linear_id in the partial work-groups of a non-uniform 3-D launch, and
  *   async_work_group_copy there (opencl.bc strides it by __ockl_get_local_linear_id).
  * - vstorea_half3<rounding>(float3/double3) into global, local, private and generic memory:
  *   exactly 3 halves at p + offset * 4, rounded as each mode says (opencl.bc stores 4);
  *   vloada_half3 from every address space.
- * half sources and get_sub_group_id need cl_khr_fp16 / cl_khr_subgroups, which the device
- * does not report; their names are checked by compiler.builtins.names.
+ * get_sub_group_id needs cl_khr_subgroups, which the device does not report; its name is
+ * checked by compiler.builtins.names.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -199,7 +200,15 @@ test_abs_diff(void)
 
 /* ---- convert_<integer>_sat<rounding>(float/double) ---- */
 
-enum { SRC_FLOAT, SRC_DOUBLE };
+enum { SRC_FLOAT, SRC_DOUBLE, SRC_HALF };
+static const char *const src_names[3] = { "float", "double", "half" };
+
+/* The double nearest to x rounded to half (nearest even), as convert_half(double) gives. */
+static double
+to_half_value(double x)
+{
+   return (double)(_Float16)x;
+}
 
 static uint64_t
 sat_expect(double x, int t, int r)
@@ -228,7 +237,7 @@ struct sat_slot {
 };
 
 static void
-test_convert_sat(void)
+test_convert_sat(bool fp16)
 {
    static const double edges[] = {
       NAN, -NAN, INFINITY, -INFINITY, 0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, -0.75,
@@ -243,7 +252,7 @@ test_convert_sat(void)
 
    struct sat_slot slots[512];
    int ns = 0;
-   for (int src = SRC_FLOAT; src <= SRC_DOUBLE; src++) {
+   for (int src = SRC_FLOAT; src <= (fp16 ? SRC_HALF : SRC_DOUBLE); src++) {
       for (int t = 0; t < 8; t++)
          for (int r = 0; r < 5; r++)
             slots[ns++] = (struct sat_slot){ t, r, src, 1 };
@@ -257,18 +266,25 @@ test_convert_sat(void)
    char *s = malloc(cap);
    append(&s, &len, &cap,
           "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+          "%s"
           "kernel void k(global const double *in, global ulong *o)\n"
-          "{\n   int k = get_global_id(0);\n");
+          "{\n   int k = get_global_id(0);\n",
+          fp16 ? "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n" : "");
    for (int i = 0; i < ns; i++) {
       const struct sat_slot *sl = &slots[i];
       const char *tn = type_names[sl->t], *rn = rnd_names[sl->r];
       if (sl->n == 1) {
          append(&s, &len, &cap, "   o[%d + k] = (ulong)(long)convert_%s_sat%s(%s);\n", i * NIN,
-                tn, rn, sl->src == SRC_FLOAT ? "(float)in[k]" : "in[k]");
+                tn, rn,
+                sl->src == SRC_FLOAT  ? "(float)in[k]"
+                : sl->src == SRC_HALF ? "convert_half(in[k])"
+                                      : "in[k]");
       } else {
          char load[64];
          if (sl->src == SRC_FLOAT)
             snprintf(load, sizeof(load), "convert_float%d(vload%d(k, in))", sl->n, sl->n);
+         else if (sl->src == SRC_HALF)
+            snprintf(load, sizeof(load), "convert_half%d(vload%d(k, in))", sl->n, sl->n);
          else
             snprintf(load, sizeof(load), "vload%d(k, in)", sl->n);
          append(&s, &len, &cap,
@@ -293,14 +309,15 @@ test_convert_sat(void)
       for (int i = 0; i < ns; i++) {
          const struct sat_slot *sl = &slots[i];
          for (int j = 0; j < NIN; j++) {
-            double x = sl->src == SRC_FLOAT ? (double)(float)edges[j] : edges[j];
+            double x = sl->src == SRC_FLOAT  ? (double)(float)edges[j]
+                       : sl->src == SRC_HALF ? to_half_value(edges[j])
+                                             : edges[j];
             uint64_t want = sat_expect(x, sl->t, sl->r);
             uint64_t got = o[i * NIN + j];
             if (got != want && bad++ < 8)
                fprintf(stderr, "convert_%s%d_sat%s(%s %a) = 0x%llx, expected 0x%llx\n",
                        type_names[sl->t], sl->n, rnd_names[sl->r],
-                       sl->src == SRC_FLOAT ? "float" : "double", x, (unsigned long long)got,
-                       (unsigned long long)want);
+                       src_names[sl->src], x, (unsigned long long)got, (unsigned long long)want);
          }
       }
       CHECK_EQ_INT(bad, 0);
@@ -581,7 +598,7 @@ main(void)
    char ext[4096] = "";
    clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof(ext), ext, NULL);
    if (strstr(ext, "cl_khr_fp64"))
-      test_convert_sat();
+      test_convert_sat(strstr(ext, "cl_khr_fp16") != NULL);
    else
       printf("convert_*_sat: device has no cl_khr_fp64, skipped\n");
    test_linear_id();
