@@ -125,6 +125,12 @@ SIM_VOP_U32_2(v_max_u32, a > b ? a : b)
 SIM_VOP_U32_2(v_mul_i32_i24, (uint32_t)((int32_t)(a << 8) >> 8) * (uint32_t)((int32_t)(b << 8) >> 8))
 /* D.u = S0.u[23:0] * S1.u[23:0]. */
 SIM_VOP_U32_2(v_mul_u32_u24, (a & 0xFFFFFF) * (b & 0xFFFFFF))
+/* D.i = (S0.i[23:0] * S1.i[23:0]) >> 32: the high bits of the 48-bit product (sign-extended
+ * operands). */
+SIM_VOP_U32_2(v_mul_hi_i32_i24,
+              (uint32_t)(((int64_t)((int32_t)(a << 8) >> 8) * ((int32_t)(b << 8) >> 8)) >> 32))
+/* D.u = (S0.u[23:0] * S1.u[23:0]) >> 32. */
+SIM_VOP_U32_2(v_mul_hi_u32_u24, (uint32_t)(((uint64_t)(a & 0xFFFFFF) * (b & 0xFFFFFF)) >> 32))
 
 /* D.f = S0.f * S1.f + D.f (fused). */
 void

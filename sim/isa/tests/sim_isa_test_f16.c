@@ -195,6 +195,24 @@ TEST(vop3p_f16)
    CHECK_EQ(w->v[17][0], 0x001E000C); /* 3 * 3 + 3, 5 * 5 + 5 */
 }
 
+/* V_MUL_HI_U32_U24 / V_MUL_HI_I32_I24: bits 47:32 of the 24 x 24-bit product (the CTS
+ * test_half vstore_half kernels faulted on the unsigned one). 0xFFFFFF^2 = 0xFFFFFE000001;
+ * as i24, 0x800000 (-2^23) * 0x7FFFFF = -0x3FFFFF800000, high word 0xFFFFC000. */
+TEST(vop2_mul_hi_24)
+{
+   sim_wave *w = t_wave();
+   vset(w, 1, 0xABFFFFFF); /* bits 31:24 ignored */
+   vset(w, 2, 0x00800000);
+   vset(w, 3, 0x007FFFFF);
+   CHECK_EQ(t_run(w, "v_mul_hi_u32_u24 v10, v1, v1\n v_mul_hi_i32_i24 v11, v2, v3\n"
+                     "v_mul_hi_i32_i24 v12, v1, v1\n v_mul_hi_u32_u24 v13, 0x40, v2"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[10][0], 0xFFFF);
+   CHECK_EQ(w->v[11][0], 0xFFFFC000);
+   CHECK_EQ(w->v[12][0], 0); /* -1 * -1 = 1 */
+   CHECK_EQ(w->v[13][0], 0); /* 0x40 * 2^23 = 2^29 */
+}
+
 void
 t_f16_tests(void)
 {
@@ -203,4 +221,5 @@ t_f16_tests(void)
    RUN(vopc_f16);
    RUN(vop3_f16);
    RUN(vop3p_f16);
+   RUN(vop2_mul_hi_24);
 }
