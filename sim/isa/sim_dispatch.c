@@ -103,6 +103,7 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    w->scc = 0;
    w->pc = d->entry;
    w->status = SIM_WAVE_RUNNING;
+   w->slice = SIM_WAVE_SLICE;
    w->id = id;
    w->wg = wg;
    w->prog = wg->prog;
@@ -206,8 +207,9 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    SIM_EXEC(w) = live == 64 ? ~0ull : (1ull << live) - 1;
 }
 
-/* Runs the waves of one work-group round-robin: each until s_barrier or s_endpgm; a
- * barrier releases when every wave that has not ended has reached it. */
+/* Runs the waves of one work-group round-robin, each for a turn: until s_barrier,
+ * s_endpgm, s_sleep or SIM_WAVE_SLICE taken backward branches. A barrier releases when every
+ * wave that has not ended has reached it. */
 static void
 wg_run(sim_wg *wg)
 {
@@ -215,7 +217,7 @@ wg_run(sim_wg *wg)
       unsigned at_barrier = 0, live = 0;
       for (unsigned i = 0; i < wg->nwaves; i++) {
          sim_wave *w = &wg->waves[i];
-         if (w->status == SIM_WAVE_RUNNING)
+         if (w->status == SIM_WAVE_RUNNING || w->status == SIM_WAVE_YIELD)
             sim__wave_run(w);
          if (w->status == SIM_WAVE_FAULT || atomic_load_explicit(&wg->disp->faulted,
                                                                   memory_order_relaxed))
@@ -229,10 +231,11 @@ wg_run(sim_wg *wg)
       }
       if (!live)
          return;
+      if (at_barrier < live)
+         continue; /* some wave is still on its way to the barrier */
       for (unsigned i = 0; i < wg->nwaves; i++)
          if (wg->waves[i].status == SIM_WAVE_BARRIER)
             wg->waves[i].status = SIM_WAVE_RUNNING;
-      (void)at_barrier;
    }
 }
 
@@ -528,11 +531,14 @@ sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, uint8_t *lds, uint32_t
    w->status = SIM_WAVE_RUNNING;
    w->prog = NULL;
    w->counts = sim__counts_thread();
-   for (int guard = 0; guard < 1000; guard++) {
+   w->slice = SIM_WAVE_SLICE;
+   for (int barriers = 0; barriers < 1000;) {
       sim__wave_run(w);
-      if (w->status != SIM_WAVE_BARRIER)
+      if (w->status == SIM_WAVE_BARRIER)
+         barriers++; /* a single wave passes its own barrier */
+      else if (w->status != SIM_WAVE_YIELD)
          break;
-      w->status = SIM_WAVE_RUNNING; /* a single wave passes its own barrier */
+      w->status = SIM_WAVE_RUNNING;
    }
    sim__counts_flush(w->counts);
    w->wg = NULL;

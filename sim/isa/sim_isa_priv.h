@@ -163,7 +163,15 @@ enum sim_wave_status {
    SIM_WAVE_BARRIER,
    SIM_WAVE_ENDED,
    SIM_WAVE_FAULT,
+   SIM_WAVE_YIELD, /* runnable: gave the other waves of its work-group a turn */
 };
+
+/* Taken backward branches a wave executes before it yields to the other waves of its
+ * work-group. The hardware interleaves the waves of a work-group, so they make independent
+ * forward progress: a wave spinning on a flag another wave of the same work-group sets
+ * gets past it (cl_khr_subgroups requires that). Every loop has a backward branch, so
+ * counting those bounds a turn without a count in the instruction loop. */
+#define SIM_WAVE_SLICE 1024u
 
 typedef struct sim_program sim_program;
 typedef struct sim_wg sim_wg;
@@ -185,6 +193,7 @@ struct sim_wave {
    uint64_t pc;            /* next instruction while a handler runs */
    uint64_t inst_pc;       /* instruction being executed */
    uint32_t status;        /* enum sim_wave_status */
+   uint32_t slice;         /* backward branches left in this turn (SIM_WAVE_SLICE) */
    /* MODE ([ISA] 3.x "Mode register"), from compute_pgm_rsrc1 */
    uint8_t round32, round16_64, denorm32, denorm16_64, dx10_clamp, ieee;
    bool gpr_idx_en;        /* s_set_gpr_idx_on: M0[7:0] index, M0[15:12] operand mask */

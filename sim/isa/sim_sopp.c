@@ -6,7 +6,15 @@
 #include <time.h>
 #include "sim_isa_priv.h"
 
-#define BRANCH() (w->pc += (int64_t)in->imm * 4)
+/* A taken backward branch ends the wave's turn every SIM_WAVE_SLICE times. */
+#define BRANCH()                                                                            \
+   do {                                                                                     \
+      w->pc += (int64_t)in->imm * 4;                                                        \
+      if (in->imm < 0 && --w->slice == 0) {                                                 \
+         w->slice = SIM_WAVE_SLICE;                                                         \
+         w->status = SIM_WAVE_YIELD;                                                        \
+      }                                                                                     \
+   } while (0)
 
 /* Do nothing (hazard padding). */
 void
@@ -80,9 +88,12 @@ void
 sim__op_s_setkill(sim_wave *w, const sim_inst *in)
 {
 }
+/* Sleep: the wave gives the other waves of its work-group their turn (the hardware
+ * deschedules it for 64 * SIMM16[6:0] clocks). */
 void
 sim__op_s_sleep(sim_wave *w, const sim_inst *in)
 {
+   w->status = SIM_WAVE_YIELD;
 }
 void
 sim__op_s_setprio(sim_wave *w, const sim_inst *in)

@@ -1832,6 +1832,31 @@ t_wg_ops(void)
    kclose(&f);
 }
 
+/* Waves of one work-group make independent forward progress (x02): wave 0 waits for a
+ * flag wave 1 sets, then works for several turns; the barrier after it holds wave 1 until
+ * wave 0 arrives. Without turns between waves the kernel never ends (the test's timeout
+ * fails it); a barrier released while wave 0 was between turns makes wave 1 read 0. */
+static void
+t_wave_progress(void)
+{
+   kfile f = kopen("x02_wave_progress");
+   enum { L = 128 };
+   int32_t *flag = gmem(8), *out = gmem((1 + L) * 4), w[L];
+   for (int i = 0; i < L; i++)
+      w[i] = 42;
+   flag[0] = flag[1] = 0;
+   if (!run(kget(&f, "progress"), 1, G(L), G(L),
+            ARGS(AP(flag), AP(out), ALOCAL(4), AI(4000)))) {
+      if (out[0] <= 0) {
+         fprintf(stderr, "FAIL %s: wave 0 did not wait for wave 1 (%d spins)\n", g_test,
+                 out[0]);
+         g_fail++;
+      }
+      CHK("after barrier", (uint32_t *)out + 1, (uint32_t *)w, L);
+   }
+   kclose(&f);
+}
+
 static void
 t_async_copy(void)
 {
@@ -1936,7 +1961,7 @@ static const struct test {
    {"shuffle_select", t_shuffle_select}, {"constant", t_constant}, {"nbody", t_nbody},
    {"localvec", t_localvec},   {"dconv", t_dconv},          {"sobel", t_sobel},
    {"vec_misc", t_vec_misc},   {"loops", t_loops},          {"wg_ops", t_wg_ops},
-   {"async_copy", t_async_copy}, {"fpmisc", t_fpmisc},     {"native", t_native},
+   {"async_copy", t_async_copy}, {"wave_progress", t_wave_progress}, {"fpmisc", t_fpmisc},     {"native", t_native},
 };
 
 int
