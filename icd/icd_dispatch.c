@@ -44,12 +44,14 @@ icd_IcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint
 }
 
 /* Extension functions this platform exposes, by name (OpenCL 3.0 API §4.5: not core
- * functions). */
+ * functions), each with the extension that brings it (NULL: always there). */
 static const struct {
    const char *name;
    void *fn;
+   const char *extension;
 } icd_extension_functions[] = {
-   { "clIcdGetPlatformIDsKHR", (void *)icd_IcdGetPlatformIDsKHR },
+   { "clIcdGetPlatformIDsKHR", (void *)icd_IcdGetPlatformIDsKHR, NULL },
+   { "clGetKernelSubGroupInfoKHR", (void *)comp_GetKernelSubGroupInfo, "cl_khr_subgroups" },
 };
 
 void *CL_API_CALL
@@ -60,7 +62,10 @@ icd_GetExtensionFunctionAddress(const char *func_name)
    for (size_t i = 0; i < sizeof(icd_extension_functions) / sizeof(icd_extension_functions[0]);
         i++) {
       if (!strcmp(func_name, icd_extension_functions[i].name))
-         return icd_extension_functions[i].fn;
+         return !icd_extension_functions[i].extension ||
+                      plat_extension_reported(icd_extension_functions[i].extension)
+                   ? icd_extension_functions[i].fn
+                   : NULL;
    }
    return NULL;
 }

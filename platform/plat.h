@@ -115,6 +115,10 @@ ICD_DEFINE_HANDLE_CASTS(plat_device, struct _cl_device_id, cl_device_id, ICD_TYP
  * features it reports (CL_DEVICE_OPENCL_C_FEATURES). Both come from plat_extensions.def. */
 const char *plat_device_extensions(const struct _cl_device_id *dev);
 
+/* True when the devices report extension `name` (CL_DEVICE_EXTENSIONS) in the current
+ * profile. */
+bool plat_extension_reported(const char *name);
+
 /* ---- contexts ----------------------------------------------------------------------- */
 
 typedef void(CL_CALLBACK *plat_context_notify_fn)(const char *errinfo, const void *private_info,

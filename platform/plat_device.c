@@ -178,42 +178,74 @@ plat__device_create(struct _cl_platform_id *plat, hsa_agent_t agent, struct _cl_
 
 /* ---- capabilities ----------------------------------------------------------------- */
 
-/* Device extensions that work at this commit (plat_extensions.def). */
+/* Device extensions that work at this commit (plat_extensions.def), in the 3.0 profile... */
 static const cl_name_version device_extensions[] = {
 #define PLAT_EXTENSION(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
+#define PLAT_EXTENSION_30(name, major, minor, patch)                                          \
+   { CL_MAKE_VERSION(major, minor, patch), #name },
 #define PLAT_FEATURE(name, major, minor, patch)
 #include "platform/plat_extensions.def"
 #undef PLAT_FEATURE
+#undef PLAT_EXTENSION_30
 #undef PLAT_EXTENSION
 };
 #define NUM_DEVICE_EXTENSIONS (sizeof(device_extensions) / sizeof(device_extensions[0]))
+
+/* ... and in the 1.2 profile. */
+static const cl_name_version device_extensions_12[] = {
+#define PLAT_EXTENSION(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
+#define PLAT_EXTENSION_30(name, major, minor, patch)
+#define PLAT_FEATURE(name, major, minor, patch)
+#include "platform/plat_extensions.def"
+#undef PLAT_FEATURE
+#undef PLAT_EXTENSION_30
+#undef PLAT_EXTENSION
+};
+#define NUM_DEVICE_EXTENSIONS_12 (sizeof(device_extensions_12) / sizeof(device_extensions_12[0]))
 
 /* The OpenCL C 3.0 features that work at this commit (plat_extensions.def); reported in the
  * OpenCL 3.0 profile only. */
 static const cl_name_version device_features[] = {
 #define PLAT_EXTENSION(name, major, minor, patch)
+#define PLAT_EXTENSION_30(name, major, minor, patch)
 #define PLAT_FEATURE(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
 #include "platform/plat_extensions.def"
 #undef PLAT_FEATURE
+#undef PLAT_EXTENSION_30
 #undef PLAT_EXTENSION
 };
 #define NUM_DEVICE_FEATURES (sizeof(device_features) / sizeof(device_features[0]))
 
-/* The extension names, space separated (CL_DEVICE_EXTENSIONS). */
-static const char device_extension_string[] =
+/* The extension names, space separated (CL_DEVICE_EXTENSIONS), in the 1.2 profile... */
+static const char device_extension_string_12[] =
 #define PLAT_EXTENSION(name, major, minor, patch) #name " "
+#define PLAT_EXTENSION_30(name, major, minor, patch)
 #define PLAT_FEATURE(name, major, minor, patch)
 #include "platform/plat_extensions.def"
 #undef PLAT_FEATURE
+#undef PLAT_EXTENSION_30
+#undef PLAT_EXTENSION
+   "";
+
+/* ... and in the 3.0 profile. */
+static const char device_extension_string[] =
+#define PLAT_EXTENSION(name, major, minor, patch) #name " "
+#define PLAT_EXTENSION_30(name, major, minor, patch) #name " "
+#define PLAT_FEATURE(name, major, minor, patch)
+#include "platform/plat_extensions.def"
+#undef PLAT_FEATURE
+#undef PLAT_EXTENSION_30
 #undef PLAT_EXTENSION
    "";
 
 /* Extensions and features, space separated: what the compiler enables in the 3.0 profile. */
 static const char device_extension_feature_string[] =
 #define PLAT_EXTENSION(name, major, minor, patch) #name " "
+#define PLAT_EXTENSION_30(name, major, minor, patch) #name " "
 #define PLAT_FEATURE(name, major, minor, patch) #name " "
 #include "platform/plat_extensions.def"
 #undef PLAT_FEATURE
+#undef PLAT_EXTENSION_30
 #undef PLAT_EXTENSION
    "";
 
@@ -235,6 +267,19 @@ device_has_fp16(void)
    return strstr(device_extension_string, "cl_khr_fp16 ") != NULL;
 }
 
+/* True when the devices report extension `name` in the current profile. */
+bool
+plat_extension_reported(const char *name)
+{
+   const char *list = is_opencl_30() ? device_extension_string : device_extension_string_12;
+   size_t n = strlen(name);
+   for (const char *p = strstr(list, name); p; p = strstr(p + 1, name)) {
+      if ((p == list || p[-1] == ' ') && p[n] == ' ')
+         return true;
+   }
+   return false;
+}
+
 /* True when the device reports OpenCL C feature `name`: the queries mirroring a feature
  * (API §4.2, "must be consistent with" the feature) are derived from this. */
 static bool
@@ -252,7 +297,7 @@ device_has_feature(const char *name)
 const char *
 plat_device_extensions(const struct _cl_device_id *dev)
 {
-   return is_opencl_30() ? device_extension_feature_string : device_extension_string;
+   return is_opencl_30() ? device_extension_feature_string : device_extension_string_12;
 }
 
 /* CL_DEVICE_OPENCL_C_ALL_VERSIONS: 3.0 is the last entry, reported in the 3.0 profile only. */
@@ -499,8 +544,13 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
    case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
-   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
       RET_SCALAR(cl_uint, 0);
+   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+      /* A sub-group is a wavefront; the most a work-group holds, with reqd_work_group_size
+       * (0 without sub-groups, API §4.2). */
+      RET_SCALAR(cl_uint, plat_extension_reported("cl_khr_subgroups")
+                             ? (cl_uint)(gi->max_workgroup_size / gi->wavefront_size)
+                             : 0);
    case CL_DEVICE_NAME:
       RET_STRING(dev->name);
    case CL_DEVICE_VENDOR:
@@ -533,8 +583,10 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
          RET_ARRAY(NULL, 0);
       RET_ARRAY(device_features, NUM_DEVICE_FEATURES * sizeof(cl_name_version));
    case CL_DEVICE_EXTENSIONS:
-      RET_STRING(device_extension_string);
+      RET_STRING(is_opencl_30() ? device_extension_string : device_extension_string_12);
    case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+      if (!is_opencl_30())
+         RET_ARRAY(device_extensions_12, NUM_DEVICE_EXTENSIONS_12 * sizeof(cl_name_version));
       RET_ARRAY(device_extensions, NUM_DEVICE_EXTENSIONS * sizeof(cl_name_version));
    case CL_DEVICE_PLATFORM:
       RET_SCALAR(cl_platform_id, plat_platform_to_handle(dev->platform));
@@ -585,6 +637,8 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
       RET_SCALAR(cl_bool,
                  device_has_feature("__opencl_c_generic_address_space") ? CL_TRUE : CL_FALSE);
    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+      /* The waves of a work-group run interleaved (cl_khr_subgroups requires it). */
+      RET_SCALAR(cl_bool, plat_extension_reported("cl_khr_subgroups") ? CL_TRUE : CL_FALSE);
    case CL_DEVICE_PIPE_SUPPORT:
       RET_SCALAR(cl_bool, CL_FALSE);
    case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:

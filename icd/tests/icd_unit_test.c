@@ -7,6 +7,7 @@
 #include "icd.h"
 #include "platform/plat.h"
 #include "dispatch/disp.h"
+#include "compiler/comp.h"
 
 #include "hsacl_test.h"
 
@@ -26,6 +27,12 @@ test_dispatch_table(void)
    CHECK(icd_GetExtensionFunctionAddress("clIcdGetPlatformIDsKHR") ==
          (void *)icd_IcdGetPlatformIDsKHR);
    CHECK(icd_GetExtensionFunctionAddress("clGetPlatformIDs") == NULL); /* core: not here */
+   /* An extension's functions only while the devices report it (3.0 profile). */
+   CHECK(plat_extension_reported("cl_khr_subgroups") ==
+         (plat_opencl_version() >= CL_MAKE_VERSION(3, 0, 0)));
+   CHECK(icd_GetExtensionFunctionAddress("clGetKernelSubGroupInfoKHR") ==
+         (plat_extension_reported("cl_khr_subgroups") ? (void *)comp_GetKernelSubGroupInfo
+                                                      : NULL));
    CHECK(icd_GetExtensionFunctionAddress(NULL) == NULL);
    CHECK(icd_GetExtensionFunctionAddressForPlatform(NULL, "clIcdGetPlatformIDsKHR") == NULL);
    CHECK(icd_GetExtensionFunctionAddressForPlatform(plat_platform_handle(),
