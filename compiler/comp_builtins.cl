@@ -211,3 +211,6 @@ __ockl_get_local_linear_id(void)
              __ockl_get_local_size(0) +
           __ockl_get_local_id(0);
 }
+
+/* ---- the sub-group extensions (cl_khr_subgroup_*) ---- */
+#include "comp_builtins_subgroup.cl"

@@ -440,6 +440,18 @@ cc1Args(const comp_build_desc &d, const Target &t, const comp__options &o, bool 
          // for SPIR targets only, so every enabled feature is defined here (the same "1").
          if (o.cl_std >= 300 && !strncmp(name, "__opencl_c_", 11))
             defines.push_back(std::string("-D") + name + "=1");
+         // The same for the extensions clang-19 knows only from opencl-c-base.h, which
+         // defines their macros for SPIR targets from OpenCL C 2.0 on; its builtin
+         // declarations key on the macro.
+         static const char *const headerOnly[] = {
+            "cl_khr_subgroup_extended_types",
+            "cl_khr_subgroup_shuffle",
+            "cl_khr_subgroup_shuffle_relative",
+         };
+         if (o.cl_std >= 200)
+            for (const char *h : headerOnly)
+               if (!strcmp(name, h))
+                  defines.push_back(std::string("-D") + name + "=1");
       };
       for (const char *const *e = d.extensions; *e; e++)
          enable(*e);

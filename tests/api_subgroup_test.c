@@ -15,6 +15,11 @@
  * Independent forward progress (the extension requires it): sub-group 0 of a work-group
  * waits for a flag sub-group 1 sets.
  *
+ * cl_khr_subgroup_shuffle, _shuffle_relative and _extended_types (hsacl's own built-ins,
+ * compiler/comp_builtins_subgroup.cl): shuffles of int and double by index, xor, up and down
+ * (checked where the source lane exists), char reduce, short exclusive scan and int4
+ * broadcast, with full and partial sub-groups.
+ *
  * Argument "1.2" (run with HSACL_OPENCL_VERSION=1.2): the 1.2 profile offers no OpenCL C
  * 2.0, so the device reports none of it and the kernel query says CL_INVALID_OPERATION.
  */
@@ -66,6 +71,13 @@ test_device_queries(bool v30)
    CHECK_EQ_INT(listed(CL_DEVICE_EXTENSIONS, "cl_khr_subgroups"), v30);
    CHECK_EQ_INT(listed(CL_DEVICE_EXTENSIONS_WITH_VERSION, "cl_khr_subgroups"), v30);
    CHECK_EQ_INT(listed(CL_DEVICE_OPENCL_C_FEATURES, "__opencl_c_subgroups"), v30);
+   static const char *const exts[] = { "cl_khr_subgroup_shuffle",
+                                       "cl_khr_subgroup_shuffle_relative",
+                                       "cl_khr_subgroup_extended_types" };
+   for (int i = 0; i < 3; i++) {
+      CHECK_EQ_INT(listed(CL_DEVICE_EXTENSIONS, exts[i]), v30);
+      CHECK_EQ_INT(listed(CL_DEVICE_EXTENSIONS_WITH_VERSION, exts[i]), v30);
+   }
    cl_uint max_sg = 99;
    CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(max_sg), &max_sg,
                                 NULL),
@@ -437,22 +449,117 @@ static const struct launch launches[] = {
    { "non-uniform (200 / 64)", 1, { 200, 0 }, { 64, 0 } },
 };
 
-static void
-test_builtins(const char *options)
+/* Builds src with options; NULL (and the log on stderr) when that fails. */
+static cl_program
+build(const char *src, const char *options)
 {
    cl_int err;
-   const char *src = builtin_src;
    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
    err = clBuildProgram(p, 1, &device, options, NULL, NULL);
    CHECK_EQ_INT(err, CL_SUCCESS);
-   if (err != CL_SUCCESS) {
-      char log[8192] = "";
-      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
-      fprintf(stderr, "build [%s]:\n%s\n", options, log);
-   } else {
-      for (size_t i = 0; i < sizeof(launches) / sizeof(launches[0]); i++)
-         run_builtins(p, options, &launches[i]);
+   if (err == CL_SUCCESS)
+      return p;
+   char log[8192] = "";
+   clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
+   fprintf(stderr, "build [%s]:\n%s\n", options, log);
+   clReleaseProgram(p);
+   return NULL;
+}
+
+static void
+test_builtins(const char *options)
+{
+   cl_program p = build(builtin_src, options);
+   if (!p)
+      return;
+   for (size_t i = 0; i < sizeof(launches) / sizeof(launches[0]); i++)
+      run_builtins(p, options, &launches[i]);
+   clReleaseProgram(p);
+}
+
+/* ---- cl_khr_subgroup_shuffle, _shuffle_relative, _extended_types ------------------- */
+
+static const char ext_src[] =
+   "#if !defined(cl_khr_subgroup_shuffle) || !defined(cl_khr_subgroup_shuffle_relative) || \\\n"
+   "    !defined(cl_khr_subgroup_extended_types)\n#error extension macros\n#endif\n"
+   "kernel void sx(global const int *pi, global int *o, global double *od, global char *oc,\n"
+   "               global short *os, global int4 *ov) {\n"
+   "  size_t g = get_global_id(0);\n"
+   "  uint lid = get_sub_group_local_id(), n = get_sub_group_size();\n"
+   "  int x = pi[g];\n"
+   "  o[g * 4 + 0] = sub_group_shuffle(x, (lid * 5 + 3) % n);\n"
+   "  o[g * 4 + 1] = sub_group_shuffle_xor(x, 5u);\n"
+   "  o[g * 4 + 2] = sub_group_shuffle_up(x, 3u);\n"
+   "  o[g * 4 + 3] = sub_group_shuffle_down(x, 7u);\n"
+   "  od[g] = sub_group_shuffle((double)x * 0.25, n - 1 - lid);\n"
+   "  oc[g] = sub_group_reduce_add((char)x);\n"
+   "  os[g] = sub_group_scan_exclusive_min((short)(x * 37));\n"
+   "  ov[g] = sub_group_broadcast((int4)(x, x + 1, x + 2, x + 3), 2u % n);\n"
+   "}\n";
+
+static void
+test_extensions(const char *options)
+{
+   static const struct {
+      size_t global, local;
+   } shapes[] = { { 256, 256 }, { 300, 100 } };
+   cl_int err;
+   cl_program p = build(ext_src, options);
+   if (!p)
+      return;
+   cl_kernel k = clCreateKernel(p, "sx", &err);
+   for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+      size_t n = shapes[s].global, L = shapes[s].local;
+      int *in = malloc(n * 4), *o = malloc(n * 16), (*ov)[4] = malloc(n * 16);
+      double *od = malloc(n * 8);
+      char *oc = malloc(n);
+      short *os = malloc(n * 2);
+      for (size_t i = 0; i < n; i++)
+         in[i] = (int)((i * 2654435761u) >> 20) - 2000;
+      size_t bytes[6] = { n * 4, n * 16, n * 8, n, n * 2, n * 16 };
+      cl_mem b[6];
+      for (int i = 0; i < 6; i++) {
+         b[i] = clCreateBuffer(ctx, i == 0 ? CL_MEM_COPY_HOST_PTR : 0, bytes[i],
+                               i == 0 ? in : NULL, &err);
+         clSetKernelArg(k, i, sizeof(cl_mem), &b[i]);
+      }
+      CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, k, 1, NULL, &n, &L, 0, NULL, NULL),
+                   CL_SUCCESS);
+      void *outs[6] = { NULL, o, od, oc, os, ov };
+      for (int i = 1; i < 6; i++)
+         clEnqueueReadBuffer(queue, b[i], CL_TRUE, 0, bytes[i], outs[i], 0, NULL, NULL);
+      int bad = 0;
+      for (size_t g = 0; g < n; g++) {
+         size_t wg = g / L, wgsize = n - wg * L < L ? n - wg * L : L, l = g % L;
+         size_t base = wg * L + l / WAVE * WAVE, lane = l % WAVE;
+         size_t cnt = wgsize - l / WAVE * WAVE < WAVE ? wgsize - l / WAVE * WAVE : WAVE;
+         int want[4] = { in[base + (lane * 5 + 3) % cnt], in[base + (lane ^ 5)],
+                         in[base + lane - 3], in[base + lane + 7] };
+         bool valid[4] = { true, (lane ^ 5) < cnt, lane >= 3, lane + 7 < cnt };
+         for (int j = 0; j < 4; j++)
+            bad += valid[j] && o[g * 4 + j] != want[j];
+         bad += od[g] != (double)in[base + cnt - 1 - lane] * 0.25;
+         signed char sum = 0;
+         short mn = 0x7FFF;
+         for (size_t m = 0; m < cnt; m++)
+            sum = (signed char)(sum + (signed char)in[base + m]);
+         for (size_t m = 0; m < lane; m++) {
+            short v = (short)(in[base + m] * 37);
+            mn = v < mn ? v : mn;
+         }
+         bad += oc[g] != sum;
+         bad += os[g] != mn;
+         for (int j = 0; j < 4; j++)
+            bad += ov[g][j] != in[base + 2 % cnt] + j;
+         if (bad && bad < 3)
+            fprintf(stderr, "[%s] %zu/%zu: mismatch at item %zu\n", options, n, L, g);
+      }
+      CHECK_EQ_INT(bad, 0);
+      for (int i = 0; i < 6; i++)
+         clReleaseMemObject(b[i]);
+      free(in), free(o), free(ov), free(od), free(oc), free(os);
    }
+   clReleaseKernel(k);
    clReleaseProgram(p);
 }
 
@@ -536,6 +643,8 @@ main(int argc, char **argv)
       test_builtins("-cl-std=CL3.0 -cl-opt-disable");
       test_builtins("-cl-std=CL3.0 -cl-denorms-are-zero");
       test_forward_progress();
+      test_extensions("-cl-std=CL3.0");
+      test_extensions("-cl-std=CL3.0 -cl-opt-disable");
    } else {
       test_builtins_12();
    }
