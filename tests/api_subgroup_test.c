@@ -533,11 +533,10 @@ test_extensions(const char *options)
          size_t wg = g / L, wgsize = n - wg * L < L ? n - wg * L : L, l = g % L;
          size_t base = wg * L + l / WAVE * WAVE, lane = l % WAVE;
          size_t cnt = wgsize - l / WAVE * WAVE < WAVE ? wgsize - l / WAVE * WAVE : WAVE;
-         int want[4] = { in[base + (lane * 5 + 3) % cnt], in[base + (lane ^ 5)],
-                         in[base + lane - 3], in[base + lane + 7] };
+         size_t src[4] = { (lane * 5 + 3) % cnt, lane ^ 5, lane - 3, lane + 7 };
          bool valid[4] = { true, (lane ^ 5) < cnt, lane >= 3, lane + 7 < cnt };
          for (int j = 0; j < 4; j++)
-            bad += valid[j] && o[g * 4 + j] != want[j];
+            bad += valid[j] && o[g * 4 + j] != in[base + src[j]];
          bad += od[g] != (double)in[base + cnt - 1 - lane] * 0.25;
          signed char sum = 0;
          short mn = 0x7FFF;
