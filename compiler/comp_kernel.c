@@ -615,13 +615,8 @@ comp_GetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
    cl_int err = query_device(k, device, &dev, &kd);
    if (err != CL_SUCCESS)
       return err;
-   /* §5.9.3: CL_INVALID_OPERATION when the device does not support sub-groups, which is
-    * what CL_DEVICE_MAX_NUM_SUB_GROUPS = 0 says. */
-   cl_uint max_sub_groups = 0;
-   if (plat_GetDeviceInfo(plat_device_to_handle((struct _cl_device_id *)dev),
-                          CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(max_sub_groups), &max_sub_groups,
-                          NULL) != CL_SUCCESS ||
-       max_sub_groups == 0)
+   /* §5.9.3: CL_INVALID_OPERATION when the device does not support sub-groups. */
+   if (!plat_extension_reported("cl_khr_subgroups"))
       return ICD_ERROR(CL_INVALID_OPERATION, "device %s does not support sub-groups",
                        dev->name);
 

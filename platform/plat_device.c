@@ -255,18 +255,6 @@ is_opencl_30(void)
    return plat_opencl_version() >= CL_MAKE_VERSION(3, 0, 0);
 }
 
-static bool
-device_has_fp64(void)
-{
-   return strstr(device_extension_string, "cl_khr_fp64 ") != NULL;
-}
-
-static bool
-device_has_fp16(void)
-{
-   return strstr(device_extension_string, "cl_khr_fp16 ") != NULL;
-}
-
 /* True when the devices report extension `name` in the current profile. */
 bool
 plat_extension_reported(const char *name)
@@ -442,12 +430,12 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
       RET_SCALAR(cl_uint, 1);
    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
-      RET_SCALAR(cl_uint, device_has_fp64() ? 1 : 0);
+      RET_SCALAR(cl_uint, plat_extension_reported("cl_khr_fp64") ? 1 : 0);
    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
       /* 0 without cl_khr_fp16 (OpenCL 3.0 §4.2 table); gfx9 packs two halves a register
        * (v_pk_*_f16), like shorts. */
-      RET_SCALAR(cl_uint, device_has_fp16() ? 2 : 0);
+      RET_SCALAR(cl_uint, plat_extension_reported("cl_khr_fp16") ? 2 : 0);
    case CL_DEVICE_MAX_CLOCK_FREQUENCY:
       RET_SCALAR(cl_uint, gi->max_clock_mhz);
    case CL_DEVICE_ADDRESS_BITS:
@@ -484,14 +472,15 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_DOUBLE_FP_CONFIG:
       /* The set cl_khr_fp64 requires (OpenCL 3.0 §4.2): gfx9+ has all of it in hardware. */
       RET_SCALAR(cl_device_fp_config,
-                 device_has_fp64() ? CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
-                                        CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM
-                                   : 0);
+                 plat_extension_reported("cl_khr_fp64")
+                    ? CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+                         CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM
+                    : 0);
    case CL_DEVICE_HALF_FP_CONFIG:
       /* cl_khr_fp16 requires round to nearest (or zero) and INF/NaN; gfx9 also keeps f16
        * denormals (MODE FP_DENORM f16/f64 on, as LLVM sets it) and has a fused v_fma_f16. */
       RET_SCALAR(cl_device_fp_config,
-                 device_has_fp16()
+                 plat_extension_reported("cl_khr_fp16")
                     ? CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA
                     : 0);
    case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "hsacl_test.h"
+#include "hsacl_cl_test.h"
 
 static cl_device_id device;
 static cl_context ctx;
@@ -425,23 +426,7 @@ test_arithmetic(const char *options)
 static bool
 has(cl_device_info what, const char *name)
 {
-   size_t n = 0;
-   if (clGetDeviceInfo(device, what, 0, NULL, &n) != CL_SUCCESS)
-      return false;
-   char *s = malloc(n + 1);
-   clGetDeviceInfo(device, what, n, s, NULL);
-   s[n] = 0;
-   bool found = false;
-   if (what == CL_DEVICE_EXTENSIONS) {
-      found = strstr(s, name) != NULL;
-   } else {
-      /* CL_DEVICE_OPENCL_C_FEATURES: an array of cl_name_version */
-      const cl_name_version *v = (const cl_name_version *)s;
-      for (size_t i = 0; i < n / sizeof(*v); i++)
-         found |= !strcmp(v[i].name, name);
-   }
-   free(s);
-   return found;
+   return test_device_lists(device, what, name);
 }
 
 /* The queries cl_khr_fp16 and __opencl_c_fp16 imply (OpenCL 3.0 §4.2). */

@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "hsacl_test.h"
+#include "hsacl_cl_test.h"
 
 static cl_platform_id platform;
 static cl_device_id device;
@@ -45,24 +46,7 @@ enum { WAVE = 64, NOPS = 10 };
 static bool
 listed(cl_device_info what, const char *name)
 {
-   size_t size = 0;
-   if (clGetDeviceInfo(device, what, 0, NULL, &size) != CL_SUCCESS)
-      return false;
-   char *buf = malloc(size + 1);
-   bool found = false;
-   if (buf && clGetDeviceInfo(device, what, size, buf, NULL) == CL_SUCCESS) {
-      if (what == CL_DEVICE_EXTENSIONS) {
-         buf[size] = 0;
-         for (char *t = strtok(buf, " "); t; t = strtok(NULL, " "))
-            found |= !strcmp(t, name);
-      } else {
-         const cl_name_version *nv = (const cl_name_version *)buf;
-         for (size_t i = 0; i < size / sizeof(*nv); i++)
-            found |= !strcmp(nv[i].name, name);
-      }
-   }
-   free(buf);
-   return found;
+   return test_device_lists(device, what, name);
 }
 
 static void

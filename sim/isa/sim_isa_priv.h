@@ -877,25 +877,16 @@ sim__fminmax16(uint32_t a, uint32_t b, bool ieee, bool max)
       for (unsigned l = 0; l < 64; l++) {                                                   \
          uint32_t ha = sim__f16_bits_in(w, A[l]), hb = sim__f16_bits_in(w, B[l]);           \
          uint32_t hc = sim__f16_bits_in(w, C[l]);                                           \
+         float a = sim__f16_to_f32(ha), b = sim__f16_to_f32(hb), c = sim__f16_to_f32(hc);   \
+         (void)ha, (void)hb, (void)hc, (void)a, (void)b, (void)c;                           \
          r[l] = (expr);                                                                     \
       }                                                                                     \
       store(w, in, r);                                                                      \
    }
 
+/* Result given as a value, rounded once to f16. */
 #define SIM_VOP_F16_3(name, store, expr)                                                    \
-   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
-   {                                                                                        \
-      uint32_t t0[64], t1[64], t2[64], r[64];                                               \
-      const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);                            \
-      const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F16, t1);                            \
-      const uint32_t *C = sim__vsrc32(w, in, 2, SIM_VT_F16, t2);                            \
-      for (unsigned l = 0; l < 64; l++) {                                                   \
-         float a = sim__f16_in(w, A[l] & 0xFFFF), b = sim__f16_in(w, B[l] & 0xFFFF);        \
-         float c = sim__f16_in(w, C[l] & 0xFFFF);                                           \
-         r[l] = sim__f16_result(w, in, (expr));                                             \
-      }                                                                                     \
-      store(w, in, r);                                                                      \
-   }
+   SIM_VOP_F16_3_BITS(name, store, sim__f16_result(w, in, (expr)))
 
 /* ---- Lane masks -------------------------------------------------------------------------
  * 64 lane booleans (bytes 0/1) <-> a 64-bit lane mask, 8 lanes per multiply, so compare and

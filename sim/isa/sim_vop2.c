@@ -326,26 +326,30 @@ sim__op_v_mac_f16(sim_wave *w, const sim_inst *in)
    sim__vdst16_preserve(w, in, r);
 }
 
-void
-sim__op_v_madmk_f16(sim_wave *w, const sim_inst *in)
+/* The literal K as the multiplier (madmk) or as the addend (madak). */
+static void
+mad16_literal(sim_wave *w, const sim_inst *in, bool k_multiplies)
 {
    uint32_t t0[64], t1[64], k[64], r[64];
    const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
    const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F16, t1);
    for (unsigned l = 0; l < 64; l++)
       k[l] = in->literal & 0xFFFF;
-   mad16(w, in, A, k, B, r);
+   if (k_multiplies)
+      mad16(w, in, A, k, B, r);
+   else
+      mad16(w, in, A, B, k, r);
    sim__vdst16_preserve(w, in, r);
+}
+
+void
+sim__op_v_madmk_f16(sim_wave *w, const sim_inst *in)
+{
+   mad16_literal(w, in, true);
 }
 
 void
 sim__op_v_madak_f16(sim_wave *w, const sim_inst *in)
 {
-   uint32_t t0[64], t1[64], k[64], r[64];
-   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
-   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F16, t1);
-   for (unsigned l = 0; l < 64; l++)
-      k[l] = in->literal & 0xFFFF;
-   mad16(w, in, A, B, k, r);
-   sim__vdst16_preserve(w, in, r);
+   mad16_literal(w, in, false);
 }
