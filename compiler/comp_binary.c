@@ -247,6 +247,11 @@ comp__binary_check(const void *binary, size_t size, const struct _cl_device_id *
       *why = reason("not an AMDGPU HSA code object%s%s", "", "");
       return false;
    }
+   const char *bad = comp_elf_layout_check(b, size);
+   if (bad) {
+      *why = reason("malformed ELF: %s%s", bad, "");
+      return false;
+   }
    if (eh.e_type != ET_DYN && eh.e_type != ET_REL) {
       *why = reason("neither a code object (ET_DYN) nor a compiled object (ET_REL)%s%s", "",
                     "");

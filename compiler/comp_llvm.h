@@ -221,6 +221,12 @@ struct comp_program_info {
    uint32_t num_printfs;
 };
 
+/* Checks that the ELF header, the program and section header tables, and every segment and
+ * section (but SHT_NOBITS) lie inside `size` bytes, without wrapping. NULL when they do, else
+ * a static reason. Run before any ELF reader sees untrusted bytes. */
+const char *
+comp_elf_layout_check(const void *elf, size_t size);
+
 /* Parses the NT_AMDGPU_METADATA note of a code object (ET_DYN or ET_REL). A malformed ELF
  * or note returns COMP_INVALID_BINARY with a malloc'd reason in *error (if error != NULL);
  * it never crashes. Returns a new record in *out, released with

@@ -385,6 +385,64 @@ validateMsgPack(llvm::StringRef blob)
    return "";
 }
 
+bool
+inFile(uint64_t offset, uint64_t size, uint64_t file)
+{
+   return size <= file && offset <= file - size;
+}
+
+} // namespace
+
+// Every header, offset and size an ELF reader follows, checked against the buffer without
+// wrapping: LLVM's ELFFile::notes() tests `offset + size > buffer size`, which a p_offset or
+// sh_offset near 2^64 passes, and then reads outside the buffer.
+extern "C" const char *
+comp_elf_layout_check(const void *data, size_t size)
+{
+   using namespace llvm::ELF;
+   const auto *b = static_cast<const unsigned char *>(data);
+   Elf64_Ehdr eh;
+   if (!data || size < sizeof(eh))
+      return "shorter than an ELF64 header";
+   memcpy(&eh, b, sizeof(eh));
+   if (eh.e_phnum) {
+      if (eh.e_phentsize != sizeof(Elf64_Phdr))
+         return "e_phentsize is not the size of an ELF64 program header";
+      if (eh.e_phnum == 0xffff /* PN_XNUM */ || eh.e_phoff > size ||
+          (size - eh.e_phoff) / sizeof(Elf64_Phdr) < eh.e_phnum)
+         return "the program header table lies outside the file";
+      for (unsigned i = 0; i < eh.e_phnum; i++) {
+         Elf64_Phdr ph;
+         memcpy(&ph, b + eh.e_phoff + i * sizeof(ph), sizeof(ph));
+         if (!inFile(ph.p_offset, ph.p_filesz, size))
+            return "a segment lies outside the file";
+         if (ph.p_type == PT_NOTE && ph.p_align > 1 && ph.p_offset % ph.p_align)
+            return "a note segment is misaligned";
+      }
+   }
+   if (eh.e_shoff) {
+      if (eh.e_shentsize != sizeof(Elf64_Shdr))
+         return "e_shentsize is not the size of an ELF64 section header";
+      if (eh.e_shnum == 0)
+         return "extended section numbering is not supported";
+      if (eh.e_shoff > size || (size - eh.e_shoff) / sizeof(Elf64_Shdr) < eh.e_shnum)
+         return "the section header table lies outside the file";
+      if (eh.e_shstrndx != SHN_UNDEF && eh.e_shstrndx >= eh.e_shnum)
+         return "e_shstrndx names no section";
+      for (unsigned i = 1; i < eh.e_shnum; i++) {
+         Elf64_Shdr sh;
+         memcpy(&sh, b + eh.e_shoff + i * sizeof(sh), sizeof(sh));
+         if (sh.sh_type != SHT_NOBITS && !inFile(sh.sh_offset, sh.sh_size, size))
+            return "a section lies outside the file";
+         if (sh.sh_type == SHT_NOTE && sh.sh_addralign > 1 && sh.sh_offset % sh.sh_addralign)
+            return "a note section is misaligned";
+      }
+   }
+   return nullptr;
+}
+
+namespace {
+
 // Finds the NT_AMDGPU_METADATA descriptor in PT_NOTE segments, or SHT_NOTE sections for a
 // relocatable object.
 bool
@@ -451,6 +509,8 @@ comp_parse_metadata(const void *data, size_t size, struct comp_program_info **ou
    comp_program_info *info = nullptr;
    try {
       llvm::StringRef bytes(static_cast<const char *>(data), data ? size : 0);
+      if (const char *bad = comp_elf_layout_check(data, size))
+         throw ParseError{ std::string("malformed ELF: ") + bad };
       auto elf = llvm::object::ELF64LEFile::create(bytes);
       if (!elf)
          throw ParseError{ "not an ELF64 little-endian object: " +

@@ -233,6 +233,9 @@ mem_EnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void
    if (err != CL_SUCCESS)
       return err;
    uintptr_t d = (uintptr_t)dst_ptr, s0 = (uintptr_t)src_ptr;
+   if (size > UINTPTR_MAX - d || size > UINTPTR_MAX - s0)
+      return ICD_ERROR(CL_INVALID_VALUE, "%zu bytes at %p or %p wrap the address space", size,
+                       dst_ptr, (void *)src_ptr);
    if (size && d < s0 + size && s0 < d + size)
       return ICD_ERROR(CL_MEM_COPY_OVERLAP, "[%p, +%zu) and [%p, +%zu) overlap", dst_ptr, size,
                        (void *)src_ptr, size);

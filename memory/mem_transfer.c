@@ -292,7 +292,10 @@ range_ok(size_t offset, size_t size, size_t total)
    return size <= total && offset <= total - size;
 }
 
-/* §5.2.3 rectangle checks; computes default pitches and the bytes the region spans. */
+/* §5.2.3 rectangle checks; computes default pitches and checks that the region, with every
+ * offset and pitch the caller gave, stays inside `limit` bytes. Every product and sum is
+ * overflow-checked: a wrapped end offset would let huge origins or pitches reach memory
+ * outside the buffer. */
 static cl_int
 check_rect(const size_t *origin, const size_t *region, size_t *row, size_t *slice,
            size_t limit, const char *side)
@@ -306,15 +309,28 @@ check_rect(const size_t *origin, const size_t *region, size_t *row, size_t *slic
    else if (*row < region[0])
       return ICD_ERROR(CL_INVALID_VALUE, "%s_row_pitch %zu < region[0] %zu", side, *row,
                        region[0]);
+   size_t plane;
+   if (__builtin_mul_overflow(region[1], *row, &plane))
+      return ICD_ERROR(CL_INVALID_VALUE, "%s region[1] %zu x row pitch %zu overflows", side,
+                       region[1], *row);
    if (*slice == 0)
-      *slice = region[1] * *row;
-   else if (*slice < region[1] * *row || *slice % *row)
+      *slice = plane;
+   else if (*slice < plane || *slice % *row)
       return ICD_ERROR(CL_INVALID_VALUE, "%s_slice_pitch %zu is invalid for row pitch %zu",
                        side, *slice, *row);
-   size_t last = origin[0] + region[0] + (origin[1] + region[1] - 1) * *row +
-                 (origin[2] + region[2] - 1) * *slice;
-   if (limit != SIZE_MAX && last > limit)
-      return ICD_ERROR(CL_INVALID_VALUE, "the %s region reaches byte %zu of %zu", side, last,
+   /* Last byte + 1: origin[0] + region[0] + (origin[1] + region[1] - 1) * row
+    *                + (origin[2] + region[2] - 1) * slice. */
+   size_t y, z, ybytes, zbytes, end;
+   if (__builtin_add_overflow(origin[1], region[1] - 1, &y) ||
+       __builtin_add_overflow(origin[2], region[2] - 1, &z) ||
+       __builtin_mul_overflow(y, *row, &ybytes) || __builtin_mul_overflow(z, *slice, &zbytes) ||
+       __builtin_add_overflow(origin[0], region[0], &end) ||
+       __builtin_add_overflow(end, ybytes, &end) || __builtin_add_overflow(end, zbytes, &end))
+      return ICD_ERROR(CL_INVALID_VALUE, "the %s region at origin {%zu, %zu, %zu} with pitches "
+                       "%zu/%zu overflows the address range", side, origin[0], origin[1],
+                       origin[2], *row, *slice);
+   if (end > limit)
+      return ICD_ERROR(CL_INVALID_VALUE, "the %s region reaches byte %zu of %zu", side, end,
                        limit);
    return CL_SUCCESS;
 }
@@ -366,7 +382,8 @@ enqueue_rw(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking, bool
    if (rect) {
       err = check_rect(buf_origin, region, &buf_row, &buf_slice, mem->size, "buffer");
       if (err == CL_SUCCESS)
-         err = check_rect(host_origin, region, &host_row, &host_slice, SIZE_MAX, "host");
+         err = check_rect(host_origin, region, &host_row, &host_slice,
+                          (size_t)(UINTPTR_MAX - (uintptr_t)ptr), "host");
       if (err != CL_SUCCESS)
          return err;
    } else if (!range_ok(buf_origin[0], region[0], mem->size) || region[0] == 0) {
@@ -464,6 +481,27 @@ overlap(const struct _cl_mem *a, size_t a_off, const struct _cl_mem *b, size_t b
    return a0 < b0 + size && b0 < a0 + size;
 }
 
+/* Whether a source row of a rectangular copy overlaps a destination row in one allocation.
+ * The rows of each side are disjoint and in increasing order (row pitch >= region[0],
+ * slice pitch >= region[1] * row pitch), so one merge pass decides, in linear time. */
+static bool
+rect_rows_overlap(const struct xfer *x, struct _cl_mem *src, struct _cl_mem *dst, size_t width)
+{
+   if (mem_root(src) != mem_root(dst))
+      return false;
+   size_t i = 0, j = 0;
+   while (i < x->num_pieces && j < x->num_pieces) {
+      size_t d0 = dst->origin + x->pieces[i].buf_off, s0 = src->origin + x->pieces[j].host_off;
+      if (d0 < s0 + width && s0 < d0 + width)
+         return true;
+      if (d0 < s0)
+         i++;
+      else
+         j++;
+   }
+   return false;
+}
+
 static cl_int
 enqueue_copy(struct _cl_command_queue *q, struct _cl_mem *src, struct _cl_mem *dst,
              cl_command_type type, struct xfer **x_out, struct disp_command **cmd_out,
@@ -550,15 +588,10 @@ mem_EnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_
       return err;
    err = rect_pieces(x, dst_origin, src_origin, region, dst_row_pitch, dst_slice_pitch,
                      src_row_pitch, src_slice_pitch);
-   /* §5.2.3: overlapping rectangles of one buffer are CL_MEM_COPY_OVERLAP. */
-   for (size_t i = 0; err == CL_SUCCESS && src == dst && i < x->num_pieces; i++) {
-      for (size_t j = 0; j < x->num_pieces; j++) {
-         if (overlap(dst, x->pieces[i].buf_off, src, x->pieces[j].host_off, region[0])) {
-            err = ICD_ERROR(CL_MEM_COPY_OVERLAP, "source and destination rectangles overlap");
-            break;
-         }
-      }
-   }
+   /* §5.2.3: overlapping rectangles of one buffer (or of sub-buffers of one buffer) are
+    * CL_MEM_COPY_OVERLAP. */
+   if (err == CL_SUCCESS && rect_rows_overlap(x, src, dst, region[0]))
+      err = ICD_ERROR(CL_MEM_COPY_OVERLAP, "source and destination rectangles overlap");
    return finish_enqueue(cmd, err, event, false);
 }
 

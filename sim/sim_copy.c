@@ -22,6 +22,7 @@ typedef struct copy_job {
    uint64_t size;            /* linear copy: bytes; rect copy: row bytes */
    uint64_t rows, layers;    /* rect copy */
    uint64_t dst_pitch, dst_slice, src_pitch, src_slice;
+   uint64_t dst_extent, src_extent; /* bytes from dst/src to one past the last byte touched */
    hsa_signal_t completion;
    sim_job job; /* last: flexible deps */
 } copy_job;
@@ -31,7 +32,16 @@ copy_run(sim_job *job)
 {
    copy_job *c = (copy_job *)((char *)job - offsetof(copy_job, job));
    uint64_t start = sim__timestamp();
-   if (c->rows == 0) {
+   if (!sim__host_range_mapped(c->dst, c->dst_extent) ||
+       !sim__host_range_mapped(c->src, c->src_extent)) {
+      /* A memory violation, as the GPU's copy engine takes it: the access is dropped (no
+       * byte is written, nothing outside the ranges is read) and the fault is reported; the
+       * completion signal still completes so that dependants are not stranded. */
+      SIM_LOGE("copy", "memory violation: async copy of %llu bytes from %p to %p touches "
+               "unmapped memory; the copy is dropped",
+               (unsigned long long)(c->rows ? c->size * c->rows * c->layers : c->size),
+               (void *)c->src, (void *)c->dst);
+   } else if (c->rows == 0) {
       memmove(c->dst, c->src, c->size);
    } else {
       for (uint64_t z = 0; z < c->layers; z++) {
@@ -115,17 +125,29 @@ hsa_amd_memory_async_copy(void *dst, hsa_agent_t dst_agent, const void *src,
    c->dst = d;
    c->src = s;
    c->size = size;
+   c->dst_extent = c->src_extent = size;
    st = sim__worker_submit(&copy_worker, &c->job);
    if (st != HSA_STATUS_SUCCESS)
       free(c);
    return st;
 }
 
-/* Bytes from the first to one past the last byte a pitched rectangle touches. */
-static uint64_t
-rect_extent(const hsa_pitched_ptr_t *p, const hsa_dim3_t *range)
+/* Bytes from the first to one past the last byte a pitched rectangle touches, and the offset
+ * of its first byte from the base; false when either overflows 64 bits. */
+static bool
+rect_bounds(const hsa_pitched_ptr_t *p, const hsa_dim3_t *offset, const hsa_dim3_t *range,
+            uint64_t *first, uint64_t *extent)
 {
-   return (uint64_t)(range->z - 1) * p->slice + (uint64_t)(range->y - 1) * p->pitch + range->x;
+   uint64_t z, y, e;
+   if (__builtin_mul_overflow((uint64_t)offset->z, (uint64_t)p->slice, &z) ||
+       __builtin_mul_overflow((uint64_t)offset->y, (uint64_t)p->pitch, &y) ||
+       __builtin_add_overflow(z, y, first) || __builtin_add_overflow(*first, offset->x, first))
+      return false;
+   if (__builtin_mul_overflow((uint64_t)(range->z - 1), (uint64_t)p->slice, &z) ||
+       __builtin_mul_overflow((uint64_t)(range->y - 1), (uint64_t)p->pitch, &y) ||
+       __builtin_add_overflow(z, y, &e) || __builtin_add_overflow(e, range->x, extent))
+      return false;
+   return *first <= UINT64_MAX - (uint64_t)(uintptr_t)p->base;
 }
 
 SIM_EXPORT hsa_status_t
@@ -144,24 +166,30 @@ hsa_amd_memory_async_copy_rect(const hsa_pitched_ptr_t *dst, const hsa_dim3_t *d
    if (!dst || !src || !dst_offset || !src_offset || !range || !dst->base || !src->base ||
        dir < hsaHostToHost || dir > hsaDeviceToDevice)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   uint64_t dst_plane, src_plane;
    if (range->x == 0 || range->y == 0 || range->z == 0 || dst->pitch < range->x ||
-       src->pitch < range->x || (range->z > 1 && (dst->slice < dst->pitch * range->y ||
-                                                  src->slice < src->pitch * range->y)))
+       src->pitch < range->x ||
+       __builtin_mul_overflow((uint64_t)dst->pitch, (uint64_t)range->y, &dst_plane) ||
+       __builtin_mul_overflow((uint64_t)src->pitch, (uint64_t)range->y, &src_plane) ||
+       (range->z > 1 && (dst->slice < dst_plane || src->slice < src_plane)))
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
    if (!sim__signal_get(completion_signal))
       return HSA_STATUS_ERROR_INVALID_SIGNAL;
    hsa_status_t st = check_deps(num_dep_signals, dep_signals);
    if (st != HSA_STATUS_SUCCESS)
       return st;
-   uint8_t *dst_first = (uint8_t *)dst->base + (uint64_t)dst_offset->z * dst->slice +
-                        (uint64_t)dst_offset->y * dst->pitch + dst_offset->x;
-   const uint8_t *src_first = (const uint8_t *)src->base + (uint64_t)src_offset->z * src->slice +
-                              (uint64_t)src_offset->y * src->pitch + src_offset->x;
+   uint64_t dst_off, dst_extent, src_off, src_extent;
+   if (!rect_bounds(dst, dst_offset, range, &dst_off, &dst_extent) ||
+       !rect_bounds(src, src_offset, range, &src_off, &src_extent))
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   uint8_t *dst_first = (uint8_t *)(uintptr_t)((uint64_t)(uintptr_t)dst->base + dst_off);
+   const uint8_t *src_first =
+      (const uint8_t *)(uintptr_t)((uint64_t)(uintptr_t)src->base + src_off);
    uint8_t *d, *s;
-   st = sim__mem_translate(dst_first, rect_extent(dst, range), &d);
+   st = sim__mem_translate(dst_first, dst_extent, &d);
    if (st != HSA_STATUS_SUCCESS)
       return st;
-   st = sim__mem_translate(src_first, rect_extent(src, range), &s);
+   st = sim__mem_translate(src_first, src_extent, &s);
    if (st != HSA_STATUS_SUCCESS)
       return st;
    copy_job *c = copy_job_create(num_dep_signals, dep_signals, completion_signal);
@@ -176,6 +204,8 @@ hsa_amd_memory_async_copy_rect(const hsa_pitched_ptr_t *dst, const hsa_dim3_t *d
    c->dst_slice = dst->slice;
    c->src_pitch = src->pitch;
    c->src_slice = src->slice;
+   c->dst_extent = dst_extent;
+   c->src_extent = src_extent;
    st = sim__worker_submit(&copy_worker, &c->job);
    if (st != HSA_STATUS_SUCCESS)
       free(c);

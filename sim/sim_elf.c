@@ -87,6 +87,13 @@ check_header(load_ctx *c, GElf_Ehdr *eh)
       return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
    if (eh->e_machine != EM_AMDGPU || eh->e_ident[EI_OSABI] != ELFOSABI_AMDGPU_HSA_)
       return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+   /* Both header tables inside the file, checked without wrapping: a code object has
+    * both (the symbols and the metadata note are found through the section headers). */
+   if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > c->size ||
+       (c->size - eh->e_phoff) / sizeof(Elf64_Phdr) < eh->e_phnum ||
+       eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff == 0 || eh->e_shnum == 0 ||
+       eh->e_shoff > c->size || (c->size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum)
+      return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
    uint8_t abi = eh->e_ident[EI_ABIVERSION];
    if (abi < ABI_V3 || abi > ABI_V6)
       return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
@@ -115,6 +122,10 @@ scan_segments(load_ctx *c, size_t *phnum)
    for (size_t i = 0; i < *phnum; i++) {
       GElf_Phdr ph;
       if (!gelf_getphdr(c->elf, (int)i, &ph))
+         return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+      /* Every segment lies inside the file, whether or not the loader reads it (a
+       * PT_NOTE at 2^64 - 1 is a malformed object, not one to run). */
+      if (ph.p_offset > c->size || ph.p_filesz > c->size - ph.p_offset)
          return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
       if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
          continue;

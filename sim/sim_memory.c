@@ -423,6 +423,8 @@ sim__mem_translate(const void *ptr, uint64_t size, uint8_t **view)
 {
    uint64_t va = (uint64_t)(uintptr_t)ptr;
    hsa_status_t st = HSA_STATUS_SUCCESS;
+   if (size > UINT64_MAX - va)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* wraps the address space */
    pthread_rwlock_rdlock(&table_lock);
    sim_mem_entry *e = table_find_locked(va);
    if (!e) {
@@ -449,6 +451,26 @@ sim__mem_translate(const void *ptr, uint64_t size, uint8_t **view)
 out_unlock:
    pthread_rwlock_unlock(&table_lock);
    return st;
+}
+
+bool
+sim__host_range_mapped(const void *ptr, uint64_t size)
+{
+   if (size == 0)
+      return true;
+   uint64_t va = (uint64_t)(uintptr_t)ptr;
+   if (size > UINT64_MAX - va)
+      return false;
+   uint64_t first = va & ~(SIM_PAGE_SIZE - 1), end = va + size;
+   unsigned char vec[256];
+   /* mincore fails with ENOMEM when any page of the range is not mapped; in chunks of
+    * 256 pages so that the vector stays on the stack. */
+   for (uint64_t p = first; p < end; p += sizeof(vec) * SIM_PAGE_SIZE) {
+      uint64_t len = end - p < sizeof(vec) * SIM_PAGE_SIZE ? end - p : sizeof(vec) * SIM_PAGE_SIZE;
+      if (mincore((void *)(uintptr_t)p, len, vec) != 0 && errno == ENOMEM)
+         return false;
+   }
+   return true;
 }
 
 /* ---- API: allocation -------------------------------------------------------------------- */

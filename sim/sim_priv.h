@@ -145,9 +145,14 @@ hsa_status_t sim__mem_split(void *va, const uint64_t *cuts, const uint32_t *flag
 /*
  * Resolves [ptr, ptr+size) for a runtime copy or fill: the agent view of device memory, or
  * `ptr` itself for system or unregistered host memory. Fails with INVALID_ARGUMENT when the
- * range starts inside an allocation and leaves it.
+ * range starts inside an allocation and leaves it, or wraps the address space.
  */
 hsa_status_t sim__mem_translate(const void *ptr, uint64_t size, uint8_t **view);
+
+/* Whether every page of [ptr, ptr+size) is mapped in the process (mincore): the copy engine's
+ * page-table walk, so that a copy through memory unmapped since it was submitted faults
+ * instead of crashing the process. */
+bool sim__host_range_mapped(const void *ptr, uint64_t size);
 
 /* ---- signals (sim_signal.c) ------------------------------------------------------------ */
 

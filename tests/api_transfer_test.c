@@ -209,6 +209,125 @@ test_errors(void)
    clReleaseMemObject(ro);
 }
 
+/*
+ * Rectangles whose end offset wraps size_t (issue #17, bug 1): before the overflow checks,
+ * {0, SIZE_MAX, 0} with region {16, 2, 1} and a row pitch of A - B passed as 16 bytes and
+ * wrote into buffer A through B; SIZE_MAX in origin[1] or origin[2] crashed the copy worker;
+ * origin[0] = SIZE_MAX failed late (Read/Write) or read out of bounds (Copy).
+ */
+static void
+test_rect_overflow(void)
+{
+   enum { N = 4096 };
+   cl_int err;
+   unsigned char *ha = aligned_alloc(4096, N), *hb = aligned_alloc(4096, N);
+   unsigned char *host = malloc(N), *snap = malloc(N);
+   memset(ha, 0xaa, N);
+   memset(hb, 0xbb, N);
+   fill_pattern(host, N, 11);
+   cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, N, ha, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, N, hb, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_mem d = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   memcpy(snap, ha, N);
+
+   /* The published reproducer: through B into A. */
+   size_t zero[3] = { 0, 0, 0 }, o1[3] = { 0, SIZE_MAX, 0 }, reg[3] = { 16, 2, 1 };
+   size_t pitch = (size_t)((uintptr_t)ha - (uintptr_t)hb);
+   CHECK_EQ_INT(clEnqueueWriteBufferRect(q, b, CL_TRUE, o1, zero, reg, pitch, 0, 0, 0, host, 0,
+                                         NULL, NULL), CL_INVALID_VALUE);
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+   CHECK(!memcmp(ha, snap, N));
+
+   /* SIZE_MAX in each origin coordinate, on each side, for every rect command and both
+    * kinds of buffer: every one is CL_INVALID_VALUE and the process survives. */
+   cl_mem bufs[2] = { b, d };
+   for (int k = 0; k < 2; k++) {
+      for (int axis = 0; axis < 3; axis++) {
+         size_t bad[3] = { 0, 0, 0 }, r[3] = { 16, 2, 2 };
+         bad[axis] = SIZE_MAX;
+         for (size_t rp = 0; rp <= 64; rp += 64) {
+            CHECK_EQ_INT(clEnqueueReadBufferRect(q, bufs[k], CL_TRUE, bad, zero, r, rp, 0, 0, 0,
+                                                 snap, 0, NULL, NULL), CL_INVALID_VALUE);
+            CHECK_EQ_INT(clEnqueueWriteBufferRect(q, bufs[k], CL_TRUE, bad, zero, r, rp, 0, 0, 0,
+                                                  host, 0, NULL, NULL), CL_INVALID_VALUE);
+            CHECK_EQ_INT(clEnqueueReadBufferRect(q, bufs[k], CL_TRUE, zero, bad, r, rp, 0, rp, 0,
+                                                 snap, 0, NULL, NULL), CL_INVALID_VALUE);
+            CHECK_EQ_INT(clEnqueueCopyBufferRect(q, bufs[k], a, bad, zero, r, rp, 0, rp, 0, 0,
+                                                 NULL, NULL), CL_INVALID_VALUE);
+            CHECK_EQ_INT(clEnqueueCopyBufferRect(q, a, bufs[k], zero, bad, r, rp, 0, rp, 0, 0,
+                                                 NULL, NULL), CL_INVALID_VALUE);
+         }
+      }
+      /* Pitches whose products wrap: region[1] * row pitch, and (origin + region) * slice. */
+      size_t r2[3] = { 1, 3, 1 }, o2[3] = { 0, 0, 2 };
+      CHECK_EQ_INT(clEnqueueWriteBufferRect(q, bufs[k], CL_TRUE, zero, zero, r2,
+                                            SIZE_MAX / 2 + 1, 0, 0, 0, host, 0, NULL, NULL),
+                   CL_INVALID_VALUE);
+      CHECK_EQ_INT(clEnqueueWriteBufferRect(q, bufs[k], CL_TRUE, o2, zero, r2, 1,
+                                            SIZE_MAX / 2 + 1, 0, 0, host, 0, NULL, NULL),
+                   CL_INVALID_VALUE);
+      /* A host rectangle that would wrap the host address space. */
+      size_t ho[3] = { SIZE_MAX - 8, 0, 0 };
+      CHECK_EQ_INT(clEnqueueReadBufferRect(q, bufs[k], CL_TRUE, zero, ho, r2, 0, 0, 0, 0, snap,
+                                           0, NULL, NULL), CL_INVALID_VALUE);
+   }
+   /* The plain forms with offsets near SIZE_MAX. */
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, d, CL_TRUE, SIZE_MAX, 16, snap, 0, NULL, NULL),
+                CL_INVALID_VALUE);
+   CHECK_EQ_INT(clEnqueueCopyBuffer(q, d, b, SIZE_MAX - 7, 0, 16, 0, NULL, NULL),
+                CL_INVALID_VALUE);
+   int pat = 0;
+   CHECK_EQ_INT(clEnqueueFillBuffer(q, d, &pat, 4, SIZE_MAX - 3, 8, 0, NULL, NULL),
+                CL_INVALID_VALUE);
+   clEnqueueMapBuffer(q, d, CL_TRUE, CL_MAP_READ, SIZE_MAX - 15, 32, 0, NULL, NULL, &err);
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+   memcpy(snap, ha, N);
+   CHECK(ha[0] == 0xaa && !memcmp(ha, snap, N));
+
+   /* The queue still works: a good rectangle after all of that. */
+   size_t good[3] = { 8, 4, 1 };
+   CHECK_EQ_INT(clEnqueueWriteBufferRect(q, d, CL_TRUE, zero, zero, good, 64, 0, 8, 0, host, 0,
+                                         NULL, NULL), CL_SUCCESS);
+   unsigned char back[32];
+   CHECK_EQ_INT(clEnqueueReadBufferRect(q, d, CL_TRUE, zero, zero, good, 64, 0, 8, 0, back, 0,
+                                        NULL, NULL), CL_SUCCESS);
+   CHECK(!memcmp(back, host, 32));
+
+   /* Overlap in one buffer and across sub-buffers of one buffer; a tall disjoint copy (4096
+    * one-byte rows each way) is decided in linear time. */
+   size_t s0[3] = { 0, 0, 0 }, s1[3] = { 4, 0, 0 }, rg[3] = { 8, 4, 1 };
+   CHECK_EQ_INT(clEnqueueCopyBufferRect(q, d, d, s0, s1, rg, 16, 0, 16, 0, 0, NULL, NULL),
+                CL_MEM_COPY_OVERLAP);
+   size_t s2[3] = { 8, 0, 0 };
+   CHECK_EQ_INT(clEnqueueCopyBufferRect(q, d, d, s0, s2, rg, 16, 0, 16, 0, 0, NULL, NULL),
+                CL_SUCCESS);
+   cl_buffer_region lo = { 0, 2048 }, hi = { 1024, 2048 };
+   cl_mem sl = clCreateSubBuffer(d, 0, CL_BUFFER_CREATE_TYPE_REGION, &lo, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_mem sh = clCreateSubBuffer(d, 0, CL_BUFFER_CREATE_TYPE_REGION, &hi, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   size_t ro[3] = { 0, 0, 0 }, rr[3] = { 16, 32, 1 };
+   CHECK_EQ_INT(clEnqueueCopyBufferRect(q, sl, sh, ro, ro, rr, 64, 0, 64, 0, 0, NULL, NULL),
+                CL_MEM_COPY_OVERLAP); /* sl's rows 16.. are sh's rows 0.. */
+   size_t tall[3] = { 1, 2048, 1 }, t1[3] = { 1, 0, 0 };
+   CHECK_EQ_INT(clEnqueueCopyBufferRect(q, d, d, s0, t1, tall, 2, 0, 2, 0, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+   clReleaseMemObject(sl);
+   clReleaseMemObject(sh);
+   clReleaseMemObject(a);
+   clReleaseMemObject(b);
+   clReleaseMemObject(d);
+   free(ha);
+   free(hb);
+   free(host);
+   free(snap);
+}
+
 int
 main(void)
 {
@@ -226,6 +345,7 @@ main(void)
    exercise(CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, "USE_HOST_PTR buffer");
    test_user_event_orders_write();
    test_errors();
+   test_rect_overflow();
    clReleaseCommandQueue(q);
    clReleaseContext(ctx);
    return test_main_end();

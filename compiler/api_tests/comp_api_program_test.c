@@ -7,7 +7,10 @@
  */
 #include "comp_api_test.h"
 
+#include <elf.h>
 #include <pthread.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static const char *src_two =
@@ -241,6 +244,84 @@ get_binary(cl_program p, unsigned char **bin, size_t *size)
                 CL_SUCCESS);
 }
 
+/* The binary at the start of a page with an inaccessible page before it and after it, so that
+ * a read a byte outside it faults even without AddressSanitizer. */
+static unsigned char *
+guarded_copy(const unsigned char *bin, size_t size, void **map, size_t *map_size)
+{
+   size_t page = (size_t)sysconf(_SC_PAGESIZE), body = (size + page - 1) / page * page;
+   *map_size = body + 2 * page;
+   unsigned char *m = mmap(NULL, *map_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+   CHECK(m != MAP_FAILED);
+   CHECK(mprotect(m + page, body, PROT_READ | PROT_WRITE) == 0);
+   *map = m;
+   /* End-aligned would catch reads past the end; start-aligned catches reads before it,
+    * which is where an offset of 2^64 - 1 lands. */
+   memcpy(m + page, bin, size);
+   return m + page;
+}
+
+/*
+ * Issue #17, bug 2: a PT_NOTE p_offset (or, with no PT_NOTE, an SHT_NOTE sh_offset) near
+ * 2^64 passed LLVM's `offset + size > buffer size` test and findNote read outside the
+ * application's buffer (heap-buffer-overflow under ASan; here a fault on the guard page).
+ * Every such binary is CL_INVALID_BINARY.
+ */
+static void
+test_absurd_offsets(const unsigned char *bin, size_t size)
+{
+   static const uint64_t offsets[] = { UINT64_MAX, UINT64_MAX - 3, UINT64_MAX - 63,
+                                       1ull << 63, 0x7fffffffffffffffull };
+   Elf64_Ehdr eh;
+   memcpy(&eh, bin, sizeof(eh));
+   CHECK(eh.e_phnum > 0 && eh.e_shnum > 0);
+   for (int where = 0; where < 4; where++) {
+      for (size_t k = 0; k < sizeof(offsets) / sizeof(offsets[0]); k++) {
+         void *map;
+         size_t map_size;
+         unsigned char *b = guarded_copy(bin, size, &map, &map_size);
+         int hits = 0;
+         for (unsigned i = 0; i < eh.e_phnum; i++) {
+            Elf64_Phdr ph;
+            memcpy(&ph, b + eh.e_phoff + i * sizeof(ph), sizeof(ph));
+            if (ph.p_type != PT_NOTE)
+               continue;
+            if (where == 0)
+               ph.p_offset = offsets[k];
+            else if (where == 1)
+               ph.p_filesz = offsets[k];
+            else
+               ph.p_type = PT_NULL; /* the section headers are read instead */
+            memcpy(b + eh.e_phoff + i * sizeof(ph), &ph, sizeof(ph));
+            hits++;
+         }
+         for (unsigned i = 0; where >= 2 && i < eh.e_shnum; i++) {
+            Elf64_Shdr sh;
+            memcpy(&sh, b + eh.e_shoff + i * sizeof(sh), sizeof(sh));
+            if (sh.sh_type != SHT_NOTE)
+               continue;
+            if (where == 2)
+               sh.sh_offset = offsets[k];
+            else
+               sh.sh_size = offsets[k];
+            memcpy(b + eh.e_shoff + i * sizeof(sh), &sh, sizeof(sh));
+            hits++;
+         }
+         CHECK(hits > 0);
+         cl_int err, status = 0;
+         const unsigned char *bins[1] = { b };
+         cl_program r = clCreateProgramWithBinary(context, 1, &device, &size, bins, &status,
+                                                  &err);
+         if (r)
+            fprintf(stderr, "absurd offset case %d/%zu accepted\n", where, k);
+         CHECK(!r);
+         CHECK_EQ_INT(err, CL_INVALID_BINARY);
+         CHECK_EQ_INT(status, CL_INVALID_BINARY);
+         munmap(map, map_size);
+      }
+   }
+}
+
 static void
 test_binaries(void)
 {
@@ -367,6 +448,7 @@ test_binaries(void)
       }
    }
    free(bad);
+   test_absurd_offsets(bin, size);
    free(bin);
    clReleaseProgram(p);
 }

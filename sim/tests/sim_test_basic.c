@@ -6,6 +6,7 @@
  */
 #include <pthread.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -399,6 +400,36 @@ test_async_copy(const test_env *env)
 
    CHECK(hsa_amd_memory_async_copy(dev, env->gpu, a, env->cpu, N + 1, 0, NULL, up) ==
          HSA_STATUS_ERROR_INVALID_ARGUMENT);
+
+   /* Ranges that wrap the address space are refused at submission (issue #17: a wrapped
+    * rectangle crashed the copy worker). */
+   CHECK(hsa_amd_memory_async_copy(b, env->cpu, (void *)(uintptr_t)(UINT64_MAX - 15),
+                                   env->cpu, 64, 0, NULL, up) ==
+         HSA_STATUS_ERROR_INVALID_ARGUMENT);
+   hsa_pitched_ptr_t pd = { dev, 64, SIZE_MAX / 4 }, ps = { a, 64, 64 * 16 };
+   hsa_dim3_t zero = { 0, 0, 0 }, huge = { 0, 0, UINT32_MAX }, box = { 16, 4, 2 };
+   CHECK(hsa_amd_memory_async_copy_rect(&pd, &huge, &ps, &zero, &box, env->gpu,
+                                        hsaHostToDevice, 0, NULL, up) ==
+         HSA_STATUS_ERROR_INVALID_ARGUMENT);
+   hsa_pitched_ptr_t pw = { a, SIZE_MAX / 2, SIZE_MAX / 2 };
+   CHECK(hsa_amd_memory_async_copy_rect(&pd, &zero, &pw, &zero, &box, env->gpu,
+                                        hsaHostToDevice, 0, NULL, up) ==
+         HSA_STATUS_ERROR_INVALID_ARGUMENT);
+
+   /* Host memory unmapped between submission and execution: the copy engine takes a memory
+    * violation (the copy is dropped, the signal completes), not a SIGSEGV. */
+   uint8_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+   CHECK(page != MAP_FAILED);
+   memset(page, 0x5a, 4096);
+   memset(b, 0x11, N);
+   hsa_signal_store_screlease(gate, 1);
+   hsa_signal_store_screlease(down, 1);
+   CHECK_HSA(hsa_amd_memory_async_copy(b, env->cpu, page, env->cpu, 4096, 1, &gate, down));
+   CHECK(munmap(page, 4096) == 0);
+   hsa_signal_store_screlease(gate, 0);
+   CHECK(hsa_signal_wait_scacquire(down, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
+                                   HSA_WAIT_STATE_BLOCKED) == 0);
+   CHECK(b[0] == 0x11 && b[4095] == 0x11);
    hsa_signal_destroy(gate);
    hsa_signal_destroy(up);
    hsa_signal_destroy(down);

@@ -201,6 +201,44 @@ test_malformed(const test_env *env, const char *path)
       }
    }
    CHECK(try_load(env, bad, size) == HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+   /* Offsets near 2^64 (issue #17: `offset + size > file size` wraps): in every program
+    * header's p_offset, every section header's sh_offset, and e_phoff/e_shoff themselves.
+    * The loader refuses each; none reads outside the buffer (ASan pass). */
+   static const uint64_t absurd[] = { UINT64_MAX, UINT64_MAX - 3, 1ull << 63 };
+   uint64_t shoff;
+   uint16_t phnum, shnum;
+   memcpy(&phoff, good + 32, 8);
+   memcpy(&shoff, good + 40, 8);
+   memcpy(&phnum, good + 56, 2);
+   memcpy(&shnum, good + 60, 2);
+   for (size_t k = 0; k < sizeof(absurd) / sizeof(absurd[0]); k++) {
+      for (unsigned i = 0; i < phnum; i++) {
+         memcpy(bad, good, size);
+         uint32_t type;
+         memcpy(&type, bad + phoff + (uint64_t)i * 56, 4);
+         memcpy(bad + phoff + (uint64_t)i * 56 + 8, &absurd[k], 8);
+         hsa_status_t st = try_load(env, bad, size);
+         /* Every segment must lie in the file, read or not; a PT_GNU_STACK (0x6474e551)
+          * has no file extent, so its p_offset is not checked by anyone. */
+         if (type != 0x6474e551u)
+            CHECK(st == HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+      }
+      for (unsigned i = 1; i < shnum; i++) {
+         memcpy(bad, good, size);
+         uint32_t type;
+         memcpy(&type, bad + shoff + (uint64_t)i * 64 + 4, 4);
+         memcpy(bad + shoff + (uint64_t)i * 64 + 24, &absurd[k], 8);
+         hsa_status_t st = try_load(env, bad, size);
+         if (type == 7 /* SHT_NOTE */ || type == 11 /* SHT_DYNSYM */)
+            CHECK(st != HSA_STATUS_SUCCESS);
+      }
+      memcpy(bad, good, size);
+      memcpy(bad + 32, &absurd[k], 8);
+      CHECK(try_load(env, bad, size) == HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+      memcpy(bad, good, size);
+      memcpy(bad + 40, &absurd[k], 8);
+      CHECK(try_load(env, bad, size) == HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+   }
    /* Random corruption never crashes the loader. */
    for (int round = 0; round < 300; round++) {
       memcpy(bad, good, size);
