@@ -99,8 +99,8 @@ const char *
 icd_error_name(cl_int code)
 {
    switch (code) {
-#define ICD_ERROR_CODE(name)                                                                \
-   case name:                                                                               \
+#define ICD_ERROR_CODE(name, value)                                                         \
+   case value:                                                                              \
       return #name;
 #include "icd_errors.def"
 #undef ICD_ERROR_CODE

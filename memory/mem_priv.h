@@ -10,7 +10,7 @@
 /*
  * Allocates `size` bytes from `pool` and allows `num_agents` agents (may be 0) to access
  * them. On failure nothing stays allocated and `fail_code` is returned (logged with the
- * HSA status and `what`).
+ * HSA status and `what`; not logged when `what` is NULL, for a try with a fallback).
  */
 cl_int mem__pool_alloc(hsa_amd_memory_pool_t pool, size_t size, const hsa_agent_t *agents,
                        uint32_t num_agents, cl_int fail_code, const char *what, void **out);

@@ -50,7 +50,7 @@ mem__pool_alloc(hsa_amd_memory_pool_t pool, size_t size, const hsa_agent_t *agen
    void *ptr = NULL;
    hsa_status_t st = hsa->hsa_amd_memory_pool_allocate(pool, size, 0, &ptr);
    if (st != HSA_STATUS_SUCCESS)
-      return mem__hsa_error(st, fail_code, what);
+      return what ? mem__hsa_error(st, fail_code, what) : fail_code;
    if (num_agents) {
       st = hsa->hsa_amd_agents_allow_access(num_agents, agents, NULL, ptr);
       if (st != HSA_STATUS_SUCCESS)
@@ -61,7 +61,7 @@ mem__pool_alloc(hsa_amd_memory_pool_t pool, size_t size, const hsa_agent_t *agen
 
 out_free:
    hsa->hsa_amd_memory_pool_free(ptr);
-   return mem__hsa_error(st, fail_code, what);
+   return what ? mem__hsa_error(st, fail_code, what) : fail_code;
 }
 
 void

@@ -125,11 +125,16 @@ svm_pool_alloc(struct _cl_context *ctx, struct _cl_device_id *dev, size_t bytes,
    hsa_agent_t agents[MEM_MAX_AGENTS + 1];
    agents[0] = dev->cpu_agent;
    uint32_t n = 1 + mem__context_agents(ctx, agents + 1);
+   /* The first try is quiet: its failure is the expected case when the runtime does not
+    * grant the CPU access to device memory, and the fallback decides the outcome. */
    if (mem__pool_alloc(dev->device_pool, bytes, agents, n, CL_MEM_OBJECT_ALLOCATION_FAILURE,
-                       "allocating SVM memory in the device pool", out) == CL_SUCCESS)
+                       dev->has_system_pool ? NULL : "allocating SVM memory in the device pool",
+                       out) == CL_SUCCESS)
       return CL_SUCCESS;
    if (!dev->has_system_pool)
       return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+   icd_log(ICD_LOG_INFO, "memory", "SVM allocation of %zu bytes from the system pool (the "
+           "device pool with CPU access was refused)", bytes);
    return mem__pool_alloc(dev->system_pool, bytes, agents + 1, n - 1,
                           CL_MEM_OBJECT_ALLOCATION_FAILURE,
                           "allocating SVM memory in the system pool", out);

@@ -9,6 +9,8 @@
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 
 /* ---- per-target capability record (conventions.md rule 15) -------------------------- */
 
@@ -57,7 +59,8 @@ cl_int plat_gpu_info_from_target(const char *target, plat_gpu_info *out);
 
 struct _cl_platform_id {
    struct icd_object obj;
-   pthread_once_t once;
+   pthread_mutex_t init_lock;      /* device discovery, until `ready` */
+   _Atomic bool ready;             /* discovery ran to an answer other than out-of-memory */
    struct _cl_device_id **devices; /* every GPU agent of the HSA runtime */
    cl_uint num_devices;
    cl_int init_status;             /* why there are no devices, if none */

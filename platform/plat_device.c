@@ -363,6 +363,8 @@ plat_GetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint n
                  ? plat->num_devices
                  : (plat->num_devices ? 1 : 0);
    if (found == 0) {
+      if (plat->num_devices == 0 && plat->init_status == CL_OUT_OF_HOST_MEMORY)
+         return CL_OUT_OF_HOST_MEMORY; /* logged by the discovery; the next call retries */
       if (plat->num_devices == 0)
          return ICD_ERROR(CL_DEVICE_NOT_FOUND, "no GPU device: %s", disp_hsa_failure());
       return ICD_ERROR(CL_DEVICE_NOT_FOUND, "hsacl has only GPU devices (asked for 0x%llx)",

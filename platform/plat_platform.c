@@ -14,25 +14,37 @@
 #include <time.h>
 
 static struct _cl_platform_id the_platform = {
-   .once = PTHREAD_ONCE_INIT,
+   .init_lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+struct collect {
+   struct _cl_platform_id *plat;
+   bool out_of_memory;
 };
 
 static hsa_status_t
 collect_gpu_agent(hsa_agent_t agent, void *data)
 {
    const struct disp_hsa *hsa = disp_hsa_get();
-   struct _cl_platform_id *plat = data;
+   struct collect *c = data;
+   struct _cl_platform_id *plat = c->plat;
    hsa_device_type_t type;
    if (hsa->hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type) != HSA_STATUS_SUCCESS ||
        type != HSA_DEVICE_TYPE_GPU)
       return HSA_STATUS_SUCCESS;
    struct _cl_device_id **grown =
       icd_realloc(plat->devices, (plat->num_devices + 1) * sizeof(*plat->devices));
-   if (!grown)
+   if (!grown) {
+      c->out_of_memory = true;
       return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+   }
    plat->devices = grown;
    struct _cl_device_id *dev = NULL;
    cl_int err = plat__device_create(plat, agent, &dev);
+   if (err == CL_OUT_OF_HOST_MEMORY) {
+      c->out_of_memory = true;
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+   }
    if (err != CL_SUCCESS) {
       icd_log(ICD_LOG_WARN, "platform", "skipping GPU agent 0x%llx: %s",
               (unsigned long long)agent.handle, icd_error_name(err));
@@ -42,29 +54,48 @@ collect_gpu_agent(hsa_agent_t agent, void *data)
    return HSA_STATUS_SUCCESS;
 }
 
+/* Discovers the devices. Out of host memory, it keeps nothing and answers
+ * CL_OUT_OF_HOST_MEMORY, and the next call tries again: a transient shortage must not
+ * leave the process without devices for good, nor pass for "no device". */
 static void
-platform_init(void)
+platform_init_locked(struct _cl_platform_id *plat)
 {
-   struct _cl_platform_id *plat = &the_platform;
    icd_object_init(&plat->obj, ICD_TYPE_PLATFORM);
    const struct disp_hsa *hsa = disp_hsa_get();
    if (!hsa) {
       plat->init_status = CL_DEVICE_NOT_FOUND;
+      atomic_store(&plat->ready, true);
       return;
    }
-   hsa_status_t st = hsa->hsa_iterate_agents(collect_gpu_agent, plat);
-   if (st != HSA_STATUS_SUCCESS && plat->num_devices == 0) {
+   struct collect c = { .plat = plat };
+   hsa_status_t st = hsa->hsa_iterate_agents(collect_gpu_agent, &c);
+   if (c.out_of_memory) {
+      for (cl_uint i = 0; i < plat->num_devices; i++)
+         icd_free(plat->devices[i]);
+      icd_free(plat->devices);
+      plat->devices = NULL;
+      plat->num_devices = 0;
+      plat->init_status = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "discovering the GPU agents");
+      return;
+   }
+   if (st != HSA_STATUS_SUCCESS && plat->num_devices == 0)
       plat->init_status = disp_hsa_status_to_cl(st, "enumerating HSA agents");
-      return;
-   }
-   plat->init_status = plat->num_devices ? CL_SUCCESS : CL_DEVICE_NOT_FOUND;
+   else
+      plat->init_status = plat->num_devices ? CL_SUCCESS : CL_DEVICE_NOT_FOUND;
+   atomic_store(&plat->ready, true);
 }
 
 struct _cl_platform_id *
 plat_platform_get(void)
 {
-   pthread_once(&the_platform.once, platform_init);
-   return &the_platform;
+   struct _cl_platform_id *plat = &the_platform;
+   if (!atomic_load(&plat->ready)) {
+      pthread_mutex_lock(&plat->init_lock);
+      if (!atomic_load(&plat->ready))
+         platform_init_locked(plat);
+      pthread_mutex_unlock(&plat->init_lock);
+   }
+   return plat;
 }
 
 cl_platform_id

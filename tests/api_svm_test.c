@@ -676,6 +676,23 @@ test_mixed(cl_program p)
    clSVMFree(ctx, c);
 }
 
+/* A successful clSVMAlloc logs no error, whichever pool it came from (issue #17: the quiet
+ * fallback to the system pool used to log CL_MEM_OBJECT_ALLOCATION_FAILURE). */
+static void
+test_quiet_alloc(void)
+{
+   char log[4096];
+   setenv("HSACL_LOG", "error", 1);
+   test_stderr_begin();
+   void *p = clSVMAlloc(ctx, CL_MEM_READ_WRITE, 1 << 20, 0);
+   test_stderr_end(log, sizeof(log));
+   CHECK(p != NULL);
+   if (strstr(log, "error"))
+      fprintf(stderr, "clSVMAlloc logged: %s", log);
+   CHECK(!strstr(log, "error"));
+   clSVMFree(ctx, p);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -690,6 +707,7 @@ main(int argc, char **argv)
    q = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
    test_capabilities();
+   test_quiet_alloc();
    test_round_trips();
    test_errors();
    test_svm_free();

@@ -71,6 +71,37 @@ test_watchdog(const char *name, unsigned seconds)
    alarm(seconds);
 }
 
+/* Captures what the process writes to stderr (hsacl's log) between test_stderr_begin and
+ * test_stderr_end into `buf` (NUL-terminated, truncated to `size`). Not reentrant. */
+static int test_stderr_saved = -1;
+static FILE *test_stderr_file;
+
+static inline void
+test_stderr_begin(void)
+{
+   fflush(stderr);
+   test_stderr_file = tmpfile();
+   test_stderr_saved = dup(STDERR_FILENO);
+   if (test_stderr_file)
+      dup2(fileno(test_stderr_file), STDERR_FILENO);
+}
+
+static inline void
+test_stderr_end(char *buf, size_t size)
+{
+   fflush(stderr);
+   dup2(test_stderr_saved, STDERR_FILENO);
+   close(test_stderr_saved);
+   buf[0] = 0;
+   if (!test_stderr_file)
+      return;
+   rewind(test_stderr_file);
+   size_t n = fread(buf, 1, size - 1, test_stderr_file);
+   buf[n] = 0;
+   fclose(test_stderr_file);
+   test_stderr_file = NULL;
+}
+
 static inline int
 test_main_end(void)
 {

@@ -122,9 +122,57 @@ test_alloc_failure(void)
    }
 }
 
+/* Every error code of the installed headers has its name in the log (icd_errors.def):
+ * −11 CL_BUILD_PROGRAM_FAILURE used to print as CL_UNKNOWN_ERROR. Where two vendors share a
+ * value, either of their names is right. */
+static void
+test_error_names(void)
+{
+   static const struct {
+      const char *name;
+      cl_int value;
+   } codes[] = {
+#include "header_codes.inc"
+   };
+   size_t n = sizeof(codes) / sizeof(codes[0]);
+   CHECK(n > 60);
+   for (size_t i = 0; i < n; i++) {
+      const char *got = icd_error_name(codes[i].value);
+      bool ok = false;
+      for (size_t j = 0; j < n; j++)
+         ok |= codes[j].value == codes[i].value && !strcmp(codes[j].name, got);
+      if (!ok)
+         fprintf(stderr, "%s (%d) logs as %s\n", codes[i].name, codes[i].value, got);
+      CHECK(ok);
+   }
+   CHECK_STR(icd_error_name(CL_BUILD_PROGRAM_FAILURE), "CL_BUILD_PROGRAM_FAILURE");
+}
+
+/* Issue #17: with the first allocations failing, the first clGetDeviceIDs answered
+ * CL_DEVICE_NOT_FOUND, and for good. It is CL_OUT_OF_HOST_MEMORY, and the next call, with
+ * memory back, finds the device. Must run before anything else discovers the devices. */
+static void
+test_device_ids_out_of_memory(void)
+{
+   cl_device_id dev = NULL;
+   cl_uint n = 0;
+   for (unsigned long k = 1; k <= 3; k++) {
+      icd_test_fail_alloc_after(k);
+      cl_int err = plat_GetDeviceIDs(NULL, CL_DEVICE_TYPE_GPU, 1, &dev, &n);
+      icd_test_fail_alloc_after(0);
+      if (err == CL_SUCCESS)
+         break; /* discovery needed fewer than k allocations */
+      CHECK_EQ_INT(err, CL_OUT_OF_HOST_MEMORY);
+   }
+   CHECK_EQ_INT(plat_GetDeviceIDs(NULL, CL_DEVICE_TYPE_GPU, 1, &dev, &n), CL_SUCCESS);
+   CHECK(n >= 1 && dev != NULL);
+}
+
 int
 main(void)
 {
+   test_device_ids_out_of_memory();
+   test_error_names();
    test_dispatch_table();
    test_handles();
    test_get_info();
