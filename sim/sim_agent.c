@@ -118,11 +118,11 @@ sim__pool_from_handle(uint64_t handle)
 static uint64_t
 pool_size(const sim_pool *pool)
 {
+   if (pool->device_heap)
+      return sim__device_memory_size();
    if (pool->size)
       return pool->size;
-   long pages = sysconf(_SC_PHYS_PAGES);
-   long page = sysconf(_SC_PAGESIZE);
-   return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 1ull << 32;
+   return sim__system_memory_size();
 }
 
 static uint32_t

@@ -3,7 +3,7 @@
  * memory locking and registration, access control, synchronous copies and fills, pointer
  * info (HSA Runtime PRM §2.8 "Memory", hsa_ext_amd.h "Memory pools").
  *
- * Device heap. Coarse-grained device memory lives in one memfd (HEAP_RESERVE bytes, sparse)
+ * Device heap. Coarse-grained device memory lives in one memfd (up to 64 GiB, sparse)
  * mapped twice: the host view, whose addresses are the GPU VAs the application receives,
  * is PROT_NONE until hsa_amd_agents_allow_access grants the CPU agent access; the agent
  * view is always read/write and is what the interpreter (sim_alloc.view) and the runtime's
@@ -22,11 +22,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "sim_priv.h"
 
-#define HEAP_RESERVE (64ull << 30)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define SIM_HAVE_VALGRIND_H 1
+#endif
+
+/* Address space reserved for each of the heap's two views: 64 GiB, or less where the
+ * process may not have that much (heap_init). */
+#define HEAP_RESERVE_MAX (64ull << 30)
+#define HEAP_RESERVE_MIN (64ull << 20)
+#define HEAP_RESERVE_VALGRIND (512ull << 20)
 
 typedef struct heap_extent {
    uint64_t offset, size;
@@ -43,44 +53,115 @@ static uint8_t *heap_agent; /* agent view */
 static heap_extent *heap_free;
 static size_t heap_free_count, heap_free_cap;
 static uint64_t heap_used;
+static uint64_t heap_reserve_size; /* bytes of address space of each view */
+static uint64_t device_size;       /* device memory the GPU agent has (<= 16 GiB) */
+static uint64_t system_used;       /* system-pool bytes allocated (under heap_lock) */
 
 /* ---- device heap ------------------------------------------------------------------------ */
 
+/*
+ * Reserves the heap. Each view wants 64 GiB of address space; a process with an address
+ * space limit (RLIMIT_AS: `ulimit -v`, batch schedulers) gives each view at most an eighth
+ * of it, under valgrind each view has 512 MiB, and a reservation the system or a tool refuses (valgrind's address space manager
+ * answers EINVAL to 64 GiB) is retried at half the size, down to 64 MiB. The GPU agent's
+ * device memory is what was reserved, at most SIM_DEVICE_MEMORY_SIZE, and the device pool
+ * reports that size.
+ */
 static hsa_status_t
 heap_init(void)
 {
+   uint64_t want = HEAP_RESERVE_MAX;
+#ifdef SIM_HAVE_VALGRIND_H
+   /* Under valgrind the agent view is "defined" memory that memcheck's leak check reads
+    * page by page, faulting in every page of the memfd: 32 GiB of shared memory. */
+   if (RUNNING_ON_VALGRIND)
+      want = HEAP_RESERVE_VALGRIND;
+#endif
+   struct rlimit lim;
+   if (getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
+       lim.rlim_cur / 8 < want)
+      want = (lim.rlim_cur / 8) & ~(SIM_PAGE_SIZE - 1);
    heap_fd = memfd_create("hsacl-sim-device", MFD_CLOEXEC);
    if (heap_fd < 0)
       goto out_fail;
-   if (ftruncate(heap_fd, (off_t)HEAP_RESERVE) != 0)
+   for (; want >= HEAP_RESERVE_MIN; want /= 2) {
+      if (ftruncate(heap_fd, (off_t)want) != 0)
+         goto out_close;
+      heap_host = mmap(NULL, want, PROT_NONE, MAP_SHARED | MAP_NORESERVE, heap_fd, 0);
+      if (heap_host == MAP_FAILED)
+         continue;
+      heap_agent = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
+                        heap_fd, 0);
+      if (heap_agent != MAP_FAILED)
+         break;
+      munmap(heap_host, want);
+   }
+   if (want < HEAP_RESERVE_MIN)
       goto out_close;
-   heap_host = mmap(NULL, HEAP_RESERVE, PROT_NONE, MAP_SHARED | MAP_NORESERVE, heap_fd, 0);
-   if (heap_host == MAP_FAILED)
-      goto out_close;
-   heap_agent = mmap(NULL, HEAP_RESERVE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
-                     heap_fd, 0);
-   if (heap_agent == MAP_FAILED)
-      goto out_unmap_host;
+   heap_reserve_size = want;
+   device_size = want - SIM_PAGE_SIZE < SIM_DEVICE_MEMORY_SIZE ? want - SIM_PAGE_SIZE
+                                                                : SIM_DEVICE_MEMORY_SIZE;
+   if (want < HEAP_RESERVE_MAX)
+      SIM_LOGI("memory", "device heap: %llu MiB of address space per view (address space "
+               "limit or tool); the GPU has %llu MiB of device memory",
+               (unsigned long long)(want >> 20), (unsigned long long)(device_size >> 20));
    heap_free_cap = 64;
    heap_free = malloc(heap_free_cap * sizeof(*heap_free));
    if (!heap_free)
-      goto out_unmap_agent;
+      goto out_unmap;
    /* Offset 0 is never handed out, so no device VA equals the heap base. */
-   heap_free[0] = (heap_extent){SIM_PAGE_SIZE, HEAP_RESERVE - SIM_PAGE_SIZE};
+   heap_free[0] = (heap_extent){SIM_PAGE_SIZE, want - SIM_PAGE_SIZE};
    heap_free_count = 1;
    heap_used = 0;
+   system_used = 0;
    return HSA_STATUS_SUCCESS;
 
-out_unmap_agent:
-   munmap(heap_agent, HEAP_RESERVE);
-out_unmap_host:
-   munmap(heap_host, HEAP_RESERVE);
+out_unmap:
+   munmap(heap_agent, want);
+   munmap(heap_host, want);
 out_close:
    close(heap_fd);
    heap_fd = -1;
 out_fail:
-   SIM_LOGE("memory", "cannot reserve the device heap: %s", strerror(errno));
+   SIM_LOGE("memory", "cannot reserve the device heap (%llu MiB or less): %s",
+            (unsigned long long)(HEAP_RESERVE_MIN >> 20), strerror(errno));
    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+}
+
+uint64_t
+sim__device_memory_size(void)
+{
+   return device_size;
+}
+
+uint64_t
+sim__system_memory_size(void)
+{
+   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+   return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 1ull << 32;
+}
+
+/* System-pool memory is counted against the machine's physical memory (the pool's size), as
+ * the KFD counts system memory against its limit: an allocation past it fails now instead
+ * of as an OOM kill later. */
+static bool
+system_charge(uint64_t bytes)
+{
+   bool ok;
+   pthread_mutex_lock(&heap_lock);
+   ok = bytes <= sim__system_memory_size() - system_used;
+   if (ok)
+      system_used += bytes;
+   pthread_mutex_unlock(&heap_lock);
+   return ok;
+}
+
+static void
+system_uncharge(uint64_t bytes)
+{
+   pthread_mutex_lock(&heap_lock);
+   system_used -= bytes < system_used ? bytes : system_used;
+   pthread_mutex_unlock(&heap_lock);
 }
 
 static void
@@ -88,8 +169,8 @@ heap_finish(void)
 {
    if (heap_fd < 0)
       return;
-   munmap(heap_agent, HEAP_RESERVE);
-   munmap(heap_host, HEAP_RESERVE);
+   munmap(heap_agent, heap_reserve_size);
+   munmap(heap_host, heap_reserve_size);
    close(heap_fd);
    heap_fd = -1;
    free(heap_free);
@@ -103,7 +184,7 @@ heap_reserve(uint64_t size, uint64_t *offset)
 {
    bool ok = false;
    pthread_mutex_lock(&heap_lock);
-   if (heap_used + size > SIM_DEVICE_MEMORY_SIZE)
+   if (size > device_size - heap_used)
       goto out_unlock;
    for (size_t i = 0; i < heap_free_count; i++) {
       if (heap_free[i].size < size)
@@ -273,8 +354,10 @@ entry_destroy(sim_mem_entry *e)
       sim__isa_program_free(atomic_exchange(&e->a.isa_program, NULL));
    if (e->heap_size)
       heap_release(e->heap_offset, e->heap_size);
-   if (e->free_backing)
+   if (e->free_backing) {
       munmap((void *)(uintptr_t)e->a.va, sim_align_up(e->a.size, SIM_PAGE_SIZE));
+      system_uncharge(sim_align_up(e->a.size, SIM_PAGE_SIZE));
+   }
    free(e);
 }
 
@@ -314,8 +397,16 @@ sim__mem_alloc(const sim_pool *pool, uint64_t size, uint32_t flags, enum sim_mem
       e->a.va = (uint64_t)(uintptr_t)(heap_host + e->heap_offset);
       e->a.view = heap_agent + e->heap_offset;
    } else {
+      if (!system_charge(bytes)) {
+         SIM_LOGW("memory", "system pool: %llu bytes would exceed the %llu bytes of system "
+                  "memory", (unsigned long long)bytes,
+                  (unsigned long long)sim__system_memory_size());
+         st = HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+         goto out_free_entry;
+      }
       void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (p == MAP_FAILED) {
+         system_uncharge(bytes);
          st = HSA_STATUS_ERROR_OUT_OF_RESOURCES;
          goto out_free_entry;
       }
@@ -487,7 +578,7 @@ hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t memory_pool, size_t size, uin
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
    if (!p->alloc_allowed)
       return HSA_STATUS_ERROR_INVALID_ALLOCATION;
-   if (p->device_heap && size > SIM_DEVICE_MEMORY_SIZE)
+   if (p->device_heap && size > device_size)
       return HSA_STATUS_ERROR_INVALID_ALLOCATION;
    return sim__mem_alloc(p, size, SIM_ALLOC_READ | SIM_ALLOC_WRITE, SIM_MEM_POOL, ptr, NULL);
 }
@@ -510,7 +601,7 @@ hsa_memory_allocate(hsa_region_t region, size_t size, void **ptr)
       return HSA_STATUS_ERROR_INVALID_REGION;
    if (!ptr || size == 0)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   if (!p->alloc_allowed || (p->device_heap && size > SIM_DEVICE_MEMORY_SIZE))
+   if (!p->alloc_allowed || (p->device_heap && size > device_size))
       return HSA_STATUS_ERROR_INVALID_ALLOCATION;
    return sim__mem_alloc(p, size, SIM_ALLOC_READ | SIM_ALLOC_WRITE, SIM_MEM_POOL, ptr, NULL);
 }

@@ -91,10 +91,16 @@ hsa_amd_memory_pool_t sim__pool_handle(const sim_pool *pool);
 const sim_pool *sim__pool_from_handle(uint64_t handle);
 
 #define SIM_ISA_NAME "amdgcn-amd-amdhsa--gfx906:sramecc-:xnack-"
-#define SIM_DEVICE_MEMORY_SIZE (16ull << 30)
+#define SIM_DEVICE_MEMORY_SIZE (16ull << 30) /* at most; sim__device_memory_size() */
 #define SIM_PAGE_SIZE 4096ull
 
 /* ---- memory (sim_memory.c) ------------------------------------------------------------- */
+
+/* Device memory of the GPU agent: SIM_DEVICE_MEMORY_SIZE, or what the address space left
+ * for the device heap (RLIMIT_AS, valgrind). Valid after hsa_init. */
+uint64_t sim__device_memory_size(void);
+/* Physical memory of the machine: the system pools' size and their allocation budget. */
+uint64_t sim__system_memory_size(void);
 
 enum sim_mem_kind {
    SIM_MEM_POOL = 0, /* hsa_amd_memory_pool_allocate / hsa_memory_allocate */

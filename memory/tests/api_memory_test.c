@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <unistd.h>
 #include "hsacl_test.h"
 
 static cl_platform_id platform;
@@ -614,6 +615,44 @@ test_large(void)
    clReleaseMemObject(m);
 }
 
+/*
+ * Host memory has a budget (issue #17: 256 x 1 GiB CL_MEM_ALLOC_HOST_PTR buffers "succeeded"
+ * on a 23 GiB machine and the OOM killer came later): allocations past the machine's
+ * physical memory fail with CL_MEM_OBJECT_ALLOCATION_FAILURE (clSVMAlloc with NULL), and
+ * memory freed is available again. Nothing is touched, so no RAM is used.
+ */
+static void
+test_host_memory_budget(void)
+{
+   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+   CHECK(pages > 0 && page > 0);
+   size_t phys = (size_t)pages * (size_t)page, chunk = (size_t)1 << 30;
+   size_t limit = phys / chunk + 2, n = 0;
+   cl_mem *bufs = calloc(limit, sizeof(*bufs));
+   cl_int err = CL_SUCCESS;
+   for (; n < limit; n++) {
+      bufs[n] = clCreateBuffer(context, CL_MEM_ALLOC_HOST_PTR, chunk, NULL, &err);
+      if (!bufs[n])
+         break;
+   }
+   fprintf(stderr, "host memory budget: %zu GiB buffers before refusal (%zu MiB physical)\n",
+           n, phys >> 20);
+   CHECK(n < limit);      /* refused before physical memory + 2 GiB */
+   CHECK(n + 2 >= phys / chunk); /* and not much earlier */
+   CHECK_EQ_INT(err, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+   void *svm = clSVMAlloc(context, CL_MEM_READ_WRITE, chunk, 0);
+   if (svm) {
+      /* Device memory may still have room; then the system pool was not needed. */
+      clSVMFree(context, svm);
+   }
+   for (size_t i = 0; i < n; i++)
+      clReleaseMemObject(bufs[i]);
+   cl_mem again = clCreateBuffer(context, CL_MEM_ALLOC_HOST_PTR, chunk, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   clReleaseMemObject(again);
+   free(bufs);
+}
+
 /* ---- SVM ----------------------------------------------------------------------------- */
 
 static void
@@ -737,6 +776,7 @@ main(void)
    test_sub_buffer_errors();
    test_sub_buffer_objects();
    test_large();
+   test_host_memory_budget();
    test_svm();
    test_threads();
    CHECK_EQ_INT(clReleaseContext(context), CL_SUCCESS);
