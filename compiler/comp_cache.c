@@ -167,6 +167,7 @@ comp__cache_key(const struct comp_build_desc *desc, char key[COMP_CACHE_KEY_HEX]
       hash_string(md, HSACL_VERSION_STRING);
       hash_string(md, comp_identity());
       hash_field(md, kinds, sizeof(kinds));
+      hash_string(md, desc->restrict_includes ? "includes=restricted" : "includes=any");
       hash_string(md, desc->target_id);
       hash_string(md, desc->options);
       hash_list(md, desc->extensions);

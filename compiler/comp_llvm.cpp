@@ -35,6 +35,7 @@
 
 #include "comp_builtins.h"
 #include "comp_priv.h"
+#include "comp_include_jail.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/CodeGen/BackendUtil.h"
@@ -1338,8 +1339,15 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
                       llvm::StringRef(h.source ? h.source : "", h.source ? h.size : 0),
                       h.name));
    }
-   auto overlay =
-      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> real = llvm::vfs::getRealFileSystem();
+   if (d.restrict_includes) {
+      std::vector<std::string> roots{ HSACL_CLANG_RESOURCE_DIR };
+      for (size_t i = 0; i < o->num_pp_args; i++)
+         if (!strncmp(o->pp_args[i], "-I", 2))
+            roots.emplace_back(o->pp_args[i] + 2);
+      real = compIncludeJail(real, roots, kVirtualHeaders);
+   }
+   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(real);
    overlay->pushOverlay(mem);
 
    clang::CompilerInstance ci;

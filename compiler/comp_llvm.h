@@ -95,6 +95,9 @@ struct comp_build_desc {
     * minor (OpenCL C 3.0 §6.12 "Preprocessor Directives and Macros"); 0 defines none. */
    unsigned opencl_version;
    enum comp_emit emit;
+   /* Restricted includes (HSACL_BUILD_INCLUDES=restricted): only the -I folders of the
+    * options, the embedded headers and clang's own headers can be read. */
+   bool restrict_includes;
 };
 
 struct comp_program_info;

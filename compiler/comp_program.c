@@ -654,6 +654,23 @@ payload_valid(enum comp_action action, struct build_result *r, char **why)
 /* Compiles (through the cache), links, or takes the program's binary, then loads it:
  * everything for the job's device `i`, with no lock held. Reads only immutable program
  * fields (source, origin, and for binary programs the binary, which no build replaces). */
+
+/* HSACL_BUILD_INCLUDES: "any" (default) lets a program include any file the process can read;
+ * "restricted" only files under the build's own -I folders (comp_include_jail.cpp), for
+ * services that build kernels for remote clients. Any other value is taken as
+ * "restricted" (a typo must not open the file system), with a warning. */
+static bool
+restricted_includes(void)
+{
+   const char *e = getenv("HSACL_BUILD_INCLUDES");
+   if (!e || !*e || !strcmp(e, "any"))
+      return false;
+   if (strcmp(e, "restricted"))
+      icd_log(ICD_LOG_WARN, "compiler", "HSACL_BUILD_INCLUDES=%s is neither 'any' nor "
+              "'restricted': includes are restricted", e);
+   return true;
+}
+
 static void
 build_one(struct build_job *job, cl_uint i)
 {
@@ -704,6 +721,7 @@ build_one(struct build_job *job, cl_uint i)
          .num_inputs = link ? job->num_inputs : 0,
          .emit = bitcode ? COMP_EMIT_BITCODE : COMP_EMIT_EXECUTABLE,
          .opencl_version = PLAT_CL_VERSION_MAJOR * 100 + PLAT_CL_VERSION_MINOR * 10,
+         .restrict_includes = restricted_includes(),
       };
       /* Links are not cached: their inputs are already the product of (cached) compiles
        * and the link itself is the cheaper half. */

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *src_two =
@@ -320,6 +321,90 @@ test_absurd_offsets(const unsigned char *bin, size_t size)
          munmap(map, map_size);
       }
    }
+}
+
+/* Builds `src` with `options` and returns its log (malloc'd); *err gets clBuildProgram's. */
+static char *
+build_with_log(const char *src, const char *options, cl_int *err)
+{
+   cl_program p = program_from_source(src);
+   *err = clBuildProgram(p, 1, &device, options, NULL, NULL);
+   char *log = build_log(p);
+   clReleaseProgram(p);
+   return log;
+}
+
+/*
+ * HSACL_BUILD_INCLUDES=restricted (issue #17: `#include "/etc/passwd"` quoted the file's
+ * first line in the build log): only the build's own -I folders can be included. An
+ * absolute path, a `..` escape and a symlink out of the folder are "file not found", and
+ * not one byte of the file reaches the log; a cached build of the same source made without
+ * the restriction is not reused.
+ */
+static void
+test_restricted_includes(void)
+{
+   char dir[] = "/tmp/hsacl-inc-XXXXXX";
+   CHECK(mkdtemp(dir) != NULL);
+   char inc[256], secret[256], link[256], opt[300];
+   snprintf(inc, sizeof(inc), "%s/inc", dir);
+   snprintf(secret, sizeof(secret), "%s/secret.h", dir);
+   snprintf(link, sizeof(link), "%s/inc/link.h", dir);
+   CHECK(mkdir(inc, 0700) == 0);
+   FILE *f = fopen(secret, "w");
+   fputs("#define SECRET_VALUE 42 /* SECRET-LINE-MARKER */\n", f);
+   fclose(f);
+   char good[300];
+   snprintf(good, sizeof(good), "%s/good.h", inc);
+   f = fopen(good, "w");
+   fputs("#define GOOD_VALUE 7\n", f);
+   fclose(f);
+   CHECK(symlink(secret, link) == 0);
+   snprintf(opt, sizeof(opt), "-I%s", inc);
+
+   char abs_src[512];
+   snprintf(abs_src, sizeof(abs_src),
+            "#include \"%s\"\nkernel void k(global int *o) { o[0] = SECRET_VALUE; }\n", secret);
+   const char *dotdot_src =
+      "#include \"../secret.h\"\nkernel void k(global int *o) { o[0] = SECRET_VALUE; }\n";
+   const char *link_src =
+      "#include \"link.h\"\nkernel void k(global int *o) { o[0] = SECRET_VALUE; }\n";
+   const char *good_src =
+      "#include \"good.h\"\nkernel void k(global int *o) { o[0] = GOOD_VALUE; }\n";
+   cl_int err;
+   char *log;
+
+   /* Unrestricted (default): the absolute include builds, and is cached. */
+   unsetenv("HSACL_BUILD_INCLUDES");
+   log = build_with_log(abs_src, opt, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   free(log);
+
+   setenv("HSACL_BUILD_INCLUDES", "restricted", 1);
+   const char *refused[] = { abs_src, dotdot_src, link_src };
+   for (int i = 0; i < 3; i++) {
+      log = build_with_log(refused[i], opt, &err);
+      CHECK_EQ_INT(err, CL_BUILD_PROGRAM_FAILURE);
+      CHECK(strstr(log, "not found") != NULL);
+      if (strstr(log, "SECRET-LINE-MARKER") || strstr(log, "42"))
+         fprintf(stderr, "restricted build %d quoted the file:\n%s\n", i, log);
+      CHECK(!strstr(log, "SECRET-LINE-MARKER") && !strstr(log, "42"));
+      free(log);
+   }
+   log = build_with_log(good_src, opt, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   free(log);
+   /* Without -I, not even the good header. */
+   log = build_with_log(good_src, NULL, &err);
+   CHECK_EQ_INT(err, CL_BUILD_PROGRAM_FAILURE);
+   free(log);
+   unsetenv("HSACL_BUILD_INCLUDES");
+
+   unlink(link);
+   unlink(good);
+   rmdir(inc);
+   unlink(secret);
+   rmdir(dir);
 }
 
 static void
@@ -717,6 +802,7 @@ main(void)
    test_build_and_query();
    test_global_variables();
    test_build_errors();
+   test_restricted_includes();
    test_binaries();
    test_compile_link_il_builtin();
    test_async_build();
