@@ -41,6 +41,8 @@
 #include "clang/CodeGen/BackendUtil.h"
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Lex/PreprocessorOptions.h"
@@ -631,6 +633,83 @@ setupInstance(clang::CompilerInstance &ci, const std::vector<std::string> &args,
    return true;
 }
 
+// A build's bounds (issue #17: a macro doubling 40 times grew to 6 GB; 100,000 kernels took
+// 180 s and 2 GB). Each is an environment variable; 0 lifts the bound.
+struct BuildLimits {
+   uint64_t maxSource;  // HSACL_BUILD_MAX_SOURCE: bytes of source and embedded headers
+   uint64_t maxTokens;  // HSACL_BUILD_MAX_TOKENS: tokens after preprocessing
+   uint64_t maxKernels; // HSACL_BUILD_MAX_KERNELS: kernels in one program
+};
+
+uint64_t
+limitFromEnv(const char *name, uint64_t fallback)
+{
+   const char *e = getenv(name);
+   if (!e || !*e)
+      return fallback;
+   char *end = nullptr;
+   unsigned long long v = strtoull(e, &end, 10);
+   if (end == e || *end)
+      return fallback;
+   return v ? v : UINT64_MAX;
+}
+
+BuildLimits
+buildLimits()
+{
+   return { limitFromEnv("HSACL_BUILD_MAX_SOURCE", 64ull << 20),
+            limitFromEnv("HSACL_BUILD_MAX_TOKENS", 8ull << 20),
+            limitFromEnv("HSACL_BUILD_MAX_KERNELS", 16384) };
+}
+
+// clang's EmitLLVMOnlyAction that counts the tokens the parser receives and abandons the
+// build past the bound (through the fatal-error trap: the parser cannot be stopped in the
+// middle of a macro expansion; what the front end allocated until then is not reclaimed,
+// at most what the bound's tokens cost). Tokens of macro arguments pre-expanded inside
+// the preprocessor are not seen until they reach the parser.
+class BoundedEmitAction : public clang::EmitLLVMOnlyAction {
+ public:
+   using clang::EmitLLVMOnlyAction::EmitLLVMOnlyAction;
+
+ protected:
+   bool BeginSourceFileAction(clang::CompilerInstance &ci) override
+   {
+      if (!clang::EmitLLVMOnlyAction::BeginSourceFileAction(ci))
+         return false;
+      uint64_t limit = buildLimits().maxTokens;
+      if (limit != UINT64_MAX) {
+         ci.getPreprocessor().setTokenWatcher([limit, n = uint64_t(0)](const clang::Token &) mutable {
+            if (++n > limit)
+               llvm::report_fatal_error(llvm::Twine("the preprocessed program exceeds ") +
+                                        llvm::Twine(limit) +
+                                        " tokens (HSACL_BUILD_MAX_TOKENS)", false);
+         });
+         ci.getPreprocessor().addPPCallbacks(std::make_unique<ExpansionCounter>(limit));
+      }
+      return true;
+   }
+
+ private:
+   // Macro expansions, including those inside macro arguments that the preprocessor
+   // pre-expands before the parser sees a token (a function-like macro doubling its argument
+   // 40 times grew past 23 GB without one token reaching the watcher).
+   class ExpansionCounter : public clang::PPCallbacks {
+    public:
+      explicit ExpansionCounter(uint64_t limit) : limit_(limit) {}
+      void MacroExpands(const clang::Token &, const clang::MacroDefinition &,
+                        clang::SourceRange, const clang::MacroArgs *) override
+      {
+         if (++n_ > limit_)
+            llvm::report_fatal_error(llvm::Twine("the program expands more than ") +
+                                     llvm::Twine(limit_) +
+                                     " macros (HSACL_BUILD_MAX_TOKENS)", false);
+      }
+
+    private:
+      uint64_t limit_, n_ = 0;
+   };
+};
+
 // The front half: clang on d.source up to unoptimised IR (the invocation carries
 // -disable-llvm-passes). Returns the module, in `ctx`, or nullptr when the source does not
 // compile (the diagnostics are in the log).
@@ -644,7 +723,7 @@ frontHalf(clang::CompilerInstance &ci, const comp_build_desc &d, const char *mai
                    mainName)
                    .release());
    ci.getPreprocessorOpts().RetainRemappedFileBuffers = false;
-   clang::EmitLLVMOnlyAction action(&ctx);
+   BoundedEmitAction action(&ctx);
    bool ok = ci.ExecuteAction(action);
    std::unique_ptr<llvm::Module> m = action.takeModule();
    ci.clearOutputFiles(false);
@@ -1322,6 +1401,16 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
       o = &linked;
    }
 
+   const BuildLimits limits = buildLimits();
+   uint64_t sourceBytes = d.source ? d.source_size : 0;
+   for (size_t i = 0; i < d.num_headers; i++)
+      sourceBytes += d.headers[i].source ? d.headers[i].size : 0;
+   if (sourceBytes > limits.maxSource) {
+      logOS << "error: the program's source and headers are " << sourceBytes
+            << " bytes, more than the " << limits.maxSource
+            << " a build accepts (HSACL_BUILD_MAX_SOURCE)\n";
+      return COMP_BUILD_FAILURE;
+   }
    const bool daz = o->denorms_are_zero || t.defaultDaz;
    const char *mainName = d.source_name && *d.source_name ? d.source_name : "input.cl";
    std::vector<std::string> args = cc1Args(d, t, *o, daz, mainName);
@@ -1359,6 +1448,15 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
          return COMP_BUILD_FAILURE;
       if (d.emit == COMP_EMIT_BITCODE)
          return emitBitcode(*m, { d.options ? d.options : "" }, false, out);
+   }
+   uint64_t kernels = 0;
+   for (const llvm::Function &f : *m)
+      kernels += !f.isDeclaration() && (f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL ||
+                                        f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL);
+   if (kernels > limits.maxKernels) {
+      logOS << "error: the program has " << kernels << " kernels, more than the "
+            << limits.maxKernels << " a build accepts (HSACL_BUILD_MAX_KERNELS)\n";
+      return COMP_BUILD_FAILURE;
    }
    return backHalf(ci, g, t, *o, daz, *m, d.emit == COMP_EMIT_BITCODE ? COMP_EMIT_EXECUTABLE
                                                                         : d.emit,
