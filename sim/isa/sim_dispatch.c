@@ -6,6 +6,8 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "sim_isa_priv.h"
 
@@ -207,6 +209,57 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    SIM_EXEC(w) = live == 64 ? ~0ull : (1ull << live) - 1;
 }
 
+/* ---- Watchdog ----------------------------------------------------------------------------
+ * A dispatch that runs past HSACL_SIM_WATCHDOG seconds (default 60; 0 disables) is stopped as
+ * the kernel driver's hang detection stops a queue that makes no progress: every wave of it
+ * ends where it is, and the dispatch fails with SIM_FAULT_WATCHDOG, which the command
+ * processor turns into a queue error (the driver fails the command and its dependants and
+ * tells the context). Checked between wave turns and between work-groups. */
+
+static uint64_t watchdog_ns;
+static pthread_once_t watchdog_once = PTHREAD_ONCE_INIT;
+
+static void
+watchdog_init(void)
+{
+   const char *e = getenv("HSACL_SIM_WATCHDOG");
+   double s = 60;
+   if (e && *e) {
+      char *end;
+      double v = strtod(e, &end);
+      if (end != e && !*end && v >= 0)
+         s = v;
+      else
+         fprintf(stderr, "hsacl-sim: HSACL_SIM_WATCHDOG=%s is not a number of seconds; "
+                 "using %g\n", e, s);
+   }
+   watchdog_ns = (uint64_t)(s * 1e9);
+}
+
+static uint64_t
+now_ns(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* True (and the dispatch faulted) once its deadline has passed. */
+static bool
+watchdog_expired(sim_disp *d)
+{
+   if (!d->deadline_ns || now_ns() < d->deadline_ns)
+      return false;
+   int expected = 0;
+   if (atomic_compare_exchange_strong(&d->faulted, &expected, 1)) {
+      d->fault.kind = SIM_FAULT_WATCHDOG;
+      snprintf(d->fault.message, sizeof(d->fault.message),
+               "the dispatch ran past the watchdog's %.3g s (HSACL_SIM_WATCHDOG) and was "
+               "stopped", (double)watchdog_ns / 1e9);
+   }
+   return true;
+}
+
 /* Runs the waves of one work-group round-robin, each for a turn: until s_barrier,
  * s_endpgm, s_sleep or SIM_WAVE_SLICE taken backward branches. A barrier releases when every
  * wave that has not ended has reached it. */
@@ -231,6 +284,8 @@ wg_run(sim_wg *wg)
       }
       if (!live)
          return;
+      if (watchdog_expired(wg->disp))
+         return;
       if (at_barrier < live)
          continue; /* some wave is still on its way to the barrier */
       for (unsigned i = 0; i < wg->nwaves; i++)
@@ -239,8 +294,13 @@ wg_run(sim_wg *wg)
    }
 }
 
+/* Open dispatches (the pool's list), read without the lock to decide whether to rotate. */
+static _Atomic unsigned pool_open;
+
+/* Runs work-groups of `d` until none is left, a fault, or (when `rotate` is non-NULL and set)
+ * another dispatch is open, after one work-group; *rotate is set after the first. */
 static void
-run_workgroups(sim_disp *d)
+run_workgroups_ex(sim_disp *d, bool *rotate)
 {
    sim_tctx *t = tctx_get();
    if (!t) {
@@ -259,8 +319,10 @@ run_workgroups(sim_disp *d)
    wg.lds_size = d->lds_size;
    wg.waves = t->waves;
    for (;;) {
-      if (atomic_load_explicit(&d->faulted, memory_order_relaxed))
+      if (atomic_load_explicit(&d->faulted, memory_order_relaxed) || watchdog_expired(d))
          break;
+      if (rotate && *rotate && atomic_load_explicit(&pool_open, memory_order_relaxed) > 1)
+         break; /* another dispatch is open: let the caller share this thread */
       uint64_t i = atomic_fetch_add_explicit(&d->next_wg, 1, memory_order_relaxed);
       if (i >= d->nwg_total)
          break;
@@ -297,28 +359,57 @@ run_workgroups(sim_disp *d)
          wave_init(d, &wg, &t->waves[w], w, t);
       }
       wg_run(&wg);
+      if (rotate)
+         *rotate = true;
    }
    sim__counts_flush(counts);
 }
 
+static void
+run_workgroups(sim_disp *d)
+{
+   run_workgroups_ex(d, NULL);
+}
+
 /* ---- Thread pool ------------------------------------------------------------------------
- * Persistent workers; the dispatching (packet-processor) thread works too. A dispatch is
- * open while the dispatching thread still finds work-groups: a worker joins it (`active`)
- * under the lock only while it is open, so the dispatch ends as soon as the work-groups
- * are done and the workers that joined have returned; a worker the host scheduler wakes
- * late (a busy machine) finds the job closed and costs the dispatch nothing. */
+ * Persistent workers serve every open dispatch; the dispatching (packet-processor) thread of
+ * each works on its own. Dispatches of several queues run at once and share the workers:
+ * while more than one is open, a worker takes one work-group of a dispatch, then moves on to
+ * the next open dispatch in turn, so a long kernel cannot keep another queue's kernels off
+ * the GPU (a work-group still runs to its end on the thread that started it, as on a
+ * compute unit). A dispatch is open while its dispatching thread still finds work-groups; a
+ * worker joins it (`active`) under the lock only while it is open, so the dispatch ends as
+ * soon as its work-groups are done and the workers that joined have returned; a worker the
+ * host scheduler wakes late finds nothing open and costs nothing. */
+
+#define POOL_MAX_OPEN 128
 
 static struct {
    pthread_mutex_t lock;
    pthread_cond_t start, done;
-   pthread_mutex_t dispatch_lock; /* one dispatch at a time uses the pool */
-   sim_disp *job;                 /* open dispatch, NULL once closed */
+   sim_disp *open[POOL_MAX_OPEN]; /* open dispatches, in opening order */
+   unsigned nopen, next;          /* count; index of the next one a worker takes */
    uint64_t gen;
-   unsigned active;               /* workers inside run_workgroups(job) */
    unsigned nworkers;
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
-          PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0};
+          {NULL}, 0, 0, 0, 0};
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+static void
+pool_close_locked(sim_disp *d)
+{
+   for (unsigned i = 0; i < pool.nopen; i++) {
+      if (pool.open[i] == d) {
+         memmove(&pool.open[i], &pool.open[i + 1], (pool.nopen - i - 1) * sizeof(d));
+         pool.nopen--;
+         if (pool.next > i)
+            pool.next--;
+         break;
+      }
+   }
+   d->open = false;
+   atomic_store_explicit(&pool_open, pool.nopen, memory_order_relaxed);
+}
 
 static void *
 pool_worker(void *arg)
@@ -326,17 +417,27 @@ pool_worker(void *arg)
    uint64_t seen = 0;
    pthread_mutex_lock(&pool.lock);
    for (;;) {
-      while (pool.gen == seen)
+      while (pool.nopen == 0 && pool.gen == seen)
          pthread_cond_wait(&pool.start, &pool.lock);
       seen = pool.gen;
-      sim_disp *d = pool.job;
-      if (!d)
+      if (pool.nopen == 0)
          continue;
-      pool.active++;
+      if (pool.next >= pool.nopen)
+         pool.next = 0;
+      sim_disp *d = pool.open[pool.next++];
+      d->active++;
       pthread_mutex_unlock(&pool.lock);
-      run_workgroups(d);
+      bool rotate = false;
+      run_workgroups_ex(d, &rotate);
       pthread_mutex_lock(&pool.lock);
-      if (--pool.active == 0)
+      /* Out of work-groups (or faulted): nobody joins it any more. */
+      if (d->open && !rotate)
+         pool_close_locked(d);
+      else if (d->open && (atomic_load_explicit(&d->faulted, memory_order_relaxed) ||
+                           atomic_load_explicit(&d->next_wg, memory_order_relaxed) >=
+                              d->nwg_total))
+         pool_close_locked(d);
+      if (--d->active == 0)
          pthread_cond_broadcast(&pool.done);
    }
    return arg;
@@ -363,23 +464,28 @@ static void
 pool_run(sim_disp *d)
 {
    pthread_once(&pool_once, pool_init);
-   pthread_mutex_lock(&pool.dispatch_lock);
+   bool shared = false;
    if (pool.nworkers && d->nwg_total > 1) {
       pthread_mutex_lock(&pool.lock);
-      pool.job = d;
-      pool.gen++;
-      pthread_cond_broadcast(&pool.start);
+      if (pool.nopen < POOL_MAX_OPEN) {
+         pool.open[pool.nopen++] = d;
+         d->open = true;
+         atomic_store_explicit(&pool_open, pool.nopen, memory_order_relaxed);
+         pool.gen++;
+         pthread_cond_broadcast(&pool.start);
+         shared = true;
+      }
       pthread_mutex_unlock(&pool.lock);
-      run_workgroups(d);
-      pthread_mutex_lock(&pool.lock);
-      pool.job = NULL;
-      while (pool.active)
-         pthread_cond_wait(&pool.done, &pool.lock);
-      pthread_mutex_unlock(&pool.lock);
-   } else {
-      run_workgroups(d);
    }
-   pthread_mutex_unlock(&pool.dispatch_lock);
+   run_workgroups(d);
+   if (!shared)
+      return;
+   pthread_mutex_lock(&pool.lock);
+   if (d->open)
+      pool_close_locked(d);
+   while (d->active)
+      pthread_cond_wait(&pool.done, &pool.lock);
+   pthread_mutex_unlock(&pool.lock);
 }
 
 /* ---- Entry points ------------------------------------------------------------------------ */
@@ -410,6 +516,8 @@ status_of(sim_fault_kind k)
       return HSA_STATUS_ERROR_EXCEPTION;
    case SIM_FAULT_INVALID_PACKET:
       return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+   case SIM_FAULT_WATCHDOG:
+      return HSA_STATUS_ERROR_EXCEPTION;
    default:
       return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
    }
@@ -497,6 +605,9 @@ sim__isa_dispatch(const hsa_kernel_dispatch_packet_t *packet, uint64_t packet_va
       d->trace_wave = wv;
    }
 
+   pthread_once(&watchdog_once, watchdog_init);
+   if (watchdog_ns)
+      d->deadline_ns = now_ns() + watchdog_ns;
    pool_run(d);
    if (atomic_load(&d->faulted)) {
       *fault = d->fault;

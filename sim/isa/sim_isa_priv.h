@@ -256,6 +256,10 @@ struct sim_disp {
    sim_fault fault;          /* first fault, written by the thread that set `faulted` */
    uint32_t trace_wg[3], trace_wave;
    bool trace;
+   uint64_t deadline_ns;     /* CLOCK_MONOTONIC watchdog deadline, 0: none */
+   /* Thread pool (sim_dispatch.c), under the pool lock: */
+   unsigned active;          /* threads inside run_workgroups(this) */
+   bool open;                /* in the pool's list: threads may join */
 };
 
 /* ---- Program (decoded code allocation) ------------------------------------------------ */
