@@ -75,7 +75,47 @@ class IncludeJail : public llvm::vfs::ProxyFileSystem {
    std::string virtualRoot_;
 };
 
+class IncludeRecorder : public llvm::vfs::ProxyFileSystem {
+ public:
+   IncludeRecorder(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> base,
+                   std::vector<std::string> ignore, bool *readsFiles)
+      : ProxyFileSystem(std::move(base)), ignore_(std::move(ignore)), readsFiles_(readsFiles)
+   {
+   }
+
+   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
+   openFileForRead(const llvm::Twine &path) override
+   {
+      auto f = ProxyFileSystem::openFileForRead(path);
+      if (f && !*readsFiles_) {
+         llvm::SmallString<256> p;
+         path.toVector(p);
+         bool ignored = false;
+         for (const std::string &r : ignore_)
+            ignored |= p.str().starts_with(r);
+         if (!ignored)
+            *readsFiles_ = true;
+      }
+      return f;
+   }
+
+ private:
+   std::vector<std::string> ignore_;
+   bool *readsFiles_;
+};
+
 } // namespace
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+compIncludeRecorder(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> base,
+                    const std::vector<std::string> &ignoreRoots, const std::string &virtualRoot,
+                    bool *readsFiles)
+{
+   std::vector<std::string> ignore = ignoreRoots;
+   ignore.push_back(virtualRoot);
+   return llvm::makeIntrusiveRefCnt<IncludeRecorder>(std::move(base), std::move(ignore),
+                                                     readsFiles);
+}
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
 compIncludeJail(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> base,

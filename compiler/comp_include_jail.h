@@ -15,4 +15,12 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
 compIncludeJail(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> base,
                 const std::vector<std::string> &roots, const std::string &virtualRoot);
 
+// A view of `base` that sets *readsFiles when the build opens a file outside `ignoreRoots`
+// (clang's resource folder) and `virtualRoot`: a header from disk, which the kernel cache's
+// key does not cover, so such a build must not be cached. *readsFiles must outlive the view.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+compIncludeRecorder(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> base,
+                    const std::vector<std::string> &ignoreRoots, const std::string &virtualRoot,
+                    bool *readsFiles);
+
 #endif

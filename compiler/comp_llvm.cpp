@@ -1436,6 +1436,8 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
             roots.emplace_back(o->pp_args[i] + 2);
       real = compIncludeJail(real, roots, kVirtualHeaders);
    }
+   real = compIncludeRecorder(real, { HSACL_CLANG_RESOURCE_DIR }, kVirtualHeaders,
+                              &out.reads_files);
    auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(real);
    overlay->pushOverlay(mem);
 

@@ -107,6 +107,7 @@ struct comp_output {
    size_t size;
    char *log;  /* build log, NUL-terminated, never NULL after comp_build returns */
    struct comp_program_info *info; /* parsed metadata, COMP_EMIT_EXECUTABLE only */
+   bool reads_files; /* the build read a header from disk: not covered by a cache key */
 };
 
 /* Compiles desc->source for desc->target_id. Fills *out (also on failure: the log).

@@ -758,6 +758,13 @@ build_one(struct build_job *job, cl_uint i)
          r->binary = out.data;
          r->binary_size = out.size;
          r->info = out.info;
+         /* The key covers the source, options and embedded headers, not files #included
+          * from disk: caching such a build would serve it stale once a header changes. */
+         if (out.reads_files && cacheable) {
+            icd_log(ICD_LOG_INFO, "compiler", "not cached: the program includes files from "
+                    "disk");
+            cacheable = false;
+         }
          out.data = NULL;
          out.info = NULL;
          comp_output_finish(&out);

@@ -290,6 +290,41 @@ test_concurrent_processes(const char *self)
    free(after);
 }
 
+/* A program that #includes a file from disk is not cached: the key covers the source and
+ * options, not the header, so a cached build would be served stale after the header changed
+ * (a header edited to #error still "built"). */
+static cl_int
+build_with(const char *src, const char *options)
+{
+   cl_int err;
+   cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+   err = clBuildProgram(p, 1, &device, options, NULL, NULL);
+   clReleaseProgram(p);
+   return err;
+}
+
+static void
+test_disk_headers_not_cached(void)
+{
+   char dir[] = "/tmp/hsacl-cache-inc-XXXXXX", hdr[128], opt[160], names[8][96];
+   CHECK(mkdtemp(dir) != NULL);
+   snprintf(hdr, sizeof(hdr), "%s/v.h", dir);
+   snprintf(opt, sizeof(opt), "-I%s", dir);
+   clear_cache();
+   FILE *f = fopen(hdr, "w");
+   fputs("#define V 1\n", f);
+   fclose(f);
+   const char *src = "#include \"v.h\"\nkernel void k(global int *p) { p[0] = V; }\n";
+   CHECK_EQ_INT(build_with(src, opt), CL_SUCCESS);
+   CHECK_EQ_INT(list_entries(names, 8), 0);
+   f = fopen(hdr, "w");
+   fputs("#error the header changed\n", f);
+   fclose(f);
+   CHECK_EQ_INT(build_with(src, opt), CL_BUILD_PROGRAM_FAILURE);
+   unlink(hdr);
+   rmdir(dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -325,6 +360,7 @@ main(int argc, char **argv)
       (void)st;
    } else {
       test_miss_hit_corrupt();
+      test_disk_headers_not_cached();
       test_lru_eviction();
       test_concurrent_processes("/proc/self/exe");
    }

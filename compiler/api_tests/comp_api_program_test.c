@@ -374,7 +374,8 @@ test_restricted_includes(void)
    cl_int err;
    char *log;
 
-   /* Unrestricted (default): the absolute include builds, and is cached. */
+   /* Unrestricted (default): the absolute include builds (not cached: it reads a file from
+    * disk; the cache key also names the include mode). */
    unsetenv("HSACL_BUILD_INCLUDES");
    log = build_with_log(abs_src, opt, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
