@@ -11,8 +11,8 @@
  * hsaKmtWaitOnMultipleEvents (signal.cpp). So waits sleep on a condition variable, never
  * spin, and honour the millisecond timeout.
  *
- * Auto-reset events are reset by the wait they satisfy (KFD semantics: a wait-any consumes
- * every signalled auto-reset event of its set).
+ * Setting an event activates every thread then waiting for it; an auto-reset event set
+ * while nobody waits stays signalled until a wait consumes it (the KFD's semantics).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,7 +31,19 @@ typedef struct kfd_event {
    uint32_t id;
 } kfd_event;
 
+/* A thread inside hsaKmtWaitOnMultipleEvents: which of its events fired while it waited. */
+typedef struct kfd_waiter {
+   HsaEvent **events;
+   uint32_t count;
+   bool *activated;
+   struct kfd_waiter *next;
+} kfd_waiter;
+
 static pthread_mutex_t event_lock = PTHREAD_MUTEX_INITIALIZER;
+static kfd_waiter *waiters; /* event_lock */
+/* Destroyed events are kept for reuse, never freed before close: a (wrong) waiter still
+ * holding one reads valid memory. Linked through ev.EventData.HWData1. */
+static kfd_event *free_events;
 static pthread_cond_t event_cond;
 static pthread_once_t cond_once = PTHREAD_ONCE_INIT;
 static kfd_event *events[KFD_EVENTS];
@@ -61,6 +73,11 @@ kfd_event_close(void)
    for (uint32_t i = 0; i < KFD_EVENTS; i++) {
       free(events[i]);
       events[i] = NULL;
+   }
+   while (free_events) {
+      kfd_event *k = free_events;
+      free_events = (kfd_event *)(uintptr_t)k->ev.EventData.HWData1;
+      free(k);
    }
    free(mailboxes);
    mailboxes = NULL;
@@ -98,11 +115,19 @@ hsaKmtCreateEvent(HsaEventDescriptor *EventDesc, bool ManualReset, bool IsSignal
       return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
    if (!EventDesc || !Event || EventDesc->EventType >= HSA_EVENTTYPE_MAXID)
       return HSAKMT_STATUS_INVALID_PARAMETER;
-   kfd_event *k = calloc(1, sizeof(*k));
-   if (!k)
-      return HSAKMT_STATUS_NO_MEMORY;
    HSAKMT_STATUS st = HSAKMT_STATUS_SUCCESS;
    pthread_mutex_lock(&event_lock);
+   kfd_event *k = free_events;
+   if (k) {
+      free_events = (kfd_event *)(uintptr_t)k->ev.EventData.HWData1;
+      memset(k, 0, sizeof(*k));
+   } else {
+      k = calloc(1, sizeof(*k));
+      if (!k) {
+         st = HSAKMT_STATUS_NO_MEMORY;
+         goto out_unlock;
+      }
+   }
    if (!mailboxes) {
       mailboxes = aligned_alloc(KFD_PAGE, KFD_EVENTS * sizeof(uint64_t));
       if (!mailboxes) {
@@ -132,8 +157,12 @@ hsaKmtCreateEvent(HsaEventDescriptor *EventDesc, bool ManualReset, bool IsSignal
    *Event = &k->ev;
    k = NULL;
 out_unlock:
+   if (k) { /* not handed out: back to the free list */
+      k->ev.EventId = 0;
+      k->ev.EventData.HWData1 = (HSAuint64)(uintptr_t)free_events;
+      free_events = k;
+   }
    pthread_mutex_unlock(&event_lock);
-   free(k);
    return st;
 }
 
@@ -146,20 +175,36 @@ hsaKmtDestroyEvent(HsaEvent *Event)
       events[k->id] = NULL;
       if (mailboxes)
          mailboxes[k->id] = 0;
+      k->ev.EventId = 0;
+      k->ev.EventData.HWData1 = (HSAuint64)(uintptr_t)free_events;
+      free_events = k;
+      /* A waiter still inside WaitOnMultipleEvents re-validates on wake-up. */
+      pthread_cond_broadcast(&event_cond);
    }
    pthread_mutex_unlock(&event_lock);
-   if (!k)
-      return HSAKMT_STATUS_INVALID_HANDLE;
-   /* A waiter still inside WaitOnMultipleEvents re-validates on wake-up. */
-   pthread_cond_broadcast(&event_cond);
-   free(k);
-   return HSAKMT_STATUS_SUCCESS;
+   return k ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_INVALID_HANDLE;
 }
 
+/*
+ * As the KFD's set_event (amdkfd kfd_events.c): every thread waiting for the event is
+ * activated, and an auto-reset event stays signalled only if nobody was waiting for it (the
+ * next wait consumes it). A single "signalled" flag consumed by the first waiter to run
+ * would lose the wake-up of the others: ROCr has a host thread and its async-event thread
+ * wait for the same interrupt signal's event.
+ */
 static void
 set_locked(kfd_event *k)
 {
-   k->signaled = true;
+   bool woke = false;
+   for (kfd_waiter *w = waiters; w; w = w->next) {
+      for (uint32_t i = 0; i < w->count; i++) {
+         if (lookup_locked(w->events[i]) == k) {
+            w->activated[i] = true;
+            woke = true;
+         }
+      }
+   }
+   k->signaled = k->manual_reset || !woke;
    pthread_cond_broadcast(&event_cond);
 }
 
@@ -235,6 +280,10 @@ hsaKmtWaitOnMultipleEvents(HsaEvent *Events[], HSAuint32 NumEvents, bool WaitOnA
       return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
    if (!Events || NumEvents == 0)
       return HSAKMT_STATUS_INVALID_PARAMETER;
+   bool *activated = calloc(NumEvents, sizeof(bool));
+   if (!activated)
+      return HSAKMT_STATUS_NO_MEMORY;
+   kfd_waiter self = {Events, NumEvents, activated, NULL};
    /* The host is about to sleep on the GPU: let idle command processors look now. */
    kfd_queue_kick();
    struct timespec deadline;
@@ -246,29 +295,37 @@ hsaKmtWaitOnMultipleEvents(HsaEvent *Events[], HSAuint32 NumEvents, bool WaitOnA
       deadline.tv_nsec -= 1000000000L;
    }
    HSAKMT_STATUS st;
+   bool listed = false;
    pthread_mutex_lock(&event_lock);
-   for (;;) {
-      uint32_t signaled = 0;
-      for (HSAuint32 i = 0; i < NumEvents; i++) {
-         kfd_event *k = lookup_locked(Events[i]);
-         if (!k) {
-            st = HSAKMT_STATUS_INVALID_HANDLE;
-            goto out_unlock;
-         }
-         signaled += k->signaled;
+   /* Events signalled before the wait: consumed now (auto-reset). */
+   for (HSAuint32 i = 0; i < NumEvents; i++) {
+      kfd_event *k = lookup_locked(Events[i]);
+      if (!k) {
+         st = HSAKMT_STATUS_INVALID_HANDLE;
+         goto out_unlock;
       }
-      if (WaitOnAll ? signaled == NumEvents : signaled > 0) {
-         for (HSAuint32 i = 0; i < NumEvents; i++) {
-            kfd_event *k = lookup_locked(Events[i]);
-            if (k->signaled && !k->manual_reset)
-               k->signaled = false;
-         }
+      if (k->signaled) {
+         activated[i] = true;
+         if (!k->manual_reset)
+            k->signaled = false;
+      }
+   }
+   for (;;) {
+      uint32_t fired = 0;
+      for (HSAuint32 i = 0; i < NumEvents; i++)
+         fired += activated[i];
+      if (WaitOnAll ? fired == NumEvents : fired > 0) {
          st = HSAKMT_STATUS_SUCCESS;
          break;
       }
       if (Milliseconds == 0) {
          st = HSAKMT_STATUS_WAIT_TIMEOUT;
          break;
+      }
+      if (!listed) {
+         self.next = waiters;
+         waiters = &self;
+         listed = true;
       }
       int rc = Milliseconds == HSA_EVENTTIMEOUT_INFINITE
                   ? pthread_cond_wait(&event_cond, &event_lock)
@@ -277,9 +334,25 @@ hsaKmtWaitOnMultipleEvents(HsaEvent *Events[], HSAuint32 NumEvents, bool WaitOnA
          st = HSAKMT_STATUS_WAIT_TIMEOUT;
          break;
       }
+      /* An event destroyed under the waiter ends the wait. */
+      for (HSAuint32 i = 0; i < NumEvents; i++) {
+         if (!lookup_locked(Events[i])) {
+            st = HSAKMT_STATUS_INVALID_HANDLE;
+            goto out_unlock;
+         }
+      }
    }
 out_unlock:
+   if (listed) {
+      for (kfd_waiter **w = &waiters; *w; w = &(*w)->next) {
+         if (*w == &self) {
+            *w = self.next;
+            break;
+         }
+      }
+   }
    pthread_mutex_unlock(&event_lock);
+   free(activated);
    return st;
 }
 
