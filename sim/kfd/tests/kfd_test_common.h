@@ -11,6 +11,8 @@
 #include <string.h>
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
+#include <stdint.h>
+#include <unistd.h>
 
 #define CHECK(cond)                                                                           \
    do {                                                                                       \
@@ -110,6 +112,91 @@ kfd_test_alloc(kfd_test_env *env, hsa_amd_memory_pool_t pool, size_t size)
       all[i + 1] = env->gpus[i];
    CHECK_HSA(hsa_amd_agents_allow_access(env->ngpus + 1, all, NULL, p));
    return p;
+}
+
+static inline uint8_t *
+kfd_test_read_file(const char *path, size_t *size)
+{
+   FILE *f = fopen(path, "rb");
+   CHECK(f);
+   fseek(f, 0, SEEK_END);
+   long n = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   uint8_t *data = malloc((size_t)n);
+   CHECK(data && fread(data, 1, (size_t)n, f) == (size_t)n);
+   fclose(f);
+   *size = (size_t)n;
+   return data;
+}
+
+typedef struct kfd_test_kernel {
+   uint64_t object;
+   uint32_t kernarg_size, group_size, private_size;
+} kfd_test_kernel;
+
+static inline hsa_executable_t
+kfd_test_load(hsa_agent_t gpu, const char *path)
+{
+   size_t size;
+   uint8_t *data = kfd_test_read_file(path, &size);
+   hsa_code_object_reader_t reader;
+   CHECK_HSA(hsa_code_object_reader_create_from_memory(data, size, &reader));
+   hsa_executable_t exec;
+   CHECK_HSA(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                                       NULL, &exec));
+   CHECK_HSA(hsa_executable_load_agent_code_object(exec, gpu, reader, NULL, NULL));
+   CHECK_HSA(hsa_executable_freeze(exec, NULL));
+   CHECK_HSA(hsa_code_object_reader_destroy(reader));
+   free(data);
+   return exec;
+}
+
+static inline kfd_test_kernel
+kfd_test_find_kernel(hsa_executable_t exec, hsa_agent_t gpu, const char *name)
+{
+   hsa_executable_symbol_t sym;
+   CHECK_HSA(hsa_executable_get_symbol_by_name(exec, name, &gpu, &sym));
+   kfd_test_kernel k;
+   CHECK_HSA(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
+                                            &k.object));
+   CHECK_HSA(hsa_executable_symbol_get_info(
+      sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &k.kernarg_size));
+   CHECK_HSA(hsa_executable_symbol_get_info(
+      sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &k.group_size));
+   CHECK_HSA(hsa_executable_symbol_get_info(
+      sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &k.private_size));
+   CHECK(k.object != 0);
+   return k;
+}
+
+/* Writes one dispatch packet (header last) and rings the doorbell. */
+static inline void
+kfd_test_dispatch(hsa_queue_t *q, const kfd_test_kernel *k, void *kernarg, uint32_t grid, uint32_t wg,
+         hsa_signal_t done)
+{
+   uint64_t index = hsa_queue_add_write_index_scacq_screl(q, 1);
+   while (index - hsa_queue_load_read_index_scacquire(q) >= q->size)
+      usleep(100);
+   hsa_kernel_dispatch_packet_t *p =
+      (hsa_kernel_dispatch_packet_t *)q->base_address + (index & (q->size - 1));
+   memset((uint8_t *)p + 4, 0, sizeof(*p) - 4);
+   p->workgroup_size_x = (uint16_t)wg;
+   p->workgroup_size_y = 1;
+   p->workgroup_size_z = 1;
+   p->grid_size_x = grid;
+   p->grid_size_y = 1;
+   p->grid_size_z = 1;
+   p->kernel_object = k->object;
+   p->kernarg_address = kernarg;
+   p->group_segment_size = k->group_size;
+   p->private_segment_size = k->private_size;
+   p->completion_signal = done;
+   uint16_t header = HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE |
+                     HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
+                     HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
+   uint32_t word = header | (uint32_t)1 << 16; /* setup: 1 dimension */
+   __atomic_store_n((uint32_t *)p, word, __ATOMIC_RELEASE);
+   hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)index);
 }
 
 #endif
