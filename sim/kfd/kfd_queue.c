@@ -40,8 +40,9 @@
 
 #include "kfd_priv.h"
 
-#define KICK_MIN_NS 50000ull    /* first idle sleep */
+#define KICK_MIN_NS 50000ull    /* idle sleep while the queue is hot */
 #define KICK_MAX_NS 4000000ull  /* longest idle sleep: bounded latency without a kick */
+#define HOT_NS 50000000ull      /* a queue is hot for 50 ms after its last packet */
 
 _Static_assert(offsetof(amd_queue_t, write_dispatch_id) == 0x38, "amd_queue_t layout");
 _Static_assert(offsetof(amd_queue_t, read_dispatch_id) == 0x80, "amd_queue_t layout");
@@ -59,6 +60,8 @@ typedef struct kfd_queue {
    amd_queue_t *amdq;
    _Atomic uint64_t *doorbell; /* Queue_DoorBell: written by ROCr, never read for work */
    uint64_t idle_ns;           /* current idle sleep */
+   uint64_t last_read;         /* read index at the last idle sleep */
+   uint64_t hot_until;         /* sleep KICK_MIN_NS until then (CP thread only) */
    pthread_t thread;
    struct kfd_queue *next;
 } kfd_queue;
@@ -176,13 +179,27 @@ cp_idle_cancel(sim_cp *cp)
    atomic_fetch_sub(&kick_sleepers, 1);
 }
 
+/*
+ * A queue that processed packets in the last HOT_NS polls every KICK_MIN_NS: a host that
+ * waits for each launch (ROCr's async-handler thread already asleep in the KFD, the
+ * application on its own condition variable: nobody kicks) submits the next one within
+ * that window. Afterwards the sleep doubles up to KICK_MAX_NS.
+ */
 static void
 cp_idle_sleep(sim_cp *cp, uint32_t ticket)
 {
    kfd_queue *q = cp->owner;
+   uint64_t now = sim__cp_clock();
+   uint64_t r = atomic_load_explicit(cp->read_index, memory_order_relaxed);
+   if (r != q->last_read) {
+      q->last_read = r;
+      q->hot_until = now + HOT_NS;
+      q->idle_ns = KICK_MIN_NS;
+   }
    futex_wait(&kick_seq, ticket, q->idle_ns);
    atomic_fetch_sub(&kick_sleepers, 1);
-   q->idle_ns = q->idle_ns * 2 > KICK_MAX_NS ? KICK_MAX_NS : q->idle_ns * 2;
+   if (now >= q->hot_until)
+      q->idle_ns = q->idle_ns * 2 > KICK_MAX_NS ? KICK_MAX_NS : q->idle_ns * 2;
 }
 
 static bool
