@@ -114,6 +114,67 @@ reason(const char *fmt, const char *a, const char *b)
    return icd_strdup(buf);
 }
 
+/* Every name of a symbol table (inside the file) lies inside its linked string table. */
+static bool
+symbols_sound(const unsigned char *b, const Elf64_Ehdr *eh, const Elf64_Shdr *symtab)
+{
+   if (symtab->sh_entsize != sizeof(Elf64_Sym) || symtab->sh_size % sizeof(Elf64_Sym) ||
+       symtab->sh_offset % 8)
+      return false;
+   Elf64_Shdr str;
+   memcpy(&str, b + eh->e_shoff + (size_t)symtab->sh_link * sizeof(Elf64_Shdr), sizeof(str));
+   /* sh_link < e_shnum (checked by the caller); the string table's bytes lie inside the
+    * file: the caller's loop checks every section, in any order, before it accepts. */
+   if (str.sh_type != SHT_STRTAB || str.sh_size == 0)
+      return false;
+   for (uint64_t off = 0; off < symtab->sh_size; off += sizeof(Elf64_Sym)) {
+      Elf64_Sym sym;
+      memcpy(&sym, b + symtab->sh_offset + off, sizeof(sym));
+      if (sym.st_name >= str.sh_size)
+         return false;
+   }
+   return true;
+}
+
+/*
+ * The section header table and the section names are sound: the table lies inside the
+ * file, every section's bytes do (SHT_NOBITS aside), sh_link names a section, and every
+ * sh_name is a NUL-terminated string inside .shstrtab. ROCr 5.2.3's loader (libelf) turns
+ * a name outside the table into a null std::string and aborts the process on the
+ * exception (hsa_ext_amd.cpp handleException asserts); the software runtime's loader
+ * rejects such an object. Checked here so that both answer CL_INVALID_BINARY.
+ */
+static bool
+sections_sound(const unsigned char *b, size_t size, const Elf64_Ehdr *eh)
+{
+   if (eh->e_shnum == 0)
+      return eh->e_shoff == 0;
+   if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > size ||
+       (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum || eh->e_shstrndx >= eh->e_shnum)
+      return false;
+   Elf64_Shdr strtab;
+   memcpy(&strtab, b + eh->e_shoff + (size_t)eh->e_shstrndx * sizeof(Elf64_Shdr),
+          sizeof(strtab));
+   if (strtab.sh_type != SHT_STRTAB || strtab.sh_offset > size ||
+       strtab.sh_size > size - strtab.sh_offset || strtab.sh_size == 0 ||
+       b[strtab.sh_offset + strtab.sh_size - 1] != '\0')
+      return false;
+   for (unsigned i = 0; i < eh->e_shnum; i++) {
+      Elf64_Shdr sh;
+      memcpy(&sh, b + eh->e_shoff + (size_t)i * sizeof(Elf64_Shdr), sizeof(sh));
+      if (i == 0 && sh.sh_type == SHT_NULL)
+         continue;
+      if (sh.sh_name >= strtab.sh_size || sh.sh_link >= eh->e_shnum)
+         return false;
+      if (sh.sh_type != SHT_NOBITS && (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset))
+         return false;
+      if ((sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) &&
+          !symbols_sound(b, eh, &sh))
+         return false;
+   }
+   return true;
+}
+
 /* The section holding the bitcode of a wrapped object or library: its type, offset and size.
  * False for any other ELF. Bounds-checked against `size`. */
 static bool
@@ -302,6 +363,10 @@ comp__binary_check(const void *binary, size_t size, const struct _cl_device_id *
       return true;
    }
 
+   if (!sections_sound(b, size, &eh)) {
+      *why = reason("malformed section headers or section names%s%s", "", "");
+      return false;
+   }
    char *err = NULL;
    struct comp_program_info *pi = NULL;
    enum comp_status st = comp_parse_metadata(binary, size, &pi, &err);

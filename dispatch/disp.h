@@ -142,6 +142,7 @@ struct disp_command {
    struct _cl_event *event;             /* the command's event (internal reference) */
    disp_command_kind kind;
    bool uses_aql;                       /* submit() writes packets to queue->hsa_queue */
+   /* `deps` is NULL when `num_deps` is 0 (ROCr rejects an empty non-NULL signal list). */
    cl_int (*submit)(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_deps,
                     hsa_signal_t signal);
    cl_int (*complete)(struct disp_command *cmd);

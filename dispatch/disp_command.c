@@ -185,10 +185,12 @@ work_done_handler(hsa_signal_value_t value, void *arg)
 {
    (void)value;
    struct disp_command *cmd = arg;
+   disp__runtime_callback_enter();
    cl_int status = cmd->fault_status;
    if (status == CL_SUCCESS && cmd->complete)
       status = cmd->complete(cmd);
    command_finish(cmd, status, false);
+   disp__runtime_callback_leave();
    return false;
 }
 
@@ -311,10 +313,12 @@ queue_retire_handler(hsa_signal_value_t value, void *arg)
 {
    (void)value;
    struct _cl_command_queue *q = arg;
+   disp__runtime_callback_enter();
    /* The commands retired may hold the last references to q. */
    disp_queue_retain_internal(q);
    queue_retire(q);
    disp_queue_release_internal(q);
+   disp__runtime_callback_leave();
    return false;
 }
 
@@ -406,7 +410,9 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
          disp__queue_checkpoint_locked(q, packets_needed(cmd, num_deps));
       if (err == CL_SUCCESS) {
          if (cmd->kind == DISP_COMMAND_HSA)
-            err = cmd->submit(cmd, deps, num_deps, cmd->work_signal);
+            /* No list for no dependencies: ROCr's hsa_amd_memory_async_copy rejects a
+             * non-NULL dep_signals with num_dep_signals 0 (INVALID_ARGUMENT). */
+            err = cmd->submit(cmd, num_deps ? deps : NULL, num_deps, cmd->work_signal);
          else
             err = disp_queue_barrier_and(q, deps, num_deps, cmd->work_signal);
       }
@@ -545,8 +551,23 @@ disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool blockin
       disp_event_release_internal(ev); /* the API side never sees it */
       cmd->quiet = true;
    }
-   if (blocking)
+   /* A blocking command returns with the events it waited for complete too (their work is
+    * done when it completes, but the runtime thread that retires them may lag: ROCr's
+    * async-handler thread does). References: cmd may be freed before the wait ends. */
+   struct _cl_event **waited = NULL;
+   cl_uint num_waited = 0;
+   if (blocking) {
       disp_event_retain_internal(ev);
+      if (cmd->num_deps) {
+         waited = icd_calloc(cmd->num_deps, sizeof(*waited));
+         for (cl_uint i = 0; waited && i < cmd->num_deps; i++) {
+            if (cmd->deps[i]) {
+               disp_event_retain_internal(cmd->deps[i]);
+               waited[num_waited++] = cmd->deps[i];
+            }
+         }
+      }
+   }
 
    uint32_t num = 0;
    int state = collect_deps(cmd, cmd->dep_signals, &num);
@@ -575,6 +596,14 @@ disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool blockin
       return CL_SUCCESS;
    cl_int status = disp_event_wait(ev);
    disp_event_release_internal(ev);
+   for (cl_uint i = 0; i < num_waited; i++) {
+      /* Only after success: a failed command may have failed before a dependency ended
+       * (one of them failed), and that one may be a user event nobody will ever set. */
+      if (status == CL_COMPLETE)
+         disp_event_wait(waited[i]);
+      disp_event_release_internal(waited[i]);
+   }
+   icd_free(waited);
    if (status < 0)
       return ICD_ERROR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
                        "the blocking command failed with %s", icd_error_name(status));

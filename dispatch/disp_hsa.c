@@ -50,6 +50,25 @@ count_gpu_agent(hsa_agent_t agent, void *data)
    return HSA_STATUS_SUCCESS;
 }
 
+/*
+ * GPU memory faults (HSA_AMD_GPU_MEMORY_FAULT_EVENT). ROCr 5.2.3's VM-fault handler aborts
+ * the process unless a system event handler returns success (runtime.cpp VMFaultHandler);
+ * OpenCL wants the faulting command's event to fail instead. The fault is logged here; the
+ * faulting queue reports the error through its error callback (disp_queue.c), which fails
+ * the commands in flight. Called on ROCr's event thread.
+ */
+static hsa_status_t
+system_event(const hsa_amd_event_t *event, void *data)
+{
+   (void)data;
+   if (!event || event->event_type != HSA_AMD_GPU_MEMORY_FAULT_EVENT)
+      return HSA_STATUS_ERROR;
+   const hsa_amd_gpu_memory_fault_info_t *f = &event->memory_fault;
+   icd_log(ICD_LOG_ERROR, "hsa", "GPU memory fault at 0x%llx (reason mask 0x%x)",
+           (unsigned long long)f->virtual_address, (unsigned)f->fault_reason_mask);
+   return HSA_STATUS_SUCCESS;
+}
+
 /* Loads `path`, fills the table, initialises the runtime and checks for a GPU agent. */
 static bool
 try_runtime(const char *path, disp_runtime_kind kind)
@@ -90,6 +109,10 @@ try_runtime(const char *path, disp_runtime_kind kind)
       dlclose(handle);
       return false;
    }
+   st = hsa_table.hsa_amd_register_system_event_handler(system_event, NULL);
+   if (st != HSA_STATUS_SUCCESS)
+      icd_log(ICD_LOG_WARN, "hsa", "%s: no system event handler (0x%x): a GPU memory fault "
+              "may end the process", path, (unsigned)st);
    hsa_table.handle = handle;
    hsa_table.kind = kind;
    snprintf(hsa_table.path, sizeof(hsa_table.path), "%s", path);

@@ -53,6 +53,16 @@ disp__fifo_command(struct _cl_command_queue *q, struct disp_fifo_node *n)
  * (disp.h), if the ring has room for it and the packets. Caller holds q->submit_lock. */
 void disp__queue_checkpoint_locked(struct _cl_command_queue *q, uint32_t packets);
 
+/*
+ * Brackets the driver's callbacks run by the HSA runtime on its own threads (async signal
+ * handlers, the queue error callback). Inside them a queue whose last reference goes is
+ * destroyed on a thread of its own: ROCr's hsa_queue_destroy waits for its async-handler
+ * thread to retire the queue's error handler, so called from that thread it never returns
+ * (ROCr 5.2.3 AqlQueue::~AqlQueue).
+ */
+void disp__runtime_callback_enter(void);
+void disp__runtime_callback_leave(void);
+
 /* Signals: from a free list so the steady-state enqueue path makes no system call. */
 cl_int disp__signal_get(hsa_signal_t *out); /* value 1 */
 void disp__signal_put(hsa_signal_t signal);

@@ -29,8 +29,18 @@ static const cl_command_queue_properties all_queue_props =
  * signals are released so their completion path runs and nothing waits forever. The
  * queue gets a fresh HSA queue at its next submission. Runtime thread, no lock held.
  */
+static void queue_error_callback_body(hsa_status_t status, hsa_queue_t *source, void *data);
+
 static void
 queue_error_callback(hsa_status_t status, hsa_queue_t *source, void *data)
+{
+   disp__runtime_callback_enter();
+   queue_error_callback_body(status, source, data);
+   disp__runtime_callback_leave();
+}
+
+static void
+queue_error_callback_body(hsa_status_t status, hsa_queue_t *source, void *data)
 {
    struct _cl_command_queue *q = data;
    const struct disp_hsa *hsa = disp_hsa_get();
@@ -124,8 +134,50 @@ disp__device_time_to_host(struct _cl_device_id *dev, uint64_t ticks)
    return (cl_ulong)((int64_t)ns + clock_offset_ns);
 }
 
+static _Thread_local unsigned runtime_callback_depth;
+
+void
+disp__runtime_callback_enter(void)
+{
+   runtime_callback_depth++;
+}
+
+void
+disp__runtime_callback_leave(void)
+{
+   runtime_callback_depth--;
+}
+
+static void queue_destroy_now(struct _cl_command_queue *q);
+
+static void *
+queue_destroy_main(void *arg)
+{
+   queue_destroy_now(arg);
+   return NULL;
+}
+
+/* On a runtime callback thread, on a detached thread of its own (disp_priv.h). */
 static void
 queue_destroy(struct _cl_command_queue *q)
+{
+   if (runtime_callback_depth == 0) {
+      queue_destroy_now(q);
+      return;
+   }
+   pthread_t t;
+   pthread_attr_t attr;
+   pthread_attr_init(&attr);
+   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+   int rc = pthread_create(&t, &attr, queue_destroy_main, q);
+   pthread_attr_destroy(&attr);
+   if (rc != 0)
+      icd_log(ICD_LOG_ERROR, "dispatch", "cannot start a thread to destroy queue %p (%d): "
+              "it is leaked rather than destroyed on the HSA runtime's thread", (void *)q, rc);
+}
+
+static void
+queue_destroy_now(struct _cl_command_queue *q)
 {
    if (q->hsa_queue)
       disp_hsa_get()->hsa_queue_destroy(q->hsa_queue);

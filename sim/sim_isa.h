@@ -23,6 +23,9 @@ enum sim_alloc_flags {
    SIM_ALLOC_READ = 1u << 0,
    SIM_ALLOC_WRITE = 1u << 1,
    SIM_ALLOC_CODE = 1u << 2, /* loaded code object segment: stores fault */
+   /* Executable memory the GPU may also write (the software KFD: ROCr's loader copies code
+    * in with blit kernels, then invalidates the code caches, which drops isa_program). */
+   SIM_ALLOC_EXEC = 1u << 3,
 };
 
 /*

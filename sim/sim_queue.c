@@ -1,33 +1,26 @@
 /*
- * sim/sim_queue.c — user-mode queues and the packet processor (HSA Runtime PRM §2.7
- * "Queues", §2.7.3 "Architected Queuing Language"; HSA Platform System Architecture 1.0
- * §2.9 "Requirement: Architected Queuing Language (AQL)"), dispatch profiling.
+ * sim/sim_queue.c — user-mode queues of the software HSA runtime (HSA Runtime PRM §2.7
+ * "Queues"), dispatch profiling. The packet processor is the command processor shared with
+ * the software KFD (sim_cp.h: packet order, barriers, vendor packets, completion); this
+ * file gives it the runtime's rings, signals and doorbells.
  *
  * The ring is system memory (GPU VA == host pointer, entered in the allocation table so
- * the interpreter can read the dispatch packet). One packet-processor thread per queue
- * consumes packets strictly in order, each to completion before the next:
- *   1. it waits until write_index > read_index and the slot's header type is not INVALID
- *      (the producer publishes the header last; PSA §2.9.3), polling a while and then
- *      sleeping until a doorbell write (queue_main: a ring costs the producer a system
- *      call only while the processor sleeps);
- *   2. the barrier bit (wait for all earlier packets to complete) holds trivially because
- *      earlier packets have completed; acquire/release fence scopes are recorded only —
- *      host memory is coherent and the interpreter's stores are visible on return;
- *   3. kernel dispatch -> sim__isa_dispatch(); barrier-AND completes when every non-zero
- *      dep_signal is 0; barrier-OR when any is 0 (all handles 0: at once); the AMD
- *      barrier-value packet waits for (value & mask) cond compare;
- *   4. on completion it sets the header type to INVALID, advances read_index, then
- *      decrements the completion signal (if non-zero) by one, with profiling times stored
- *      first when profiling is on.
+ * the interpreter can read the dispatch packet). One CP thread per queue. Its idle sleep is
+ * the eventcount of sim_priv.h on the doorbell signal: a ring costs the producer a system
+ * call only while the CP sleeps. Barrier waits watch their signals and sleep on the epoch.
+ * Fence scopes are recorded only: host memory is coherent and the interpreter's stores are
+ * visible on return.
+ *
  * Errors (invalid packet, failed dispatch) call the error callback with the status and the
- * queue, from the packet-processor thread, with no runtime lock held; the queue then stays
- * in the error state, as in ROCr: no later packet is processed and the faulting packet's
- * completion signal is not decremented. Waiters with a timeout return; the callback is the
- * place to fail outstanding work.
+ * queue, from the CP thread, with no runtime lock held; the queue then stays in the error
+ * state, as in ROCr: no later packet is processed and the faulting packet's completion
+ * signal is not decremented. Waiters with a timeout return; the callback is the place to
+ * fail outstanding work.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim_cp.h"
 #include "sim_priv.h"
 
 #define QUEUE_LIVE 0x51554555u /* "QUEU" */
@@ -44,18 +37,17 @@ typedef struct sim_queue {
    uint32_t check;
    bool soft; /* hsa_soft_queue_create: no packet processor, doorbell owned by the app */
    hsa_signal_t doorbell;
+   sim_signal *doorbell_sig;
    sim_queue_callback callback; /* called on the processor thread, no lock held */
    void *data;
    pthread_t thread;
    bool thread_started;
-   _Atomic bool stop;
-   _Atomic bool error;
+   sim_cp cp;                 /* the command processor's state: stop, error, indices */
    _Atomic bool self_destroy; /* destroyed from its own callback: the thread cleans up */
    _Atomic bool profiling;
    uint32_t private_segment_size, group_segment_size;
    uint32_t cu_mask[(60 + 31) / 32];
    hsa_amd_queue_priority_t priority;
-   uint16_t last_acquire_scope, last_release_scope; /* recorded fence scopes */
    struct sim_queue *next;
 } sim_queue;
 
@@ -85,273 +77,125 @@ queue_lookup(const hsa_queue_t *q)
    return found;
 }
 
-/* ---- packet processing ------------------------------------------------------------------- */
-
-static uint16_t
-header_load(const void *packet)
-{
-   return atomic_load_explicit((_Atomic uint16_t *)packet, memory_order_acquire);
-}
-
 static void
 header_store(void *packet, uint16_t header)
 {
    atomic_store_explicit((_Atomic uint16_t *)packet, header, memory_order_release);
 }
 
-static hsa_signal_t
-completion_of(const uint8_t *packet)
+/* ---- the command processor's hooks (sim_cp.h) -------------------------------------------- */
+
+static bool
+cp_signal_valid(sim_cp *cp, uint64_t handle)
 {
-   /* Offset 56 in every AQL packet format, AMD vendor packets included. */
-   hsa_signal_t s;
-   memcpy(&s, packet + 56, sizeof(s));
-   return s;
+   (void)cp;
+   return sim__signal_get((hsa_signal_t){handle}) != NULL;
 }
 
-enum deps_result { DEPS_MET, DEPS_STOPPED, DEPS_INVALID };
-
-/*
- * Blocks until the barrier's dependencies are met. `and`: every non-zero handle reads 0;
- * otherwise any does (no non-zero handle: met). Returns early when the queue stops.
- */
-static enum deps_result
-wait_barrier(sim_queue *sq, const hsa_signal_t deps[5], bool and)
+static int64_t
+cp_signal_load(sim_cp *cp, uint64_t handle)
 {
-   sim_signal *sig[5];
-   uint32_t count = 0;
-   for (int i = 0; i < 5; i++) {
-      if (deps[i].handle == 0)
-         continue;
-      sig[count] = sim__signal_get(deps[i]);
-      if (!sig[count])
-         return DEPS_INVALID;
-      count++;
-   }
-   if (count == 0)
-      return DEPS_MET;
-   for (uint32_t i = 0; i < count; i++)
-      sim__signal_watch(sig[i]);
-   enum deps_result result;
-   for (bool announced = false;; announced = true) {
-      uint32_t ticket = announced ? sim__epoch_prepare() : 0;
-      uint32_t zero = 0;
-      for (uint32_t i = 0; i < count; i++)
-         zero += sim__signal_load(sig[i]) == 0;
-      result = atomic_load(&sq->stop) ? DEPS_STOPPED : DEPS_MET;
-      if (result == DEPS_STOPPED || (and ? zero == count : zero > 0)) {
-         if (announced)
-            sim__epoch_cancel();
-         break;
-      }
-      if (announced)
-         sim__epoch_sleep(ticket, IDLE_WAIT_NS);
-   }
-   for (uint32_t i = 0; i < count; i++)
-      sim__signal_unwatch(sig[i]);
-   return result;
-}
-
-static enum deps_result
-wait_barrier_value(sim_queue *sq, const hsa_amd_barrier_value_packet_t *p)
-{
-   sim_signal *s = sim__signal_get(p->signal);
-   if (!s || p->cond > HSA_SIGNAL_CONDITION_GTE)
-      return DEPS_INVALID;
-   sim__signal_watch(s);
-   enum deps_result result;
-   for (bool announced = false;; announced = true) {
-      uint32_t ticket = announced ? sim__epoch_prepare() : 0;
-      result = atomic_load(&sq->stop) ? DEPS_STOPPED : DEPS_MET;
-      if (result == DEPS_STOPPED ||
-          sim__signal_cond((hsa_signal_condition_t)p->cond, sim__signal_load(s) & p->mask,
-                           p->value)) {
-         if (announced)
-            sim__epoch_cancel();
-         break;
-      }
-      if (announced)
-         sim__epoch_sleep(ticket, IDLE_WAIT_NS);
-   }
-   sim__signal_unwatch(s);
-   return result;
+   (void)cp;
+   sim_signal *s = sim__signal_get((hsa_signal_t){handle});
+   return s ? sim__signal_load(s) : 0;
 }
 
 static void
-queue_fail(sim_queue *sq, hsa_status_t status, const char *what, const sim_fault *fault)
+cp_signal_complete(sim_cp *cp, uint64_t handle, bool profiling, uint64_t start, uint64_t end)
 {
-   atomic_store(&sq->error, true);
-   if (fault)
-      SIM_LOGE("queue", "queue %llu: %s: status 0x%x, fault kind %d, pc 0x%llx, address 0x%llx: %s",
-               (unsigned long long)sq->q.id, what, status, fault->kind,
-               (unsigned long long)fault->pc, (unsigned long long)fault->address,
-               fault->message);
-   else
-      SIM_LOGE("queue", "queue %llu: %s: status 0x%x", (unsigned long long)sq->q.id, what,
-               status);
+   (void)cp;
+   sim_signal *s = sim__signal_get((hsa_signal_t){handle});
+   if (!s)
+      return;
+   if (profiling)
+      sim__signal_set_times(s, start, end);
+   sim__signal_sub(s, 1);
+}
+
+/* Multi-signal wait: watch the signals, sleep on the epoch (sim_priv.h). */
+static bool
+cp_wait_signals(sim_cp *cp, const uint64_t *handles, uint32_t count,
+                bool (*ready)(sim_cp *cp, void *arg), void *arg)
+{
+   sim_signal *sig[5];
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < count && n < 5; i++) {
+      sig[n] = sim__signal_get((hsa_signal_t){handles[i]});
+      if (sig[n])
+         sim__signal_watch(sig[n++]);
+   }
+   bool met;
+   for (bool announced = false;; announced = true) {
+      uint32_t ticket = announced ? sim__epoch_prepare() : 0;
+      bool stopped = atomic_load(&cp->stop);
+      met = !stopped && ready(cp, arg);
+      if (stopped || met) {
+         if (announced)
+            sim__epoch_cancel();
+         break;
+      }
+      if (announced)
+         sim__epoch_sleep(ticket, IDLE_WAIT_NS);
+   }
+   for (uint32_t i = 0; i < n; i++)
+      sim__signal_unwatch(sig[i]);
+   return met;
+}
+
+static uint32_t
+cp_idle_prepare(sim_cp *cp)
+{
+   return sim__signal_prepare(((sim_queue *)cp->owner)->doorbell_sig);
+}
+
+static void
+cp_idle_cancel(sim_cp *cp)
+{
+   sim__signal_cancel(((sim_queue *)cp->owner)->doorbell_sig);
+}
+
+static void
+cp_idle_sleep(sim_cp *cp, uint32_t ticket)
+{
+   sim__signal_sleep(((sim_queue *)cp->owner)->doorbell_sig, ticket, IDLE_WAIT_NS);
+}
+
+static bool
+cp_profiling(sim_cp *cp)
+{
+   return atomic_load(&((sim_queue *)cp->owner)->profiling);
+}
+
+static void
+cp_fail(sim_cp *cp, hsa_status_t status, uint32_t error_bits, const sim_fault *fault,
+        const char *what)
+{
+   (void)error_bits, (void)fault, (void)what;
+   sim_queue *sq = cp->owner;
    if (sq->callback)
       sq->callback(status, &sq->q, sq->data);
 }
 
-static bool
-dispatch_valid(const hsa_kernel_dispatch_packet_t *p)
-{
-   uint16_t dims = p->setup & 3;
-   if (dims < 1 || dims > 3 || p->kernel_object == 0)
-      return false;
-   if (!p->workgroup_size_x || !p->workgroup_size_y || !p->workgroup_size_z)
-      return false;
-   if ((uint32_t)p->workgroup_size_x * p->workgroup_size_y * p->workgroup_size_z > 1024)
-      return false;
-   return p->grid_size_x && p->grid_size_y && p->grid_size_z;
-}
-
-/* Processes the packet in slot `index`; returns false when the queue stopped or failed. */
-static bool
-process_packet(sim_queue *sq, uint64_t index)
-{
-   uint8_t *packet = (uint8_t *)sq->q.base_address + (index & (sq->q.size - 1)) * 64;
-   uint16_t header = header_load(packet);
-   uint8_t type = (header >> HSA_PACKET_HEADER_TYPE) & 0xff;
-   sq->last_acquire_scope = (header >> HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) & 3;
-   sq->last_release_scope = (header >> HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE) & 3;
-   uint64_t start = sim__timestamp();
-   enum deps_result deps;
-
-   switch (type) {
-   case HSA_PACKET_TYPE_KERNEL_DISPATCH: {
-      const hsa_kernel_dispatch_packet_t *p = (const hsa_kernel_dispatch_packet_t *)packet;
-      if (!dispatch_valid(p)) {
-         queue_fail(sq, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "invalid dispatch packet",
-                    NULL);
-         return false;
-      }
-      sim_fault fault;
-      memset(&fault, 0, sizeof(fault));
-      hsa_status_t st = sim__isa_dispatch(p, (uint64_t)(uintptr_t)packet, &fault);
-      if (st != HSA_STATUS_SUCCESS) {
-         queue_fail(sq, st, "kernel dispatch failed", &fault);
-         return false;
-      }
-      break;
-   }
-   case HSA_PACKET_TYPE_BARRIER_AND:
-   case HSA_PACKET_TYPE_BARRIER_OR: {
-      const hsa_barrier_and_packet_t *p = (const hsa_barrier_and_packet_t *)packet;
-      deps = wait_barrier(sq, p->dep_signal, type == HSA_PACKET_TYPE_BARRIER_AND);
-      goto check_deps;
-   }
-   case HSA_PACKET_TYPE_VENDOR_SPECIFIC: {
-      const hsa_amd_barrier_value_packet_t *p = (const hsa_amd_barrier_value_packet_t *)packet;
-      if (p->header.AmdFormat != HSA_AMD_PACKET_TYPE_BARRIER_VALUE) {
-         queue_fail(sq, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "unknown vendor packet", NULL);
-         return false;
-      }
-      deps = wait_barrier_value(sq, p);
-      goto check_deps;
-   }
-   default:
-      /* AGENT_DISPATCH is not a feature of this queue; anything else is malformed. */
-      queue_fail(sq, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "invalid packet type", NULL);
-      return false;
-   }
-   goto complete;
-
-check_deps:
-   if (deps == DEPS_STOPPED)
-      return false;
-   if (deps == DEPS_INVALID) {
-      queue_fail(sq, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "invalid dependency signal", NULL);
-      return false;
-   }
-
-complete: {
-   uint64_t end = sim__timestamp();
-   hsa_signal_t completion = completion_of(packet);
-   header_store(packet, HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE);
-   atomic_store_explicit(&sq->read_index, index + 1, memory_order_release);
-   if (completion.handle) {
-      sim_signal *s = sim__signal_get(completion);
-      if (s) {
-         if (atomic_load(&sq->profiling))
-            sim__signal_set_times(s, start, end);
-         sim__signal_sub(s, 1);
-      } else {
-         SIM_LOGW("queue", "queue %llu: completion signal 0x%llx is not a signal",
-                  (unsigned long long)sq->q.id, (unsigned long long)completion.handle);
-      }
-   }
-   return true;
-}
-}
+static const sim_cp_ops queue_cp_ops = {
+   .signal_valid = cp_signal_valid,
+   .signal_load = cp_signal_load,
+   .signal_complete = cp_signal_complete,
+   .wait_signals = cp_wait_signals,
+   .idle_prepare = cp_idle_prepare,
+   .idle_cancel = cp_idle_cancel,
+   .idle_sleep = cp_idle_sleep,
+   .profiling = cp_profiling,
+   .fail = cp_fail,
+   .invalidate_code = NULL, /* code allocations here are immutable (SIM_ALLOC_CODE) */
+};
 
 static void queue_release(sim_queue *sq);
 
-/* The packet at the read index is published (header no longer INVALID) and may run. */
-static bool
-packet_ready(sim_queue *sq, uint64_t *index)
-{
-   if (atomic_load(&sq->error))
-      return false;
-   uint64_t r = atomic_load_explicit(&sq->read_index, memory_order_relaxed);
-   uint64_t w = atomic_load(&sq->write_index);
-   if (r >= w)
-      return false;
-   const uint8_t *slot = (const uint8_t *)sq->q.base_address + (r & (sq->q.size - 1)) * 64;
-   if ((header_load(slot) & 0xff) == HSA_PACKET_TYPE_INVALID)
-      return false;
-   *index = r;
-   return true;
-}
-
-/*
- * The packet processor. Like a GPU's command processor it polls the ring for a while after
- * the last packet, so a producer that keeps it fed rings the doorbell with a plain store;
- * only then does it announce that it sleeps on the doorbell (sim_priv.h's eventcount), and
- * the next doorbell write futex-wakes it. The producer publishes the header before ringing
- * (PSA §2.9.3), so the re-test after announcing sees every packet whose ring did not wake.
- */
 static void *
 queue_main(void *arg)
 {
    sim_queue *sq = arg;
-   sim_signal *doorbell = sim__signal_get(sq->doorbell);
-   /* Poll budget (SIM_POLL_NS): full when a wake-up found a backlog (the producer outran a
-    * sleeping processor: it streams), halved when it found one packet (work comes one at a
-    * time, as when the host waits for each launch: then the host needs the CPU more). */
-   uint64_t budget = 0;
-   bool slept = false, polled = false;
-   while (!atomic_load(&sq->stop)) {
-      uint64_t index;
-      if (packet_ready(sq, &index)) {
-         if (slept) {
-            uint64_t backlog = atomic_load(&sq->write_index) - index;
-            budget = backlog >= 2 ? SIM_POLL_NS : budget / 2 < 1000 ? 0 : budget / 2;
-         }
-         slept = polled = false;
-         process_packet(sq, index);
-         continue;
-      }
-      if (!polled && budget) {
-         polled = true;
-         uint64_t start = sim__timestamp();
-         bool ready = false;
-         for (uint32_t i = 1; !ready && !atomic_load(&sq->stop); i++) {
-            __builtin_ia32_pause();
-            ready = packet_ready(sq, &index);
-            if (i % 16 == 0 && sim__timestamp() - start >= budget)
-               break;
-         }
-         if (ready)
-            continue;
-      }
-      uint32_t ticket = sim__signal_prepare(doorbell);
-      if (packet_ready(sq, &index) || atomic_load(&sq->stop)) {
-         sim__signal_cancel(doorbell);
-         continue;
-      }
-      sim__signal_sleep(doorbell, ticket, IDLE_WAIT_NS);
-      slept = true;
-   }
+   sim__cp_run(&sq->cp);
    if (atomic_load(&sq->self_destroy)) {
       pthread_detach(pthread_self());
       queue_release(sq);
@@ -405,6 +249,9 @@ queue_create(uint32_t size, hsa_queue_type32_t type, uint32_t features, hsa_sign
    sq->q.id = atomic_fetch_add(&next_queue_id, 1);
    sq->priority = HSA_AMD_QUEUE_PRIORITY_NORMAL;
    memset(sq->cu_mask, 0xff, sizeof(sq->cu_mask));
+   sq->doorbell_sig = sim__signal_get(sq->doorbell);
+   sim__cp_init(&sq->cp, &queue_cp_ops, sq, sq->q.id, ring, size, &sq->read_index,
+                &sq->write_index);
    sq->check = QUEUE_LIVE;
    *out = sq;
    return HSA_STATUS_SUCCESS;
@@ -487,7 +334,7 @@ hsa_soft_queue_create(hsa_region_t region, uint32_t size, hsa_queue_type32_t typ
 static void
 queue_destroy(sim_queue *sq)
 {
-   atomic_store(&sq->stop, true);
+   atomic_store(&sq->cp.stop, true);
    if (sq->thread_started && pthread_equal(pthread_self(), sq->thread)) {
       /* Destroyed from its own error callback: the thread frees it on the way out. */
       atomic_store(&sq->self_destroy, true);
@@ -532,7 +379,7 @@ hsa_queue_inactivate(hsa_queue_t *queue)
    sim_queue *sq = queue_lookup(queue);
    if (!sq)
       return HSA_STATUS_ERROR_INVALID_QUEUE;
-   atomic_store(&sq->error, true);
+   atomic_store(&sq->cp.error, true);
    return HSA_STATUS_SUCCESS;
 }
 

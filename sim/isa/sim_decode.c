@@ -500,7 +500,7 @@ static const sim_inst *
 fetch_slow(sim_wave *w, uint64_t pc)
 {
    const sim_alloc *a = sim__mem_find(pc);
-   if (!a || !(a->flags & SIM_ALLOC_CODE) || (pc & 3)) {
+   if (!a || !(a->flags & (SIM_ALLOC_CODE | SIM_ALLOC_EXEC)) || (pc & 3)) {
       sim__fault(w, SIM_FAULT_MEMORY_VIOLATION, pc,
                  "instruction fetch at 0x%llx outside code memory", (unsigned long long)pc);
       return NULL;

@@ -553,6 +553,25 @@ sim__isa_dispatch(const hsa_kernel_dispatch_packet_t *packet, uint64_t packet_va
    uint32_t priv_fixed, lds_fixed;
    memcpy(&lds_fixed, d->kd + 0, 4);
    memcpy(&priv_fixed, d->kd + 4, 4);
+   /* The v1 header, amd_kernel_code_t (amd_hsa_kernel_code.h): entry offset (+16),
+    * rsrc1/rsrc2 (+48/+52) and the first seven kernel_code_properties bits (+56) sit where
+    * the v3 descriptor has them; the segment sizes are at +60 (private) and +64 (group),
+    * and +0/+4 hold the version. A versioned header (1.x, machine kind 1 = AMDGCN) is read
+    * as such. ROCr's blit kernels come in a zeroed header with only entry, rsrc and
+    * properties set (amd_gpu_agent.cpp AssembleShader): version and sizes 0 read the same
+    * either way. */
+   uint32_t v1_major, v1_minor;
+   uint16_t v1_kind;
+   memcpy(&v1_major, d->kd + 0, 4);
+   memcpy(&v1_minor, d->kd + 4, 4);
+   memcpy(&v1_kind, d->kd + 8, 2);
+   if (v1_major == 1 && v1_minor <= 2 && v1_kind == 1 &&
+       packet->kernel_object - ka->va + 256 <= ka->size) {
+      const uint8_t *code = ka->view + (packet->kernel_object - ka->va);
+      memcpy(&priv_fixed, code + 60, 4);
+      memcpy(&lds_fixed, code + 64, 4);
+      d->kcode &= 0x7f; /* bits 7-9 are v1's grid work-group counts (not set by ROCr) */
+   }
    d->grid[0] = packet->grid_size_x;
    d->grid[1] = packet->grid_size_y;
    d->grid[2] = packet->grid_size_z;

@@ -1,0 +1,582 @@
+/*
+ * sim/kfd/kfd_memory.c — memory of the software KFD: allocation, registration of user
+ * memory, GPU mapping, pointer info; and the interpreter's view of it (sim__mem_find,
+ * sim_isa.h).
+ *
+ * GPU VA == CPU VA everywhere (ROCr passes AlternateVAGPU = 0 on and uses the host
+ * address, amd_memory_region.cpp Lock). Every allocation is anonymous host memory,
+ * MAP_NORESERVE (ROCr reserves a 4 GiB scratch pool per GPU at start-up and the VRAM pool
+ * allocates 2 MiB blocks it sub-allocates): pages cost nothing until touched.
+ *
+ * The table holds one entry per allocation or registration, sorted by address, under a
+ * read-write lock; the interpreter's lookups take the read lock. Only entries mapped to a
+ * GPU (hsaKmtMapMemoryToGPU*) are visible to the interpreter: an access anywhere else is a
+ * memory violation, reported through the CP as on hardware. Registrations nested inside
+ * an existing entry (hsa_amd_memory_lock of pool memory, a second lock of the same
+ * buffer) are counted on the containing entry.
+ *
+ * Executable allocations (ExecuteAccess: code objects, ROCr's blit kernels) are writable
+ * by the GPU — ROCr's loader copies code into them with its blit kernels — and their
+ * decoded instructions are dropped when ROCr invalidates the code caches (a PM4 packet,
+ * kfd_memory_invalidate_code). Dropped decodings are kept until close: a dispatch on
+ * another queue may still be running them.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "kfd_priv.h"
+
+/* GPU-executable memory the GPU may also write (SIM_ALLOC_CODE is read-only code). */
+#define KFD_ALLOC_FLAGS_EXEC (SIM_ALLOC_READ | SIM_ALLOC_WRITE | SIM_ALLOC_EXEC)
+
+typedef struct kfd_mem {
+   sim_alloc a; /* first: sim__mem_find hands out &a */
+   HSA_POINTER_TYPE type;
+   uint32_t node;
+   HsaMemFlags flags;
+   void *user_data;
+   bool owns;           /* we mmapped it: munmap on free */
+   bool mapped;         /* visible to the GPUs */
+   uint32_t refs;       /* registrations (nested ones included) */
+   uint32_t nmapped;
+   HSAuint32 mapped_nodes[KFD_MAX_GPUS];
+   HSAuint32 registered_nodes[KFD_MAX_GPUS];
+} kfd_mem;
+
+typedef struct kfd_nested {
+   uint64_t va;
+   kfd_mem *parent;
+   struct kfd_nested *next;
+} kfd_nested;
+
+typedef struct kfd_grave {
+   void *program;
+   struct kfd_grave *next;
+} kfd_grave;
+
+static pthread_rwlock_t table_lock = PTHREAD_RWLOCK_INITIALIZER;
+static kfd_mem **table;
+static size_t table_count, table_cap;
+static kfd_nested *nested; /* table write lock */
+static kfd_grave *graves;  /* table write lock */
+
+/* ---- the table ------------------------------------------------------------------------ */
+
+/* Index of the last entry with va <= addr, or -1. Lock held. */
+static ptrdiff_t
+floor_locked(uint64_t addr)
+{
+   size_t lo = 0, hi = table_count;
+   while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (table[mid]->a.va <= addr)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   return (ptrdiff_t)lo - 1;
+}
+
+/* The entry whose bytes hold `addr`. Lock held. */
+static kfd_mem *
+find_locked(uint64_t addr)
+{
+   ptrdiff_t i = floor_locked(addr);
+   if (i < 0)
+      return NULL;
+   kfd_mem *e = table[i];
+   return addr - e->a.va < e->a.size ? e : NULL;
+}
+
+static ptrdiff_t
+index_of_locked(const kfd_mem *e)
+{
+   ptrdiff_t i = floor_locked(e->a.va);
+   while (i >= 0 && table[i] != e)
+      i--;
+   return i;
+}
+
+static bool
+insert_locked(kfd_mem *e)
+{
+   if (table_count == table_cap) {
+      size_t cap = table_cap ? table_cap * 2 : 256;
+      kfd_mem **n = realloc(table, cap * sizeof(*table));
+      if (!n)
+         return false;
+      table = n;
+      table_cap = cap;
+   }
+   size_t i = (size_t)(floor_locked(e->a.va) + 1);
+   memmove(&table[i + 1], &table[i], (table_count - i) * sizeof(*table));
+   table[i] = e;
+   table_count++;
+   return true;
+}
+
+static void
+remove_locked(kfd_mem *e)
+{
+   ptrdiff_t i = index_of_locked(e);
+   if (i < 0)
+      return;
+   memmove(&table[i], &table[i + 1], (table_count - (size_t)i - 1) * sizeof(*table));
+   table_count--;
+}
+
+/* True if [va, va+size) overlaps no entry. Lock held. */
+static bool
+range_free_locked(uint64_t va, uint64_t size)
+{
+   ptrdiff_t i = floor_locked(va + size - 1);
+   return i < 0 || table[i]->a.va + table[i]->a.size <= va;
+}
+
+static void
+entry_destroy(kfd_mem *e)
+{
+   sim__isa_program_free(atomic_load(&e->a.isa_program));
+   if (e->owns)
+      munmap((void *)(uintptr_t)e->a.va, sim_align_up(e->a.size, KFD_PAGE));
+   free(e);
+}
+
+/* The interpreter's lookup (sim_isa.h): the mapped entry whose pages hold `va`. */
+const sim_alloc *
+sim__mem_find(uint64_t va)
+{
+   const sim_alloc *found = NULL;
+   pthread_rwlock_rdlock(&table_lock);
+   ptrdiff_t i = floor_locked(va);
+   if (i >= 0) {
+      kfd_mem *e = table[i];
+      if (va - e->a.va < e->a.reach && e->mapped)
+         found = &e->a;
+   }
+   pthread_rwlock_unlock(&table_lock);
+   return found;
+}
+
+hsa_status_t
+kfd_memory_open(void)
+{
+   return HSA_STATUS_SUCCESS;
+}
+
+/* Frees what ROCr left behind (a process exiting without hsa_shut_down). */
+void
+kfd_memory_close(void)
+{
+   pthread_rwlock_wrlock(&table_lock);
+   for (size_t i = 0; i < table_count; i++)
+      entry_destroy(table[i]);
+   free(table);
+   table = NULL;
+   table_count = table_cap = 0;
+   while (nested) {
+      kfd_nested *n = nested;
+      nested = n->next;
+      free(n);
+   }
+   while (graves) {
+      kfd_grave *g = graves;
+      graves = g->next;
+      sim__isa_program_free(g->program);
+      free(g);
+   }
+   pthread_rwlock_unlock(&table_lock);
+}
+
+void
+kfd_memory_invalidate_code(void)
+{
+   pthread_rwlock_wrlock(&table_lock);
+   for (size_t i = 0; i < table_count; i++) {
+      kfd_mem *e = table[i];
+      if (!(e->a.flags & SIM_ALLOC_EXEC))
+         continue;
+      void *p = atomic_exchange(&e->a.isa_program, NULL);
+      if (!p)
+         continue;
+      kfd_grave *g = malloc(sizeof(*g));
+      if (!g) {
+         atomic_store(&e->a.isa_program, p); /* keep the stale decoding rather than crash */
+         continue;
+      }
+      g->program = p;
+      g->next = graves;
+      graves = g;
+   }
+   pthread_rwlock_unlock(&table_lock);
+}
+
+#define CHECK_OPEN()                                                                          \
+   do {                                                                                       \
+      if (!kfd_is_open())                                                                     \
+         return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;                                   \
+   } while (0)
+
+static kfd_mem *
+entry_new(uint64_t va, uint64_t size, HSA_POINTER_TYPE type, uint32_t node, HsaMemFlags flags)
+{
+   kfd_mem *e = calloc(1, sizeof(*e));
+   if (!e)
+      return NULL;
+   e->a.va = va;
+   e->a.size = size;
+   e->a.reach = sim_align_up(va + size, KFD_PAGE) - va;
+   e->a.view = (uint8_t *)(uintptr_t)va;
+   e->a.flags = flags.ui32.ExecuteAccess ? KFD_ALLOC_FLAGS_EXEC
+                : flags.ui32.ReadOnly    ? SIM_ALLOC_READ
+                                         : SIM_ALLOC_READ | SIM_ALLOC_WRITE;
+   e->type = type;
+   e->node = node;
+   e->flags = flags;
+   e->refs = 1;
+   return e;
+}
+
+/* ---- allocation ------------------------------------------------------------------------ */
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtAllocMemory(HSAuint32 PreferredNode, HSAuint64 SizeInBytes, HsaMemFlags MemFlags,
+                  void **MemoryAddress)
+{
+   CHECK_OPEN();
+   if (!MemoryAddress || SizeInBytes == 0)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   if (!kfd_node_valid(PreferredNode))
+      return HSAKMT_STATUS_INVALID_NODE_UNIT;
+   if (MemFlags.ui32.GDSMemory)
+      return HSAKMT_STATUS_NOT_SUPPORTED; /* NumGws = 0, GDSSizeInKB = 0 */
+   if ((MemFlags.ui32.Scratch || MemFlags.ui32.GDSMemory) && !kfd_node_is_gpu(PreferredNode))
+      return HSAKMT_STATUS_INVALID_NODE_UNIT;
+   uint64_t size = sim_align_up(SizeInBytes, KFD_PAGE);
+   int mflags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+   void *hint = NULL;
+   if (MemFlags.ui32.FixedAddress) {
+      hint = *MemoryAddress;
+      if (!hint || ((uintptr_t)hint & (KFD_PAGE - 1)))
+         return HSAKMT_STATUS_INVALID_PARAMETER;
+      mflags |= MAP_FIXED_NOREPLACE;
+   }
+   void *p = mmap(hint, size, PROT_READ | PROT_WRITE, mflags, -1, 0);
+   if (p == MAP_FAILED)
+      return HSAKMT_STATUS_NO_MEMORY;
+   if (hint && p != hint) {
+      munmap(p, size);
+      return HSAKMT_STATUS_NO_MEMORY;
+   }
+   kfd_mem *e = entry_new((uint64_t)(uintptr_t)p, size, HSA_POINTER_ALLOCATED, PreferredNode,
+                          MemFlags);
+   if (!e)
+      goto out_unmap;
+   e->owns = true;
+   pthread_rwlock_wrlock(&table_lock);
+   bool ok = insert_locked(e);
+   pthread_rwlock_unlock(&table_lock);
+   if (!ok)
+      goto out_free;
+   *MemoryAddress = p;
+   SIM_LOGD("kfd", "alloc node %u: %llu bytes at %p flags 0x%x", PreferredNode,
+            (unsigned long long)size, p, MemFlags.Value);
+   return HSAKMT_STATUS_SUCCESS;
+
+out_free:
+   free(e);
+out_unmap:
+   munmap(p, size);
+   return HSAKMT_STATUS_NO_MEMORY;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtFreeMemory(void *MemoryAddress, HSAuint64 SizeInBytes)
+{
+   (void)SizeInBytes;
+   CHECK_OPEN();
+   if (!MemoryAddress)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   pthread_rwlock_wrlock(&table_lock);
+   kfd_mem *e = find_locked((uint64_t)(uintptr_t)MemoryAddress);
+   if (!e || e->a.va != (uint64_t)(uintptr_t)MemoryAddress || e->type != HSA_POINTER_ALLOCATED) {
+      pthread_rwlock_unlock(&table_lock);
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   }
+   remove_locked(e);
+   /* Registrations nested in it die with it. */
+   for (kfd_nested **n = &nested; *n;) {
+      if ((*n)->parent == e) {
+         kfd_nested *dead = *n;
+         *n = dead->next;
+         free(dead);
+      } else {
+         n = &(*n)->next;
+      }
+   }
+   pthread_rwlock_unlock(&table_lock);
+   entry_destroy(e);
+   return HSAKMT_STATUS_SUCCESS;
+}
+
+/* ---- registration of user memory (hsa_amd_memory_lock) ---------------------------------- */
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtRegisterMemoryWithFlags(void *MemoryAddress, HSAuint64 MemorySizeInBytes,
+                              HsaMemFlags MemFlags)
+{
+   CHECK_OPEN();
+   if (!MemoryAddress || MemorySizeInBytes == 0)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   uint64_t va = (uint64_t)(uintptr_t)MemoryAddress;
+   HSAKMT_STATUS st = HSAKMT_STATUS_SUCCESS;
+   pthread_rwlock_wrlock(&table_lock);
+   kfd_mem *outer = find_locked(va);
+   if (outer && va + MemorySizeInBytes <= outer->a.va + outer->a.size) {
+      kfd_nested *n = malloc(sizeof(*n));
+      if (!n) {
+         st = HSAKMT_STATUS_NO_MEMORY;
+         goto out_unlock;
+      }
+      n->va = va;
+      n->parent = outer;
+      n->next = nested;
+      nested = n;
+      outer->refs++;
+      goto out_unlock;
+   }
+   if (!range_free_locked(va, MemorySizeInBytes)) {
+      st = HSAKMT_STATUS_MEMORY_ALREADY_REGISTERED;
+      goto out_unlock;
+   }
+   kfd_mem *e = entry_new(va, MemorySizeInBytes, HSA_POINTER_REGISTERED_USER, 0, MemFlags);
+   if (!e || !insert_locked(e)) {
+      free(e);
+      st = HSAKMT_STATUS_NO_MEMORY;
+   }
+out_unlock:
+   pthread_rwlock_unlock(&table_lock);
+   return st;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtDeregisterMemory(void *MemoryAddress)
+{
+   CHECK_OPEN();
+   uint64_t va = (uint64_t)(uintptr_t)MemoryAddress;
+   HSAKMT_STATUS st = HSAKMT_STATUS_SUCCESS;
+   kfd_mem *dead = NULL;
+   pthread_rwlock_wrlock(&table_lock);
+   for (kfd_nested **n = &nested; *n; n = &(*n)->next) {
+      if ((*n)->va == va) {
+         kfd_nested *gone = *n;
+         *n = gone->next;
+         gone->parent->refs--;
+         free(gone);
+         goto out_unlock;
+      }
+   }
+   kfd_mem *e = find_locked(va);
+   if (!e || e->a.va != va) {
+      st = HSAKMT_STATUS_MEMORY_NOT_REGISTERED;
+   } else if (e->type == HSA_POINTER_REGISTERED_USER && --e->refs == 0) {
+      remove_locked(e);
+      dead = e;
+   }
+out_unlock:
+   pthread_rwlock_unlock(&table_lock);
+   if (dead)
+      entry_destroy(dead);
+   return st;
+}
+
+/* ---- GPU mappings ------------------------------------------------------------------------ */
+
+static HSAKMT_STATUS
+map_nodes(void *MemoryAddress, HSAuint64 *AlternateVAGPU, uint64_t count, const HSAuint32 *nodes)
+{
+   CHECK_OPEN();
+   if (!MemoryAddress)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   for (uint64_t i = 0; i < count; i++) {
+      if (!kfd_node_is_gpu(nodes[i]))
+         return HSAKMT_STATUS_INVALID_NODE_UNIT;
+   }
+   HSAKMT_STATUS st = HSAKMT_STATUS_SUCCESS;
+   pthread_rwlock_wrlock(&table_lock);
+   kfd_mem *e = find_locked((uint64_t)(uintptr_t)MemoryAddress);
+   if (!e) {
+      st = HSAKMT_STATUS_INVALID_PARAMETER;
+   } else {
+      e->mapped = true;
+      e->nmapped = 0;
+      for (uint64_t i = 0; i < count && e->nmapped < KFD_MAX_GPUS; i++)
+         e->mapped_nodes[e->nmapped++] = nodes[i];
+   }
+   pthread_rwlock_unlock(&table_lock);
+   if (st == HSAKMT_STATUS_SUCCESS && AlternateVAGPU)
+      *AlternateVAGPU = 0; /* the GPU uses the CPU address */
+   return st;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtMapMemoryToGPU(void *MemoryAddress, HSAuint64 MemorySizeInBytes, HSAuint64 *AlternateVAGPU)
+{
+   (void)MemorySizeInBytes;
+   HSAuint32 all[KFD_MAX_GPUS];
+   uint32_t n = kfd_gpu_count();
+   for (uint32_t i = 0; i < n; i++)
+      all[i] = i + 1;
+   return map_nodes(MemoryAddress, AlternateVAGPU, n, all);
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtMapMemoryToGPUNodes(void *MemoryAddress, HSAuint64 MemorySizeInBytes,
+                          HSAuint64 *AlternateVAGPU, HsaMemMapFlags MemMapFlags,
+                          HSAuint64 NumberOfNodes, HSAuint32 *NodeArray)
+{
+   (void)MemorySizeInBytes, (void)MemMapFlags;
+   if (NumberOfNodes && !NodeArray)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   return map_nodes(MemoryAddress, AlternateVAGPU, NumberOfNodes, NodeArray);
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtUnmapMemoryToGPU(void *MemoryAddress)
+{
+   CHECK_OPEN();
+   if (!MemoryAddress)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   HSAKMT_STATUS st = HSAKMT_STATUS_SUCCESS;
+   pthread_rwlock_wrlock(&table_lock);
+   kfd_mem *e = find_locked((uint64_t)(uintptr_t)MemoryAddress);
+   if (!e) {
+      st = HSAKMT_STATUS_INVALID_PARAMETER;
+   } else if (e->flags.ui32.Scratch) {
+      /* ROCr maps and unmaps sub-ranges of its scratch pool; the pool stays reachable. */
+   } else {
+      e->mapped = false;
+      e->nmapped = 0;
+   }
+   pthread_rwlock_unlock(&table_lock);
+   return st;
+}
+
+/* ---- pointer info ------------------------------------------------------------------------ */
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtQueryPointerInfo(const void *Pointer, HsaPointerInfo *PointerInfo)
+{
+   if (!PointerInfo)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   memset(PointerInfo, 0, sizeof(*PointerInfo));
+   PointerInfo->Type = HSA_POINTER_UNKNOWN;
+   CHECK_OPEN();
+   HSAKMT_STATUS st = HSAKMT_STATUS_ERROR;
+   pthread_rwlock_rdlock(&table_lock);
+   kfd_mem *e = find_locked((uint64_t)(uintptr_t)Pointer);
+   if (e) {
+      PointerInfo->Type = e->type;
+      PointerInfo->Node = e->node;
+      PointerInfo->MemFlags = e->flags;
+      PointerInfo->CPUAddress = (void *)(uintptr_t)e->a.va;
+      PointerInfo->GPUAddress = e->a.va;
+      PointerInfo->SizeInBytes = e->a.size;
+      /* Registered and mapped node lists live in the entry: valid until it is freed (ROCr
+       * copies them under its memory lock). */
+      PointerInfo->NMappedNodes = e->mapped ? e->nmapped : 0;
+      PointerInfo->MappedNodes = e->mapped_nodes;
+      uint32_t n = kfd_gpu_count();
+      for (uint32_t i = 0; i < n; i++)
+         e->registered_nodes[i] = i + 1;
+      PointerInfo->NRegisteredNodes = n;
+      PointerInfo->RegisteredNodes = e->registered_nodes;
+      PointerInfo->UserData = e->user_data;
+      st = HSAKMT_STATUS_SUCCESS;
+   }
+   pthread_rwlock_unlock(&table_lock);
+   return st;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtSetMemoryUserData(const void *Pointer, void *UserData)
+{
+   CHECK_OPEN();
+   HSAKMT_STATUS st = HSAKMT_STATUS_INVALID_PARAMETER;
+   pthread_rwlock_wrlock(&table_lock);
+   kfd_mem *e = find_locked((uint64_t)(uintptr_t)Pointer);
+   if (e) {
+      e->user_data = UserData;
+      st = HSAKMT_STATUS_SUCCESS;
+   }
+   pthread_rwlock_unlock(&table_lock);
+   return st;
+}
+
+/* ---- what a software GPU cannot mean ------------------------------------------------------- */
+
+/* APE1 memory policy: Kaveri only (ROCr calls it for gfx7.0.0). */
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtSetMemoryPolicy(HSAuint32 Node, HSAuint32 DefaultPolicy, HSAuint32 AlternatePolicy,
+                      void *MemoryAddressAlternate, HSAuint64 MemorySizeInBytes)
+{
+   (void)Node, (void)DefaultPolicy, (void)AlternatePolicy, (void)MemoryAddressAlternate,
+      (void)MemorySizeInBytes;
+   return HSAKMT_STATUS_NOT_SUPPORTED;
+}
+
+/* IPC: memory is private to this process (no dma-buf to share). */
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtShareMemory(void *MemoryAddress, HSAuint64 SizeInBytes,
+                  HsaSharedMemoryHandle *SharedMemoryHandle)
+{
+   (void)MemoryAddress, (void)SizeInBytes, (void)SharedMemoryHandle;
+   return HSAKMT_STATUS_NOT_SUPPORTED;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtRegisterSharedHandle(const HsaSharedMemoryHandle *SharedMemoryHandle, void **MemoryAddress,
+                           HSAuint64 *SizeInBytes)
+{
+   (void)SharedMemoryHandle, (void)MemoryAddress, (void)SizeInBytes;
+   return HSAKMT_STATUS_NOT_SUPPORTED;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtRegisterSharedHandleToNodes(const HsaSharedMemoryHandle *SharedMemoryHandle,
+                                  void **MemoryAddress, HSAuint64 *SizeInBytes,
+                                  HSAuint64 NumberOfNodes, HSAuint32 *NodeArray)
+{
+   (void)SharedMemoryHandle, (void)MemoryAddress, (void)SizeInBytes, (void)NumberOfNodes,
+      (void)NodeArray;
+   return HSAKMT_STATUS_NOT_SUPPORTED;
+}
+
+/* Graphics interop: there is no graphics driver. */
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtRegisterGraphicsHandleToNodes(HSAuint64 GraphicsResourceHandle,
+                                    HsaGraphicsResourceInfo *GraphicsResourceInfo,
+                                    HSAuint64 NumberOfNodes, HSAuint32 *NodeArray)
+{
+   (void)GraphicsResourceHandle, (void)GraphicsResourceInfo, (void)NumberOfNodes,
+      (void)NodeArray;
+   return HSAKMT_STATUS_NOT_SUPPORTED;
+}
+
+/* SVM range attributes need HMM migration; Capability.SVMAPISupported is 0. */
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtSVMSetAttr(void *start_addr, HSAuint64 size, unsigned int nattr, HSA_SVM_ATTRIBUTE *attrs)
+{
+   (void)start_addr, (void)size, (void)nattr, (void)attrs;
+   return HSAKMT_STATUS_NOT_SUPPORTED;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtSVMGetAttr(void *start_addr, HSAuint64 size, unsigned int nattr, HSA_SVM_ATTRIBUTE *attrs)
+{
+   (void)start_addr, (void)size, (void)nattr, (void)attrs;
+   return HSAKMT_STATUS_NOT_SUPPORTED;
+}

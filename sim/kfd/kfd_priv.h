@@ -1,0 +1,78 @@
+/*
+ * sim/kfd/kfd_priv.h — what the files of the software KFD share (kfd_ names).
+ *
+ * The software KFD is libhsakmt.so.1: the thunk ABI (Debian's libhsakmt-dev hsakmt.h,
+ * ROCT-Thunk-Interface 5.2.3) that AMD's ROCr 5.2.3 imports, 42 functions at HSAKMT_1,
+ * whose GPU nodes are the gfx906 interpreter (sim/isa) behind the command processor shared
+ * with the software HSA runtime (sim/sim_cp.h). ROCr runs unmodified on it with
+ * LD_LIBRARY_PATH=<build>/sim/kfd.
+ *
+ * Model: node 0 is the CPU, nodes 1..HSACL_KFD_GPUS are GPUs. Every allocation is host
+ * memory and GPU VA == CPU VA. GPU access goes through the allocation table
+ * (kfd_memory.c, which is the interpreter's sim__mem_find): only memory mapped to a GPU is
+ * visible to it, anything else is a memory violation.
+ *
+ * Lock order (outer first): queue list -> memory table -> event lock.
+ */
+#ifndef KFD_PRIV_H
+#define KFD_PRIV_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <pthread.h>
+#include <hsakmt.h>
+
+#include "sim_cp.h"
+#include "sim_isa.h"
+#include "sim_priv.h" /* logging only */
+
+#define KFD_EXPORT __attribute__((visibility("default")))
+
+#define KFD_MAX_GPUS 8
+#define KFD_PAGE 4096ull
+
+/* ---- topology (kfd_topology.c) ------------------------------------------------------- */
+
+/* True between hsaKmtOpenKFD and the matching hsaKmtCloseKFD. */
+bool kfd_is_open(void);
+uint32_t kfd_gpu_count(void);
+/* Node 0 is the CPU; GPUs are 1..kfd_gpu_count(). */
+static inline bool
+kfd_node_is_gpu(uint32_t node)
+{
+   return node >= 1 && node <= kfd_gpu_count();
+}
+static inline bool
+kfd_node_valid(uint32_t node)
+{
+   return node <= kfd_gpu_count();
+}
+
+/* GPU clock: nanoseconds of CLOCK_MONOTONIC (sim__cp_clock), 1 GHz in every domain. */
+#define KFD_CLOCK_HZ 1000000000ull
+
+/* ---- memory (kfd_memory.c) ----------------------------------------------------------- */
+
+hsa_status_t kfd_memory_open(void);
+void kfd_memory_close(void);
+/* Drops the decoded instructions of every executable allocation (PM4 cache invalidate). */
+void kfd_memory_invalidate_code(void);
+
+/* ---- events (kfd_event.c) ------------------------------------------------------------ */
+
+void kfd_event_open(void);
+void kfd_event_close(void);
+/* Sets event `id` (a mailbox write's wake-up); unknown ids are ignored. */
+void kfd_event_set_id(uint32_t id);
+/* Reports a GPU memory fault to every HSA_EVENTTYPE_MEMORY event. */
+void kfd_event_memory_fault(uint32_t node, uint64_t address);
+
+/* ---- queues (kfd_queue.c) ------------------------------------------------------------ */
+
+void kfd_queue_close(void);
+/* Makes idle command processors look at their doorbells now (a host thread is about to
+ * sleep waiting for the GPU). */
+void kfd_queue_kick(void);
+
+#endif

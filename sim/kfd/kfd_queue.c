@@ -1,0 +1,435 @@
+/*
+ * sim/kfd/kfd_queue.c — KFD queues: ROCr's AQL queues served by the command processor
+ * shared with the software HSA runtime (sim/sim_cp.h), completion of ROCr's amd_signal_t,
+ * queue errors through queue_inactive_signal, suspend, synchronous destroy, trap handler.
+ *
+ * ROCr (amd_aql_queue.cpp, rocm-5.2.3) passes the ring, Queue_read_ptr_aql =
+ * &amd_queue_t.read_dispatch_id (offset 0x80) and Queue_write_ptr_aql =
+ * &write_dispatch_id (0x38, doorbell type 2); so amd_queue_t = read pointer - 0x80. It keeps
+ * Queue_DoorBell and rings it with a 64-bit release store of a packet index; nothing traps
+ * on that store, so the CP polls: after its poll budget it sleeps on a process-wide "kick"
+ * word with a bounded timeout (KICK_MAX_NS), and a host thread about to sleep on an event
+ * kicks it (hsaKmtWaitOnMultipleEvents): idle queues cost at most a few hundred wake-ups a
+ * second, and a host waiting for a result wakes the CP at once.
+ *
+ * Completion (amd_hsa_signal.h): start_ts/end_ts (+0x20/+0x28) when profiling
+ * (queue_properties.ENABLE_PROFILING), value (+8) decremented (release); if
+ * event_mailbox_ptr (+0x10) is set, event_id (+0x18) is stored there and that event set.
+ *
+ * Errors: the CP stores ROCr's error code (enum sim_cp_error_bits) into the queue's
+ * queue_inactive_signal and signals its event, as the CP and the trap handler do; ROCr's
+ * DynamicScratchHandler then suspends the queue and calls the application's error callback.
+ * A memory violation inside the 48-bit GPU VA space is a VM fault: the memory events are
+ * set too (ROCr's VMFaultHandler aborts the process unless a system event handler is
+ * registered, as on hardware).
+ *
+ * Scratch: the interpreter gives every work-group its own private memory (sim/isa), so a
+ * dispatch never stalls on ROCr's dynamic scratch request; ROCr's scratch pool is reserved
+ * (MAP_NORESERVE) and never touched.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <hsa/amd_hsa_queue.h>
+#include <hsa/amd_hsa_signal.h>
+
+#include "kfd_priv.h"
+
+#define KICK_MIN_NS 50000ull    /* idle sleep while the queue is hot */
+#define KICK_MAX_NS 4000000ull  /* longest idle sleep: bounded latency without a kick */
+#define HOT_NS 50000000ull      /* a queue is hot for 50 ms after its last packet */
+
+_Static_assert(offsetof(amd_queue_t, write_dispatch_id) == 0x38, "amd_queue_t layout");
+_Static_assert(offsetof(amd_queue_t, read_dispatch_id) == 0x80, "amd_queue_t layout");
+_Static_assert(offsetof(amd_queue_t, queue_inactive_signal) == 0xc0, "amd_queue_t layout");
+_Static_assert(offsetof(amd_signal_t, value) == 8, "amd_signal_t layout");
+_Static_assert(offsetof(amd_signal_t, event_mailbox_ptr) == 0x10, "amd_signal_t layout");
+_Static_assert(offsetof(amd_signal_t, event_id) == 0x18, "amd_signal_t layout");
+_Static_assert(offsetof(amd_signal_t, start_ts) == 0x20, "amd_signal_t layout");
+_Static_assert(offsetof(amd_signal_t, end_ts) == 0x28, "amd_signal_t layout");
+
+typedef struct kfd_queue {
+   sim_cp cp;
+   HSA_QUEUEID id;
+   uint32_t node;
+   amd_queue_t *amdq;
+   _Atomic uint64_t *doorbell; /* Queue_DoorBell: written by ROCr, never read for work */
+   uint64_t idle_ns;           /* current idle sleep */
+   uint64_t last_read;         /* read index at the last idle sleep */
+   uint64_t hot_until;         /* sleep KICK_MIN_NS until then (CP thread only) */
+   pthread_t thread;
+   struct kfd_queue *next;
+} kfd_queue;
+
+static pthread_mutex_t queues_lock = PTHREAD_MUTEX_INITIALIZER;
+static kfd_queue *queues;
+static HSA_QUEUEID next_queue_id = 1;
+
+static _Atomic uint32_t kick_seq;
+static _Atomic uint32_t kick_sleepers;
+
+static void
+futex_wait(_Atomic uint32_t *word, uint32_t old, uint64_t timeout_ns)
+{
+   struct timespec ts = {(time_t)(timeout_ns / 1000000000ull),
+                         (long)(timeout_ns % 1000000000ull)};
+   syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, old, &ts, NULL, 0);
+}
+
+void
+kfd_queue_kick(void)
+{
+   atomic_thread_fence(memory_order_seq_cst);
+   if (atomic_load_explicit(&kick_sleepers, memory_order_relaxed)) {
+      atomic_fetch_add(&kick_seq, 1);
+      syscall(SYS_futex, &kick_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+   }
+}
+
+/* ---- amd_signal_t --------------------------------------------------------------------- */
+
+static amd_signal_t *
+amd_signal(uint64_t handle)
+{
+   return (amd_signal_t *)(uintptr_t)handle;
+}
+
+static bool
+cp_signal_valid(sim_cp *cp, uint64_t handle)
+{
+   (void)cp;
+   /* ROCr's handles are the addresses of 64-byte aligned amd_signal_t (signal.h). */
+   return handle && !(handle & 7) &&
+          __atomic_load_n(&amd_signal(handle)->kind, __ATOMIC_RELAXED) == AMD_SIGNAL_KIND_USER;
+}
+
+static int64_t
+cp_signal_load(sim_cp *cp, uint64_t handle)
+{
+   (void)cp;
+   return __atomic_load_n(&amd_signal(handle)->value, __ATOMIC_SEQ_CST);
+}
+
+/* The end-of-pipe of a packet: timestamps, decrement, mailbox and interrupt. */
+static void
+signal_complete(amd_signal_t *s, bool profiling, uint64_t start, uint64_t end)
+{
+   if (profiling) {
+      __atomic_store_n(&s->start_ts, start, __ATOMIC_RELAXED);
+      __atomic_store_n(&s->end_ts, end, __ATOMIC_RELAXED);
+   }
+   __atomic_fetch_sub(&s->value, 1, __ATOMIC_SEQ_CST);
+   uint64_t mailbox = __atomic_load_n(&s->event_mailbox_ptr, __ATOMIC_RELAXED);
+   if (mailbox) {
+      uint32_t id = __atomic_load_n(&s->event_id, __ATOMIC_RELAXED);
+      __atomic_store_n((uint64_t *)(uintptr_t)mailbox, (uint64_t)id, __ATOMIC_RELEASE);
+      kfd_event_set_id(id);
+   }
+}
+
+static void
+cp_signal_complete(sim_cp *cp, uint64_t handle, bool profiling, uint64_t start, uint64_t end)
+{
+   (void)cp;
+   signal_complete(amd_signal(handle), profiling, start, end);
+}
+
+/* A waiting barrier polls: ROCr sets no event on a host store nobody waits for. */
+static bool
+cp_wait_signals(sim_cp *cp, const uint64_t *handles, uint32_t count,
+                bool (*ready)(sim_cp *cp, void *arg), void *arg)
+{
+   (void)handles, (void)count;
+   uint64_t sleep_ns = 1000;
+   for (;;) {
+      if (atomic_load(&cp->stop))
+         return false;
+      if (ready(cp, arg))
+         return true;
+      uint32_t ticket = atomic_load(&kick_seq);
+      atomic_fetch_add(&kick_sleepers, 1);
+      if (!ready(cp, arg) && !atomic_load(&cp->stop))
+         futex_wait(&kick_seq, ticket, sleep_ns);
+      atomic_fetch_sub(&kick_sleepers, 1);
+      sleep_ns = sleep_ns * 2 > KICK_MAX_NS ? KICK_MAX_NS : sleep_ns * 2;
+   }
+}
+
+/* ---- idle: sleep on the kick word, with a growing timeout -------------------------------- */
+
+static uint32_t
+cp_idle_prepare(sim_cp *cp)
+{
+   (void)cp;
+   uint32_t ticket = atomic_load(&kick_seq);
+   atomic_fetch_add(&kick_sleepers, 1);
+   atomic_thread_fence(memory_order_seq_cst);
+   return ticket;
+}
+
+static void
+cp_idle_cancel(sim_cp *cp)
+{
+   ((kfd_queue *)cp->owner)->idle_ns = KICK_MIN_NS;
+   atomic_fetch_sub(&kick_sleepers, 1);
+}
+
+/*
+ * A queue that processed packets in the last HOT_NS polls every KICK_MIN_NS: a host that
+ * waits for each launch (ROCr's async-handler thread already asleep in the KFD, the
+ * application on its own condition variable: nobody kicks) submits the next one within
+ * that window. Afterwards the sleep doubles up to KICK_MAX_NS.
+ */
+static void
+cp_idle_sleep(sim_cp *cp, uint32_t ticket)
+{
+   kfd_queue *q = cp->owner;
+   uint64_t now = sim__cp_clock();
+   uint64_t r = atomic_load_explicit(cp->read_index, memory_order_relaxed);
+   if (r != q->last_read) {
+      q->last_read = r;
+      q->hot_until = now + HOT_NS;
+      q->idle_ns = KICK_MIN_NS;
+   }
+   futex_wait(&kick_seq, ticket, q->idle_ns);
+   atomic_fetch_sub(&kick_sleepers, 1);
+   if (now >= q->hot_until)
+      q->idle_ns = q->idle_ns * 2 > KICK_MAX_NS ? KICK_MAX_NS : q->idle_ns * 2;
+}
+
+static bool
+cp_profiling(sim_cp *cp)
+{
+   kfd_queue *q = cp->owner;
+   return (__atomic_load_n(&q->amdq->queue_properties, __ATOMIC_RELAXED) >>
+           AMD_QUEUE_PROPERTIES_ENABLE_PROFILING_SHIFT) & 1;
+}
+
+static void
+cp_fail(sim_cp *cp, hsa_status_t status, uint32_t error_bits, const sim_fault *fault,
+        const char *what)
+{
+   (void)status, (void)what;
+   kfd_queue *q = cp->owner;
+   if (fault && fault->kind == SIM_FAULT_MEMORY_VIOLATION && fault->address < (1ull << 48))
+      kfd_event_memory_fault(q->node, fault->address);
+   uint64_t h = q->amdq->queue_inactive_signal.handle;
+   if (!h) {
+      SIM_LOGE("kfd", "queue %llu: no queue_inactive_signal to report error 0x%x",
+               (unsigned long long)q->id, error_bits);
+      return;
+   }
+   amd_signal_t *s = amd_signal(h);
+   __atomic_store_n(&s->value, (int64_t)error_bits, __ATOMIC_SEQ_CST);
+   uint64_t mailbox = __atomic_load_n(&s->event_mailbox_ptr, __ATOMIC_RELAXED);
+   if (mailbox) {
+      uint32_t id = __atomic_load_n(&s->event_id, __ATOMIC_RELAXED);
+      __atomic_store_n((uint64_t *)(uintptr_t)mailbox, (uint64_t)id, __ATOMIC_RELEASE);
+      kfd_event_set_id(id);
+   }
+}
+
+static void
+cp_invalidate_code(sim_cp *cp)
+{
+   (void)cp;
+   kfd_memory_invalidate_code();
+}
+
+static const sim_cp_ops kfd_cp_ops = {
+   .signal_valid = cp_signal_valid,
+   .signal_load = cp_signal_load,
+   .signal_complete = cp_signal_complete,
+   .wait_signals = cp_wait_signals,
+   .idle_prepare = cp_idle_prepare,
+   .idle_cancel = cp_idle_cancel,
+   .idle_sleep = cp_idle_sleep,
+   .profiling = cp_profiling,
+   .fail = cp_fail,
+   .invalidate_code = cp_invalidate_code,
+};
+
+static void *
+queue_main(void *arg)
+{
+   kfd_queue *q = arg;
+   sim__cp_run(&q->cp);
+   return NULL;
+}
+
+/* ---- the thunk's queue calls ------------------------------------------------------------- */
+
+static kfd_queue *
+lookup_locked(HSA_QUEUEID id)
+{
+   for (kfd_queue *q = queues; q; q = q->next) {
+      if (q->id == id)
+         return q;
+   }
+   return NULL;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtCreateQueue(HSAuint32 NodeId, HSA_QUEUE_TYPE Type, HSAuint32 QueuePercentage,
+                  HSA_QUEUE_PRIORITY Priority, void *QueueAddress, HSAuint64 QueueSizeInBytes,
+                  HsaEvent *Event, HsaQueueResource *QueueResource)
+{
+   (void)Priority, (void)Event;
+   if (!kfd_is_open())
+      return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
+   if (!kfd_node_is_gpu(NodeId))
+      return HSAKMT_STATUS_INVALID_NODE_UNIT;
+   /* No SDMA engines (and no PM4 compute rings): ROCr falls back to blit kernels. */
+   if (Type != HSA_QUEUE_COMPUTE_AQL)
+      return HSAKMT_STATUS_NOT_SUPPORTED;
+   if (!QueueResource || !QueueAddress || !QueueResource->Queue_read_ptr_aql ||
+       !QueueResource->Queue_write_ptr_aql || QueuePercentage > 100)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   uint64_t packets = QueueSizeInBytes / 64;
+   if (packets < 2 || (packets & (packets - 1)) || packets > UINT32_MAX)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   kfd_queue *q = calloc(1, sizeof(*q));
+   if (!q)
+      return HSAKMT_STATUS_NO_MEMORY;
+   q->doorbell = aligned_alloc(64, 64);
+   if (!q->doorbell)
+      goto out_free;
+   atomic_store(q->doorbell, 0);
+   q->node = NodeId;
+   q->amdq = (amd_queue_t *)((uint8_t *)QueueResource->Queue_read_ptr_aql -
+                             offsetof(amd_queue_t, read_dispatch_id));
+   q->idle_ns = KICK_MIN_NS;
+   pthread_mutex_lock(&queues_lock);
+   q->id = next_queue_id++;
+   pthread_mutex_unlock(&queues_lock);
+   sim__cp_init(&q->cp, &kfd_cp_ops, q, q->id, QueueAddress, (uint32_t)packets,
+                (_Atomic uint64_t *)QueueResource->Queue_read_ptr_aql,
+                (_Atomic uint64_t *)QueueResource->Queue_write_ptr_aql);
+   atomic_store(&q->cp.suspended, QueuePercentage == 0);
+   if (pthread_create(&q->thread, NULL, queue_main, q) != 0)
+      goto out_free;
+   pthread_mutex_lock(&queues_lock);
+   q->next = queues;
+   queues = q;
+   pthread_mutex_unlock(&queues_lock);
+   QueueResource->QueueId = q->id;
+   QueueResource->Queue_DoorBell_aql = (HSAuint64 *)q->doorbell;
+   SIM_LOGD("kfd", "queue %llu on node %u: %llu packets at %p", (unsigned long long)q->id,
+            NodeId, (unsigned long long)packets, QueueAddress);
+   return HSAKMT_STATUS_SUCCESS;
+
+out_free:
+   free((void *)q->doorbell);
+   free(q);
+   return HSAKMT_STATUS_NO_MEMORY;
+}
+
+/* Percentage 0 suspends (ROCr's AqlQueue::Suspend); waits for the packet in flight. */
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtUpdateQueue(HSA_QUEUEID QueueId, HSAuint32 QueuePercentage, HSA_QUEUE_PRIORITY Priority,
+                  void *QueueAddress, HSAuint64 QueueSize, HsaEvent *Event)
+{
+   (void)Priority, (void)QueueAddress, (void)QueueSize, (void)Event;
+   if (QueuePercentage > 100)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   pthread_mutex_lock(&queues_lock);
+   kfd_queue *q = lookup_locked(QueueId);
+   if (q)
+      atomic_store(&q->cp.suspended, QueuePercentage == 0);
+   pthread_mutex_unlock(&queues_lock);
+   if (!q)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   if (QueuePercentage == 0 && !pthread_equal(pthread_self(), q->thread)) {
+      while (atomic_load(&q->cp.busy))
+         usleep(100);
+   }
+   kfd_queue_kick();
+   return HSAKMT_STATUS_SUCCESS;
+}
+
+static void
+queue_destroy(kfd_queue *q)
+{
+   atomic_store(&q->cp.stop, true);
+   atomic_fetch_add(&kick_seq, 1);
+   syscall(SYS_futex, &kick_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+   pthread_join(q->thread, NULL);
+   free((void *)q->doorbell);
+   free(q);
+}
+
+/* Synchronous: when it returns, the CP has stopped and will not touch the ring again. */
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtDestroyQueue(HSA_QUEUEID QueueId)
+{
+   pthread_mutex_lock(&queues_lock);
+   kfd_queue *q = NULL;
+   for (kfd_queue **p = &queues; *p; p = &(*p)->next) {
+      if ((*p)->id == QueueId) {
+         q = *p;
+         *p = q->next;
+         break;
+      }
+   }
+   pthread_mutex_unlock(&queues_lock);
+   if (!q)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   queue_destroy(q);
+   return HSAKMT_STATUS_SUCCESS;
+}
+
+void
+kfd_queue_close(void)
+{
+   pthread_mutex_lock(&queues_lock);
+   kfd_queue *list = queues;
+   queues = NULL;
+   pthread_mutex_unlock(&queues_lock);
+   while (list) {
+      kfd_queue *next = list->next;
+      queue_destroy(list);
+      list = next;
+   }
+}
+
+/* Every CU runs every queue here: a CU mask changes nothing. */
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtSetQueueCUMask(HSA_QUEUEID QueueId, HSAuint32 CUMaskCount, HSAuint32 *QueueCUMask)
+{
+   if (!QueueCUMask || CUMaskCount == 0 || CUMaskCount % 32)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   pthread_mutex_lock(&queues_lock);
+   kfd_queue *q = lookup_locked(QueueId);
+   pthread_mutex_unlock(&queues_lock);
+   return q ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_INVALID_PARAMETER;
+}
+
+/* NumGws = 0: ROCr never asks; anyone else gets the thunk's answer for no GWS. */
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtAllocQueueGWS(HSA_QUEUEID QueueId, HSAuint32 nGWS, HSAuint32 *firstGWS)
+{
+   (void)QueueId, (void)nGWS, (void)firstGWS;
+   return HSAKMT_STATUS_NOT_SUPPORTED;
+}
+
+/*
+ * ROCr's trap handler (amd_gpu_shaders.h) is not run: the interpreter reports traps,
+ * illegal instructions and memory violations itself, and the CP applies the handler's
+ * effect (the error code in queue_inactive_signal, cp_fail).
+ */
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtSetTrapHandler(HSAuint32 NodeId, void *TrapHandlerBaseAddress,
+                     HSAuint64 TrapHandlerSizeInBytes, void *TrapBufferBaseAddress,
+                     HSAuint64 TrapBufferSizeInBytes)
+{
+   (void)TrapHandlerBaseAddress, (void)TrapHandlerSizeInBytes, (void)TrapBufferBaseAddress,
+      (void)TrapBufferSizeInBytes;
+   if (!kfd_is_open())
+      return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
+   return kfd_node_is_gpu(NodeId) ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_INVALID_NODE_UNIT;
+}

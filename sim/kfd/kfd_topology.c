@@ -1,0 +1,410 @@
+/*
+ * sim/kfd/kfd_topology.c — opening the software KFD, its version, the topology (nodes,
+ * memory banks, caches, IO links), clock counters and the runtime-enable calls.
+ *
+ * The values are those ROCr 5.2.3 reads or asserts (core/runtime/amd_topology.cpp,
+ * amd_cpu_agent.cpp, amd_gpu_agent.cpp, amd_memory_region.cpp, amd_aql_queue.cpp): a
+ * CPU node with a SYSTEM heap and a data cache; GPU nodes with EngineId 9.0.6 (the ISA
+ * comes only from there), a public frame buffer, an LDS bank at 1 << 48 and a scratch bank
+ * at 2 << 48 (the gfx9 KFD apertures, which sim_isa.h's SIM_APERTURE_* agree with), a data
+ * cache with HSACU = 1, NumShaderBanks = 1, no SDMA engines, no GWS, doorbell type 2, and
+ * PCIe links both ways (without a link from the CPU, system pools are NEVER_ALLOWED for
+ * the GPU).
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kfd_priv.h"
+
+/* KFD ioctl interface 1.11: gfx906 needs >= 1.4 (sramecc reporting, amd_topology.cpp). */
+#define KFD_VERSION_MAJOR 1
+#define KFD_VERSION_MINOR 11
+
+/* A Vega 20 (gfx906) as KFD would describe it: 60 CUs of 4 SIMDs. */
+#define GPU_CUS 60
+#define GPU_SIMDS_PER_CU 4
+#define GPU_VRAM (16ull << 30)
+#define GPU_LDS_SIZE (64ull << 10)
+#define GPU_SCRATCH_SIZE (4ull << 30)
+#define GPU_FCOMPUTE_ID_BASE 0x80000000u /* FComputeIdLo of GPU 1; +GPU_CUS*4 per GPU */
+
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t open_count;
+static _Atomic bool is_open;
+static uint32_t gpu_count = 1;
+
+bool
+kfd_is_open(void)
+{
+   return atomic_load_explicit(&is_open, memory_order_acquire);
+}
+
+uint32_t
+kfd_gpu_count(void)
+{
+   return gpu_count;
+}
+
+static uint32_t
+gpus_from_env(void)
+{
+   const char *e = getenv("HSACL_KFD_GPUS");
+   if (!e || !*e)
+      return 1;
+   char *end;
+   long n = strtol(e, &end, 10);
+   if (*end || n < 1 || n > KFD_MAX_GPUS) {
+      SIM_LOGW("kfd", "HSACL_KFD_GPUS=%s is not 1..%d: using 1", e, KFD_MAX_GPUS);
+      return 1;
+   }
+   return (uint32_t)n;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtOpenKFD(void)
+{
+   HSAKMT_STATUS st = HSAKMT_STATUS_SUCCESS;
+   pthread_mutex_lock(&open_lock);
+   if (open_count == 0) {
+      gpu_count = gpus_from_env();
+      if (kfd_memory_open() != HSA_STATUS_SUCCESS) {
+         st = HSAKMT_STATUS_NO_MEMORY;
+         goto out_unlock;
+      }
+      kfd_event_open();
+      atomic_store_explicit(&is_open, true, memory_order_release);
+      SIM_LOGI("kfd", "software KFD opened: 1 CPU node, %u gfx906 node(s)", gpu_count);
+   }
+   open_count++;
+out_unlock:
+   pthread_mutex_unlock(&open_lock);
+   return st;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtCloseKFD(void)
+{
+   HSAKMT_STATUS st = HSAKMT_STATUS_SUCCESS;
+   pthread_mutex_lock(&open_lock);
+   if (open_count == 0) {
+      st = HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
+   } else if (--open_count == 0) {
+      atomic_store(&is_open, false);
+      kfd_queue_close();
+      kfd_event_close();
+      kfd_memory_close();
+   }
+   pthread_mutex_unlock(&open_lock);
+   return st;
+}
+
+#define CHECK_OPEN()                                                                          \
+   do {                                                                                       \
+      if (!kfd_is_open())                                                                     \
+         return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;                                   \
+   } while (0)
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtGetVersion(HsaVersionInfo *VersionInfo)
+{
+   CHECK_OPEN();
+   if (!VersionInfo)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   VersionInfo->KernelInterfaceMajorVersion = KFD_VERSION_MAJOR;
+   VersionInfo->KernelInterfaceMinorVersion = KFD_VERSION_MINOR;
+   return HSAKMT_STATUS_SUCCESS;
+}
+
+/* Not a debugger-capable KFD: ROCr then stays off the exception-debugging path. */
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtRuntimeEnable(void *rDebug, bool setupTtmp)
+{
+   (void)rDebug, (void)setupTtmp;
+   CHECK_OPEN();
+   return HSAKMT_STATUS_NOT_SUPPORTED;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtRuntimeDisable(void)
+{
+   return HSAKMT_STATUS_NOT_SUPPORTED;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtAcquireSystemProperties(HsaSystemProperties *SystemProperties)
+{
+   CHECK_OPEN();
+   if (!SystemProperties)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   memset(SystemProperties, 0, sizeof(*SystemProperties));
+   SystemProperties->NumNodes = 1 + gpu_count;
+   SystemProperties->PlatformOem = 0x48534143; /* "HSAC" */
+   SystemProperties->PlatformId = 1;
+   SystemProperties->PlatformRev = 1;
+   return HSAKMT_STATUS_SUCCESS;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtReleaseSystemProperties(void)
+{
+   return HSAKMT_STATUS_SUCCESS;
+}
+
+static void
+set_name(HSAuint16 *marketing, HSAuint8 *amd, const char *name)
+{
+   size_t n = strlen(name);
+   for (size_t i = 0; i < n && i < HSA_PUBLIC_NAME_SIZE - 1; i++) {
+      marketing[i] = (HSAuint16)name[i];
+      amd[i] = (HSAuint8)name[i];
+   }
+}
+
+static uint32_t
+cpu_cores(void)
+{
+   long n = sysconf(_SC_NPROCESSORS_ONLN);
+   return n > 0 ? (uint32_t)n : 1;
+}
+
+/* Banks, caches and links per node: the counts and the arrays below agree. */
+#define CPU_BANKS 1
+#define CPU_CACHES 2
+#define GPU_BANKS 3
+#define GPU_CACHES 2
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtGetNodeProperties(HSAuint32 NodeId, HsaNodeProperties *NodeProperties)
+{
+   CHECK_OPEN();
+   if (!NodeProperties)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   if (!kfd_node_valid(NodeId))
+      return HSAKMT_STATUS_INVALID_NODE_UNIT;
+   HsaNodeProperties *p = NodeProperties;
+   memset(p, 0, sizeof(*p));
+   if (NodeId == 0) {
+      p->NumCPUCores = cpu_cores();
+      p->NumMemoryBanks = CPU_BANKS;
+      p->NumCaches = CPU_CACHES;
+      p->NumIOLinks = gpu_count;
+      p->CComputeIdLo = 0;
+      p->MaxEngineClockMhzCCompute = 3000;
+      p->WaveFrontSize = 1;
+      set_name(p->MarketingName, p->AMDName, "hsacl software CPU");
+      return HSAKMT_STATUS_SUCCESS;
+   }
+   uint32_t gpu = NodeId - 1;
+   p->NumFComputeCores = GPU_CUS * GPU_SIMDS_PER_CU;
+   p->NumMemoryBanks = GPU_BANKS;
+   p->NumCaches = GPU_CACHES;
+   p->NumIOLinks = gpu_count; /* the CPU and every other GPU */
+   p->FComputeIdLo = GPU_FCOMPUTE_ID_BASE + gpu * GPU_CUS * GPU_SIMDS_PER_CU;
+   p->Capability.ui32.QueueSizePowerOfTwo = 1;
+   p->Capability.ui32.QueueSize32bit = 1;
+   p->Capability.ui32.DoorbellType = 2; /* 64-bit AQL write-pointer doorbells */
+   p->Capability.ui32.SRAM_EDCSupport = 0; /* gfx906:sramecc- */
+   p->MaxWavesPerSIMD = 10;
+   p->LDSSizeInKB = 64;
+   p->GDSSizeInKB = 0;
+   p->WaveFrontSize = 64;
+   p->NumShaderBanks = 1;
+   p->NumArrays = 1;
+   p->NumCUPerArray = GPU_CUS;
+   p->NumSIMDPerCU = GPU_SIMDS_PER_CU;
+   p->MaxSlotsScratchCU = 32;
+   p->EngineId.ui32.uCode = 0;
+   p->EngineId.ui32.Major = 9;
+   p->EngineId.ui32.Minor = 0;
+   p->EngineId.ui32.Stepping = 6;
+   p->VendorId = 0x1002;
+   p->DeviceId = 0x66a1; /* Vega 20 */
+   p->LocationId = (0x10 + gpu) << 8;
+   p->LocalMemSize = GPU_VRAM;
+   p->MaxEngineClockMhzFCompute = 1800;
+   p->DrmRenderMinor = 128 + (int)gpu;
+   set_name(p->MarketingName, p->AMDName, "hsacl software gfx906");
+   p->HiveID = 0;
+   p->NumSdmaEngines = 0;
+   p->NumSdmaXgmiEngines = 0;
+   p->NumSdmaQueuesPerEngine = 0;
+   p->NumCpQueues = 24;
+   p->NumGws = 0;
+   p->Domain = 0;
+   p->UniqueID = 0x6873636c00000000ull + NodeId; /* "hscl" */
+   p->VGPRSizePerCU = 256 * 1024;
+   p->SGPRSizePerCU = 800 * 4 * 4;
+   return HSAKMT_STATUS_SUCCESS;
+}
+
+static uint64_t
+system_memory(void)
+{
+   long pages = sysconf(_SC_PHYS_PAGES);
+   long size = sysconf(_SC_PAGESIZE);
+   return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 1ull << 30;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtGetNodeMemoryProperties(HSAuint32 NodeId, HSAuint32 NumBanks,
+                              HsaMemoryProperties *MemoryProperties)
+{
+   CHECK_OPEN();
+   if (!MemoryProperties)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   if (!kfd_node_valid(NodeId))
+      return HSAKMT_STATUS_INVALID_NODE_UNIT;
+   HsaMemoryProperties banks[GPU_BANKS];
+   uint32_t count;
+   memset(banks, 0, sizeof(banks));
+   if (NodeId == 0) {
+      count = CPU_BANKS;
+      banks[0].HeapType = HSA_HEAPTYPE_SYSTEM;
+      banks[0].SizeInBytes = system_memory();
+      banks[0].Width = 64;
+      banks[0].MemoryClockMax = 3200;
+   } else {
+      count = GPU_BANKS;
+      banks[0].HeapType = HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC;
+      banks[0].SizeInBytes = GPU_VRAM;
+      banks[0].Width = 4096;
+      banks[0].MemoryClockMax = 1000;
+      banks[1].HeapType = HSA_HEAPTYPE_GPU_LDS;
+      banks[1].SizeInBytes = GPU_LDS_SIZE;
+      banks[1].VirtualBaseAddress = SIM_APERTURE_SHARED_BASE;
+      banks[2].HeapType = HSA_HEAPTYPE_GPU_SCRATCH;
+      banks[2].SizeInBytes = GPU_SCRATCH_SIZE;
+      banks[2].VirtualBaseAddress = SIM_APERTURE_PRIVATE_BASE;
+   }
+   for (uint32_t i = 0; i < NumBanks && i < count; i++)
+      MemoryProperties[i] = banks[i];
+   return NumBanks < count ? HSAKMT_STATUS_BUFFER_TOO_SMALL : HSAKMT_STATUS_SUCCESS;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtGetNodeCacheProperties(HSAuint32 NodeId, HSAuint32 ProcessorId, HSAuint32 NumCaches,
+                             HsaCacheProperties *CacheProperties)
+{
+   CHECK_OPEN();
+   if (!CacheProperties)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   if (!kfd_node_valid(NodeId))
+      return HSAKMT_STATUS_INVALID_NODE_UNIT;
+   HsaCacheProperties c[2];
+   memset(c, 0, sizeof(c));
+   for (int i = 0; i < 2; i++) {
+      c[i].ProcessorIdLow = ProcessorId;
+      c[i].CacheLevel = (HSAuint32)i + 1;
+      c[i].CacheLineSize = 64;
+      c[i].CacheLinesPerTag = 1;
+      c[i].CacheType.ui32.Data = 1;
+      c[i].SiblingMap[0] = 1;
+   }
+   if (NodeId == 0) {
+      c[0].CacheSize = 32; /* KiB, as the KFD's CRAT reports cache sizes */
+      c[0].CacheAssociativity = 8;
+      c[0].CacheType.ui32.CPU = 1;
+      c[1].CacheSize = 1024;
+      c[1].CacheAssociativity = 16;
+      c[1].CacheType.ui32.CPU = 1;
+   } else {
+      c[0].CacheSize = 16;
+      c[0].CacheAssociativity = 64;
+      c[0].CacheType.ui32.HSACU = 1;
+      c[1].CacheSize = 4096;
+      c[1].CacheAssociativity = 16;
+      c[1].CacheType.ui32.HSACU = 1;
+      c[1].CacheLineSize = 128;
+   }
+   uint32_t count = NodeId == 0 ? CPU_CACHES : GPU_CACHES;
+   for (uint32_t i = 0; i < NumCaches && i < count; i++)
+      CacheProperties[i] = c[i];
+   return NumCaches < count ? HSAKMT_STATUS_BUFFER_TOO_SMALL : HSAKMT_STATUS_SUCCESS;
+}
+
+static void
+link_fill(HsaIoLinkProperties *l, uint32_t from, uint32_t to)
+{
+   memset(l, 0, sizeof(*l));
+   l->IoLinkType = HSA_IOLINKTYPE_PCIEXPRESS;
+   l->VersionMajor = 3;
+   l->NodeFrom = from;
+   l->NodeTo = to;
+   /* KFD weights: 20 CPU<->GPU, 40 GPU<->GPU through the root complex. */
+   l->Weight = (from == 0 || to == 0) ? 20 : 40;
+   l->MinimumBandwidth = 16000;
+   l->MaximumBandwidth = 16000;
+   l->RecTransferSize = 64;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtGetNodeIoLinkProperties(HSAuint32 NodeId, HSAuint32 NumIoLinks,
+                              HsaIoLinkProperties *IoLinkProperties)
+{
+   CHECK_OPEN();
+   if (!IoLinkProperties)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   if (!kfd_node_valid(NodeId))
+      return HSAKMT_STATUS_INVALID_NODE_UNIT;
+   uint32_t n = 0;
+   for (uint32_t to = 0; to <= gpu_count && n < NumIoLinks; to++) {
+      if (to == NodeId)
+         continue;
+      link_fill(&IoLinkProperties[n++], NodeId, to);
+   }
+   return n < gpu_count ? HSAKMT_STATUS_BUFFER_TOO_SMALL : HSAKMT_STATUS_SUCCESS;
+}
+
+/* One clock for every node and domain: CLOCK_MONOTONIC in ns, as the CP's timestamps. */
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtGetClockCounters(HSAuint32 NodeId, HsaClockCounters *Counters)
+{
+   CHECK_OPEN();
+   if (!Counters)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   if (!kfd_node_valid(NodeId))
+      return HSAKMT_STATUS_INVALID_NODE_UNIT;
+   uint64_t now = sim__cp_clock();
+   Counters->GPUClockCounter = now;
+   Counters->CPUClockCounter = now;
+   Counters->SystemClockCounter = now;
+   Counters->SystemClockFrequencyHz = KFD_CLOCK_HZ;
+   return HSAKMT_STATUS_SUCCESS;
+}
+
+/* XNACK (retry on page faults) is off: the interpreter's GPU never retries. */
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtGetXNACKMode(HSAint32 *enable)
+{
+   CHECK_OPEN();
+   if (!enable)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   *enable = 0;
+   return HSAKMT_STATUS_SUCCESS;
+}
+
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtSetXNACKMode(HSAint32 enable)
+{
+   CHECK_OPEN();
+   return enable ? HSAKMT_STATUS_NOT_SUPPORTED : HSAKMT_STATUS_SUCCESS;
+}
+
+/* Only GbAddrConfig is read on gfx9 (image_manager_ai.cpp); Vega's golden value. */
+KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
+hsaKmtGetTileConfig(HSAuint32 NodeId, HsaGpuTileConfig *config)
+{
+   CHECK_OPEN();
+   if (!config)
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   if (!kfd_node_is_gpu(NodeId))
+      return HSAKMT_STATUS_INVALID_NODE_UNIT;
+   config->NumTileConfigs = 0;
+   config->NumMacroTileConfigs = 0;
+   config->GbAddrConfig = 0x2a114042;
+   config->NumBanks = 16;
+   config->NumRanks = 1;
+   return HSAKMT_STATUS_SUCCESS;
+}

@@ -1,0 +1,328 @@
+/*
+ * sim/sim_cp.c — the command processor shared by the software HSA runtime and the software
+ * KFD (sim_cp.h states the contract).
+ */
+#include <string.h>
+#include <time.h>
+
+#include <hsa/hsa_ext_amd.h>
+
+#include "sim_cp.h"
+#include "sim_priv.h" /* logging */
+
+/* Polling before sleeping: sim_priv.h's SIM_POLL_NS explains the budget. */
+#define CP_POLL_NS SIM_POLL_NS
+
+uint64_t
+sim__cp_clock(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void
+sim__cp_init(sim_cp *cp, const sim_cp_ops *ops, void *owner, uint64_t id, void *ring,
+             uint32_t size, _Atomic uint64_t *read_index, _Atomic uint64_t *write_index)
+{
+   memset(cp, 0, sizeof(*cp));
+   cp->ops = ops;
+   cp->owner = owner;
+   cp->id = id;
+   cp->ring = ring;
+   cp->size = size;
+   cp->read_index = read_index;
+   cp->write_index = write_index;
+}
+
+static uint16_t
+header_load(const void *packet)
+{
+   return atomic_load_explicit((_Atomic uint16_t *)packet, memory_order_acquire);
+}
+
+static void
+header_store(void *packet, uint16_t header)
+{
+   atomic_store_explicit((_Atomic uint16_t *)packet, header, memory_order_release);
+}
+
+static uint64_t
+completion_of(const uint8_t *packet)
+{
+   /* Offset 56 in every AQL packet format, AMD vendor packets included. */
+   uint64_t s;
+   memcpy(&s, packet + 56, sizeof(s));
+   return s;
+}
+
+static void
+cp_fail(sim_cp *cp, hsa_status_t status, uint32_t bits, const sim_fault *fault, const char *what)
+{
+   atomic_store(&cp->error, true);
+   if (fault)
+      SIM_LOGE("queue", "queue %llu: %s: status 0x%x, fault kind %d, pc 0x%llx, address 0x%llx: %s",
+               (unsigned long long)cp->id, what, status, fault->kind,
+               (unsigned long long)fault->pc, (unsigned long long)fault->address,
+               fault->message);
+   else
+      SIM_LOGE("queue", "queue %llu: %s: status 0x%x", (unsigned long long)cp->id, what, status);
+   cp->ops->fail(cp, status, bits, fault, what);
+}
+
+/* ---- barriers ------------------------------------------------------------------------- */
+
+typedef struct barrier_state {
+   const uint64_t *deps;
+   uint32_t count;
+   bool and;
+} barrier_state;
+
+static bool
+barrier_ready(sim_cp *cp, void *arg)
+{
+   barrier_state *b = arg;
+   uint32_t zero = 0;
+   for (uint32_t i = 0; i < b->count; i++)
+      zero += cp->ops->signal_load(cp, b->deps[i]) == 0;
+   return b->and ? zero == b->count : zero > 0;
+}
+
+enum deps_result { DEPS_MET, DEPS_STOPPED, DEPS_INVALID };
+
+/* `and`: every non-zero handle reads 0; otherwise any does (no non-zero handle: met). */
+static enum deps_result
+wait_barrier(sim_cp *cp, const hsa_signal_t deps_in[5], bool and)
+{
+   uint64_t deps[5];
+   barrier_state b = {deps, 0, and};
+   for (int i = 0; i < 5; i++) {
+      if (deps_in[i].handle == 0)
+         continue;
+      if (!cp->ops->signal_valid(cp, deps_in[i].handle))
+         return DEPS_INVALID;
+      deps[b.count++] = deps_in[i].handle;
+   }
+   if (b.count == 0 || barrier_ready(cp, &b))
+      return DEPS_MET;
+   return cp->ops->wait_signals(cp, deps, b.count, barrier_ready, &b) ? DEPS_MET : DEPS_STOPPED;
+}
+
+static bool
+cond_holds(hsa_signal_condition_t cond, int64_t value, int64_t compare)
+{
+   switch (cond) {
+   case HSA_SIGNAL_CONDITION_EQ: return value == compare;
+   case HSA_SIGNAL_CONDITION_NE: return value != compare;
+   case HSA_SIGNAL_CONDITION_LT: return value < compare;
+   case HSA_SIGNAL_CONDITION_GTE: return value >= compare;
+   default: return false;
+   }
+}
+
+static bool
+barrier_value_ready(sim_cp *cp, void *arg)
+{
+   const hsa_amd_barrier_value_packet_t *p = arg;
+   return cond_holds((hsa_signal_condition_t)p->cond,
+                           cp->ops->signal_load(cp, p->signal.handle) & p->mask, p->value);
+}
+
+static enum deps_result
+wait_barrier_value(sim_cp *cp, const hsa_amd_barrier_value_packet_t *p)
+{
+   if (!p->signal.handle || !cp->ops->signal_valid(cp, p->signal.handle) ||
+       p->cond > HSA_SIGNAL_CONDITION_GTE)
+      return DEPS_INVALID;
+   if (barrier_value_ready(cp, (void *)p))
+      return DEPS_MET;
+   uint64_t h = p->signal.handle;
+   return cp->ops->wait_signals(cp, &h, 1, barrier_value_ready, (void *)p) ? DEPS_MET
+                                                                             : DEPS_STOPPED;
+}
+
+/* ---- packets -------------------------------------------------------------------------- */
+
+static bool
+dispatch_valid(const hsa_kernel_dispatch_packet_t *p, uint32_t *bits)
+{
+   uint16_t dims = p->setup & 3;
+   *bits = SIM_CP_ERROR_INVALID_DIM;
+   if (dims < 1 || dims > 3)
+      return false;
+   if (!p->workgroup_size_x || !p->workgroup_size_y || !p->workgroup_size_z)
+      return false;
+   if (!p->grid_size_x || !p->grid_size_y || !p->grid_size_z)
+      return false;
+   *bits = SIM_CP_ERROR_GROUP_TOO_LARGE;
+   if ((uint32_t)p->workgroup_size_x * p->workgroup_size_y * p->workgroup_size_z > 1024)
+      return false;
+   *bits = SIM_CP_ERROR_INVALID_CODE;
+   return p->kernel_object != 0;
+}
+
+static uint32_t
+fault_bits(sim_fault_kind kind)
+{
+   switch (kind) {
+   case SIM_FAULT_MEMORY_VIOLATION: return SIM_CP_ERROR_MEMORY_VIOLATION;
+   case SIM_FAULT_ILLEGAL_INSTRUCTION: return SIM_CP_ERROR_ILLEGAL_INSTRUCTION;
+   case SIM_FAULT_TRAP: return (uint32_t)SIM_CP_ERROR_TRAP;
+   case SIM_FAULT_INVALID_PACKET: return SIM_CP_ERROR_INVALID_CODE;
+   default: return SIM_CP_ERROR_INVALID_FORMAT;
+   }
+}
+
+/* Processes the packet in slot `index`; returns false when the queue stopped or failed. */
+static bool
+process_packet(sim_cp *cp, uint64_t index)
+{
+   uint8_t *packet = cp->ring + (index & (cp->size - 1)) * 64;
+   uint16_t header = header_load(packet);
+   uint8_t type = (header >> HSA_PACKET_HEADER_TYPE) & 0xff;
+   cp->last_acquire_scope = (header >> HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) & 3;
+   cp->last_release_scope = (header >> HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE) & 3;
+   uint64_t start = sim__cp_clock();
+   enum deps_result deps;
+
+   switch (type) {
+   case HSA_PACKET_TYPE_KERNEL_DISPATCH: {
+      const hsa_kernel_dispatch_packet_t *p = (const hsa_kernel_dispatch_packet_t *)packet;
+      uint32_t bits;
+      if (!dispatch_valid(p, &bits)) {
+         cp_fail(cp, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, bits, NULL,
+                 "invalid dispatch packet");
+         return false;
+      }
+      sim_fault fault;
+      memset(&fault, 0, sizeof(fault));
+      hsa_status_t st = sim__isa_dispatch(p, (uint64_t)(uintptr_t)packet, &fault);
+      if (st != HSA_STATUS_SUCCESS) {
+         cp_fail(cp, st, fault_bits(fault.kind), &fault, "kernel dispatch failed");
+         return false;
+      }
+      break;
+   }
+   case HSA_PACKET_TYPE_BARRIER_AND:
+   case HSA_PACKET_TYPE_BARRIER_OR: {
+      const hsa_barrier_and_packet_t *p = (const hsa_barrier_and_packet_t *)packet;
+      deps = wait_barrier(cp, p->dep_signal, type == HSA_PACKET_TYPE_BARRIER_AND);
+      goto check_deps;
+   }
+   case HSA_PACKET_TYPE_VENDOR_SPECIFIC: {
+      const hsa_amd_barrier_value_packet_t *p = (const hsa_amd_barrier_value_packet_t *)packet;
+      if (p->header.AmdFormat == SIM_CP_AMD_FORMAT_PM4_IB && cp->ops->invalidate_code) {
+         /* ROCr emits exactly one PM4 stream: ACQUIRE_MEM invalidating the instruction
+          * and scalar caches after a code object was written (InvalidateCodeCaches). */
+         cp->ops->invalidate_code(cp);
+         break;
+      }
+      if (p->header.AmdFormat != HSA_AMD_PACKET_TYPE_BARRIER_VALUE) {
+         cp_fail(cp, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, SIM_CP_ERROR_VENDOR_FORMAT, NULL,
+                 "unknown vendor packet");
+         return false;
+      }
+      deps = wait_barrier_value(cp, p);
+      goto check_deps;
+   }
+   default:
+      /* AGENT_DISPATCH is not a feature of this queue; anything else is malformed. */
+      cp_fail(cp, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, SIM_CP_ERROR_INVALID_FORMAT, NULL,
+              "invalid packet type");
+      return false;
+   }
+   goto complete;
+
+check_deps:
+   if (deps == DEPS_STOPPED)
+      return false;
+   if (deps == DEPS_INVALID) {
+      cp_fail(cp, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, SIM_CP_ERROR_INVALID_FORMAT, NULL,
+              "invalid dependency signal");
+      return false;
+   }
+
+complete: {
+   uint64_t end = sim__cp_clock();
+   uint64_t completion = completion_of(packet);
+   header_store(packet, HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE);
+   atomic_store_explicit(cp->read_index, index + 1, memory_order_release);
+   if (completion) {
+      if (cp->ops->signal_valid(cp, completion))
+         cp->ops->signal_complete(cp, completion, cp->ops->profiling(cp), start, end);
+      else
+         SIM_LOGW("queue", "queue %llu: completion signal 0x%llx is not a signal",
+                  (unsigned long long)cp->id, (unsigned long long)completion);
+   }
+   return true;
+}
+}
+
+/* The packet at the read index is published (header no longer INVALID) and may run. */
+static bool
+packet_ready(sim_cp *cp, uint64_t *index)
+{
+   if (atomic_load(&cp->error) || atomic_load(&cp->suspended))
+      return false;
+   uint64_t r = atomic_load_explicit(cp->read_index, memory_order_relaxed);
+   uint64_t w = atomic_load(cp->write_index);
+   if (r >= w)
+      return false;
+   const uint8_t *slot = cp->ring + (r & (cp->size - 1)) * 64;
+   if ((header_load(slot) & 0xff) == HSA_PACKET_TYPE_INVALID)
+      return false;
+   *index = r;
+   return true;
+}
+
+/*
+ * Like a GPU's command processor it polls the ring for a while after the last packet, so a
+ * producer that keeps it fed rings the doorbell with a plain store; only then does it
+ * announce a sleep through the front end's idle hooks. The producer publishes the header
+ * before ringing (PSA §2.9.3), so the re-test after announcing sees every packet whose ring
+ * did not wake the CP.
+ */
+void
+sim__cp_run(sim_cp *cp)
+{
+   /* Poll budget: full when a wake-up found a backlog (the producer outran a sleeping CP:
+    * it streams), halved when it found one packet (work comes one at a time, as when the
+    * host waits for each launch: then the host needs the CPU more). */
+   uint64_t budget = 0;
+   bool slept = false, polled = false;
+   while (!atomic_load(&cp->stop)) {
+      uint64_t index;
+      if (packet_ready(cp, &index)) {
+         if (slept) {
+            uint64_t backlog = atomic_load(cp->write_index) - index;
+            budget = backlog >= 2 ? CP_POLL_NS : budget / 2 < 1000 ? 0 : budget / 2;
+         }
+         slept = polled = false;
+         atomic_store(&cp->busy, true);
+         if (!atomic_load(&cp->suspended))
+            process_packet(cp, index);
+         atomic_store(&cp->busy, false);
+         continue;
+      }
+      if (!polled && budget) {
+         polled = true;
+         uint64_t start = sim__cp_clock();
+         bool ready = false;
+         for (uint32_t i = 1; !ready && !atomic_load(&cp->stop); i++) {
+            __builtin_ia32_pause();
+            ready = packet_ready(cp, &index);
+            if (i % 16 == 0 && sim__cp_clock() - start >= budget)
+               break;
+         }
+         if (ready)
+            continue;
+      }
+      uint32_t ticket = cp->ops->idle_prepare(cp);
+      if (packet_ready(cp, &index) || atomic_load(&cp->stop)) {
+         cp->ops->idle_cancel(cp);
+         continue;
+      }
+      cp->ops->idle_sleep(cp, ticket);
+      slept = true;
+   }
+}

@@ -1,0 +1,114 @@
+/*
+ * sim/sim_cp.h — the command processor: the one AQL packet processor of the software GPU,
+ * shared by its two front ends (HSA Runtime PRM §2.7.3 "Architected Queuing Language",
+ * HSA PSA 1.0 §2.9). The software HSA runtime (sim/sim_queue.c) runs it on its own
+ * hsa_queue_t rings and signals; the software KFD (sim/kfd/) runs it on ROCr's amd_queue_t
+ * rings and amd_signal_t signals. Both reach the interpreter only through
+ * sim__isa_dispatch (sim_isa.h).
+ *
+ * What the core does, for both: it waits until write index > read index and the slot's
+ * header type is not INVALID (the producer publishes the header last, PSA §2.9.3), polling a
+ * while and then sleeping through the front end's idle hooks; it processes each packet to
+ * completion before the next (so the barrier bit holds trivially): kernel dispatch ->
+ * sim__isa_dispatch, barrier-AND/OR (PRM §2.7.3.3), the AMD vendor packets (BARRIER_VALUE,
+ * hsa_ext_amd.h; the PM4 indirect buffer ROCr's InvalidateCodeCaches emits, which means
+ * "invalidate decoded code"); then it sets the header to INVALID, advances the read index
+ * (release) and completes the packet's completion signal through the front end (which
+ * decrements it by one, storing profiling times first).
+ *
+ * A failed packet (invalid packet, fault) calls ops->fail once; the core then processes
+ * nothing more (the front end decides what "queue error" means: ROCr's error callback via
+ * queue_inactive_signal, or hsa_queue_create's callback). The faulting packet's completion
+ * signal is not decremented, as on hardware.
+ */
+#ifndef SIM_CP_H
+#define SIM_CP_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <hsa/hsa.h>
+
+#include "sim_isa.h"
+
+typedef struct sim_cp sim_cp;
+
+/*
+ * Queue-error bits, as ROCr's AqlQueue::DynamicScratchHandler decodes the value the CP
+ * and the trap handler write into amd_queue_t.queue_inactive_signal
+ * (amd_aql_queue.cpp, rocm-5.2.3).
+ */
+enum sim_cp_error_bits {
+   SIM_CP_ERROR_INVALID_DIM = 2,
+   SIM_CP_ERROR_INVALID_GROUP_MEMORY = 4,
+   SIM_CP_ERROR_INVALID_CODE = 8,
+   SIM_CP_ERROR_INVALID_FORMAT = 32,
+   SIM_CP_ERROR_GROUP_TOO_LARGE = 64,
+   SIM_CP_ERROR_VENDOR_FORMAT = 256,
+   SIM_CP_ERROR_MEMORY_VIOLATION = 0x20000000,
+   SIM_CP_ERROR_ILLEGAL_INSTRUCTION = 0x40000000,
+   SIM_CP_ERROR_TRAP = (int)0x80000000u,
+};
+
+/* AMD vendor-specific packet formats (header.AmdFormat). 1 is ROCr's PM4 indirect buffer
+ * (amd_aql_queue.cpp ExecutePM4, AMD_AQL_FORMAT_PM4_IB); 2 is BARRIER_VALUE. */
+#define SIM_CP_AMD_FORMAT_PM4_IB 1u
+
+/*
+ * The front end's side. Every hook is called on the CP thread with no front-end lock held.
+ * Signal handles are the 64-bit handles the packets carry; 0 never reaches a hook.
+ */
+typedef struct sim_cp_ops {
+   /* True when `handle` names a live signal of this front end. */
+   bool (*signal_valid)(sim_cp *cp, uint64_t handle);
+   /* The signal's value (sequentially consistent). */
+   int64_t (*signal_load)(sim_cp *cp, uint64_t handle);
+   /* Completes a packet: when `profiling`, stores start/end (GPU clock domain) first, then
+    * decrements the value by one (release) and wakes whoever waits for it. */
+   void (*signal_complete)(sim_cp *cp, uint64_t handle, bool profiling, uint64_t start,
+                           uint64_t end);
+   /* Blocks until ready(cp, arg) holds or sim_cp.stop is set: the front end knows how
+    * modifications of these signals are announced. Returns false when stopped. */
+   bool (*wait_signals)(sim_cp *cp, const uint64_t *handles, uint32_t count,
+                        bool (*ready)(sim_cp *cp, void *arg), void *arg);
+   /* Idle protocol (an eventcount): prepare announces a sleep and returns a ticket; the core
+    * re-tests for a packet, then either cancels or sleeps (spurious returns are fine). */
+   uint32_t (*idle_prepare)(sim_cp *cp);
+   void (*idle_cancel)(sim_cp *cp);
+   void (*idle_sleep)(sim_cp *cp, uint32_t ticket);
+   /* True when dispatch timestamps are to be stored with completion signals. */
+   bool (*profiling)(sim_cp *cp);
+   /* A packet failed: `status` for the HSA error callback, `error_bits` (enum
+    * sim_cp_error_bits) for ROCr's queue_inactive_signal. `fault` may be NULL. */
+   void (*fail)(sim_cp *cp, hsa_status_t status, uint32_t error_bits, const sim_fault *fault,
+                const char *what);
+   /* Vendor PM4 packet (code-cache invalidate): drop decoded instructions. May be NULL. */
+   void (*invalidate_code)(sim_cp *cp);
+} sim_cp_ops;
+
+/* Embedded in the front end's queue object (sim_cp_init / no finish needed). */
+struct sim_cp {
+   const sim_cp_ops *ops;
+   uint8_t *ring;                 /* packet slots, `size` x 64 bytes */
+   uint32_t size;                 /* packets, a power of two */
+   _Atomic uint64_t *read_index;  /* advanced by the CP (release) */
+   _Atomic uint64_t *write_index; /* advanced by producers */
+   _Atomic bool stop;             /* set by the front end to end sim__cp_run */
+   _Atomic bool error;            /* set by the core when a packet failed */
+   _Atomic bool suspended;        /* no packet is started while set (hsaKmtUpdateQueue 0%) */
+   _Atomic bool busy;             /* a packet is being processed */
+   uint64_t id;                   /* for log messages */
+   uint16_t last_acquire_scope, last_release_scope; /* recorded fence scopes */
+   void *owner;                   /* the front end's queue */
+};
+
+void sim__cp_init(sim_cp *cp, const sim_cp_ops *ops, void *owner, uint64_t id, void *ring,
+                  uint32_t size, _Atomic uint64_t *read_index, _Atomic uint64_t *write_index);
+
+/* The CP thread's body: processes packets until cp->stop. Returns after the stop. */
+void sim__cp_run(sim_cp *cp);
+
+/* Nanoseconds of CLOCK_MONOTONIC: the GPU clock of both front ends (1 GHz). */
+uint64_t sim__cp_clock(void);
+
+#endif
