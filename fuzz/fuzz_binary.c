@@ -3,7 +3,8 @@
  * clCreateProgramWithBinary, then clBuildProgram (an executable: checked, loaded into the
  * software runtime) or clLinkProgram (hsacl's wrapped compiled object or library: LLVM
  * bitcode, linked and compiled), then clCreateKernelsInProgram and the program and kernel
- * queries that read the code object's metadata.
+ * queries that read the code object's metadata and symbols (kernel names, argument info,
+ * CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE).
  *
  * Input: the binary (seeds: hsacl's executables, compiled objects and libraries). The driver
  * copies it; the copy here is exactly sized so that a read past its end during
@@ -74,8 +75,10 @@ use_program(cl_program p)
       CL(clReleaseKernel)(k[i]);
    }
    free(k);
-   size_t names = 0;
-   if (CL(clGetProgramInfo)(p, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &names) != CL_SUCCESS)
+   size_t names = 0, globals = 0;
+   if (CL(clGetProgramInfo)(p, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &names) != CL_SUCCESS ||
+       CL(clGetProgramBuildInfo)(p, cl.device, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE,
+                                 sizeof(globals), &globals, NULL) != CL_SUCCESS)
       abort();
 }
 
