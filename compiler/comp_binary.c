@@ -3,8 +3,8 @@
  * code object itself for an executable; a compiled object (clCompileProgram) or a library
  * (clLinkProgram -create-library) is LLVM bitcode wrapped in a relocatable AMDGPU ELF
  * (ET_REL with the device's EF_AMDGPU_MACH and xnack/sramecc flags, so that the checks of
- * code objects apply) whose one section, ".hsacl.object" or ".hsacl.library", holds the
- * bitcode. Checks a binary against a device (clCreateProgramWithBinary must answer
+ * code objects apply) whose section ".hsacl.object" or ".hsacl.library" holds the bitcode and
+ * ".hsacl.sha256" its SHA-256. Checks a binary against a device (clCreateProgramWithBinary must answer
  * CL_INVALID_BINARY for a corrupt or foreign binary, never crash) and measures its
  * program-scope variables.
  *
@@ -15,6 +15,7 @@
 #include "platform/plat.h"
 
 #include <elf.h>
+#include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +37,7 @@
 
 #define SECTION_OBJECT ".hsacl.object"
 #define SECTION_LIBRARY ".hsacl.library"
+#define SECTION_DIGEST ".hsacl.sha256" /* SHA-256 of the bitcode section */
 
 /* EF_AMDGPU_MACH values of the GCN/RDNA processors (AMDGPUUsage, "AMDGPU EF_AMDGPU_MACH
  * Values"). */
@@ -175,11 +177,11 @@ sections_sound(const unsigned char *b, size_t size, const Elf64_Ehdr *eh)
    return true;
 }
 
-/* The section holding the bitcode of a wrapped object or library: its type, offset and size.
- * False for any other ELF. Bounds-checked against `size`. */
+/* The offset and size of the section called `want`; false when there is none. Bounds-checked
+ * against `size`. */
 static bool
-find_bitcode_section(const unsigned char *b, size_t size, const Elf64_Ehdr *eh,
-                     cl_program_binary_type *type, size_t *offset, size_t *bc_size)
+find_section(const unsigned char *b, size_t size, const Elf64_Ehdr *eh, const char *want,
+             size_t *offset, size_t *sec_size)
 {
    if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > size ||
        (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum || eh->e_shstrndx >= eh->e_shnum)
@@ -195,19 +197,51 @@ find_bitcode_section(const unsigned char *b, size_t size, const Elf64_Ehdr *eh,
          continue;
       const char *name = (const char *)b + strtab.sh_offset + sh.sh_name;
       size_t max = strtab.sh_size - sh.sh_name;
-      if (strnlen(name, max) == max)
-         continue;
-      if (!strcmp(name, SECTION_OBJECT))
-         *type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-      else if (!strcmp(name, SECTION_LIBRARY))
-         *type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
-      else
+      if (strnlen(name, max) == max || strcmp(name, want))
          continue;
       *offset = sh.sh_offset;
-      *bc_size = sh.sh_size;
+      *sec_size = sh.sh_size;
       return true;
    }
    return false;
+}
+
+/* The section holding the bitcode of a wrapped object or library: its type, offset and size.
+ * False for any other ELF. Bounds-checked against `size`. */
+static bool
+find_bitcode_section(const unsigned char *b, size_t size, const Elf64_Ehdr *eh,
+                     cl_program_binary_type *type, size_t *offset, size_t *bc_size)
+{
+   if (find_section(b, size, eh, SECTION_OBJECT, offset, bc_size)) {
+      *type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+      return true;
+   }
+   if (find_section(b, size, eh, SECTION_LIBRARY, offset, bc_size)) {
+      *type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+      return true;
+   }
+   return false;
+}
+
+static bool
+sha256(const void *data, size_t size, unsigned char out[32])
+{
+   unsigned len = 0;
+   return EVP_Digest(data, size, out, &len, EVP_sha256(), NULL) == 1 && len == 32;
+}
+
+/* Whether the wrapper's SECTION_DIGEST holds the SHA-256 of its bitcode. LLVM's bitcode
+ * reader is not hardened against malformed input (a flipped byte can crash it), so bitcode
+ * reaches it only when it is the bitcode hsacl wrapped: a corrupt binary is
+ * CL_INVALID_BINARY at clCreateProgramWithBinary. */
+static bool
+bitcode_digest_ok(const unsigned char *b, size_t size, const Elf64_Ehdr *eh, size_t bc_off,
+                  size_t bc_size)
+{
+   size_t off, n;
+   unsigned char digest[32];
+   return find_section(b, size, eh, SECTION_DIGEST, &off, &n) && n == sizeof(digest) &&
+          sha256(b + bc_off, bc_size, digest) && !memcmp(digest, b + off, sizeof(digest));
 }
 
 void *
@@ -228,15 +262,22 @@ comp__binary_wrap_bitcode(const void *bitcode, size_t size, const struct _cl_dev
       flags |= sramecc == '+' ? EF_AMDGPU_FEATURE_SRAMECC_ON_V4
                               : EF_AMDGPU_FEATURE_SRAMECC_OFF_V4;
 
-   /* Layout: header, section names, bitcode, section headers (null, names, bitcode). */
-   static const char names[] = "\0.shstrtab\0" SECTION_OBJECT "\0" SECTION_LIBRARY;
+   /* Layout: header, section names, bitcode, its digest, section headers (null, names,
+    * bitcode, digest). */
+   static const char names[] = "\0.shstrtab\0" SECTION_OBJECT "\0" SECTION_LIBRARY
+                               "\0" SECTION_DIGEST;
    const size_t names_off = sizeof(Elf64_Ehdr);
    const size_t bc_off = (names_off + sizeof(names) + 7) & ~(size_t)7;
-   const size_t sh_off = (bc_off + size + 7) & ~(size_t)7;
-   const size_t total = sh_off + 3 * sizeof(Elf64_Shdr);
+   const size_t digest_off = (bc_off + size + 7) & ~(size_t)7;
+   const size_t sh_off = digest_off + 32;
+   const size_t total = sh_off + 4 * sizeof(Elf64_Shdr);
    unsigned char *b = icd_calloc(1, total);
    if (!b)
       return NULL;
+   if (!sha256(bitcode, size, b + digest_off)) {
+      icd_free(b);
+      return NULL;
+   }
    Elf64_Ehdr eh = {
       .e_type = ET_REL,
       .e_machine = EM_AMDGPU,
@@ -245,7 +286,7 @@ comp__binary_wrap_bitcode(const void *bitcode, size_t size, const struct _cl_dev
       .e_ehsize = sizeof(Elf64_Ehdr),
       .e_shoff = sh_off,
       .e_shentsize = sizeof(Elf64_Shdr),
-      .e_shnum = 3,
+      .e_shnum = 4,
       .e_shstrndx = 1,
    };
    memcpy(eh.e_ident, ELFMAG, SELFMAG);
@@ -257,7 +298,7 @@ comp__binary_wrap_bitcode(const void *bitcode, size_t size, const struct _cl_dev
    memcpy(b, &eh, sizeof(eh));
    memcpy(b + names_off, names, sizeof(names));
    memcpy(b + bc_off, bitcode, size);
-   Elf64_Shdr sh[3] = {
+   Elf64_Shdr sh[4] = {
       { 0 },
       { .sh_name = 1, .sh_type = SHT_STRTAB, .sh_offset = names_off,
         .sh_size = sizeof(names), .sh_addralign = 1 },
@@ -265,6 +306,8 @@ comp__binary_wrap_bitcode(const void *bitcode, size_t size, const struct _cl_dev
                                                                sizeof(SECTION_OBJECT)
                                                           : 1 + sizeof(".shstrtab"),
         .sh_type = SHT_PROGBITS, .sh_offset = bc_off, .sh_size = size, .sh_addralign = 8 },
+      { .sh_name = sizeof(names) - sizeof(SECTION_DIGEST), .sh_type = SHT_PROGBITS,
+        .sh_offset = digest_off, .sh_size = 32, .sh_addralign = 8 },
    };
    memcpy(b + sh_off, sh, sizeof(sh));
    *out_size = total;
@@ -357,6 +400,11 @@ comp__binary_check(const void *binary, size_t size, const struct _cl_device_id *
          *why = reason("the %s%s section does not hold LLVM bitcode",
                        t == CL_PROGRAM_BINARY_TYPE_LIBRARY ? SECTION_LIBRARY : SECTION_OBJECT,
                        "");
+         return false;
+      }
+      if (!bitcode_digest_ok(b, size, &eh, off, bc_size)) {
+         *why = reason("the bitcode does not match its %s digest: a corrupt binary%s",
+                       SECTION_DIGEST, "");
          return false;
       }
       *type = t;

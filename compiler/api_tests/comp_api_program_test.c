@@ -5,6 +5,7 @@
  * built-in kernels, asynchronous builds with pfn_notify, concurrent builds, release
  * callbacks.
  */
+#define _GNU_SOURCE
 #include "comp_api_test.h"
 
 #include <elf.h>
@@ -539,6 +540,39 @@ test_binaries(void)
    clReleaseProgram(p);
 }
 
+/*
+ * fuzz/ (fuzz_binary): a compiled object with one byte of its bitcode changed was accepted
+ * and clLinkProgram handed it to LLVM's bitcode reader, which is not hardened and died with
+ * SIGSEGV in MetadataLoader. The wrapper carries the bitcode's SHA-256 (.hsacl.sha256): a
+ * changed byte, or a wrapper without the digest, is CL_INVALID_BINARY.
+ */
+static void
+test_corrupt_bitcode(const unsigned char *obj, size_t size)
+{
+   const unsigned char *bc = memmem(obj, size, "BC\xc0\xde", 4);
+   const unsigned char *digest = memmem(obj, size, ".hsacl.sha256", 13);
+   CHECK(bc && digest);
+   if (!bc || !digest)
+      return;
+   unsigned char *bad = malloc(size);
+   for (int k = 0; k < 2; k++) {
+      memcpy(bad, obj, size);
+      if (k == 0)
+         bad[(bc - obj) + 64] ^= 0x10; /* inside the bitcode, past its header */
+      else
+         bad[digest - obj + 1] = 'X';  /* the digest section renamed: none */
+      cl_int err, status = 0;
+      const unsigned char *bins[1] = { bad };
+      cl_program r = clCreateProgramWithBinary(context, 1, &device, &size, bins, &status, &err);
+      CHECK(!r);
+      CHECK_EQ_INT(err, CL_INVALID_BINARY);
+      CHECK_EQ_INT(status, CL_INVALID_BINARY);
+      if (r)
+         clReleaseProgram(r);
+   }
+   free(bad);
+}
+
 static void
 test_compile_link_il_builtin(void)
 {
@@ -586,6 +620,7 @@ test_compile_link_il_builtin(void)
    /* No source: clCompileProgram refuses. */
    CHECK_EQ_INT(clCompileProgram(q, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL),
                 CL_INVALID_OPERATION);
+   test_corrupt_bitcode(obj, size);
    free(obj);
 
    /* clLinkProgram (comp_api_link_test has the rest): the compiled object links. */
