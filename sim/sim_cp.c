@@ -168,6 +168,11 @@ fault_bits(sim_fault_kind kind)
    case SIM_FAULT_MEMORY_VIOLATION: return SIM_CP_ERROR_MEMORY_VIOLATION;
    case SIM_FAULT_ILLEGAL_INSTRUCTION: return SIM_CP_ERROR_ILLEGAL_INSTRUCTION;
    case SIM_FAULT_TRAP: return (uint32_t)SIM_CP_ERROR_TRAP;
+   /* A hung queue's reset: on hardware ROCr 5.2 takes the KFD's reset event as fatal for the
+    * process; here the stopped dispatch ends the queue as a trap does, which ROCr reports
+    * through the queue's error callback as HSA_STATUS_ERROR_EXCEPTION (the same status the
+    * software runtime gives), and the process lives on. */
+   case SIM_FAULT_WATCHDOG: return (uint32_t)SIM_CP_ERROR_TRAP;
    case SIM_FAULT_INVALID_PACKET: return SIM_CP_ERROR_INVALID_CODE;
    default: return SIM_CP_ERROR_INVALID_FORMAT;
    }
