@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "kfd_priv.h"
 
@@ -136,12 +137,42 @@ range_free_locked(uint64_t va, uint64_t size)
    return i < 0 || table[i]->a.va + table[i]->a.size <= va;
 }
 
+/* System memory (allocations of the CPU node) is counted against the machine's physical
+ * memory, as the KFD counts it against its system-memory limit: past it an allocation fails
+ * with NO_MEMORY now instead of an OOM kill later (as in the software runtime's pools). */
+static pthread_mutex_t system_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t system_used;
+
+static bool
+system_charge(uint64_t bytes)
+{
+   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+   uint64_t total = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 1ull << 32;
+   pthread_mutex_lock(&system_lock);
+   bool ok = bytes <= total - (system_used < total ? system_used : total);
+   if (ok)
+      system_used += bytes;
+   pthread_mutex_unlock(&system_lock);
+   return ok;
+}
+
+static void
+system_uncharge(uint64_t bytes)
+{
+   pthread_mutex_lock(&system_lock);
+   system_used -= bytes < system_used ? bytes : system_used;
+   pthread_mutex_unlock(&system_lock);
+}
+
 static void
 entry_destroy(kfd_mem *e)
 {
    sim__isa_program_free(atomic_load(&e->a.isa_program));
-   if (e->owns)
+   if (e->owns) {
       munmap((void *)(uintptr_t)e->a.va, sim_align_up(e->a.size, KFD_PAGE));
+      if (!kfd_node_is_gpu(e->node))
+         system_uncharge(sim_align_up(e->a.size, KFD_PAGE));
+   }
    free(e);
 }
 
@@ -264,11 +295,18 @@ hsaKmtAllocMemory(HSAuint32 PreferredNode, HSAuint64 SizeInBytes, HsaMemFlags Me
          return HSAKMT_STATUS_INVALID_PARAMETER;
       mflags |= MAP_FIXED_NOREPLACE;
    }
-   void *p = mmap(hint, size, PROT_READ | PROT_WRITE, mflags, -1, 0);
-   if (p == MAP_FAILED)
+   bool system = !kfd_node_is_gpu(PreferredNode);
+   if (system && !system_charge(size)) {
+      SIM_LOGW("kfd", "system memory: %llu bytes would exceed the machine's physical memory",
+               (unsigned long long)size);
       return HSAKMT_STATUS_NO_MEMORY;
-   if (hint && p != hint) {
-      munmap(p, size);
+   }
+   void *p = mmap(hint, size, PROT_READ | PROT_WRITE, mflags, -1, 0);
+   if (p == MAP_FAILED || (hint && p != hint)) {
+      if (p != MAP_FAILED)
+         munmap(p, size);
+      if (system)
+         system_uncharge(size);
       return HSAKMT_STATUS_NO_MEMORY;
    }
    kfd_mem *e = entry_new((uint64_t)(uintptr_t)p, size, HSA_POINTER_ALLOCATED, PreferredNode,
@@ -290,6 +328,8 @@ out_free:
    free(e);
 out_unmap:
    munmap(p, size);
+   if (system)
+      system_uncharge(size);
    return HSAKMT_STATUS_NO_MEMORY;
 }
 
