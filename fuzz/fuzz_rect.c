@@ -248,7 +248,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          ok = false; /* same buffer, different pitches: CL_INVALID_VALUE */
       else if (ok && b0->root == b1->root) {
          /* Rows of one root overlapping: a byte map of the root. */
-         unsigned char *map = calloc(a_size, 1);
+         unsigned char *map = calloc(b0->root ? b_size : a_size, 1);
          if (!map)
             goto out;
          for (size_t z = 0; z < region[2]; z++)
