@@ -2,6 +2,7 @@
  * sim/sim_cp.c — the command processor shared by the software HSA runtime and the software
  * KFD (sim_cp.h states the contract).
  */
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -19,6 +20,30 @@ sim__cp_clock(void)
    struct timespec ts;
    clock_gettime(CLOCK_MONOTONIC, &ts);
    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+_Static_assert(sizeof(sim_amd_signal) == 64, "amd_signal_t is 64 bytes");
+_Static_assert(offsetof(sim_amd_signal, value) == 8, "amd_signal_t.value");
+_Static_assert(offsetof(sim_amd_signal, event_mailbox_ptr) == 0x10, "amd_signal_t mailbox");
+_Static_assert(offsetof(sim_amd_signal, event_id) == 0x18, "amd_signal_t.event_id");
+_Static_assert(offsetof(sim_amd_signal, start_ts) == 0x20, "amd_signal_t.start_ts");
+_Static_assert(offsetof(sim_amd_signal, end_ts) == 0x28, "amd_signal_t.end_ts");
+_Static_assert(offsetof(sim_amd_signal, queue_ptr) == 0x30, "amd_signal_t.queue_ptr");
+
+uint32_t
+sim__cp_signal_complete(sim_amd_signal *s, bool profiling, uint64_t start, uint64_t end)
+{
+   if (profiling) {
+      atomic_store_explicit(&s->start_ts, start, memory_order_relaxed);
+      atomic_store_explicit(&s->end_ts, end, memory_order_relaxed);
+   }
+   atomic_fetch_sub_explicit(&s->value, 1, memory_order_seq_cst);
+   uint64_t mailbox = __atomic_load_n(&s->event_mailbox_ptr, __ATOMIC_RELAXED);
+   if (!mailbox)
+      return 0;
+   uint32_t id = __atomic_load_n(&s->event_id, __ATOMIC_RELAXED);
+   __atomic_store_n((uint64_t *)(uintptr_t)mailbox, (uint64_t)id, __ATOMIC_RELEASE);
+   return id;
 }
 
 void

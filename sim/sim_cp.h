@@ -34,6 +34,33 @@
 typedef struct sim_cp sim_cp;
 
 /*
+ * The signal every packet completes, on both front ends: AMD's amd_signal_t
+ * (hsa/amd_hsa_signal.h), which ROCr's signals are and the software runtime's signals begin
+ * with (sim_signal.c). The handle of a signal is the address of this structure.
+ */
+typedef struct sim_amd_signal {
+   int64_t kind;              /* AMD_SIGNAL_KIND_USER (1) for a signal the CP completes */
+   _Atomic int64_t value;
+   uint64_t event_mailbox_ptr; /* 0: no interrupt; else the event's 64-bit mailbox slot */
+   uint32_t event_id;
+   uint32_t reserved1;
+   _Atomic uint64_t start_ts, end_ts; /* dispatch profiling, GPU clock domain */
+   uint64_t queue_ptr;
+   uint32_t reserved3[2];
+} sim_amd_signal;
+
+#define SIM_AMD_SIGNAL_KIND_USER 1
+
+/*
+ * A packet's end of pipe, as the hardware CP does it: stores the timestamps when
+ * `profiling`, decrements the value by one (sequentially consistent), and, when the
+ * signal has an event mailbox, writes its event_id there. Returns that event id (the front
+ * end raises the interrupt: wakes the event), or 0 when there is no mailbox.
+ */
+uint32_t sim__cp_signal_complete(sim_amd_signal *s, bool profiling, uint64_t start,
+                                 uint64_t end);
+
+/*
  * Queue-error bits, as ROCr's AqlQueue::DynamicScratchHandler decodes the value the CP
  * and the trap handler write into amd_queue_t.queue_inactive_signal
  * (amd_aql_queue.cpp, rocm-5.2.3).

@@ -169,6 +169,10 @@ sim_signal *sim__signal_get(hsa_signal_t signal);
 int64_t sim__signal_load(sim_signal *s);
 void sim__signal_sub(sim_signal *s, int64_t v);
 void sim__signal_store(sim_signal *s, int64_t v);
+/* The signal's amd_signal_t (sim_cp.h), which the command processor completes; after
+ * modifying it directly, sim__signal_notify wakes whoever waits (the eventcount). */
+struct sim_amd_signal *sim__signal_amd(sim_signal *s);
+void sim__signal_notify(sim_signal *s);
 /* Profiling timestamps stored with the signal that completes a dispatch or copy. */
 void sim__signal_set_times(sim_signal *s, uint64_t start, uint64_t end);
 void sim__signal_get_times(sim_signal *s, uint64_t *start, uint64_t *end);

@@ -107,9 +107,8 @@ cp_signal_complete(sim_cp *cp, uint64_t handle, bool profiling, uint64_t start, 
    sim_signal *s = sim__signal_get((hsa_signal_t){handle});
    if (!s)
       return;
-   if (profiling)
-      sim__signal_set_times(s, start, end);
-   sim__signal_sub(s, 1);
+   sim__cp_signal_complete(sim__signal_amd(s), profiling, start, end);
+   sim__signal_notify(s);
 }
 
 /* Multi-signal wait: watch the signals, sleep on the epoch (sim_priv.h). */

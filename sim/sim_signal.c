@@ -22,24 +22,30 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim_cp.h"
 #include "sim_priv.h"
 
 #define SIGNAL_LIVE 0x5349474eu /* "SIGN" */
 #define SIGNAL_MAX (1u << 20)
 
+/*
+ * The handle is the address of `amd`: AMD's amd_signal_t (value at +8, timestamps at
+ * +0x20/+0x28), the layout the command processor completes on both front ends
+ * (sim__cp_signal_complete). The runtime's own state follows in the second cache line.
+ */
 struct sim_signal {
-   _Atomic int64_t value;
+   sim_amd_signal amd;
    _Atomic uint32_t seq;      /* futex word of single-signal sleepers */
    _Atomic uint32_t waiters;  /* threads between sim__signal_prepare and the wake-up */
    _Atomic uint32_t check;
    uint32_t next_free; /* index + 1 of the next free slot; free list only */
-   _Atomic uint64_t start_ts, end_ts;
    uint64_t attributes;
    _Atomic uint32_t watchers; /* multi-signal waiters and worker jobs watching it */
    _Atomic uint32_t woken;    /* a wake-up is on its way to the announced sleepers */
-   uint64_t pad[1];
+   uint64_t pad[4];
 };
-_Static_assert(sizeof(struct sim_signal) == 64, "one cache line per signal");
+_Static_assert(sizeof(struct sim_signal) == 128, "two cache lines per signal");
+_Static_assert(offsetof(struct sim_signal, amd) == 0, "the handle is the amd_signal_t");
 
 static pthread_once_t arena_once = PTHREAD_ONCE_INIT;
 static sim_signal *arena;
@@ -302,9 +308,12 @@ signal_create(hsa_signal_value_t initial_value, uint32_t num_consumers,
    pthread_mutex_unlock(&arena_lock);
    /* `waiters` and `watchers` are not reset: a thread still (wrongly) waiting on the slot's
     * previous signal keeps its unit and takes it back itself (I1). */
-   atomic_store(&s->value, initial_value);
-   atomic_store(&s->start_ts, 0);
-   atomic_store(&s->end_ts, 0);
+   s->amd.kind = SIM_AMD_SIGNAL_KIND_USER;
+   s->amd.event_mailbox_ptr = 0;
+   s->amd.event_id = 0;
+   atomic_store(&s->amd.value, initial_value);
+   atomic_store(&s->amd.start_ts, 0);
+   atomic_store(&s->amd.end_ts, 0);
    s->attributes = attributes;
    s->next_free = 0;
    atomic_store_explicit(&s->check, SIGNAL_LIVE, memory_order_release);
@@ -377,7 +386,7 @@ hsa_amd_signal_value_pointer(hsa_signal_t signal, volatile hsa_signal_value_t **
       return HSA_STATUS_ERROR_INVALID_SIGNAL;
    if (!value_ptr)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   *value_ptr = (volatile hsa_signal_value_t *)&s->value;
+   *value_ptr = (volatile hsa_signal_value_t *)&s->amd.value;
    return HSA_STATUS_SUCCESS;
 }
 
@@ -387,35 +396,47 @@ hsa_amd_signal_value_pointer(hsa_signal_t signal, volatile hsa_signal_value_t **
 int64_t
 sim__signal_load(sim_signal *s)
 {
-   return atomic_load(&s->value);
+   return atomic_load(&s->amd.value);
 }
 
 void
 sim__signal_sub(sim_signal *s, int64_t v)
 {
-   atomic_fetch_sub_explicit(&s->value, v, memory_order_acq_rel);
+   atomic_fetch_sub_explicit(&s->amd.value, v, memory_order_acq_rel);
+   signal_notify(s);
+}
+
+sim_amd_signal *
+sim__signal_amd(sim_signal *s)
+{
+   return &s->amd;
+}
+
+void
+sim__signal_notify(sim_signal *s)
+{
    signal_notify(s);
 }
 
 void
 sim__signal_store(sim_signal *s, int64_t v)
 {
-   atomic_store_explicit(&s->value, v, memory_order_release);
+   atomic_store_explicit(&s->amd.value, v, memory_order_release);
    signal_notify(s);
 }
 
 void
 sim__signal_set_times(sim_signal *s, uint64_t start, uint64_t end)
 {
-   atomic_store(&s->start_ts, start);
-   atomic_store(&s->end_ts, end);
+   atomic_store(&s->amd.start_ts, start);
+   atomic_store(&s->amd.end_ts, end);
 }
 
 void
 sim__signal_get_times(sim_signal *s, uint64_t *start, uint64_t *end)
 {
-   *start = atomic_load(&s->start_ts);
-   *end = atomic_load(&s->end_ts);
+   *start = atomic_load(&s->amd.start_ts);
+   *end = atomic_load(&s->amd.end_ts);
 }
 
 bool
@@ -444,7 +465,7 @@ sim__signal_cond(hsa_signal_condition_t cond, int64_t value, int64_t compare)
    SIM_EXPORT hsa_signal_value_t hsa_signal_load_##order(hsa_signal_t signal)                 \
    {                                                                                          \
       sim_signal *s = sim__signal_get(signal);                                                \
-      return s ? atomic_load_explicit(&s->value, MO_##order) : 0;                             \
+      return s ? atomic_load_explicit(&s->amd.value, MO_##order) : 0;                             \
    }
 
 #define SIM_SIGNAL_STORE(name, order, notify)                                                 \
@@ -453,7 +474,7 @@ sim__signal_cond(hsa_signal_condition_t cond, int64_t value, int64_t compare)
       sim_signal *s = sim__signal_get(signal);                                                \
       if (!s)                                                                                 \
          return;                                                                              \
-      atomic_store_explicit(&s->value, value, MO_##order);                                    \
+      atomic_store_explicit(&s->amd.value, value, MO_##order);                                    \
       if (notify)                                                                             \
          signal_notify(s);                                                                    \
    }
@@ -464,7 +485,7 @@ sim__signal_cond(hsa_signal_condition_t cond, int64_t value, int64_t compare)
       sim_signal *s = sim__signal_get(signal);                                                \
       if (!s)                                                                                 \
          return;                                                                              \
-      atomic_##op##_explicit(&s->value, value, MO_##order);                                   \
+      atomic_##op##_explicit(&s->amd.value, value, MO_##order);                                   \
       signal_notify(s);                                                                       \
    }
 
@@ -475,7 +496,7 @@ sim__signal_cond(hsa_signal_condition_t cond, int64_t value, int64_t compare)
       sim_signal *s = sim__signal_get(signal);                                                \
       if (!s)                                                                                 \
          return 0;                                                                            \
-      hsa_signal_value_t old = atomic_exchange_explicit(&s->value, value, MO_##order);        \
+      hsa_signal_value_t old = atomic_exchange_explicit(&s->amd.value, value, MO_##order);        \
       signal_notify(s);                                                                       \
       return old;                                                                             \
    }
@@ -489,7 +510,7 @@ sim__signal_cond(hsa_signal_condition_t cond, int64_t value, int64_t compare)
       if (!s)                                                                                 \
          return 0;                                                                            \
       hsa_signal_value_t seen = expected;                                                     \
-      if (atomic_compare_exchange_strong_explicit(&s->value, &seen, value, MO_##order,       \
+      if (atomic_compare_exchange_strong_explicit(&s->amd.value, &seen, value, MO_##order,       \
                                                   memory_order_relaxed)) {                    \
          signal_notify(s);                                                                    \
          return expected;                                                                     \
@@ -540,7 +561,7 @@ signal_wait(hsa_signal_t signal, hsa_signal_condition_t cond, hsa_signal_value_t
    uint64_t start = sim__timestamp();
    int spins = hint == HSA_WAIT_STATE_ACTIVE ? ACTIVE_SPINS : 0;
    for (;;) {
-      hsa_signal_value_t v = atomic_load_explicit(&s->value, order);
+      hsa_signal_value_t v = atomic_load_explicit(&s->amd.value, order);
       if (sim__signal_cond(cond, v, compare))
          return v;
       if (atomic_load_explicit(&s->check, memory_order_relaxed) != SIGNAL_LIVE)
@@ -554,7 +575,7 @@ signal_wait(hsa_signal_t signal, hsa_signal_condition_t cond, hsa_signal_value_t
          continue;
       }
       uint32_t ticket = sim__signal_prepare(s);
-      v = atomic_load(&s->value);
+      v = atomic_load(&s->amd.value);
       if (sim__signal_cond(cond, v, compare) ||
           atomic_load_explicit(&s->check, memory_order_relaxed) != SIGNAL_LIVE) {
          sim__signal_cancel(s);
@@ -613,7 +634,7 @@ wait_any(uint32_t count, const hsa_signal_t *signals, const hsa_signal_condition
          sim_signal *s = sim__signal_get(signals[i]);
          if (!s)
             continue;
-         hsa_signal_value_t v = atomic_load(&s->value);
+         hsa_signal_value_t v = atomic_load(&s->amd.value);
          if (sim__signal_cond(conds[i], v, values[i])) {
             if (satisfying)
                *satisfying = v;

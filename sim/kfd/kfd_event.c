@@ -24,6 +24,19 @@
 
 #define KFD_EVENTS 4096u /* ids 1..4095; one 64-bit mailbox each: 32 KiB */
 
+/*
+ * Longest single sleep of a wait (ms). ROCr shares one auto-reset event among the
+ * queue_inactive_signals of all its queues (AqlQueue::queue_event_) and sets it only while
+ * a thread waits on the signal (InterruptSignal::SetEvent): a set that finds nobody waiting
+ * stays pending, and its async-event thread, re-entering its wait for another signal on
+ * the same event, consumes it; the thread that was about to wait for the first signal
+ * then sleeps through its change (seen: hsa_queue_destroy in ~AqlQueue, waiting for its
+ * error handler's -1, under piglit's cl-api-create-command-queue). The KFD has the same
+ * race. Every caller in ROCr re-checks its signal after each return, so a wait here
+ * returns WAIT_TIMEOUT after at most this long: a lost wake-up costs 10 ms, not a hang.
+ */
+#define KFD_WAIT_SLICE_MS 10u
+
 typedef struct kfd_event {
    HsaEvent ev; /* first: ROCr holds HsaEvent* */
    bool manual_reset;
@@ -286,10 +299,11 @@ hsaKmtWaitOnMultipleEvents(HsaEvent *Events[], HSAuint32 NumEvents, bool WaitOnA
    kfd_waiter self = {Events, NumEvents, activated, NULL};
    /* The host is about to sleep on the GPU: let idle command processors look now. */
    kfd_queue_kick();
+   HSAuint32 ms = Milliseconds < KFD_WAIT_SLICE_MS ? Milliseconds : KFD_WAIT_SLICE_MS;
    struct timespec deadline;
    clock_gettime(CLOCK_MONOTONIC, &deadline);
-   deadline.tv_sec += Milliseconds / 1000;
-   deadline.tv_nsec += (long)(Milliseconds % 1000) * 1000000L;
+   deadline.tv_sec += ms / 1000;
+   deadline.tv_nsec += (long)(ms % 1000) * 1000000L;
    if (deadline.tv_nsec >= 1000000000L) {
       deadline.tv_sec++;
       deadline.tv_nsec -= 1000000000L;
@@ -327,9 +341,7 @@ hsaKmtWaitOnMultipleEvents(HsaEvent *Events[], HSAuint32 NumEvents, bool WaitOnA
          waiters = &self;
          listed = true;
       }
-      int rc = Milliseconds == HSA_EVENTTIMEOUT_INFINITE
-                  ? pthread_cond_wait(&event_cond, &event_lock)
-                  : pthread_cond_timedwait(&event_cond, &event_lock, &deadline);
+      int rc = pthread_cond_timedwait(&event_cond, &event_lock, &deadline);
       if (rc == ETIMEDOUT) {
          st = HSAKMT_STATUS_WAIT_TIMEOUT;
          break;

@@ -264,6 +264,8 @@ entry_new(uint64_t va, uint64_t size, HSA_POINTER_TYPE type, uint32_t node, HsaM
    e->a.flags = flags.ui32.ExecuteAccess ? KFD_ALLOC_FLAGS_EXEC
                 : flags.ui32.ReadOnly    ? SIM_ALLOC_READ
                                          : SIM_ALLOC_READ | SIM_ALLOC_WRITE;
+   for (uint32_t i = 0; i < kfd_gpu_count(); i++)
+      e->registered_nodes[i] = i + 1; /* every GPU: one address space */
    e->type = type;
    e->node = node;
    e->flags = flags;
@@ -529,10 +531,7 @@ hsaKmtQueryPointerInfo(const void *Pointer, HsaPointerInfo *PointerInfo)
        * copies them under its memory lock). */
       PointerInfo->NMappedNodes = e->mapped ? e->nmapped : 0;
       PointerInfo->MappedNodes = e->mapped_nodes;
-      uint32_t n = kfd_gpu_count();
-      for (uint32_t i = 0; i < n; i++)
-         e->registered_nodes[i] = i + 1;
-      PointerInfo->NRegisteredNodes = n;
+      PointerInfo->NRegisteredNodes = kfd_gpu_count();
       PointerInfo->RegisteredNodes = e->registered_nodes;
       PointerInfo->UserData = e->user_data;
       st = HSAKMT_STATUS_SUCCESS;

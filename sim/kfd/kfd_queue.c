@@ -115,28 +115,15 @@ cp_signal_load(sim_cp *cp, uint64_t handle)
    return __atomic_load_n(&amd_signal(handle)->value, __ATOMIC_SEQ_CST);
 }
 
-/* The end-of-pipe of a packet: timestamps, decrement, mailbox and interrupt. */
-static void
-signal_complete(amd_signal_t *s, bool profiling, uint64_t start, uint64_t end)
-{
-   if (profiling) {
-      __atomic_store_n(&s->start_ts, start, __ATOMIC_RELAXED);
-      __atomic_store_n(&s->end_ts, end, __ATOMIC_RELAXED);
-   }
-   __atomic_fetch_sub(&s->value, 1, __ATOMIC_SEQ_CST);
-   uint64_t mailbox = __atomic_load_n(&s->event_mailbox_ptr, __ATOMIC_RELAXED);
-   if (mailbox) {
-      uint32_t id = __atomic_load_n(&s->event_id, __ATOMIC_RELAXED);
-      __atomic_store_n((uint64_t *)(uintptr_t)mailbox, (uint64_t)id, __ATOMIC_RELEASE);
-      kfd_event_set_id(id);
-   }
-}
-
 static void
 cp_signal_complete(sim_cp *cp, uint64_t handle, bool profiling, uint64_t start, uint64_t end)
 {
    (void)cp;
-   signal_complete(amd_signal(handle), profiling, start, end);
+   /* The end of pipe shared with the software runtime; then the interrupt. */
+   uint32_t id = sim__cp_signal_complete((sim_amd_signal *)amd_signal(handle), profiling,
+                                         start, end);
+   if (id)
+      kfd_event_set_id(id);
 }
 
 /* A waiting barrier polls: ROCr sets no event on a host store nobody waits for. */
