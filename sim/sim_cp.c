@@ -2,7 +2,9 @@
  * sim/sim_cp.c — the command processor shared by the software HSA runtime and the software
  * KFD (sim_cp.h states the contract).
  */
+#include <pthread.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -58,6 +60,8 @@ sim__cp_init(sim_cp *cp, const sim_cp_ops *ops, void *owner, uint64_t id, void *
    cp->size = size;
    cp->read_index = read_index;
    cp->write_index = write_index;
+   pthread_mutex_init(&cp->lock, NULL);
+   pthread_cond_init(&cp->retired, NULL);
 }
 
 static uint16_t
@@ -84,7 +88,9 @@ completion_of(const uint8_t *packet)
 static void
 cp_fail(sim_cp *cp, hsa_status_t status, uint32_t bits, const sim_fault *fault, const char *what)
 {
-   atomic_store(&cp->error, true);
+   /* Once: two dispatches running at once may both fault. */
+   if (atomic_exchange(&cp->error, true))
+      return;
    if (fault)
       SIM_LOGE("queue", "queue %llu: %s: status 0x%x, fault kind %d, pc 0x%llx, address 0x%llx: %s",
                (unsigned long long)cp->id, what, status, fault->kind,
@@ -203,6 +209,119 @@ fault_bits(sim_fault_kind kind)
    }
 }
 
+/* Advances the read index over the completed prefix of started packets (their headers are
+ * INVALID: a slot between the read index and `next` is not reused before the read index
+ * passes it). Under cp->lock. */
+static void
+retire_locked(sim_cp *cp)
+{
+   uint64_t r = atomic_load_explicit(cp->read_index, memory_order_relaxed);
+   uint64_t first = r;
+   while (r < cp->next &&
+          (header_load(cp->ring + (r & (cp->size - 1)) * 64) & 0xff) == HSA_PACKET_TYPE_INVALID)
+      r++;
+   if (r != first)
+      atomic_store_explicit(cp->read_index, r, memory_order_release);
+}
+
+/* A packet is done: header INVALID, read index over the completed prefix, then its
+ * completion signal (profiling times first). */
+static void
+packet_complete(sim_cp *cp, uint8_t *packet, uint64_t start)
+{
+   uint64_t end = sim__cp_clock();
+   uint64_t completion = completion_of(packet);
+   header_store(packet, HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE);
+   pthread_mutex_lock(&cp->lock);
+   retire_locked(cp);
+   pthread_mutex_unlock(&cp->lock);
+   if (completion) {
+      if (cp->ops->signal_valid(cp, completion))
+         cp->ops->signal_complete(cp, completion, cp->ops->profiling(cp), start, end);
+      else
+         SIM_LOGW("queue", "queue %llu: completion signal 0x%llx is not a signal",
+                  (unsigned long long)cp->id, (unsigned long long)completion);
+   }
+}
+
+/* ---- dispatches without the barrier bit ------------------------------------------------ */
+
+#define CP_MAX_ASYNC 8u /* dispatches of one queue running at once */
+
+typedef struct async_dispatch {
+   sim_cp *cp;
+   uint8_t *packet;
+} async_dispatch;
+
+static void
+async_end(sim_cp *cp)
+{
+   pthread_mutex_lock(&cp->lock);
+   cp->inflight--;
+   atomic_store(&cp->busy, cp->processing || cp->inflight);
+   pthread_cond_broadcast(&cp->retired);
+   pthread_mutex_unlock(&cp->lock);
+}
+
+static void *
+async_main(void *arg)
+{
+   async_dispatch job = *(async_dispatch *)arg;
+   free(arg);
+   sim_cp *cp = job.cp;
+   const hsa_kernel_dispatch_packet_t *p = (const hsa_kernel_dispatch_packet_t *)job.packet;
+   uint64_t start = sim__cp_clock();
+   sim_fault fault;
+   memset(&fault, 0, sizeof(fault));
+   hsa_status_t st = sim__isa_dispatch(p, (uint64_t)(uintptr_t)job.packet, &fault);
+   if (st != HSA_STATUS_SUCCESS)
+      cp_fail(cp, st, fault_bits(fault.kind), &fault, "kernel dispatch failed");
+   else
+      packet_complete(cp, job.packet, start);
+   async_end(cp);
+   return NULL;
+}
+
+/* Waits until no asynchronous dispatch of `cp` runs (`limit` 0), or fewer than `limit`. */
+static void
+async_wait(sim_cp *cp, uint32_t limit)
+{
+   pthread_mutex_lock(&cp->lock);
+   while (cp->inflight > (limit ? limit - 1 : 0))
+      pthread_cond_wait(&cp->retired, &cp->lock);
+   pthread_mutex_unlock(&cp->lock);
+}
+
+/* Starts the (valid) dispatch packet on a thread of its own; false when no thread could be
+ * made (the caller runs it itself). */
+static bool
+async_start(sim_cp *cp, uint8_t *packet)
+{
+   async_wait(cp, CP_MAX_ASYNC);
+   async_dispatch *job = malloc(sizeof(*job));
+   if (!job)
+      return false;
+   job->cp = cp;
+   job->packet = packet;
+   pthread_mutex_lock(&cp->lock);
+   cp->inflight++;
+   atomic_store(&cp->busy, true);
+   pthread_mutex_unlock(&cp->lock);
+   pthread_attr_t attr;
+   pthread_t th;
+   pthread_attr_init(&attr);
+   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+   pthread_attr_setstacksize(&attr, 1 << 20);
+   int rc = pthread_create(&th, &attr, async_main, job);
+   pthread_attr_destroy(&attr);
+   if (rc != 0) {
+      free(job);
+      async_end(cp);
+      return false;
+   }
+   return true;
+}
+
 /* Processes the packet in slot `index`; returns false when the queue stopped or failed. */
 static bool
 process_packet(sim_cp *cp, uint64_t index)
@@ -224,6 +343,8 @@ process_packet(sim_cp *cp, uint64_t index)
                  "invalid dispatch packet");
          return false;
       }
+      if (!(header & (1u << HSA_PACKET_HEADER_BARRIER)) && async_start(cp, packet))
+         return true; /* it completes on its own thread */
       sim_fault fault;
       memset(&fault, 0, sizeof(fault));
       hsa_status_t st = sim__isa_dispatch(p, (uint64_t)(uintptr_t)packet, &fault);
@@ -272,20 +393,9 @@ check_deps:
       return false;
    }
 
-complete: {
-   uint64_t end = sim__cp_clock();
-   uint64_t completion = completion_of(packet);
-   header_store(packet, HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE);
-   atomic_store_explicit(cp->read_index, index + 1, memory_order_release);
-   if (completion) {
-      if (cp->ops->signal_valid(cp, completion))
-         cp->ops->signal_complete(cp, completion, cp->ops->profiling(cp), start, end);
-      else
-         SIM_LOGW("queue", "queue %llu: completion signal 0x%llx is not a signal",
-                  (unsigned long long)cp->id, (unsigned long long)completion);
-   }
+complete:
+   packet_complete(cp, packet, start);
    return true;
-}
 }
 
 /* The packet at the read index is published (header no longer INVALID) and may run. */
@@ -294,7 +404,7 @@ packet_ready(sim_cp *cp, uint64_t *index)
 {
    if (atomic_load(&cp->error) || atomic_load(&cp->suspended))
       return false;
-   uint64_t r = atomic_load_explicit(cp->read_index, memory_order_relaxed);
+   uint64_t r = cp->next; /* written only by this (the CP) thread */
    uint64_t w = atomic_load(cp->write_index);
    if (r >= w)
       return false;
@@ -320,6 +430,7 @@ sim__cp_run(sim_cp *cp)
     * host waits for each launch: then the host needs the CPU more). */
    uint64_t budget = 0;
    bool slept = false, polled = false;
+   cp->next = atomic_load(cp->read_index);
    while (!atomic_load(&cp->stop)) {
       uint64_t index;
       if (packet_ready(cp, &index)) {
@@ -328,10 +439,24 @@ sim__cp_run(sim_cp *cp)
             budget = backlog >= 2 ? CP_POLL_NS : budget / 2 < 1000 ? 0 : budget / 2;
          }
          slept = polled = false;
+         /* A packet with the barrier bit waits for every earlier packet to complete. */
+         const uint8_t *slot = cp->ring + (index & (cp->size - 1)) * 64;
+         if (header_load(slot) & (1u << HSA_PACKET_HEADER_BARRIER))
+            async_wait(cp, 0);
+         bool run = !atomic_load(&cp->suspended) && !atomic_load(&cp->error);
+         pthread_mutex_lock(&cp->lock);
+         cp->processing = true;
          atomic_store(&cp->busy, true);
-         if (!atomic_load(&cp->suspended))
-            process_packet(cp, index);
-         atomic_store(&cp->busy, false);
+         if (run)
+            cp->next = index + 1; /* retire_locked reads it */
+         pthread_mutex_unlock(&cp->lock);
+         bool started = run && process_packet(cp, index);
+         pthread_mutex_lock(&cp->lock);
+         if (run && !started)
+            cp->next = index; /* failed or stopped: not started */
+         cp->processing = false;
+         atomic_store(&cp->busy, cp->inflight != 0);
+         pthread_mutex_unlock(&cp->lock);
          continue;
       }
       if (!polled && budget) {
@@ -355,4 +480,6 @@ sim__cp_run(sim_cp *cp)
       cp->ops->idle_sleep(cp, ticket);
       slept = true;
    }
+   /* The front end destroys the queue once this returns: no dispatch may still run. */
+   async_wait(cp, 0);
 }

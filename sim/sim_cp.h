@@ -9,7 +9,12 @@
  * What the core does, for both: it waits until write index > read index and the slot's
  * header type is not INVALID (the producer publishes the header last, PSA §2.9.3), polling a
  * while and then sleeping through the front end's idle hooks; it processes each packet to
- * completion before the next (so the barrier bit holds trivially): kernel dispatch ->
+ * completion before the next, except that a kernel dispatch whose barrier bit is clear is
+ * started on a thread of its own and the CP goes on to the next packet (PRM §2.7.3: such a
+ * packet may run concurrently with earlier ones; a packet with the barrier bit waits for
+ * every earlier one, and barrier-AND/OR packets block the launch of later packets until
+ * they complete). Packets may thus complete out of order; the read index advances over the
+ * completed prefix only. Kernel dispatch ->
  * sim__isa_dispatch, barrier-AND/OR (PRM §2.7.3.3), the AMD vendor packets (BARRIER_VALUE,
  * hsa_ext_amd.h; the PM4 indirect buffer ROCr's InvalidateCodeCaches emits, which means
  * "invalidate decoded code"); then it sets the header to INVALID, advances the read index
@@ -24,6 +29,7 @@
 #ifndef SIM_CP_H
 #define SIM_CP_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -82,7 +88,8 @@ enum sim_cp_error_bits {
 #define SIM_CP_AMD_FORMAT_PM4_IB 1u
 
 /*
- * The front end's side. Every hook is called on the CP thread with no front-end lock held.
+ * The front end's side. Every hook is called on the CP thread, or on the thread of an
+ * asynchronous dispatch (signal_complete, profiling, fail), with no front-end lock held.
  * Signal handles are the 64-bit handles the packets carry; 0 never reaches a hook.
  */
 typedef struct sim_cp_ops {
@@ -123,8 +130,14 @@ struct sim_cp {
    _Atomic bool stop;             /* set by the front end to end sim__cp_run */
    _Atomic bool error;            /* set by the core when a packet failed */
    _Atomic bool suspended;        /* no packet is started while set (hsaKmtUpdateQueue 0%) */
-   _Atomic bool busy;             /* a packet is being processed */
+   _Atomic bool busy;             /* a packet is being processed, or a dispatch runs */
    uint64_t id;                   /* for log messages */
+   /* Dispatches without the barrier bit run on threads of their own (sim_cp.c): */
+   uint64_t next;                 /* CP thread: next packet to start (>= *read_index) */
+   pthread_mutex_t lock;          /* read-index retirement, `inflight`, `processing` */
+   pthread_cond_t retired;        /* an asynchronous dispatch ended */
+   uint32_t inflight;             /* asynchronous dispatches running */
+   bool processing;               /* the CP thread is processing a packet itself */
    uint16_t last_acquire_scope, last_release_scope; /* recorded fence scopes */
    void *owner;                   /* the front end's queue */
 };

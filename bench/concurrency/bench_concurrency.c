@@ -2,7 +2,8 @@
  * bench/concurrency/bench_concurrency.c — do kernels of different queues share the GPU, and
  * do an out-of-order queue's independent kernels overlap? hsacl beside PoCL in one run,
  * through the system ICD loader. Per platform:
- *   long      one kernel of 256 work-items that loops (about a second on the software GPU)
+ *   long      one work-group of 64 work-items that loops (about a second on the software
+ *             GPU; one work-group keeps one core busy, so two of them can overlap)
  *   short     20 small kernels (1024 work-items each) and a clFinish
  *   short|long  the 20 short kernels on queue B, enqueued just after the long kernel
  *             started on queue A: when B finished, and when A finished
@@ -80,7 +81,7 @@ run_platform(cl_platform_id p, int iters)
    clSetKernelArg(e.spin2, 0, sizeof(e.out2), &e.out2);
    clSetKernelArg(e.spin2, 1, sizeof(iters), &iters);
    clSetKernelArg(e.add1, 0, sizeof(e.a), &e.a);
-   size_t gl = 256, ll = 64;
+   size_t gl = 64, ll = 64; /* one work-group: one interpreter thread, so two can overlap */
 
    /* Warm-up: every kernel once. */
    clEnqueueNDRangeKernel(e.qa, e.spin, 1, NULL, &gl, &ll, 0, NULL, NULL);
