@@ -678,6 +678,10 @@ class BoundedEmitAction : public clang::EmitLLVMOnlyAction {
          return false;
       uint64_t limit = buildLimits().maxTokens;
       if (limit != UINT64_MAX) {
+         // Every token lexed, at every level: the arguments of a function-like macro are
+         // pre-expanded inside the preprocessor (a macro doubling its argument 40 times grew
+         // past 23 GB there without one token reaching a level-0 watcher).
+         ci.getPreprocessor().setPreprocessToken(true);
          ci.getPreprocessor().setTokenWatcher([limit, n = uint64_t(0)](const clang::Token &) mutable {
             if (++n > limit)
                llvm::report_fatal_error(llvm::Twine("the preprocessed program exceeds ") +

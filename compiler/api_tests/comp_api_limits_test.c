@@ -58,6 +58,15 @@ main(void)
    setenv("HSACL_BUILD_MAX_TOKENS", "100000", 1);
    char *dbl = doubling_source(40);
    CHECK_EQ_INT(build_expecting(dbl, "HSACL_BUILD_MAX_TOKENS"), CL_BUILD_PROGRAM_FAILURE);
+   /* A function-like macro doubling its argument: the preprocessor pre-expands arguments
+    * before the parser sees a token (23 GB, then the OOM killer, before every token was
+    * counted). */
+   const char *dbl_fn =
+      "#define D(x) x x\n"
+      "#define D4(x) D(D(D(D(x))))\n"
+      "#define D40(x) D4(D4(D4(D4(D4(D4(D4(D4(D4(D4(x))))))))))\n"
+      "kernel void k(global int *o) { o[0] = D40(1+) 1; }\n";
+   CHECK_EQ_INT(build_expecting(dbl_fn, "HSACL_BUILD_MAX_TOKENS"), CL_BUILD_PROGRAM_FAILURE);
    /* A program under the bound builds. */
    char *small = doubling_source(8);
    CHECK_EQ_INT(build_expecting(small, NULL), CL_SUCCESS);
