@@ -451,18 +451,20 @@ comp__binary_global_variable_size(const void *binary, size_t size)
    if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > size ||
        (size - eh.e_shoff) / sizeof(Elf64_Shdr) < eh.e_shnum)
       return 0;
-   const Elf64_Shdr *sh0 = (const Elf64_Shdr *)(b + eh.e_shoff);
+   /* Section headers are copied out byte-wise: e_shoff need not be 8-byte aligned, and a
+    * misaligned Elf64_Shdr pointer is undefined behaviour. */
+   const unsigned char *sh0 = b + eh.e_shoff;
    size_t total = 0;
    for (unsigned i = 0; i < eh.e_shnum; i++) {
       Elf64_Shdr symtab;
-      memcpy(&symtab, &sh0[i], sizeof(symtab));
+      memcpy(&symtab, sh0 + i * sizeof(Elf64_Shdr), sizeof(symtab));
       if (symtab.sh_type != SHT_SYMTAB || symtab.sh_entsize != sizeof(Elf64_Sym) ||
           symtab.sh_offset > size || symtab.sh_size > size - symtab.sh_offset)
          continue;
       size_t nsyms = symtab.sh_size / sizeof(Elf64_Sym);
       Elf64_Shdr strtab = { 0 };
       if (symtab.sh_link < eh.e_shnum)
-         memcpy(&strtab, &sh0[symtab.sh_link], sizeof(strtab));
+         memcpy(&strtab, sh0 + symtab.sh_link * sizeof(Elf64_Shdr), sizeof(strtab));
       for (size_t s = 0; s < nsyms; s++) {
          Elf64_Sym sym;
          memcpy(&sym, b + symtab.sh_offset + s * sizeof(Elf64_Sym), sizeof(sym));
@@ -470,7 +472,7 @@ comp__binary_global_variable_size(const void *binary, size_t size)
              sym.st_shndx >= eh.e_shnum)
             continue;
          Elf64_Shdr sec;
-         memcpy(&sec, &sh0[sym.st_shndx], sizeof(sec));
+         memcpy(&sec, sh0 + sym.st_shndx * sizeof(Elf64_Shdr), sizeof(sec));
          /* Global-address-space variables live in writable sections; kernel descriptors
           * and constants are read-only. */
          if ((sec.sh_flags & (SHF_ALLOC | SHF_WRITE)) != (SHF_ALLOC | SHF_WRITE))
