@@ -39,11 +39,13 @@ sim__cp_signal_complete(sim_amd_signal *s, bool profiling, uint64_t start, uint6
       atomic_store_explicit(&s->start_ts, start, memory_order_relaxed);
       atomic_store_explicit(&s->end_ts, end, memory_order_relaxed);
    }
-   atomic_fetch_sub_explicit(&s->value, 1, memory_order_seq_cst);
+   /* The mailbox and event id are read before the decrement: once the value is reached, a
+    * waiter may destroy the signal and its slot may be handed to a new one. */
    uint64_t mailbox = __atomic_load_n(&s->event_mailbox_ptr, __ATOMIC_RELAXED);
+   uint32_t id = __atomic_load_n(&s->event_id, __ATOMIC_RELAXED);
+   atomic_fetch_sub_explicit(&s->value, 1, memory_order_seq_cst);
    if (!mailbox)
       return 0;
-   uint32_t id = __atomic_load_n(&s->event_id, __ATOMIC_RELAXED);
    __atomic_store_n((uint64_t *)(uintptr_t)mailbox, (uint64_t)id, __ATOMIC_RELEASE);
    return id;
 }

@@ -309,8 +309,8 @@ signal_create(hsa_signal_value_t initial_value, uint32_t num_consumers,
    /* `waiters` and `watchers` are not reset: a thread still (wrongly) waiting on the slot's
     * previous signal keeps its unit and takes it back itself (I1). */
    s->amd.kind = SIM_AMD_SIGNAL_KIND_USER;
-   s->amd.event_mailbox_ptr = 0;
-   s->amd.event_id = 0;
+   __atomic_store_n(&s->amd.event_mailbox_ptr, 0, __ATOMIC_RELAXED);
+   __atomic_store_n(&s->amd.event_id, 0, __ATOMIC_RELAXED);
    atomic_store(&s->amd.value, initial_value);
    atomic_store(&s->amd.start_ts, 0);
    atomic_store(&s->amd.end_ts, 0);
