@@ -3,9 +3,13 @@
  * (HSA Runtime PRM §2.3 "System and agent information", §2.9 "Code objects and
  * executables: ISA", AMD extensions "Memory pools").
  *
- * The system has one CPU agent and one GPU agent, a gfx906 (Vega 20: Radeon VII / MI50)
- * with the attributes ROCr reports for that board. Every handle is the address of a static
- * object and is validated by comparing against the known set.
+ * The system has one CPU agent and HSACL_KFD_GPUS (1-8, default 1: sim_gpus.c) GPU agents,
+ * each a gfx906 (Vega 20: Radeon VII / MI50) with the attributes ROCr reports for that
+ * board and the node id, UUID and PCI location ROCr reports for the same GPU of the
+ * software KFD. The CPU agent owns the system pools, which every GPU reaches; each GPU owns
+ * a device pool (coarse-grained device memory, its own budget) and a group pool. Every
+ * handle is the address of a static object and is validated against the agents and pools
+ * of this hsa_init.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,14 +17,16 @@
 
 #include "sim_priv.h"
 
-typedef struct sim_agent {
-   enum sim_agent_kind kind;
-} sim_agent;
-
-static const sim_agent agents[SIM_AGENT_COUNT] = {
-   {SIM_AGENT_CPU},
-   {SIM_AGENT_GPU},
+/* The CPU, then GPU 0..SIM_MAX_GPUS-1; the first 1 + gpu_count are this system's. */
+static const sim_agent agents[1 + SIM_MAX_GPUS] = {
+   {SIM_AGENT_CPU, 0}, {SIM_AGENT_GPU, 0}, {SIM_AGENT_GPU, 1}, {SIM_AGENT_GPU, 2},
+   {SIM_AGENT_GPU, 3}, {SIM_AGENT_GPU, 4}, {SIM_AGENT_GPU, 5}, {SIM_AGENT_GPU, 6},
+   {SIM_AGENT_GPU, 7},
 };
+_Static_assert(SIM_MAX_GPUS == 8, "agents[] and pools[] list SIM_MAX_GPUS GPUs");
+
+/* Set by hsa_init (sim__agents_init) while no other thread uses the runtime. */
+static uint32_t gpu_count = 1;
 
 /* Vega 20 (Radeon VII / MI50) figures. */
 enum {
@@ -28,10 +34,8 @@ enum {
    GFX906_SIMDS_PER_CU = 4,
    GFX906_WAVES_PER_SIMD = 10,
    GFX906_LDS_SIZE = 64 * 1024,
-   GFX906_MAX_CLOCK_MHZ = 1801,
    GFX906_L1_SIZE = 16 * 1024,
    GFX906_L2_SIZE = 4 * 1024 * 1024,
-   GFX906_CHIP_ID = 0x66af,
    GFX906_MEMORY_WIDTH = 4096,
    GFX906_MEMORY_MHZ = 1000,
    GFX906_SHADER_ENGINES = 4,
@@ -41,21 +45,26 @@ enum {
    QUEUES_MAX = 128,
 };
 
-const sim_pool sim__pools[SIM_POOL_COUNT] = {
-   [SIM_POOL_SYSTEM] = {SIM_POOL_SYSTEM, SIM_AGENT_CPU, HSA_AMD_SEGMENT_GLOBAL,
-                        HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED, true, false, 0},
-   [SIM_POOL_KERNARG] = {SIM_POOL_KERNARG, SIM_AGENT_CPU, HSA_AMD_SEGMENT_GLOBAL,
-                         HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED |
-                            HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT,
-                         true, false, 0},
-   [SIM_POOL_SYSTEM_COARSE] = {SIM_POOL_SYSTEM_COARSE, SIM_AGENT_CPU, HSA_AMD_SEGMENT_GLOBAL,
-                               HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, true, false, 0},
-   [SIM_POOL_DEVICE] = {SIM_POOL_DEVICE, SIM_AGENT_GPU, HSA_AMD_SEGMENT_GLOBAL,
-                        HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, true, true,
-                        SIM_DEVICE_MEMORY_SIZE},
-   [SIM_POOL_GROUP] = {SIM_POOL_GROUP, SIM_AGENT_GPU, HSA_AMD_SEGMENT_GROUP, 0, false, false,
-                       GFX906_LDS_SIZE},
+#define SYSTEM_POOL_COUNT 3
+
+/* The system pools (the CPU agent's, shared by every GPU), then each GPU's device and
+ * group pools. */
+#define GPU_POOLS(g)                                                                          \
+   {SIM_POOL_DEVICE, SIM_AGENT_GPU, g, HSA_AMD_SEGMENT_GLOBAL,                                \
+    HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, true, true, SIM_DEVICE_MEMORY_SIZE},      \
+   {SIM_POOL_GROUP, SIM_AGENT_GPU, g, HSA_AMD_SEGMENT_GROUP, 0, false, false, GFX906_LDS_SIZE}
+static const sim_pool pools[SYSTEM_POOL_COUNT + 2 * SIM_MAX_GPUS] = {
+   {SIM_POOL_SYSTEM, SIM_AGENT_CPU, 0, HSA_AMD_SEGMENT_GLOBAL,
+    HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED, true, false, 0},
+   {SIM_POOL_KERNARG, SIM_AGENT_CPU, 0, HSA_AMD_SEGMENT_GLOBAL,
+    HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT,
+    true, false, 0},
+   {SIM_POOL_SYSTEM_COARSE, SIM_AGENT_CPU, 0, HSA_AMD_SEGMENT_GLOBAL,
+    HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, true, false, 0},
+   GPU_POOLS(0), GPU_POOLS(1), GPU_POOLS(2), GPU_POOLS(3),
+   GPU_POOLS(4), GPU_POOLS(5), GPU_POOLS(6), GPU_POOLS(7),
 };
+#define POOL_COUNT (SYSTEM_POOL_COUNT + 2 * gpu_count)
 
 typedef struct sim_cache {
    enum sim_agent_kind owner;
@@ -81,22 +90,72 @@ static const char wavefront_object = 0;
 /* HDP flush registers: the software device has none; these are harmless targets. */
 static uint32_t hdp_mem_flush_cntl, hdp_reg_flush_cntl;
 
-hsa_agent_t
-sim__agent_handle(enum sim_agent_kind kind)
+void
+sim__agents_init(void)
 {
-   return (hsa_agent_t){(uint64_t)(uintptr_t)&agents[kind]};
+   gpu_count = sim__gpus_from_env();
+}
+
+uint32_t
+sim__gpu_count(void)
+{
+   return gpu_count;
+}
+
+hsa_agent_t
+sim__agent_cpu(void)
+{
+   return (hsa_agent_t){(uint64_t)(uintptr_t)&agents[0]};
+}
+
+hsa_agent_t
+sim__agent_gpu(uint32_t gpu)
+{
+   return (hsa_agent_t){(uint64_t)(uintptr_t)&agents[1 + gpu]};
+}
+
+const sim_agent *
+sim__agent_get(hsa_agent_t agent)
+{
+   uint64_t first = (uint64_t)(uintptr_t)&agents[0];
+   if (agent.handle < first || (agent.handle - first) % sizeof(sim_agent) != 0 ||
+       (agent.handle - first) / sizeof(sim_agent) > gpu_count)
+      return NULL;
+   return (const sim_agent *)(uintptr_t)agent.handle;
 }
 
 bool
 sim__agent_from_handle(hsa_agent_t agent, enum sim_agent_kind *kind)
 {
-   for (int i = 0; i < SIM_AGENT_COUNT; i++) {
-      if (agent.handle == (uint64_t)(uintptr_t)&agents[i]) {
-         *kind = (enum sim_agent_kind)i;
-         return true;
-      }
-   }
-   return false;
+   const sim_agent *a = sim__agent_get(agent);
+   if (!a)
+      return false;
+   *kind = a->kind;
+   return true;
+}
+
+static hsa_agent_t
+agent_handle(const sim_agent *a)
+{
+   return (hsa_agent_t){(uint64_t)(uintptr_t)a};
+}
+
+const sim_pool *
+sim__pool_system(enum sim_pool_kind kind)
+{
+   return kind < SYSTEM_POOL_COUNT ? &pools[kind] : NULL;
+}
+
+const sim_pool *
+sim__pool_device(uint32_t gpu)
+{
+   return &pools[SYSTEM_POOL_COUNT + 2 * gpu];
+}
+
+hsa_agent_t
+sim__pool_owner(const sim_pool *pool)
+{
+   return pool->owner == SIM_AGENT_CPU ? sim__agent_cpu() : sim__agent_gpu(pool->gpu);
 }
 
 hsa_amd_memory_pool_t
@@ -108,11 +167,18 @@ sim__pool_handle(const sim_pool *pool)
 const sim_pool *
 sim__pool_from_handle(uint64_t handle)
 {
-   for (int i = 0; i < SIM_POOL_COUNT; i++) {
-      if (handle == (uint64_t)(uintptr_t)&sim__pools[i])
-         return &sim__pools[i];
-   }
-   return NULL;
+   uint64_t first = (uint64_t)(uintptr_t)&pools[0];
+   if (handle < first || (handle - first) % sizeof(sim_pool) != 0 ||
+       (handle - first) / sizeof(sim_pool) >= POOL_COUNT)
+      return NULL;
+   return (const sim_pool *)(uintptr_t)handle;
+}
+
+/* Whether `pool` belongs to `agent` (its pools, in iteration order). */
+static bool
+pool_of_agent(const sim_pool *p, const sim_agent *a)
+{
+   return p->owner == a->kind && (a->kind == SIM_AGENT_CPU || p->gpu == a->gpu);
 }
 
 static uint64_t
@@ -173,8 +239,8 @@ hsa_iterate_agents(hsa_status_t (*callback)(hsa_agent_t agent, void *data), void
    SIM_CHECK_INIT();
    if (!callback)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   for (int i = 0; i < SIM_AGENT_COUNT; i++) {
-      hsa_status_t st = callback(sim__agent_handle((enum sim_agent_kind)i), data);
+   for (uint32_t i = 0; i <= gpu_count; i++) {
+      hsa_status_t st = callback(agent_handle(&agents[i]), data);
       if (st != HSA_STATUS_SUCCESS)
          return st;
    }
@@ -182,7 +248,7 @@ hsa_iterate_agents(hsa_status_t (*callback)(hsa_agent_t agent, void *data), void
 }
 
 static hsa_status_t
-agent_get_info_gpu(int attribute, void *value)
+agent_get_info_gpu(const sim_agent *a, int attribute, void *value)
 {
    switch (attribute) {
    case HSA_AGENT_INFO_NAME:
@@ -195,7 +261,7 @@ agent_get_info_gpu(int attribute, void *value)
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_PRODUCT_NAME:
       memset(value, 0, 64);
-      strcpy(value, "Vega 20 [Radeon VII]");
+      strcpy(value, SIM_GPU_PRODUCT_NAME);
       return HSA_STATUS_SUCCESS;
    case HSA_AGENT_INFO_FEATURE:
       *(hsa_agent_feature_t *)value = HSA_AGENT_FEATURE_KERNEL_DISPATCH;
@@ -234,7 +300,7 @@ agent_get_info_gpu(int attribute, void *value)
       return HSA_STATUS_SUCCESS;
    case HSA_AGENT_INFO_NODE:
    case HSA_AMD_AGENT_INFO_DRIVER_NODE_ID:
-      *(uint32_t *)value = 1;
+      *(uint32_t *)value = a->gpu + 1; /* the KFD's node id: node 0 is the CPU */
       return HSA_STATUS_SUCCESS;
    case HSA_AGENT_INFO_DEVICE:
       *(hsa_device_type_t *)value = HSA_DEVICE_TYPE_GPU;
@@ -253,7 +319,7 @@ agent_get_info_gpu(int attribute, void *value)
       *(bool *)value = true;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_CHIP_ID:
-      *(uint32_t *)value = GFX906_CHIP_ID;
+      *(uint32_t *)value = SIM_GPU_CHIP_ID;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_CACHELINE_SIZE:
       *(uint32_t *)value = 64;
@@ -263,13 +329,13 @@ agent_get_info_gpu(int attribute, void *value)
       *(uint32_t *)value = GFX906_CU_COUNT;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY:
-      *(uint32_t *)value = GFX906_MAX_CLOCK_MHZ;
+      *(uint32_t *)value = SIM_GPU_MAX_CLOCK_MHZ;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS:
       *(uint32_t *)value = 4;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_BDFID:
-      *(uint32_t *)value = 0x0300; /* bus 3, device 0, function 0 */
+      *(uint32_t *)value = sim__gpu_location_id(a->gpu);
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_DOMAIN:
       *(uint32_t *)value = 0;
@@ -302,7 +368,7 @@ agent_get_info_gpu(int attribute, void *value)
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_UUID:
       memset(value, 0, 21);
-      strcpy(value, "GPU-0000000066af0001");
+      snprintf(value, 21, "GPU-%016llx", (unsigned long long)sim__gpu_unique_id(a->gpu));
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_ASIC_REVISION:
       *(uint32_t *)value = 1;
@@ -401,8 +467,8 @@ SIM_EXPORT hsa_status_t
 hsa_agent_get_info(hsa_agent_t agent, hsa_agent_info_t attribute, void *value)
 {
    SIM_CHECK_INIT();
-   enum sim_agent_kind kind;
-   if (!sim__agent_from_handle(agent, &kind))
+   const sim_agent *a = sim__agent_get(agent);
+   if (!a)
       return HSA_STATUS_ERROR_INVALID_AGENT;
    if (!value)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
@@ -430,8 +496,8 @@ hsa_agent_get_info(hsa_agent_t agent, hsa_agent_info_t attribute, void *value)
    default:
       break;
    }
-   return kind == SIM_AGENT_GPU ? agent_get_info_gpu((int)attribute, value)
-                                : agent_get_info_cpu((int)attribute, value);
+   return a->kind == SIM_AGENT_GPU ? agent_get_info_gpu(a, (int)attribute, value)
+                                   : agent_get_info_cpu((int)attribute, value);
 }
 
 SIM_EXPORT hsa_status_t
@@ -707,15 +773,15 @@ hsa_amd_agent_iterate_memory_pools(hsa_agent_t agent,
                                    void *data)
 {
    SIM_CHECK_INIT();
-   enum sim_agent_kind kind;
-   if (!sim__agent_from_handle(agent, &kind))
+   const sim_agent *a = sim__agent_get(agent);
+   if (!a)
       return HSA_STATUS_ERROR_INVALID_AGENT;
    if (!callback)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   for (int i = 0; i < SIM_POOL_COUNT; i++) {
-      if (sim__pools[i].owner != kind)
+   for (uint32_t i = 0; i < POOL_COUNT; i++) {
+      if (!pool_of_agent(&pools[i], a))
          continue;
-      hsa_status_t st = callback(sim__pool_handle(&sim__pools[i]), data);
+      hsa_status_t st = callback(sim__pool_handle(&pools[i]), data);
       if (st != HSA_STATUS_SUCCESS)
          return st;
    }
@@ -760,15 +826,18 @@ hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t memory_pool,
    }
 }
 
+/* What ROCr answers over a KFD with PCIe links both ways (amd_memory_region.cpp
+ * MemoryRegion::GetAccessInfo, rocm-5.2.3): an agent's own pools are allowed by default;
+ * system memory and another GPU's coarse-grained device memory are "disallowed by default"
+ * (the GPU reaches system memory all the same: the KFD maps it to every GPU, and so does
+ * this runtime); nobody else reaches a GPU's LDS. */
 static hsa_amd_memory_pool_access_t
-pool_access(enum sim_agent_kind agent, const sim_pool *p)
+pool_access(const sim_agent *a, const sim_pool *p)
 {
-   if (p->owner == agent)
+   if (pool_of_agent(p, a))
       return HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT;
    if (p->segment != HSA_AMD_SEGMENT_GLOBAL)
       return HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
-   if (p->owner == SIM_AGENT_CPU) /* system memory: the GPU reaches it by default */
-      return HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT;
    return HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT;
 }
 
@@ -777,16 +846,16 @@ hsa_amd_agent_memory_pool_get_info(hsa_agent_t agent, hsa_amd_memory_pool_t memo
                                    hsa_amd_agent_memory_pool_info_t attribute, void *value)
 {
    SIM_CHECK_INIT();
-   enum sim_agent_kind kind;
-   if (!sim__agent_from_handle(agent, &kind))
+   const sim_agent *a = sim__agent_get(agent);
+   if (!a)
       return HSA_STATUS_ERROR_INVALID_AGENT;
    const sim_pool *p = sim__pool_from_handle(memory_pool.handle);
    if (!p)
       return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
    if (!value)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   hsa_amd_memory_pool_access_t access = pool_access(kind, p);
-   bool remote = p->owner != kind && access != HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
+   hsa_amd_memory_pool_access_t access = pool_access(a, p);
+   bool remote = !pool_of_agent(p, a) && access != HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
    switch (attribute) {
    case HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS:
       *(hsa_amd_memory_pool_access_t *)value = access;
@@ -806,7 +875,8 @@ hsa_amd_agent_memory_pool_get_info(hsa_agent_t agent, hsa_amd_memory_pool_t memo
          l->atomic_support_64bit = true;
          l->coherent_support = false;
          l->link_type = HSA_AMD_LINK_INFO_TYPE_PCIE;
-         l->numa_distance = 20;
+         /* The KFD's link weights: 20 CPU<->GPU, 40 GPU<->GPU (kfd_topology.c). */
+         l->numa_distance = a->kind == SIM_AGENT_GPU && p->owner == SIM_AGENT_GPU ? 40 : 20;
       }
       return HSA_STATUS_SUCCESS;
    default:
@@ -835,15 +905,26 @@ hsa_agent_iterate_regions(hsa_agent_t agent,
                           hsa_status_t (*callback)(hsa_region_t region, void *data), void *data)
 {
    SIM_CHECK_INIT();
-   enum sim_agent_kind kind;
-   if (!sim__agent_from_handle(agent, &kind))
+   const sim_agent *a = sim__agent_get(agent);
+   if (!a)
       return HSA_STATUS_ERROR_INVALID_AGENT;
    if (!callback)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   for (int i = 0; i < SIM_POOL_COUNT; i++) {
-      if (sim__pools[i].owner != kind)
-         continue;
-      hsa_status_t st = callback((hsa_region_t){(uint64_t)(uintptr_t)&sim__pools[i]}, data);
+   /* As ROCr's GpuAgent::VisitRegion(include_peer): a GPU lists the system regions it
+    * reaches after its own, and only the first GPU (ROCr's "blit agent") lists its own. */
+   const sim_pool *list[SYSTEM_POOL_COUNT + 2];
+   uint32_t n = 0;
+   if (a->kind == SIM_AGENT_CPU || a->gpu == 0) {
+      for (uint32_t i = 0; i < POOL_COUNT; i++)
+         if (pool_of_agent(&pools[i], a))
+            list[n++] = &pools[i];
+   }
+   if (a->kind == SIM_AGENT_GPU) {
+      for (uint32_t i = 0; i < SYSTEM_POOL_COUNT; i++)
+         list[n++] = &pools[i];
+   }
+   for (uint32_t i = 0; i < n; i++) {
+      hsa_status_t st = callback((hsa_region_t){(uint64_t)(uintptr_t)list[i]}, data);
       if (st != HSA_STATUS_SUCCESS)
          return st;
    }

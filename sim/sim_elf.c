@@ -618,8 +618,8 @@ collect_symbols(load_ctx *c, sim_code_image *img)
 /* ---- entry points ------------------------------------------------------------------------ */
 
 hsa_status_t
-sim__elf_load(const uint8_t *data, size_t size, sim_elf_resolve_fn resolve, void *ctx,
-              sim_code_image *img)
+sim__elf_load(const uint8_t *data, size_t size, uint32_t gpu, sim_elf_resolve_fn resolve,
+              void *ctx, sim_code_image *img)
 {
    hsa_status_t st;
    memset(img, 0, sizeof(*img));
@@ -646,7 +646,7 @@ sim__elf_load(const uint8_t *data, size_t size, sim_elf_resolve_fn resolve, void
       goto out_end;
    void *base;
    sim_mem_entry *entry;
-   st = sim__mem_alloc(&sim__pools[SIM_POOL_DEVICE], c.vmax - c.vmin,
+   st = sim__mem_alloc(sim__pool_device(gpu), c.vmax - c.vmin,
                        SIM_ALLOC_READ | SIM_ALLOC_CODE, SIM_MEM_INTERNAL, &base, &entry);
    if (st != HSA_STATUS_SUCCESS)
       goto out_end;

@@ -29,12 +29,14 @@ typedef struct sim_defined_var {
 
 typedef struct sim_loaded {
    sim_code_image image;
+   hsa_agent_t agent; /* the GPU it was loaded for (its device memory holds the image) */
 } sim_loaded;
 
-/* One symbol the executable exposes; `exec` is the owner. */
+/* One symbol the executable exposes; `exec` is the owner, `agent` that of its code object. */
 typedef struct sim_symbol {
    struct sim_executable *exec;
    const sim_elf_symbol *elf;
+   hsa_agent_t agent;
 } sim_symbol;
 
 typedef struct sim_executable {
@@ -279,6 +281,7 @@ rebuild_symbols_locked(sim_executable *e)
       for (uint32_t j = 0; j < e->loaded[i]->image.symbol_count; j++) {
          s[k].exec = e;
          s[k].elf = &e->loaded[i]->image.symbols[j];
+         s[k].agent = e->loaded[i]->agent;
          k++;
       }
    }
@@ -296,14 +299,14 @@ hsa_executable_load_agent_code_object(hsa_executable_t executable, hsa_agent_t a
 {
    SIM_CHECK_INIT();
    hsa_status_t st;
-   enum sim_agent_kind kind;
+   const sim_agent *a = sim__agent_get(agent);
    pthread_mutex_lock(&loader_lock);
    sim_executable *e = exec_get_locked(executable);
    if (!e) {
       st = HSA_STATUS_ERROR_INVALID_EXECUTABLE;
       goto out_unlock;
    }
-   if (!sim__agent_from_handle(agent, &kind) || kind != SIM_AGENT_GPU) {
+   if (!a || a->kind != SIM_AGENT_GPU) {
       st = HSA_STATUS_ERROR_INVALID_AGENT;
       goto out_unlock;
    }
@@ -324,7 +327,8 @@ hsa_executable_load_agent_code_object(hsa_executable_t executable, hsa_agent_t a
       goto out_unlock;
    }
    e->loaded = list;
-   st = sim__elf_load(r->data, r->size, resolve_defined, e, &l->image);
+   l->agent = agent;
+   st = sim__elf_load(r->data, r->size, a->gpu, resolve_defined, e, &l->image);
    if (st != HSA_STATUS_SUCCESS) {
       SIM_LOGW("loader", "code object rejected: status 0x%x", st);
       free(l);
@@ -524,6 +528,8 @@ find_symbol(hsa_executable_t executable, const char *name, const hsa_agent_t *ag
       goto out_unlock;
    }
    for (uint32_t i = 0; i < e->symbol_count; i++) {
+      if (agent && e->symbols[i].agent.handle != agent->handle)
+         continue;
       if (symbol_matches(e->symbols[i].elf, name)) {
          symbol->handle = (uint64_t)(uintptr_t)&e->symbols[i];
          st = HSA_STATUS_SUCCESS;
@@ -555,7 +561,8 @@ hsa_executable_get_symbol(hsa_executable_t executable, const char *module_name,
  * may query symbols. The executable must not be destroyed or loaded into meanwhile (PRM).
  */
 static hsa_status_t
-snapshot_symbols(hsa_executable_t executable, hsa_executable_symbol_t **out, uint32_t *count)
+snapshot_symbols(hsa_executable_t executable, const hsa_agent_t *agent,
+                 hsa_executable_symbol_t **out, uint32_t *count)
 {
    hsa_status_t st = HSA_STATUS_SUCCESS;
    pthread_mutex_lock(&loader_lock);
@@ -564,14 +571,16 @@ snapshot_symbols(hsa_executable_t executable, hsa_executable_symbol_t **out, uin
       st = HSA_STATUS_ERROR_INVALID_EXECUTABLE;
       goto out_unlock;
    }
-   *count = e->symbol_count;
+   *count = 0;
    *out = malloc((e->symbol_count ? e->symbol_count : 1) * sizeof(**out));
    if (!*out) {
       st = HSA_STATUS_ERROR_OUT_OF_RESOURCES;
       goto out_unlock;
    }
-   for (uint32_t i = 0; i < e->symbol_count; i++)
-      (*out)[i].handle = (uint64_t)(uintptr_t)&e->symbols[i];
+   for (uint32_t i = 0; i < e->symbol_count; i++) {
+      if (!agent || e->symbols[i].agent.handle == agent->handle)
+         (*out)[(*count)++].handle = (uint64_t)(uintptr_t)&e->symbols[i];
+   }
 out_unlock:
    pthread_mutex_unlock(&loader_lock);
    return st;
@@ -589,7 +598,7 @@ hsa_executable_iterate_symbols(hsa_executable_t executable,
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
    hsa_executable_symbol_t *syms;
    uint32_t n;
-   hsa_status_t st = snapshot_symbols(executable, &syms, &n);
+   hsa_status_t st = snapshot_symbols(executable, NULL, &syms, &n);
    if (st != HSA_STATUS_SUCCESS)
       return st;
    for (uint32_t i = 0; i < n && st == HSA_STATUS_SUCCESS; i++)
@@ -614,7 +623,7 @@ hsa_executable_iterate_agent_symbols(hsa_executable_t executable, hsa_agent_t ag
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
    hsa_executable_symbol_t *syms;
    uint32_t n;
-   hsa_status_t st = snapshot_symbols(executable, &syms, &n);
+   hsa_status_t st = snapshot_symbols(executable, &agent, &syms, &n);
    if (st != HSA_STATUS_SUCCESS)
       return st;
    if (kind == SIM_AGENT_GPU) {
@@ -676,7 +685,7 @@ hsa_executable_symbol_get_info(hsa_executable_symbol_t executable_symbol,
    case HSA_EXECUTABLE_SYMBOL_INFO_MODULE_NAME:
       break;
    case HSA_EXECUTABLE_SYMBOL_INFO_AGENT:
-      *(hsa_agent_t *)value = sim__agent_handle(SIM_AGENT_GPU);
+      *(hsa_agent_t *)value = sym->agent;
       break;
    case HSA_EXECUTABLE_SYMBOL_INFO_LINKAGE:
       *(hsa_symbol_linkage_t *)value = HSA_SYMBOL_LINKAGE_PROGRAM;

@@ -3,8 +3,9 @@
  * memory locking and registration, access control, synchronous copies and fills, pointer
  * info (HSA Runtime PRM §2.8 "Memory", hsa_ext_amd.h "Memory pools").
  *
- * Device heap. Coarse-grained device memory lives in one memfd (up to 64 GiB, sparse)
- * mapped twice: the host view, whose addresses are the GPU VAs the application receives,
+ * Device heap. Coarse-grained device memory of every GPU lives in one memfd (up to 64 GiB
+ * per four GPUs, sparse; each GPU's allocations count against its own device size) mapped
+ * twice: the host view, whose addresses are the GPU VAs the application receives,
  * is PROT_NONE until hsa_amd_agents_allow_access grants the CPU agent access; the agent
  * view is always read/write and is what the interpreter (sim_alloc.view) and the runtime's
  * own copies use. Freed ranges are hole-punched, so new allocations read as zero.
@@ -32,8 +33,8 @@
 #define SIM_HAVE_VALGRIND_H 1
 #endif
 
-/* Address space reserved for each of the heap's two views: 64 GiB, or less where the
- * process may not have that much (heap_init). */
+/* Address space reserved for each of the heap's two views: 64 GiB per four GPUs, or less
+ * where the process may not have that much (heap_init). */
 #define HEAP_RESERVE_MAX (64ull << 30)
 #define HEAP_RESERVE_MIN (64ull << 20)
 #define HEAP_RESERVE_VALGRIND (512ull << 20)
@@ -52,9 +53,9 @@ static uint8_t *heap_host;  /* host view: GPU VAs */
 static uint8_t *heap_agent; /* agent view */
 static heap_extent *heap_free;
 static size_t heap_free_count, heap_free_cap;
-static uint64_t heap_used;
+static uint64_t heap_used[SIM_MAX_GPUS]; /* device memory each GPU has handed out */
 static uint64_t heap_reserve_size; /* bytes of address space of each view */
-static uint64_t device_size;       /* device memory the GPU agent has (<= 16 GiB) */
+static uint64_t device_size;       /* device memory each GPU agent has (<= 16 GiB) */
 static uint64_t system_used;       /* system-pool bytes allocated (under heap_lock) */
 
 /* ---- device heap ------------------------------------------------------------------------ */
@@ -70,7 +71,7 @@ static uint64_t system_used;       /* system-pool bytes allocated (under heap_lo
 static hsa_status_t
 heap_init(void)
 {
-   uint64_t want = HEAP_RESERVE_MAX;
+   uint64_t want = HEAP_RESERVE_MAX * ((sim__gpu_count() + 3) / 4);
 #ifdef SIM_HAVE_VALGRIND_H
    /* Under valgrind the agent view is "defined" memory that memcheck's leak check reads
     * page by page, faulting in every page of the memfd: 32 GiB of shared memory. */
@@ -101,7 +102,7 @@ heap_init(void)
    heap_reserve_size = want;
    device_size = want - SIM_PAGE_SIZE < SIM_DEVICE_MEMORY_SIZE ? want - SIM_PAGE_SIZE
                                                                 : SIM_DEVICE_MEMORY_SIZE;
-   if (want < HEAP_RESERVE_MAX)
+   if (want < HEAP_RESERVE_MAX * ((sim__gpu_count() + 3) / 4))
       SIM_LOGI("memory", "device heap: %llu MiB of address space per view (address space "
                "limit or tool); the GPU has %llu MiB of device memory",
                (unsigned long long)(want >> 20), (unsigned long long)(device_size >> 20));
@@ -112,7 +113,7 @@ heap_init(void)
    /* Offset 0 is never handed out, so no device VA equals the heap base. */
    heap_free[0] = (heap_extent){SIM_PAGE_SIZE, want - SIM_PAGE_SIZE};
    heap_free_count = 1;
-   heap_used = 0;
+   memset(heap_used, 0, sizeof(heap_used));
    system_used = 0;
    return HSA_STATUS_SUCCESS;
 
@@ -139,6 +140,12 @@ sim__system_memory_size(void)
 {
    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 1ull << 32;
+}
+
+static uint32_t
+all_gpus(void)
+{
+   return (1u << sim__gpu_count()) - 1;
 }
 
 /* System-pool memory is counted against the machine's physical memory (the pool's size), as
@@ -178,13 +185,14 @@ heap_finish(void)
    heap_free_count = heap_free_cap = 0;
 }
 
-/* First fit. `size` is a page multiple. */
+/* First fit, for GPU `gpu`'s device memory. `size` is a page multiple. The GPUs share the
+ * heap's address space; each has device_size bytes. */
 static bool
-heap_reserve(uint64_t size, uint64_t *offset)
+heap_reserve(uint64_t size, uint32_t gpu, uint64_t *offset)
 {
    bool ok = false;
    pthread_mutex_lock(&heap_lock);
-   if (size > device_size - heap_used)
+   if (size > device_size - heap_used[gpu])
       goto out_unlock;
    for (size_t i = 0; i < heap_free_count; i++) {
       if (heap_free[i].size < size)
@@ -197,7 +205,7 @@ heap_reserve(uint64_t size, uint64_t *offset)
                  (heap_free_count - i - 1) * sizeof(*heap_free));
          heap_free_count--;
       }
-      heap_used += size;
+      heap_used[gpu] += size;
       ok = true;
       break;
    }
@@ -206,9 +214,10 @@ out_unlock:
    return ok;
 }
 
-/* Returns a range to the free list, coalescing neighbours; drops its pages. */
+/* Returns a range of GPU `gpu`'s to the free list, coalescing neighbours; drops its
+ * pages. */
 static void
-heap_release(uint64_t offset, uint64_t size)
+heap_release(uint64_t offset, uint64_t size, uint32_t gpu)
 {
    mprotect(heap_host + offset, size, PROT_NONE);
    fallocate(heap_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)size);
@@ -243,7 +252,7 @@ heap_release(uint64_t offset, uint64_t size)
       heap_free[i] = (heap_extent){offset, size};
       heap_free_count++;
    }
-   heap_used -= size;
+   heap_used[gpu] -= size;
 out_unlock:
    pthread_mutex_unlock(&heap_lock);
 }
@@ -353,7 +362,7 @@ entry_destroy(sim_mem_entry *e)
    if (e->a.flags & SIM_ALLOC_CODE)
       sim__isa_program_free(atomic_exchange(&e->a.isa_program, NULL));
    if (e->heap_size)
-      heap_release(e->heap_offset, e->heap_size);
+      heap_release(e->heap_offset, e->heap_size, e->pool->gpu);
    if (e->free_backing) {
       munmap((void *)(uintptr_t)e->a.va, sim_align_up(e->a.size, SIM_PAGE_SIZE));
       system_uncharge(sim_align_up(e->a.size, SIM_PAGE_SIZE));
@@ -387,9 +396,10 @@ sim__mem_alloc(const sim_pool *pool, uint64_t size, uint32_t flags, enum sim_mem
    e->pool = pool;
    e->a.size = size;
    e->a.flags = flags;
-   e->gpu_access = true;
+   /* Device memory: its GPU; system memory: every GPU (PCIe links both ways). */
+   e->gpu_mask = pool->device_heap ? 1u << pool->gpu : all_gpus();
    if (pool->device_heap) {
-      if (!heap_reserve(bytes, &e->heap_offset)) {
+      if (!heap_reserve(bytes, pool->gpu, &e->heap_offset)) {
          st = HSA_STATUS_ERROR_OUT_OF_RESOURCES;
          goto out_free_entry;
       }
@@ -492,7 +502,7 @@ sim__mem_split(void *ptr, const uint64_t *cuts, const uint32_t *flags, uint32_t 
       e->a.size = end - start;
       e->a.view = first->a.view + start;
       e->a.flags = flags[i];
-      e->gpu_access = true;
+      e->gpu_mask = first->gpu_mask;
       e->span_base = va;
       if (i == 1) {
          first->a.size = start;
@@ -629,7 +639,10 @@ hsa_memory_assign_agent(void *ptr, hsa_agent_t agent, hsa_access_permission_t ac
 
 /*
  * hsa_ext_amd.h: only the listed agents and the owner may access `ptr` afterwards. Naming
- * the CPU agent opens the host view of device memory.
+ * the CPU agent opens the host view of device memory; naming another GPU gives it peer
+ * access to this GPU's memory (the set of GPUs pointer info reports). System memory stays
+ * reachable by every GPU. The interpreter does not check a dispatch's GPU against the set,
+ * as the software KFD does not check the node a mapping was made for: one address space.
  */
 SIM_EXPORT hsa_status_t
 hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_agent_t *agents,
@@ -639,11 +652,14 @@ hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_agent_t *agents,
    if (num_agents == 0 || !agents || flags || !ptr)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
    bool cpu = false;
+   uint32_t gpus = 0;
    for (uint32_t i = 0; i < num_agents; i++) {
-      enum sim_agent_kind kind;
-      if (!sim__agent_from_handle(agents[i], &kind))
+      const sim_agent *a = sim__agent_get(agents[i]);
+      if (!a)
          return HSA_STATUS_ERROR_INVALID_AGENT;
-      cpu |= kind == SIM_AGENT_CPU;
+      cpu |= a->kind == SIM_AGENT_CPU;
+      if (a->kind == SIM_AGENT_GPU)
+         gpus |= 1u << a->gpu;
    }
    hsa_status_t st = HSA_STATUS_SUCCESS;
    pthread_rwlock_wrlock(&table_lock);
@@ -659,6 +675,8 @@ hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_agent_t *agents,
       }
       e->host_access = true;
    }
+   if (e->heap_size)
+      e->gpu_mask = 1u << e->pool->gpu | gpus;
 out_unlock:
    pthread_rwlock_unlock(&table_lock);
    return st;
@@ -666,8 +684,9 @@ out_unlock:
 
 /* ---- API: host memory locking and registration ------------------------------------------ */
 
+/* Locks [host_ptr, +size) for the GPUs in `gpus` (bit g: GPU g). */
 static hsa_status_t
-lock_range(void *host_ptr, size_t size, void **agent_ptr)
+lock_range(void *host_ptr, size_t size, uint32_t gpus, void **agent_ptr)
 {
    uint64_t va = (uint64_t)(uintptr_t)host_ptr;
    if (va + size < va)
@@ -677,6 +696,7 @@ lock_range(void *host_ptr, size_t size, void **agent_ptr)
    sim_mem_entry *e = table_find_locked(va);
    if (e && e->kind == SIM_MEM_LOCKED && e->a.va == va && e->a.size == size) {
       e->lock_count++;
+      e->gpu_mask |= gpus;
       goto out_done;
    }
    if (e && e->heap_size) {
@@ -704,7 +724,7 @@ lock_range(void *host_ptr, size_t size, void **agent_ptr)
    e->a.flags = SIM_ALLOC_READ | SIM_ALLOC_WRITE;
    e->host_ptr = host_ptr;
    e->host_access = true;
-   e->gpu_access = true;
+   e->gpu_mask = gpus;
    e->lock_count = 1;
    e->span_base = va;
    st = table_insert_locked(e);
@@ -736,15 +756,19 @@ unlock_range(void *host_ptr)
    return HSA_STATUS_SUCCESS;
 }
 
+/* The GPUs a lock names (hsa_ext_amd.h: no list means every agent). */
 static hsa_status_t
-check_lock_agents(const hsa_agent_t *agents, int num_agent)
+check_lock_agents(const hsa_agent_t *agents, int num_agent, uint32_t *gpus)
 {
    if ((agents && num_agent <= 0) || (!agents && num_agent != 0))
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   *gpus = agents ? 0 : all_gpus();
    for (int i = 0; i < num_agent; i++) {
-      enum sim_agent_kind kind;
-      if (!sim__agent_from_handle(agents[i], &kind))
+      const sim_agent *a = sim__agent_get(agents[i]);
+      if (!a)
          return HSA_STATUS_ERROR_INVALID_AGENT;
+      if (a->kind == SIM_AGENT_GPU)
+         *gpus |= 1u << a->gpu;
    }
    return HSA_STATUS_SUCCESS;
 }
@@ -756,10 +780,11 @@ hsa_amd_memory_lock(void *host_ptr, size_t size, hsa_agent_t *agents, int num_ag
    SIM_CHECK_INIT();
    if (size == 0 || !host_ptr || !agent_ptr)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   hsa_status_t st = check_lock_agents(agents, num_agent);
+   uint32_t gpus;
+   hsa_status_t st = check_lock_agents(agents, num_agent, &gpus);
    if (st != HSA_STATUS_SUCCESS)
       return st;
-   return lock_range(host_ptr, size, agent_ptr);
+   return lock_range(host_ptr, size, gpus, agent_ptr);
 }
 
 SIM_EXPORT hsa_status_t
@@ -772,10 +797,11 @@ hsa_amd_memory_lock_to_pool(void *host_ptr, size_t size, hsa_agent_t *agents, in
       return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
    if (size == 0 || !host_ptr || !agent_ptr || flags != 0)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   hsa_status_t st = check_lock_agents(agents, num_agent);
+   uint32_t gpus;
+   hsa_status_t st = check_lock_agents(agents, num_agent, &gpus);
    if (st != HSA_STATUS_SUCCESS)
       return st;
-   return lock_range(host_ptr, size, agent_ptr);
+   return lock_range(host_ptr, size, gpus, agent_ptr);
 }
 
 SIM_EXPORT hsa_status_t
@@ -794,7 +820,7 @@ hsa_memory_register(void *ptr, size_t size)
    if (size == 0)
       return ptr ? HSA_STATUS_ERROR_INVALID_ARGUMENT : HSA_STATUS_SUCCESS;
    void *agent_ptr;
-   return lock_range(ptr, size, &agent_ptr);
+   return lock_range(ptr, size, all_gpus(), &agent_ptr);
 }
 
 SIM_EXPORT hsa_status_t
@@ -862,7 +888,7 @@ hsa_amd_pointer_info(const void *ptr, hsa_amd_pointer_info_t *info, void *(*allo
    hsa_amd_pointer_info_t out;
    memset(&out, 0, sizeof(out));
    out.size = info->size < sizeof(out) ? info->size : (uint32_t)sizeof(out);
-   hsa_agent_t agents[SIM_AGENT_COUNT];
+   hsa_agent_t agents[SIM_MAX_GPUS];
    uint32_t agent_count = 0;
 
    pthread_rwlock_rdlock(&table_lock);
@@ -880,13 +906,15 @@ hsa_amd_pointer_info(const void *ptr, hsa_amd_pointer_info_t *info, void *(*allo
       out.hostBaseAddress = first->host_access ? (void *)(uintptr_t)first->a.va : NULL;
       out.sizeInBytes = size;
       out.userData = first->user_data;
-      out.agentOwner = sim__agent_handle(first->pool ? first->pool->owner : SIM_AGENT_CPU);
+      out.agentOwner = first->pool ? sim__pool_owner(first->pool) : sim__agent_cpu();
       out.global_flags = first->pool ? first->pool->global_flags
                                      : HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED;
-      if (first->host_access)
-         agents[agent_count++] = sim__agent_handle(SIM_AGENT_CPU);
-      if (first->gpu_access)
-         agents[agent_count++] = sim__agent_handle(SIM_AGENT_GPU);
+      /* As ROCr lists them: the agents of the GPU nodes the memory is mapped to
+       * (runtime.cpp PtrInfo, from the KFD's MappedNodes); never the CPU. */
+      for (uint32_t g = 0; g < sim__gpu_count(); g++) {
+         if (first->gpu_mask & (1u << g))
+            agents[agent_count++] = sim__agent_gpu(g);
+      }
    } else {
       out.type = HSA_EXT_POINTER_TYPE_UNKNOWN;
    }

@@ -58,22 +58,47 @@ uint64_t sim__timestamp(void);
  */
 #define SIM_POLL_NS 20000ull
 
+/* ---- the GPUs both front ends show (sim_gpus.c) ------------------------------------------ */
+
+/*
+ * HSACL_KFD_GPUS: how many gfx906 GPUs the software HSA runtime and the software KFD
+ * (sim/kfd) both show, 1..SIM_MAX_GPUS, default 1. Anything else is reported on stderr and
+ * means 1. Read once per hsa_init / hsaKmtOpenKFD.
+ */
+#define SIM_MAX_GPUS 8
+uint32_t sim__gpus_from_env(void);
+
+/* Identity of GPU `gpu` (0-based; its KFD node is gpu + 1), the same on both front ends: the
+ * KFD reports these in its node properties and ROCr returns them from hsa_agent_get_info. */
+#define SIM_GPU_PRODUCT_NAME "hsacl software gfx906" /* HSA_AMD_AGENT_INFO_PRODUCT_NAME */
+#define SIM_GPU_CHIP_ID 0x66afu                        /* Vega 20 (Radeon VII) */
+#define SIM_GPU_MAX_CLOCK_MHZ 1801u
+uint64_t sim__gpu_unique_id(uint32_t gpu);  /* UUID "GPU-%016llx" */
+uint32_t sim__gpu_location_id(uint32_t gpu); /* PCI bus/device/function (BDFID) */
+
 /* ---- agents, pools, caches, ISA (sim_agent.c) ------------------------------------------ */
 
-enum sim_agent_kind { SIM_AGENT_CPU = 0, SIM_AGENT_GPU = 1, SIM_AGENT_COUNT };
+enum sim_agent_kind { SIM_AGENT_CPU = 0, SIM_AGENT_GPU = 1 };
+
+/* One agent: the CPU, or GPU `gpu` (0-based, node gpu + 1). Handles are their addresses. */
+typedef struct sim_agent {
+   enum sim_agent_kind kind;
+   uint32_t gpu;
+} sim_agent;
 
 enum sim_pool_kind {
    SIM_POOL_SYSTEM = 0,  /* CPU agent: fine-grained system memory */
    SIM_POOL_KERNARG,     /* CPU agent: fine-grained, KERNARG_INIT */
    SIM_POOL_SYSTEM_COARSE, /* CPU agent: coarse-grained system memory */
-   SIM_POOL_DEVICE,      /* GPU agent: coarse-grained device memory */
-   SIM_POOL_GROUP,       /* GPU agent: LDS (group segment), not allocatable */
+   SIM_POOL_DEVICE,      /* GPU agent: coarse-grained device memory (one per GPU) */
+   SIM_POOL_GROUP,       /* GPU agent: LDS (group segment), not allocatable (one per GPU) */
    SIM_POOL_COUNT
 };
 
 typedef struct sim_pool {
    enum sim_pool_kind kind;
    enum sim_agent_kind owner;
+   uint32_t gpu; /* owner GPU of a GPU pool; 0 for the system pools */
    hsa_amd_segment_t segment;
    uint32_t global_flags; /* hsa_amd_memory_pool_global_flag_t bits */
    bool alloc_allowed;
@@ -81,11 +106,21 @@ typedef struct sim_pool {
    uint64_t size;
 } sim_pool;
 
-extern const sim_pool sim__pools[SIM_POOL_COUNT];
-
-hsa_agent_t sim__agent_handle(enum sim_agent_kind kind);
+/* Reads HSACL_KFD_GPUS: the agents of this hsa_init. */
+void sim__agents_init(void);
+/* GPU agents of the system (1..SIM_MAX_GPUS). */
+uint32_t sim__gpu_count(void);
+hsa_agent_t sim__agent_cpu(void);
+hsa_agent_t sim__agent_gpu(uint32_t gpu);
+/* NULL for a handle that names no agent of this system. */
+const sim_agent *sim__agent_get(hsa_agent_t agent);
 /* Returns false for a handle that names no agent. */
 bool sim__agent_from_handle(hsa_agent_t agent, enum sim_agent_kind *kind);
+/* The system pools (SYSTEM, KERNARG, SYSTEM_COARSE) and GPU `gpu`'s device pool. */
+const sim_pool *sim__pool_system(enum sim_pool_kind kind);
+const sim_pool *sim__pool_device(uint32_t gpu);
+/* The agent that owns `pool`. */
+hsa_agent_t sim__pool_owner(const sim_pool *pool);
 hsa_amd_memory_pool_t sim__pool_handle(const sim_pool *pool);
 /* NULL for a handle that names no pool (regions and pools share the objects). */
 const sim_pool *sim__pool_from_handle(uint64_t handle);
@@ -96,7 +131,7 @@ const sim_pool *sim__pool_from_handle(uint64_t handle);
 
 /* ---- memory (sim_memory.c) ------------------------------------------------------------- */
 
-/* Device memory of the GPU agent: SIM_DEVICE_MEMORY_SIZE, or what the address space left
+/* Device memory of each GPU agent: SIM_DEVICE_MEMORY_SIZE, or what the address space left
  * for the device heap (RLIMIT_AS, valgrind). Valid after hsa_init. */
 uint64_t sim__device_memory_size(void);
 /* Physical memory of the machine: the system pools' size and their allocation budget. */
@@ -121,7 +156,7 @@ typedef struct sim_mem_entry {
    void *host_ptr;         /* host address the application passed (locked memory) */
    void *user_data;        /* hsa_amd_pointer_info_set_userdata */
    bool host_access;       /* host view is readable/writable */
-   bool gpu_access;        /* GPU agent may access (allow_access or owner) */
+   uint32_t gpu_mask;      /* bit g: GPU g may access (owner, allow_access, lock) */
    uint32_t lock_count;    /* locked memory: number of lock calls */
    bool free_backing;      /* system memory we allocated (munmap on free) */
    uint64_t span_base;     /* first VA of the group this entry belongs to */
@@ -308,13 +343,13 @@ typedef bool (*sim_elf_resolve_fn)(void *ctx, const char *name, uint64_t *addres
 
 /*
  * Validates an AMDGPU code object (ELF64, EM_AMDGPU, HSA OS ABI, code object v3..v6,
- * gfx906 with xnack/sramecc off or any), maps its PT_LOAD segments into device memory,
- * applies its dynamic relocations and collects kernels (descriptor + metadata) and
+ * gfx906 with xnack/sramecc off or any), maps its PT_LOAD segments into GPU `gpu`'s device
+ * memory, applies its dynamic relocations and collects kernels (descriptor + metadata) and
  * variables. Never reads outside [data, data+size). Returns INVALID_CODE_OBJECT for a
  * malformed object and INVALID_ISA_NAME for another target.
  */
-hsa_status_t sim__elf_load(const uint8_t *data, size_t size, sim_elf_resolve_fn resolve,
-                           void *ctx, sim_code_image *image);
+hsa_status_t sim__elf_load(const uint8_t *data, size_t size, uint32_t gpu,
+                           sim_elf_resolve_fn resolve, void *ctx, sim_code_image *image);
 /* Frees the image's memory and symbols. Accepts a zeroed image. */
 void sim__elf_unload(sim_code_image *image);
 

@@ -48,6 +48,7 @@ typedef struct sim_queue {
    uint32_t private_segment_size, group_segment_size;
    uint32_t cu_mask[(60 + 31) / 32];
    hsa_amd_queue_priority_t priority;
+   uint32_t gpu; /* the GPU agent whose command processor serves it */
    struct sim_queue *next;
 } sim_queue;
 
@@ -226,7 +227,7 @@ queue_create(uint32_t size, hsa_queue_type32_t type, uint32_t features, hsa_sign
       return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
    sq->soft = soft;
    void *ring;
-   st = sim__mem_alloc(&sim__pools[SIM_POOL_SYSTEM], (uint64_t)size * 64,
+   st = sim__mem_alloc(sim__pool_system(SIM_POOL_SYSTEM), (uint64_t)size * 64,
                        SIM_ALLOC_READ | SIM_ALLOC_WRITE, SIM_MEM_INTERNAL, &ring, NULL);
    if (st != HSA_STATUS_SUCCESS)
       goto out_release;
@@ -276,10 +277,10 @@ hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
                  hsa_queue_t **queue)
 {
    SIM_CHECK_INIT();
-   enum sim_agent_kind kind;
-   if (!sim__agent_from_handle(agent, &kind))
+   const sim_agent *a = sim__agent_get(agent);
+   if (!a)
       return HSA_STATUS_ERROR_INVALID_AGENT;
-   if (kind != SIM_AGENT_GPU)
+   if (a->kind != SIM_AGENT_GPU)
       return HSA_STATUS_ERROR_INVALID_QUEUE_CREATION;
    if (type != HSA_QUEUE_TYPE_MULTI && type != HSA_QUEUE_TYPE_SINGLE)
       return HSA_STATUS_ERROR_INVALID_QUEUE_CREATION;
@@ -292,6 +293,7 @@ hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
       return st;
    sq->callback = callback;
    sq->data = data;
+   sq->gpu = a->gpu;
    sq->private_segment_size = private_segment_size;
    sq->group_segment_size = group_segment_size;
    if (pthread_create(&sq->thread, NULL, queue_main, sq) != 0) {
@@ -301,8 +303,8 @@ hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
    sq->thread_started = true;
    queue_publish(sq);
    *queue = &sq->q;
-   SIM_LOGD("queue", "queue %llu created: %u packets at %p", (unsigned long long)sq->q.id, size,
-            sq->q.base_address);
+   SIM_LOGD("queue", "queue %llu created on GPU %u: %u packets at %p",
+            (unsigned long long)sq->q.id, a->gpu, size, sq->q.base_address);
    return HSA_STATUS_SUCCESS;
 }
 

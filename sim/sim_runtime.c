@@ -37,11 +37,12 @@ hsa_init(void)
       goto out_unlock;
    }
    if (n == 0) {
+      sim__agents_init();
       st = sim__mem_init();
       if (st != HSA_STATUS_SUCCESS)
          goto out_unlock;
       sim__wake_delay_enabled = getenv("HSACL_SIM_WAKE_DELAY") != NULL;
-      SIM_LOGI("runtime", "initialised: gfx906 software agent");
+      SIM_LOGI("runtime", "initialised: %u gfx906 software agent(s)", sim__gpu_count());
    }
    atomic_store_explicit(&init_count, n + 1, memory_order_release);
 out_unlock:

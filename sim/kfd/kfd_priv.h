@@ -25,11 +25,11 @@
 
 #include "sim_cp.h"
 #include "sim_isa.h"
-#include "sim_priv.h" /* logging only */
+#include "sim_priv.h" /* logging, the GPUs shared with the software runtime */
 
 #define KFD_EXPORT __attribute__((visibility("default")))
 
-#define KFD_MAX_GPUS 8
+#define KFD_MAX_GPUS SIM_MAX_GPUS
 #define KFD_PAGE 4096ull
 
 /* ---- topology (kfd_topology.c) ------------------------------------------------------- */

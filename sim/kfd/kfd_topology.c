@@ -47,28 +47,13 @@ kfd_gpu_count(void)
    return gpu_count;
 }
 
-static uint32_t
-gpus_from_env(void)
-{
-   const char *e = getenv("HSACL_KFD_GPUS");
-   if (!e || !*e)
-      return 1;
-   char *end;
-   long n = strtol(e, &end, 10);
-   if (*end || n < 1 || n > KFD_MAX_GPUS) {
-      SIM_LOGW("kfd", "HSACL_KFD_GPUS=%s is not 1..%d: using 1", e, KFD_MAX_GPUS);
-      return 1;
-   }
-   return (uint32_t)n;
-}
-
 KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
 hsaKmtOpenKFD(void)
 {
    HSAKMT_STATUS st = HSAKMT_STATUS_SUCCESS;
    pthread_mutex_lock(&open_lock);
    if (open_count == 0) {
-      gpu_count = gpus_from_env();
+      gpu_count = sim__gpus_from_env(); /* shared with the software HSA runtime */
       if (kfd_memory_open() != HSA_STATUS_SUCCESS) {
          st = HSAKMT_STATUS_NO_MEMORY;
          goto out_unlock;
@@ -220,12 +205,12 @@ hsaKmtGetNodeProperties(HSAuint32 NodeId, HsaNodeProperties *NodeProperties)
    p->EngineId.ui32.Minor = 0;
    p->EngineId.ui32.Stepping = 6;
    p->VendorId = 0x1002;
-   p->DeviceId = 0x66a1; /* Vega 20 */
-   p->LocationId = (0x10 + gpu) << 8;
+   p->DeviceId = SIM_GPU_CHIP_ID;
+   p->LocationId = sim__gpu_location_id(gpu);
    p->LocalMemSize = GPU_VRAM;
-   p->MaxEngineClockMhzFCompute = 1800;
+   p->MaxEngineClockMhzFCompute = SIM_GPU_MAX_CLOCK_MHZ;
    p->DrmRenderMinor = 128 + (int)gpu;
-   set_name(p->MarketingName, p->AMDName, "hsacl software gfx906");
+   set_name(p->MarketingName, p->AMDName, SIM_GPU_PRODUCT_NAME);
    p->HiveID = 0;
    p->NumSdmaEngines = 0;
    p->NumSdmaXgmiEngines = 0;
@@ -233,7 +218,7 @@ hsaKmtGetNodeProperties(HSAuint32 NodeId, HsaNodeProperties *NodeProperties)
    p->NumCpQueues = 24;
    p->NumGws = 0;
    p->Domain = 0;
-   p->UniqueID = 0x6873636c00000000ull + NodeId; /* "hscl" */
+   p->UniqueID = sim__gpu_unique_id(gpu);
    p->VGPRSizePerCU = 256 * 1024;
    p->SGPRSizePerCU = 800 * 4 * 4;
    return HSAKMT_STATUS_SUCCESS;

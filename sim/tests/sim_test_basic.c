@@ -148,7 +148,12 @@ test_pools(const test_env *env)
    CHECK_HSA(hsa_amd_agent_memory_pool_get_info(env->gpu, env->device_pool,
                                                 HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access));
    CHECK(access == HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT);
+   /* ROCr's answer for system memory from a GPU (MemoryRegion::GetAccessInfo); the GPU
+    * reaches it all the same. */
    CHECK_HSA(hsa_amd_agent_memory_pool_get_info(env->gpu, env->kernarg_pool,
+                                                HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access));
+   CHECK(access == HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT);
+   CHECK_HSA(hsa_amd_agent_memory_pool_get_info(env->cpu, env->kernarg_pool,
                                                 HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access));
    CHECK(access == HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT);
    hsa_amd_memory_pool_t bogus = {42};
