@@ -352,6 +352,7 @@ entry_destroy(sim_mem_entry *e)
 {
    if (e->a.flags & SIM_ALLOC_CODE)
       sim__isa_program_free(atomic_exchange(&e->a.isa_program, NULL));
+   sim__cache_forget(&e->a);
    if (e->heap_size)
       heap_release(e->heap_offset, e->heap_size);
    if (e->free_backing) {
@@ -387,6 +388,10 @@ sim__mem_alloc(const sim_pool *pool, uint64_t size, uint32_t flags, enum sim_mem
    e->pool = pool;
    e->a.size = size;
    e->a.flags = flags;
+   /* Coarse-grained pools are cached in the GPU's L2 (sim_isa.h); code is not. */
+   if ((pool->global_flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) &&
+       !(flags & SIM_ALLOC_CODE))
+      e->a.flags |= SIM_ALLOC_COARSE;
    e->gpu_access = true;
    if (pool->device_heap) {
       if (!heap_reserve(bytes, &e->heap_offset)) {
