@@ -275,7 +275,7 @@ async_main(void *arg)
    uint64_t start = sim__cp_clock();
    sim_fault fault;
    memset(&fault, 0, sizeof(fault));
-   hsa_status_t st = sim__isa_dispatch(p, (uint64_t)(uintptr_t)job.packet, &fault);
+   hsa_status_t st = sim__isa_dispatch_on(cp->agent, p, (uint64_t)(uintptr_t)job.packet, &fault);
    if (st != HSA_STATUS_SUCCESS)
       cp_fail(cp, st, fault_bits(fault.kind), &fault, "kernel dispatch failed");
    else
@@ -349,7 +349,7 @@ process_packet(sim_cp *cp, uint64_t index)
          return true; /* it completes on its own thread */
       sim_fault fault;
       memset(&fault, 0, sizeof(fault));
-      hsa_status_t st = sim__isa_dispatch(p, (uint64_t)(uintptr_t)packet, &fault);
+      hsa_status_t st = sim__isa_dispatch_on(cp->agent, p, (uint64_t)(uintptr_t)packet, &fault);
       if (st != HSA_STATUS_SUCCESS) {
          cp_fail(cp, st, fault_bits(fault.kind), &fault, "kernel dispatch failed");
          return false;
@@ -394,6 +394,8 @@ check_deps:
               "invalid dependency signal");
       return false;
    }
+   /* A barrier's fences take effect once its dependencies are met (PRM §2.7.3.3). */
+   sim__cache_fence(cp->agent, cp->last_acquire_scope, cp->last_release_scope);
 
 complete:
    packet_complete(cp, packet, start);

@@ -139,6 +139,7 @@ struct sim_cp {
    uint32_t inflight;             /* asynchronous dispatches running */
    bool processing;               /* the CP thread is processing a packet itself */
    uint16_t last_acquire_scope, last_release_scope; /* recorded fence scopes */
+   unsigned agent;                /* GPU agent number (sim_isa.h): whose L2 the packets use */
    void *owner;                   /* the front end's queue */
 };
 

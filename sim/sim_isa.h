@@ -26,6 +26,10 @@ enum sim_alloc_flags {
    /* Executable memory the GPU may also write (the software KFD: ROCr's loader copies code
     * in with blit kernels, then invalidates the code caches, which drops isa_program). */
    SIM_ALLOC_EXEC = 1u << 3,
+   /* Coarse-grained memory (device memory, coarse-grained system pools): the GPU's L2
+    * caches it, and only fences at agent or system scope make it coherent
+    * (sim_cache.c). Fine-grained, kernarg, registered and code memory is not cached. */
+   SIM_ALLOC_COARSE = 1u << 4,
 };
 
 /*
@@ -44,6 +48,7 @@ typedef struct sim_alloc {
    uint8_t *view;   /* agent view of `va`: the interpreter's pointer */
    uint32_t flags;  /* enum sim_alloc_flags */
    _Atomic(void *) isa_program;
+   _Atomic(void *) cache_lines; /* sim_cache.c: the agents' cached lines of it, or NULL */
 } sim_alloc;
 
 /*
@@ -85,7 +90,51 @@ typedef struct sim_fault {
 hsa_status_t sim__isa_dispatch(const hsa_kernel_dispatch_packet_t *packet, uint64_t packet_va,
                                sim_fault *fault);
 
+/* sim__isa_dispatch on GPU agent number `agent` (0 .. SIM_CACHE_AGENTS - 1): the agent
+ * whose L2 the dispatch's coarse-grained accesses go through (sim_cache.c). The packet's
+ * acquire fence is applied before the first wave, its release fence after the last. */
+hsa_status_t sim__isa_dispatch_on(unsigned agent, const hsa_kernel_dispatch_packet_t *packet,
+                                  uint64_t packet_va, sim_fault *fault);
+
 /* Frees a decoded program stored in sim_alloc.isa_program. Accepts NULL. */
 void sim__isa_program_free(void *program);
+
+/*
+ * The GPU agents' L2 caches (sim/isa/sim_cache.c). On gfx906, coarse-grained memory is
+ * cached in the agent's L2 and made coherent only at packet boundaries, by the CP's
+ * acquire (L2 invalidate) and release (L2 write-back) fences at system scope; agent scope
+ * needs no cache action, since one L2 serves the whole agent (AMDGPUUsage, "Memory Model
+ * GFX6-GFX9"). The checking mode (HSACL_SIM_CACHE=check) models that: each agent's
+ * accesses to coarse-grained memory go through a write-back cache of its own, so a write
+ * reaches memory (the host, the copy engine, other agents) only at a system-scope release,
+ * and a line read before another agent or the host wrote memory stays stale until a
+ * system-scope acquire. Without it every access goes to memory, as before. The fence
+ * counters (HSACL_SIM_CACHE_STATS=<file>: struct sim_cache_stats, updated in place) count
+ * in both modes.
+ */
+#define SIM_CACHE_AGENTS 16u
+#define SIM_CACHE_LINE 64u
+
+/* The file HSACL_SIM_CACHE_STATS names: this structure, its counters updated atomically
+ * while the process runs (a reader maps the file). */
+#define SIM_CACHE_STATS_MAGIC 0x3153544154534c32ull /* "2LSTATS1" */
+struct sim_cache_stats {
+   uint64_t magic;
+   uint64_t checking;        /* 1 when HSACL_SIM_CACHE=check */
+   uint64_t dispatches;      /* kernel dispatch packets executed */
+   uint64_t system_releases; /* packets with a system-scope release: L2 write-backs */
+   uint64_t agent_releases;  /* packets with an agent-scope release: no cache action */
+   uint64_t system_acquires; /* packets with a system-scope acquire: L2 invalidations */
+   uint64_t lines_written;   /* dirty lines written back (checking mode) */
+   uint64_t lines_filled;    /* lines read into an agent's cache (checking mode) */
+};
+
+/* Applies a packet's fences on `agent`: `acquire`/`release` are HSA_FENCE_SCOPE_* values.
+ * For barrier and vendor packets (the CP, after the packet's wait). */
+void sim__cache_fence(unsigned agent, unsigned acquire, unsigned release);
+
+/* The allocation is being freed: its cached lines go (written-back data is lost, as when
+ * memory is freed under a GPU's cache). Accepts allocations never cached. */
+void sim__cache_forget(sim_alloc *a);
 
 #endif

@@ -361,6 +361,7 @@ entry_destroy(sim_mem_entry *e)
 {
    if (e->a.flags & SIM_ALLOC_CODE)
       sim__isa_program_free(atomic_exchange(&e->a.isa_program, NULL));
+   sim__cache_forget(&e->a);
    if (e->heap_size)
       heap_release(e->heap_offset, e->heap_size, e->pool->gpu);
    if (e->free_backing) {
@@ -398,6 +399,10 @@ sim__mem_alloc(const sim_pool *pool, uint64_t size, uint32_t flags, enum sim_mem
    e->a.flags = flags;
    /* Device memory: its GPU; system memory: every GPU (PCIe links both ways). */
    e->gpu_mask = pool->device_heap ? 1u << pool->gpu : all_gpus();
+   /* Coarse-grained pools are cached in the GPU's L2 (sim_isa.h); code is not. */
+   if ((pool->global_flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) &&
+       !(flags & SIM_ALLOC_CODE))
+      e->a.flags |= SIM_ALLOC_COARSE;
    if (pool->device_heap) {
       if (!heap_reserve(bytes, pool->gpu, &e->heap_offset)) {
          st = HSA_STATUS_ERROR_OUT_OF_RESOURCES;

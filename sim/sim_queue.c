@@ -294,6 +294,7 @@ hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
    sq->callback = callback;
    sq->data = data;
    sq->gpu = a->gpu;
+   sq->cp.agent = a->gpu; /* its GPU's L2 (sim_isa.h) */
    sq->private_segment_size = private_segment_size;
    sq->group_segment_size = group_segment_size;
    if (pthread_create(&sq->thread, NULL, queue_main, sq) != 0) {

@@ -529,6 +529,13 @@ hsa_status_t
 sim__isa_dispatch(const hsa_kernel_dispatch_packet_t *packet, uint64_t packet_va,
                   sim_fault *fault)
 {
+   return sim__isa_dispatch_on(0, packet, packet_va, fault);
+}
+
+hsa_status_t
+sim__isa_dispatch_on(unsigned agent, const hsa_kernel_dispatch_packet_t *packet,
+                     uint64_t packet_va, sim_fault *fault)
+{
    memset(fault, 0, sizeof(*fault));
    const sim_alloc *ka = sim__mem_find(packet->kernel_object);
    if (!ka || packet->kernel_object - ka->va + 64 > ka->size)
@@ -627,7 +634,12 @@ sim__isa_dispatch(const hsa_kernel_dispatch_packet_t *packet, uint64_t packet_va
    pthread_once(&watchdog_once, watchdog_init);
    if (watchdog_ns)
       d->deadline_ns = now_ns() + watchdog_ns;
+   d->agent = agent;
+   uint16_t header = __atomic_load_n(&packet->header, __ATOMIC_ACQUIRE);
+   sim__cache_dispatch_begin(agent, (header >> HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) & 3);
    pool_run(d);
+   /* The release follows the last wave, faulted or not: what was written stays written. */
+   sim__cache_dispatch_end(agent, (header >> HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE) & 3);
    if (atomic_load(&d->faulted)) {
       *fault = d->fault;
       st = status_of(fault->kind);

@@ -107,6 +107,9 @@ vm_fast(sim_wave *w, const sim_inst *in, uint64_t m, uint32_t bytes, bool write,
       return NULL;
    if (write && ((a->flags & SIM_ALLOC_CODE) || !(a->flags & SIM_ALLOC_WRITE)))
       return NULL;
+   /* Cached lines are not one block: lane by lane through sim__gpu_ptr. */
+   if (SIM_UNLIKELY(sim__cache_checking) && (a->flags & SIM_ALLOC_COARSE))
+      return NULL;
    int64_t r = (int64_t)(rbase - a->va);
    int64_t lim = (int64_t)(a->reach - bytes);
    int64_t lmin = r < 0 ? -r : 0, lmax = lim - r;

@@ -257,6 +257,7 @@ struct sim_disp {
    uint32_t trace_wg[3], trace_wave;
    bool trace;
    uint64_t deadline_ns;     /* CLOCK_MONOTONIC watchdog deadline, 0: none */
+   unsigned agent;           /* GPU agent number: whose L2 (sim_cache.c) */
    /* Thread pool (sim_dispatch.c), under the pool lock: */
    unsigned active;          /* threads inside run_workgroups(this) */
    bool open;                /* in the pool's list: threads may join */
@@ -317,6 +318,19 @@ void sim__counts_flush(uint64_t *counts);
 sim_fault_kind sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, uint8_t *lds,
                                           uint32_t lds_size, uint8_t *scratch,
                                           uint64_t scratch_size, sim_fault *fault);
+
+/* ---- L2 checking mode (sim_cache.c) ---------------------------------------------------- */
+
+/* HSACL_SIM_CACHE=check: coarse-grained accesses go through the agent's cache. Set once,
+ * before the first dispatch. */
+extern bool sim__cache_checking;
+/* The agent's cached copy of [va, va + size) in `a` (coarse-grained, bounds checked), its
+ * lines filled; `write` marks the bytes dirty. NULL (wave faulted) when out of memory. */
+void *sim__cache_ptr(sim_wave *w, const sim_alloc *a, uint64_t va, uint32_t size, bool write);
+/* A dispatch's acquire fence, then the agent's lock shared until dispatch_end, which
+ * applies the release fence. */
+void sim__cache_dispatch_begin(unsigned agent, unsigned acquire);
+void sim__cache_dispatch_end(unsigned agent, unsigned release);
 
 /* The allocation holding GPU VA `va` (its mapped pages: `reach`), or NULL: the
  * work-group's translation cache, then sim__mem_find. */

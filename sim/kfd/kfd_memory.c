@@ -168,6 +168,7 @@ static void
 entry_destroy(kfd_mem *e)
 {
    sim__isa_program_free(atomic_load(&e->a.isa_program));
+   sim__cache_forget(&e->a);
    if (e->owns) {
       munmap((void *)(uintptr_t)e->a.va, sim_align_up(e->a.size, KFD_PAGE));
       if (!kfd_node_is_gpu(e->node))
@@ -264,6 +265,10 @@ entry_new(uint64_t va, uint64_t size, HSA_POINTER_TYPE type, uint32_t node, HsaM
    e->a.flags = flags.ui32.ExecuteAccess ? KFD_ALLOC_FLAGS_EXEC
                 : flags.ui32.ReadOnly    ? SIM_ALLOC_READ
                                          : SIM_ALLOC_READ | SIM_ALLOC_WRITE;
+   /* ROCr's coarse-grained pools (VRAM, coarse system memory) are cached in the GPU's L2;
+    * registered user memory and code are not (sim_isa.h). */
+   if (flags.ui32.CoarseGrain && !flags.ui32.ExecuteAccess && type == HSA_POINTER_ALLOCATED)
+      e->a.flags |= SIM_ALLOC_COARSE;
    for (uint32_t i = 0; i < kfd_gpu_count(); i++)
       e->registered_nodes[i] = i + 1; /* every GPU: one address space */
    e->type = type;

@@ -297,6 +297,7 @@ hsaKmtCreateQueue(HSAuint32 NodeId, HSA_QUEUE_TYPE Type, HSAuint32 QueuePercenta
    sim__cp_init(&q->cp, &kfd_cp_ops, q, q->id, QueueAddress, (uint32_t)packets,
                 (_Atomic uint64_t *)QueueResource->Queue_read_ptr_aql,
                 (_Atomic uint64_t *)QueueResource->Queue_write_ptr_aql);
+   q->cp.agent = NodeId - 1; /* GPU nodes are 1..N */
    atomic_store(&q->cp.suspended, QueuePercentage == 0);
    if (pthread_create(&q->thread, NULL, queue_main, q) != 0)
       goto out_free;
