@@ -253,6 +253,7 @@ packet_complete(sim_cp *cp, uint8_t *packet, uint64_t start)
 typedef struct async_dispatch {
    sim_cp *cp;
    uint8_t *packet;
+   sim_scratch *scratch;
 } async_dispatch;
 
 static void
@@ -275,7 +276,8 @@ async_main(void *arg)
    uint64_t start = sim__cp_clock();
    sim_fault fault;
    memset(&fault, 0, sizeof(fault));
-   hsa_status_t st = sim__isa_dispatch_on(cp->agent, p, (uint64_t)(uintptr_t)job.packet, &fault);
+   hsa_status_t st = sim__isa_dispatch_scratch(cp->agent, job.scratch, p,
+                                               (uint64_t)(uintptr_t)job.packet, &fault);
    if (st != HSA_STATUS_SUCCESS)
       cp_fail(cp, st, fault_bits(fault.kind), &fault, "kernel dispatch failed");
    else
@@ -294,10 +296,16 @@ async_wait(sim_cp *cp, uint32_t limit)
    pthread_mutex_unlock(&cp->lock);
 }
 
+void
+sim__cp_drain(sim_cp *cp)
+{
+   async_wait(cp, 0);
+}
+
 /* Starts the (valid) dispatch packet on a thread of its own; false when no thread could be
  * made (the caller runs it itself). */
 static bool
-async_start(sim_cp *cp, uint8_t *packet)
+async_start(sim_cp *cp, uint8_t *packet, sim_scratch *scratch)
 {
    async_wait(cp, CP_MAX_ASYNC);
    async_dispatch *job = malloc(sizeof(*job));
@@ -305,6 +313,7 @@ async_start(sim_cp *cp, uint8_t *packet)
       return false;
    job->cp = cp;
    job->packet = packet;
+   job->scratch = scratch;
    pthread_mutex_lock(&cp->lock);
    cp->inflight++;
    atomic_store(&cp->busy, true);
@@ -345,15 +354,23 @@ process_packet(sim_cp *cp, uint64_t index)
                  "invalid dispatch packet");
          return false;
       }
-      if (!(header & (1u << HSA_PACKET_HEADER_BARRIER)) && async_start(cp, packet))
+      sim_scratch *scratch = NULL;
+      bool exclusive = false;
+      if (cp->ops->scratch_acquire && !cp->ops->scratch_acquire(cp, p, &scratch, &exclusive))
+         return false;
+      if (!exclusive && !(header & (1u << HSA_PACKET_HEADER_BARRIER)) &&
+          async_start(cp, packet, scratch))
          return true; /* it completes on its own thread */
       sim_fault fault;
       memset(&fault, 0, sizeof(fault));
-      hsa_status_t st = sim__isa_dispatch_on(cp->agent, p, (uint64_t)(uintptr_t)packet, &fault);
+      hsa_status_t st = sim__isa_dispatch_scratch(cp->agent, scratch, p,
+                                                  (uint64_t)(uintptr_t)packet, &fault);
       if (st != HSA_STATUS_SUCCESS) {
          cp_fail(cp, st, fault_bits(fault.kind), &fault, "kernel dispatch failed");
          return false;
       }
+      if (exclusive)
+         cp->ops->scratch_done(cp);
       break;
    }
    case HSA_PACKET_TYPE_BARRIER_AND:

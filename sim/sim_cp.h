@@ -118,6 +118,15 @@ typedef struct sim_cp_ops {
                 const char *what);
    /* Vendor PM4 packet (code-cache invalidate): drop decoded instructions. May be NULL. */
    void (*invalidate_code)(sim_cp *cp);
+   /* Kernel dispatch `p`, about to start on the CP thread: the queue's scratch it runs with
+    * (sim_isa.h). The front end may drain the queue (sim__cp_drain) and stall on the
+    * runtime first (ROCr's scratch request). False: the packet must not start (the front
+    * end has set cp->stop or cp->error). *exclusive: the dispatch runs alone on the CP
+    * thread and scratch_done is called once it ended without a fault, before the next
+    * packet starts. NULL: the interpreter gives each work-group private memory itself. */
+   bool (*scratch_acquire)(sim_cp *cp, const hsa_kernel_dispatch_packet_t *p,
+                           sim_scratch **scratch, bool *exclusive);
+   void (*scratch_done)(sim_cp *cp);
 } sim_cp_ops;
 
 /* Embedded in the front end's queue object (sim_cp_init / no finish needed). */
@@ -145,6 +154,10 @@ struct sim_cp {
 
 void sim__cp_init(sim_cp *cp, const sim_cp_ops *ops, void *owner, uint64_t id, void *ring,
                   uint32_t size, _Atomic uint64_t *read_index, _Atomic uint64_t *write_index);
+
+/* Waits until no dispatch the CP started asynchronously runs any more: then the read index
+ * has reached the packet the CP thread is processing. CP thread only. */
+void sim__cp_drain(sim_cp *cp);
 
 /* The CP thread's body: processes packets until cp->stop. Returns after the stop. */
 void sim__cp_run(sim_cp *cp);

@@ -13,6 +13,7 @@
 #ifndef SIM_ISA_H
 #define SIM_ISA_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -98,6 +99,50 @@ hsa_status_t sim__isa_dispatch_on(unsigned agent, const hsa_kernel_dispatch_pack
 
 /* Frees a decoded program stored in sim_alloc.isa_program. Accepts NULL. */
 void sim__isa_program_free(void *program);
+
+/*
+ * Scratch a queue provides: the software KFD's queues use ROCr's, as amd_queue_t describes
+ * it once ROCr's dynamic scratch handler has run (amd_aql_queue.cpp InitScratchSRD,
+ * rocm-5.2.3). The hardware hands every wave of a dispatch one of `slots` wave slots of
+ * `wave_bytes` (COMPUTE_TMPRING_SIZE.WAVES and .WAVESIZE x 1 KiB) in [base, base + size):
+ * the wave's private segment wave offset is slot x wave_bytes, its private segment buffer
+ * V# is `srd` (scratch_resource_descriptor: base, swizzled, ADD_TID) and its flat scratch
+ * init is `base` (gfx9: scratch_backing_memory_location is absolute). So private accesses
+ * land in that memory, which must be mapped (sim__mem_find), and a wave waits for a free
+ * slot as it waits for one on hardware. A work-group needing more slots than there are
+ * faults (out of resources). The front end fills the geometry with sim__scratch_set while
+ * no dispatch uses it; the slot allocator is the interpreter's.
+ */
+typedef struct sim_scratch {
+   uint64_t base;       /* GPU VA of the backing memory */
+   uint64_t size;       /* bytes */
+   uint32_t wave_bytes; /* bytes per wave slot */
+   uint32_t slots;      /* wave slots; 0: the queue has no scratch */
+   uint32_t srd[4];     /* the private segment buffer V# */
+   /* The interpreter's slot allocator (sim/isa/sim_scratch.c). */
+   pthread_mutex_t lock;
+   pthread_cond_t freed;
+   uint8_t *used; /* one byte per slot */
+   uint32_t free_slots;
+} sim_scratch;
+
+/* _init/_finish bracket a sim_scratch embedded in a front end's queue; _set changes the
+ * geometry (no dispatch may be using it). Returns false when out of host memory (the
+ * scratch then has no slots). */
+void sim__scratch_init(sim_scratch *s);
+bool sim__scratch_set(sim_scratch *s, uint64_t base, uint64_t size, uint32_t wave_bytes,
+                      uint32_t slots, const uint32_t srd[4]);
+void sim__scratch_finish(sim_scratch *s);
+
+/* The largest scratch a wave may have: COMPUTE_TMPRING_SIZE.WAVESIZE is 13 bits of KiB
+ * (ROCr's MAX_WAVE_SCRATCH). A dispatch needing more per wave cannot run on gfx906. */
+#define SIM_MAX_WAVE_SCRATCH (8191u * 1024u)
+
+/* sim__isa_dispatch_on with the queue's scratch (NULL: the interpreter gives each
+ * work-group private memory of its own, as the software HSA runtime wants). */
+hsa_status_t sim__isa_dispatch_scratch(unsigned agent, sim_scratch *scratch,
+                                       const hsa_kernel_dispatch_packet_t *packet,
+                                       uint64_t packet_va, sim_fault *fault);
 
 /*
  * The GPU agents' L2 caches (sim/isa/sim_cache.c). On gfx906, coarse-grained memory is

@@ -123,7 +123,11 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    /* User SGPRs, dense from s0 in the order of the set-up table. */
    unsigned n = 0;
    uint16_t k = d->kcode;
-   if (k & KCP_PRIVATE_SEGMENT_BUFFER) {
+   if ((k & KCP_PRIVATE_SEGMENT_BUFFER) && d->qscratch) {
+      /* The queue's V# (amd_queue_t.scratch_resource_descriptor), as the CP loads it. */
+      for (int i = 0; i < 4; i++)
+         w->s[n++] = d->qscratch->srd[i];
+   } else if (k & KCP_PRIVATE_SEGMENT_BUFFER) {
       /* Scratch V#, as ROCr's InitScratchSRD builds it for GFX9: base = scratch window,
        * SWIZZLE_ENABLE, ADD_TID_ENABLE, ELEMENT_SIZE = 4 bytes, INDEX_STRIDE = 64. */
       w->s[n++] = (uint32_t)SIM_SCRATCH_VA;
@@ -149,8 +153,11 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
       w->s[n++] = (uint32_t)(d->dispatch_id >> 32);
    }
    if (k & KCP_FLAT_SCRATCH_INIT) {
-      w->s[n++] = (uint32_t)SIM_SCRATCH_VA; /* GFX9 absolute flat scratch: queue base */
-      w->s[n++] = (uint32_t)(SIM_SCRATCH_VA >> 32);
+      /* GFX9 absolute flat scratch: the queue's scratch base; the kernel adds its wave
+       * offset. */
+      uint64_t base = d->qscratch ? d->qscratch->base : SIM_SCRATCH_VA;
+      w->s[n++] = (uint32_t)base;
+      w->s[n++] = (uint32_t)(base >> 32);
    }
    if (k & KCP_PRIVATE_SEGMENT_SIZE)
       w->s[n++] = d->priv_size;
@@ -165,8 +172,9 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
       w->s[n++] = wg->id[2];
    if ((d->rsrc2 >> 10) & 1)
       w->s[n++] = (id == 0 ? 1u << 31 : 0) | wg->nwaves;
-   if (d->rsrc2 & 1)
-      w->s[n++] = id * d->wave_scratch;
+   if (d->rsrc2 & 1) /* private segment wave offset: the wave's slot */
+      w->s[n++] = d->qscratch ? wg->scratch_slot[id] * d->qscratch->wave_bytes
+                              : id * d->wave_scratch;
 
    /* VGPRs: work-item ids, unpacked (gfx906). */
    unsigned sx = wg->size[0], sy = wg->size[1];
@@ -294,6 +302,33 @@ wg_run(sim_wg *wg)
    }
 }
 
+/* The work-group's waves take slots of the queue's scratch (waiting for them), when the
+ * kernel has private memory and the queue has scratch; without scratch their offsets are 0
+ * and a private access faults where the queue's (absent) scratch would be. False (the
+ * dispatch faulted) when the queue's scratch has fewer slots than the work-group has waves. */
+static bool
+queue_scratch_claim(sim_disp *d, sim_wg *wg)
+{
+   wg->scratch = NULL;
+   wg->scratch_size = 0;
+   wg->scratch_slots = 0;
+   memset(wg->scratch_slot, 0, sizeof(wg->scratch_slot));
+   if (!d->wave_scratch || !d->qscratch->slots)
+      return true;
+   if (sim__scratch_claim(d->qscratch, wg->nwaves, wg->scratch_slot)) {
+      wg->scratch_slots = wg->nwaves;
+      return true;
+   }
+   int expected = 0;
+   if (atomic_compare_exchange_strong(&d->faulted, &expected, 1)) {
+      d->fault.kind = SIM_FAULT_OUT_OF_RESOURCES;
+      snprintf(d->fault.message, sizeof(d->fault.message),
+               "a work-group of %u waves does not fit the queue's %u scratch wave slots",
+               wg->nwaves, d->qscratch->slots);
+   }
+   return false;
+}
+
 /* Open dispatches (the pool's list), read without the lock to decide whether to rotate. */
 static _Atomic unsigned pool_open;
 
@@ -336,7 +371,12 @@ run_workgroups_ex(sim_disp *d, bool *rotate)
          items *= wg.size[k];
       }
       wg.nwaves = (items + 63) / 64;
-      wg.scratch_size = (uint64_t)wg.nwaves * d->wave_scratch;
+      if (d->qscratch) {
+         if (!queue_scratch_claim(d, &wg))
+            break;
+      } else {
+         wg.scratch_size = (uint64_t)wg.nwaves * d->wave_scratch;
+      }
       if (wg.scratch_size > t->scratch_cap) {
          uint8_t *s = realloc(t->scratch, wg.scratch_size);
          if (!s) {
@@ -359,6 +399,9 @@ run_workgroups_ex(sim_disp *d, bool *rotate)
          wave_init(d, &wg, &t->waves[w], w, t);
       }
       wg_run(&wg);
+      if (wg.scratch_slots)
+         sim__scratch_release(d->qscratch, wg.scratch_slots, wg.scratch_slot);
+      wg.scratch_slots = 0;
       if (rotate)
          *rotate = true;
    }
@@ -536,6 +579,14 @@ hsa_status_t
 sim__isa_dispatch_on(unsigned agent, const hsa_kernel_dispatch_packet_t *packet,
                      uint64_t packet_va, sim_fault *fault)
 {
+   return sim__isa_dispatch_scratch(agent, NULL, packet, packet_va, fault);
+}
+
+hsa_status_t
+sim__isa_dispatch_scratch(unsigned agent, sim_scratch *scratch,
+                          const hsa_kernel_dispatch_packet_t *packet, uint64_t packet_va,
+                          sim_fault *fault)
+{
    memset(fault, 0, sizeof(*fault));
    const sim_alloc *ka = sim__mem_find(packet->kernel_object);
    if (!ka || packet->kernel_object - ka->va + 64 > ka->size)
@@ -613,6 +664,16 @@ sim__isa_dispatch_on(unsigned agent, const hsa_kernel_dispatch_packet_t *packet,
       d->priv_size = SIM_DYNAMIC_STACK;
    d->priv_size = (d->priv_size + 3) & ~3u;
    d->wave_scratch = (d->priv_size * 64 + 1023) & ~1023u;
+   if (d->wave_scratch > SIM_MAX_WAVE_SCRATCH || d->priv_size > SIM_MAX_WAVE_SCRATCH / 64) {
+      /* More than COMPUTE_TMPRING_SIZE can describe: no gfx906 runs it (on ROCr the
+       * scratch request fails the same way, with this status). */
+      char msg[128];
+      snprintf(msg, sizeof(msg), "%u bytes of private memory per work-item: more than the "
+               "%u bytes of scratch a wave can have", d->priv_size, SIM_MAX_WAVE_SCRATCH);
+      st = fail(fault, SIM_FAULT_OUT_OF_RESOURCES, 0, msg);
+      goto out;
+   }
+   d->qscratch = scratch;
    d->dispatch_id = atomic_fetch_add(&dispatch_counter, 1);
 
    const char *tr = getenv("HSACL_SIM_TRACE");

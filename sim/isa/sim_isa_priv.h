@@ -225,6 +225,8 @@ struct sim_wg {
    uint32_t lds_size;
    uint8_t *scratch;        /* nwaves * wave_scratch bytes at SIM_SCRATCH_VA */
    uint64_t scratch_size;
+   uint32_t scratch_slot[16]; /* the queue's scratch (sim_disp.qscratch): each wave's slot */
+   uint32_t scratch_slots;    /* slots held */
    uint32_t nwaves;
    sim_wave *waves;
    /* Translation caches of the host thread running this work-group, kept across its waves
@@ -258,6 +260,7 @@ struct sim_disp {
    bool trace;
    uint64_t deadline_ns;     /* CLOCK_MONOTONIC watchdog deadline, 0: none */
    unsigned agent;           /* GPU agent number: whose L2 (sim_cache.c) */
+   sim_scratch *qscratch;    /* the queue's scratch, or NULL: the work-group's own */
    /* Thread pool (sim_dispatch.c), under the pool lock: */
    unsigned active;          /* threads inside run_workgroups(this) */
    bool open;                /* in the pool's list: threads may join */
@@ -318,6 +321,13 @@ void sim__counts_flush(uint64_t *counts);
 sim_fault_kind sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, uint8_t *lds,
                                           uint32_t lds_size, uint8_t *scratch,
                                           uint64_t scratch_size, sim_fault *fault);
+
+/* ---- The queue's scratch wave slots (sim_scratch.c) ------------------------------------ */
+
+/* Takes `n` free slots of `s` into `slots`, waiting while fewer are free; false (nothing
+ * taken) when `s` has fewer than `n` slots in all. */
+bool sim__scratch_claim(sim_scratch *s, uint32_t n, uint32_t *slots);
+void sim__scratch_release(sim_scratch *s, uint32_t n, const uint32_t *slots);
 
 /* ---- L2 checking mode (sim_cache.c) ---------------------------------------------------- */
 

@@ -15,6 +15,11 @@
  * an existing entry (hsa_amd_memory_lock of pool memory, a second lock of the same
  * buffer) are counted on the containing entry.
  *
+ * Scratch: ROCr allocates one scratch pool per GPU (Scratch flag) at start-up and maps only
+ * the sub-ranges it hands to queues (AcquireQueueScratch: hsaKmtMapMemoryToGPU of part of the
+ * pool, hsaKmtUnmapMemoryToGPU when released). Each mapped sub-range is a window the GPU
+ * reaches; the rest of the pool faults, as unmapped scratch does on hardware.
+ *
  * Executable allocations (ExecuteAccess: code objects, ROCr's blit kernels) are writable
  * by the GPU — ROCr's loader copies code into them with its blit kernels — and their
  * decoded instructions are dropped when ROCr invalidates the code caches (a PM4 packet,
@@ -53,6 +58,13 @@ typedef struct kfd_nested {
    struct kfd_nested *next;
 } kfd_nested;
 
+/* A mapped sub-range of a scratch pool (table write lock). */
+typedef struct kfd_window {
+   sim_alloc a; /* first: sim__mem_find hands out &a */
+   const struct kfd_mem *pool;
+   struct kfd_window *next;
+} kfd_window;
+
 typedef struct kfd_grave {
    void *program;
    struct kfd_grave *next;
@@ -63,6 +75,7 @@ static kfd_mem **table;
 static size_t table_count, table_cap;
 static kfd_nested *nested; /* table write lock */
 static kfd_grave *graves;  /* table write lock */
+static kfd_window *windows; /* table write lock */
 
 /* ---- the table ------------------------------------------------------------------------ */
 
@@ -129,6 +142,22 @@ remove_locked(kfd_mem *e)
    table_count--;
 }
 
+/* Removes the windows of scratch pool `pool` that start at `va` (0: all of them). Table
+ * write lock held. ROCr unmaps scratch only while no dispatch uses it. */
+static void
+windows_drop_locked(const kfd_mem *pool, uint64_t va)
+{
+   for (kfd_window **w = &windows; *w;) {
+      if ((*w)->pool == pool && (!va || (*w)->a.va == va)) {
+         kfd_window *dead = *w;
+         *w = dead->next;
+         free(dead);
+      } else {
+         w = &(*w)->next;
+      }
+   }
+}
+
 /* True if [va, va+size) overlaps no entry. Lock held. */
 static bool
 range_free_locked(uint64_t va, uint64_t size)
@@ -186,8 +215,13 @@ sim__mem_find(uint64_t va)
    ptrdiff_t i = floor_locked(va);
    if (i >= 0) {
       kfd_mem *e = table[i];
-      if (va - e->a.va < e->a.reach && e->mapped)
+      if (va - e->a.va < e->a.reach && e->mapped) {
          found = &e->a;
+      } else if (va - e->a.va < e->a.size && e->flags.ui32.Scratch) {
+         for (kfd_window *w = windows; w; w = w->next)
+            if (va - w->a.va < w->a.reach)
+               found = &w->a;
+      }
    }
    pthread_rwlock_unlock(&table_lock);
    return found;
@@ -213,6 +247,11 @@ kfd_memory_close(void)
       kfd_nested *n = nested;
       nested = n->next;
       free(n);
+   }
+   while (windows) {
+      kfd_window *w = windows;
+      windows = w->next;
+      free(w);
    }
    while (graves) {
       kfd_grave *g = graves;
@@ -354,6 +393,7 @@ hsaKmtFreeMemory(void *MemoryAddress, HSAuint64 SizeInBytes)
       return HSAKMT_STATUS_INVALID_PARAMETER;
    }
    remove_locked(e);
+   windows_drop_locked(e, 0);
    /* Registrations nested in it die with it. */
    for (kfd_nested **n = &nested; *n;) {
       if ((*n)->parent == e) {
@@ -442,8 +482,30 @@ out_unlock:
 
 /* ---- GPU mappings ------------------------------------------------------------------------ */
 
+/* Maps [va, va + size) of scratch pool `e`. Table write lock held. */
 static HSAKMT_STATUS
-map_nodes(void *MemoryAddress, HSAuint64 *AlternateVAGPU, uint64_t count, const HSAuint32 *nodes)
+window_map_locked(kfd_mem *e, uint64_t va, uint64_t size)
+{
+   if (size == 0 || size > e->a.size - (va - e->a.va))
+      return HSAKMT_STATUS_INVALID_PARAMETER;
+   windows_drop_locked(e, va);
+   kfd_window *w = calloc(1, sizeof(*w));
+   if (!w)
+      return HSAKMT_STATUS_NO_MEMORY;
+   w->a.va = va;
+   w->a.size = size;
+   w->a.reach = sim_align_up(size, KFD_PAGE);
+   w->a.view = e->a.view + (va - e->a.va);
+   w->a.flags = SIM_ALLOC_READ | SIM_ALLOC_WRITE;
+   w->pool = e;
+   w->next = windows;
+   windows = w;
+   return HSAKMT_STATUS_SUCCESS;
+}
+
+static HSAKMT_STATUS
+map_nodes(void *MemoryAddress, uint64_t size, HSAuint64 *AlternateVAGPU, uint64_t count,
+          const HSAuint32 *nodes)
 {
    CHECK_OPEN();
    if (!MemoryAddress)
@@ -457,6 +519,8 @@ map_nodes(void *MemoryAddress, HSAuint64 *AlternateVAGPU, uint64_t count, const 
    kfd_mem *e = find_locked((uint64_t)(uintptr_t)MemoryAddress);
    if (!e) {
       st = HSAKMT_STATUS_INVALID_PARAMETER;
+   } else if (e->flags.ui32.Scratch) {
+      st = window_map_locked(e, (uint64_t)(uintptr_t)MemoryAddress, size);
    } else {
       e->mapped = true;
       e->nmapped = 0;
@@ -472,12 +536,11 @@ map_nodes(void *MemoryAddress, HSAuint64 *AlternateVAGPU, uint64_t count, const 
 KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
 hsaKmtMapMemoryToGPU(void *MemoryAddress, HSAuint64 MemorySizeInBytes, HSAuint64 *AlternateVAGPU)
 {
-   (void)MemorySizeInBytes;
    HSAuint32 all[KFD_MAX_GPUS];
    uint32_t n = kfd_gpu_count();
    for (uint32_t i = 0; i < n; i++)
       all[i] = i + 1;
-   return map_nodes(MemoryAddress, AlternateVAGPU, n, all);
+   return map_nodes(MemoryAddress, MemorySizeInBytes, AlternateVAGPU, n, all);
 }
 
 KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
@@ -485,10 +548,10 @@ hsaKmtMapMemoryToGPUNodes(void *MemoryAddress, HSAuint64 MemorySizeInBytes,
                           HSAuint64 *AlternateVAGPU, HsaMemMapFlags MemMapFlags,
                           HSAuint64 NumberOfNodes, HSAuint32 *NodeArray)
 {
-   (void)MemorySizeInBytes, (void)MemMapFlags;
+   (void)MemMapFlags;
    if (NumberOfNodes && !NodeArray)
       return HSAKMT_STATUS_INVALID_PARAMETER;
-   return map_nodes(MemoryAddress, AlternateVAGPU, NumberOfNodes, NodeArray);
+   return map_nodes(MemoryAddress, MemorySizeInBytes, AlternateVAGPU, NumberOfNodes, NodeArray);
 }
 
 KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
@@ -503,7 +566,7 @@ hsaKmtUnmapMemoryToGPU(void *MemoryAddress)
    if (!e) {
       st = HSAKMT_STATUS_INVALID_PARAMETER;
    } else if (e->flags.ui32.Scratch) {
-      /* ROCr maps and unmaps sub-ranges of its scratch pool; the pool stays reachable. */
+      windows_drop_locked(e, (uint64_t)(uintptr_t)MemoryAddress);
    } else {
       e->mapped = false;
       e->nmapped = 0;

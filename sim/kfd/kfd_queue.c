@@ -23,9 +23,20 @@
  * set too (ROCr's VMFaultHandler aborts the process unless a system event handler is
  * registered, as on hardware).
  *
- * Scratch: the interpreter gives every work-group its own private memory (sim/isa), so a
- * dispatch never stalls on ROCr's dynamic scratch request; ROCr's scratch pool is reserved
- * (MAP_NORESERVE) and never touched.
+ * Scratch, as the CP firmware does it for ROCr's dynamic scratch (amd_aql_queue.cpp
+ * DynamicScratchHandler and InitScratchSRD, amd_gpu_agent.cpp AcquireQueueScratch,
+ * rocm-5.2.3): queues start without scratch. A dispatch whose private_segment_size needs
+ * more per wave than the queue's COMPUTE_TMPRING_SIZE gives (or any, when it has no wave
+ * slots) stalls at the read index: the CP drains the queue, stores 1 ("insufficient
+ * scratch, wave64") into queue_inactive_signal and signals its event; ROCr's handler reads
+ * the packet at read_dispatch_id, allocates and maps scratch from its pool, fills
+ * amd_queue_t's scratch fields and stores 0; the CP re-reads them and dispatches with that
+ * scratch (sim_scratch: the waves' V#, flat scratch base and wave offsets come from it).
+ * ROCr's retry (it waits for large scratch to be freed) leaves the value at 1 with bit 63
+ * set and cleared meanwhile. Any other value ends the queue: ROCr has suspended it and
+ * called the error callback (HSA_STATUS_ERROR_OUT_OF_RESOURCES when no scratch fits). With
+ * USE_SCRATCH_ONCE set (ROCr's "large" scratch) the dispatch runs alone and then the CP
+ * stores 512 and waits for 0 (ROCr reclaims the scratch) before the next packet.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -55,6 +66,9 @@ _Static_assert(offsetof(amd_signal_t, end_ts) == 0x28, "amd_signal_t layout");
 
 typedef struct kfd_queue {
    sim_cp cp;
+   sim_scratch scratch;        /* amd_queue_t's scratch as the waves use it (CP thread) */
+   uint32_t scratch_tmpring;   /* compute_tmpring_size that `scratch` was built from */
+   uint64_t scratch_location;  /* scratch_backing_memory_location likewise */
    HSA_QUEUEID id;
    uint32_t node;
    amd_queue_t *amdq;
@@ -197,6 +211,28 @@ cp_profiling(sim_cp *cp)
            AMD_QUEUE_PROPERTIES_ENABLE_PROFILING_SHIFT) & 1;
 }
 
+/* Stores `value` into the queue's queue_inactive_signal and raises its interrupt, as the CP
+ * and the trap handler do; false when ROCr gave the queue no such signal. */
+static bool
+inactive_signal_raise(kfd_queue *q, int64_t value)
+{
+   uint64_t h = q->amdq->queue_inactive_signal.handle;
+   if (!h) {
+      SIM_LOGE("kfd", "queue %llu: no queue_inactive_signal to report 0x%llx",
+               (unsigned long long)q->id, (unsigned long long)value);
+      return false;
+   }
+   amd_signal_t *s = amd_signal(h);
+   __atomic_store_n(&s->value, value, __ATOMIC_SEQ_CST);
+   uint64_t mailbox = __atomic_load_n(&s->event_mailbox_ptr, __ATOMIC_RELAXED);
+   if (mailbox) {
+      uint32_t id = __atomic_load_n(&s->event_id, __ATOMIC_RELAXED);
+      __atomic_store_n((uint64_t *)(uintptr_t)mailbox, (uint64_t)id, __ATOMIC_RELEASE);
+      kfd_event_set_id(id);
+   }
+   return true;
+}
+
 static void
 cp_fail(sim_cp *cp, hsa_status_t status, uint32_t error_bits, const sim_fault *fault,
         const char *what)
@@ -205,20 +241,147 @@ cp_fail(sim_cp *cp, hsa_status_t status, uint32_t error_bits, const sim_fault *f
    kfd_queue *q = cp->owner;
    if (fault && fault->kind == SIM_FAULT_MEMORY_VIOLATION && fault->address < (1ull << 48))
       kfd_event_memory_fault(q->node, fault->address);
-   uint64_t h = q->amdq->queue_inactive_signal.handle;
-   if (!h) {
-      SIM_LOGE("kfd", "queue %llu: no queue_inactive_signal to report error 0x%x",
-               (unsigned long long)q->id, error_bits);
+   inactive_signal_raise(q, (int64_t)error_bits);
+}
+
+/* ---- ROCr's dynamic scratch (see the top of the file) ------------------------------------ */
+
+#define SCRATCH_REQUEST_WAVE64 1      /* queue_inactive_signal: insufficient scratch */
+#define SCRATCH_RECLAIM 512           /* queue_inactive_signal: large scratch used once */
+#define SCRATCH_RETRY_BIT (1ull << 63) /* ROCr's notifier, while it waits to retry */
+
+/* COMPUTE_TMPRING_SIZE (gfx9): WAVES bits 0-11, WAVESIZE bits 12-24 in KiB. */
+static uint32_t
+tmpring_waves(uint32_t t)
+{
+   return t & 0xfff;
+}
+
+static uint32_t
+tmpring_wave_kib(uint32_t t)
+{
+   return (t >> 12) & 0x1fff;
+}
+
+/* The waves' scratch follows amd_queue_t: rebuilt (the queue drained first) whenever ROCr
+ * changed it. CP thread. */
+static void
+scratch_sync(kfd_queue *q)
+{
+   amd_queue_t *a = q->amdq;
+   uint32_t tmpring = __atomic_load_n(&a->compute_tmpring_size, __ATOMIC_ACQUIRE);
+   uint64_t location = __atomic_load_n(&a->scratch_backing_memory_location, __ATOMIC_RELAXED);
+   if (tmpring == q->scratch_tmpring && location == q->scratch_location)
+      return;
+   sim__cp_drain(&q->cp);
+   uint32_t srd[4];
+   for (int i = 0; i < 4; i++)
+      srd[i] = __atomic_load_n(&a->scratch_resource_descriptor[i], __ATOMIC_RELAXED);
+   uint64_t size = __atomic_load_n(&a->scratch_backing_memory_byte_size, __ATOMIC_RELAXED);
+   uint32_t wave_bytes = tmpring_wave_kib(tmpring) * 1024;
+   uint32_t slots = tmpring_waves(tmpring);
+   if (wave_bytes && (uint64_t)slots * wave_bytes > size)
+      slots = (uint32_t)(size / wave_bytes); /* never past what ROCr mapped */
+   if (!sim__scratch_set(&q->scratch, location, size, wave_bytes, wave_bytes ? slots : 0, srd))
+      SIM_LOGE("kfd", "queue %llu: out of host memory for %u scratch slots",
+               (unsigned long long)q->id, slots);
+   q->scratch_tmpring = tmpring;
+   q->scratch_location = location;
+   SIM_LOGD("kfd", "queue %llu: scratch at 0x%llx, %llu bytes, %u waves of %u bytes",
+            (unsigned long long)q->id, (unsigned long long)location,
+            (unsigned long long)size, slots, wave_bytes);
+}
+
+/* Waits while queue_inactive_signal reads `pending` (ROCr's handler at work, its retry bit
+ * included); returns the value it settled on, or 1 << 63 when the queue is being stopped or
+ * suspended: a handler that fails the queue suspends it (hsaKmtUpdateQueue waits for the CP
+ * to be idle) before it calls the error callback and stores -1. */
+static int64_t
+scratch_wait(kfd_queue *q, int64_t pending)
+{
+   amd_signal_t *s = amd_signal(q->amdq->queue_inactive_signal.handle);
+   uint64_t sleep_ns = 1000;
+   for (;;) {
+      int64_t v = __atomic_load_n(&s->value, __ATOMIC_ACQUIRE);
+      if (v != pending && (uint64_t)v != (SCRATCH_RETRY_BIT | (uint64_t)pending))
+         return v;
+      if (atomic_load(&q->cp.stop) || atomic_load(&q->cp.suspended))
+         return (int64_t)SCRATCH_RETRY_BIT;
+      uint32_t ticket = atomic_load(&kick_seq);
+      atomic_fetch_add(&kick_sleepers, 1);
+      futex_wait(&kick_seq, ticket, sleep_ns);
+      atomic_fetch_sub(&kick_sleepers, 1);
+      sleep_ns = sleep_ns * 2 > KICK_MAX_NS ? KICK_MAX_NS : sleep_ns * 2;
+   }
+}
+
+static bool
+scratch_fits(const amd_queue_t *a, uint32_t private_segment_size)
+{
+   uint32_t t = __atomic_load_n(&a->compute_tmpring_size, __ATOMIC_ACQUIRE);
+   uint64_t need_kib = ((uint64_t)private_segment_size * 64 + 1023) / 1024;
+   return tmpring_waves(t) != 0 && need_kib <= tmpring_wave_kib(t);
+}
+
+static bool
+use_scratch_once(const amd_queue_t *a)
+{
+   return (__atomic_load_n(&a->queue_properties, __ATOMIC_ACQUIRE) >>
+           AMD_QUEUE_PROPERTIES_USE_SCRATCH_ONCE_SHIFT) & 1;
+}
+
+static bool
+cp_scratch_acquire(sim_cp *cp, const hsa_kernel_dispatch_packet_t *p, sim_scratch **scratch,
+                   bool *exclusive)
+{
+   kfd_queue *q = cp->owner;
+   amd_queue_t *a = q->amdq;
+   *scratch = &q->scratch;
+   *exclusive = false;
+   if (p->private_segment_size && !scratch_fits(a, p->private_segment_size)) {
+      /* ROCr's handler reads the packet at read_dispatch_id: every earlier one must be
+       * done, and none may still use the scratch it is about to release. */
+      sim__cp_drain(cp);
+      SIM_LOGD("kfd", "queue %llu: scratch request for %u bytes per work-item",
+               (unsigned long long)q->id, p->private_segment_size);
+      if (!inactive_signal_raise(q, SCRATCH_REQUEST_WAVE64))
+         goto out_fail;
+      int64_t v = scratch_wait(q, SCRATCH_REQUEST_WAVE64);
+      if (v != 0) {
+         SIM_LOGI("kfd", "queue %llu: scratch request ended with 0x%llx: the queue stops",
+                  (unsigned long long)q->id, (unsigned long long)v);
+         goto out_fail;
+      }
+      if (!scratch_fits(a, p->private_segment_size)) {
+         SIM_LOGE("kfd", "queue %llu: the runtime restarted the queue with too little "
+                  "scratch", (unsigned long long)q->id);
+         goto out_fail;
+      }
+   }
+   scratch_sync(q);
+   *exclusive = use_scratch_once(a);
+   return true;
+
+out_fail:
+   atomic_store(&cp->error, true);
+   return false;
+}
+
+/* After a dispatch that ran with single-use ("large") scratch: ROCr takes it back. */
+static void
+cp_scratch_done(sim_cp *cp)
+{
+   kfd_queue *q = cp->owner;
+   if (!use_scratch_once(q->amdq))
+      return;
+   if (!inactive_signal_raise(q, SCRATCH_RECLAIM))
+      return;
+   int64_t v = scratch_wait(q, SCRATCH_RECLAIM);
+   if (v != 0) {
+      atomic_store(&cp->error, true);
       return;
    }
-   amd_signal_t *s = amd_signal(h);
-   __atomic_store_n(&s->value, (int64_t)error_bits, __ATOMIC_SEQ_CST);
-   uint64_t mailbox = __atomic_load_n(&s->event_mailbox_ptr, __ATOMIC_RELAXED);
-   if (mailbox) {
-      uint32_t id = __atomic_load_n(&s->event_id, __ATOMIC_RELAXED);
-      __atomic_store_n((uint64_t *)(uintptr_t)mailbox, (uint64_t)id, __ATOMIC_RELEASE);
-      kfd_event_set_id(id);
-   }
+   scratch_sync(q);
 }
 
 static void
@@ -239,6 +402,8 @@ static const sim_cp_ops kfd_cp_ops = {
    .profiling = cp_profiling,
    .fail = cp_fail,
    .invalidate_code = cp_invalidate_code,
+   .scratch_acquire = cp_scratch_acquire,
+   .scratch_done = cp_scratch_done,
 };
 
 static void *
@@ -283,6 +448,7 @@ hsaKmtCreateQueue(HSAuint32 NodeId, HSA_QUEUE_TYPE Type, HSAuint32 QueuePercenta
    kfd_queue *q = calloc(1, sizeof(*q));
    if (!q)
       return HSAKMT_STATUS_NO_MEMORY;
+   sim__scratch_init(&q->scratch);
    q->doorbell = aligned_alloc(64, 64);
    if (!q->doorbell)
       goto out_free;
@@ -312,6 +478,7 @@ hsaKmtCreateQueue(HSAuint32 NodeId, HSA_QUEUE_TYPE Type, HSAuint32 QueuePercenta
    return HSAKMT_STATUS_SUCCESS;
 
 out_free:
+   sim__scratch_finish(&q->scratch);
    free((void *)q->doorbell);
    free(q);
    return HSAKMT_STATUS_NO_MEMORY;
@@ -347,6 +514,7 @@ queue_destroy(kfd_queue *q)
    atomic_fetch_add(&kick_seq, 1);
    syscall(SYS_futex, &kick_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
    pthread_join(q->thread, NULL);
+   sim__scratch_finish(&q->scratch);
    free((void *)q->doorbell);
    free(q);
 }
