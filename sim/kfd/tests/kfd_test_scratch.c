@@ -10,8 +10,11 @@
  * second dispatch keeps the queue's scratch; a kernel of 16 KiB per work-item gets ROCr's
  * single-use ("large") scratch, which the CP gives back after the dispatch (fields 0
  * again) and the queue goes on; a dispatch asking for more scratch per wave than gfx906
- * allows reaches the queue's error callback with HSA_STATUS_ERROR_OUT_OF_RESOURCES. The
- * same program on the software runtime (argv[2] = "sim", its own scratch provision) checks
+ * allows reaches the queue's error callback with HSA_STATUS_ERROR_OUT_OF_RESOURCES; a
+ * packet that claims no private memory for a kernel that uses it gets no scratch, and the
+ * waves' private accesses fault (a GPU memory fault near address 0, where the queue's absent
+ * scratch would be: nothing else supplies private memory). The same program on the software
+ * runtime (argv[2] = "sim", its own scratch provision) checks
  * the results and the error, not amd_queue_t.
  *
  * argv[1]: scratch.hsaco (priv_small, priv_large).
@@ -28,6 +31,8 @@
 
 static _Atomic int errors_seen;
 static _Atomic hsa_status_t last_error;
+static _Atomic int faults_seen;
+static _Atomic uint64_t fault_address;
 static bool on_rocr;
 
 static void
@@ -36,6 +41,18 @@ queue_error(hsa_status_t status, hsa_queue_t *source, void *data)
    (void)source, (void)data;
    atomic_store(&last_error, status);
    atomic_fetch_add(&errors_seen, 1);
+}
+
+/* GPU memory faults: ROCr aborts the process unless a handler takes them. */
+static hsa_status_t
+system_event(const hsa_amd_event_t *event, void *data)
+{
+   (void)data;
+   if (event->event_type != HSA_AMD_GPU_MEMORY_FAULT_EVENT)
+      return HSA_STATUS_ERROR;
+   atomic_store(&fault_address, event->memory_fault.virtual_address);
+   atomic_fetch_add(&faults_seen, 1);
+   return HSA_STATUS_SUCCESS;
 }
 
 static bool
@@ -209,6 +226,42 @@ main(int argc, char **argv)
           huge.private_size);
    CHECK_HSA(hsa_queue_destroy(q));
    CHECK_HSA(hsa_signal_destroy(done));
+
+   if (on_rocr) {
+      /* No private_segment_size in the packet: no scratch request, no scratch. */
+      CHECK_HSA(hsa_amd_register_system_event_handler(system_event, NULL));
+      CHECK_HSA(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, queue_error, NULL, UINT32_MAX,
+                                 UINT32_MAX, &q));
+      kfd_test_kernel none = small;
+      none.private_size = 0;
+      uint32_t *out = kfd_test_alloc(&env, env.system_pool, 64 * 4);
+      uint32_t *idx = kfd_test_alloc(&env, env.system_pool, 4);
+      idx[0] = 5;
+      struct {
+         uint32_t *out;
+         const uint32_t *idx;
+         uint32_t n;
+      } args = {out, idx, 1};
+      memset(kernarg, 0, 4096);
+      memcpy(kernarg, &args, sizeof(args));
+      CHECK_HSA(hsa_signal_create(1, 0, NULL, &done));
+      atomic_store(&errors_seen, 0);
+      kfd_test_dispatch(q, &none, kernarg, 64, 64, done);
+      for (int i = 0; i < 5000 && (atomic_load(&errors_seen) == 0 ||
+                                   atomic_load(&faults_seen) == 0); i++)
+         usleep(1000);
+      CHECK(atomic_load(&errors_seen) == 1);
+      CHECK(atomic_load(&last_error) ==
+            (hsa_status_t)HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION);
+      CHECK(atomic_load(&faults_seen) >= 1 && atomic_load(&fault_address) < (1u << 20));
+      CHECK(hsa_signal_load_scacquire(done) == 1);
+      printf("no scratch: private access faulted at 0x%llx\n",
+             (unsigned long long)atomic_load(&fault_address));
+      CHECK_HSA(hsa_queue_destroy(q));
+      CHECK_HSA(hsa_signal_destroy(done));
+      CHECK_HSA(hsa_amd_memory_pool_free(idx));
+      CHECK_HSA(hsa_amd_memory_pool_free(out));
+   }
    CHECK_HSA(hsa_amd_memory_pool_free(kernarg));
    CHECK_HSA(hsa_executable_destroy(exec));
    CHECK_HSA(hsa_shut_down());
