@@ -22,6 +22,7 @@
 #define _GNU_SOURCE
 #include <stdatomic.h>
 #include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 #include <hsa/amd_hsa_queue.h>
 
@@ -68,8 +69,17 @@ typedef struct run {
    uint32_t grid, n;
 } run;
 
-/* Runs `k` over `grid` work-items and checks each sum of 8 private elements. */
-static void
+static double
+now_ms(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Runs `k` over `grid` work-items and checks each sum of 8 private elements; returns the
+ * milliseconds from the doorbell to the completion signal. */
+static double
 dispatch_check(kfd_test_env *env, hsa_queue_t *q, kfd_test_kernel *k, uint32_t elems,
                uint32_t base, uint32_t grid)
 {
@@ -89,8 +99,10 @@ dispatch_check(kfd_test_env *env, hsa_queue_t *q, kfd_test_kernel *k, uint32_t e
    memcpy(r.kernarg, &args, sizeof(args));
    hsa_signal_t done;
    CHECK_HSA(hsa_signal_create(1, 0, NULL, &done));
+   double t0 = now_ms();
    kfd_test_dispatch(q, k, r.kernarg, grid, 64, done);
    CHECK(wait_done(done));
+   double ms = now_ms() - t0;
    uint32_t bad = 0;
    for (uint32_t g = 0; g < grid; g++) {
       uint32_t want = 0;
@@ -103,6 +115,7 @@ dispatch_check(kfd_test_env *env, hsa_queue_t *q, kfd_test_kernel *k, uint32_t e
    CHECK_HSA(hsa_amd_memory_pool_free(r.kernarg));
    CHECK_HSA(hsa_amd_memory_pool_free(r.idx));
    CHECK_HSA(hsa_amd_memory_pool_free(r.out));
+   return ms;
 }
 
 /* The queue's scratch as ROCr described it in amd_queue_t (InitScratchSRD). */
@@ -177,7 +190,7 @@ main(int argc, char **argv)
 
    /* Small scratch: requested once, kept by the queue. */
    const uint32_t grid = 4096;
-   dispatch_check(&env, q, &small, 64, MARK, grid);
+   double first = dispatch_check(&env, q, &small, 64, MARK, grid);
    uint64_t base = 0, size = 0;
    if (on_rocr) {
       check_queue_scratch(a, small.private_size);
@@ -186,20 +199,21 @@ main(int argc, char **argv)
       size = a->scratch_backing_memory_byte_size;
       check_marks_in(base, size, grid);
    }
-   dispatch_check(&env, q, &small, 64, MARK, grid);
+   double second = dispatch_check(&env, q, &small, 64, MARK, grid);
    if (on_rocr)
       CHECK(a->scratch_backing_memory_location == base &&
             a->scratch_backing_memory_byte_size == size);
-   printf("small: %u work-items x %u bytes of private memory, twice\n", grid,
-          small.private_size);
+   printf("small: %u work-items x %u bytes of private memory, twice: %.2f ms (with the "
+          "scratch request on ROCr), then %.2f ms\n", grid, small.private_size, first, second);
 
    /* Large scratch (16 KiB per work-item): single use, given back after the dispatch. */
-   dispatch_check(&env, q, &large, 4096, 0, 1024);
+   double t_large = dispatch_check(&env, q, &large, 4096, 0, 1024);
    if (on_rocr) {
       CHECK(a->scratch_backing_memory_location == 0 && a->compute_tmpring_size == 0);
       CHECK(!(a->queue_properties & AMD_QUEUE_PROPERTIES_USE_SCRATCH_ONCE));
    }
-   printf("large: 1024 work-items x %u bytes of private memory\n", large.private_size);
+   printf("large: 1024 work-items x %u bytes of private memory: %.2f ms\n", large.private_size,
+          t_large);
    /* The queue goes on: small scratch again. */
    dispatch_check(&env, q, &small, 64, MARK, 256);
    if (on_rocr)
