@@ -128,6 +128,8 @@ copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *src, s
       }
    }
    mem_staging_free(dev, staging, chunk);
+   /* Written behind the device's L2: the next kernel acquires at system scope. */
+   disp_fence_host_wrote();
    return err;
 }
 
