@@ -155,8 +155,12 @@ disp__fence_release_needed(struct disp_command *cmd)
       }
       return false;
    }
-   /* The command writes memory behind the device's L2 (or the host does after it). */
-   atomic_fetch_add(&write_epoch, 1);
+   /* The command writes memory behind the device's L2 (or the host does after it); reads
+    * and maps write only host memory (an unmap is where mapped data comes back). */
+   if (type != CL_COMMAND_READ_BUFFER && type != CL_COMMAND_READ_BUFFER_RECT &&
+       type != CL_COMMAND_READ_IMAGE && type != CL_COMMAND_MAP_BUFFER &&
+       type != CL_COMMAND_MAP_IMAGE && type != CL_COMMAND_SVM_MAP)
+      atomic_fetch_add(&write_epoch, 1);
    if (!agent_scope_allowed(q))
       return false;
    struct fence_device *fd = device_state(q->device);

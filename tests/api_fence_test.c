@@ -36,6 +36,7 @@ static cl_context ctx;
 static cl_command_queue q1, q2;
 static cl_kernel add;
 static volatile struct cache_stats *stats;
+static bool on_rocr; /* ROCr copies with its own blit kernels: more fences of its own */
 static char stats_path[64];
 
 static void
@@ -111,6 +112,22 @@ test_kernel_chain(bool system_scope)
    CHECK_EQ_INT(clEnqueueReadBuffer(q1, b, CL_TRUE, 0, sizeof(h), h, 0, NULL, NULL),
                 CL_SUCCESS);
    CHECK_EQ_INT(wrong(h, 8), 0);
+   /* Kernel, read, kernel, read: each read needs one write-back; a read writes no device
+    * memory, so the next kernel acquires at agent scope. */
+   rel = stats->system_releases;
+   uint64_t acq = stats->system_acquires;
+   for (int k = 0; k < 4; k++) {
+      run_add(q1, b, 1, 0, NULL, NULL);
+      CHECK_EQ_INT(clEnqueueReadBuffer(q1, b, CL_TRUE, 0, sizeof(h), h, 0, NULL, NULL),
+                   CL_SUCCESS);
+      CHECK_EQ_INT(wrong(h, 9 + k), 0);
+   }
+   if (!on_rocr) {
+      CHECK_EQ_INT(stats->system_releases - rel, 4);
+      CHECK_EQ_INT(stats->system_acquires - acq, system_scope ? 4 : 0);
+   } else {
+      CHECK(stats->system_releases - rel >= 4);
+   }
    clReleaseMemObject(b);
 }
 
@@ -242,6 +259,9 @@ main(int argc, char **argv)
    cl_int err;
    CHECK_EQ_INT(clGetPlatformIDs(1, &platform, NULL), CL_SUCCESS);
    CHECK_EQ_INT(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL), CL_SUCCESS);
+   char driver[128] = "";
+   clGetDeviceInfo(device, CL_DRIVER_VERSION, sizeof(driver), driver, NULL);
+   on_rocr = strstr(driver, "ROCr") != NULL;
    ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
    q1 = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
