@@ -646,9 +646,14 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
       /* Not conformant yet. The 3.0 profile answers a well-formed vYYYY-MM-DD-XX date. */
       RET_STRING(is_opencl_30() ? "v0000-01-01-00" : "v0000-00-00-00");
-   default:
+   default: {
+      cl_int err;
+      if (plat__device_info_vendor(dev, param_name, param_value_size, param_value,
+                                   param_value_size_ret, &err))
+         return err;
       return ICD_ERROR(CL_INVALID_VALUE, "unknown or unsupported device query 0x%x",
                        (unsigned)param_name);
+   }
    }
 }
 
