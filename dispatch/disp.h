@@ -81,6 +81,9 @@ struct _cl_event {
    /* The HSA queue whose packets signal completion (an in-order successor on the same
     * HSA queue is ordered by the barrier bit instead of a dependency); NULL otherwise. */
    hsa_queue_t *aql_queue;
+   /* The work ends in an agent-scope release (a kernel, or a marker after one): what it
+    * wrote may still be in the device's L2 (disp_fence.c). */
+   atomic_bool agent_release;
 };
 
 ICD_DEFINE_HANDLE_CASTS(disp_event, struct _cl_event, cl_event, ICD_TYPE_EVENT)
@@ -166,6 +169,12 @@ struct disp_command {
    struct disp_command *next_in_queue;  /* queue->commands, when listed; */
    struct disp_command *prev_in_queue;  /* newest first; O(1) removal */
    void *payload;                       /* owned by the enqueue code; freed by release() */
+   /* A barrier-AND with a system-scope release precedes the work (disp_fence.c): it
+    * covers `release_covers` completed kernels; `release_signal` is its completion, which
+    * a copy waits for (0: none of ours). */
+   bool release_fence;
+   uint64_t release_covers;
+   hsa_signal_t release_signal;
 };
 
 /*
@@ -186,6 +195,10 @@ void disp_command_abort(struct disp_command *cmd);
  * event and returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it failed.
  */
 cl_int disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool blocking);
+
+/* The driver wrote memory a device may hold in its L2 without a command (a buffer
+ * initialised at creation): the next kernel acquires at system scope (disp_fence.c). */
+void disp_fence_host_wrote(void);
 
 /* ---- command queues ---------------------------------------------------------------- */
 
@@ -280,9 +293,13 @@ cl_int disp_queue_write_packet(struct _cl_command_queue *q, const void *packet);
 
 /* Writes BARRIER_AND packets waiting for `deps` (5 per packet); the last one decrements
  * `completion` when non-zero. With no deps and a completion signal, one empty barrier.
- * Caller holds q->submit_lock. */
+ * System-scope fences; _scoped takes the header's fence-scope bits. Caller holds
+ * q->submit_lock. */
 cl_int disp_queue_barrier_and(struct _cl_command_queue *q, const hsa_signal_t *deps,
                               uint32_t num_deps, hsa_signal_t completion);
+cl_int disp_queue_barrier_and_scoped(struct _cl_command_queue *q, const hsa_signal_t *deps,
+                                     uint32_t num_deps, hsa_signal_t completion,
+                                     uint16_t scopes);
 
 ICD_DEFINE_HANDLE_CASTS(disp_queue, struct _cl_command_queue, cl_command_queue,
                         ICD_TYPE_COMMAND_QUEUE)

@@ -92,6 +92,9 @@ disp_command_create(struct _cl_command_queue *q, cl_command_type type, cl_uint n
    cmd->num_deps = num_events;
    cmd->queue = q;
    cmd->kind = DISP_COMMAND_HOST;
+   cmd->release_fence = false;
+   cmd->release_covers = 0;
+   cmd->release_signal.handle = 0;
    *out = cmd;
    return CL_SUCCESS;
 }
@@ -107,6 +110,8 @@ command_free(struct disp_command *cmd)
       disp_event_release_internal(cmd->prev);
    if (cmd->work_signal.handle && cmd->work_signal.handle != cmd->event->signal.handle)
       disp__signal_put(cmd->work_signal);
+   if (cmd->release_signal.handle)
+      disp__signal_put(cmd->release_signal);
    if (cmd->deps != cmd->inline_deps)
       icd_free(cmd->deps);
    disp__pool_free(&command_pool, cmd);
@@ -149,6 +154,10 @@ command_finish_status(struct disp_command *cmd, cl_int status, bool may_block)
       cmd->release(cmd);
       cmd->release = NULL;
    }
+   if (status == CL_SUCCESS && cmd->release_fence)
+      disp__fence_released(cmd);
+   if (status == CL_SUCCESS && cmd->uses_aql)
+      disp__fence_kernel_completed(cmd); /* before the host can see CL_COMPLETE */
    /* The final status is stored before the queue can look idle: clFinish returns only
     * once every command it covers reads CL_COMPLETE or its error (§5.15; CL_COMPLETE
     * callbacks have run by then too). */
@@ -352,8 +361,9 @@ packets_needed(const struct disp_command *cmd, uint32_t num_deps)
 {
    uint32_t barriers = (num_deps + 4) / 5;
    if (cmd->kind == DISP_COMMAND_HOST)
-      return barriers;
-   return cmd->uses_aql ? barriers + 1 : 0;
+      return barriers ? barriers : 1; /* an empty one when a release fence is needed */
+   /* A copy's release fence: barriers over its dependencies (disp_fence.c). */
+   return cmd->uses_aql ? barriers + 1 : (barriers ? barriers : 1);
 }
 
 /* Takes cmd's queue submit lock if it is free and the ring has room for the command's
@@ -397,7 +407,10 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
        deps[num_deps - 1].handle == cmd->prev->signal.handle && cmd->prev->aql_queue &&
        cmd->prev->aql_queue == q->hsa_queue && !q->faulted)
       num_deps--;
-   if (cmd->kind == DISP_COMMAND_HOST && num_deps == 0) {
+   /* Kernels of this device may have left what this command reads in the L2. */
+   if (!cmd->uses_aql)
+      cmd->release_fence = disp__fence_release_needed(cmd);
+   if (cmd->kind == DISP_COMMAND_HOST && num_deps == 0 && !cmd->release_fence) {
       run_inline = true;
    } else {
       if (cmd->complete || cmd->kind == DISP_COMMAND_HOST) {
@@ -406,15 +419,31 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
          cmd->work_signal = ev->signal;
       }
       in_ring = cmd->uses_aql || cmd->kind == DISP_COMMAND_HOST;
-      if (err == CL_SUCCESS && in_ring)
+      if (err == CL_SUCCESS && (in_ring || cmd->release_fence))
          disp__queue_checkpoint_locked(q, packets_needed(cmd, num_deps));
+      if (err == CL_SUCCESS && cmd->kind == DISP_COMMAND_HSA && cmd->release_fence) {
+         /* A copy reads memory, not the L2: a system-scope release after its
+          * dependencies on this device's queue first, and the copy waits for that. */
+         err = disp__signal_get(&cmd->release_signal);
+         if (err == CL_SUCCESS)
+            err = disp_queue_barrier_and_scoped(q, deps, num_deps, cmd->release_signal,
+                                                disp__fence_release_scopes());
+         if (err == CL_SUCCESS) {
+            deps = &cmd->release_signal;
+            num_deps = 1;
+         }
+      }
       if (err == CL_SUCCESS) {
          if (cmd->kind == DISP_COMMAND_HSA)
             /* No list for no dependencies: ROCr's hsa_amd_memory_async_copy rejects a
              * non-NULL dep_signals with num_dep_signals 0 (INVALID_ARGUMENT). */
             err = cmd->submit(cmd, num_deps ? deps : NULL, num_deps, cmd->work_signal);
-         else
-            err = disp_queue_barrier_and(q, deps, num_deps, cmd->work_signal);
+         else if (cmd->release_fence)
+            err = disp_queue_barrier_and_scoped(q, deps, num_deps, cmd->work_signal,
+                                                disp__fence_release_scopes());
+         else /* host work after other commands: no cache action of its own */
+            err = disp_queue_barrier_and_scoped(q, deps, num_deps, cmd->work_signal,
+                                                disp__fence_barrier_scopes(q));
       }
       if (err == CL_SUCCESS && in_ring) {
          ev->aql_queue = q->hsa_queue;

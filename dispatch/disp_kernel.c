@@ -351,16 +351,15 @@ launch_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_d
    struct _cl_command_queue *q = cmd->queue;
    const bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
    if (num_deps) {
-      cl_int err = disp_queue_barrier_and(q, deps, num_deps, (hsa_signal_t){ 0 });
+      cl_int err = disp_queue_barrier_and_scoped(q, deps, num_deps, (hsa_signal_t){ 0 },
+                                                 disp__fence_barrier_scopes(q));
       if (err != CL_SUCCESS)
          return err;
    }
    l->packet.completion_signal = signal;
-   l->packet.header =
-      (uint16_t)((HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
-                 ((in_order ? 1 : 0) << HSA_PACKET_HEADER_BARRIER) |
-                 (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
-                 (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
+   l->packet.header = (uint16_t)((HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
+                                 ((in_order ? 1 : 0) << HSA_PACKET_HEADER_BARRIER) |
+                                 disp__fence_kernel_scopes(cmd));
    return disp_queue_write_packet(q, &l->packet);
 }
 

@@ -63,6 +63,21 @@ void disp__queue_checkpoint_locked(struct _cl_command_queue *q, uint32_t packets
 void disp__runtime_callback_enter(void);
 void disp__runtime_callback_leave(void);
 
+/* Fence scopes (disp_fence.c). The acquire and release scope bits of a kernel's packet
+ * header; marks the event agent-released when the release is at agent scope. */
+uint16_t disp__fence_kernel_scopes(struct disp_command *cmd);
+/* The dependency barrier in front of a kernel: agent scope where the kernel may use it. */
+uint16_t disp__fence_barrier_scopes(const struct _cl_command_queue *q);
+/* A release fence's barrier: system-scope release, no acquire (the GPU reads nothing). */
+uint16_t disp__fence_release_scopes(void);
+/* A kernel completed successfully (called before its event reads CL_COMPLETE). */
+void disp__fence_kernel_completed(struct disp_command *cmd);
+/* For a command that is not a kernel, at submission: whether a system-scope release must
+ * precede it (sets release_covers). Advances the write epoch unless it is a marker. */
+bool disp__fence_release_needed(struct disp_command *cmd);
+/* A command that had a release fence completed successfully. */
+void disp__fence_released(struct disp_command *cmd);
+
 /* Signals: from a free list so the steady-state enqueue path makes no system call. */
 cl_int disp__signal_get(hsa_signal_t *out); /* value 1 */
 void disp__signal_put(hsa_signal_t signal);

@@ -323,7 +323,8 @@ disp__queue_checkpoint_locked(struct _cl_command_queue *q, uint32_t packets)
    }
    /* Its previous packet is 2 rings back (16 checkpoints, ring/8 apart): consumed. */
    hsa->hsa_signal_store_relaxed(q->checkpoint[k], 1);
-   if (disp_queue_barrier_and(q, NULL, 0, q->checkpoint[k]) != CL_SUCCESS)
+   /* No fences: it only marks how far the packet processor got. */
+   if (disp_queue_barrier_and_scoped(q, NULL, 0, q->checkpoint[k], 0) != CL_SUCCESS)
       return;
    q->checkpoint_index[k] = w;
    q->checkpoint_last = w;
@@ -432,6 +433,17 @@ cl_int
 disp_queue_barrier_and(struct _cl_command_queue *q, const hsa_signal_t *deps, uint32_t num_deps,
                        hsa_signal_t completion)
 {
+   /* System-scope fences: the host or the copy engine observes this completion. */
+   return disp_queue_barrier_and_scoped(
+      q, deps, num_deps, completion,
+      (uint16_t)((HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+                 (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE)));
+}
+
+cl_int
+disp_queue_barrier_and_scoped(struct _cl_command_queue *q, const hsa_signal_t *deps,
+                              uint32_t num_deps, hsa_signal_t completion, uint16_t scopes)
+{
    const bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
    uint32_t done = 0;
    do {
@@ -444,11 +456,8 @@ disp_queue_barrier_and(struct _cl_command_queue *q, const hsa_signal_t *deps, ui
       bool last = done == num_deps;
       if (last)
          p.completion_signal = completion;
-      /* System-scope fences: the host observes this completion. */
       p.header = (uint16_t)((HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE) |
-                            ((in_order ? 1 : 0) << HSA_PACKET_HEADER_BARRIER) |
-                            (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
-                            (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
+                            ((in_order ? 1 : 0) << HSA_PACKET_HEADER_BARRIER) | scopes);
       cl_int err = disp_queue_write_packet(q, &p);
       if (err != CL_SUCCESS)
          return err;

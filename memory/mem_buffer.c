@@ -65,8 +65,11 @@ mem_destroy(struct _cl_mem *mem)
          mem_staging_free(m->staging_dev, m->staging, m->staging_size);
       icd_free(m);
    }
-   if (mem->alloc_base)
+   if (mem->alloc_base) {
       mem__pool_free(mem->alloc_base);
+      if (mem->backing == MEM_BACKING_DEVICE)
+         atomic_fetch_sub(&mem->device->device_bytes_in_use, mem->size);
+   }
    if (mem->parent)
       mem_release_internal(mem->parent);
    if (mem->context)
@@ -128,6 +131,8 @@ copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *src, s
       }
    }
    mem_staging_free(dev, staging, chunk);
+   /* Written behind the device's L2: the next kernel acquires at system scope. */
+   disp_fence_host_wrote();
    return err;
 }
 
@@ -232,6 +237,7 @@ mem_buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fla
                          CL_MEM_OBJECT_ALLOCATION_FAILURE, "allocating a buffer", &mem->alloc_base);
       if (err != CL_SUCCESS)
          goto out_destroy;
+      atomic_fetch_add(&dev->device_bytes_in_use, size);
       mem->device_va = (uintptr_t)mem->alloc_base;
       if (flags & CL_MEM_COPY_HOST_PTR) {
          err = copy_to_device(dev, mem->device_va, host_ptr, size);

@@ -38,6 +38,7 @@ typedef struct plat_gpu_info {
    unsigned sgprs_per_wave;   /* addressable SGPRs */
    unsigned vgprs_per_wave;   /* addressable VGPRs (arch VGPRs) */
    uint64_t memory_size;      /* device memory of the reference board, bytes */
+   unsigned memory_bus_width; /* bits, reference board (HSA_AMD_AGENT_INFO_MEMORY_WIDTH) */
    bool xnack_supported;      /* target-ID feature xnack is settable */
    bool sramecc_supported;    /* target-ID feature sramecc is settable */
    bool packed_fp32;          /* v_pk_fma_f32 and friends (gfx90a, gfx942) */
@@ -109,6 +110,9 @@ struct _cl_device_id {
    uint32_t pci_bdf;           /* HSA_AMD_AGENT_INFO_BDFID */
    uint32_t pci_domain;
    uint32_t chip_id;
+   /* Bytes of device_pool memory this process's buffers hold (memory/ keeps it):
+    * CL_DEVICE_GLOBAL_FREE_MEMORY_AMD. */
+   _Atomic uint64_t device_bytes_in_use;
 };
 
 ICD_DEFINE_HANDLE_CASTS(plat_device, struct _cl_device_id, cl_device_id, ICD_TYPE_DEVICE)

@@ -469,8 +469,11 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
       RET_SCALAR(cl_uint, 128);
    case CL_DEVICE_SINGLE_FP_CONFIG:
-      RET_SCALAR(cl_device_fp_config,
-                 CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA);
+      /* -cl-fp32-correctly-rounded-divide-sqrt gives IEEE division and sqrt (the ROCm
+       * device libraries' __oclc_correctly_rounded_sqrt32, no 2.5-ulp fpmath on fdiv):
+       * tests/api_fp_config_test.c checks them bit for bit. */
+      RET_SCALAR(cl_device_fp_config, CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
+                                         CL_FP_FMA | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
    case CL_DEVICE_DOUBLE_FP_CONFIG:
       /* The set cl_khr_fp64 requires (OpenCL 3.0 §4.2): gfx9+ has all of it in hardware. */
       RET_SCALAR(cl_device_fp_config,
@@ -643,9 +646,14 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
       /* Not conformant yet. The 3.0 profile answers a well-formed vYYYY-MM-DD-XX date. */
       RET_STRING(is_opencl_30() ? "v0000-01-01-00" : "v0000-00-00-00");
-   default:
+   default: {
+      cl_int err;
+      if (plat__device_info_vendor(dev, param_name, param_value_size, param_value,
+                                   param_value_size_ret, &err))
+         return err;
       return ICD_ERROR(CL_INVALID_VALUE, "unknown or unsupported device query 0x%x",
                        (unsigned)param_name);
+   }
    }
 }
 

@@ -10,4 +10,9 @@
 cl_int plat__device_create(struct _cl_platform_id *plat, hsa_agent_t agent,
                            struct _cl_device_id **out);
 
+/* The queries of cl_khr_pci_bus_info, cl_khr_device_uuid and cl_amd_device_attribute_query
+ * (plat_device_amd.c): true when `param_name` is one of them, with the result in *err. */
+bool plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_name,
+                              size_t size, void *value, size_t *size_ret, cl_int *err);
+
 #endif

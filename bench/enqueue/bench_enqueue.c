@@ -15,6 +15,12 @@
  *   drain    time from the end of those enqueues until clFinish returns, per launch
  * and once per platform:
  *   round    enqueue-to-completion round trip (enqueue + clFinish), per launch
+ * and, for hsacl on its software GPU (either runtime), from the GPU's own counters
+ * (HSACL_SIM_CACHE_STATS, sim/sim_isa.h):
+ *   L2 wb    packets with a system-scope release (an L2 write-back on gfx9) per launch,
+ *            over each run and its clFinish: the kernels of a run depend on each other
+ *            (one in-order queue), so hsacl's goal is 0; HSACL_FENCE_SCOPE=system shows
+ *            what every packet at system scope costs (1 per launch)
  * Prints figures; never passes or fails on time.
  * Before the timed runs, one untimed run of the longest length (then clFinish) lets the
  * driver's object pools and kernarg ring grow to what the runs need: the figures are the
@@ -29,10 +35,13 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
+#include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,7 +65,38 @@ now_us(void)
 struct run_figures {
    int launches;
    double enqueue_us, cpu_us, drain_us;
+   double writebacks; /* system-scope releases per launch; < 0: not counted */
 };
+
+/* sim/sim_isa.h struct sim_cache_stats: the software GPU's fence counters. */
+struct gpu_counters {
+   uint64_t magic, checking, dispatches, system_releases, agent_releases, system_acquires,
+      lines_written, lines_filled;
+};
+static char counters_path[64];
+static volatile struct gpu_counters *counters;
+
+/* The counters once the software GPU has made them (after its first dispatch); NULL on
+ * a platform that is not hsacl's software GPU. */
+static volatile struct gpu_counters *
+gpu_counters(void)
+{
+   if (counters || !counters_path[0])
+      return counters;
+   int fd = open(counters_path, O_RDONLY);
+   if (fd < 0)
+      return NULL;
+   void *m = mmap(NULL, sizeof(struct gpu_counters), PROT_READ, MAP_SHARED, fd, 0);
+   close(fd);
+   if (m == MAP_FAILED)
+      return NULL;
+   if (((volatile struct gpu_counters *)m)->magic != 0x3153544154534c32ull) {
+      munmap(m, sizeof(struct gpu_counters));
+      return NULL;
+   }
+   counters = m;
+   return counters;
+}
 
 struct result {
    char name[64];
@@ -82,6 +122,8 @@ static void
 timed_run(cl_command_queue q, cl_kernel k, int launches, bool marked, struct run_figures *f)
 {
    const size_t g = 64, l = 64;
+   volatile struct gpu_counters *gc = gpu_counters();
+   uint64_t wb0 = gc ? gc->system_releases : 0;
    if (marked)
       trace_mark();
    double c0 = clock_us(CLOCK_THREAD_CPUTIME_ID);
@@ -98,6 +140,7 @@ timed_run(cl_command_queue q, cl_kernel k, int launches, bool marked, struct run
    f->enqueue_us = (t1 - t0) / launches;
    f->cpu_us = (c1 - c0) / launches;
    f->drain_us = (t2 - t1) / launches;
+   f->writebacks = gc ? (double)(gc->system_releases - wb0) / launches : -1;
 }
 
 static void
@@ -131,8 +174,14 @@ run(cl_platform_id platform, const int *launches, int nruns, struct result *r)
       clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
    clFinish(q);
 
+   /* Only hsacl's software GPU writes the counters (a PoCL run reads none). */
+   if (!strstr(r->name, "hsacl"))
+      counters = NULL;
    for (int i = 0; i < nruns; i++)
       timed_run(q, k, launches[i], mark && i == 0, &r->runs[i]);
+   if (!strstr(r->name, "hsacl"))
+      for (int i = 0; i < nruns; i++)
+         r->runs[i].writebacks = -1;
    int rounds = 0;
    if (!no_round) {
       rounds = launches[nruns - 1] / 10 > 100 ? launches[nruns - 1] / 10 : 100;
@@ -183,6 +232,14 @@ main(int argc, char **argv)
       launches[nruns++] = 2000;
       launches[nruns++] = 20000;
    }
+   /* hsacl's software GPU counts its fences into this file (before the platforms load). */
+   if (!getenv("HSACL_SIM_CACHE_STATS")) {
+      snprintf(counters_path, sizeof(counters_path), "/tmp/hsacl-bench-enqueue-%d",
+               (int)getpid());
+      setenv("HSACL_SIM_CACHE_STATS", counters_path, 1);
+   } else {
+      snprintf(counters_path, sizeof(counters_path), "%s", getenv("HSACL_SIM_CACHE_STATS"));
+   }
    cl_platform_id plats[8];
    cl_uint n = 0;
    if (clGetPlatformIDs(8, plats, &n) != CL_SUCCESS || n == 0) {
@@ -195,8 +252,8 @@ main(int argc, char **argv)
    printf("burst: N below hsacl's AQL ring (4096 packets), the enqueue path alone; stream: N "
           "above it,\nwaits for ring space included (wall per enqueue = launch rate); round "
           "trip: enqueue+clFinish\n");
-   printf("%-36s %-6s %6s %11s %10s %16s %14s\n", "platform (device)", "run", "N",
-          "enqueue us", "(cpu us)", "drain us/launch", "round trip us");
+   printf("%-36s %-6s %6s %11s %10s %16s %12s %14s\n", "platform (device)", "run", "N",
+          "enqueue us", "(cpu us)", "drain us/launch", "L2 wb/launch", "round trip us");
    struct result res[8];
    for (cl_uint i = 0; i < n; i++) {
       res[i].ok = false;
@@ -212,6 +269,10 @@ main(int argc, char **argv)
          const struct run_figures *f = &res[i].runs[r];
          printf("%-36.36s %-6s %6d %11.3f %10.3f %16.3f", r == 0 ? res[i].name : "",
                 run_label(f->launches), f->launches, f->enqueue_us, f->cpu_us, f->drain_us);
+         if (f->writebacks >= 0)
+            printf(" %12.3f", f->writebacks);
+         else
+            printf(" %12s", "-");
          if (r == nruns - 1 && res[i].round_us > 0)
             printf(" %14.1f", res[i].round_us);
          printf("\n");
@@ -232,5 +293,7 @@ main(int argc, char **argv)
          printf("\n");
       }
    }
+   if (counters_path[0] && !strncmp(counters_path, "/tmp/hsacl-bench-enqueue-", 25))
+      unlink(counters_path);
    return 0;
 }

@@ -1,0 +1,197 @@
+/*
+ * platform/plat_device_amd.c — the device queries of cl_khr_pci_bus_info,
+ * cl_khr_device_uuid and cl_amd_device_attribute_query (the AMD queries tuning code
+ * reads). Every value comes from an HSA agent query (the same on ROCr and on the software
+ * GPU) or from the target's capability record (plat_gpu_info.c), never from a constant
+ * standing in for the device.
+ */
+#include "platform/plat_priv.h"
+
+#include "dispatch/disp.h"
+
+#include <CL/cl_ext.h>
+#include <stdio.h>
+#include <string.h>
+
+/* cl_ext.h of Debian's OpenCL headers 2023.04 has both structures; spelled out here so the
+ * layout is checked where it is written. */
+_Static_assert(sizeof(cl_device_pci_bus_info_khr) == 16, "four cl_uint");
+_Static_assert(sizeof(cl_device_topology_amd) == 24, "type + 17 unused + bus/device/function");
+
+static cl_int
+ret(const void *p, size_t bytes, size_t size, void *value, size_t *size_ret)
+{
+   return icd_get_info(p, bytes, size, value, size_ret);
+}
+
+/* 64-bit FNV-1a of `s` from `seed`: the driver UUID's two halves. */
+static uint64_t
+fnv1a(const char *s, uint64_t seed)
+{
+   uint64_t h = seed;
+   for (; *s; s++) {
+      h ^= (unsigned char)*s;
+      h *= 0x100000001b3ull;
+   }
+   return h;
+}
+
+/* The device's UUID: the HSA agent's unique id ("GPU-" and 16 hex digits: ROCr's
+ * "GPU-%016lx" of the KFD node's UniqueID) in the first 8 bytes, big-endian, then the PCI
+ * domain, bus/device/function and chip id, so two boards never share one. A device with no
+ * unique id ("GPU-XX") has zeros in the first half. */
+static void
+device_uuid(const struct _cl_device_id *dev, cl_uchar out[CL_UUID_SIZE_KHR])
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   char text[32] = "";
+   memset(out, 0, CL_UUID_SIZE_KHR);
+   if (hsa && hsa->hsa_agent_get_info(dev->agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_UUID,
+                                      text) == HSA_STATUS_SUCCESS) {
+      text[sizeof(text) - 1] = '\0';
+      unsigned long long id = 0;
+      int used = 0;
+      if (!strncmp(text, "GPU-", 4) && strlen(text) == 20 &&
+          sscanf(text + 4, "%16llx%n", &id, &used) == 1 && used == 16)
+         for (int i = 0; i < 8; i++)
+            out[i] = (cl_uchar)(id >> (56 - 8 * i));
+   }
+   out[8] = (cl_uchar)(dev->pci_domain >> 24);
+   out[9] = (cl_uchar)(dev->pci_domain >> 16);
+   out[10] = (cl_uchar)(dev->pci_domain >> 8);
+   out[11] = (cl_uchar)dev->pci_domain;
+   out[12] = (cl_uchar)(dev->pci_bdf >> 8);
+   out[13] = (cl_uchar)dev->pci_bdf;
+   out[14] = (cl_uchar)(dev->chip_id >> 8);
+   out[15] = (cl_uchar)dev->chip_id;
+}
+
+/* Bytes of device memory not taken by this process's buffers, KiB (what the application
+ * can still allocate; the HSA runtime of ROCm 5.2 has no query for the whole machine). */
+static size_t
+free_kib(const struct _cl_device_id *dev)
+{
+   uint64_t used = atomic_load(&dev->device_bytes_in_use);
+   uint64_t total = dev->global_mem_size;
+   return (size_t)((used < total ? total - used : 0) / 1024);
+}
+
+bool
+plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_name,
+                         size_t size, void *value, size_t *size_ret, cl_int *err)
+{
+   const plat_gpu_info *gi = &dev->info;
+   const struct disp_hsa *hsa = disp_hsa_get();
+   uint32_t u32 = 0;
+#define SCALAR(type, v)                                                                      \
+   do {                                                                                     \
+      type v_ = (type)(v);                                                                  \
+      *err = ret(&v_, sizeof(v_), size, value, size_ret);                                   \
+      return true;                                                                          \
+   } while (0)
+
+   switch (param_name) {
+   /* ---- cl_khr_pci_bus_info ---- */
+   case CL_DEVICE_PCI_BUS_INFO_KHR: {
+      cl_device_pci_bus_info_khr info = { dev->pci_domain, (dev->pci_bdf >> 8) & 0xff,
+                                          (dev->pci_bdf >> 3) & 0x1f, dev->pci_bdf & 7 };
+      *err = ret(&info, sizeof(info), size, value, size_ret);
+      return true;
+   }
+   /* ---- cl_khr_device_uuid ---- */
+   case CL_DEVICE_UUID_KHR: {
+      cl_uchar uuid[CL_UUID_SIZE_KHR];
+      device_uuid(dev, uuid);
+      *err = ret(uuid, sizeof(uuid), size, value, size_ret);
+      return true;
+   }
+   case CL_DRIVER_UUID_KHR: {
+      /* One driver build, one UUID (whatever HSA runtime it drives). */
+      char ver[64];
+      snprintf(ver, sizeof(ver), "hsacl %s", HSACL_VERSION_STRING);
+      uint64_t h[2] = { fnv1a(ver, 0xcbf29ce484222325ull), fnv1a(ver, 0x84222325cbf29ce4ull) };
+      cl_uchar uuid[CL_UUID_SIZE_KHR];
+      for (int i = 0; i < 16; i++)
+         uuid[i] = (cl_uchar)(h[i / 8] >> (56 - 8 * (i % 8)));
+      *err = ret(uuid, sizeof(uuid), size, value, size_ret);
+      return true;
+   }
+   case CL_DEVICE_LUID_VALID_KHR:
+      SCALAR(cl_bool, CL_FALSE); /* LUIDs are a Windows notion */
+   case CL_DEVICE_LUID_KHR: {
+      cl_uchar luid[CL_LUID_SIZE_KHR] = { 0 };
+      *err = ret(luid, sizeof(luid), size, value, size_ret);
+      return true;
+   }
+   case CL_DEVICE_NODE_MASK_KHR:
+      SCALAR(cl_uint, 0);
+   /* ---- cl_amd_device_attribute_query ---- */
+   case CL_DEVICE_PROFILING_TIMER_OFFSET_AMD:
+      /* Event profiling times are converted to the host timer's domain already. */
+      SCALAR(cl_ulong, 0);
+   case CL_DEVICE_TOPOLOGY_AMD: {
+      cl_device_topology_amd t;
+      memset(&t, 0, sizeof(t));
+      t.pcie.type = CL_DEVICE_TOPOLOGY_TYPE_PCIE_AMD;
+      t.pcie.bus = (cl_char)((dev->pci_bdf >> 8) & 0xff);
+      t.pcie.device = (cl_char)((dev->pci_bdf >> 3) & 0x1f);
+      t.pcie.function = (cl_char)(dev->pci_bdf & 7);
+      *err = ret(&t, sizeof(t), size, value, size_ret);
+      return true;
+   }
+   case CL_DEVICE_BOARD_NAME_AMD:
+      *err = icd_get_info_string(dev->product_name, size, value, size_ret);
+      return true;
+   case CL_DEVICE_GLOBAL_FREE_MEMORY_AMD: {
+      /* size_t[2], KiB: free memory, largest free block (one heap: the same). */
+      size_t kib[2] = { free_kib(dev), free_kib(dev) };
+      *err = ret(kib, sizeof(kib), size, value, size_ret);
+      return true;
+   }
+   case CL_DEVICE_SIMD_PER_COMPUTE_UNIT_AMD:
+      SCALAR(cl_uint, gi->simds_per_cu);
+   case CL_DEVICE_SIMD_WIDTH_AMD:
+      /* GCN: a wave64 instruction takes 4 cycles on a 16-lane SIMD; RDNA: SIMD32. */
+      SCALAR(cl_uint, gi->wavefront_size == 64 ? 16 : 32);
+   case CL_DEVICE_SIMD_INSTRUCTION_WIDTH_AMD:
+      SCALAR(cl_uint, 1);
+   case CL_DEVICE_WAVEFRONT_WIDTH_AMD:
+      SCALAR(cl_uint, gi->wavefront_size);
+   case CL_DEVICE_GLOBAL_MEM_CHANNELS_AMD:
+      /* 32-bit channels of the memory bus. */
+      if (!hsa || hsa->hsa_agent_get_info(dev->agent,
+                                          (hsa_agent_info_t)HSA_AMD_AGENT_INFO_MEMORY_WIDTH,
+                                          &u32) != HSA_STATUS_SUCCESS || !u32)
+         u32 = gi->memory_bus_width;
+      SCALAR(cl_uint, u32 / 32);
+   case CL_DEVICE_GLOBAL_MEM_CHANNEL_BANKS_AMD:
+      SCALAR(cl_uint, 4);
+   case CL_DEVICE_GLOBAL_MEM_CHANNEL_BANK_WIDTH_AMD:
+      SCALAR(cl_uint, 256);
+   case CL_DEVICE_LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD:
+      SCALAR(cl_uint, gi->lds_size);
+   case CL_DEVICE_LOCAL_MEM_BANKS_AMD:
+      SCALAR(cl_uint, 32);
+   case CL_DEVICE_THREAD_TRACE_SUPPORTED_AMD:
+      SCALAR(cl_bool, CL_FALSE);
+   case CL_DEVICE_GFXIP_MAJOR_AMD:
+      SCALAR(cl_uint, gi->gfx_major);
+   case CL_DEVICE_GFXIP_MINOR_AMD:
+      SCALAR(cl_uint, gi->gfx_minor);
+   case CL_DEVICE_AVAILABLE_ASYNC_QUEUES_AMD:
+      /* The compute pipes the hardware scheduler maps queues onto. */
+      SCALAR(cl_uint, 8);
+   case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_AMD:
+      SCALAR(size_t, 256);
+   case CL_DEVICE_MAX_WORK_GROUP_SIZE_AMD:
+      /* What a kernel without reqd_work_group_size is built for (plat_device.c). */
+      SCALAR(size_t, 256);
+   case CL_DEVICE_PREFERRED_CONSTANT_BUFFER_SIZE_AMD:
+      SCALAR(size_t, 16 * 1024);
+   case CL_DEVICE_PCIE_ID_AMD:
+      SCALAR(cl_uint, dev->chip_id);
+   default:
+      return false;
+   }
+#undef SCALAR
+}
