@@ -49,6 +49,11 @@ typedef struct kfd_mem {
    uint32_t refs;       /* registrations (nested ones included) */
    uint32_t nmapped;
    HSAuint32 mapped_nodes[KFD_MAX_GPUS];
+   /* Registered user memory: one entry serves every registration of the range (nested
+    * ones counted in refs), so its GPU mapping is counted too — each registration maps
+    * and unmaps it once (hsa_amd_memory_lock/unlock), and an unlock must not take the
+    * range from a registration still in use. */
+   uint32_t map_refs;
    HSAuint32 registered_nodes[KFD_MAX_GPUS];
 } kfd_mem;
 
@@ -526,6 +531,8 @@ map_nodes(void *MemoryAddress, uint64_t size, HSAuint64 *AlternateVAGPU, uint64_
       e->nmapped = 0;
       for (uint64_t i = 0; i < count && e->nmapped < KFD_MAX_GPUS; i++)
          e->mapped_nodes[e->nmapped++] = nodes[i];
+      if (e->type == HSA_POINTER_REGISTERED_USER)
+         e->map_refs++;
    }
    pthread_rwlock_unlock(&table_lock);
    if (st == HSAKMT_STATUS_SUCCESS && AlternateVAGPU)
@@ -567,7 +574,10 @@ hsaKmtUnmapMemoryToGPU(void *MemoryAddress)
       st = HSAKMT_STATUS_INVALID_PARAMETER;
    } else if (e->flags.ui32.Scratch) {
       windows_drop_locked(e, (uint64_t)(uintptr_t)MemoryAddress);
+   } else if (e->type == HSA_POINTER_REGISTERED_USER && e->map_refs > 1) {
+      e->map_refs--; /* another registration of the range still maps it */
    } else {
+      e->map_refs = 0;
       e->mapped = false;
       e->nmapped = 0;
    }

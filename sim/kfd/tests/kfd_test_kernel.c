@@ -108,6 +108,39 @@ test_bump(kfd_test_env *env, hsa_queue_t *q, hsa_executable_t exec)
    CHECK_HSA(hsa_amd_memory_pool_free(out));
 }
 
+/* Host memory locked twice (two OpenCL buffers over one host array, the first released
+ * while the second is in use): unlocking one must leave the other reachable by the GPU. */
+static void
+test_locked_twice(kfd_test_env *env, hsa_queue_t *q, hsa_executable_t exec)
+{
+   kfd_test_kernel k = kfd_test_find_kernel(exec, env->gpus[0], "bump.kd");
+   int32_t *host = aligned_alloc(4096, 4096);
+   CHECK(host);
+   uint8_t *kernarg = kfd_test_alloc(env, env->kernarg_pool, 4096);
+   hsa_signal_t done;
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &done));
+   void *p1 = NULL, *p2 = NULL;
+   CHECK_HSA(hsa_amd_memory_lock(host, 64, &env->gpus[0], 1, &p1));
+   CHECK_HSA(hsa_amd_memory_lock(host, 64, &env->gpus[0], 1, &p2));
+   CHECK_HSA(hsa_amd_memory_unlock(host));
+   int32_t *out = p2;
+   host[0] = -1;
+   host[1] = 0;
+   host[2] = 2;
+   memset(kernarg, 0, 4096);
+   memcpy(kernarg, &out, sizeof(out));
+   atomic_store(&errors_seen, 0);
+   kfd_test_dispatch(q, &k, kernarg, 1, 1, done);
+   CHECK(wait_done(done, 30000000000ull) == 0);
+   CHECK(atomic_load(&errors_seen) == 0);
+   CHECK(host[0] == 2 + 3);
+   CHECK_HSA(hsa_amd_memory_unlock(host));
+   CHECK_HSA(hsa_signal_destroy(done));
+   CHECK_HSA(hsa_amd_memory_pool_free(kernarg));
+   free(host);
+   printf("locked twice: reachable after one unlock\n");
+}
+
 static void
 test_trap(kfd_test_env *env, const char *trap_path)
 {
@@ -149,6 +182,7 @@ main(int argc, char **argv)
    test_scale(&env, q, exec);
    test_bump(&env, q, exec);
    CHECK(atomic_load(&errors_seen) == 0);
+   test_locked_twice(&env, q, exec);
    CHECK_HSA(hsa_queue_destroy(q)); /* idle */
    test_trap(&env, argv[2]);
    /* The process and the runtime go on after a queue error: a new queue works. */
