@@ -223,7 +223,9 @@ hsaKmtGetNodeProperties(HSAuint32 NodeId, HsaNodeProperties *NodeProperties)
    p->DeviceId = 0x66a1; /* Vega 20 */
    p->LocationId = (0x10 + gpu) << 8;
    p->LocalMemSize = GPU_VRAM;
-   p->MaxEngineClockMhzFCompute = 1800;
+   /* The software runtime's GFX906_MAX_CLOCK_MHZ (sim_agent.c): one device, two front ends
+    * (ctest runtime_agree compares what hsacl reports on each). */
+   p->MaxEngineClockMhzFCompute = 1801;
    p->DrmRenderMinor = 128 + (int)gpu;
    set_name(p->MarketingName, p->AMDName, "hsacl software gfx906");
    p->HiveID = 0;
