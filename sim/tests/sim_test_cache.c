@@ -34,21 +34,6 @@ typedef struct cache_test {
    volatile struct cache_stats *stats;
 } cache_test;
 
-static void *
-read_file(const char *path, size_t *size)
-{
-   FILE *f = fopen(path, "rb");
-   CHECK(f);
-   fseek(f, 0, SEEK_END);
-   long n = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   void *data = malloc((size_t)n);
-   CHECK(data && fread(data, 1, (size_t)n, f) == (size_t)n);
-   fclose(f);
-   *size = (size_t)n;
-   return data;
-}
-
 static uint64_t
 kernel_object(hsa_executable_t exec, hsa_agent_t gpu, const char *name)
 {
@@ -278,7 +263,7 @@ main(int argc, char **argv)
 
    test_env_init(&t.env);
    size_t size;
-   void *data = read_file(argv[1], &size);
+   void *data = test_read_file(argv[1], &size);
    hsa_code_object_reader_t reader;
    hsa_executable_t exec;
    CHECK_HSA(hsa_code_object_reader_create_from_memory(data, size, &reader));

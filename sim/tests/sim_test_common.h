@@ -73,6 +73,22 @@ test_find_pool(hsa_amd_memory_pool_t pool, void *data)
    return HSA_STATUS_SUCCESS;
 }
 
+/* The whole file at `path` (a code object), malloc'ed; exits on failure. */
+static inline void *
+test_read_file(const char *path, size_t *size)
+{
+   FILE *f = fopen(path, "rb");
+   CHECK(f);
+   fseek(f, 0, SEEK_END);
+   long n = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   void *data = malloc((size_t)n);
+   CHECK(data && fread(data, 1, (size_t)n, f) == (size_t)n);
+   fclose(f);
+   *size = (size_t)n;
+   return data;
+}
+
 /* hsa_init plus the CPU and GPU agents and their main pools. */
 static void
 test_env_init(test_env *env)

@@ -17,21 +17,6 @@
 
 #define EM_X86_64_ 62
 
-static void *
-read_file(const char *path, size_t *size)
-{
-   FILE *f = fopen(path, "rb");
-   CHECK(f);
-   fseek(f, 0, SEEK_END);
-   long n = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   void *data = malloc((size_t)n);
-   CHECK(data && fread(data, 1, (size_t)n, f) == (size_t)n);
-   fclose(f);
-   *size = (size_t)n;
-   return data;
-}
-
 /* Loads `data` into a fresh executable; returns the status, destroying what was made. */
 static hsa_status_t
 try_load(const test_env *env, const void *data, size_t size)
@@ -161,7 +146,7 @@ static void
 test_malformed(const test_env *env, const char *path)
 {
    size_t size;
-   uint8_t *good = read_file(path, &size);
+   uint8_t *good = test_read_file(path, &size);
    uint8_t *bad = malloc(size);
    CHECK(bad);
    CHECK_HSA(try_load(env, good, size));

@@ -204,21 +204,6 @@ test_invalid_packet(const test_env *env)
    hsa_signal_destroy(c2);
 }
 
-static void *
-read_file(const char *path, size_t *size)
-{
-   FILE *f = fopen(path, "rb");
-   CHECK(f);
-   fseek(f, 0, SEEK_END);
-   long n = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   void *data = malloc((size_t)n);
-   CHECK(data && fread(data, 1, (size_t)n, f) == (size_t)n);
-   fclose(f);
-   *size = (size_t)n;
-   return data;
-}
-
 /*
  * A kernel executing s_trap 2 fails its dispatch: the error callback is called with a
  * non-success status and the queue, and the process survives. This holds both while the
@@ -228,7 +213,7 @@ static void
 test_dispatch_error(const test_env *env, const char *trap_path)
 {
    size_t size;
-   void *elf = read_file(trap_path, &size);
+   void *elf = test_read_file(trap_path, &size);
    hsa_code_object_reader_t reader;
    hsa_executable_t exec;
    CHECK_HSA(hsa_code_object_reader_create_from_memory(elf, size, &reader));

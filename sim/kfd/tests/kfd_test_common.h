@@ -6,6 +6,7 @@
 #ifndef KFD_TEST_COMMON_H
 #define KFD_TEST_COMMON_H
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,33 @@
          exit(1);                                                                             \
       }                                                                                       \
    } while (0)
+
+/* What ROCr's callbacks reported: queue errors (hsa_queue_create's callback) and GPU memory
+ * faults (a system event handler: without one ROCr aborts the process on a fault). */
+#define KFD_TEST_UNUSED __attribute__((unused))
+static _Atomic int errors_seen KFD_TEST_UNUSED;
+static _Atomic hsa_status_t last_error KFD_TEST_UNUSED;
+static _Atomic int faults_seen KFD_TEST_UNUSED;
+static _Atomic uint64_t fault_address KFD_TEST_UNUSED;
+
+static inline void
+queue_error(hsa_status_t status, hsa_queue_t *source, void *data)
+{
+   (void)source, (void)data;
+   atomic_store(&last_error, status);
+   atomic_fetch_add(&errors_seen, 1);
+}
+
+static inline hsa_status_t
+system_event(const hsa_amd_event_t *event, void *data)
+{
+   (void)data;
+   if (event->event_type != HSA_AMD_GPU_MEMORY_FAULT_EVENT)
+      return HSA_STATUS_ERROR;
+   atomic_store(&fault_address, event->memory_fault.virtual_address);
+   atomic_fetch_add(&faults_seen, 1);
+   return HSA_STATUS_SUCCESS;
+}
 
 #define KFD_TEST_MAX_AGENTS 16
 

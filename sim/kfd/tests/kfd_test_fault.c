@@ -17,30 +17,6 @@
 
 #include "kfd_test_common.h"
 
-static _Atomic int errors_seen;
-static _Atomic hsa_status_t last_error;
-static _Atomic int faults_seen;
-static _Atomic uint64_t fault_address;
-
-static void
-queue_error(hsa_status_t status, hsa_queue_t *source, void *data)
-{
-   (void)source, (void)data;
-   atomic_store(&last_error, status);
-   atomic_fetch_add(&errors_seen, 1);
-}
-
-static hsa_status_t
-system_event(const hsa_amd_event_t *event, void *data)
-{
-   (void)data;
-   if (event->event_type != HSA_AMD_GPU_MEMORY_FAULT_EVENT)
-      return HSA_STATUS_ERROR;
-   atomic_store(&fault_address, event->memory_fault.virtual_address);
-   atomic_fetch_add(&faults_seen, 1);
-   return HSA_STATUS_SUCCESS;
-}
-
 static void
 run_faulting(kfd_test_env *env, hsa_executable_t exec, const char *name, uint64_t arg,
              hsa_status_t want)

@@ -15,17 +15,6 @@
 
 #include "kfd_test_common.h"
 
-static _Atomic int errors_seen;
-static _Atomic hsa_status_t last_error;
-
-static void
-queue_error(hsa_status_t status, hsa_queue_t *source, void *data)
-{
-   (void)source, (void)data;
-   atomic_store(&last_error, status);
-   atomic_fetch_add(&errors_seen, 1);
-}
-
 static hsa_signal_value_t
 wait_done(hsa_signal_t s, uint64_t timeout_ns)
 {

@@ -30,31 +30,7 @@
 
 #define MARK 0x5C000000u
 
-static _Atomic int errors_seen;
-static _Atomic hsa_status_t last_error;
-static _Atomic int faults_seen;
-static _Atomic uint64_t fault_address;
 static bool on_rocr;
-
-static void
-queue_error(hsa_status_t status, hsa_queue_t *source, void *data)
-{
-   (void)source, (void)data;
-   atomic_store(&last_error, status);
-   atomic_fetch_add(&errors_seen, 1);
-}
-
-/* GPU memory faults: ROCr aborts the process unless a handler takes them. */
-static hsa_status_t
-system_event(const hsa_amd_event_t *event, void *data)
-{
-   (void)data;
-   if (event->event_type != HSA_AMD_GPU_MEMORY_FAULT_EVENT)
-      return HSA_STATUS_ERROR;
-   atomic_store(&fault_address, event->memory_fault.virtual_address);
-   atomic_fetch_add(&faults_seen, 1);
-   return HSA_STATUS_SUCCESS;
-}
 
 static bool
 wait_done(hsa_signal_t s)
