@@ -465,9 +465,14 @@ hsaKmtDeregisterMemory(void *MemoryAddress)
    for (kfd_nested **n = &nested; *n; n = &(*n)->next) {
       if ((*n)->va == va) {
          kfd_nested *gone = *n;
+         kfd_mem *parent = gone->parent;
          *n = gone->next;
-         gone->parent->refs--;
          free(gone);
+         /* The last registration of the range (the outer one went first). */
+         if (--parent->refs == 0 && parent->type == HSA_POINTER_REGISTERED_USER) {
+            remove_locked(parent);
+            dead = parent;
+         }
          goto out_unlock;
       }
    }

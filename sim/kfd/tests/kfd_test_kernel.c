@@ -124,6 +124,25 @@ test_locked_twice(kfd_test_env *env, hsa_queue_t *q, hsa_executable_t exec)
    CHECK(atomic_load(&errors_seen) == 0);
    CHECK(host[0] == 2 + 3);
    CHECK_HSA(hsa_amd_memory_unlock(host));
+   /* A range locked inside a locked page, the outer lock released first: the inner one
+    * stays reachable, and once it goes the memory is no longer locked at all. */
+   CHECK_HSA(hsa_amd_memory_lock(host, 4096, &env->gpus[0], 1, &p1));
+   CHECK_HSA(hsa_amd_memory_lock(host + 16, 64, &env->gpus[0], 1, &p2));
+   CHECK_HSA(hsa_amd_memory_unlock(host));
+   out = p2;
+   out[0] = -1;
+   out[1] = 1;
+   out[2] = 0;
+   memcpy(kernarg, &out, sizeof(out));
+   hsa_signal_store_screlease(done, 1);
+   kfd_test_dispatch(q, &k, kernarg, 1, 1, done);
+   CHECK(wait_done(done, 30000000000ull) == 0);
+   CHECK(atomic_load(&errors_seen) == 0);
+   CHECK(out[0] == 4 + 1);
+   CHECK_HSA(hsa_amd_memory_unlock(host + 16));
+   hsa_amd_pointer_info_t info = { .size = sizeof(info) };
+   CHECK_HSA(hsa_amd_pointer_info(host + 16, &info, NULL, NULL, NULL));
+   CHECK(info.type == HSA_EXT_POINTER_TYPE_UNKNOWN);
    CHECK_HSA(hsa_signal_destroy(done));
    CHECK_HSA(hsa_amd_memory_pool_free(kernarg));
    free(host);
