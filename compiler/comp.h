@@ -32,6 +32,7 @@ typedef enum comp_program_origin {
    COMP_ORIGIN_SOURCE = 1, /* clCreateProgramWithSource */
    COMP_ORIGIN_BINARY,     /* clCreateProgramWithBinary */
    COMP_ORIGIN_LINK,       /* clLinkProgram: no source, binaries from the link only */
+   COMP_ORIGIN_IL,         /* clCreateProgramWithIL: a SPIR-V module */
 } comp_program_origin;
 
 /* A kernel symbol of a loaded executable: what a launch needs on one device (immutable
@@ -79,12 +80,17 @@ struct _cl_program {
    comp_program_origin origin;
    char *source;                         /* COMP_ORIGIN_SOURCE: the concatenated strings */
    size_t source_size;                   /* without the terminating NUL */
+   void *il;                             /* COMP_ORIGIN_IL: the module as given */
+   size_t il_size;
    struct comp_program_device *devices;  /* the program's devices, in creation order */
    cl_uint num_devices;
    pthread_mutex_t lock;                 /* guards everything below and devices[] */
    bool building;                        /* a build/compile is in progress */
    cl_uint num_kernels_attached;         /* live kernel objects (clBuildProgram refuses) */
    struct comp_program_release_callback *release_callbacks;
+   /* COMP_ORIGIN_IL: clSetProgramSpecializationConstant's values, one per SpecId. */
+   struct comp_spec_constant *spec_constants;
+   size_t num_spec_constants;
 };
 
 ICD_DEFINE_HANDLE_CASTS(comp_program, struct _cl_program, cl_program, ICD_TYPE_PROGRAM)
@@ -179,6 +185,10 @@ cl_program CL_API_CALL comp_CreateProgramWithBuiltInKernels(cl_context context,
                                                             cl_int *errcode_ret);
 cl_program CL_API_CALL comp_CreateProgramWithIL(cl_context context, const void *il,
                                                 size_t length, cl_int *errcode_ret);
+/* Whether devices take IL programs (CL_DEVICE_IL_VERSION): SPIR-V needs Khronos' translator
+ * executable (compiler/comp_spirv.c). Looked up once per process. */
+bool comp_il_supported(void);
+
 cl_int CL_API_CALL comp_RetainProgram(cl_program program);
 cl_int CL_API_CALL comp_ReleaseProgram(cl_program program);
 cl_int CL_API_CALL comp_BuildProgram(cl_program program, cl_uint num_devices,

@@ -174,6 +174,15 @@ comp__cache_key(const struct comp_build_desc *desc, char key[COMP_CACHE_KEY_HEX]
       hash_list(md, desc->features);
       hash_string(md, desc->source_name);
       hash_field(md, desc->source, desc->source_size);
+      /* IL programs: the module and its specialization constants, in the order set. */
+      hash_field(md, desc->il, desc->il ? desc->il_size : 0);
+      uint64_t ns = desc->num_spec_constants;
+      EVP_DigestUpdate(md, &ns, sizeof(ns));
+      for (size_t i = 0; i < desc->num_spec_constants; i++) {
+         const struct comp_spec_constant *c = &desc->spec_constants[i];
+         uint64_t f[3] = { c->id, c->size, c->value };
+         EVP_DigestUpdate(md, f, sizeof(f));
+      }
       uint64_t nh = desc->num_headers;
       EVP_DigestUpdate(md, &nh, sizeof(nh));
       for (size_t i = 0; i < desc->num_headers; i++) {

@@ -2,7 +2,7 @@
  * comp_cc.c — hsacl-cc, the offline compiler: the same in-process pipeline clBuildProgram
  * uses, from the command line.
  */
-#include "comp_llvm.h"
+#include "comp_priv.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,22 +11,26 @@
 
 static const char usage[] =
    "NAME\n"
-   "    hsacl-cc - compile OpenCL C to an AMDGPU code object with hsacl's compiler\n"
+   "    hsacl-cc - compile OpenCL C or SPIR-V to an AMDGPU code object with hsacl's compiler\n"
    "\n"
    "SYNOPSIS\n"
    "    hsacl-cc [-mcpu=TARGET] [--emit=KIND] [-o OUTPUT] [BUILD-OPTIONS...] INPUT.cl\n"
+   "    hsacl-cc [-mcpu=TARGET] [--emit=KIND] [-o OUTPUT] [BUILD-OPTIONS...] INPUT.spv\n"
    "\n"
    "DESCRIPTION\n"
    "    Compiles INPUT.cl exactly as clBuildProgram does (clang frontend, ROCm device\n"
    "    libraries, LLVM optimisation and code generation, lld), in process. The build log\n"
    "    goes to standard error; the exit status is non-zero if the build fails.\n"
+   "    An input that starts with the SPIR-V magic number is a SPIR-V module, built as\n"
+   "    clCreateProgramWithIL and clBuildProgram do (validation, Khronos' translator,\n"
+   "    then the same back half).\n"
    "\n"
    "OPTIONS\n"
    "    -mcpu=TARGET    Target ID, e.g. gfx906, gfx90a:xnack-, gfx1100 (default gfx906).\n"
    "    --emit=KIND     exe: loadable code object (default); obj: relocatable object before\n"
    "                    linking; asm: amdgcn assembly; llvm: optimised LLVM IR text.\n"
    "    -o OUTPUT       Output file; '-' is standard output. Default: INPUT with .co, .o,\n"
-   "                    .s or .ll instead of .cl.\n"
+   "                    .s or .ll instead of .cl or .spv.\n"
    "    --extensions=A,B,...\n"
    "    --features=A,B,...\n"
    "                    Enable exactly these OpenCL extensions / OpenCL C 3.0 features\n"
@@ -220,9 +224,24 @@ main(int argc, char **argv)
       goto out;
    }
 
+   /* SPIR-V: the magic number in either byte order (SPIR-V 2.3). */
+   bool il = source_size >= 4 && (!memcmp(source, "\x03\x02\x23\x07", 4) ||
+                                  !memcmp(source, "\x07\x23\x02\x03", 4));
+   if (il) {
+      struct comp__spirv_info info;
+      char *why = NULL;
+      if (comp__spirv_check(source, source_size, &info, &why) != COMP_OK) {
+         fprintf(stderr, "hsacl-cc: %s: %s\n", input, why ? why : "out of memory");
+         free(why);
+         rc = 1;
+         goto out;
+      }
+   }
    struct comp_build_desc desc = {
-      .source = source,
-      .source_size = source_size,
+      .source = il ? NULL : source,
+      .source_size = il ? 0 : source_size,
+      .il = il ? source : NULL,
+      .il_size = il ? source_size : 0,
       .source_name = strcmp(input, "-") ? input : "stdin.cl",
       .options = opts,
       .target_id = target,
@@ -246,6 +265,8 @@ main(int argc, char **argv)
       size_t stem = strlen(base);
       if (stem > 3 && !strcmp(base + stem - 3, ".cl"))
          stem -= 3;
+      else if (stem > 4 && !strcmp(base + stem - 4, ".spv"))
+         stem -= 4;
       out_path = malloc(stem + 4);
       if (!out_path)
          goto out;

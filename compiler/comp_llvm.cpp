@@ -35,6 +35,8 @@
 
 #include "comp_builtins.h"
 #include "comp_priv.h"
+
+#include <llvm/IR/Verifier.h>
 #include "comp_include_jail.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
@@ -736,6 +738,82 @@ frontHalf(clang::CompilerInstance &ci, const comp_build_desc &d, const char *mai
    return m;
 }
 
+// The front half of an IL program: the SPIR-V module (specialized) through Khronos'
+// translator, then retargeted to amdgcn (comp_spirv_llvm.cpp) and given the attributes
+// clang's OpenCL front end gives every function and kernel: convergent (a function may hold
+// a barrier), the build's defaults (target CPU and features, denormal and fast-math modes),
+// -cl-opt-disable's optnone, and for kernels the flat work-group size bound (the
+// reqd_work_group_size product, else 256, the device's CL_DEVICE_MAX_WORK_GROUP_SIZE) and
+// whether work-groups are uniform (only with -cl-uniform-work-group-size: OpenCL 3.0 IL
+// programs may launch non-uniform work-groups). nullptr with the reason in the log.
+std::unique_ptr<llvm::Module>
+ilFrontHalf(clang::CompilerInstance &ci, const comp_build_desc &d, const Globals &g,
+            const comp__options &o, llvm::LLVMContext &ctx, llvm::raw_ostream &logOS,
+            comp_status &st)
+{
+   void *bc = nullptr;
+   size_t bcSize = 0;
+   char *tlog = nullptr;
+   st = comp__spirv_translate(d.il, d.il_size, d.spec_constants, d.num_spec_constants, &bc,
+                              &bcSize, &tlog);
+   if (st != COMP_OK) {
+      logOS << (tlog ? tlog : "error: out of memory translating the SPIR-V module\n");
+      free(tlog);
+      return nullptr;
+   }
+   auto parsed = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(static_cast<const char *>(bc), bcSize),
+                            "spirv-module"),
+      ctx);
+   free(bc);
+   st = COMP_BUILD_FAILURE;
+   if (!parsed) {
+      logOS << "error: the SPIR-V translator's bitcode does not load: "
+            << llvm::toString(parsed.takeError()) << "\n";
+      return nullptr;
+   }
+   std::unique_ptr<llvm::Module> m = compRetargetSpir(**parsed, g.dataLayout, logOS);
+   if (!m)
+      return nullptr;
+   for (llvm::Function &f : *m) {
+      if (f.isDeclaration() || f.isIntrinsic())
+         continue;
+      f.addFnAttr(llvm::Attribute::Convergent);
+      if (o.opt_disable) {
+         f.addFnAttr(llvm::Attribute::OptimizeNone);
+         f.addFnAttr(llvm::Attribute::NoInline);
+      }
+      if (f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL) {
+         uint64_t size = 0;
+         if (llvm::MDNode *md = f.getMetadata("reqd_work_group_size");
+             md && md->getNumOperands() == 3) {
+            size = 1;
+            for (const llvm::MDOperand &op : md->operands())
+               if (auto *c = llvm::mdconst::dyn_extract<llvm::ConstantInt>(op))
+                  size *= c->getZExtValue();
+         }
+         std::string bound = size ? std::to_string(size) + "," + std::to_string(size)
+                                  : std::string("1,256");
+         f.addFnAttr("amdgpu-flat-work-group-size", bound);
+         f.addFnAttr("uniform-work-group-size", o.uniform_work_group_size ? "true" : "false");
+         f.addFnAttr(llvm::Attribute::NoRecurse);
+      }
+      clang::CodeGen::mergeDefaultFunctionDefinitionAttributes(
+         f, ci.getCodeGenOpts(), ci.getLangOpts(), ci.getTargetOpts(),
+         /*WillInternalize=*/false);
+   }
+   std::string verify;
+   llvm::raw_string_ostream vos(verify);
+   if (llvm::verifyModule(*m, &vos)) {
+      logOS << "error: internal: the retargeted SPIR-V module is not valid LLVM IR: "
+            << vos.str() << "\n";
+      st = COMP_INTERNAL_ERROR;
+      return nullptr;
+   }
+   st = COMP_OK;
+   return m;
+}
+
 // The prefix of the body function of a kernel that is called like a function (as clang 20
 // names it; OpenCL C 3.0 §6.9 allows calling a kernel from a kernel).
 constexpr const char *kKernelBodyPrefix = "__clang_ocl_kern_imp_";
@@ -983,6 +1061,14 @@ private:
          for (llvm::MDNode *op : nmd.operands())
             copy->addOperand(op);
       }
+      // The libraries carry no "Debug Info Version" flag. Reading a module without one,
+      // the bitcode reader strips its debug info and warns "ignoring debug info with an
+      // invalid version (0)" as soon as stripping changes anything (the loop metadata of
+      // ocml's functions is rebuilt), which put two warnings in every build log. The
+      // subset declares the version this LLVM writes: it has no debug info to be wrong.
+      if (!sub.getModuleFlag("Debug Info Version"))
+         sub.addModuleFlag(llvm::Module::Warning, "Debug Info Version",
+                           llvm::DEBUG_METADATA_VERSION);
       llvm::ValueToValueMapTy vmap;
       // In library order: globals first, so that the module reads like the library's.
       for (unsigned id = 0; id < globals_.size(); id++) {
@@ -1406,7 +1492,7 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
    }
 
    const BuildLimits limits = buildLimits();
-   uint64_t sourceBytes = d.source ? d.source_size : 0;
+   uint64_t sourceBytes = (d.source ? d.source_size : 0) + (d.il ? d.il_size : 0);
    for (size_t i = 0; i < d.num_headers; i++)
       sourceBytes += d.headers[i].source ? d.headers[i].size : 0;
    if (sourceBytes > limits.maxSource) {
@@ -1448,7 +1534,13 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
    clang::CompilerInstance ci;
    if (!setupInstance(ci, args, overlay, logOS))
       return COMP_INTERNAL_ERROR;
-   if (d.action != COMP_ACTION_LINK) {
+   if (d.action != COMP_ACTION_LINK && d.il) {
+      m = ilFrontHalf(ci, d, g, *o, ctx, logOS, st);
+      if (!m)
+         return st;
+      if (d.emit == COMP_EMIT_BITCODE)
+         return emitBitcode(*m, { d.options ? d.options : "" }, false, out);
+   } else if (d.action != COMP_ACTION_LINK) {
       m = frontHalf(ci, d, mainName, ctx);
       if (!m)
          return COMP_BUILD_FAILURE;

@@ -69,9 +69,23 @@ struct comp_link_input {
    bool is_library; /* link options apply to it only if created with -enable-link-options */
 };
 
+/* A specialization constant's value (clSetProgramSpecializationConstant): `size` bytes, the
+ * value in the low-order bytes of `value`. */
+struct comp_spec_constant {
+   uint32_t id;
+   uint32_t size;
+   uint64_t value;
+};
+
 struct comp_build_desc {
    const char *source; /* OpenCL C text, need not be NUL-terminated */
    size_t source_size;
+   /* A SPIR-V module instead of source (clCreateProgramWithIL; COMP_ACTION_BUILD or
+    * _COMPILE), checked by comp__spirv_check, and its specialization constants. */
+   const void *il;
+   size_t il_size;
+   const struct comp_spec_constant *spec_constants;
+   size_t num_spec_constants;
    const char *source_name; /* file name in diagnostics; NULL = "input.cl" */
    const char *options;     /* the application's option string; NULL = "" */
    const char *target_id;   /* "gfx906", "gfx90a:xnack-", "gfx906:sramecc-:xnack-" ... */

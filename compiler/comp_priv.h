@@ -52,8 +52,66 @@ comp__options_finish(struct comp__options *opts);
 enum comp_status
 comp__control_module_text(const char *target_id, const char *options, char **text);
 
+/* ---- SPIR-V (comp_spirv.c) ---------------------------------------------------------- */
+
+struct comp__spirv_info {
+   unsigned major, minor; /* SPIR-V version of the header */
+   bool swapped;          /* words are big-endian */
+   bool kernel_capability;
+   bool has_memory_model;
+   uint32_t addressing, memory_model;
+   uint32_t num_kernels; /* OpEntryPoint Kernel */
+};
+
+/* Checks that `il` is a SPIR-V 1.0-1.4 module hsacl can run: well-formed for SPIRV-Tools'
+ * validator, Kernel capability, OpenCL memory model, Physical64 addressing. COMP_OK and
+ * *info filled, or COMP_INVALID_BINARY with a malloc'd reason in *why (COMP_OUT_OF_MEMORY,
+ * *why NULL). Never crashes on arbitrary bytes. */
+enum comp_status
+comp__spirv_check(const void *il, size_t size, struct comp__spirv_info *info, char **why);
+
+/* Size in bytes of the specialization constant with SpecId `spec_id` (1 for a boolean),
+ * or 0 when the module has none. `il` passed comp__spirv_check. */
+uint32_t
+comp__spirv_spec_size(const void *il, size_t size, uint32_t spec_id);
+
+/* Translates a checked module, specialized with `sc`, to LLVM bitcode (spir64, as Khronos'
+ * translator writes it) through the translator process. COMP_OK with a malloc'd *bitcode,
+ * or an error with a malloc'd build-log text in *log (may be NULL on out-of-memory). */
+enum comp_status
+comp__spirv_translate(const void *il, size_t size, const struct comp_spec_constant *sc,
+                      size_t num_sc, void **bitcode, size_t *bitcode_size, char **log);
+
+/* The translator executable exists (HSACL_SPIRV_TRANSLATOR, else llvm-spirv-15 on PATH or
+ * at its configured path). */
+bool
+comp__spirv_translator_available(void);
+
+/* Rewrites an Itanium-mangled OpenCL built-in name from the SPIR target's address-space
+ * mangling to amdgcn's (see comp_mangle.c). Returns 1 and a malloc'd NUL-terminated name in
+ * *out when the name changed, 0 when it is the same (or does not start with "_Z"; *out
+ * untouched), -1 when the name is malformed or uses a construct the rewriter does not know
+ * (*out untouched). `name` need not be NUL-terminated. */
+int
+comp__mangle_spir_to_amdgcn(const char *name, size_t len, char **out);
+
 #ifdef __cplusplus
 }
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class Module;
+class raw_ostream;
+} // namespace llvm
+
+// comp_spirv_llvm.cpp: a new amdgcn module (data layout `dataLayout`) equivalent to `src`,
+// a spir64 module as Khronos' translator writes it (address spaces, calling conventions,
+// intrinsic and built-in names remapped), in src's context. nullptr with the reason in
+// `log` when the module cannot be retargeted.
+std::unique_ptr<llvm::Module>
+compRetargetSpir(llvm::Module &src, const std::string &dataLayout, llvm::raw_ostream &log);
 #endif
 
 #endif /* COMP_PRIV_H */

@@ -95,6 +95,8 @@ program_destroy(struct _cl_program *prog)
       program_device_reset(&prog->devices[i]);
    icd_free(prog->devices);
    icd_free(prog->source);
+   icd_free(prog->il);
+   icd_free(prog->spec_constants);
    pthread_mutex_destroy(&prog->lock);
    if (prog->context)
       plat_context_release_internal(prog->context);
@@ -322,6 +324,25 @@ comp_CreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
    return NULL;
 }
 
+static pthread_once_t il_once = PTHREAD_ONCE_INIT;
+static bool il_supported;
+
+static void
+il_probe(void)
+{
+   il_supported = comp__spirv_translator_available();
+   if (!il_supported)
+      icd_log(ICD_LOG_WARN, "compiler", "the SPIR-V translator (llvm-spirv-15, or "
+              "HSACL_SPIRV_TRANSLATOR) is not installed: devices report no IL support");
+}
+
+bool
+comp_il_supported(void)
+{
+   pthread_once(&il_once, il_probe);
+   return il_supported;
+}
+
 cl_program CL_API_CALL
 comp_CreateProgramWithIL(cl_context context, const void *il, size_t length,
                          cl_int *errcode_ret)
@@ -339,9 +360,41 @@ comp_CreateProgramWithIL(cl_context context, const void *il, size_t length,
    }
    /* §5.8.1: CL_INVALID_OPERATION if no device in context supports intermediate
     * languages (CL_DEVICE_IL_VERSION is ""). */
-   icd_set_errcode(errcode_ret, ICD_ERROR(CL_INVALID_OPERATION,
-                                          "no device of the context supports IL programs"));
-   return NULL;
+   if (PLAT_CL_VERSION_MAJOR < 3 || !comp_il_supported()) {
+      icd_set_errcode(errcode_ret, ICD_ERROR(CL_INVALID_OPERATION,
+                                             "no device of the context supports IL programs "
+                                             "(OpenCL 1.2 profile, or the SPIR-V translator "
+                                             "llvm-spirv-15 is not installed)"));
+      return NULL;
+   }
+   /* CL_INVALID_VALUE if il is not a well-formed IL of a supported kind: SPIR-V the
+    * validator accepts and the device can run. */
+   struct comp__spirv_info info;
+   char *why = NULL;
+   enum comp_status st = comp__spirv_check(il, length, &info, &why);
+   if (st != COMP_OK) {
+      cl_int err = st == COMP_OUT_OF_MEMORY
+                      ? ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "validating the SPIR-V module")
+                      : ICD_ERROR(CL_INVALID_VALUE, "%s", why ? why : "invalid SPIR-V");
+      free(why);
+      icd_set_errcode(errcode_ret, err);
+      return NULL;
+   }
+   struct _cl_program *prog = program_create(ctx, ctx->devices, ctx->num_devices,
+                                             COMP_ORIGIN_IL);
+   void *copy = icd_malloc(length);
+   if (!prog || !copy) {
+      icd_free(copy);
+      if (prog)
+         program_destroy(prog);
+      icd_set_errcode(errcode_ret, ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "program IL"));
+      return NULL;
+   }
+   memcpy(copy, il, length);
+   prog->il = copy;
+   prog->il_size = length;
+   icd_set_errcode(errcode_ret, CL_SUCCESS);
+   return comp_program_to_handle(prog);
 }
 
 cl_int CL_API_CALL
@@ -349,16 +402,37 @@ comp_SetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_
                                       const void *spec_value)
 {
    struct _cl_program *prog = comp_program_from_handle(program);
-   if (!prog)
-      return ICD_ERROR(CL_INVALID_PROGRAM, "program %p is not valid", (void *)program);
-   (void)spec_id;
-   (void)spec_size;
-   (void)spec_value;
-   /* §5.8.3: CL_INVALID_OPERATION when no device of the program supports IL programs
-    * (CL_DEVICE_IL_VERSION is empty on every hsacl device), before the program's origin
-    * is looked at; the CTS (api consistency_il_programs) checks this order. */
-   return ICD_ERROR(CL_INVALID_OPERATION, "no device of the program supports intermediate "
-                                          "language programs (no SPIR-V)");
+   if (!prog || prog->origin != COMP_ORIGIN_IL)
+      return ICD_ERROR(CL_INVALID_PROGRAM, "program %p is not a valid program created from "
+                                           "IL", (void *)program);
+   uint32_t size = comp__spirv_spec_size(prog->il, prog->il_size, spec_id);
+   if (!size)
+      return ICD_ERROR(CL_INVALID_SPEC_ID, "the module has no specialization constant with "
+                                           "SpecId %u", spec_id);
+   if (spec_size != size)
+      return ICD_ERROR(CL_INVALID_VALUE, "specialization constant %u is %u bytes, not %zu",
+                       spec_id, size, spec_size);
+   if (!spec_value)
+      return ICD_ERROR(CL_INVALID_VALUE, "spec_value is NULL");
+   uint64_t value = 0;
+   memcpy(&value, spec_value, spec_size); /* little-endian host: the low-order bytes */
+   pthread_mutex_lock(&prog->lock);
+   for (size_t i = 0; i < prog->num_spec_constants; i++)
+      if (prog->spec_constants[i].id == spec_id) {
+         prog->spec_constants[i].value = value;
+         pthread_mutex_unlock(&prog->lock);
+         return CL_SUCCESS;
+      }
+   struct comp_spec_constant *n = icd_realloc(
+      prog->spec_constants, (prog->num_spec_constants + 1) * sizeof(*n));
+   if (!n) {
+      pthread_mutex_unlock(&prog->lock);
+      return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "specialization constants");
+   }
+   n[prog->num_spec_constants++] = (struct comp_spec_constant){ spec_id, size, value };
+   prog->spec_constants = n;
+   pthread_mutex_unlock(&prog->lock);
+   return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL
@@ -457,6 +531,9 @@ struct build_job {
    struct comp_link_input **inputs;
    size_t num_inputs;
    struct build_result *results;
+   /* IL programs: the specialization constants as they were when the build started. */
+   struct comp_spec_constant *spec_constants;
+   size_t num_spec_constants;
    comp_program_notify_fn notify;
    void *user_data;
 };
@@ -484,6 +561,7 @@ build_job_destroy(struct build_job *job)
    icd_free(job->results);
    icd_free(job->indices);
    icd_free(job->options);
+   icd_free(job->spec_constants);
    icd_free(job);
 }
 
@@ -710,6 +788,10 @@ build_one(struct build_job *job, cl_uint i)
       struct comp_build_desc desc = {
          .source = prog->source,
          .source_size = prog->source_size,
+         .il = prog->il,
+         .il_size = prog->il_size,
+         .spec_constants = job->spec_constants,
+         .num_spec_constants = job->num_spec_constants,
          .options = job->options,
          .target_id = comp__device_target_id(dev),
          .extensions = exts,
@@ -954,7 +1036,7 @@ build_start(struct _cl_program *prog, enum comp_action action, cl_uint num_devic
       /* Invalid options: no build happens; the log of each listed device says why. */
       for (cl_uint i = 0; i < n; i++) {
          struct comp_program_device *pd = &prog->devices[job->indices[i]];
-         if (prog->origin == COMP_ORIGIN_SOURCE)
+         if (prog->origin == COMP_ORIGIN_SOURCE || prog->origin == COMP_ORIGIN_IL)
             program_device_reset(pd);
          else
             program_device_unload(pd);
@@ -970,6 +1052,17 @@ build_start(struct _cl_program *prog, enum comp_action action, cl_uint num_devic
       free(opt_error);
       build_job_destroy(job);
       return err;
+   }
+   if (prog->num_spec_constants) {
+      size_t bytes = prog->num_spec_constants * sizeof(*prog->spec_constants);
+      job->spec_constants = icd_malloc(bytes);
+      if (!job->spec_constants) {
+         pthread_mutex_unlock(&prog->lock);
+         build_job_destroy(job);
+         return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "build job");
+      }
+      memcpy(job->spec_constants, prog->spec_constants, bytes);
+      job->num_spec_constants = prog->num_spec_constants;
    }
    prog->building = true;
    for (cl_uint i = 0; i < n; i++)
@@ -1082,8 +1175,8 @@ comp_CompileProgram(cl_program program, cl_uint num_devices, const cl_device_id 
          return ICD_ERROR(CL_INVALID_VALUE,
                           "input_headers[%u] is not a source program or has no name", i);
    }
-   if (prog->origin != COMP_ORIGIN_SOURCE)
-      return ICD_ERROR(CL_INVALID_OPERATION, "program has no source to compile");
+   if (prog->origin != COMP_ORIGIN_SOURCE && prog->origin != COMP_ORIGIN_IL)
+      return ICD_ERROR(CL_INVALID_OPERATION, "program has no source or IL to compile");
 
    struct comp_header *headers = NULL;
    if (num_input_headers) {
@@ -1323,8 +1416,9 @@ comp_GetProgramInfo(cl_program program, cl_program_info param_name, size_t param
       return icd_get_info_string(prog->source ? prog->source : "", param_value_size,
                                  param_value, param_value_size_ret);
    case CL_PROGRAM_IL:
-      /* Not an IL program: nothing written, size 0 (§5.8.10). */
-      return icd_get_info(NULL, 0, param_value_size, param_value, param_value_size_ret);
+      /* The IL given at creation; other programs: nothing written, size 0 (§5.8.10). */
+      return icd_get_info(prog->il, prog->il ? prog->il_size : 0, param_value_size,
+                          param_value, param_value_size_ret);
    case CL_PROGRAM_BINARY_SIZES: {
       size_t sizes[prog->num_devices];
       pthread_mutex_lock(&prog->lock);

@@ -10,6 +10,7 @@
 #include "platform/plat.h"
 #include "platform/plat_priv.h"
 #include "dispatch/disp.h"
+#include "compiler/comp.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -202,6 +203,14 @@ static const cl_name_version device_extensions_12[] = {
 #undef PLAT_EXTENSION
 };
 #define NUM_DEVICE_EXTENSIONS_12 (sizeof(device_extensions_12) / sizeof(device_extensions_12[0]))
+
+/* The intermediate languages of clCreateProgramWithIL. */
+static const cl_name_version il_versions[] = {
+   { CL_MAKE_VERSION(1, 0, 0), "SPIR-V" }, { CL_MAKE_VERSION(1, 1, 0), "SPIR-V" },
+   { CL_MAKE_VERSION(1, 2, 0), "SPIR-V" }, { CL_MAKE_VERSION(1, 3, 0), "SPIR-V" },
+   { CL_MAKE_VERSION(1, 4, 0), "SPIR-V" },
+};
+static const char il_version_string[] = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4";
 
 /* The OpenCL C 3.0 features that work at this commit (plat_extensions.def); reported in the
  * OpenCL 3.0 profile only. */
@@ -587,11 +596,17 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_PRINTF_BUFFER_SIZE:
       RET_SCALAR(size_t, 1024 * 1024);
    case CL_DEVICE_BUILT_IN_KERNELS:
-   case CL_DEVICE_IL_VERSION:
       RET_STRING("");
+   case CL_DEVICE_IL_VERSION:
+      /* SPIR-V 1.0-1.4: what Khronos' translator for LLVM 15 reads (compiler/comp_spirv.c);
+       * "" without the translator. */
+      RET_STRING(is_opencl_30() && comp_il_supported() ? il_version_string : "");
    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
-   case CL_DEVICE_ILS_WITH_VERSION:
       RET_ARRAY(NULL, 0);
+   case CL_DEVICE_ILS_WITH_VERSION:
+      if (!is_opencl_30() || !comp_il_supported())
+         RET_ARRAY(NULL, 0);
+      RET_ARRAY(il_versions, sizeof(il_versions));
    case CL_DEVICE_PARENT_DEVICE:
       RET_SCALAR(cl_device_id, NULL);
    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:

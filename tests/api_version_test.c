@@ -249,7 +249,8 @@ check_feature_queries(void)
    }
 }
 
-/* The rest of the 3.0 profile: no SPIR-V, no device queues, conformance not passed yet. */
+/* The rest of the 3.0 profile: SPIR-V 1.0-1.4, no device queues, conformance not passed
+ * yet. */
 static void
 check_profile_30(void)
 {
@@ -257,12 +258,12 @@ check_profile_30(void)
    CHECK(num_features > 0);
    check_feature_queries();
    char *il = device_string(CL_DEVICE_IL_VERSION);
-   CHECK_STR(il, "");
+   CHECK_STR(il, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4");
    free(il);
    size_t size = 1;
    CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION, 0, NULL, &size),
                 CL_SUCCESS);
-   CHECK_EQ_INT(size, 0);
+   CHECK_EQ_INT(size, 5 * sizeof(cl_name_version));
    char *conf = device_string(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED);
    CHECK_STR(conf, "v0000-01-01-00");
    free(conf);
@@ -469,8 +470,8 @@ check_programs_30(void)
    check_unsupported_std("-cl-std=CL2.0"); /* no pipes, no device-side enqueue */
 }
 
-/* Program-scope global constructors/destructors and IL are not supported: the 3.0 answers
- * (API §5.8.3, §5.8.9) of the queries and functions that depend on them. */
+/* Program-scope global constructors/destructors are not supported: the 3.0 answers (API
+ * §5.8.3, §5.8.9) of the queries and functions that depend on them; IL programs are. */
 static void CL_CALLBACK
 release_cb(cl_program p, void *user_data)
 {
@@ -495,10 +496,12 @@ check_program_support_30(void)
    CHECK_EQ_INT(clSetProgramReleaseCallback(p, release_cb, NULL), CL_INVALID_OPERATION);
    CHECK_EQ_INT(clSetProgramReleaseCallback(p, NULL, NULL), CL_INVALID_VALUE);
    cl_uint v = 42;
-   CHECK_EQ_INT(clSetProgramSpecializationConstant(p, 0, sizeof(v), &v), CL_INVALID_OPERATION);
+   /* Not a program created from IL (§5.8.3). */
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(p, 0, sizeof(v), &v), CL_INVALID_PROGRAM);
+   /* The 3.0 profile takes SPIR-V: 4 bytes are not a module. */
    cl_int err = CL_SUCCESS;
    CHECK(clCreateProgramWithIL(context, &v, sizeof(v), &err) == NULL);
-   CHECK_EQ_INT(err, CL_INVALID_OPERATION);
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
    clReleaseProgram(p);
 }
 
@@ -549,6 +552,15 @@ check_programs_12(void)
    check_macros("-cl-std=CL1.2", 120, 120);
    check_unsupported_std("-cl-std=CL2.0");
    check_unsupported_std("-cl-std=CL3.0");
+   /* The 1.2 profile reports no IL (cl_khr_il_program is not offered there): IL programs
+    * are refused (§5.8.1), even a valid module. */
+   char *il = device_string(CL_DEVICE_IL_VERSION);
+   CHECK_STR(il, "");
+   free(il);
+   static const uint32_t module[] = { 0x07230203, 0x00010000, 0, 1, 0 };
+   cl_int err = CL_SUCCESS;
+   CHECK(clCreateProgramWithIL(context, module, sizeof(module), &err) == NULL);
+   CHECK_EQ_INT(err, CL_INVALID_OPERATION);
 }
 
 int

@@ -1,0 +1,578 @@
+/*
+ * compiler/api_tests/comp_api_il_test.c — SPIR-V programs (clCreateProgramWithIL) end to end.
+ *
+ * usage: comp_api_il_test DIR              the modules the build made in DIR
+ *        comp_api_il_test --no-translator  (HSACL_SPIRV_TRANSLATOR names nothing)
+ *
+ * DIR holds il_basic.cl compiled by clang-15 + llvm-spirv-15 for CL1.2 and CL2.0
+ * (il_basic12.spv, il_basic20.spv), il_extern.spv, spec_constants.spv (spirv-as) and a
+ * 32-bit module (il_spir32.spv). Checks: the device queries; creation errors (NULL,
+ * garbage, truncated, 32-bit, SPIR-V 1.5); CL_PROGRAM_IL; every kernel of il_basic built
+ * from SPIR-V gives the outputs of the same source built as OpenCL C (same inputs, same
+ * launch); argument names from the module; specialization constants and their errors;
+ * clCompileProgram of IL linked with an OpenCL C object; a few thousand mutated modules
+ * rejected or built without a crash; an empty build log for a clean module.
+ */
+#include "comp_api_test.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+static const char *dir;
+
+static void *
+read_module(const char *name, size_t *size)
+{
+   char path[4096];
+   snprintf(path, sizeof(path), "%s/%s", dir, name);
+   FILE *f = fopen(path, "rb");
+   if (!f) {
+      fprintf(stderr, "cannot open %s\n", path);
+      test_failed++;
+      return NULL;
+   }
+   fseek(f, 0, SEEK_END);
+   long n = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   void *buf = malloc(n > 0 ? (size_t)n : 1);
+   *size = fread(buf, 1, (size_t)n, f);
+   fclose(f);
+   return buf;
+}
+
+static char *
+read_text(const char *path)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f)
+      return NULL;
+   fseek(f, 0, SEEK_END);
+   long n = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   char *buf = malloc((size_t)n + 1);
+   size_t got = fread(buf, 1, (size_t)n, f);
+   buf[got] = 0;
+   fclose(f);
+   return buf;
+}
+
+static cl_program
+program_from_il(const void *il, size_t size, cl_int want)
+{
+   cl_int err = 12345;
+   cl_program p = clCreateProgramWithIL(context, il, size, &err);
+   CHECK_EQ_INT(err, want);
+   CHECK((p != NULL) == (want == CL_SUCCESS));
+   return p;
+}
+
+static void
+test_queries(void)
+{
+   char il[256] = "";
+   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION, sizeof(il), il, NULL), CL_SUCCESS);
+   CHECK_STR(il, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4");
+   cl_name_version v[8];
+   size_t size = 0;
+   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION, sizeof(v), v, &size),
+                CL_SUCCESS);
+   CHECK_EQ_INT(size, 5 * sizeof(cl_name_version));
+   CHECK_STR(v[0].name, "SPIR-V");
+   CHECK_EQ_INT(v[0].version, CL_MAKE_VERSION(1, 0, 0));
+   CHECK_EQ_INT(v[4].version, CL_MAKE_VERSION(1, 4, 0));
+}
+
+static void
+test_create_errors(const uint32_t *good, size_t size)
+{
+   cl_int err;
+   CHECK(clCreateProgramWithIL(NULL, good, size, &err) == NULL);
+   CHECK_EQ_INT(err, CL_INVALID_CONTEXT);
+   program_from_il(NULL, size, CL_INVALID_VALUE);
+   program_from_il(good, 0, CL_INVALID_VALUE);
+   static const char garbage[] = "__kernel void k(void) {}  not SPIR-V at all....";
+   program_from_il(garbage, sizeof(garbage) - 1, CL_INVALID_VALUE);
+   program_from_il(good, 17, CL_INVALID_VALUE);       /* not whole words */
+   program_from_il(good, size / 2, CL_INVALID_VALUE); /* truncated mid-instruction */
+   /* SPIR-V 1.5: newer than the translator reads. */
+   uint32_t *newer = malloc(size);
+   memcpy(newer, good, size);
+   newer[1] = 0x00010500;
+   program_from_il(newer, size, CL_INVALID_VALUE);
+   free(newer);
+   /* A 32-bit module (Physical32) on a 64-bit device. */
+   size_t n32;
+   void *m32 = read_module("il_spir32.spv", &n32);
+   if (m32)
+      program_from_il(m32, n32, CL_INVALID_VALUE);
+   free(m32);
+}
+
+static void
+test_program_info(const uint32_t *good, size_t size)
+{
+   cl_program p = program_from_il(good, size, CL_SUCCESS);
+   if (!p)
+      return;
+   size_t got = 0;
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_IL, 0, NULL, &got), CL_SUCCESS);
+   CHECK_EQ_INT(got, size);
+   void *back = malloc(size);
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_IL, size, back, NULL), CL_SUCCESS);
+   CHECK(memcmp(back, good, size) == 0);
+   free(back);
+   char src[8] = "x";
+   CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_SOURCE, sizeof(src), src, &got), CL_SUCCESS);
+   CHECK_EQ_INT(got, 1);
+   CHECK_STR(src, "");
+   /* An OpenCL C program has no IL. */
+   cl_program s = program_from_source("kernel void k(global int *p) { *p = 1; }");
+   CHECK_EQ_INT(clGetProgramInfo(s, CL_PROGRAM_IL, 0, NULL, &got), CL_SUCCESS);
+   CHECK_EQ_INT(got, 0);
+   /* Not an IL program: no specialization constants. */
+   cl_uint one = 1;
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(s, 1, sizeof(one), &one), CL_INVALID_PROGRAM);
+   clReleaseProgram(s);
+   /* A clean module builds with an empty log (no warning for pyopencl to raise). */
+   if (build_expect(p, NULL, CL_SUCCESS) == CL_SUCCESS) {
+      char *log = build_log(p);
+      CHECK_STR(log, "");
+      free(log);
+   }
+   clReleaseProgram(p);
+}
+
+/* ---- il_basic: the SPIR-V build against the OpenCL C build ----------------------------- */
+
+#define N 256
+
+struct run_out {
+   float f[4 * N]; /* ptr_builtins (2N), math, calls */
+   int32_t i[N + 4];
+   int64_t l[N];
+};
+
+static uint32_t rng = 12345;
+
+static uint32_t
+next(void)
+{
+   rng ^= rng << 13;
+   rng ^= rng >> 17;
+   rng ^= rng << 5;
+   return rng;
+}
+
+static float fin[N];
+static uint32_t uin[N];
+
+static cl_mem
+buffer(size_t size, const void *init)
+{
+   cl_int err;
+   cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size,
+                             (void *)init, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   if (!init) {
+      static const unsigned char zero[5 * N * 8];
+      cl_command_queue q = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+      clEnqueueWriteBuffer(q, m, CL_TRUE, 0, size, zero, 0, NULL, NULL);
+      clReleaseCommandQueue(q);
+   }
+   return m;
+}
+
+/* Runs every kernel of il_basic built in `p`; fills *o. */
+static bool
+run_basic(cl_program p, struct run_out *o, const char *what)
+{
+   cl_int err;
+   cl_command_queue q = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   memset(o, 0, sizeof(*o));
+   bool ok = true;
+   size_t g1 = N, l1 = 64, g2[2] = { 32, N / 32 }, l2[2] = { 32, 2 };
+
+   cl_kernel k = clCreateKernel(p, "ptr_builtins", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_mem in = buffer(sizeof(fin), fin), out = buffer(sizeof(float) * 5 * N, NULL);
+   clSetKernelArg(k, 0, sizeof(cl_mem), &in);
+   clSetKernelArg(k, 1, sizeof(cl_mem), &out);
+   clSetKernelArg(k, 2, sizeof(float) * l1, NULL);
+   err = clEnqueueNDRangeKernel(q, k, 1, NULL, &g1, &l1, 0, NULL, NULL);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   ok &= err == CL_SUCCESS;
+   clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof(float) * 2 * N, o->f, 0, NULL, NULL);
+   clReleaseMemObject(out);
+   clReleaseKernel(k);
+
+   k = clCreateKernel(p, "atomics", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_mem counters = buffer(4 * sizeof(int32_t), NULL), iout = buffer(N * sizeof(int32_t), NULL);
+   clSetKernelArg(k, 0, sizeof(cl_mem), &counters);
+   clSetKernelArg(k, 1, sizeof(cl_mem), &iout);
+   clSetKernelArg(k, 2, sizeof(int32_t), NULL);
+   err = clEnqueueNDRangeKernel(q, k, 1, NULL, &g1, &l1, 0, NULL, NULL);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   ok &= err == CL_SUCCESS;
+   clEnqueueReadBuffer(q, iout, CL_TRUE, 0, N * sizeof(int32_t), o->i, 0, NULL, NULL);
+   clEnqueueReadBuffer(q, counters, CL_TRUE, 0, 4 * sizeof(int32_t), o->i + N, 0, NULL, NULL);
+   clReleaseMemObject(counters);
+   clReleaseMemObject(iout);
+   clReleaseKernel(k);
+
+   k = clCreateKernel(p, "mixed", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   struct {
+      int32_t a;
+      float b;
+      int64_t c;
+   } pod = { -17, 0.37f, 1234567890123ll };
+   cl_mem uinb = buffer(sizeof(uin), uin), lout = buffer(N * sizeof(int64_t), NULL);
+   clSetKernelArg(k, 0, sizeof(pod), &pod);
+   clSetKernelArg(k, 1, sizeof(cl_mem), &uinb);
+   clSetKernelArg(k, 2, sizeof(cl_mem), &lout);
+   err = clEnqueueNDRangeKernel(q, k, 2, NULL, g2, l2, 0, NULL, NULL);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   ok &= err == CL_SUCCESS;
+   clEnqueueReadBuffer(q, lout, CL_TRUE, 0, N * sizeof(int64_t), o->l, 0, NULL, NULL);
+   clReleaseMemObject(uinb);
+   clReleaseMemObject(lout);
+   clReleaseKernel(k);
+
+   k = clCreateKernel(p, "math", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   out = buffer(N * sizeof(float), NULL);
+   clSetKernelArg(k, 0, sizeof(cl_mem), &in);
+   clSetKernelArg(k, 1, sizeof(cl_mem), &out);
+   err = clEnqueueNDRangeKernel(q, k, 1, NULL, &g1, &l1, 0, NULL, NULL);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   ok &= err == CL_SUCCESS;
+   clEnqueueReadBuffer(q, out, CL_TRUE, 0, N * sizeof(float), o->f + 2 * N, 0, NULL, NULL);
+   clReleaseMemObject(out);
+   clReleaseKernel(k);
+
+   k = clCreateKernel(p, "calls", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   out = buffer(N * sizeof(float), NULL);
+   cl_int n = 5;
+   clSetKernelArg(k, 0, sizeof(cl_mem), &in);
+   clSetKernelArg(k, 1, sizeof(cl_mem), &out);
+   clSetKernelArg(k, 2, sizeof(n), &n);
+   err = clEnqueueNDRangeKernel(q, k, 1, NULL, &g1, &l1, 0, NULL, NULL);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   ok &= err == CL_SUCCESS;
+   clEnqueueReadBuffer(q, out, CL_TRUE, 0, N * sizeof(float), o->f + 3 * N, 0, NULL, NULL);
+   clReleaseMemObject(out);
+   clReleaseKernel(k);
+   clReleaseMemObject(in);
+   clReleaseCommandQueue(q);
+   if (!ok)
+      fprintf(stderr, "%s: a launch failed\n", what);
+   return ok;
+}
+
+/* Floats agree within 4 ulp (contraction and fast-math flags may differ between clang-15's
+ * SPIR-V and clang-19's IR of the same source); integers exactly. */
+static void
+compare(const struct run_out *a, const struct run_out *b, const char *what)
+{
+   unsigned bad = 0;
+   for (int i = 0; i < 4 * N; i++) {
+      float x = a->f[i], y = b->f[i];
+      if (isnan(x) && isnan(y))
+         continue;
+      int32_t ix, iy;
+      memcpy(&ix, &x, 4);
+      memcpy(&iy, &y, 4);
+      long long d = (long long)ix - iy;
+      if (d > 4 || d < -4) {
+         if (bad++ < 5)
+            fprintf(stderr, "%s: float %d: OpenCL C %.9g, SPIR-V %.9g\n", what, i, x, y);
+      }
+   }
+   for (int i = 0; i < N + 4; i++)
+      if (a->i[i] != b->i[i] && bad++ < 10)
+         fprintf(stderr, "%s: int %d: OpenCL C %d, SPIR-V %d\n", what, i, a->i[i], b->i[i]);
+   for (int i = 0; i < N; i++)
+      if (a->l[i] != b->l[i] && bad++ < 15)
+         fprintf(stderr, "%s: long %d: OpenCL C %lld, SPIR-V %lld\n", what, i, (long long)a->l[i],
+                 (long long)b->l[i]);
+   CHECK_EQ_INT(bad, 0);
+}
+
+static void
+test_basic(const char *source_path)
+{
+   for (int i = 0; i < N; i++) {
+      fin[i] = (float)((int32_t)next() % 20000) / 997.0f;
+      uin[i] = next();
+   }
+   char *src = read_text(source_path);
+   CHECK(src != NULL);
+   if (!src)
+      return;
+   static struct run_out ref, got;
+   cl_program p = program_from_source(src);
+   free(src);
+   if (build_expect(p, NULL, CL_SUCCESS) != CL_SUCCESS || !run_basic(p, &ref, "OpenCL C")) {
+      clReleaseProgram(p);
+      return;
+   }
+   clReleaseProgram(p);
+   /* The source build is checked against values computed here for a few elements, so a
+    * broken compiler cannot make both builds agree on garbage. */
+   CHECK_EQ_INT(ref.i[N], N);         /* atomic_inc of every work-item */
+   CHECK_EQ_INT(ref.i[N + 1], N - 1); /* atomic_max of the global ids */
+   CHECK_EQ_INT(ref.i[0], 1 + 63 * 64 / 2);
+
+   static const char *const modules[] = { "il_basic12.spv", "il_basic20.spv" };
+   for (size_t m = 0; m < 2; m++) {
+      size_t size;
+      void *il = read_module(modules[m], &size);
+      if (!il)
+         continue;
+      cl_program ip = program_from_il(il, size, CL_SUCCESS);
+      free(il);
+      if (ip && build_expect(ip, NULL, CL_SUCCESS) == CL_SUCCESS && run_basic(ip, &got, modules[m]))
+         compare(&ref, &got, modules[m]);
+      /* The translator keeps the argument names (OpName): clGetKernelArgInfo answers. */
+      cl_kernel k = ip ? clCreateKernel(ip, "ptr_builtins", NULL) : NULL;
+      if (k) {
+         char name[64] = "", type[64] = "";
+         cl_kernel_arg_address_qualifier aq = 0;
+         CHECK_EQ_INT(clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_NAME, sizeof(name), name, NULL),
+                      CL_SUCCESS);
+         CHECK_STR(name, "tmp");
+         CHECK_EQ_INT(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof(type), type, NULL),
+                      CL_SUCCESS);
+         CHECK_STR(type, "float*");
+         CHECK_EQ_INT(
+            clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(aq), &aq, NULL),
+            CL_SUCCESS);
+         CHECK_EQ_INT(aq, CL_KERNEL_ARG_ADDRESS_LOCAL);
+         clReleaseKernel(k);
+      }
+      if (ip)
+         clReleaseProgram(ip);
+   }
+}
+
+/* ---- specialization constants ----------------------------------------------------------- */
+
+struct spec_out {
+   uint32_t o[3];
+   int64_t l;
+   float f;
+   uint8_t b;
+   uint16_t s;
+};
+
+static bool
+run_spec(cl_program p, struct spec_out *r)
+{
+   if (build_expect(p, NULL, CL_SUCCESS) != CL_SUCCESS)
+      return false;
+   cl_int err;
+   cl_kernel k = clCreateKernel(p, "spec", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_command_queue q = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+   cl_mem b[5];
+   size_t sizes[5] = { 12, 8, 4, 1, 2 };
+   for (int i = 0; i < 5; i++) {
+      b[i] = buffer(sizes[i], NULL);
+      clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &b[i]);
+   }
+   size_t one = 1;
+   err = clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   void *dst[5] = { r->o, &r->l, &r->f, &r->b, &r->s };
+   for (int i = 0; i < 5; i++) {
+      clEnqueueReadBuffer(q, b[i], CL_TRUE, 0, sizes[i], dst[i], 0, NULL, NULL);
+      clReleaseMemObject(b[i]);
+   }
+   clReleaseCommandQueue(q);
+   clReleaseKernel(k);
+   return err == CL_SUCCESS;
+}
+
+static void
+test_spec_constants(void)
+{
+   size_t size;
+   void *il = read_module("spec_constants.spv", &size);
+   if (!il)
+      return;
+   cl_program p = program_from_il(il, size, CL_SUCCESS);
+   free(il);
+   if (!p)
+      return;
+   struct spec_out r;
+   /* Defaults first. */
+   if (run_spec(p, &r)) {
+      CHECK_EQ_INT(r.o[0], 7);
+      CHECK_EQ_INT(r.o[1], 300);
+      CHECK_EQ_INT(r.o[2], 307);
+      CHECK_EQ_INT(r.l, 5000000000ll);
+      CHECK(r.f == 1.5f);
+      CHECK_EQ_INT(r.b, 1);
+      CHECK_EQ_INT(r.s, 9);
+   }
+   /* Errors (§5.8.3). */
+   cl_uint u = 41;
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(p, 99, sizeof(u), &u), CL_INVALID_SPEC_ID);
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(p, 1, 8, &u), CL_INVALID_VALUE);
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(p, 1, sizeof(u), NULL), CL_INVALID_VALUE);
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(NULL, 1, sizeof(u), &u), CL_INVALID_PROGRAM);
+   /* Set (one twice: the last value counts), build again, check. */
+   cl_uint first = 1000;
+   cl_long l = -77;
+   cl_float f = -2.25f;
+   cl_uchar bfalse = 0;
+   cl_ushort s = 65535;
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(p, 1, sizeof(first), &first), CL_SUCCESS);
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(p, 1, sizeof(u), &u), CL_SUCCESS);
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(p, 3, sizeof(l), &l), CL_SUCCESS);
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(p, 4, sizeof(f), &f), CL_SUCCESS);
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(p, 5, 1, &bfalse), CL_SUCCESS);
+   CHECK_EQ_INT(clSetProgramSpecializationConstant(p, 6, sizeof(s), &s), CL_SUCCESS);
+   if (run_spec(p, &r)) {
+      CHECK_EQ_INT(r.o[0], 41);
+      CHECK_EQ_INT(r.o[1], 300);
+      CHECK_EQ_INT(r.o[2], 341);
+      CHECK_EQ_INT(r.l, -77);
+      CHECK(r.f == -2.25f);
+      CHECK_EQ_INT(r.b, 0);
+      CHECK_EQ_INT(r.s, 65535);
+   }
+   clReleaseProgram(p);
+}
+
+/* ---- clCompileProgram of IL, linked with OpenCL C ---------------------------------------- */
+
+static void
+test_link(void)
+{
+   size_t size;
+   void *il = read_module("il_extern.spv", &size);
+   if (!il)
+      return;
+   cl_program ip = program_from_il(il, size, CL_SUCCESS);
+   free(il);
+   cl_program sp = program_from_source("int il_helper(int x) { return x * 3 + 1; }\n");
+   cl_int err = clCompileProgram(ip, 1, &device, NULL, 0, NULL, NULL, NULL, NULL);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   CHECK_EQ_INT(clCompileProgram(sp, 1, &device, NULL, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+   cl_program both[2] = { ip, sp };
+   cl_program linked = clLinkProgram(context, 1, &device, NULL, 2, both, NULL, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   if (linked) {
+      cl_kernel k = clCreateKernel(linked, "use_helper", &err);
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      cl_command_queue q = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+      cl_mem out = buffer(64 * sizeof(int32_t), NULL);
+      clSetKernelArg(k, 0, sizeof(cl_mem), &out);
+      size_t g = 64;
+      CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+      int32_t r[64] = { 0 };
+      clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof(r), r, 0, NULL, NULL);
+      unsigned bad = 0;
+      for (int i = 0; i < 64; i++)
+         bad += r[i] != i * 3 + 1;
+      CHECK_EQ_INT(bad, 0);
+      clReleaseMemObject(out);
+      clReleaseCommandQueue(q);
+      clReleaseKernel(k);
+      clReleaseProgram(linked);
+   }
+   clReleaseProgram(ip);
+   clReleaseProgram(sp);
+}
+
+/* ---- mutated modules ----------------------------------------------------------------------- */
+
+static void
+test_mutations(const uint32_t *good, size_t size)
+{
+   unsigned created = 0, built = 0, rejected = 0;
+   uint32_t *m = malloc(size + 64);
+   for (int iter = 0; iter < 3000; iter++) {
+      size_t n = size;
+      memcpy(m, good, size);
+      unsigned kind = next() % 4, count = 1 + next() % 4;
+      for (unsigned c = 0; c < count && n / 4 > 6; c++) {
+         size_t w = 5 + next() % (n / 4 - 5);
+         switch (kind) {
+         case 0: /* flip bits of a word */
+            m[w] ^= 1u << (next() % 32);
+            break;
+         case 1: /* a random word */
+            m[w] = next();
+            break;
+         case 2: /* a word count or opcode */
+            m[w] = (m[w] & 0xffffu) | (next() % 64) << 16;
+            break;
+         default: /* truncate at a word boundary */
+            n = 4 * (5 + next() % (n / 4 - 5));
+            break;
+         }
+      }
+      cl_int err;
+      cl_program p = clCreateProgramWithIL(context, m, n, &err);
+      CHECK(err == CL_SUCCESS || err == CL_INVALID_VALUE);
+      if (!p) {
+         rejected++;
+         continue;
+      }
+      created++;
+      /* Validated mutants build or fail cleanly; a few dozen are enough (a build costs). */
+      if (built < 40) {
+         built++;
+         err = clBuildProgram(p, 1, &device, NULL, NULL, NULL);
+         CHECK(err == CL_SUCCESS || err == CL_BUILD_PROGRAM_FAILURE);
+      }
+      clReleaseProgram(p);
+   }
+   free(m);
+   printf("mutations: %u rejected, %u accepted (%u built)\n", rejected, created, built);
+   CHECK(rejected > 1000);
+}
+
+int
+main(int argc, char **argv)
+{
+   test_setup();
+   if (argc == 2 && !strcmp(argv[1], "--no-translator")) {
+      /* Without the translator the device reports no IL, and IL programs are refused with
+       * CL_INVALID_OPERATION (§5.8.1). */
+      char il[64] = "x";
+      CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION, sizeof(il), il, NULL), CL_SUCCESS);
+      CHECK_STR(il, "");
+      static const uint32_t hdr[5] = { 0x07230203, 0x00010000, 0, 1, 0 };
+      program_from_il(hdr, sizeof(hdr), CL_INVALID_OPERATION);
+      clReleaseContext(context);
+      return test_main_end();
+   }
+   if (argc != 3) {
+      fprintf(stderr, "usage: comp_api_il_test MODULE_DIR SOURCE_DIR | --no-translator\n");
+      return 2;
+   }
+   dir = argv[1];
+   char source[4096];
+   snprintf(source, sizeof(source), "%s/il_basic.cl", argv[2]);
+   size_t size;
+   uint32_t *good = read_module("il_basic12.spv", &size);
+   if (!good)
+      return test_main_end();
+   test_queries();
+   test_create_errors(good, size);
+   test_program_info(good, size);
+   test_basic(source);
+   test_spec_constants();
+   test_link();
+   test_mutations(good, size);
+   free(good);
+   clReleaseContext(context);
+   return test_main_end();
+}

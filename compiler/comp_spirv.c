@@ -1,0 +1,607 @@
+/*
+ * comp_spirv.c — the front of SPIR-V ingestion (clCreateProgramWithIL): reading a module's
+ * header and instructions, validation with SPIRV-Tools, specialization, and translation to
+ * LLVM bitcode by Khronos' SPIRV-LLVM-Translator.
+ *
+ * Validation: SPIRV-Tools' validator, linked in (Debian's spirv-tools ships the static
+ * library and libspirv.h). SPIRV-Tools has no OpenCL 3.x environment; a module is validated
+ * against the universal environment of its own SPIR-V version (the core rules: layout,
+ * types, ids, control flow), and the rules of the OpenCL environment specification that
+ * decide whether hsacl can run it are checked here (Kernel capability, Physical64
+ * addressing, OpenCL memory model, versions 1.0-1.4).
+ *
+ * Translation: Debian packages the translator only for LLVM 15 (llvm-spirv-15), and
+ * LLVM 15's bitcode is what LLVM 19 reads. It runs as a helper process, not as a library in
+ * this process: libLLVMSPIRVLib.so.15 pulls libLLVM-15.so.1 in beside the LLVM 19 the
+ * compiler is built on, two copies of one C++ code base whose global state (command-line
+ * option registries, static constructors, weak template instances) would meet in one
+ * process. A process costs about 20 ms (the translator's start-up and LLVM 15's
+ * relocations) against the hundreds of milliseconds of the back half, and a translator
+ * crash on a hostile module becomes a build error instead of the application's crash.
+ * The module goes in through a memfd (the translator seeks its input, so a pipe will not
+ * do; no file is created), the bitcode comes back on a pipe, the messages on another; the
+ * child inherits no other descriptor. HSACL_SPIRV_TRANSLATOR names another translator
+ * executable (tests use it to check the error when it is missing).
+ *
+ * Normalization: see normalize() (OpAtomicCompareExchangeWeak in SPIR-V 1.4 modules).
+ *
+ * Specialization (clSetProgramSpecializationConstant): the default value of each
+ * OpSpecConstant{,True,False} decorated with the SpecId is replaced in a copy of the module
+ * before translation, which then takes it as the constant's value (SPIR-V 2.12: a
+ * specialization constant not specialized has its default value).
+ */
+#define _GNU_SOURCE
+#include "comp_priv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <spirv-tools/libspirv.h>
+
+#ifndef HSACL_SPIRV_TRANSLATOR
+#define HSACL_SPIRV_TRANSLATOR "llvm-spirv-15"
+#endif
+
+extern char **environ;
+
+#define SPV_MAGIC 0x07230203u
+
+/* Opcodes and operands of the SPIR-V 1.4 specification (section 3) this file reads. */
+enum {
+   OP_MEMORY_MODEL = 14,
+   OP_ENTRY_POINT = 15,
+   OP_CAPABILITY = 17,
+   OP_TYPE_BOOL = 20,
+   OP_TYPE_INT = 21,
+   OP_TYPE_FLOAT = 22,
+   OP_SPEC_CONSTANT_TRUE = 48,
+   OP_SPEC_CONSTANT_FALSE = 49,
+   OP_SPEC_CONSTANT = 50,
+   OP_DECORATE = 71,
+   OP_ATOMIC_COMPARE_EXCHANGE = 230,
+   OP_ATOMIC_COMPARE_EXCHANGE_WEAK = 231,
+   DECORATION_SPEC_ID = 1,
+   ADDRESSING_PHYSICAL64 = 2,
+   MEMORY_MODEL_OPENCL = 2,
+   CAPABILITY_KERNEL = 6,
+   EXECUTION_MODEL_KERNEL = 6,
+};
+
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *
+format(const char *fmt, ...)
+{
+   va_list ap;
+   char *s = NULL;
+   va_start(ap, fmt);
+   if (vasprintf(&s, fmt, ap) < 0)
+      s = NULL;
+   va_end(ap);
+   return s;
+}
+
+static uint32_t
+word(const uint32_t *w, size_t i, bool swap)
+{
+   return swap ? __builtin_bswap32(w[i]) : w[i];
+}
+
+/* Rewrites OpAtomicCompareExchangeWeak as OpAtomicCompareExchange (same operands) in a
+ * module whose word counts were checked. Khronos' translator for LLVM 15 writes SPIR-V 1.4
+ * modules by default and still emits the Weak form there, which SPIR-V 1.4 removed (the
+ * validator: "AtomicCompareExchangeWeak requires SPIR-V version 1.3 or earlier"): every
+ * OpenCL C 2.0 atomic_compare_exchange_weak compiled with it. A strong exchange is a valid
+ * weak one (it never fails spuriously), and the two translate to the same LLVM cmpxchg. */
+static void
+normalize(uint32_t *w, size_t n, bool swap)
+{
+   for (size_t i = 5; i < n;) {
+      uint32_t first = word(w, i, swap), count = first >> 16;
+      if (count == 0 || count > n - i)
+         return;
+      if ((first & 0xffff) == OP_ATOMIC_COMPARE_EXCHANGE_WEAK) {
+         first = (first & 0xffff0000u) | OP_ATOMIC_COMPARE_EXCHANGE;
+         w[i] = swap ? __builtin_bswap32(first) : first;
+      }
+      i += count;
+   }
+}
+
+/* Walks the module: header, then every instruction. Fills what `info` asks for. */
+static enum comp_status
+scan(const void *il, size_t size, struct comp__spirv_info *info, char **why)
+{
+   memset(info, 0, sizeof(*info));
+   if (!il || size < 20 || size % 4) {
+      *why = format("a SPIR-V module is a sequence of 32-bit words with a 5-word header; "
+                    "%zu bytes is not",
+                    size);
+      return COMP_INVALID_BINARY;
+   }
+   const uint32_t *w = il;
+   size_t n = size / 4;
+   bool swap;
+   if (w[0] == SPV_MAGIC)
+      swap = false;
+   else if (w[0] == __builtin_bswap32(SPV_MAGIC))
+      swap = true;
+   else {
+      *why = format("not a SPIR-V module (magic number 0x%08x, not 0x07230203)", w[0]);
+      return COMP_INVALID_BINARY;
+   }
+   info->swapped = swap;
+   uint32_t version = word(w, 1, swap);
+   info->major = version >> 16 & 0xff;
+   info->minor = version >> 8 & 0xff;
+
+   for (size_t i = 5; i < n;) {
+      uint32_t first = word(w, i, swap);
+      uint32_t count = first >> 16, op = first & 0xffff;
+      if (count == 0 || count > n - i) {
+         *why = format("instruction at word %zu has a word count of %u (the module has %zu "
+                       "words)",
+                       i, count, n);
+         return COMP_INVALID_BINARY;
+      }
+      switch (op) {
+      case OP_CAPABILITY:
+         if (count >= 2 && word(w, i + 1, swap) == CAPABILITY_KERNEL)
+            info->kernel_capability = true;
+         break;
+      case OP_MEMORY_MODEL:
+         if (count >= 3) {
+            info->addressing = word(w, i + 1, swap);
+            info->memory_model = word(w, i + 2, swap);
+            info->has_memory_model = true;
+         }
+         break;
+      case OP_ENTRY_POINT:
+         if (count >= 2 && word(w, i + 1, swap) == EXECUTION_MODEL_KERNEL)
+            info->num_kernels++;
+         break;
+      default:
+         break;
+      }
+      i += count;
+   }
+   return COMP_OK;
+}
+
+enum comp_status
+comp__spirv_check(const void *il, size_t size, struct comp__spirv_info *info, char **why)
+{
+   *why = NULL;
+   enum comp_status st = scan(il, size, info, why);
+   if (st != COMP_OK)
+      return st;
+   if (info->major != 1 || info->minor > 4) {
+      *why = format("SPIR-V %u.%u: hsacl reads SPIR-V 1.0 to 1.4", info->major, info->minor);
+      return COMP_INVALID_BINARY;
+   }
+   static const spv_target_env envs[] = { SPV_ENV_UNIVERSAL_1_0, SPV_ENV_UNIVERSAL_1_1,
+                                          SPV_ENV_UNIVERSAL_1_2, SPV_ENV_UNIVERSAL_1_3,
+                                          SPV_ENV_UNIVERSAL_1_4 };
+   spv_context ctx = spvContextCreate(envs[info->minor]);
+   if (!ctx)
+      return COMP_OUT_OF_MEMORY;
+   /* The validator reads host-order words, of the module as it will be translated. */
+   uint32_t *copy = malloc(size);
+   if (!copy) {
+      spvContextDestroy(ctx);
+      return COMP_OUT_OF_MEMORY;
+   }
+   const uint32_t *in = il;
+   for (size_t i = 0; i < size / 4; i++)
+      copy[i] = info->swapped ? __builtin_bswap32(in[i]) : in[i];
+   normalize(copy, size / 4, false);
+   spv_const_binary_t binary = { copy, size / 4 };
+   spv_diagnostic diag = NULL;
+   spv_result_t r = spvValidate(ctx, &binary, &diag);
+   free(copy);
+   if (r != SPV_SUCCESS) {
+      *why = format("the SPIR-V validator rejects the module: %s",
+                    diag && diag->error ? diag->error : "no reason given");
+      spvDiagnosticDestroy(diag);
+      spvContextDestroy(ctx);
+      return COMP_INVALID_BINARY;
+   }
+   spvDiagnosticDestroy(diag);
+   spvContextDestroy(ctx);
+
+   /* OpenCL 3.0 SPIR-V environment §2-§3: kernels need the Kernel capability, the OpenCL
+    * memory model, and Physical64 addressing on a device with 64 address bits. */
+   if (!info->kernel_capability) {
+      *why = format("the module does not declare the Kernel capability: it is not an "
+                    "OpenCL module (a Vulkan or OpenGL shader?)");
+      return COMP_INVALID_BINARY;
+   }
+   if (!info->has_memory_model || info->memory_model != MEMORY_MODEL_OPENCL) {
+      *why = format("the module's memory model is %u, not OpenCL (2)", info->memory_model);
+      return COMP_INVALID_BINARY;
+   }
+   if (info->addressing != ADDRESSING_PHYSICAL64) {
+      *why = format("the module's addressing model is %s, but the device has 64 address "
+                    "bits (Physical64, 2; compile for spir64, not spir)",
+                    info->addressing == 1 ? "Physical32" : "not Physical64");
+      return COMP_INVALID_BINARY;
+   }
+   return COMP_OK;
+}
+
+/* Where the specialization constant `spec_id` is: its instruction's word index and opcode,
+ * its size in bytes (1 for bool, width / 8 for integers and floats) and the number of value
+ * words (0 for bool). */
+struct spec_slot {
+   size_t at;
+   uint32_t op;
+   uint32_t size;
+   uint32_t value_words;
+};
+
+/* The SPIR-V layout (2.4) puts decorations, then types and constants: three passes over a
+ * module comp__spirv_check accepted (word counts are known to be in bounds). */
+static bool
+find_spec(const uint32_t *w, size_t n, bool swap, uint32_t spec_id, struct spec_slot *slot)
+{
+   uint32_t target = 0, type_id = 0;
+   for (size_t i = 5; i < n && !target; i += word(w, i, swap) >> 16) {
+      uint32_t first = word(w, i, swap), count = first >> 16;
+      if (count == 0)
+         return false;
+      if ((first & 0xffff) == OP_DECORATE && count >= 4 &&
+          word(w, i + 2, swap) == DECORATION_SPEC_ID && word(w, i + 3, swap) == spec_id)
+         target = word(w, i + 1, swap);
+   }
+   if (!target)
+      return false;
+   for (size_t i = 5; i < n && !type_id; i += word(w, i, swap) >> 16) {
+      uint32_t first = word(w, i, swap), count = first >> 16, op = first & 0xffff;
+      if (count == 0)
+         return false;
+      if ((op == OP_SPEC_CONSTANT || op == OP_SPEC_CONSTANT_TRUE || op == OP_SPEC_CONSTANT_FALSE) &&
+          count >= 3 && word(w, i + 2, swap) == target) {
+         slot->at = i;
+         slot->op = op;
+         slot->value_words = count - 3;
+         type_id = word(w, i + 1, swap);
+      }
+   }
+   if (!type_id)
+      return false;
+   for (size_t i = 5; i < n; i += word(w, i, swap) >> 16) {
+      uint32_t first = word(w, i, swap), count = first >> 16, op = first & 0xffff;
+      if (count == 0)
+         return false;
+      if (count < 2 || word(w, i + 1, swap) != type_id)
+         continue;
+      if (op == OP_TYPE_BOOL) {
+         slot->size = 1;
+         return slot->op != OP_SPEC_CONSTANT;
+      }
+      if ((op == OP_TYPE_INT || op == OP_TYPE_FLOAT) && count >= 3) {
+         uint32_t width = word(w, i + 2, swap);
+         slot->size = width / 8;
+         return slot->op == OP_SPEC_CONSTANT && width % 8 == 0 && width >= 8 && width <= 64 &&
+                slot->value_words == (width > 32 ? 2u : 1u);
+      }
+      return false;
+   }
+   return false;
+}
+
+uint32_t
+comp__spirv_spec_size(const void *il, size_t size, uint32_t spec_id)
+{
+   struct comp__spirv_info info;
+   char *why = NULL;
+   if (scan(il, size, &info, &why) != COMP_OK) {
+      free(why);
+      return 0;
+   }
+   struct spec_slot slot;
+   return find_spec(il, size / 4, info.swapped, spec_id, &slot) ? slot.size : 0;
+}
+
+/* A copy of the module with the default values of the given specialization constants
+ * replaced (caller frees). NULL with *why on a constant the module lacks. */
+static uint32_t *
+specialize(const void *il, size_t size, const struct comp_spec_constant *sc, size_t num_sc,
+           char **why)
+{
+   struct comp__spirv_info info;
+   if (scan(il, size, &info, why) != COMP_OK)
+      return NULL;
+   uint32_t *w = malloc(size);
+   if (!w)
+      return NULL;
+   memcpy(w, il, size);
+   bool swap = info.swapped;
+   normalize(w, size / 4, swap);
+   for (size_t k = 0; k < num_sc; k++) {
+      struct spec_slot slot;
+      if (!find_spec(w, size / 4, swap, sc[k].id, &slot) || slot.size != sc[k].size) {
+         *why = format("specialization constant %u: not in the module, or not %u bytes", sc[k].id,
+                       sc[k].size);
+         free(w);
+         return NULL;
+      }
+      uint64_t v = sc[k].value;
+      if (slot.op != OP_SPEC_CONSTANT) {
+         uint32_t op = v ? OP_SPEC_CONSTANT_TRUE : OP_SPEC_CONSTANT_FALSE;
+         uint32_t first = (word(w, slot.at, swap) & 0xffff0000u) | op;
+         w[slot.at] = swap ? __builtin_bswap32(first) : first;
+         continue;
+      }
+      /* Literal words, low-order first; narrower types sign- or zero-extend per their
+       * signedness (SPIR-V 2.2.1), which the translator reads back as the type's width:
+       * the low bits are what matter. */
+      uint32_t lo = (uint32_t)v, hi = (uint32_t)(v >> 32);
+      if (slot.size < 4)
+         lo &= (1u << (slot.size * 8)) - 1;
+      w[slot.at + 3] = swap ? __builtin_bswap32(lo) : lo;
+      if (slot.value_words == 2)
+         w[slot.at + 4] = swap ? __builtin_bswap32(hi) : hi;
+   }
+   return w;
+}
+
+/* ---- the translator process --------------------------------------------------------- */
+
+static const char *
+translator_path(void)
+{
+   const char *e = getenv("HSACL_SPIRV_TRANSLATOR");
+   return e && *e ? e : HSACL_SPIRV_TRANSLATOR;
+}
+
+bool
+comp__spirv_translator_available(void)
+{
+   const char *p = translator_path();
+   if (strchr(p, '/'))
+      return access(p, X_OK) == 0;
+   const char *path = getenv("PATH");
+   if (!path)
+      path = "/usr/bin:/bin";
+   while (*path) {
+      const char *end = strchr(path, ':');
+      size_t len = end ? (size_t)(end - path) : strlen(path);
+      char buf[4096];
+      if (len && len + strlen(p) + 2 < sizeof(buf)) {
+         memcpy(buf, path, len);
+         buf[len] = '/';
+         strcpy(buf + len + 1, p);
+         if (access(buf, X_OK) == 0)
+            return true;
+      }
+      path += len + (end ? 1 : 0);
+   }
+   return false;
+}
+
+struct growbuf {
+   char *data;
+   size_t size, cap;
+};
+
+static bool
+grow_append(struct growbuf *b, const char *src, size_t n)
+{
+   if (b->size + n + 1 > b->cap) {
+      size_t cap = b->cap ? b->cap * 2 : 65536;
+      while (cap < b->size + n + 1)
+         cap *= 2;
+      char *d = realloc(b->data, cap);
+      if (!d)
+         return false;
+      b->data = d;
+      b->cap = cap;
+   }
+   memcpy(b->data + b->size, src, n);
+   b->size += n;
+   b->data[b->size] = 0;
+   return true;
+}
+
+/* The translator's time limit (HSACL_SPIRV_TIMEOUT seconds, default 120): a module that
+ * makes it loop must not hang clBuildProgram. */
+static int
+timeout_ms(void)
+{
+   const char *e = getenv("HSACL_SPIRV_TIMEOUT");
+   long s = e && *e ? strtol(e, NULL, 10) : 120;
+   return s > 0 && s < 86400 ? (int)(s * 1000) : 120000;
+}
+
+static int64_t
+now_ms(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Runs the translator on `module`: bitcode in *out, its messages in *msgs (both malloc'd,
+ * *msgs NUL-terminated, also on failure). */
+static enum comp_status
+run_translator(const void *module, size_t size, struct growbuf *out, struct growbuf *msgs,
+               char **why)
+{
+   enum comp_status st = COMP_INTERNAL_ERROR;
+   int in = -1, outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+   pid_t pid = -1;
+   posix_spawn_file_actions_t fa;
+   bool fa_ok = false;
+
+   in = memfd_create("hsacl-spirv", MFD_CLOEXEC);
+   if (in < 0 || pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
+      *why = format("cannot set up the SPIR-V translator's input and output: %s", strerror(errno));
+      goto out_close;
+   }
+   for (size_t done = 0; done < size;) {
+      ssize_t k = write(in, (const char *)module + done, size - done);
+      if (k < 0 && errno == EINTR)
+         continue;
+      if (k <= 0) {
+         *why = format("cannot write the module for the translator: %s", strerror(errno));
+         goto out_close;
+      }
+      done += (size_t)k;
+   }
+   if (lseek(in, 0, SEEK_SET) != 0) {
+      *why = format("cannot rewind the translator's input: %s", strerror(errno));
+      goto out_close;
+   }
+   if (posix_spawn_file_actions_init(&fa)) {
+      st = COMP_OUT_OF_MEMORY;
+      goto out_close;
+   }
+   fa_ok = true;
+   /* dup2 clears FD_CLOEXEC on the copies; everything else the process has open is
+    * close-on-exec or closed here (closefrom), so the child holds only these three. */
+   if (posix_spawn_file_actions_adddup2(&fa, in, 0) ||
+       posix_spawn_file_actions_adddup2(&fa, outp[1], 1) ||
+       posix_spawn_file_actions_adddup2(&fa, errp[1], 2) ||
+       posix_spawn_file_actions_addclosefrom_np(&fa, 3)) {
+      st = COMP_OUT_OF_MEMORY;
+      goto out_close;
+   }
+   const char *tool = translator_path();
+   char *argv[] = {
+      (char *)tool, "-r", "--spirv-gen-kernel-arg-name-md", "--spirv-target-env=CL2.0", "-o", "-",
+      "/dev/stdin", NULL
+   };
+   int rc = strchr(tool, '/') ? posix_spawn(&pid, tool, &fa, NULL, argv, environ)
+                              : posix_spawnp(&pid, tool, &fa, NULL, argv, environ);
+   if (rc) {
+      pid = -1;
+      *why = format("cannot run the SPIR-V translator '%s': %s (install Debian's "
+                    "llvm-spirv-15, or set HSACL_SPIRV_TRANSLATOR)",
+                    tool, strerror(rc));
+      goto out_close;
+   }
+   close(outp[1]);
+   close(errp[1]);
+   outp[1] = errp[1] = -1;
+
+   struct pollfd pfd[2] = { { outp[0], POLLIN, 0 }, { errp[0], POLLIN, 0 } };
+   int64_t deadline = now_ms() + timeout_ms();
+   bool timed_out = false;
+   while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
+      int64_t left = deadline - now_ms();
+      if (left <= 0) {
+         timed_out = true;
+         break;
+      }
+      int k = poll(pfd, 2, (int)left);
+      if (k < 0 && errno == EINTR)
+         continue;
+      if (k < 0)
+         break;
+      for (int j = 0; j < 2; j++) {
+         if (pfd[j].fd < 0 || !pfd[j].revents)
+            continue;
+         char buf[65536];
+         ssize_t r = read(pfd[j].fd, buf, sizeof(buf));
+         if (r < 0 && errno == EINTR)
+            continue;
+         if (r <= 0) {
+            pfd[j].fd = -1;
+            continue;
+         }
+         if (!grow_append(j ? msgs : out, buf, (size_t)r)) {
+            kill(pid, SIGKILL);
+            st = COMP_OUT_OF_MEMORY;
+            timed_out = false;
+            pfd[0].fd = pfd[1].fd = -1;
+            break;
+         }
+      }
+   }
+   if (timed_out)
+      kill(pid, SIGKILL);
+   int status = 0;
+   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+      ;
+   pid = -1;
+   if (st == COMP_OUT_OF_MEMORY)
+      goto out_close;
+   if (timed_out) {
+      *why = format("the SPIR-V translator did not finish within %d s "
+                    "(HSACL_SPIRV_TIMEOUT)",
+                    timeout_ms() / 1000);
+      st = COMP_BUILD_FAILURE;
+   } else if (WIFSIGNALED(status)) {
+      *why = format("the SPIR-V translator crashed on the module (signal %d)", WTERMSIG(status));
+      st = COMP_BUILD_FAILURE;
+   } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || out->size < 4 ||
+              memcmp(out->data, "BC\xc0\xde", 4)) {
+      *why = format("the SPIR-V translator rejects the module (exit status %d)",
+                    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+      st = COMP_BUILD_FAILURE;
+   } else {
+      st = COMP_OK;
+   }
+
+out_close:
+   if (fa_ok)
+      posix_spawn_file_actions_destroy(&fa);
+   if (pid > 0) {
+      kill(pid, SIGKILL);
+      while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+         ;
+   }
+   if (in >= 0)
+      close(in);
+   for (int j = 0; j < 2; j++) {
+      if (outp[j] >= 0)
+         close(outp[j]);
+      if (errp[j] >= 0)
+         close(errp[j]);
+   }
+   return st;
+}
+
+enum comp_status
+comp__spirv_translate(const void *il, size_t size, const struct comp_spec_constant *sc,
+                      size_t num_sc, void **bitcode, size_t *bitcode_size, char **log)
+{
+   *bitcode = NULL;
+   *bitcode_size = 0;
+   *log = NULL;
+   char *why = NULL;
+   struct growbuf out = { 0 }, msgs = { 0 };
+   uint32_t *module = specialize(il, size, sc, num_sc, &why);
+   if (!module) {
+      *log = why ? format("error: %s\n", why) : NULL;
+      free(why);
+      return why ? COMP_BUILD_FAILURE : COMP_OUT_OF_MEMORY;
+   }
+   enum comp_status st = run_translator(module, size, &out, &msgs, &why);
+   free(module);
+   if (st == COMP_OK) {
+      *bitcode = out.data;
+      *bitcode_size = out.size;
+      out.data = NULL;
+   } else {
+      /* The translator's own words first: they name the construct it cannot read. */
+      *log = format("error: %s%s%s\n", why ? why : "cannot translate the SPIR-V module",
+                    msgs.size ? ": " : "", msgs.size ? msgs.data : "");
+   }
+   free(why);
+   free(out.data);
+   free(msgs.data);
+   return st;
+}
