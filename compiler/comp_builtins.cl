@@ -214,3 +214,6 @@ __ockl_get_local_linear_id(void)
 
 /* ---- the sub-group extensions (cl_khr_subgroup_*) ---- */
 #include "comp_builtins_subgroup.cl"
+
+/* ---- cl_khr_extended_bit_ops, cl_khr_integer_dot_product ---- */
+#include "comp_builtins_bitdot.cl"

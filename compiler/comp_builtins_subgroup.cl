@@ -1,6 +1,7 @@
 /*
  * comp_builtins_subgroup.cl — the sub-group extension built-ins of cl_khr_subgroup_shuffle,
- * cl_khr_subgroup_shuffle_relative and cl_khr_subgroup_extended_types (OpenCL C 3.0
+ * cl_khr_subgroup_shuffle_relative, cl_khr_subgroup_rotate and
+ * cl_khr_subgroup_extended_types (OpenCL C 3.0
  * §6.15.19.x), which Debian's ROCm 5.2 opencl.bc does not define. Included by
  * comp_builtins.cl (same compilation, same rules: no processor, so everything here holds for
  * wave32 and wave64 targets alike).
@@ -78,6 +79,37 @@ SG_CONV(half, uint, (uint)as_ushort(x), as_half((ushort)b))
       return sg_from_##T(sg_bperm##W(sg_to_##T(x), __ockl_lane_u32() + delta));                    \
    }
 SG_TYPES(SG_SHUFFLE)
+
+/* ---- cl_khr_subgroup_rotate ---------------------------------------------------------
+ * sub_group_rotate: the x of the lane (local id + delta) modulo the sub-group's size (the
+ * last sub-group of a work-group may be partial: get_sub_group_size, not the wave width);
+ * sub_group_clustered_rotate: the same inside aligned clusters of `clustersize` lanes, a
+ * power of two (OpenCL C 3.1 "Sub-group rotate functions"). delta may be negative. */
+SG_INLINE uint
+sg_rotate_lane(int delta)
+{
+   uint n = get_sub_group_size(), lane = __ockl_lane_u32();
+   int d = delta % (int)n;
+   return (uint)(((int)lane + d + (int)n) % (int)n);
+}
+
+SG_INLINE uint
+sg_cluster_lane(int delta, uint clustersize)
+{
+   uint lane = __ockl_lane_u32(), base = lane & ~(clustersize - 1);
+   return base + ((lane - base + (uint)delta) & (clustersize - 1));
+}
+
+#define SG_ROTATE(T, W)                                                                            \
+   OVL T sub_group_rotate(T x, int delta)                                                          \
+   {                                                                                               \
+      return sg_from_##T(sg_bperm##W(sg_to_##T(x), sg_rotate_lane(delta)));                        \
+   }                                                                                               \
+   OVL T sub_group_clustered_rotate(T x, int delta, uint clustersize)                              \
+   {                                                                                               \
+      return sg_from_##T(sg_bperm##W(sg_to_##T(x), sg_cluster_lane(delta, clustersize)));          \
+   }
+SG_TYPES(SG_ROTATE)
 
 /* Vectors: component by component. */
 #define SG_VEC_N(F, T, n)                                                                          \

@@ -452,11 +452,25 @@ cc1Args(const comp_build_desc &d, const Target &t, const comp__options &o, bool 
             "cl_khr_subgroup_extended_types",
             "cl_khr_subgroup_shuffle",
             "cl_khr_subgroup_shuffle_relative",
+            "cl_khr_subgroup_rotate",
          };
          if (o.cl_std >= 200)
             for (const char *h : headerOnly)
                if (!strcmp(name, h))
                   defines.push_back(std::string("-D") + name + "=1");
+         // Extensions of every OpenCL C version (they need no 2.0 feature) that clang-19
+         // likewise declares only from their macros. The integer dot product functions key
+         // on the feature macros of their input formats, which OpenCL C 3.0 defines from
+         // the feature list above and earlier versions from the extension.
+         if (!strcmp(name, "cl_khr_extended_bit_ops"))
+            defines.push_back("-Dcl_khr_extended_bit_ops=1");
+         if (!strcmp(name, "cl_khr_integer_dot_product")) {
+            defines.push_back("-Dcl_khr_integer_dot_product=1");
+            if (o.cl_std < 300) {
+               defines.push_back("-D__opencl_c_integer_dot_product_input_4x8bit=1");
+               defines.push_back("-D__opencl_c_integer_dot_product_input_4x8bit_packed=1");
+            }
+         }
       };
       for (const char *const *e = d.extensions; *e; e++)
          enable(*e);

@@ -325,6 +325,12 @@ cl_int CL_API_CALL disp_EnqueueNDRangeKernel(cl_command_queue command_queue, cl_
                                              const size_t *local_work_size,
                                              cl_uint num_events_in_wait_list,
                                              const cl_event *event_wait_list, cl_event *event);
+/* cl_khr_suggested_local_work_size, through clGetExtensionFunctionAddress. */
+cl_int CL_API_CALL disp_GetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue,
+                                                          cl_kernel kernel, cl_uint work_dim,
+                                                          const size_t *global_work_offset,
+                                                          const size_t *global_work_size,
+                                                          size_t *suggested_local_work_size);
 cl_int CL_API_CALL disp_EnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
                                     cl_uint num_events_in_wait_list,
                                     const cl_event *event_wait_list, cl_event *event);

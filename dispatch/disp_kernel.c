@@ -391,6 +391,48 @@ choose_local_size(cl_uint dims, const size_t *g, size_t max_wg, size_t *l)
    }
 }
 
+/* The global range of a launch or a suggestion query (§5.10): work_dim, sizes (0 is an empty
+ * launch from OpenCL 2.1 on when `zero_ok`), offsets. Fills g and off (1 and 0 beyond
+ * work_dim) and *empty. */
+static cl_int
+check_global(cl_uint work_dim, const size_t *global_work_offset,
+             const size_t *global_work_size, bool zero_ok, size_t g[3], size_t off[3],
+             bool *empty)
+{
+   if (work_dim < 1 || work_dim > 3)
+      return ICD_ERROR(CL_INVALID_WORK_DIMENSION, "work_dim %u", work_dim);
+   if (!global_work_size)
+      return ICD_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
+   *empty = false;
+   for (cl_uint i = 0; i < 3; i++) {
+      g[i] = 1;
+      off[i] = 0;
+   }
+   for (cl_uint i = 0; i < work_dim; i++) {
+      g[i] = global_work_size[i];
+      if ((g[i] == 0 && !zero_ok) || g[i] > UINT32_MAX)
+         return ICD_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size[%u] = %zu", i, g[i]);
+      *empty |= g[i] == 0;
+      if (global_work_offset) {
+         off[i] = global_work_offset[i];
+         if (off[i] > SIZE_MAX - g[i])
+            return ICD_ERROR(CL_INVALID_GLOBAL_OFFSET, "global offset + size overflows in "
+                             "dimension %u", i);
+      }
+   }
+   return CL_SUCCESS;
+}
+
+/* The largest work-group the kernel takes on the queue's device. */
+static size_t
+kernel_max_wg(const struct _cl_command_queue *q, const struct comp_kernel *sig)
+{
+   size_t max_wg = q->device->info.max_workgroup_size;
+   if (sig->max_flat_workgroup_size && sig->max_flat_workgroup_size < max_wg)
+      max_wg = sig->max_flat_workgroup_size;
+   return max_wg;
+}
+
 static cl_int
 enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
                 const size_t *global_work_offset, const size_t *global_work_size,
@@ -408,31 +450,17 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
    if (!kd)
       return ICD_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "kernel %s has no executable for %s",
                        k->name, q->device->name);
-   if (work_dim < 1 || work_dim > 3)
-      return ICD_ERROR(CL_INVALID_WORK_DIMENSION, "work_dim %u", work_dim);
-   if (!global_work_size)
-      return ICD_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
-   size_t g[3] = { 1, 1, 1 }, off[3] = { 0, 0, 0 }, lsz[3] = { 1, 1, 1 };
+   size_t g[3], off[3], lsz[3] = { 1, 1, 1 };
    /* A global size of 0 is an error up to OpenCL 2.0 and an empty launch from 2.1 on
     * (API §5.10: the command does nothing and its event completes). */
    const bool zero_ok = PLAT_CL_VERSION_MAJOR * 10 + PLAT_CL_VERSION_MINOR >= 21;
    bool empty = false;
-   for (cl_uint i = 0; i < work_dim; i++) {
-      g[i] = global_work_size[i];
-      if ((g[i] == 0 && !zero_ok) || g[i] > UINT32_MAX)
-         return ICD_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size[%u] = %zu", i, g[i]);
-      empty |= g[i] == 0;
-      if (global_work_offset) {
-         off[i] = global_work_offset[i];
-         if (off[i] > SIZE_MAX - g[i])
-            return ICD_ERROR(CL_INVALID_GLOBAL_OFFSET, "global offset + size overflows in "
-                             "dimension %u", i);
-      }
-   }
+   cl_int err = check_global(work_dim, global_work_offset, global_work_size, zero_ok, g, off,
+                             &empty);
+   if (err != CL_SUCCESS)
+      return err;
    const struct comp_kernel *sig = kd->sig;
-   size_t max_wg = q->device->info.max_workgroup_size;
-   if (sig->max_flat_workgroup_size && sig->max_flat_workgroup_size < max_wg)
-      max_wg = sig->max_flat_workgroup_size;
+   size_t max_wg = kernel_max_wg(q, sig);
    const bool reqd = sig->reqd_work_group_size[0] != 0;
    if (local_work_size) {
       size_t product = 1;
@@ -478,7 +506,7 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
    } else if (!empty) {
       choose_local_size(work_dim, g, max_wg, lsz);
    }
-   cl_int err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
    for (cl_uint i = 0; i < k->num_args; i++) {
@@ -679,4 +707,49 @@ disp_EnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
    const size_t one = 1;
    return enqueue_ndrange(command_queue, kernel, 1, NULL, &one, &one, num_events_in_wait_list,
                           event_wait_list, event, CL_COMMAND_TASK);
+}
+
+/* cl_khr_suggested_local_work_size (OpenCL 3.1 core): the local size clEnqueueNDRangeKernel
+ * would choose with a NULL local_work_size for this kernel, queue and global range: the
+ * kernel's reqd_work_group_size, else choose_local_size's. Errors in the extension's order;
+ * a global size of 0 is CL_INVALID_GLOBAL_WORK_SIZE here whatever the version. */
+cl_int CL_API_CALL
+disp_GetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_kernel kernel,
+                                       cl_uint work_dim, const size_t *global_work_offset,
+                                       const size_t *global_work_size,
+                                       size_t *suggested_local_work_size)
+{
+   struct _cl_command_queue *q = disp_queue_from_handle(command_queue);
+   if (!q)
+      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
+                       (void *)command_queue);
+   KERNEL_OR_RETURN(k, kernel);
+   if (k->context != q->context)
+      return ICD_ERROR(CL_INVALID_CONTEXT, "kernel and queue belong to different contexts");
+   const struct comp_kernel_device *kd = comp_kernel_for_device(k, q->device);
+   if (!kd)
+      return ICD_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "kernel %s has no executable for %s",
+                       k->name, q->device->name);
+   for (cl_uint i = 0; i < k->num_args; i++)
+      if (!k->args[i].set)
+         return ICD_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u of kernel %s is not set", i,
+                          k->name);
+   size_t g[3], off[3], lsz[3] = { 1, 1, 1 };
+   bool empty;
+   cl_int err = check_global(work_dim, global_work_offset, global_work_size, false, g, off,
+                             &empty);
+   if (err != CL_SUCCESS)
+      return err;
+   if (!suggested_local_work_size)
+      return ICD_ERROR(CL_INVALID_VALUE, "suggested_local_work_size is NULL");
+   const struct comp_kernel *sig = kd->sig;
+   if (sig->reqd_work_group_size[0]) {
+      for (cl_uint i = 0; i < 3; i++)
+         lsz[i] = sig->reqd_work_group_size[i];
+   } else {
+      choose_local_size(work_dim, g, kernel_max_wg(q, sig), lsz);
+   }
+   for (cl_uint i = 0; i < work_dim; i++)
+      suggested_local_work_size[i] = lsz[i];
+   return CL_SUCCESS;
 }

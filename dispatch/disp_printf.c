@@ -5,7 +5,7 @@
  * used after the header, total size), then records of a uint32 format id followed by the
  * arguments, each of the size the code-object metadata gives (`amdhsa.printf`). Formats are
  * OpenCL C printf (OpenCL C 3.0 §6.15.14): C99's conversions, length modifiers hh, h, l
- * and, for vectors, the vector specifier `vN` (N = 2, 3, 4, 8, 16) with a length modifier
+ * (and OpenCL C 3.1's z and t, for size_t and ptrdiff_t) and, for vectors, the vector specifier `vN` (N = 2, 3, 4, 8, 16) with a length modifier
  * hh, h, hl or l naming the element type; the elements print comma-separated.
  */
 #include "dispatch/disp_priv.h"
@@ -21,7 +21,7 @@ struct conv_spec {
    char width[12];     /* digits or "*"-free: OpenCL forbids '*' */
    char precision[12]; /* ".digits" or "" */
    unsigned vec;       /* 0 scalar, else the element count */
-   char len[3];        /* "", "hh", "h", "hl", "l" */
+   char len[3];        /* "", "hh", "h", "hl", "l", "z", "t" */
    char conv;
 };
 
@@ -60,6 +60,9 @@ parse_spec(const char *s, struct conv_spec *c)
       s += 2;
    } else if (s[0] == 'h' || s[0] == 'l') {
       c->len[0] = *s++;
+   } else if ((s[0] == 'z' || s[0] == 't') && !c->vec) {
+      /* OpenCL C 3.1: size_t and ptrdiff_t, 64 bits on this device; not for vectors. */
+      c->len[0] = *s++;
    }
    c->conv = *s;
    return c->conv && strchr("diouxXcsfFeEgGaAp", c->conv) && s[1] == 0;
@@ -81,7 +84,7 @@ element_size(const struct conv_spec *c, uint32_t size)
       return 2;
    if (!strcmp(c->len, "hl"))
       return 4;
-   if (!strcmp(c->len, "l"))
+   if (!strcmp(c->len, "l") || !strcmp(c->len, "z") || !strcmp(c->len, "t"))
       return 8;
    if (c->vec) /* a vector needs a length modifier; 4-byte elements as a fallback */
       return 4;

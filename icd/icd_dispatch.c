@@ -52,6 +52,8 @@ static const struct {
 } icd_extension_functions[] = {
    { "clIcdGetPlatformIDsKHR", (void *)icd_IcdGetPlatformIDsKHR, NULL },
    { "clGetKernelSubGroupInfoKHR", (void *)comp_GetKernelSubGroupInfo, "cl_khr_subgroups" },
+   { "clGetKernelSuggestedLocalWorkSizeKHR", (void *)disp_GetKernelSuggestedLocalWorkSizeKHR,
+     "cl_khr_suggested_local_work_size" },
 };
 
 void *CL_API_CALL

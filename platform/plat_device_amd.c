@@ -1,7 +1,7 @@
 /*
  * platform/plat_device_amd.c — the device queries of cl_khr_pci_bus_info,
- * cl_khr_device_uuid and cl_amd_device_attribute_query (the AMD queries tuning code
- * reads). Every value comes from an HSA agent query (the same on ROCr and on the software
+ * cl_khr_device_uuid, cl_khr_integer_dot_product and cl_amd_device_attribute_query (the AMD
+ * queries tuning code reads). Every value comes from an HSA agent query (the same on ROCr and on the software
  * GPU) or from the target's capability record (plat_gpu_info.c), never from a constant
  * standing in for the device.
  */
@@ -76,6 +76,17 @@ free_kib(const struct _cl_device_id *dev)
    return (size_t)((used < total ? total - used : 0) / 1024);
 }
 
+/* Whether the 8-bit dot products of one signedness run as one instruction: where ockl's
+ * __ockl_udot4 / __ockl_sdot4, which compiler/comp_builtins_bitdot.cl calls, select
+ * V_DOT4_U32_U8 / V_DOT4_I32_I8 (or gfx11's forms) from __oclc_ISA_version: from gfx906 on,
+ * but gfx909 and gfx1010. Mixed signedness is plain code everywhere. */
+static bool
+dot4_accelerated(const plat_gpu_info *gi)
+{
+   unsigned isa = gi->gfx_major * 1000 + gi->gfx_minor * 100 + gi->gfx_stepping;
+   return isa >= 9006 && isa != 9009 && isa != 10100;
+}
+
 bool
 plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_name,
                          size_t size, void *value, size_t *size_ret, cl_int *err)
@@ -91,6 +102,25 @@ plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_n
    } while (0)
 
    switch (param_name) {
+   /* ---- cl_khr_integer_dot_product ---- */
+   case CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR:
+      SCALAR(cl_device_integer_dot_product_capabilities_khr,
+             CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR |
+                CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR);
+   case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR:
+   case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR: {
+      bool hw = dot4_accelerated(gi);
+      cl_device_integer_dot_product_acceleration_properties_khr p = {
+         .signed_accelerated = hw,
+         .unsigned_accelerated = hw,
+         .mixed_signedness_accelerated = CL_FALSE,
+         .accumulating_saturating_signed_accelerated = hw,
+         .accumulating_saturating_unsigned_accelerated = hw,
+         .accumulating_saturating_mixed_signedness_accelerated = CL_FALSE,
+      };
+      *err = ret(&p, sizeof(p), size, value, size_ret);
+      return true;
+   }
    /* ---- cl_khr_pci_bus_info ---- */
    case CL_DEVICE_PCI_BUS_INFO_KHR: {
       cl_device_pci_bus_info_khr info = { dev->pci_domain, (dev->pci_bdf >> 8) & 0xff,

@@ -132,6 +132,10 @@ main(void)
    expect("printf(\"%v2lf|%.3v4lf\\n\", (double2)(1.5, -2.0), (double4)(0.25, 1.0/3.0, 2.0, "
           "-0.0));",
           "1.500000,-2.000000|0.250,0.333,2.000,-0.000\n");
+   /* OpenCL C 3.1's z and t length modifiers: size_t and ptrdiff_t are 64 bits here. */
+   expect("printf(\"%zu|%zx|%td|%5zu\\n\", (size_t)18446744073709551615ul, "
+          "(size_t)0x123456789ul, (ptrdiff_t)-9876543210l, (size_t)7);",
+          "18446744073709551615|123456789|-9876543210|    7\n");
    /* Several calls in order, and text around conversions. */
    expect("for (int i = 0; i < 3; i++) printf(\"line %d of %d\\n\", i, 3);",
           "line 0 of 3\nline 1 of 3\nline 2 of 3\n");

@@ -11,6 +11,7 @@
 #include <CL/cl.h>
 
 #include "hsacl_test.h"
+#include "hsacl_cl_test.h"
 
 #include <stdbool.h>
 
@@ -32,6 +33,8 @@ static const char *const all_features[] = {
    "__opencl_c_fp64",
    "__opencl_c_images",
    "__opencl_c_int64",
+   "__opencl_c_integer_dot_product_input_4x8bit",        /* cl_khr_integer_dot_product */
+   "__opencl_c_integer_dot_product_input_4x8bit_packed", /* (OpenCL C 3.1 core) */
    "__opencl_c_pipes",
    "__opencl_c_program_scope_global_variables",
    "__opencl_c_read_write_images",
@@ -314,6 +317,11 @@ check_macros(const char *options, int opencl_version, int c_version)
       /* clang predefines it for every OpenCL C version (FULL_PROFILE). */
       if (!want && !strcmp(all_features[i], "__opencl_c_int64"))
          continue;
+      /* The extension defines its input-format macros in every OpenCL C version where it
+       * is supported (cl_khr_integer_dot_product 2.0.0; clang's opencl-c-base.h does so
+       * for SPIR targets): defined exactly when the device reports the extension. */
+      if (!strncmp(all_features[i], "__opencl_c_integer_dot_product_", 31))
+         want = test_device_lists(device, CL_DEVICE_EXTENSIONS, "cl_khr_integer_dot_product");
       n += (size_t)snprintf(src + n, sizeof(src) - n, "#if%s %s\n#error %s %s\n#endif\n",
                             want ? "ndef" : "def", all_features[i], all_features[i],
                             want ? "missing" : "defined");

@@ -1,9 +1,10 @@
 # comp_builtins_names.cmake — every symbol comp_builtins.cl defines must be one the device
 # libraries define (opencl.bc or ockl.bc): a misspelt or wrongly mangled override would be
 # linked by nothing and silently leave the device library's version in place. Also checks the
-# expected count, so that a dropped overload is noticed. The sub-group extension built-ins of
-# comp_builtins_subgroup.cl (the device libraries have none) and its sg_* helpers are
-# additions, not overrides: they are left out of both checks.
+# expected count, so that a dropped overload is noticed. The extension built-ins of
+# comp_builtins_subgroup.cl and comp_builtins_bitdot.cl (the device libraries have none:
+# sub_group_*, bitfield_*, bit_reverse, dot*) and their sg_*/bd_* helpers are additions, not
+# overrides: they are left out of both checks.
 # Run as: cmake -DNM=<llvm-nm> -DBUILTINS=<comp_builtins.bc> -DLIBDIR=<device libs>
 #               -DEXPECT=<count> -P comp_builtins_names.cmake
 execute_process(COMMAND ${NM} --defined-only --format=just-symbols ${BUILTINS}
@@ -20,7 +21,8 @@ endif()
 string(REGEX MATCHALL "[^\n]+" ours "${ours}")
 string(REGEX MATCHALL "[^\n]+" libs "${libs}")
 list(REMOVE_DUPLICATES libs)
-list(FILTER ours EXCLUDE REGEX "^(sg_|_Z[0-9]+sub_group_)")
+list(FILTER ours EXCLUDE REGEX
+     "^(sg_|bd_|_ZL[0-9]+(sg|bd)_|_Z[0-9]+(sub_group_|bitfield_|bit_reverse|dot))")
 set(missing)
 foreach(sym ${ours})
    list(FIND libs ${sym} i)

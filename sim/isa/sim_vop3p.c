@@ -216,3 +216,74 @@ sim__op_v_dot2_f32_f16(sim_wave *w, const sim_inst *in)
    sim__f32_post(w, in, r);
    sim__vdst32(w, in, (const uint32_t *)r);
 }
+
+/* Integer dot products (gfx906 "dot1"/"dot7" instructions; Vega ISA VOP3P opcodes 38-43):
+ * D = sum over the N packed elements of S0[k] * S1[k], plus S2, the elements signed (I) or
+ * unsigned (U) of `bits` bits each. The sum is exact (64-bit); with clamp it saturates to the
+ * 32-bit range of the result type, else it wraps. op_sel does not apply: each source is the
+ * whole dword. */
+static void
+int_dot(sim_wave *w, const sim_inst *in, unsigned bits, bool sign)
+{
+   uint32_t t0[64], t1[64], t2[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);
+   const uint32_t *C = sim__vsrc32(w, in, 2, SIM_VT_B32, t2);
+   unsigned n = 32 / bits;
+   uint32_t mask = bits == 32 ? ~0u : (1u << bits) - 1;
+   for (unsigned l = 0; l < 64; l++) {
+      int64_t sum = sign ? (int64_t)(int32_t)C[l] : (int64_t)C[l];
+      for (unsigned k = 0; k < n; k++) {
+         uint32_t a = (A[l] >> (k * bits)) & mask, b = (B[l] >> (k * bits)) & mask;
+         if (sign) {
+            int64_t sa = (int64_t)(a ^ (1u << (bits - 1))) - (1 << (bits - 1));
+            int64_t sb = (int64_t)(b ^ (1u << (bits - 1))) - (1 << (bits - 1));
+            sum += sa * sb;
+         } else {
+            sum += (int64_t)a * b;
+         }
+      }
+      if (in->clamp) {
+         int64_t lo = sign ? INT32_MIN : 0, hi = sign ? INT32_MAX : (int64_t)UINT32_MAX;
+         sum = sum < lo ? lo : sum > hi ? hi : sum;
+      }
+      r[l] = (uint32_t)sum;
+   }
+   sim__vdst32(w, in, r);
+}
+
+void
+sim__op_v_dot2_i32_i16(sim_wave *w, const sim_inst *in)
+{
+   int_dot(w, in, 16, true);
+}
+
+void
+sim__op_v_dot2_u32_u16(sim_wave *w, const sim_inst *in)
+{
+   int_dot(w, in, 16, false);
+}
+
+void
+sim__op_v_dot4_i32_i8(sim_wave *w, const sim_inst *in)
+{
+   int_dot(w, in, 8, true);
+}
+
+void
+sim__op_v_dot4_u32_u8(sim_wave *w, const sim_inst *in)
+{
+   int_dot(w, in, 8, false);
+}
+
+void
+sim__op_v_dot8_i32_i4(sim_wave *w, const sim_inst *in)
+{
+   int_dot(w, in, 4, true);
+}
+
+void
+sim__op_v_dot8_u32_u4(sim_wave *w, const sim_inst *in)
+{
+   int_dot(w, in, 4, false);
+}

@@ -213,6 +213,48 @@ TEST(vop2_mul_hi_24)
    CHECK_EQ(w->v[13][0], 0); /* 0x40 * 2^23 = 2^29 */
 }
 
+/* Integer dot products (VOP3P 38-43), by hand from the ISA's pseudo-code:
+ *   v1 = bytes (1, 2, 3, 4) [0x04030201], v2 = bytes (-1, 5, -128, 127) [0x7F8005FF]
+ *   dot4_i32_i8(v1, v2, 10): 1*-1 + 2*5 + 3*-128 + 4*127 + 10 = -1+10-384+508+10 = 143
+ *   dot4_u32_u8(v1, v2, 10): 1*255 + 2*5 + 3*128 + 4*127 + 10 = 255+10+384+508+10 = 1167
+ *   dot4_u32_u8(v3, v3, 0xFFFFFFF0) with v3 = 0xFFFFFFFF: 4*65025 = 260100 plus the
+ *   accumulator wraps to 260084 (0x3F7F4); with clamp, 0xFFFFFFFF
+ *   dot4_i32_i8(v3, v4, 0x7FFFFFF0), v4 = bytes (-128 x4): 4*128 = 512 + 0x7FFFFFF0 wraps to
+ *   0x800001F0; dot4_i32_i8(v4, v4, 0x7FFFFFF0): 4 * 16384 overflows, clamp 0x7FFFFFFF
+ *   dot2_i32_i16(0x0003FFFE, 0x00050007, 1): -2*7 + 3*5 + 1 = 2; dot2_u32_u16: 65534*7 +
+ *   3*5 + 1 = 458754 (0x70002)
+ *   dot8_i32_i4(0x0000000F, 0x00000007, 0): -1 * 7 = -7; dot8_u32_u4: 15 * 7 = 105 */
+TEST(vop3p_int_dot)
+{
+   sim_wave *w = t_wave();
+   vset(w, 1, 0x04030201);
+   vset(w, 2, 0x7F8005FF);
+   vset(w, 3, 0xFFFFFFFF);
+   vset(w, 4, 0x80808080);
+   vset(w, 5, 0xFFFFFFF0);
+   vset(w, 6, 0x7FFFFFF0);
+   vset(w, 7, 0x0003FFFE);
+   vset(w, 8, 0x00050007);
+   vset(w, 9, 0x0000000F);
+   vset(w, 20, 0x00000007);
+   CHECK_EQ(t_run(w, "v_dot4_i32_i8 v10, v1, v2, 10\n v_dot4_u32_u8 v11, v1, v2, 10\n"
+                     "v_dot4_u32_u8 v12, v3, v3, v5\n v_dot4_u32_u8 v13, v3, v3, v5 clamp\n"
+                     "v_dot4_i32_i8 v14, v3, v4, v6\n v_dot4_i32_i8 v15, v4, v4, v6 clamp\n"
+                     "v_dot2_i32_i16 v16, v7, v8, 1\n v_dot2_u32_u16 v17, v7, v8, 1\n"
+                     "v_dot8_i32_i4 v18, v9, v20, 0\n v_dot8_u32_u4 v19, v9, v20, 0"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[10][0], 143);
+   CHECK_EQ(w->v[11][0], 1167);
+   CHECK_EQ(w->v[12][0], 0x3F7F4);
+   CHECK_EQ(w->v[13][0], 0xFFFFFFFF);
+   CHECK_EQ(w->v[14][0], 0x800001F0);
+   CHECK_EQ(w->v[15][0], 0x7FFFFFFF);
+   CHECK_EQ(w->v[16][0], 2);
+   CHECK_EQ(w->v[17][0], 0x70002);
+   CHECK_EQ(w->v[18][0], (uint32_t)-7);
+   CHECK_EQ(w->v[19][0], 105);
+}
+
 void
 t_f16_tests(void)
 {
@@ -222,4 +264,5 @@ t_f16_tests(void)
    RUN(vop3_f16);
    RUN(vop3p_f16);
    RUN(vop2_mul_hi_24);
+   RUN(vop3p_int_dot);
 }

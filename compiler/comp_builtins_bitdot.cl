@@ -1,0 +1,153 @@
+/*
+ * comp_builtins_bitdot.cl — the built-ins of cl_khr_extended_bit_ops and
+ * cl_khr_integer_dot_product (OpenCL C 3.1 §6.15.x; extensions in 3.0), which Debian's ROCm
+ * 5.2 opencl.bc does not define. Included by comp_builtins.cl (same compilation, same rules:
+ * no processor).
+ *
+ * The 8-bit dot products of same-signedness inputs go through ockl's __ockl_udot4 and
+ * __ockl_sdot4, which select V_DOT4_U32_U8 / V_DOT4_I32_I8 on the processors that have them
+ * (gfx906 among them: its dot1 and dot7 instructions) from __oclc_ISA_version, folded per
+ * build, and a portable sum elsewhere; their last argument asks for the saturating
+ * accumulate (the instructions' clamp). Mixed signedness has no gfx9 instruction: plain C.
+ */
+
+#define BDC __attribute__((overloadable, const))
+
+/* ---- cl_khr_extended_bit_ops -------------------------------------------------------- *
+ * X(T, U, S, W): a type, its unsigned and signed counterparts, its width. The results for
+ * offset + count > W are undefined (the extension): here they are whatever the masks give,
+ * never a shift by W or more (OpenCL C reduces shift counts modulo the width, so vector
+ * shifts by W would be shifts by 0). count == 0: insert returns base, extracts return 0. */
+#define BD_SCALARS(X)                                                                       \
+   X(char, uchar, char, 8)                                                                  \
+   X(uchar, uchar, char, 8)                                                                 \
+   X(short, ushort, short, 16)                                                              \
+   X(ushort, ushort, short, 16)                                                             \
+   X(int, uint, int, 32)                                                                    \
+   X(uint, uint, int, 32)                                                                   \
+   X(long, ulong, long, 64) X(ulong, ulong, long, 64)
+
+/* The low `count` bits set, in a 64-bit word (count <= 64). */
+static inline __attribute__((always_inline)) ulong
+bd_mask(uint count)
+{
+   return count == 0 ? 0 : ~0ul >> (64 - min(count, 64u));
+}
+
+#define BD_ONE(T, U, S, W, n, CU, CS)                                                        \
+   BDC T##n bitfield_insert(T##n base, T##n insert, uint offset, uint count)               \
+   {                                                                                        \
+      if (count == 0)                                                                       \
+         return base;                                                                       \
+      U mask = (U)(bd_mask(count) << offset);                                               \
+      return bd_t_##T((U##n)((CU(base) & (U##n)(U)~mask) |                                  \
+                             ((CU(insert) << (U)offset) & (U##n)mask)));                    \
+   }                                                                                        \
+   BDC S##n bitfield_extract_signed(T##n base, uint offset, uint count)                    \
+   {                                                                                        \
+      if (count == 0)                                                                       \
+         return (S##n)0;                                                                    \
+      S##n v = CS(base) << (S)(W - offset - count);                                         \
+      return v >> (S)(W - count);                                                           \
+   }                                                                                        \
+   BDC U##n bitfield_extract_unsigned(T##n base, uint offset, uint count)                  \
+   {                                                                                        \
+      if (count == 0)                                                                       \
+         return (U##n)0;                                                                    \
+      return (CU(base) >> (U)offset) & (U##n)(U)bd_mask(count);                             \
+   }
+
+#define BD_AS_SCALAR(T, U, S, W)                                                            \
+   static inline __attribute__((always_inline, overloadable)) U bd_u(T x) { return (U)x; } \
+   static inline __attribute__((always_inline, overloadable)) S bd_s(T x) { return (S)x; } \
+   static inline __attribute__((always_inline, overloadable)) T bd_t_##T(U x) { return (T)x; }
+#define BD_AS_VEC(T, U, S, n)                                                               \
+   static inline __attribute__((always_inline, overloadable)) U##n bd_u(T##n x)            \
+   {                                                                                        \
+      return as_##U##n(x);                                                                  \
+   }                                                                                        \
+   static inline __attribute__((always_inline, overloadable)) S##n bd_s(T##n x)            \
+   {                                                                                        \
+      return as_##S##n(x);                                                                  \
+   }                                                                                        \
+   static inline __attribute__((always_inline, overloadable)) T##n bd_t_##T(U##n x)        \
+   {                                                                                        \
+      return as_##T##n(x);                                                                  \
+   }
+
+/* bit_reverse: the elementwise builtin on vectors; scalars through the width's own builtin
+ * (the elementwise one promotes a char or short scalar to int first, and reversing the
+ * promoted value puts the sign bits where the result is read). */
+#define BD_REV(T, W, n)                                                                     \
+   BDC T##n bit_reverse(T##n base) { return __builtin_elementwise_bitreverse(base); }
+#define BD_REV_SCALAR(T, W)                                                                 \
+   BDC T bit_reverse(T base) { return (T)__builtin_bitreverse##W(base); }
+
+#define BD_TYPE(T, U, S, W)                                                                 \
+   BD_REV_SCALAR(T, W)                                                                      \
+   BD_REV(T, W, 2)                                                                          \
+   BD_REV(T, W, 3)                                                                          \
+   BD_REV(T, W, 4)                                                                          \
+   BD_REV(T, W, 8)                                                                          \
+   BD_REV(T, W, 16)                                                                         \
+   BD_AS_SCALAR(T, U, S, W)                                                                 \
+   BD_AS_VEC(T, U, S, 2)                                                                    \
+   BD_AS_VEC(T, U, S, 3)                                                                    \
+   BD_AS_VEC(T, U, S, 4)                                                                    \
+   BD_AS_VEC(T, U, S, 8)                                                                    \
+   BD_AS_VEC(T, U, S, 16)                                                                   \
+   BD_ONE(T, U, S, W, , bd_u, bd_s)                                                         \
+   BD_ONE(T, U, S, W, 2, bd_u, bd_s)                                                        \
+   BD_ONE(T, U, S, W, 3, bd_u, bd_s)                                                        \
+   BD_ONE(T, U, S, W, 4, bd_u, bd_s)                                                        \
+   BD_ONE(T, U, S, W, 8, bd_u, bd_s)                                                        \
+   BD_ONE(T, U, S, W, 16, bd_u, bd_s)
+
+BD_SCALARS(BD_TYPE)
+
+/* ---- cl_khr_integer_dot_product ----------------------------------------------------- */
+
+uint __ockl_udot4(uchar4 a, uchar4 b, uint c, bool saturate);
+int __ockl_sdot4(char4 a, char4 b, int c, bool saturate);
+
+/* Mixed signedness, exactly: |sum| <= 4 * 128 * 255. */
+static inline __attribute__((always_inline)) int
+bd_dot_mixed(char4 s, uchar4 u)
+{
+   return (int)s.x * (int)u.x + (int)s.y * (int)u.y + (int)s.z * (int)u.z +
+          (int)s.w * (int)u.w;
+}
+
+BDC uint dot(uchar4 a, uchar4 b) { return __ockl_udot4(a, b, 0u, false); }
+BDC int dot(char4 a, char4 b) { return __ockl_sdot4(a, b, 0, false); }
+BDC int dot(uchar4 a, char4 b) { return bd_dot_mixed(b, a); }
+BDC int dot(char4 a, uchar4 b) { return bd_dot_mixed(a, b); }
+
+BDC uint dot_acc_sat(uchar4 a, uchar4 b, uint acc) { return __ockl_udot4(a, b, acc, true); }
+BDC int dot_acc_sat(char4 a, char4 b, int acc) { return __ockl_sdot4(a, b, acc, true); }
+BDC int dot_acc_sat(uchar4 a, char4 b, int acc) { return add_sat(bd_dot_mixed(b, a), acc); }
+BDC int dot_acc_sat(char4 a, uchar4 b, int acc) { return add_sat(bd_dot_mixed(a, b), acc); }
+
+/* Packed: element k is bits 8k+7:8k (OpenCL C 3.1 "Integer dot product functions"), what
+ * as_uchar4 gives on this little-endian device. */
+BDC uint dot_4x8packed_uu_uint(uint a, uint b) { return dot(as_uchar4(a), as_uchar4(b)); }
+BDC int dot_4x8packed_ss_int(uint a, uint b) { return dot(as_char4(a), as_char4(b)); }
+BDC int dot_4x8packed_us_int(uint a, uint b) { return dot(as_uchar4(a), as_char4(b)); }
+BDC int dot_4x8packed_su_int(uint a, uint b) { return dot(as_char4(a), as_uchar4(b)); }
+
+BDC uint dot_acc_sat_4x8packed_uu_uint(uint a, uint b, uint acc)
+{
+   return dot_acc_sat(as_uchar4(a), as_uchar4(b), acc);
+}
+BDC int dot_acc_sat_4x8packed_ss_int(uint a, uint b, int acc)
+{
+   return dot_acc_sat(as_char4(a), as_char4(b), acc);
+}
+BDC int dot_acc_sat_4x8packed_us_int(uint a, uint b, int acc)
+{
+   return dot_acc_sat(as_uchar4(a), as_char4(b), acc);
+}
+BDC int dot_acc_sat_4x8packed_su_int(uint a, uint b, int acc)
+{
+   return dot_acc_sat(as_char4(a), as_uchar4(b), acc);
+}
