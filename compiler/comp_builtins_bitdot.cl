@@ -151,3 +151,27 @@ BDC int dot_acc_sat_4x8packed_su_int(uint a, uint b, int acc)
 {
    return dot_acc_sat(as_char4(a), as_uchar4(b), acc);
 }
+
+/* The forms Khronos' translator (llvm-spirv-15 -r) gives OpUDot, OpSDot, OpSUDot and their
+ * AccSat variants (SPV_KHR_integer_dot_product): "SPIR-V friendly" names with the result
+ * type in the name, the inputs as char4 whatever their signedness (SPIR-V integers have
+ * none), the accumulator as int. The result suffix follows the LLVM type the translator
+ * chose; both spellings are defined. */
+#define BD_SPV_DOT(R)                                                                       \
+   BDC R __spirv_UDotKHR_R##R(char4 a, char4 b) { return (R)dot(as_uchar4(a), as_uchar4(b)); } \
+   BDC R __spirv_SDotKHR_R##R(char4 a, char4 b) { return (R)dot(a, b); }                    \
+   BDC R __spirv_SUDotKHR_R##R(char4 a, char4 b) { return (R)dot(a, as_uchar4(b)); }        \
+   BDC R __spirv_UDotAccSatKHR_R##R(char4 a, char4 b, int acc)                              \
+   {                                                                                        \
+      return (R)dot_acc_sat(as_uchar4(a), as_uchar4(b), (uint)acc);                         \
+   }                                                                                        \
+   BDC R __spirv_SDotAccSatKHR_R##R(char4 a, char4 b, int acc)                              \
+   {                                                                                        \
+      return (R)dot_acc_sat(a, b, acc);                                                     \
+   }                                                                                        \
+   BDC R __spirv_SUDotAccSatKHR_R##R(char4 a, char4 b, int acc)                             \
+   {                                                                                        \
+      return (R)dot_acc_sat(a, as_uchar4(b), acc);                                          \
+   }
+BD_SPV_DOT(int)
+BD_SPV_DOT(uint)

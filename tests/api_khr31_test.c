@@ -127,34 +127,6 @@ test_queries(void)
  * offset + count <= width; each kernel writes insert / extract_signed / extract_unsigned /
  * bit_reverse of its type's inputs (as 64-bit words, the signed results sign-extended). */
 
-static const char bits_src[] =
-   "#define K(T, U, S, W)                                                          \\\n"
-   "kernel void bits_##T(global const ulong *a, global const ulong *b,            \\\n"
-   "                     global const uint *off, global const uint *cnt,          \\\n"
-   "                     global ulong *o)                                          \\\n"
-   "{                                                                              \\\n"
-   "   size_t i = get_global_id(0);                                                \\\n"
-   "   T x = (T)a[i], y = (T)b[i];                                                 \\\n"
-   "   o[4 * i + 0] = (ulong)(U)bitfield_insert(x, y, off[i], cnt[i]);             \\\n"
-   "   o[4 * i + 1] = (ulong)(long)bitfield_extract_signed(x, off[i], cnt[i]);     \\\n"
-   "   o[4 * i + 2] = (ulong)bitfield_extract_unsigned(x, off[i], cnt[i]);         \\\n"
-   "   o[4 * i + 3] = (ulong)(U)bit_reverse(x);                                    \\\n"
-   "}                                                                              \n"
-   "K(char, uchar, char, 8) K(ushort, ushort, short, 16) K(int, uint, int, 32)     \n"
-   "K(ulong, ulong, long, 64)                                                      \n"
-   /* Vectors: component c of lane i uses (off[i], cnt[i]) like a scalar. */
-   "kernel void bits_vec(global const uint *a, global const uint *b,              \n"
-   "                     global const uint *off, global const uint *cnt,          \n"
-   "                     global uint *o)                                           \n"
-   "{                                                                              \n"
-   "   size_t i = get_global_id(0);                                                \n"
-   "   uint4 x = vload4(i, a), y = vload4(i, b);                                   \n"
-   "   vstore4(bitfield_insert(x, y, off[i], cnt[i]), 4 * i + 0, o);               \n"
-   "   vstore4(as_uint4(bitfield_extract_signed(x, off[i], cnt[i])), 4 * i + 1, o);\n"
-   "   vstore4(bitfield_extract_unsigned(as_int4(x), off[i], cnt[i]), 4 * i + 2, o);\n"
-   "   vstore4(bit_reverse(x), 4 * i + 3, o);                                      \n"
-   "}                                                                              \n";
-
 static uint64_t
 mask_of(unsigned count)
 {
@@ -195,11 +167,8 @@ pick_field(unsigned w, unsigned i, unsigned *off, unsigned *cnt)
 }
 
 static void
-test_bits(const char *options)
+test_bits(cl_program p, const char *options)
 {
-   cl_program p = build(bits_src, options);
-   if (!p)
-      return;
    static const struct {
       const char *name;
       unsigned w;
@@ -274,30 +243,9 @@ test_bits(const char *options)
    CHECK_EQ_INT(bad, 0);
    for (int i = 0; i < 5; i++)
       clReleaseMemObject(args[i]);
-   clReleaseProgram(p);
 }
 
 /* ---- integer dot products ------------------------------------------------------------- */
-
-static const char dot_src[] =
-   "kernel void dots(global const uint *a, global const uint *b, global const int *c,\n"
-   "                 global int *o)                                                 \n"
-   "{                                                                                \n"
-   "   size_t i = get_global_id(0);                                                  \n"
-   "   uint x = a[i], y = b[i]; int acc = c[i];                                      \n"
-   "   uchar4 ux = as_uchar4(x), uy = as_uchar4(y); char4 sx = as_char4(x), sy = as_char4(y);\n"
-   "   global int *r = o + 16 * i;                                                   \n"
-   "   r[0] = (int)dot(ux, uy);         r[1] = dot(sx, sy);                          \n"
-   "   r[2] = dot(ux, sy);              r[3] = dot(sx, uy);                          \n"
-   "   r[4] = (int)dot_acc_sat(ux, uy, (uint)acc); r[5] = dot_acc_sat(sx, sy, acc);  \n"
-   "   r[6] = dot_acc_sat(ux, sy, acc); r[7] = dot_acc_sat(sx, uy, acc);             \n"
-   "   r[8] = (int)dot_4x8packed_uu_uint(x, y);  r[9] = dot_4x8packed_ss_int(x, y);  \n"
-   "   r[10] = dot_4x8packed_us_int(x, y);       r[11] = dot_4x8packed_su_int(x, y); \n"
-   "   r[12] = (int)dot_acc_sat_4x8packed_uu_uint(x, y, (uint)acc);                  \n"
-   "   r[13] = dot_acc_sat_4x8packed_ss_int(x, y, acc);                              \n"
-   "   r[14] = dot_acc_sat_4x8packed_us_int(x, y, acc);                              \n"
-   "   r[15] = dot_acc_sat_4x8packed_su_int(x, y, acc);                              \n"
-   "}                                                                                \n";
 
 static int64_t
 sat(int64_t v, int64_t lo, int64_t hi)
@@ -332,11 +280,8 @@ dot_model(uint32_t x, uint32_t y, int32_t acc, int32_t out[16])
 }
 
 static void
-test_dots(const char *options)
+test_dots(cl_program p, const char *options)
 {
-   cl_program p = build(dot_src, options);
-   if (!p)
-      return;
    static uint32_t a[N], b[N];
    static int32_t c[N], o[16 * N];
    static const uint32_t edge_x[] = { 0xFFFFFFFF, 0x80808080, 0x7F7F7F7F, 0, 0xFF80FF80 };
@@ -368,7 +313,6 @@ test_dots(const char *options)
    CHECK_EQ_INT(bad, 0);
    for (int i = 0; i < 4; i++)
       clReleaseMemObject(args[i]);
-   clReleaseProgram(p);
 }
 
 /* ---- sub-group rotate -----------------------------------------------------------------
@@ -376,27 +320,9 @@ test_dots(const char *options)
  * work-item writes rotate by delta[k] and clustered rotate (cluster 4, 8, 16, 32) of its
  * global id, for int and double; the model rotates within the actual sub-group. */
 
-static const char rot_src[] =
-   "#pragma OPENCL EXTENSION cl_khr_fp64 : enable                                   \n"
-   "kernel void rot(global int *o, global double *d, int delta)                      \n"
-   "{                                                                                \n"
-   "   size_t i = get_global_id(0);                                                  \n"
-   "   int x = (int)i;                                                               \n"
-   "   o[6 * i + 0] = sub_group_rotate(x, delta);                                    \n"
-   "   d[i] = sub_group_rotate((double)x + 0.5, -delta);                             \n"
-   "   o[6 * i + 1] = sub_group_clustered_rotate(x, delta, 4u);                      \n"
-   "   o[6 * i + 2] = sub_group_clustered_rotate(x, delta, 8u);                      \n"
-   "   o[6 * i + 3] = sub_group_clustered_rotate(x, delta, 16u);                     \n"
-   "   o[6 * i + 4] = sub_group_clustered_rotate(x, -delta, 32u);                    \n"
-   "   o[6 * i + 5] = (int)sub_group_rotate((uchar)(x & 0xff), delta);               \n"
-   "}                                                                                \n";
-
 static void
-test_rotate(const char *options)
+test_rotate(cl_program p, const char *options)
 {
-   cl_program p = build(rot_src, options);
-   if (!p)
-      return;
    enum { WG = 100, G = 300 };
    static const int deltas[] = { 1, 5, -3, 63, 64, 70, -200 };
    for (size_t di = 0; di < sizeof(deltas) / sizeof(deltas[0]); di++) {
@@ -444,7 +370,6 @@ test_rotate(const char *options)
       clReleaseMemObject(ob);
       clReleaseMemObject(db);
    }
-   clReleaseProgram(p);
 }
 
 /* ---- suggested local work size ---------------------------------------------------------- */
@@ -533,11 +458,35 @@ test_suggested(cl_platform_id platform)
    clReleaseProgram(p);
 }
 
+static char *
+read_text(const char *path, size_t *size)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f) {
+      fprintf(stderr, "cannot open %s\n", path);
+      test_failed++;
+      return NULL;
+   }
+   fseek(f, 0, SEEK_END);
+   long n = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   char *buf = malloc((size_t)n + 1);
+   *size = fread(buf, 1, (size_t)n, f);
+   buf[*size] = 0;
+   fclose(f);
+   return buf;
+}
+
+/* usage: api_khr31_test KERNELS.cl [KERNELS.spv] */
 int
-main(void)
+main(int argc, char **argv)
 {
    cl_platform_id platform;
    cl_int err;
+   if (argc < 2) {
+      fprintf(stderr, "usage: api_khr31_test KERNELS.cl [KERNELS.spv]\n");
+      return 2;
+   }
    if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
        clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS) {
       fprintf(stderr, "no device\n");
@@ -546,14 +495,42 @@ main(void)
    ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
    queue = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
    test_queries();
+   size_t size;
+   char *src = read_text(argv[1], &size);
    static const char *const opts[] = { "-cl-std=CL1.2", "-cl-std=CL3.0",
                                        "-cl-std=CL3.0 -cl-opt-disable" };
-   for (int i = 0; i < 3; i++) {
-      test_bits(opts[i]);
-      test_dots(opts[i]);
+   for (int i = 0; src && i < 3; i++) {
+      cl_program p = build(src, opts[i]);
+      if (!p)
+         continue;
+      test_bits(p, opts[i]);
+      test_dots(p, opts[i]);
+      if (i > 0) /* sub-groups: OpenCL C 2.0 and later */
+         test_rotate(p, opts[i]);
+      clReleaseProgram(p);
    }
-   test_rotate("-cl-std=CL3.0");
-   test_rotate("-cl-std=CL3.0 -cl-opt-disable");
+   free(src);
+   /* The same kernels from SPIR-V (bit instructions, OpSDot/OpUDot/OpSUDot and their
+    * AccSat forms, OpGroupNonUniformRotateKHR). */
+   char *il = argc > 2 ? read_text(argv[2], &size) : NULL;
+   if (il) {
+      cl_program p = clCreateProgramWithIL(ctx, il, size, &err);
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      if (p && clBuildProgram(p, 1, &device, "", NULL, NULL) == CL_SUCCESS) {
+         test_bits(p, "SPIR-V");
+         test_dots(p, "SPIR-V");
+         test_rotate(p, "SPIR-V");
+      } else {
+         char log[8192] = "";
+         if (p)
+            clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
+         fprintf(stderr, "SPIR-V build failed: %s\n", log);
+         test_failed++;
+      }
+      if (p)
+         clReleaseProgram(p);
+      free(il);
+   }
    test_suggested(platform);
    clReleaseCommandQueue(queue);
    clReleaseContext(ctx);

@@ -22,7 +22,7 @@ string(REGEX MATCHALL "[^\n]+" ours "${ours}")
 string(REGEX MATCHALL "[^\n]+" libs "${libs}")
 list(REMOVE_DUPLICATES libs)
 list(FILTER ours EXCLUDE REGEX
-     "^(sg_|bd_|_ZL[0-9]+(sg|bd)_|_Z[0-9]+(sub_group_|bitfield_|bit_reverse|dot))")
+     "^(sg_|bd_|_ZL[0-9]+(sg|bd)_|_Z[0-9]+(sub_group_|bitfield_|bit_reverse|dot|__spirv_))")
 set(missing)
 foreach(sym ${ours})
    list(FIND libs ${sym} i)
