@@ -664,7 +664,9 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    default: {
       cl_int err;
       if (plat__device_info_vendor(dev, param_name, param_value_size, param_value,
-                                   param_value_size_ret, &err))
+                                   param_value_size_ret, &err) ||
+          plat__device_info_spirv(dev, param_name, param_value_size, param_value,
+                                  param_value_size_ret, &err))
          return err;
       return ICD_ERROR(CL_INVALID_VALUE, "unknown or unsupported device query 0x%x",
                        (unsigned)param_name);

@@ -15,4 +15,8 @@ cl_int plat__device_create(struct _cl_platform_id *plat, hsa_agent_t agent,
 bool plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_name,
                               size_t size, void *value, size_t *size_ret, cl_int *err);
 
+/* The queries of cl_khr_spirv_queries (plat_device_spirv.c), as plat__device_info_vendor. */
+bool plat__device_info_spirv(const struct _cl_device_id *dev, cl_device_info param_name,
+                             size_t size, void *value, size_t *size_ret, cl_int *err);
+
 #endif

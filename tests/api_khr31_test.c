@@ -122,6 +122,64 @@ test_queries(void)
    }
 }
 
+/* ---- cl_khr_spirv_queries ---------------------------------------------------------------
+ * What the SPIR-V environment specification requires of this device, given what it reports
+ * (the CTS's spirv_queries rules): every required capability present, each string a known
+ * name, no duplicates. */
+#ifndef CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR
+#define CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR 0x12B9
+#define CL_DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
+#define CL_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
+#endif
+
+static void
+test_spirv_queries(void)
+{
+   CHECK(test_device_lists(device, CL_DEVICE_EXTENSIONS, "cl_khr_spirv_queries"));
+   const char *sets[8] = { NULL };
+   size_t size = 0;
+   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, sizeof(sets),
+                                sets, &size),
+                CL_SUCCESS);
+   CHECK_EQ_INT(size, sizeof(const char *));
+   CHECK_STR(sets[0], "OpenCL.std");
+   const char *exts[16] = { NULL };
+   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_SPIRV_EXTENSIONS_KHR, sizeof(exts), exts, &size),
+                CL_SUCCESS);
+   static const char *const want_exts[] = { "SPV_KHR_bit_instructions",
+                                            "SPV_KHR_integer_dot_product",
+                                            "SPV_KHR_subgroup_rotate" };
+   CHECK_EQ_INT(size, sizeof(want_exts));
+   for (size_t w = 0; w < 3; w++) {
+      bool found = false;
+      for (size_t i = 0; i < size / sizeof(const char *); i++)
+         found |= exts[i] && !strcmp(exts[i], want_exts[w]);
+      if (!found)
+         fprintf(stderr, "SPIR-V extension %s not reported\n", want_exts[w]);
+      CHECK(found);
+   }
+   cl_uint caps[64];
+   CHECK_EQ_INT(
+      clGetDeviceInfo(device, CL_DEVICE_SPIRV_CAPABILITIES_KHR, sizeof(caps), caps, &size),
+      CL_SUCCESS);
+   /* Addresses, Linkage, Kernel, Vector16, Float16Buffer, Int64, Int16, Int8 (required);
+    * Float16, Float64 (fp16, fp64), Int64Atomics, GenericPointer, Groups, SubgroupDispatch,
+    * GroupNonUniformShuffle(Relative), GroupNonUniformRotateKHR, DotProduct and its two
+    * input formats, BitInstructions. */
+   static const cl_uint want[] = { 4,  5,  6,  7,  8,  11,   22,   39,   9,    10,  12,
+                                   38, 18, 58, 65, 66, 6026, 6019, 6017, 6018, 6025 };
+   size_t n = size / sizeof(cl_uint);
+   CHECK_EQ_INT(n, sizeof(want) / sizeof(want[0]));
+   for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++) {
+      unsigned count = 0;
+      for (size_t i = 0; i < n; i++)
+         count += caps[i] == want[w];
+      if (count != 1)
+         fprintf(stderr, "SPIR-V capability %u reported %u times\n", want[w], count);
+      CHECK_EQ_INT(count, 1);
+   }
+}
+
 /* ---- extended bit operations ----------------------------------------------------------
  * Per work-item i: (offset, count) from a table of edge cases and random pairs with
  * offset + count <= width; each kernel writes insert / extract_signed / extract_unsigned /
@@ -495,6 +553,7 @@ main(int argc, char **argv)
    ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
    queue = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
    test_queries();
+   test_spirv_queries();
    size_t size;
    char *src = read_text(argv[1], &size);
    static const char *const opts[] = { "-cl-std=CL1.2", "-cl-std=CL3.0",

@@ -1,0 +1,108 @@
+/*
+ * platform/plat_device_spirv.c — the SPIR-V queries of cl_khr_spirv_queries (OpenCL 3.1
+ * core): the extended instruction sets, SPIR-V extensions and capabilities a device accepts
+ * in clCreateProgramWithIL, derived from what the device reports (each row names the OpenCL
+ * extension or feature that brings it, as the SPIR-V environment specification ties them),
+ * never listed beside it. Empty without IL support (1.2 profile, no translator).
+ */
+#include "platform/plat_priv.h"
+
+#include "compiler/comp.h"
+
+#include <CL/cl_ext.h>
+#include <string.h>
+
+#ifndef CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR
+/* cl_khr_spirv_queries: Debian's OpenCL headers 2023.04 predate it. */
+#define CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR 0x12B9
+#define CL_DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
+#define CL_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
+#endif
+
+/* A row applies when `requires` is NULL (always), an extension the device reports, or one of
+ * the pseudo-names below. */
+#define REQ_SUBGROUPS "(sub-groups or work-group collectives)"
+#define REQ_GENERIC "(generic address space)"
+
+/* SPIR-V capabilities (SPIR-V 1.4 §3.31) OpenCL's SPIR-V environment ties to the device. */
+static const struct {
+   cl_uint capability;
+   const char *requires;
+} capabilities[] = {
+   { 4, NULL },                                /* Addresses */
+   { 5, NULL },                                /* Linkage */
+   { 6, NULL },                                /* Kernel */
+   { 7, NULL },                                /* Vector16 */
+   { 8, NULL },                                /* Float16Buffer */
+   { 11, NULL },                               /* Int64: FULL_PROFILE */
+   { 22, NULL },                               /* Int16 */
+   { 39, NULL },                               /* Int8 */
+   { 9, "cl_khr_fp16" },                       /* Float16 */
+   { 10, "cl_khr_fp64" },                      /* Float64 */
+   { 12, "cl_khr_int64_base_atomics" },        /* Int64Atomics */
+   { 38, REQ_GENERIC },                        /* GenericPointer */
+   { 18, REQ_SUBGROUPS },                      /* Groups */
+   { 58, "cl_khr_subgroups" },                 /* SubgroupDispatch (SPIR-V 1.1) */
+   { 65, "cl_khr_subgroup_shuffle" },          /* GroupNonUniformShuffle */
+   { 66, "cl_khr_subgroup_shuffle_relative" }, /* GroupNonUniformShuffleRelative */
+   { 6026, "cl_khr_subgroup_rotate" },         /* GroupNonUniformRotateKHR */
+   { 6019, "cl_khr_integer_dot_product" },     /* DotProduct */
+   { 6017, "cl_khr_integer_dot_product" },     /* DotProductInput4x8Bit */
+   { 6018, "cl_khr_integer_dot_product" },     /* DotProductInput4x8BitPacked */
+   { 6025, "cl_khr_extended_bit_ops" },        /* BitInstructions */
+};
+
+static const struct {
+   const char *name;
+   const char *requires;
+} spirv_extensions[] = {
+   { "SPV_KHR_bit_instructions", "cl_khr_extended_bit_ops" },
+   { "SPV_KHR_integer_dot_product", "cl_khr_integer_dot_product" },
+   { "SPV_KHR_subgroup_rotate", "cl_khr_subgroup_rotate" },
+};
+
+static const char *const instruction_sets[] = { "OpenCL.std" };
+
+static bool
+applies(const char *requires)
+{
+   if (!requires)
+      return true;
+   if (!strcmp(requires, REQ_GENERIC) || !strcmp(requires, REQ_SUBGROUPS))
+      return plat_opencl_version() >= CL_MAKE_VERSION(3, 0, 0); /* both in the 3.0 profile */
+   return plat_extension_reported(requires);
+}
+
+bool
+plat__device_info_spirv(const struct _cl_device_id *dev, cl_device_info param_name, size_t size,
+                        void *value, size_t *size_ret, cl_int *err)
+{
+   (void)dev;
+   bool il = plat_opencl_version() >= CL_MAKE_VERSION(3, 0, 0) && comp_il_supported();
+   switch (param_name) {
+   case CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR:
+      *err =
+         icd_get_info(instruction_sets, il ? sizeof(instruction_sets) : 0, size, value, size_ret);
+      return true;
+   case CL_DEVICE_SPIRV_EXTENSIONS_KHR: {
+      const char *list[sizeof(spirv_extensions) / sizeof(spirv_extensions[0])];
+      size_t n = 0;
+      for (size_t i = 0; il && i < sizeof(list) / sizeof(list[0]); i++)
+         if (applies(spirv_extensions[i].requires))
+            list[n++] = spirv_extensions[i].name;
+      *err = icd_get_info(list, n * sizeof(list[0]), size, value, size_ret);
+      return true;
+   }
+   case CL_DEVICE_SPIRV_CAPABILITIES_KHR: {
+      cl_uint list[sizeof(capabilities) / sizeof(capabilities[0])];
+      size_t n = 0;
+      for (size_t i = 0; il && i < sizeof(list) / sizeof(list[0]); i++)
+         if (applies(capabilities[i].requires))
+            list[n++] = capabilities[i].capability;
+      *err = icd_get_info(list, n * sizeof(list[0]), size, value, size_ret);
+      return true;
+   }
+   default:
+      return false;
+   }
+}
