@@ -789,9 +789,26 @@ ilFrontHalf(clang::CompilerInstance &ci, const comp_build_desc &d, const Globals
    std::unique_ptr<llvm::Module> m = compRetargetSpir(**parsed, g.dataLayout, logOS);
    if (!m)
       return nullptr;
+   // OpFDiv of 32-bit floats needs 2.5 ulp, or correct rounding under
+   // -cl-fp32-correctly-rounded-divide-sqrt (OpenCL 3.0 SPIR-V environment §7.4, as OpenCL C
+   // 3.0 §7.4 for `/`); the translator writes a plain fdiv, which LLVM rounds correctly. The
+   // accuracy goes on as clang puts it on OpenCL C's `/`, so that a division gives the same
+   // bits from SPIR-V as from source.
+   llvm::MDNode *fdivAccuracy =
+      o.correctly_rounded_sqrt
+         ? nullptr
+         : llvm::MDNode::get(ctx, llvm::ConstantAsMetadata::get(
+                                     llvm::ConstantFP::get(llvm::Type::getFloatTy(ctx), 2.5)));
    for (llvm::Function &f : *m) {
       if (f.isDeclaration() || f.isIntrinsic())
          continue;
+      if (fdivAccuracy)
+         for (llvm::BasicBlock &bb : f)
+            for (llvm::Instruction &i : bb)
+               if (i.getOpcode() == llvm::Instruction::FDiv &&
+                   i.getType()->getScalarType()->isFloatTy() &&
+                   !i.getMetadata(llvm::LLVMContext::MD_fpmath))
+                  i.setMetadata(llvm::LLVMContext::MD_fpmath, fdivAccuracy);
       f.addFnAttr(llvm::Attribute::Convergent);
       if (o.opt_disable) {
          f.addFnAttr(llvm::Attribute::OptimizeNone);

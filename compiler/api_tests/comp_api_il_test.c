@@ -11,7 +11,8 @@
  * from SPIR-V gives the outputs of the same source built as OpenCL C (same inputs, same
  * launch); argument names from the module; specialization constants and their errors;
  * clCompileProgram of IL linked with an OpenCL C object; a few thousand mutated modules
- * rejected or built without a crash; an empty build log for a clean module.
+ * rejected or built without a crash; an empty build log for a clean module; OpFDiv with
+ * the accuracy of OpenCL C's `/` (fdiv.spv, spirv-as).
  */
 #include "comp_api_test.h"
 
@@ -449,6 +450,101 @@ test_spec_constants(void)
    clReleaseProgram(p);
 }
 
+/* ---- OpFDiv: the accuracy of OpenCL C's `/` -------------------------------------------- */
+
+#define FDIV_N 4096
+
+static const char fdiv_source[] =
+   "kernel void fdiv_float(global float *out, global const float *a, global const float *b)\n"
+   "{ size_t i = get_global_id(0); out[i] = a[i] / b[i]; }\n"
+   "kernel void fdiv_float4(global float4 *out, global const float4 *a,\n"
+   "                        global const float4 *b)\n"
+   "{ size_t i = get_global_id(0); out[i] = a[i] / b[i]; }\n";
+
+/* Runs kernel `name` of the built program `p` on a and b, `width` floats a work-item; the
+ * quotients in out. */
+static bool
+run_fdiv(cl_program p, const char *name, size_t width, const float *a, const float *b, float *out)
+{
+   cl_int err;
+   cl_kernel k = clCreateKernel(p, name, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   if (!k)
+      return false;
+   cl_command_queue q = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+   size_t bytes = FDIV_N * sizeof(float), g = FDIV_N / width;
+   cl_mem mo = buffer(bytes, NULL), ma = buffer(bytes, a), mb = buffer(bytes, b);
+   clSetKernelArg(k, 0, sizeof(cl_mem), &mo);
+   clSetKernelArg(k, 1, sizeof(cl_mem), &ma);
+   clSetKernelArg(k, 2, sizeof(cl_mem), &mb);
+   err = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, bytes, out, 0, NULL, NULL), CL_SUCCESS);
+   clReleaseMemObject(mo);
+   clReleaseMemObject(ma);
+   clReleaseMemObject(mb);
+   clReleaseCommandQueue(q);
+   clReleaseKernel(k);
+   return err == CL_SUCCESS;
+}
+
+/* Bits that differ between two runs (at most a few are printed). */
+static unsigned
+fdiv_differences(const float *want, const float *got, const char *what)
+{
+   unsigned bad = 0;
+   for (int i = 0; i < FDIV_N; i++)
+      if (memcmp(&want[i], &got[i], sizeof(float)) && bad++ < 3)
+         fprintf(stderr, "%s: element %d: %.9g expected, %.9g from SPIR-V\n", what, i, want[i],
+                 got[i]);
+   return bad;
+}
+
+/* OpFDiv of float and float4 gives the bits of OpenCL C's `/` built with the same options
+ * (2.5 ulp by default; correctly rounded, so the host's quotient, under
+ * -cl-fp32-correctly-rounded-divide-sqrt). Without the accuracy on the translated fdiv the
+ * default build divided correctly rounded where OpenCL C does not: the CTS spirv_new
+ * op_fdiv_float* sub-tests compare the two bit for bit. */
+static void
+test_fdiv(void)
+{
+   size_t size;
+   void *il = read_module("fdiv.spv", &size);
+   if (!il)
+      return;
+   static float a[FDIV_N], b[FDIV_N], want[FDIV_N], got[FDIV_N], host[FDIV_N];
+   for (int i = 0; i < FDIV_N; i++) {
+      /* Normal numbers of both signs over 2^-20..2^20: no denormal quotient. */
+      a[i] = ldexpf((float)(next() % 0x800000 + 0x800000) / 0x800000, (int)(next() % 41) - 20);
+      b[i] = ldexpf((float)(next() % 0x800000 + 0x800000) / 0x800000, (int)(next() % 41) - 20);
+      if (next() & 1)
+         a[i] = -a[i];
+      host[i] = a[i] / b[i];
+   }
+   static const char *const options[] = { NULL, "-cl-fp32-correctly-rounded-divide-sqrt" };
+   static const char *const kernels[] = { "fdiv_float", "fdiv_float4" };
+   for (int o = 0; o < 2; o++) {
+      cl_program src = program_from_source(fdiv_source);
+      cl_program ip = program_from_il(il, size, CL_SUCCESS);
+      bool built = build_expect(src, options[o], CL_SUCCESS) == CL_SUCCESS && ip &&
+                   build_expect(ip, options[o], CL_SUCCESS) == CL_SUCCESS;
+      for (int k = 0; built && k < 2; k++) {
+         char what[128];
+         snprintf(what, sizeof(what), "%s %s", kernels[k], options[o] ? options[o] : "");
+         if (!run_fdiv(src, kernels[k], k ? 4 : 1, a, b, want) ||
+             !run_fdiv(ip, kernels[k], k ? 4 : 1, a, b, got))
+            continue;
+         CHECK_EQ_INT(fdiv_differences(want, got, what), 0);
+         if (o == 1)
+            CHECK_EQ_INT(fdiv_differences(host, got, what), 0);
+      }
+      clReleaseProgram(src);
+      if (ip)
+         clReleaseProgram(ip);
+   }
+   free(il);
+}
+
 /* ---- clCompileProgram of IL, linked with OpenCL C ---------------------------------------- */
 
 static void
@@ -570,6 +666,7 @@ main(int argc, char **argv)
    test_program_info(good, size);
    test_basic(source);
    test_spec_constants();
+   test_fdiv();
    test_link();
    test_mutations(good, size);
    free(good);
