@@ -15,6 +15,7 @@
  * Eviction may unlink an entry another process is reading: it keeps its open file.
  */
 #define _GNU_SOURCE
+#include "comp_priv.h"
 #include "comp_program_priv.h"
 
 #include <dirent.h>
@@ -174,7 +175,13 @@ comp__cache_key(const struct comp_build_desc *desc, char key[COMP_CACHE_KEY_HEX]
       hash_list(md, desc->features);
       hash_string(md, desc->source_name);
       hash_field(md, desc->source, desc->source_size);
-      /* IL programs: the module and its specialization constants, in the order set. */
+      /* IL programs: the translator, the module and its specialization constants, in the
+       * order set. */
+      if (desc->il) {
+         char translator[4200];
+         comp__spirv_translator_identity(translator, sizeof(translator));
+         hash_string(md, translator);
+      }
       hash_field(md, desc->il, desc->il ? desc->il_size : 0);
       uint64_t ns = desc->num_spec_constants;
       EVP_DigestUpdate(md, &ns, sizeof(ns));

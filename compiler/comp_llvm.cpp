@@ -90,7 +90,10 @@
 #include <thread>
 #include <vector>
 
+#include <dlfcn.h>
+#include <elf.h>
 #include <fcntl.h>
+#include <link.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -180,6 +183,58 @@ fatalErrorHandler(void *, const char *reason, bool)
    std::longjmp(trap->jump, 1);
 }
 
+// The GNU build ID of the object this code is linked into (libhsacl.so, hsacl-cc), in hex:
+// the compiler's own code is part of what a code object is built from, so a rebuilt or
+// upgraded hsacl must not take the kernel cache's entries of another build (a fixed
+// miscompile would stay cached). "none" when the object has no build ID note.
+std::string
+ownBuildId()
+{
+   Dl_info info;
+   if (!dladdr(reinterpret_cast<void *>(&ownBuildId), &info) || !info.dli_fbase)
+      return "none";
+   struct Search {
+      const void *base;
+      std::string id;
+   } search{ info.dli_fbase, "" };
+   dl_iterate_phdr(
+      [](struct dl_phdr_info *pi, size_t, void *data) -> int {
+         auto *s = static_cast<Search *>(data);
+         for (int i = 0; i < pi->dlpi_phnum; i++) {
+            const ElfW(Phdr) &ph = pi->dlpi_phdr[i];
+            if (ph.p_type == PT_LOAD && ph.p_offset == 0 &&
+                reinterpret_cast<const void *>(pi->dlpi_addr + ph.p_vaddr) != s->base)
+               return 0; // another object
+         }
+         for (int i = 0; i < pi->dlpi_phnum; i++) {
+            const ElfW(Phdr) &ph = pi->dlpi_phdr[i];
+            if (ph.p_type != PT_NOTE)
+               continue;
+            const char *p = reinterpret_cast<const char *>(pi->dlpi_addr + ph.p_vaddr);
+            const char *end = p + ph.p_memsz;
+            while (p + sizeof(ElfW(Nhdr)) <= end) {
+               const auto *n = reinterpret_cast<const ElfW(Nhdr) *>(p);
+               const char *name = p + sizeof(*n);
+               const char *desc = name + ((n->n_namesz + 3) & ~3u);
+               if (desc + n->n_descsz > end)
+                  break;
+               if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !memcmp(name, "GNU", 4)) {
+                  static const char digits[] = "0123456789abcdef";
+                  for (unsigned k = 0; k < n->n_descsz; k++) {
+                     s->id += digits[(unsigned char)desc[k] >> 4];
+                     s->id += digits[(unsigned char)desc[k] & 15];
+                  }
+                  return 1;
+               }
+               p = desc + ((n->n_descsz + 3) & ~3u);
+            }
+         }
+         return 1;
+      },
+      &search);
+   return search.id.empty() ? "none" : search.id;
+}
+
 void
 initGlobals()
 {
@@ -227,8 +282,9 @@ initGlobals()
    }
    char hex[17];
    snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)hash);
-   g->identity = std::string("hsacl-compiler/") + HSACL_VERSION + " LLVM " + LLVM_VERSION_STRING +
-                 " device-libs " + (g->libError.empty() ? hex : "missing");
+   g->identity = std::string("hsacl-compiler/") + HSACL_VERSION + " build " + ownBuildId() +
+                 " LLVM " + LLVM_VERSION_STRING + " device-libs " +
+                 (g->libError.empty() ? hex : "missing");
    g_globals = g;
 }
 
@@ -634,6 +690,7 @@ setupInstance(clang::CompilerInstance &ci, const std::vector<std::string> &args,
       // after the printf binding has used __printf_alloc.
       pb.registerOptimizerLastEPCallback(
          [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel level) {
+            compAddLatePasses(mpm);
             if (level != llvm::OptimizationLevel::O0)
                return;
             llvm::FunctionPassManager fpm;

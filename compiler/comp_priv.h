@@ -82,6 +82,10 @@ enum comp_status
 comp__spirv_translate(const void *il, size_t size, const struct comp_spec_constant *sc,
                       size_t num_sc, void **bitcode, size_t *bitcode_size, char **log);
 
+/* Identifies the translator executable for kernel cache keys (comp_spirv.c). */
+void
+comp__spirv_translator_identity(char *buf, size_t size);
+
 /* The translator executable exists (HSACL_SPIRV_TRANSLATOR, else llvm-spirv-15 on PATH or
  * at its configured path). */
 bool
@@ -101,6 +105,8 @@ comp__mangle_spir_to_amdgcn(const char *name, size_t len, char **out);
 #include <memory>
 #include <string>
 
+#include <llvm/IR/PassManager.h>
+
 namespace llvm {
 class Module;
 class raw_ostream;
@@ -112,6 +118,11 @@ class raw_ostream;
 // `log` when the module cannot be retargeted.
 std::unique_ptr<llvm::Module>
 compRetargetSpir(llvm::Module &src, const std::string &dataLayout, llvm::raw_ostream &log);
+
+// comp_passes.cpp: hsacl's IR passes for the end of every build's optimisation pipeline
+// (every level), before code generation.
+void
+compAddLatePasses(llvm::ModulePassManager &mpm);
 #endif
 
 #endif /* COMP_PRIV_H */

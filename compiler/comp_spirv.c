@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -389,6 +390,39 @@ comp__spirv_translator_available(void)
       path += len + (end ? 1 : 0);
    }
    return false;
+}
+
+/* "<path> <size> <mtime>" of the translator executable (or "<path> missing"): what a kernel
+ * cache key of an IL program depends on besides the compiler (a translator upgrade may
+ * translate the same module differently). Looked up on every call: cheap next to a build. */
+void
+comp__spirv_translator_identity(char *buf, size_t size)
+{
+   const char *p = translator_path();
+   char found[4096];
+   if (!strchr(p, '/')) {
+      const char *path = getenv("PATH");
+      found[0] = 0;
+      for (const char *d = path ? path : "/usr/bin:/bin"; *d && !found[0];) {
+         const char *end = strchr(d, ':');
+         size_t len = end ? (size_t)(end - d) : strlen(d);
+         if (len && len + strlen(p) + 2 < sizeof(found)) {
+            memcpy(found, d, len);
+            found[len] = '/';
+            strcpy(found + len + 1, p);
+            if (access(found, X_OK))
+               found[0] = 0;
+         }
+         d += len + (end ? 1 : 0);
+      }
+      if (found[0])
+         p = found;
+   }
+   struct stat st;
+   if (stat(p, &st))
+      snprintf(buf, size, "%s missing", p);
+   else
+      snprintf(buf, size, "%s %lld %lld", p, (long long)st.st_size, (long long)st.st_mtime);
 }
 
 struct growbuf {

@@ -388,6 +388,87 @@ test_binary_program(cl_program built)
    free(bin);
 }
 
+/* A vector element chosen by a per-work-item index (compiler/comp_passes.cpp): from a global
+ * int4 array, a constant int4 array, a by-value uint4 kernel argument and a by-value struct
+ * holding an array. LLVM 19 alone gives every lane of a wave lane 0's element for the first
+ * three (v_readfirstlane + s_load). Built at -O3 and -cl-opt-disable. */
+static void
+test_dynamic_extract(void)
+{
+   const char *src =
+      "typedef struct { int a[8]; } S;\n"
+      "kernel void g(global const int4 *in, global int *o, int k) {\n"
+      "   size_t i = get_global_id(0); o[i] = in[i][(k + i) & 3]; }\n"
+      "kernel void c(constant int4 *in, global int *o, int k) {\n"
+      "   size_t i = get_global_id(0); o[i] = in[i & 7][(k + i) & 3]; }\n"
+      "kernel void v(uint4 v, global uint *o) {\n"
+      "   size_t i = get_global_id(0); o[i] = v[i & 3]; }\n"
+      "kernel void s(S s, global int *o) {\n"
+      "   size_t i = get_global_id(0); o[i] = s.a[i & 7]; }\n";
+   static const char *const opts[] = { "", "-cl-opt-disable" };
+   enum { N = 128 };
+   for (int o = 0; o < 2; o++) {
+      cl_program p = build(src, opts[o]);
+      cl_int err;
+      static cl_int in[4 * N], out[N];
+      for (int i = 0; i < 4 * N; i++)
+         in[i] = 1000 + i;
+      cl_mem bin = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(in), in,
+                                  &err);
+      cl_mem bout = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(out), NULL, &err);
+      size_t g = N, l = 64;
+      for (int k = 0; k < 4; k++) {
+         static const char *const names[] = { "g", "c" };
+         for (int n = 0; n < 2; n++) {
+            cl_kernel kk = clCreateKernel(p, names[n], &err);
+            clSetKernelArg(kk, 0, sizeof(bin), &bin);
+            clSetKernelArg(kk, 1, sizeof(bout), &bout);
+            clSetKernelArg(kk, 2, sizeof(k), &k);
+            CHECK_EQ_INT(clEnqueueNDRangeKernel(q, kk, 1, NULL, &g, &l, 0, NULL, NULL),
+                         CL_SUCCESS);
+            clEnqueueReadBuffer(q, bout, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL);
+            unsigned bad = 0;
+            for (int i = 0; i < N; i++) {
+               int row = n == 0 ? i : i & 7;
+               bad += out[i] != in[4 * row + ((k + i) & 3)];
+            }
+            if (bad)
+               fprintf(stderr, "dynamic extract %s (%s) k=%d: %u wrong\n", names[n], opts[o],
+                       k, bad);
+            CHECK_EQ_INT(bad, 0);
+            clReleaseKernel(kk);
+         }
+      }
+      cl_uint v4[4] = { 11, 22, 33, 44 };
+      cl_kernel kv = clCreateKernel(p, "v", &err);
+      clSetKernelArg(kv, 0, sizeof(v4), v4);
+      clSetKernelArg(kv, 1, sizeof(bout), &bout);
+      CHECK_EQ_INT(clEnqueueNDRangeKernel(q, kv, 1, NULL, &g, &l, 0, NULL, NULL), CL_SUCCESS);
+      clEnqueueReadBuffer(q, bout, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL);
+      unsigned bad = 0;
+      for (int i = 0; i < N; i++)
+         bad += (cl_uint)out[i] != v4[i & 3];
+      CHECK_EQ_INT(bad, 0);
+      clReleaseKernel(kv);
+      struct {
+         cl_int a[8];
+      } st = { { 5, 6, 7, 8, 9, 10, 11, 12 } };
+      cl_kernel ks = clCreateKernel(p, "s", &err);
+      clSetKernelArg(ks, 0, sizeof(st), &st);
+      clSetKernelArg(ks, 1, sizeof(bout), &bout);
+      CHECK_EQ_INT(clEnqueueNDRangeKernel(q, ks, 1, NULL, &g, &l, 0, NULL, NULL), CL_SUCCESS);
+      clEnqueueReadBuffer(q, bout, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL);
+      bad = 0;
+      for (int i = 0; i < N; i++)
+         bad += out[i] != st.a[i & 7];
+      CHECK_EQ_INT(bad, 0);
+      clReleaseKernel(ks);
+      clReleaseMemObject(bin);
+      clReleaseMemObject(bout);
+      clReleaseProgram(p);
+   }
+}
+
 int
 main(int argc, char **argv)
 {
@@ -406,6 +487,7 @@ main(int argc, char **argv)
    test_ids(p);
    test_reduce_and_fixed(p);
    test_nonuniform();
+   test_dynamic_extract();
    test_printf(p);
    test_threads(p);
    test_binary_program(p);
