@@ -4,7 +4,12 @@
  * same device libraries through -Xclang -mlink-builtin-bitcode), measured in the same run.
  * Prints figures; never fails on time.
  *
- * usage: hsacl-bench-compile [-mcpu=TARGET] [-r REPEATS] [KERNEL_DIR | FILE.cl ...]
+ * The corpus programs are also built from SPIR-V where the build made a module of them
+ * (tests/corpus-spirv: clang-15 and llvm-spirv-15 at -O0, as tests/CMakeLists.txt does):
+ * the "from SPIR-V" column is a cold clCreateProgramWithIL build of the same program
+ * (validation, the translator process, retargeting, then the same back half).
+ *
+ * usage: hsacl-bench-compile [-mcpu=TARGET] [-r REPEATS] [--spirv DIR] [KERNEL_DIR | FILE.cl ...]
  *        hsacl-bench-compile [-mcpu=TARGET] --tiny N
  *
  * --tiny N builds N distinct one-line kernels in a row (the shape of a conformance suite that
@@ -181,6 +186,7 @@ main(int argc, char **argv)
    const char *dir = HSACL_BENCH_KERNEL_DIR;
    char **files = NULL;
    int nfiles = 0, repeats = 1, tiny = 0;
+   const char *spirv_dir = HSACL_BENCH_SPIRV_DIR;
 
    for (int i = 1; i < argc; i++) {
       if (!strncmp(argv[i], "-mcpu=", 6))
@@ -189,8 +195,10 @@ main(int argc, char **argv)
          repeats = atoi(argv[++i]);
       else if (!strcmp(argv[i], "--tiny") && i + 1 < argc)
          tiny = atoi(argv[++i]);
+      else if (!strcmp(argv[i], "--spirv") && i + 1 < argc)
+         spirv_dir = argv[++i];
       else if (!strcmp(argv[i], "--help")) {
-         printf("usage: %s [-mcpu=TARGET] [-r REPEATS] [KERNEL_DIR | FILE.cl ...]\n"
+         printf("usage: %s [-mcpu=TARGET] [-r REPEATS] [--spirv DIR] [KERNEL_DIR | FILE.cl ...]\n"
                 "       %s [-mcpu=TARGET] --tiny N\n",
                 argv[0], argv[0]);
          return 0;
@@ -228,10 +236,11 @@ main(int argc, char **argv)
    double init = now() - t0;
    printf("compiler: %s\ntarget: %s, default options, best of %d\n", id, target, repeats);
    printf("process init (device libraries, LLVM targets): %.1f ms\n\n", init * 1e3);
-   printf("%-26s %12s %14s %8s\n", "program", "in-process", "clang+ld.lld", "ratio");
+   printf("%-26s %12s %14s %8s %14s\n", "program", "in-process", "clang+ld.lld", "ratio",
+          "from SPIR-V");
 
-   double sum_in = 0, sum_cl = 0;
-   int ok_cl = 0;
+   double sum_in = 0, sum_cl = 0, sum_spv = 0, sum_in_spv = 0;
+   int ok_cl = 0, ok_spv = 0;
    for (int f = 0; f < nfiles; f++) {
       size_t size;
       char *src = slurp(files[f], &size);
@@ -257,6 +266,32 @@ main(int argc, char **argv)
             best_cl = c;
       }
       free(src);
+      /* The same program from SPIR-V, when the build made its module. */
+      double best_spv = -1;
+      char spv_path[1024];
+      size_t stem = strlen(name) > 3 ? strlen(name) - 3 : strlen(name);
+      snprintf(spv_path, sizeof(spv_path), "%s/%.*s.spv", spirv_dir, (int)stem, name);
+      size_t il_size;
+      char *il = spirv_dir ? slurp(spv_path, &il_size) : NULL;
+      for (int r = 0; il && r < repeats; r++) {
+         struct comp_build_desc d = { .il = il, .il_size = il_size, .source_name = name,
+                                      .target_id = target };
+         struct comp_output out;
+         double t = now();
+         enum comp_status sst = comp_build(&d, &out);
+         t = now() - t;
+         comp_output_finish(&out);
+         if (sst == COMP_OK && (best_spv < 0 || t < best_spv))
+            best_spv = t;
+      }
+      free(il);
+      char spv_col[32] = "-";
+      if (best_spv >= 0) {
+         snprintf(spv_col, sizeof(spv_col), "%.1f ms", best_spv * 1e3);
+         sum_spv += best_spv;
+         sum_in_spv += best_in;
+         ok_spv++;
+      }
       if (st != COMP_OK) {
          printf("%-26s %12s\n", name, comp_status_name(st));
          continue;
@@ -265,14 +300,18 @@ main(int argc, char **argv)
       if (best_cl < 1e9) {
          sum_cl += best_cl;
          ok_cl++;
-         printf("%-26s %9.1f ms %11.1f ms %7.2fx\n", name, best_in * 1e3, best_cl * 1e3,
-                best_cl / best_in);
+         printf("%-26s %9.1f ms %11.1f ms %7.2fx %14s\n", name, best_in * 1e3, best_cl * 1e3,
+                best_cl / best_in, spv_col);
       } else {
-         printf("%-26s %9.1f ms %14s\n", name, best_in * 1e3, "failed");
+         printf("%-26s %9.1f ms %14s %8s %14s\n", name, best_in * 1e3, "failed", "", spv_col);
       }
    }
    printf("\n%-26s %9.1f ms %11.1f ms %7.2fx\n", "total", sum_in * 1e3, sum_cl * 1e3,
           sum_in > 0 ? sum_cl / sum_in : 0);
+   if (ok_spv)
+      printf("from SPIR-V: %d programs, %.1f ms (the same programs from OpenCL C: %.1f ms, "
+             "%.2fx)\n",
+             ok_spv, sum_spv * 1e3, sum_in_spv * 1e3, sum_in_spv > 0 ? sum_spv / sum_in_spv : 0);
    printf("warm (kernel cache hits): hsacl-bench-compile-warm (bench/run compile runs both)\n");
 
    char path[600];
