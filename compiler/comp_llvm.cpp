@@ -420,6 +420,7 @@ stdName(unsigned v)
    case 200:
       return "-cl-std=CL2.0";
    case 300:
+   case 310: // clang-19 has no CL3.1: cc1Args maps it onto CL3.0 (see there)
       return "-cl-std=CL3.0";
    default:
       return "-cl-std=CL1.2";
@@ -537,6 +538,18 @@ cc1Args(const comp_build_desc &d, const Target &t, const comp__options &o, bool 
    }
    if (d.opencl_version)
       a.push_back("-D__OPENCL_VERSION__=" + std::to_string(d.opencl_version));
+   // OpenCL C 3.1 on clang-19, which knows 3.0 at most: the language is parsed as 3.0 and the
+   // version macros say 3.1. Nothing of 3.0 is lost or changed: OpenCL C 3.1 removes nothing
+   // and adds, besides wording, (a) the built-ins of extensions it makes core, which the
+   // device reports as extensions too, so clang declares them from their macros (headerOnly
+   // above and the feature list), (b) printf's z and t length modifiers, which clang accepts
+   // for OpenCL already (dispatch/disp_printf.c prints them), (c) clarified conversions and
+   // fmin for half, which are library behaviour (compiler/comp_builtins.cl). The macros
+   // come after clang's predefinitions and before the default header, which reads
+   // __OPENCL_C_VERSION__ >= 200 only.
+   if (o.cl_std == 310)
+      a.insert(a.end(), { "-U__OPENCL_C_VERSION__", "-D__OPENCL_C_VERSION__=310",
+                          "-DCL_VERSION_3_1=310" });
    a.insert(a.end(), { "-finclude-default-header", "-fdeclare-opencl-builtins",
                        "-fgnuc-version=4.2.1", "-fno-threadsafe-statics",
                        "-fskip-odr-check-in-gmf", "-faddrsig" });
@@ -1533,14 +1546,18 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
    } optsGuard{ opts };
 
    // API spec 5.8.6.5: -cl-std=CLx.y fails to compile for a device whose
-   // CL_DEVICE_OPENCL_C_ALL_VERSIONS lacks x.y. The device lists 1.0-1.2, and 3.0 when
-   // the platform reports 3.0; never 2.0 (no pipes, no device-side enqueue).
+   // CL_DEVICE_OPENCL_C_ALL_VERSIONS lacks x.y. The device lists 1.0-1.2, 3.0 when the
+   // platform reports 3.0 or later, 3.1 when it reports 3.1; never 2.0 (no pipes, no
+   // device-side enqueue).
    if (d.opencl_version && d.action != COMP_ACTION_LINK &&
-       (opts.cl_std == 200 || (opts.cl_std == 300 && d.opencl_version < 300))) {
+       (opts.cl_std == 200 || (opts.cl_std >= 300 && d.opencl_version < opts.cl_std))) {
       logOS << "error: -cl-std=CL" << opts.cl_std / 100 << "." << opts.cl_std / 10 % 10
             << ": the device does not support OpenCL C " << opts.cl_std / 100 << "."
             << opts.cl_std / 10 % 10 << " (it supports 1.0, 1.1, 1.2"
-            << (d.opencl_version >= 300 ? " and 3.0" : "") << ")\n";
+            << (d.opencl_version >= 310   ? ", 3.0 and 3.1"
+                : d.opencl_version >= 300 ? " and 3.0"
+                                          : "")
+            << ")\n";
       return COMP_BUILD_FAILURE;
    }
 

@@ -178,6 +178,7 @@ parse_std(const char *v, unsigned *std)
       unsigned version;
    } stds[] = {
       { "CL1.0", 100 }, { "CL1.1", 110 }, { "CL1.2", 120 }, { "CL2.0", 200 }, { "CL3.0", 300 },
+      { "CL3.1", 310 },
    };
    if (!(v[0] == 'C' || v[0] == 'c') || !(v[1] == 'L' || v[1] == 'l'))
       return false;
@@ -247,7 +248,7 @@ comp__options_parse(const char *str, enum comp_action action, struct comp__optio
          if (!parse_std(tok + 8, &out->cl_std)) {
             status = error_for(action);
             reason = format_error("invalid OpenCL C version in '%s' (expected CL1.0, CL1.1, "
-                                  "CL1.2, CL2.0 or CL3.0)", tok);
+                                  "CL1.2, CL2.0, CL3.0 or CL3.1)", tok);
             goto out_tokens;
          }
          continue;

@@ -12,7 +12,7 @@ extern "C" {
 
 /* The application's build options, parsed and validated (OpenCL 3.0 API 5.8.6). */
 struct comp__options {
-   unsigned cl_std; /* 100, 110, 120, 200 or 300; 120 when -cl-std is absent */
+   unsigned cl_std; /* 100, 110, 120, 200, 300 or 310; 120 when -cl-std is absent */
    bool opt_disable;
    bool mad_enable;
    bool no_signed_zeros;

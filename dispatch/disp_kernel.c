@@ -89,7 +89,9 @@ disp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
       if (arg_value)
          return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is __local: arg_value must "
                           "be NULL", arg_index, k->name);
-      if (arg_size == 0)
+      /* OpenCL 3.1 allows a local-memory argument of size 0 (the kernel must not access
+       * it); earlier versions name CL_INVALID_ARG_SIZE. */
+      if (arg_size == 0 && plat_opencl_version() < CL_MAKE_VERSION(3, 1, 0))
          return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is __local: size is 0",
                           arg_index, k->name);
       return comp_kernel_set_arg_raw(k, arg_index, arg_size, NULL);

@@ -297,12 +297,14 @@ plat_device_extensions(const struct _cl_device_id *dev)
    return is_opencl_30() ? device_extension_feature_string : device_extension_string_12;
 }
 
-/* CL_DEVICE_OPENCL_C_ALL_VERSIONS: 3.0 is the last entry, reported in the 3.0 profile only. */
+/* CL_DEVICE_OPENCL_C_ALL_VERSIONS: 1.0-1.2 always, 3.0 in the 3.0 profile and later, 3.1 in
+ * the 3.1 profile (opencl_c_version_count). */
 static const cl_name_version opencl_c_versions[] = {
    { CL_MAKE_VERSION(1, 0, 0), "OpenCL C" },
    { CL_MAKE_VERSION(1, 1, 0), "OpenCL C" },
    { CL_MAKE_VERSION(1, 2, 0), "OpenCL C" },
    { CL_MAKE_VERSION(3, 0, 0), "OpenCL C" },
+   { CL_MAKE_VERSION(3, 1, 0), "OpenCL C" },
 };
 #define NUM_OPENCL_C_VERSIONS (sizeof(opencl_c_versions) / sizeof(opencl_c_versions[0]))
 
@@ -578,9 +580,11 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
        * (API §4.2) is 1.2, since OpenCL C 2.0 is not supported in full. */
       RET_STRING("OpenCL C 1.2 ");
    case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
-      RET_ARRAY(opencl_c_versions, (is_opencl_30() ? NUM_OPENCL_C_VERSIONS
-                                                   : NUM_OPENCL_C_VERSIONS - 1) *
-                                      sizeof(cl_name_version));
+      RET_ARRAY(opencl_c_versions,
+                (plat_opencl_version() >= CL_MAKE_VERSION(3, 1, 0) ? NUM_OPENCL_C_VERSIONS
+                 : is_opencl_30()                                   ? NUM_OPENCL_C_VERSIONS - 1
+                                                                    : NUM_OPENCL_C_VERSIONS - 2) *
+                   sizeof(cl_name_version));
    case CL_DEVICE_OPENCL_C_FEATURES:
       if (!is_opencl_30())
          RET_ARRAY(NULL, 0);

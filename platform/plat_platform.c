@@ -131,9 +131,12 @@ version_init(void)
       return;
    if (!strcmp(env, "1.2"))
       opencl_version = CL_MAKE_VERSION(1, 2, 0);
+   else if (!strcmp(env, "3.1"))
+      opencl_version = CL_MAKE_VERSION(3, 1, 0);
    else if (strcmp(env, "3.0"))
       icd_log(ICD_LOG_WARN, "platform",
-              "HSACL_OPENCL_VERSION=\"%s\" ignored (expected 1.2 or 3.0): reporting OpenCL 3.0",
+              "HSACL_OPENCL_VERSION=\"%s\" ignored (expected 1.2, 3.0 or 3.1): reporting "
+              "OpenCL 3.0",
               env);
 }
 

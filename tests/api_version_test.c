@@ -43,6 +43,9 @@ static const char *const all_features[] = {
 };
 #define NUM_ALL_FEATURES (sizeof(all_features) / sizeof(all_features[0]))
 
+/* The 3.x profile under test: 0 for 3.0, 1 for 3.1. */
+static unsigned profile_minor;
+
 /* Features the device lists (CL_DEVICE_OPENCL_C_FEATURES). */
 static cl_name_version features[64];
 static size_t num_features;
@@ -126,16 +129,16 @@ check_versions(unsigned major, unsigned minor)
    free(dv);
    free(cv);
    cl_version num = 0;
-   CHECK_EQ_INT(clGetPlatformInfo(platform, CL_PLATFORM_NUMERIC_VERSION, sizeof(num), &num,
-                                  NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clGetPlatformInfo(platform, CL_PLATFORM_NUMERIC_VERSION, sizeof(num), &num, NULL),
+                CL_SUCCESS);
    CHECK_EQ_INT(num, CL_MAKE_VERSION(major, minor, 0));
    CHECK_EQ_INT(device_scalar(CL_DEVICE_NUMERIC_VERSION, sizeof(cl_version)),
                 CL_MAKE_VERSION(major, minor, 0));
 
    cl_name_version cver[16];
    size_t size = 0;
-   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, sizeof(cver), cver,
-                                &size), CL_SUCCESS);
+   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, sizeof(cver), cver, &size),
+                CL_SUCCESS);
    size_t n = size / sizeof(cl_name_version);
    bool v12 = false, v30 = false, v20 = false;
    for (size_t i = 0; i < n; i++) {
@@ -144,14 +147,19 @@ check_versions(unsigned major, unsigned minor)
       v20 |= CL_VERSION_MAJOR(cver[i].version) == 2;
       v30 |= cver[i].version == CL_MAKE_VERSION(3, 0, 0);
    }
+   bool v31 = false;
+   for (size_t i = 0; i < n; i++)
+      v31 |= cver[i].version == CL_MAKE_VERSION(3, 1, 0);
    CHECK(v12);
    CHECK(!v20);
    CHECK_EQ_INT(v30, major == 3);
-   CHECK_EQ_INT(n, major == 3 ? 4 : 3);
+   CHECK_EQ_INT(v31, major == 3 && minor == 1);
+   CHECK_EQ_INT(n, major == 3 ? 4 + minor : 3);
 
    size = 1;
-   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, sizeof(features), features,
-                                &size), CL_SUCCESS);
+   CHECK_EQ_INT(
+      clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, sizeof(features), features, &size),
+      CL_SUCCESS);
    num_features = size / sizeof(cl_name_version);
    CHECK_EQ_INT(size % sizeof(cl_name_version), 0);
 }
@@ -162,20 +170,19 @@ check_profile_12(void)
 {
    check_versions(1, 2);
    CHECK_EQ_INT(num_features, 0);
-   CHECK_EQ_INT(device_scalar(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES,
-                              sizeof(cl_device_atomic_capabilities)),
-                CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
-   CHECK_EQ_INT(device_scalar(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES,
-                              sizeof(cl_device_atomic_capabilities)),
-                CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-                   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+   CHECK_EQ_INT(
+      device_scalar(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, sizeof(cl_device_atomic_capabilities)),
+      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+   CHECK_EQ_INT(
+      device_scalar(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, sizeof(cl_device_atomic_capabilities)),
+      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+         CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
    CHECK_EQ_INT(device_scalar(CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, sizeof(cl_bool)), 0);
    CHECK_EQ_INT(device_scalar(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof(cl_bool)), 0);
-   CHECK_EQ_INT(device_scalar(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT,
-                              sizeof(cl_bool)), 0);
-   CHECK_EQ_INT(device_scalar(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, sizeof(size_t)), 0);
-   CHECK_EQ_INT(device_scalar(CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, sizeof(size_t)),
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, sizeof(cl_bool)),
                 0);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, sizeof(size_t)), 0);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, sizeof(size_t)), 0);
    CHECK_EQ_INT(device_scalar(CL_DEVICE_PIPE_SUPPORT, sizeof(cl_bool)), 0);
    CHECK_EQ_INT(device_scalar(CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(cl_uint)), 0);
    char *conf = device_string(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED);
@@ -196,10 +203,10 @@ check_feature_queries(void)
       CHECK(known);
       CHECK_EQ_INT(features[i].version, CL_MAKE_VERSION(3, 0, 0));
    }
-   const cl_device_atomic_capabilities mem = device_scalar(
-      CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, sizeof(cl_device_atomic_capabilities));
-   const cl_device_atomic_capabilities fence = device_scalar(
-      CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, sizeof(cl_device_atomic_capabilities));
+   const cl_device_atomic_capabilities mem =
+      device_scalar(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, sizeof(cl_device_atomic_capabilities));
+   const cl_device_atomic_capabilities fence =
+      device_scalar(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, sizeof(cl_device_atomic_capabilities));
    const cl_device_atomic_capabilities mem_min =
       CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
    const cl_device_atomic_capabilities fence_min = CL_DEVICE_ATOMIC_ORDER_RELAXED |
@@ -219,17 +226,14 @@ check_feature_queries(void)
                 !!(mem & CL_DEVICE_ATOMIC_ORDER_ACQ_REL));
    CHECK_EQ_INT(listed("__opencl_c_atomic_order_seq_cst"),
                 !!(mem & CL_DEVICE_ATOMIC_ORDER_SEQ_CST));
-   CHECK_EQ_INT(listed("__opencl_c_atomic_scope_device"),
-                !!(mem & CL_DEVICE_ATOMIC_SCOPE_DEVICE));
+   CHECK_EQ_INT(listed("__opencl_c_atomic_scope_device"), !!(mem & CL_DEVICE_ATOMIC_SCOPE_DEVICE));
    CHECK_EQ_INT(listed("__opencl_c_atomic_scope_all_devices"),
                 !!(mem & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));
    CHECK_EQ_INT(listed("__opencl_c_generic_address_space"),
                 device_scalar(CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, sizeof(cl_bool)));
    CHECK_EQ_INT(listed("__opencl_c_work_group_collective_functions"),
-                device_scalar(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT,
-                              sizeof(cl_bool)));
-   CHECK_EQ_INT(listed("__opencl_c_pipes"),
-                device_scalar(CL_DEVICE_PIPE_SUPPORT, sizeof(cl_bool)));
+                device_scalar(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, sizeof(cl_bool)));
+   CHECK_EQ_INT(listed("__opencl_c_pipes"), device_scalar(CL_DEVICE_PIPE_SUPPORT, sizeof(cl_bool)));
    CHECK_EQ_INT(listed("__opencl_c_device_enqueue"),
                 device_scalar(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES,
                               sizeof(cl_device_device_enqueue_capabilities)) != 0);
@@ -257,21 +261,20 @@ check_feature_queries(void)
 static void
 check_profile_30(void)
 {
-   check_versions(3, 0);
+   check_versions(3, profile_minor);
    CHECK(num_features > 0);
    check_feature_queries();
    char *il = device_string(CL_DEVICE_IL_VERSION);
    CHECK_STR(il, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4");
    free(il);
    size_t size = 1;
-   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION, 0, NULL, &size),
-                CL_SUCCESS);
+   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION, 0, NULL, &size), CL_SUCCESS);
    CHECK_EQ_INT(size, 5 * sizeof(cl_name_version));
    char *conf = device_string(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED);
    CHECK_STR(conf, "v0000-01-01-00");
    free(conf);
-   CHECK_EQ_INT(device_scalar(CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES,
-                              sizeof(cl_command_queue_properties)), 0);
+   CHECK_EQ_INT(
+      device_scalar(CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES, sizeof(cl_command_queue_properties)), 0);
    CHECK(device_scalar(CL_DEVICE_SVM_CAPABILITIES, sizeof(cl_device_svm_capabilities)) &
          CL_DEVICE_SVM_COARSE_GRAIN_BUFFER);
    CHECK_EQ_INT(device_scalar(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof(cl_bool)), 1);
@@ -400,16 +403,16 @@ run_features(const char *options, bool (*has)(const char *))
    cl_long in[3] = { 50, 7, 1000 };
    cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, 128 * sizeof(cl_long), NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
-   cl_mem inb = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(in), in,
-                               &err);
+   cl_mem inb =
+      clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(in), in, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
    clSetKernelArg(k, 0, sizeof(out), &out);
    clSetKernelArg(k, 1, sizeof(inb), &inb);
    for (int launch = 0; launch < 2; launch++) {
       cl_long res[128];
       memset(res, 0, sizeof(res));
-      CHECK_EQ_INT(clEnqueueWriteBuffer(queue, out, CL_TRUE, 0, sizeof(res), res, 0, NULL,
-                                        NULL), CL_SUCCESS);
+      CHECK_EQ_INT(clEnqueueWriteBuffer(queue, out, CL_TRUE, 0, sizeof(res), res, 0, NULL, NULL),
+                   CL_SUCCESS);
       size_t global = 64, local = 64;
       CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
                    CL_SUCCESS);
@@ -471,11 +474,48 @@ static void
 check_programs_30(void)
 {
    /* Without -cl-std the language is OpenCL C 1.2 (API §5.8.6.5), the device still 3.0. */
-   check_macros("", 300, 120);
-   check_macros("-cl-std=CL1.2", 300, 120);
-   check_macros("-cl-std=CL3.0", 300, 300);
+   int ov = 300 + 10 * (int)profile_minor;
+   check_macros("", ov, 120);
+   check_macros("-cl-std=CL1.2", ov, 120);
+   check_macros("-cl-std=CL3.0", ov, 300);
    run_features("-cl-std=CL3.0", listed);
    check_unsupported_std("-cl-std=CL2.0"); /* no pipes, no device-side enqueue */
+   /* A local-memory argument of size 0: CL_INVALID_ARG_SIZE up to 3.0, allowed from 3.1
+    * (clSetKernelArg), and the kernel then runs. */
+   cl_program lp = build("kernel void k(global int *o, local int *l) { o[0] = 5; }", "");
+   if (lp) {
+      cl_int err;
+      cl_kernel k = clCreateKernel(lp, "k", &err);
+      CHECK_EQ_INT(clSetKernelArg(k, 1, 0, NULL), profile_minor ? CL_SUCCESS : CL_INVALID_ARG_SIZE);
+      if (profile_minor) {
+         cl_mem o = clCreateBuffer(context, CL_MEM_READ_WRITE, 4, NULL, &err);
+         clSetKernelArg(k, 0, sizeof(o), &o);
+         size_t one = 1;
+         CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, &one, 0, NULL, NULL),
+                      CL_SUCCESS);
+         cl_int v = 0;
+         clEnqueueReadBuffer(queue, o, CL_TRUE, 0, 4, &v, 0, NULL, NULL);
+         CHECK_EQ_INT(v, 5);
+         clReleaseMemObject(o);
+      }
+      clReleaseKernel(k);
+      clReleaseProgram(lp);
+   }
+   if (profile_minor == 1) {
+      /* OpenCL C 3.1 (clang-19 parses it as 3.0 with the 3.1 macros): the features as in
+       * 3.0, CL_VERSION_3_1, and a 3.1 addition (printf's z) building. */
+      check_macros("-cl-std=CL3.1", 310, 310);
+      run_features("-cl-std=CL3.1", listed);
+      cl_program p = build("#if CL_VERSION_3_1 != 310 || CL_VERSION_3_0 != 300\n"
+                           "#error version macros\n#endif\n"
+                           "kernel void k(global int *o) { printf(\"%zu\", (size_t)1); }\n",
+                           "-cl-std=CL3.1");
+      CHECK(p != NULL);
+      if (p)
+         clReleaseProgram(p);
+   } else {
+      check_unsupported_std("-cl-std=CL3.1");
+   }
 }
 
 /* Program-scope global constructors/destructors are not supported: the 3.0 answers (API
@@ -539,8 +579,7 @@ check_zero_size(bool v30)
       clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof(t), &t, NULL);
       CHECK_EQ_INT(t, CL_COMMAND_NDRANGE_KERNEL);
       clReleaseEvent(ev);
-      CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, k, 1, NULL, g, NULL, 0, NULL, NULL),
-                   CL_SUCCESS);
+      CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, k, 1, NULL, g, NULL, 0, NULL, NULL), CL_SUCCESS);
    } else {
       CHECK_EQ_INT(err, CL_INVALID_GLOBAL_WORK_SIZE);
       CHECK(ev == NULL);
@@ -560,6 +599,7 @@ check_programs_12(void)
    check_macros("-cl-std=CL1.2", 120, 120);
    check_unsupported_std("-cl-std=CL2.0");
    check_unsupported_std("-cl-std=CL3.0");
+   check_unsupported_std("-cl-std=CL3.1");
    /* The 1.2 profile reports no IL (cl_khr_il_program is not offered there): IL programs
     * are refused (§5.8.1), even a valid module. */
    char *il = device_string(CL_DEVICE_IL_VERSION);
@@ -574,12 +614,13 @@ check_programs_12(void)
 int
 main(int argc, char **argv)
 {
-   if (argc != 2 || (strcmp(argv[1], "1.2") && strcmp(argv[1], "3.0"))) {
-      fprintf(stderr, "usage: %s 1.2|3.0 (the profile HSACL_OPENCL_VERSION selects)\n",
+   if (argc != 2 || (strcmp(argv[1], "1.2") && strcmp(argv[1], "3.0") && strcmp(argv[1], "3.1"))) {
+      fprintf(stderr, "usage: %s 1.2|3.0|3.1 (the profile HSACL_OPENCL_VERSION selects)\n",
               argv[0]);
       return 2;
    }
-   bool v30 = !strcmp(argv[1], "3.0");
+   bool v30 = argv[1][0] == '3';
+   profile_minor = !strcmp(argv[1], "3.1") ? 1 : 0;
    CHECK_EQ_INT(clGetPlatformIDs(1, &platform, NULL), CL_SUCCESS);
    CHECK_EQ_INT(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL), CL_SUCCESS);
    if (!device)
