@@ -59,6 +59,7 @@ static const struct {
    { "SPV_KHR_bit_instructions", "cl_khr_extended_bit_ops" },
    { "SPV_KHR_integer_dot_product", "cl_khr_integer_dot_product" },
    { "SPV_KHR_subgroup_rotate", "cl_khr_subgroup_rotate" },
+   { "SPV_KHR_no_integer_wrap_decoration", "cl_khr_spirv_no_integer_wrap_decoration" },
 };
 
 static const char *const instruction_sets[] = { "OpenCL.std" };

@@ -148,9 +148,10 @@ test_spirv_queries(void)
                 CL_SUCCESS);
    static const char *const want_exts[] = { "SPV_KHR_bit_instructions",
                                             "SPV_KHR_integer_dot_product",
-                                            "SPV_KHR_subgroup_rotate" };
+                                            "SPV_KHR_subgroup_rotate",
+                                            "SPV_KHR_no_integer_wrap_decoration" };
    CHECK_EQ_INT(size, sizeof(want_exts));
-   for (size_t w = 0; w < 3; w++) {
+   for (size_t w = 0; w < sizeof(want_exts) / sizeof(want_exts[0]); w++) {
       bool found = false;
       for (size_t i = 0; i < size / sizeof(const char *); i++)
          found |= exts[i] && !strcmp(exts[i], want_exts[w]);
