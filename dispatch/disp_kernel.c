@@ -393,6 +393,29 @@ choose_local_size(cl_uint dims, const size_t *g, size_t max_wg, size_t *l)
    }
 }
 
+/* The queue, kernel and the kernel's executable on the queue's device of a launch or a
+ * suggestion query, checked in the order of §5.10's errors. */
+static cl_int
+launch_target(cl_command_queue command_queue, cl_kernel kernel, struct _cl_command_queue **q_out,
+              struct _cl_kernel **k_out, const struct comp_kernel_device **kd_out)
+{
+   struct _cl_command_queue *q = disp_queue_from_handle(command_queue);
+   if (!q)
+      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
+                       (void *)command_queue);
+   KERNEL_OR_RETURN(k, kernel);
+   if (k->context != q->context)
+      return ICD_ERROR(CL_INVALID_CONTEXT, "kernel and queue belong to different contexts");
+   const struct comp_kernel_device *kd = comp_kernel_for_device(k, q->device);
+   if (!kd)
+      return ICD_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "kernel %s has no executable for %s",
+                       k->name, q->device->name);
+   *q_out = q;
+   *k_out = k;
+   *kd_out = kd;
+   return CL_SUCCESS;
+}
+
 /* The global range of a launch or a suggestion query (§5.10): work_dim, sizes (0 is an empty
  * launch from OpenCL 2.1 on when `zero_ok`), offsets. Fills g and off (1 and 0 beyond
  * work_dim) and *empty. */
@@ -441,24 +464,19 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
                 const size_t *local_work_size, cl_uint num_events_in_wait_list,
                 const cl_event *event_wait_list, cl_event *event, cl_command_type type)
 {
-   struct _cl_command_queue *q = disp_queue_from_handle(command_queue);
-   if (!q)
-      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
-                       (void *)command_queue);
-   KERNEL_OR_RETURN(k, kernel);
-   if (k->context != q->context)
-      return ICD_ERROR(CL_INVALID_CONTEXT, "kernel and queue belong to different contexts");
-   const struct comp_kernel_device *kd = comp_kernel_for_device(k, q->device);
-   if (!kd)
-      return ICD_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "kernel %s has no executable for %s",
-                       k->name, q->device->name);
+   struct _cl_command_queue *q;
+   struct _cl_kernel *k;
+   const struct comp_kernel_device *kd;
+   cl_int err = launch_target(command_queue, kernel, &q, &k, &kd);
+   if (err != CL_SUCCESS)
+      return err;
    size_t g[3], off[3], lsz[3] = { 1, 1, 1 };
    /* A global size of 0 is an error up to OpenCL 2.0 and an empty launch from 2.1 on
     * (API §5.10: the command does nothing and its event completes). */
    const bool zero_ok = PLAT_CL_VERSION_MAJOR * 10 + PLAT_CL_VERSION_MINOR >= 21;
    bool empty = false;
-   cl_int err = check_global(work_dim, global_work_offset, global_work_size, zero_ok, g, off,
-                             &empty);
+   err = check_global(work_dim, global_work_offset, global_work_size, zero_ok, g, off,
+                      &empty);
    if (err != CL_SUCCESS)
       return err;
    const struct comp_kernel *sig = kd->sig;
@@ -721,25 +739,19 @@ disp_GetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_kerne
                                        const size_t *global_work_size,
                                        size_t *suggested_local_work_size)
 {
-   struct _cl_command_queue *q = disp_queue_from_handle(command_queue);
-   if (!q)
-      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
-                       (void *)command_queue);
-   KERNEL_OR_RETURN(k, kernel);
-   if (k->context != q->context)
-      return ICD_ERROR(CL_INVALID_CONTEXT, "kernel and queue belong to different contexts");
-   const struct comp_kernel_device *kd = comp_kernel_for_device(k, q->device);
-   if (!kd)
-      return ICD_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "kernel %s has no executable for %s",
-                       k->name, q->device->name);
+   struct _cl_command_queue *q;
+   struct _cl_kernel *k;
+   const struct comp_kernel_device *kd;
+   cl_int err = launch_target(command_queue, kernel, &q, &k, &kd);
+   if (err != CL_SUCCESS)
+      return err;
    for (cl_uint i = 0; i < k->num_args; i++)
       if (!k->args[i].set)
          return ICD_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u of kernel %s is not set", i,
                           k->name);
    size_t g[3], off[3], lsz[3] = { 1, 1, 1 };
    bool empty;
-   cl_int err = check_global(work_dim, global_work_offset, global_work_size, false, g, off,
-                             &empty);
+   err = check_global(work_dim, global_work_offset, global_work_size, false, g, off, &empty);
    if (err != CL_SUCCESS)
       return err;
    if (!suggested_local_work_size)

@@ -517,25 +517,6 @@ test_suggested(cl_platform_id platform)
    clReleaseProgram(p);
 }
 
-static char *
-read_text(const char *path, size_t *size)
-{
-   FILE *f = fopen(path, "rb");
-   if (!f) {
-      fprintf(stderr, "cannot open %s\n", path);
-      test_failed++;
-      return NULL;
-   }
-   fseek(f, 0, SEEK_END);
-   long n = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   char *buf = malloc((size_t)n + 1);
-   *size = fread(buf, 1, (size_t)n, f);
-   buf[*size] = 0;
-   fclose(f);
-   return buf;
-}
-
 /* usage: api_khr31_test KERNELS.cl [KERNELS.spv] */
 int
 main(int argc, char **argv)
@@ -556,7 +537,7 @@ main(int argc, char **argv)
    test_queries();
    test_spirv_queries();
    size_t size;
-   char *src = read_text(argv[1], &size);
+   char *src = test_read_file(argv[1], &size);
    static const char *const opts[] = { "-cl-std=CL1.2", "-cl-std=CL3.0",
                                        "-cl-std=CL3.0 -cl-opt-disable" };
    for (int i = 0; src && i < 3; i++) {
@@ -572,7 +553,7 @@ main(int argc, char **argv)
    free(src);
    /* The same kernels from SPIR-V (bit instructions, OpSDot/OpUDot/OpSUDot and their
     * AccSat forms, OpGroupNonUniformRotateKHR). */
-   char *il = argc > 2 ? read_text(argv[2], &size) : NULL;
+   char *il = argc > 2 ? test_read_file(argv[2], &size) : NULL;
    if (il) {
       cl_program p = clCreateProgramWithIL(ctx, il, size, &err);
       CHECK_EQ_INT(err, CL_SUCCESS);

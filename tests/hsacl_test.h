@@ -109,4 +109,28 @@ test_main_end(void)
    return test_failed ? 1 : 0;
 }
 
+/* The bytes of file `path`, NUL-terminated (one byte more than *size), malloc'd; NULL with a
+ * failure counted and the reason printed when it cannot be read. */
+static inline char *
+test_read_file(const char *path, size_t *size)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f) {
+      fprintf(stderr, "cannot open %s\n", path);
+      test_failed++;
+      return NULL;
+   }
+   fseek(f, 0, SEEK_END);
+   long n = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   char *buf = malloc(n > 0 ? (size_t)n + 1 : 1);
+   size_t got = buf ? fread(buf, 1, n > 0 ? (size_t)n : 0, f) : 0;
+   fclose(f);
+   if (buf)
+      buf[got] = 0;
+   if (size)
+      *size = got;
+   return buf;
+}
+
 #endif

@@ -27,35 +27,7 @@ read_module(const char *name, size_t *size)
 {
    char path[4096];
    snprintf(path, sizeof(path), "%s/%s", dir, name);
-   FILE *f = fopen(path, "rb");
-   if (!f) {
-      fprintf(stderr, "cannot open %s\n", path);
-      test_failed++;
-      return NULL;
-   }
-   fseek(f, 0, SEEK_END);
-   long n = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   void *buf = malloc(n > 0 ? (size_t)n : 1);
-   *size = fread(buf, 1, (size_t)n, f);
-   fclose(f);
-   return buf;
-}
-
-static char *
-read_text(const char *path)
-{
-   FILE *f = fopen(path, "rb");
-   if (!f)
-      return NULL;
-   fseek(f, 0, SEEK_END);
-   long n = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   char *buf = malloc((size_t)n + 1);
-   size_t got = fread(buf, 1, (size_t)n, f);
-   buf[got] = 0;
-   fclose(f);
-   return buf;
+   return test_read_file(path, size);
 }
 
 static cl_program
@@ -310,7 +282,7 @@ test_basic(const char *source_path)
       fin[i] = (float)((int32_t)next() % 20000) / 997.0f;
       uin[i] = next();
    }
-   char *src = read_text(source_path);
+   char *src = test_read_file(source_path, NULL);
    CHECK(src != NULL);
    if (!src)
       return;
