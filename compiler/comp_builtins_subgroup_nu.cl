@@ -280,8 +280,26 @@ SG_TYPES(SG_ALL_EQUAL)
 #define SG_OP_or(T, U, a, b) ((T)((a) | (b)))
 #define SG_OP_xor(T, U, a, b) ((T)((a) ^ (b)))
 
-/* NAME: the built-in's operation; OP: SG_OP_*; ID: its identity; PRE: applied to the input. */
-#define SG_NU_OP(T, W, U, NAME, OP, ID, PRE)                                                       \
+/* Every lane of a wave64 active: the uniform built-ins of the device library (ockl's DPP
+ * reductions and scans) give the same results, for add, min and max, in far fewer
+ * instructions; the declarations stand for opencl.bc's definitions (char and short: the
+ * extended-types ones above). */
+SG_INLINE bool
+sg_full_wave(void)
+{
+   return sg_active() == ~0ul;
+}
+SG_DECL_OPS(long)
+SG_DECL_OPS(ulong)
+SG_DECL_OPS(float)
+SG_DECL_OPS(double)
+SG_DECL_OPS(half)
+
+/* NAME: the built-in's operation; OP: SG_OP_*; ID: its identity; PRE: applied to the input;
+ * UNI: 1 when sub_group_{reduce,scan_*}_NAME(T) exist for the full-wave shortcut. */
+#define SG_UNI_0(F, x) (x) /* not reached */
+#define SG_UNI_1(F, x) F(x)
+#define SG_NU_OP(T, W, U, NAME, OP, ID, PRE, UNI)                                                  \
    SG_INLINE T sg_nu_##NAME##_##T(T x, int mode, uint clustersize)                                 \
    {                                                                                               \
       uint me = __ockl_lane_u32();                                                                 \
@@ -299,14 +317,20 @@ SG_TYPES(SG_ALL_EQUAL)
    }                                                                                               \
    OVL T sub_group_non_uniform_reduce_##NAME(T x)                                                  \
    {                                                                                               \
+      if (UNI && sg_full_wave())                                                                   \
+         return SG_UNI_##UNI(sub_group_reduce_##NAME, x);                                          \
       return sg_nu_##NAME##_##T(PRE(x), SG_REDUCE, 0);                                             \
    }                                                                                               \
    OVL T sub_group_non_uniform_scan_inclusive_##NAME(T x)                                          \
    {                                                                                               \
+      if (UNI && sg_full_wave())                                                                   \
+         return SG_UNI_##UNI(sub_group_scan_inclusive_##NAME, x);                                  \
       return sg_nu_##NAME##_##T(PRE(x), SG_INCLUSIVE, 0);                                          \
    }                                                                                               \
    OVL T sub_group_non_uniform_scan_exclusive_##NAME(T x)                                          \
    {                                                                                               \
+      if (UNI && sg_full_wave())                                                                   \
+         return SG_UNI_##UNI(sub_group_scan_exclusive_##NAME, x);                                  \
       return sg_nu_##NAME##_##T(PRE(x), SG_EXCLUSIVE, 0);                                          \
    }                                                                                               \
    OVL T sub_group_clustered_reduce_##NAME(T x, uint clustersize)                                  \
@@ -333,20 +357,20 @@ SG_TYPES(SG_ALL_EQUAL)
    X(half, 32, half, -INFINITY, INFINITY)
 
 #define SG_NU_INT(T, W, U, TMIN, TMAX)                                                             \
-   SG_NU_OP(T, W, U, add, add, 0, SG_SAME)                                                         \
-   SG_NU_OP(T, W, U, mul, mul, 1, SG_SAME)                                                         \
-   SG_NU_OP(T, W, U, min, min, TMAX, SG_SAME)                                                      \
-   SG_NU_OP(T, W, U, max, max, TMIN, SG_SAME)                                                      \
-   SG_NU_OP(T, W, U, and, and, ~(T)0, SG_SAME)                                                     \
-   SG_NU_OP(T, W, U, or, or, 0, SG_SAME)                                                           \
-   SG_NU_OP(T, W, U, xor, xor, 0, SG_SAME)
+   SG_NU_OP(T, W, U, add, add, 0, SG_SAME, 1)                                                      \
+   SG_NU_OP(T, W, U, mul, mul, 1, SG_SAME, 0)                                                      \
+   SG_NU_OP(T, W, U, min, min, TMAX, SG_SAME, 1)                                                   \
+   SG_NU_OP(T, W, U, max, max, TMIN, SG_SAME, 1)                                                   \
+   SG_NU_OP(T, W, U, and, and, ~(T)0, SG_SAME, 0)                                                  \
+   SG_NU_OP(T, W, U, or, or, 0, SG_SAME, 0)                                                        \
+   SG_NU_OP(T, W, U, xor, xor, 0, SG_SAME, 0)
 #define SG_NU_FP(T, W, U, TMIN, TMAX)                                                              \
-   SG_NU_OP(T, W, U, add, add, 0, SG_SAME)                                                         \
-   SG_NU_OP(T, W, U, mul, mul, 1, SG_SAME)                                                         \
-   SG_NU_OP(T, W, U, min, fmin, TMAX, SG_SAME)                                                     \
-   SG_NU_OP(T, W, U, max, fmax, TMIN, SG_SAME)
+   SG_NU_OP(T, W, U, add, add, 0, SG_SAME, 1)                                                      \
+   SG_NU_OP(T, W, U, mul, mul, 1, SG_SAME, 0)                                                      \
+   SG_NU_OP(T, W, U, min, fmin, TMAX, SG_SAME, 1)                                                  \
+   SG_NU_OP(T, W, U, max, fmax, TMIN, SG_SAME, 1)
 SG_INT_TYPES(SG_NU_INT)
 SG_FP_TYPES(SG_NU_FP)
-SG_NU_OP(int, 32, uint, logical_and, and, 1, SG_BOOL)
-SG_NU_OP(int, 32, uint, logical_or, or, 0, SG_BOOL)
-SG_NU_OP(int, 32, uint, logical_xor, xor, 0, SG_BOOL)
+SG_NU_OP(int, 32, uint, logical_and, and, 1, SG_BOOL, 0)
+SG_NU_OP(int, 32, uint, logical_or, or, 0, SG_BOOL, 0)
+SG_NU_OP(int, 32, uint, logical_xor, xor, 0, SG_BOOL, 0)
