@@ -2,7 +2,9 @@
  * comp_builtins_subgroup.cl — the sub-group extension built-ins of cl_khr_subgroup_shuffle,
  * cl_khr_subgroup_shuffle_relative, cl_khr_subgroup_rotate and
  * cl_khr_subgroup_extended_types (OpenCL C 3.0
- * §6.15.19.x), which Debian's ROCm 5.2 opencl.bc does not define. Included by
+ * §6.15.19.x), which Debian's ROCm 5.2 opencl.bc does not define; at its end,
+ * comp_builtins_subgroup_nu.cl adds those of ballot, non-uniform vote, non-uniform
+ * arithmetic and clustered reduce. Included by
  * comp_builtins.cl (same compilation, same rules: no processor, so everything here holds for
  * wave32 and wave64 targets alike).
  *
@@ -190,3 +192,6 @@ SG_NARROW_OPS(char, int, CHAR_MIN, CHAR_MAX)
 SG_NARROW_OPS(uchar, uint, 0, UCHAR_MAX)
 SG_NARROW_OPS(short, int, SHRT_MIN, SHRT_MAX)
 SG_NARROW_OPS(ushort, uint, 0, USHRT_MAX)
+
+/* ---- ballot, non-uniform vote and arithmetic, clustered reduce ------------------------- */
+#include "comp_builtins_subgroup_nu.cl"

@@ -510,6 +510,10 @@ cc1Args(const comp_build_desc &d, const Target &t, const comp__options &o, bool 
             "cl_khr_subgroup_shuffle",
             "cl_khr_subgroup_shuffle_relative",
             "cl_khr_subgroup_rotate",
+            "cl_khr_subgroup_ballot",
+            "cl_khr_subgroup_non_uniform_vote",
+            "cl_khr_subgroup_non_uniform_arithmetic",
+            "cl_khr_subgroup_clustered_reduce",
          };
          if (o.cl_std >= 200)
             for (const char *h : headerOnly)
