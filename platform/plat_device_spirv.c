@@ -43,6 +43,11 @@ static const struct {
    { 38, REQ_GENERIC },                        /* GenericPointer */
    { 18, REQ_SUBGROUPS },                      /* Groups */
    { 58, "cl_khr_subgroups" },                 /* SubgroupDispatch (SPIR-V 1.1) */
+   { 61, "cl_khr_subgroup_non_uniform_vote" }, /* GroupNonUniform */
+   { 62, "cl_khr_subgroup_non_uniform_vote" }, /* GroupNonUniformVote */
+   { 63, "cl_khr_subgroup_non_uniform_arithmetic" }, /* GroupNonUniformArithmetic */
+   { 64, "cl_khr_subgroup_ballot" },           /* GroupNonUniformBallot */
+   { 67, "cl_khr_subgroup_clustered_reduce" }, /* GroupNonUniformClustered */
    { 65, "cl_khr_subgroup_shuffle" },          /* GroupNonUniformShuffle */
    { 66, "cl_khr_subgroup_shuffle_relative" }, /* GroupNonUniformShuffleRelative */
    { 6026, "cl_khr_subgroup_rotate" },         /* GroupNonUniformRotateKHR */

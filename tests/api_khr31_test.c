@@ -165,10 +165,11 @@ test_spirv_queries(void)
       CL_SUCCESS);
    /* Addresses, Linkage, Kernel, Vector16, Float16Buffer, Int64, Int16, Int8 (required);
     * Float16, Float64 (fp16, fp64), Int64Atomics, GenericPointer, Groups, SubgroupDispatch,
-    * GroupNonUniformShuffle(Relative), GroupNonUniformRotateKHR, DotProduct and its two
-    * input formats, BitInstructions. */
-   static const cl_uint want[] = { 4,  5,  6,  7,  8,  11,   22,   39,   9,    10,  12,
-                                   38, 18, 58, 65, 66, 6026, 6019, 6017, 6018, 6025 };
+    * GroupNonUniformShuffle(Relative), GroupNonUniform and its Vote, Arithmetic, Ballot and
+    * Clustered forms, GroupNonUniformRotateKHR, DotProduct and its two input formats,
+    * BitInstructions. */
+   static const cl_uint want[] = { 4,  5,  6,  7,  8,  11, 22,   39,   9,    10,   12,   38, 18,
+                                   58, 65, 66, 61, 62, 63, 64, 67, 6026, 6019, 6017, 6018, 6025 };
    size_t n = size / sizeof(cl_uint);
    CHECK_EQ_INT(n, sizeof(want) / sizeof(want[0]));
    for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++) {
