@@ -148,10 +148,13 @@ buffer(size_t size, const void *init)
                              (void *)init, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
    if (!init) {
-      static const unsigned char zero[5 * N * 8];
+      /* Zeroed, whatever the size (a fixed zero array was overrun by test_fdiv's buffers:
+       * ASan, global-buffer-overflow). */
+      void *zero = calloc(1, size ? size : 1);
       cl_command_queue q = clCreateCommandQueueWithProperties(context, device, NULL, &err);
       clEnqueueWriteBuffer(q, m, CL_TRUE, 0, size, zero, 0, NULL, NULL);
       clReleaseCommandQueue(q);
+      free(zero);
    }
    return m;
 }
