@@ -285,7 +285,9 @@ find_spec(const uint32_t *w, size_t n, bool swap, uint32_t spec_id, struct spec_
       uint32_t first = word(w, i, swap), count = first >> 16, op = first & 0xffff;
       if (count == 0)
          return false;
-      if (count < 2 || word(w, i + 1, swap) != type_id)
+      /* Only the type declaration: OpName, OpDecorate, ... of the type name it too. */
+      if (count < 2 || word(w, i + 1, swap) != type_id ||
+          (op != OP_TYPE_BOOL && op != OP_TYPE_INT && op != OP_TYPE_FLOAT))
          continue;
       if (op == OP_TYPE_BOOL) {
          slot->size = 1;
