@@ -289,8 +289,13 @@ compRetargetSpir(llvm::Module &src, const std::string &dataLayout, llvm::raw_ost
    llvm::ValueToValueMapTy vmap;
 
    for (llvm::GlobalVariable &gv : src.globals()) {
+      // UniformConstant (SPIR's constant address space 2) is read-only memory, but the
+      // translator declares its variables `global`, not `constant`; printf's lowering then
+      // refuses a format string there ("must be a trivially resolved constant string global
+      // variable": CTS v2026 spirv_new extinst_printf_*).
+      bool constant = gv.isConstant() || (gv.getAddressSpace() == 2 && gv.hasInitializer());
       auto *n = new llvm::GlobalVariable(
-         *dst, tm.remapType(gv.getValueType()), gv.isConstant(), gv.getLinkage(), nullptr,
+         *dst, tm.remapType(gv.getValueType()), constant, gv.getLinkage(), nullptr,
          gv.getName(), nullptr, gv.getThreadLocalMode(), mapAddressSpace(gv.getAddressSpace()),
          gv.isExternallyInitialized());
       n->copyAttributesFrom(&gv);
