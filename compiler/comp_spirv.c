@@ -369,29 +369,38 @@ translator_path(void)
    return e && *e ? e : HSACL_SPIRV_TRANSLATOR;
 }
 
-bool
-comp__spirv_translator_available(void)
+/* The translator executable as exec would find it: the configured path if it names a
+ * folder, else the first executable match in PATH. Writes it to buf; false if none. */
+static bool
+resolve_translator(char *buf, size_t size)
 {
    const char *p = translator_path();
-   if (strchr(p, '/'))
+   if (strchr(p, '/')) {
+      snprintf(buf, size, "%s", p);
       return access(p, X_OK) == 0;
+   }
    const char *path = getenv("PATH");
-   if (!path)
-      path = "/usr/bin:/bin";
-   while (*path) {
-      const char *end = strchr(path, ':');
-      size_t len = end ? (size_t)(end - path) : strlen(path);
-      char buf[4096];
-      if (len && len + strlen(p) + 2 < sizeof(buf)) {
-         memcpy(buf, path, len);
+   for (const char *d = path ? path : "/usr/bin:/bin"; *d;) {
+      const char *end = strchr(d, ':');
+      size_t len = end ? (size_t)(end - d) : strlen(d);
+      if (len && len + strlen(p) + 2 < size) {
+         memcpy(buf, d, len);
          buf[len] = '/';
          strcpy(buf + len + 1, p);
          if (access(buf, X_OK) == 0)
             return true;
       }
-      path += len + (end ? 1 : 0);
+      d += len + (end ? 1 : 0);
    }
+   snprintf(buf, size, "%s", p);
    return false;
+}
+
+bool
+comp__spirv_translator_available(void)
+{
+   char found[4096];
+   return resolve_translator(found, sizeof(found));
 }
 
 /* "<path> <size> <mtime>" of the translator executable (or "<path> missing"): what a kernel
@@ -400,31 +409,12 @@ comp__spirv_translator_available(void)
 void
 comp__spirv_translator_identity(char *buf, size_t size)
 {
-   const char *p = translator_path();
    char found[4096];
-   if (!strchr(p, '/')) {
-      const char *path = getenv("PATH");
-      found[0] = 0;
-      for (const char *d = path ? path : "/usr/bin:/bin"; *d && !found[0];) {
-         const char *end = strchr(d, ':');
-         size_t len = end ? (size_t)(end - d) : strlen(d);
-         if (len && len + strlen(p) + 2 < sizeof(found)) {
-            memcpy(found, d, len);
-            found[len] = '/';
-            strcpy(found + len + 1, p);
-            if (access(found, X_OK))
-               found[0] = 0;
-         }
-         d += len + (end ? 1 : 0);
-      }
-      if (found[0])
-         p = found;
-   }
    struct stat st;
-   if (stat(p, &st))
-      snprintf(buf, size, "%s missing", p);
+   if (!resolve_translator(found, sizeof(found)) || stat(found, &st))
+      snprintf(buf, size, "%s missing", found);
    else
-      snprintf(buf, size, "%s %lld %lld", p, (long long)st.st_size, (long long)st.st_mtime);
+      snprintf(buf, size, "%s %lld %lld", found, (long long)st.st_size, (long long)st.st_mtime);
 }
 
 struct growbuf {
