@@ -82,6 +82,14 @@ enum comp_status
 comp__spirv_translate(const void *il, size_t size, const struct comp_spec_constant *sc,
                       size_t num_sc, void **bitcode, size_t *bitcode_size, char **log);
 
+/* The module `words` (big-endian when `swapped`), which passed comp__spirv_check, in host
+ * order with the SPIR-V 1.4 instructions the translator cannot read rewritten as their
+ * SPIR-V 1.0-1.3 equivalents (comp_spirv_lower.c): COMP_OK and a malloc'd *out, or
+ * COMP_INVALID_BINARY with a malloc'd reason in *why, or COMP_OUT_OF_MEMORY. */
+enum comp_status
+comp__spirv_lower(const uint32_t *words, size_t num_words, bool swapped, uint32_t **out,
+                  size_t *out_words, char **why);
+
 /* Identifies the translator executable for kernel cache keys (comp_spirv.c). */
 void
 comp__spirv_translator_identity(char *buf, size_t size);

@@ -24,6 +24,8 @@
  * executable (tests use it to check the error when it is missing).
  *
  * Normalization: see normalize() (OpAtomicCompareExchangeWeak in SPIR-V 1.4 modules).
+ * Lowering: the SPIR-V 1.4 instructions the translator cannot read are rewritten after
+ * validation and specialization (comp_spirv_lower.c).
  *
  * Specialization (clSetProgramSpecializationConstant): the default value of each
  * OpSpecConstant{,True,False} decorated with the SpecId is replaced in a copy of the module
@@ -615,8 +617,21 @@ comp__spirv_translate(const void *il, size_t size, const struct comp_spec_consta
       free(why);
       return why ? COMP_BUILD_FAILURE : COMP_OUT_OF_MEMORY;
    }
-   enum comp_status st = run_translator(module, size, &out, &msgs, &why);
+   /* The rewrites of comp_spirv_lower.c, on the specialized words. */
+   uint32_t *lowered = NULL;
+   size_t lowered_words = 0;
+   struct comp__spirv_info info;
+   enum comp_status st = scan(module, size, &info, &why);
+   if (st == COMP_OK)
+      st = comp__spirv_lower(module, size / 4, info.swapped, &lowered, &lowered_words, &why);
    free(module);
+   if (st != COMP_OK) {
+      *log = why ? format("error: %s\n", why) : NULL;
+      free(why);
+      return st == COMP_OUT_OF_MEMORY ? st : COMP_BUILD_FAILURE;
+   }
+   st = run_translator(lowered, lowered_words * 4, &out, &msgs, &why);
+   free(lowered);
    if (st == COMP_OK) {
       *bitcode = out.data;
       *bitcode_size = out.size;
