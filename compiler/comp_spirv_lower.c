@@ -27,7 +27,12 @@
  *                                  type of the instruction's own id, which it has none of:
  *                                  "Invalid Id").
  *
- * And two things any SPIR-V version meets:
+ * And three things any SPIR-V version meets:
+ *   OpCompositeConstruct whose constituents are not all module-level constants: the
+ *   translator builds a ConstantVector/ConstantArray/ConstantStruct of them and crashes on
+ *   the first instruction among them (it writes such values itself as insert chains): the
+ *   value is built from OpUndef by OpCompositeInsert, component by component (vector
+ *   constituents of a vector are taken apart by OpCompositeExtract);
  *   a UserSemantic decoration (an annotation string, no meaning to the implementation) on a
  *   BuiltIn variable makes the translator abort ("Unexpected pattern!": its built-in
  *   variables must have loads as their only users, and the annotation is another): such
@@ -242,6 +247,9 @@ on_instruction(void *user, const spv_parsed_instruction_t *in)
       if (in->num_words == 5 && in->words[3] == SpvStorageClassFunction)
          site = true;
       break;
+   case SpvOpCompositeConstruct: /* in functions; pass 2 decides (is_constant) */
+      site = l->first_function != 0;
+      break;
    case SpvOpCopyLogical:
    case SpvOpDecorateString:
    case SpvOpMemberDecorateString:
@@ -376,6 +384,71 @@ lower_ptr_compare(struct lower *l, size_t at)
           EMIT(l, op == SpvOpPtrEqual ? SpvOpIEqual : SpvOpINotEqual, rt, res, a, b);
 }
 
+/* A module-level value (a constant, spec constant, undef or global variable): a Constant
+ * in the translator's LLVM. Ids defined in functions are not. */
+static bool
+is_constant(const struct lower *l, uint32_t id)
+{
+   size_t at = def_of(l, id);
+   return at && at < l->first_function;
+}
+
+/* `type` built from `parts` (one per member, in order) into `res`: OpUndef, then one
+ * OpCompositeInsert per part. */
+static bool
+construct(struct lower *l, uint32_t type, uint32_t res, const uint32_t *parts, size_t num)
+{
+   uint32_t cur = num ? new_id(l) : res;
+   if (!EMIT(l, SpvOpUndef, type, cur))
+      return false;
+   for (size_t i = 0; i < num; i++) {
+      uint32_t next = i + 1 == num ? res : new_id(l);
+      if (!EMIT(l, SpvOpCompositeInsert, type, next, parts[i], cur, (uint32_t)i))
+         return false;
+      cur = next;
+   }
+   return true;
+}
+
+/* OpCompositeConstruct with instruction constituents, as inserts (top of the file). */
+static bool
+lower_construct(struct lower *l, size_t at)
+{
+   uint32_t type = l->w[at + 1], res = l->w[at + 2];
+   size_t num = count_at(l, at) - 3;
+   bool constant = true;
+   for (size_t i = 0; i < num; i++)
+      constant = constant && is_constant(l, l->w[at + 3 + i]);
+   if (constant)
+      return emit(l, SpvOpCompositeConstruct, count_at(l, at) - 1, &l->w[at + 1]);
+   size_t t = def_of(l, type);
+   bool vector = t && op_at(l, t) == SpvOpTypeVector;
+   /* A vector's components: scalars as they are, vectors taken apart (at most 16). */
+   uint32_t parts[16];
+   size_t n = 0;
+   const uint32_t *ops = &l->w[at + 3];
+   if (!vector)
+      return construct(l, type, res, ops, num);
+   for (size_t i = 0; i < num; i++) {
+      uint32_t c = ops[i];
+      size_t ct = c < l->ids ? def_of(l, l->type_of[c]) : 0;
+      size_t k = ct && op_at(l, ct) == SpvOpTypeVector ? l->w[ct + 3] : 0;
+      if (!k) {
+         if (n == 16)
+            break;
+         parts[n++] = c;
+         continue;
+      }
+      for (size_t j = 0; j < k && n < 16; j++) {
+         parts[n] = new_id(l);
+         if (!EMIT(l, SpvOpCompositeExtract, l->w[ct + 2], parts[n], c, (uint32_t)j))
+            return false;
+         n++;
+      }
+   }
+   return construct(l, type, res, parts, n);
+}
+
 /* Value `v` of type `from` as the logically equal type `to`, into id `res` (a new id when
  * 0); returns the id holding it, 0 on failure. */
 static uint32_t
@@ -432,12 +505,7 @@ copy_logical(struct lower *l, uint32_t v, uint32_t from, uint32_t to, uint32_t r
    }
    if (!res)
       res = new_id(l);
-   if (ok) {
-      ok = put(&l->out, (uint32_t)(num + 3) << 16 | SpvOpCompositeConstruct) &&
-           put(&l->out, to) && put(&l->out, res);
-      for (size_t i = 0; i < num && ok; i++)
-         ok = put(&l->out, parts[i]);
-   }
+   ok = ok && construct(l, to, res, parts, num);
    free(parts);
    return ok ? res : 0;
 }
@@ -519,6 +587,8 @@ lower_site(struct lower *l, size_t at)
    case SpvOpPtrNotEqual:
    case SpvOpPtrDiff:
       return lower_ptr_compare(l, at);
+   case SpvOpCompositeConstruct:
+      return lower_construct(l, at);
    case SpvOpCopyLogical: {
       uint32_t v = l->w[at + 3];
       return copy_logical(l, v, v < l->ids ? l->type_of[v] : 0, l->w[at + 1], l->w[at + 2],

@@ -256,7 +256,7 @@ check_feature_queries(void)
    }
 }
 
-/* The rest of the 3.0 profile: SPIR-V 1.0-1.3, no device queues, conformance not passed
+/* The rest of the 3.0 profile: SPIR-V 1.0-1.4, no device queues, conformance not passed
  * yet. */
 static void
 check_profile_30(void)
@@ -265,11 +265,11 @@ check_profile_30(void)
    CHECK(num_features > 0);
    check_feature_queries();
    char *il = device_string(CL_DEVICE_IL_VERSION);
-   CHECK_STR(il, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3");
+   CHECK_STR(il, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4");
    free(il);
    size_t size = 1;
    CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION, 0, NULL, &size), CL_SUCCESS);
-   CHECK_EQ_INT(size, 4 * sizeof(cl_name_version));
+   CHECK_EQ_INT(size, 5 * sizeof(cl_name_version));
    char *conf = device_string(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED);
    CHECK_STR(conf, "v0000-01-01-00");
    free(conf);

@@ -45,15 +45,16 @@ test_queries(void)
 {
    char il[256] = "";
    CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION, sizeof(il), il, NULL), CL_SUCCESS);
-   CHECK_STR(il, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3");
+   CHECK_STR(il, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4");
    cl_name_version v[8];
    size_t size = 0;
    CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION, sizeof(v), v, &size),
                 CL_SUCCESS);
-   CHECK_EQ_INT(size, 4 * sizeof(cl_name_version));
+   CHECK_EQ_INT(size, 5 * sizeof(cl_name_version));
    CHECK_STR(v[0].name, "SPIR-V");
    CHECK_EQ_INT(v[0].version, CL_MAKE_VERSION(1, 0, 0));
    CHECK_EQ_INT(v[3].version, CL_MAKE_VERSION(1, 3, 0));
+   CHECK_EQ_INT(v[4].version, CL_MAKE_VERSION(1, 4, 0));
 }
 
 static void
