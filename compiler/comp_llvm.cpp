@@ -698,6 +698,7 @@ setupInstance(clang::CompilerInstance &ci, const std::vector<std::string> &args,
       pb.registerPipelineStartEPCallback(
          [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
             mpm.addPass(PrintfStubPass());
+            compAddEarlyPasses(mpm);
          });
       // -cl-opt-disable: user functions are optnone, which the pass manager skips, but the
       // device-library functions are not. Their __oclc_ISA_version and

@@ -17,14 +17,31 @@
 // vector's constant-index elements (at most 16), which involves no load at all. Found by the CTS
 // spirv_new op_vector_int4_extract and by cl_khr_subgroup_ballot's bit_extract of a by-value uint4
 // (the ballot family was left unreported because of it).
+//
+// printf's %A and %F (LLVM 19 AMDGPU). AMDGPUPrintfRuntimeBinding (early simplification) finds
+// a printf's conversions by the letters "cdieEfgGaosuxXp" only: an argument converted by %A or
+// %F is neither stored in the printf buffer nor given a size in amdhsa.printf ("2:1:A=%A" has
+// no size at all, which the metadata reader rejects), and the arguments after it shift.
+// PrintfUpperConversions (pipeline start, before the binding) gives such a printf a copy of
+// its format with those conversions in lower case (%a stores like %A; %f like %F, float
+// demotion included), and remembers the pair in the named metadata hsacl.printf.upper;
+// PrintfRestoreFormats (optimizer end, after the binding) puts the original format back into
+// llvm.printf.fmts, so amdhsa.printf carries the user's format and the host prints upper case.
+// Found by the CTS v2026 spirv_new extinst_printf_operands_scalar_fp32/fp64.
 #include "comp_priv.h"
 
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace {
@@ -79,10 +96,158 @@ struct FreezeDynamicExtracts : llvm::PassInfoMixin<FreezeDynamicExtracts> {
    }
 };
 
+const char upperPairs[] = "hsacl.printf.upper";
+
+// `fmt` with every %A and %F conversion in lower case (OpenCL C printf's syntax: flags, width,
+// precision, vector specifier, length modifier, conversion; "%%" is no conversion).
+std::string
+lowerConversions(llvm::StringRef fmt)
+{
+   std::string out = fmt.str();
+   for (size_t i = 0; i < out.size(); i++) {
+      if (out[i] != '%')
+         continue;
+      size_t j = i + 1;
+      if (j < out.size() && out[j] == '%') {
+         i = j;
+         continue;
+      }
+      while (j < out.size() && llvm::StringRef("-+ #0123456789.vhlzt").contains(out[j]))
+         j++;
+      if (j < out.size() && (out[j] == 'A' || out[j] == 'F'))
+         out[j] = static_cast<char>(out[j] - 'A' + 'a');
+      i = j;
+   }
+   return out;
+}
+
+// AMDGPUPrintfRuntimeBinding's escaping of a format in llvm.printf.fmts: control characters
+// as C escapes, ':' (its field separator) as "\72".
+std::string
+escapeFormat(llvm::StringRef fmt)
+{
+   std::string out;
+   for (char c : fmt) {
+      switch (c) {
+      case '\a': out += "\\a"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\v': out += "\\v"; break;
+      case ':': out += "\\72"; break;
+      default: out += c; break;
+      }
+   }
+   return out;
+}
+
+struct PrintfUpperConversions : llvm::PassInfoMixin<PrintfUpperConversions> {
+   static bool isRequired()
+   {
+      return true;
+   }
+
+   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &)
+   {
+      llvm::Function *printf = m.getFunction("printf");
+      if (!printf)
+         return llvm::PreservedAnalyses::all();
+      llvm::LLVMContext &ctx = m.getContext();
+      std::map<llvm::GlobalVariable *, llvm::GlobalVariable *> copies;
+      bool changed = false;
+      for (llvm::User *u : llvm::make_early_inc_range(printf->users())) {
+         auto *call = llvm::dyn_cast<llvm::CallInst>(u);
+         if (!call || call->getCalledFunction() != printf || call->arg_size() < 1)
+            continue;
+         llvm::Value *op = call->getArgOperand(0);
+         auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(op->stripPointerCasts());
+         if (!gv || !gv->hasInitializer() || gv->getType() != op->getType())
+            continue;
+         auto *init = llvm::dyn_cast<llvm::ConstantDataArray>(gv->getInitializer());
+         if (!init || !init->isCString())
+            continue;
+         llvm::StringRef fmt = init->getAsCString();
+         std::string lower = lowerConversions(fmt);
+         if (lower == fmt)
+            continue;
+         llvm::GlobalVariable *&copy = copies[gv];
+         if (!copy) {
+            auto *data = llvm::ConstantDataArray::getString(ctx, lower, true);
+            copy = new llvm::GlobalVariable(m, data->getType(), true,
+                                            llvm::GlobalValue::PrivateLinkage, data,
+                                            gv->getName() + ".lower", nullptr,
+                                            llvm::GlobalValue::NotThreadLocal,
+                                            gv->getAddressSpace());
+            copy->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+            copy->setAlignment(gv->getAlign());
+            llvm::Metadata *pair[] = { llvm::MDString::get(ctx, lower),
+                                       llvm::MDString::get(ctx, fmt) };
+            m.getOrInsertNamedMetadata(upperPairs)->addOperand(llvm::MDNode::get(ctx, pair));
+         }
+         call->setArgOperand(0, copy);
+         changed = true;
+      }
+      return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+   }
+};
+
+struct PrintfRestoreFormats : llvm::PassInfoMixin<PrintfRestoreFormats> {
+   static bool isRequired()
+   {
+      return true;
+   }
+
+   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &)
+   {
+      llvm::NamedMDNode *pairs = m.getNamedMetadata(upperPairs);
+      if (!pairs)
+         return llvm::PreservedAnalyses::all();
+      std::map<std::string, std::string> original; // escaped lower-case -> escaped original
+      for (llvm::MDNode *p : pairs->operands()) {
+         auto *lower = p->getNumOperands() == 2
+                          ? llvm::dyn_cast<llvm::MDString>(p->getOperand(0))
+                          : nullptr;
+         auto *orig = lower ? llvm::dyn_cast<llvm::MDString>(p->getOperand(1)) : nullptr;
+         if (orig)
+            original[escapeFormat(lower->getString())] = escapeFormat(orig->getString());
+      }
+      m.eraseNamedMetadata(pairs);
+      llvm::NamedMDNode *fmts = m.getNamedMetadata("llvm.printf.fmts");
+      for (unsigned i = 0; fmts && i < fmts->getNumOperands(); i++) {
+         llvm::MDNode *e = fmts->getOperand(i);
+         auto *str = e->getNumOperands() ? llvm::dyn_cast<llvm::MDString>(e->getOperand(0))
+                                         : nullptr;
+         if (!str)
+            continue;
+         // "id:N:sizes...:format"; the format holds no raw ':' (escaped), so it is what
+         // follows the last one.
+         llvm::StringRef s = str->getString();
+         size_t colon = s.rfind(':');
+         if (colon == llvm::StringRef::npos)
+            continue;
+         auto it = original.find(s.substr(colon + 1).str());
+         if (it == original.end())
+            continue;
+         std::string fixed = s.substr(0, colon + 1).str() + it->second;
+         fmts->setOperand(i, llvm::MDNode::get(m.getContext(),
+                                               llvm::MDString::get(m.getContext(), fixed)));
+      }
+      return llvm::PreservedAnalyses::all();
+   }
+};
+
 } // namespace
+
+void
+compAddEarlyPasses(llvm::ModulePassManager &mpm)
+{
+   mpm.addPass(PrintfUpperConversions());
+}
 
 void
 compAddLatePasses(llvm::ModulePassManager &mpm)
 {
+   mpm.addPass(PrintfRestoreFormats());
    mpm.addPass(llvm::createModuleToFunctionPassAdaptor(FreezeDynamicExtracts()));
 }

@@ -127,8 +127,12 @@ class raw_ostream;
 std::unique_ptr<llvm::Module>
 compRetargetSpir(llvm::Module &src, const std::string &dataLayout, llvm::raw_ostream &log);
 
-// comp_passes.cpp: hsacl's IR passes for the end of every build's optimisation pipeline
-// (every level), before code generation.
+// comp_passes.cpp: hsacl's IR passes for the start of every build's optimisation pipeline
+// (every level; after the device libraries are linked, before early simplification)...
+void
+compAddEarlyPasses(llvm::ModulePassManager &mpm);
+
+// ...and for its end (every level), before code generation.
 void
 compAddLatePasses(llvm::ModulePassManager &mpm);
 #endif

@@ -1,6 +1,7 @@
 /*
  * tests/api_printf_test.c — OpenCL C printf output, byte for byte (OpenCL C 3.0 §6.15.14):
- * scalar conversions with flags, width, precision and the hh/h/l length modifiers, strings,
+ * scalar conversions with flags, width, precision and the hh/h/l length modifiers, %A and
+ * %F, strings,
  * %%, pointers, and vectors (the vN specifier with hh/h/hl/l, including 3-vectors, which
  * the compiler pads, and small char vectors, whose elements it widens). stdout is
  * redirected to a file while each kernel runs; the text is compared with what the host's
@@ -107,6 +108,16 @@ main(void)
    expect("printf(\"[%f|%.2f|%10.3e|%g|%G|%a|%.1f|%e]\\n\", 1.5f, 3.14159f, 12345.678f, "
           "0.0001f, 1e20f, 1.0f, -2.25, 6.02214076e23);",
           want);
+   /* %A and %F (LLVM 19's printf binding knows neither: compiler/comp_passes.cpp), with a
+    * ':' and a tab in the format, %a and %f beside them in the same and another printf,
+    * and an argument after them (it must not shift). */
+   snprintf(want, sizeof(want), "[%A|%.1A|%F|%F:\t%a|%f|%d]\n", 1.0, -0.5, 2.5, 1.0 / 0.0,
+            1.0, 0.25, 7);
+   expect("printf(\"[%A|%.1A|%F|%F:\\t%a|%f|%d]\\n\", 1.0f, -0.5f, 2.5f, INFINITY, 1.0f, "
+          "0.25f, 7);",
+          want);
+   snprintf(want, sizeof(want), "%F %a\n", -1.0 / 0.0, 3.0);
+   expect("printf(\"%F %a\\n\", -INFINITY, 3.0f);", want);
    /* Strings, %%, and a global pointer (the kernel stores the same address in p[0]). */
    expect("printf(\"[%s|%5.2s|%-4s|%.1s|100%%]\\n\", \"gpu\", \"abc\", \"x\", \"yz\");",
           "[gpu|   ab|x   |y|100%]\n");
