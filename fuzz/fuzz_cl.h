@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 /* An entry point of the driver, as the ICD loader would call it. */
-#define CL(fn) (icd_dispatch.fn)
+#define CL(fn) (icd_dispatch.base.fn)
 
 struct fuzz_cl {
    cl_platform_id platform;

@@ -48,8 +48,14 @@ struct icd_object {
    atomic_uint refcount; /* API-visible reference count (CL_*_REFERENCE_COUNT) */
 };
 
-/* The one dispatch table (icd_dispatch.c). */
-extern const cl_icd_dispatch icd_dispatch;
+/* The one dispatch table (icd_dispatch.c): the cl_icd_dispatch of the system's headers
+ * (Debian's end at OpenCL 3.0's slots), then the slots OpenCL-Headers v2026.05.29 appends for
+ * OpenCL 3.1 ("OpenCL 3.1" in cl_icd.h), at the offsets a newer loader reads them. */
+struct icd_dispatch_table {
+   cl_icd_dispatch base;
+   void *clGetKernelSuggestedLocalWorkSize; /* OpenCL 3.1 */
+};
+extern const struct icd_dispatch_table icd_dispatch;
 
 /* Starts the life of an embedded header with a reference count of 1. */
 void icd_object_init(struct icd_object *obj, icd_type type);
@@ -68,7 +74,7 @@ icd_object_is(const void *handle, icd_type type)
    const struct icd_object *obj = (const struct icd_object *)handle;
    if (!handle || ((uintptr_t)handle & (sizeof(void *) - 1)))
       return false;
-   return obj->dispatch == &icd_dispatch && obj->type == (uint32_t)type &&
+   return obj->dispatch == &icd_dispatch.base && obj->type == (uint32_t)type &&
           obj->check == (ICD_CHECK_WORD ^ (uint32_t)type);
 }
 

@@ -20,7 +20,8 @@ icd_stub_unavailable(void)
    return ICD_ERROR(CL_INVALID_OPERATION, "Direct3D/DX9 sharing is not available on Linux");
 }
 
-const cl_icd_dispatch icd_dispatch = {
+const struct icd_dispatch_table icd_dispatch = {
+   .base = {
 #define ICD_ENTRY(slot, fn) .slot = fn,
 #define ICD_LATER(slot) .slot = icd_stub_##slot,
 #define ICD_NONE(slot) .slot = (void *)icd_stub_unavailable,
@@ -28,7 +29,14 @@ const cl_icd_dispatch icd_dispatch = {
 #undef ICD_ENTRY
 #undef ICD_LATER
 #undef ICD_NONE
+   },
+   /* The same function as cl_khr_suggested_local_work_size's (same parameters, same
+    * rules), core in OpenCL 3.1. */
+   .clGetKernelSuggestedLocalWorkSize = (void *)disp_GetKernelSuggestedLocalWorkSizeKHR,
 };
+_Static_assert(offsetof(struct icd_dispatch_table, clGetKernelSuggestedLocalWorkSize) ==
+                  sizeof(cl_icd_dispatch),
+               "the OpenCL 3.1 slots follow the 3.0 table without padding");
 
 cl_int CL_API_CALL
 icd_IcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms)

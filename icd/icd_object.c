@@ -11,7 +11,7 @@
 void
 icd_object_init(struct icd_object *obj, icd_type type)
 {
-   obj->dispatch = &icd_dispatch;
+   obj->dispatch = &icd_dispatch.base;
    obj->type = (uint32_t)type;
    obj->check = ICD_CHECK_WORD ^ (uint32_t)type;
    atomic_init(&obj->refcount, 1);

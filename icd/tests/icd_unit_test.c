@@ -16,14 +16,16 @@ test_dispatch_table(void)
 {
    const void *const *slot = (const void *const *)&icd_dispatch;
    size_t n = sizeof(icd_dispatch) / sizeof(void *);
-   CHECK(n >= 140);
+   CHECK(n >= 141);
+   CHECK(icd_dispatch.clGetKernelSuggestedLocalWorkSize ==
+         (void *)disp_GetKernelSuggestedLocalWorkSizeKHR);
    for (size_t i = 0; i < n; i++) {
       if (!slot[i])
          fprintf(stderr, "dispatch slot %zu is NULL\n", i);
       CHECK(slot[i] != NULL);
    }
-   CHECK(icd_dispatch.clGetPlatformIDs == plat_GetPlatformIDs);
-   CHECK(icd_dispatch.clCreateCommandQueueWithProperties == disp_CreateCommandQueueWithProperties);
+   CHECK(icd_dispatch.base.clGetPlatformIDs == plat_GetPlatformIDs);
+   CHECK(icd_dispatch.base.clCreateCommandQueueWithProperties == disp_CreateCommandQueueWithProperties);
    CHECK(icd_GetExtensionFunctionAddress("clIcdGetPlatformIDsKHR") ==
          (void *)icd_IcdGetPlatformIDsKHR);
    CHECK(icd_GetExtensionFunctionAddress("clGetPlatformIDs") == NULL); /* core: not here */
@@ -72,7 +74,7 @@ test_handles(void)
                 CL_INVALID_DEVICE);
    CHECK_EQ_INT(plat_GetPlatformInfo((cl_platform_id)junk, CL_PLATFORM_NAME, 0, NULL, &size),
                 CL_INVALID_PLATFORM);
-   CHECK_EQ_INT(icd_dispatch.clReleaseMemObject((cl_mem)junk), CL_INVALID_MEM_OBJECT);
+   CHECK_EQ_INT(icd_dispatch.base.clReleaseMemObject((cl_mem)junk), CL_INVALID_MEM_OBJECT);
 }
 
 static void
