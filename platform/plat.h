@@ -79,11 +79,11 @@ struct _cl_platform_id *plat_platform_get(void);
 #define PLAT_PLATFORM_VENDOR "hsacl project"
 #define PLAT_ICD_SUFFIX "HSACL"
 /*
- * The OpenCL version the platform and its devices claim (CL_MAKE_VERSION): 3.0; 1.2 when
- * the environment has HSACL_OPENCL_VERSION=1.2 (for applications that mis-handle 3.0's
- * optional features); 3.1 with HSACL_OPENCL_VERSION=3.1 (OpenCL C 3.1 and the 3.1 queries;
- * the 3.1 profile is a superset of the 3.0 one). Read once, on first use; any other value is
- * logged and ignored.
+ * The OpenCL version the platform and its devices claim (CL_MAKE_VERSION): 3.1; 3.0 when the
+ * environment has HSACL_OPENCL_VERSION=3.0 (the 3.1 profile less OpenCL C 3.1, local
+ * arguments of size 0 and the 3.1 version strings), 1.2 with HSACL_OPENCL_VERSION=1.2 (for
+ * applications that mis-handle 3.0's optional features). Read once, on first use; any other
+ * value is logged and ignored.
  */
 cl_version plat_opencl_version(void);
 /* Its parts, e.g. for the compiler's __OPENCL_VERSION__: run-time values, not constants. */

@@ -125,18 +125,18 @@ static cl_version opencl_version;
 static void
 version_init(void)
 {
-   opencl_version = CL_MAKE_VERSION(3, 0, 0);
+   opencl_version = CL_MAKE_VERSION(3, 1, 0);
    const char *env = getenv("HSACL_OPENCL_VERSION");
    if (!env)
       return;
    if (!strcmp(env, "1.2"))
       opencl_version = CL_MAKE_VERSION(1, 2, 0);
-   else if (!strcmp(env, "3.1"))
-      opencl_version = CL_MAKE_VERSION(3, 1, 0);
-   else if (strcmp(env, "3.0"))
+   else if (!strcmp(env, "3.0"))
+      opencl_version = CL_MAKE_VERSION(3, 0, 0);
+   else if (strcmp(env, "3.1"))
       icd_log(ICD_LOG_WARN, "platform",
               "HSACL_OPENCL_VERSION=\"%s\" ignored (expected 1.2, 3.0 or 3.1): reporting "
-              "OpenCL 3.0",
+              "OpenCL 3.1",
               env);
 }
 

@@ -79,10 +79,10 @@ test_platform(void)
    CHECK_STR(name, "HSACL");
    char version[128] = "";
    clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof(version), version, NULL);
-   CHECK(!strncmp(version, "OpenCL 3.0 ", 11)); /* the default profile */
+   CHECK(!strncmp(version, "OpenCL 3.1 ", 11)); /* the default profile */
    cl_version numeric = 0;
    clGetPlatformInfo(platform, CL_PLATFORM_NUMERIC_VERSION, sizeof(numeric), &numeric, NULL);
-   CHECK_EQ_INT(numeric, CL_MAKE_VERSION(3, 0, 0));
+   CHECK_EQ_INT(numeric, CL_MAKE_VERSION(3, 1, 0));
 
    const cl_uint queries[] = { CL_PLATFORM_PROFILE, CL_PLATFORM_VERSION,
                                CL_PLATFORM_NUMERIC_VERSION, CL_PLATFORM_NAME,
