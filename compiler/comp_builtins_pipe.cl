@@ -30,8 +30,12 @@
  * release, the consumer's acquire), so the indices need no ordering of their own: relaxed.
  * A reservation takes its packets when reserved; commit has nothing left to publish.
  *
- * A reservation id (reserve_id_t, a global pointer in clang's lowering) carries the first
- * packet index; ~0 is invalid (opencl.bc's is_valid_reserve_id tests exactly that).
+ * A reservation id (reserve_id_t, a global pointer in clang's lowering) carries the slot of
+ * its first packet (index % end_idx, below 2^32 - 1 since end_idx is a cl_uint); invalid
+ * ids have 0xffffffff in their low 32 bits (~0 as made here). Only the low 32 bits are read:
+ * SPIR-V modules pass reserve ids as SPIR private pointers, which become 32-bit amdgcn
+ * private pointers, widened to global ones at the calls (compiler/comp_spirv_llvm.cpp).
+ * is_valid_reserve_id is defined here for that reason (opencl.bc's compares all 64 bits).
  */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
@@ -49,6 +53,8 @@ struct hsacl_pipe {
 
 typedef __global struct hsacl_pipe *pipe_ptr;
 typedef __global void *rid_t; /* reserve_id_t as clang passes it */
+
+#define RID_INVALID 0xffffffffu
 
 /* ---- indices ------------------------------------------------------------------------ */
 
@@ -147,6 +153,29 @@ pp_packet(pipe_ptr p, ulong idx, uint size)
    return (__global uchar *)p + PIPE_HEADER_BYTES + slot * size;
 }
 
+/* The reservation id of a reservation starting at packet index `first` (PIPE_INVALID: the
+ * invalid id). */
+PIPE_INLINE rid_t
+pp_make_rid(pipe_ptr p, ulong first)
+{
+   return (rid_t)(first == PIPE_INVALID ? PIPE_INVALID : first % p->end_idx);
+}
+
+PIPE_INLINE bool
+pp_rid_valid(rid_t rid)
+{
+   return (uint)(ulong)rid != RID_INVALID;
+}
+
+/* is_valid_reserve_id (OpenCL C §6.15.16.3), under its mangled name. */
+bool hsacl_is_valid_reserve_id(rid_t rid) __asm__("_Z19is_valid_reserve_id13ocl_reserveid");
+
+PIPE_ENTRY bool
+hsacl_is_valid_reserve_id(rid_t rid)
+{
+   return pp_rid_valid(rid);
+}
+
 /* `size` bytes in units of the packet's alignment (both are constants once inlined). */
 PIPE_INLINE void
 pp_copy_packet(__generic uchar *dst, const __generic uchar *src, uint size, uint align)
@@ -195,22 +224,22 @@ __write_pipe_2(pipe_ptr p, const __generic void *ptr, uint size, uint align)
 PIPE_ENTRY int
 __read_pipe_4(pipe_ptr p, rid_t rid, uint index, __generic void *ptr, uint size, uint align)
 {
-   ulong first = (ulong)rid;
-   if (first == PIPE_INVALID)
+   if (!pp_rid_valid(rid))
       return -1;
-   pp_copy_packet((__generic uchar *)ptr, (__generic uchar *)pp_packet(p, first + index, size),
-                  size, align);
+   ulong slot = (uint)(ulong)rid;
+   pp_copy_packet((__generic uchar *)ptr, (__generic uchar *)pp_packet(p, slot + index, size), size,
+                  align);
    return 0;
 }
 
 PIPE_ENTRY int
 __write_pipe_4(pipe_ptr p, rid_t rid, uint index, const __generic void *ptr, uint size, uint align)
 {
-   ulong first = (ulong)rid;
-   if (first == PIPE_INVALID)
+   if (!pp_rid_valid(rid))
       return -1;
-   pp_copy_packet((__generic uchar *)pp_packet(p, first + index, size),
-                  (const __generic uchar *)ptr, size, align);
+   ulong slot = (uint)(ulong)rid;
+   pp_copy_packet((__generic uchar *)pp_packet(p, slot + index, size), (const __generic uchar *)ptr,
+                  size, align);
    return 0;
 }
 
@@ -248,14 +277,14 @@ PIPE_ENTRY rid_t
 __reserve_read_pipe(pipe_ptr p, uint n, uint size, uint align)
 {
    (void)size, (void)align;
-   return (rid_t)pp_reserve_n(&p->read_idx, pp_read_limit(p), n);
+   return pp_make_rid(p, pp_reserve_n(&p->read_idx, pp_read_limit(p), n));
 }
 
 PIPE_ENTRY rid_t
 __reserve_write_pipe(pipe_ptr p, uint n, uint size, uint align)
 {
    (void)size, (void)align;
-   return (rid_t)pp_reserve_n(&p->write_idx, pp_write_limit(p), n);
+   return pp_make_rid(p, pp_reserve_n(&p->write_idx, pp_write_limit(p), n));
 }
 
 /* Work-group: every work-item calls it with the same arguments (§6.15.16.4); work-item 0
@@ -267,7 +296,7 @@ __work_group_reserve_read_pipe(pipe_ptr p, uint n, uint size, uint align)
    ulong first = PIPE_INVALID;
    if (get_local_linear_id() == 0)
       first = pp_reserve_n(&p->read_idx, pp_read_limit(p), n);
-   return (rid_t)work_group_reduce_min(first);
+   return pp_make_rid(p, work_group_reduce_min(first));
 }
 
 PIPE_ENTRY rid_t
@@ -277,7 +306,7 @@ __work_group_reserve_write_pipe(pipe_ptr p, uint n, uint size, uint align)
    ulong first = PIPE_INVALID;
    if (get_local_linear_id() == 0)
       first = pp_reserve_n(&p->write_idx, pp_write_limit(p), n);
-   return (rid_t)work_group_reduce_min(first);
+   return pp_make_rid(p, work_group_reduce_min(first));
 }
 
 /* Sub-group (a wavefront, compiler/comp_builtins_subgroup.cl). */
@@ -285,14 +314,14 @@ PIPE_ENTRY rid_t
 __sub_group_reserve_read_pipe(pipe_ptr p, uint n, uint size, uint align)
 {
    (void)size, (void)align;
-   return (rid_t)pp_wave_reserve_n(&p->read_idx, pp_read_limit(p), n);
+   return pp_make_rid(p, pp_wave_reserve_n(&p->read_idx, pp_read_limit(p), n));
 }
 
 PIPE_ENTRY rid_t
 __sub_group_reserve_write_pipe(pipe_ptr p, uint n, uint size, uint align)
 {
    (void)size, (void)align;
-   return (rid_t)pp_wave_reserve_n(&p->write_idx, pp_write_limit(p), n);
+   return pp_make_rid(p, pp_wave_reserve_n(&p->write_idx, pp_write_limit(p), n));
 }
 
 /* The packets were taken at reservation; the kernel's end publishes what was written. */

@@ -14,8 +14,10 @@
  * work-item, work-group and sub-group reservations, over several rounds so indices wrap
  * around the storage, from several work-groups, with -O3 and -cl-opt-disable; the pipe
  * passed from a kernel on one queue to a kernel on another; the pipe released while the
- * kernels using it are in flight. With a second argument "2gpus" (run with HSACL_KFD_GPUS=2
- * and HSACL_SIM_CACHE=check): packets between kernels of two devices, both ways.
+ * kernels using it are in flight. The kernels are tests/api_pipe_kernels.cl, built from
+ * source or, with "spirv KERNELS.spv", from SPIR-V (the same kernels but q_wo, made by
+ * clang-15 and llvm-spirv-15). With "2gpus" (run with HSACL_KFD_GPUS=2 and
+ * HSACL_SIM_CACHE=check): packets between kernels of two devices, both ways.
  *
  * Argument "1.2" (run with HSACL_OPENCL_VERSION=1.2): the 1.2 profile reports no pipes and
  * clCreatePipe is CL_INVALID_OPERATION.
@@ -39,100 +41,43 @@ enum { MAX_PACKET = 1024 };
 
 /* ---- kernels ------------------------------------------------------------------------ */
 
-static const char kernels_src[] =
-   "typedef struct { char c; int i; short s; } S;\n"
-   "typedef struct { long v[128]; } Big;\n"
-   /* Packets by value: the producer writes src[g], the consumer reads into dst[g]; ok[g]
-    * is the built-in's result (0 or -1). */
-   "#define PAIR(T, N)                                                                    \\\n"
-   "kernel void w_##N(global const T *src, write_only pipe T p, global int *ok)          \\\n"
-   "{ size_t g = get_global_id(0); ok[g] = write_pipe(p, &src[g]); }                     \\\n"
-   "kernel void r_##N(read_only pipe T p, global T *dst, global int *ok)                 \\\n"
-   "{ size_t g = get_global_id(0); ok[g] = read_pipe(p, &dst[g]); }\n"
-   "PAIR(int, int)\n"
-   "PAIR(int4, int4)\n"
-   "PAIR(long8, long8)\n"
-   "PAIR(S, s)\n"
-   "PAIR(Big, big)\n"
-   /* Per work-item reservations of n packets each. */
-   "kernel void w_rsv(global const int *src, write_only pipe int p, global int *ok, uint n)\n"
-   "{\n"
-   "   size_t g = get_global_id(0);\n"
-   "   reserve_id_t r = reserve_write_pipe(p, n);\n"
-   "   if (!is_valid_reserve_id(r)) { ok[g] = -1; return; }\n"
-   "   int e = 0;\n"
-   "   for (uint k = 0; k < n; k++) e |= write_pipe(p, r, k, &src[g * n + k]);\n"
-   "   commit_write_pipe(p, r);\n"
-   "   ok[g] = e;\n"
-   "}\n"
-   "kernel void r_rsv(read_only pipe int p, global int *dst, global int *ok, uint n)\n"
-   "{\n"
-   "   size_t g = get_global_id(0);\n"
-   "   reserve_id_t r = reserve_read_pipe(p, n);\n"
-   "   if (!is_valid_reserve_id(r)) { ok[g] = -1; return; }\n"
-   "   int e = 0;\n"
-   "   for (uint k = 0; k < n; k++) e |= read_pipe(p, r, k, &dst[g * n + k]);\n"
-   "   commit_read_pipe(p, r);\n"
-   "   ok[g] = e;\n"
-   "}\n"
-   /* Work-group reservations: one packet per work-item, indexed by the local id. */
-   "kernel void w_wg(global const int *src, write_only pipe int p, global int *ok)\n"
-   "{\n"
-   "   size_t g = get_global_id(0);\n"
-   "   reserve_id_t r = work_group_reserve_write_pipe(p, (uint)get_local_size(0));\n"
-   "   if (is_valid_reserve_id(r)) {\n"
-   "      ok[g] = write_pipe(p, r, (uint)get_local_id(0), &src[g]);\n"
-   "      work_group_commit_write_pipe(p, r);\n"
-   "   } else {\n"
-   "      ok[g] = -1;\n"
-   "   }\n"
-   "}\n"
-   "kernel void r_wg(read_only pipe int p, global int *dst, global int *ok)\n"
-   "{\n"
-   "   size_t g = get_global_id(0);\n"
-   "   reserve_id_t r = work_group_reserve_read_pipe(p, (uint)get_local_size(0));\n"
-   "   if (is_valid_reserve_id(r)) {\n"
-   "      ok[g] = read_pipe(p, r, (uint)get_local_id(0), &dst[g]);\n"
-   "      work_group_commit_read_pipe(p, r);\n"
-   "   } else {\n"
-   "      ok[g] = -1;\n"
-   "   }\n"
-   "}\n"
-   /* Sub-group reservations: one packet per work-item of the sub-group. */
-   "kernel void w_sg(global const int *src, write_only pipe int p, global int *ok)\n"
-   "{\n"
-   "   size_t g = get_global_id(0);\n"
-   "   reserve_id_t r = sub_group_reserve_write_pipe(p, get_sub_group_size());\n"
-   "   if (is_valid_reserve_id(r)) {\n"
-   "      ok[g] = write_pipe(p, r, get_sub_group_local_id(), &src[g]);\n"
-   "      sub_group_commit_write_pipe(p, r);\n"
-   "   } else {\n"
-   "      ok[g] = -1;\n"
-   "   }\n"
-   "}\n"
-   "kernel void r_sg(read_only pipe int p, global int *dst, global int *ok)\n"
-   "{\n"
-   "   size_t g = get_global_id(0);\n"
-   "   reserve_id_t r = sub_group_reserve_read_pipe(p, get_sub_group_size());\n"
-   "   if (is_valid_reserve_id(r)) {\n"
-   "      ok[g] = read_pipe(p, r, get_sub_group_local_id(), &dst[g]);\n"
-   "      sub_group_commit_read_pipe(p, r);\n"
-   "   } else {\n"
-   "      ok[g] = -1;\n"
-   "   }\n"
-   "}\n"
-   /* The queries, from a reader and from a writer. */
-   "kernel void q_ro(read_only pipe int p, global uint *out)\n"
-   "{ out[0] = get_pipe_num_packets(p); out[1] = get_pipe_max_packets(p); }\n"
-   "kernel void q_wo(write_only pipe int p, global uint *out)\n"
-   "{ out[0] = get_pipe_num_packets(p); out[1] = get_pipe_max_packets(p); }\n";
+/* The kernels (tests/api_pipe_kernels.cl), read from the path main() is given. */
+static char *kernels_src;
+static const unsigned char *kernels_il;
+static size_t kernels_il_size;
 
+/* The whole of file `path` (NUL-terminated), or NULL. */
+static char *
+read_file(const char *path, size_t *size)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f)
+      return NULL;
+   char *buf = NULL;
+   if (fseek(f, 0, SEEK_END) == 0) {
+      long n = ftell(f);
+      if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) &&
+          fread(buf, 1, (size_t)n, f) == (size_t)n) {
+         buf[n] = 0;
+         if (size)
+            *size = (size_t)n;
+      } else {
+         free(buf);
+         buf = NULL;
+      }
+   }
+   fclose(f);
+   return buf;
+}
+
+/* The kernels from source, or from SPIR-V when main() was given a module. */
 static cl_program
 build(const char *options)
 {
    cl_int err;
    const char *src = kernels_src;
-   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+   cl_program p = kernels_il ? clCreateProgramWithIL(ctx, kernels_il, kernels_il_size, &err)
+                             : clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
    err = clBuildProgram(p, 1, &device, options, NULL, NULL);
    CHECK_EQ_INT(err, CL_SUCCESS);
@@ -200,7 +145,7 @@ static void
 check_counts(cl_program prog, cl_mem pipe, cl_uint num, cl_uint max)
 {
    static const char *const names[] = { "q_ro", "q_wo" };
-   for (int i = 0; i < 2; i++) {
+   for (int i = 0; i < (kernels_il ? 1 : 2); i++) { /* api_pipe_kernels.cl: no q_wo in IL */
       cl_kernel k = kernel(prog, names[i]);
       cl_mem out = buffer(2 * sizeof(cl_uint), NULL);
       set_mem(k, 0, pipe);
@@ -909,10 +854,24 @@ test_profile_12(void)
    clReleaseProgram(p);
 }
 
+/* api_pipe_test 3.0|1.2 KERNELS.cl [2gpus | spirv KERNELS.spv] */
 int
 main(int argc, char **argv)
 {
-   bool v30 = argc < 2 || strcmp(argv[1], "1.2");
+   if (argc < 3 || !(kernels_src = read_file(argv[2], NULL))) {
+      fprintf(stderr, "usage: api_pipe_test 3.0|1.2 KERNELS.cl [2gpus | spirv KERNELS.spv]\n");
+      return 1;
+   }
+   bool v30 = strcmp(argv[1], "1.2") != 0;
+   bool two_gpus = argc > 3 && !strcmp(argv[3], "2gpus");
+   char *il = NULL;
+   if (argc > 4 && !strcmp(argv[3], "spirv")) {
+      if (!(il = read_file(argv[4], &kernels_il_size))) {
+         fprintf(stderr, "cannot read %s\n", argv[4]);
+         return 1;
+      }
+      kernels_il = (const unsigned char *)il;
+   }
    cl_uint n = 0;
    if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n == 0 ||
        clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS) {
@@ -930,17 +889,18 @@ main(int argc, char **argv)
 
    test_device_queries(v30);
    test_create_errors(v30);
-   if (v30 && argc > 2 && !strcmp(argv[2], "2gpus")) {
+   if (v30 && two_gpus) {
       test_two_devices();
    } else if (v30) {
-      test_info();
+      if (!kernels_il)
+         test_info();
       static const char *const options[] = { "-cl-std=CL3.0 -cl-kernel-arg-info",
                                              "-cl-std=CL3.0 -cl-opt-disable" };
       for (size_t o = 0; o < 2; o++) {
          cl_program prog = build(options[o]);
          if (!prog)
             continue;
-         if (o == 0)
+         if (o == 0 && !kernels_il)
             test_kernel_args(prog);
          for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
             test_by_value(prog, &kinds[k], kinds[k].size == MAX_PACKET ? 40 : 300, k % 2 ? 64 : 0);
@@ -960,5 +920,7 @@ main(int argc, char **argv)
    clReleaseCommandQueue(queue2);
    clReleaseCommandQueue(queue);
    clReleaseContext(ctx);
+   free(kernels_src);
+   free(il);
    return test_main_end();
 }
