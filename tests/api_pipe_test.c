@@ -751,8 +751,8 @@ test_info(void)
    CHECK_EQ_INT(refs, 2);
    CHECK_EQ_INT(clReleaseMemObject(p), CL_SUCCESS);
 
-   /* The host cannot read, write, fill, copy, map or sub-divide a pipe (§5.2: these take
-    * buffer objects). */
+   /* The host cannot read, write, fill, copy, map, unmap or sub-divide a pipe (§5.2: these
+    * take buffer objects; clEnqueueUnmapMemObject names pipes). */
    char host[64] = { 0 };
    CHECK_EQ_INT(clEnqueueReadBuffer(queue, p, CL_TRUE, 0, 4, host, 0, NULL, NULL),
                 CL_INVALID_MEM_OBJECT);
@@ -764,6 +764,7 @@ test_info(void)
    err = CL_SUCCESS;
    CHECK(clEnqueueMapBuffer(queue, p, CL_TRUE, CL_MAP_READ, 0, 4, 0, NULL, NULL, &err) == NULL);
    CHECK_EQ_INT(err, CL_INVALID_MEM_OBJECT);
+   CHECK_EQ_INT(clEnqueueUnmapMemObject(queue, p, host, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
    cl_buffer_region region = { 0, 4 };
    CHECK(clCreateSubBuffer(p, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err) == NULL);
    CHECK_EQ_INT(err, CL_INVALID_MEM_OBJECT);
