@@ -217,3 +217,6 @@ __ockl_get_local_linear_id(void)
 
 /* ---- cl_khr_extended_bit_ops, cl_khr_integer_dot_product ---- */
 #include "comp_builtins_bitdot.cl"
+
+/* ---- pipes (__opencl_c_pipes) ---- */
+#include "comp_builtins_pipe.cl"

@@ -200,6 +200,86 @@ remangleBuiltins(llvm::Module &m)
    }
 }
 
+// Reservation ids (OpenCL C reserve_id_t). clang passes them to the pipe built-ins as global
+// pointers (ptr addrspace(1)); the translator writes them as SPIR private pointers
+// (%opencl.reserve_id_t*, address space 0), which the remapping above made 32-bit amdgcn
+// private pointers. The built-ins' declarations get clang's types and their calls convert
+// the ids: zero-extended in, truncated out. compiler/comp_builtins_pipe.cl keeps ids below
+// 2^32 and reads their low 32 bits only, so nothing is lost. False, with the reason in
+// `log`, when one of these built-ins is used other than called.
+bool
+retypeReserveIds(llvm::Module &m, llvm::raw_ostream &log)
+{
+   static const struct {
+      const char *name;
+      int pos; /* the reserve id: parameter number, or -1 for the return value */
+   } builtins[] = {
+      { "__reserve_read_pipe", -1 },
+      { "__reserve_write_pipe", -1 },
+      { "__work_group_reserve_read_pipe", -1 },
+      { "__work_group_reserve_write_pipe", -1 },
+      { "__sub_group_reserve_read_pipe", -1 },
+      { "__sub_group_reserve_write_pipe", -1 },
+      { "__commit_read_pipe", 1 },
+      { "__commit_write_pipe", 1 },
+      { "__work_group_commit_read_pipe", 1 },
+      { "__work_group_commit_write_pipe", 1 },
+      { "__sub_group_commit_read_pipe", 1 },
+      { "__sub_group_commit_write_pipe", 1 },
+      { "__read_pipe_4", 1 },
+      { "__write_pipe_4", 1 },
+      { "_Z19is_valid_reserve_id13ocl_reserveid", 0 },
+   };
+   llvm::LLVMContext &ctx = m.getContext();
+   const llvm::DataLayout &dl = m.getDataLayout();
+   llvm::PointerType *global = llvm::PointerType::get(ctx, 1);
+   llvm::IntegerType *i64 = llvm::Type::getInt64Ty(ctx);
+   for (const auto &e : builtins) {
+      llvm::Function *f = m.getFunction(e.name);
+      if (!f || !f->isDeclaration())
+         continue;
+      llvm::FunctionType *ft = f->getFunctionType();
+      if (e.pos >= (int)ft->getNumParams())
+         continue;
+      llvm::Type *old = e.pos < 0 ? ft->getReturnType() : ft->getParamType(e.pos);
+      if (!old->isPointerTy() || old == global)
+         continue;
+      llvm::IntegerType *oldInt = llvm::Type::getIntNTy(ctx, dl.getPointerTypeSizeInBits(old));
+      std::vector<llvm::Type *> params(ft->param_begin(), ft->param_end());
+      llvm::Type *ret = ft->getReturnType();
+      if (e.pos < 0)
+         ret = global;
+      else
+         params[e.pos] = global;
+      llvm::Function *n = llvm::Function::Create(llvm::FunctionType::get(ret, params, false),
+                                                 f->getLinkage(), "", &m);
+      n->takeName(f);
+      n->setCallingConv(f->getCallingConv());
+      for (llvm::User *u : llvm::make_early_inc_range(f->users())) {
+         auto *call = llvm::dyn_cast<llvm::CallInst>(u);
+         if (!call || call->getCalledFunction() != f) {
+            log << "error: " << e.name << " is used other than called\n";
+            return false;
+         }
+         llvm::IRBuilder<> b(call);
+         std::vector<llvm::Value *> args(call->arg_begin(), call->arg_end());
+         if (e.pos >= 0)
+            args[e.pos] =
+               b.CreateIntToPtr(b.CreateZExt(b.CreatePtrToInt(args[e.pos], oldInt), i64), global);
+         llvm::CallInst *nc = b.CreateCall(n, args);
+         nc->setCallingConv(call->getCallingConv());
+         llvm::Value *r = nc;
+         if (e.pos < 0)
+            r = b.CreateIntToPtr(b.CreateTrunc(b.CreatePtrToInt(nc, i64), oldInt), old);
+         call->replaceAllUsesWith(r);
+         nc->takeName(call);
+         call->eraseFromParent();
+      }
+      f->eraseFromParent();
+   }
+   return true;
+}
+
 // SPIR passes a kernel's struct argument as a pointer with byval(T); an amdgcn kernel
 // receives it in the kernarg segment, as clang passes it: ptr addrspace(4) byref(T). Each
 // such kernel is rebuilt with byref parameters, and its body reads a private copy (byval:
@@ -370,7 +450,7 @@ compRetargetSpir(llvm::Module &src, const std::string &dataLayout, llvm::raw_ost
                cb->setCallingConv(llvm::CallingConv::C);
          }
    remangleBuiltins(*dst);
-   if (!kernelByvalToByref(*dst, log))
+   if (!retypeReserveIds(*dst, log) || !kernelByvalToByref(*dst, log))
       return nullptr;
    return dst;
 }

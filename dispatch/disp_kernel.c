@@ -110,12 +110,28 @@ disp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
       /* No sampler object can exist yet (no image support): every value is invalid. */
       return ICD_ERROR(CL_INVALID_SAMPLER, "argument %u of %s: not a sampler (hsacl has no "
                        "image support yet)", arg_index, k->name);
+   case COMP_ARG_PIPE: {
+      /* §5.9.2: a pipe argument takes a pipe object of the kernel's context. */
+      if (arg_size != sizeof(cl_mem))
+         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a pipe: size must be "
+                          "sizeof(cl_mem), not %zu", arg_index, k->name, arg_size);
+      if (!arg_value)
+         return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is a pipe: arg_value is "
+                          "NULL", arg_index, k->name);
+      struct _cl_mem *m = mem_mem_from_handle(*(const cl_mem *)arg_value);
+      if (!m || !mem_is_pipe(m))
+         return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: %p is not a pipe object",
+                          arg_index, k->name, (void *)*(const cl_mem *)arg_value);
+      if (m->context != k->context)
+         return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: pipe of another context",
+                          arg_index, k->name);
+      return comp_kernel_set_arg_raw(k, arg_index, sizeof(cl_mem), arg_value);
+   }
    case COMP_ARG_IMAGE:
-   case COMP_ARG_PIPE:
       if (arg_size != sizeof(cl_mem))
          return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s takes a cl_mem, not %zu "
                           "bytes", arg_index, k->name, arg_size);
-      return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: images and pipes are not "
+      return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: images are not "
                        "supported yet", arg_index, k->name);
    default:
       return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is of a kind hsacl does not "
@@ -603,6 +619,22 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
             mem_retain_internal(m);
             l->mems[l->num_mems++] = m;
          }
+         memcpy(ka + a->offset, &va, a->size < 8 ? a->size : 8);
+         break;
+      }
+      case COMP_ARG_PIPE: {
+         /* The pipe's header address (comp_builtins_pipe.cl); set only to a pipe. */
+         cl_mem h = NULL;
+         memcpy(&h, v->value, sizeof(h));
+         struct _cl_mem *m = mem_mem_from_handle(h);
+         if (!m) {
+            err = ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: the pipe was released",
+                            i, k->name);
+            goto out_abort;
+         }
+         uint64_t va = m->device_va;
+         mem_retain_internal(m);
+         l->mems[l->num_mems++] = m;
          memcpy(ka + a->offset, &va, a->size < 8 ? a->size : 8);
          break;
       }

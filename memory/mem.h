@@ -67,7 +67,7 @@ struct mem_map {
  */
 struct _cl_mem {
    struct icd_object obj;
-   cl_mem_object_type type;      /* CL_MEM_OBJECT_BUFFER */
+   cl_mem_object_type type;      /* CL_MEM_OBJECT_BUFFER or CL_MEM_OBJECT_PIPE */
    struct _cl_context *context;  /* holds an internal reference */
    struct _cl_device_id *device; /* whose pool backs the memory (first fitting device) */
    cl_mem_flags flags;           /* as given; READ_WRITE added when no access flag was;
@@ -90,6 +90,8 @@ struct _cl_mem {
    cl_mem_properties *props; /* clCreateBufferWithProperties list as given,
                               * 0-terminated; NULL when none was given */
    size_t num_props;         /* entries including the terminator; 0 when props NULL */
+   cl_uint pipe_packet_size; /* a pipe's CL_PIPE_PACKET_SIZE; else 0 */
+   cl_uint pipe_max_packets; /* a pipe's CL_PIPE_MAX_PACKETS; else 0 */
    atomic_uint map_count;    /* CL_MEM_MAP_COUNT: maintained by the map/unmap code */
    atomic_uint internal_refs;
    pthread_mutex_t lock; /* guards maps and destructors */
@@ -104,6 +106,14 @@ static inline bool
 mem_is_buffer(const struct _cl_mem *mem)
 {
    return mem->type == CL_MEM_OBJECT_BUFFER;
+}
+
+/* True for a pipe (mem_pipe.c): device memory that only kernels reach, through pipe
+ * arguments; no host command accepts it (OpenCL 3.0 API §5.4). */
+static inline bool
+mem_is_pipe(const struct _cl_mem *mem)
+{
+   return mem->type == CL_MEM_OBJECT_PIPE;
 }
 
 /* The buffer whose allocation holds `mem`'s bytes: `mem` itself or its parent. */
@@ -253,7 +263,7 @@ cl_int CL_API_CALL mem_EnqueueMigrateMemObjects(cl_command_queue command_queue,
                                                 cl_uint num_events_in_wait_list,
                                                 const cl_event *event_wait_list, cl_event *event);
 
-/* Images, samplers and pipes on devices supporting none (mem_image.c): the specified
+/* Images and samplers on devices supporting neither (mem_image.c): the specified
  * answers for such a context — zero image formats, CL_INVALID_OPERATION on creation,
  * CL_INVALID_MEM_OBJECT / CL_INVALID_SAMPLER for handles that cannot exist. */
 cl_int CL_API_CALL mem_GetSupportedImageFormats(cl_context context, cl_mem_flags flags,
@@ -335,6 +345,10 @@ cl_int CL_API_CALL mem_ReleaseSampler(cl_sampler sampler);
 cl_int CL_API_CALL mem_GetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name,
                                       size_t param_value_size, void *param_value,
                                       size_t *param_value_size_ret);
+
+/* Pipes (mem_pipe.c), OpenCL 3.0 API §5.4; MEM_PIPE_HEADER_BYTES precede the packets
+ * (the layout compiler/comp_builtins_pipe.cl reads). */
+#define MEM_PIPE_HEADER_BYTES 128u
 cl_mem CL_API_CALL mem_CreatePipe(cl_context context, cl_mem_flags flags,
                                   cl_uint pipe_packet_size, cl_uint pipe_max_packets,
                                   const cl_pipe_properties *properties, cl_int *errcode_ret);

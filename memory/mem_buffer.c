@@ -111,9 +111,8 @@ mem_alloc_object(struct _cl_mem **out)
 
 /* ---- buffers ------------------------------------------------------------------------ */
 
-/* Copies `size` bytes of host memory into device-only memory through staging memory. */
-static cl_int
-copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *src, size_t size)
+cl_int
+mem__copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *src, size_t size)
 {
    const struct disp_hsa *hsa = disp_hsa_get();
    size_t chunk = size < COPY_CHUNK ? size : COPY_CHUNK;
@@ -157,16 +156,10 @@ hsa_host_memory(void *host_ptr, size_t size, uint64_t *device_va)
    return true;
 }
 
-/*
- * Returns a new buffer with one API reference. Inputs validated by the entry point:
- * `flags` consistent, `dev` one of the context's devices whose allocation limit fits
- * `size`, host_ptr present exactly when USE/COPY_HOST_PTR is set, `svm_base` non-NULL
- * when host_ptr lies in an SVM allocation of the context. `props` is copied.
- */
-static cl_int
-mem_buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_flags flags,
-                  size_t size, void *host_ptr, bool svm_host_ptr, const cl_mem_properties *props,
-                  size_t num_props, struct _cl_mem **out)
+cl_int
+mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_flags flags,
+                   size_t size, void *host_ptr, bool svm_host_ptr, const cl_mem_properties *props,
+                   size_t num_props, struct _cl_mem **out)
 {
    const struct disp_hsa *hsa = disp_hsa_get();
    hsa_agent_t agents[MEM_MAX_AGENTS];
@@ -240,7 +233,7 @@ mem_buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fla
       atomic_fetch_add(&dev->device_bytes_in_use, size);
       mem->device_va = (uintptr_t)mem->alloc_base;
       if (flags & CL_MEM_COPY_HOST_PTR) {
-         err = copy_to_device(dev, mem->device_va, host_ptr, size);
+         err = mem__copy_to_device(dev, mem->device_va, host_ptr, size);
          if (err != CL_SUCCESS)
             goto out_destroy;
       }
@@ -343,8 +336,8 @@ mem_CreateBufferWithProperties(cl_context context, const cl_mem_properties *prop
       }
    }
 
-   err =
-      mem_buffer_create(ctx, dev, flags, size, host_ptr, svm_host_ptr, properties, num_props, &mem);
+   err = mem__buffer_create(ctx, dev, flags, size, host_ptr, svm_host_ptr, properties, num_props,
+                            &mem);
    if (err != CL_SUCCESS)
       goto out;
    icd_set_errcode(errcode_ret, CL_SUCCESS);

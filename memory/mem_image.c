@@ -1,17 +1,16 @@
 /*
- * memory/mem_image.c — images, samplers and pipes on devices that support none of them.
+ * memory/mem_image.c — images and samplers on devices that support neither.
  *
- * hsacl's devices report CL_DEVICE_IMAGE_SUPPORT = CL_FALSE, CL_DEVICE_PIPE_SUPPORT =
- * CL_FALSE and no image formats until images exist. The API still answers exactly as the
+ * hsacl's devices report CL_DEVICE_IMAGE_SUPPORT = CL_FALSE and no image formats until
+ * images exist (pipes: mem_pipe.c). The API still answers exactly as the
  * OpenCL 3.0 API specification says for such a context, instead of "not implemented":
  *
  *  - clGetSupportedImageFormats succeeds with zero formats (§5.3.2: the list of formats a
  *    context supports; a device without image support has none). Programs and the CTS ask
  *    it on every device.
  *  - clCreateImage* and clCreateSampler* fail with CL_INVALID_OPERATION, the code §5.3.1
- *    and §5.7.1 name for "no devices in context support images"; clCreatePipe likewise
- *    for pipes (§5.4.1).
- *  - functions taking an image, sampler or pipe get CL_INVALID_MEM_OBJECT or
+ *    and §5.7.1 name for "no devices in context support images".
+ *  - functions taking an image or sampler get CL_INVALID_MEM_OBJECT or
  *    CL_INVALID_SAMPLER: no such object can exist. Queues and contexts are validated first,
  *    in the order of the specification's error lists.
  */
@@ -282,32 +281,4 @@ mem_GetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_
 {
    (void)param_name, (void)param_value_size, (void)param_value, (void)param_value_size_ret;
    return not_a_sampler(sampler);
-}
-
-/* ---- pipes (§5.4): CL_DEVICE_PIPE_SUPPORT is CL_FALSE --------------------------------- */
-
-cl_mem CL_API_CALL
-mem_CreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size,
-               cl_uint pipe_max_packets, const cl_pipe_properties *properties,
-               cl_int *errcode_ret)
-{
-   (void)flags, (void)pipe_packet_size, (void)pipe_max_packets, (void)properties;
-   cl_int err;
-   if (!plat_context_from_handle(context))
-      err = ICD_ERROR(CL_INVALID_CONTEXT, "context %p is not an hsacl context", (void *)context);
-   else
-      err = ICD_ERROR(CL_INVALID_OPERATION, "cannot create a pipe: no device of the context "
-                                            "supports pipes (CL_DEVICE_PIPE_SUPPORT is CL_FALSE)");
-   icd_set_errcode(errcode_ret, err);
-   return NULL;
-}
-
-cl_int CL_API_CALL
-mem_GetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size,
-                void *param_value, size_t *param_value_size_ret)
-{
-   (void)param_name, (void)param_value_size, (void)param_value, (void)param_value_size_ret;
-   return ICD_ERROR(CL_INVALID_MEM_OBJECT, "%p is not a pipe object (no device of hsacl "
-                                           "supports pipes)",
-                    (void *)pipe);
 }

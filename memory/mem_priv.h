@@ -1,6 +1,6 @@
 /*
  * memory/mem_priv.h — what the files of memory/ share: HSA pool allocation with access
- * grants (mem_staging.c).
+ * grants (mem_staging.c), buffer creation and host-to-device copies (mem_buffer.c).
  */
 #ifndef MEM_PRIV_H
 #define MEM_PRIV_H
@@ -24,5 +24,21 @@ cl_int mem__hsa_error(hsa_status_t status, cl_int code, const char *what);
 /* The GPU agents of the context's devices, for access grants. At most MEM_MAX_AGENTS. */
 #define MEM_MAX_AGENTS 16
 uint32_t mem__context_agents(const struct _cl_context *ctx, hsa_agent_t *agents);
+
+/*
+ * Returns a new buffer with one API reference (mem_buffer.c; also the storage of a pipe,
+ * mem_pipe.c). Inputs validated by the entry point: `flags` consistent, `dev` one of the
+ * context's devices whose allocation limit fits `size`, host_ptr present exactly when
+ * USE/COPY_HOST_PTR is set, `svm_host_ptr` true when host_ptr lies in an SVM allocation of
+ * the context. `props` is copied.
+ */
+cl_int mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_flags flags,
+                          size_t size, void *host_ptr, bool svm_host_ptr,
+                          const cl_mem_properties *props, size_t num_props, struct _cl_mem **out);
+
+/* Copies `size` bytes of host memory into device-only memory of `dev` through staging
+ * memory; the next kernel acquires at system scope (disp_fence_host_wrote). */
+cl_int mem__copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *src,
+                           size_t size);
 
 #endif

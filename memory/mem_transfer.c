@@ -791,8 +791,9 @@ mem_EnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *m
 {
    QUEUE_OR_RETURN(q, command_queue);
    struct _cl_mem *mem = mem_mem_from_handle(memobj);
-   if (!mem)
-      return ICD_ERROR(CL_INVALID_MEM_OBJECT, "memobj %p is not a memory object",
+   /* Its errors: "not a valid memory object or is a pipe object" (a pipe is never mapped). */
+   if (!mem || mem_is_pipe(mem))
+      return ICD_ERROR(CL_INVALID_MEM_OBJECT, "memobj %p is not a memory object or is a pipe",
                        (void *)memobj);
    if (mem->context != q->context)
       return ICD_ERROR(CL_INVALID_CONTEXT, "memobj belongs to another context");

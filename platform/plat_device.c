@@ -16,6 +16,8 @@
 #include <string.h>
 
 #define AMD_VENDOR_ID 0x1002u
+/* CL_DEVICE_PIPE_MAX_PACKET_SIZE with pipes (memory/mem_pipe.c checks against the query). */
+#define PLAT_PIPE_MAX_PACKET_SIZE 1024u
 
 /* ---- discovery --------------------------------------------------------------------- */
 
@@ -547,7 +549,15 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
    case CL_DEVICE_MAX_PIPE_ARGS:
    case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+      /* API §4.2: at least 16 with pipes, 0 without. Pipe arguments are pointers in the
+       * kernarg segment and reservations hold no device state (comp_builtins_pipe.cl), so
+       * neither has a limit of its own; 16 is what the specification asks. */
+      RET_SCALAR(cl_uint, device_has_feature("__opencl_c_pipes") ? 16u : 0u);
    case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+      /* Any size works (packets are copied in units of their alignment); 1024 bytes
+       * (a long16[8]) bounds what one work-item copies per call. */
+      RET_SCALAR(cl_uint,
+                 device_has_feature("__opencl_c_pipes") ? PLAT_PIPE_MAX_PACKET_SIZE : 0u);
    case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
    case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
@@ -654,7 +664,7 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
       /* The waves of a work-group run interleaved (cl_khr_subgroups requires it). */
       RET_SCALAR(cl_bool, plat_extension_reported("cl_khr_subgroups") ? CL_TRUE : CL_FALSE);
    case CL_DEVICE_PIPE_SUPPORT:
-      RET_SCALAR(cl_bool, CL_FALSE);
+      RET_SCALAR(cl_bool, device_has_feature("__opencl_c_pipes") ? CL_TRUE : CL_FALSE);
    case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
       RET_SCALAR(cl_device_atomic_capabilities, atomic_memory_capabilities());
    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
