@@ -19,7 +19,8 @@
  * Every wait has a bound (the kernels count spins, the host counts seconds), so a failure
  * fails rather than hangs.
  *
- * argv[1]: "plain", "check" (sets HSACL_SIM_CACHE=check before the runtime starts), or
+ * argv[1]: "plain" (the mode the environment says), "check" (sets HSACL_SIM_CACHE=check
+ * before the runtime starts), or
  * "1.2" (run with HSACL_OPENCL_VERSION=1.2: no SVM at all, clSVMAlloc returns NULL).
  */
 #define CL_TARGET_OPENCL_VERSION 300
@@ -110,6 +111,34 @@ static const char *source =
    "   out[0] = first;\n"
    "   out[1] = atomic_load_explicit(&mem[0], memory_order_acquire, SCOPE);\n"
    "   out[2] = spins < LIMIT;\n"
+   "}\n"
+   /* Two work-groups of one agent: group 0 reads mem[0..15] (every lane: a vector load, so
+    * its CU's L1 gets the line; a uniform first load would be a scalar one), group 1
+    * then stores mem[0..2] = 7, 8, 9 and releases; group 0 sees the release through a
+    * relaxed load, reads mem[1] (no acquire yet), then fences with acquire and reads
+    * mem[2]. out: the three reads, then 1 per group that saw its partner. */
+   "kernel void l1(global int *mem, global atomic_int *flags, global int *out) {\n"
+   "   int a = get_group_id(0) == 0 ? mem[get_local_id(0) & 15] : 0;\n"
+   "   if (get_local_id(0) != 0) return;\n"
+   "   int spins = 0;\n"
+   "   if (get_group_id(0) == 0) {\n"
+   "      atomic_store_explicit(&flags[0], 1, memory_order_release, memory_scope_device);\n"
+   "      while (atomic_load_explicit(&flags[1], memory_order_relaxed, memory_scope_device)\n"
+   "             == 0 && ++spins < LIMIT)\n"
+   "         ;\n"
+   "      int b = mem[1];\n"
+   "      atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acquire,\n"
+   "                             memory_scope_device);\n"
+   "      int c = mem[2];\n"
+   "      out[0] = a; out[1] = b; out[2] = c; out[3] = spins < LIMIT;\n"
+   "   } else {\n"
+   "      while (atomic_load_explicit(&flags[0], memory_order_acquire, memory_scope_device)\n"
+   "             == 0 && ++spins < LIMIT)\n"
+   "         ;\n"
+   "      mem[0] = 7; mem[1] = 8; mem[2] = 9;\n"
+   "      atomic_store_explicit(&flags[1], 1, memory_order_release, memory_scope_device);\n"
+   "      out[4] = spins < LIMIT;\n"
+   "   }\n"
    "}\n";
 
 static double
@@ -563,6 +592,47 @@ test_visibility(cl_program prog)
    CHECK_EQ_INT(host_saw, checking ? 0 : 42);
 }
 
+/* The vector L1 of the checking mode (sim/isa/sim_l1.c), on coarse-grained memory: a load
+ * without an acquire may hit the line the CU read before another CU's store (gfx906's L1
+ * is per CU and write-through; BUFFER_WBINVL1_VOL, which an agent-scope acquire emits,
+ * drops it). Needs two work-groups running at once: the software GPU's default threads. */
+static void
+test_l1(cl_program prog)
+{
+   int *mem = clSVMAlloc(ctx, CL_MEM_READ_WRITE, 4096, 0);
+   _Atomic int *flags = clSVMAlloc(ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
+                                   2 * sizeof(int), 0);
+   int *out = clSVMAlloc(ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, 5 * sizeof(int), 0);
+   CHECK(mem && flags && out);
+   if (!mem || !flags || !out)
+      goto out;
+   int zero = 0;
+   CHECK_EQ_INT(clEnqueueSVMMemFill(q, mem, &zero, sizeof(zero), 4096, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+   atomic_store(&flags[0], 0);
+   atomic_store(&flags[1], 0);
+   for (int i = 0; i < 5; i++)
+      out[i] = -1;
+   cl_kernel k = kernel(prog, "l1");
+   CHECK_EQ_INT(clSetKernelArgSVMPointer(k, 0, mem), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArgSVMPointer(k, 1, flags), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArgSVMPointer(k, 2, out), CL_SUCCESS);
+   size_t g = 128, l = 64;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+   CHECK_EQ_INT(out[3], 1);
+   CHECK_EQ_INT(out[4], 1);
+   CHECK_EQ_INT(out[0], 0);
+   CHECK_EQ_INT(out[1], checking ? 0 : 8); /* stale in the L1 without an acquire */
+   CHECK_EQ_INT(out[2], 9);
+   clReleaseKernel(k);
+out:
+   clSVMFree(ctx, mem);
+   clSVMFree(ctx, (void *)flags);
+   clSVMFree(ctx, out);
+}
+
 /* A context of two GPUs (HSACL_KFD_GPUS=2): one fine-grained allocation, written by a
  * kernel on each device in turn and by the host, without maps. */
 static void
@@ -628,7 +698,9 @@ test_profile_12(void)
 int
 main(int argc, char **argv)
 {
-   checking = argc > 1 && !strcmp(argv[1], "check");
+   /* "check", or the whole suite run in the checking mode (scripts/test). */
+   const char *mode = getenv("HSACL_SIM_CACHE");
+   checking = (argc > 1 && !strcmp(argv[1], "check")) || (mode && !strcmp(mode, "check"));
    if (checking)
       setenv("HSACL_SIM_CACHE", "check", 1);
    test_watchdog("api_svm_fine", 240);
@@ -658,6 +730,7 @@ main(int argc, char **argv)
    test_concurrent_count(p);
    test_handshake(p);
    test_visibility(p);
+   test_l1(p);
    clReleaseProgram(p);
    clReleaseCommandQueue(q);
    clReleaseContext(ctx);
