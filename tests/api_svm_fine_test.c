@@ -647,10 +647,18 @@ test_two_devices(cl_platform_id platform)
    CHECK_EQ_INT(err, CL_SUCCESS);
    cl_command_queue q0 = clCreateCommandQueueWithProperties(c2, devs[0], NULL, &err);
    cl_command_queue q1 = clCreateCommandQueueWithProperties(c2, devs[1], NULL, &err);
-   const char *src = "kernel void add(global int *p, int v) { p[get_global_id(0)] += v; }\n";
+   const char *src =
+      "kernel void add(global int *p, int v) { p[get_global_id(0)] += v; }\n"
+      "kernel void inc(global atomic_int *c, int n) {\n"
+      "   for (int k = 0; k < n; k++)\n"
+      "      atomic_fetch_add_explicit(c, 1, memory_order_relaxed,\n"
+      "                                memory_scope_all_svm_devices);\n"
+      "}\n";
    cl_program p = clCreateProgramWithSource(c2, 1, &src, NULL, &err);
-   CHECK_EQ_INT(clBuildProgram(p, 2, devs, NULL, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clBuildProgram(p, 2, devs, "-cl-std=CL3.0", NULL, NULL), CL_SUCCESS);
    cl_kernel k = clCreateKernel(p, "add", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_kernel inc = clCreateKernel(p, "inc", &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
    enum { N = 1024 };
    int *a = clSVMAlloc(c2, CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, N * sizeof(int), 0);
@@ -674,7 +682,32 @@ test_two_devices(cl_platform_id platform)
       CHECK_EQ_INT(bad, 0);
       clSVMFree(c2, a);
    }
+   /* Both GPUs and the host increment one counter at once (all-devices scope). */
+   _Atomic int *ctr = clSVMAlloc(c2, CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
+                                 sizeof(int), 0);
+   CHECK(ctr != NULL);
+   if (ctr) {
+      enum { ITEMS = 256, PER_ITEM = 100, HOST_ADDS = 10000 };
+      atomic_store(ctr, 0);
+      int n = PER_ITEM;
+      size_t g = ITEMS;
+      CHECK_EQ_INT(clSetKernelArgSVMPointer(inc, 0, ctr), CL_SUCCESS);
+      CHECK_EQ_INT(clSetKernelArg(inc, 1, sizeof(n), &n), CL_SUCCESS);
+      CHECK_EQ_INT(clEnqueueNDRangeKernel(q0, inc, 1, NULL, &g, NULL, 0, NULL, NULL),
+                   CL_SUCCESS);
+      CHECK_EQ_INT(clEnqueueNDRangeKernel(q1, inc, 1, NULL, &g, NULL, 0, NULL, NULL),
+                   CL_SUCCESS);
+      CHECK_EQ_INT(clFlush(q0), CL_SUCCESS);
+      CHECK_EQ_INT(clFlush(q1), CL_SUCCESS);
+      for (int i = 0; i < HOST_ADDS; i++)
+         atomic_fetch_add(ctr, 1);
+      CHECK_EQ_INT(clFinish(q0), CL_SUCCESS);
+      CHECK_EQ_INT(clFinish(q1), CL_SUCCESS);
+      CHECK_EQ_INT(atomic_load(ctr), 2 * ITEMS * PER_ITEM + HOST_ADDS);
+      clSVMFree(c2, (void *)ctr);
+   }
    printf("two devices: checked\n");
+   clReleaseKernel(inc);
    clReleaseKernel(k);
    clReleaseProgram(p);
    clReleaseCommandQueue(q0);
