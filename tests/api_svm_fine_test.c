@@ -15,13 +15,17 @@
  *     (HSACL_SIM_CACHE=check) a kernel does not see what the host stored after its L2 read
  *     the line, and the host does not see the kernel's system-scope store before the
  *     kernel ends, as on gfx906 (coarse-grained memory is coherent at dispatch boundaries
- *     only); fine-grained memory in the same kernel is seen both ways.
+ *     only); fine-grained memory in the same kernel is seen both ways;
+ *   - the checking mode's vector L1 (sim/isa/sim_l1.c) on coarse-grained memory: a CU's
+ *     plain load after another work-group's release, seen only through a relaxed load, may
+ *     return the line it read before; after an agent-scope acquire it may not;
+ *   - with two GPUs (HSACL_KFD_GPUS=2): one allocation written by kernels of both without
+ *     maps, and both GPUs and the host incrementing one counter at once.
  * Every wait has a bound (the kernels count spins, the host counts seconds), so a failure
  * fails rather than hangs.
  *
  * argv[1]: "plain" (the mode the environment says), "check" (sets HSACL_SIM_CACHE=check
- * before the runtime starts), or
- * "1.2" (run with HSACL_OPENCL_VERSION=1.2: no SVM at all, clSVMAlloc returns NULL).
+ * before the runtime starts), or "1.2" (run with HSACL_OPENCL_VERSION=1.2: no SVM at all, clSVMAlloc returns NULL).
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
