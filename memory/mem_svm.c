@@ -217,10 +217,10 @@ mem_svm_free(struct _cl_context *ctx, void *ptr)
 
 /*
  * §5.6.1: returns NULL (no error code) for an invalid context, invalid flags (more than one
- * access flag, unknown bits, ATOMICS without FINE_GRAIN_BUFFER), flags no device of the
- * context supports (CL_DEVICE_SVM_CAPABILITIES: coarse-grained buffers need
+ * access flag, unknown bits, ATOMICS without FINE_GRAIN_BUFFER), flags a device of the
+ * context does not support (CL_DEVICE_SVM_CAPABILITIES: coarse-grained buffers need
  * COARSE_GRAIN_BUFFER, FINE_GRAIN_BUFFER needs FINE_GRAIN_BUFFER, ATOMICS needs ATOMICS),
- * size 0 or above every such device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, an alignment that is
+ * size 0 or above every device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, an alignment that is
  * not a power of two or exceeds SVM_MAX_ALIGNMENT, and allocation failure.
  */
 void *CL_API_CALL
@@ -243,19 +243,18 @@ mem_SVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint al
    if (fine)
       need = CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
              (flags & CL_MEM_SVM_ATOMICS ? CL_DEVICE_SVM_ATOMICS : 0);
+   for (cl_uint i = 0; i < ctx->num_devices; i++) {
+      if ((plat_device_svm_capabilities(ctx->devices[i]) & need) != need) {
+         ICD_ERROR(CL_INVALID_OPERATION, "clSVMAlloc: device %s of the context does not "
+                   "support SVM flags 0x%llx", ctx->devices[i]->name,
+                   (unsigned long long)flags);
+         return NULL;
+      }
+   }
    struct _cl_device_id *dev = NULL;
-   bool supported = false;
    for (cl_uint i = 0; i < ctx->num_devices && !dev; i++) {
-      if ((plat_device_svm_capabilities(ctx->devices[i]) & need) != need)
-         continue;
-      supported = true;
       if (size <= ctx->devices[i]->max_alloc_size)
          dev = ctx->devices[i];
-   }
-   if (!supported) {
-      ICD_ERROR(CL_INVALID_OPERATION, "clSVMAlloc: no device of the context supports SVM "
-                "flags 0x%llx", (unsigned long long)flags);
-      return NULL;
    }
    if (size == 0 || !dev) {
       ICD_ERROR(CL_INVALID_BUFFER_SIZE,
