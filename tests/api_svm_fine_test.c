@@ -116,13 +116,15 @@ static const char *source =
    "   out[1] = atomic_load_explicit(&mem[0], memory_order_acquire, SCOPE);\n"
    "   out[2] = spins < LIMIT;\n"
    "}\n"
-   /* Two work-groups of one agent: group 0 reads mem[0..15] (every lane: a vector load, so
-    * its CU's L1 gets the line; a uniform first load would be a scalar one), group 1
-    * then stores mem[0..2] = 7, 8, 9 and releases; group 0 sees the release through a
-    * relaxed load, reads mem[1] (no acquire yet), then fences with acquire and reads
-    * mem[2]. out: the three reads, then 1 per group that saw its partner. */
+   /* Two work-groups of one agent: group 0 reads mem[0..31] (every lane: a vector load, so
+    * its CU's L1 gets two lines; a uniform first load would be a scalar one), group 1
+    * then stores mem[0..2] = 7, 8, 9 and mem[17] = 11 and releases; group 0 sees the
+    * release through a relaxed load, reads mem[1] with a plain load and mem[17] with a
+    * relaxed atomic load (GLC: it misses in the L1), then fences with acquire and reads
+    * mem[2]. out: the first read, the plain, the fenced read, 1 per group that saw its
+    * partner, the atomic read. */
    "kernel void l1(global int *mem, global atomic_int *flags, global int *out) {\n"
-   "   int a = get_group_id(0) == 0 ? mem[get_local_id(0) & 15] : 0;\n"
+   "   int a = get_group_id(0) == 0 ? mem[get_local_id(0) & 31] : 0;\n"
    "   if (get_local_id(0) != 0) return;\n"
    "   int spins = 0;\n"
    "   if (get_group_id(0) == 0) {\n"
@@ -131,6 +133,8 @@ static const char *source =
    "             == 0 && ++spins < LIMIT)\n"
    "         ;\n"
    "      int b = mem[1];\n"
+   "      out[5] = atomic_load_explicit((global atomic_int *)&mem[17], memory_order_relaxed,\n"
+   "                                    memory_scope_device);\n"
    "      atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acquire,\n"
    "                             memory_scope_device);\n"
    "      int c = mem[2];\n"
@@ -139,7 +143,7 @@ static const char *source =
    "      while (atomic_load_explicit(&flags[0], memory_order_acquire, memory_scope_device)\n"
    "             == 0 && ++spins < LIMIT)\n"
    "         ;\n"
-   "      mem[0] = 7; mem[1] = 8; mem[2] = 9;\n"
+   "      mem[0] = 7; mem[1] = 8; mem[2] = 9; mem[17] = 11;\n"
    "      atomic_store_explicit(&flags[1], 1, memory_order_release, memory_scope_device);\n"
    "      out[4] = spins < LIMIT;\n"
    "   }\n"
@@ -606,7 +610,7 @@ test_l1(cl_program prog)
    int *mem = clSVMAlloc(ctx, CL_MEM_READ_WRITE, 4096, 0);
    _Atomic int *flags = clSVMAlloc(ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
                                    2 * sizeof(int), 0);
-   int *out = clSVMAlloc(ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, 5 * sizeof(int), 0);
+   int *out = clSVMAlloc(ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, 6 * sizeof(int), 0);
    CHECK(mem && flags && out);
    if (!mem || !flags || !out)
       goto out;
@@ -616,7 +620,7 @@ test_l1(cl_program prog)
    CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
    atomic_store(&flags[0], 0);
    atomic_store(&flags[1], 0);
-   for (int i = 0; i < 5; i++)
+   for (int i = 0; i < 6; i++)
       out[i] = -1;
    cl_kernel k = kernel(prog, "l1");
    CHECK_EQ_INT(clSetKernelArgSVMPointer(k, 0, mem), CL_SUCCESS);
@@ -630,6 +634,7 @@ test_l1(cl_program prog)
    CHECK_EQ_INT(out[0], 0);
    CHECK_EQ_INT(out[1], checking ? 0 : 8); /* stale in the L1 without an acquire */
    CHECK_EQ_INT(out[2], 9);
+   CHECK_EQ_INT(out[5], 11); /* a GLC load re-fetches the line */
    clReleaseKernel(k);
 out:
    clSVMFree(ctx, mem);
