@@ -1,11 +1,19 @@
 /*
- * memory/mem_svm.c — coarse-grained buffer SVM: clSVMAlloc / clSVMFree and the table of
- * live SVM allocations (OpenCL 3.0 API §5.6.1).
+ * memory/mem_svm.c — buffer SVM, coarse- and fine-grained: clSVMAlloc / clSVMFree and the
+ * table of live SVM allocations (OpenCL 3.0 API §5.6.1).
  *
- * An SVM allocation is device_pool memory whose access is granted to the CPU agent as well
- * as the context's GPU agents: HSA gives host and GPU one virtual address space, so the
- * pointer the application receives is also the GPU address. When the runtime refuses the
- * CPU agent access to device memory, the CPU agent's system_pool is used instead.
+ * A coarse-grained SVM allocation is device_pool memory whose access is granted to the CPU
+ * agent as well as the context's GPU agents: HSA gives host and GPU one virtual address
+ * space, so the pointer the application receives is also the GPU address. When the runtime
+ * refuses the CPU agent access to device memory, the CPU agent's system_pool is used
+ * instead. It counts in the device's CL_DEVICE_GLOBAL_FREE_MEMORY_AMD.
+ *
+ * A fine-grained allocation (CL_MEM_SVM_FINE_GRAIN_BUFFER, with or without
+ * CL_MEM_SVM_ATOMICS) is the CPU agent's fine-grained system_pool memory with access
+ * granted to every GPU of the context, as ROCm's OpenCL allocates it on discrete GPUs: the
+ * GPUs map it uncached (no L2 line of it goes stale: MTYPE UC; the KFD's coherent
+ * allocation), so host and kernels see each other's stores and atomics while a kernel runs.
+ * The SVM commands treat both kinds alike (maps only order).
  *
  * Table. One array for the process, sorted by base, under a reader/writer lock; each
  * entry names its context, so lookups are per context. An allocation holds an internal
@@ -31,6 +39,8 @@ struct svm_alloc {
    size_t size;             /* what it was asked for */
    void *alloc_base;        /* what HSA returned (base rounded down to it, if over-aligned) */
    struct _cl_context *ctx; /* holds an internal reference */
+   /* The device whose device_bytes_in_use counts the allocation (device pool), or NULL. */
+   struct _cl_device_id *counted;
 };
 
 static pthread_rwlock_t svm_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -117,20 +127,29 @@ table_remove(struct _cl_context *ctx, void *ptr, struct svm_alloc *out)
    return found;
 }
 
-/* Allocates `bytes` host- and GPU-accessible memory for `dev`'s context: device_pool with
- * CPU access, else system_pool. */
+/* Allocates `bytes` host- and GPU-accessible memory for `dev`'s context: fine-grained,
+ * system_pool with access for every GPU of the context; coarse-grained, device_pool with
+ * CPU access (*counted = dev), else system_pool. */
 static cl_int
-svm_pool_alloc(struct _cl_context *ctx, struct _cl_device_id *dev, size_t bytes, void **out)
+svm_pool_alloc(struct _cl_context *ctx, struct _cl_device_id *dev, size_t bytes, bool fine,
+               void **out, struct _cl_device_id **counted)
 {
    hsa_agent_t agents[MEM_MAX_AGENTS + 1];
    agents[0] = dev->cpu_agent;
    uint32_t n = 1 + mem__context_agents(ctx, agents + 1);
+   *counted = NULL;
+   if (fine)
+      return mem__pool_alloc(dev->system_pool, bytes, agents + 1, n - 1,
+                             CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                             "allocating fine-grained SVM memory in the system pool", out);
    /* The first try is quiet: its failure is the expected case when the runtime does not
     * grant the CPU access to device memory, and the fallback decides the outcome. */
    if (mem__pool_alloc(dev->device_pool, bytes, agents, n, CL_MEM_OBJECT_ALLOCATION_FAILURE,
                        dev->has_system_pool ? NULL : "allocating SVM memory in the device pool",
-                       out) == CL_SUCCESS)
+                       out) == CL_SUCCESS) {
+      *counted = dev;
       return CL_SUCCESS;
+   }
    if (!dev->has_system_pool)
       return CL_MEM_OBJECT_ALLOCATION_FAILURE;
    icd_log(ICD_LOG_INFO, "memory", "SVM allocation of %zu bytes from the system pool (the "
@@ -155,12 +174,16 @@ pool_alignment(hsa_amd_memory_pool_t pool)
 /* Returns a new SVM allocation of `ctx`; inputs validated by the entry point. */
 static cl_int
 mem_svm_alloc(struct _cl_context *ctx, struct _cl_device_id *dev, size_t size, size_t alignment,
-              void **out)
+              bool fine, void **out)
 {
    /* Over-allocate only when the pool's own alignment is not enough. */
-   size_t extra = alignment > pool_alignment(dev->device_pool) ? alignment : 0;
+   size_t extra =
+      alignment > pool_alignment(fine ? dev->system_pool : dev->device_pool) ? alignment : 0;
+   if (size + extra < size)
+      return ICD_ERROR(CL_INVALID_BUFFER_SIZE, "SVM size %zu with alignment %zu overflows",
+                       size, alignment);
    struct svm_alloc a = { .size = size, .ctx = ctx };
-   cl_int err = svm_pool_alloc(ctx, dev, size + extra, &a.alloc_base);
+   cl_int err = svm_pool_alloc(ctx, dev, size + extra, fine, &a.alloc_base, &a.counted);
    if (err != CL_SUCCESS)
       return err;
    a.base = ((uintptr_t)a.alloc_base + alignment - 1) & ~(uintptr_t)(alignment - 1);
@@ -168,6 +191,8 @@ mem_svm_alloc(struct _cl_context *ctx, struct _cl_device_id *dev, size_t size, s
    if (err != CL_SUCCESS)
       goto out_free;
    plat_context_retain_internal(ctx);
+   if (a.counted)
+      atomic_fetch_add(&a.counted->device_bytes_in_use, size);
    *out = (void *)a.base;
    return CL_SUCCESS;
 
@@ -184,15 +209,19 @@ mem_svm_free(struct _cl_context *ctx, void *ptr)
       return ICD_ERROR(CL_INVALID_VALUE, "%p is not an SVM allocation of context %p", ptr,
                        (void *)ctx);
    mem__pool_free(a.alloc_base);
+   if (a.counted)
+      atomic_fetch_sub(&a.counted->device_bytes_in_use, a.size);
    plat_context_release_internal(a.ctx);
    return CL_SUCCESS;
 }
 
 /*
- * §5.6.1: returns NULL (no error code) for an invalid context, invalid or unsupported
- * flags (only coarse-grained buffer SVM is supported: FINE_GRAIN_BUFFER and ATOMICS fail),
- * size 0 or above every device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, an alignment that is not a
- * power of two or exceeds SVM_MAX_ALIGNMENT, and allocation failure.
+ * §5.6.1: returns NULL (no error code) for an invalid context, invalid flags (more than one
+ * access flag, unknown bits, ATOMICS without FINE_GRAIN_BUFFER), flags a device of the
+ * context does not support (CL_DEVICE_SVM_CAPABILITIES: coarse-grained buffers need
+ * COARSE_GRAIN_BUFFER, FINE_GRAIN_BUFFER needs FINE_GRAIN_BUFFER, ATOMICS needs ATOMICS),
+ * size 0 or above every device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, an alignment that is
+ * not a power of two or exceeds SVM_MAX_ALIGNMENT, and allocation failure.
  */
 void *CL_API_CALL
 mem_SVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment)
@@ -209,9 +238,18 @@ mem_SVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint al
       ICD_ERROR(CL_INVALID_VALUE, "clSVMAlloc: invalid flags 0x%llx", (unsigned long long)flags);
       return NULL;
    }
-   if (flags & CL_MEM_SVM_FINE_GRAIN_BUFFER) {
-      ICD_ERROR(CL_INVALID_OPERATION, "clSVMAlloc: fine-grained SVM is not supported");
-      return NULL;
+   const bool fine = (flags & CL_MEM_SVM_FINE_GRAIN_BUFFER) != 0;
+   cl_device_svm_capabilities need = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
+   if (fine)
+      need = CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+             (flags & CL_MEM_SVM_ATOMICS ? CL_DEVICE_SVM_ATOMICS : 0);
+   for (cl_uint i = 0; i < ctx->num_devices; i++) {
+      if ((plat_device_svm_capabilities(ctx->devices[i]) & need) != need) {
+         ICD_ERROR(CL_INVALID_OPERATION, "clSVMAlloc: device %s of the context does not "
+                   "support SVM flags 0x%llx", ctx->devices[i]->name,
+                   (unsigned long long)flags);
+         return NULL;
+      }
    }
    struct _cl_device_id *dev = NULL;
    for (cl_uint i = 0; i < ctx->num_devices && !dev; i++) {
@@ -231,8 +269,8 @@ mem_SVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint al
       return NULL;
    }
    void *ptr = NULL;
-   if (mem_svm_alloc(ctx, dev, size, alignment ? alignment : SVM_DEFAULT_ALIGNMENT, &ptr) !=
-       CL_SUCCESS)
+   if (mem_svm_alloc(ctx, dev, size, alignment ? alignment : SVM_DEFAULT_ALIGNMENT, fine,
+                     &ptr) != CL_SUCCESS)
       return NULL;
    return ptr;
 }

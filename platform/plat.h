@@ -119,6 +119,11 @@ struct _cl_device_id {
 
 ICD_DEFINE_HANDLE_CASTS(plat_device, struct _cl_device_id, cl_device_id, ICD_TYPE_DEVICE)
 
+/* CL_DEVICE_SVM_CAPABILITIES of `dev`, what clSVMAlloc (memory/mem_svm.c) may allocate for
+ * it: coarse-grained buffers (device pool), and with a fine-grained system pool
+ * fine-grained buffers with atomics; 0 in the 1.2 profile (SVM is OpenCL 2.0). */
+cl_device_svm_capabilities plat_device_svm_capabilities(const struct _cl_device_id *dev);
+
 /* What the compiler enables for `dev` (-cl-ext), a space-separated string: the extensions the
  * device reports (CL_DEVICE_EXTENSIONS) followed, in the OpenCL 3.0 profile, by the OpenCL C
  * features it reports (CL_DEVICE_OPENCL_C_FEATURES). Both come from plat_extensions.def. */

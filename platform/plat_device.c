@@ -344,6 +344,25 @@ atomic_fence_capabilities(void)
                          CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));
 }
 
+/*
+ * clSVMAlloc (memory/mem_svm.c), the §5.6.2 commands and SVM kernel arguments work on
+ * coarse-grained buffers (the device pool) and, where the CPU agent has a fine-grained
+ * pool, on fine-grained buffers with atomics: memory the host and every GPU of the context
+ * reach without maps, which the GPU maps uncached (ROCr's fine-grained system pool; the
+ * software GPU's L2 model keeps no line of it: sim/sim_isa.h SIM_ALLOC_COARSE), so device
+ * atomics at memory_scope_all_svm_devices are host-visible while a kernel runs.
+ */
+cl_device_svm_capabilities
+plat_device_svm_capabilities(const struct _cl_device_id *dev)
+{
+   if (!is_opencl_30())
+      return 0;
+   cl_device_svm_capabilities caps = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
+   if (dev->has_system_pool)
+      caps |= CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS;
+   return caps;
+}
+
 /* ---- entry points ----------------------------------------------------------------- */
 
 static bool
@@ -645,9 +664,7 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
                             ? 1024 * 1024
                             : 0);
    case CL_DEVICE_SVM_CAPABILITIES:
-      /* clSVMAlloc (mem_svm.c), §5.6.2 commands and SVM kernel arguments: coarse-grained
-       * buffer SVM only. */
-      RET_SCALAR(cl_device_svm_capabilities, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER);
+      RET_SCALAR(cl_device_svm_capabilities, plat_device_svm_capabilities(dev));
    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
       /* dispatch/disp_kernel.c launches partial work-groups of OpenCL C 2.0+ kernels (AQL
        * grid sizes need no multiple; hidden_remainder_*): claimed in the 3.0 profile, the

@@ -29,7 +29,10 @@ enum sim_alloc_flags {
    SIM_ALLOC_EXEC = 1u << 3,
    /* Coarse-grained memory (device memory, coarse-grained system pools): the GPU's L2
     * caches it, and only fences at agent or system scope make it coherent
-    * (sim_cache.c). Fine-grained, kernarg, registered and code memory is not cached. */
+    * (sim_cache.c); in the checking mode each compute unit's vector L1 holds its lines
+    * too (isa/sim_l1.c). Fine-grained (the KFD's coherent memory, mapped uncached),
+    * kernarg, registered and code memory is not cached: the host and a running kernel
+    * see each other's stores and atomics on it. */
    SIM_ALLOC_COARSE = 1u << 4,
 };
 
@@ -153,7 +156,9 @@ hsa_status_t sim__isa_dispatch_scratch(unsigned agent, sim_scratch *scratch,
  * accesses to coarse-grained memory go through a write-back cache of its own, so a write
  * reaches memory (the host, the copy engine, other agents) only at a system-scope release,
  * and a line read before another agent or the host wrote memory stays stale until a
- * system-scope acquire. Without it every access goes to memory, as before. The fence
+ * system-scope acquire; and each compute unit has a write-through vector L1 of those
+ * lines that only GLC loads, BUFFER_WBINVL1(_VOL) and a dispatch's start refresh
+ * (isa/sim_l1.c). Without it every access goes to memory, as before. The fence
  * counters (HSACL_SIM_CACHE_STATS=<file>: struct sim_cache_stats, updated in place) count
  * in both modes.
  */

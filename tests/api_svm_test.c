@@ -1,6 +1,6 @@
 /*
  * tests/api_svm_test.c — coarse-grained buffer SVM through the loader on the software GPU
- * (OpenCL 3.0 API §5.6, §5.9.2): clEnqueueSVMMemcpy/MemFill/Map/Unmap/Free/MigrateMem with
+ * (fine-grained: api_svm_fine_test.c) (OpenCL 3.0 API §5.6, §5.9.2): clEnqueueSVMMemcpy/MemFill/Map/Unmap/Free/MigrateMem with
  * their errors, round trips between SVM and host memory, clEnqueueSVMFree with and without
  * a callback (and its order in the queue), clSetKernelArgSVMPointer and
  * clSetKernelExecInfo, kernels that take SVM pointers directly, chase a linked list and a
@@ -60,7 +60,8 @@ test_capabilities(void)
    cl_device_svm_capabilities caps = 0;
    CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof(caps), &caps, NULL),
                 CL_SUCCESS);
-   CHECK_EQ_INT(caps, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER);
+   CHECK_EQ_INT(caps, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+                         CL_DEVICE_SVM_ATOMICS);
 }
 
 /* Memcpy host -> SVM -> SVM -> host, fill, map/unmap, migrate. */

@@ -672,8 +672,6 @@ test_svm(void)
    CHECK(clSVMAlloc(context, 0, 4096, 96) == NULL);
    CHECK(clSVMAlloc(context, 0, 4096, 1u << 22) == NULL);
    CHECK(clSVMAlloc(context, 0, 4096, 1u << 31) == NULL);
-   CHECK(clSVMAlloc(context, CL_MEM_SVM_FINE_GRAIN_BUFFER, 4096, 0) == NULL);
-   CHECK(clSVMAlloc(context, CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, 4096, 0) == NULL);
    CHECK(clSVMAlloc(context, CL_MEM_SVM_ATOMICS, 4096, 0) == NULL);
    CHECK(clSVMAlloc(context, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, 4096, 0) == NULL);
    CHECK(clSVMAlloc(context, CL_MEM_USE_HOST_PTR, 4096, 0) == NULL);

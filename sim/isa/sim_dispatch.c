@@ -49,6 +49,7 @@ typedef struct sim_tctx {
    uint8_t *lds;
    uint8_t *scratch;
    uint64_t scratch_cap;
+   struct sim_l1 *l1; /* checking mode: this thread's vector L1 */
 } sim_tctx;
 
 static pthread_key_t tctx_key;
@@ -63,6 +64,7 @@ tctx_free(void *p)
    free(t->vgprs);
    free(t->lds);
    free(t->scratch);
+   sim__l1_free(t->l1);
    free(t);
 }
 
@@ -353,6 +355,9 @@ run_workgroups_ex(sim_disp *d, bool *rotate)
    wg.lds = t->lds;
    wg.lds_size = d->lds_size;
    wg.waves = t->waves;
+   /* The CP invalidates the L1 at the dispatch's start: this thread's lines go. */
+   if (SIM_UNLIKELY(sim__cache_checking))
+      wg.l1 = sim__l1_begin(&t->l1);
    for (;;) {
       if (atomic_load_explicit(&d->faulted, memory_order_relaxed) || watchdog_expired(d))
          break;

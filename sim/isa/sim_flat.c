@@ -159,8 +159,22 @@ check_rows(sim_wave *w, const sim_inst *in, unsigned first, unsigned n)
    return first + n <= w->nvgpr || sim__vrow(w, in, first + n - 1) != NULL;
 }
 
+static void vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kind);
+
+/* Vector-memory loads (FLAT, GLOBAL, SCRATCH, MUBUF): in the checking mode through the
+ * work-group's L1 (sim_l1.c), GLC forcing a miss. Not a tail call: this frame stays on the
+ * stack of every guest load (sim/tests/tsan-suppressions.txt names it). */
 void
 sim__vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kind)
+{
+   if (SIM_UNLIKELY(sim__cache_checking))
+      w->l1_load = in->flags & SIM_IF_GLC ? SIM_L1_GLC : SIM_L1_LOAD;
+   vm_load(w, in, xl, kind);
+   w->l1_load = SIM_L1_NONE;
+}
+
+static void
+vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kind)
 {
    unsigned n = kind >= SIM_VM_DW1 && kind <= SIM_VM_DW4 ? kind - SIM_VM_DW1 + 1 : 1;
    if (!check_rows(w, in, in->vdst, n) ||

@@ -203,6 +203,9 @@ struct sim_wave {
    sim_program *prog;      /* program of the last fetch (cache) */
    uint64_t *counts;       /* per-thread execution counters or NULL */
    bool trace;
+   /* Set by sim__vm_load while it runs in the checking mode: its coarse-grained accesses
+    * go through the work-group's vector L1 (sim_l1.c); SIM_L1_GLC forces a miss. */
+   uint8_t l1_load;
 };
 
 #define SIM_VCC(w) ((w)->s64[SIM_SRC_VCC / 2])
@@ -235,6 +238,9 @@ struct sim_wg {
     * sim__mem_find and its lock. Written by this thread only. */
    const sim_alloc *xcache[SIM_XCACHE_N];
    sim_program *prog;
+   /* Checking mode: the vector L1 of the "compute unit" (host thread) running the
+    * work-group, invalidated when the thread joins a dispatch (sim_l1.c); NULL otherwise. */
+   struct sim_l1 *l1;
 };
 
 /* One dispatch, shared read-only by the worker threads (except the fault record and the
@@ -341,6 +347,31 @@ void *sim__cache_ptr(sim_wave *w, const sim_alloc *a, uint64_t va, uint32_t size
  * applies the release fence. */
 void sim__cache_dispatch_begin(unsigned agent, unsigned acquire);
 void sim__cache_dispatch_end(unsigned agent, unsigned release);
+
+/*
+ * The vector L1 of a compute unit, in the checking mode (sim_l1.c). gfx906 gives each CU a
+ * 16 KiB write-through vector L1 ([AMDGPUUsage] "Memory Model GFX6-GFX9"): a load without
+ * GLC may hit a line filled earlier, which goes stale when another CU (or agent) writes the
+ * word in the L2; a GLC load misses and fetches the line again; atomics go to the L2; stores write through;
+ * BUFFER_WBINVL1(_VOL) invalidates, and so does the CP at a dispatch's start. Modelled for
+ * coarse-grained memory only, the memory the L2 model caches: fine-grained memory is mapped
+ * uncached (MTYPE UC), and the backend's system-scope sequences rely on an acquire's
+ * BUFFER_WBINVL1_VOL for it too, so no line of it outlives an acquire; the model keeps none.
+ */
+struct sim_l1;
+enum { SIM_L1_NONE = 0, SIM_L1_LOAD = 1, SIM_L1_GLC = 2 };
+/* The L1 for this thread's work-groups (allocated on first use, emptied). NULL when out of
+ * memory: loads then go to the L2. */
+struct sim_l1 *sim__l1_begin(struct sim_l1 **slot);
+void sim__l1_free(struct sim_l1 *l1);
+/* A load of [va, va + size) in coarse-grained `a` through the wave's L1; with GLC
+ * (w->l1_load == SIM_L1_GLC) the line is fetched again from the L2 ("force miss and
+ * re-fetch"). */
+void *sim__l1_load_ptr(sim_wave *w, const sim_alloc *a, uint64_t va, uint32_t size);
+/* A store or atomic to [va, va + size): the lines it covers leave the wave's L1. */
+void sim__l1_drop(sim_wave *w, const sim_alloc *a, uint64_t va, uint32_t size);
+/* BUFFER_WBINVL1(_VOL): every line leaves the wave's L1. */
+void sim__l1_invalidate(sim_wave *w);
 
 /* The allocation holding GPU VA `va` (its mapped pages: `reach`), or NULL: the
  * work-group's translation cache, then sim__mem_find. */

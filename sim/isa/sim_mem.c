@@ -49,8 +49,13 @@ sim__gpu_ptr(sim_wave *w, uint64_t va, uint32_t size, bool write)
                  (unsigned long long)va, (unsigned long long)w->inst_pc);
       return NULL;
    }
-   if (SIM_UNLIKELY(sim__cache_checking) && (a->flags & SIM_ALLOC_COARSE))
+   if (SIM_UNLIKELY(sim__cache_checking) && (a->flags & SIM_ALLOC_COARSE)) {
+      if (w->l1_load && !write)
+         return sim__l1_load_ptr(w, a, va, size);
+      if (write)
+         sim__l1_drop(w, a, va, size);
       return sim__cache_ptr(w, a, va, size, write);
+   }
    return a->view + (va - a->va);
 fault:
    sim__fault(w, SIM_FAULT_MEMORY_VIOLATION, va,

@@ -100,13 +100,19 @@ AT(buffer_atomic_xor, SIM_AT_XOR)
 AT(buffer_atomic_inc, SIM_AT_INC)
 AT(buffer_atomic_dec, SIM_AT_DEC)
 
-/* Write back and invalidate the vector L1 cache: no caches in this model, and every
- * access is coherent ([AMDGPUUsage] "Memory Model GFX6-GFX9"). */
+/* Write back and invalidate the vector L1 cache ([AMDGPUUsage] "Memory Model GFX6-GFX9"):
+ * the L1 is write-through, so only the invalidation shows; it exists in the checking mode
+ * (sim_l1.c), whose lines are all volatile (coarse-grained memory), so _VOL drops them
+ * all too. */
 void
 sim__op_buffer_wbinvl1(sim_wave *w, const sim_inst *in)
 {
+   (void)in;
+   sim__l1_invalidate(w);
 }
 void
 sim__op_buffer_wbinvl1_vol(sim_wave *w, const sim_inst *in)
 {
+   (void)in;
+   sim__l1_invalidate(w);
 }
