@@ -836,7 +836,8 @@ constexpr const char *kDefaultFlatWorkGroupSize = "1,256";
 // clang's OpenCL front end gives every function and kernel: convergent (a function may hold
 // a barrier), the build's defaults (target CPU and features, denormal and fast-math modes),
 // -cl-opt-disable's optnone, and for kernels the flat work-group size bound (the
-// reqd_work_group_size product, else 256, the device's CL_DEVICE_MAX_WORK_GROUP_SIZE) and
+// reqd_work_group_size product, else clang's OpenCL default of 256; the wide variant's
+// larger bound is set later, in backHalf, for IL and OpenCL C alike) and
 // whether work-groups are uniform (only with -cl-uniform-work-group-size: OpenCL 3.0 IL
 // programs may launch non-uniform work-groups). nullptr with the reason in the log.
 std::unique_ptr<llvm::Module>

@@ -17,7 +17,9 @@
  * 1D/2D/3D shapes of 1024; the errors (> 1024 work-items, a dimension above
  * CL_DEVICE_MAX_WORK_ITEM_SIZES, reqd mismatch); a program from a binary (its kernels keep
  * their code object's bound: CL_KERNEL_WORK_GROUP_SIZE 256 and a 512 launch is
- * CL_INVALID_WORK_GROUP_SIZE); a linked program (rebuilt from its link inputs).
+ * CL_INVALID_WORK_GROUP_SIZE); a linked program (rebuilt from its link inputs); an IL
+ * program (tests/workgroup_il.cl through clang-15 and llvm-spirv-15: argv[2]); printf from
+ * a 1024-wide group (the variant's own printf formats; workgroup_il.cl as source: argv[1]).
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -207,6 +209,28 @@ cache_clear(void)
       unlink(path);
    }
    closedir(d);
+}
+
+/* What the process writes to stdout (printf output) while `fn` runs, into buf. */
+static void
+capture_stdout(void (*fn)(void *), void *arg, char *buf, size_t size)
+{
+   fflush(stdout);
+   FILE *f = tmpfile();
+   int saved = dup(STDOUT_FILENO);
+   if (f)
+      dup2(fileno(f), STDOUT_FILENO);
+   fn(arg);
+   fflush(stdout);
+   dup2(saved, STDOUT_FILENO);
+   close(saved);
+   buf[0] = 0;
+   if (!f)
+      return;
+   rewind(f);
+   size_t n = fread(buf, 1, size - 1, f);
+   buf[n] = 0;
+   fclose(f);
 }
 
 static const char variant_line[] = "building the 1024 work-item variant";
@@ -700,6 +724,89 @@ test_link(void)
    clReleaseProgram(pb);
 }
 
+/* An IL program: the variant is rebuilt from the module. */
+static void
+test_il(const char *spv_path)
+{
+   size_t size = 0;
+   char *il = test_read_file(spv_path, &size);
+   if (!il)
+      return;
+   cl_int err;
+   cl_program p = clCreateProgramWithIL(ctx, il, size, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   CHECK_EQ_INT(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_SUCCESS);
+   cl_kernel red = kernel(p, "reduce");
+   CHECK_EQ_INT(wg_info_size(red, CL_KERNEL_WORK_GROUP_SIZE), 1024);
+   char log[65536];
+   unsigned failed = test_failed;
+   test_stderr_begin();
+   run_reduce(red, 256);
+   run_reduce(red, 1024);
+   run_reduce(red, 512);
+   capture_end(log, sizeof(log), failed, 1);
+   clReleaseKernel(red);
+   clReleaseProgram(p);
+   free(il);
+}
+
+struct say_arg {
+   cl_kernel k;
+   size_t local;
+};
+
+static void
+say_run(void *p)
+{
+   struct say_arg *a = p;
+   const size_t total = 2 * a->local;
+   uint32_t *out = calloc(total, 4);
+   cl_mem b = buffer(total * 4, NULL);
+   clSetKernelArg(a->k, 0, sizeof(cl_mem), &b);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, a->k, 1, NULL, &total, &a->local, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, total * 4, out, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clFinish(queue), CL_SUCCESS);
+   unsigned bad = 0;
+   for (size_t i = 0; i < total; i++)
+      bad += out[i] != i % a->local;
+   CHECK_EQ_INT(bad, 0);
+   clReleaseMemObject(b);
+   free(out);
+}
+
+/* printf from groups of 256 (default build) and 1024 (the variant): one line per group. */
+static void
+test_printf(const char *cl_path)
+{
+   size_t size = 0;
+   char *src = test_read_file(cl_path, &size);
+   if (!src)
+      return;
+   cl_program p = build(src, NULL);
+   struct say_arg a = { .k = kernel(p, "say") };
+   char out[4096];
+   static const size_t locals[] = { 256, 1024 };
+   for (int i = 0; i < 2; i++) {
+      a.local = locals[i];
+      capture_stdout(say_run, &a, out, sizeof(out));
+      /* One line per group, in the order the groups ran. */
+      char want[2][128];
+      for (int g = 0; g < 2; g++) {
+         snprintf(want[g], sizeof(want[g]), "group %d of %zu items: last %zu\n", g, a.local,
+                  a.local - 1);
+         CHECK(strstr(out, want[g]) != NULL);
+      }
+      CHECK_EQ_INT(strlen(out), strlen(want[0]) + strlen(want[1]));
+      if (test_failed)
+         fprintf(stderr, "printf output: \"%s\"\n", out);
+   }
+   clReleaseKernel(a.k);
+   clReleaseProgram(p);
+   free(src);
+}
+
 /* Two threads launch the same program's kernel at 1024 at once, each with its own kernel
  * object and queue: one variant build, both results right. */
 struct thread_arg {
@@ -772,8 +879,12 @@ test_threads(void)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
+   if (argc != 3) {
+      fprintf(stderr, "usage: api_workgroup_test workgroup_il.cl workgroup_il.spv\n");
+      return 2;
+   }
    /* The variant's log line (read once, before the first CL call). */
    setenv("HSACL_LOG", "info:compiler", 1);
    cache_dir = getenv("HSACL_CACHE_DIR");
@@ -801,6 +912,8 @@ main(void)
    test_binary(p);
    clReleaseProgram(p);
    test_link();
+   test_il(argv[2]);
+   test_printf(argv[1]);
    test_threads();
 
    clReleaseCommandQueue(queue);
