@@ -70,8 +70,11 @@ struct comp_program_device {
     * is set with the build's results (owned): whether it can be rebuilt at all (built
     * executables from source, IL or a link; not binaries), the IL build's specialization
     * constants, the link's inputs. `wide` is NULL until a launch first needs it; it is
-    * created under the program's wide_lock and then immutable until the next build. */
+    * created under the program's wide_lock and then immutable until the next build.
+    * `wide_failed` is set (under the lock, read without it) once its build has failed: the
+    * kernels' CL_KERNEL_WORK_GROUP_SIZE falls back to the default build's bound. */
    bool wide_buildable;
+   atomic_bool wide_failed;
    struct comp_spec_constant *spec_constants;
    size_t num_spec_constants;
    struct comp_link_input *link_inputs;
@@ -168,8 +171,9 @@ const struct comp_kernel_device *comp_kernel_for_device(const struct _cl_kernel 
 /*
  * The largest work-group `kernel` runs with on `device` (CL_KERNEL_WORK_GROUP_SIZE; `kd` is
  * comp_kernel_for_device's record): the reqd_work_group_size product when it has one, else
- * the device's maximum when the program can be rebuilt for it (comp_kernel_wide), else what
- * its code object was built for (.max_flat_workgroup_size).
+ * the device's maximum when the program can be rebuilt for it (comp_kernel_wide) and that
+ * rebuild has not failed, else what its code object was built for
+ * (.max_flat_workgroup_size).
  */
 size_t comp_kernel_max_work_group_size(const struct _cl_kernel *kernel,
                                        const struct _cl_device_id *device,

@@ -68,6 +68,7 @@ program_device_reset(struct comp_program_device *pd)
    comp__wide_destroy(pd->wide);
    pd->wide = NULL;
    pd->wide_buildable = false;
+   atomic_store(&pd->wide_failed, false);
    icd_free(pd->spec_constants);
    pd->spec_constants = NULL;
    pd->num_spec_constants = 0;

@@ -19,6 +19,10 @@
  * its kernels keep the bound of their code object (CL_KERNEL_WORK_GROUP_SIZE says so, and a
  * larger launch is CL_INVALID_WORK_GROUP_SIZE).
  *
+ * A failed build is remembered (pd->wide_failed): the launch that needed it gets
+ * CL_OUT_OF_RESOURCES with the build log in the error log, and the kernels then report the
+ * default build's bound, so larger launches are CL_INVALID_WORK_GROUP_SIZE as announced.
+ *
  * Locking: prog->wide_lock serialises the builds (a second thread launching meanwhile waits
  * and then uses the first one's result); nothing else is taken under it. Everything read
  * here is immutable while a kernel of the program exists (a rebuild is refused then), and
@@ -138,7 +142,8 @@ comp_kernel_max_work_group_size(const struct _cl_kernel *kernel,
    const struct comp_program_device *pd = program_device(kernel, device);
    /* A bound of the kernel's own (amdgpu_flat_work_group_size) other than clang's default
     * stays: the variant keeps it too. */
-   if (pd && pd->wide_buildable && sig->max_flat_workgroup_size == 256)
+   if (pd && pd->wide_buildable && !atomic_load(&pd->wide_failed) &&
+       sig->max_flat_workgroup_size == 256)
       return device->info.max_workgroup_size;
    return max;
 }
@@ -171,12 +176,15 @@ comp_kernel_wide(const struct _cl_kernel *kernel, const struct _cl_device_id *de
          return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "wide variant of program %p", (void *)prog);
       }
       pd->wide = w;
+      if (w->error != CL_SUCCESS)
+         atomic_store(&pd->wide_failed, true);
    }
    const struct comp_wide *w = pd->wide;
    pthread_mutex_unlock(&prog->wide_lock);
    if (w->error != CL_SUCCESS)
       /* The kernel reported the size as runnable: the launch fails for want of the
-       * code that runs it (§5.10 CL_OUT_OF_RESOURCES). */
+       * code that runs it (§5.10 CL_OUT_OF_RESOURCES). From now on the kernel query
+       * says the default bound, and larger launches are CL_INVALID_WORK_GROUP_SIZE. */
       return ICD_ERROR(CL_OUT_OF_RESOURCES,
                        "kernel %s: the wide variant of program %p did not build (%s)",
                        kernel->name, (void *)prog, icd_error_name(w->error));

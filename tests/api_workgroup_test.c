@@ -19,7 +19,9 @@
  * their code object's bound: CL_KERNEL_WORK_GROUP_SIZE 256 and a 512 launch is
  * CL_INVALID_WORK_GROUP_SIZE); a linked program (rebuilt from its link inputs); an IL
  * program (tests/workgroup_il.cl through clang-15 and llvm-spirv-15: argv[2]); printf from
- * a 1024-wide group (the variant's own printf formats; workgroup_il.cl as source: argv[1]).
+ * a 1024-wide group (the variant's own printf formats; workgroup_il.cl as source: argv[1]);
+ * a variant whose build fails (the launch that needed it: CL_OUT_OF_RESOURCES; then the
+ * kernel reports 256).
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -724,6 +726,50 @@ test_link(void)
    clReleaseProgram(pb);
 }
 
+/* A variant that fails to build (a build limit lowered in between, so that the rebuild is
+ * refused): the launch that needed it gets CL_OUT_OF_RESOURCES, the kernel then reports the
+ * default build's bound and refuses larger launches, and the default build still runs. */
+static void
+test_variant_failure(void)
+{
+   char *src = malloc(strlen(source) + 64);
+   sprintf(src, "/* failure */\n%s", source);
+   cl_program p = build(src, NULL);
+   free(src);
+   cl_kernel red = kernel(p, "reduce");
+   CHECK_EQ_INT(wg_info_size(red, CL_KERNEL_WORK_GROUP_SIZE), 1024);
+   run_reduce(red, 256);
+   cl_mem b = buffer(4096 * 4, NULL);
+   clSetKernelArg(red, 0, sizeof(cl_mem), &b);
+   clSetKernelArg(red, 1, sizeof(cl_mem), &b);
+   clSetKernelArg(red, 2, 1024 * 4, NULL);
+   size_t g = 4096, l = 1024;
+   char log[65536];
+   unsigned failed = test_failed;
+   CHECK_EQ_INT(clFinish(queue), CL_SUCCESS);
+   setenv("HSACL_BUILD_MAX_SOURCE", "16", 1); /* bytes: every build is refused */
+   test_stderr_begin();
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, red, 1, NULL, &g, &l, 0, NULL, NULL),
+                CL_OUT_OF_RESOURCES);
+   l = 512;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, red, 1, NULL, &g, &l, 0, NULL, NULL),
+                CL_INVALID_WORK_GROUP_SIZE);
+   capture_end(log, sizeof(log), failed, 1);
+   unsetenv("HSACL_BUILD_MAX_SOURCE");
+   CHECK(strstr(log, "more than the 16 a build accepts") != NULL);
+   CHECK_EQ_INT(wg_info_size(red, CL_KERNEL_WORK_GROUP_SIZE), 256);
+   if (test_device_lists(device, CL_DEVICE_EXTENSIONS, "cl_khr_subgroups")) {
+      size_t v = 0;
+      CHECK_EQ_INT(clGetKernelSubGroupInfo(red, device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
+                                           sizeof(v), &v, NULL), CL_SUCCESS);
+      CHECK_EQ_INT(v, 4);
+   }
+   clReleaseMemObject(b);
+   run_reduce(red, 256);
+   clReleaseKernel(red);
+   clReleaseProgram(p);
+}
+
 /* An IL program: the variant is rebuilt from the module. */
 static void
 test_il(const char *spv_path)
@@ -913,6 +959,7 @@ main(int argc, char **argv)
    clReleaseProgram(p);
    test_link();
    test_il(argv[2]);
+   test_variant_failure();
    test_printf(argv[1]);
    test_threads();
 
