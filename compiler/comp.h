@@ -65,6 +65,21 @@ struct comp_program_device {
    hsa_code_object_reader_t reader;
    hsa_executable_t executable;
    struct comp_kernel_device *kernels; /* info->num_kernels entries, metadata order */
+   /* The wide variant (comp_wide.c): the same build for work-groups up to the device's
+    * maximum. What it is rebuilt from besides the program's source or IL and `options`
+    * is set with the build's results (owned): whether it can be rebuilt at all (built
+    * executables from source, IL or a link; not binaries), the IL build's specialization
+    * constants, the link's inputs. `wide` is NULL until a launch first needs it; it is
+    * created under the program's wide_lock and then immutable until the next build.
+    * `wide_failed` is set (under the lock, read without it) once its build has failed: the
+    * kernels' CL_KERNEL_WORK_GROUP_SIZE falls back to the default build's bound. */
+   bool wide_buildable;
+   atomic_bool wide_failed;
+   struct comp_spec_constant *spec_constants;
+   size_t num_spec_constants;
+   struct comp_link_input *link_inputs;
+   size_t num_link_inputs;
+   struct comp_wide *wide;
 };
 
 struct comp_program_release_callback {
@@ -84,6 +99,9 @@ struct _cl_program {
    size_t il_size;
    struct comp_program_device *devices;  /* the program's devices, in creation order */
    cl_uint num_devices;
+   /* Serialises the wide variants' builds (comp_wide.c); taken with no other lock held,
+    * `lock` is never taken under it. */
+   pthread_mutex_t wide_lock;
    pthread_mutex_t lock;                 /* guards everything below and devices[] */
    bool building;                        /* a build/compile is in progress */
    cl_uint num_kernels_attached;         /* live kernel objects (clBuildProgram refuses) */
@@ -149,6 +167,36 @@ void comp_kernel_release_internal(struct _cl_kernel *kernel);
  * that device (clEnqueueNDRangeKernel: CL_INVALID_PROGRAM_EXECUTABLE). */
 const struct comp_kernel_device *comp_kernel_for_device(const struct _cl_kernel *kernel,
                                                         const struct _cl_device_id *device);
+
+/*
+ * The largest work-group `kernel` runs with on `device` (CL_KERNEL_WORK_GROUP_SIZE; `kd` is
+ * comp_kernel_for_device's record): the reqd_work_group_size product when it has one, else
+ * the device's maximum when the program can be rebuilt for it (comp_kernel_wide) and that
+ * rebuild has not failed, else what its code object was built for
+ * (.max_flat_workgroup_size).
+ */
+size_t comp_kernel_max_work_group_size(const struct _cl_kernel *kernel,
+                                       const struct _cl_device_id *device,
+                                       const struct comp_kernel_device *kd);
+
+/* The largest work-group the default build of a kernel runs with (its code object's
+ * .max_flat_workgroup_size, at most the device's maximum): larger launches take
+ * comp_kernel_wide's record. */
+size_t comp_kernel_default_work_group_size(const struct _cl_device_id *device,
+                                           const struct comp_kernel_device *kd);
+
+/*
+ * The launch record of `kernel` on `device` in the program's wide variant: the program
+ * rebuilt once, on first use, with every kernel without reqd_work_group_size built for
+ * work-groups up to the device's maximum (comp_build_desc::max_work_group_size), through the
+ * kernel cache, and loaded; kept until the program is rebuilt or destroyed. Thread-safe: a
+ * second caller waits for the first build. *info receives the variant's metadata (printf
+ * formats). CL_INVALID_WORK_GROUP_SIZE when the program cannot be rebuilt (binaries), the
+ * build's error (logged with its build log) when it failed; a failure is remembered.
+ */
+cl_int comp_kernel_wide(const struct _cl_kernel *kernel, const struct _cl_device_id *device,
+                        const struct comp_kernel_device **kd,
+                        const struct comp_program_info **info);
 
 /* The printf formats of the program `kernel` came from, on `device` ("amdhsa.printf"
  * metadata); NULL under the same condition as comp_kernel_for_device. */

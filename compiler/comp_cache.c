@@ -169,6 +169,12 @@ comp__cache_key(const struct comp_build_desc *desc, char key[COMP_CACHE_KEY_HEX]
       hash_string(md, comp_identity());
       hash_field(md, kinds, sizeof(kinds));
       hash_string(md, desc->restrict_includes ? "includes=restricted" : "includes=any");
+      /* Only when set: the default builds keep the keys they had. */
+      if (desc->max_work_group_size) {
+         uint32_t wg = desc->max_work_group_size;
+         hash_string(md, "max-work-group-size");
+         hash_field(md, &wg, sizeof(wg));
+      }
       hash_string(md, desc->target_id);
       hash_string(md, desc->options);
       hash_list(md, desc->extensions);

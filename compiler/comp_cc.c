@@ -35,6 +35,10 @@ static const char usage[] =
    "    --features=A,B,...\n"
    "                    Enable exactly these OpenCL extensions / OpenCL C 3.0 features\n"
    "                    (default: clang's defaults for the target).\n"
+   "    --max-work-group-size=N\n"
+   "                    Build kernels without reqd_work_group_size for work-groups of up to\n"
+   "                    N work-items (default 256), as clEnqueueNDRangeKernel's wide variant\n"
+   "                    of a program is built for larger groups (1024 on gfx9).\n"
    "    --metadata      Print the parsed kernel metadata to standard output (exe only).\n"
    "    --version       Print the compiler identity and exit.\n"
    "    --help          Print this text and exit.\n"
@@ -157,6 +161,7 @@ main(int argc, char **argv)
    const char **extensions = NULL, **features = NULL;
    size_t opts_len = 0, source_size = 0;
    bool metadata = false;
+   unsigned max_wg = 0;
    int rc = 2;
    struct comp_output out = { 0 };
 
@@ -198,6 +203,15 @@ main(int argc, char **argv)
       } else if (!strncmp(a, "--features=", 11)) {
          free(features);
          features = split_list(argv[i] + 11);
+      } else if (!strncmp(a, "--max-work-group-size=", 22)) {
+         char *end = NULL;
+         unsigned long n = strtoul(a + 22, &end, 10);
+         if (!a[22] || *end || n < 1 || n > 1024) {
+            fprintf(stderr, "hsacl-cc: --max-work-group-size wants 1 to 1024, not '%s'\n",
+                    a + 22);
+            goto out;
+         }
+         max_wg = (unsigned)n;
       } else if (!strcmp(a, "--metadata")) {
          metadata = true;
       } else if (a[0] == '-' && a[1]) {
@@ -249,6 +263,7 @@ main(int argc, char **argv)
       .features = features,
       .action = COMP_ACTION_BUILD,
       .emit = emit,
+      .max_work_group_size = max_wg,
    };
    enum comp_status st = comp_build(&desc, &out);
    if (out.log && *out.log)

@@ -534,22 +534,6 @@ query_device(const struct _cl_kernel *k, cl_device_id device,
    return CL_SUCCESS;
 }
 
-/* Largest work-group the kernel can run with on `dev`. */
-static size_t
-kernel_max_work_group_size(const struct _cl_device_id *dev, const struct comp_kernel *sig)
-{
-   size_t max = dev->info.max_workgroup_size ? dev->info.max_workgroup_size : 256;
-   if (sig->max_flat_workgroup_size && sig->max_flat_workgroup_size < max)
-      max = sig->max_flat_workgroup_size;
-   if (sig->reqd_work_group_size[0]) {
-      size_t r = (size_t)sig->reqd_work_group_size[0] * sig->reqd_work_group_size[1] *
-                 sig->reqd_work_group_size[2];
-      if (r < max)
-         max = r;
-   }
-   return max;
-}
-
 cl_int CL_API_CALL
 comp_GetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
                             cl_kernel_work_group_info param_name, size_t param_value_size,
@@ -570,7 +554,9 @@ comp_GetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
       return ICD_ERROR(CL_INVALID_VALUE,
                        "CL_KERNEL_GLOBAL_WORK_SIZE: not a custom device or built-in kernel");
    case CL_KERNEL_WORK_GROUP_SIZE:
-      return ICD_GET_INFO_SCALAR(size_t, kernel_max_work_group_size(dev, sig),
+      /* The largest size a launch accepts: launches past the default build's bound run
+       * the program's wide variant (comp_wide.c). */
+      return ICD_GET_INFO_SCALAR(size_t, comp_kernel_max_work_group_size(k, dev, kd),
                                  param_value_size, param_value, param_value_size_ret);
    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
       size_t wg[3] = { sig->reqd_work_group_size[0], sig->reqd_work_group_size[1],
@@ -622,7 +608,7 @@ comp_GetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
 
    const struct comp_kernel *sig = kd->sig;
    size_t wave = sig->wavefront_size ? sig->wavefront_size : dev->info.wavefront_size;
-   size_t max_wg = kernel_max_work_group_size(dev, sig);
+   size_t max_wg = comp_kernel_max_work_group_size(k, dev, kd);
    switch (param_name) {
    case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
    case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {

@@ -827,12 +827,18 @@ frontHalf(clang::CompilerInstance &ci, const comp_build_desc &d, const char *mai
    return m;
 }
 
+// The flat work-group size clang's OpenCL front end gives a kernel without
+// reqd_work_group_size or amdgpu_flat_work_group_size (CodeGen/Targets/AMDGPU.cpp), and what
+// ilFrontHalf gives an IL kernel alike.
+constexpr const char *kDefaultFlatWorkGroupSize = "1,256";
+
 // The front half of an IL program: the SPIR-V module (specialized) through Khronos'
 // translator, then retargeted to amdgcn (comp_spirv_llvm.cpp) and given the attributes
 // clang's OpenCL front end gives every function and kernel: convergent (a function may hold
 // a barrier), the build's defaults (target CPU and features, denormal and fast-math modes),
 // -cl-opt-disable's optnone, and for kernels the flat work-group size bound (the
-// reqd_work_group_size product, else 256, the device's CL_DEVICE_MAX_WORK_GROUP_SIZE) and
+// reqd_work_group_size product, else clang's OpenCL default of 256; the wide variant's
+// larger bound is set later, in backHalf, for IL and OpenCL C alike) and
 // whether work-groups are uniform (only with -cl-uniform-work-group-size: OpenCL 3.0 IL
 // programs may launch non-uniform work-groups). nullptr with the reason in the log.
 std::unique_ptr<llvm::Module>
@@ -899,7 +905,7 @@ ilFrontHalf(clang::CompilerInstance &ci, const comp_build_desc &d, const Globals
                   size *= c->getZExtValue();
          }
          std::string bound = size ? std::to_string(size) + "," + std::to_string(size)
-                                  : std::string("1,256");
+                                  : std::string(kDefaultFlatWorkGroupSize);
          f.addFnAttr("amdgpu-flat-work-group-size", bound);
          f.addFnAttr("uniform-work-group-size", o.uniform_work_group_size ? "true" : "false");
          f.addFnAttr(llvm::Attribute::NoRecurse);
@@ -1378,17 +1384,39 @@ emitBitcode(llvm::Module &m, const std::vector<std::string> &objectOptions, bool
    return copyOut(llvm::StringRef(bc.data(), bc.size()), false, out);
 }
 
+// comp_build_desc::max_work_group_size: every kernel definition still at the default bound
+// (no reqd_work_group_size metadata, no bound of its own) is built for 1..max instead.
+// Before optimisation, as the front end sets it: AMDGPUAttributor propagates the kernels'
+// bounds to their callees, and the register budget follows from it.
+void
+setMaxWorkGroupSize(llvm::Module &m, unsigned max)
+{
+   const std::string bound = "1," + std::to_string(max);
+   for (llvm::Function &f : m) {
+      if (f.isDeclaration() || f.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL ||
+          f.getMetadata("reqd_work_group_size"))
+         continue;
+      llvm::Attribute a = f.getFnAttribute("amdgpu-flat-work-group-size");
+      if (a.isValid() && a.getValueAsString() != kDefaultFlatWorkGroupSize)
+         continue;
+      f.addFnAttr("amdgpu-flat-work-group-size", bound);
+   }
+}
+
 // The back half, shared by clBuildProgram (after frontHalf) and clLinkProgram (after
 // linkInputs): device libraries, optimisation and codegen with the options of `ci`
-// (EmitBackendOutput), then lld and the metadata for an executable.
+// (EmitBackendOutput), then lld and the metadata for an executable. `maxWorkGroupSize`:
+// comp_build_desc::max_work_group_size.
 comp_status
 backHalf(clang::CompilerInstance &ci, const Globals &g, const Target &t, const comp__options &o,
-         bool daz, llvm::Module &m, comp_emit emit, comp_output &out, llvm::raw_ostream &logOS,
-         bool &llvmError)
+         bool daz, llvm::Module &m, comp_emit emit, unsigned maxWorkGroupSize, comp_output &out,
+         llvm::raw_ostream &logOS, bool &llvmError)
 {
    // clang's BackendConsumer swaps the context's handler during the frontend and may not
    // restore it on every path: install ours again.
    m.getContext().setDiagnosticHandler(std::make_unique<LogDiagnosticHandler>(logOS, llvmError));
+   if (maxWorkGroupSize)
+      setMaxWorkGroupSize(m, maxWorkGroupSize);
    if (!splitCalledKernels(m, logOS))
       return COMP_BUILD_FAILURE;
    if (!linkDeviceLibs(ci, g, t, o, daz, m, logOS) || llvmError)
@@ -1668,7 +1696,7 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
    }
    return backHalf(ci, g, t, *o, daz, *m, d.emit == COMP_EMIT_BITCODE ? COMP_EMIT_EXECUTABLE
                                                                         : d.emit,
-                   out, logOS, llvmError);
+                   d.max_work_group_size, out, logOS, llvmError);
 }
 
 } // namespace

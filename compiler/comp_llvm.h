@@ -112,6 +112,13 @@ struct comp_build_desc {
    /* Restricted includes (HSACL_BUILD_INCLUDES=restricted): only the -I folders of the
     * options, the embedded headers and clang's own headers can be read. */
    bool restrict_includes;
+   /* The largest work-group a kernel without reqd_work_group_size is built for (its
+    * amdgpu-flat-work-group-size 1,N, COMP_EMIT_EXECUTABLE/ASM/LLVM of a build or link). 0
+    * keeps clang's OpenCL default, 256, which leaves each wave the whole register file of
+    * its SIMD; a larger N limits every wave to what N/64 waves of one CU allow (1024: 64
+    * VGPRs). Kernels with reqd_work_group_size or their own amdgpu_flat_work_group_size
+    * keep theirs. */
+   unsigned max_work_group_size;
 };
 
 struct comp_program_info;

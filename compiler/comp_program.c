@@ -65,6 +65,18 @@ static void
 program_device_reset(struct comp_program_device *pd)
 {
    program_device_unload(pd);
+   comp__wide_destroy(pd->wide);
+   pd->wide = NULL;
+   pd->wide_buildable = false;
+   atomic_store(&pd->wide_failed, false);
+   icd_free(pd->spec_constants);
+   pd->spec_constants = NULL;
+   pd->num_spec_constants = 0;
+   for (size_t i = 0; i < pd->num_link_inputs; i++)
+      icd_free((void *)pd->link_inputs[i].data);
+   icd_free(pd->link_inputs);
+   pd->link_inputs = NULL;
+   pd->num_link_inputs = 0;
    icd_free(pd->binary);
    icd_free(pd->log);
    icd_free(pd->options);
@@ -98,6 +110,7 @@ program_destroy(struct _cl_program *prog)
    icd_free(prog->il);
    icd_free(prog->spec_constants);
    pthread_mutex_destroy(&prog->lock);
+   pthread_mutex_destroy(&prog->wide_lock);
    if (prog->context)
       plat_context_release_internal(prog->context);
    icd_object_finish(&prog->obj);
@@ -121,6 +134,7 @@ program_create(struct _cl_context *ctx, struct _cl_device_id *const *devices,
    icd_object_init(&prog->obj, ICD_TYPE_PROGRAM);
    atomic_init(&prog->internal_refs, 1);
    pthread_mutex_init(&prog->lock, NULL);
+   pthread_mutex_init(&prog->wide_lock, NULL);
    prog->origin = origin;
    prog->num_devices = num_devices;
    for (cl_uint i = 0; i < num_devices; i++) {
@@ -515,6 +529,12 @@ struct build_result {
    hsa_code_object_reader_t reader;
    hsa_executable_t executable;
    struct comp_kernel_device *kernels;
+   /* What the wide variant is rebuilt from (comp_program_device). */
+   bool wide_buildable;
+   struct comp_spec_constant *spec_constants;
+   size_t num_spec_constants;
+   struct comp_link_input *link_inputs;
+   size_t num_link_inputs;
 };
 
 struct build_job {
@@ -565,10 +585,8 @@ build_job_destroy(struct build_job *job)
    icd_free(job);
 }
 
-/* Splits the device's extension string into a NULL-terminated list: the compiler defines
- * exactly what the device reports. `storage` receives the copy the list points into. */
-static const char **
-device_extension_list(const struct _cl_device_id *dev, char **storage)
+const char **
+comp__device_extension_list(const struct _cl_device_id *dev, char **storage)
 {
    char *s = icd_strdup(plat_device_extensions(dev));
    if (!s)
@@ -601,15 +619,14 @@ hsa_fail(char **log, hsa_status_t st, const char *what, const struct _cl_device_
    return disp_hsa_status_to_cl(st, what);
 }
 
-/* Loads a code object into a new HSA executable for `dev` and finds its kernels. */
-static cl_int
-load_executable(const struct _cl_device_id *dev, struct build_result *r)
+cl_int
+comp__load_executable(const struct _cl_device_id *dev, struct comp__loaded *r, char **log)
 {
    const struct disp_hsa *hsa = disp_hsa_get();
    hsa_status_t st;
    cl_int err;
    if (!hsa) {
-      log_append(&r->log, "error: no HSA runtime: %s\n", disp_hsa_failure());
+      log_append(log, "error: no HSA runtime: %s\n", disp_hsa_failure());
       return CL_OUT_OF_RESOURCES;
    }
    r->kernels = icd_calloc(r->info->num_kernels ? r->info->num_kernels : 1,
@@ -618,24 +635,24 @@ load_executable(const struct _cl_device_id *dev, struct build_result *r)
       return CL_OUT_OF_HOST_MEMORY;
    st = hsa->hsa_code_object_reader_create_from_memory(r->binary, r->binary_size, &r->reader);
    if (st != HSA_STATUS_SUCCESS) {
-      err = hsa_fail(&r->log, st, "hsa_code_object_reader_create_from_memory", dev);
+      err = hsa_fail(log, st, "hsa_code_object_reader_create_from_memory", dev);
       goto out_free_kernels;
    }
    st = hsa->hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
                                        NULL, &r->executable);
    if (st != HSA_STATUS_SUCCESS) {
-      err = hsa_fail(&r->log, st, "hsa_executable_create_alt", dev);
+      err = hsa_fail(log, st, "hsa_executable_create_alt", dev);
       goto out_destroy_reader;
    }
    st = hsa->hsa_executable_load_agent_code_object(r->executable, dev->agent, r->reader, NULL,
                                                    NULL);
    if (st != HSA_STATUS_SUCCESS) {
-      err = hsa_fail(&r->log, st, "hsa_executable_load_agent_code_object", dev);
+      err = hsa_fail(log, st, "hsa_executable_load_agent_code_object", dev);
       goto out_destroy_executable;
    }
    st = hsa->hsa_executable_freeze(r->executable, NULL);
    if (st != HSA_STATUS_SUCCESS) {
-      err = hsa_fail(&r->log, st, "hsa_executable_freeze", dev);
+      err = hsa_fail(log, st, "hsa_executable_freeze", dev);
       goto out_destroy_executable;
    }
    for (uint32_t i = 0; i < r->info->num_kernels; i++) {
@@ -648,15 +665,15 @@ load_executable(const struct _cl_device_id *dev, struct build_result *r)
       kd->sig = k;
       st = hsa->hsa_executable_get_symbol_by_name(r->executable, k->symbol, &agent, &sym);
       if (st != HSA_STATUS_SUCCESS) {
-         log_append(&r->log, "error: kernel symbol %s not found\n", k->symbol);
-         err = hsa_fail(&r->log, st, "hsa_executable_get_symbol_by_name", dev);
+         log_append(log, "error: kernel symbol %s not found\n", k->symbol);
+         err = hsa_fail(log, st, "hsa_executable_get_symbol_by_name", dev);
          goto out_destroy_executable;
       }
 #define SYM_INFO(attr, dst)                                                                 \
    do {                                                                                     \
       st = hsa->hsa_executable_symbol_get_info(sym, attr, dst);                             \
       if (st != HSA_STATUS_SUCCESS) {                                                       \
-         err = hsa_fail(&r->log, st, "hsa_executable_symbol_get_info(" #attr ")", dev);     \
+         err = hsa_fail(log, st, "hsa_executable_symbol_get_info(" #attr ")", dev);     \
          goto out_destroy_executable;                                                       \
       }                                                                                     \
    } while (0)
@@ -673,7 +690,6 @@ load_executable(const struct _cl_device_id *dev, struct build_result *r)
       kd->dynamic_stack = b;
 #undef SYM_INFO
    }
-   r->loaded = true;
    return CL_SUCCESS;
 
 out_destroy_executable:
@@ -684,6 +700,34 @@ out_free_kernels:
    icd_free(r->kernels);
    r->kernels = NULL;
    return err;
+}
+
+void
+comp__unload_executable(struct comp__loaded *r)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   if (r->kernels && hsa) {
+      hsa->hsa_executable_destroy(r->executable);
+      hsa->hsa_code_object_reader_destroy(r->reader);
+   }
+   icd_free(r->kernels);
+   r->kernels = NULL;
+}
+
+/* Loads the result's code object into a new HSA executable for `dev`. */
+static cl_int
+load_executable(const struct _cl_device_id *dev, struct build_result *r)
+{
+   struct comp__loaded l = { .binary = r->binary, .binary_size = r->binary_size,
+                             .info = r->info };
+   cl_int err = comp__load_executable(dev, &l, &r->log);
+   if (err != CL_SUCCESS)
+      return err;
+   r->reader = l.reader;
+   r->executable = l.executable;
+   r->kernels = l.kernels;
+   r->loaded = true;
+   return CL_SUCCESS;
 }
 
 static cl_int
@@ -716,17 +760,82 @@ action_name(enum comp_action action)
 }
 
 /* A cached or freshly built payload is usable: bitcode for a compile, else a code object
- * whose metadata parses (into r->info). */
+ * whose metadata parses (into *info). */
 static bool
-payload_valid(enum comp_action action, struct build_result *r, char **why)
+payload_valid(enum comp_action action, const void *binary, size_t size,
+              struct comp_program_info **info, char **why)
 {
    if (action == COMP_ACTION_COMPILE) {
-      if (r->binary_size >= 4 && !memcmp(r->binary, "BC\xc0\xde", 4))
+      if (size >= 4 && !memcmp(binary, "BC\xc0\xde", 4))
          return true;
       *why = strdup("not LLVM bitcode");
       return false;
    }
-   return r->info || comp_parse_metadata(r->binary, r->binary_size, &r->info, why) == COMP_OK;
+   return *info || comp_parse_metadata(binary, size, info, why) == COMP_OK;
+}
+
+cl_int
+comp__build_cached(const struct comp_build_desc *desc, void **binary, size_t *binary_size,
+                   struct comp_program_info **info, char **log)
+{
+   /* Links are not cached: their inputs are already the product of (cached) compiles and
+    * the link itself is the cheaper half. */
+   char key[COMP_CACHE_KEY_HEX];
+   bool cacheable = desc->action != COMP_ACTION_LINK && comp__cache_key(desc, key);
+   *binary = NULL;
+   *binary_size = 0;
+   *info = NULL;
+   *log = NULL;
+   if (cacheable && comp__cache_lookup(key, binary, binary_size, log)) {
+      char *why = NULL;
+      if (payload_valid(desc->action, *binary, *binary_size, info, &why))
+         return CL_SUCCESS;
+      icd_log(ICD_LOG_WARN, "compiler", "kernel cache entry %s: bad payload (%s)", key,
+              why ? why : "?");
+      free(why);
+      comp_program_info_destroy(*info);
+      icd_free(*binary);
+      icd_free(*log);
+      *info = NULL;
+      *binary = NULL;
+      *binary_size = 0;
+      *log = NULL;
+   }
+   struct comp_output out;
+   enum comp_status st = comp_build(desc, &out);
+   *log = out.log;
+   out.log = NULL;
+   if (st != COMP_OK) {
+      comp_output_finish(&out);
+      return status_to_cl(st, desc->action);
+   }
+   *binary = out.data;
+   *binary_size = out.size;
+   *info = out.info;
+   /* The key covers the source, options and embedded headers, not files #included from
+    * disk: caching such a build would serve it stale once a header changes. */
+   if (out.reads_files && cacheable) {
+      icd_log(ICD_LOG_INFO, "compiler", "not cached: the program includes files from disk");
+      cacheable = false;
+   }
+   out.data = NULL;
+   out.info = NULL;
+   comp_output_finish(&out);
+   char *why = NULL;
+   if (desc->emit != COMP_EMIT_BITCODE &&
+       !payload_valid(desc->action, *binary, *binary_size, info, &why)) {
+      log_append(log, "error: code object metadata: %s\n", why ? why : "?");
+      free(why);
+      comp_program_info_destroy(*info);
+      icd_free(*binary);
+      *info = NULL;
+      *binary = NULL;
+      *binary_size = 0;
+      return status_to_cl(COMP_INTERNAL_ERROR, desc->action);
+   }
+   if (cacheable)
+      comp__cache_store(key, *binary, *binary_size, *log);
+   return CL_SUCCESS;
 }
 
 /* Compiles (through the cache), links, or takes the program's binary, then loads it:
@@ -737,8 +846,8 @@ payload_valid(enum comp_action action, struct build_result *r, char **why)
  * "restricted" only files under the build's own -I folders (comp_include_jail.cpp), for
  * services that build kernels for remote clients. Any other value is taken as
  * "restricted" (a typo must not open the file system), with a warning. */
-static bool
-restricted_includes(void)
+bool
+comp__restricted_includes(void)
 {
    const char *e = getenv("HSACL_BUILD_INCLUDES");
    if (!e || !*e || !strcmp(e, "any"))
@@ -778,7 +887,7 @@ build_one(struct build_job *job, cl_uint i)
       }
    } else {
       char *ext_storage = NULL;
-      const char **exts = device_extension_list(dev, &ext_storage);
+      const char **exts = comp__device_extension_list(dev, &ext_storage);
       static const char *const no_features[] = { NULL };
       if (!exts) {
          r->error = CL_OUT_OF_HOST_MEMORY;
@@ -803,67 +912,13 @@ build_one(struct build_job *job, cl_uint i)
          .num_inputs = link ? job->num_inputs : 0,
          .emit = bitcode ? COMP_EMIT_BITCODE : COMP_EMIT_EXECUTABLE,
          .opencl_version = PLAT_CL_VERSION_MAJOR * 100 + PLAT_CL_VERSION_MINOR * 10,
-         .restrict_includes = restricted_includes(),
+         .restrict_includes = comp__restricted_includes(),
       };
-      /* Links are not cached: their inputs are already the product of (cached) compiles
-       * and the link itself is the cheaper half. */
-      char key[COMP_CACHE_KEY_HEX];
-      bool cacheable = !link && comp__cache_key(&desc, key);
-      bool hit = false;
-      if (cacheable && comp__cache_lookup(key, &r->binary, &r->binary_size, &r->log)) {
-         char *why = NULL;
-         hit = payload_valid(job->action, r, &why);
-         if (!hit) {
-            icd_log(ICD_LOG_WARN, "compiler", "kernel cache entry %s: bad payload (%s)", key,
-                    why ? why : "?");
-            free(why);
-            comp_program_info_destroy(r->info);
-            icd_free(r->binary);
-            icd_free(r->log);
-            r->info = NULL;
-            r->binary = NULL;
-            r->log = NULL;
-         }
-      }
-      if (!hit) {
-         struct comp_output out;
-         enum comp_status st = comp_build(&desc, &out);
-         r->log = out.log;
-         out.log = NULL;
-         if (st != COMP_OK) {
-            r->error = status_to_cl(st, job->action);
-            comp_output_finish(&out);
-            icd_free(exts);
-            icd_free(ext_storage);
-            return;
-         }
-         r->binary = out.data;
-         r->binary_size = out.size;
-         r->info = out.info;
-         /* The key covers the source, options and embedded headers, not files #included
-          * from disk: caching such a build would serve it stale once a header changes. */
-         if (out.reads_files && cacheable) {
-            icd_log(ICD_LOG_INFO, "compiler", "not cached: the program includes files from "
-                    "disk");
-            cacheable = false;
-         }
-         out.data = NULL;
-         out.info = NULL;
-         comp_output_finish(&out);
-         char *why = NULL;
-         if (!bitcode && !payload_valid(job->action, r, &why)) {
-            log_append(&r->log, "error: code object metadata: %s\n", why ? why : "?");
-            free(why);
-            r->error = status_to_cl(COMP_INTERNAL_ERROR, job->action);
-            icd_free(exts);
-            icd_free(ext_storage);
-            return;
-         }
-         if (cacheable)
-            comp__cache_store(key, r->binary, r->binary_size, r->log);
-      }
+      r->error = comp__build_cached(&desc, &r->binary, &r->binary_size, &r->info, &r->log);
       icd_free(exts);
       icd_free(ext_storage);
+      if (r->error != CL_SUCCESS)
+         return;
    }
 
    if (bitcode) {
@@ -885,6 +940,25 @@ build_one(struct build_job *job, cl_uint i)
       r->error = load_executable(dev, r);
       if (r->error != CL_SUCCESS)
          return;
+      /* Keep what the wide variant is rebuilt from: the link's inputs (the job's row,
+       * taken over), the IL build's specialization constants. */
+      if (prog->origin != COMP_ORIGIN_BINARY) {
+         if (job->action == COMP_ACTION_LINK) {
+            r->link_inputs = job->inputs[i];
+            r->num_link_inputs = job->num_inputs;
+            job->inputs[i] = NULL;
+         } else if (job->num_spec_constants) {
+            size_t bytes = job->num_spec_constants * sizeof(*job->spec_constants);
+            r->spec_constants = icd_malloc(bytes);
+            if (r->spec_constants) {
+               memcpy(r->spec_constants, job->spec_constants, bytes);
+               r->num_spec_constants = job->num_spec_constants;
+            }
+         }
+         /* Without its specialization constants the variant would be another program. */
+         r->wide_buildable = !job->num_spec_constants || job->action == COMP_ACTION_LINK ||
+                             r->spec_constants;
+      }
    }
    r->status = CL_BUILD_SUCCESS;
    r->error = CL_SUCCESS;
@@ -929,6 +1003,11 @@ build_run(struct build_job *job)
       pd->reader = r->reader;
       pd->executable = r->executable;
       pd->kernels = r->kernels;
+      pd->wide_buildable = r->wide_buildable;
+      pd->spec_constants = r->spec_constants;
+      pd->num_spec_constants = r->num_spec_constants;
+      pd->link_inputs = r->link_inputs;
+      pd->num_link_inputs = r->num_link_inputs;
    }
    prog->building = false;
    pthread_mutex_unlock(&prog->lock);

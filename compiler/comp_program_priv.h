@@ -43,6 +43,44 @@ size_t comp__binary_global_variable_size(const void *binary, size_t size);
  * ("gfx906:sramecc-:xnack-"). Static storage inside `device`. */
 const char *comp__device_target_id(const struct _cl_device_id *device);
 
+/* ---- builds and executables (comp_program.c) ----------------------------------------- */
+
+/* A code object loaded into an HSA executable on one device. */
+struct comp__loaded {
+   const void *binary; /* in: the code object */
+   size_t binary_size;
+   const struct comp_program_info *info; /* in: its metadata */
+   hsa_code_object_reader_t reader;      /* out: */
+   hsa_executable_t executable;
+   struct comp_kernel_device *kernels;   /* info->num_kernels entries, metadata order */
+};
+
+/* Loads r->binary into a new HSA executable for `dev` and finds its kernels (r's outputs,
+ * undone by comp__unload_executable). On failure nothing is left loaded and *log says why. */
+cl_int comp__load_executable(const struct _cl_device_id *dev, struct comp__loaded *r,
+                             char **log);
+void comp__unload_executable(struct comp__loaded *r);
+
+/* Splits the device's extension string into a NULL-terminated list: the compiler defines
+ * exactly what the device reports. `storage` receives the copy the list points into (both
+ * icd_free'd by the caller). NULL on out-of-memory. */
+const char **comp__device_extension_list(const struct _cl_device_id *dev, char **storage);
+
+/* Builds `desc` through the on-disk kernel cache (links are not cached). On success: the
+ * payload (code object, or bitcode for COMP_EMIT_BITCODE), its metadata (executables; NULL
+ * otherwise) and the build log, all the caller's. On failure the CL error of the action with
+ * the log in *log (and nothing else to free). */
+cl_int comp__build_cached(const struct comp_build_desc *desc, void **binary, size_t *binary_size,
+                          struct comp_program_info **info, char **log);
+
+/* HSACL_BUILD_INCLUDES=restricted (comp_program.c says what it means). */
+bool comp__restricted_includes(void);
+
+/* ---- wide variants (comp_wide.c) ------------------------------------------------------ */
+
+/* Unloads and frees a program device's wide variant; NULL is accepted. */
+void comp__wide_destroy(struct comp_wide *wide);
+
 /* ---- on-disk kernel cache (comp_cache.c) -------------------------------------------- */
 
 #define COMP_CACHE_KEY_HEX 65 /* SHA-256 in hex plus NUL */

@@ -464,16 +464,6 @@ check_global(cl_uint work_dim, const size_t *global_work_offset,
    return CL_SUCCESS;
 }
 
-/* The largest work-group the kernel takes on the queue's device. */
-static size_t
-kernel_max_wg(const struct _cl_command_queue *q, const struct comp_kernel *sig)
-{
-   size_t max_wg = q->device->info.max_workgroup_size;
-   if (sig->max_flat_workgroup_size && sig->max_flat_workgroup_size < max_wg)
-      max_wg = sig->max_flat_workgroup_size;
-   return max_wg;
-}
-
 static cl_int
 enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
                 const size_t *global_work_offset, const size_t *global_work_size,
@@ -496,7 +486,7 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
    if (err != CL_SUCCESS)
       return err;
    const struct comp_kernel *sig = kd->sig;
-   size_t max_wg = kernel_max_wg(q, sig);
+   size_t max_wg = comp_kernel_max_work_group_size(k, q->device, kd);
    const bool reqd = sig->reqd_work_group_size[0] != 0;
    if (local_work_size) {
       size_t product = 1;
@@ -549,6 +539,16 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
       if (!k->args[i].set)
          return ICD_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u of kernel %s is not set", i,
                           k->name);
+   }
+   /* Groups past what the default build was made for run the program's wide variant
+    * (built on first need, comp_wide.c); its printf formats are its own. */
+   const struct comp_program_info *wide_info = NULL;
+   const size_t items = lsz[0] * lsz[1] * lsz[2];
+   if (!empty && items > comp_kernel_default_work_group_size(q->device, kd)) {
+      err = comp_kernel_wide(k, q->device, &kd, &wide_info);
+      if (err != CL_SUCCESS)
+         return err;
+      sig = kd->sig;
    }
    if (empty) {
       /* Nothing to run: a host command that completes once its wait list has. */
@@ -700,7 +700,7 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
             }
             uint32_t header[2] = { 0, DISP_PRINTF_BUFFER_BYTES };
             memcpy(l->printf_buffer, header, sizeof(header));
-            l->printf_info = comp_kernel_program_info(k, q->device);
+            l->printf_info = wide_info ? wide_info : comp_kernel_program_info(k, q->device);
          }
          v = (uint64_t)(uintptr_t)l->printf_buffer;
          break;
@@ -793,7 +793,7 @@ disp_GetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_kerne
       for (cl_uint i = 0; i < 3; i++)
          lsz[i] = sig->reqd_work_group_size[i];
    } else {
-      choose_local_size(work_dim, g, kernel_max_wg(q, sig), lsz);
+      choose_local_size(work_dim, g, comp_kernel_max_work_group_size(k, q->device, kd), lsz);
    }
    for (cl_uint i = 0; i < work_dim; i++)
       suggested_local_work_size[i] = lsz[i];

@@ -52,10 +52,6 @@ typedef struct plat_gpu_info {
  */
 cl_int plat_gpu_info_from_target(const char *target, plat_gpu_info *out);
 
-/* The work-group size every kernel built without reqd_work_group_size supports
- * (CL_DEVICE_MAX_WORK_GROUP_SIZE): clang's default amdgpu-flat-work-group-size for OpenCL. */
-#define PLAT_DEFAULT_MAX_WORK_GROUP_SIZE 256u
-
 /* ---- platform ----------------------------------------------------------------------- */
 
 struct _cl_platform_id {

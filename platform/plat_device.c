@@ -445,12 +445,11 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
       RET_ARRAY(sizes, sizeof(sizes));
    }
    case CL_DEVICE_MAX_WORK_GROUP_SIZE:
-      /* What every kernel accepts: without reqd_work_group_size, clang builds AMDGPU
-       * kernels for at most 256 work-items (amdgpu-flat-work-group-size 1,256), as AMD's
-       * own OpenCL reports; the hardware's 1024 needs reqd_work_group_size. */
-      RET_SCALAR(size_t, gi->max_workgroup_size < PLAT_DEFAULT_MAX_WORK_GROUP_SIZE
-                            ? gi->max_workgroup_size
-                            : PLAT_DEFAULT_MAX_WORK_GROUP_SIZE);
+      /* The hardware's. Kernels are built for 256 work-items (clang's OpenCL default, which
+       * leaves each wave its SIMD's whole register file); a larger launch runs the program
+       * rebuilt for this size (compiler/comp_wide.c), and CL_KERNEL_WORK_GROUP_SIZE says
+       * what each kernel takes. */
+      RET_SCALAR(size_t, gi->max_workgroup_size);
    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
    case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
       RET_SCALAR(cl_uint, 4);
@@ -582,8 +581,8 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
       RET_SCALAR(cl_uint, 0);
    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-      /* A sub-group is a wavefront; the most a work-group holds, with reqd_work_group_size
-       * (0 without sub-groups, API §4.2). */
+      /* A sub-group is a wavefront; the most a work-group holds (0 without sub-groups, API
+       * §4.2). */
       RET_SCALAR(cl_uint, plat_extension_reported("cl_khr_subgroups")
                              ? (cl_uint)(gi->max_workgroup_size / gi->wavefront_size)
                              : 0);

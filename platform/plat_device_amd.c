@@ -214,8 +214,8 @@ plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_n
    case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_AMD:
       SCALAR(size_t, 256);
    case CL_DEVICE_MAX_WORK_GROUP_SIZE_AMD:
-      /* What a kernel without reqd_work_group_size is built for (plat_device.c). */
-      SCALAR(size_t, 256);
+      /* The hardware's, as CL_DEVICE_MAX_WORK_GROUP_SIZE (plat_device.c). */
+      SCALAR(size_t, dev->info.max_workgroup_size);
    case CL_DEVICE_PREFERRED_CONSTANT_BUFFER_SIZE_AMD:
       SCALAR(size_t, 16 * 1024);
    case CL_DEVICE_PCIE_ID_AMD:

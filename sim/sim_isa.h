@@ -73,7 +73,9 @@ typedef enum sim_fault_kind {
    SIM_FAULT_ILLEGAL_INSTRUCTION, /* -> HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION */
    SIM_FAULT_TRAP,                /* s_trap without debugger -> HSA_STATUS_ERROR_EXCEPTION */
    SIM_FAULT_INVALID_PACKET,      /* bad kernel object / sizes -> HSA_STATUS_ERROR_INVALID_PACKET_FORMAT */
-   SIM_FAULT_OUT_OF_RESOURCES,    /* host allocation failed -> HSA_STATUS_ERROR_OUT_OF_RESOURCES */
+   /* host allocation failed, or no gfx906 can place the dispatch (a work-group's waves do not
+    * fit one CU, scratch past COMPUTE_TMPRING_SIZE) -> HSA_STATUS_ERROR_OUT_OF_RESOURCES */
+   SIM_FAULT_OUT_OF_RESOURCES,
    SIM_FAULT_WATCHDOG,            /* ran past HSACL_SIM_WATCHDOG seconds -> HSA_STATUS_ERROR_EXCEPTION */
 } sim_fault_kind;
 

@@ -137,8 +137,9 @@ test_kernel_queries(bool v30)
       CHECK_EQ_INT(sg_query(fn, plain, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, l1, 1), 2);
       CHECK_EQ_INT(sg_query(fn, plain, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, l2, 2), 1);
       CHECK_EQ_INT(sg_query(fn, plain, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, l3, 3), 3);
-      /* Without reqd_work_group_size a kernel takes 256 work-items: 4 sub-groups. */
-      CHECK_EQ_INT(sg_query(fn, plain, CL_KERNEL_MAX_NUM_SUB_GROUPS, NULL, 0), 4);
+      /* Without reqd_work_group_size a kernel takes the device's 1024 work-items (its wide
+       * variant, compiler/comp_wide.c): 16 sub-groups. */
+      CHECK_EQ_INT(sg_query(fn, plain, CL_KERNEL_MAX_NUM_SUB_GROUPS, NULL, 0), 16);
       CHECK_EQ_INT(sg_query(fn, big, CL_KERNEL_MAX_NUM_SUB_GROUPS, NULL, 0), 16);
       CHECK_EQ_INT(sg_query(fn, plain, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, NULL, 0), 0);
 
@@ -148,11 +149,12 @@ test_kernel_queries(bool v30)
                    CL_SUCCESS);
       CHECK_EQ_INT(ret, sizeof(local));
       CHECK(local[0] == 192 && local[1] == 1 && local[2] == 1);
-      count = 5; /* 320 work-items: more than the kernel takes */
+      count = 17; /* 1088 work-items: more than the kernel takes */
       CHECK_EQ_INT(fn(plain, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof(count),
                       &count, sizeof(local), local, &ret),
                    CL_SUCCESS);
       CHECK(local[0] == 0 && local[1] == 0 && local[2] == 0);
+      count = 5;
       CHECK_EQ_INT(fn(big, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof(count),
                       &count, sizeof(size_t), local, &ret),
                    CL_SUCCESS);

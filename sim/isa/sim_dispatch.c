@@ -655,6 +655,23 @@ sim__isa_dispatch_scratch(unsigned agent, sim_scratch *scratch,
       st = fail(fault, SIM_FAULT_INVALID_PACKET, 0, "work-group larger than 1024 work-items");
       goto out;
    }
+   {
+      /* A work-group runs on one compute unit, its waves spread over the CU's 4 SIMDs; a
+       * gfx906 SIMD has 256 VGPRs a lane (64 KiB) for the waves it holds (AMDGPUUsage
+       * "Register allocation"; what amdgpu-flat-work-group-size bounds at compile time). A
+       * group whose waves cannot all be resident never starts on hardware: refused. SGPRs
+       * (800 a SIMD, at most 112 a wave) and wave slots (10 a SIMD) fit 4 waves a SIMD. */
+      uint32_t items = (uint32_t)d->wgsize[0] * d->wgsize[1] * d->wgsize[2];
+      uint32_t waves = (items + 63) / 64, per_simd = (waves + 3) / 4;
+      if (per_simd * d->nvgpr > 256) {
+         char msg[160];
+         snprintf(msg, sizeof(msg), "a work-group of %u waves needs %u VGPRs on a SIMD (%u "
+                  "waves of %u), a SIMD has 256", waves, per_simd * d->nvgpr, per_simd,
+                  d->nvgpr);
+         st = fail(fault, SIM_FAULT_OUT_OF_RESOURCES, 0, msg);
+         goto out;
+      }
+   }
    d->lds_size = packet->group_segment_size > lds_fixed ? packet->group_segment_size : lds_fixed;
    /* The CP allocates LDS in granules of 128 dwords on GFX7-GFX11 (AMDGPUUsage,
     * COMPUTE_PGM_RSRC2.LDS_SIZE): accesses inside the last granule do not fault. */

@@ -268,6 +268,71 @@ test_dispatch_error(const test_env *env, const char *trap_path)
    free(elf);
 }
 
+/*
+ * Resources of a compute unit: a work-group's waves all start on one CU, spread over its 4
+ * SIMDs, each with 256 VGPRs a lane. vgpr128_kernel (128 VGPRs) runs in groups of 256 and
+ * 512 work-items (1 and 2 waves a SIMD) and is refused at 1024 (4 a SIMD would need 512):
+ * HSA_STATUS_ERROR_OUT_OF_RESOURCES through the queue's error callback.
+ */
+static void
+test_cu_resources(const test_env *env, const char *path)
+{
+   size_t size;
+   void *elf = test_read_file(path, &size);
+   hsa_code_object_reader_t reader;
+   hsa_executable_t exec;
+   CHECK_HSA(hsa_code_object_reader_create_from_memory(elf, size, &reader));
+   CHECK_HSA(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                                       NULL, &exec));
+   CHECK_HSA(hsa_executable_load_agent_code_object(exec, env->gpu, reader, NULL, NULL));
+   CHECK_HSA(hsa_executable_freeze(exec, NULL));
+   hsa_executable_symbol_t sym;
+   CHECK_HSA(hsa_executable_get_symbol_by_name(exec, "vgpr128_kernel.kd", &env->gpu, &sym));
+   uint64_t kernel_object;
+   CHECK_HSA(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
+                                            &kernel_object));
+   void *kernarg;
+   CHECK_HSA(hsa_amd_memory_pool_allocate(env->kernarg_pool, 64, 0, &kernarg));
+   memset(kernarg, 0, 64);
+   static const uint16_t sizes[3] = { 256, 512, 1024 };
+   for (int i = 0; i < 3; i++) {
+      callback_state cb = {0};
+      hsa_queue_t *q;
+      CHECK_HSA(hsa_queue_create(env->gpu, 64, HSA_QUEUE_TYPE_MULTI, on_queue_error, &cb,
+                                 UINT32_MAX, UINT32_MAX, &q));
+      hsa_signal_t done;
+      CHECK_HSA(hsa_signal_create(1, 0, NULL, &done));
+      hsa_kernel_dispatch_packet_t d;
+      memset(&d, 0, sizeof(d));
+      d.header = header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true);
+      d.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+      d.workgroup_size_x = sizes[i];
+      d.workgroup_size_y = 1;
+      d.workgroup_size_z = 1;
+      d.grid_size_x = 2u * sizes[i];
+      d.grid_size_y = 1;
+      d.grid_size_z = 1;
+      d.kernel_object = kernel_object;
+      d.kernarg_address = kernarg;
+      d.completion_signal = done;
+      submit(q, &d);
+      if (sizes[i] <= 512) {
+         CHECK(wait_eq(done, 0, 5000 * MS) == 0);
+         CHECK(atomic_load(&cb.status) == HSA_STATUS_SUCCESS);
+      } else {
+         wait_callback(&cb);
+         CHECK(atomic_load(&cb.status) == HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+         CHECK(atomic_load(&cb.source) == q);
+      }
+      CHECK_HSA(hsa_queue_destroy(q));
+      hsa_signal_destroy(done);
+   }
+   CHECK_HSA(hsa_amd_memory_pool_free(kernarg));
+   CHECK_HSA(hsa_executable_destroy(exec));
+   CHECK_HSA(hsa_code_object_reader_destroy(reader));
+   free(elf);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -277,6 +342,7 @@ main(int argc, char **argv)
    test_barriers(&env);
    test_invalid_packet(&env);
    test_dispatch_error(&env, argv[1]);
+   test_cu_resources(&env, argv[1]);
    /* A queue left alive is torn down by the last hsa_shut_down. */
    hsa_queue_t *q;
    CHECK_HSA(hsa_queue_create(env.gpu, 128, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
