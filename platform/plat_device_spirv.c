@@ -23,6 +23,7 @@
  * the pseudo-names below. */
 #define REQ_SUBGROUPS "(sub-groups or work-group collectives)"
 #define REQ_GENERIC "(generic address space)"
+#define REQ_PIPES "(pipes)"
 
 /* SPIR-V capabilities (SPIR-V 1.4 §3.31) OpenCL's SPIR-V environment ties to the device. */
 static const struct {
@@ -41,6 +42,7 @@ static const struct {
    { 10, "cl_khr_fp64" },                      /* Float64 */
    { 12, "cl_khr_int64_base_atomics" },        /* Int64Atomics */
    { 38, REQ_GENERIC },                        /* GenericPointer */
+   { 17, REQ_PIPES },                          /* Pipes: __opencl_c_pipes */
    { 18, REQ_SUBGROUPS },                      /* Groups */
    { 58, "cl_khr_subgroups" },                 /* SubgroupDispatch (SPIR-V 1.1) */
    { 61, "cl_khr_subgroup_non_uniform_vote" }, /* GroupNonUniform */
@@ -74,8 +76,10 @@ applies(const char *requires)
 {
    if (!requires)
       return true;
-   if (!strcmp(requires, REQ_GENERIC) || !strcmp(requires, REQ_SUBGROUPS))
-      return plat_opencl_version() >= CL_MAKE_VERSION(3, 0, 0); /* both in the 3.0 profile */
+   /* The generic address space, sub-groups and pipes: in the 3.0 and 3.1 profiles. */
+   if (!strcmp(requires, REQ_GENERIC) || !strcmp(requires, REQ_SUBGROUPS) ||
+       !strcmp(requires, REQ_PIPES))
+      return plat_opencl_version() >= CL_MAKE_VERSION(3, 0, 0);
    return plat_extension_reported(requires);
 }
 

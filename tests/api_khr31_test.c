@@ -164,11 +164,11 @@ test_spirv_queries(void)
       clGetDeviceInfo(device, CL_DEVICE_SPIRV_CAPABILITIES_KHR, sizeof(caps), caps, &size),
       CL_SUCCESS);
    /* Addresses, Linkage, Kernel, Vector16, Float16Buffer, Int64, Int16, Int8 (required);
-    * Float16, Float64 (fp16, fp64), Int64Atomics, GenericPointer, Groups, SubgroupDispatch,
+    * Float16, Float64 (fp16, fp64), Int64Atomics, GenericPointer, Pipes, Groups, SubgroupDispatch,
     * GroupNonUniformShuffle(Relative), GroupNonUniform and its Vote, Arithmetic, Ballot and
     * Clustered forms, GroupNonUniformRotateKHR, DotProduct and its two input formats,
     * BitInstructions. */
-   static const cl_uint want[] = { 4,  5,  6,  7,  8,  11, 22,   39,   9,    10,   12,   38, 18,
+   static const cl_uint want[] = { 4,  5,  6,  7,  8,  11, 22,   39,   9,    10,   12,   38, 17, 18,
                                    58, 65, 66, 61, 62, 63, 64, 67, 6026, 6019, 6017, 6018, 6025 };
    size_t n = size / sizeof(cl_uint);
    CHECK_EQ_INT(n, sizeof(want) / sizeof(want[0]));
