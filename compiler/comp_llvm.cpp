@@ -870,6 +870,12 @@ ilFrontHalf(clang::CompilerInstance &ci, const comp_build_desc &d, const Globals
    std::unique_ptr<llvm::Module> m = compRetargetSpir(**parsed, g.dataLayout, logOS);
    if (!m)
       return nullptr;
+   // The translator writes no "Debug Info Version" flag into a module without debug
+   // information; an object of clCompileProgram read back by clLinkProgram would then be
+   // stripped with a warning in the link log ("ignoring debug info with an invalid version
+   // (0)"). comp_spirv.c removed the module's debug information: the flag says so.
+   if (!m->getModuleFlag("Debug Info Version"))
+      m->addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
    // OpFDiv of 32-bit floats needs 2.5 ulp, or correct rounding under
    // -cl-fp32-correctly-rounded-divide-sqrt (OpenCL 3.0 SPIR-V environment §7.4, as OpenCL C
    // 3.0 §7.4 for `/`); the translator writes a plain fdiv, which LLVM rounds correctly. The

@@ -23,7 +23,8 @@
  * child inherits no other descriptor. HSACL_SPIRV_TRANSLATOR names another translator
  * executable (tests use it to check the error when it is missing).
  *
- * Normalization: see normalize() (OpAtomicCompareExchangeWeak in SPIR-V 1.4 modules).
+ * Normalization: see normalize() (OpAtomicCompareExchangeWeak in SPIR-V 1.4 modules) and
+ * strip_debug_info() (the OpenCL.DebugInfo.100 instructions, cl_khr_spirv_extended_debug_info).
  * Lowering: the SPIR-V 1.4 instructions the translator cannot read are rewritten after
  * validation and specialization (comp_spirv_lower.c).
  *
@@ -62,6 +63,10 @@ extern char **environ;
 
 /* Opcodes and operands of the SPIR-V 1.4 specification (section 3) this file reads. */
 enum {
+   OP_NAME = 5,
+   OP_MEMBER_NAME = 6,
+   OP_EXT_INST_IMPORT = 11,
+   OP_EXT_INST = 12,
    OP_MEMORY_MODEL = 14,
    OP_ENTRY_POINT = 15,
    OP_CAPABILITY = 17,
@@ -72,6 +77,7 @@ enum {
    OP_SPEC_CONSTANT_FALSE = 49,
    OP_SPEC_CONSTANT = 50,
    OP_DECORATE = 71,
+   OP_MEMBER_DECORATE = 72,
    OP_ATOMIC_COMPARE_EXCHANGE = 230,
    OP_ATOMIC_COMPARE_EXCHANGE_WEAK = 231,
    DECORATION_SPEC_ID = 1,
@@ -120,6 +126,99 @@ normalize(uint32_t *w, size_t n, bool swap)
       }
       i += count;
    }
+}
+
+/* True when the OpExtInstImport at w[i] (`count` words) imports OpenCL.DebugInfo.100. The
+ * name is a literal string: UTF-8 bytes in word order, each word's first byte lowest. */
+static bool
+imports_debug_info(const uint32_t *w, size_t i, uint32_t count, bool swap)
+{
+   static const char name[] = "OpenCL.DebugInfo.100";
+   char buf[sizeof(name) + 4] = { 0 };
+   size_t len = 0;
+   for (size_t k = i + 2; k < i + count && len + 4 <= sizeof(buf); k++) {
+      uint32_t v = word(w, k, swap);
+      for (unsigned b = 0; b < 4; b++)
+         buf[len++] = (char)(v >> (8 * b));
+   }
+   buf[sizeof(buf) - 1] = 0;
+   return !strcmp(buf, name);
+}
+
+/* Removes the OpenCL.DebugInfo.100 extended instructions from a module whose word counts were
+ * checked, in place; returns the new number of words. Debug information is non-semantic
+ * (SPIR-V environment for OpenCL §"cl_khr_spirv_extended_debug_info": it describes the
+ * source, it does not change what a kernel does), and hsacl's code objects carry none, so
+ * dropping it is what accepting it means here. It goes before validation too: SPIRV-Tools
+ * 2023.1 rejects what Khronos' translator for LLVM 15 writes for `clang -g` (DebugInfoNone
+ * as a DebugSource's text, as a void function's return type), and the translator itself
+ * is then spared other producers' debug info. Removed: the import, every OpExtInst of the
+ * set (their results are used only by other instructions of the set), and the OpName,
+ * OpMemberName, OpDecorate and OpMemberDecorate naming one of those results. A module
+ * whose id bound is implausible (more than 2^24) is left as it is, for the validator. */
+static size_t
+strip_debug_info(uint32_t *w, size_t n, bool swap)
+{
+   uint32_t bound = word(w, 3, swap);
+   if (bound == 0 || bound > (1u << 24))
+      return n;
+   uint8_t *dropped = NULL; /* one byte per id: 1 = a debug set, 2 = a removed result */
+   for (size_t i = 5; i < n;) {
+      uint32_t first = word(w, i, swap), count = first >> 16;
+      if (count == 0 || count > n - i)
+         break;
+      if ((first & 0xffff) == OP_EXT_INST_IMPORT && count >= 3 &&
+          imports_debug_info(w, i, count, swap) && word(w, i + 1, swap) < bound) {
+         if (!dropped && !(dropped = calloc(bound, 1)))
+            return n; /* out of memory: the validator will say what it thinks */
+         dropped[word(w, i + 1, swap)] = 1;
+      }
+      i += count;
+   }
+   if (!dropped)
+      return n;
+   size_t out = 5;
+   for (size_t i = 5; i < n;) {
+      uint32_t first = word(w, i, swap), count = first >> 16, op = first & 0xffff;
+      if (count == 0 || count > n - i)
+         count = n - i; /* not an instruction (callers checked): kept as it is */
+      bool drop = false;
+      if (op == OP_EXT_INST_IMPORT && count >= 2)
+         drop = word(w, i + 1, swap) < bound && dropped[word(w, i + 1, swap)] == 1;
+      else if (op == OP_EXT_INST && count >= 5) {
+         uint32_t set = word(w, i + 3, swap), id = word(w, i + 2, swap);
+         if (set < bound && dropped[set] == 1) {
+            drop = true;
+            if (id < bound && dropped[id] == 0)
+               dropped[id] = 2;
+         }
+      }
+      if (!drop) {
+         memmove(&w[out], &w[i], count * sizeof(uint32_t));
+         out += count;
+      }
+      i += count;
+   }
+   /* Names and decorations come before the instructions they name (SPIR-V 2.4 logical
+    * layout): a second pass, now that every removed result is known. */
+   n = out;
+   out = 5;
+   for (size_t i = 5; i < n;) {
+      uint32_t first = word(w, i, swap), count = first >> 16, op = first & 0xffff;
+      if (count == 0 || count > n - i)
+         count = n - i;
+      bool drop = (op == OP_NAME || op == OP_MEMBER_NAME || op == OP_DECORATE ||
+                   op == OP_MEMBER_DECORATE) &&
+                  count >= 2 && word(w, i + 1, swap) < bound &&
+                  dropped[word(w, i + 1, swap)] == 2;
+      if (!drop) {
+         memmove(&w[out], &w[i], count * sizeof(uint32_t));
+         out += count;
+      }
+      i += count;
+   }
+   free(dropped);
+   return out;
 }
 
 /* Walks the module: header, then every instruction. Fills what `info` asks for. */
@@ -209,7 +308,7 @@ comp__spirv_check(const void *il, size_t size, struct comp__spirv_info *info, ch
    for (size_t i = 0; i < size / 4; i++)
       copy[i] = info->swapped ? __builtin_bswap32(in[i]) : in[i];
    normalize(copy, size / 4, false);
-   spv_const_binary_t binary = { copy, size / 4 };
+   spv_const_binary_t binary = { copy, strip_debug_info(copy, size / 4, false) };
    spv_diagnostic diag = NULL;
    spv_result_t r = spvValidate(ctx, &binary, &diag);
    free(copy);
@@ -320,10 +419,11 @@ comp__spirv_spec_size(const void *il, size_t size, uint32_t spec_id)
 }
 
 /* A copy of the module with the default values of the given specialization constants
- * replaced (caller frees). NULL with *why on a constant the module lacks. */
+ * replaced and its debug information removed (caller frees; *out_size its size in bytes).
+ * NULL with *why on a constant the module lacks. */
 static uint32_t *
 specialize(const void *il, size_t size, const struct comp_spec_constant *sc, size_t num_sc,
-           char **why)
+           size_t *out_size, char **why)
 {
    struct comp__spirv_info info;
    if (scan(il, size, &info, why) != COMP_OK)
@@ -334,6 +434,8 @@ specialize(const void *il, size_t size, const struct comp_spec_constant *sc, siz
    memcpy(w, il, size);
    bool swap = info.swapped;
    normalize(w, size / 4, swap);
+   size = strip_debug_info(w, size / 4, swap) * 4;
+   *out_size = size;
    for (size_t k = 0; k < num_sc; k++) {
       struct spec_slot slot;
       if (!find_spec(w, size / 4, swap, sc[k].id, &slot) || slot.size != sc[k].size) {
@@ -611,7 +713,7 @@ comp__spirv_translate(const void *il, size_t size, const struct comp_spec_consta
    *log = NULL;
    char *why = NULL;
    struct growbuf out = { 0 }, msgs = { 0 };
-   uint32_t *module = specialize(il, size, sc, num_sc, &why);
+   uint32_t *module = specialize(il, size, sc, num_sc, &size, &why);
    if (!module) {
       *log = why ? format("error: %s\n", why) : NULL;
       free(why);

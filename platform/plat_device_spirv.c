@@ -67,9 +67,16 @@ static const struct {
    { "SPV_KHR_integer_dot_product", "cl_khr_integer_dot_product" },
    { "SPV_KHR_subgroup_rotate", "cl_khr_subgroup_rotate" },
    { "SPV_KHR_no_integer_wrap_decoration", "cl_khr_spirv_no_integer_wrap_decoration" },
+   { "SPV_KHR_linkonce_odr", "cl_khr_spirv_linkonce_odr" },
 };
 
-static const char *const instruction_sets[] = { "OpenCL.std" };
+static const struct {
+   const char *name;
+   const char *requires;
+} instruction_sets[] = {
+   { "OpenCL.std", NULL },
+   { "OpenCL.DebugInfo.100", "cl_khr_spirv_extended_debug_info" },
+};
 
 static bool
 applies(const char *requires)
@@ -90,10 +97,15 @@ plat__device_info_spirv(const struct _cl_device_id *dev, cl_device_info param_na
    (void)dev;
    bool il = plat_opencl_version() >= CL_MAKE_VERSION(3, 0, 0) && comp_il_supported();
    switch (param_name) {
-   case CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR:
-      *err =
-         icd_get_info(instruction_sets, il ? sizeof(instruction_sets) : 0, size, value, size_ret);
+   case CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR: {
+      const char *list[sizeof(instruction_sets) / sizeof(instruction_sets[0])];
+      size_t n = 0;
+      for (size_t i = 0; il && i < sizeof(list) / sizeof(list[0]); i++)
+         if (applies(instruction_sets[i].requires))
+            list[n++] = instruction_sets[i].name;
+      *err = icd_get_info(list, n * sizeof(list[0]), size, value, size_ret);
       return true;
+   }
    case CL_DEVICE_SPIRV_EXTENSIONS_KHR: {
       const char *list[sizeof(spirv_extensions) / sizeof(spirv_extensions[0])];
       size_t n = 0;

@@ -141,15 +141,18 @@ test_spirv_queries(void)
    CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, sizeof(sets),
                                 sets, &size),
                 CL_SUCCESS);
-   CHECK_EQ_INT(size, sizeof(const char *));
+   /* OpenCL.DebugInfo.100 with cl_khr_spirv_extended_debug_info (compiler/comp_spirv.c). */
+   CHECK_EQ_INT(size, 2 * sizeof(const char *));
    CHECK_STR(sets[0], "OpenCL.std");
+   CHECK_STR(sets[1], "OpenCL.DebugInfo.100");
    const char *exts[16] = { NULL };
    CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_SPIRV_EXTENSIONS_KHR, sizeof(exts), exts, &size),
                 CL_SUCCESS);
    static const char *const want_exts[] = { "SPV_KHR_bit_instructions",
                                             "SPV_KHR_integer_dot_product",
                                             "SPV_KHR_subgroup_rotate",
-                                            "SPV_KHR_no_integer_wrap_decoration" };
+                                            "SPV_KHR_no_integer_wrap_decoration",
+                                            "SPV_KHR_linkonce_odr" };
    CHECK_EQ_INT(size, sizeof(want_exts));
    for (size_t w = 0; w < sizeof(want_exts) / sizeof(want_exts[0]); w++) {
       bool found = false;
