@@ -525,6 +525,10 @@ cc1Args(const comp_build_desc &d, const Target &t, const comp__options &o, bool 
          // the feature list above and earlier versions from the extension.
          if (!strcmp(name, "cl_khr_extended_bit_ops"))
             defines.push_back("-Dcl_khr_extended_bit_ops=1");
+         // __builtin_expect and __builtin_assume are clang's in every version; the
+         // extension only names them, and clang-19 does not know it.
+         if (!strcmp(name, "cl_khr_expect_assume"))
+            defines.push_back("-Dcl_khr_expect_assume=1");
          if (!strcmp(name, "cl_khr_integer_dot_product")) {
             defines.push_back("-Dcl_khr_integer_dot_product=1");
             if (o.cl_std < 300) {

@@ -57,6 +57,7 @@ static const struct {
    { 6017, "cl_khr_integer_dot_product" },     /* DotProductInput4x8Bit */
    { 6018, "cl_khr_integer_dot_product" },     /* DotProductInput4x8BitPacked */
    { 6025, "cl_khr_extended_bit_ops" },        /* BitInstructions */
+   { 5629, "cl_khr_expect_assume" },           /* ExpectAssumeKHR */
 };
 
 static const struct {
@@ -68,6 +69,7 @@ static const struct {
    { "SPV_KHR_subgroup_rotate", "cl_khr_subgroup_rotate" },
    { "SPV_KHR_no_integer_wrap_decoration", "cl_khr_spirv_no_integer_wrap_decoration" },
    { "SPV_KHR_linkonce_odr", "cl_khr_spirv_linkonce_odr" },
+   { "SPV_KHR_expect_assume", "cl_khr_expect_assume" },
 };
 
 static const struct {

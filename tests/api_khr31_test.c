@@ -152,7 +152,8 @@ test_spirv_queries(void)
                                             "SPV_KHR_integer_dot_product",
                                             "SPV_KHR_subgroup_rotate",
                                             "SPV_KHR_no_integer_wrap_decoration",
-                                            "SPV_KHR_linkonce_odr" };
+                                            "SPV_KHR_linkonce_odr",
+                                            "SPV_KHR_expect_assume" };
    CHECK_EQ_INT(size, sizeof(want_exts));
    for (size_t w = 0; w < sizeof(want_exts) / sizeof(want_exts[0]); w++) {
       bool found = false;
@@ -170,9 +171,10 @@ test_spirv_queries(void)
     * Float16, Float64 (fp16, fp64), Int64Atomics, GenericPointer, Pipes, Groups, SubgroupDispatch,
     * GroupNonUniformShuffle(Relative), GroupNonUniform and its Vote, Arithmetic, Ballot and
     * Clustered forms, GroupNonUniformRotateKHR, DotProduct and its two input formats,
-    * BitInstructions. */
-   static const cl_uint want[] = { 4,  5,  6,  7,  8,  11, 22,   39,   9,    10,   12,   38, 17, 18,
-                                   58, 65, 66, 61, 62, 63, 64, 67, 6026, 6019, 6017, 6018, 6025 };
+    * BitInstructions, ExpectAssumeKHR. */
+   static const cl_uint want[] = { 4,    5,    6,    7,    8,    11,   22, 39, 9,  10, 12,
+                                   38,   17,   18,   58,   65,   66,   61, 62, 63, 64, 67,
+                                   6026, 6019, 6017, 6018, 6025, 5629 };
    size_t n = size / sizeof(cl_uint);
    CHECK_EQ_INT(n, sizeof(want) / sizeof(want[0]));
    for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++) {

@@ -14,7 +14,11 @@
  * cl_khr_spirv_extended_debug_info: il_debug.spv, clang-15 -g through Khronos' translator,
  * carries OpenCL.DebugInfo.100 instructions (some of which SPIRV-Tools would reject); it
  * builds with an empty log and computes what the source says.
- * The device queries name both extensions, SPV_KHR_linkonce_odr and OpenCL.DebugInfo.100.
+ * cl_khr_expect_assume: expect_assume.spv (OpAssumeTrueKHR, OpExpectKHR) and the same
+ * computation in OpenCL C with __builtin_assume/__builtin_expect, whose source requires the
+ * extension's macro, in OpenCL C 1.2 and 3.0.
+ * The device queries name the extensions, SPV_KHR_linkonce_odr, SPV_KHR_expect_assume and
+ * OpenCL.DebugInfo.100.
  */
 #include "comp_api_test.h"
 
@@ -176,6 +180,53 @@ test_debug_info(void)
    clReleaseProgram(p);
 }
 
+/* Kernel expect_assume of `p` (built) computes min(a * g, 1000) for a = 9. */
+static void
+check_expect_assume(cl_program p)
+{
+   cl_uint out[N];
+   const cl_int a = 9;
+   if (!run(p, "expect_assume", true, a, out))
+      return;
+   unsigned bad = 0;
+   for (cl_int g = 0; g < N; g++)
+      bad += (cl_int)out[g] != (a * g > 1000 ? 1000 : a * g);
+   CHECK_EQ_INT(bad, 0);
+}
+
+static void
+test_expect_assume(void)
+{
+   cl_program p = module("expect_assume.spv");
+   if (p && build_expect(p, "", CL_SUCCESS) == CL_SUCCESS)
+      check_expect_assume(p);
+   if (p)
+      clReleaseProgram(p);
+   static const char src[] =
+      "#ifndef cl_khr_expect_assume\n"
+      "#error cl_khr_expect_assume is not defined\n"
+      "#endif\n"
+      "kernel void expect_assume(global int *out, int a)\n"
+      "{\n"
+      "   int g = (int)get_global_id(0);\n"
+      "   __builtin_assume(a > 0);\n"
+      "   int t = __builtin_expect(a * g, 5);\n"
+      "   out[g] = __builtin_expect(t > 1000, 0) ? 1000 : t;\n"
+      "}\n";
+   static const char *const options[] = { "-cl-std=CL1.2", "-cl-std=CL3.0" };
+   for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+      p = program_from_source(src);
+      if (p && build_expect(p, options[i], CL_SUCCESS) == CL_SUCCESS) {
+         char *log = build_log(p);
+         CHECK_STR(log, "");
+         free(log);
+         check_expect_assume(p);
+      }
+      if (p)
+         clReleaseProgram(p);
+   }
+}
+
 /* `name` is one of the strings of the array query `param`. */
 static bool
 listed(cl_device_info param, const char *name)
@@ -199,6 +250,8 @@ test_queries(void)
                 CL_SUCCESS);
    CHECK(strstr(ext, "cl_khr_spirv_linkonce_odr ") != NULL);
    CHECK(strstr(ext, "cl_khr_spirv_extended_debug_info ") != NULL);
+   CHECK(strstr(ext, "cl_khr_expect_assume ") != NULL);
+   CHECK(listed(CL_DEVICE_SPIRV_EXTENSIONS_KHR, "SPV_KHR_expect_assume"));
    CHECK(listed(CL_DEVICE_SPIRV_EXTENSIONS_KHR, "SPV_KHR_linkonce_odr"));
    CHECK(listed(CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, "OpenCL.std"));
    CHECK(listed(CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, "OpenCL.DebugInfo.100"));
@@ -221,6 +274,7 @@ main(int argc, char **argv)
    test_queries();
    test_linkonce();
    test_debug_info();
+   test_expect_assume();
    clReleaseCommandQueue(queue);
    clReleaseContext(context);
    return test_main_end();
