@@ -27,7 +27,7 @@
  *                                  type of the instruction's own id, which it has none of:
  *                                  "Invalid Id").
  *
- * And three things any SPIR-V version meets:
+ * And five things any SPIR-V version meets:
  *   OpCompositeConstruct whose constituents are not all module-level constants: the
  *   translator builds a ConstantVector/ConstantArray/ConstantStruct of them and crashes on
  *   the first instruction among them (it writes such values itself as insert chains): the
@@ -40,6 +40,13 @@
  *   a Function-storage OpVariable with an initializer becomes, in the translator, one
  *   internal global shared by every work-item (and a private-address-space global amdgcn
  *   cannot select): the initializer is taken off and stored after the block's variables.
+ *   OpConstantNull of a scalar type (integer, float, bool) fails an assertion of the
+ *   translator's (it takes a null for a composite, pointer or opaque type only; LLVM's own
+ *   SPIR-V back end writes scalar nulls, and so do the CTS's expect_assume modules): it
+ *   becomes OpConstant 0 (+0.0 for floats: all bits zero) or OpConstantFalse.
+ *   OpVectorShuffle of two vectors of different lengths (valid SPIR-V: only the component
+ *   types must agree) fails the translator's assertion that both have one type: the result
+ *   is built from OpCompositeExtract of each selected component and an insert chain.
  *
  * The module passed comp__spirv_check (SPIRV-Tools validated it as the SPIR-V version its
  * header says), so the rewriting trusts its structure. New ids are allocated past the
@@ -258,6 +265,12 @@ on_instruction(void *user, const spv_parsed_instruction_t *in)
    case SpvOpCopyMemory:
    case SpvOpCopyMemorySized:
       /* Only the two-set form needs rewriting; the count decides in pass 2. */
+      site = true;
+      break;
+   case SpvOpConstantNull: /* of a scalar type: pass 2 decides (lower_null) */
+      site = true;
+      break;
+   case SpvOpVectorShuffle: /* of two vector types: pass 2 decides (lower_shuffle) */
       site = true;
       break;
    default:
@@ -578,6 +591,47 @@ lower_copy_memory(struct lower *l, size_t at)
    return emit(l, SpvOpCopyMemorySized, align ? 5 : 4, ops);
 }
 
+/* OpConstantNull of a scalar: the zero of an integer or float type (as many literal words as
+ * the width needs) or false; any other type's null is kept. */
+static bool
+lower_null(struct lower *l, size_t at)
+{
+   uint32_t type = l->w[at + 1], id = l->w[at + 2];
+   size_t tdef = def_of(l, type);
+   uint32_t top = tdef ? op_at(l, tdef) : 0;
+   if (top == SpvOpTypeBool)
+      return EMIT(l, SpvOpConstantFalse, type, id);
+   if ((top == SpvOpTypeInt || top == SpvOpTypeFloat) && count_at(l, tdef) >= 3)
+      return l->w[tdef + 2] > 32 ? EMIT(l, SpvOpConstant, type, id, 0, 0)
+                                 : EMIT(l, SpvOpConstant, type, id, 0);
+   return emit(l, SpvOpConstantNull, count_at(l, at) - 1, &l->w[at + 1]);
+}
+
+/* OpVectorShuffle whose two vectors have different types (valid: only their component
+ * types must agree) as extracts and an insert chain; other shuffles are kept. An undefined
+ * component (0xFFFFFFFF) takes the first vector's component 0: any value is right. */
+static bool
+lower_shuffle(struct lower *l, size_t at)
+{
+   uint32_t type = l->w[at + 1], res = l->w[at + 2], v1 = l->w[at + 3], v2 = l->w[at + 4];
+   uint32_t t1 = v1 < l->ids ? l->type_of[v1] : 0, t2 = v2 < l->ids ? l->type_of[v2] : 0;
+   size_t d1 = def_of(l, t1), dr = def_of(l, type);
+   size_t num = count_at(l, at) - 5;
+   if (t1 == t2 || !d1 || op_at(l, d1) != SpvOpTypeVector || !dr || num > 16)
+      return emit(l, SpvOpVectorShuffle, count_at(l, at) - 1, &l->w[at + 1]);
+   uint32_t n1 = l->w[d1 + 3], scalar = l->w[dr + 2], parts[16];
+   for (size_t i = 0; i < num; i++) {
+      uint32_t c = l->w[at + 5 + i];
+      if (c == 0xffffffffu)
+         c = 0;
+      parts[i] = new_id(l);
+      if (!EMIT(l, SpvOpCompositeExtract, scalar, parts[i], c < n1 ? v1 : v2,
+                c < n1 ? c : c - n1))
+         return false;
+   }
+   return construct(l, type, res, parts, num);
+}
+
 static bool
 lower_site(struct lower *l, size_t at)
 {
@@ -602,6 +656,10 @@ lower_site(struct lower *l, size_t at)
       return emit(l, SpvOpDecorate, count - 1, &l->w[at + 1]);
    case SpvOpMemberDecorateString:
       return emit(l, SpvOpMemberDecorate, count - 1, &l->w[at + 1]);
+   case SpvOpConstantNull:
+      return lower_null(l, at);
+   case SpvOpVectorShuffle:
+      return lower_shuffle(l, at);
    case SpvOpVariable: /* Function storage with an initializer: stored by flush_inits */
       return push_id(&l->inits, &l->num_inits, &l->cap_inits, l->w[at + 2]) &&
              push_id(&l->inits, &l->num_inits, &l->cap_inits, l->w[at + 4]) &&

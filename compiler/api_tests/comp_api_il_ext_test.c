@@ -17,6 +17,10 @@
  * cl_khr_expect_assume: expect_assume.spv (OpAssumeTrueKHR, OpExpectKHR) and the same
  * computation in OpenCL C with __builtin_assume/__builtin_expect, whose source requires the
  * extension's macro, in OpenCL C 1.2 and 3.0.
+ * null_scalars.spv: OpConstantNull of bool, 8/16/32/64-bit integers, float and double, which
+ * the translator cannot read (hsacl rewrites them: comp_spirv_lower.c).
+ * shuffle_mixed.spv: OpVectorShuffle of a 2- and a 4-component vector (and of a 4 and a 2),
+ * which the translator cannot read either.
  * The device queries name the extensions, SPV_KHR_linkonce_odr, SPV_KHR_expect_assume and
  * OpenCL.DebugInfo.100.
  */
@@ -227,6 +231,59 @@ test_expect_assume(void)
    }
 }
 
+static void
+test_null_scalars(void)
+{
+   cl_program p = module("null_scalars.spv");
+   if (!p)
+      return;
+   cl_uint out[N];
+   if (build_expect(p, "", CL_SUCCESS) == CL_SUCCESS && run(p, "null_scalars", false, 0, out)) {
+      unsigned bad = 0;
+      for (cl_uint g = 0; g < N; g++)
+         bad += out[g] != g + 2;
+      CHECK_EQ_INT(bad, 0);
+   }
+   clReleaseProgram(p);
+}
+
+static void
+test_shuffle_mixed(void)
+{
+   cl_program p = module("shuffle_mixed.spv");
+   if (!p)
+      return;
+   cl_int err;
+   cl_kernel k = NULL;
+   cl_mem m = NULL;
+   if (build_expect(p, "", CL_SUCCESS) != CL_SUCCESS)
+      goto out;
+   k = clCreateKernel(p, "shuffle_mixed", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   m = clCreateBuffer(context, CL_MEM_READ_WRITE, N * 4 * sizeof(cl_uint), NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   if (!k || !m)
+      goto out;
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
+   size_t global = N;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL),
+                CL_SUCCESS);
+   static cl_uint out[N * 4];
+   CHECK_EQ_INT(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL),
+                CL_SUCCESS);
+   unsigned bad = 0;
+   for (cl_uint g = 0; g < N; g++)
+      bad += out[4 * g] != g + 1 || out[4 * g + 1] != 10 || out[4 * g + 2] != g * 3 ||
+             out[4 * g + 3] != 4 * g + 10;
+   CHECK_EQ_INT(bad, 0);
+out:
+   if (m)
+      clReleaseMemObject(m);
+   if (k)
+      clReleaseKernel(k);
+   clReleaseProgram(p);
+}
+
 /* `name` is one of the strings of the array query `param`. */
 static bool
 listed(cl_device_info param, const char *name)
@@ -275,6 +332,8 @@ main(int argc, char **argv)
    test_linkonce();
    test_debug_info();
    test_expect_assume();
+   test_null_scalars();
+   test_shuffle_mixed();
    clReleaseCommandQueue(queue);
    clReleaseContext(context);
    return test_main_end();
