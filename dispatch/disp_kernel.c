@@ -11,6 +11,7 @@
  */
 #include "dispatch/disp.h"
 #include "dispatch/disp_priv.h"
+#include "dispatch/disp_devq.h"
 #include "compiler/comp.h"
 #include "memory/mem.h"
 #include "platform/plat.h"
@@ -48,6 +49,8 @@ struct launch {
    struct disp_kernarg_slot slot;   /* kernarg memory */
    void *printf_buffer;             /* staging memory, host visible; or NULL */
    const struct comp_program_info *printf_info;
+   struct disp_devq *devq;          /* device-side enqueue: the default device queue */
+   struct disp_devq_tree *tree;     /* its launch (disp_devq.c), once submitted */
 };
 
 /* Launches are recycled: the steady-state enqueue path does not call malloc. */
@@ -323,6 +326,10 @@ launch_release(struct disp_command *cmd)
    if (!l)
       return;
    kernarg_free(&l->slot);
+   if (l->tree)
+      disp_devq_tree_finish(l->tree);
+   l->tree = NULL;
+   l->devq = NULL;
    if (l->printf_buffer)
       mem_staging_free(cmd->queue->device, l->printf_buffer, DISP_PRINTF_BUFFER_BYTES);
    for (cl_uint i = 0; i < l->num_mems; i++)
@@ -378,7 +385,20 @@ launch_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_d
    l->packet.header = (uint16_t)((HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
                                  ((in_order ? 1 : 0) << HSA_PACKET_HEADER_BARRIER) |
                                  disp__fence_kernel_scopes(cmd));
-   return disp_queue_write_packet(q, &l->packet);
+   if (!l->devq)
+      return disp_queue_write_packet(q, &l->packet);
+   /* A kernel that may enqueue: its command completes when its whole tree did. */
+   hsa_signal_t parent, done;
+   cl_int err = disp_devq_tree_start(l->devq, &parent, &done, &l->tree);
+   if (err != CL_SUCCESS)
+      return err;
+   l->packet.completion_signal = parent;
+   err = disp_queue_write_packet(q, &l->packet);
+   if (err == CL_SUCCESS)
+      err = disp_queue_barrier_and_scoped(q, &done, 1, signal, disp__fence_barrier_scopes(q));
+   if (err != CL_SUCCESS)
+      disp_devq_tree_abort(l->tree);
+   return err;
 }
 
 /* ---- clEnqueueNDRangeKernel --------------------------------------------------------- */
@@ -570,6 +590,8 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
       disp__pool_free(&launch_pool, l);
       return err;
    }
+   l->devq = NULL;
+   l->tree = NULL;
    cmd->payload = l;
    cmd->release = launch_release;
    cmd->kind = DISP_COMMAND_HSA;
@@ -705,9 +727,14 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
          v = (uint64_t)(uintptr_t)l->printf_buffer;
          break;
       }
+      case COMP_ARG_HIDDEN_DEFAULT_QUEUE:
+         /* get_default_queue(); 0 without a default device queue (disp_devq.c) */
+         l->devq = disp_devq_default(q->device);
+         v = disp_devq_address(l->devq);
+         break;
       default:
-         /* Not used by OpenCL on this device (hostcall, default queue, completion
-          * action, multigrid, heap, queue/private/shared base): zero. */
+         /* Not used by OpenCL on this device (hostcall, completion action (0: the host's
+          * kernel), multigrid, heap, queue/private/shared base): zero. */
          v = 0;
          break;
       }

@@ -6,6 +6,7 @@
  * clFlush has nothing to do; clFinish waits for the queue's outstanding commands.
  */
 #include "dispatch/disp.h"
+#include "dispatch/disp_devq.h"
 #include "dispatch/disp_priv.h"
 #include "platform/plat.h"
 
@@ -179,6 +180,10 @@ queue_destroy(struct _cl_command_queue *q)
 static void
 queue_destroy_now(struct _cl_command_queue *q)
 {
+   if (q->devq) {
+      disp_devq_forget(q->devq);
+      disp_devq_destroy(q->devq);
+   }
    if (q->hsa_queue)
       disp_hsa_get()->hsa_queue_destroy(q->hsa_queue);
    disp__kernarg_ring_finish(q);
@@ -545,6 +550,7 @@ disp_CreateCommandQueueWithProperties(cl_context context, cl_device_id device,
 
    cl_command_queue_properties bits = 0;
    bool seen_props = false, seen_size = false;
+   cl_queue_properties queue_size = 256 * 1024;
    size_t n = 0;
    if (properties) {
       for (; properties[n] != 0; n += 2) {
@@ -564,6 +570,7 @@ disp_CreateCommandQueueWithProperties(cl_context context, cl_device_id device,
                goto out;
             }
             seen_size = true;
+            queue_size = value;
             break;
          default:
             err = ICD_ERROR(CL_INVALID_VALUE, "unknown queue property 0x%llx",
@@ -590,12 +597,28 @@ disp_CreateCommandQueueWithProperties(cl_context context, cl_device_id device,
       err = ICD_ERROR(CL_INVALID_VALUE, "CL_QUEUE_SIZE is only valid for device queues");
       goto out;
    }
-   if (bits & CL_QUEUE_ON_DEVICE) {
+   if ((bits & CL_QUEUE_ON_DEVICE) && !disp_devq_enabled()) {
       err = ICD_ERROR(CL_INVALID_QUEUE_PROPERTIES,
                       "device-side queues are not supported (no device enqueue)");
       goto out;
    }
+   if ((bits & CL_QUEUE_ON_DEVICE) && (queue_size == 0 || queue_size > 8u * 1024 * 1024)) {
+      err = ICD_ERROR(CL_INVALID_VALUE, "CL_QUEUE_SIZE %llu is not in 1..8 MiB",
+                      (unsigned long long)queue_size);
+      goto out;
+   }
    err = queue_create(ctx, dev, bits, properties, n, &q);
+   if (err == CL_SUCCESS && (bits & CL_QUEUE_ON_DEVICE)) {
+      /* Experimental (HSACL_DEVICE_ENQUEUE=1): see disp_devq.c. */
+      q->size = (cl_uint)queue_size;
+      err = disp_devq_create(ctx, context, dev, device, q->size, &q->devq);
+      if (err != CL_SUCCESS) {
+         queue_destroy_now(q);
+         q = NULL;
+      } else if (bits & CL_QUEUE_ON_DEVICE_DEFAULT) {
+         disp_devq_set_default(dev, q->devq);
+      }
+   }
 out:
    icd_set_errcode(errcode_ret, err);
    return err == CL_SUCCESS ? disp_queue_to_handle(q) : NULL;
@@ -673,6 +696,9 @@ disp_GetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info p
       return icd_get_info(q->props, q->num_props * sizeof(cl_queue_properties),
                           param_value_size, param_value, param_value_size_ret);
    case CL_QUEUE_SIZE:
+      if (q->devq)
+         return ICD_GET_INFO_SCALAR(cl_uint, q->size, param_value_size, param_value,
+                                    param_value_size_ret);
       return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "CL_QUEUE_SIZE asked of a host queue");
    case CL_QUEUE_DEVICE_DEFAULT:
       return ICD_GET_INFO_SCALAR(cl_command_queue, NULL, param_value_size, param_value,

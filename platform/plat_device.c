@@ -13,6 +13,7 @@
 #include "compiler/comp.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define AMD_VENDOR_ID 0x1002u
@@ -295,10 +296,28 @@ device_has_feature(const char *name)
    return false;
 }
 
+/* The same with __opencl_c_device_enqueue, for the compiler only, when device-side enqueue
+ * is switched on by HSACL_DEVICE_ENQUEUE=1 (experimental, dispatch/disp_devq.c): the device
+ * reports neither the feature nor a device-enqueue capability. */
+static const char device_extension_feature_string_devenq[] =
+#define PLAT_EXTENSION(name, major, minor, patch) #name " "
+#define PLAT_EXTENSION_30(name, major, minor, patch) #name " "
+#define PLAT_FEATURE(name, major, minor, patch) #name " "
+#include "platform/plat_extensions.def"
+#undef PLAT_FEATURE
+#undef PLAT_EXTENSION_30
+#undef PLAT_EXTENSION
+   "__opencl_c_device_enqueue ";
+
 const char *
 plat_device_extensions(const struct _cl_device_id *dev)
 {
-   return is_opencl_30() ? device_extension_feature_string : device_extension_string_12;
+   if (is_opencl_30()) {
+      const char *e = getenv("HSACL_DEVICE_ENQUEUE");
+      return e && !strcmp(e, "1") ? device_extension_feature_string_devenq
+                                  : device_extension_feature_string;
+   }
+   return device_extension_string_12;
 }
 
 /* CL_DEVICE_OPENCL_C_ALL_VERSIONS: 1.0-1.2 always, 3.0 in the 3.0 profile and later, 3.1 in
