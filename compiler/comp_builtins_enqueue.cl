@@ -55,18 +55,18 @@
 typedef struct {
    uint magic, nrec, nev, flags;          /* 0 */
    ulong rec_base, ev_base;               /* 16 */
-   uint rec_hint, ev_hint, root_pending, ring_mask; /* 32 */
-   ulong ring_base, ring_next, ring_end;  /* 48 */
-   ulong sched_ko, sched_kernarg, done_signal, hsa_queue; /* 72 */
-   uint sched_private, sched_group, failed, launches; /* 104 */
-   ulong tick_num, tick_den;              /* 120: ns = ticks * num / den */
+   uint rec_hint, ev_hint, root_pending, failed; /* 32 */
+   ulong sched_ko;                        /* 48 */
+   uint sched_private, sched_group;       /* 56 */
+   ulong tick_num, tick_den;              /* 64: ns = ticks * num / den */
+   ulong launches;                        /* 80 */
 } dq_hdr;
 
 typedef struct {
    uint state, kind;       /* 0 */
    ulong parent;           /* 8: record address, 0 = the host's kernel */
    uint pending, flags;    /* 16: children not complete */
-   uint nwait, pad;        /* 24 */
+   uint nwait, implicit;   /* 24: kernarg offset of the implicit arguments */
    ulong event;            /* 32: event address or 0 */
    ulong wait[DQ_MAX_WAIT]; /* 40 */
    ulong t_queued;         /* 136 */
@@ -270,7 +270,7 @@ dq_enqueue(queue_t q, uint flags, const ndrange_t *r, int nwl, const clk_event_t
       *(global ulong *)(im + 104) = (ulong)h;                     /* hidden_default_queue */
       *(global ulong *)(im + 112) = (ulong)rec;                   /* completion action */
       *(global uint *)(im + 120) = lds - rt->group_size;          /* dynamic LDS size */
-      *(global ulong *)(im + 200) = h->hsa_queue;                 /* hidden_queue_ptr */
+      rec->implicit = (uint)(im - ka); /* hidden_queue_ptr (+200): the scheduler's */
       rec->setup = (ushort)dims;
       rec->wg[0] = (ushort)wg[0];
       rec->wg[1] = (ushort)wg[1];

@@ -48,18 +48,25 @@
 #define DQ_HDR 256u
 #define DQ_REC 1024u
 #define DQ_EV 64u
-#define DQ_SCHED_KERNARG 512u
 #define DQ_RING 4096u /* AQL slots per tree */
 
 struct dq_hdr {
    uint32_t magic, nrec, nev, flags;
    uint64_t rec_base, ev_base;
-   uint32_t rec_hint, ev_hint, root_pending, ring_mask;
-   uint64_t ring_base, ring_next, ring_end;
-   uint64_t sched_ko, sched_kernarg, done_signal, hsa_queue;
-   uint32_t sched_private, sched_group, failed, launches;
+   uint32_t rec_hint, ev_hint, root_pending, failed;
+   uint64_t sched_ko;
+   uint32_t sched_private, sched_group;
    uint64_t tick_num, tick_den;
+   uint64_t launches;
 };
+/* A tree's block (its own allocation: the scheduler's kernarg at 0, this at DQ_TREE_AT). */
+struct dq_tree {
+   uint64_t hdr, ring_base;
+   uint32_t ring_mask, pad;
+   uint64_t ring_next, ring_end, done_signal, hsa_queue, sched_kernarg;
+};
+#define DQ_TREE_AT 512u
+#define DQ_TREE_BYTES 1024u
 _Static_assert(sizeof(struct dq_hdr) <= DQ_HDR, "device queue header");
 
 /* The scheduler (OpenCL C, built for the queue's device when the queue is created). The
@@ -67,16 +74,17 @@ _Static_assert(sizeof(struct dq_hdr) <= DQ_HDR, "device queue header");
 static const char sched_src[] =
    "#define DQ_REC 1024u\n#define DQ_EV 64u\n"
    "typedef struct { uint magic, nrec, nev, flags; ulong rec_base, ev_base;\n"
-   "  uint rec_hint, ev_hint, root_pending, ring_mask; ulong ring_base, ring_next, ring_end;\n"
-   "  ulong sched_ko, sched_kernarg, done_signal, hsa_queue;\n"
-   "  uint sched_private, sched_group, failed, launches; ulong tick_num, tick_den; } dq_hdr;\n"
-   "typedef struct { uint state, kind; ulong parent; uint pending, flags; uint nwait, pad;\n"
+   "  uint rec_hint, ev_hint, root_pending, failed; ulong sched_ko;\n"
+   "  uint sched_private, sched_group; ulong tick_num, tick_den, launches; } dq_hdr;\n"
+   "typedef struct { ulong hdr, ring_base; uint ring_mask, pad;\n"
+   "  ulong ring_next, ring_end, done_signal, hsa_queue, sched_kernarg; } dq_tree;\n"
+   "typedef struct { uint state, kind; ulong parent; uint pending, flags; uint nwait, implicit;\n"
    "  ulong event; ulong wait[12]; ulong t_queued; uchar pad2[48];\n"
    "  uint pkt[16]; } dq_rec;\n"
    "typedef struct { int status; uint refs, kind, prof; ulong prof_ptr, t_start, t_end,\n"
    "  t_complete; ulong pad[3]; } dq_ev;\n"
-   "ulong __ockl_memrealtime_u64(void);\n"
-   "static void put(global dq_hdr *h, uint w0, const uint *w) {\n"
+"ulong __ockl_memrealtime_u64(void);\n"
+   "static void put(global dq_tree *h, uint w0, const uint *w) {\n"
    "  global uint *s = (global uint *)(h->ring_base + (h->ring_next & h->ring_mask) * 64);\n"
    "  h->ring_next++;\n"
    "  for (int i = 1; i < 16; i++) s[i] = w[i];\n"
@@ -112,8 +120,9 @@ static const char sched_src[] =
    "  if (status < 0) h->failed++;\n"
    "  __atomic_store_n(&r->state, 0u, __ATOMIC_RELEASE);\n"
    "}\n"
-   "kernel void hsacl_devq_scheduler(global dq_hdr *h) {\n"
+   "kernel void hsacl_devq_scheduler(global dq_tree *t) {\n"
    "  if (get_global_id(0)) return;\n"
+   "  global dq_hdr *h = (global dq_hdr *)t->hdr;\n"
    "  ulong now = __ockl_memrealtime_u64();\n"
    "  uint n = h->nrec;\n"
    "  for (uint i = 0; i < n; i++) {\n"
@@ -145,14 +154,16 @@ static const char sched_src[] =
    
    "      if (st != 2u) continue;\n"
    "      /* room for it, the next scheduler run and that run's final packet */\n"
-   "      if (wait_status(h, r) != 0 || h->ring_end - h->ring_next < 3) { blocked++; continue; }\n"
+   "      if (wait_status(h, r) != 0 || t->ring_end - t->ring_next < 3) { blocked++; continue; }\n"
    "      uint w[16];\n"
    "      for (int k = 0; k < 16; k++) w[k] = r->pkt[k];\n"
    "      w[14] = 0; w[15] = 0;\n"
+   "      *(global ulong *)(((ulong)r->pkt[10] | (ulong)r->pkt[11] << 32) + r->implicit + 200) =\n"
+   "          t->hsa_queue; /* hidden_queue_ptr */\n"
    "      r->state = 3u;\n"
    "      global dq_ev *e = (global dq_ev *)r->event;\n"
    "      if (e) { e->t_start = now; __atomic_store_n(&e->status, 1, __ATOMIC_RELEASE); }\n"
-   "      put(h, (2u | (2u << 9) | (2u << 11)) | (w[0] & 0xffff0000u), w);\n"
+   "      put(t, (2u | (2u << 9) | (2u << 11)) | (w[0] & 0xffff0000u), w);\n"
    "      launched++; h->launches++;\n"
    "    }\n"
    "    if (launched) {\n"
@@ -160,8 +171,8 @@ static const char sched_src[] =
    "      w[0] = 1u << 16; w[1] = 1u | (1u << 16); w[2] = 1u; w[3] = 1; w[4] = 1;\n"
    "      w[5] = 1; w[6] = h->sched_private; w[7] = h->sched_group;\n"
    "      w[8] = (uint)h->sched_ko; w[9] = (uint)(h->sched_ko >> 32);\n"
-   "      w[10] = (uint)h->sched_kernarg; w[11] = (uint)(h->sched_kernarg >> 32);\n"
-   "      put(h, 2u | (1u << 8) | (2u << 9) | (2u << 11) | (1u << 16), w);\n"
+   "      w[10] = (uint)t->sched_kernarg; w[11] = (uint)(t->sched_kernarg >> 32);\n"
+   "      put(t, 2u | (1u << 8) | (2u << 9) | (2u << 11) | (1u << 16), w);\n"
    "      return;\n"
    "    }\n"
    "    if (!blocked) break;\n"
@@ -173,8 +184,8 @@ static const char sched_src[] =
    "    }\n"
    "  }\n"
    "  uint w[16] = { 0 };\n"
-   "  w[14] = (uint)h->done_signal; w[15] = (uint)(h->done_signal >> 32);\n"
-   "  put(h, 3u | (1u << 8) | (2u << 9) | (2u << 11), w);\n"
+   "  w[14] = (uint)t->done_signal; w[15] = (uint)(t->done_signal >> 32);\n"
+   "  put(t, 3u | (1u << 8) | (2u << 9) | (2u << 11), w);\n"
    "}\n";
 
 struct disp_devq {
@@ -190,8 +201,10 @@ struct disp_devq {
 struct disp_devq_tree {
    atomic_uint refs; /* the launch's, and the device queue's while it is `prev` */
    struct disp_devq *dq;
+   struct disp_devq_tree *prev; /* the tree this one waits for (a reference), or NULL */
    hsa_queue_t *c;
    hsa_signal_t s_parent, s_done;
+   void *block; /* DQ_TREE_BYTES: the scheduler's kernarg, then struct dq_tree */
 };
 
 static void
@@ -200,6 +213,9 @@ tree_put(struct disp_devq_tree *t)
    const struct disp_hsa *hsa = disp_hsa_get();
    if (!t || atomic_fetch_sub(&t->refs, 1) != 1)
       return;
+   tree_put(t->prev);
+   if (t->block)
+      hsa->hsa_amd_memory_pool_free(t->block);
    if (t->c)
       hsa->hsa_queue_destroy(t->c);
    if (t->s_parent.handle)
@@ -268,7 +284,7 @@ disp_devq_create(struct _cl_context *ctx, cl_context ctx_handle, struct _cl_devi
    if (nrec < 4)
       nrec = 4;
    uint32_t nev = DISP_DEVQ_MAX_EVENTS;
-   dq->bytes = DQ_HDR + (size_t)nrec * DQ_REC + (size_t)nev * DQ_EV + DQ_SCHED_KERNARG;
+   dq->bytes = DQ_HDR + (size_t)nrec * DQ_REC + (size_t)nev * DQ_EV;
    hsa_amd_memory_pool_t pool = dev->has_kernarg_pool ? dev->kernarg_pool : dev->system_pool;
    cl_int err;
    hsa_status_t st = hsa->hsa_amd_memory_pool_allocate(pool, dq->bytes, 0, &dq->mem);
@@ -293,26 +309,21 @@ disp_devq_create(struct _cl_context *ctx, cl_context ctx_handle, struct _cl_devi
       goto fail;
    }
    struct dq_hdr *h = dq->mem;
-   uint8_t *base = dq->mem;
    h->nrec = nrec;
    h->nev = nev;
    h->rec_base = hdr_addr(dq) + DQ_HDR;
    h->ev_base = h->rec_base + (uint64_t)nrec * DQ_REC;
-   h->sched_kernarg = h->ev_base + (uint64_t)nev * DQ_EV;
    h->sched_ko = kd->kernel_object;
    h->sched_private = kd->private_segment_size;
    h->sched_group = kd->group_segment_size;
    /* gfx9's s_memrealtime counts at 100 MHz: 10 ns a tick. */
    h->tick_num = 10;
    h->tick_den = 1;
-   if (kd->kernarg_segment_size > DQ_SCHED_KERNARG) {
+   if (kd->kernarg_segment_size > DQ_TREE_AT) {
       err = ICD_ERROR(CL_OUT_OF_RESOURCES, "scheduler kernarg of %u bytes",
                       kd->kernarg_segment_size);
       goto fail;
    }
-   /* The scheduler's one explicit argument; its hidden ones stay 0 (it reads none). */
-   uint64_t self = hdr_addr(dq);
-   memcpy(base + (h->sched_kernarg - hdr_addr(dq)), &self, sizeof(self));
    __atomic_store_n(&h->magic, DQ_MAGIC, __ATOMIC_RELEASE);
    *out = dq;
    return CL_SUCCESS;
@@ -353,7 +364,8 @@ write_slot(hsa_queue_t *c, uint64_t index, const uint32_t *words)
 
 cl_int
 disp_devq_tree_start(struct disp_devq *dq, hsa_signal_t *parent_signal,
-                     hsa_signal_t *done_signal, struct disp_devq_tree **out)
+                     hsa_signal_t *done_signal, hsa_signal_t *wait_signal,
+                     struct disp_devq_tree **out)
 {
    const struct disp_hsa *hsa = disp_hsa_get();
    struct disp_devq_tree *t = icd_calloc(1, sizeof(*t));
@@ -361,40 +373,57 @@ disp_devq_tree_start(struct disp_devq *dq, hsa_signal_t *parent_signal,
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a device-enqueue launch");
    atomic_init(&t->refs, 1);
    t->dq = dq;
-   hsa_status_t st = hsa->hsa_signal_create(1, 0, NULL, &t->s_parent);
+   struct _cl_device_id *dev = dq->dev;
+   hsa_amd_memory_pool_t pool = dev->has_kernarg_pool ? dev->kernarg_pool : dev->system_pool;
+   hsa_status_t st = hsa->hsa_amd_memory_pool_allocate(pool, DQ_TREE_BYTES, 0, &t->block);
+   if (st != HSA_STATUS_SUCCESS)
+      t->block = NULL;
+   else
+      st = hsa->hsa_amd_agents_allow_access(1, &dev->agent, NULL, t->block);
+   if (st == HSA_STATUS_SUCCESS)
+      st = hsa->hsa_signal_create(1, 0, NULL, &t->s_parent);
    if (st == HSA_STATUS_SUCCESS)
       st = hsa->hsa_signal_create(1, 0, NULL, &t->s_done);
    if (st == HSA_STATUS_SUCCESS)
-      st = hsa->hsa_queue_create(dq->dev->agent, DQ_RING, HSA_QUEUE_TYPE_MULTI, NULL, NULL,
+      st = hsa->hsa_queue_create(dev->agent, DQ_RING, HSA_QUEUE_TYPE_MULTI, NULL, NULL,
                                  UINT32_MAX, UINT32_MAX, &t->c);
    if (st != HSA_STATUS_SUCCESS) {
       cl_int err = disp_hsa_status_to_cl(st, "creating the queue of a device-enqueue launch");
       tree_put(t);
       return err;
    }
+   /* The tree's own block: the ring it writes, its end signal; the scheduler's kernarg. */
+   memset(t->block, 0, DQ_TREE_BYTES);
+   struct dq_tree *b = (struct dq_tree *)((uint8_t *)t->block + DQ_TREE_AT);
+   uint64_t r = hsa->hsa_queue_load_write_index_relaxed(t->c);
+   b->hdr = hdr_addr(dq);
+   b->ring_base = (uint64_t)(uintptr_t)t->c->base_address;
+   b->ring_mask = t->c->size - 1;
+   b->ring_next = r + 2;
+   b->ring_end = r + t->c->size;
+   b->done_signal = t->s_done.handle;
+   b->hsa_queue = (uint64_t)(uintptr_t)t->c;
+   b->sched_kernarg = (uint64_t)(uintptr_t)t->block;
+   uint64_t arg = (uint64_t)(uintptr_t)b;
+   memcpy(t->block, &arg, sizeof(arg));
+   const struct dq_hdr *h = dq->mem;
+   /* One tree at a time per device queue: the records are shared, and a scheduler must not
+    * see (and start early) the children of a parent of another tree. The parent waits on
+    * the GPU for the previous tree's end (the caller puts *wait_signal before it), and so
+    * does C's first packet (for a parent that never runs: disp_devq_tree_abort). */
    pthread_mutex_lock(&dq->lock);
-   /* One tree at a time: the header's ring fields and the records belong to the running
-    * one (a parent must not run while another tree's scheduler could launch its children
-    * early), so this launch waits for the previous tree on the host. */
-   if (dq->prev) {
-      tree_wait(dq->prev);
-      tree_put(dq->prev);
-   }
+   t->prev = dq->prev; /* its reference moves to t */
    atomic_fetch_add(&t->refs, 1);
    dq->prev = t;
-   struct dq_hdr *h = dq->mem;
-   uint64_t r = hsa->hsa_queue_load_write_index_relaxed(t->c);
-   h->ring_base = (uint64_t)(uintptr_t)t->c->base_address;
-   h->ring_mask = t->c->size - 1;
-   h->ring_next = r + 2;
-   h->ring_end = r + t->c->size;
-   h->done_signal = t->s_done.handle;
-   h->hsa_queue = (uint64_t)(uintptr_t)t->c;
-   h->root_pending = 0;
-   /* barrier-AND on the parent, then the first scheduler run */
+   pthread_mutex_unlock(&dq->lock);
+   /* barrier-AND on the parent (and the previous tree), then the first scheduler run */
    uint32_t w[16] = { 0 };
    w[2] = (uint32_t)t->s_parent.handle;
    w[3] = (uint32_t)(t->s_parent.handle >> 32);
+   if (t->prev) {
+      w[4] = (uint32_t)t->prev->s_done.handle;
+      w[5] = (uint32_t)(t->prev->s_done.handle >> 32);
+   }
    w[0] = HSA_PACKET_TYPE_BARRIER_AND | (1u << HSA_PACKET_HEADER_BARRIER) |
           (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_ACQUIRE_FENCE_SCOPE) |
           (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_RELEASE_FENCE_SCOPE);
@@ -410,13 +439,13 @@ disp_devq_tree_start(struct disp_devq *dq, hsa_signal_t *parent_signal,
    w[7] = h->sched_group;
    w[8] = (uint32_t)h->sched_ko;
    w[9] = (uint32_t)(h->sched_ko >> 32);
-   w[10] = (uint32_t)h->sched_kernarg;
-   w[11] = (uint32_t)(h->sched_kernarg >> 32);
+   w[10] = (uint32_t)b->sched_kernarg;
+   w[11] = (uint32_t)(b->sched_kernarg >> 32);
    write_slot(t->c, r + 1, w);
    /* The rest of the ring is the GPU's: the write index goes to its end at once. */
    hsa->hsa_queue_add_write_index_scacq_screl(t->c, t->c->size);
    hsa->hsa_signal_store_screlease(t->c->doorbell_signal, (hsa_signal_value_t)(r + 1));
-   pthread_mutex_unlock(&dq->lock);
+   *wait_signal = t->prev ? t->prev->s_done : (hsa_signal_t){ 0 };
    *parent_signal = t->s_parent;
    *done_signal = t->s_done;
    *out = t;

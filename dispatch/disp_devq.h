@@ -37,10 +37,11 @@ void disp_devq_set_default(const struct _cl_device_id *dev, struct disp_devq *dq
 void disp_devq_forget(struct disp_devq *dq);
 
 /* Starts a tree before its parent kernel is written to the host's queue: the parent's
- * packet completes `*parent_signal`; `*done_signal` reaches 0 when the tree is over. May
- * block until the device queue's previous tree is over. */
+ * packet completes `*parent_signal` and must wait for `*wait_signal` (when its handle is not
+ * 0: the device queue's previous tree); `*done_signal` reaches 0 when the tree is over. */
 cl_int disp_devq_tree_start(struct disp_devq *dq, hsa_signal_t *parent_signal,
-                            hsa_signal_t *done_signal, struct disp_devq_tree **out);
+                            hsa_signal_t *done_signal, hsa_signal_t *wait_signal,
+                            struct disp_devq_tree **out);
 /* The parent's packet could not be written: the tree never runs. */
 void disp_devq_tree_abort(struct disp_devq_tree *t);
 /* The launch is over. */

@@ -388,12 +388,16 @@ launch_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_d
    if (!l->devq)
       return disp_queue_write_packet(q, &l->packet);
    /* A kernel that may enqueue: its command completes when its whole tree did. */
-   hsa_signal_t parent, done;
-   cl_int err = disp_devq_tree_start(l->devq, &parent, &done, &l->tree);
+   hsa_signal_t parent, done, prev;
+   cl_int err = disp_devq_tree_start(l->devq, &parent, &done, &prev, &l->tree);
    if (err != CL_SUCCESS)
       return err;
+   if (prev.handle)
+      err = disp_queue_barrier_and_scoped(q, &prev, 1, (hsa_signal_t){ 0 },
+                                          disp__fence_barrier_scopes(q));
    l->packet.completion_signal = parent;
-   err = disp_queue_write_packet(q, &l->packet);
+   if (err == CL_SUCCESS)
+      err = disp_queue_write_packet(q, &l->packet);
    if (err == CL_SUCCESS)
       err = disp_queue_barrier_and_scoped(q, &done, 1, signal, disp__fence_barrier_scopes(q));
    if (err != CL_SUCCESS)

@@ -222,6 +222,49 @@ test_basic(cl_program p)
    clReleaseKernel(k);
 }
 
+/* Two launches that enqueue, the first held by a user event the host sets only after the
+ * second was enqueued: the second tree waits for the first on the GPU, not in
+ * clEnqueueNDRangeKernel (which would never return). */
+static void
+test_chained(cl_program p)
+{
+   cl_int err;
+   cl_kernel k1 = kernel(p, "basic"), k2 = kernel(p, "basic");
+   cl_mem o1 = buffer(1001 * sizeof(int)), o2 = buffer(1001 * sizeof(int));
+   int x1 = 5, x2 = 9;
+   clSetKernelArg(k1, 0, sizeof(o1), &o1);
+   clSetKernelArg(k1, 1, sizeof(x1), &x1);
+   clSetKernelArg(k2, 0, sizeof(o2), &o2);
+   clSetKernelArg(k2, 1, sizeof(x2), &x2);
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+   cl_event u = clCreateUserEvent(ctx, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   size_t g = 1;
+   cl_event e1, e2;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k1, 1, NULL, &g, NULL, 1, &u, &e1), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k2, 1, NULL, &g, NULL, 0, NULL, &e2), CL_SUCCESS);
+   cl_int st = CL_COMPLETE;
+   clGetEventInfo(e2, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL);
+   CHECK(st != CL_COMPLETE);
+   CHECK_EQ_INT(clSetUserEventStatus(u, CL_COMPLETE), CL_SUCCESS);
+   CHECK_EQ_INT(clWaitForEvents(1, &e2), CL_SUCCESS);
+   CHECK_EQ_INT(clWaitForEvents(1, &e1), CL_SUCCESS);
+   int h1[1001], h2[1001];
+   read_ints(o1, h1, 1001);
+   read_ints(o2, h2, 1001);
+   int bad = 0;
+   for (int i = 0; i < 1000; i++)
+      bad += h1[i] != i * 5 || h2[i] != i * 9;
+   CHECK_EQ_INT(bad, 0);
+   clReleaseEvent(e1);
+   clReleaseEvent(e2);
+   clReleaseEvent(u);
+   clReleaseMemObject(o1);
+   clReleaseMemObject(o2);
+   clReleaseKernel(k1);
+   clReleaseKernel(k2);
+}
+
 static void
 test_flags(cl_program p)
 {
@@ -529,6 +572,7 @@ main(int argc, char **argv)
       CHECK_EQ_INT(size, 262144);
       cl_program p = build();
       test_basic(p);
+      test_chained(p);
       test_flags(p);
       test_ranges(p);
       test_events(p);
