@@ -63,7 +63,7 @@ struct dq_hdr {
 struct dq_tree {
    uint64_t hdr, ring_base;
    uint32_t ring_mask, pad;
-   uint64_t ring_next, ring_end, done_signal, hsa_queue, sched_kernarg;
+   uint64_t ring_next, ring_end, done_signal, hsa_queue, sched_kernarg, printf_buffer;
 };
 #define DQ_TREE_AT 512u
 #define DQ_TREE_BYTES 1024u
@@ -77,7 +77,7 @@ static const char sched_src[] =
    "  uint rec_hint, ev_hint, root_pending, failed; ulong sched_ko;\n"
    "  uint sched_private, sched_group; ulong tick_num, tick_den, launches; } dq_hdr;\n"
    "typedef struct { ulong hdr, ring_base; uint ring_mask, pad;\n"
-   "  ulong ring_next, ring_end, done_signal, hsa_queue, sched_kernarg; } dq_tree;\n"
+   "  ulong ring_next, ring_end, done_signal, hsa_queue, sched_kernarg, printf_buffer; } dq_tree;\n"
    "typedef struct { uint state, kind; ulong parent; uint pending, flags; uint nwait, implicit;\n"
    "  ulong event; ulong wait[12]; ulong t_queued; uchar pad2[48];\n"
    "  uint pkt[16]; } dq_rec;\n"
@@ -158,8 +158,9 @@ static const char sched_src[] =
    "      uint w[16];\n"
    "      for (int k = 0; k < 16; k++) w[k] = r->pkt[k];\n"
    "      w[14] = 0; w[15] = 0;\n"
-   "      *(global ulong *)(((ulong)r->pkt[10] | (ulong)r->pkt[11] << 32) + r->implicit + 200) =\n"
-   "          t->hsa_queue; /* hidden_queue_ptr */\n"
+   "      ulong im = ((ulong)r->pkt[10] | (ulong)r->pkt[11] << 32) + r->implicit;\n"
+   "      *(global ulong *)(im + 200) = t->hsa_queue; /* hidden_queue_ptr */\n"
+   "      *(global ulong *)(im + 72) = t->printf_buffer; /* hidden_printf_buffer */\n"
    "      r->state = 3u;\n"
    "      global dq_ev *e = (global dq_ev *)r->event;\n"
    "      if (e) { e->t_start = now; __atomic_store_n(&e->status, 1, __ATOMIC_RELEASE); }\n"
@@ -363,7 +364,7 @@ write_slot(hsa_queue_t *c, uint64_t index, const uint32_t *words)
 }
 
 cl_int
-disp_devq_tree_start(struct disp_devq *dq, hsa_signal_t *parent_signal,
+disp_devq_tree_start(struct disp_devq *dq, void *printf_buffer, hsa_signal_t *parent_signal,
                      hsa_signal_t *done_signal, hsa_signal_t *wait_signal,
                      struct disp_devq_tree **out)
 {
@@ -404,6 +405,7 @@ disp_devq_tree_start(struct disp_devq *dq, hsa_signal_t *parent_signal,
    b->done_signal = t->s_done.handle;
    b->hsa_queue = (uint64_t)(uintptr_t)t->c;
    b->sched_kernarg = (uint64_t)(uintptr_t)t->block;
+   b->printf_buffer = (uint64_t)(uintptr_t)printf_buffer;
    uint64_t arg = (uint64_t)(uintptr_t)b;
    memcpy(t->block, &arg, sizeof(arg));
    const struct dq_hdr *h = dq->mem;
@@ -468,55 +470,86 @@ disp_devq_tree_abort(struct disp_devq_tree *t)
    hsa->hsa_signal_store_screlease(t->s_parent, 0);
 }
 
-/* ---- default device queues ---------------------------------------------------------- */
+/* ---- device queues of each device, and its default ------------------------------------ */
 
-#define DEFAULTS_MAX 16
-static pthread_mutex_t defaults_lock = PTHREAD_MUTEX_INITIALIZER;
+/* OpenCL 3.0 CL_DEVICE_MAX_ON_DEVICE_QUEUES: one device queue per device (device events
+ * live in their queue's pool, and event built-ins find it through the default queue). */
+#define LIVE_MAX 16
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
    const struct _cl_device_id *dev;
    struct disp_devq *dq;
-} defaults[DEFAULTS_MAX];
+   void *owner;     /* its cl_command_queue */
+   bool is_default;
+} live[LIVE_MAX];
 
-struct disp_devq *
-disp_devq_default(const struct _cl_device_id *dev)
+cl_int
+disp_devq_register(const struct _cl_device_id *dev, struct disp_devq *dq, void *owner)
 {
-   struct disp_devq *dq = NULL;
-   pthread_mutex_lock(&defaults_lock);
-   for (int i = 0; i < DEFAULTS_MAX; i++)
-      if (defaults[i].dev == dev)
-         dq = defaults[i].dq;
-   pthread_mutex_unlock(&defaults_lock);
-   return dq;
-}
-
-void
-disp_devq_set_default(const struct _cl_device_id *dev, struct disp_devq *dq)
-{
-   pthread_mutex_lock(&defaults_lock);
+   cl_int err = CL_SUCCESS;
+   pthread_mutex_lock(&live_lock);
    int slot = -1;
-   for (int i = 0; i < DEFAULTS_MAX; i++) {
-      if (defaults[i].dev == dev) {
-         slot = i;
+   for (int i = 0; i < LIVE_MAX; i++) {
+      if (live[i].dev == dev) {
+         err = ICD_ERROR(CL_OUT_OF_RESOURCES, "the device already has a device queue "
+                         "(CL_DEVICE_MAX_ON_DEVICE_QUEUES is %u)", DISP_DEVQ_MAX_QUEUES);
          break;
       }
-      if (slot < 0 && !defaults[i].dev)
+      if (slot < 0 && !live[i].dev)
          slot = i;
    }
-   if (slot >= 0) {
-      defaults[slot].dev = dq ? dev : NULL;
-      defaults[slot].dq = dq;
+   if (err == CL_SUCCESS && slot < 0)
+      err = ICD_ERROR(CL_OUT_OF_RESOURCES, "too many device queues");
+   if (err == CL_SUCCESS) {
+      live[slot].dev = dev;
+      live[slot].dq = dq;
+      live[slot].owner = owner;
+      live[slot].is_default = false;
    }
-   pthread_mutex_unlock(&defaults_lock);
+   pthread_mutex_unlock(&live_lock);
+   return err;
 }
 
 void
 disp_devq_forget(struct disp_devq *dq)
 {
-   pthread_mutex_lock(&defaults_lock);
-   for (int i = 0; i < DEFAULTS_MAX; i++)
-      if (defaults[i].dq == dq) {
-         defaults[i].dq = NULL;
-         defaults[i].dev = NULL;
-      }
-   pthread_mutex_unlock(&defaults_lock);
+   pthread_mutex_lock(&live_lock);
+   for (int i = 0; i < LIVE_MAX; i++)
+      if (live[i].dq == dq)
+         memset(&live[i], 0, sizeof(live[i]));
+   pthread_mutex_unlock(&live_lock);
+}
+
+struct disp_devq *
+disp_devq_default(const struct _cl_device_id *dev)
+{
+   struct disp_devq *dq = NULL;
+   pthread_mutex_lock(&live_lock);
+   for (int i = 0; i < LIVE_MAX; i++)
+      if (live[i].dev == dev && live[i].is_default)
+         dq = live[i].dq;
+   pthread_mutex_unlock(&live_lock);
+   return dq;
+}
+
+void *
+disp_devq_default_owner(const struct _cl_device_id *dev)
+{
+   void *owner = NULL;
+   pthread_mutex_lock(&live_lock);
+   for (int i = 0; i < LIVE_MAX; i++)
+      if (live[i].dev == dev && live[i].is_default)
+         owner = live[i].owner;
+   pthread_mutex_unlock(&live_lock);
+   return owner;
+}
+
+void
+disp_devq_set_default(const struct _cl_device_id *dev, struct disp_devq *dq)
+{
+   pthread_mutex_lock(&live_lock);
+   for (int i = 0; i < LIVE_MAX; i++)
+      if (live[i].dev == dev)
+         live[i].is_default = live[i].dq == dq;
+   pthread_mutex_unlock(&live_lock);
 }

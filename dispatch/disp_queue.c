@@ -612,6 +612,13 @@ disp_CreateCommandQueueWithProperties(cl_context context, cl_device_id device,
       /* Experimental (HSACL_DEVICE_ENQUEUE=1): see disp_devq.c. */
       q->size = (cl_uint)queue_size;
       err = disp_devq_create(ctx, context, dev, device, q->size, &q->devq);
+      if (err == CL_SUCCESS) {
+         err = disp_devq_register(dev, q->devq, disp_queue_to_handle(q));
+         if (err != CL_SUCCESS) {
+            disp_devq_destroy(q->devq);
+            q->devq = NULL;
+         }
+      }
       if (err != CL_SUCCESS) {
          queue_destroy_now(q);
          q = NULL;
@@ -622,6 +629,25 @@ disp_CreateCommandQueueWithProperties(cl_context context, cl_device_id device,
 out:
    icd_set_errcode(errcode_ret, err);
    return err == CL_SUCCESS ? disp_queue_to_handle(q) : NULL;
+}
+
+cl_int CL_API_CALL
+disp_SetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
+                                  cl_command_queue command_queue)
+{
+   struct _cl_context *ctx;
+   struct _cl_device_id *dev;
+   cl_int err = check_context_device(context, device, &ctx, &dev);
+   if (err != CL_SUCCESS)
+      return err;
+   if (!disp_devq_enabled())
+      return ICD_ERROR(CL_INVALID_OPERATION, "the device supports no device queue");
+   struct _cl_command_queue *q = disp_queue_from_handle(command_queue);
+   if (!q || !q->devq || q->device != dev || q->context != ctx)
+      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not a device queue of "
+                       "this device and context", (void *)command_queue);
+   disp_devq_set_default(dev, q->devq);
+   return CL_SUCCESS;
 }
 
 cl_command_queue CL_API_CALL
@@ -701,8 +727,9 @@ disp_GetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info p
                                     param_value_size_ret);
       return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "CL_QUEUE_SIZE asked of a host queue");
    case CL_QUEUE_DEVICE_DEFAULT:
-      return ICD_GET_INFO_SCALAR(cl_command_queue, NULL, param_value_size, param_value,
-                                 param_value_size_ret);
+      return ICD_GET_INFO_SCALAR(cl_command_queue,
+                                 (cl_command_queue)disp_devq_default_owner(q->device),
+                                 param_value_size, param_value, param_value_size_ret);
    default:
       return ICD_ERROR(CL_INVALID_VALUE, "unknown command-queue query 0x%x",
                        (unsigned)param_name);
@@ -712,8 +739,9 @@ disp_GetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info p
 cl_int CL_API_CALL
 disp_Flush(cl_command_queue command_queue)
 {
-   if (!disp_queue_from_handle(command_queue))
-      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
+   struct _cl_command_queue *q = disp_queue_from_handle(command_queue);
+   if (!q || q->devq)
+      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl host queue",
                        (void *)command_queue);
    return CL_SUCCESS;
 }
@@ -722,8 +750,8 @@ cl_int CL_API_CALL
 disp_Finish(cl_command_queue command_queue)
 {
    struct _cl_command_queue *q = disp_queue_from_handle(command_queue);
-   if (!q)
-      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
+   if (!q || q->devq)
+      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl host queue",
                        (void *)command_queue);
    if (!atomic_load(&q->outstanding))
       return CL_SUCCESS;

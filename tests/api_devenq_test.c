@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hsacl_test.h"
 
@@ -138,6 +139,15 @@ static const char source[] =
    "  out[5] = enqueue_kernel(qq, 0, ndrange_1D(1), ^(local void *p) { out[104] = 1; }, 0u);\n"
    "  out[6] = (int)get_kernel_work_group_size(^{ out[105] = 1; });\n"
    "  out[7] = (int)get_kernel_preferred_work_group_size_multiple(^{ out[106] = 1; });\n"
+   "}\n"
+   /* printf in a child and a grandchild; a queue_t argument */
+   "kernel void printer(queue_t dq, global int *out) {\n"
+   "  if (get_global_id(0)) return;\n"
+   "  out[0] = enqueue_kernel(dq, 0, ndrange_1D(3), ^{\n"
+   "    printf(\"devenq child %d\\n\", (int)get_global_id(0));\n"
+   "    if (get_global_id(0) == 2)\n"
+   "      enqueue_kernel(get_default_queue(), 0, ndrange_1D(1), ^{ printf(\"devenq grandchild\\n\"); });\n"
+   "  });\n"
    "}\n"
    /* profiling of a child's event */
    "kernel void profiling(global ulong *t) {\n"
@@ -485,6 +495,137 @@ test_profiling(cl_program p)
    clReleaseKernel(k);
 }
 
+static void
+test_printf_and_queue_arg(cl_program p, cl_command_queue dq)
+{
+   cl_kernel k = kernel(p, "printer");
+   cl_mem out = buffer(sizeof(int));
+   /* clSetKernelArg of a queue_t: a device queue only */
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(q), &q), CL_INVALID_DEVICE_QUEUE);
+   CHECK_EQ_INT(clSetKernelArg(k, 0, 4, &dq), CL_INVALID_ARG_SIZE);
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(dq), NULL), CL_INVALID_ARG_VALUE);
+   cl_command_queue junk = (cl_command_queue)&junk;
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(junk), &junk), CL_INVALID_DEVICE_QUEUE);
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(dq), &dq), CL_SUCCESS);
+   clSetKernelArg(k, 1, sizeof(out), &out);
+   fflush(stdout);
+   FILE *tmp = tmpfile();
+   int saved = dup(STDOUT_FILENO);
+   if (tmp)
+      dup2(fileno(tmp), STDOUT_FILENO);
+   run(k, 1);
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+   fflush(stdout);
+   dup2(saved, STDOUT_FILENO);
+   close(saved);
+   char text[4096] = "";
+   if (tmp) {
+      rewind(tmp);
+      size_t n = fread(text, 1, sizeof(text) - 1, tmp);
+      text[n] = 0;
+      fclose(tmp);
+   }
+   CHECK(strstr(text, "devenq child 0\n") != NULL);
+   CHECK(strstr(text, "devenq child 1\n") != NULL);
+   CHECK(strstr(text, "devenq child 2\n") != NULL);
+   CHECK(strstr(text, "devenq grandchild\n") != NULL);
+   int h = -1;
+   read_ints(out, &h, 1);
+   CHECK_EQ_INT(h, 0);
+   clReleaseMemObject(out);
+   clReleaseKernel(k);
+}
+
+/* Device queues take no host commands; one per device; the default is replaceable. */
+static void
+test_queue_api(cl_command_queue dq)
+{
+   cl_int err;
+   cl_command_queue got = NULL;
+   CHECK_EQ_INT(clGetCommandQueueInfo(dq, CL_QUEUE_DEVICE_DEFAULT, sizeof(got), &got, NULL),
+                CL_SUCCESS);
+   CHECK(got == dq);
+   got = NULL;
+   CHECK_EQ_INT(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE_DEFAULT, sizeof(got), &got, NULL),
+                CL_SUCCESS);
+   CHECK(got == dq);
+   cl_command_queue_properties props = 0;
+   clGetCommandQueueInfo(dq, CL_QUEUE_PROPERTIES, sizeof(props), &props, NULL);
+   CHECK_EQ_INT(props, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
+                          CL_QUEUE_ON_DEVICE_DEFAULT);
+   CHECK_EQ_INT(clFinish(dq), CL_INVALID_COMMAND_QUEUE);
+   CHECK_EQ_INT(clFlush(dq), CL_INVALID_COMMAND_QUEUE);
+   CHECK_EQ_INT(clEnqueueMarkerWithWaitList(dq, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+   cl_mem m = buffer(16);
+   int v[4];
+   CHECK_EQ_INT(clEnqueueReadBuffer(dq, m, CL_TRUE, 0, 16, v, 0, NULL, NULL),
+                CL_INVALID_COMMAND_QUEUE);
+   cl_program p = NULL;
+   const char *src = "kernel void k(global int *o) { o[0] = 1; }";
+   p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+   clBuildProgram(p, 1, &device, "", NULL, NULL);
+   cl_kernel k = clCreateKernel(p, "k", &err);
+   clSetKernelArg(k, 0, sizeof(m), &m);
+   size_t g = 1;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(dq, k, 1, NULL, &g, NULL, 0, NULL, NULL),
+                CL_INVALID_COMMAND_QUEUE);
+   clReleaseKernel(k);
+   clReleaseProgram(p);
+   clReleaseMemObject(m);
+   /* CL_DEVICE_MAX_ON_DEVICE_QUEUES is 1 */
+   cl_queue_properties dprops[] = {
+      CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE, 0
+   };
+   CHECK(clCreateCommandQueueWithProperties(ctx, device, dprops, &err) == NULL);
+   CHECK_EQ_INT(err, CL_OUT_OF_RESOURCES);
+   /* clSetDefaultDeviceCommandQueue */
+   CHECK_EQ_INT(clSetDefaultDeviceCommandQueue(NULL, device, dq), CL_INVALID_CONTEXT);
+   CHECK_EQ_INT(clSetDefaultDeviceCommandQueue(ctx, NULL, dq), CL_INVALID_DEVICE);
+   CHECK_EQ_INT(clSetDefaultDeviceCommandQueue(ctx, device, q), CL_INVALID_COMMAND_QUEUE);
+   CHECK_EQ_INT(clSetDefaultDeviceCommandQueue(ctx, device, NULL), CL_INVALID_COMMAND_QUEUE);
+   CHECK_EQ_INT(clSetDefaultDeviceCommandQueue(ctx, device, dq), CL_SUCCESS);
+   /* CL_QUEUE_SIZE of a host queue */
+   cl_uint size;
+   CHECK_EQ_INT(clGetCommandQueueInfo(q, CL_QUEUE_SIZE, sizeof(size), &size, NULL),
+                CL_INVALID_COMMAND_QUEUE);
+}
+
+/* A device queue made default by clSetDefaultDeviceCommandQueue. */
+static void
+test_set_default(cl_program p)
+{
+   cl_int err;
+   cl_queue_properties dprops[] = {
+      CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE, 0
+   };
+   cl_command_queue dq = clCreateCommandQueueWithProperties(ctx, device, dprops, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_command_queue got = (cl_command_queue)1;
+   clGetCommandQueueInfo(q, CL_QUEUE_DEVICE_DEFAULT, sizeof(got), &got, NULL);
+   CHECK(got == NULL);
+   /* no default device queue: get_default_queue() is CLK_NULL_QUEUE, enqueue fails */
+   cl_kernel k = kernel(p, "basic");
+   cl_mem out = buffer(1001 * sizeof(int));
+   int x = 4;
+   clSetKernelArg(k, 0, sizeof(out), &out);
+   clSetKernelArg(k, 1, sizeof(x), &x);
+   run(k, 1);
+   int h[1001];
+   read_ints(out, h, 1001);
+   CHECK_EQ_INT(h[1000], -102); /* CLK_INVALID_QUEUE */
+   CHECK_EQ_INT(h[5], 0);
+   CHECK_EQ_INT(clSetDefaultDeviceCommandQueue(ctx, device, dq), CL_SUCCESS);
+   clGetCommandQueueInfo(q, CL_QUEUE_DEVICE_DEFAULT, sizeof(got), &got, NULL);
+   CHECK(got == dq);
+   run(k, 1);
+   read_ints(out, h, 1001);
+   CHECK_EQ_INT(h[1000], 0);
+   CHECK_EQ_INT(h[5], 20);
+   clReleaseMemObject(out);
+   clReleaseKernel(k);
+   clReleaseCommandQueue(dq);
+}
+
 static cl_program
 build(void)
 {
@@ -582,13 +723,16 @@ main(int argc, char **argv)
       test_completion(p);
       test_errors(p);
       test_profiling(p);
+      test_printf_and_queue_arg(p, dq);
+      test_queue_api(dq);
+      CHECK_EQ_INT(clReleaseCommandQueue(dq), CL_SUCCESS);
       /* a small default queue: 4 records */
       cl_command_queue small = device_queue(4096, true, &err);
       CHECK_EQ_INT(err, CL_SUCCESS);
       test_full(p, small);
       clReleaseCommandQueue(small);
+      test_set_default(p);
       clReleaseProgram(p);
-      clReleaseCommandQueue(dq);
    }
    clReleaseCommandQueue(q);
    clReleaseContext(ctx);
