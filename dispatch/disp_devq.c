@@ -4,9 +4,8 @@
  * launch of a kernel that may enqueue (a "tree": the host's kernel and every kernel enqueued
  * from it, recursively).
  *
- * EXPERIMENTAL and NOT ADVERTISED: on-device queues are created only when
- * HSACL_DEVICE_ENQUEUE=1 (the device reports no device-enqueue capability and no
- * __opencl_c_device_enqueue either way); see NOTES-devenq.md for what remains.
+ * Supported in the OpenCL 3.0 profile (the feature __opencl_c_device_enqueue, OpenCL C 2.0);
+ * NOTES-devenq.md says what was measured and what remains.
  *
  * Memory (one allocation, fine-grained system memory the GPU and the host both access; the
  * layout is compiler/comp_builtins_enqueue.cl's): header, records, events, the scheduler's
@@ -238,8 +237,7 @@ tree_wait(struct disp_devq_tree *t)
 bool
 disp_devq_enabled(void)
 {
-   const char *e = getenv("HSACL_DEVICE_ENQUEUE");
-   return e && strcmp(e, "1") == 0;
+   return plat_opencl_version() >= CL_MAKE_VERSION(3, 0, 0);
 }
 
 static uint64_t

@@ -1,7 +1,6 @@
 /*
  * dispatch/disp_devq.h — device-side enqueue's driver half (disp_devq.c): device queues and
- * the launch of a kernel whose children the GPU schedules. Experimental: only with
- * HSACL_DEVICE_ENQUEUE=1, and advertised nowhere (NOTES-devenq.md).
+ * the launch of a kernel whose children the GPU schedules (NOTES-devenq.md).
  */
 #ifndef DISP_DEVQ_H
 #define DISP_DEVQ_H
@@ -19,7 +18,8 @@ struct disp_devq_tree;
 /* Device events per device queue (the pool the built-ins allocate from). */
 #define DISP_DEVQ_MAX_EVENTS 1024u
 
-/* True when HSACL_DEVICE_ENQUEUE=1: on-device queues may be created. */
+/* True when the device supports device-side enqueue (the OpenCL 3.0 profile: the feature
+ * __opencl_c_device_enqueue): on-device queues may be created. */
 bool disp_devq_enabled(void);
 
 /* A device queue of about `size` bytes of records, with its scheduler built for `dev`. */
@@ -30,8 +30,10 @@ void disp_devq_destroy(struct disp_devq *dq);
 /* The queue_t value kernels see (hidden_default_queue), 0 for NULL. */
 uint64_t disp_devq_address(const struct disp_devq *dq);
 
-/* CL_DEVICE_MAX_ON_DEVICE_QUEUES */
+/* CL_DEVICE_MAX_ON_DEVICE_QUEUES, CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE / _MAX_SIZE */
 #define DISP_DEVQ_MAX_QUEUES 1u
+#define DISP_DEVQ_PREFERRED_SIZE (256u * 1024)
+#define DISP_DEVQ_MAX_SIZE (8u * 1024 * 1024)
 
 /* Records `dq` (of cl_command_queue `owner`) as a device queue of `dev`: CL_OUT_OF_RESOURCES
  * beyond DISP_DEVQ_MAX_QUEUES. disp_devq_forget undoes it. */

@@ -550,7 +550,7 @@ disp_CreateCommandQueueWithProperties(cl_context context, cl_device_id device,
 
    cl_command_queue_properties bits = 0;
    bool seen_props = false, seen_size = false;
-   cl_queue_properties queue_size = 256 * 1024;
+   cl_queue_properties queue_size = DISP_DEVQ_PREFERRED_SIZE;
    size_t n = 0;
    if (properties) {
       for (; properties[n] != 0; n += 2) {
@@ -602,14 +602,14 @@ disp_CreateCommandQueueWithProperties(cl_context context, cl_device_id device,
                       "device-side queues are not supported (no device enqueue)");
       goto out;
    }
-   if ((bits & CL_QUEUE_ON_DEVICE) && (queue_size == 0 || queue_size > 8u * 1024 * 1024)) {
-      err = ICD_ERROR(CL_INVALID_VALUE, "CL_QUEUE_SIZE %llu is not in 1..8 MiB",
-                      (unsigned long long)queue_size);
+   if ((bits & CL_QUEUE_ON_DEVICE) && (queue_size == 0 || queue_size > DISP_DEVQ_MAX_SIZE)) {
+      err = ICD_ERROR(CL_INVALID_VALUE, "CL_QUEUE_SIZE %llu is not in 1..%u",
+                      (unsigned long long)queue_size, DISP_DEVQ_MAX_SIZE);
       goto out;
    }
    err = queue_create(ctx, dev, bits, properties, n, &q);
    if (err == CL_SUCCESS && (bits & CL_QUEUE_ON_DEVICE)) {
-      /* Experimental (HSACL_DEVICE_ENQUEUE=1): see disp_devq.c. */
+      /* device-side enqueue: disp_devq.c */
       q->size = (cl_uint)queue_size;
       err = disp_devq_create(ctx, context, dev, device, q->size, &q->devq);
       if (err == CL_SUCCESS) {

@@ -1,11 +1,13 @@
 /*
- * tests/api_devenq_test.c — device-side enqueue (OpenCL C §6.15.15, API §5.1 device queues),
- * EXPERIMENTAL: run with HSACL_DEVICE_ENQUEUE=1 (dispatch/disp_devq.c), which lets
- * clCreateCommandQueueWithProperties make on-device queues and the compiler accept
- * enqueue_kernel in OpenCL C 3.0; the device reports no device-enqueue capability.
+ * tests/api_devenq_test.c — device-side enqueue (OpenCL C §6.15.15, API §5.1 device queues,
+ * dispatch/disp_devq.c): child kernels over 1-3-D ranges, each CLK_ENQUEUE_FLAGS_*, events
+ * between children, markers, user events, captured variables, local-memory arguments,
+ * nesting, printf in children, queue_t arguments, the parent-completes-after-children rule,
+ * a full device queue, enqueue errors, device-event profiling; the device queue API
+ * (creation, queries, clSetDefaultDeviceCommandQueue, host commands refused) and the device
+ * queries; the same kernels built as OpenCL C 2.0.
  *
- * Argument "off": without the switch, on-device queues are refused and the feature's macro
- * is not defined (what the device advertises today).
+ * Argument "off" (run with HSACL_OPENCL_VERSION=1.2): the 1.2 profile has none of it.
  *
  * Every child's output is checked after the host waits for the parent's event only: a
  * parent's command completes when all its children (recursively) did.
@@ -627,13 +629,13 @@ test_set_default(cl_program p)
 }
 
 static cl_program
-build(void)
+build(const char *options)
 {
    cl_int err;
    const char *src = source;
    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
-   err = clBuildProgram(p, 1, &device, "-cl-std=CL3.0", NULL, NULL);
+   err = clBuildProgram(p, 1, &device, options, NULL, NULL);
    CHECK_EQ_INT(err, CL_SUCCESS);
    if (err != CL_SUCCESS) {
       char log[8192] = "";
@@ -655,6 +657,7 @@ device_queue(cl_uint size, bool dflt, cl_int *err)
    return clCreateCommandQueueWithProperties(ctx, device, props, err);
 }
 
+/* The 1.2 profile: no device queues, no device-enqueue queries, no OpenCL C 2.0. */
 static void
 test_off(void)
 {
@@ -662,15 +665,18 @@ test_off(void)
    cl_command_queue dq = device_queue(65536, true, &err);
    CHECK(dq == NULL);
    CHECK_EQ_INT(err, CL_INVALID_QUEUE_PROPERTIES);
+   CHECK_EQ_INT(clSetDefaultDeviceCommandQueue(ctx, device, q), CL_INVALID_OPERATION);
    cl_device_device_enqueue_capabilities caps = 1;
    CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, sizeof(caps),
                                 &caps, NULL), CL_SUCCESS);
    CHECK_EQ_INT(caps, 0);
-   /* the compiler does not know the feature */
+   cl_uint n = 1;
+   clGetDeviceInfo(device, CL_DEVICE_MAX_ON_DEVICE_QUEUES, sizeof(n), &n, NULL);
+   CHECK_EQ_INT(n, 0);
    const char *src = "kernel void k(global int *o) {\n"
                      "#ifdef __opencl_c_device_enqueue\n o[0] = 1;\n#endif\n}\n";
    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-   CHECK_EQ_INT(clBuildProgram(p, 1, &device, "-cl-std=CL3.0", NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clBuildProgram(p, 1, &device, "", NULL, NULL), CL_SUCCESS);
    cl_kernel k = kernel(p, "k");
    cl_mem out = buffer(sizeof(int));
    clSetKernelArg(k, 0, sizeof(out), &out);
@@ -681,6 +687,48 @@ test_off(void)
    clReleaseMemObject(out);
    clReleaseKernel(k);
    clReleaseProgram(p);
+   p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+   CHECK_EQ_INT(clBuildProgram(p, 1, &device, "-cl-std=CL2.0", NULL, NULL),
+                CL_BUILD_PROGRAM_FAILURE);
+   clReleaseProgram(p);
+}
+
+/* What the device reports in the 3.0 profile. */
+static void
+test_queries(void)
+{
+   cl_device_device_enqueue_capabilities caps = 0;
+   clGetDeviceInfo(device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, sizeof(caps), &caps, NULL);
+   CHECK_EQ_INT(caps, CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT);
+   cl_uint u = 0;
+   clGetDeviceInfo(device, CL_DEVICE_MAX_ON_DEVICE_QUEUES, sizeof(u), &u, NULL);
+   CHECK_EQ_INT(u, 1);
+   clGetDeviceInfo(device, CL_DEVICE_MAX_ON_DEVICE_EVENTS, sizeof(u), &u, NULL);
+   CHECK_EQ_INT(u, 1024);
+   clGetDeviceInfo(device, CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, sizeof(u), &u, NULL);
+   CHECK_EQ_INT(u, 262144);
+   clGetDeviceInfo(device, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, sizeof(u), &u, NULL);
+   CHECK_EQ_INT(u, 8 * 1024 * 1024);
+   cl_command_queue_properties props = 0;
+   clGetDeviceInfo(device, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES, sizeof(props), &props, NULL);
+   CHECK_EQ_INT(props, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
+   char ver[64] = "";
+   clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_VERSION, sizeof(ver), ver, NULL);
+   CHECK_STR(ver, "OpenCL C 2.0 ");
+   cl_name_version nv[16];
+   size_t size = 0;
+   clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, sizeof(nv), nv, &size);
+   bool v20 = false;
+   for (size_t i = 0; i < size / sizeof(nv[0]); i++)
+      v20 |= nv[i].version == CL_MAKE_VERSION(2, 0, 0);
+   CHECK(v20);
+   cl_name_version feats[64];
+   size = 0;
+   clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, sizeof(feats), feats, &size);
+   bool de = false;
+   for (size_t i = 0; i < size / sizeof(feats[0]); i++)
+      de |= !strcmp(feats[i].name, "__opencl_c_device_enqueue");
+   CHECK(de);
 }
 
 int
@@ -711,7 +759,8 @@ main(int argc, char **argv)
       CHECK_EQ_INT(clGetCommandQueueInfo(dq, CL_QUEUE_SIZE, sizeof(size), &size, NULL),
                    CL_SUCCESS);
       CHECK_EQ_INT(size, 262144);
-      cl_program p = build();
+      test_queries();
+      cl_program p = build("-cl-std=CL3.0");
       test_basic(p);
       test_chained(p);
       test_flags(p);
@@ -733,6 +782,16 @@ main(int argc, char **argv)
       clReleaseCommandQueue(small);
       test_set_default(p);
       clReleaseProgram(p);
+      /* OpenCL C 2.0 */
+      cl_command_queue dq2 = device_queue(262144, true, &err);
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      p = build("-cl-std=CL2.0");
+      test_basic(p);
+      test_events(p);
+      test_locals(p);
+      test_nested(p);
+      clReleaseProgram(p);
+      clReleaseCommandQueue(dq2);
    }
    clReleaseCommandQueue(q);
    clReleaseContext(ctx);
