@@ -19,9 +19,10 @@
  *      writes: each scheduler run writes the children that may start, then itself again
  *      (barrier bit: it runs when they all completed), or — when no record is left — a
  *      barrier-AND whose completion signal is S_done.
- * The host stores C's write index as the ring's end once; the GPU fills the slots in order
- * and publishes each packet's header last (HSA PSA §2.9.3), so the command processor runs
- * them as it reaches them. The scheduler runs with the barrier bit, so no kernel of the
+ * The host moves C's write index far ahead once; the GPU fills the slots in order, round
+ * the ring (when a scheduler runs, every earlier packet has been consumed), and publishes
+ * each packet's header last (HSA PSA §2.9.3), so the command processor runs them as it
+ * reaches them. The scheduler runs with the barrier bit, so no kernel of the
  * tree runs while it does, and every packet it writes is published before it completes:
  * the processor finds them when it looks at the ring again after the scheduler. (On a
  * hardware CP the scheduler would also ring C's doorbell; the software CP of both runtimes
@@ -47,7 +48,8 @@
 #define DQ_HDR 256u
 #define DQ_REC 1024u
 #define DQ_EV 64u
-#define DQ_RING 4096u /* AQL slots per tree */
+#define DQ_RING 4096u /* AQL slots of a tree's queue */
+#define DQ_WRITE_AHEAD (1ull << 40) /* its write index, set once */
 
 struct dq_hdr {
    uint32_t magic, nrec, nev, flags;
@@ -62,7 +64,7 @@ struct dq_hdr {
 struct dq_tree {
    uint64_t hdr, ring_base;
    uint32_t ring_mask, pad;
-   uint64_t ring_next, ring_end, done_signal, hsa_queue, sched_kernarg, printf_buffer;
+   uint64_t ring_next, self_index, done_signal, hsa_queue, sched_kernarg, printf_buffer;
 };
 #define DQ_TREE_AT 512u
 #define DQ_TREE_BYTES 1024u
@@ -76,7 +78,7 @@ static const char sched_src[] =
    "  uint rec_hint, ev_hint, root_pending, failed; ulong sched_ko;\n"
    "  uint sched_private, sched_group; ulong tick_num, tick_den, launches; } dq_hdr;\n"
    "typedef struct { ulong hdr, ring_base; uint ring_mask, pad;\n"
-   "  ulong ring_next, ring_end, done_signal, hsa_queue, sched_kernarg, printf_buffer; } dq_tree;\n"
+   "  ulong ring_next, self_index, done_signal, hsa_queue, sched_kernarg, printf_buffer; } dq_tree;\n"
    "typedef struct { uint state, kind; ulong parent; uint pending, flags; uint nwait, implicit;\n"
    "  ulong event; ulong wait[12]; ulong t_queued; uchar pad2[48];\n"
    "  uint pkt[16]; } dq_rec;\n"
@@ -152,8 +154,10 @@ static const char sched_src[] =
    "      uint st = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);\n"
    
    "      if (st != 2u) continue;\n"
-   "      /* room for it, the next scheduler run and that run's final packet */\n"
-   "      if (wait_status(h, r) != 0 || t->ring_end - t->ring_next < 3) { blocked++; continue; }\n"
+   "      /* Room for it and for this run's last packet. Every packet before this run's own\n"
+   "       * (self_index) has been consumed: the ring is free up to self_index + size. */\n"
+   "      if (wait_status(h, r) != 0 ||\n"
+   "          t->self_index + t->ring_mask + 1 - t->ring_next < 2) { blocked++; continue; }\n"
    "      uint w[16];\n"
    "      for (int k = 0; k < 16; k++) w[k] = r->pkt[k];\n"
    "      w[14] = 0; w[15] = 0;\n"
@@ -172,6 +176,7 @@ static const char sched_src[] =
    "      w[5] = 1; w[6] = h->sched_private; w[7] = h->sched_group;\n"
    "      w[8] = (uint)h->sched_ko; w[9] = (uint)(h->sched_ko >> 32);\n"
    "      w[10] = (uint)t->sched_kernarg; w[11] = (uint)(t->sched_kernarg >> 32);\n"
+   "      t->self_index = t->ring_next;\n"
    "      put(t, 2u | (1u << 8) | (2u << 9) | (2u << 11) | (1u << 16), w);\n"
    "      return;\n"
    "    }\n"
@@ -399,7 +404,7 @@ disp_devq_tree_start(struct disp_devq *dq, void *printf_buffer, hsa_signal_t *pa
    b->ring_base = (uint64_t)(uintptr_t)t->c->base_address;
    b->ring_mask = t->c->size - 1;
    b->ring_next = r + 2;
-   b->ring_end = r + t->c->size;
+   b->self_index = r + 1;
    b->done_signal = t->s_done.handle;
    b->hsa_queue = (uint64_t)(uintptr_t)t->c;
    b->sched_kernarg = (uint64_t)(uintptr_t)t->block;
@@ -442,8 +447,10 @@ disp_devq_tree_start(struct disp_devq *dq, void *printf_buffer, hsa_signal_t *pa
    w[10] = (uint32_t)b->sched_kernarg;
    w[11] = (uint32_t)(b->sched_kernarg >> 32);
    write_slot(t->c, r + 1, w);
-   /* The rest of the ring is the GPU's: the write index goes to its end at once. */
-   hsa->hsa_queue_add_write_index_scacq_screl(t->c, t->c->size);
+   /* The rest of the ring is the GPU's, round and round: the write index goes far ahead
+    * at once (the packet processor takes a slot when its header is valid, and the
+    * scheduler writes only slots the processor has consumed). */
+   hsa->hsa_queue_add_write_index_scacq_screl(t->c, DQ_WRITE_AHEAD);
    hsa->hsa_signal_store_screlease(t->c->doorbell_signal, (hsa_signal_value_t)(r + 1));
    *wait_signal = t->prev ? t->prev->s_done : (hsa_signal_t){ 0 };
    *parent_signal = t->s_parent;

@@ -151,6 +151,14 @@ static const char source[] =
    "      enqueue_kernel(get_default_queue(), 0, ndrange_1D(1), ^{ printf(\"devenq grandchild\\n\"); });\n"
    "  });\n"
    "}\n"
+   /* many kernels in one tree: more packets than the tree's AQL ring has slots */
+   "void grand(global int *out, int i) {\n"
+   "  enqueue_kernel(get_default_queue(), 0, ndrange_1D(2), ^{ out[2 * i + get_global_id(0)] += 2 * i + (int)get_global_id(0) + 1; });\n"
+   "}\n"
+   "kernel void wide(global int *out) {\n"
+   "  int i = (int)get_global_id(0);\n"
+   "  enqueue_kernel(get_default_queue(), 0, ndrange_1D(1), ^{ grand(out, i); });\n"
+   "}\n"
    /* profiling of a child's event */
    "kernel void profiling(global ulong *t) {\n"
    "  if (get_global_id(0)) return;\n"
@@ -453,6 +461,26 @@ test_full(cl_program p, cl_command_queue small)
    CHECK_EQ_INT(full, 6);
    CHECK_EQ_INT(ran, 4);
    CHECK_EQ_INT(wrong, 0);
+   clReleaseMemObject(out);
+   clReleaseKernel(k);
+}
+
+/* 1500 children and 3000 grandchildren: 4500 kernels, more than the 4096 slots of the
+ * tree's AQL ring, which the scheduler goes round. Needs 4500 records (an 8 MiB queue). */
+static void
+test_wide(cl_program p)
+{
+   enum { N = 1500 };
+   cl_kernel k = kernel(p, "wide");
+   cl_mem out = buffer(2 * N * sizeof(int));
+   clSetKernelArg(k, 0, sizeof(out), &out);
+   run(k, N);
+   static int h[2 * N];
+   read_ints(out, h, 2 * N);
+   int bad = 0;
+   for (int i = 0; i < 2 * N; i++)
+      bad += h[i] != i + 1;
+   CHECK_EQ_INT(bad, 0);
    clReleaseMemObject(out);
    clReleaseKernel(k);
 }
@@ -783,9 +811,10 @@ main(int argc, char **argv)
       test_set_default(p);
       clReleaseProgram(p);
       /* OpenCL C 2.0 */
-      cl_command_queue dq2 = device_queue(262144, true, &err);
+      cl_command_queue dq2 = device_queue(8 * 1024 * 1024, true, &err);
       CHECK_EQ_INT(err, CL_SUCCESS);
       p = build("-cl-std=CL2.0");
+      test_wide(p);
       test_basic(p);
       test_events(p);
       test_locals(p);
