@@ -220,3 +220,6 @@ __ockl_get_local_linear_id(void)
 
 /* ---- pipes (__opencl_c_pipes) ---- */
 #include "comp_builtins_pipe.cl"
+
+/* ---- device-side enqueue (__opencl_c_device_enqueue) ---- */
+#include "comp_builtins_enqueue.cl"

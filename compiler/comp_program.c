@@ -690,6 +690,37 @@ comp__load_executable(const struct _cl_device_id *dev, struct comp__loaded *r, c
       kd->dynamic_stack = b;
 #undef SYM_INFO
    }
+   /* Device-side enqueue: the runtime handle of each block kernel (AMDGPUUsage
+    * ".device_enqueue_symbol") receives { kernel object, private size, group size }, which
+    * compiler/comp_builtins_enqueue.cl reads when it enqueues the block. */
+   for (uint32_t i = 0; i < r->info->num_kernels; i++) {
+      const struct comp_kernel *k = &r->info->kernels[i];
+      const struct comp_kernel_device *kd = &r->kernels[i];
+      if (!k->device_enqueue_symbol)
+         continue;
+      hsa_executable_symbol_t sym;
+      hsa_agent_t agent = dev->agent;
+      uint64_t addr = 0;
+      st = hsa->hsa_executable_get_symbol_by_name(r->executable, k->device_enqueue_symbol,
+                                                  &agent, &sym);
+      if (st == HSA_STATUS_SUCCESS)
+         st = hsa->hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS,
+                                                  &addr);
+      if (st != HSA_STATUS_SUCCESS) {
+         log_append(log, "error: runtime handle %s not found\n", k->device_enqueue_symbol);
+         err = hsa_fail(log, st, "hsa_executable_get_symbol_by_name", dev);
+         goto out_destroy_executable;
+      }
+      struct {
+         uint64_t kernel_object;
+         uint32_t private_size, group_size;
+      } handle = { kd->kernel_object, kd->private_segment_size, kd->group_segment_size };
+      st = hsa->hsa_memory_copy((void *)(uintptr_t)addr, &handle, sizeof(handle));
+      if (st != HSA_STATUS_SUCCESS) {
+         err = hsa_fail(log, st, "hsa_memory_copy (runtime handle)", dev);
+         goto out_destroy_executable;
+      }
+   }
    return CL_SUCCESS;
 
 out_destroy_executable:

@@ -233,6 +233,7 @@ struct _cl_command_queue {
    cl_queue_properties *props;   /* as given to ...WithProperties, 0-terminated; or NULL */
    size_t num_props;             /* entries in props including the terminator */
    cl_uint size;                 /* CL_QUEUE_SIZE (device queues only) */
+   struct disp_devq *devq;       /* device queues only (disp_devq.c, experimental) */
    hsa_queue_t *hsa_queue;       /* the AQL queue backing it; replaced after a fault
                                   * (under submit_lock) */
    /* Orders the AQL packet writes: a command's packets go to the ring contiguously, and
@@ -304,12 +305,13 @@ cl_int disp_queue_barrier_and_scoped(struct _cl_command_queue *q, const hsa_sign
 ICD_DEFINE_HANDLE_CASTS(disp_queue, struct _cl_command_queue, cl_command_queue,
                         ICD_TYPE_COMMAND_QUEUE)
 
-/* Entry-point prologue: declares `q` from `handle` or returns CL_INVALID_COMMAND_QUEUE. */
+/* Entry-point prologue: declares `q` from `handle` or returns CL_INVALID_COMMAND_QUEUE
+ * (also for a device queue: host commands need a host queue). */
 #define QUEUE_OR_RETURN(q, handle)                                                           \
    struct _cl_command_queue *q = disp_queue_from_handle(handle);                            \
-   if (!q)                                                                                  \
-      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",  \
-                       (void *)(handle));
+   if (!q || q->devq)                                                                       \
+      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl host "   \
+                       "queue", (void *)(handle));
 
 cl_int CL_API_CALL disp_Flush(cl_command_queue command_queue);
 cl_int CL_API_CALL disp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
@@ -368,6 +370,8 @@ cl_command_queue CL_API_CALL disp_CreateCommandQueueWithProperties(
    cl_int *errcode_ret);
 cl_int CL_API_CALL disp_RetainCommandQueue(cl_command_queue command_queue);
 cl_int CL_API_CALL disp_ReleaseCommandQueue(cl_command_queue command_queue);
+cl_int CL_API_CALL disp_SetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
+                                                    cl_command_queue command_queue);
 cl_int CL_API_CALL disp_GetCommandQueueInfo(cl_command_queue command_queue,
                                             cl_command_queue_info param_name,
                                             size_t param_value_size, void *param_value,

@@ -62,6 +62,8 @@ cl_int
 disp_command_create(struct _cl_command_queue *q, cl_command_type type, cl_uint num_events,
                     const cl_event *event_wait_list, struct disp_command **out)
 {
+   if (q->devq)
+      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "a device queue takes no host commands");
    struct disp_command *cmd = disp__pool_alloc(&command_pool);
    if (!cmd)
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a command");

@@ -11,6 +11,7 @@
  */
 #include "dispatch/disp.h"
 #include "dispatch/disp_priv.h"
+#include "dispatch/disp_devq.h"
 #include "compiler/comp.h"
 #include "memory/mem.h"
 #include "platform/plat.h"
@@ -48,6 +49,8 @@ struct launch {
    struct disp_kernarg_slot slot;   /* kernarg memory */
    void *printf_buffer;             /* staging memory, host visible; or NULL */
    const struct comp_program_info *printf_info;
+   struct disp_devq *devq;          /* device-side enqueue: the default device queue */
+   struct disp_devq_tree *tree;     /* its launch (disp_devq.c), once submitted */
 };
 
 /* Launches are recycled: the steady-state enqueue path does not call malloc. */
@@ -133,9 +136,24 @@ disp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
                           "bytes", arg_index, k->name, arg_size);
       return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: images are not "
                        "supported yet", arg_index, k->name);
+   case COMP_ARG_QUEUE: {
+      /* queue_t: a device queue of the kernel's context (device-side enqueue, disp_devq.c) */
+      if (arg_size != sizeof(cl_command_queue))
+         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a queue: size must be "
+                          "sizeof(cl_command_queue), not %zu", arg_index, k->name, arg_size);
+      if (!arg_value)
+         return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is a queue: arg_value is "
+                          "NULL", arg_index, k->name);
+      struct _cl_command_queue *dq = disp_queue_from_handle(*(const cl_command_queue *)arg_value);
+      if (!dq || !dq->devq || dq->context != k->context)
+         return ICD_ERROR(CL_INVALID_DEVICE_QUEUE, "argument %u of %s: %p is not a device "
+                          "queue of the kernel's context", arg_index, k->name,
+                          (void *)*(const cl_command_queue *)arg_value);
+      return comp_kernel_set_arg_raw(k, arg_index, sizeof(cl_command_queue), arg_value);
+   }
    default:
       return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is of a kind hsacl does not "
-                       "support (device queues)", arg_index, k->name);
+                       "support", arg_index, k->name);
    }
 }
 
@@ -323,6 +341,10 @@ launch_release(struct disp_command *cmd)
    if (!l)
       return;
    kernarg_free(&l->slot);
+   if (l->tree)
+      disp_devq_tree_finish(l->tree);
+   l->tree = NULL;
+   l->devq = NULL;
    if (l->printf_buffer)
       mem_staging_free(cmd->queue->device, l->printf_buffer, DISP_PRINTF_BUFFER_BYTES);
    for (cl_uint i = 0; i < l->num_mems; i++)
@@ -378,7 +400,25 @@ launch_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_d
    l->packet.header = (uint16_t)((HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
                                  ((in_order ? 1 : 0) << HSA_PACKET_HEADER_BARRIER) |
                                  disp__fence_kernel_scopes(cmd));
-   return disp_queue_write_packet(q, &l->packet);
+   if (!l->devq)
+      return disp_queue_write_packet(q, &l->packet);
+   /* A kernel that may enqueue: its command completes when its whole tree did. */
+   hsa_signal_t parent, done, prev;
+   cl_int err = disp_devq_tree_start(l->devq, l->printf_buffer, &parent, &done, &prev,
+                                     &l->tree);
+   if (err != CL_SUCCESS)
+      return err;
+   if (prev.handle)
+      err = disp_queue_barrier_and_scoped(q, &prev, 1, (hsa_signal_t){ 0 },
+                                          disp__fence_barrier_scopes(q));
+   l->packet.completion_signal = parent;
+   if (err == CL_SUCCESS)
+      err = disp_queue_write_packet(q, &l->packet);
+   if (err == CL_SUCCESS)
+      err = disp_queue_barrier_and_scoped(q, &done, 1, signal, disp__fence_barrier_scopes(q));
+   if (err != CL_SUCCESS)
+      disp_devq_tree_abort(l->tree);
+   return err;
 }
 
 /* ---- clEnqueueNDRangeKernel --------------------------------------------------------- */
@@ -416,8 +456,8 @@ launch_target(cl_command_queue command_queue, cl_kernel kernel, struct _cl_comma
               struct _cl_kernel **k_out, const struct comp_kernel_device **kd_out)
 {
    struct _cl_command_queue *q = disp_queue_from_handle(command_queue);
-   if (!q)
-      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
+   if (!q || q->devq)
+      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl host queue",
                        (void *)command_queue);
    KERNEL_OR_RETURN(k, kernel);
    if (k->context != q->context)
@@ -570,6 +610,8 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
       disp__pool_free(&launch_pool, l);
       return err;
    }
+   l->devq = NULL;
+   l->tree = NULL;
    cmd->payload = l;
    cmd->release = launch_release;
    cmd->kind = DISP_COMMAND_HSA;
@@ -645,6 +687,22 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
          lds += (uint32_t)v->size;
          break;
       }
+      case COMP_ARG_QUEUE: {
+         /* Held by the kernel's argument, as buffers are not: a device queue must outlive
+          * the launches that use it (the application's duty, §5.1). */
+         cl_command_queue h;
+         memcpy(&h, v->value, sizeof(h));
+         struct _cl_command_queue *dq = disp_queue_from_handle(h);
+         if (!dq || !dq->devq || dq->device != q->device) {
+            err = ICD_ERROR(CL_INVALID_DEVICE_QUEUE, "argument %u of %s: not a device queue "
+                            "of the launch's device", i, k->name);
+            goto out_abort;
+         }
+         l->devq = dq->devq;
+         uint64_t addr = disp_devq_address(dq->devq);
+         memcpy(ka + a->offset, &addr, a->size < 8 ? a->size : 8);
+         break;
+      }
       default:
          memcpy(ka + a->offset, v->value, a->size);
          break;
@@ -705,14 +763,37 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
          v = (uint64_t)(uintptr_t)l->printf_buffer;
          break;
       }
+      case COMP_ARG_HIDDEN_DEFAULT_QUEUE:
+         /* get_default_queue(); 0 without a default device queue (disp_devq.c) */
+         v = disp_devq_address(disp_devq_default(q->device));
+         if (!l->devq)
+            l->devq = disp_devq_default(q->device);
+         break;
       default:
-         /* Not used by OpenCL on this device (hostcall, default queue, completion
-          * action, multigrid, heap, queue/private/shared base): zero. */
+         /* Not used by OpenCL on this device (hostcall, completion action (0: the host's
+          * kernel), multigrid, heap, queue/private/shared base): zero. */
          v = 0;
          break;
       }
       KERNARG_CHECK(a, kd);
       memcpy(ka + a->offset, &v, a->size < 8 ? a->size : 8);
+   }
+
+   /* Device-side enqueue: children that call printf write the launch's buffer (the
+    * scheduler gives it to them), flushed when the whole tree is over. */
+   if (l->devq && !l->printf_buffer) {
+      const struct comp_program_info *pi = wide_info ? wide_info
+                                                     : comp_kernel_program_info(k, q->device);
+      if (pi && pi->num_printfs) {
+         err = mem_staging_alloc(q->device, DISP_PRINTF_BUFFER_BYTES, &l->printf_buffer);
+         if (err != CL_SUCCESS) {
+            l->printf_buffer = NULL;
+            goto out_abort;
+         }
+         uint32_t header[2] = { 0, DISP_PRINTF_BUFFER_BYTES };
+         memcpy(l->printf_buffer, header, sizeof(header));
+         l->printf_info = pi;
+      }
    }
 
    /* The packet, all but header and completion signal (launch_submit). */

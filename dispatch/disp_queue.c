@@ -6,6 +6,7 @@
  * clFlush has nothing to do; clFinish waits for the queue's outstanding commands.
  */
 #include "dispatch/disp.h"
+#include "dispatch/disp_devq.h"
 #include "dispatch/disp_priv.h"
 #include "platform/plat.h"
 
@@ -179,6 +180,10 @@ queue_destroy(struct _cl_command_queue *q)
 static void
 queue_destroy_now(struct _cl_command_queue *q)
 {
+   if (q->devq) {
+      disp_devq_forget(q->devq);
+      disp_devq_destroy(q->devq);
+   }
    if (q->hsa_queue)
       disp_hsa_get()->hsa_queue_destroy(q->hsa_queue);
    disp__kernarg_ring_finish(q);
@@ -545,6 +550,7 @@ disp_CreateCommandQueueWithProperties(cl_context context, cl_device_id device,
 
    cl_command_queue_properties bits = 0;
    bool seen_props = false, seen_size = false;
+   cl_queue_properties queue_size = DISP_DEVQ_PREFERRED_SIZE;
    size_t n = 0;
    if (properties) {
       for (; properties[n] != 0; n += 2) {
@@ -564,6 +570,7 @@ disp_CreateCommandQueueWithProperties(cl_context context, cl_device_id device,
                goto out;
             }
             seen_size = true;
+            queue_size = value;
             break;
          default:
             err = ICD_ERROR(CL_INVALID_VALUE, "unknown queue property 0x%llx",
@@ -590,15 +597,57 @@ disp_CreateCommandQueueWithProperties(cl_context context, cl_device_id device,
       err = ICD_ERROR(CL_INVALID_VALUE, "CL_QUEUE_SIZE is only valid for device queues");
       goto out;
    }
-   if (bits & CL_QUEUE_ON_DEVICE) {
+   if ((bits & CL_QUEUE_ON_DEVICE) && !disp_devq_enabled()) {
       err = ICD_ERROR(CL_INVALID_QUEUE_PROPERTIES,
                       "device-side queues are not supported (no device enqueue)");
       goto out;
    }
+   if ((bits & CL_QUEUE_ON_DEVICE) && (queue_size == 0 || queue_size > DISP_DEVQ_MAX_SIZE)) {
+      err = ICD_ERROR(CL_INVALID_VALUE, "CL_QUEUE_SIZE %llu is not in 1..%u",
+                      (unsigned long long)queue_size, DISP_DEVQ_MAX_SIZE);
+      goto out;
+   }
    err = queue_create(ctx, dev, bits, properties, n, &q);
+   if (err == CL_SUCCESS && (bits & CL_QUEUE_ON_DEVICE)) {
+      /* device-side enqueue: disp_devq.c */
+      q->size = (cl_uint)queue_size;
+      err = disp_devq_create(ctx, context, dev, device, q->size, &q->devq);
+      if (err == CL_SUCCESS) {
+         err = disp_devq_register(dev, q->devq, disp_queue_to_handle(q));
+         if (err != CL_SUCCESS) {
+            disp_devq_destroy(q->devq);
+            q->devq = NULL;
+         }
+      }
+      if (err != CL_SUCCESS) {
+         queue_destroy_now(q);
+         q = NULL;
+      } else if (bits & CL_QUEUE_ON_DEVICE_DEFAULT) {
+         disp_devq_set_default(dev, q->devq);
+      }
+   }
 out:
    icd_set_errcode(errcode_ret, err);
    return err == CL_SUCCESS ? disp_queue_to_handle(q) : NULL;
+}
+
+cl_int CL_API_CALL
+disp_SetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
+                                  cl_command_queue command_queue)
+{
+   struct _cl_context *ctx;
+   struct _cl_device_id *dev;
+   cl_int err = check_context_device(context, device, &ctx, &dev);
+   if (err != CL_SUCCESS)
+      return err;
+   if (!disp_devq_enabled())
+      return ICD_ERROR(CL_INVALID_OPERATION, "the device supports no device queue");
+   struct _cl_command_queue *q = disp_queue_from_handle(command_queue);
+   if (!q || !q->devq || q->device != dev || q->context != ctx)
+      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not a device queue of "
+                       "this device and context", (void *)command_queue);
+   disp_devq_set_default(dev, q->devq);
+   return CL_SUCCESS;
 }
 
 cl_command_queue CL_API_CALL
@@ -673,10 +722,14 @@ disp_GetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info p
       return icd_get_info(q->props, q->num_props * sizeof(cl_queue_properties),
                           param_value_size, param_value, param_value_size_ret);
    case CL_QUEUE_SIZE:
+      if (q->devq)
+         return ICD_GET_INFO_SCALAR(cl_uint, q->size, param_value_size, param_value,
+                                    param_value_size_ret);
       return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "CL_QUEUE_SIZE asked of a host queue");
    case CL_QUEUE_DEVICE_DEFAULT:
-      return ICD_GET_INFO_SCALAR(cl_command_queue, NULL, param_value_size, param_value,
-                                 param_value_size_ret);
+      return ICD_GET_INFO_SCALAR(cl_command_queue,
+                                 (cl_command_queue)disp_devq_default_owner(q->device),
+                                 param_value_size, param_value, param_value_size_ret);
    default:
       return ICD_ERROR(CL_INVALID_VALUE, "unknown command-queue query 0x%x",
                        (unsigned)param_name);
@@ -686,8 +739,9 @@ disp_GetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info p
 cl_int CL_API_CALL
 disp_Flush(cl_command_queue command_queue)
 {
-   if (!disp_queue_from_handle(command_queue))
-      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
+   struct _cl_command_queue *q = disp_queue_from_handle(command_queue);
+   if (!q || q->devq)
+      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl host queue",
                        (void *)command_queue);
    return CL_SUCCESS;
 }
@@ -696,8 +750,8 @@ cl_int CL_API_CALL
 disp_Finish(cl_command_queue command_queue)
 {
    struct _cl_command_queue *q = disp_queue_from_handle(command_queue);
-   if (!q)
-      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
+   if (!q || q->devq)
+      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl host queue",
                        (void *)command_queue);
    if (!atomic_load(&q->outstanding))
       return CL_SUCCESS;

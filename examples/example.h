@@ -6,7 +6,9 @@
 #ifndef HSACL_EXAMPLE_H
 #define HSACL_EXAMPLE_H
 
+#ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
 #include <CL/cl.h>
 
 #include <stdio.h>

@@ -10,6 +10,7 @@
 #include "platform/plat.h"
 #include "platform/plat_priv.h"
 #include "dispatch/disp.h"
+#include "dispatch/disp_devq.h"
 #include "compiler/comp.h"
 
 #include <stdio.h>
@@ -301,12 +302,13 @@ plat_device_extensions(const struct _cl_device_id *dev)
    return is_opencl_30() ? device_extension_feature_string : device_extension_string_12;
 }
 
-/* CL_DEVICE_OPENCL_C_ALL_VERSIONS: 1.0-1.2 always, 3.0 in the 3.0 profile and later, 3.1 in
- * the 3.1 profile (opencl_c_version_count). */
+/* CL_DEVICE_OPENCL_C_ALL_VERSIONS: 1.0-1.2 always, 2.0 and 3.0 in the 3.0 profile and later
+ * (2.0: every 2.0 feature is supported, device-side enqueue last), 3.1 in the 3.1 profile. */
 static const cl_name_version opencl_c_versions[] = {
    { CL_MAKE_VERSION(1, 0, 0), "OpenCL C" },
    { CL_MAKE_VERSION(1, 1, 0), "OpenCL C" },
    { CL_MAKE_VERSION(1, 2, 0), "OpenCL C" },
+   { CL_MAKE_VERSION(2, 0, 0), "OpenCL C" },
    { CL_MAKE_VERSION(3, 0, 0), "OpenCL C" },
    { CL_MAKE_VERSION(3, 1, 0), "OpenCL C" },
 };
@@ -559,12 +561,25 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
       RET_SCALAR(cl_command_queue_properties,
                  CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
+   /* Device-side enqueue (dispatch/disp_devq.c): one device queue per device, of up to
+    * 8 MiB (1 KiB a command), 1024 device events. */
    case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
-      RET_SCALAR(cl_command_queue_properties, 0);
+      RET_SCALAR(cl_command_queue_properties,
+                 device_has_feature("__opencl_c_device_enqueue")
+                    ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE
+                    : 0);
    case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+      RET_SCALAR(cl_uint, device_has_feature("__opencl_c_device_enqueue")
+                             ? DISP_DEVQ_PREFERRED_SIZE : 0u);
    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+      RET_SCALAR(cl_uint, device_has_feature("__opencl_c_device_enqueue")
+                             ? DISP_DEVQ_MAX_SIZE : 0u);
    case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+      RET_SCALAR(cl_uint, device_has_feature("__opencl_c_device_enqueue")
+                             ? DISP_DEVQ_MAX_QUEUES : 0u);
    case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+      RET_SCALAR(cl_uint, device_has_feature("__opencl_c_device_enqueue")
+                             ? DISP_DEVQ_MAX_EVENTS : 0u);
    case CL_DEVICE_MAX_PIPE_ARGS:
    case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
       /* API §4.2: at least 16 with pipes, 0 without. Pipe arguments are pointers in the
@@ -606,14 +621,15 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_NUMERIC_VERSION:
       RET_SCALAR(cl_version, plat_opencl_version());
    case CL_DEVICE_OPENCL_C_VERSION:
-      /* In the 3.0 profile too: "the highest fully backwards compatible OpenCL C version"
-       * (API §4.2) is 1.2, since OpenCL C 2.0 is not supported in full. */
-      RET_STRING("OpenCL C 1.2 ");
+      /* "The highest fully backwards compatible OpenCL C version" (API §4.2): 2.0 in the 3.0
+       * profile, where every OpenCL C 2.0 feature is supported (the CTS compiler
+       * opencl_c_versions checks the list); 1.2 in the 1.2 profile. */
+      RET_STRING(is_opencl_30() ? "OpenCL C 2.0 " : "OpenCL C 1.2 ");
    case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
       RET_ARRAY(opencl_c_versions,
                 (plat_opencl_version() >= CL_MAKE_VERSION(3, 1, 0) ? NUM_OPENCL_C_VERSIONS
                  : is_opencl_30()                                   ? NUM_OPENCL_C_VERSIONS - 1
-                                                                    : NUM_OPENCL_C_VERSIONS - 2) *
+                                                                    : NUM_OPENCL_C_VERSIONS - 3) *
                    sizeof(cl_name_version));
    case CL_DEVICE_OPENCL_C_FEATURES:
       if (!is_opencl_30())
@@ -688,7 +704,10 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
       RET_SCALAR(size_t, gi->wavefront_size);
    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
-      RET_SCALAR(cl_device_device_enqueue_capabilities, 0);
+      RET_SCALAR(cl_device_device_enqueue_capabilities,
+                 device_has_feature("__opencl_c_device_enqueue")
+                    ? CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT
+                    : 0);
    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
       /* Not conformant yet. The 3.0 profile answers a well-formed vYYYY-MM-DD-XX date. */
       RET_STRING(is_opencl_30() ? "v0000-01-01-00" : "v0000-00-00-00");

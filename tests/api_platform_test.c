@@ -333,8 +333,14 @@ test_queue(void)
    cl_queue_properties on_dev[] = { CL_QUEUE_PROPERTIES,
                                     CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
                                     0 };
-   clCreateCommandQueueWithProperties(ctx, device, on_dev, &err);
-   CHECK_EQ_INT(err, CL_INVALID_QUEUE_PROPERTIES);
+   /* A device queue (device-side enqueue: tests/api_devenq_test.c tests it). */
+   cl_command_queue dq = clCreateCommandQueueWithProperties(ctx, device, on_dev, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_uint qsize = 0;
+   clGetCommandQueueInfo(dq, CL_QUEUE_SIZE, sizeof(qsize), &qsize, NULL);
+   CHECK_EQ_INT(qsize, 256 * 1024); /* CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE */
+   if (dq)
+      clReleaseCommandQueue(dq);
    clCreateCommandQueue(ctx, device, CL_QUEUE_ON_DEVICE, &err);
    CHECK_EQ_INT(err, CL_INVALID_VALUE);
 

@@ -5,7 +5,8 @@
 # comp_builtins_subgroup.cl (with comp_builtins_subgroup_nu.cl) and comp_builtins_bitdot.cl
 # (the device libraries have none: sub_group_*, get_sub_group_*_mask, bitfield_*,
 # bit_reverse, dot*) and their sg_*/bd_* helpers are additions, not overrides: they are left
-# out of both checks, as are the pp_* helpers of comp_builtins_pipe.cl (its pipe built-ins
+# out of both checks, as are the pp_* helpers of comp_builtins_pipe.cl and the dq_* ones of
+# comp_builtins_enqueue.cl (their built-ins
 # are overrides and checked).
 # Run as: cmake -DNM=<llvm-nm> -DBUILTINS=<comp_builtins.bc> -DLIBDIR=<device libs>
 #               -DEXPECT=<count> -P comp_builtins_names.cmake
@@ -23,7 +24,7 @@ endif()
 string(REGEX MATCHALL "[^\n]+" ours "${ours}")
 string(REGEX MATCHALL "[^\n]+" libs "${libs}")
 list(REMOVE_DUPLICATES libs)
-list(FILTER ours EXCLUDE REGEX "^(sg_|bd_|pp_|_ZL[0-9]+(sg|bd|pp)_)")
+list(FILTER ours EXCLUDE REGEX "^(sg_|bd_|pp_|dq_|_ZL[0-9]+(sg|bd|pp|dq)_)")
 list(FILTER ours EXCLUDE REGEX
      "^_Z[0-9]+(sub_group_|get_sub_group_[a-z]+_mask|bitfield_|bit_reverse|dot|__spirv_)")
 set(missing)
