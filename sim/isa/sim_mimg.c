@@ -26,7 +26,8 @@
  * A buffer resource (TYPE 0: a V# in dwords 0-3, as ROCr's 1D buffer images are) used by
  * image_load / image_store addresses element x at BASE + x * STRIDE, NUM_RECORDS / STRIDE
  * elements, in the V#'s formats. Bilinear weights are multiples of 1/256 (16.8 fixed-point
- * texel coordinates, see SUBTEXEL_BITS); point sampling floors the float coordinate.
+ * texel coordinates, see SUBTEXEL_BITS); point sampling floors the same fixed-point
+ * coordinate.
  * Anything else the instruction would need — a tiled SW_MODE, another format, cube or MSAA
  * images, a mip level other than 0, a border colour from the table — is an
  * illegal-instruction fault naming the field, never a guess.
@@ -547,7 +548,11 @@ make_tap(float u, uint32_t size, unsigned mode, bool linear, tap *t)
    const float lim = 1073741824.0f;
    u = u < -lim ? -lim : u > lim ? lim : u;
    if (!linear) {
-      t->i[0] = wrap_index((int64_t)floorf(u), size, mode, true);
+      /* Point sampling also goes through 16.8 fixed point: a coordinate within 1/512 below
+       * a texel edge lands on it (the ROCm device library relies on this: for NEAREST it
+       * passes floor(s * width) * rcp(width), which can fall a hair short of the edge). */
+      double q = nearbyint((double)u * (1 << SUBTEXEL_BITS)) / (1 << SUBTEXEL_BITS);
+      t->i[0] = wrap_index((int64_t)floor(q), size, mode, true);
       t->wt[0] = 1.0f;
       t->n = 1;
       return;
@@ -585,7 +590,10 @@ sim__op_image_sample_lz(sim_wave *w, const sim_inst *in)
    bool unnorm = ((s[0] >> 15) & 1) || (in->mimg.bits & SIM_MIMG_UNORM);
    unsigned xy_filter = (s[2] >> 20) & 3; /* MAG: LOD 0 magnifies; ANISO_* act as the base */
    bool linear = xy_filter & 1;
-   bool z_linear = d.type == IMG_3D && ((s[2] >> 24) & 3) == 2;
+   /* Z_FILTER (3D only): NONE follows the XY filter (ROCr's samplers leave it NONE, and
+    * OpenCL's LINEAR is trilinear on 3D images), POINT, LINEAR. */
+   unsigned z_filter = (s[2] >> 24) & 3;
+   bool z_linear = d.type == IMG_3D && (z_filter == 2 || (z_filter == 0 && linear));
    unsigned border_type = s[3] >> 30;
    static const uint8_t nfilt[] = {1, 2, 3, 0, 1, 2}; /* filtered dimensions per type */
    unsigned nd = nfilt[d.type - IMG_1D];
@@ -609,10 +617,32 @@ sim__op_image_sample_lz(sim_wave *w, const sim_inst *in)
    bool status = in->mimg.bits & (SIM_MIMG_TFE | SIM_MIMG_LWE);
    if (!check_vgprs(w, in, d.ncoord, data_dwords(in) + status))
       return;
-   /* Border colours: transparent black, opaque black, opaque white. */
+   /* Border colours: transparent black, opaque black, opaque white, as (r, g, b, a); the
+    * T#'s BC_SWIZZLE places them in the memory channels, then DST_SEL applies as for a
+    * texel (so a format without alpha reads a border alpha of 1, as OpenCL's CLAMP
+    * wants). */
    uint32_t one = one_value(&d), border[4];
-   for (unsigned c = 0; c < 4; c++)
-      border[c] = border_type == 2 || (border_type == 1 && c == 3) ? one : 0;
+   {
+      static const uint8_t bc_perm[8][4] = {
+         {0, 1, 2, 3}, /* XYZW: channel X <- r, Y <- g, Z <- b, W <- a */
+         {0, 3, 1, 2}, /* XWYZ */
+         {3, 2, 1, 0}, /* WZYX */
+         {3, 0, 1, 2}, /* WXYZ */
+         {2, 1, 0, 3}, /* ZYXW */
+         {1, 0, 3, 2}, /* YXWZ */
+         {0, 1, 2, 3}, {0, 1, 2, 3}, /* reserved: as XYZW */
+      };
+      unsigned bc = d.buffer ? 0 : w->s[in->mimg.srsrc + 4] >> 29;
+      uint32_t rgba[4], ch[4];
+      for (unsigned c = 0; c < 4; c++)
+         rgba[c] = border_type == 2 || (border_type == 1 && c == 3) ? one : 0;
+      for (unsigned c = 0; c < 4; c++)
+         ch[c] = rgba[bc_perm[bc][c]];
+      for (unsigned i = 0; i < 4; i++) {
+         unsigned sl = d.sel[i];
+         border[i] = sl >= SIM_SEL_X ? ch[sl - SIM_SEL_X] : sl == SIM_SEL_1 ? one : 0;
+      }
+   }
    uint32_t size[3] = {d.width, d.height, d.depth};
 
    for (unsigned l = 0; l < 64; l++) {

@@ -798,12 +798,83 @@ TEST(mimg_sample_subtexel)
    CHECK_EQ(w->v[0][0], t_u(77.0f / 256.0f));
    CHECK_EQ(w->v[0][1], t_u(0.5f));
    CHECK_EQ(w->v[0][2], t_u(1.0f / 256.0f));
+
+   /* Point sampling floors the same fixed-point coordinate: u = 1.999 -> round(511.744) =
+    * 512 -> 2.0 -> texel 2 (0.0), not texel 1 (1.0); u = 1.998 -> 511.488 -> 511 -> texel 1. */
+   w = t_wave();
+   set_tsharp(w, 0, (tdesc){tex, T_1D, DF_32, NF_FLOAT, 4, 1});
+   set_ssharp(w, 8, C_EDGE, C_EDGE, false, true, 0);
+   w->v[4][0] = t_u(1.999f);
+   w->v[4][1] = t_u(1.998f);
+   SIM_EXEC(w) = 3;
+   CHECK_EQ(t_run(w, "image_sample_lz v0, v4, s[0:7], s[8:11] dmask:0x1\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[0][0], t_u(0.0f));
+   CHECK_EQ(w->v[0][1], t_u(1.0f));
+}
+
+/* Z_FILTER of a 3D image: NONE (what ROCr writes) follows the XY filter — a 1x1x2 R32F
+ * volume (0, 1) sampled at unnormalised (0.5, 0.5, 1.0) bilinear gives 0.5 (z between
+ * slices 0 and 1 at weight 0.5); Z_FILTER POINT gives slice floor(1.0) = 1: 1.0. */
+TEST(mimg_sample_3d_z_filter)
+{
+   float *tex = t_alloc(512, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   tex[0] = 0.0f;
+   tex[64] = 1.0f; /* slice 1: pitch 64 texels, one row */
+   for (unsigned zf = 0; zf < 2; zf++) {
+      sim_wave *w = t_wave();
+      set_tsharp(w, 0, (tdesc){tex, T_3D, DF_32, NF_FLOAT, 1, 1, 1, 64});
+      set_ssharp(w, 8, C_EDGE, C_EDGE, true, true, 0);
+      w->s[10] |= zf << 24; /* Z_FILTER: 0 NONE, 1 POINT */
+      vset_all(w, 4, t_u(0.5f));
+      vset_all(w, 5, t_u(0.5f));
+      vset_all(w, 6, t_u(1.0f));
+      CHECK_EQ(t_run(w, "image_sample_lz v0, v[4:6], s[0:7], s[8:11] dmask:0x1\n"
+                        "s_waitcnt vmcnt(0)"),
+               SIM_FAULT_NONE);
+      CHECK_EQ(w->v[0][0], t_u(zf ? 1.0f : 0.5f));
+   }
+}
+
+/* Border colours go through BC_SWIZZLE into the memory channels, then DST_SEL: an R32F
+ * image (DST_SEL X, 0, 0, 1; BC_SWIZZLE XWYZ as ROCr sets it) sampled outside with a
+ * transparent-black border reads (0, 0, 0, 1) — OpenCL's border for a format without alpha;
+ * an A8 image (0, 0, 0, X; BC WXYZ) with an opaque-black border reads (0, 0, 0, 1) (alpha
+ * from channel X); an INTENSITY-like image (X, X, X, X; BC XYZW) with opaque white reads
+ * (1, 1, 1, 1) and with opaque black (0, 0, 0, 0) — channel X holds r. */
+TEST(mimg_border_swizzle)
+{
+   uint8_t *tex = t_alloc(256, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   static const struct {
+      unsigned dfmt, nfmt, sel, bc, border;
+      float want[4];
+   } c[] = {
+      {DF_32, NF_FLOAT, SEL(4, 0, 0, 1), 1, 0, {0, 0, 0, 1}},
+      {DF_8, NF_UNORM, SEL(0, 0, 0, 4), 3, 1, {0, 0, 0, 1}},
+      {DF_8, NF_UNORM, SEL(4, 4, 4, 4), 0, 2, {1, 1, 1, 1}},
+      {DF_8, NF_UNORM, SEL(4, 4, 4, 4), 0, 1, {0, 0, 0, 0}},
+   };
+   for (unsigned k = 0; k < 4; k++) {
+      sim_wave *w = t_wave();
+      set_tsharp(w, 0, (tdesc){tex, T_1D, c[k].dfmt, c[k].nfmt, 4, 1, 0, 64, c[k].sel});
+      w->s[4] |= c[k].bc << 29;
+      set_ssharp(w, 8, C_BORDER, C_BORDER, false, true, c[k].border);
+      vset_all(w, 4, t_u(-1.0f));
+      CHECK_EQ(t_run(w, "image_sample_lz v[0:3], v4, s[0:7], s[8:11] dmask:0xf\n"
+                        "s_waitcnt vmcnt(0)"),
+               SIM_FAULT_NONE);
+      for (unsigned i = 0; i < 4; i++)
+         CHECK_EQ(w->v[i][3], t_u(c[k].want[i]));
+   }
 }
 
 void
 t_mimg_tests(void)
 {
+   RUN(mimg_border_swizzle);
    RUN(mimg_sample_subtexel);
+   RUN(mimg_sample_3d_z_filter);
    RUN(mimg_packed_formats);
    RUN(mimg_buffer_resource);
    RUN(mubuf_format);
