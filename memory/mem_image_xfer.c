@@ -523,6 +523,55 @@ mem_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocki
    if ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
        (err = mem__check_host_write(mem)) != CL_SUCCESS)
       goto out;
+   if ((mem->flags & CL_MEM_USE_HOST_PTR) && !mem->parent) {
+      /* §5.3.6: a CL_MEM_USE_HOST_PTR image maps at host_ptr with the pitches it was created
+       * with. The region is read from the device copy into host_ptr; unmap writes it back. */
+      struct mem_map *map = icd_calloc(1, sizeof(*map));
+      if (!map) {
+         err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a mapping");
+         goto out;
+      }
+      byte_rect(im, origin, region, map->rect_origin, map->rect_region);
+      map->rect = true;
+      map->flags = map_flags;
+      map->host_ptr = (char *)mem->host_ptr + map->rect_origin[0] +
+                      map->rect_origin[1] * im->host_row_pitch +
+                      map->rect_origin[2] * im->host_slice_pitch;
+      pthread_mutex_lock(&mem->lock);
+      map->next = mem->maps;
+      mem->maps = map;
+      pthread_mutex_unlock(&mem->lock);
+      atomic_fetch_add(&mem->map_count, 1);
+      err = mem__enqueue_rect_rw(q, mem, CL_COMMAND_MAP_IMAGE, true, blocking_map,
+                                 map->rect_origin, map->rect_origin, map->rect_region,
+                                 im->row_pitch, im->slice_pitch, im->host_row_pitch,
+                                 im->host_slice_pitch, mem->host_ptr, false,
+                                 num_events_in_wait_list, event_wait_list, event);
+      if (err != CL_SUCCESS) {
+         pthread_mutex_lock(&mem->lock);
+         for (struct mem_map **link = &mem->maps; *link; link = &(*link)->next) {
+            if (*link == map) {
+               *link = map->next;
+               break;
+            }
+         }
+         pthread_mutex_unlock(&mem->lock);
+         atomic_fetch_sub(&mem->map_count, 1);
+         icd_free(map);
+         goto out;
+      }
+      result = map->host_ptr;
+      size_t hrow = t == CL_MEM_OBJECT_IMAGE1D_ARRAY
+                       ? (im->desc.image_row_pitch ? im->desc.image_row_pitch
+                                                   : im->desc.image_width * im->elem_size)
+                       : im->host_row_pitch;
+      *image_row_pitch = hrow;
+      if (image_slice_pitch)
+         *image_slice_pitch = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? im->host_row_pitch
+                              : slices                         ? im->host_slice_pitch
+                                                               : 0;
+      goto out;
+   }
    /* The bytes from the region's first texel to its last, with the image's own pitches. */
    size_t first = origin[0] * im->elem_size + origin[1] * im->row_pitch +
                   origin[2] * im->slice_pitch;

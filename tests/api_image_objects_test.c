@@ -464,6 +464,48 @@ test_commands(cl_mem buf)
       CHECK_EQ_INT(bad, 0);
    }
 
+   /* A CL_MEM_USE_HOST_PTR image maps at host_ptr with its own pitches (§5.3.6). */
+   {
+      const size_t hrow = 37 * 4 + 12;
+      unsigned char *host = malloc(hrow * 11);
+      pattern(host, hrow * 11, 9);
+      cl_image_desc du = d;
+      du.image_row_pitch = hrow;
+      cl_mem u = clCreateImage(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, &f, &du, host, &err);
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      void *hp = NULL;
+      CHECK_EQ_INT(clGetMemObjectInfo(u, CL_MEM_HOST_PTR, sizeof hp, &hp, NULL), CL_SUCCESS);
+      CHECK(hp == host);
+      /* Written through the API, then mapped: host_ptr holds the new texels. */
+      uint32_t px[4] = { 0x01020304u, 0x05060708u, 0x0a0b0c0du, 0x11223344u };
+      size_t wo[3] = { 4, 6, 0 }, wr[3] = { 2, 2, 1 };
+      CHECK_EQ_INT(clEnqueueWriteImage(q, u, CL_TRUE, wo, wr, 0, 0, px, 0, NULL, NULL),
+                   CL_SUCCESS);
+      size_t urp = 0;
+      uint32_t *um = clEnqueueMapImage(q, u, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, wo, wr, &urp,
+                                       NULL, 0, NULL, NULL, &err);
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      CHECK(um == (uint32_t *)(host + 6 * hrow + 4 * 4));
+      CHECK_EQ_INT(urp, hrow);
+      if (um) {
+         CHECK(um[0] == px[0] && um[1] == px[1]);
+         uint32_t *row1 = (uint32_t *)((char *)um + urp);
+         CHECK(row1[0] == px[2] && row1[1] == px[3]);
+         row1[1] = 0xdeadbeefu;
+         CHECK_EQ_INT(clEnqueueUnmapMemObject(q, u, um, 0, NULL, NULL), CL_SUCCESS);
+         uint32_t t = 0;
+         size_t at[3] = { 5, 7, 0 }, one1[3] = { 1, 1, 1 };
+         CHECK_EQ_INT(clEnqueueReadImage(q, u, CL_TRUE, at, one1, 0, 0, &t, 0, NULL, NULL),
+                      CL_SUCCESS);
+         CHECK_EQ_INT(t, 0xdeadbeefu);
+      }
+      cl_uint mc = 9;
+      clGetMemObjectInfo(u, CL_MEM_MAP_COUNT, sizeof mc, &mc, NULL);
+      CHECK_EQ_INT(mc, 0);
+      clReleaseMemObject(u);
+      free(host);
+   }
+
    /* Errors of the commands. */
    size_t big[3] = { 38, 1, 1 }, zero[3] = { 0, 1, 1 }, z1[3] = { 0, 0, 1 };
    CHECK_EQ_INT(clEnqueueReadImage(q, a, CL_TRUE, o0, big, 0, 0, back, 0, NULL, NULL),
