@@ -139,8 +139,8 @@ static const cl_channel_type candidate_types[] = {
 
 /*
  * The formats the driver moves and converts correctly on both runtimes' GPU (the texture
- * unit model of sim/isa/sim_mimg.c decodes 8/16/32-bit channels in 1, 2 or 4 channels):
- * no packed types, no 3-channel orders, no Rx/RGx/RGBx padding orders; depth for 2D images
+ * unit model of sim/isa/sim_texel.c): 1, 2 and 4 channels of 8/16/32 bits, and RGB in the
+ * packed 565 / 555 / 101010 types; no Rx/RGx/RGBx padding orders; depth for 2D images
  * and 2D arrays on devices reporting cl_khr_depth_images.
  */
 static bool
@@ -160,6 +160,7 @@ format_driver_supported(const struct _cl_context *ctx, cl_mem_object_type type,
    case CL_A:
    case CL_RG:
    case CL_RA:
+   case CL_RGB: /* packed types only (format_info) */
    case CL_RGBA:
    case CL_BGRA:
    case CL_ARGB:
@@ -168,17 +169,9 @@ format_driver_supported(const struct _cl_context *ctx, cl_mem_object_type type,
    case CL_LUMINANCE:
    case CL_sRGBA:
    case CL_sBGRA:
-      break;
-   default:
-      return false;
-   }
-   switch (f->image_channel_data_type) {
-   case CL_UNORM_SHORT_565:
-   case CL_UNORM_SHORT_555:
-   case CL_UNORM_INT_101010:
-      return false;
-   default:
       return true;
+   default:
+      return false;
    }
 }
 

@@ -412,6 +412,19 @@ pack_texel(const struct mem_image *im, const void *color, unsigned char *texel)
    static const int r[] = { 0 }, a[] = { 3 }, rg[] = { 0, 1 }, ra[] = { 0, 3 },
                     rgba[] = { 0, 1, 2, 3 }, bgra[] = { 2, 1, 0, 3 }, argb[] = { 3, 0, 1, 2 },
                     abgr[] = { 3, 2, 1, 0 };
+   const float *fc = color;
+   cl_channel_type ct = im->format.image_channel_data_type;
+   if (ct == CL_UNORM_SHORT_565 || ct == CL_UNORM_SHORT_555 || ct == CL_UNORM_INT_101010) {
+      /* §5.3.1.1: 565 is R 15:11, G 10:5, B 4:0; 555 R 14:10, G 9:5, B 4:0; 101010
+       * R 29:20, G 19:10, B 9:0 (the other bits unused, written 0). */
+      unsigned rb = ct == CL_UNORM_INT_101010 ? 10 : 5, gb = ct == CL_UNORM_SHORT_565 ? 6 : rb;
+      uint32_t r = (uint32_t)lrintf(clampf(fc[0], 0.0f, 1.0f) * (float)((1u << rb) - 1));
+      uint32_t g = (uint32_t)lrintf(clampf(fc[1], 0.0f, 1.0f) * (float)((1u << gb) - 1));
+      uint32_t b = (uint32_t)lrintf(clampf(fc[2], 0.0f, 1.0f) * (float)((1u << rb) - 1));
+      uint32_t v = (r << (gb + rb)) | (g << rb) | b;
+      memcpy(texel, &v, im->elem_size); /* little endian: the low 2 or 4 bytes */
+      return;
+   }
    const int *order;
    int n;
    bool srgb = false;
