@@ -3,8 +3,10 @@
  * end on the runtime it runs on: read_write images (__opencl_c_read_write_images,
  * CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, CL_MEM_KERNEL_READ_AND_WRITE formats), 3D image
  * writes (cl_khr_3d_image_writes), depth images (cl_khr_depth_images), 2D images over a
- * buffer's memory (cl_khr_image2d_from_buffer) and kernels on 1D buffer images. A device
- * with image support must report and pass all of them; one without reports none.
+ * buffer's memory (cl_khr_image2d_from_buffer), kernels on 1D buffer images, and image
+ * kernels from SPIR-V (argv[1], api_image_kernels.cl made by clang-15 and llvm-spirv-15)
+ * with the SPIR-V image capabilities cl_khr_spirv_queries lists. A device with image
+ * support must report and pass all of them; one without reports none.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -345,8 +347,75 @@ test_1d_buffer_kernels(void)
    clReleaseMemObject(out);
 }
 
+/* The SPIR-V module's kernels: sampler argument + literal sampler + samplerless read, and
+ * a read_write image. */
+static void
+test_spirv(const char *path)
+{
+   static const cl_uint image_caps[] = { 13, 20, 43, 44, 46, 47, 14 };
+   cl_uint caps[128];
+   size_t size = 0;
+   CHECK_EQ_INT(clGetDeviceInfo(device, 0x12BB /* CL_DEVICE_SPIRV_CAPABILITIES_KHR */,
+                                sizeof caps, caps, &size),
+                CL_SUCCESS);
+   for (size_t i = 0; i < sizeof image_caps / sizeof *image_caps; i++) {
+      bool found = false;
+      for (size_t j = 0; j < size / sizeof(cl_uint); j++)
+         found |= caps[j] == image_caps[i];
+      CHECK(found);
+   }
+   FILE *f = fopen(path, "rb");
+   CHECK(f != NULL);
+   if (!f)
+      return;
+   static unsigned char il[1 << 16];
+   size_t n = fread(il, 1, sizeof il, f);
+   fclose(f);
+   cl_int err;
+   cl_program p = clCreateProgramWithIL(ctx, il, n, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   CHECK_EQ_INT(clBuildProgram(p, 1, &device, "", NULL, NULL), CL_SUCCESS);
+   cl_kernel k = clCreateKernel(p, "cp", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   enum { W = 6, H = 5 };
+   cl_image_format fmt = { CL_RGBA, CL_FLOAT };
+   cl_image_desc d = { .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = W, .image_height = H };
+   float px[W * H * 4], back[W * H * 4];
+   for (int i = 0; i < W * H * 4; i++)
+      px[i] = (float)i;
+   cl_mem a = clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &fmt, &d, px, &err);
+   cl_mem b = clCreateImage(ctx, CL_MEM_READ_WRITE, &fmt, &d, NULL, &err);
+   cl_sampler s = clCreateSamplerWithProperties(ctx, (cl_sampler_properties[]){
+      CL_SAMPLER_NORMALIZED_COORDS, CL_FALSE, 0 }, &err);
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof a, &a), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof b, &b), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 2, sizeof s, &s), CL_SUCCESS);
+   run(k, 2, W, H, 1);
+   size_t o[3] = { 0, 0, 0 }, r[3] = { W, H, 1 };
+   CHECK_EQ_INT(clEnqueueReadImage(q, b, CL_TRUE, o, r, 0, 0, back, 0, NULL, NULL), CL_SUCCESS);
+   size_t bad = 0;
+   for (int i = 0; i < W * H * 4; i++)
+      bad += back[i] != 3.0f * px[i];
+   CHECK_EQ_INT(bad, 0);
+   clReleaseKernel(k);
+   k = clCreateKernel(p, "rw", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   clSetKernelArg(k, 0, sizeof b, &b);
+   run(k, 2, W, H, 1);
+   CHECK_EQ_INT(clEnqueueReadImage(q, b, CL_TRUE, o, r, 0, 0, back, 0, NULL, NULL), CL_SUCCESS);
+   bad = 0;
+   for (int i = 0; i < W * H * 4; i++)
+      bad += back[i] != 6.0f * px[i];
+   CHECK_EQ_INT(bad, 0);
+   clReleaseKernel(k);
+   clReleaseSampler(s);
+   clReleaseMemObject(a);
+   clReleaseMemObject(b);
+   clReleaseProgram(p);
+}
+
 int
-main(void)
+main(int argc, char **argv)
 {
    test_watchdog("api_image_ext_test", 240);
    cl_platform_id platform;
@@ -391,6 +460,10 @@ main(void)
    test_depth();
    test_from_buffer();
    test_1d_buffer_kernels();
+   if (argc > 1)
+      test_spirv(argv[1]);
+   else
+      CHECK(!"no SPIR-V module path given");
    clReleaseProgram(prog);
    clReleaseCommandQueue(q);
    clReleaseContext(ctx);
