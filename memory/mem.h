@@ -2,8 +2,9 @@
  * memory/mem.h — what other modules use from memory/: cl_mem buffer objects (buffers and
  * sub-buffers over HSA memory pools), their in-flight references, the per-context table
  * of coarse-grained SVM allocations, and the staging allocator (host memory the GPU can
- * reach) the transfer code copies through. OpenCL 3.0 API §5.2 (buffers), §5.5 (memory
- * objects), §5.6 (SVM).
+ * reach) the transfer code copies through; images (struct mem_image, mem_image*.c) and
+ * samplers (mem_sampler.c). OpenCL 3.0 API §5.2 (buffers), §5.3 (images), §5.5 (memory
+ * objects), §5.6 (SVM), §5.7 (samplers).
  *
  * Lock order: context lock, then a mem object's `lock`, then the SVM table lock, then the
  * staging lock. No HSA call is made with the SVM table lock held.
@@ -98,7 +99,8 @@ struct mem_image {
  */
 struct _cl_mem {
    struct icd_object obj;
-   cl_mem_object_type type;      /* CL_MEM_OBJECT_BUFFER or CL_MEM_OBJECT_PIPE */
+   cl_mem_object_type type;      /* CL_MEM_OBJECT_BUFFER, CL_MEM_OBJECT_PIPE or an image
+                                  * type (then `image` is set) */
    struct _cl_context *context;  /* holds an internal reference */
    struct _cl_device_id *device; /* whose pool backs the memory (first fitting device) */
    cl_mem_flags flags;           /* as given; READ_WRITE added when no access flag was;
