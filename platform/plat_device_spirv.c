@@ -24,6 +24,8 @@
 #define REQ_SUBGROUPS "(sub-groups or work-group collectives)"
 #define REQ_GENERIC "(generic address space)"
 #define REQ_PIPES "(pipes)"
+#define REQ_IMAGES "(images)"
+#define REQ_RW_IMAGES "(read-write images)"
 
 /* SPIR-V capabilities (SPIR-V 1.4 §3.31) OpenCL's SPIR-V environment ties to the device. */
 static const struct {
@@ -43,6 +45,15 @@ static const struct {
    { 12, "cl_khr_int64_base_atomics" },        /* Int64Atomics */
    { 38, REQ_GENERIC },                        /* GenericPointer */
    { 17, REQ_PIPES },                          /* Pipes: __opencl_c_pipes */
+   /* Image devices (OpenCL SPIR-V environment §5.1; tests/api_image_ext_test.c runs an
+    * image kernel from SPIR-V): */
+   { 13, REQ_IMAGES },                         /* ImageBasic */
+   { 20, REQ_IMAGES },                         /* LiteralSampler */
+   { 43, REQ_IMAGES },                         /* Sampled1D */
+   { 44, REQ_IMAGES },                         /* Image1D */
+   { 46, REQ_IMAGES },                         /* SampledBuffer */
+   { 47, REQ_IMAGES },                         /* ImageBuffer */
+   { 14, REQ_RW_IMAGES },                      /* ImageReadWrite */
    { 18, REQ_SUBGROUPS },                      /* Groups */
    { 58, "cl_khr_subgroups" },                 /* SubgroupDispatch (SPIR-V 1.1) */
    { 61, "cl_khr_subgroup_non_uniform_vote" }, /* GroupNonUniform */
@@ -81,10 +92,14 @@ static const struct {
 };
 
 static bool
-applies(const char *requires)
+applies(const struct _cl_device_id *dev, const char *requires)
 {
    if (!requires)
       return true;
+   if (!strcmp(requires, REQ_IMAGES))
+      return dev->image_support;
+   if (!strcmp(requires, REQ_RW_IMAGES))
+      return plat_device_has_image_feature(dev, "__opencl_c_read_write_images");
    /* The generic address space, sub-groups and pipes: in the 3.0 and 3.1 profiles. */
    if (!strcmp(requires, REQ_GENERIC) || !strcmp(requires, REQ_SUBGROUPS) ||
        !strcmp(requires, REQ_PIPES))
@@ -96,7 +111,6 @@ bool
 plat__device_info_spirv(const struct _cl_device_id *dev, cl_device_info param_name, size_t size,
                         void *value, size_t *size_ret, cl_int *err)
 {
-   (void)dev;
    bool il = plat_opencl_version() >= CL_MAKE_VERSION(3, 0, 0) && comp_il_supported();
    switch (param_name) {
    case CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR: {
@@ -112,7 +126,7 @@ plat__device_info_spirv(const struct _cl_device_id *dev, cl_device_info param_na
       const char *list[sizeof(spirv_extensions) / sizeof(spirv_extensions[0])];
       size_t n = 0;
       for (size_t i = 0; il && i < sizeof(list) / sizeof(list[0]); i++)
-         if (applies(spirv_extensions[i].requires))
+         if (applies(dev, spirv_extensions[i].requires))
             list[n++] = spirv_extensions[i].name;
       *err = icd_get_info(list, n * sizeof(list[0]), size, value, size_ret);
       return true;
@@ -121,7 +135,7 @@ plat__device_info_spirv(const struct _cl_device_id *dev, cl_device_info param_na
       cl_uint list[sizeof(capabilities) / sizeof(capabilities[0])];
       size_t n = 0;
       for (size_t i = 0; il && i < sizeof(list) / sizeof(list[0]); i++)
-         if (applies(capabilities[i].requires))
+         if (applies(dev, capabilities[i].requires))
             list[n++] = capabilities[i].capability;
       *err = icd_get_info(list, n * sizeof(list[0]), size, value, size_ret);
       return true;
