@@ -736,11 +736,14 @@ view_of(uint64_t handle, view *v)
    return im != NULL;
 }
 
-/* Texel (x, y, z) of an image — z the slice or layer; for 1D arrays y is the layer —
- * or NULL outside it. The blit kernels address 1D types with x (and the layer), 2D types
- * with x, y (and the layer), 3D with x, y, z. */
+/* Up to `n` texels of the image row from texel (x, y, z) on — z the slice or layer; for
+ * 1D arrays y is the layer — as host memory: returns the first texel and stores in *got how
+ * many of the n lie inside the image (0, NULL when none does). The blit kernels address 1D
+ * types with x (and the layer), 2D types with x, y (and the layer), 3D with x, y, z; the
+ * coordinates they ignore do not matter. *fault when the image memory is not accessible. */
 static uint8_t *
-texel_at(const view *v, int64_t x, int64_t y, int64_t z, bool *fault)
+row_at(const view *v, uint64_t x, uint64_t y, uint64_t z, uint64_t n, uint64_t *got,
+       bool *fault)
 {
    const hsa_ext_image_descriptor_t *d = &v->desc;
    uint64_t w = (uint32_t)d->width ? (uint32_t)d->width : 1;
@@ -748,44 +751,47 @@ texel_at(const view *v, int64_t x, int64_t y, int64_t z, bool *fault)
    uint64_t layers = d->array_size ? d->array_size : 1;
    uint64_t depth = d->depth ? d->depth : 1;
    uint64_t row = 0, slice = 0;
+   *got = 0;
    switch (d->geometry) {
    case HSA_EXT_IMAGE_GEOMETRY_1D:
    case HSA_EXT_IMAGE_GEOMETRY_1DB:
       break;
    case HSA_EXT_IMAGE_GEOMETRY_1DA:
-      if (y < 0 || (uint64_t)y >= layers)
+      if (y >= layers)
          return NULL;
-      slice = (uint64_t)y;
+      slice = y;
       break;
    case HSA_EXT_IMAGE_GEOMETRY_2D:
    case HSA_EXT_IMAGE_GEOMETRY_2DDEPTH:
-      if (y < 0 || (uint64_t)y >= h)
+      if (y >= h)
          return NULL;
-      row = (uint64_t)y;
+      row = y;
       break;
    case HSA_EXT_IMAGE_GEOMETRY_3D:
-      if (y < 0 || (uint64_t)y >= h || z < 0 || (uint64_t)z >= depth)
+      if (y >= h || z >= depth)
          return NULL;
-      row = (uint64_t)y;
-      slice = (uint64_t)z;
+      row = y;
+      slice = z;
       break;
    default: /* 2D arrays */
-      if (y < 0 || (uint64_t)y >= h || z < 0 || (uint64_t)z >= layers)
+      if (y >= h || z >= layers)
          return NULL;
-      row = (uint64_t)y;
-      slice = (uint64_t)z;
+      row = y;
+      slice = z;
       break;
    }
-   if (x < 0 || (uint64_t)x >= w)
+   if (x >= w || n == 0)
       return NULL;
+   uint64_t k = n < w - x ? n : w - x;
    uint64_t off = d->geometry == HSA_EXT_IMAGE_GEOMETRY_1DB
-                     ? (uint64_t)x * v->prop.bytes
-                     : slice * v->slice_pitch + row * v->row_pitch + (uint64_t)x * v->prop.bytes;
+                     ? x * v->prop.bytes
+                     : slice * v->slice_pitch + row * v->row_pitch + x * v->prop.bytes;
    uint8_t *p;
-   if (sim__mem_translate(v->data + off, v->prop.bytes, &p) != HSA_STATUS_SUCCESS) {
+   if (sim__mem_translate(v->data + off, k * v->prop.bytes, &p) != HSA_STATUS_SUCCESS) {
       *fault = true;
       return NULL;
    }
+   *got = k;
    return p;
 }
 
@@ -838,22 +844,21 @@ transfer(const view *v, void *buf, size_t row_pitch, size_t slice_pitch,
    bool fault = false;
    for (uint64_t z = 0; z < g.z; z++) {
       for (uint64_t y = 0; y < g.y; y++) {
-         for (uint64_t x = 0; x < g.x; x++) {
-            uint8_t *b = buffer_at(buf, (z * slicep + y * rowp + x) * bytes, bytes);
-            if (!b)
-               return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-            uint8_t *t = texel_at(v, (int64_t)(r->offset.x + x), (int64_t)(r->offset.y + y),
-                                  (int64_t)(r->offset.z + z), &fault);
-            if (fault)
-               return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-            if (to_image) {
-               if (t)
-                  memcpy(t, b, bytes);
-            } else if (t) {
-               memcpy(b, t, bytes);
-            } else {
-               memset(b, 0, bytes);
-            }
+         uint8_t *b = buffer_at(buf, (z * slicep + y * rowp) * bytes, g.x * bytes);
+         if (!b && g.x)
+            return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+         uint64_t k;
+         uint8_t *t = row_at(v, r->offset.x, r->offset.y + y, r->offset.z + z, g.x, &k,
+                             &fault);
+         if (fault)
+            return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+         if (to_image) {
+            if (k)
+               memmove(t, b, k * bytes);
+         } else {
+            if (k)
+               memmove(b, t, k * bytes);
+            memset(b + k * bytes, 0, (g.x - k) * bytes); /* outside the image: zero */
          }
       }
    }
@@ -954,32 +959,31 @@ hsa_ext_image_copy(hsa_agent_t agent, hsa_ext_image_t src_image, const hsa_dim3_
    if (srgb && (!texel_fmt(&s, s.prop.nfmt, &rf) || !texel_fmt(&d, SIM_NFMT_UNORM, &wf)))
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
    bool fault = false;
+   unsigned eb = d.prop.bytes;
    for (uint64_t z = 0; z < g.z; z++) {
       for (uint64_t y = 0; y < g.y; y++) {
-         for (uint64_t x = 0; x < g.x; x++) {
-            uint8_t *dp = texel_at(&d, (int64_t)(dst_offset->x + x),
-                                   (int64_t)(dst_offset->y + y),
-                                   (int64_t)(dst_offset->z + z), &fault);
-            const uint8_t *sp = texel_at(&s, (int64_t)(src_offset->x + x),
-                                         (int64_t)(src_offset->y + y),
-                                         (int64_t)(src_offset->z + z), &fault);
-            if (fault)
-               return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-            if (!dp)
-               continue;
-            if (!srgb) {
-               if (sp)
-                  memcpy(dp, sp, d.prop.bytes);
-               else
-                  memset(dp, 0, d.prop.bytes);
-               continue;
-            }
+         uint64_t dk, sk;
+         uint8_t *dp = row_at(&d, dst_offset->x, dst_offset->y + y, dst_offset->z + z, g.x,
+                              &dk, &fault);
+         const uint8_t *sp = row_at(&s, src_offset->x, src_offset->y + y, src_offset->z + z,
+                                    g.x, &sk, &fault);
+         if (fault)
+            return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+         if (!srgb) {
+            uint64_t both = sk < dk ? sk : dk;
+            if (both)
+               memmove(dp, sp, both * eb);
+            if (dk > both) /* texels outside the source read as zero */
+               memset(dp + both * eb, 0, (dk - both) * eb);
+            continue;
+         }
+         for (uint64_t x = 0; x < dk; x++) {
             uint32_t comp[4];
-            sim__texel_read(&rf, rgba, sp, comp);
+            sim__texel_read(&rf, rgba, x < sk ? sp + x * eb : NULL, comp);
             if (srgb == 1)
                for (unsigned c = 0; c < 3; c++)
                   comp[c] = bits_of_f32(linear_to_srgb_f32(f32_of_bits(comp[c])));
-            sim__texel_write(&wf, rgba, comp, dp);
+            sim__texel_write(&wf, rgba, comp, dp + x * eb);
          }
       }
    }
@@ -1036,14 +1040,12 @@ hsa_ext_image_clear(hsa_agent_t agent, hsa_ext_image_t image, const void *data,
    bool fault = false;
    for (uint64_t z = 0; z < g.z; z++) {
       for (uint64_t y = 0; y < g.y; y++) {
-         for (uint64_t x = 0; x < g.x; x++) {
-            uint8_t *p = texel_at(&v, (int64_t)(o->x + x), (int64_t)(o->y + y),
-                                  (int64_t)(o->z + z), &fault);
-            if (fault)
-               return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-            if (p)
-               memcpy(p, texel, v.prop.bytes);
-         }
+         uint64_t k;
+         uint8_t *p = row_at(&v, o->x, o->y + y, o->z + z, g.x, &k, &fault);
+         if (fault)
+            return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+         for (uint64_t x = 0; x < k; x++)
+            memcpy(p + x * v.prop.bytes, texel, v.prop.bytes);
       }
    }
    return HSA_STATUS_SUCCESS;

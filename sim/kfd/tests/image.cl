@@ -10,6 +10,20 @@ kernel void sample2d(read_only image2d_t img, sampler_t s, global const float2 *
       o[ID] = read_imagef(img, s, c[ID]);
 }
 
+/* Program-scope samplers: the device library's own S# table (__translate_sampler_initializer). */
+constant sampler_t mirror_linear = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_MIRRORED_REPEAT |
+                                   CLK_FILTER_LINEAR;
+constant sampler_t border_nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP |
+                                    CLK_FILTER_NEAREST;
+
+kernel void sample2dcs(read_only image2d_t img, global const float2 *c, global float4 *o,
+                       int n, int which)
+{
+   if (ID < n)
+      o[ID] = which ? read_imagef(img, border_nearest, c[ID])
+                    : read_imagef(img, mirror_linear, c[ID]);
+}
+
 kernel void sample2dui(read_only image2d_t img, sampler_t s, global const float2 *c,
                        global uint4 *o, int n)
 {

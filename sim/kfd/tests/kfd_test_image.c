@@ -312,6 +312,34 @@ descriptors(void)
    printf("id: image misaligned status 0x%x\n",
           X.hsa_ext_image_create_with_layout(gpu, &d, data + 64, HSA_ACCESS_PERMISSION_RW,
                                              HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, 512, 0, &img));
+   /* Handles that are not (or no longer) images: the software runtime refuses them (ROCr
+    * would dereference them). */
+   if (on_sim) {
+      CHECK_HSA(X.hsa_ext_image_create_with_layout(gpu, &d, data, HSA_ACCESS_PERMISSION_RW,
+                                                   HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, 512, 0,
+                                                   &img));
+      CHECK_HSA(X.hsa_ext_image_destroy(gpu, img));
+      hsa_ext_image_region_t reg = {{0, 0, 0}, {1, 1, 1}};
+      uint32_t px[4] = {0};
+      hsa_ext_image_t bogus = {(uint64_t)(uintptr_t)px};
+      hsa_dim3_t o = {0, 0, 0};
+      EXPECT(X.hsa_ext_image_destroy(gpu, img) == HSA_STATUS_ERROR_INVALID_ARGUMENT,
+             "double destroy accepted");
+      EXPECT(X.hsa_ext_image_import(gpu, px, 0, 0, img, &reg) ==
+                HSA_STATUS_ERROR_INVALID_ARGUMENT, "import into a destroyed image accepted");
+      EXPECT(X.hsa_ext_image_export(gpu, bogus, px, 0, 0, &reg) ==
+                HSA_STATUS_ERROR_INVALID_ARGUMENT, "export from a bogus handle accepted");
+      EXPECT(X.hsa_ext_image_copy(gpu, bogus, &o, bogus, &o, &o) ==
+                HSA_STATUS_ERROR_INVALID_ARGUMENT, "copy between bogus handles accepted");
+      EXPECT(X.hsa_ext_image_clear(gpu, bogus, px, &reg) == HSA_STATUS_ERROR_INVALID_ARGUMENT,
+             "clear of a bogus handle accepted");
+      hsa_ext_sampler_t bs = {(uint64_t)(uintptr_t)px};
+      EXPECT(X.hsa_ext_sampler_destroy(gpu, bs) == HSA_STATUS_ERROR_INVALID_ARGUMENT,
+             "destroy of a bogus sampler accepted");
+      hsa_agent_t none = {0};
+      EXPECT(X.hsa_ext_image_destroy(none, img) == HSA_STATUS_ERROR_INVALID_AGENT,
+             "null agent accepted");
+   }
    /* Opaque layout: recorded, not compared. */
    if (X.hsa_ext_image_create(gpu, &d, data, HSA_ACCESS_PERMISSION_RW, &img) ==
        HSA_STATUS_SUCCESS) {

@@ -5,6 +5,7 @@
  * software runtime's (<build>/sim). Every result is checked against a host model of the
  * OpenCL C sampling rules; "id:" lines (digests of the results) are compared between the two
  * runtimes by kfd_test_image_same.sh.
+ *   - program-scope constant samplers (MIRRORED_REPEAT LINEAR, CLAMP NEAREST unnormalised);
  *   - read_imagef with every addressing mode x NEAREST / LINEAR x normalised coordinates (and
  *     CLAMP_TO_EDGE / CLAMP / NONE unnormalised) on 2D images of 11 formats (RGBA8, BGRA8,
  *     R32F, RGB565, A8, LUMINANCE8, INTENSITY16, RG SNORM8, sRGBA8, RGBA half, RGB101010);
@@ -463,6 +464,39 @@ sampling_2d(void)
                CHECK_HSA(X.hsa_ext_sampler_destroy(gpu, s));
             }
          }
+      }
+      /* Program-scope constant samplers (the device library's S# table): MIRRORED_REPEAT
+       * LINEAR normalised, CLAMP NEAREST unnormalised. */
+      for (int which = 0; which < 2; which++) {
+         for (unsigned i = 0; i < NC; i++) {
+            float off = (float)((int)(rnd32() % 7) - 3) * 0.1f;
+            float kx = (float)((int)(rnd32() % 30) - 11) + 0.5f + off;
+            float ky = (float)((int)(rnd32() % 22) - 8) + 0.5f + off;
+            coords[2 * i] = which ? kx : kx / 7.0f;
+            coords[2 * i + 1] = which ? ky : ky / 5.0f;
+         }
+         struct {
+            uint64_t img;
+            const float *c;
+            float *o;
+            int n, which;
+         } args = {m.h.handle, coords, out, NC, which};
+         run("sample2dcs.kd", &args, sizeof(args), NC);
+         int bad = 0;
+         for (unsigned i = 0; i < NC; i++) {
+            float want[4], tol;
+            model_2d(&m, which ? A(CLAMP_TO_BORDER) : A(MIRRORED_REPEAT), which ? 0 : 1,
+                     !which, coords[2 * i], coords[2 * i + 1], want, &tol);
+            if (f->order == O(SRGBA))
+               tol += 1e-6f;
+            for (int c = 0; c < 4; c++)
+               if (!(fabsf(out[4 * i + c] - want[c]) <= tol) &&
+                   !(isnan(out[4 * i + c]) && isnan(want[c])))
+                  bad++;
+         }
+         EXPECT(bad == 0, "%s constant sampler %d: %d components wrong", f->name, which, bad);
+         printf("id: sample2d %s constant sampler %d: %016llx\n", f->name, which,
+                (unsigned long long)fnv(out, NC * 16));
       }
       free_image(&m);
    }
