@@ -117,7 +117,7 @@ plat__device_info_spirv(const struct _cl_device_id *dev, cl_device_info param_na
       const char *list[sizeof(instruction_sets) / sizeof(instruction_sets[0])];
       size_t n = 0;
       for (size_t i = 0; il && i < sizeof(list) / sizeof(list[0]); i++)
-         if (applies(instruction_sets[i].requires))
+         if (applies(dev, instruction_sets[i].requires))
             list[n++] = instruction_sets[i].name;
       *err = icd_get_info(list, n * sizeof(list[0]), size, value, size_ret);
       return true;
