@@ -523,6 +523,11 @@ cc1Args(const comp_build_desc &d, const Target &t, const comp__options &o, bool 
          // likewise declares only from their macros. The integer dot product functions key
          // on the feature macros of their input formats, which OpenCL C 3.0 defines from
          // the feature list above and earlier versions from the extension.
+         // clang defines __IMAGE_SUPPORT__ for SPIR targets only (InitPreprocessor); the
+         // device names image support with the __opencl_c_images feature in every profile
+         // (platform/plat_device.c), so every OpenCL C version sees the macro of §6.13.14.
+         if (!strcmp(name, "__opencl_c_images"))
+            defines.push_back("-D__IMAGE_SUPPORT__=1");
          if (!strcmp(name, "cl_khr_extended_bit_ops"))
             defines.push_back("-Dcl_khr_extended_bit_ops=1");
          if (!strcmp(name, "cl_khr_integer_dot_product")) {

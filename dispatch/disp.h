@@ -8,6 +8,7 @@
 #include "icd.h"
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
+#include <hsa/hsa_ext_image.h>
 #include <pthread.h>
 
 /* ---- the HSA seam ------------------------------------------------------------------ */
@@ -25,6 +26,11 @@ struct disp_hsa {
    void *handle;
    disp_runtime_kind kind;
    char path[512]; /* what was dlopen'ed */
+   /* The HSA image extension (v1), as ROCr's own OpenCL obtains it:
+    * hsa_system_get_major_extension_table(HSA_EXTENSION_IMAGES, 1, ...). has_images is
+    * false when the runtime does not provide it (then every `img` pointer is NULL). */
+   bool has_images;
+   hsa_ext_images_1_pfn_t img;
 };
 
 /*

@@ -69,6 +69,34 @@ system_event(const hsa_amd_event_t *event, void *data)
    return HSA_STATUS_SUCCESS;
 }
 
+/*
+ * The image extension table (optional: a runtime without it has no image support). Taken
+ * whole only when every function the driver calls is present.
+ */
+static void
+load_image_extension(void *handle, const char *path)
+{
+   __typeof__(hsa_system_get_major_extension_table) *get_table =
+      (__typeof__(hsa_system_get_major_extension_table) *)dlsym(
+         handle, "hsa_system_get_major_extension_table");
+   hsa_ext_images_1_pfn_t t;
+   memset(&t, 0, sizeof(t));
+   hsa_status_t st = get_table ? get_table(HSA_EXTENSION_IMAGES, 1, sizeof(t), &t)
+                               : HSA_STATUS_ERROR;
+   if (st != HSA_STATUS_SUCCESS || !t.hsa_ext_image_get_capability ||
+       !t.hsa_ext_image_data_get_info || !t.hsa_ext_image_create ||
+       !t.hsa_ext_image_destroy || !t.hsa_ext_image_copy || !t.hsa_ext_image_import ||
+       !t.hsa_ext_image_export || !t.hsa_ext_image_clear || !t.hsa_ext_sampler_create ||
+       !t.hsa_ext_sampler_destroy || !t.hsa_ext_image_get_capability_with_layout ||
+       !t.hsa_ext_image_data_get_info_with_layout || !t.hsa_ext_image_create_with_layout) {
+      icd_log(ICD_LOG_INFO, "hsa", "%s: no HSA image extension v1 (status 0x%x): no image "
+              "support", path, (unsigned)st);
+      return;
+   }
+   hsa_table.img = t;
+   hsa_table.has_images = true;
+}
+
 /* Loads `path`, fills the table, initialises the runtime and checks for a GPU agent. */
 static bool
 try_runtime(const char *path, disp_runtime_kind kind)
@@ -113,6 +141,7 @@ try_runtime(const char *path, disp_runtime_kind kind)
    if (st != HSA_STATUS_SUCCESS)
       icd_log(ICD_LOG_WARN, "hsa", "%s: no system event handler (0x%x): a GPU memory fault "
               "may end the process", path, (unsigned)st);
+   load_image_extension(handle, path);
    hsa_table.handle = handle;
    hsa_table.kind = kind;
    snprintf(hsa_table.path, sizeof(hsa_table.path), "%s", path);

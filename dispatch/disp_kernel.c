@@ -44,6 +44,8 @@ struct launch {
    struct _cl_mem **mems;           /* internal references on buffer arguments */
    cl_uint num_mems;
    struct _cl_mem *inline_mems[LAUNCH_INLINE_MEMS]; /* mems when the kernel has few args */
+   struct _cl_sampler **samplers;   /* internal references on sampler arguments, or NULL */
+   cl_uint num_samplers;
    hsa_kernel_dispatch_packet_t packet; /* complete but for header and signal */
    struct disp_kernarg_slot slot;   /* kernarg memory */
    void *printf_buffer;             /* staging memory, host visible; or NULL */
@@ -103,13 +105,17 @@ disp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
          return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s: arg_value is NULL",
                           arg_index, k->name);
       return comp_kernel_set_arg_raw(k, arg_index, arg_size, arg_value);
-   case COMP_ARG_SAMPLER:
+   case COMP_ARG_SAMPLER: {
       if (arg_size != sizeof(cl_sampler))
          return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a sampler: size must be "
                           "sizeof(cl_sampler), not %zu", arg_index, k->name, arg_size);
-      /* No sampler object can exist yet (no image support): every value is invalid. */
-      return ICD_ERROR(CL_INVALID_SAMPLER, "argument %u of %s: not a sampler (hsacl has no "
-                       "image support yet)", arg_index, k->name);
+      struct _cl_sampler *s = arg_value ? mem_sampler_from_handle(*(const cl_sampler *)arg_value)
+                                        : NULL;
+      if (!s || s->context != k->context)
+         return ICD_ERROR(CL_INVALID_SAMPLER, "argument %u of %s: not a sampler of the "
+                          "kernel's context", arg_index, k->name);
+      return comp_kernel_set_arg_raw(k, arg_index, sizeof(cl_sampler), arg_value);
+   }
    case COMP_ARG_PIPE: {
       /* §5.9.2: a pipe argument takes a pipe object of the kernel's context. */
       if (arg_size != sizeof(cl_mem))
@@ -127,12 +133,29 @@ disp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
                           arg_index, k->name);
       return comp_kernel_set_arg_raw(k, arg_index, sizeof(cl_mem), arg_value);
    }
-   case COMP_ARG_IMAGE:
+   case COMP_ARG_IMAGE: {
       if (arg_size != sizeof(cl_mem))
          return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s takes a cl_mem, not %zu "
                           "bytes", arg_index, k->name, arg_size);
-      return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: images are not "
-                       "supported yet", arg_index, k->name);
+      struct _cl_mem *m = arg_value ? mem_mem_from_handle(*(const cl_mem *)arg_value) : NULL;
+      if (!m || !mem_is_image(m) || m->context != k->context)
+         return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: not an image of the "
+                          "kernel's context", arg_index, k->name);
+      /* §5.9.2 CL_INVALID_ARG_VALUE: an image argument declared write_only (read_only) takes
+       * no image created CL_MEM_READ_ONLY (CL_MEM_WRITE_ONLY); read_write images take
+       * neither. */
+      cl_mem_flags f = m->flags;
+      bool bad = (a->access == COMP_ACCESS_WRITE_ONLY && (f & CL_MEM_READ_ONLY)) ||
+                 (a->access != COMP_ACCESS_WRITE_ONLY && a->access != COMP_ACCESS_READ_WRITE &&
+                  (f & CL_MEM_WRITE_ONLY)) ||
+                 (a->access == COMP_ACCESS_READ_WRITE && (f & (CL_MEM_READ_ONLY |
+                                                               CL_MEM_WRITE_ONLY)));
+      if (bad)
+         return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s: the image's access flags "
+                          "0x%llx do not allow the argument's access qualifier", arg_index,
+                          k->name, (unsigned long long)f);
+      return comp_kernel_set_arg_raw(k, arg_index, sizeof(cl_mem), arg_value);
+   }
    default:
       return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is of a kind hsacl does not "
                        "support (device queues)", arg_index, k->name);
@@ -329,6 +352,11 @@ launch_release(struct disp_command *cmd)
       mem_release_internal(l->mems[i]);
    if (l->mems != l->inline_mems)
       icd_free(l->mems);
+   for (cl_uint i = 0; i < l->num_samplers; i++)
+      mem_sampler_release_internal(l->samplers[i]);
+   icd_free(l->samplers);
+   l->samplers = NULL;
+   l->num_samplers = 0;
    if (l->kernel)
       comp_kernel_release_internal(l->kernel);
    disp__pool_free(&launch_pool, l);
@@ -635,6 +663,50 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
          uint64_t va = m->device_va;
          mem_retain_internal(m);
          l->mems[l->num_mems++] = m;
+         memcpy(ka + a->offset, &va, a->size < 8 ? a->size : 8);
+         break;
+      }
+      case COMP_ARG_IMAGE:
+      case COMP_ARG_SAMPLER: {
+         /* The descriptor's address on the queue's device (memory/mem_image.c,
+          * mem_sampler.c); set only to an image or sampler of the kernel's context. */
+         uint64_t va;
+         if (a->kind == COMP_ARG_IMAGE) {
+            cl_mem h = NULL;
+            memcpy(&h, v->value, sizeof(h));
+            struct _cl_mem *m = mem_mem_from_handle(h);
+            if (!m) {
+               err = ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: the image was "
+                               "released", i, k->name);
+               goto out_abort;
+            }
+            va = mem_image_descriptor(m, q->device);
+            mem_retain_internal(m);
+            l->mems[l->num_mems++] = m;
+         } else {
+            cl_sampler h = NULL;
+            memcpy(&h, v->value, sizeof(h));
+            struct _cl_sampler *s = mem_sampler_from_handle(h);
+            if (!s) {
+               err = ICD_ERROR(CL_INVALID_SAMPLER, "argument %u of %s: the sampler was "
+                               "released", i, k->name);
+               goto out_abort;
+            }
+            if (!l->samplers)
+               l->samplers = icd_calloc(sig->num_explicit_args, sizeof(*l->samplers));
+            if (!l->samplers) {
+               err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a launch's sampler list");
+               goto out_abort;
+            }
+            va = mem_sampler_descriptor(s, q->device);
+            mem_sampler_retain_internal(s);
+            l->samplers[l->num_samplers++] = s;
+         }
+         if (!va) {
+            err = ICD_ERROR(CL_INVALID_OPERATION, "argument %u of %s: the queue's device has "
+                            "no image support", i, k->name);
+            goto out_abort;
+         }
          memcpy(ka + a->offset, &va, a->size < 8 ? a->size : 8);
          break;
       }

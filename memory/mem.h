@@ -13,6 +13,7 @@
 
 #include "icd.h"
 #include "platform/plat.h"
+#include <hsa/hsa_ext_image.h>
 #include <pthread.h>
 
 struct _cl_device_id;
@@ -56,6 +57,31 @@ struct mem_map {
 };
 
 /*
+ * What an image adds to a memory object (mem_image.c). Immutable after creation. The
+ * texels are linear in device memory: texel (x, y, z) of the OpenCL image is at byte
+ * x * elem_size + y * row_pitch + z * slice_pitch from the object's device_va, where y is
+ * the layer of a 1D array and z the layer of a 2D array (row_pitch and slice_pitch are
+ * the device layout's, what the HSA image extension was created with).
+ */
+struct mem_image {
+   cl_image_format format;
+   cl_image_desc desc;      /* as given, with unused sizes 0 and the image type's
+                             * defaults filled in (mem_image.c); desc.buffer / mem_object
+                             * is the buffer a 1D-buffer or 2D image was made from */
+   size_t elem_size;        /* bytes per texel */
+   size_t row_pitch;        /* device layout, bytes */
+   size_t slice_pitch;      /* device layout, bytes (row_pitch for a 1D array) */
+   size_t host_row_pitch;   /* CL_MEM_USE_HOST_PTR: the application's pitches */
+   size_t host_slice_pitch;
+   hsa_ext_image_geometry_t geometry;
+   hsa_ext_image_format_t hsa_format;
+   /* One image descriptor per device of the context (ctx->devices order); its handle is
+    * the address of the descriptor, which is what an image kernel argument holds. */
+   hsa_ext_image_t handles[16];
+   cl_uint num_handles;
+};
+
+/*
  * A memory object. Immutable after creation except the counters, `maps` and
  * `destructors` (under `lock`).
  *
@@ -92,6 +118,7 @@ struct _cl_mem {
    size_t num_props;         /* entries including the terminator; 0 when props NULL */
    cl_uint pipe_packet_size; /* a pipe's CL_PIPE_PACKET_SIZE; else 0 */
    cl_uint pipe_max_packets; /* a pipe's CL_PIPE_MAX_PACKETS; else 0 */
+   struct mem_image *image;  /* an image's (type CL_MEM_OBJECT_IMAGE*); else NULL */
    atomic_uint map_count;    /* CL_MEM_MAP_COUNT: maintained by the map/unmap code */
    atomic_uint internal_refs;
    pthread_mutex_t lock; /* guards maps and destructors */
@@ -115,6 +142,46 @@ mem_is_pipe(const struct _cl_mem *mem)
 {
    return mem->type == CL_MEM_OBJECT_PIPE;
 }
+
+/* True for an image of any type (mem_image.c). */
+static inline bool
+mem_is_image(const struct _cl_mem *mem)
+{
+   return mem->image != NULL;
+}
+
+/* The descriptor address an image kernel argument holds on `dev` (one of the context's
+ * devices); 0 when `dev` is not. */
+uint64_t mem_image_descriptor(const struct _cl_mem *mem, const struct _cl_device_id *dev);
+
+/* ---- samplers (mem_sampler.c), OpenCL 3.0 API §5.7 ---------------------------------- */
+
+/*
+ * A sampler: immutable after creation but for the counters. One HSA sampler descriptor
+ * per device of the context. Lifetime like a mem object's: obj.refcount counts API
+ * references; internal_refs counts in-flight kernels plus one for all API references.
+ */
+struct _cl_sampler {
+   struct icd_object obj;
+   struct _cl_context *context; /* holds an internal reference */
+   cl_bool normalized_coords;
+   cl_addressing_mode addressing_mode;
+   cl_filter_mode filter_mode;
+   cl_sampler_properties *props; /* as given, 0-terminated; NULL when none */
+   size_t num_props;
+   hsa_ext_sampler_t handles[16];
+   cl_uint num_handles;
+   atomic_uint internal_refs;
+};
+
+ICD_DEFINE_HANDLE_CASTS(mem_sampler, struct _cl_sampler, cl_sampler, ICD_TYPE_SAMPLER)
+
+void mem_sampler_retain_internal(struct _cl_sampler *s);
+void mem_sampler_release_internal(struct _cl_sampler *s);
+
+/* The S# address a sampler kernel argument holds on `dev`; 0 when `dev` is not one of
+ * the context's devices. */
+uint64_t mem_sampler_descriptor(const struct _cl_sampler *s, const struct _cl_device_id *dev);
 
 /* The buffer whose allocation holds `mem`'s bytes: `mem` itself or its parent. */
 static inline struct _cl_mem *

@@ -48,6 +48,8 @@ static void
 mem_destroy(struct _cl_mem *mem)
 {
    const struct disp_hsa *hsa = disp_hsa_get();
+   if (mem->image)
+      mem__image_finish(mem); /* its descriptors go before the memory they describe */
    if (mem->backing == MEM_BACKING_LOCKED && mem->alloc_base) {
       hsa_status_t st = hsa->hsa_amd_memory_unlock(mem->alloc_base);
       if (st != HSA_STATUS_SUCCESS)
@@ -107,6 +109,26 @@ mem_alloc_object(struct _cl_mem **out)
    mem->type = CL_MEM_OBJECT_BUFFER;
    *out = mem;
    return CL_SUCCESS;
+}
+
+cl_int
+mem__object_create(struct _cl_context *ctx, struct _cl_device_id *dev, struct _cl_mem **out)
+{
+   struct _cl_mem *mem;
+   cl_int err = mem_alloc_object(&mem);
+   if (err != CL_SUCCESS)
+      return err;
+   plat_context_retain_internal(ctx);
+   mem->context = ctx;
+   mem->device = dev;
+   *out = mem;
+   return CL_SUCCESS;
+}
+
+void
+mem__object_destroy(struct _cl_mem *mem)
+{
+   mem_destroy(mem);
 }
 
 /* ---- buffers ------------------------------------------------------------------------ */

@@ -1,26 +1,189 @@
 /*
- * memory/mem_image.c — images and samplers on devices that support neither.
+ * memory/mem_image.c — image objects: clCreateImage(WithProperties) and the 1.1 forms,
+ * clGetSupportedImageFormats, clGetImageInfo (OpenCL 3.0 API §5.3.1, §5.3.2, §5.3.7).
+ * Image commands: mem_image_xfer.c; samplers: mem_sampler.c.
  *
- * hsacl's devices report CL_DEVICE_IMAGE_SUPPORT = CL_FALSE and no image formats until
- * images exist (pipes: mem_pipe.c). The API still answers exactly as the
- * OpenCL 3.0 API specification says for such a context, instead of "not implemented":
+ * Every image is created through the runtime's HSA image extension (dispatch/disp_hsa.c
+ * loads its table) in the LINEAR layout, on both runtimes: rows of
+ * align(width * element size, 256) bytes — the pitch gfx9's address library gives a
+ * linear surface, which ROCr's image extension checks a given pitch against — and slices
+ * of row pitch x height bytes. The driver allocates the memory from the device pool and
+ * passes those pitches to hsa_ext_image_data_get_info_with_layout / _create_with_layout, so
+ * the texel at (x, y, z) is at a known byte offset (struct mem_image) and the buffer copy
+ * engine moves image data like rectangles of a buffer. The descriptor (T# plus the words
+ * the ROCm device libraries read) is the runtime's; its address is the image kernel
+ * argument, one descriptor per device of the context.
  *
- *  - clGetSupportedImageFormats succeeds with zero formats (§5.3.2: the list of formats a
- *    context supports; a device without image support has none). Programs and the CTS ask
- *    it on every device.
- *  - clCreateImage* and clCreateSampler* fail with CL_INVALID_OPERATION, the code §5.3.1
- *    and §5.7.1 name for "no devices in context support images".
- *  - functions taking an image or sampler get CL_INVALID_MEM_OBJECT or
- *    CL_INVALID_SAMPLER: no such object can exist. Queues and contexts are validated first,
- *    in the order of the specification's error lists.
+ * A 1D-buffer image, and a 2D image made from a buffer (cl_khr_image2d_from_buffer),
+ * address the buffer's memory: the image holds an internal reference on the buffer.
+ *
+ * Formats: every OpenCL format this file can express (format_info) for which the runtime
+ * reports the capabilities the flags need, for every device of the context with image
+ * support, minus the sRGB orders for writes (cl_khr_srgb_image_writes is not reported) and
+ * the depth orders (cl_khr_depth_images is not reported).
  */
 #include "mem_priv.h"
 
 #include "dispatch/disp.h"
 #include "platform/plat.h"
 
-static const char no_images[] = "no device of the context supports images "
-                                "(CL_DEVICE_IMAGE_SUPPORT is CL_FALSE)";
+#include <string.h>
+
+/* Every bit clCreateImage accepts (the buffer flags plus CL_MEM_KERNEL_READ_AND_WRITE). */
+#define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
+#define HOST_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
+#define HOST_ACCESS_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+#define IMAGE_FLAGS                                                                         \
+   (ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS | CL_MEM_KERNEL_READ_AND_WRITE)
+
+/* Linear rows are aligned to this many bytes (gfx9 addrlib, ADDR_SW_LINEAR). */
+#define LINEAR_ROW_ALIGN 256u
+
+static bool
+more_than_one(cl_mem_flags bits)
+{
+   return (bits & (bits - 1)) != 0;
+}
+
+/* ---- formats ------------------------------------------------------------------------ */
+
+/*
+ * An OpenCL channel order and data type as the HSA image extension names them, with the
+ * element size. False when the pair is not a valid OpenCL format (§5.3.1.1 "Image Format
+ * Descriptor": the packed types go with RGB/RGBx (101010_2 with RGBA), BGRA/ARGB/ABGR and
+ * the sRGB orders take 8-bit types, INTENSITY and LUMINANCE normalized and float types,
+ * DEPTH UNORM_INT16 or FLOAT).
+ */
+static bool
+format_info(const cl_image_format *f, hsa_ext_image_format_t *hf, size_t *elem)
+{
+   unsigned nch, bytes = 0;
+   hsa_ext_image_channel_order_t o;
+   switch (f->image_channel_order) {
+   case CL_R: o = HSA_EXT_IMAGE_CHANNEL_ORDER_R, nch = 1; break;
+   case CL_A: o = HSA_EXT_IMAGE_CHANNEL_ORDER_A, nch = 1; break;
+   case CL_Rx: o = HSA_EXT_IMAGE_CHANNEL_ORDER_RX, nch = 1; break;
+   case CL_INTENSITY: o = HSA_EXT_IMAGE_CHANNEL_ORDER_INTENSITY, nch = 1; break;
+   case CL_LUMINANCE: o = HSA_EXT_IMAGE_CHANNEL_ORDER_LUMINANCE, nch = 1; break;
+   case CL_DEPTH: o = HSA_EXT_IMAGE_CHANNEL_ORDER_DEPTH, nch = 1; break;
+   case CL_RG: o = HSA_EXT_IMAGE_CHANNEL_ORDER_RG, nch = 2; break;
+   case CL_RA: o = HSA_EXT_IMAGE_CHANNEL_ORDER_RA, nch = 2; break;
+   case CL_RGx: o = HSA_EXT_IMAGE_CHANNEL_ORDER_RGX, nch = 2; break;
+   case CL_RGB: o = HSA_EXT_IMAGE_CHANNEL_ORDER_RGB, nch = 3; break;
+   case CL_RGBx: o = HSA_EXT_IMAGE_CHANNEL_ORDER_RGBX, nch = 3; break;
+   case CL_RGBA: o = HSA_EXT_IMAGE_CHANNEL_ORDER_RGBA, nch = 4; break;
+   case CL_BGRA: o = HSA_EXT_IMAGE_CHANNEL_ORDER_BGRA, nch = 4; break;
+   case CL_ARGB: o = HSA_EXT_IMAGE_CHANNEL_ORDER_ARGB, nch = 4; break;
+   case CL_ABGR: o = HSA_EXT_IMAGE_CHANNEL_ORDER_ABGR, nch = 4; break;
+   case CL_sRGB: o = HSA_EXT_IMAGE_CHANNEL_ORDER_SRGB, nch = 3; break;
+   case CL_sRGBx: o = HSA_EXT_IMAGE_CHANNEL_ORDER_SRGBX, nch = 3; break;
+   case CL_sRGBA: o = HSA_EXT_IMAGE_CHANNEL_ORDER_SRGBA, nch = 4; break;
+   case CL_sBGRA: o = HSA_EXT_IMAGE_CHANNEL_ORDER_SBGRA, nch = 4; break;
+   default: return false;
+   }
+   hsa_ext_image_channel_type_t t;
+   bool packed = false, eight = false, norm_or_float = false;
+   switch (f->image_channel_data_type) {
+   case CL_SNORM_INT8: t = HSA_EXT_IMAGE_CHANNEL_TYPE_SNORM_INT8, bytes = 1, eight = norm_or_float = true; break;
+   case CL_SNORM_INT16: t = HSA_EXT_IMAGE_CHANNEL_TYPE_SNORM_INT16, bytes = 2, norm_or_float = true; break;
+   case CL_UNORM_INT8: t = HSA_EXT_IMAGE_CHANNEL_TYPE_UNORM_INT8, bytes = 1, eight = norm_or_float = true; break;
+   case CL_UNORM_INT16: t = HSA_EXT_IMAGE_CHANNEL_TYPE_UNORM_INT16, bytes = 2, norm_or_float = true; break;
+   case CL_UNORM_SHORT_565: t = HSA_EXT_IMAGE_CHANNEL_TYPE_UNORM_SHORT_565, packed = true; break;
+   case CL_UNORM_SHORT_555: t = HSA_EXT_IMAGE_CHANNEL_TYPE_UNORM_SHORT_555, packed = true; break;
+   case CL_UNORM_INT_101010: t = HSA_EXT_IMAGE_CHANNEL_TYPE_UNORM_SHORT_101010, packed = true; break;
+   case CL_SIGNED_INT8: t = HSA_EXT_IMAGE_CHANNEL_TYPE_SIGNED_INT8, bytes = 1, eight = true; break;
+   case CL_SIGNED_INT16: t = HSA_EXT_IMAGE_CHANNEL_TYPE_SIGNED_INT16, bytes = 2; break;
+   case CL_SIGNED_INT32: t = HSA_EXT_IMAGE_CHANNEL_TYPE_SIGNED_INT32, bytes = 4; break;
+   case CL_UNSIGNED_INT8: t = HSA_EXT_IMAGE_CHANNEL_TYPE_UNSIGNED_INT8, bytes = 1, eight = true; break;
+   case CL_UNSIGNED_INT16: t = HSA_EXT_IMAGE_CHANNEL_TYPE_UNSIGNED_INT16, bytes = 2; break;
+   case CL_UNSIGNED_INT32: t = HSA_EXT_IMAGE_CHANNEL_TYPE_UNSIGNED_INT32, bytes = 4; break;
+   case CL_HALF_FLOAT: t = HSA_EXT_IMAGE_CHANNEL_TYPE_HALF_FLOAT, bytes = 2, norm_or_float = true; break;
+   case CL_FLOAT: t = HSA_EXT_IMAGE_CHANNEL_TYPE_FLOAT, bytes = 4, norm_or_float = true; break;
+   default: return false;
+   }
+   cl_channel_order co = f->image_channel_order;
+   cl_channel_type ct = f->image_channel_data_type;
+   bool rgb = co == CL_RGB || co == CL_RGBx;
+   if (packed != rgb)
+      return false;
+   if ((co == CL_BGRA || co == CL_ARGB || co == CL_ABGR) && !eight)
+      return false;
+   if ((co == CL_sRGB || co == CL_sRGBx || co == CL_sRGBA || co == CL_sBGRA) &&
+       ct != CL_UNORM_INT8)
+      return false;
+   if ((co == CL_INTENSITY || co == CL_LUMINANCE) && !norm_or_float)
+      return false;
+   if (co == CL_DEPTH && ct != CL_UNORM_INT16 && ct != CL_FLOAT)
+      return false;
+   *elem = packed ? (ct == CL_UNORM_INT_101010 ? 4 : 2) : (size_t)nch * bytes;
+   if (co == CL_sRGB || co == CL_sRGBx)
+      *elem = 4; /* 8-bit channels, the fourth unused */
+   hf->channel_order = o;
+   hf->channel_type = t;
+   return true;
+}
+
+/* The candidates clGetSupportedImageFormats asks the runtime about: every valid pair of
+ * the orders and types OpenCL 3.0 core names. */
+static const cl_channel_order candidate_orders[] = {
+   CL_R,  CL_A,    CL_RG,   CL_RA,   CL_RGB,       CL_RGBA,      CL_BGRA, CL_ARGB,
+   CL_ABGR, CL_INTENSITY, CL_LUMINANCE, CL_Rx, CL_RGx, CL_RGBx, CL_sRGB, CL_sRGBA, CL_sBGRA,
+   CL_sRGBx, CL_DEPTH,
+};
+static const cl_channel_type candidate_types[] = {
+   CL_SNORM_INT8,       CL_SNORM_INT16,     CL_UNORM_INT8,      CL_UNORM_INT16,
+   CL_UNORM_SHORT_565,  CL_UNORM_SHORT_555, CL_UNORM_INT_101010, CL_SIGNED_INT8,
+   CL_SIGNED_INT16,     CL_SIGNED_INT32,    CL_UNSIGNED_INT8,   CL_UNSIGNED_INT16,
+   CL_UNSIGNED_INT32,   CL_HALF_FLOAT,      CL_FLOAT,
+};
+
+/*
+ * The formats the driver moves and converts correctly on both runtimes' GPU (the texture
+ * unit model of sim/isa/sim_mimg.c decodes 8/16/32-bit channels in 1, 2 or 4 channels):
+ * no packed types, no 3-channel orders, no Rx/RGx/RGBx padding orders, no depth.
+ */
+static bool
+format_driver_supported(const cl_image_format *f)
+{
+   switch (f->image_channel_order) {
+   case CL_R:
+   case CL_A:
+   case CL_RG:
+   case CL_RA:
+   case CL_RGBA:
+   case CL_BGRA:
+   case CL_ARGB:
+   case CL_ABGR:
+   case CL_INTENSITY:
+   case CL_LUMINANCE:
+   case CL_sRGBA:
+   case CL_sBGRA:
+      break;
+   default:
+      return false;
+   }
+   switch (f->image_channel_data_type) {
+   case CL_UNORM_SHORT_565:
+   case CL_UNORM_SHORT_555:
+   case CL_UNORM_INT_101010:
+      return false;
+   default:
+      return true;
+   }
+}
+
+static hsa_ext_image_geometry_t
+geometry_of(cl_mem_object_type t)
+{
+   switch (t) {
+   case CL_MEM_OBJECT_IMAGE1D: return HSA_EXT_IMAGE_GEOMETRY_1D;
+   case CL_MEM_OBJECT_IMAGE1D_BUFFER: return HSA_EXT_IMAGE_GEOMETRY_1DB;
+   case CL_MEM_OBJECT_IMAGE1D_ARRAY: return HSA_EXT_IMAGE_GEOMETRY_1DA;
+   case CL_MEM_OBJECT_IMAGE2D: return HSA_EXT_IMAGE_GEOMETRY_2D;
+   case CL_MEM_OBJECT_IMAGE2D_ARRAY: return HSA_EXT_IMAGE_GEOMETRY_2DA;
+   default: return HSA_EXT_IMAGE_GEOMETRY_3D;
+   }
+}
 
 static bool
 image_type_valid(cl_mem_object_type t)
@@ -38,18 +201,64 @@ image_type_valid(cl_mem_object_type t)
    }
 }
 
-/* Every bit clCreateImage accepts (the buffer flags plus CL_MEM_KERNEL_READ_AND_WRITE). */
-#define IMAGE_FLAGS                                                                         \
-   (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR |       \
-    CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR | CL_MEM_HOST_WRITE_ONLY |                \
-    CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS | CL_MEM_KERNEL_READ_AND_WRITE)
+/* True when every image device of `ctx` handles format `f` for `type` with `flags`. */
+static bool
+format_supported(const struct _cl_context *ctx, cl_mem_flags flags, cl_mem_object_type type,
+                 const cl_image_format *f)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   hsa_ext_image_format_t hf;
+   size_t elem;
+   if (!format_info(f, &hf, &elem) || !format_driver_supported(f))
+      return false;
+   bool sRGB = f->image_channel_order == CL_sRGBA || f->image_channel_order == CL_sBGRA;
+   bool kernel_writes = (flags & (CL_MEM_WRITE_ONLY | CL_MEM_READ_WRITE |
+                                  CL_MEM_KERNEL_READ_AND_WRITE)) ||
+                        !(flags & ACCESS_FLAGS);
+   if (sRGB && kernel_writes)
+      return false; /* sRGB writes are cl_khr_srgb_image_writes, not reported */
+   uint32_t need = 0;
+   if (flags & CL_MEM_KERNEL_READ_AND_WRITE)
+      need |= HSA_EXT_IMAGE_CAPABILITY_READ_WRITE;
+   if (flags & CL_MEM_WRITE_ONLY)
+      need |= HSA_EXT_IMAGE_CAPABILITY_WRITE_ONLY;
+   else if (flags & CL_MEM_READ_ONLY)
+      need |= HSA_EXT_IMAGE_CAPABILITY_READ_ONLY;
+   else
+      need |= HSA_EXT_IMAGE_CAPABILITY_READ_ONLY | HSA_EXT_IMAGE_CAPABILITY_WRITE_ONLY;
+   bool any = false;
+   for (cl_uint i = 0; i < ctx->num_devices; i++) {
+      const struct _cl_device_id *dev = ctx->devices[i];
+      if (!dev->image_support)
+         continue;
+      uint32_t caps = 0;
+      if (hsa->img.hsa_ext_image_get_capability_with_layout(
+             dev->agent, geometry_of(type), &hf, HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, &caps) !=
+             HSA_STATUS_SUCCESS ||
+          (caps & need) != need)
+         return false;
+      any = true;
+   }
+   return any;
+}
+
+static bool
+context_has_images(const struct _cl_context *ctx)
+{
+   for (cl_uint i = 0; i < ctx->num_devices; i++) {
+      if (ctx->devices[i]->image_support)
+         return true;
+   }
+   return false;
+}
 
 cl_int CL_API_CALL
 mem_GetSupportedImageFormats(cl_context context, cl_mem_flags flags,
                              cl_mem_object_type image_type, cl_uint num_entries,
                              cl_image_format *image_formats, cl_uint *num_image_formats)
 {
-   if (!plat_context_from_handle(context))
+   struct _cl_context *ctx = plat_context_from_handle(context);
+   if (!ctx)
       return ICD_ERROR(CL_INVALID_CONTEXT, "context %p is not an hsacl context", (void *)context);
    if (flags & ~(cl_mem_flags)IMAGE_FLAGS)
       return ICD_ERROR(CL_INVALID_VALUE, "flags 0x%llx has bits no image takes",
@@ -58,29 +267,455 @@ mem_GetSupportedImageFormats(cl_context context, cl_mem_flags flags,
       return ICD_ERROR(CL_INVALID_VALUE, "image_type 0x%x is not an image type", image_type);
    if (num_entries == 0 && image_formats)
       return ICD_ERROR(CL_INVALID_VALUE, "num_entries is 0 and image_formats is not NULL");
+   cl_uint n = 0;
+   if (context_has_images(ctx)) {
+      for (size_t o = 0; o < sizeof(candidate_orders) / sizeof(*candidate_orders); o++) {
+         for (size_t t = 0; t < sizeof(candidate_types) / sizeof(*candidate_types); t++) {
+            cl_image_format f = { candidate_orders[o], candidate_types[t] };
+            if (!format_supported(ctx, flags, image_type, &f))
+               continue;
+            if (image_formats && n < num_entries)
+               image_formats[n] = f;
+            n++;
+         }
+      }
+   }
    if (num_image_formats)
-      *num_image_formats = 0; /* no device of an hsacl context supports images */
+      *num_image_formats = n;
    return CL_SUCCESS;
 }
 
-static cl_mem
-no_image(cl_context context, cl_int *errcode_ret)
+/* ---- creation ----------------------------------------------------------------------- */
+
+/* The first device of the context with image support (limits are per device; hsacl's
+ * devices of one runtime share them). NULL when none. */
+static struct _cl_device_id *
+image_device(const struct _cl_context *ctx)
 {
-   cl_int err;
-   if (!plat_context_from_handle(context))
-      err = ICD_ERROR(CL_INVALID_CONTEXT, "context %p is not an hsacl context", (void *)context);
-   else
-      err = ICD_ERROR(CL_INVALID_OPERATION, "cannot create an image: %s", no_images);
-   icd_set_errcode(errcode_ret, err);
+   for (cl_uint i = 0; i < ctx->num_devices; i++) {
+      if (ctx->devices[i]->image_support)
+         return ctx->devices[i];
+   }
    return NULL;
 }
 
-cl_mem CL_API_CALL
-mem_CreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
-                const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret)
+static size_t
+device_size_info(struct _cl_device_id *dev, cl_device_info q)
 {
-   (void)flags, (void)image_format, (void)image_desc, (void)host_ptr;
-   return no_image(context, errcode_ret);
+   size_t v = 0;
+   plat_GetDeviceInfo(plat_device_to_handle(dev), q, sizeof(v), &v, NULL);
+   return v;
+}
+
+static cl_uint
+device_uint_info(struct _cl_device_id *dev, cl_device_info q)
+{
+   cl_uint v = 0;
+   plat_GetDeviceInfo(plat_device_to_handle(dev), q, sizeof(v), &v, NULL);
+   return v;
+}
+
+/* §5.3.1 "Image Descriptor": the fields of `d` for its type; CL_INVALID_IMAGE_DESCRIPTOR
+ * and CL_INVALID_IMAGE_SIZE in the specification's order. `buf` is d->buffer validated
+ * (NULL when not given). */
+static cl_int
+check_desc(const cl_image_desc *d, size_t elem, void *host_ptr, struct _cl_mem *buf,
+           struct _cl_device_id *dev)
+{
+   cl_mem_object_type t = d->image_type;
+   bool is1d = t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+               t == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+   bool arr = t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+   if (d->image_width == 0)
+      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_width is 0");
+   if (!is1d && d->image_height == 0)
+      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_height is 0");
+   if (t == CL_MEM_OBJECT_IMAGE3D && d->image_depth == 0)
+      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_depth is 0");
+   if (arr && d->image_array_size == 0)
+      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_array_size is 0");
+   if (d->num_mip_levels != 0 || d->num_samples != 0)
+      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "num_mip_levels %u / num_samples %u: "
+                       "mipmaps and multisampling are not supported (must be 0)",
+                       d->num_mip_levels, d->num_samples);
+   if (t == CL_MEM_OBJECT_IMAGE1D_BUFFER && !buf)
+      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "a 1D buffer image needs a buffer");
+   if (buf && t != CL_MEM_OBJECT_IMAGE1D_BUFFER && t != CL_MEM_OBJECT_IMAGE2D)
+      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "mem_object is given for an image type "
+                       "that cannot be made from a buffer");
+   /* Pitches: only with a host pointer, or for a 2D image over a buffer (row pitch). */
+   bool from_buf2d = buf && t == CL_MEM_OBJECT_IMAGE2D;
+   size_t min_row = d->image_width * elem;
+   if (d->image_row_pitch) {
+      if (!host_ptr && !from_buf2d)
+         return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_row_pitch %zu without host_ptr",
+                          d->image_row_pitch);
+      if (d->image_row_pitch < min_row || d->image_row_pitch % elem)
+         return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_row_pitch %zu: less than %zu or "
+                          "not a multiple of the %zu-byte element", d->image_row_pitch, min_row,
+                          elem);
+   }
+   if (d->image_slice_pitch) {
+      bool slices = t == CL_MEM_OBJECT_IMAGE3D || arr;
+      size_t row = d->image_row_pitch ? d->image_row_pitch : min_row;
+      size_t min_slice = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? row : row * d->image_height;
+      if (!host_ptr || !slices)
+         return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_slice_pitch %zu without "
+                          "host_ptr or for an image without slices", d->image_slice_pitch);
+      if (d->image_slice_pitch < min_slice || d->image_slice_pitch % row)
+         return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_slice_pitch %zu: less than %zu "
+                          "or not a multiple of the row pitch %zu", d->image_slice_pitch,
+                          min_slice, row);
+   }
+   if (t == CL_MEM_OBJECT_IMAGE1D_BUFFER && d->image_width * elem > buf->size)
+      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "%zu texels of %zu bytes exceed the "
+                       "%zu-byte buffer", d->image_width, elem, buf->size);
+   if (from_buf2d) {
+      size_t align = (size_t)device_uint_info(dev, CL_DEVICE_IMAGE_PITCH_ALIGNMENT) * elem;
+      size_t row = d->image_row_pitch ? d->image_row_pitch : min_row;
+      if (align && row % align)
+         return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "row pitch %zu of a 2D image from a "
+                          "buffer is not a multiple of CL_DEVICE_IMAGE_PITCH_ALIGNMENT (%zu "
+                          "bytes)", row, align);
+      if (row * d->image_height > buf->size)
+         return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "%zu rows of %zu bytes exceed the "
+                          "%zu-byte buffer", d->image_height, row, buf->size);
+      size_t base = (size_t)device_uint_info(dev, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT) * elem;
+      if (base && buf->device_va % (base < LINEAR_ROW_ALIGN ? base : LINEAR_ROW_ALIGN))
+         return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "the buffer's address is not aligned "
+                          "to CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT");
+   }
+
+   size_t max2d = device_size_info(dev, CL_DEVICE_IMAGE2D_MAX_WIDTH);
+   size_t max3d = device_size_info(dev, CL_DEVICE_IMAGE3D_MAX_WIDTH);
+   size_t maxarr = device_size_info(dev, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE);
+   size_t maxbuf = device_size_info(dev, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE);
+   bool too_big;
+   switch (t) {
+   case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+      too_big = d->image_width > maxbuf;
+      break;
+   case CL_MEM_OBJECT_IMAGE1D:
+      too_big = d->image_width > max2d;
+      break;
+   case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+      too_big = d->image_width > max2d || d->image_array_size > maxarr;
+      break;
+   case CL_MEM_OBJECT_IMAGE2D:
+      too_big = d->image_width > max2d || d->image_height > max2d;
+      break;
+   case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+      too_big = d->image_width > max2d || d->image_height > max2d ||
+                d->image_array_size > maxarr;
+      break;
+   default:
+      too_big = d->image_width > max3d || d->image_height > max3d || d->image_depth > max3d;
+      break;
+   }
+   if (too_big)
+      return ICD_ERROR(CL_INVALID_IMAGE_SIZE, "image of %zu x %zu x %zu (%zu layers) exceeds "
+                       "the device's image limits", d->image_width, d->image_height,
+                       d->image_depth, d->image_array_size);
+   return CL_SUCCESS;
+}
+
+/* The descriptor the HSA extension takes for `d`. */
+static hsa_ext_image_descriptor_t
+hsa_desc(const struct mem_image *im)
+{
+   const cl_image_desc *d = &im->desc;
+   hsa_ext_image_descriptor_t hd = { .geometry = im->geometry, .width = d->image_width,
+                                     .format = im->hsa_format };
+   switch (im->geometry) {
+   case HSA_EXT_IMAGE_GEOMETRY_1DA:
+      hd.array_size = d->image_array_size;
+      break;
+   case HSA_EXT_IMAGE_GEOMETRY_2D:
+      hd.height = d->image_height;
+      break;
+   case HSA_EXT_IMAGE_GEOMETRY_2DA:
+      hd.height = d->image_height;
+      hd.array_size = d->image_array_size;
+      break;
+   case HSA_EXT_IMAGE_GEOMETRY_3D:
+      hd.height = d->image_height;
+      hd.depth = d->image_depth;
+      break;
+   default:
+      break;
+   }
+   return hd;
+}
+
+/* The extent of an image in the byte-rectangle view of struct mem_image:
+ * x in texels, y rows (layers of a 1D array), z slices (layers of a 2D array). */
+void
+mem__image_extent(const struct mem_image *im, size_t ext[3])
+{
+   const cl_image_desc *d = &im->desc;
+   ext[0] = d->image_width;
+   ext[1] = 1;
+   ext[2] = 1;
+   switch (d->image_type) {
+   case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+      ext[1] = d->image_array_size;
+      break;
+   case CL_MEM_OBJECT_IMAGE2D:
+      ext[1] = d->image_height;
+      break;
+   case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+      ext[1] = d->image_height;
+      ext[2] = d->image_array_size;
+      break;
+   case CL_MEM_OBJECT_IMAGE3D:
+      ext[1] = d->image_height;
+      ext[2] = d->image_depth;
+      break;
+   default:
+      break;
+   }
+}
+
+void
+mem__image_finish(struct _cl_mem *mem)
+{
+   struct mem_image *im = mem->image;
+   const struct disp_hsa *hsa = disp_hsa_get();
+   if (!im)
+      return;
+   for (cl_uint i = 0; i < im->num_handles && i < mem->context->num_devices; i++) {
+      if (!im->handles[i].handle)
+         continue;
+      hsa_status_t st =
+         hsa->img.hsa_ext_image_destroy(mem->context->devices[i]->agent, im->handles[i]);
+      if (st != HSA_STATUS_SUCCESS)
+         mem__hsa_error(st, CL_OUT_OF_RESOURCES, "destroying an image descriptor");
+   }
+   icd_free(im);
+   mem->image = NULL;
+}
+
+uint64_t
+mem_image_descriptor(const struct _cl_mem *mem, const struct _cl_device_id *dev)
+{
+   const struct _cl_context *ctx = mem->context;
+   for (cl_uint i = 0; i < ctx->num_devices && i < mem->image->num_handles; i++) {
+      if (ctx->devices[i] == dev)
+         return mem->image->handles[i].handle;
+   }
+   return 0;
+}
+
+/*
+ * Copies the application's texels at `src` (pitches host_row/host_slice in the
+ * byte-rectangle view) into the image's device memory, whole.
+ */
+static cl_int
+image_upload(struct _cl_mem *mem, const void *src, size_t host_row, size_t host_slice)
+{
+   struct mem_image *im = mem->image;
+   size_t ext[3];
+   mem__image_extent(im, ext);
+   size_t row_bytes = ext[0] * im->elem_size;
+   size_t total = (ext[2] - 1) * im->slice_pitch + (ext[1] - 1) * im->row_pitch + row_bytes;
+   unsigned char *tmp = icd_calloc(1, total);
+   if (!tmp)
+      return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "staging %zu bytes of initial image data", total);
+   for (size_t z = 0; z < ext[2]; z++)
+      for (size_t y = 0; y < ext[1]; y++)
+         memcpy(tmp + z * im->slice_pitch + y * im->row_pitch,
+                (const unsigned char *)src + z * host_slice + y * host_row, row_bytes);
+   cl_int err = mem__copy_to_device(mem->device, mem->device_va, tmp, total);
+   icd_free(tmp);
+   return err;
+}
+
+/* Builds the image: memory (or the buffer's), descriptors, initial contents. Inputs are
+ * validated. Returns a new object with one API reference. */
+static cl_int
+image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_properties *props,
+             size_t num_props, cl_mem_flags flags, const cl_image_format *fmt,
+             const cl_image_desc *desc, void *host_ptr, struct _cl_mem *buf,
+             struct _cl_mem **out)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   struct mem_image *im = icd_calloc(1, sizeof(*im));
+   if (!im)
+      return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating an image");
+   im->format = *fmt;
+   im->desc = *desc;
+   format_info(fmt, &im->hsa_format, &im->elem_size);
+   im->geometry = geometry_of(desc->image_type);
+   cl_mem_object_type t = desc->image_type;
+   /* Sizes the type does not use are 0 in queries (§5.3.7). */
+   if (t != CL_MEM_OBJECT_IMAGE2D && t != CL_MEM_OBJECT_IMAGE2D_ARRAY &&
+       t != CL_MEM_OBJECT_IMAGE3D)
+      im->desc.image_height = 0;
+   if (t != CL_MEM_OBJECT_IMAGE3D)
+      im->desc.image_depth = 0;
+   if (t != CL_MEM_OBJECT_IMAGE1D_ARRAY && t != CL_MEM_OBJECT_IMAGE2D_ARRAY)
+      im->desc.image_array_size = 0;
+
+   size_t ext[3];
+   mem__image_extent(im, ext);
+   size_t min_row = ext[0] * im->elem_size;
+   /* The application's layout of host_ptr in the byte-rectangle view. */
+   size_t hrow = desc->image_row_pitch ? desc->image_row_pitch : min_row;
+   size_t hslice = desc->image_slice_pitch ? desc->image_slice_pitch : hrow * ext[1];
+   if (t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+      hrow = desc->image_slice_pitch ? desc->image_slice_pitch : min_row;
+   im->host_row_pitch = hrow;
+   im->host_slice_pitch = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? hrow * ext[1] : hslice;
+
+   hsa_ext_image_descriptor_t hd = hsa_desc(im);
+   size_t size;
+   if (buf) {
+      im->row_pitch = t == CL_MEM_OBJECT_IMAGE2D ? hrow : min_row;
+      im->slice_pitch = t == CL_MEM_OBJECT_IMAGE2D ? hrow * ext[1] : min_row;
+      size = im->slice_pitch;
+   } else {
+      im->row_pitch = (min_row + LINEAR_ROW_ALIGN - 1) & ~(size_t)(LINEAR_ROW_ALIGN - 1);
+      im->slice_pitch =
+         t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? im->row_pitch : im->row_pitch * ext[1];
+      hsa_ext_image_data_info_t info = { 0 };
+      size_t slice_arg = (t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                          t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+                            ? im->slice_pitch : 0;
+      hsa_status_t st = hsa->img.hsa_ext_image_data_get_info_with_layout(
+         dev->agent, &hd, HSA_ACCESS_PERMISSION_RW, HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR,
+         im->row_pitch, slice_arg, &info);
+      if (st != HSA_STATUS_SUCCESS) {
+         icd_free(im);
+         return mem__hsa_error(st, CL_IMAGE_FORMAT_NOT_SUPPORTED,
+                               "hsa_ext_image_data_get_info_with_layout (linear image)");
+      }
+      size = info.size;
+   }
+
+   struct _cl_mem *mem;
+   cl_int err = mem__object_create(ctx, dev, &mem);
+   if (err != CL_SUCCESS) {
+      icd_free(im);
+      return err;
+   }
+   mem->image = im;
+   mem->type = t;
+   mem->size = size;
+   cl_mem_flags f = flags;
+   if (buf) {
+      /* §5.3.1: access, host access and host pointer flags not given come from the
+       * buffer. */
+      if (!(f & ACCESS_FLAGS))
+         f |= buf->flags & ACCESS_FLAGS;
+      if (!(f & HOST_ACCESS_FLAGS))
+         f |= buf->flags & HOST_ACCESS_FLAGS;
+      f |= buf->flags & HOST_PTR_FLAGS;
+      mem_retain_internal(buf);
+      mem->parent = buf;
+      mem->backing = MEM_BACKING_SUB;
+      mem->device_va = buf->device_va;
+      mem->host_ptr = buf->host_ptr;
+      mem->host_accessible = buf->host_accessible;
+      mem->uses_svm_pointer = buf->uses_svm_pointer;
+      mem->device = buf->device;
+   } else {
+      mem->backing = MEM_BACKING_DEVICE;
+      hsa_agent_t agents[MEM_MAX_AGENTS];
+      uint32_t num_agents = mem__context_agents(ctx, agents);
+      err = mem__pool_alloc(dev->device_pool, size, agents, num_agents > 1 ? num_agents : 0,
+                            CL_MEM_OBJECT_ALLOCATION_FAILURE, "allocating an image",
+                            &mem->alloc_base);
+      if (err != CL_SUCCESS)
+         goto out_destroy;
+      atomic_fetch_add(&dev->device_bytes_in_use, size);
+      mem->device_va = (uintptr_t)mem->alloc_base;
+      if (f & CL_MEM_USE_HOST_PTR)
+         mem->host_ptr = host_ptr;
+   }
+   mem->flags = f & ACCESS_FLAGS ? f : f | CL_MEM_READ_WRITE;
+   if (props) {
+      mem->props = icd_malloc(num_props * sizeof(*props));
+      if (!mem->props) {
+         err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "copying image properties");
+         goto out_destroy;
+      }
+      memcpy(mem->props, props, num_props * sizeof(*props));
+      mem->num_props = num_props;
+   }
+
+   /* One descriptor per image device of the context. */
+   size_t slice_arg = (t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                       t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+                         ? im->slice_pitch : 0;
+   /* A 1D buffer image's descriptor is a buffer resource (its stride is the element), but
+    * ROCr 5.2.3 still sizes it as a linear 1D surface first, and its address library
+    * asserts (aborting the process) unless the row pitch is the 256-byte aligned one. */
+   size_t row_arg = t == CL_MEM_OBJECT_IMAGE1D_BUFFER
+                       ? (min_row + LINEAR_ROW_ALIGN - 1) & ~(size_t)(LINEAR_ROW_ALIGN - 1)
+                       : im->row_pitch;
+   im->num_handles = ctx->num_devices;
+   for (cl_uint i = 0; i < ctx->num_devices; i++) {
+      if (!ctx->devices[i]->image_support)
+         continue;
+      hsa_status_t st = hsa->img.hsa_ext_image_create_with_layout(
+         ctx->devices[i]->agent, &hd, (void *)(uintptr_t)mem->device_va,
+         HSA_ACCESS_PERMISSION_RW, HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, row_arg, slice_arg,
+         &im->handles[i]);
+      if (st != HSA_STATUS_SUCCESS) {
+         im->handles[i].handle = 0;
+         err = mem__hsa_error(st, CL_OUT_OF_RESOURCES, "hsa_ext_image_create_with_layout");
+         goto out_destroy;
+      }
+   }
+
+   if (!buf && (f & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR))) {
+      err = image_upload(mem, host_ptr, im->host_row_pitch, im->host_slice_pitch);
+      if (err != CL_SUCCESS)
+         goto out_destroy;
+   }
+   *out = mem;
+   return CL_SUCCESS;
+
+out_destroy:
+   mem__object_destroy(mem);
+   return err;
+}
+
+static cl_int
+check_flags(cl_mem_flags flags)
+{
+   if (flags & ~(cl_mem_flags)IMAGE_FLAGS)
+      return ICD_ERROR(CL_INVALID_VALUE, "unknown memory flags 0x%llx",
+                       (unsigned long long)(flags & ~(cl_mem_flags)IMAGE_FLAGS));
+   if (more_than_one(flags & ACCESS_FLAGS))
+      return ICD_ERROR(CL_INVALID_VALUE, "more than one of CL_MEM_READ_WRITE/WRITE_ONLY/"
+                       "READ_ONLY in 0x%llx", (unsigned long long)flags);
+   if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+      return ICD_ERROR(CL_INVALID_VALUE, "CL_MEM_USE_HOST_PTR with CL_MEM_ALLOC_HOST_PTR or "
+                       "CL_MEM_COPY_HOST_PTR");
+   if (more_than_one(flags & HOST_ACCESS_FLAGS))
+      return ICD_ERROR(CL_INVALID_VALUE, "more than one of CL_MEM_HOST_WRITE_ONLY/READ_ONLY/"
+                       "NO_ACCESS in 0x%llx", (unsigned long long)flags);
+   return CL_SUCCESS;
+}
+
+/* §5.3.1: flags of an image made from a buffer must not widen the buffer's. */
+static cl_int
+check_buffer_flags(cl_mem_flags flags, const struct _cl_mem *buf)
+{
+   cl_mem_flags bf = buf->flags;
+   if (((bf & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+       ((bf & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+       (flags & HOST_PTR_FLAGS))
+      return ICD_ERROR(CL_INVALID_VALUE, "image flags 0x%llx conflict with the buffer's "
+                       "0x%llx (or name a host pointer)", (unsigned long long)flags,
+                       (unsigned long long)bf);
+   if (((bf & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
+       ((bf & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
+       ((bf & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
+      return ICD_ERROR(CL_INVALID_VALUE, "image host access flags 0x%llx conflict with the "
+                       "buffer's 0x%llx", (unsigned long long)flags, (unsigned long long)bf);
+   return CL_SUCCESS;
 }
 
 cl_mem CL_API_CALL
@@ -89,8 +724,94 @@ mem_CreateImageWithProperties(cl_context context, const cl_mem_properties *prope
                               const cl_image_desc *image_desc, void *host_ptr,
                               cl_int *errcode_ret)
 {
-   (void)properties, (void)flags, (void)image_format, (void)image_desc, (void)host_ptr;
-   return no_image(context, errcode_ret);
+   struct _cl_mem *mem = NULL, *buf = NULL;
+   size_t num_props = 0;
+   cl_int err;
+   struct _cl_context *ctx = plat_context_from_handle(context);
+   if (!ctx) {
+      err = ICD_ERROR(CL_INVALID_CONTEXT, "context %p is not an hsacl context", (void *)context);
+      goto out;
+   }
+   if (properties) {
+      if (properties[0] != 0) {
+         err = ICD_ERROR(CL_INVALID_PROPERTY, "unsupported image property 0x%llx",
+                         (unsigned long long)properties[0]);
+         goto out;
+      }
+      num_props = 1;
+   }
+   err = check_flags(flags);
+   if (err != CL_SUCCESS)
+      goto out;
+   if (image_desc && image_desc->mem_object) {
+      buf = mem_mem_from_handle(image_desc->mem_object);
+      if (buf && mem_is_buffer(buf)) {
+         err = check_buffer_flags(flags, buf);
+         if (err != CL_SUCCESS)
+            goto out;
+      }
+   }
+   hsa_ext_image_format_t hf;
+   size_t elem = 0;
+   if (!image_format || !format_info(image_format, &hf, &elem)) {
+      err = ICD_ERROR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "image_format is NULL or not a "
+                      "valid channel order / data type pair");
+      goto out;
+   }
+   if (!image_desc || !image_type_valid(image_desc->image_type)) {
+      err = ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_desc is NULL or its image_type is "
+                      "not an image type");
+      goto out;
+   }
+   if (image_desc->mem_object && (!buf || !mem_is_buffer(buf) || buf->context != ctx)) {
+      err = ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "mem_object %p is not a buffer of the "
+                      "context (images from images are not supported)",
+                      (void *)image_desc->mem_object);
+      goto out;
+   }
+   if (!image_desc->mem_object)
+      buf = NULL;
+   struct _cl_device_id *dev = image_device(ctx);
+   if (!dev) {
+      err = ICD_ERROR(CL_INVALID_OPERATION, "no device of the context supports images "
+                      "(CL_DEVICE_IMAGE_SUPPORT is CL_FALSE)");
+      goto out;
+   }
+   err = check_desc(image_desc, elem, host_ptr, buf, dev);
+   if (err != CL_SUCCESS)
+      goto out;
+   bool wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+   if (!host_ptr != !wants_ptr) {
+      err = ICD_ERROR(CL_INVALID_HOST_PTR, "host_ptr %p with flags 0x%llx: USE/COPY_HOST_PTR "
+                      "need a host_ptr, other flags take none", host_ptr,
+                      (unsigned long long)flags);
+      goto out;
+   }
+   if (!format_supported(ctx, flags, image_desc->image_type, image_format)) {
+      err = ICD_ERROR(CL_IMAGE_FORMAT_NOT_SUPPORTED, "format (order 0x%x, type 0x%x) is not "
+                      "supported for this image type and these flags",
+                      image_format->image_channel_order,
+                      image_format->image_channel_data_type);
+      goto out;
+   }
+   err = image_create(ctx, dev, properties, num_props, flags, image_format, image_desc,
+                      host_ptr, buf, &mem);
+   if (err != CL_SUCCESS)
+      goto out;
+   icd_set_errcode(errcode_ret, CL_SUCCESS);
+   return mem_mem_to_handle(mem);
+
+out:
+   icd_set_errcode(errcode_ret, err);
+   return NULL;
+}
+
+cl_mem CL_API_CALL
+mem_CreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
+                const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret)
+{
+   return mem_CreateImageWithProperties(context, NULL, flags, image_format, image_desc,
+                                        host_ptr, errcode_ret);
 }
 
 cl_mem CL_API_CALL
@@ -98,9 +819,9 @@ mem_CreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format 
                   size_t image_width, size_t image_height, size_t image_row_pitch,
                   void *host_ptr, cl_int *errcode_ret)
 {
-   (void)flags, (void)image_format, (void)image_width, (void)image_height;
-   (void)image_row_pitch, (void)host_ptr;
-   return no_image(context, errcode_ret);
+   cl_image_desc d = { .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = image_width,
+                       .image_height = image_height, .image_row_pitch = image_row_pitch };
+   return mem_CreateImage(context, flags, image_format, &d, host_ptr, errcode_ret);
 }
 
 cl_mem CL_API_CALL
@@ -109,176 +830,55 @@ mem_CreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format 
                   size_t image_row_pitch, size_t image_slice_pitch, void *host_ptr,
                   cl_int *errcode_ret)
 {
-   (void)flags, (void)image_format, (void)image_width, (void)image_height, (void)image_depth;
-   (void)image_row_pitch, (void)image_slice_pitch, (void)host_ptr;
-   return no_image(context, errcode_ret);
+   cl_image_desc d = { .image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = image_width,
+                       .image_height = image_height, .image_depth = image_depth,
+                       .image_row_pitch = image_row_pitch,
+                       .image_slice_pitch = image_slice_pitch };
+   return mem_CreateImage(context, flags, image_format, &d, host_ptr, errcode_ret);
 }
 
-static cl_int
-not_an_image(cl_mem image)
-{
-   return ICD_ERROR(CL_INVALID_MEM_OBJECT, "%p is not an image object (%s)", (void *)image,
-                    no_images);
-}
+/* ---- queries ------------------------------------------------------------------------ */
 
 cl_int CL_API_CALL
 mem_GetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size,
                  void *param_value, size_t *param_value_size_ret)
 {
-   (void)param_name, (void)param_value_size, (void)param_value, (void)param_value_size_ret;
-   return not_an_image(image);
-}
-
-/* ---- enqueued image commands: the queue first, then the image ------------------------- */
-
-cl_int CL_API_CALL
-mem_EnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_read,
-                     const size_t *origin, const size_t *region, size_t row_pitch,
-                     size_t slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
-                     const cl_event *event_wait_list, cl_event *event)
-{
-   QUEUE_OR_RETURN(q, command_queue);
-   (void)q, (void)blocking_read, (void)origin, (void)region, (void)row_pitch;
-   (void)slice_pitch, (void)ptr, (void)num_events_in_wait_list, (void)event_wait_list;
-   (void)event;
-   return not_an_image(image);
-}
-
-cl_int CL_API_CALL
-mem_EnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_write,
-                      const size_t *origin, const size_t *region, size_t input_row_pitch,
-                      size_t input_slice_pitch, const void *ptr,
-                      cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                      cl_event *event)
-{
-   QUEUE_OR_RETURN(q, command_queue);
-   (void)q, (void)blocking_write, (void)origin, (void)region, (void)input_row_pitch;
-   (void)input_slice_pitch, (void)ptr, (void)num_events_in_wait_list, (void)event_wait_list;
-   (void)event;
-   return not_an_image(image);
-}
-
-cl_int CL_API_CALL
-mem_EnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image,
-                     const size_t *src_origin, const size_t *dst_origin, const size_t *region,
-                     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                     cl_event *event)
-{
-   QUEUE_OR_RETURN(q, command_queue);
-   (void)q, (void)dst_image, (void)src_origin, (void)dst_origin, (void)region;
-   (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
-   return not_an_image(src_image);
-}
-
-cl_int CL_API_CALL
-mem_EnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image,
-                             cl_mem dst_buffer, const size_t *src_origin, const size_t *region,
-                             size_t dst_offset, cl_uint num_events_in_wait_list,
-                             const cl_event *event_wait_list, cl_event *event)
-{
-   QUEUE_OR_RETURN(q, command_queue);
-   (void)q, (void)dst_buffer, (void)src_origin, (void)region, (void)dst_offset;
-   (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
-   return not_an_image(src_image);
-}
-
-cl_int CL_API_CALL
-mem_EnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buffer,
-                             cl_mem dst_image, size_t src_offset, const size_t *dst_origin,
-                             const size_t *region, cl_uint num_events_in_wait_list,
-                             const cl_event *event_wait_list, cl_event *event)
-{
-   QUEUE_OR_RETURN(q, command_queue);
-   (void)q, (void)src_buffer, (void)src_offset, (void)dst_origin, (void)region;
-   (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
-   return not_an_image(dst_image);
-}
-
-void *CL_API_CALL
-mem_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_map,
-                    cl_map_flags map_flags, const size_t *origin, const size_t *region,
-                    size_t *image_row_pitch, size_t *image_slice_pitch,
-                    cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                    cl_event *event, cl_int *errcode_ret)
-{
-   (void)blocking_map, (void)map_flags, (void)origin, (void)region, (void)image_row_pitch;
-   (void)image_slice_pitch, (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
-   cl_int err;
-   if (!disp_queue_from_handle(command_queue))
-      err = ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
-                      (void *)command_queue);
-   else
-      err = not_an_image(image);
-   icd_set_errcode(errcode_ret, err);
-   return NULL;
-}
-
-cl_int CL_API_CALL
-mem_EnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void *fill_color,
-                     const size_t *origin, const size_t *region,
-                     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                     cl_event *event)
-{
-   QUEUE_OR_RETURN(q, command_queue);
-   (void)q, (void)fill_color, (void)origin, (void)region, (void)num_events_in_wait_list;
-   (void)event_wait_list, (void)event;
-   return not_an_image(image);
-}
-
-/* ---- samplers (§5.7): they exist only for image reads --------------------------------- */
-
-static cl_sampler
-no_sampler(cl_context context, cl_int *errcode_ret)
-{
-   cl_int err;
-   if (!plat_context_from_handle(context))
-      err = ICD_ERROR(CL_INVALID_CONTEXT, "context %p is not an hsacl context", (void *)context);
-   else
-      err = ICD_ERROR(CL_INVALID_OPERATION, "cannot create a sampler: %s", no_images);
-   icd_set_errcode(errcode_ret, err);
-   return NULL;
-}
-
-cl_sampler CL_API_CALL
-mem_CreateSampler(cl_context context, cl_bool normalized_coords,
-                  cl_addressing_mode addressing_mode, cl_filter_mode filter_mode,
-                  cl_int *errcode_ret)
-{
-   (void)normalized_coords, (void)addressing_mode, (void)filter_mode;
-   return no_sampler(context, errcode_ret);
-}
-
-cl_sampler CL_API_CALL
-mem_CreateSamplerWithProperties(cl_context context,
-                                const cl_sampler_properties *sampler_properties,
-                                cl_int *errcode_ret)
-{
-   (void)sampler_properties;
-   return no_sampler(context, errcode_ret);
-}
-
-static cl_int
-not_a_sampler(cl_sampler sampler)
-{
-   return ICD_ERROR(CL_INVALID_SAMPLER, "%p is not a sampler (%s)", (void *)sampler, no_images);
-}
-
-cl_int CL_API_CALL
-mem_RetainSampler(cl_sampler sampler)
-{
-   return not_a_sampler(sampler);
-}
-
-cl_int CL_API_CALL
-mem_ReleaseSampler(cl_sampler sampler)
-{
-   return not_a_sampler(sampler);
-}
-
-cl_int CL_API_CALL
-mem_GetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_value_size,
-                   void *param_value, size_t *param_value_size_ret)
-{
-   (void)param_name, (void)param_value_size, (void)param_value, (void)param_value_size_ret;
-   return not_a_sampler(sampler);
+   struct _cl_mem *mem = mem_mem_from_handle(image);
+   if (!mem || !mem_is_image(mem))
+      return ICD_ERROR(CL_INVALID_MEM_OBJECT, "%p is not an image object", (void *)image);
+   const struct mem_image *im = mem->image;
+   size_t pvs = param_value_size;
+   void *pv = param_value;
+   size_t *pvsr = param_value_size_ret;
+   cl_mem_object_type t = im->desc.image_type;
+   switch (param_name) {
+   case CL_IMAGE_FORMAT:
+      return icd_get_info(&im->format, sizeof(im->format), pvs, pv, pvsr);
+   case CL_IMAGE_ELEMENT_SIZE:
+      return ICD_GET_INFO_SCALAR(size_t, im->elem_size, pvs, pv, pvsr);
+   case CL_IMAGE_ROW_PITCH:
+      return ICD_GET_INFO_SCALAR(size_t, im->row_pitch, pvs, pv, pvsr);
+   case CL_IMAGE_SLICE_PITCH: {
+      size_t s = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? im->row_pitch
+                 : (t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D)
+                    ? im->slice_pitch : 0;
+      return ICD_GET_INFO_SCALAR(size_t, s, pvs, pv, pvsr);
+   }
+   case CL_IMAGE_WIDTH:
+      return ICD_GET_INFO_SCALAR(size_t, im->desc.image_width, pvs, pv, pvsr);
+   case CL_IMAGE_HEIGHT:
+      return ICD_GET_INFO_SCALAR(size_t, im->desc.image_height, pvs, pv, pvsr);
+   case CL_IMAGE_DEPTH:
+      return ICD_GET_INFO_SCALAR(size_t, im->desc.image_depth, pvs, pv, pvsr);
+   case CL_IMAGE_ARRAY_SIZE:
+      return ICD_GET_INFO_SCALAR(size_t, im->desc.image_array_size, pvs, pv, pvsr);
+   case CL_IMAGE_BUFFER:
+      return ICD_GET_INFO_SCALAR(cl_mem, mem->parent ? mem_mem_to_handle(mem->parent) : NULL,
+                                 pvs, pv, pvsr);
+   case CL_IMAGE_NUM_MIP_LEVELS:
+   case CL_IMAGE_NUM_SAMPLES:
+      return ICD_GET_INFO_SCALAR(cl_uint, 0, pvs, pv, pvsr);
+   default:
+      return ICD_ERROR(CL_INVALID_VALUE, "unknown image query 0x%x", (unsigned)param_name);
+   }
 }

@@ -41,4 +41,54 @@ cl_int mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl
 cl_int mem__copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *src,
                            size_t size);
 
+/* A zeroed memory object with one API reference, holding an internal reference on `ctx`
+ * (mem_buffer.c); the caller fills it. mem__object_destroy ends one, possibly half built
+ * (images: their descriptors too). */
+cl_int mem__object_create(struct _cl_context *ctx, struct _cl_device_id *dev,
+                          struct _cl_mem **out);
+void mem__object_destroy(struct _cl_mem *mem);
+
+/* ---- images (mem_image.c) ---- */
+
+/* Destroys an image's descriptors and frees mem->image (mem_destroy calls it). */
+void mem__image_finish(struct _cl_mem *mem);
+
+/* The image's extent in the byte-rectangle view of struct mem_image: {width, rows,
+ * slices}. */
+void mem__image_extent(const struct mem_image *im, size_t ext[3]);
+
+/* ---- transfers shared by buffer and image commands (mem_transfer.c) ---- */
+
+/*
+ * Enqueues a read (`read`) or write of a rectangle of `mem`, validated by the caller: byte
+ * origins/region, the memory side's pitches `mem_row`/`mem_slice` and the host side's,
+ * all non-zero. `type` is the command type events report. When `owned` is true, `ptr` is
+ * heap memory the command frees when it is released.
+ */
+cl_int mem__enqueue_rect_rw(struct _cl_command_queue *q, struct _cl_mem *mem,
+                            cl_command_type type, bool read, bool blocking,
+                            const size_t *mem_origin, const size_t *host_origin,
+                            const size_t *region, size_t mem_row, size_t mem_slice,
+                            size_t host_row, size_t host_slice, void *ptr, bool owned,
+                            cl_uint num_events, const cl_event *wait_list, cl_event *event);
+
+/* Enqueues a rectangle copy from `src` to `dst` (validated; pitches non-zero). */
+cl_int mem__enqueue_rect_copy(struct _cl_command_queue *q, struct _cl_mem *src,
+                              struct _cl_mem *dst, cl_command_type type,
+                              const size_t *src_origin, const size_t *dst_origin,
+                              const size_t *region, size_t src_row, size_t src_slice,
+                              size_t dst_row, size_t dst_slice, cl_uint num_events,
+                              const cl_event *wait_list, cl_event *event);
+
+/* Enqueues a map of bytes [offset, offset + size) of `mem` (validated); *out gets the host
+ * pointer. Unmapped by clEnqueueUnmapMemObject like a buffer mapping. */
+cl_int mem__enqueue_map(struct _cl_command_queue *q, struct _cl_mem *mem, cl_command_type type,
+                        bool blocking, cl_map_flags flags, size_t offset, size_t size,
+                        cl_uint num_events, const cl_event *wait_list, cl_event *event,
+                        void **out);
+
+/* Host access checks of §5.2.2 / §5.3.3 (CL_INVALID_OPERATION, logged). */
+cl_int mem__check_host_read(const struct _cl_mem *mem);
+cl_int mem__check_host_write(const struct _cl_mem *mem);
+
 #endif

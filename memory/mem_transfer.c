@@ -8,7 +8,7 @@
  * runs. A transfer is a list of byte ranges ("pieces") copied by one command: the work
  * signal starts at the number of pieces and every async copy decrements it by one.
  */
-#include "memory/mem.h"
+#include "memory/mem_priv.h"
 #include "dispatch/disp.h"
 #include "platform/plat.h"
 
@@ -37,6 +37,7 @@ struct xfer {
    size_t pattern_size;
    unsigned char pattern_buf[128];
    struct mem_map *map;      /* map/unmap bookkeeping */
+   void *owned;              /* heap memory the command frees (image fills) */
 };
 
 static void *
@@ -62,6 +63,7 @@ xfer_release(struct disp_command *cmd)
    }
    if (x->pieces != &x->one)
       icd_free(x->pieces);
+   icd_free(x->owned);
    if (x->mem)
       mem_release_internal(x->mem);
    if (x->src)
@@ -353,6 +355,18 @@ check_host_write(const struct _cl_mem *mem)
    return CL_SUCCESS;
 }
 
+cl_int
+mem__check_host_read(const struct _cl_mem *mem)
+{
+   return check_host_read(mem);
+}
+
+cl_int
+mem__check_host_write(const struct _cl_mem *mem)
+{
+   return check_host_write(mem);
+}
+
 /* Enqueues or, on error, frees. */
 static cl_int
 finish_enqueue(struct disp_command *cmd, cl_int err, cl_event *event, bool blocking)
@@ -413,6 +427,32 @@ enqueue_rw(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking, bool
       x->one = (struct piece){ .buf_off = buf_origin[0], .host_off = 0, .size = region[0] };
       x->num_pieces = 1;
    }
+   if (err == CL_SUCCESS)
+      err = xfer_prepare_rw(cmd, x);
+   return finish_enqueue(cmd, err, event, blocking);
+}
+
+cl_int
+mem__enqueue_rect_rw(struct _cl_command_queue *q, struct _cl_mem *mem, cl_command_type type,
+                     bool read, bool blocking, const size_t *mem_origin,
+                     const size_t *host_origin, const size_t *region, size_t mem_row,
+                     size_t mem_slice, size_t host_row, size_t host_slice, void *ptr,
+                     bool owned, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+   struct disp_command *cmd;
+   struct xfer *x;
+   cl_int err = xfer_create(q, type, read ? XFER_READ : XFER_WRITE, mem, num_events, wait_list,
+                            &cmd, &x);
+   if (err != CL_SUCCESS) {
+      if (owned)
+         icd_free(ptr);
+      return err;
+   }
+   if (owned)
+      x->owned = ptr;
+   x->user = ptr;
+   err = rect_pieces(x, mem_origin, host_origin, region, mem_row, mem_slice, host_row,
+                     host_slice);
    if (err == CL_SUCCESS)
       err = xfer_prepare_rw(cmd, x);
    return finish_enqueue(cmd, err, event, blocking);
@@ -595,6 +635,22 @@ mem_EnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_
    return finish_enqueue(cmd, err, event, false);
 }
 
+cl_int
+mem__enqueue_rect_copy(struct _cl_command_queue *q, struct _cl_mem *src, struct _cl_mem *dst,
+                       cl_command_type type, const size_t *src_origin, const size_t *dst_origin,
+                       const size_t *region, size_t src_row, size_t src_slice, size_t dst_row,
+                       size_t dst_slice, cl_uint num_events, const cl_event *wait_list,
+                       cl_event *event)
+{
+   struct xfer *x;
+   struct disp_command *cmd;
+   cl_int err = enqueue_copy(q, src, dst, type, &x, &cmd, num_events, wait_list);
+   if (err != CL_SUCCESS)
+      return err;
+   err = rect_pieces(x, dst_origin, src_origin, region, dst_row, dst_slice, src_row, src_slice);
+   return finish_enqueue(cmd, err, event, false);
+}
+
 /* ---- fill --------------------------------------------------------------------------- */
 
 cl_int CL_API_CALL
@@ -686,6 +742,70 @@ mem_EnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_obj
    return finish_enqueue(cmd, CL_SUCCESS, event, false);
 }
 
+cl_int
+mem__enqueue_map(struct _cl_command_queue *q, struct _cl_mem *mem, cl_command_type type,
+                 bool blocking_map, cl_map_flags map_flags, size_t offset, size_t size,
+                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                 cl_event *event, void **out)
+{
+   cl_int err;
+   struct mem_map *map = icd_calloc(1, sizeof(*map));
+   if (!map) {
+      err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a mapping");
+      return err;
+   }
+   map->offset = offset;
+   map->size = size;
+   map->flags = map_flags;
+   struct disp_command *cmd;
+   struct xfer *x;
+   err = xfer_create(q, type, XFER_MAP, mem, num_events_in_wait_list, event_wait_list, &cmd,
+                     &x);
+   if (err != CL_SUCCESS) {
+      icd_free(map);
+      return err;
+   }
+   x->map = map;
+   if (mem->host_accessible) {
+      /* USE_HOST_PTR: the host pointer itself (§5.2.4); other host-visible memory: its
+       * own address. */
+      map->host_ptr = (char *)host_view(mem) + offset;
+      cmd->kind = DISP_COMMAND_HOST;
+   } else {
+      map->staging_dev = mem->device;
+      map->staging_size = size;
+      err = mem_staging_alloc(mem->device, size, &map->staging);
+      if (err != CL_SUCCESS) {
+         map->staging = NULL;
+         icd_free(map);
+         x->map = NULL;
+         disp_command_abort(cmd);
+         return err;
+      }
+      map->host_ptr = map->staging;
+      if (map_flags & CL_MAP_WRITE_INVALIDATE_REGION) {
+         cmd->kind = DISP_COMMAND_HOST; /* contents undefined: nothing to copy */
+      } else {
+         x->staging = map->staging;
+         x->staging_size = size;
+         x->one = (struct piece){ .buf_off = offset, .host_off = 0, .size = size };
+         x->num_pieces = 1;
+         cmd->kind = DISP_COMMAND_HSA;
+         cmd->submit = xfer_submit;
+      }
+   }
+   pthread_mutex_lock(&mem->lock);
+   map->next = mem->maps;
+   mem->maps = map;
+   pthread_mutex_unlock(&mem->lock);
+   atomic_fetch_add(&mem->map_count, 1);
+   *out = map->host_ptr;
+   err = disp_command_enqueue(cmd, event, blocking_map);
+   if (err != CL_SUCCESS)
+      err = ICD_ERROR(CL_MAP_FAILURE, "the map command failed");
+   return err;
+}
+
 void *CL_API_CALL
 mem_EnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_map,
                      cl_map_flags map_flags, size_t offset, size_t size,
@@ -725,60 +845,8 @@ mem_EnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool bloc
        (err = check_host_write(mem)) != CL_SUCCESS)
       goto out;
 
-   struct mem_map *map = icd_calloc(1, sizeof(*map));
-   if (!map) {
-      err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a mapping");
-      goto out;
-   }
-   map->offset = offset;
-   map->size = size;
-   map->flags = map_flags;
-   struct disp_command *cmd;
-   struct xfer *x;
-   err = xfer_create(q, CL_COMMAND_MAP_BUFFER, XFER_MAP, mem, num_events_in_wait_list,
-                     event_wait_list, &cmd, &x);
-   if (err != CL_SUCCESS) {
-      icd_free(map);
-      goto out;
-   }
-   x->map = map;
-   if (mem->host_accessible) {
-      /* USE_HOST_PTR: the host pointer itself (§5.2.4); other host-visible memory: its
-       * own address. */
-      map->host_ptr = (char *)host_view(mem) + offset;
-      cmd->kind = DISP_COMMAND_HOST;
-   } else {
-      map->staging_dev = mem->device;
-      map->staging_size = size;
-      err = mem_staging_alloc(mem->device, size, &map->staging);
-      if (err != CL_SUCCESS) {
-         map->staging = NULL;
-         icd_free(map);
-         x->map = NULL;
-         disp_command_abort(cmd);
-         goto out;
-      }
-      map->host_ptr = map->staging;
-      if (map_flags & CL_MAP_WRITE_INVALIDATE_REGION) {
-         cmd->kind = DISP_COMMAND_HOST; /* contents undefined: nothing to copy */
-      } else {
-         x->staging = map->staging;
-         x->staging_size = size;
-         x->one = (struct piece){ .buf_off = offset, .host_off = 0, .size = size };
-         x->num_pieces = 1;
-         cmd->kind = DISP_COMMAND_HSA;
-         cmd->submit = xfer_submit;
-      }
-   }
-   pthread_mutex_lock(&mem->lock);
-   map->next = mem->maps;
-   mem->maps = map;
-   pthread_mutex_unlock(&mem->lock);
-   atomic_fetch_add(&mem->map_count, 1);
-   result = map->host_ptr;
-   err = disp_command_enqueue(cmd, event, blocking_map);
-   if (err != CL_SUCCESS)
-      err = ICD_ERROR(CL_MAP_FAILURE, "the map command failed");
+   err = mem__enqueue_map(q, mem, CL_COMMAND_MAP_BUFFER, blocking_map, map_flags, offset, size,
+                          num_events_in_wait_list, event_wait_list, event, &result);
 out:
    icd_set_errcode(errcode_ret, err);
    return err == CL_SUCCESS ? result : NULL;

@@ -108,6 +108,9 @@ struct _cl_device_id {
    uint32_t pci_bdf;           /* HSA_AMD_AGENT_INFO_BDFID */
    uint32_t pci_domain;
    uint32_t chip_id;
+   /* CL_DEVICE_IMAGE_SUPPORT: the runtime's HSA image extension serves this agent
+    * (plat_device_image.c). */
+   bool image_support;
    /* Bytes of device_pool memory this process's buffers hold (memory/ keeps it):
     * CL_DEVICE_GLOBAL_FREE_MEMORY_AMD. */
    _Atomic uint64_t device_bytes_in_use;
@@ -124,6 +127,9 @@ cl_device_svm_capabilities plat_device_svm_capabilities(const struct _cl_device_
  * device reports (CL_DEVICE_EXTENSIONS) followed, in the OpenCL 3.0 profile, by the OpenCL C
  * features it reports (CL_DEVICE_OPENCL_C_FEATURES). Both come from plat_extensions.def. */
 const char *plat_device_extensions(const struct _cl_device_id *dev);
+
+/* True when `dev` reports the image-related OpenCL C feature `name` (3.0 profile). */
+bool plat_device_has_image_feature(const struct _cl_device_id *dev, const char *name);
 
 /* True when the devices report extension `name` (CL_DEVICE_EXTENSIONS) in the current
  * profile. */

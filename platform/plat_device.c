@@ -3,7 +3,8 @@
  * answered from HSA agent queries plus the target's capability record
  * (plat_gpu_info.c), sub-device partitioning (none), and the device/host timers.
  *
- * What a device claims is what works at this commit: no images, no extensions or OpenCL C
+ * What a device claims is what works at this commit: images where the runtime's image
+ * extension serves the agent (plat_device_image.c), no extensions or OpenCL C
  * features beyond plat_extensions.def, OpenCL 3.0 or, under HSACL_OPENCL_VERSION=1.2, 1.2
  * (platform/plat.h).
  */
@@ -175,6 +176,7 @@ plat__device_create(struct _cl_platform_id *plat, hsa_agent_t agent, struct _cl_
       search.gpu = false;
       hsa->hsa_amd_agent_iterate_memory_pools(dev->cpu_agent, pick_pool, &search);
    }
+   plat__device_image_init(dev);
    *out = dev;
    return CL_SUCCESS;
 }
@@ -229,6 +231,26 @@ static const cl_name_version device_features[] = {
 };
 #define NUM_DEVICE_FEATURES (sizeof(device_features) / sizeof(device_features[0]))
 
+/* The OpenCL C 3.0 features of image support (§6.2.1), reported by a device with
+ * CL_DEVICE_IMAGE_SUPPORT (plat_device_image.c) after device_features. Each one is tested
+ * end to end on both runtimes: tests/api_image_objects_test.c, tests/api_image_kernel_test.c. */
+#define IMAGE_FEATURES(X) X(__opencl_c_images, 3, 0, 0)
+static const cl_name_version device_features_images[] = {
+#define PLAT_EXTENSION(name, major, minor, patch)
+#define PLAT_EXTENSION_30(name, major, minor, patch)
+#define PLAT_FEATURE(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
+#include "platform/plat_extensions.def"
+#undef PLAT_FEATURE
+#undef PLAT_EXTENSION_30
+#undef PLAT_EXTENSION
+#define IMAGE_FEATURE(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
+   IMAGE_FEATURES(IMAGE_FEATURE)
+#undef IMAGE_FEATURE
+};
+#define NUM_DEVICE_FEATURES_IMAGES                                                         \
+   (sizeof(device_features_images) / sizeof(device_features_images[0]))
+#define IMAGE_FEATURE_NAME(name, major, minor, patch) #name " "
+
 /* The extension names, space separated (CL_DEVICE_EXTENSIONS), in the 1.2 profile... */
 static const char device_extension_string_12[] =
 #define PLAT_EXTENSION(name, major, minor, patch) #name " "
@@ -261,6 +283,28 @@ static const char device_extension_feature_string[] =
 #undef PLAT_EXTENSION_30
 #undef PLAT_EXTENSION
    "";
+
+/* The same for a device with image support, in the 3.0 and the 1.2 profile: the image
+ * features name image support to the compiler (which then defines __IMAGE_SUPPORT__);
+ * the 1.2 profile's CL_DEVICE_EXTENSIONS stays without them. */
+static const char device_extension_feature_string_images[] =
+#define PLAT_EXTENSION(name, major, minor, patch) #name " "
+#define PLAT_EXTENSION_30(name, major, minor, patch) #name " "
+#define PLAT_FEATURE(name, major, minor, patch) #name " "
+#include "platform/plat_extensions.def"
+#undef PLAT_FEATURE
+#undef PLAT_EXTENSION_30
+#undef PLAT_EXTENSION
+   IMAGE_FEATURES(IMAGE_FEATURE_NAME) "";
+static const char device_extension_string_12_images[] =
+#define PLAT_EXTENSION(name, major, minor, patch) #name " "
+#define PLAT_EXTENSION_30(name, major, minor, patch)
+#define PLAT_FEATURE(name, major, minor, patch)
+#include "platform/plat_extensions.def"
+#undef PLAT_FEATURE
+#undef PLAT_EXTENSION_30
+#undef PLAT_EXTENSION
+   "__opencl_c_images ";
 
 static bool
 is_opencl_30(void)
@@ -298,7 +342,22 @@ device_has_feature(const char *name)
 const char *
 plat_device_extensions(const struct _cl_device_id *dev)
 {
+   if (dev->image_support)
+      return is_opencl_30() ? device_extension_feature_string_images
+                            : device_extension_string_12_images;
    return is_opencl_30() ? device_extension_feature_string : device_extension_string_12;
+}
+
+bool
+plat_device_has_image_feature(const struct _cl_device_id *dev, const char *name)
+{
+   if (!dev->image_support || !is_opencl_30())
+      return false;
+   for (size_t i = NUM_DEVICE_FEATURES; i < NUM_DEVICE_FEATURES_IMAGES; i++) {
+      if (!strcmp(device_features_images[i].name, name))
+         return true;
+   }
+   return false;
 }
 
 /* CL_DEVICE_OPENCL_C_ALL_VERSIONS: 1.0-1.2 always, 3.0 in the 3.0 profile and later, 3.1 in
@@ -477,24 +536,6 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
       RET_SCALAR(cl_uint, 64);
    case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
       RET_SCALAR(cl_ulong, dev->max_alloc_size);
-   case CL_DEVICE_IMAGE_SUPPORT:
-      RET_SCALAR(cl_bool, CL_FALSE);
-   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-   case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-   case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
-      RET_SCALAR(cl_uint, 0);
-   case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-   case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
-   case CL_DEVICE_IMAGE3D_MAX_WIDTH:
-   case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-   case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-      RET_SCALAR(size_t, 0);
-   case CL_DEVICE_MAX_SAMPLERS:
-      RET_SCALAR(cl_uint, 0);
    case CL_DEVICE_MAX_PARAMETER_SIZE:
       RET_SCALAR(size_t, 4096);
    case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
@@ -618,6 +659,9 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_OPENCL_C_FEATURES:
       if (!is_opencl_30())
          RET_ARRAY(NULL, 0);
+      if (dev->image_support)
+         RET_ARRAY(device_features_images,
+                   NUM_DEVICE_FEATURES_IMAGES * sizeof(cl_name_version));
       RET_ARRAY(device_features, NUM_DEVICE_FEATURES * sizeof(cl_name_version));
    case CL_DEVICE_EXTENSIONS:
       RET_STRING(is_opencl_30() ? device_extension_string : device_extension_string_12);
@@ -697,6 +741,8 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
       if (plat__device_info_vendor(dev, param_name, param_value_size, param_value,
                                    param_value_size_ret, &err) ||
           plat__device_info_spirv(dev, param_name, param_value_size, param_value,
+                                  param_value_size_ret, &err) ||
+          plat__device_info_image(dev, param_name, param_value_size, param_value,
                                   param_value_size_ret, &err))
          return err;
       return ICD_ERROR(CL_INVALID_VALUE, "unknown or unsupported device query 0x%x",

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <hsa/hsa_ext_image.h>
+
 #include "sim_priv.h"
 
 /* The CPU, then GPU 0..SIM_MAX_GPUS-1; the first 1 + gpu_count are this system's. */
@@ -374,6 +376,9 @@ agent_get_info_gpu(const sim_agent *a, int attribute, void *value)
       *(uint32_t *)value = 1;
       return HSA_STATUS_SUCCESS;
    default:
+      if (attribute >= HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS &&
+          attribute <= HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS)
+         return sim__image_agent_info(attribute, value);
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
    }
 }
@@ -488,6 +493,8 @@ hsa_agent_get_info(hsa_agent_t agent, hsa_agent_info_t attribute, void *value)
       return HSA_STATUS_SUCCESS;
    case HSA_AGENT_INFO_EXTENSIONS:
       memset(value, 0, 128);
+      if (a->kind == SIM_AGENT_GPU) /* the image extension (sim_image.c) */
+         ((uint8_t *)value)[HSA_EXTENSION_IMAGES / 8] |= 1u << (HSA_EXTENSION_IMAGES % 8);
       return HSA_STATUS_SUCCESS;
    case HSA_AGENT_INFO_VERSION_MAJOR:
    case HSA_AGENT_INFO_VERSION_MINOR:

@@ -189,4 +189,47 @@ void sim__cache_fence(unsigned agent, unsigned acquire, unsigned release);
  * memory is freed under a GPU's cache). Accepts allocations never cached. */
 void sim__cache_forget(sim_alloc *a);
 
+/*
+ * Texel formats (isa/sim_texel.c): the texture unit's conversion between one texel's bytes
+ * and the four 32-bit shader components, shared by the MIMG / MUBUF format instructions and
+ * the image extension's host-side import, export, copy and clear (sim_image.c).
+ */
+enum {
+   SIM_DFMT_8 = 1, SIM_DFMT_16 = 2, SIM_DFMT_8_8 = 3, SIM_DFMT_32 = 4, SIM_DFMT_16_16 = 5,
+   SIM_DFMT_2_10_10_10 = 9, SIM_DFMT_8_8_8_8 = 10, SIM_DFMT_32_32 = 11,
+   SIM_DFMT_16_16_16_16 = 12, SIM_DFMT_32_32_32_32 = 14, SIM_DFMT_5_6_5 = 16,
+   SIM_DFMT_1_5_5_5 = 17,
+};
+enum {
+   SIM_NFMT_UNORM = 0, SIM_NFMT_SNORM = 1, SIM_NFMT_USCALED = 2, SIM_NFMT_SSCALED = 3,
+   SIM_NFMT_UINT = 4, SIM_NFMT_SINT = 5, SIM_NFMT_FLOAT = 7, SIM_NFMT_SRGB = 9,
+   SIM_CONV_RAW_U = 16, /* _pck: no conversion, zero-extended */
+   SIM_CONV_RAW_S = 17, /* _pck_sgn: no conversion, sign-extended */
+};
+enum { SIM_SEL_0 = 0, SIM_SEL_1 = 1, SIM_SEL_X = 4, SIM_SEL_Y, SIM_SEL_Z, SIM_SEL_W };
+
+typedef struct sim_texel_fmt {
+   uint8_t nch, bytes;          /* channels in memory, bytes per texel */
+   uint8_t bits[4], shift[4];   /* channel widths and bit offsets, X first */
+   uint8_t conv;                /* SIM_NFMT_* or SIM_CONV_RAW_* */
+   bool packed, is_int;         /* packed 16/32-bit format; results are integers */
+} sim_texel_fmt;
+
+/* DATA_FORMAT / NUM_FORMAT -> *f; false for a combination the texture unit model lacks. */
+bool sim__texel_format(unsigned dfmt, unsigned nfmt, sim_texel_fmt *f);
+/* Overrides the conversion (the _pck opcodes' raw forms). */
+void sim__texel_set_conv(sim_texel_fmt *f, unsigned conv);
+void sim__texel_unpack(const sim_texel_fmt *f, const uint8_t *p, uint32_t raw[4]);
+void sim__texel_pack(const sim_texel_fmt *f, const uint32_t raw[4], uint8_t *p);
+uint32_t sim__texel_to_reg(const sim_texel_fmt *f, unsigned c, uint32_t raw);
+uint32_t sim__texel_from_reg(const sim_texel_fmt *f, unsigned c, uint32_t v);
+uint32_t sim__texel_one(const sim_texel_fmt *f); /* 1 or 1.0f */
+/* The shader components of the texel at p (NULL: an all-zero texel) through DST_SEL. */
+void sim__texel_read(const sim_texel_fmt *f, const uint8_t sel[4], const uint8_t *p,
+                     uint32_t out[4]);
+/* Stores components: each memory channel from the first component whose DST_SEL names it
+ * (channels no component names are 0). */
+void sim__texel_write(const sim_texel_fmt *f, const uint8_t sel[4], const uint32_t comp[4],
+                      uint8_t *p);
+
 #endif

@@ -370,4 +370,13 @@ sim_align_up(uint64_t v, uint64_t a)
          return HSA_STATUS_ERROR_NOT_INITIALIZED;                                            \
    } while (0)
 
+/* ---- the image extension (sim_image.c) ---------------------------------------------- */
+
+/* HSA_EXT_AGENT_INFO_* of a GPU agent. */
+hsa_status_t sim__image_agent_info(int attribute, void *value);
+/* Fills an hsa_ext_images_1_pfn_t (at most `length` bytes of it). */
+void sim__image_table(void *table, size_t length);
+/* hsa_shut_down: frees the descriptors the application did not destroy. */
+void sim__image_finish(void);
+
 #endif

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <hsa/hsa_ext_image.h>
+
 #include "sim_priv.h"
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -65,6 +67,7 @@ hsa_shut_down(void)
       sim__copy_finish();
       sim__async_finish();
       sim__loader_finish();
+      sim__image_finish();
       sim__mem_finish();
       sim__signal_finish();
       SIM_LOGI("runtime", "shut down");
@@ -103,8 +106,9 @@ hsa_system_get_info(hsa_system_info_t attribute, void *value)
       *(hsa_machine_model_t *)value = HSA_MACHINE_MODEL_LARGE;
       break;
    case HSA_SYSTEM_INFO_EXTENSIONS:
-      /* uint8_t[128] bit mask of supported extensions: none yet. */
+      /* uint8_t[128] bit mask of supported extensions: images (sim_image.c). */
       memset(value, 0, 128);
+      ((uint8_t *)value)[HSA_EXTENSION_IMAGES / 8] |= 1u << (HSA_EXTENSION_IMAGES % 8);
       break;
    case HSA_AMD_SYSTEM_INFO_BUILD_VERSION:
       *(const char **)value = "hsacl-sim 0.1";
@@ -161,7 +165,14 @@ hsa_extension_get_name(uint16_t extension, const char **name)
    return HSA_STATUS_SUCCESS;
 }
 
-/* No extension tables are provided: every query answers "not supported". */
+/* The one extension provided is HSA_EXTENSION_IMAGES version 1.0 (sim_image.c); every
+ * other query answers "not supported". */
+static bool
+images_1(uint16_t extension, uint16_t version_major)
+{
+   return extension == HSA_EXTENSION_IMAGES && version_major == 1;
+}
+
 SIM_EXPORT hsa_status_t
 hsa_system_extension_supported(uint16_t extension, uint16_t version_major,
                                uint16_t version_minor, bool *result)
@@ -169,7 +180,7 @@ hsa_system_extension_supported(uint16_t extension, uint16_t version_major,
    SIM_CHECK_INIT();
    if (!result || !extension_valid(extension))
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   *result = false;
+   *result = images_1(extension, version_major) && version_minor == 0;
    return HSA_STATUS_SUCCESS;
 }
 
@@ -180,7 +191,9 @@ hsa_system_major_extension_supported(uint16_t extension, uint16_t version_major,
    SIM_CHECK_INIT();
    if (!result || !version_minor || !extension_valid(extension))
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   *result = false;
+   *result = images_1(extension, version_major);
+   if (*result)
+      *version_minor = 0;
    return HSA_STATUS_SUCCESS;
 }
 
@@ -191,7 +204,10 @@ hsa_system_get_extension_table(uint16_t extension, uint16_t version_major,
    SIM_CHECK_INIT();
    if (!table || !extension_valid(extension))
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   if (!images_1(extension, version_major) || version_minor != 0)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   sim__image_table(table, sizeof(hsa_ext_images_1_00_pfn_t));
+   return HSA_STATUS_SUCCESS;
 }
 
 SIM_EXPORT hsa_status_t
@@ -201,7 +217,12 @@ hsa_system_get_major_extension_table(uint16_t extension, uint16_t version_major,
    SIM_CHECK_INIT();
    if (!table || table_length == 0 || !extension_valid(extension))
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   if (extension != HSA_EXTENSION_IMAGES)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+   if (version_major != 1)
+      return HSA_STATUS_ERROR; /* as ROCr answers a major version it does not have */
+   sim__image_table(table, table_length);
+   return HSA_STATUS_SUCCESS;
 }
 
 SIM_EXPORT hsa_status_t
@@ -214,7 +235,7 @@ hsa_agent_extension_supported(uint16_t extension, hsa_agent_t agent, uint16_t ve
       return HSA_STATUS_ERROR_INVALID_AGENT;
    if (!result || !extension_valid(extension))
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   *result = false;
+   *result = kind == SIM_AGENT_GPU && images_1(extension, version_major) && version_minor == 0;
    return HSA_STATUS_SUCCESS;
 }
 
@@ -229,6 +250,8 @@ hsa_agent_major_extension_supported(uint16_t extension, hsa_agent_t agent,
       return HSA_STATUS_ERROR_INVALID_AGENT;
    if (!result || !version_minor || !extension_valid(extension))
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   *result = false;
+   *result = kind == SIM_AGENT_GPU && images_1(extension, version_major);
+   if (*result)
+      *version_minor = 0;
    return HSA_STATUS_SUCCESS;
 }

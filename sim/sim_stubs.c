@@ -1,7 +1,8 @@
 /*
- * sim/sim_stubs.c — ROCR_1 entry points the software runtime does not implement: images,
- * samplers, the HSAIL finalizer, the deprecated hsa_code_object_t API, IPC, SVM, interop,
- * migration and deallocation callbacks. They exist so every program linked against ROCr
+ * sim/sim_stubs.c — ROCR_1 entry points the software runtime does not implement: vendor
+ * images from interop metadata (hsa_amd_image_create; the image extension itself is
+ * sim_image.c), the HSAIL finalizer, the deprecated hsa_code_object_t API, IPC, SVM,
+ * interop, migration and deallocation callbacks. They exist so every program linked against ROCr
  * loads; each validates initialisation and answers HSA_STATUS_ERROR ("not supported"),
  * except the coherency and system-event calls, which have a meaningful trivial answer.
  * Generated once from the Debian headers' prototypes; edit by hand.
@@ -10,97 +11,6 @@
 #include <hsa/hsa_ext_image.h>
 
 #include "sim_priv.h"
-
-SIM_EXPORT hsa_status_t
-hsa_ext_image_clear(hsa_agent_t agent, hsa_ext_image_t image, const void* data, const hsa_ext_image_region_t *image_region)
-{
-   SIM_CHECK_INIT();
-   return HSA_STATUS_ERROR;
-}
-
-SIM_EXPORT hsa_status_t
-hsa_ext_image_copy(hsa_agent_t agent, hsa_ext_image_t src_image, const hsa_dim3_t* src_offset, hsa_ext_image_t dst_image, const hsa_dim3_t* dst_offset, const hsa_dim3_t* range)
-{
-   SIM_CHECK_INIT();
-   return HSA_STATUS_ERROR;
-}
-
-SIM_EXPORT hsa_status_t
-hsa_ext_image_create(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, const void *image_data, hsa_access_permission_t access_permission, hsa_ext_image_t *image)
-{
-   SIM_CHECK_INIT();
-   return HSA_STATUS_ERROR;
-}
-
-SIM_EXPORT hsa_status_t
-hsa_ext_image_create_with_layout(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, const void *image_data, hsa_access_permission_t access_permission, hsa_ext_image_data_layout_t image_data_layout, size_t image_data_row_pitch, size_t image_data_slice_pitch, hsa_ext_image_t *image)
-{
-   SIM_CHECK_INIT();
-   return HSA_STATUS_ERROR;
-}
-
-SIM_EXPORT hsa_status_t
-hsa_ext_image_data_get_info(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, hsa_access_permission_t access_permission, hsa_ext_image_data_info_t *image_data_info)
-{
-   SIM_CHECK_INIT();
-   return HSA_STATUS_ERROR;
-}
-
-SIM_EXPORT hsa_status_t
-hsa_ext_image_data_get_info_with_layout(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, hsa_access_permission_t access_permission, hsa_ext_image_data_layout_t image_data_layout, size_t image_data_row_pitch, size_t image_data_slice_pitch, hsa_ext_image_data_info_t *image_data_info)
-{
-   SIM_CHECK_INIT();
-   return HSA_STATUS_ERROR;
-}
-
-SIM_EXPORT hsa_status_t
-hsa_ext_image_destroy(hsa_agent_t agent, hsa_ext_image_t image)
-{
-   SIM_CHECK_INIT();
-   return HSA_STATUS_ERROR;
-}
-
-SIM_EXPORT hsa_status_t
-hsa_ext_image_export(hsa_agent_t agent, hsa_ext_image_t src_image, void *dst_memory, size_t dst_row_pitch, size_t dst_slice_pitch, const hsa_ext_image_region_t *image_region)
-{
-   SIM_CHECK_INIT();
-   return HSA_STATUS_ERROR;
-}
-
-SIM_EXPORT hsa_status_t
-hsa_ext_image_get_capability(hsa_agent_t agent, hsa_ext_image_geometry_t geometry, const hsa_ext_image_format_t *image_format, uint32_t *capability_mask)
-{
-   SIM_CHECK_INIT();
-   return HSA_STATUS_ERROR;
-}
-
-SIM_EXPORT hsa_status_t
-hsa_ext_image_get_capability_with_layout(hsa_agent_t agent, hsa_ext_image_geometry_t geometry, const hsa_ext_image_format_t *image_format, hsa_ext_image_data_layout_t image_data_layout, uint32_t *capability_mask)
-{
-   SIM_CHECK_INIT();
-   return HSA_STATUS_ERROR;
-}
-
-SIM_EXPORT hsa_status_t
-hsa_ext_image_import(hsa_agent_t agent, const void *src_memory, size_t src_row_pitch, size_t src_slice_pitch, hsa_ext_image_t dst_image, const hsa_ext_image_region_t *image_region)
-{
-   SIM_CHECK_INIT();
-   return HSA_STATUS_ERROR;
-}
-
-SIM_EXPORT hsa_status_t
-hsa_ext_sampler_create(hsa_agent_t agent, const hsa_ext_sampler_descriptor_t *sampler_descriptor, hsa_ext_sampler_t *sampler)
-{
-   SIM_CHECK_INIT();
-   return HSA_STATUS_ERROR;
-}
-
-SIM_EXPORT hsa_status_t
-hsa_ext_sampler_destroy(hsa_agent_t agent, hsa_ext_sampler_t sampler)
-{
-   SIM_CHECK_INIT();
-   return HSA_STATUS_ERROR;
-}
 
 SIM_EXPORT hsa_status_t
 hsa_ext_program_add_module(hsa_ext_program_t program, hsa_ext_module_t module)
@@ -239,13 +149,6 @@ hsa_amd_deregister_deallocation_callback(void* ptr, hsa_amd_deallocation_callbac
 
 SIM_EXPORT hsa_status_t
 hsa_amd_image_create(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, const hsa_amd_image_descriptor_t *image_layout, const void *image_data, hsa_access_permission_t access_permission, hsa_ext_image_t *image)
-{
-   SIM_CHECK_INIT();
-   return HSA_STATUS_ERROR;
-}
-
-SIM_EXPORT hsa_status_t
-hsa_amd_image_get_info_max_dim(hsa_agent_t agent, hsa_agent_info_t attribute, void* value)
 {
    SIM_CHECK_INIT();
    return HSA_STATUS_ERROR;

@@ -18,10 +18,16 @@
  *
  * What is modelled: SW_MODE 0 (linear: texel (x, y, slice) of level 0 at
  * base + ((slice * rows + y) * pitch + x) * bytes_per_texel); types 1D, 2D, 3D, 1D array and
- * 2D array; data formats 8, 16, 32, 8_8, 16_16, 32_32, 8_8_8_8, 16_16_16_16, 32_32_32_32 with
- * the number formats each admits (UNORM, SNORM, USCALED, SSCALED, UINT, SINT, FLOAT for 16
- * and 32 bits, SRGB for 8 bits); DMASK, D16, A16, TFE/LWE (the status VGPR reads 0: nothing
- * is ever non-resident). GLC/SLC are cache policy (no caches here); DA is implied by TYPE.
+ * 2D array; data formats 8, 16, 32, 8_8, 16_16, 32_32, 8_8_8_8, 16_16_16_16, 32_32_32_32 and
+ * the packed 5_6_5, 1_5_5_5, 2_10_10_10 with the number formats each admits (UNORM, SNORM,
+ * USCALED, SSCALED, UINT, SINT, FLOAT for 16 and 32 bits, SRGB for 8 bits; the conversions
+ * are isa/sim_texel.c's); DMASK, D16, A16, TFE/LWE (the status VGPR reads 0: nothing is
+ * ever non-resident). GLC/SLC are cache policy (no caches here); DA is implied by TYPE.
+ * A buffer resource (TYPE 0: a V# in dwords 0-3, as ROCr's 1D buffer images are) used by
+ * image_load / image_store addresses element x at BASE + x * STRIDE, NUM_RECORDS / STRIDE
+ * elements, in the V#'s formats. Bilinear weights are multiples of 1/256 (16.8 fixed-point
+ * texel coordinates, see SUBTEXEL_BITS); point sampling floors the same fixed-point
+ * coordinate.
  * Anything else the instruction would need — a tiled SW_MODE, another format, cube or MSAA
  * images, a mip level other than 0, a border colour from the table — is an
  * illegal-instruction fault naming the field, never a guess.
@@ -49,23 +55,12 @@ enum {
    IMG_2D_MSAA_ARRAY = 15,
 };
 
-/* IMG_NUM_FORMAT_*, then the two raw conversions of the _pck opcodes. */
 enum {
-   NUM_UNORM = 0,
-   NUM_SNORM = 1,
-   NUM_USCALED = 2,
-   NUM_SSCALED = 3,
-   NUM_UINT = 4,
-   NUM_SINT = 5,
-   NUM_FLOAT = 7,
-   NUM_SRGB = 9,
+   NUM_SINT = SIM_NFMT_SINT,
    CONV_FORMAT = 0xFF, /* convert as NUM_FORMAT says */
-   CONV_RAW_U = 16,    /* _pck: no conversion, zero-extended */
-   CONV_RAW_S = 17,    /* _pck_sgn: no conversion, sign-extended */
+   CONV_RAW_U = SIM_CONV_RAW_U,
+   CONV_RAW_S = SIM_CONV_RAW_S,
 };
-
-/* SQ_SEL_* (DST_SEL). */
-enum { SEL_0 = 0, SEL_1 = 1, SEL_X = 4 };
 
 /* A decoded, supported T#. */
 typedef struct img {
@@ -76,9 +71,11 @@ typedef struct img {
    uint32_t base_array, last_array;
    uint32_t nlevels;              /* LAST_LEVEL - BASE_LEVEL + 1 */
    uint8_t type, ncoord;          /* address components before the mip level */
-   uint8_t bits, nch, bpe, conv;
+   uint8_t bpe;                   /* bytes per texel */
+   uint32_t stride;               /* bytes from one texel of a row to the next */
+   bool buffer;                   /* a buffer resource (V#) in the T# slot */
    uint8_t sel[4];
-   bool is_int; /* results are integers (UINT/SINT/_pck), not floats */
+   sim_texel_fmt f;               /* f.conv, f.is_int: results are integers */
 } img;
 
 static bool
@@ -106,41 +103,32 @@ type_name(unsigned t)
    return t >= 8 ? names[t - 8] : "reserved";
 }
 
-/* IMG_DATA_FORMAT -> bits per channel and channel count; false for the packed, compressed,
- * depth/stencil and other formats this model does not read. */
+/* A buffer resource (TYPE 0: a V# in dwords 0-3, as ROCr's 1D buffer images are) used by
+ * an image load or store: a 1D image of NUM_RECORDS / STRIDE elements at BASE + x * STRIDE,
+ * in the V#'s DATA_FORMAT / NUM_FORMAT and DST_SEL. */
 static bool
-data_format(unsigned f, uint8_t *bits, uint8_t *nch)
+buf_decode(sim_wave *w, const sim_inst *in, unsigned conv, const uint32_t *t, img *d)
 {
-   static const uint8_t tab[16][2] = {
-      [1] = {8, 1},  [2] = {16, 1},  [3] = {8, 2},  [4] = {32, 1},  [5] = {16, 2},
-      [10] = {8, 4}, [11] = {32, 2}, [12] = {16, 4}, [14] = {32, 4},
-   };
-   if (f >= 16 || !tab[f][0])
-      return false;
-   *bits = tab[f][0];
-   *nch = tab[f][1];
+   unsigned dfmt = (t[3] >> 15) & 0xF, nfmt = (t[3] >> 12) & 7;
+   if (!sim__texel_format(dfmt, conv == CONV_FORMAT ? nfmt : SIM_NFMT_UINT, &d->f))
+      return unsupported(w, in, "buffer resource DATA_FORMAT %u with NUM_FORMAT %u not "
+                         "supported", dfmt, nfmt);
+   if (conv != CONV_FORMAT)
+      sim__texel_set_conv(&d->f, conv);
+   d->buffer = true;
+   d->bpe = d->f.bytes;
+   d->stride = (t[1] >> 16) & 0x3FFF;
+   d->base = t[0] | (uint64_t)(t[1] & 0xFFFF) << 32;
+   d->type = IMG_1D;
+   d->width = d->stride ? t[2] / d->stride : 0;
+   d->height = d->rows = d->depth = 1;
+   d->pitch = d->width;
+   d->base_array = d->last_array = 0;
+   d->nlevels = 1;
+   for (unsigned i = 0; i < 4; i++)
+      d->sel[i] = (t[3] >> (3 * i)) & 7;
+   d->ncoord = 1;
    return true;
-}
-
-static bool
-num_format_ok(unsigned nfmt, unsigned bits)
-{
-   switch (nfmt) {
-   case NUM_UINT:
-   case NUM_SINT:
-      return true;
-   case NUM_FLOAT:
-      return bits >= 16;
-   case NUM_UNORM:
-   case NUM_SNORM:
-   case NUM_USCALED:
-   case NUM_SSCALED:
-      return bits <= 16;
-   case NUM_SRGB:
-      return bits == 8;
-   default:
-      return false;
-   }
 }
 
 /* Decodes the T# at SGPR in->mimg.srsrc; faults (and returns false) on what is not
@@ -154,22 +142,24 @@ img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
    unsigned dfmt = (t[1] >> 20) & 0x3F, nfmt = (t[1] >> 26) & 0xF;
    unsigned sw_mode = (t[3] >> 20) & 0x1F, type = t[3] >> 28;
    unsigned base_level = (t[3] >> 12) & 0xF, last_level = (t[3] >> 16) & 0xF;
+   if (type == 0)
+      return buf_decode(w, in, conv, t, d);
    if (sw_mode != 0)
       return unsupported(w, in, "image T# SW_MODE %u (tiled) not supported, linear (0) only",
                          sw_mode);
    if (type < IMG_1D || type == IMG_CUBE || type >= IMG_2D_MSAA)
       return unsupported(w, in, "image T# TYPE %u (%s) not supported", type, type_name(type));
-   if (!data_format(dfmt, &d->bits, &d->nch))
-      return unsupported(w, in, "image T# DATA_FORMAT %u not supported", dfmt);
-   if (conv == CONV_FORMAT && !num_format_ok(nfmt, d->bits))
-      return unsupported(w, in, "image T# NUM_FORMAT %u with DATA_FORMAT %u not supported",
-                         nfmt, dfmt);
+   if (!sim__texel_format(dfmt, conv == CONV_FORMAT ? nfmt : SIM_NFMT_UINT, &d->f))
+      return unsupported(w, in, "image T# DATA_FORMAT %u with NUM_FORMAT %u not supported",
+                         dfmt, nfmt);
+   if (conv != CONV_FORMAT)
+      sim__texel_set_conv(&d->f, conv);
    if (base_level != 0)
       return unsupported(w, in, "image T# BASE_LEVEL %u: mip levels other than 0 not supported",
                          base_level);
-   d->conv = conv == CONV_FORMAT ? nfmt : conv;
-   d->is_int = d->conv == NUM_UINT || d->conv == NUM_SINT || d->conv >= CONV_RAW_U;
-   d->bpe = d->bits / 8 * d->nch;
+   d->bpe = d->f.bytes;
+   d->stride = d->bpe;
+   d->buffer = false;
    d->base = (uint64_t)t[0] << 8 | (uint64_t)(t[1] & 0xFF) << 40;
    d->type = type;
    d->width = (t[2] & 0x3FFF) + 1;
@@ -223,181 +213,28 @@ sext_bits(uint32_t v, unsigned bits)
    return bits >= 32 ? (int32_t)v : (int32_t)(v << (32 - bits)) >> (32 - bits);
 }
 
-static uint32_t
-chan_max(const img *d)
-{
-   return d->bits >= 32 ? 0xFFFFFFFFu : (1u << d->bits) - 1;
-}
-
 /* Byte address of texel (x, y, slice) of level 0; slice is the 3D slice or array layer. */
 static uint64_t
 texel_addr(const img *d, uint32_t x, uint32_t y, uint32_t slice)
 {
-   return d->base + (((uint64_t)slice * d->rows + y) * d->pitch + x) * d->bpe;
+   return d->base + (((uint64_t)slice * d->rows + y) * d->pitch + x) * d->stride;
 }
 
-/* Raw channel bits of a texel (channels beyond the format 0). False after a fault. */
+/* The shader components of the texel at `addr` (isa/sim_texel.c). False after a fault. */
 static bool
-texel_read(sim_wave *w, const img *d, uint64_t addr, uint32_t raw[4])
+texel_load(sim_wave *w, const img *d, uint64_t addr, uint32_t comp[4])
 {
    const uint8_t *p = sim__gpu_ptr(w, addr, d->bpe, false);
    if (!p)
       return false;
-   for (unsigned c = 0; c < 4; c++) {
-      uint32_t v = 0;
-      if (c < d->nch) {
-         if (d->bits == 8) {
-            v = p[c];
-         } else if (d->bits == 16) {
-            uint16_t h;
-            memcpy(&h, p + 2 * c, 2);
-            v = h;
-         } else {
-            memcpy(&v, p + 4 * c, 4);
-         }
-      }
-      raw[c] = v;
-   }
+   sim__texel_read(&d->f, d->sel, p, comp);
    return true;
-}
-
-static bool
-texel_write(sim_wave *w, const img *d, uint64_t addr, const uint32_t raw[4])
-{
-   uint8_t *p = sim__gpu_ptr(w, addr, d->bpe, true);
-   if (!p)
-      return false;
-   for (unsigned c = 0; c < 4; c++) {
-      if (c >= d->nch)
-         break;
-      if (d->bits == 8) {
-         p[c] = (uint8_t)raw[c];
-      } else if (d->bits == 16) {
-         uint16_t h = (uint16_t)raw[c];
-         memcpy(p + 2 * c, &h, 2);
-      } else {
-         memcpy(p + 4 * c, &raw[c], 4);
-      }
-   }
-   return true;
-}
-
-static float
-srgb_to_linear(float c)
-{
-   return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
-}
-
-static float
-linear_to_srgb(float c)
-{
-   return c <= 0.0031308f ? c * 12.92f : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
-}
-
-/* Channel c's raw bits -> the 32-bit register value NUM_FORMAT gives it. */
-static uint32_t
-chan_to_reg(const img *d, unsigned c, uint32_t raw)
-{
-   uint32_t max = chan_max(d);
-   int32_t s = sext_bits(raw, d->bits);
-   switch (d->conv) {
-   case NUM_UNORM:
-      return sim__as_u32((float)raw / (float)max);
-   case NUM_SNORM: {
-      float f = (float)s / (float)(max >> 1);
-      return sim__as_u32(f < -1.0f ? -1.0f : f);
-   }
-   case NUM_USCALED:
-      return sim__as_u32((float)raw);
-   case NUM_SSCALED:
-      return sim__as_u32((float)s);
-   case NUM_SINT:
-   case CONV_RAW_S:
-      return (uint32_t)s;
-   case NUM_FLOAT:
-      return d->bits == 16 ? sim__as_u32(sim__f16_to_f32(raw)) : raw;
-   case NUM_SRGB: {
-      float f = (float)raw / 255.0f;
-      return sim__as_u32(c < 3 ? srgb_to_linear(f) : f);
-   }
-   default: /* NUM_UINT, CONV_RAW_U */
-      return raw;
-   }
-}
-
-static uint32_t
-unorm_encode(float f, uint32_t max)
-{
-   if (!(f > 0.0f)) /* also NaN */
-      return 0;
-   if (f >= 1.0f)
-      return max;
-   return (uint32_t)lrintf(f * (float)max);
-}
-
-static uint32_t
-clamp_encode(float f, float lo, float hi, uint32_t mask)
-{
-   if (f != f)
-      return 0;
-   f = f < lo ? lo : f > hi ? hi : f;
-   return (uint32_t)(int32_t)lrintf(f) & mask;
-}
-
-/* A 32-bit register value -> channel c's raw bits (stores): normalised values are clamped
- * and rounded to nearest, integers saturate, floats round to nearest even. */
-static uint32_t
-reg_to_chan(const img *d, unsigned c, uint32_t v)
-{
-   uint32_t max = chan_max(d);
-   float f = sim__as_f32(v);
-   switch (d->conv) {
-   case NUM_UNORM:
-      return unorm_encode(f, max);
-   case NUM_SNORM: {
-      float m = (float)(max >> 1);
-      if (f != f)
-         return 0;
-      f = f < -1.0f ? -1.0f : f > 1.0f ? 1.0f : f;
-      return (uint32_t)(int32_t)lrintf(f * m) & max;
-   }
-   case NUM_USCALED:
-      return clamp_encode(f, 0.0f, (float)max, max);
-   case NUM_SSCALED:
-      return clamp_encode(f, -(float)(max >> 1) - 1.0f, (float)(max >> 1), max);
-   case NUM_UINT:
-      return v > max ? max : v;
-   case NUM_SINT: {
-      int32_t s = (int32_t)v, hi = (int32_t)(max >> 1), lo = -hi - 1;
-      return (uint32_t)(s < lo ? lo : s > hi ? hi : s) & max;
-   }
-   case NUM_FLOAT:
-      return d->bits == 16 ? sim__f32_to_f16(f) : v;
-   case NUM_SRGB:
-      return unorm_encode(c < 3 ? linear_to_srgb(f) : f, max);
-   default: /* CONV_RAW_U, CONV_RAW_S */
-      return v & max;
-   }
 }
 
 static uint32_t
 one_value(const img *d)
 {
-   return d->is_int ? 1u : 0x3F800000u;
-}
-
-/* Raw channels -> the four shader components through DST_SEL (a channel the format lacks
- * reads 0, alpha 1). */
-static void
-texel_components(const img *d, const uint32_t raw[4], uint32_t out[4])
-{
-   uint32_t ch[4];
-   for (unsigned c = 0; c < 4; c++)
-      ch[c] = c < d->nch ? chan_to_reg(d, c, raw[c]) : c == 3 ? one_value(d) : 0;
-   for (unsigned i = 0; i < 4; i++) {
-      unsigned s = d->sel[i];
-      out[i] = s >= SEL_X ? ch[s - SEL_X] : s == SEL_1 ? one_value(d) : 0;
-   }
+   return sim__texel_one(&d->f);
 }
 
 /* ---- Data VGPRs ----------------------------------------------------------------------- */
@@ -455,9 +292,9 @@ read_store_data(const sim_wave *w, const sim_inst *in, const img *d, unsigned l,
          continue;
       if (d16) {
          uint32_t h = (w->v[in->mimg.vdata + k / 2][l] >> (16 * (k & 1))) & 0xFFFF;
-         if (!d->is_int)
+         if (!d->f.is_int)
             comp[i] = sim__as_u32(sim__f16_to_f32(h));
-         else if (d->conv == NUM_SINT || d->conv == CONV_RAW_S)
+         else if (d->f.conv == NUM_SINT || d->f.conv == CONV_RAW_S)
             comp[i] = (uint32_t)sext_bits(h, 16);
          else
             comp[i] = h;
@@ -542,12 +379,15 @@ mimg_load(sim_wave *w, const sim_inst *in, unsigned conv, bool mip)
    for (unsigned l = 0; l < 64; l++) {
       if (!((exec >> l) & 1))
          continue;
-      uint32_t raw[4] = {0, 0, 0, 0}, comp[4];
+      uint32_t comp[4];
       uint64_t addr;
-      if (int_coords(w, in, &d, mip, l, &addr) && !texel_read(w, &d, addr, raw))
-         return;
-      texel_components(&d, raw, comp);
-      write_result(w, in, l, comp, d.is_int);
+      if (int_coords(w, in, &d, mip, l, &addr)) {
+         if (!texel_load(w, &d, addr, comp))
+            return;
+      } else {
+         sim__texel_read(&d.f, d.sel, NULL, comp); /* out of range: a zero texel */
+      }
+      write_result(w, in, l, comp, d.f.is_int);
    }
 }
 
@@ -567,18 +407,12 @@ mimg_store(sim_wave *w, const sim_inst *in, unsigned conv, bool mip)
       uint64_t addr;
       if (!int_coords(w, in, &d, mip, l, &addr))
          continue;
-      uint32_t comp[4], raw[4] = {0, 0, 0, 0};
+      uint32_t comp[4];
       read_store_data(w, in, &d, l, comp);
-      for (unsigned c = 0; c < d.nch; c++) {
-         for (unsigned i = 0; i < 4; i++) {
-            if (d.sel[i] == SEL_X + c) {
-               raw[c] = reg_to_chan(&d, c, comp[i]);
-               break;
-            }
-         }
-      }
-      if (!texel_write(w, &d, addr, raw))
+      uint8_t *p = sim__gpu_ptr(w, addr, d.bpe, true);
+      if (!p)
          return;
+      sim__texel_write(&d.f, d.sel, comp, p);
    }
 }
 
@@ -686,6 +520,10 @@ wrap_index(int64_t i, int64_t size, unsigned mode, bool point)
    }
 }
 
+/* Bits of sub-texel precision of bilinear weights: D3D's minimum (16.8 fixed-point texel
+ * coordinates), what AMD's drivers report for GCN (Vulkan subTexelPrecisionBits 8). */
+#define SUBTEXEL_BITS 8
+
 /* One filtered dimension: texel indices (after clamping, -1 = border) and weights. */
 typedef struct tap {
    int64_t i[2];
@@ -710,14 +548,20 @@ make_tap(float u, uint32_t size, unsigned mode, bool linear, tap *t)
    const float lim = 1073741824.0f;
    u = u < -lim ? -lim : u > lim ? lim : u;
    if (!linear) {
-      t->i[0] = wrap_index((int64_t)floorf(u), size, mode, true);
+      /* Point sampling also goes through 16.8 fixed point: a coordinate within 1/512 below
+       * a texel edge lands on it (the ROCm device library relies on this: for NEAREST it
+       * passes floor(s * width) * rcp(width), which can fall a hair short of the edge). */
+      double q = nearbyint((double)u * (1 << SUBTEXEL_BITS)) / (1 << SUBTEXEL_BITS);
+      t->i[0] = wrap_index((int64_t)floor(q), size, mode, true);
       t->wt[0] = 1.0f;
       t->n = 1;
       return;
    }
-   u -= 0.5f;
-   float f = floorf(u);
-   float a = u - f;
+   /* The texture unit's fixed point: the texel coordinate less one half, as 16.8 fixed
+    * point (rounded to nearest), so the weights are multiples of 1/256 (SUBTEXEL_BITS). */
+   double q = nearbyint(((double)u - 0.5) * (1 << SUBTEXEL_BITS));
+   double f = floor(q / (1 << SUBTEXEL_BITS));
+   float a = (float)(q / (1 << SUBTEXEL_BITS) - f);
    int64_t i0 = (int64_t)f;
    t->i[0] = wrap_index(i0, size, mode, false);
    t->i[1] = wrap_index(i0 + 1, size, mode, false);
@@ -746,7 +590,10 @@ sim__op_image_sample_lz(sim_wave *w, const sim_inst *in)
    bool unnorm = ((s[0] >> 15) & 1) || (in->mimg.bits & SIM_MIMG_UNORM);
    unsigned xy_filter = (s[2] >> 20) & 3; /* MAG: LOD 0 magnifies; ANISO_* act as the base */
    bool linear = xy_filter & 1;
-   bool z_linear = d.type == IMG_3D && ((s[2] >> 24) & 3) == 2;
+   /* Z_FILTER (3D only): NONE follows the XY filter (ROCr's samplers leave it NONE, and
+    * OpenCL's LINEAR is trilinear on 3D images), POINT, LINEAR. */
+   unsigned z_filter = (s[2] >> 24) & 3;
+   bool z_linear = d.type == IMG_3D && (z_filter == 2 || (z_filter == 0 && linear));
    unsigned border_type = s[3] >> 30;
    static const uint8_t nfilt[] = {1, 2, 3, 0, 1, 2}; /* filtered dimensions per type */
    unsigned nd = nfilt[d.type - IMG_1D];
@@ -758,18 +605,44 @@ sim__op_image_sample_lz(sim_wave *w, const sim_inst *in)
       unsupported(w, in, "S# BORDER_COLOR_TYPE 3 (border colour table) not supported");
       return;
    }
-   if ((linear || z_linear) && d.is_int) {
+   if (d.buffer) {
+      unsupported(w, in, "sampling a buffer resource");
+      return;
+   }
+   if ((linear || z_linear) && d.f.is_int) {
       unsupported(w, in, "linear filtering of an integer image format (NUM_FORMAT %u)",
-                  d.conv);
+                  d.f.conv);
       return;
    }
    bool status = in->mimg.bits & (SIM_MIMG_TFE | SIM_MIMG_LWE);
    if (!check_vgprs(w, in, d.ncoord, data_dwords(in) + status))
       return;
-   /* Border colours: transparent black, opaque black, opaque white. */
+   /* Border colours: transparent black, opaque black, opaque white, as (r, g, b, a); the
+    * T#'s BC_SWIZZLE places them in the memory channels, then DST_SEL applies as for a
+    * texel (so a format without alpha reads a border alpha of 1, as OpenCL's CLAMP
+    * wants). */
    uint32_t one = one_value(&d), border[4];
-   for (unsigned c = 0; c < 4; c++)
-      border[c] = border_type == 2 || (border_type == 1 && c == 3) ? one : 0;
+   {
+      static const uint8_t bc_perm[8][4] = {
+         {0, 1, 2, 3}, /* XYZW: channel X <- r, Y <- g, Z <- b, W <- a */
+         {0, 3, 1, 2}, /* XWYZ */
+         {3, 2, 1, 0}, /* WZYX */
+         {3, 0, 1, 2}, /* WXYZ */
+         {2, 1, 0, 3}, /* ZYXW */
+         {1, 0, 3, 2}, /* YXWZ */
+         {0, 1, 2, 3}, {0, 1, 2, 3}, /* reserved: as XYZW */
+      };
+      unsigned bc = d.buffer ? 0 : w->s[in->mimg.srsrc + 4] >> 29;
+      uint32_t rgba[4], ch[4];
+      for (unsigned c = 0; c < 4; c++)
+         rgba[c] = border_type == 2 || (border_type == 1 && c == 3) ? one : 0;
+      for (unsigned c = 0; c < 4; c++)
+         ch[c] = rgba[bc_perm[bc][c]];
+      for (unsigned i = 0; i < 4; i++) {
+         unsigned sl = d.sel[i];
+         border[i] = sl >= SIM_SEL_X ? ch[sl - SIM_SEL_X] : sl == SIM_SEL_1 ? one : 0;
+      }
+   }
    uint32_t size[3] = {d.width, d.height, d.depth};
 
    for (unsigned l = 0; l < 64; l++) {
@@ -806,12 +679,10 @@ sim__op_image_sample_lz(sim_wave *w, const sim_inst *in)
                if (x < 0 || y < 0 || z < 0) {
                   memcpy(tex, border, sizeof(tex));
                } else {
-                  uint32_t raw[4] = {0, 0, 0, 0};
                   uint32_t slice = arrayed ? layer : (uint32_t)z;
-                  if (!texel_read(w, &d, texel_addr(&d, (uint32_t)x, (uint32_t)y, slice),
-                                  raw))
+                  if (!texel_load(w, &d, texel_addr(&d, (uint32_t)x, (uint32_t)y, slice),
+                                  tex))
                      return;
-                  texel_components(&d, raw, tex);
                }
                if (single) { /* point sampling: the texel itself (integers, -0, NaN) */
                   memcpy(comp, tex, sizeof(comp));
@@ -827,6 +698,6 @@ sim__op_image_sample_lz(sim_wave *w, const sim_inst *in)
       if (!single)
          for (unsigned i = 0; i < 4; i++)
             comp[i] = sim__as_u32(acc[i]);
-      write_result(w, in, l, comp, d.is_int);
+      write_result(w, in, l, comp, d.f.is_int);
    }
 }

@@ -9,7 +9,14 @@
  *   linear:   ADDR = base + SOFFSET + index * STRIDE + offset
  * Range checking against NUM_RECORDS is not modelled; addresses outside every allocation
  * fault.
+ *
+ * The _FORMAT forms (1D buffer images) read or write one element of the V#'s
+ * DATA_FORMAT / NUM_FORMAT (word 3 bits 18:15 and 14:12) with the texture unit's
+ * conversions and DST_SEL (isa/sim_texel.c): loads return the first n components, stores
+ * write the first n (the others 0); _D16 packs two 16-bit components per VGPR (f16 for
+ * float formats, the low 16 bits of integers).
  */
+#include <stdio.h>
 #include "sim_isa_priv.h"
 
 static void *
@@ -99,6 +106,89 @@ AT(buffer_atomic_or, SIM_AT_OR)
 AT(buffer_atomic_xor, SIM_AT_XOR)
 AT(buffer_atomic_inc, SIM_AT_INC)
 AT(buffer_atomic_dec, SIM_AT_DEC)
+
+static void
+mubuf_format(sim_wave *w, const sim_inst *in, unsigned n, bool store, bool d16)
+{
+   const uint32_t *v = &w->s[in->mem.srsrc & 0x7C];
+   unsigned dfmt = (v[3] >> 15) & 0xF, nfmt = (v[3] >> 12) & 7;
+   sim_texel_fmt f;
+   if (!sim__texel_format(dfmt, nfmt, &f)) {
+      char why[96];
+      snprintf(why, sizeof(why), "buffer V# DATA_FORMAT %u with NUM_FORMAT %u not supported",
+               dfmt, nfmt);
+      sim__fault_illegal(w, in, why);
+      return;
+   }
+   uint8_t sel[4] = {v[3] & 7, (v[3] >> 3) & 7, (v[3] >> 6) & 7, (v[3] >> 9) & 7};
+   unsigned nd = d16 ? (n + 1) / 2 : n, data = store ? in->mem.data0 : in->vdst;
+   if (data + nd > w->nvgpr) {
+      sim__fault_illegal(w, in, "buffer format operands beyond the allocated VGPRs");
+      return;
+   }
+   uint64_t exec = SIM_EXEC(w);
+   uint32_t out[4][64];
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((exec >> l) & 1))
+         continue;
+      uint8_t *p = mubuf_xlate(w, in, l, 0, f.bytes, store);
+      if (!p)
+         return;
+      uint32_t comp[4] = {0, 0, 0, 0};
+      if (store) {
+         for (unsigned i = 0; i < n; i++) {
+            uint32_t x = w->v[data + (d16 ? i / 2 : i)][l];
+            if (d16) {
+               x = (x >> (16 * (i & 1))) & 0xFFFF;
+               x = !f.is_int ? sim__as_u32(sim__f16_to_f32(x))
+                   : f.conv == SIM_NFMT_SINT ? (uint32_t)(int32_t)(int16_t)x : x;
+            }
+            comp[i] = x;
+         }
+         sim__texel_write(&f, sel, comp, p);
+         continue;
+      }
+      sim__texel_read(&f, sel, p, comp);
+      for (unsigned j = 0; j < nd; j++)
+         out[j][l] = 0;
+      for (unsigned i = 0; i < n; i++) {
+         if (d16) {
+            uint32_t h = f.is_int ? comp[i] & 0xFFFF : sim__f32_to_f16(sim__as_f32(comp[i]));
+            out[i / 2][l] |= h << (16 * (i & 1));
+         } else {
+            out[i][l] = comp[i];
+         }
+      }
+   }
+   if (store)
+      return;
+   for (unsigned j = 0; j < nd; j++)
+      for (unsigned l = 0; l < 64; l++)
+         if ((exec >> l) & 1)
+            w->v[data + j][l] = out[j][l];
+}
+
+#define FMT(name, n, store, d16)                                                            \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      mubuf_format(w, in, n, store, d16);                                                   \
+   }
+FMT(buffer_load_format_x, 1, false, false)
+FMT(buffer_load_format_xy, 2, false, false)
+FMT(buffer_load_format_xyz, 3, false, false)
+FMT(buffer_load_format_xyzw, 4, false, false)
+FMT(buffer_store_format_x, 1, true, false)
+FMT(buffer_store_format_xy, 2, true, false)
+FMT(buffer_store_format_xyz, 3, true, false)
+FMT(buffer_store_format_xyzw, 4, true, false)
+FMT(buffer_load_format_d16_x, 1, false, true)
+FMT(buffer_load_format_d16_xy, 2, false, true)
+FMT(buffer_load_format_d16_xyz, 3, false, true)
+FMT(buffer_load_format_d16_xyzw, 4, false, true)
+FMT(buffer_store_format_d16_x, 1, true, true)
+FMT(buffer_store_format_d16_xy, 2, true, true)
+FMT(buffer_store_format_d16_xyz, 3, true, true)
+FMT(buffer_store_format_d16_xyzw, 4, true, true)
 
 /* Write back and invalidate the vector L1 cache ([AMDGPUUsage] "Memory Model GFX6-GFX9"):
  * the L1 is write-through, so only the invalidation shows; it exists in the checking mode

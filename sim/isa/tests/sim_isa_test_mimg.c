@@ -576,10 +576,17 @@ TEST(mimg_faults)
    CHECK_EQ(t_run(w, "image_store v[0:3], v[4:5], s[0:7] dmask:0xf unorm"), SIM_FAULT_NONE);
 
    w = t_wave();
-   set_tsharp(w, 0, (tdesc){img, T_2D, DF_5_6_5, NF_UNORM, 4, 4});
+   set_tsharp(w, 0, (tdesc){img, T_2D, 13 /* 32_32_32 */, NF_UNORM, 4, 4});
    CHECK_EQ(t_run(w, "image_load v0, v[4:5], s[0:7] dmask:0x1 unorm"),
             SIM_FAULT_ILLEGAL_INSTRUCTION);
-   CHECK(strstr(t_fault.message, "DATA_FORMAT 16") != NULL);
+   CHECK(strstr(t_fault.message, "DATA_FORMAT 13") != NULL);
+
+   /* A buffer resource (TYPE 0) whose DATA_FORMAT is 0 (invalid), e.g. an all-zero
+    * descriptor: illegal instruction, nothing read. */
+   w = t_wave();
+   CHECK_EQ(t_run(w, "image_load v0, v4, s[0:7] dmask:0x1 unorm"),
+            SIM_FAULT_ILLEGAL_INSTRUCTION);
+   CHECK(strstr(t_fault.message, "buffer resource DATA_FORMAT 0") != NULL);
 
    w = t_wave();
    set_tsharp(w, 0, (tdesc){img, T_CUBE, DF_32, NF_FLOAT, 4, 4, 5});
@@ -622,9 +629,255 @@ TEST(mimg_faults)
    CHECK(sim__handler(SIM_OP_image_sample) == NULL);
 }
 
+/* Packed formats, with ROCr's RGB swizzle (X, Y, Z, W) = (Z, Y, X, 1) for 565 and 1555:
+ *  565  store (r, g, b) = (1.0, 0.5, 0.25): X = b = round(7.75) = 8, Y = g = round(31.5)
+ *       = 32 (to even), Z = r = 31: 8 | 32 << 5 | 31 << 11 = 0xFC08;
+ *  1555 X = 8, Y = round(0.5 * 31 = 15.5) = 16, Z = 31, W (bit 15) not written:
+ *       8 | 16 << 5 | 31 << 10 = 0x7E08;
+ *  2_10_10_10 RGBA (0.5, 0.25, 1.0, 0.7): X = round(511.5) = 512, Y = round(255.75) = 256,
+ *       Z = 1023, W = round(2.1) = 2: 0xBFF40200.
+ * Loads return channel / (2^bits - 1) through the swizzle; a missing alpha reads 1. */
+TEST(mimg_packed_formats)
+{
+   uint8_t *img = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   static const struct {
+      unsigned dfmt, sel, bytes;
+      uint32_t want;
+   } f[] = {
+      {DF_5_6_5, SEL(6, 5, 4, 1), 2, 0xFC08},
+      {17 /* 1_5_5_5 */, SEL(6, 5, 4, 1), 2, 0x7E08},
+      {9 /* 2_10_10_10 */, SEL_XYZW, 4, 0xBFF40200u},
+   };
+   for (unsigned k = 0; k < 3; k++) {
+      memset(img, 0, 4096);
+      sim_wave *w = t_wave();
+      set_tsharp(w, 0, (tdesc){img, T_1D, f[k].dfmt, NF_UNORM, 64, 1, 0, 64, f[k].sel});
+      for (unsigned l = 0; l < 64; l++)
+         w->v[4][l] = l;
+      bool rgba = f[k].sel == SEL_XYZW;
+      vset_all(w, 0, t_u(rgba ? 0.5f : 1.0f));
+      vset_all(w, 1, t_u(rgba ? 0.25f : 0.5f));
+      vset_all(w, 2, t_u(rgba ? 1.0f : 0.25f));
+      vset_all(w, 3, t_u(0.7f));
+      CHECK_EQ(t_run(w, "image_store v[0:3], v4, s[0:7] dmask:0xf unorm\n"
+                        "s_waitcnt vmcnt(0)\n"
+                        "image_load v[8:11], v4, s[0:7] dmask:0xf unorm\n"
+                        "s_waitcnt vmcnt(0)"),
+               SIM_FAULT_NONE);
+      uint32_t got = 0;
+      memcpy(&got, img + 5 * f[k].bytes, f[k].bytes);
+      CHECK_EQ(got, f[k].want);
+      if (k == 0) {
+         CHECK_EQ(w->v[8][5], t_u(1.0f));
+         CHECK_EQ(w->v[9][5], t_u(32.0f / 63.0f));
+         CHECK_EQ(w->v[10][5], t_u(8.0f / 31.0f));
+         CHECK_EQ(w->v[11][5], t_u(1.0f));
+      } else if (k == 1) {
+         CHECK_EQ(w->v[8][5], t_u(1.0f));
+         CHECK_EQ(w->v[9][5], t_u(16.0f / 31.0f));
+         CHECK_EQ(w->v[10][5], t_u(8.0f / 31.0f));
+         CHECK_EQ(w->v[11][5], t_u(1.0f));
+      } else {
+         CHECK_EQ(w->v[8][5], t_u(512.0f / 1023.0f));
+         CHECK_EQ(w->v[9][5], t_u(256.0f / 1023.0f));
+         CHECK_EQ(w->v[10][5], t_u(1.0f));
+         CHECK_EQ(w->v[11][5], t_u(2.0f / 3.0f));
+      }
+   }
+}
+
+/* A buffer resource (V#, TYPE 0) in an image instruction, as ROCr's 1D buffer images are
+ * used by its blit kernels: element x at BASE + x * STRIDE, NUM_RECORDS bytes (16 elements
+ * of 4 here), the V#'s DATA_FORMAT 8_8_8_8 / NUM_FORMAT UINT and DST_SEL (Z, Y, X, W):
+ * lane l stores (l, l + 1, l + 2, 300) at x = l: bytes (l + 2, l + 1, l, 255 saturated);
+ * lanes 16+ are out of range: not written, and read back as 0 (alpha 0: the format has it). */
+TEST(mimg_buffer_resource)
+{
+   uint8_t *buf = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   memset(buf, 0xEE, 4096);
+   sim_wave *w = t_wave();
+   uint64_t a = (uint64_t)(uintptr_t)buf + 4;
+   uint32_t *v = &w->s[0];
+   v[0] = (uint32_t)a;
+   v[1] = (uint32_t)(a >> 32) | 4u << 16; /* STRIDE 4 */
+   v[2] = 64;                             /* NUM_RECORDS */
+   v[3] = SEL(6, 5, 4, 7) | 4u << 12 | 10u << 15;
+   v[4] = v[5] = v[6] = v[7] = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[4][l] = l;
+      w->v[0][l] = l;
+      w->v[1][l] = l + 1;
+      w->v[2][l] = l + 2;
+      w->v[3][l] = 300;
+   }
+   CHECK_EQ(t_run(w, "image_store v[0:3], v4, s[0:7] dmask:0xf unorm\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "image_load v[8:11], v4, s[0:7] dmask:0xf unorm\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 16; l++) {
+      CHECK_EQ(buf[4 + 4 * l], l + 2);
+      CHECK_EQ(buf[5 + 4 * l], l + 1);
+      CHECK_EQ(buf[6 + 4 * l], l);
+      CHECK_EQ(buf[7 + 4 * l], 255);
+      CHECK_EQ(w->v[8][l], l);
+      CHECK_EQ(w->v[9][l], l + 1);
+      CHECK_EQ(w->v[10][l], l + 2);
+      CHECK_EQ(w->v[11][l], 255);
+   }
+   CHECK_EQ(buf[4 + 64], 0xEE);
+   CHECK_EQ(w->v[8][16], 0);
+   CHECK_EQ(w->v[11][16], 0);
+}
+
+/* BUFFER_STORE_FORMAT_XYZW / BUFFER_LOAD_FORMAT_XYZW (and _D16) through a V# with
+ * DATA_FORMAT 16_16_16_16, NUM_FORMAT UNORM, STRIDE 8, DST_SEL (Z, Y, X, W), IDXEN:
+ * (r, g, b, a) = (0.5, 0.25, 1.0, 0.0) stores X = b = 65535, Y = g = round(16383.75) =
+ * 16384, Z = r = round(32767.5) = 32768 (to even), W = 0 at element l; the load returns
+ * (32768, 16384, 65535, 0) / 65535 in (r, g, b, a) order, the D16 load the f16 of each. */
+TEST(mubuf_format)
+{
+   uint8_t *buf = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   sim_wave *w = t_wave();
+   uint64_t a = (uint64_t)(uintptr_t)buf;
+   w->s[0] = (uint32_t)a;
+   w->s[1] = (uint32_t)(a >> 32) | 8u << 16;
+   w->s[2] = 512;
+   w->s[3] = SEL(6, 5, 4, 7) | 0u << 12 | 12u << 15;
+   for (unsigned l = 0; l < 64; l++)
+      w->v[4][l] = l;
+   vset_all(w, 0, t_u(0.5f));
+   vset_all(w, 1, t_u(0.25f));
+   vset_all(w, 2, t_u(1.0f));
+   vset_all(w, 3, t_u(0.0f));
+   CHECK_EQ(t_run(w, "buffer_store_format_xyzw v[0:3], v4, s[0:3], 0 idxen\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "buffer_load_format_xyzw v[8:11], v4, s[0:3], 0 idxen\n"
+                     "buffer_load_format_d16_xyzw v[12:13], v4, s[0:3], 0 idxen\n"
+                     "buffer_load_format_x v14, v4, s[0:3], 0 idxen\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   uint16_t e[4];
+   memcpy(e, buf + 8 * 7, 8);
+   CHECK_EQ(e[0], 65535);
+   CHECK_EQ(e[1], 16384);
+   CHECK_EQ(e[2], 32768);
+   CHECK_EQ(e[3], 0);
+   CHECK_EQ(w->v[8][7], t_u(32768.0f / 65535.0f));
+   CHECK_EQ(w->v[9][7], t_u(16384.0f / 65535.0f));
+   CHECK_EQ(w->v[10][7], t_u(1.0f));
+   CHECK_EQ(w->v[11][7], 0);
+   /* f16: 32768/65535 = 0.50000763 -> 0x3800 (0.5), 16384/65535 -> 0x3400 (0.25),
+    * 1.0 -> 0x3C00, 0 -> 0. */
+   CHECK_EQ(w->v[12][7], 0x34003800u);
+   CHECK_EQ(w->v[13][7], 0x00003C00u);
+   CHECK_EQ(w->v[14][7], t_u(32768.0f / 65535.0f));
+}
+
+/* Bilinear weights have 8 bits below the texel (16.8 fixed-point texel coordinates): on a
+ * 1-D R32F image (0, 1, 0, 0) with unnormalised coordinates, u = 0.8 gives u - 0.5 = 0.3 ->
+ * round(0.3 * 256) = 77 -> 77/256 = 0.30078125 of texel 1 (not 0.3); u = 1.0 + 1/1024
+ * -> 0.5 + 1/1024 -> round(128.25) = 128 -> exactly halfway: 0.5 of each of texels 0, 1
+ * gives 0.5; u = 0.5 + 0.999/256 -> round(0.999) = 1 -> 1/256. */
+TEST(mimg_sample_subtexel)
+{
+   float *tex = t_alloc(256, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   tex[0] = 0.0f;
+   tex[1] = 1.0f;
+   tex[2] = tex[3] = 0.0f;
+   sim_wave *w = t_wave();
+   set_tsharp(w, 0, (tdesc){tex, T_1D, DF_32, NF_FLOAT, 4, 1});
+   set_ssharp(w, 8, C_EDGE, C_EDGE, true, true, 0);
+   w->v[4][0] = t_u(0.8f);
+   w->v[4][1] = t_u(1.0f + 1.0f / 1024.0f);
+   w->v[4][2] = t_u(0.5f + 0.999f / 256.0f);
+   SIM_EXEC(w) = 7;
+   CHECK_EQ(t_run(w, "image_sample_lz v0, v4, s[0:7], s[8:11] dmask:0x1\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[0][0], t_u(77.0f / 256.0f));
+   CHECK_EQ(w->v[0][1], t_u(0.5f));
+   CHECK_EQ(w->v[0][2], t_u(1.0f / 256.0f));
+
+   /* Point sampling floors the same fixed-point coordinate: u = 1.999 -> round(511.744) =
+    * 512 -> 2.0 -> texel 2 (0.0), not texel 1 (1.0); u = 1.998 -> 511.488 -> 511 -> texel 1. */
+   w = t_wave();
+   set_tsharp(w, 0, (tdesc){tex, T_1D, DF_32, NF_FLOAT, 4, 1});
+   set_ssharp(w, 8, C_EDGE, C_EDGE, false, true, 0);
+   w->v[4][0] = t_u(1.999f);
+   w->v[4][1] = t_u(1.998f);
+   SIM_EXEC(w) = 3;
+   CHECK_EQ(t_run(w, "image_sample_lz v0, v4, s[0:7], s[8:11] dmask:0x1\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[0][0], t_u(0.0f));
+   CHECK_EQ(w->v[0][1], t_u(1.0f));
+}
+
+/* Z_FILTER of a 3D image: NONE (what ROCr writes) follows the XY filter — a 1x1x2 R32F
+ * volume (0, 1) sampled at unnormalised (0.5, 0.5, 1.0) bilinear gives 0.5 (z between
+ * slices 0 and 1 at weight 0.5); Z_FILTER POINT gives slice floor(1.0) = 1: 1.0. */
+TEST(mimg_sample_3d_z_filter)
+{
+   float *tex = t_alloc(512, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   tex[0] = 0.0f;
+   tex[64] = 1.0f; /* slice 1: pitch 64 texels, one row */
+   for (unsigned zf = 0; zf < 2; zf++) {
+      sim_wave *w = t_wave();
+      set_tsharp(w, 0, (tdesc){tex, T_3D, DF_32, NF_FLOAT, 1, 1, 1, 64});
+      set_ssharp(w, 8, C_EDGE, C_EDGE, true, true, 0);
+      w->s[10] |= zf << 24; /* Z_FILTER: 0 NONE, 1 POINT */
+      vset_all(w, 4, t_u(0.5f));
+      vset_all(w, 5, t_u(0.5f));
+      vset_all(w, 6, t_u(1.0f));
+      CHECK_EQ(t_run(w, "image_sample_lz v0, v[4:6], s[0:7], s[8:11] dmask:0x1\n"
+                        "s_waitcnt vmcnt(0)"),
+               SIM_FAULT_NONE);
+      CHECK_EQ(w->v[0][0], t_u(zf ? 1.0f : 0.5f));
+   }
+}
+
+/* Border colours go through BC_SWIZZLE into the memory channels, then DST_SEL: an R32F
+ * image (DST_SEL X, 0, 0, 1; BC_SWIZZLE XWYZ as ROCr sets it) sampled outside with a
+ * transparent-black border reads (0, 0, 0, 1) — OpenCL's border for a format without alpha;
+ * an A8 image (0, 0, 0, X; BC WXYZ) with an opaque-black border reads (0, 0, 0, 1) (alpha
+ * from channel X); an INTENSITY-like image (X, X, X, X; BC XYZW) with opaque white reads
+ * (1, 1, 1, 1) and with opaque black (0, 0, 0, 0) — channel X holds r. */
+TEST(mimg_border_swizzle)
+{
+   uint8_t *tex = t_alloc(256, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   static const struct {
+      unsigned dfmt, nfmt, sel, bc, border;
+      float want[4];
+   } c[] = {
+      {DF_32, NF_FLOAT, SEL(4, 0, 0, 1), 1, 0, {0, 0, 0, 1}},
+      {DF_8, NF_UNORM, SEL(0, 0, 0, 4), 3, 1, {0, 0, 0, 1}},
+      {DF_8, NF_UNORM, SEL(4, 4, 4, 4), 0, 2, {1, 1, 1, 1}},
+      {DF_8, NF_UNORM, SEL(4, 4, 4, 4), 0, 1, {0, 0, 0, 0}},
+   };
+   for (unsigned k = 0; k < 4; k++) {
+      sim_wave *w = t_wave();
+      set_tsharp(w, 0, (tdesc){tex, T_1D, c[k].dfmt, c[k].nfmt, 4, 1, 0, 64, c[k].sel});
+      w->s[4] |= c[k].bc << 29;
+      set_ssharp(w, 8, C_BORDER, C_BORDER, false, true, c[k].border);
+      vset_all(w, 4, t_u(-1.0f));
+      CHECK_EQ(t_run(w, "image_sample_lz v[0:3], v4, s[0:7], s[8:11] dmask:0xf\n"
+                        "s_waitcnt vmcnt(0)"),
+               SIM_FAULT_NONE);
+      for (unsigned i = 0; i < 4; i++)
+         CHECK_EQ(w->v[i][3], t_u(c[k].want[i]));
+   }
+}
+
 void
 t_mimg_tests(void)
 {
+   RUN(mimg_border_swizzle);
+   RUN(mimg_sample_subtexel);
+   RUN(mimg_sample_3d_z_filter);
+   RUN(mimg_packed_formats);
+   RUN(mimg_buffer_resource);
+   RUN(mubuf_format);
    RUN(mimg_store_load_rgba8_pitch);
    RUN(mimg_dmask);
    RUN(mimg_formats);

@@ -1,0 +1,294 @@
+/*
+ * memory/mem_sampler.c — sampler objects: clCreateSampler, clCreateSamplerWithProperties,
+ * retain/release, clGetSamplerInfo (OpenCL 3.0 API §5.7).
+ *
+ * A sampler is one HSA sampler descriptor per image device of the context, made by the
+ * runtime's image extension (hsa_ext_sampler_create): the S# words the texture unit
+ * reads. A sampler kernel argument holds the descriptor's address (the handle), as ROCr's
+ * OpenCL passes it; in-flight kernels hold internal references (dispatch/disp_kernel.c).
+ * Samplers declared in OpenCL C (constant sampler_t, literal initialisers) need no driver
+ * object: the ROCm device libraries' __translate_sampler_initializer returns the address
+ * of a constant S# table in the code object.
+ */
+#include "mem_priv.h"
+
+#include "dispatch/disp.h"
+#include "platform/plat.h"
+
+#include <string.h>
+
+static void
+sampler_destroy(struct _cl_sampler *s)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   for (cl_uint i = 0; i < s->num_handles; i++) {
+      if (!s->handles[i].handle)
+         continue;
+      hsa_status_t st =
+         hsa->img.hsa_ext_sampler_destroy(s->context->devices[i]->agent, s->handles[i]);
+      if (st != HSA_STATUS_SUCCESS)
+         mem__hsa_error(st, CL_OUT_OF_RESOURCES, "destroying a sampler descriptor");
+   }
+   if (s->context)
+      plat_context_release_internal(s->context);
+   icd_object_finish(&s->obj);
+   icd_free(s->props);
+   icd_free(s);
+}
+
+void
+mem_sampler_retain_internal(struct _cl_sampler *s)
+{
+   atomic_fetch_add_explicit(&s->internal_refs, 1, memory_order_relaxed);
+}
+
+void
+mem_sampler_release_internal(struct _cl_sampler *s)
+{
+   if (atomic_fetch_sub_explicit(&s->internal_refs, 1, memory_order_acq_rel) == 1)
+      sampler_destroy(s);
+}
+
+uint64_t
+mem_sampler_descriptor(const struct _cl_sampler *s, const struct _cl_device_id *dev)
+{
+   const struct _cl_context *ctx = s->context;
+   for (cl_uint i = 0; i < ctx->num_devices && i < s->num_handles; i++) {
+      if (ctx->devices[i] == dev)
+         return s->handles[i].handle;
+   }
+   return 0;
+}
+
+static hsa_ext_sampler_addressing_mode_t
+hsa_addressing(cl_addressing_mode m)
+{
+   switch (m) {
+   case CL_ADDRESS_CLAMP_TO_EDGE: return HSA_EXT_SAMPLER_ADDRESSING_MODE_CLAMP_TO_EDGE;
+   case CL_ADDRESS_CLAMP: return HSA_EXT_SAMPLER_ADDRESSING_MODE_CLAMP_TO_BORDER;
+   case CL_ADDRESS_REPEAT: return HSA_EXT_SAMPLER_ADDRESSING_MODE_REPEAT;
+   case CL_ADDRESS_MIRRORED_REPEAT: return HSA_EXT_SAMPLER_ADDRESSING_MODE_MIRRORED_REPEAT;
+   default: return HSA_EXT_SAMPLER_ADDRESSING_MODE_UNDEFINED;
+   }
+}
+
+/* Returns a new sampler with one API reference; arguments validated. */
+static cl_int
+sampler_create(struct _cl_context *ctx, cl_bool norm, cl_addressing_mode addr,
+               cl_filter_mode filter, const cl_sampler_properties *props, size_t num_props,
+               struct _cl_sampler **out)
+{
+   const struct disp_hsa *hsa = disp_hsa_get();
+   struct _cl_sampler *s = icd_calloc(1, sizeof(*s));
+   if (!s)
+      return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a sampler");
+   icd_object_init(&s->obj, ICD_TYPE_SAMPLER);
+   atomic_init(&s->internal_refs, 1);
+   plat_context_retain_internal(ctx);
+   s->context = ctx;
+   s->normalized_coords = norm ? CL_TRUE : CL_FALSE;
+   s->addressing_mode = addr;
+   s->filter_mode = filter;
+   cl_int err = CL_SUCCESS;
+   if (props) {
+      s->props = icd_malloc(num_props * sizeof(*props));
+      if (!s->props) {
+         err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "copying sampler properties");
+         goto out_destroy;
+      }
+      memcpy(s->props, props, num_props * sizeof(*props));
+      s->num_props = num_props;
+   }
+   hsa_ext_sampler_descriptor_t d = {
+      .coordinate_mode = norm ? HSA_EXT_SAMPLER_COORDINATE_MODE_NORMALIZED
+                              : HSA_EXT_SAMPLER_COORDINATE_MODE_UNNORMALIZED,
+      .filter_mode = filter == CL_FILTER_LINEAR ? HSA_EXT_SAMPLER_FILTER_MODE_LINEAR
+                                                : HSA_EXT_SAMPLER_FILTER_MODE_NEAREST,
+      .address_mode = hsa_addressing(addr),
+   };
+   s->num_handles = ctx->num_devices;
+   for (cl_uint i = 0; i < ctx->num_devices; i++) {
+      if (!ctx->devices[i]->image_support)
+         continue;
+      hsa_status_t st = hsa->img.hsa_ext_sampler_create(ctx->devices[i]->agent, &d,
+                                                        &s->handles[i]);
+      if (st != HSA_STATUS_SUCCESS) {
+         s->handles[i].handle = 0;
+         err = mem__hsa_error(st, CL_OUT_OF_RESOURCES, "hsa_ext_sampler_create");
+         goto out_destroy;
+      }
+   }
+   *out = s;
+   return CL_SUCCESS;
+
+out_destroy:
+   sampler_destroy(s);
+   return err;
+}
+
+static bool
+context_has_images(const struct _cl_context *ctx)
+{
+   for (cl_uint i = 0; i < ctx->num_devices; i++) {
+      if (ctx->devices[i]->image_support)
+         return true;
+   }
+   return false;
+}
+
+/* §5.7.1: the values a sampler takes. */
+static cl_int
+check_sampler_values(cl_bool norm, cl_addressing_mode addr, cl_filter_mode filter)
+{
+   if (norm != CL_TRUE && norm != CL_FALSE)
+      return ICD_ERROR(CL_INVALID_VALUE, "normalized_coords %u is not CL_TRUE or CL_FALSE",
+                       (unsigned)norm);
+   if (addr != CL_ADDRESS_NONE && hsa_addressing(addr) == HSA_EXT_SAMPLER_ADDRESSING_MODE_UNDEFINED)
+      return ICD_ERROR(CL_INVALID_VALUE, "addressing mode 0x%x is not one of OpenCL's",
+                       (unsigned)addr);
+   if (filter != CL_FILTER_NEAREST && filter != CL_FILTER_LINEAR)
+      return ICD_ERROR(CL_INVALID_VALUE, "filter mode 0x%x is not one of OpenCL's",
+                       (unsigned)filter);
+   return CL_SUCCESS;
+}
+
+cl_sampler CL_API_CALL
+mem_CreateSamplerWithProperties(cl_context context,
+                                const cl_sampler_properties *sampler_properties,
+                                cl_int *errcode_ret)
+{
+   cl_int err;
+   struct _cl_sampler *s = NULL;
+   struct _cl_context *ctx = plat_context_from_handle(context);
+   if (!ctx) {
+      err = ICD_ERROR(CL_INVALID_CONTEXT, "context %p is not an hsacl context", (void *)context);
+      goto out;
+   }
+   cl_bool norm = CL_TRUE;
+   cl_addressing_mode addr = CL_ADDRESS_CLAMP;
+   cl_filter_mode filter = CL_FILTER_NEAREST;
+   size_t num_props = 0;
+   if (sampler_properties) {
+      bool seen_norm = false, seen_addr = false, seen_filter = false;
+      size_t i = 0;
+      for (; sampler_properties[i]; i += 2) {
+         cl_sampler_properties name = sampler_properties[i], v = sampler_properties[i + 1];
+         bool *seen;
+         switch (name) {
+         case CL_SAMPLER_NORMALIZED_COORDS: seen = &seen_norm; norm = (cl_bool)v; break;
+         case CL_SAMPLER_ADDRESSING_MODE: seen = &seen_addr; addr = (cl_addressing_mode)v; break;
+         case CL_SAMPLER_FILTER_MODE: seen = &seen_filter; filter = (cl_filter_mode)v; break;
+         default:
+            err = ICD_ERROR(CL_INVALID_VALUE, "unknown sampler property 0x%llx",
+                            (unsigned long long)name);
+            goto out;
+         }
+         if (*seen) {
+            err = ICD_ERROR(CL_INVALID_VALUE, "sampler property 0x%llx given twice",
+                            (unsigned long long)name);
+            goto out;
+         }
+         *seen = true;
+         if (name == CL_SAMPLER_NORMALIZED_COORDS && v != CL_TRUE && v != CL_FALSE) {
+            err = ICD_ERROR(CL_INVALID_VALUE, "CL_SAMPLER_NORMALIZED_COORDS %llu",
+                            (unsigned long long)v);
+            goto out;
+         }
+      }
+      num_props = i + 1;
+   }
+   err = check_sampler_values(norm, addr, filter);
+   if (err != CL_SUCCESS)
+      goto out;
+   if (!context_has_images(ctx)) {
+      err = ICD_ERROR(CL_INVALID_OPERATION, "no device of the context supports images");
+      goto out;
+   }
+   err = sampler_create(ctx, norm, addr, filter, sampler_properties, num_props, &s);
+   if (err != CL_SUCCESS)
+      goto out;
+   icd_set_errcode(errcode_ret, CL_SUCCESS);
+   return mem_sampler_to_handle(s);
+out:
+   icd_set_errcode(errcode_ret, err);
+   return NULL;
+}
+
+cl_sampler CL_API_CALL
+mem_CreateSampler(cl_context context, cl_bool normalized_coords,
+                  cl_addressing_mode addressing_mode, cl_filter_mode filter_mode,
+                  cl_int *errcode_ret)
+{
+   cl_int err;
+   struct _cl_sampler *s = NULL;
+   struct _cl_context *ctx = plat_context_from_handle(context);
+   if (!ctx) {
+      err = ICD_ERROR(CL_INVALID_CONTEXT, "context %p is not an hsacl context", (void *)context);
+      goto out;
+   }
+   err = check_sampler_values(normalized_coords, addressing_mode, filter_mode);
+   if (err != CL_SUCCESS)
+      goto out;
+   if (!context_has_images(ctx)) {
+      err = ICD_ERROR(CL_INVALID_OPERATION, "no device of the context supports images");
+      goto out;
+   }
+   err = sampler_create(ctx, normalized_coords, addressing_mode, filter_mode, NULL, 0, &s);
+   if (err != CL_SUCCESS)
+      goto out;
+   icd_set_errcode(errcode_ret, CL_SUCCESS);
+   return mem_sampler_to_handle(s);
+out:
+   icd_set_errcode(errcode_ret, err);
+   return NULL;
+}
+
+cl_int CL_API_CALL
+mem_RetainSampler(cl_sampler sampler)
+{
+   struct _cl_sampler *s = mem_sampler_from_handle(sampler);
+   if (!s)
+      return ICD_ERROR(CL_INVALID_SAMPLER, "%p is not a sampler", (void *)sampler);
+   icd_object_retain(&s->obj);
+   return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL
+mem_ReleaseSampler(cl_sampler sampler)
+{
+   struct _cl_sampler *s = mem_sampler_from_handle(sampler);
+   if (!s)
+      return ICD_ERROR(CL_INVALID_SAMPLER, "%p is not a sampler", (void *)sampler);
+   if (icd_object_release(&s->obj))
+      mem_sampler_release_internal(s);
+   return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL
+mem_GetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_value_size,
+                   void *param_value, size_t *param_value_size_ret)
+{
+   struct _cl_sampler *s = mem_sampler_from_handle(sampler);
+   if (!s)
+      return ICD_ERROR(CL_INVALID_SAMPLER, "%p is not a sampler", (void *)sampler);
+   size_t pvs = param_value_size;
+   void *pv = param_value;
+   size_t *pvsr = param_value_size_ret;
+   switch (param_name) {
+   case CL_SAMPLER_REFERENCE_COUNT:
+      return ICD_GET_INFO_SCALAR(cl_uint, icd_object_refcount(&s->obj), pvs, pv, pvsr);
+   case CL_SAMPLER_CONTEXT:
+      return ICD_GET_INFO_SCALAR(cl_context, plat_context_to_handle(s->context), pvs, pv, pvsr);
+   case CL_SAMPLER_NORMALIZED_COORDS:
+      return ICD_GET_INFO_SCALAR(cl_bool, s->normalized_coords, pvs, pv, pvsr);
+   case CL_SAMPLER_ADDRESSING_MODE:
+      return ICD_GET_INFO_SCALAR(cl_addressing_mode, s->addressing_mode, pvs, pv, pvsr);
+   case CL_SAMPLER_FILTER_MODE:
+      return ICD_GET_INFO_SCALAR(cl_filter_mode, s->filter_mode, pvs, pv, pvsr);
+   case CL_SAMPLER_PROPERTIES:
+      return icd_get_info(s->props, s->num_props * sizeof(cl_sampler_properties), pvs, pv,
+                          pvsr);
+   default:
+      return ICD_ERROR(CL_INVALID_VALUE, "unknown sampler query 0x%x", (unsigned)param_name);
+   }
+}

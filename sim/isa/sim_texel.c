@@ -1,0 +1,264 @@
+/*
+ * Texel formats: how the texture unit turns the bytes of one texel into the four 32-bit
+ * components a shader sees and back ([ISA] 8.1.x "Data formats" and "Number formats";
+ * IMG_DATA_FORMAT / IMG_NUM_FORMAT of a T#, BUF_DATA_FORMAT / BUF_NUM_FORMAT of a V#, which
+ * number the formats used here the same way). Shared by the MIMG and MUBUF format
+ * instructions and by the software runtime's image extension (sim/sim_image.c), so a
+ * texel the runtime writes on the host is the texel an image_store would write.
+ *
+ * Layout: channel X is in the least significant bits of the texel, then Y, Z, W
+ * (FMT_5_6_5: X = bits 4:0, Y = 10:5, Z = 15:11; FMT_1_5_5_5: X 4:0, Y 9:5, Z 14:10,
+ * W 15; FMT_2_10_10_10: X 9:0, Y 19:10, Z 29:20, W 31:30; the array formats: X in the
+ * lowest byte(s)). DST_SEL maps memory channels to shader components on reads; stores
+ * write each channel from the first component whose DST_SEL names it.
+ *
+ * Conversions (reads): UNORM c / (2^n - 1); SNORM max(-1, c / (2^(n-1) - 1)); USCALED /
+ * SSCALED the integer as a float; UINT / SINT zero / sign extended; FLOAT f16 widened or
+ * f32 as is; SRGB the UNORM value through the sRGB curve for X, Y, Z (W linear).
+ * Stores: normalised values are clamped to the range and rounded to nearest even, integers
+ * saturate to the channel, floats round to nearest even (f16), NaN stores 0 to normalised
+ * channels.
+ */
+#include <math.h>
+#include <string.h>
+#include "sim_isa_priv.h"
+
+/* IMG_DATA_FORMAT -> channel widths (bits, X first); 0 = not modelled. */
+static const uint8_t fmt_bits[32][4] = {
+   [SIM_DFMT_8] = {8},
+   [SIM_DFMT_16] = {16},
+   [SIM_DFMT_8_8] = {8, 8},
+   [SIM_DFMT_32] = {32},
+   [SIM_DFMT_16_16] = {16, 16},
+   [SIM_DFMT_2_10_10_10] = {10, 10, 10, 2},
+   [SIM_DFMT_8_8_8_8] = {8, 8, 8, 8},
+   [SIM_DFMT_32_32] = {32, 32},
+   [SIM_DFMT_16_16_16_16] = {16, 16, 16, 16},
+   [SIM_DFMT_32_32_32_32] = {32, 32, 32, 32},
+   [SIM_DFMT_5_6_5] = {5, 6, 5},
+   [SIM_DFMT_1_5_5_5] = {5, 5, 5, 1},
+};
+
+static bool
+nfmt_ok(unsigned nfmt, const uint8_t *bits, unsigned nch, bool packed)
+{
+   unsigned widest = 0;
+   for (unsigned c = 0; c < nch; c++)
+      widest = bits[c] > widest ? bits[c] : widest;
+   switch (nfmt) {
+   case SIM_NFMT_UINT:
+   case SIM_NFMT_SINT:
+      return !packed || nch == 4; /* 2_10_10_10 has integer forms, 565/1555 do not */
+   case SIM_NFMT_FLOAT:
+      return !packed && widest >= 16;
+   case SIM_NFMT_UNORM:
+   case SIM_NFMT_SNORM:
+   case SIM_NFMT_USCALED:
+   case SIM_NFMT_SSCALED:
+      return widest <= 16;
+   case SIM_NFMT_SRGB:
+      return !packed && widest == 8;
+   default:
+      return false;
+   }
+}
+
+bool
+sim__texel_format(unsigned dfmt, unsigned nfmt, sim_texel_fmt *f)
+{
+   if (dfmt >= 32 || !fmt_bits[dfmt][0])
+      return false;
+   memset(f, 0, sizeof(*f));
+   unsigned off = 0;
+   for (unsigned c = 0; c < 4 && fmt_bits[dfmt][c]; c++) {
+      f->bits[c] = fmt_bits[dfmt][c];
+      f->shift[c] = (uint8_t)off;
+      off += f->bits[c];
+      f->nch = (uint8_t)(c + 1);
+   }
+   f->bytes = (uint8_t)(off / 8);
+   f->packed = dfmt == SIM_DFMT_2_10_10_10 || dfmt == SIM_DFMT_5_6_5 ||
+               dfmt == SIM_DFMT_1_5_5_5;
+   if (!nfmt_ok(nfmt, f->bits, f->nch, f->packed))
+      return false;
+   sim__texel_set_conv(f, nfmt);
+   return true;
+}
+
+void
+sim__texel_set_conv(sim_texel_fmt *f, unsigned conv)
+{
+   f->conv = (uint8_t)conv;
+   f->is_int = conv == SIM_NFMT_UINT || conv == SIM_NFMT_SINT || conv >= SIM_CONV_RAW_U;
+}
+
+static uint32_t
+chan_max(unsigned bits)
+{
+   return bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
+}
+
+static int32_t
+sext_bits(uint32_t v, unsigned bits)
+{
+   return bits >= 32 ? (int32_t)v : (int32_t)(v << (32 - bits)) >> (32 - bits);
+}
+
+void
+sim__texel_unpack(const sim_texel_fmt *f, const uint8_t *p, uint32_t raw[4])
+{
+   uint32_t w[4] = {0, 0, 0, 0};
+   memcpy(w, p, f->bytes);
+   for (unsigned c = 0; c < 4; c++) {
+      if (c >= f->nch) {
+         raw[c] = 0;
+         continue;
+      }
+      unsigned s = f->shift[c];
+      raw[c] = (w[s / 32] >> (s % 32)) & chan_max(f->bits[c]);
+   }
+}
+
+void
+sim__texel_pack(const sim_texel_fmt *f, const uint32_t raw[4], uint8_t *p)
+{
+   uint32_t w[4] = {0, 0, 0, 0};
+   for (unsigned c = 0; c < f->nch; c++) {
+      unsigned s = f->shift[c];
+      w[s / 32] |= (raw[c] & chan_max(f->bits[c])) << (s % 32);
+   }
+   memcpy(p, w, f->bytes);
+}
+
+static float
+srgb_to_linear(float c)
+{
+   return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
+}
+
+static float
+linear_to_srgb(float c)
+{
+   return c <= 0.0031308f ? c * 12.92f : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
+}
+
+uint32_t
+sim__texel_to_reg(const sim_texel_fmt *f, unsigned c, uint32_t raw)
+{
+   unsigned bits = f->bits[c];
+   uint32_t max = chan_max(bits);
+   int32_t s = sext_bits(raw, bits);
+   switch (f->conv) {
+   case SIM_NFMT_UNORM:
+      return sim__as_u32((float)raw / (float)max);
+   case SIM_NFMT_SNORM: {
+      float v = (float)s / (float)(max >> 1);
+      return sim__as_u32(v < -1.0f ? -1.0f : v);
+   }
+   case SIM_NFMT_USCALED:
+      return sim__as_u32((float)raw);
+   case SIM_NFMT_SSCALED:
+      return sim__as_u32((float)s);
+   case SIM_NFMT_SINT:
+   case SIM_CONV_RAW_S:
+      return (uint32_t)s;
+   case SIM_NFMT_FLOAT:
+      return bits == 16 ? sim__as_u32(sim__f16_to_f32(raw)) : raw;
+   case SIM_NFMT_SRGB: {
+      float v = (float)raw / 255.0f;
+      return sim__as_u32(c < 3 ? srgb_to_linear(v) : v);
+   }
+   default: /* SIM_NFMT_UINT, SIM_CONV_RAW_U */
+      return raw;
+   }
+}
+
+static uint32_t
+unorm_encode(float v, uint32_t max)
+{
+   if (!(v > 0.0f)) /* also NaN */
+      return 0;
+   if (v >= 1.0f)
+      return max;
+   return (uint32_t)lrintf(v * (float)max);
+}
+
+static uint32_t
+clamp_encode(float v, float lo, float hi, uint32_t mask)
+{
+   if (v != v)
+      return 0;
+   v = v < lo ? lo : v > hi ? hi : v;
+   return (uint32_t)(int32_t)lrintf(v) & mask;
+}
+
+uint32_t
+sim__texel_from_reg(const sim_texel_fmt *f, unsigned c, uint32_t v)
+{
+   uint32_t max = chan_max(f->bits[c]);
+   float x = sim__as_f32(v);
+   switch (f->conv) {
+   case SIM_NFMT_UNORM:
+      return unorm_encode(x, max);
+   case SIM_NFMT_SNORM: {
+      float m = (float)(max >> 1);
+      if (x != x)
+         return 0;
+      x = x < -1.0f ? -1.0f : x > 1.0f ? 1.0f : x;
+      return (uint32_t)(int32_t)lrintf(x * m) & max;
+   }
+   case SIM_NFMT_USCALED:
+      return clamp_encode(x, 0.0f, (float)max, max);
+   case SIM_NFMT_SSCALED:
+      return clamp_encode(x, -(float)(max >> 1) - 1.0f, (float)(max >> 1), max);
+   case SIM_NFMT_UINT:
+      return v > max ? max : v;
+   case SIM_NFMT_SINT: {
+      int32_t s = (int32_t)v, hi = (int32_t)(max >> 1), lo = -hi - 1;
+      return (uint32_t)(s < lo ? lo : s > hi ? hi : s) & max;
+   }
+   case SIM_NFMT_FLOAT:
+      return f->bits[c] == 16 ? sim__f32_to_f16(x) : v;
+   case SIM_NFMT_SRGB:
+      return unorm_encode(c < 3 ? linear_to_srgb(x) : x, max);
+   default: /* SIM_CONV_RAW_U, SIM_CONV_RAW_S */
+      return v & max;
+   }
+}
+
+uint32_t
+sim__texel_one(const sim_texel_fmt *f)
+{
+   return f->is_int ? 1u : 0x3F800000u;
+}
+
+void
+sim__texel_read(const sim_texel_fmt *f, const uint8_t sel[4], const uint8_t *p,
+                uint32_t out[4])
+{
+   uint32_t raw[4] = {0, 0, 0, 0}, ch[4];
+   if (p)
+      sim__texel_unpack(f, p, raw);
+   for (unsigned c = 0; c < 4; c++)
+      ch[c] = c < f->nch ? sim__texel_to_reg(f, c, raw[c]) : c == 3 ? sim__texel_one(f) : 0;
+   for (unsigned i = 0; i < 4; i++) {
+      unsigned s = sel[i];
+      out[i] = s >= SIM_SEL_X ? ch[s - SIM_SEL_X] : s == SIM_SEL_1 ? sim__texel_one(f) : 0;
+   }
+}
+
+void
+sim__texel_write(const sim_texel_fmt *f, const uint8_t sel[4], const uint32_t comp[4],
+                 uint8_t *p)
+{
+   uint32_t raw[4] = {0, 0, 0, 0};
+   for (unsigned c = 0; c < f->nch; c++) {
+      for (unsigned i = 0; i < 4; i++) {
+         if (sel[i] == SIM_SEL_X + c) {
+            raw[c] = sim__texel_from_reg(f, c, comp[i]);
+            break;
+         }
+      }
+   }
+   sim__texel_pack(f, raw, p);
+}
