@@ -58,9 +58,6 @@
  * registered only where hsacl advertises images (tests/diff/CMakeLists.txt), so an hsacl
  * that stops reporting them fails it rather than skipping it.
  */
-#define CL_TARGET_OPENCL_VERSION 300 /* the 2.0 channel orders (sRGB, ABGR) */
-#define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue, clCreateSampler */
-#include <CL/cl.h>
 
 #include <float.h>
 #include <fnmatch.h>
@@ -70,8 +67,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FORMATS 256
-#define NSAMPLES 256 /* coordinates per sampler case */
+#include "diff_images.h"
 
 /* Cases hsacl gets wrong today because of a bug in hsacl (fnmatch pattern, reason): their
    failure is reported with the reason and does not fail the test. Keep it short and current. */
@@ -84,16 +80,7 @@ static const struct {
 /* ---------------------------------------------------------------------------------------- */
 /* Image types and formats                                                                   */
 
-struct imgtype {
-   const char *name;
-   cl_mem_object_type type;
-   size_t w, h, d; /* width; rows (1D array: layers); slices (2D array: layers) */
-   const char *cl_type, *icoord, *fcoord; /* OpenCL C type, int and float coordinate */
-   int write_ext3d;                       /* writes need cl_khr_3d_image_writes */
-};
-
-/* The sizes are odd and small: edges everywhere, quick on the software GPU. */
-static const struct imgtype imgtypes[] = {
+const struct imgtype imgtypes[] = {
    { "1d", CL_MEM_OBJECT_IMAGE1D, 67, 1, 1, "image1d_t", "x", "c.x", 0 },
    { "1dbuffer", CL_MEM_OBJECT_IMAGE1D_BUFFER, 67, 1, 1, "image1d_buffer_t", "x", NULL, 0 },
    { "1darray", CL_MEM_OBJECT_IMAGE1D_ARRAY, 37, 5, 1, "image1d_array_t", "(int2)(x, y)",
@@ -103,18 +90,7 @@ static const struct imgtype imgtypes[] = {
      "(int4)(x, y, z, 0)", "c", 0 },
    { "3d", CL_MEM_OBJECT_IMAGE3D, 17, 11, 5, "image3d_t", "(int4)(x, y, z, 0)", "c", 1 },
 };
-#define NTYPES (sizeof(imgtypes) / sizeof(imgtypes[0]))
-
-enum kind { K_FLOAT, K_INT, K_UINT };
-
-struct fmt {
-   cl_image_format f;
-   int nch;       /* stored channels */
-   size_t esz;    /* bytes per texel */
-   size_t csz;    /* bytes per channel; 0 for packed types */
-   enum kind kind;
-   char name[64];
-};
+_Static_assert(sizeof(imgtypes) / sizeof(imgtypes[0]) == NTYPES, "NTYPES");
 
 static const char *
 order_name(cl_channel_order o)
@@ -142,7 +118,7 @@ type_name(cl_channel_type t)
 }
 
 /* 0 for a format this test does not know (reported, not run). */
-static int
+int
 fmt_describe(cl_image_format f, struct fmt *out)
 {
    memset(out, 0, sizeof(*out));
@@ -181,14 +157,14 @@ fmt_describe(cl_image_format f, struct fmt *out)
    return 1;
 }
 
-static int
+int
 is_normalized(const struct fmt *f)
 {
    return f->kind == K_FLOAT && f->f.image_channel_data_type != CL_HALF_FLOAT &&
           f->f.image_channel_data_type != CL_FLOAT;
 }
 
-static int
+int
 is_srgb(const struct fmt *f)
 {
    cl_channel_order o = f->f.image_channel_order;
@@ -197,24 +173,6 @@ is_srgb(const struct fmt *f)
 
 /* ---------------------------------------------------------------------------------------- */
 /* Devices                                                                                   */
-
-struct dev {
-   const char *label;
-   cl_device_id id;
-   cl_context ctx;
-   cl_command_queue q;
-   char extensions[4096];
-   /* Formats listed per image type, for CL_MEM_READ_ONLY [0] and CL_MEM_WRITE_ONLY [1]. */
-   cl_image_format formats[NTYPES][2][MAX_FORMATS];
-   cl_uint nformats[NTYPES][2];
-   /* Programs built so far, by source (each kernel serves every format of its kind). */
-   struct built {
-      char *src;
-      cl_program prog;
-      cl_kernel k;
-   } built[64];
-   unsigned nbuilt;
-};
 
 static int
 has_extension(const struct dev *d, const char *ext)
@@ -275,7 +233,7 @@ open_device(struct dev *d, const char *platform_name, const char *label)
    return 0;
 }
 
-static int
+int
 lists(const struct dev *d, unsigned t, int write, cl_image_format f)
 {
    for (cl_uint i = 0; i < d->nformats[t][write]; i++)
@@ -286,7 +244,7 @@ lists(const struct dev *d, unsigned t, int write, cl_image_format f)
 }
 
 /* An image of type t (its buffer in *buf for 1D buffer images), contents undefined. */
-static cl_mem
+cl_mem
 make_image(struct dev *d, const struct imgtype *t, const struct fmt *f, cl_mem_flags flags,
            cl_mem *buf, cl_int *err)
 {
@@ -321,7 +279,7 @@ make_image(struct dev *d, const struct imgtype *t, const struct fmt *f, cl_mem_f
    return m;
 }
 
-static void
+void
 release_image(cl_mem img, cl_mem buf)
 {
    if (img)
@@ -342,7 +300,7 @@ rng_next(uint64_t *s)
    return *s * 2685821657736338717ull;
 }
 
-static uint64_t
+uint64_t
 seed_of(const char *name, unsigned salt)
 {
    uint64_t h = 1469598103934665603ull;
@@ -352,7 +310,7 @@ seed_of(const char *name, unsigned salt)
    return h ? h : 1;
 }
 
-static double
+double
 uniform(uint64_t *s)
 {
    return (double)(rng_next(s) >> 11) / 9007199254740992.0;
@@ -363,7 +321,7 @@ uniform(uint64_t *s)
  * normal numbers (|v| in [2^-3, 8) for halves, [2^-10, 2^10) for floats) so that every
  * device reads them the same and a linear filter's tolerance means something.
  */
-static void
+void
 fill_texels(const struct fmt *f, void *buf, size_t n, uint64_t seed)
 {
    uint64_t s = seed;
@@ -385,7 +343,7 @@ fill_texels(const struct fmt *f, void *buf, size_t n, uint64_t seed)
    }
 }
 
-static float
+float
 half_to_float(uint16_t h)
 {
    int e = (h >> 10) & 31, m = h & 0x3ff;
@@ -427,7 +385,7 @@ tight(const struct imgtype *t, const struct fmt *f, size_t *row, size_t *slice)
    *slice = t->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? *row : *row * t->h;
 }
 
-static size_t
+size_t
 texels(const struct imgtype *t)
 {
    return t->w * t->h * t->d;
@@ -448,14 +406,14 @@ known_failure(const char *name)
    return NULL;
 }
 
-static int
+int
 selected(const char *name)
 {
    return !only_pattern || !fnmatch(only_pattern, name, 0);
 }
 
 /* Records a case's outcome: msg == NULL passes, otherwise it failed with msg. */
-static void
+void
 report(const char *name, const char *msg, const char *detail)
 {
    const char *kf = known_failure(name);
@@ -473,7 +431,7 @@ report(const char *name, const char *msg, const char *detail)
    }
 }
 
-static void
+void
 not_run(const char *name, const char *why)
 {
    printf("NOT RUN %s: %s\n", name, why);
@@ -483,18 +441,9 @@ not_run(const char *name, const char *why)
 /* ---------------------------------------------------------------------------------------- */
 /* Group copy: host-side commands, checked against the host                                 */
 
-#define CHECK(call, what)                                                                    \
-   do {                                                                                     \
-      cl_int e_ = (call);                                                                   \
-      if (e_ != CL_SUCCESS) {                                                               \
-         snprintf(msg, msglen, "%s: %s returned %d", d->label, what, e_);                   \
-         goto out;                                                                          \
-      }                                                                                     \
-   } while (0)
-
 /* Which component (0 r, 1 g, 2 b, 3 a) each stored channel holds, in memory order (what a
    write stores; INTENSITY, LUMINANCE and DEPTH store the first); 0 for orders not known. */
-static int
+int
 order_map(cl_channel_order o, int map[4])
 {
    static const struct {
@@ -817,20 +766,20 @@ group_copy(struct dev *hs, struct dev *pocl)
 /* ---------------------------------------------------------------------------------------- */
 /* Kernels                                                                                   */
 
-static const char *
+const char *
 suffix(const struct fmt *f)
 {
    return f->kind == K_INT ? "i" : f->kind == K_UINT ? "ui" : "f";
 }
 
-static const char *
+const char *
 vec4(const struct fmt *f)
 {
    return f->kind == K_INT ? "int4" : f->kind == K_UINT ? "uint4" : "float4";
 }
 
 /* The kernel "k" of `src` on d, built once and kept (release_built); NULL with msg. */
-static cl_kernel
+cl_kernel
 build(struct dev *d, const char *src, char *msg, size_t msglen)
 {
    cl_int err;
@@ -870,21 +819,6 @@ release_built(struct dev *d)
       free(d->built[i].src);
    }
    d->nbuilt = 0;
-}
-
-/* ULPs between two floats at the larger magnitude; NaN equals NaN. */
-static double
-float_ulps(float a, float b)
-{
-   if (isnan(a) || isnan(b))
-      return isnan(a) && isnan(b) ? 0 : INFINITY;
-   if (a == b)
-      return 0;
-   if (isinf(a) || isinf(b))
-      return INFINITY;
-   double m = fmax(fabs(a), fabs(b));
-   int e = m < FLT_MIN ? -126 : ilogb(m);
-   return fabs((double)a - b) / ldexp(1.0, e - 23);
 }
 
 /* The run of a kernel on one device: the output buffer or image bytes. */
@@ -964,30 +898,6 @@ out:
    if (buf)
       clReleaseMemObject(buf);
    return ret;
-}
-
-/* Compares vec4 results (reads): exact, except normalized float reads within `ulps`. */
-static size_t
-compare_vec4(const struct fmt *f, const void *got, const void *want, size_t n, double ulps,
-             char *msg, size_t msglen)
-{
-   size_t bad = 0;
-   for (size_t i = 0; i < n * 4; i++) {
-      int ok;
-      if (f->kind == K_FLOAT)
-         ok = float_ulps(((const float *)got)[i], ((const float *)want)[i]) <= ulps;
-      else
-         ok = ((const uint32_t *)got)[i] == ((const uint32_t *)want)[i];
-      if (!ok && bad++ == 0) {
-         if (f->kind == K_FLOAT)
-            snprintf(msg, msglen, "texel %zu channel %zu: hsacl %.9g, PoCL %.9g", i / 4, i % 4,
-                     ((const float *)got)[i], ((const float *)want)[i]);
-         else
-            snprintf(msg, msglen, "texel %zu channel %zu: hsacl %d, PoCL %d", i / 4, i % 4,
-                     ((const int32_t *)got)[i], ((const int32_t *)want)[i]);
-      }
-   }
-   return bad;
 }
 
 /* Compares image bytes channel by channel: normalized codes within `codes`, halves within
@@ -1136,15 +1046,18 @@ group_rw(struct dev *hs, struct dev *pocl)
             /* The reference: PoCL for reads and writes; the host for copies (the texels
                must come back) and for HALF_FLOAT writes (PoCL 3.1's are not even
                repeatable: two runs of the same kernel store different halves). */
-            int host_ref = mode == 2 || (mode == 1 && f.f.image_channel_data_type == CL_HALF_FLOAT);
+            int host_ref = mode != 1 || f.f.image_channel_data_type == CL_HALF_FLOAT;
             if (!host_ref &&
                 ((need_r && !lists(pocl, ti, 0, f.f)) || (need_w && !lists(pocl, ti, 1, f.f)))) {
                not_run(name, "PoCL does not list the format: no reference (the copy group "
                              "checks its bytes against the host)");
                continue;
             }
-            if (host_ref && !order_map(f.f.image_channel_order, (int[4]){ 0 }) && !is_srgb(&f)) {
-               not_run(name, "a channel order this test cannot check on the host");
+            double probe[4];
+            if (host_ref && (mode == 0 ? !decode_texel(&f, (unsigned char[16]){ 0 }, probe)
+                                       : !order_map(f.f.image_channel_order, (int[4]){ 0 }) &&
+                                            !is_srgb(&f))) {
+               not_run(name, "a format this test cannot check on the host (sRGB reads)");
                continue;
             }
             if (need_w && t->write_ext3d &&
@@ -1163,6 +1076,28 @@ group_rw(struct dev *hs, struct dev *pocl)
             int m = "rwc"[mode];
             if (kernel_on(hs, t, &f, m, data, in, &rh, msg, sizeof(msg))) {
                report(name, msg, NULL);
+            } else if (mode == 0) {
+               /* Reads: the host decodes every texel; PoCL says whether it agrees. */
+               double *want = malloc(n * 4 * sizeof(double));
+               for (size_t j = 0; j < n; j++)
+                  decode_texel(&f, data + j * f.esz, want + 4 * j);
+               size_t bad = check_reads(&f, rh.out, want, n, msg, sizeof(msg));
+               char m2[600], pmsg[512] = "", detail[700];
+               const char *pnote = "PoCL does not list the format";
+               if (lists(pocl, ti, 0, f.f)) {
+                  if (kernel_on(pocl, t, &f, m, data, in, &rp, pmsg, sizeof(pmsg)))
+                     pnote = "PoCL fails to run it";
+                  else if (check_reads(&f, rp.out, want, n, pmsg, sizeof(pmsg)))
+                     pnote = pmsg;
+                  else
+                     pnote = "PoCL agrees";
+               }
+               snprintf(m2, sizeof(m2), "%zu values differ from the host's; first: %s", bad,
+                        msg);
+               snprintf(detail, sizeof(detail), "(against the host; %s%s)",
+                        pnote == pmsg ? "PoCL differs: " : "", pnote);
+               report(name, bad ? m2 : NULL, detail);
+               free(want);
             } else if (host_ref) {
                size_t bad = mode == 2 ? check_copy(&f, rh.out, data, n, msg, sizeof(msg))
                                       : check_half_write(&f, rh.out, (const float *)in, n, msg,
@@ -1176,10 +1111,7 @@ group_rw(struct dev *hs, struct dev *pocl)
                snprintf(m2, sizeof(m2), "the reference fails: %s", msg);
                report(name, m2, NULL);
             } else {
-               size_t bad = mode == 0
-                               ? compare_vec4(&f, rh.out, rp.out, n, is_normalized(&f) ? 3 : 0,
-                                              msg, sizeof(msg))
-                               : compare_texels(&f, rh.out, rp.out, n, 1, msg, sizeof(msg));
+               size_t bad = compare_texels(&f, rh.out, rp.out, n, 1, msg, sizeof(msg));
                char m2[600];
                snprintf(m2, sizeof(m2), "%zu values differ from PoCL; first: %s", bad, msg);
                report(name, bad ? m2 : NULL, "(against PoCL)");
@@ -1188,242 +1120,6 @@ group_rw(struct dev *hs, struct dev *pocl)
             free(rp.out);
             free(data);
             free(in);
-         }
-      }
-   }
-}
-
-/* ---------------------------------------------------------------------------------------- */
-/* Group sample: samplers, against PoCL                                                      */
-
-struct samp {
-   cl_bool norm;
-   cl_addressing_mode addr;
-   cl_filter_mode filter;
-   const char *name;
-};
-
-static const struct samp samplers[] = {
-   { CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, "unnorm_NONE_NEAREST" },
-   { CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST, "unnorm_CLAMP_TO_EDGE_NEAREST" },
-   { CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, "unnorm_CLAMP_NEAREST" },
-   { CL_TRUE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, "norm_NONE_NEAREST" },
-   { CL_TRUE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST, "norm_CLAMP_TO_EDGE_NEAREST" },
-   { CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, "norm_CLAMP_NEAREST" },
-   { CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_NEAREST, "norm_REPEAT_NEAREST" },
-   { CL_TRUE, CL_ADDRESS_MIRRORED_REPEAT, CL_FILTER_NEAREST, "norm_MIRRORED_REPEAT_NEAREST" },
-   { CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_LINEAR, "unnorm_NONE_LINEAR" },
-   { CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR, "unnorm_CLAMP_TO_EDGE_LINEAR" },
-   { CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_LINEAR, "unnorm_CLAMP_LINEAR" },
-   { CL_TRUE, CL_ADDRESS_NONE, CL_FILTER_LINEAR, "norm_NONE_LINEAR" },
-   { CL_TRUE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR, "norm_CLAMP_TO_EDGE_LINEAR" },
-   { CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_LINEAR, "norm_CLAMP_LINEAR" },
-   { CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR, "norm_REPEAT_LINEAR" },
-   { CL_TRUE, CL_ADDRESS_MIRRORED_REPEAT, CL_FILTER_LINEAR, "norm_MIRRORED_REPEAT_LINEAR" },
-};
-#define NSAMPLERS (sizeof(samplers) / sizeof(samplers[0]))
-
-/*
- * One coordinate along an axis of `size` texels: NEAREST at least 0.2 texel from a texel
- * edge; inside the image for ADDRESS_NONE (for LINEAR, between the first and the last
- * texel centres: outside, the result is undefined); up to half the size outside otherwise.
- * Arrays' layer coordinates (`layer`) are unnormalized and rounded to the nearest layer.
- */
-static float
-coordinate(const struct samp *s, size_t size, int layer, uint64_t *rs)
-{
-   double u = uniform(rs), p;
-   if (layer) {
-      /* the layer index is rint(c) clamped: keep off the .5 ties */
-      return (float)((double)(long)(u * (size + 2)) - 1 + (uniform(rs) - 0.5) * 0.6);
-   }
-   if (s->filter == CL_FILTER_NEAREST) {
-      double lo = s->addr == CL_ADDRESS_NONE ? 0 : -(double)(size / 2);
-      double hi = s->addr == CL_ADDRESS_NONE ? size : size + size / 2.0;
-      p = floor(lo + u * (hi - lo)) + 0.2 + 0.6 * uniform(rs);
-   } else if (s->addr == CL_ADDRESS_NONE) {
-      p = 0.5 + u * (size - 1.0);
-   } else {
-      p = -(double)size / 2 + u * 2.0 * size;
-   }
-   return (float)(s->norm ? p / size : p);
-}
-
-static int
-sample_on(struct dev *d, const struct imgtype *t, const struct fmt *f, const struct samp *s,
-          const void *data, const float *coords, float *out, char *msg, size_t msglen)
-{
-   int ret = -1;
-   cl_int err;
-   char src[1024];
-   cl_kernel k = NULL;
-   cl_sampler smp = NULL;
-   cl_mem img = NULL, ibuf = NULL, cbuf = NULL, obuf = NULL;
-   size_t origin0[3] = { 0, 0, 0 }, whole[3] = { t->w, t->h, t->d };
-   snprintf(src, sizeof(src),
-            "kernel void k(read_only %s img, sampler_t smp, global const float4 *coord,\n"
-            "              global %s *out)\n{\n"
-            "   size_t i = get_global_id(0);\n"
-            "   float4 c = coord[i];\n"
-            "   out[i] = read_image%s(img, smp, %s);\n}\n",
-            t->cl_type, vec4(f), suffix(f), t->fcoord);
-   k = build(d, src, msg, msglen);
-   if (!k)
-      goto out;
-   img = make_image(d, t, f, CL_MEM_READ_ONLY, &ibuf, &err);
-   CHECK(err, "clCreateImage");
-   CHECK(clEnqueueWriteImage(d->q, img, CL_TRUE, origin0, whole, 0, 0, data, 0, NULL, NULL),
-         "clEnqueueWriteImage");
-   smp = clCreateSampler(d->ctx, s->norm, s->addr, s->filter, &err);
-   CHECK(err, "clCreateSampler");
-   cbuf = clCreateBuffer(d->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, NSAMPLES * 16,
-                         (void *)coords, &err);
-   CHECK(err, "clCreateBuffer");
-   obuf = clCreateBuffer(d->ctx, CL_MEM_WRITE_ONLY, NSAMPLES * 16, NULL, &err);
-   CHECK(err, "clCreateBuffer");
-   CHECK(clSetKernelArg(k, 0, sizeof(cl_mem), &img), "clSetKernelArg");
-   CHECK(clSetKernelArg(k, 1, sizeof(cl_sampler), &smp), "clSetKernelArg (sampler)");
-   CHECK(clSetKernelArg(k, 2, sizeof(cl_mem), &cbuf), "clSetKernelArg");
-   CHECK(clSetKernelArg(k, 3, sizeof(cl_mem), &obuf), "clSetKernelArg");
-   size_t global = NSAMPLES;
-   CHECK(clEnqueueNDRangeKernel(d->q, k, 1, NULL, &global, NULL, 0, NULL, NULL),
-         "clEnqueueNDRangeKernel");
-   memset(out, 0xCD, NSAMPLES * 16);
-   CHECK(clEnqueueReadBuffer(d->q, obuf, CL_TRUE, 0, NSAMPLES * 16, out, 0, NULL, NULL),
-         "clEnqueueReadBuffer");
-   ret = 0;
-out:
-   release_image(img, ibuf);
-   if (smp)
-      clReleaseSampler(smp);
-   if (cbuf)
-      clReleaseMemObject(cbuf);
-   if (obuf)
-      clReleaseMemObject(obuf);
-   return ret;
-}
-
-/* The largest channel magnitude the image holds, as a read returns it (at least 1: border
-   and missing alpha). */
-static double
-image_max(const struct fmt *f, const void *data, size_t n)
-{
-   double m = 1;
-   cl_channel_type dt = f->f.image_channel_data_type;
-   for (size_t i = 0; i < n * f->esz / f->csz; i++) {
-      double v = dt == CL_FLOAT ? fabs(((const float *)data)[i])
-                 : dt == CL_HALF_FLOAT ? fabs(half_to_float(((const uint16_t *)data)[i]))
-                                       : 1;
-      m = v > m ? v : m;
-   }
-   return m;
-}
-
-/* One step of the format (the CTS's get_max_absolute_error for LINEAR). */
-static double
-format_step(const struct fmt *f)
-{
-   switch (f->f.image_channel_data_type) {
-   case CL_SNORM_INT8: return 1.0 / 127;
-   case CL_UNORM_INT8: return 1.0 / 255;
-   case CL_UNORM_INT16: return 1.0 / 65535;
-   case CL_SNORM_INT16: return 1.0 / 32767;
-   case CL_FLOAT: return FLT_MIN;
-   default: return 0;
-   }
-}
-
-static void
-group_sample(struct dev *hs, struct dev *pocl)
-{
-   for (unsigned ti = 0; ti < NTYPES; ti++) {
-      const struct imgtype *t = &imgtypes[ti];
-      if (!t->fcoord)
-         continue; /* 1D buffer images take no sampler */
-      for (cl_uint i = 0; i < hs->nformats[ti][0]; i++) {
-         struct fmt f;
-         int known = fmt_describe(hs->formats[ti][0][i], &f);
-         cl_channel_order o = f.f.image_channel_order;
-         /* Every format on 2D images; R and RGBA on the others. */
-         if (strcmp(t->name, "2d") && o != CL_R && o != CL_RGBA)
-            continue;
-         size_t n = texels(t);
-         for (unsigned si = 0; si < NSAMPLERS; si++) {
-            const struct samp *s = &samplers[si];
-            char name[200], msg[512] = "";
-            snprintf(name, sizeof(name), "sample/%s/%s/%s", t->name, f.name, s->name);
-            if (!selected(name))
-               continue;
-            if (!known || o == CL_DEPTH || is_srgb(&f)) {
-               not_run(name, !known ? "a format this test does not know"
-                                    : "depth and sRGB images: not in this test");
-               continue;
-            }
-            if (f.kind != K_FLOAT && s->filter == CL_FILTER_LINEAR)
-               continue; /* integer formats: NEAREST only (OpenCL C read_imagei/ui) */
-            if (!lists(pocl, ti, 0, f.f)) {
-               not_run(name, "PoCL does not list the format: no reference");
-               continue;
-            }
-            unsigned char *data = malloc(n * f.esz);
-            float *coords = malloc(NSAMPLES * 16), *oh = malloc(NSAMPLES * 16),
-                  *op = malloc(NSAMPLES * 16);
-            fill_texels(&f, data, n, seed_of(name, 0));
-            uint64_t rs = seed_of(name, 1);
-            int is_array = t->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
-                           t->type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
-            for (size_t j = 0; j < NSAMPLES; j++) {
-               float *c = coords + 4 * j;
-               c[0] = coordinate(s, t->w, 0, &rs);
-               c[1] = t->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? coordinate(s, t->h, 1, &rs)
-                      : t->h > 1                            ? coordinate(s, t->h, 0, &rs)
-                                                            : 0;
-               c[2] = t->type == CL_MEM_OBJECT_IMAGE2D_ARRAY ? coordinate(s, t->d, 1, &rs)
-                      : t->d > 1                             ? coordinate(s, t->d, 0, &rs)
-                                                             : 0;
-               c[3] = 0;
-            }
-            (void)is_array;
-            if (sample_on(hs, t, &f, s, data, coords, oh, msg, sizeof(msg))) {
-               report(name, msg, NULL);
-            } else if (sample_on(pocl, t, &f, s, data, coords, op, msg, sizeof(msg))) {
-               char m2[600];
-               snprintf(m2, sizeof(m2), "the reference fails: %s", msg);
-               report(name, m2, NULL);
-            } else if (s->filter == CL_FILTER_NEAREST) {
-               size_t bad = compare_vec4(&f, oh, op, NSAMPLES, is_normalized(&f) ? 3 : 0, msg,
-                                         sizeof(msg));
-               char m2[700];
-               snprintf(m2, sizeof(m2), "%zu values differ from PoCL; first: %s", bad, msg);
-               report(name, bad ? m2 : NULL, "(against PoCL, exact texel)");
-            } else {
-               double m = image_max(&f, data, n);
-               double tol = fmax((0x1.0p-7 + 6 * (double)FLT_EPSILON) * m, format_step(&f));
-               size_t bad = 0;
-               double worst = 0;
-               for (size_t j = 0; j < NSAMPLES * 4; j++) {
-                  double e = fabs((double)oh[j] - op[j]);
-                  if (isnan(oh[j]) != isnan(op[j]))
-                     e = INFINITY;
-                  else if (isnan(oh[j]))
-                     e = 0;
-                  worst = e > worst ? e : worst;
-                  if (e > tol && bad++ == 0)
-                     snprintf(msg, sizeof(msg), "sample %zu (%g, %g, %g) channel %zu: hsacl "
-                              "%.7g, PoCL %.7g (difference %.3g > %.3g)", j / 4,
-                              coords[j / 4 * 4], coords[j / 4 * 4 + 1], coords[j / 4 * 4 + 2],
-                              j % 4, oh[j], op[j], e, tol);
-               }
-               char m2[700], detail[120];
-               snprintf(m2, sizeof(m2), "%zu values beyond the CTS bound; first: %s", bad, msg);
-               snprintf(detail, sizeof(detail), "(against PoCL: largest difference %.3g, "
-                        "bound %.3g)", worst, tol);
-               report(name, bad ? m2 : NULL, detail);
-            }
-            free(data);
-            free(coords);
-            free(oh);
-            free(op);
          }
       }
    }
