@@ -54,6 +54,11 @@ struct mem_map {
    void *staging; /* staging copy for device-only memory, or NULL */
    size_t staging_size;
    struct _cl_device_id *staging_dev;
+   /* A CL_MEM_USE_HOST_PTR image's mapping (mem_image_xfer.c): host_ptr points into the
+    * application's memory; rect_origin/rect_region are the byte rectangle (struct
+    * mem_image's view) the unmap writes back with the image's and the host's pitches. */
+   bool rect;
+   size_t rect_origin[3], rect_region[3];
 };
 
 /*

@@ -19,8 +19,8 @@
  *
  * Formats: every OpenCL format this file can express (format_info) for which the runtime
  * reports the capabilities the flags need, for every device of the context with image
- * support, minus the sRGB orders for writes (cl_khr_srgb_image_writes is not reported) and
- * the depth orders (cl_khr_depth_images is not reported).
+ * support, minus the sRGB orders for writes (cl_khr_srgb_image_writes is not reported);
+ * CL_DEPTH for 2D images and arrays when cl_khr_depth_images is reported.
  */
 #include "mem_priv.h"
 
@@ -139,17 +139,28 @@ static const cl_channel_type candidate_types[] = {
 
 /*
  * The formats the driver moves and converts correctly on both runtimes' GPU (the texture
- * unit model of sim/isa/sim_mimg.c decodes 8/16/32-bit channels in 1, 2 or 4 channels):
- * no packed types, no 3-channel orders, no Rx/RGx/RGBx padding orders, no depth.
+ * unit model of sim/isa/sim_texel.c): 1, 2 and 4 channels of 8/16/32 bits, and RGB in the
+ * packed 565 / 555 / 101010 types; no Rx/RGx/RGBx padding orders; depth for 2D images
+ * and 2D arrays on devices reporting cl_khr_depth_images.
  */
 static bool
-format_driver_supported(const cl_image_format *f)
+format_driver_supported(const struct _cl_context *ctx, cl_mem_object_type type,
+                        const cl_image_format *f)
 {
+   if (f->image_channel_order == CL_DEPTH) {
+      for (cl_uint i = 0; i < ctx->num_devices; i++) {
+         if (ctx->devices[i]->image_support &&
+             !plat_device_has_image_feature(ctx->devices[i], "cl_khr_depth_images"))
+            return false;
+      }
+      return type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+   }
    switch (f->image_channel_order) {
    case CL_R:
    case CL_A:
    case CL_RG:
    case CL_RA:
+   case CL_RGB: /* packed types only (format_info) */
    case CL_RGBA:
    case CL_BGRA:
    case CL_ARGB:
@@ -158,23 +169,20 @@ format_driver_supported(const cl_image_format *f)
    case CL_LUMINANCE:
    case CL_sRGBA:
    case CL_sBGRA:
-      break;
-   default:
-      return false;
-   }
-   switch (f->image_channel_data_type) {
-   case CL_UNORM_SHORT_565:
-   case CL_UNORM_SHORT_555:
-   case CL_UNORM_INT_101010:
-      return false;
-   default:
       return true;
+   default:
+      return false;
    }
 }
 
+/* The HSA geometry of an OpenCL image type and format: CL_DEPTH images are the depth
+ * geometries (cl_khr_depth_images: 2D and 2D array only). */
 static hsa_ext_image_geometry_t
-geometry_of(cl_mem_object_type t)
+geometry_of(cl_mem_object_type t, const cl_image_format *f)
 {
+   if (f->image_channel_order == CL_DEPTH)
+      return t == CL_MEM_OBJECT_IMAGE2D_ARRAY ? HSA_EXT_IMAGE_GEOMETRY_2DADEPTH
+                                              : HSA_EXT_IMAGE_GEOMETRY_2DDEPTH;
    switch (t) {
    case CL_MEM_OBJECT_IMAGE1D: return HSA_EXT_IMAGE_GEOMETRY_1D;
    case CL_MEM_OBJECT_IMAGE1D_BUFFER: return HSA_EXT_IMAGE_GEOMETRY_1DB;
@@ -209,7 +217,7 @@ format_supported(const struct _cl_context *ctx, cl_mem_flags flags, cl_mem_objec
    const struct disp_hsa *hsa = disp_hsa_get();
    hsa_ext_image_format_t hf;
    size_t elem;
-   if (!format_info(f, &hf, &elem) || !format_driver_supported(f))
+   if (!format_info(f, &hf, &elem) || !format_driver_supported(ctx, type, f))
       return false;
    bool sRGB = f->image_channel_order == CL_sRGBA || f->image_channel_order == CL_sBGRA;
    bool kernel_writes = (flags & (CL_MEM_WRITE_ONLY | CL_MEM_READ_WRITE |
@@ -233,7 +241,7 @@ format_supported(const struct _cl_context *ctx, cl_mem_flags flags, cl_mem_objec
          continue;
       uint32_t caps = 0;
       if (hsa->img.hsa_ext_image_get_capability_with_layout(
-             dev->agent, geometry_of(type), &hf, HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, &caps) !=
+             dev->agent, geometry_of(type, f), &hf, HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, &caps) !=
              HSA_STATUS_SUCCESS ||
           (caps & need) != need)
          return false;
@@ -431,9 +439,11 @@ hsa_desc(const struct mem_image *im)
       hd.array_size = d->image_array_size;
       break;
    case HSA_EXT_IMAGE_GEOMETRY_2D:
+   case HSA_EXT_IMAGE_GEOMETRY_2DDEPTH:
       hd.height = d->image_height;
       break;
    case HSA_EXT_IMAGE_GEOMETRY_2DA:
+   case HSA_EXT_IMAGE_GEOMETRY_2DADEPTH:
       hd.height = d->image_height;
       hd.array_size = d->image_array_size;
       break;
@@ -545,7 +555,7 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
    im->format = *fmt;
    im->desc = *desc;
    format_info(fmt, &im->hsa_format, &im->elem_size);
-   im->geometry = geometry_of(desc->image_type);
+   im->geometry = geometry_of(desc->image_type, fmt);
    cl_mem_object_type t = desc->image_type;
    /* Sizes the type does not use are 0 in queries (§5.3.7). */
    if (t != CL_MEM_OBJECT_IMAGE2D && t != CL_MEM_OBJECT_IMAGE2D_ARRAY &&

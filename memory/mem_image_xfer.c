@@ -412,6 +412,19 @@ pack_texel(const struct mem_image *im, const void *color, unsigned char *texel)
    static const int r[] = { 0 }, a[] = { 3 }, rg[] = { 0, 1 }, ra[] = { 0, 3 },
                     rgba[] = { 0, 1, 2, 3 }, bgra[] = { 2, 1, 0, 3 }, argb[] = { 3, 0, 1, 2 },
                     abgr[] = { 3, 2, 1, 0 };
+   const float *fc = color;
+   cl_channel_type ct = im->format.image_channel_data_type;
+   if (ct == CL_UNORM_SHORT_565 || ct == CL_UNORM_SHORT_555 || ct == CL_UNORM_INT_101010) {
+      /* §5.3.1.1: 565 is R 15:11, G 10:5, B 4:0; 555 R 14:10, G 9:5, B 4:0; 101010
+       * R 29:20, G 19:10, B 9:0 (the other bits unused, written 0). */
+      unsigned rb = ct == CL_UNORM_INT_101010 ? 10 : 5, gb = ct == CL_UNORM_SHORT_565 ? 6 : rb;
+      uint32_t r = (uint32_t)lrintf(clampf(fc[0], 0.0f, 1.0f) * (float)((1u << rb) - 1));
+      uint32_t g = (uint32_t)lrintf(clampf(fc[1], 0.0f, 1.0f) * (float)((1u << gb) - 1));
+      uint32_t b = (uint32_t)lrintf(clampf(fc[2], 0.0f, 1.0f) * (float)((1u << rb) - 1));
+      uint32_t v = (r << (gb + rb)) | (g << rb) | b;
+      memcpy(texel, &v, im->elem_size); /* little endian: the low 2 or 4 bytes */
+      return;
+   }
    const int *order;
    int n;
    bool srgb = false;
@@ -523,6 +536,55 @@ mem_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocki
    if ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
        (err = mem__check_host_write(mem)) != CL_SUCCESS)
       goto out;
+   if ((mem->flags & CL_MEM_USE_HOST_PTR) && !mem->parent) {
+      /* §5.3.6: a CL_MEM_USE_HOST_PTR image maps at host_ptr with the pitches it was created
+       * with. The region is read from the device copy into host_ptr; unmap writes it back. */
+      struct mem_map *map = icd_calloc(1, sizeof(*map));
+      if (!map) {
+         err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a mapping");
+         goto out;
+      }
+      byte_rect(im, origin, region, map->rect_origin, map->rect_region);
+      map->rect = true;
+      map->flags = map_flags;
+      map->host_ptr = (char *)mem->host_ptr + map->rect_origin[0] +
+                      map->rect_origin[1] * im->host_row_pitch +
+                      map->rect_origin[2] * im->host_slice_pitch;
+      pthread_mutex_lock(&mem->lock);
+      map->next = mem->maps;
+      mem->maps = map;
+      pthread_mutex_unlock(&mem->lock);
+      atomic_fetch_add(&mem->map_count, 1);
+      err = mem__enqueue_rect_rw(q, mem, CL_COMMAND_MAP_IMAGE, true, blocking_map,
+                                 map->rect_origin, map->rect_origin, map->rect_region,
+                                 im->row_pitch, im->slice_pitch, im->host_row_pitch,
+                                 im->host_slice_pitch, mem->host_ptr, false,
+                                 num_events_in_wait_list, event_wait_list, event);
+      if (err != CL_SUCCESS) {
+         pthread_mutex_lock(&mem->lock);
+         for (struct mem_map **link = &mem->maps; *link; link = &(*link)->next) {
+            if (*link == map) {
+               *link = map->next;
+               break;
+            }
+         }
+         pthread_mutex_unlock(&mem->lock);
+         atomic_fetch_sub(&mem->map_count, 1);
+         icd_free(map);
+         goto out;
+      }
+      result = map->host_ptr;
+      size_t hrow = t == CL_MEM_OBJECT_IMAGE1D_ARRAY
+                       ? (im->desc.image_row_pitch ? im->desc.image_row_pitch
+                                                   : im->desc.image_width * im->elem_size)
+                       : im->host_row_pitch;
+      *image_row_pitch = hrow;
+      if (image_slice_pitch)
+         *image_slice_pitch = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? im->host_row_pitch
+                              : slices                         ? im->host_slice_pitch
+                                                               : 0;
+      goto out;
+   }
    /* The bytes from the region's first texel to its last, with the image's own pitches. */
    size_t first = origin[0] * im->elem_size + origin[1] * im->row_pitch +
                   origin[2] * im->slice_pitch;

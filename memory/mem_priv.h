@@ -87,6 +87,10 @@ cl_int mem__enqueue_map(struct _cl_command_queue *q, struct _cl_mem *mem, cl_com
                         cl_uint num_events, const cl_event *wait_list, cl_event *event,
                         void **out);
 
+/* Enqueues a command of `type` that only orders (its event completes after the wait list). */
+cl_int mem__enqueue_nop(struct _cl_command_queue *q, struct _cl_mem *mem, cl_command_type type,
+                        cl_uint num_events, const cl_event *wait_list, cl_event *event);
+
 /* Host access checks of §5.2.2 / §5.3.3 (CL_INVALID_OPERATION, logged). */
 cl_int mem__check_host_read(const struct _cl_mem *mem);
 cl_int mem__check_host_write(const struct _cl_mem *mem);

@@ -651,6 +651,19 @@ mem__enqueue_rect_copy(struct _cl_command_queue *q, struct _cl_mem *src, struct 
    return finish_enqueue(cmd, err, event, false);
 }
 
+cl_int
+mem__enqueue_nop(struct _cl_command_queue *q, struct _cl_mem *mem, cl_command_type type,
+                 cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+   struct disp_command *cmd;
+   struct xfer *x;
+   cl_int err = xfer_create(q, type, XFER_NOP, mem, num_events, wait_list, &cmd, &x);
+   if (err != CL_SUCCESS)
+      return err;
+   cmd->kind = DISP_COMMAND_HOST;
+   return finish_enqueue(cmd, CL_SUCCESS, event, false);
+}
+
 /* ---- fill --------------------------------------------------------------------------- */
 
 cl_int CL_API_CALL
@@ -882,6 +895,29 @@ mem_EnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *m
    if (!map)
       return ICD_ERROR(CL_INVALID_VALUE, "mapped_ptr %p is not a live mapping of memobj",
                        mapped_ptr);
+   if (map->rect) {
+      /* A USE_HOST_PTR image's mapping: written regions go back to the device copy. */
+      const struct mem_image *im = mem->image;
+      if (map->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
+         err = mem__enqueue_rect_rw(q, mem, CL_COMMAND_UNMAP_MEM_OBJECT, false, false,
+                                    map->rect_origin, map->rect_origin, map->rect_region,
+                                    im->row_pitch, im->slice_pitch, im->host_row_pitch,
+                                    im->host_slice_pitch, mem->host_ptr, false,
+                                    num_events_in_wait_list, event_wait_list, event);
+      else
+         err = mem__enqueue_nop(q, mem, CL_COMMAND_UNMAP_MEM_OBJECT, num_events_in_wait_list,
+                                event_wait_list, event);
+      if (err != CL_SUCCESS) {
+         pthread_mutex_lock(&mem->lock);
+         map->next = mem->maps;
+         mem->maps = map;
+         pthread_mutex_unlock(&mem->lock);
+         return err;
+      }
+      atomic_fetch_sub(&mem->map_count, 1);
+      icd_free(map);
+      return CL_SUCCESS;
+   }
    struct disp_command *cmd;
    struct xfer *x;
    err = xfer_create(q, CL_COMMAND_UNMAP_MEM_OBJECT, XFER_UNMAP, mem, num_events_in_wait_list,

@@ -128,7 +128,8 @@ cl_device_svm_capabilities plat_device_svm_capabilities(const struct _cl_device_
  * features it reports (CL_DEVICE_OPENCL_C_FEATURES). Both come from plat_extensions.def. */
 const char *plat_device_extensions(const struct _cl_device_id *dev);
 
-/* True when `dev` reports the image-related OpenCL C feature `name` (3.0 profile). */
+/* True when `dev` reports the image-related OpenCL C feature (3.0 profile) or extension
+ * `name` (plat_device.c IMAGE_FEATURES, IMAGE_EXTENSIONS). */
 bool plat_device_has_image_feature(const struct _cl_device_id *dev, const char *name);
 
 /* True when the devices report extension `name` (CL_DEVICE_EXTENSIONS) in the current

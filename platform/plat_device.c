@@ -233,8 +233,44 @@ static const cl_name_version device_features[] = {
 
 /* The OpenCL C 3.0 features of image support (§6.2.1), reported by a device with
  * CL_DEVICE_IMAGE_SUPPORT (plat_device_image.c) after device_features. Each one is tested
- * end to end on both runtimes: tests/api_image_objects_test.c, tests/api_image_kernel_test.c. */
-#define IMAGE_FEATURES(X) X(__opencl_c_images, 3, 0, 0)
+ * end to end on both runtimes: tests/api_image_objects_test.c, api_image_kernel_test.c,
+ * api_image_ext_test.c. */
+#define IMAGE_FEATURES(X)                                                                   \
+   X(__opencl_c_images, 3, 0, 0)                                                            \
+   X(__opencl_c_read_write_images, 3, 0, 0)                                                 \
+   X(__opencl_c_3d_image_writes, 3, 0, 0)
+/* The image extensions, reported by an image device in both profiles after the others;
+ * tests/api_image_ext_test.c. */
+#define IMAGE_EXTENSIONS(X)                                                                 \
+   X(cl_khr_3d_image_writes, 1, 0, 0)                                                       \
+   X(cl_khr_depth_images, 1, 0, 0)                                                          \
+   X(cl_khr_image2d_from_buffer, 1, 0, 0)
+#define IMAGE_EXTENSION(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
+static const cl_name_version device_extensions_images[] = {
+#define PLAT_EXTENSION(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
+#define PLAT_EXTENSION_30(name, major, minor, patch)                                          \
+   { CL_MAKE_VERSION(major, minor, patch), #name },
+#define PLAT_FEATURE(name, major, minor, patch)
+#include "platform/plat_extensions.def"
+#undef PLAT_FEATURE
+#undef PLAT_EXTENSION_30
+#undef PLAT_EXTENSION
+   IMAGE_EXTENSIONS(IMAGE_EXTENSION)
+};
+#define NUM_DEVICE_EXTENSIONS_IMAGES                                                        \
+   (sizeof(device_extensions_images) / sizeof(device_extensions_images[0]))
+static const cl_name_version device_extensions_12_images[] = {
+#define PLAT_EXTENSION(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
+#define PLAT_EXTENSION_30(name, major, minor, patch)
+#define PLAT_FEATURE(name, major, minor, patch)
+#include "platform/plat_extensions.def"
+#undef PLAT_FEATURE
+#undef PLAT_EXTENSION_30
+#undef PLAT_EXTENSION
+   IMAGE_EXTENSIONS(IMAGE_EXTENSION)
+};
+#define NUM_DEVICE_EXTENSIONS_12_IMAGES                                                     \
+   (sizeof(device_extensions_12_images) / sizeof(device_extensions_12_images[0]))
 static const cl_name_version device_features_images[] = {
 #define PLAT_EXTENSION(name, major, minor, patch)
 #define PLAT_EXTENSION_30(name, major, minor, patch)
@@ -284,9 +320,28 @@ static const char device_extension_feature_string[] =
 #undef PLAT_EXTENSION
    "";
 
-/* The same for a device with image support, in the 3.0 and the 1.2 profile: the image
- * features name image support to the compiler (which then defines __IMAGE_SUPPORT__);
- * the 1.2 profile's CL_DEVICE_EXTENSIONS stays without them. */
+/* The same for a device with image support: CL_DEVICE_EXTENSIONS of both profiles, and
+ * what the compiler enables in both. The image features name image support to the compiler
+ * (which then defines __IMAGE_SUPPORT__), in the 1.2 profile too; its CL_DEVICE_EXTENSIONS
+ * stays without them. */
+static const char device_extension_string_images[] =
+#define PLAT_EXTENSION(name, major, minor, patch) #name " "
+#define PLAT_EXTENSION_30(name, major, minor, patch) #name " "
+#define PLAT_FEATURE(name, major, minor, patch)
+#include "platform/plat_extensions.def"
+#undef PLAT_FEATURE
+#undef PLAT_EXTENSION_30
+#undef PLAT_EXTENSION
+   IMAGE_EXTENSIONS(IMAGE_FEATURE_NAME) "";
+static const char device_extension_string_12_ext_images[] =
+#define PLAT_EXTENSION(name, major, minor, patch) #name " "
+#define PLAT_EXTENSION_30(name, major, minor, patch)
+#define PLAT_FEATURE(name, major, minor, patch)
+#include "platform/plat_extensions.def"
+#undef PLAT_FEATURE
+#undef PLAT_EXTENSION_30
+#undef PLAT_EXTENSION
+   IMAGE_EXTENSIONS(IMAGE_FEATURE_NAME) "";
 static const char device_extension_feature_string_images[] =
 #define PLAT_EXTENSION(name, major, minor, patch) #name " "
 #define PLAT_EXTENSION_30(name, major, minor, patch) #name " "
@@ -295,7 +350,7 @@ static const char device_extension_feature_string_images[] =
 #undef PLAT_FEATURE
 #undef PLAT_EXTENSION_30
 #undef PLAT_EXTENSION
-   IMAGE_FEATURES(IMAGE_FEATURE_NAME) "";
+   IMAGE_EXTENSIONS(IMAGE_FEATURE_NAME) IMAGE_FEATURES(IMAGE_FEATURE_NAME) "";
 static const char device_extension_string_12_images[] =
 #define PLAT_EXTENSION(name, major, minor, patch) #name " "
 #define PLAT_EXTENSION_30(name, major, minor, patch)
@@ -304,7 +359,7 @@ static const char device_extension_string_12_images[] =
 #undef PLAT_FEATURE
 #undef PLAT_EXTENSION_30
 #undef PLAT_EXTENSION
-   "__opencl_c_images ";
+   IMAGE_EXTENSIONS(IMAGE_FEATURE_NAME) "__opencl_c_images ";
 
 static bool
 is_opencl_30(void)
@@ -351,10 +406,14 @@ plat_device_extensions(const struct _cl_device_id *dev)
 bool
 plat_device_has_image_feature(const struct _cl_device_id *dev, const char *name)
 {
-   if (!dev->image_support || !is_opencl_30())
+   if (!dev->image_support)
       return false;
-   for (size_t i = NUM_DEVICE_FEATURES; i < NUM_DEVICE_FEATURES_IMAGES; i++) {
+   for (size_t i = NUM_DEVICE_FEATURES; i < NUM_DEVICE_FEATURES_IMAGES && is_opencl_30(); i++) {
       if (!strcmp(device_features_images[i].name, name))
+         return true;
+   }
+   for (size_t i = NUM_DEVICE_EXTENSIONS; i < NUM_DEVICE_EXTENSIONS_IMAGES; i++) {
+      if (!strcmp(device_extensions_images[i].name, name))
          return true;
    }
    return false;
@@ -664,8 +723,17 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
                    NUM_DEVICE_FEATURES_IMAGES * sizeof(cl_name_version));
       RET_ARRAY(device_features, NUM_DEVICE_FEATURES * sizeof(cl_name_version));
    case CL_DEVICE_EXTENSIONS:
+      if (dev->image_support)
+         RET_STRING(is_opencl_30() ? device_extension_string_images
+                                   : device_extension_string_12_ext_images);
       RET_STRING(is_opencl_30() ? device_extension_string : device_extension_string_12);
    case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+      if (dev->image_support && !is_opencl_30())
+         RET_ARRAY(device_extensions_12_images,
+                   NUM_DEVICE_EXTENSIONS_12_IMAGES * sizeof(cl_name_version));
+      if (dev->image_support)
+         RET_ARRAY(device_extensions_images,
+                   NUM_DEVICE_EXTENSIONS_IMAGES * sizeof(cl_name_version));
       if (!is_opencl_30())
          RET_ARRAY(device_extensions_12, NUM_DEVICE_EXTENSIONS_12 * sizeof(cl_name_version));
       RET_ARRAY(device_extensions, NUM_DEVICE_EXTENSIONS * sizeof(cl_name_version));

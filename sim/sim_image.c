@@ -40,7 +40,7 @@
 #include "sim_priv.h"
 
 static float
-sim__as_f32_host(uint32_t u)
+f32_of_bits(uint32_t u)
 {
    float f;
    memcpy(&f, &u, 4);
@@ -48,7 +48,7 @@ sim__as_f32_host(uint32_t u)
 }
 
 static uint32_t
-sim__as_u32_host(float f)
+bits_of_f32(float f)
 {
    uint32_t u;
    memcpy(&u, &f, 4);
@@ -309,8 +309,6 @@ linear_layout(const hsa_ext_image_descriptor_t *d, unsigned bytes, size_t row_pi
    size_t n = d->array_size > d->depth ? d->array_size : d->depth;
    uint64_t slices = n ? (uint32_t)n : 1;
    uint64_t align = 256 / bytes;
-   if ((uint32_t)d->width == 0 && d->width != 0)
-      width = 1; /* the library sees the width as 32 bits */
    if (is_1d_type(d->geometry) && height > 1)
       return false;
    uint64_t pitch = (width + align - 1) / align * align;
@@ -980,7 +978,7 @@ hsa_ext_image_copy(hsa_agent_t agent, hsa_ext_image_t src_image, const hsa_dim3_
             sim__texel_read(&rf, rgba, sp, comp);
             if (srgb == 1)
                for (unsigned c = 0; c < 3; c++)
-                  comp[c] = sim__as_u32_host(linear_to_srgb_f32(sim__as_f32_host(comp[c])));
+                  comp[c] = bits_of_f32(linear_to_srgb_f32(f32_of_bits(comp[c])));
             sim__texel_write(&wf, rgba, comp, dp);
          }
       }
@@ -1021,7 +1019,7 @@ hsa_ext_image_clear(hsa_agent_t agent, hsa_ext_image_t image, const void *data,
    unsigned order = v.desc.format.channel_order, nfmt = v.prop.nfmt;
    if (order == HSA_EXT_IMAGE_CHANNEL_ORDER_SRGBA) {
       for (unsigned c = 0; c < 3; c++)
-         comp[c] = sim__as_u32_host(linear_to_srgb_f64(sim__as_f32_host(comp[c])));
+         comp[c] = bits_of_f32(linear_to_srgb_f64(f32_of_bits(comp[c])));
       nfmt = SIM_NFMT_UNORM;
    }
    uint8_t sel[4];

@@ -3,7 +3,7 @@
  * API §5.7, §5.9.2; OpenCL C §6.13.14): read_imagef/i/ui with and without samplers (kernel
  * argument, program-scope constant sampler_t, literal sampler), write_imagef/i/ui, the
  * get_image_* queries, 1D/1D-array/2D-array/3D reads (1D writes), NEAREST exact and LINEAR
- * within a tolerance; sampler objects and their errors; clSetKernelArg's image and
+ * within a tolerance; sRGB decode, packed 565 / 101010 unpacking; sampler objects and their errors; clSetKernelArg's image and
  * sampler checks. Expected values are computed on the host from the texels written.
  *
  * Without image support (the software runtime before sim/ provides the image extension)
@@ -47,6 +47,10 @@ static const char *source =
    "kernel void lin(read_only image2d_t src, sampler_t s, global float4 *out) {\n"
    "   int x = get_global_id(0), y = get_global_id(1);\n"
    "   out[y * get_image_width(src) + x] = read_imagef(src, s, (float2)(x + 0.75f, y + 0.5f));\n"
+   "}\n"
+   "kernel void read_f(read_only image2d_t src, global float4 *out) {\n"
+   "   int x = get_global_id(0);\n"
+   "   out[x] = read_imagef(src, (int2)(x, 0));\n"
    "}\n"
    "kernel void queries(read_only image3d_t a, read_only image2d_array_t b,\n"
    "                    read_only image1d_array_t c, global int *out) {\n"
@@ -375,6 +379,86 @@ test_geometries(void)
       clReleaseMemObject(all[i]);
 }
 
+static float
+srgb_to_linear(float c)
+{
+   return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
+}
+
+/* sRGB reads decode to linear; packed RGB formats unpack to [0, 1] with alpha 1. */
+static void
+test_format_reads(void)
+{
+   cl_int err;
+   enum { N = 64 };
+   cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * 16, NULL, &err);
+   cl_image_desc d = desc2d(N, 1);
+   float fo[N * 4];
+   size_t g = N;
+   cl_kernel k = kernel("read_f");
+   clSetKernelArg(k, 1, sizeof out, &out);
+
+   cl_image_format fs = { CL_sRGBA, CL_UNORM_INT8 };
+   uint8_t s8[N * 4];
+   for (int i = 0; i < N * 4; i++)
+      s8[i] = (uint8_t)(i * 5 + 3);
+   cl_mem img = clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &fs, &d, s8, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   clSetKernelArg(k, 0, sizeof img, &img);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof fo, fo, 0, NULL, NULL),
+                CL_SUCCESS);
+   size_t bad = 0;
+   for (int i = 0; i < N * 4; i++) {
+      float want = i % 4 == 3 ? s8[i] / 255.0f : srgb_to_linear(s8[i] / 255.0f);
+      bad += fabsf(fo[i] - want) > 2e-3f;
+   }
+   CHECK_EQ_INT(bad, 0);
+   clReleaseMemObject(img);
+
+   cl_image_format f5 = { CL_RGB, CL_UNORM_SHORT_565 };
+   uint16_t p5[N];
+   for (int i = 0; i < N; i++)
+      p5[i] = (uint16_t)(i * 1021 + 7);
+   img = clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &f5, &d, p5, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   clSetKernelArg(k, 0, sizeof img, &img);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof fo, fo, 0, NULL, NULL),
+                CL_SUCCESS);
+   bad = 0;
+   for (int i = 0; i < N; i++) {
+      float want[4] = { (p5[i] >> 11) / 31.0f, ((p5[i] >> 5) & 63) / 63.0f, (p5[i] & 31) / 31.0f,
+                        1.0f };
+      for (int c = 0; c < 4; c++)
+         bad += fabsf(fo[i * 4 + c] - want[c]) > 1e-6f;
+   }
+   CHECK_EQ_INT(bad, 0);
+   clReleaseMemObject(img);
+
+   cl_image_format f10 = { CL_RGB, CL_UNORM_INT_101010 };
+   uint32_t p10[N];
+   for (int i = 0; i < N; i++)
+      p10[i] = (uint32_t)i * 2654435761u;
+   img = clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &f10, &d, p10, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   clSetKernelArg(k, 0, sizeof img, &img);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof fo, fo, 0, NULL, NULL),
+                CL_SUCCESS);
+   bad = 0;
+   for (int i = 0; i < N; i++) {
+      float want[4] = { ((p10[i] >> 20) & 1023) / 1023.0f, ((p10[i] >> 10) & 1023) / 1023.0f,
+                        (p10[i] & 1023) / 1023.0f, 1.0f };
+      for (int c = 0; c < 4; c++)
+         bad += fabsf(fo[i * 4 + c] - want[c]) > 1e-6f;
+   }
+   CHECK_EQ_INT(bad, 0);
+   clReleaseMemObject(img);
+   clReleaseKernel(k);
+   clReleaseMemObject(out);
+}
+
 static void
 test_samplers(void)
 {
@@ -487,6 +571,7 @@ main(void)
 
    if (images) {
       test_copies();
+      test_format_reads();
       test_geometries();
       test_samplers();
    } else {

@@ -33,6 +33,10 @@ elem_size(const cl_image_format *f)
    default: ch = 1; break;
    }
    switch (f->image_channel_data_type) {
+   case CL_UNORM_SHORT_565: case CL_UNORM_SHORT_555:
+      return 2;
+   case CL_UNORM_INT_101010:
+      return 4;
    case CL_SNORM_INT16: case CL_UNORM_INT16: case CL_SIGNED_INT16: case CL_UNSIGNED_INT16:
    case CL_HALF_FLOAT:
       return ch * 2;
@@ -186,6 +190,10 @@ test_formats(void)
             fprintf(stderr, "  type 0x%x lacks RGBA/0x%x\n", types[ti], rgba_types[k]);
       }
       CHECK(listed(list, n, CL_BGRA, CL_UNORM_INT8));
+      if (types[ti] != CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+         CHECK(listed(list, n, CL_RGB, CL_UNORM_SHORT_565));
+         CHECK(listed(list, n, CL_RGB, CL_UNORM_INT_101010));
+      }
       /* sRGB only for reading (cl_khr_srgb_image_writes is not reported). */
       CHECK(!listed(list, n, CL_sRGBA, CL_UNORM_INT8));
       cl_uint nro = 0;
@@ -268,8 +276,9 @@ test_create_errors(cl_mem buf)
                CL_INVALID_HOST_PTR);
    EXPECT_FAIL(clCreateImage(ctx, 0, &rgba, &d2, host, &err), CL_INVALID_HOST_PTR);
    /* Valid OpenCL formats the device does not offer. */
-   cl_image_format f565 = { CL_RGB, CL_UNORM_SHORT_565 };
-   EXPECT_FAIL(clCreateImage(ctx, 0, &f565, &d2, NULL, &err), CL_IMAGE_FORMAT_NOT_SUPPORTED);
+   cl_image_format fabgr16 = { CL_ABGR, CL_UNORM_INT8 }, rx = { CL_Rx, CL_FLOAT };
+   EXPECT_FAIL(clCreateImage(ctx, 0, &rx, &d2, NULL, &err), CL_IMAGE_FORMAT_NOT_SUPPORTED);
+   (void)fabgr16;
    cl_image_format srgb = { CL_sRGBA, CL_UNORM_INT8 };
    EXPECT_FAIL(clCreateImage(ctx, CL_MEM_WRITE_ONLY, &srgb, &d2, NULL, &err),
                CL_IMAGE_FORMAT_NOT_SUPPORTED);
@@ -434,6 +443,29 @@ test_commands(cl_mem buf)
    CHECK(ib[0] == -5 && ib[1] == 32767 && ib[2] == 7 && ib[3] == -32768);
    clReleaseMemObject(c);
 
+   /* Packed formats: the fill colour lands in the bits §5.3.1.1 names. */
+   {
+      cl_image_format p565 = { CL_RGB, CL_UNORM_SHORT_565 }, p101 = { CL_RGB, CL_UNORM_INT_101010 };
+      cl_mem m5 = clCreateImage(ctx, 0, &p565, &d, NULL, &err);
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      cl_mem m10 = clCreateImage(ctx, 0, &p101, &d, NULL, &err);
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      float pc[4] = { 1.0f, 0.5f, 0.25f, 0.0f };
+      size_t at[3] = { 3, 4, 0 }, one1[3] = { 1, 1, 1 };
+      uint16_t v5 = 0;
+      uint32_t v10 = 0;
+      CHECK_EQ_INT(clEnqueueFillImage(q, m5, pc, o0, full, 0, NULL, NULL), CL_SUCCESS);
+      CHECK_EQ_INT(clEnqueueReadImage(q, m5, CL_TRUE, at, one1, 0, 0, &v5, 0, NULL, NULL),
+                   CL_SUCCESS);
+      CHECK_EQ_INT(v5, (31u << 11) | (32u << 5) | 8u);
+      CHECK_EQ_INT(clEnqueueFillImage(q, m10, pc, o0, full, 0, NULL, NULL), CL_SUCCESS);
+      CHECK_EQ_INT(clEnqueueReadImage(q, m10, CL_TRUE, at, one1, 0, 0, &v10, 0, NULL, NULL),
+                   CL_SUCCESS);
+      CHECK_EQ_INT(v10, (1023u << 20) | (512u << 10) | 256u);
+      clReleaseMemObject(m5);
+      clReleaseMemObject(m10);
+   }
+
    /* Map for reading and writing. */
    size_t rp = 0, sp = 99;
    size_t mo[3] = { 2, 1, 0 }, mr[3] = { 10, 4, 1 };
@@ -462,6 +494,48 @@ test_commands(cl_mem buf)
             bad += back[(y + 1) * 37 + x + 2] != (uint32_t)(y * 100 + x);
       bad += back[0] != src[0];
       CHECK_EQ_INT(bad, 0);
+   }
+
+   /* A CL_MEM_USE_HOST_PTR image maps at host_ptr with its own pitches (§5.3.6). */
+   {
+      const size_t hrow = 37 * 4 + 12;
+      unsigned char *host = malloc(hrow * 11);
+      pattern(host, hrow * 11, 9);
+      cl_image_desc du = d;
+      du.image_row_pitch = hrow;
+      cl_mem u = clCreateImage(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, &f, &du, host, &err);
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      void *hp = NULL;
+      CHECK_EQ_INT(clGetMemObjectInfo(u, CL_MEM_HOST_PTR, sizeof hp, &hp, NULL), CL_SUCCESS);
+      CHECK(hp == host);
+      /* Written through the API, then mapped: host_ptr holds the new texels. */
+      uint32_t px[4] = { 0x01020304u, 0x05060708u, 0x0a0b0c0du, 0x11223344u };
+      size_t wo[3] = { 4, 6, 0 }, wr[3] = { 2, 2, 1 };
+      CHECK_EQ_INT(clEnqueueWriteImage(q, u, CL_TRUE, wo, wr, 0, 0, px, 0, NULL, NULL),
+                   CL_SUCCESS);
+      size_t urp = 0;
+      uint32_t *um = clEnqueueMapImage(q, u, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, wo, wr, &urp,
+                                       NULL, 0, NULL, NULL, &err);
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      CHECK(um == (uint32_t *)(host + 6 * hrow + 4 * 4));
+      CHECK_EQ_INT(urp, hrow);
+      if (um) {
+         CHECK(um[0] == px[0] && um[1] == px[1]);
+         uint32_t *row1 = (uint32_t *)((char *)um + urp);
+         CHECK(row1[0] == px[2] && row1[1] == px[3]);
+         row1[1] = 0xdeadbeefu;
+         CHECK_EQ_INT(clEnqueueUnmapMemObject(q, u, um, 0, NULL, NULL), CL_SUCCESS);
+         uint32_t t = 0;
+         size_t at[3] = { 5, 7, 0 }, one1[3] = { 1, 1, 1 };
+         CHECK_EQ_INT(clEnqueueReadImage(q, u, CL_TRUE, at, one1, 0, 0, &t, 0, NULL, NULL),
+                      CL_SUCCESS);
+         CHECK_EQ_INT(t, 0xdeadbeefu);
+      }
+      cl_uint mc = 9;
+      clGetMemObjectInfo(u, CL_MEM_MAP_COUNT, sizeof mc, &mc, NULL);
+      CHECK_EQ_INT(mc, 0);
+      clReleaseMemObject(u);
+      free(host);
    }
 
    /* Errors of the commands. */

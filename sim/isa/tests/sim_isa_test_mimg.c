@@ -772,6 +772,40 @@ TEST(mubuf_format)
    CHECK_EQ(w->v[12][7], 0x34003800u);
    CHECK_EQ(w->v[13][7], 0x00003C00u);
    CHECK_EQ(w->v[14][7], t_u(32768.0f / 65535.0f));
+
+   /* D16 and partial stores to RG SINT16 (DST_SEL X, Y, 0, 1), OFFEN addressing:
+    * buffer_store_format_d16_xy of (-5, 40000 as 16 bits = -25536) sign-extends the halves
+    * and stores -5, -25536; buffer_store_format_x of 70000 saturates X to 32767 and stores
+    * Y = 0; loads return the sign-extended integers. */
+   w = t_wave();
+   w->s[0] = (uint32_t)a;
+   w->s[1] = (uint32_t)(a >> 32) | 4u << 16;
+   w->s[2] = 512;
+   w->s[3] = SEL(4, 5, 0, 1) | 5u << 12 | 5u << 15; /* SINT, 16_16 */
+   for (unsigned l = 0; l < 64; l++)
+      w->v[4][l] = 4 * l; /* byte offsets */
+   vset_all(w, 0, 0x9C40FFFBu); /* halves: -5, 40000 */
+   vset_all(w, 1, 70000);
+   CHECK_EQ(t_run(w, "buffer_store_format_d16_xy v0, v4, s[0:3], 0 offen\n"
+                     "buffer_store_format_x v1, v4, s[0:3], 0 offen offset:256\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "buffer_load_format_xy v[8:9], v4, s[0:3], 0 offen\n"
+                     "buffer_load_format_xy v[10:11], v4, s[0:3], 0 offen offset:256\n"
+                     "buffer_load_format_d16_xy v12, v4, s[0:3], 0 offen\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   int16_t h[2];
+   memcpy(h, buf + 4 * 3, 4);
+   CHECK_EQ(h[0], -5);
+   CHECK_EQ(h[1], -25536);
+   memcpy(h, buf + 256 + 4 * 3, 4);
+   CHECK_EQ(h[0], 32767);
+   CHECK_EQ(h[1], 0);
+   CHECK_EQ(w->v[8][3], (uint32_t)-5);
+   CHECK_EQ(w->v[9][3], (uint32_t)-25536);
+   CHECK_EQ(w->v[10][3], 32767);
+   CHECK_EQ(w->v[11][3], 0);
+   CHECK_EQ(w->v[12][3], 0x9C40FFFBu);
 }
 
 /* Bilinear weights have 8 bits below the texel (16.8 fixed-point texel coordinates): on a

@@ -77,7 +77,7 @@ static void
 agent_infos(void)
 {
    for (int a = HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS;
-        a <= HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS; a++) {
+        a <= HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT; a++) {
       uint32_t v[3] = {0, 0, 0};
       hsa_status_t st = hsa_agent_get_info(gpu, (hsa_agent_info_t)a, v);
       printf("id: agent info 0x%x: status 0x%x %u %u %u\n", a, st, v[0], v[1], v[2]);

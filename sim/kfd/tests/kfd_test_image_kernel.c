@@ -14,7 +14,9 @@
  *   - 1D buffer images: read_imagef, write_imagef;
  *   - depth images (2DDEPTH FLOAT, 2DADEPTH UNORM16): read_imagef nearest / linear,
  *     write_imagef;
- *   - get_image_width / height / depth / array_size / channel_order / channel_data_type.
+ *   - get_image_width / height / depth / array_size / channel_order / channel_data_type;
+ *   - garbage descriptors (all ones, all zeros, unmapped memory) fault the dispatch: the
+ *     queue's error callback reports it and the process goes on.
  * Linear filtering is compared with the exact formula within 1/256 of the texel range (the
  * texture unit's 8-bit sub-texel weights); everything else exactly (sRGB within 1e-6).
  *
@@ -23,6 +25,7 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdint.h>
+#include <unistd.h>
 #include <hsa/hsa_ext_image.h>
 
 #include "kfd_test_common.h"
@@ -860,6 +863,66 @@ queries(void)
    CHECK_HSA(hsa_amd_memory_pool_free(o));
 }
 
+/* A garbage descriptor faults the dispatch and the process lives on: `desc` (12 dwords) as
+ * the image of load2d on a fresh queue; the queue's error callback must report `want`. */
+static void
+garbage(const char *what, const uint32_t desc[12], hsa_status_t want)
+{
+   uint32_t *t = kfd_test_alloc(&env, env.kernarg_pool, 64);
+   memcpy(t, desc, 48);
+   int32_t *c = halloc(64 * 8);
+   float *o = halloc(64 * 16);
+   for (int i = 0; i < 64; i++)
+      c[2 * i] = i, c[2 * i + 1] = 0;
+   hsa_queue_t *q;
+   CHECK_HSA(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, queue_error, NULL, UINT32_MAX,
+                              UINT32_MAX, &q));
+   struct {
+      uint64_t img;
+      const int32_t *c;
+      float *o;
+      int n;
+   } args = {(uint64_t)(uintptr_t)t, c, o, 64};
+   void *ka = kfd_test_alloc(&env, env.kernarg_pool, 4096);
+   memset(ka, 0, 4096);
+   memcpy(ka, &args, sizeof(args));
+   kfd_test_kernel k = kfd_test_find_kernel(exe, gpu, "load2d.kd");
+   hsa_signal_t done;
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &done));
+   atomic_store(&errors_seen, 0);
+   kfd_test_dispatch(q, &k, ka, 64, 64, done);
+   for (int i = 0; i < 5000 && atomic_load(&errors_seen) == 0; i++)
+      usleep(1000);
+   hsa_status_t got = atomic_load(&errors_seen) ? atomic_load(&last_error) : HSA_STATUS_SUCCESS;
+   EXPECT(got == want, "garbage %s: queue error 0x%x, want 0x%x", what, got, want);
+   printf("id: garbage %s: queue error 0x%x\n", what, got);
+   CHECK_HSA(hsa_queue_destroy(q));
+   CHECK_HSA(hsa_signal_destroy(done));
+   CHECK_HSA(hsa_amd_memory_pool_free(ka));
+   CHECK_HSA(hsa_amd_memory_pool_free(t));
+   CHECK_HSA(hsa_amd_memory_pool_free(c));
+   CHECK_HSA(hsa_amd_memory_pool_free(o));
+}
+
+static void
+garbage_descriptors(void)
+{
+   uint32_t d[12];
+   memset(d, 0xFF, sizeof(d)); /* TYPE 15 (2D MSAA array), SW_MODE 31 */
+   garbage("all-ones T#", d, (hsa_status_t)HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION);
+   memset(d, 0, sizeof(d)); /* a buffer resource with DATA_FORMAT 0 (invalid) */
+   garbage("all-zero T#", d, (hsa_status_t)HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION);
+   /* A well-formed 64x1 RGBA8 linear 2D T# whose memory is not mapped (base 1 TiB). */
+   memset(d, 0, sizeof(d));
+   d[0] = (uint32_t)((1ull << 40) >> 8);
+   d[1] = (uint32_t)((1ull << 40) >> 40) | 10u << 20;
+   d[2] = 63;
+   d[3] = 4 | 5 << 3 | 6 << 6 | 7 << 9 | 9u << 28;
+   d[4] = 63u << 13;
+   garbage("unmapped T#", d, (hsa_status_t)HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION);
+   atomic_store(&faults_seen, 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -879,6 +942,7 @@ main(int argc, char **argv)
    buffer_images();
    depth_images();
    queries();
+   garbage_descriptors();
    CHECK_HSA(hsa_queue_destroy(queue));
    CHECK_HSA(hsa_executable_destroy(exe));
    CHECK_HSA(hsa_shut_down());
