@@ -34,6 +34,8 @@ static const char *example_name = "example";
  * The first device of the platform whose CL_PLATFORM_NAME is "hsacl" (whatever its
  * position in the loader's list), with a context and an in-order queue on it. Prints the
  * device's name and driver version. Exits with EXAMPLE_ERROR when there is none.
+ * HSACL_EXAMPLE_PLATFORM=NAME picks another platform by name instead (e.g. "Portable
+ * Computing Language", to compare an example's output with PoCL's).
  */
 static cl_device_id
 example_open(cl_context *ctx, cl_command_queue *queue)
@@ -42,25 +44,28 @@ example_open(cl_context *ctx, cl_command_queue *queue)
    cl_uint count = 0;
    cl_device_id dev = NULL;
    cl_int err;
+   const char *want = getenv("HSACL_EXAMPLE_PLATFORM");
+   if (!want || !*want)
+      want = "hsacl";
 
    if (clGetPlatformIDs(16, platforms, &count) != CL_SUCCESS)
       count = 0;
    for (cl_uint i = 0; i < count && i < 16 && !dev; i++) {
-      char name[64] = "";
+      char name[128] = "";
       clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof(name), name, NULL);
-      if (strcmp(name, "hsacl") != 0 ||
+      if (strcmp(name, want) != 0 ||
           clGetDeviceIDs(platforms[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) != CL_SUCCESS)
          dev = NULL;
    }
    if (!dev) {
-      fprintf(stderr, "%s: no hsacl platform with a device (is OCL_ICD_VENDORS set?)\n",
-              example_name);
+      fprintf(stderr, "%s: no %s platform with a device (is OCL_ICD_VENDORS set?)\n",
+              example_name, want);
       exit(EXAMPLE_ERROR);
    }
    char dev_name[128] = "", driver[256] = "";
    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof(dev_name), dev_name, NULL);
    clGetDeviceInfo(dev, CL_DRIVER_VERSION, sizeof(driver), driver, NULL);
-   printf("%s: running on hsacl device %s, driver %s\n", example_name, dev_name, driver);
+   printf("%s: running on %s device %s, driver %s\n", example_name, want, dev_name, driver);
 
    *ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
    CL_TRY(err);
