@@ -143,11 +143,13 @@ struct sim_cp {
    uint64_t id;                   /* for log messages */
    /* Dispatches without the barrier bit run on threads of their own (sim_cp.c): */
    uint64_t next;                 /* CP thread: next packet to start (>= *read_index) */
+   /* CP thread only; not beside `inflight`/`processing`, which async_end reads under `lock`
+    * (GCC reads both with one 8-byte load, which then overlapped these: ThreadSanitizer). */
+   uint16_t last_acquire_scope, last_release_scope; /* recorded fence scopes */
    pthread_mutex_t lock;          /* read-index retirement, `inflight`, `processing` */
    pthread_cond_t retired;        /* an asynchronous dispatch ended */
    uint32_t inflight;             /* asynchronous dispatches running */
    bool processing;               /* the CP thread is processing a packet itself */
-   uint16_t last_acquire_scope, last_release_scope; /* recorded fence scopes */
    unsigned agent;                /* GPU agent number (sim_isa.h): whose L2 the packets use */
    void *owner;                   /* the front end's queue */
 };
