@@ -226,6 +226,26 @@ rect_pieces(struct xfer *x, const size_t *buf_origin, const size_t *host_origin,
    return CL_SUCCESS;
 }
 
+/* Copies: rows adjacent on both sides become one piece (a whole-width copy between images
+ * or buffers of one pitch is then one copy per slice or fewer: on ROCr each piece is a
+ * blit-kernel dispatch). The rows of either side do not overlap the other's (checked by
+ * the callers), so neither do the merged runs. */
+static void
+merge_contiguous(struct xfer *x)
+{
+   size_t k = 0;
+   for (size_t i = 1; i < x->num_pieces; i++) {
+      struct piece *a = &x->pieces[k];
+      const struct piece *b = &x->pieces[i];
+      if (a->buf_off + a->size == b->buf_off && a->host_off + a->size == b->host_off)
+         a->size += b->size;
+      else
+         x->pieces[++k] = *b;
+   }
+   if (x->num_pieces)
+      x->num_pieces = k + 1;
+}
+
 /*
  * The async copies of a staged read or write. Every copy is a runtime call, and on ROCr
  * without SDMA engines a blit-kernel dispatch of its own (a 1 KiB row costs as much as a
@@ -235,11 +255,12 @@ rect_pieces(struct xfer *x, const size_t *buf_origin, const size_t *host_origin,
  * MERGE_GAP_MAX: the extra bytes land in staging and are not copied out. A write never
  * bridges (it would write the bytes between the rows). Each run starts in staging at the
  * buffer offset's residue modulo STAGE_ALIGN, so both sides share their alignment (ROCr's
- * dword copy kernel needs equal addresses mod 4). Rows are in increasing buffer order
- * (rect_pieces; pitches at least the region). Sets staging_size.
+ * dword copy kernel needs equal addresses mod 4; its byte kernel is the slow one): at most
+ * 3 bytes more per run. Rows are in increasing buffer order (rect_pieces; pitches at least
+ * the region). Sets staging_size.
  */
 #define MERGE_GAP_MAX 4096u
-#define STAGE_ALIGN 256u
+#define STAGE_ALIGN 4u
 
 static cl_int
 coalesce_staged(struct xfer *x)
@@ -683,6 +704,8 @@ mem_EnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_
     * CL_MEM_COPY_OVERLAP. */
    if (err == CL_SUCCESS && rect_rows_overlap(x, src, dst, region[0]))
       err = ICD_ERROR(CL_MEM_COPY_OVERLAP, "source and destination rectangles overlap");
+   if (err == CL_SUCCESS)
+      merge_contiguous(x);
    return finish_enqueue(cmd, err, event, false);
 }
 
@@ -699,6 +722,8 @@ mem__enqueue_rect_copy(struct _cl_command_queue *q, struct _cl_mem *src, struct 
    if (err != CL_SUCCESS)
       return err;
    err = rect_pieces(x, dst_origin, src_origin, region, dst_row, dst_slice, src_row, src_slice);
+   if (err == CL_SUCCESS)
+      merge_contiguous(x);
    return finish_enqueue(cmd, err, event, false);
 }
 

@@ -5,7 +5,8 @@
  * (the row pitch of the full width) or packed, each followed by a read of the whole image
  * compared with a host model; 3D regions of a 64 x 64 x 32 image likewise; sub-rectangle
  * reads into a pitched host buffer; a one-texel column; buffer rectangles whose rows have
- * gaps (a write must leave the bytes between its rows alone).
+ * gaps (a write must leave the bytes between its rows alone); image copies whose rows are
+ * adjacent on one side only, on both, and whole 3D slabs.
  *
  * On ROCr every row of a transfer was a blit-kernel dispatch on 64-packet queues: hundreds
  * of packets per command came round the ring, where the software GPU's packet processor
@@ -187,6 +188,68 @@ test_3d(int tries)
    clReleaseMemObject(img);
 }
 
+/* Copies: whole-width boxes (rows adjacent on both sides: merged into runs), half-width
+ * boxes (adjacent on neither side), half-width rows into a packed buffer (adjacent only in
+ * the destination: not merged), whole images into a buffer and back. */
+static void
+test_copies(void)
+{
+   const size_t W = 64, H = 64, D = 32, es = 4, total = W * H * D * es;
+   cl_mem a = make_image(CL_MEM_OBJECT_IMAGE3D, CL_UNORM_INT8, W, H, D);
+   cl_mem b = make_image(CL_MEM_OBJECT_IMAGE3D, CL_UNORM_INT8, W, H, D);
+   cl_mem c = make_image(CL_MEM_OBJECT_IMAGE3D, CL_UNORM_INT8, W / 2, H, D);
+   unsigned char *ma = malloc(total), *mb = malloc(total), *mc = malloc(total / 2);
+   unsigned char *out = malloc(total);
+   CHECK(ma && mb && mc && out);
+   fill_random(ma, total);
+   fill_random(mb, total);
+   fill_random(mc, total / 2);
+   const size_t zero[3] = { 0, 0, 0 }, ext[3] = { W, H, D }, half[3] = { W / 2, H, D };
+   CHECK_EQ_INT(clEnqueueWriteImage(q, a, CL_FALSE, zero, ext, 0, 0, ma, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueWriteImage(q, b, CL_FALSE, zero, ext, 0, 0, mb, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueWriteImage(q, c, CL_TRUE, zero, half, 0, 0, mc, 0, NULL, NULL),
+                CL_SUCCESS);
+   /* a -> b: slices 3..20, rows 5..60, full width, to slices 10..27 rows 0..55. */
+   const size_t so[3] = { 0, 5, 3 }, dst_o[3] = { 0, 0, 10 }, reg[3] = { W, 56, 18 };
+   CHECK_EQ_INT(clEnqueueCopyImage(q, a, b, so, dst_o, reg, 0, NULL, NULL), CL_SUCCESS);
+   for (size_t s = 0; s < reg[2]; s++) {
+      for (size_t r = 0; r < reg[1]; r++)
+         memcpy(mb + ((10 + s) * H + r) * W * es, ma + ((3 + s) * H + 5 + r) * W * es, W * es);
+   }
+   check_whole(b, mb, out, ext, es, "copy 3d whole width", 0);
+   /* a -> c: the left half of every row (c's 128-byte rows have a 256-byte pitch). */
+   CHECK_EQ_INT(clEnqueueCopyImage(q, a, c, zero, zero, half, 0, NULL, NULL), CL_SUCCESS);
+   for (size_t i = 0; i < H * D; i++)
+      memcpy(mc + i * (W / 2) * es, ma + i * W * es, (W / 2) * es);
+   check_whole(c, mc, out, half, es, "copy 3d half width", 0);
+   /* b -> buffer -> a, whole images (one run each way). */
+   cl_int err;
+   cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, total, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueCopyImageToBuffer(q, b, buf, zero, ext, 0, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueCopyBufferToImage(q, buf, a, 0, zero, ext, 0, NULL, NULL), CL_SUCCESS);
+   check_whole(a, mb, out, ext, es, "copy via buffer", 0);
+   /* The left half of every row of a into the packed buffer. */
+   CHECK_EQ_INT(clEnqueueCopyImageToBuffer(q, a, buf, zero, half, 0, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, total / 2, out, 0, NULL, NULL),
+                CL_SUCCESS);
+   bool packed_ok = true;
+   for (size_t i = 0; i < H * D; i++)
+      packed_ok &= !memcmp(out + i * (W / 2) * es, mb + i * W * es, (W / 2) * es);
+   CHECK(packed_ok);
+   clReleaseMemObject(buf);
+   clReleaseMemObject(a);
+   clReleaseMemObject(b);
+   clReleaseMemObject(c);
+   free(ma);
+   free(mb);
+   free(mc);
+   free(out);
+}
+
 /* Buffer rectangles with gaps: a read may fetch the gaps, a write must not touch them. */
 static void
 test_buffer_rect(void)
@@ -247,6 +310,7 @@ main(void)
       test_2d(CL_UNORM_INT8, 4, 8);
       test_2d(CL_UNORM_INT16, 8, 8);
       test_3d(10);
+      test_copies();
    }
    clReleaseCommandQueue(q);
    clReleaseContext(ctx);
