@@ -19,6 +19,7 @@ struct piece {
    size_t buf_off;  /* offset in the buffer (from its first byte) */
    size_t host_off; /* offset in the host side (user pointer or staging) */
    size_t size;
+   size_t stage_off; /* staged reads/writes with `copies`: this row's offset in staging */
 };
 
 enum xfer_kind { XFER_READ, XFER_WRITE, XFER_COPY, XFER_FILL, XFER_MAP, XFER_UNMAP, XFER_NOP };
@@ -33,6 +34,10 @@ struct xfer {
    struct piece *pieces;     /* XFER_READ/WRITE: buffer <-> user/staging; COPY: dst/src */
    size_t num_pieces;
    struct piece one;         /* storage when there is a single piece */
+   /* Staged reads/writes: the async copies, buffer <-> staging (host_off: staging offset),
+    * fewer than the rows when rows merge (coalesce_staged); NULL: one copy per piece. */
+   struct piece *copies;
+   size_t num_copies;
    const void *pattern;      /* fill: in staging or inline */
    size_t pattern_size;
    unsigned char pattern_buf[128];
@@ -63,6 +68,7 @@ xfer_release(struct disp_command *cmd)
    }
    if (x->pieces != &x->one)
       icd_free(x->pieces);
+   icd_free(x->copies);
    icd_free(x->owned);
    if (x->mem)
       mem_release_internal(x->mem);
@@ -81,9 +87,9 @@ xfer_host_complete(struct disp_command *cmd)
    case XFER_READ:
       for (size_t i = 0; i < x->num_pieces; i++) {
          const struct piece *p = &x->pieces[i];
-         memcpy((char *)x->user + p->host_off,
-                x->staging ? (char *)x->staging + p->host_off : (char *)buf + p->buf_off,
-                p->size);
+         const char *from = !x->staging ? (char *)buf + p->buf_off
+                            : (char *)x->staging + (x->copies ? p->stage_off : p->host_off);
+         memcpy((char *)x->user + p->host_off, from, p->size);
       }
       break;
    case XFER_WRITE:
@@ -123,14 +129,15 @@ xfer_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_dep
    struct xfer *x = cmd->payload;
    struct _cl_device_id *dev = cmd->queue->device;
    hsa_agent_t gpu = dev->agent, cpu = dev->cpu_agent;
-   size_t n = x->kind == XFER_FILL ? 1 : x->num_pieces;
+   const struct piece *list = x->copies ? x->copies : x->pieces;
+   size_t n = x->kind == XFER_FILL ? 1 : x->copies ? x->num_copies : x->num_pieces;
    hsa->hsa_signal_store_relaxed(signal, (hsa_signal_value_t)(n ? n : 1));
    if (n == 0) {
       hsa->hsa_signal_store_screlease(signal, 0);
       return CL_SUCCESS;
    }
    for (size_t i = 0; i < n; i++) {
-      const struct piece *p = &x->pieces[i];
+      const struct piece *p = &list[i];
       void *dst;
       const void *src;
       hsa_agent_t dst_agent, src_agent;
@@ -219,16 +226,90 @@ rect_pieces(struct xfer *x, const size_t *buf_origin, const size_t *host_origin,
    return CL_SUCCESS;
 }
 
-/* Highest host offset + 1 touched by the pieces (staging size). */
-static size_t
-pieces_host_extent(const struct xfer *x)
+/* Copies: rows adjacent on both sides become one piece (a whole-width copy between images
+ * or buffers of one pitch is then one copy per slice or fewer: on ROCr each piece is a
+ * blit-kernel dispatch). The rows of either side do not overlap the other's (checked by
+ * the callers), so neither do the merged runs. */
+static void
+merge_contiguous(struct xfer *x)
 {
-   size_t end = 0;
-   for (size_t i = 0; i < x->num_pieces; i++) {
-      size_t e = x->pieces[i].host_off + x->pieces[i].size;
-      end = e > end ? e : end;
+   size_t k = 0;
+   for (size_t i = 1; i < x->num_pieces; i++) {
+      struct piece *a = &x->pieces[k];
+      const struct piece *b = &x->pieces[i];
+      if (a->buf_off + a->size == b->buf_off && a->host_off + a->size == b->host_off)
+         a->size += b->size;
+      else
+         x->pieces[++k] = *b;
    }
-   return end;
+   if (x->num_pieces)
+      x->num_pieces = k + 1;
+}
+
+/*
+ * The async copies of a staged read or write. Every copy is a runtime call, and on ROCr
+ * without SDMA engines a blit-kernel dispatch of its own (a 1 KiB row costs as much as a
+ * 1 MiB one on the software GPU: the kernel's grid is fixed), so rows adjacent in the buffer
+ * become one copy: staging holds each run of rows as the buffer does. A read also bridges a
+ * gap between rows (the pitch beyond the region) no longer than the next row or
+ * MERGE_GAP_MAX: the extra bytes land in staging and are not copied out. A write never
+ * bridges (it would write the bytes between the rows). Each run starts in staging at the
+ * buffer offset's residue modulo STAGE_ALIGN, so both sides share their alignment (ROCr's
+ * dword copy kernel needs equal addresses mod 4; its byte kernel is the slow one): at most
+ * 3 bytes more per run. Rows are in increasing buffer order (rect_pieces; pitches at least
+ * the region). Sets staging_size.
+ */
+#define MERGE_GAP_MAX 4096u
+#define STAGE_ALIGN 4u
+
+static cl_int
+coalesce_staged(struct xfer *x)
+{
+   size_t n = x->num_pieces, runs = 0, cursor = 0;
+   bool bridge = x->kind == XFER_READ;
+   /* Pass 1 assigns staging offsets and counts runs; pass 2 fills them in. */
+   for (int pass = 0; pass < 2; pass++) {
+      size_t k = 0, run_buf = 0, run_end = 0;
+      cursor = 0;
+      for (size_t i = 0; i < n; i++) {
+         struct piece *p = &x->pieces[i];
+         size_t gap = i ? p->buf_off - run_end : 0;
+         bool join = i && p->buf_off >= run_end &&
+                     (gap == 0 || (bridge && gap <= (p->size > MERGE_GAP_MAX ? p->size
+                                                                           : MERGE_GAP_MAX)));
+         if (!join) {
+            if (i) {
+               if (pass)
+                  x->copies[k].size = run_end - run_buf;
+               cursor += run_end - run_buf;
+               k++;
+            }
+            size_t r = p->buf_off % STAGE_ALIGN;
+            cursor = (cursor + STAGE_ALIGN - 1) / STAGE_ALIGN * STAGE_ALIGN + r;
+            run_buf = p->buf_off;
+            if (pass)
+               x->copies[k] = (struct piece){ .buf_off = run_buf, .host_off = cursor };
+         }
+         p->stage_off = cursor + (p->buf_off - run_buf);
+         run_end = p->buf_off + p->size;
+      }
+      if (n) {
+         if (pass)
+            x->copies[k].size = run_end - run_buf;
+         cursor += run_end - run_buf;
+         k++;
+      }
+      if (!pass) {
+         runs = k;
+         x->copies = icd_malloc((runs ? runs : 1) * sizeof(*x->copies));
+         if (!x->copies)
+            return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating %zu copies of a transfer",
+                             runs);
+      }
+   }
+   x->num_copies = runs;
+   x->staging_size = cursor ? cursor : 1;
+   return CL_SUCCESS;
 }
 
 /* Makes a read or write run: on the host for host-visible buffers, else through staging.
@@ -243,19 +324,10 @@ xfer_prepare_rw(struct disp_command *cmd, struct xfer *x)
       cmd->complete = xfer_host_complete;
       return CL_SUCCESS;
    }
-   /* Staging mirrors the host side's layout from its first touched byte. */
-   size_t first = SIZE_MAX;
-   for (size_t i = 0; i < x->num_pieces; i++)
-      first = x->pieces[i].host_off < first ? x->pieces[i].host_off : first;
-   if (x->num_pieces == 0)
-      first = 0;
-   for (size_t i = 0; i < x->num_pieces; i++)
-      x->pieces[i].host_off -= first;
-   x->user = (char *)x->user + first;
-   x->staging_size = pieces_host_extent(x);
-   if (!x->staging_size)
-      x->staging_size = 1;
-   cl_int err = mem_staging_alloc(x->mem->device, x->staging_size, &x->staging);
+   cl_int err = coalesce_staged(x);
+   if (err != CL_SUCCESS)
+      return err;
+   err = mem_staging_alloc(x->mem->device, x->staging_size, &x->staging);
    if (err != CL_SUCCESS) {
       x->staging = NULL;
       return err;
@@ -267,7 +339,7 @@ xfer_prepare_rw(struct disp_command *cmd, struct xfer *x)
    } else {
       for (size_t i = 0; i < x->num_pieces; i++) {
          const struct piece *p = &x->pieces[i];
-         memcpy((char *)x->staging + p->host_off, (char *)x->user + p->host_off, p->size);
+         memcpy((char *)x->staging + p->stage_off, (char *)x->user + p->host_off, p->size);
       }
    }
    return CL_SUCCESS;
@@ -632,6 +704,8 @@ mem_EnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_
     * CL_MEM_COPY_OVERLAP. */
    if (err == CL_SUCCESS && rect_rows_overlap(x, src, dst, region[0]))
       err = ICD_ERROR(CL_MEM_COPY_OVERLAP, "source and destination rectangles overlap");
+   if (err == CL_SUCCESS)
+      merge_contiguous(x);
    return finish_enqueue(cmd, err, event, false);
 }
 
@@ -648,6 +722,8 @@ mem__enqueue_rect_copy(struct _cl_command_queue *q, struct _cl_mem *src, struct 
    if (err != CL_SUCCESS)
       return err;
    err = rect_pieces(x, dst_origin, src_origin, region, dst_row, dst_slice, src_row, src_slice);
+   if (err == CL_SUCCESS)
+      merge_contiguous(x);
    return finish_enqueue(cmd, err, event, false);
 }
 

@@ -419,6 +419,22 @@ complete:
    return true;
 }
 
+/*
+ * Whether slot `index` still belongs to packet index - size: the read index has not passed
+ * it. A producer writes packet i only once the read index exceeds i - size (PSA §2.9.3), but
+ * it may advance the write index first and then wait for room (ROCr's blit kernels do, on
+ * 64-packet queues). The read index here waits for completion, and cp->next runs ahead of
+ * it past asynchronous dispatches still running, so a dispatch that runs long enough lets
+ * the CP come round the ring to its slot, whose header is still that dispatch's own: read
+ * as packet i it would run the old packet twice, and the real packet i, written once the old
+ * one retires, never (its signal one decrement short, or the old one's one too many).
+ */
+static bool
+slot_unreleased(sim_cp *cp, uint64_t index)
+{
+   return index - atomic_load_explicit(cp->read_index, memory_order_acquire) >= cp->size;
+}
+
 /* The packet at the read index is published (header no longer INVALID) and may run. */
 static bool
 packet_ready(sim_cp *cp, uint64_t *index)
@@ -427,7 +443,7 @@ packet_ready(sim_cp *cp, uint64_t *index)
       return false;
    uint64_t r = cp->next; /* written only by this (the CP) thread */
    uint64_t w = atomic_load(cp->write_index);
-   if (r >= w)
+   if (r >= w || slot_unreleased(cp, r))
       return false;
    const uint8_t *slot = cp->ring + (r & (cp->size - 1)) * 64;
    if ((header_load(slot) & 0xff) == HSA_PACKET_TYPE_INVALID)
@@ -454,6 +470,13 @@ sim__cp_run(sim_cp *cp)
    cp->next = atomic_load(cp->read_index);
    while (!atomic_load(&cp->stop)) {
       uint64_t index;
+      if (slot_unreleased(cp, cp->next)) {
+         /* Come round the ring to a dispatch still running: its end retires the slot. */
+         pthread_mutex_lock(&cp->lock);
+         while (cp->inflight && slot_unreleased(cp, cp->next))
+            pthread_cond_wait(&cp->retired, &cp->lock);
+         pthread_mutex_unlock(&cp->lock);
+      }
       if (packet_ready(cp, &index)) {
          if (slept) {
             uint64_t backlog = atomic_load(cp->write_index) - index;

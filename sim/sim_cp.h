@@ -7,7 +7,9 @@
  * sim__isa_dispatch (sim_isa.h).
  *
  * What the core does, for both: it waits until write index > read index and the slot's
- * header type is not INVALID (the producer publishes the header last, PSA §2.9.3), polling a
+ * header type is not INVALID (the producer publishes the header last, PSA §2.9.3), and
+ * until the read index has passed the slot's previous packet (index - size: a dispatch
+ * still running keeps its slot, see sim_cp.c slot_unreleased), polling a
  * while and then sleeping through the front end's idle hooks; it processes each packet to
  * completion before the next, except that a kernel dispatch whose barrier bit is clear is
  * started on a thread of its own and the CP goes on to the next packet (PRM §2.7.3: such a

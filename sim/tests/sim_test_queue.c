@@ -1,8 +1,9 @@
 /*
  * sim/tests/sim_test_queue.c — queues and the packet processor: barrier-AND/OR ordering,
  * barrier bit, completion signals, read index and header recycling, profiling, the error
- * callback for an invalid packet and for a kernel that traps (argv[1]: trap.hsaco), and
- * queue destruction while a barrier still waits.
+ * callback for an invalid packet and for a kernel that traps (argv[1]: trap.hsaco),
+ * queue destruction while a barrier still waits, and a producer that reserves a slot
+ * before there is room while a dispatch still runs in it (the ring-wrap test below).
  */
 #include <sched.h>
 #include <stdatomic.h>
@@ -333,6 +334,101 @@ test_cu_resources(const test_env *env, const char *path)
    free(elf);
 }
 
+/*
+ * A producer may advance the write index first and wait for room afterwards (ROCr's blit
+ * kernels do, on 64-packet queues). While the dispatch in slot 0 still runs and the 63
+ * packets after it are done, a reservation of index 64 must not make the CP take slot 0
+ * (its header is still the running dispatch's) for packet 64: that ran the dispatch twice
+ * (its completion signal -1) and never ran the real packet 64 written once slot 0 retired
+ * (ROCr's image transfers lost a row copy or hung: NOTES-img-rocr.md).
+ */
+static void
+test_ring_wrap(const test_env *env, const char *path)
+{
+   size_t size;
+   void *elf = test_read_file(path, &size);
+   hsa_code_object_reader_t reader;
+   hsa_executable_t exec;
+   CHECK_HSA(hsa_code_object_reader_create_from_memory(elf, size, &reader));
+   CHECK_HSA(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                                       NULL, &exec));
+   CHECK_HSA(hsa_executable_load_agent_code_object(exec, env->gpu, reader, NULL, NULL));
+   CHECK_HSA(hsa_executable_freeze(exec, NULL));
+   hsa_executable_symbol_t sym;
+   CHECK_HSA(hsa_executable_get_symbol_by_name(exec, "spin_kernel.kd", &env->gpu, &sym));
+   uint64_t kernel_object;
+   CHECK_HSA(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
+                                            &kernel_object));
+   uint32_t *flag;
+   void **kernarg;
+   CHECK_HSA(hsa_amd_memory_pool_allocate(env->kernarg_pool, 64, 0, (void **)&flag));
+   CHECK_HSA(hsa_amd_memory_pool_allocate(env->kernarg_pool, 64, 0, (void **)&kernarg));
+   __atomic_store_n(flag, 0, __ATOMIC_RELEASE);
+   kernarg[0] = flag;
+
+   hsa_queue_t *q;
+   CHECK_HSA(hsa_queue_create(env->gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                              UINT32_MAX, &q));
+   hsa_signal_t spun, rest, last, gate;
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &spun));
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &gate));
+   CHECK_HSA(hsa_signal_create(63, 0, NULL, &rest));
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &last));
+   hsa_kernel_dispatch_packet_t d;
+   memset(&d, 0, sizeof(d));
+   d.header = header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false);
+   d.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+   d.workgroup_size_x = d.grid_size_x = 64;
+   d.workgroup_size_y = d.workgroup_size_z = d.grid_size_y = d.grid_size_z = 1;
+   d.kernel_object = kernel_object;
+   d.kernarg_address = kernarg;
+   d.completion_signal = spun;
+   CHECK(submit(q, &d) == 0);
+   for (int i = 0; i < 63; i++)
+      submit_barrier(q, HSA_PACKET_TYPE_BARRIER_AND, false, NULL, 0, rest);
+   CHECK(wait_eq(rest, 0, 5000 * MS) == 0);
+   CHECK(hsa_queue_load_read_index_scacquire(q) == 0);
+   /* Index 64 reserved, not written: slot 0 is not the producer's until index 0 retires. */
+   CHECK(hsa_queue_add_write_index_scacq_screl(q, 1) == 64);
+   hsa_signal_store_screlease(q->doorbell_signal, 64);
+   usleep(100 * 1000); /* time for the CP to come round to slot 0 */
+   CHECK(hsa_signal_load_scacquire(spun) == 1);
+   __atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+   CHECK(wait_eq(spun, 0, 5000 * MS) == 0);
+   while (hsa_queue_load_read_index_scacquire(q) < 64)
+      sched_yield();
+   usleep(20 * 1000);
+   /* Packet 64 is not written yet: it cannot have been consumed. */
+   CHECK(hsa_queue_load_read_index_scacquire(q) == 64);
+   /* Now packet 64 itself, in slot 0 (as ROCr writes it once there is room): a barrier
+    * waiting for `gate`, so that nothing but its own dependency can complete it. */
+   hsa_barrier_and_packet_t b;
+   memset(&b, 0, sizeof(b));
+   b.dep_signal[0] = gate;
+   b.completion_signal = last;
+   uint8_t *slot = (uint8_t *)q->base_address;
+   memcpy(slot + 4, (const uint8_t *)&b + 4, 60);
+   uint32_t first = header(HSA_PACKET_TYPE_BARRIER_AND, false);
+   __atomic_store_n((uint32_t *)slot, first, __ATOMIC_RELEASE);
+   hsa_signal_store_screlease(q->doorbell_signal, 64);
+   CHECK(wait_eq(last, 0, 50 * MS) == 1);
+   hsa_signal_store_screlease(gate, 0);
+   CHECK(wait_eq(last, 0, 5000 * MS) == 0);
+   CHECK(hsa_queue_load_read_index_scacquire(q) == 65);
+   CHECK(hsa_signal_load_scacquire(spun) == 0); /* the dispatch ran once */
+
+   CHECK_HSA(hsa_queue_destroy(q));
+   hsa_signal_destroy(spun);
+   hsa_signal_destroy(rest);
+   hsa_signal_destroy(last);
+   hsa_signal_destroy(gate);
+   CHECK_HSA(hsa_amd_memory_pool_free(kernarg));
+   CHECK_HSA(hsa_amd_memory_pool_free(flag));
+   CHECK_HSA(hsa_executable_destroy(exec));
+   CHECK_HSA(hsa_code_object_reader_destroy(reader));
+   free(elf);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -343,6 +439,7 @@ main(int argc, char **argv)
    test_invalid_packet(&env);
    test_dispatch_error(&env, argv[1]);
    test_cu_resources(&env, argv[1]);
+   test_ring_wrap(&env, argv[1]);
    /* A queue left alive is torn down by the last hsa_shut_down. */
    hsa_queue_t *q;
    CHECK_HSA(hsa_queue_create(env.gpu, 128, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
