@@ -373,8 +373,12 @@ comp_CreateProgramWithIL(cl_context context, const void *il, size_t length,
       return NULL;
    }
    /* §5.8.1: CL_INVALID_OPERATION if no device in context supports intermediate
-    * languages (CL_DEVICE_IL_VERSION is ""). */
-   if (PLAT_CL_VERSION_MAJOR < 3 || !comp_il_supported()) {
+    * languages (CL_DEVICE_IL_VERSION is ""): those report cl_khr_il_program (the profiles
+    * from 2.0 on, with the translator). clCreateProgramWithILKHR is this function. */
+   bool any_il = false;
+   for (cl_uint i = 0; i < ctx->num_devices; i++)
+      any_il |= plat_device_has_extension(ctx->devices[i], "cl_khr_il_program");
+   if (!any_il) {
       icd_set_errcode(errcode_ret, ICD_ERROR(CL_INVALID_OPERATION,
                                              "no device of the context supports IL programs "
                                              "(OpenCL 1.2 profile, or the SPIR-V translator "
