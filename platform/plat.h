@@ -82,9 +82,11 @@ struct _cl_platform_id *plat_platform_get(void);
 /*
  * The OpenCL version the platform and its devices claim (CL_MAKE_VERSION): 3.1; 3.0 when the
  * environment has HSACL_OPENCL_VERSION=3.0 (the 3.1 profile less OpenCL C 3.1, local
- * arguments of size 0 and the 3.1 version strings), 1.2 with HSACL_OPENCL_VERSION=1.2 (for
- * applications that mis-handle 3.0's optional features). Read once, on first use; any other
- * value is logged and ignored.
+ * arguments of size 0 and the 3.1 version strings), 2.0 with HSACL_OPENCL_VERSION=2.0 (what
+ * AMD's OpenCL reports: an OpenCL 2.0 device, OpenCL C 2.0 the highest version, the queries
+ * of later versions refused), 1.2 with HSACL_OPENCL_VERSION=1.2 (for applications that
+ * mis-handle 3.0's optional features). Read once, on first use; any other value is logged
+ * and ignored.
  */
 cl_version plat_opencl_version(void);
 /* True in the profiles with OpenCL C 2.0 and what it brings (SVM, pipes, device-side

@@ -135,11 +135,13 @@ version_init(void)
       return;
    if (!strcmp(env, "1.2"))
       opencl_version = CL_MAKE_VERSION(1, 2, 0);
+   else if (!strcmp(env, "2.0"))
+      opencl_version = CL_MAKE_VERSION(2, 0, 0);
    else if (!strcmp(env, "3.0"))
       opencl_version = CL_MAKE_VERSION(3, 0, 0);
    else if (strcmp(env, "3.1"))
       icd_log(ICD_LOG_WARN, "platform",
-              "HSACL_OPENCL_VERSION=\"%s\" ignored (expected 1.2, 3.0 or 3.1): reporting "
+              "HSACL_OPENCL_VERSION=\"%s\" ignored (expected 1.2, 2.0, 3.0 or 3.1): reporting "
               "OpenCL 3.1",
               env);
 }
