@@ -1602,6 +1602,10 @@ comp_GetProgramInfo(cl_program program, cl_program_info param_name, size_t param
    }
    case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
+      /* OpenCL 2.2 queries: not part of the 2.0 profile. */
+      if (!plat_query_in_profile(CL_MAKE_VERSION(2, 2, 0)))
+         return ICD_ERROR(CL_INVALID_VALUE, "program query 0x%x is not part of OpenCL %u.%u",
+                          (unsigned)param_name, PLAT_CL_VERSION_MAJOR, PLAT_CL_VERSION_MINOR);
       return ICD_GET_INFO_SCALAR(cl_bool, CL_FALSE, param_value_size, param_value,
                                  param_value_size_ret);
    default:

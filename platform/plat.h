@@ -92,6 +92,11 @@ cl_version plat_opencl_version(void);
 /* True in the profiles with OpenCL C 2.0 and what it brings (SVM, pipes, device-side
  * enqueue, generic address space, ...): 2.0, 3.0 and 3.1. */
 bool plat_profile_opencl_c_20(void);
+/* False when the profile is an OpenCL 2.x one older than `added`, the version that introduced
+ * a query: the query is then not "one of the supported values" (CL_INVALID_VALUE). The 1.2
+ * profile answers every query as a device without the capability, as it did before the
+ * profiles existed; the 3.x profiles have every query. */
+bool plat_query_in_profile(cl_version added);
 /* Its parts, e.g. for the compiler's __OPENCL_VERSION__: run-time values, not constants. */
 #define PLAT_CL_VERSION_MAJOR ((unsigned)CL_VERSION_MAJOR(plat_opencl_version()))
 #define PLAT_CL_VERSION_MINOR ((unsigned)CL_VERSION_MINOR(plat_opencl_version()))

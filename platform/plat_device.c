@@ -368,8 +368,8 @@ plat_GetDeviceInfoAPI(cl_device_id device, cl_device_info param_name, size_t par
     * the supported values" (API 2.0 §4.2, CL_INVALID_VALUE), except CL_DEVICE_IL_VERSION_KHR
     * with cl_khr_il_program. (The 1.2 profile answers them as a device without the
     * capability, as it did before the profiles existed.) */
-   cl_version v = plat_opencl_version();
-   if (v >= CL_MAKE_VERSION(2, 0, 0) && query_version(param_name) > v &&
+   cl_version added = query_version(param_name);
+   if (added && !plat_query_in_profile(added) &&
        !(param_name == CL_DEVICE_IL_VERSION &&
          plat_device_has_extension(dev, "cl_khr_il_program")))
       return ICD_ERROR(CL_INVALID_VALUE, "device query 0x%x is not part of OpenCL %u.%u",

@@ -153,6 +153,13 @@ plat_opencl_version(void)
    return opencl_version;
 }
 
+bool
+plat_query_in_profile(cl_version added)
+{
+   cl_version v = plat_opencl_version();
+   return v < CL_MAKE_VERSION(2, 0, 0) || v >= added;
+}
+
 cl_int CL_API_CALL
 plat_GetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
                      size_t param_value_size, void *param_value, size_t *param_value_size_ret)
@@ -166,12 +173,11 @@ plat_GetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
    /* The 2.0 profile is an OpenCL 2.0 platform: the queries OpenCL 2.1 (host timer
     * resolution) and 3.0 (numeric version, extensions with versions) added are not "one of
     * the supported values" (API 2.0 §4.1). */
-   cl_version v = plat_opencl_version();
-   if (v >= CL_MAKE_VERSION(2, 0, 0) &&
-       ((param_name == CL_PLATFORM_HOST_TIMER_RESOLUTION && v < CL_MAKE_VERSION(2, 1, 0)) ||
-        ((param_name == CL_PLATFORM_NUMERIC_VERSION ||
-          param_name == CL_PLATFORM_EXTENSIONS_WITH_VERSION) &&
-         v < CL_MAKE_VERSION(3, 0, 0))))
+   if ((param_name == CL_PLATFORM_HOST_TIMER_RESOLUTION &&
+        !plat_query_in_profile(CL_MAKE_VERSION(2, 1, 0))) ||
+       ((param_name == CL_PLATFORM_NUMERIC_VERSION ||
+         param_name == CL_PLATFORM_EXTENSIONS_WITH_VERSION) &&
+        !plat_query_in_profile(CL_MAKE_VERSION(3, 0, 0))))
       return ICD_ERROR(CL_INVALID_VALUE, "platform query 0x%x is not part of OpenCL %u.%u",
                        (unsigned)param_name, PLAT_CL_VERSION_MAJOR, PLAT_CL_VERSION_MINOR);
    switch (param_name) {

@@ -885,6 +885,17 @@ check_programs_20(void)
       cl_int got = 0;
       clEnqueueReadBuffer(queue, o, CL_TRUE, 0, sizeof(got), &got, 0, NULL, NULL);
       CHECK_EQ_INT(got, 77);
+      /* The program and queue queries of OpenCL 2.1, 2.2 and 3.0: not part of 2.0. */
+      size_t sz = 0;
+      CHECK_EQ_INT(clGetProgramInfo(cp, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, 0, NULL, &sz),
+                   CL_INVALID_VALUE);
+      CHECK_EQ_INT(clGetProgramInfo(cp, CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT, 0, NULL, &sz),
+                   CL_INVALID_VALUE);
+      CHECK_EQ_INT(clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES_ARRAY, 0, NULL, &sz),
+                   CL_INVALID_VALUE);
+      CHECK_EQ_INT(clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE_DEFAULT, 0, NULL, &sz),
+                   CL_INVALID_VALUE);
+      CHECK_EQ_INT(clGetProgramInfo(cp, CL_PROGRAM_NUM_KERNELS, 0, NULL, &sz), CL_SUCCESS);
       /* Not a program created from IL (§5.8.3, as in every profile). */
       CHECK_EQ_INT(clSetProgramSpecializationConstant(cp, 0, sizeof(v), &v), CL_INVALID_PROGRAM);
       clReleaseKernel(k2);
