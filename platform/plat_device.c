@@ -627,8 +627,9 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
                              ? CL_TRUE
                              : CL_FALSE);
    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
-      RET_SCALAR(cl_bool,
-                 plat_device_has_feature(dev, "__opencl_c_generic_address_space") ? CL_TRUE : CL_FALSE);
+      RET_SCALAR(cl_bool, plat_device_has_feature(dev, "__opencl_c_generic_address_space")
+                             ? CL_TRUE
+                             : CL_FALSE);
    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
       /* The waves of a work-group run interleaved (cl_khr_subgroups requires it). */
       RET_SCALAR(cl_bool, plat_device_has_extension(dev, "cl_khr_subgroups") ? CL_TRUE : CL_FALSE);

@@ -10,7 +10,8 @@
  * garbage, truncated, 32-bit, SPIR-V 1.5); CL_PROGRAM_IL; every kernel of il_basic built
  * from SPIR-V gives the outputs of the same source built as OpenCL C (same inputs, same
  * launch); the IL extensions (cl_khr_il_program, cl_khr_spirv_*) and SPIR-V queries
- * reported with the translator and not without it, clCreateProgramWithILKHR; argument names from the module; specialization constants and their errors;
+ * reported with the translator and not without it, clCreateProgramWithILKHR; argument names
+ * from the module; specialization constants and their errors;
  * clCompileProgram of IL linked with an OpenCL C object; a few thousand mutated modules
  * rejected or built without a crash; an empty build log for a clean module; OpFDiv with
  * the accuracy of OpenCL C's `/` (fdiv.spv, spirv-as).
@@ -120,7 +121,8 @@ test_il_rows(bool present, const uint32_t *good, size_t size)
    }
    /* CL_DEVICE_IL_VERSION_KHR is CL_DEVICE_IL_VERSION (0x105B). */
    char il[256] = "x";
-   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION_KHR, sizeof(il), il, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION_KHR, sizeof(il), il, NULL),
+                CL_SUCCESS);
    CHECK_EQ_INT(il[0] != '\0', present);
    typedef cl_program(CL_API_CALL * create_il_fn)(cl_context, const void *, size_t, cl_int *);
    create_il_fn create =
