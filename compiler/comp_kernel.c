@@ -602,7 +602,7 @@ comp_GetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
    if (err != CL_SUCCESS)
       return err;
    /* §5.9.3: CL_INVALID_OPERATION when the device does not support sub-groups. */
-   if (!plat_extension_reported("cl_khr_subgroups"))
+   if (!plat_device_has_extension(dev, "cl_khr_subgroups"))
       return ICD_ERROR(CL_INVALID_OPERATION, "device %s does not support sub-groups",
                        dev->name);
 

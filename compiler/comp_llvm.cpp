@@ -1594,17 +1594,18 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
    } optsGuard{ opts };
 
    // API spec 5.8.6.5: -cl-std=CLx.y fails to compile for a device whose
-   // CL_DEVICE_OPENCL_C_ALL_VERSIONS lacks x.y. The device lists 1.0-1.2, 2.0 and 3.0 when
-   // the platform reports 3.0 or later (2.0: pipes and device-side enqueue), 3.1 when it
-   // reports 3.1.
-   if (d.opencl_version && d.action != COMP_ACTION_LINK &&
-       ((opts.cl_std == 200 && d.opencl_version < 300) ||
-        (opts.cl_std >= 300 && d.opencl_version < opts.cl_std))) {
+   // CL_DEVICE_OPENCL_C_ALL_VERSIONS lacks x.y (2.0 §5.8.4.5: a version above
+   // CL_DEVICE_OPENCL_C_VERSION). The device supports 1.0-1.2, and 2.0 (pipes and
+   // device-side enqueue) when the platform reports 2.0 or later, 3.0 when it reports 3.0 or
+   // later, 3.1 when it reports 3.1.
+   if (d.opencl_version && d.action != COMP_ACTION_LINK && opts.cl_std >= 200 &&
+       d.opencl_version < opts.cl_std) {
       logOS << "error: -cl-std=CL" << opts.cl_std / 100 << "." << opts.cl_std / 10 % 10
             << ": the device does not support OpenCL C " << opts.cl_std / 100 << "."
             << opts.cl_std / 10 % 10 << " (it supports 1.0, 1.1, 1.2"
             << (d.opencl_version >= 310   ? ", 2.0, 3.0 and 3.1"
                 : d.opencl_version >= 300 ? ", 2.0 and 3.0"
+                : d.opencl_version >= 200 ? " and 2.0"
                                           : "")
             << ")\n";
       return COMP_BUILD_FAILURE;

@@ -373,8 +373,12 @@ comp_CreateProgramWithIL(cl_context context, const void *il, size_t length,
       return NULL;
    }
    /* §5.8.1: CL_INVALID_OPERATION if no device in context supports intermediate
-    * languages (CL_DEVICE_IL_VERSION is ""). */
-   if (PLAT_CL_VERSION_MAJOR < 3 || !comp_il_supported()) {
+    * languages (CL_DEVICE_IL_VERSION is ""): those report cl_khr_il_program (the profiles
+    * from 2.0 on, with the translator). clCreateProgramWithILKHR is this function. */
+   bool any_il = false;
+   for (cl_uint i = 0; i < ctx->num_devices; i++)
+      any_il |= plat_device_has_extension(ctx->devices[i], "cl_khr_il_program");
+   if (!any_il) {
       icd_set_errcode(errcode_ret, ICD_ERROR(CL_INVALID_OPERATION,
                                              "no device of the context supports IL programs "
                                              "(OpenCL 1.2 profile, or the SPIR-V translator "
@@ -1598,6 +1602,10 @@ comp_GetProgramInfo(cl_program program, cl_program_info param_name, size_t param
    }
    case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
+      /* OpenCL 2.2 queries: not part of the 2.0 profile. */
+      if (!plat_query_in_profile(CL_MAKE_VERSION(2, 2, 0)))
+         return ICD_ERROR(CL_INVALID_VALUE, "program query 0x%x is not part of OpenCL %u.%u",
+                          (unsigned)param_name, PLAT_CL_VERSION_MAJOR, PLAT_CL_VERSION_MINOR);
       return ICD_GET_INFO_SCALAR(cl_bool, CL_FALSE, param_value_size, param_value,
                                  param_value_size_ret);
    default:

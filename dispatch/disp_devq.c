@@ -242,7 +242,7 @@ tree_wait(struct disp_devq_tree *t)
 bool
 disp_devq_enabled(void)
 {
-   return plat_opencl_version() >= CL_MAKE_VERSION(3, 0, 0);
+   return plat_profile_opencl_c_20();
 }
 
 static uint64_t

@@ -705,6 +705,13 @@ disp_GetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info p
    if (!q)
       return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
                        (void *)command_queue);
+   /* The 2.0 profile has neither the 2.1 default-queue query nor 3.0's properties array. */
+   if ((param_name == CL_QUEUE_DEVICE_DEFAULT &&
+        !plat_query_in_profile(CL_MAKE_VERSION(2, 1, 0))) ||
+       (param_name == CL_QUEUE_PROPERTIES_ARRAY &&
+        !plat_query_in_profile(CL_MAKE_VERSION(3, 0, 0))))
+      return ICD_ERROR(CL_INVALID_VALUE, "command-queue query 0x%x is not part of OpenCL %u.%u",
+                       (unsigned)param_name, PLAT_CL_VERSION_MAJOR, PLAT_CL_VERSION_MINOR);
    switch (param_name) {
    case CL_QUEUE_CONTEXT:
       return ICD_GET_INFO_SCALAR(cl_context, (cl_context)q->context, param_value_size,

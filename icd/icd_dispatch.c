@@ -60,6 +60,7 @@ static const struct {
 } icd_extension_functions[] = {
    { "clIcdGetPlatformIDsKHR", (void *)icd_IcdGetPlatformIDsKHR, NULL },
    { "clGetKernelSubGroupInfoKHR", (void *)comp_GetKernelSubGroupInfo, "cl_khr_subgroups" },
+   { "clCreateProgramWithILKHR", (void *)comp_CreateProgramWithIL, "cl_khr_il_program" },
    { "clGetKernelSuggestedLocalWorkSizeKHR", (void *)disp_GetKernelSuggestedLocalWorkSizeKHR,
      "cl_khr_suggested_local_work_size" },
 };

@@ -61,6 +61,11 @@ struct _cl_platform_id {
    struct _cl_device_id **devices; /* every GPU agent of the HSA runtime */
    cl_uint num_devices;
    cl_int init_status;             /* why there are no devices, if none */
+   /* CL_PLATFORM_EXTENSIONS(_WITH_VERSION): cl_khr_icd and what every device reports
+    * (plat_device_ext.c), built with the devices. */
+   cl_name_version *extensions;
+   size_t num_extensions;
+   char *extension_string;
 };
 
 ICD_DEFINE_HANDLE_CASTS(plat_platform, struct _cl_platform_id, cl_platform_id,
@@ -77,11 +82,21 @@ struct _cl_platform_id *plat_platform_get(void);
 /*
  * The OpenCL version the platform and its devices claim (CL_MAKE_VERSION): 3.1; 3.0 when the
  * environment has HSACL_OPENCL_VERSION=3.0 (the 3.1 profile less OpenCL C 3.1, local
- * arguments of size 0 and the 3.1 version strings), 1.2 with HSACL_OPENCL_VERSION=1.2 (for
- * applications that mis-handle 3.0's optional features). Read once, on first use; any other
- * value is logged and ignored.
+ * arguments of size 0 and the 3.1 version strings), 2.0 with HSACL_OPENCL_VERSION=2.0 (what
+ * AMD's OpenCL reports: an OpenCL 2.0 device, OpenCL C 2.0 the highest version, the queries
+ * of later versions refused), 1.2 with HSACL_OPENCL_VERSION=1.2 (for applications that
+ * mis-handle 3.0's optional features). Read once, on first use; any other value is logged
+ * and ignored.
  */
 cl_version plat_opencl_version(void);
+/* True in the profiles with OpenCL C 2.0 and what it brings (SVM, pipes, device-side
+ * enqueue, generic address space, ...): 2.0, 3.0 and 3.1. */
+bool plat_profile_opencl_c_20(void);
+/* False when the profile is an OpenCL 2.x one older than `added`, the version that introduced
+ * a query: the query is then not "one of the supported values" (CL_INVALID_VALUE). The 1.2
+ * profile answers every query as a device without the capability, as it did before the
+ * profiles existed; the 3.x profiles have every query. */
+bool plat_query_in_profile(cl_version added);
 /* Its parts, e.g. for the compiler's __OPENCL_VERSION__: run-time values, not constants. */
 #define PLAT_CL_VERSION_MAJOR ((unsigned)CL_VERSION_MAJOR(plat_opencl_version()))
 #define PLAT_CL_VERSION_MINOR ((unsigned)CL_VERSION_MINOR(plat_opencl_version()))
@@ -111,6 +126,18 @@ struct _cl_device_id {
    /* CL_DEVICE_IMAGE_SUPPORT: the runtime's HSA image extension serves this agent
     * (plat_device_image.c). */
    bool image_support;
+   /* What the device reports, built at creation (plat_device_ext.c) from
+    * plat_extensions.def, the profile, image_support and the SPIR-V translator's presence:
+    * its extensions (CL_DEVICE_EXTENSIONS[_WITH_VERSION]: extension_string, space
+    * terminated), the OpenCL C features it has (CL_DEVICE_OPENCL_C_FEATURES in the 3.x
+    * profiles; every OpenCL C 2.0 one in the 2.0 profile; none in 1.2), and what the
+    * compiler enables (-cl-ext, plat_device_extensions). Immutable after creation. */
+   cl_name_version *extensions;
+   size_t num_extensions;
+   cl_name_version *features;
+   size_t num_features;
+   char *extension_string;
+   char *compiler_extensions;
    /* Bytes of device_pool memory this process's buffers hold (memory/ keeps it):
     * CL_DEVICE_GLOBAL_FREE_MEMORY_AMD. */
    _Atomic uint64_t device_bytes_in_use;
@@ -124,16 +151,23 @@ ICD_DEFINE_HANDLE_CASTS(plat_device, struct _cl_device_id, cl_device_id, ICD_TYP
 cl_device_svm_capabilities plat_device_svm_capabilities(const struct _cl_device_id *dev);
 
 /* What the compiler enables for `dev` (-cl-ext), a space-separated string: the extensions the
- * device reports (CL_DEVICE_EXTENSIONS) followed, in the OpenCL 3.0 profile, by the OpenCL C
- * features it reports (CL_DEVICE_OPENCL_C_FEATURES). Both come from plat_extensions.def. */
+ * device reports (CL_DEVICE_EXTENSIONS) followed by the OpenCL C features it has (and, in the
+ * 1.2 profile, __opencl_c_images for an image device). */
 const char *plat_device_extensions(const struct _cl_device_id *dev);
 
-/* True when `dev` reports the image-related OpenCL C feature (3.0 profile) or extension
- * `name` (plat_device.c IMAGE_FEATURES, IMAGE_EXTENSIONS). */
+/* True when `dev` reports extension `name` (CL_DEVICE_EXTENSIONS). */
+bool plat_device_has_extension(const struct _cl_device_id *dev, const char *name);
+
+/* True when `dev` has OpenCL C feature `name` (CL_DEVICE_OPENCL_C_FEATURES in the 3.x
+ * profiles; the 2.0 profile has every feature OpenCL C 2.0 makes core). */
+bool plat_device_has_feature(const struct _cl_device_id *dev, const char *name);
+
+/* True when `dev` supports images and has the image-related OpenCL C feature or extension
+ * `name`. */
 bool plat_device_has_image_feature(const struct _cl_device_id *dev, const char *name);
 
-/* True when the devices report extension `name` (CL_DEVICE_EXTENSIONS) in the current
- * profile. */
+/* True when the platform reports extension `name` (CL_PLATFORM_EXTENSIONS: every device
+ * reports it); false without devices. */
 bool plat_extension_reported(const char *name);
 
 /* ---- contexts ----------------------------------------------------------------------- */
@@ -187,9 +221,16 @@ cl_int CL_API_CALL plat_GetPlatformInfo(cl_platform_id platform, cl_platform_inf
 cl_int CL_API_CALL plat_GetDeviceIDs(cl_platform_id platform, cl_device_type device_type,
                                      cl_uint num_entries, cl_device_id *devices,
                                      cl_uint *num_devices);
+/* clGetDeviceInfo as hsacl's modules ask it: every query, answered for what the device does
+ * in the profile (memory/mem_pipe.c asks CL_DEVICE_PIPE_SUPPORT in the 2.0 profile too). */
 cl_int CL_API_CALL plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name,
                                       size_t param_value_size, void *param_value,
                                       size_t *param_value_size_ret);
+/* clGetDeviceInfo as applications call it (the ICD slot): the queries later OpenCL versions
+ * added are refused in the 2.0 profile, then plat_GetDeviceInfo. */
+cl_int CL_API_CALL plat_GetDeviceInfoAPI(cl_device_id device, cl_device_info param_name,
+                                         size_t param_value_size, void *param_value,
+                                         size_t *param_value_size_ret);
 cl_int CL_API_CALL plat_CreateSubDevices(cl_device_id in_device,
                                          const cl_device_partition_property *properties,
                                          cl_uint num_devices, cl_device_id *out_devices,

@@ -5,8 +5,8 @@
  *
  * What a device claims is what works at this commit: images where the runtime's image
  * extension serves the agent (plat_device_image.c), no extensions or OpenCL C
- * features beyond plat_extensions.def, OpenCL 3.0 or, under HSACL_OPENCL_VERSION=1.2, 1.2
- * (platform/plat.h).
+ * features beyond its lists (plat_device_ext.c, from plat_extensions.def), the OpenCL
+ * version of the profile (platform/plat.h plat_opencl_version).
  */
 #include "platform/plat.h"
 #include "platform/plat_priv.h"
@@ -178,36 +178,16 @@ plat__device_create(struct _cl_platform_id *plat, hsa_agent_t agent, struct _cl_
       hsa->hsa_amd_agent_iterate_memory_pools(dev->cpu_agent, pick_pool, &search);
    }
    plat__device_image_init(dev);
+   cl_int err = plat__device_lists_init(dev);
+   if (err != CL_SUCCESS) {
+      icd_free(dev);
+      return err;
+   }
    *out = dev;
    return CL_SUCCESS;
 }
 
 /* ---- capabilities ----------------------------------------------------------------- */
-
-/* Device extensions that work at this commit (plat_extensions.def), in the 3.0 profile... */
-static const cl_name_version device_extensions[] = {
-#define PLAT_EXTENSION(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
-#define PLAT_EXTENSION_30(name, major, minor, patch)                                          \
-   { CL_MAKE_VERSION(major, minor, patch), #name },
-#define PLAT_FEATURE(name, major, minor, patch)
-#include "platform/plat_extensions.def"
-#undef PLAT_FEATURE
-#undef PLAT_EXTENSION_30
-#undef PLAT_EXTENSION
-};
-#define NUM_DEVICE_EXTENSIONS (sizeof(device_extensions) / sizeof(device_extensions[0]))
-
-/* ... and in the 1.2 profile. */
-static const cl_name_version device_extensions_12[] = {
-#define PLAT_EXTENSION(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
-#define PLAT_EXTENSION_30(name, major, minor, patch)
-#define PLAT_FEATURE(name, major, minor, patch)
-#include "platform/plat_extensions.def"
-#undef PLAT_FEATURE
-#undef PLAT_EXTENSION_30
-#undef PLAT_EXTENSION
-};
-#define NUM_DEVICE_EXTENSIONS_12 (sizeof(device_extensions_12) / sizeof(device_extensions_12[0]))
 
 /* The intermediate languages of clCreateProgramWithIL: SPIR-V 1.0-1.4, what OpenCL 3.1
  * requires (the 1.4 instructions the translator for LLVM 15 lacks are lowered first:
@@ -219,205 +199,10 @@ static const cl_name_version il_versions[] = {
 };
 static const char il_version_string[] = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4";
 
-/* The OpenCL C 3.0 features that work at this commit (plat_extensions.def); reported in the
- * OpenCL 3.0 profile only. */
-static const cl_name_version device_features[] = {
-#define PLAT_EXTENSION(name, major, minor, patch)
-#define PLAT_EXTENSION_30(name, major, minor, patch)
-#define PLAT_FEATURE(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
-#include "platform/plat_extensions.def"
-#undef PLAT_FEATURE
-#undef PLAT_EXTENSION_30
-#undef PLAT_EXTENSION
-};
-#define NUM_DEVICE_FEATURES (sizeof(device_features) / sizeof(device_features[0]))
-
-/* The OpenCL C 3.0 features of image support (§6.2.1), reported by a device with
- * CL_DEVICE_IMAGE_SUPPORT (plat_device_image.c) after device_features. Each one is tested
- * end to end on both runtimes: tests/api_image_objects_test.c, api_image_kernel_test.c,
- * api_image_ext_test.c. */
-#define IMAGE_FEATURES(X)                                                                   \
-   X(__opencl_c_images, 3, 0, 0)                                                            \
-   X(__opencl_c_read_write_images, 3, 0, 0)                                                 \
-   X(__opencl_c_3d_image_writes, 3, 0, 0)
-/* The image extensions, reported by an image device in both profiles after the others;
- * tests/api_image_ext_test.c. */
-#define IMAGE_EXTENSIONS(X)                                                                 \
-   X(cl_khr_3d_image_writes, 1, 0, 0)                                                       \
-   X(cl_khr_depth_images, 1, 0, 0)                                                          \
-   X(cl_khr_image2d_from_buffer, 1, 0, 0)
-#define IMAGE_EXTENSION(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
-static const cl_name_version device_extensions_images[] = {
-#define PLAT_EXTENSION(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
-#define PLAT_EXTENSION_30(name, major, minor, patch)                                          \
-   { CL_MAKE_VERSION(major, minor, patch), #name },
-#define PLAT_FEATURE(name, major, minor, patch)
-#include "platform/plat_extensions.def"
-#undef PLAT_FEATURE
-#undef PLAT_EXTENSION_30
-#undef PLAT_EXTENSION
-   IMAGE_EXTENSIONS(IMAGE_EXTENSION)
-};
-#define NUM_DEVICE_EXTENSIONS_IMAGES                                                        \
-   (sizeof(device_extensions_images) / sizeof(device_extensions_images[0]))
-static const cl_name_version device_extensions_12_images[] = {
-#define PLAT_EXTENSION(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
-#define PLAT_EXTENSION_30(name, major, minor, patch)
-#define PLAT_FEATURE(name, major, minor, patch)
-#include "platform/plat_extensions.def"
-#undef PLAT_FEATURE
-#undef PLAT_EXTENSION_30
-#undef PLAT_EXTENSION
-   IMAGE_EXTENSIONS(IMAGE_EXTENSION)
-};
-#define NUM_DEVICE_EXTENSIONS_12_IMAGES                                                     \
-   (sizeof(device_extensions_12_images) / sizeof(device_extensions_12_images[0]))
-static const cl_name_version device_features_images[] = {
-#define PLAT_EXTENSION(name, major, minor, patch)
-#define PLAT_EXTENSION_30(name, major, minor, patch)
-#define PLAT_FEATURE(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
-#include "platform/plat_extensions.def"
-#undef PLAT_FEATURE
-#undef PLAT_EXTENSION_30
-#undef PLAT_EXTENSION
-#define IMAGE_FEATURE(name, major, minor, patch) { CL_MAKE_VERSION(major, minor, patch), #name },
-   IMAGE_FEATURES(IMAGE_FEATURE)
-#undef IMAGE_FEATURE
-};
-#define NUM_DEVICE_FEATURES_IMAGES                                                         \
-   (sizeof(device_features_images) / sizeof(device_features_images[0]))
-#define IMAGE_FEATURE_NAME(name, major, minor, patch) #name " "
-
-/* The extension names, space separated (CL_DEVICE_EXTENSIONS), in the 1.2 profile... */
-static const char device_extension_string_12[] =
-#define PLAT_EXTENSION(name, major, minor, patch) #name " "
-#define PLAT_EXTENSION_30(name, major, minor, patch)
-#define PLAT_FEATURE(name, major, minor, patch)
-#include "platform/plat_extensions.def"
-#undef PLAT_FEATURE
-#undef PLAT_EXTENSION_30
-#undef PLAT_EXTENSION
-   "";
-
-/* ... and in the 3.0 profile. */
-static const char device_extension_string[] =
-#define PLAT_EXTENSION(name, major, minor, patch) #name " "
-#define PLAT_EXTENSION_30(name, major, minor, patch) #name " "
-#define PLAT_FEATURE(name, major, minor, patch)
-#include "platform/plat_extensions.def"
-#undef PLAT_FEATURE
-#undef PLAT_EXTENSION_30
-#undef PLAT_EXTENSION
-   "";
-
-/* Extensions and features, space separated: what the compiler enables in the 3.0 profile. */
-static const char device_extension_feature_string[] =
-#define PLAT_EXTENSION(name, major, minor, patch) #name " "
-#define PLAT_EXTENSION_30(name, major, minor, patch) #name " "
-#define PLAT_FEATURE(name, major, minor, patch) #name " "
-#include "platform/plat_extensions.def"
-#undef PLAT_FEATURE
-#undef PLAT_EXTENSION_30
-#undef PLAT_EXTENSION
-   "";
-
-/* The same for a device with image support: CL_DEVICE_EXTENSIONS of both profiles, and
- * what the compiler enables in both. The image features name image support to the compiler
- * (which then defines __IMAGE_SUPPORT__), in the 1.2 profile too; its CL_DEVICE_EXTENSIONS
- * stays without them. */
-static const char device_extension_string_images[] =
-#define PLAT_EXTENSION(name, major, minor, patch) #name " "
-#define PLAT_EXTENSION_30(name, major, minor, patch) #name " "
-#define PLAT_FEATURE(name, major, minor, patch)
-#include "platform/plat_extensions.def"
-#undef PLAT_FEATURE
-#undef PLAT_EXTENSION_30
-#undef PLAT_EXTENSION
-   IMAGE_EXTENSIONS(IMAGE_FEATURE_NAME) "";
-static const char device_extension_string_12_ext_images[] =
-#define PLAT_EXTENSION(name, major, minor, patch) #name " "
-#define PLAT_EXTENSION_30(name, major, minor, patch)
-#define PLAT_FEATURE(name, major, minor, patch)
-#include "platform/plat_extensions.def"
-#undef PLAT_FEATURE
-#undef PLAT_EXTENSION_30
-#undef PLAT_EXTENSION
-   IMAGE_EXTENSIONS(IMAGE_FEATURE_NAME) "";
-static const char device_extension_feature_string_images[] =
-#define PLAT_EXTENSION(name, major, minor, patch) #name " "
-#define PLAT_EXTENSION_30(name, major, minor, patch) #name " "
-#define PLAT_FEATURE(name, major, minor, patch) #name " "
-#include "platform/plat_extensions.def"
-#undef PLAT_FEATURE
-#undef PLAT_EXTENSION_30
-#undef PLAT_EXTENSION
-   IMAGE_EXTENSIONS(IMAGE_FEATURE_NAME) IMAGE_FEATURES(IMAGE_FEATURE_NAME) "";
-static const char device_extension_string_12_images[] =
-#define PLAT_EXTENSION(name, major, minor, patch) #name " "
-#define PLAT_EXTENSION_30(name, major, minor, patch)
-#define PLAT_FEATURE(name, major, minor, patch)
-#include "platform/plat_extensions.def"
-#undef PLAT_FEATURE
-#undef PLAT_EXTENSION_30
-#undef PLAT_EXTENSION
-   IMAGE_EXTENSIONS(IMAGE_FEATURE_NAME) "__opencl_c_images ";
-
 static bool
 is_opencl_30(void)
 {
    return plat_opencl_version() >= CL_MAKE_VERSION(3, 0, 0);
-}
-
-/* True when the devices report extension `name` in the current profile. */
-bool
-plat_extension_reported(const char *name)
-{
-   const char *list = is_opencl_30() ? device_extension_string : device_extension_string_12;
-   size_t n = strlen(name);
-   for (const char *p = strstr(list, name); p; p = strstr(p + 1, name)) {
-      if ((p == list || p[-1] == ' ') && p[n] == ' ')
-         return true;
-   }
-   return false;
-}
-
-/* True when the device reports OpenCL C feature `name`: the queries mirroring a feature
- * (API §4.2, "must be consistent with" the feature) are derived from this. */
-static bool
-device_has_feature(const char *name)
-{
-   if (!is_opencl_30())
-      return false;
-   for (size_t i = 0; i < NUM_DEVICE_FEATURES; i++) {
-      if (!strcmp(device_features[i].name, name))
-         return true;
-   }
-   return false;
-}
-
-const char *
-plat_device_extensions(const struct _cl_device_id *dev)
-{
-   if (dev->image_support)
-      return is_opencl_30() ? device_extension_feature_string_images
-                            : device_extension_string_12_images;
-   return is_opencl_30() ? device_extension_feature_string : device_extension_string_12;
-}
-
-bool
-plat_device_has_image_feature(const struct _cl_device_id *dev, const char *name)
-{
-   if (!dev->image_support)
-      return false;
-   for (size_t i = NUM_DEVICE_FEATURES; i < NUM_DEVICE_FEATURES_IMAGES && is_opencl_30(); i++) {
-      if (!strcmp(device_features_images[i].name, name))
-         return true;
-   }
-   for (size_t i = NUM_DEVICE_EXTENSIONS; i < NUM_DEVICE_EXTENSIONS_IMAGES; i++) {
-      if (!strcmp(device_extensions_images[i].name, name))
-         return true;
-   }
-   return false;
 }
 
 /* CL_DEVICE_OPENCL_C_ALL_VERSIONS: 1.0-1.2 always, 2.0 and 3.0 in the 3.0 profile and later
@@ -435,17 +220,17 @@ static const cl_name_version opencl_c_versions[] = {
 /* The atomic memory capabilities the features say (API §4.2 and OpenCL C 3.0 §6.15.12):
  * relaxed order and work-group scope always, each further order and scope with its feature. */
 static cl_device_atomic_capabilities
-atomic_memory_capabilities(void)
+atomic_memory_capabilities(const struct _cl_device_id *dev)
 {
    cl_device_atomic_capabilities caps = CL_DEVICE_ATOMIC_ORDER_RELAXED |
                                         CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
-   if (device_has_feature("__opencl_c_atomic_order_acq_rel"))
+   if (plat_device_has_feature(dev, "__opencl_c_atomic_order_acq_rel"))
       caps |= CL_DEVICE_ATOMIC_ORDER_ACQ_REL;
-   if (device_has_feature("__opencl_c_atomic_order_seq_cst"))
+   if (plat_device_has_feature(dev, "__opencl_c_atomic_order_seq_cst"))
       caps |= CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
-   if (device_has_feature("__opencl_c_atomic_scope_device"))
+   if (plat_device_has_feature(dev, "__opencl_c_atomic_scope_device"))
       caps |= CL_DEVICE_ATOMIC_SCOPE_DEVICE;
-   if (device_has_feature("__opencl_c_atomic_scope_all_devices"))
+   if (plat_device_has_feature(dev, "__opencl_c_atomic_scope_all_devices"))
       caps |= CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
    return caps;
 }
@@ -454,12 +239,12 @@ atomic_memory_capabilities(void)
  * scopes the atomic features add — a fence is the same s_waitcnt/cache maintenance an
  * atomic of that order and scope uses (llvm-AMDGPUUsage "Memory Model GFX942"/GFX9). */
 static cl_device_atomic_capabilities
-atomic_fence_capabilities(void)
+atomic_fence_capabilities(const struct _cl_device_id *dev)
 {
    cl_device_atomic_capabilities caps = CL_DEVICE_ATOMIC_ORDER_RELAXED |
                                         CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
                                         CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
-   cl_device_atomic_capabilities mem = atomic_memory_capabilities();
+   cl_device_atomic_capabilities mem = atomic_memory_capabilities(dev);
    return caps | (mem & (CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
                          CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES));
 }
@@ -475,7 +260,7 @@ atomic_fence_capabilities(void)
 cl_device_svm_capabilities
 plat_device_svm_capabilities(const struct _cl_device_id *dev)
 {
-   if (!is_opencl_30())
+   if (!plat_profile_opencl_c_20())
       return 0;
    cl_device_svm_capabilities caps = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
    if (dev->has_system_pool)
@@ -540,6 +325,59 @@ plat_GetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint n
 #define RET_ARRAY(ptr, bytes) \
    return icd_get_info((ptr), (bytes), param_value_size, param_value, param_value_size_ret)
 
+/* The OpenCL version that added device query `q` (API §4.2 of OpenCL 2.1 and 3.0); 0 for
+ * the queries of OpenCL 2.0 and before, and for the extensions' own (answered where the
+ * device reports the extension). */
+static cl_version
+query_version(cl_device_info q)
+{
+   switch (q) {
+   case CL_DEVICE_IL_VERSION: /* also CL_DEVICE_IL_VERSION_KHR: see plat_GetDeviceInfoAPI */
+   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+      return CL_MAKE_VERSION(2, 1, 0);
+   case CL_DEVICE_NUMERIC_VERSION:
+   case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+   case CL_DEVICE_ILS_WITH_VERSION:
+   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
+   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+   case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
+   case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+   case CL_DEVICE_OPENCL_C_FEATURES:
+   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+   case CL_DEVICE_PIPE_SUPPORT:
+   case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
+      return CL_MAKE_VERSION(3, 0, 0);
+   default:
+      return 0;
+   }
+}
+
+cl_int CL_API_CALL
+plat_GetDeviceInfoAPI(cl_device_id device, cl_device_info param_name, size_t param_value_size,
+                      void *param_value, size_t *param_value_size_ret)
+{
+   struct _cl_device_id *dev = plat_device_from_handle(device);
+   if (!dev)
+      return ICD_ERROR(CL_INVALID_DEVICE, "device %p is not an hsacl device", (void *)device);
+   /* The 2.0 profile is an OpenCL 2.0 device: a query a later version added is not "one of
+    * the supported values" (API 2.0 §4.2, CL_INVALID_VALUE), except CL_DEVICE_IL_VERSION_KHR
+    * with cl_khr_il_program. (The 1.2 profile answers them as a device without the
+    * capability, as it did before the profiles existed.) */
+   cl_version added = query_version(param_name);
+   if (added && !plat_query_in_profile(added) &&
+       !(param_name == CL_DEVICE_IL_VERSION &&
+         plat_device_has_extension(dev, "cl_khr_il_program")))
+      return ICD_ERROR(CL_INVALID_VALUE, "device query 0x%x is not part of OpenCL %u.%u",
+                       (unsigned)param_name, PLAT_CL_VERSION_MAJOR, PLAT_CL_VERSION_MINOR);
+   return plat_GetDeviceInfo(device, param_name, param_value_size, param_value,
+                             param_value_size_ret);
+}
+
 cl_int CL_API_CALL
 plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_value_size,
                    void *param_value, size_t *param_value_size_ret)
@@ -585,12 +423,12 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
       RET_SCALAR(cl_uint, 1);
    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
-      RET_SCALAR(cl_uint, plat_extension_reported("cl_khr_fp64") ? 1 : 0);
+      RET_SCALAR(cl_uint, plat_device_has_extension(dev, "cl_khr_fp64") ? 1 : 0);
    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
       /* 0 without cl_khr_fp16 (OpenCL 3.0 §4.2 table); gfx9 packs two halves a register
        * (v_pk_*_f16), like shorts. */
-      RET_SCALAR(cl_uint, plat_extension_reported("cl_khr_fp16") ? 2 : 0);
+      RET_SCALAR(cl_uint, plat_device_has_extension(dev, "cl_khr_fp16") ? 2 : 0);
    case CL_DEVICE_MAX_CLOCK_FREQUENCY:
       RET_SCALAR(cl_uint, gi->max_clock_mhz);
    case CL_DEVICE_ADDRESS_BITS:
@@ -612,7 +450,7 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_DOUBLE_FP_CONFIG:
       /* The set cl_khr_fp64 requires (OpenCL 3.0 §4.2): gfx9+ has all of it in hardware. */
       RET_SCALAR(cl_device_fp_config,
-                 plat_extension_reported("cl_khr_fp64")
+                 plat_device_has_extension(dev, "cl_khr_fp64")
                     ? CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                          CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM
                     : 0);
@@ -620,7 +458,7 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
       /* cl_khr_fp16 requires round to nearest (or zero) and INF/NaN; gfx9 also keeps f16
        * denormals (MODE FP_DENORM f16/f64 on, as LLVM sets it) and has a fused v_fma_f16. */
       RET_SCALAR(cl_device_fp_config,
-                 plat_extension_reported("cl_khr_fp16")
+                 plat_device_has_extension(dev, "cl_khr_fp16")
                     ? CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA
                     : 0);
    case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
@@ -665,32 +503,32 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
     * 8 MiB (1 KiB a command), 1024 device events. */
    case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
       RET_SCALAR(cl_command_queue_properties,
-                 device_has_feature("__opencl_c_device_enqueue")
+                 plat_device_has_feature(dev, "__opencl_c_device_enqueue")
                     ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE
                     : 0);
    case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
-      RET_SCALAR(cl_uint, device_has_feature("__opencl_c_device_enqueue")
+      RET_SCALAR(cl_uint, plat_device_has_feature(dev, "__opencl_c_device_enqueue")
                              ? DISP_DEVQ_PREFERRED_SIZE : 0u);
    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
-      RET_SCALAR(cl_uint, device_has_feature("__opencl_c_device_enqueue")
+      RET_SCALAR(cl_uint, plat_device_has_feature(dev, "__opencl_c_device_enqueue")
                              ? DISP_DEVQ_MAX_SIZE : 0u);
    case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
-      RET_SCALAR(cl_uint, device_has_feature("__opencl_c_device_enqueue")
+      RET_SCALAR(cl_uint, plat_device_has_feature(dev, "__opencl_c_device_enqueue")
                              ? DISP_DEVQ_MAX_QUEUES : 0u);
    case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
-      RET_SCALAR(cl_uint, device_has_feature("__opencl_c_device_enqueue")
+      RET_SCALAR(cl_uint, plat_device_has_feature(dev, "__opencl_c_device_enqueue")
                              ? DISP_DEVQ_MAX_EVENTS : 0u);
    case CL_DEVICE_MAX_PIPE_ARGS:
    case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
       /* API §4.2: at least 16 with pipes, 0 without. Pipe arguments are pointers in the
        * kernarg segment and reservations hold no device state (comp_builtins_pipe.cl), so
        * neither has a limit of its own; 16 is what the specification asks. */
-      RET_SCALAR(cl_uint, device_has_feature("__opencl_c_pipes") ? 16u : 0u);
+      RET_SCALAR(cl_uint, plat_device_has_feature(dev, "__opencl_c_pipes") ? 16u : 0u);
    case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
       /* Any size works (packets are copied in units of their alignment); 1024 bytes
        * (a long16[8]) bounds what one work-item copies per call. */
       RET_SCALAR(cl_uint,
-                 device_has_feature("__opencl_c_pipes") ? PLAT_PIPE_MAX_PACKET_SIZE : 0u);
+                 plat_device_has_feature(dev, "__opencl_c_pipes") ? PLAT_PIPE_MAX_PACKET_SIZE : 0u);
    case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
    case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
@@ -698,7 +536,7 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
       /* A sub-group is a wavefront; the most a work-group holds (0 without sub-groups, API
        * §4.2). */
-      RET_SCALAR(cl_uint, plat_extension_reported("cl_khr_subgroups")
+      RET_SCALAR(cl_uint, plat_device_has_extension(dev, "cl_khr_subgroups")
                              ? (cl_uint)(gi->max_workgroup_size / gi->wavefront_size)
                              : 0);
    case CL_DEVICE_NAME:
@@ -721,10 +559,10 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_NUMERIC_VERSION:
       RET_SCALAR(cl_version, plat_opencl_version());
    case CL_DEVICE_OPENCL_C_VERSION:
-      /* "The highest fully backwards compatible OpenCL C version" (API §4.2): 2.0 in the 3.0
-       * profile, where every OpenCL C 2.0 feature is supported (the CTS compiler
+      /* "The highest fully backwards compatible OpenCL C version" (API §4.2): 2.0 in the 2.0
+       * and 3.x profiles, where every OpenCL C 2.0 feature is supported (the CTS compiler
        * opencl_c_versions checks the list); 1.2 in the 1.2 profile. */
-      RET_STRING(is_opencl_30() ? "OpenCL C 2.0 " : "OpenCL C 1.2 ");
+      RET_STRING(plat_profile_opencl_c_20() ? "OpenCL C 2.0 " : "OpenCL C 1.2 ");
    case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
       RET_ARRAY(opencl_c_versions,
                 (plat_opencl_version() >= CL_MAKE_VERSION(3, 1, 0) ? NUM_OPENCL_C_VERSIONS
@@ -732,27 +570,12 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
                                                                     : NUM_OPENCL_C_VERSIONS - 3) *
                    sizeof(cl_name_version));
    case CL_DEVICE_OPENCL_C_FEATURES:
-      if (!is_opencl_30())
-         RET_ARRAY(NULL, 0);
-      if (dev->image_support)
-         RET_ARRAY(device_features_images,
-                   NUM_DEVICE_FEATURES_IMAGES * sizeof(cl_name_version));
-      RET_ARRAY(device_features, NUM_DEVICE_FEATURES * sizeof(cl_name_version));
+      /* The features are listed from OpenCL 3.0 on (the 2.0 profile refuses the query). */
+      RET_ARRAY(dev->features, is_opencl_30() ? dev->num_features * sizeof(cl_name_version) : 0);
    case CL_DEVICE_EXTENSIONS:
-      if (dev->image_support)
-         RET_STRING(is_opencl_30() ? device_extension_string_images
-                                   : device_extension_string_12_ext_images);
-      RET_STRING(is_opencl_30() ? device_extension_string : device_extension_string_12);
+      RET_STRING(dev->extension_string);
    case CL_DEVICE_EXTENSIONS_WITH_VERSION:
-      if (dev->image_support && !is_opencl_30())
-         RET_ARRAY(device_extensions_12_images,
-                   NUM_DEVICE_EXTENSIONS_12_IMAGES * sizeof(cl_name_version));
-      if (dev->image_support)
-         RET_ARRAY(device_extensions_images,
-                   NUM_DEVICE_EXTENSIONS_IMAGES * sizeof(cl_name_version));
-      if (!is_opencl_30())
-         RET_ARRAY(device_extensions_12, NUM_DEVICE_EXTENSIONS_12 * sizeof(cl_name_version));
-      RET_ARRAY(device_extensions, NUM_DEVICE_EXTENSIONS * sizeof(cl_name_version));
+      RET_ARRAY(dev->extensions, dev->num_extensions * sizeof(cl_name_version));
    case CL_DEVICE_PLATFORM:
       RET_SCALAR(cl_platform_id, plat_platform_to_handle(dev->platform));
    case CL_DEVICE_PRINTF_BUFFER_SIZE:
@@ -760,12 +583,14 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_BUILT_IN_KERNELS:
       RET_STRING("");
    case CL_DEVICE_IL_VERSION:
-      /* SPIR-V 1.0-1.4 (il_versions); "" without the translator. */
-      RET_STRING(is_opencl_30() && comp_il_supported() ? il_version_string : "");
+      /* SPIR-V 1.0-1.4 (il_versions) where IL programs are taken (cl_khr_il_program: the
+       * profiles from 2.0 on, with the translator; CL_DEVICE_IL_VERSION_KHR is the same
+       * query); "" otherwise. */
+      RET_STRING(plat_device_has_extension(dev, "cl_khr_il_program") ? il_version_string : "");
    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
       RET_ARRAY(NULL, 0);
    case CL_DEVICE_ILS_WITH_VERSION:
-      if (!is_opencl_30() || !comp_il_supported())
+      if (!plat_device_has_extension(dev, "cl_khr_il_program"))
          RET_ARRAY(NULL, 0);
       RET_ARRAY(il_versions, sizeof(il_versions));
    case CL_DEVICE_PARENT_DEVICE:
@@ -783,41 +608,42 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
       RET_SCALAR(cl_uint, 1); /* root devices are not reference counted */
    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
       /* The minimum §4.2 asks of devices with program-scope global variables. */
-      RET_SCALAR(size_t, device_has_feature("__opencl_c_program_scope_global_variables")
+      RET_SCALAR(size_t, plat_device_has_feature(dev, "__opencl_c_program_scope_global_variables")
                             ? 64 * 1024
                             : 0);
    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-      RET_SCALAR(size_t, device_has_feature("__opencl_c_program_scope_global_variables")
+      RET_SCALAR(size_t, plat_device_has_feature(dev, "__opencl_c_program_scope_global_variables")
                             ? 1024 * 1024
                             : 0);
    case CL_DEVICE_SVM_CAPABILITIES:
       RET_SCALAR(cl_device_svm_capabilities, plat_device_svm_capabilities(dev));
    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
       /* dispatch/disp_kernel.c launches partial work-groups of OpenCL C 2.0+ kernels (AQL
-       * grid sizes need no multiple; hidden_remainder_*): claimed in the 3.0 profile, the
-       * only one that can build such kernels. */
-      RET_SCALAR(cl_bool, is_opencl_30() ? CL_TRUE : CL_FALSE);
+       * grid sizes need no multiple; hidden_remainder_*): claimed in the profiles that build
+       * such kernels (a 3.0 query: the 2.0 profile, where OpenCL C 2.0 has them, refuses it). */
+      RET_SCALAR(cl_bool, plat_profile_opencl_c_20() ? CL_TRUE : CL_FALSE);
    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
-      RET_SCALAR(cl_bool, device_has_feature("__opencl_c_work_group_collective_functions")
+      RET_SCALAR(cl_bool, plat_device_has_feature(dev, "__opencl_c_work_group_collective_functions")
                              ? CL_TRUE
                              : CL_FALSE);
    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
-      RET_SCALAR(cl_bool,
-                 device_has_feature("__opencl_c_generic_address_space") ? CL_TRUE : CL_FALSE);
+      RET_SCALAR(cl_bool, plat_device_has_feature(dev, "__opencl_c_generic_address_space")
+                             ? CL_TRUE
+                             : CL_FALSE);
    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
       /* The waves of a work-group run interleaved (cl_khr_subgroups requires it). */
-      RET_SCALAR(cl_bool, plat_extension_reported("cl_khr_subgroups") ? CL_TRUE : CL_FALSE);
+      RET_SCALAR(cl_bool, plat_device_has_extension(dev, "cl_khr_subgroups") ? CL_TRUE : CL_FALSE);
    case CL_DEVICE_PIPE_SUPPORT:
-      RET_SCALAR(cl_bool, device_has_feature("__opencl_c_pipes") ? CL_TRUE : CL_FALSE);
+      RET_SCALAR(cl_bool, plat_device_has_feature(dev, "__opencl_c_pipes") ? CL_TRUE : CL_FALSE);
    case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-      RET_SCALAR(cl_device_atomic_capabilities, atomic_memory_capabilities());
+      RET_SCALAR(cl_device_atomic_capabilities, atomic_memory_capabilities(dev));
    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
-      RET_SCALAR(cl_device_atomic_capabilities, atomic_fence_capabilities());
+      RET_SCALAR(cl_device_atomic_capabilities, atomic_fence_capabilities(dev));
    case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
       RET_SCALAR(size_t, gi->wavefront_size);
    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
       RET_SCALAR(cl_device_device_enqueue_capabilities,
-                 device_has_feature("__opencl_c_device_enqueue")
+                 plat_device_has_feature(dev, "__opencl_c_device_enqueue")
                     ? CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT
                     : 0);
    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:

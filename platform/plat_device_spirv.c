@@ -3,11 +3,10 @@
  * core): the extended instruction sets, SPIR-V extensions and capabilities a device accepts
  * in clCreateProgramWithIL, derived from what the device reports (each row names the OpenCL
  * extension or feature that brings it, as the SPIR-V environment specification ties them),
- * never listed beside it. Empty without IL support (1.2 profile, no translator).
+ * never listed beside it. Empty without IL support (1.2 profile, no translator: the device
+ * then reports neither cl_khr_il_program nor the cl_khr_spirv_* extensions).
  */
 #include "platform/plat_priv.h"
-
-#include "compiler/comp.h"
 
 #include <CL/cl_ext.h>
 #include <string.h>
@@ -100,18 +99,22 @@ applies(const struct _cl_device_id *dev, const char *requires)
       return dev->image_support;
    if (!strcmp(requires, REQ_RW_IMAGES))
       return plat_device_has_image_feature(dev, "__opencl_c_read_write_images");
-   /* The generic address space, sub-groups and pipes: in the 3.0 and 3.1 profiles. */
-   if (!strcmp(requires, REQ_GENERIC) || !strcmp(requires, REQ_SUBGROUPS) ||
-       !strcmp(requires, REQ_PIPES))
-      return plat_opencl_version() >= CL_MAKE_VERSION(3, 0, 0);
-   return plat_extension_reported(requires);
+   if (!strcmp(requires, REQ_GENERIC))
+      return plat_device_has_feature(dev, "__opencl_c_generic_address_space");
+   if (!strcmp(requires, REQ_SUBGROUPS))
+      return plat_device_has_feature(dev, "__opencl_c_subgroups") ||
+             plat_device_has_feature(dev, "__opencl_c_work_group_collective_functions");
+   if (!strcmp(requires, REQ_PIPES))
+      return plat_device_has_feature(dev, "__opencl_c_pipes");
+   return plat_device_has_extension(dev, requires);
 }
 
 bool
 plat__device_info_spirv(const struct _cl_device_id *dev, cl_device_info param_name, size_t size,
                         void *value, size_t *size_ret, cl_int *err)
 {
-   bool il = plat_opencl_version() >= CL_MAKE_VERSION(3, 0, 0) && comp_il_supported();
+   /* Rows only where IL programs are taken (the translator's presence included). */
+   bool il = plat_device_has_extension(dev, "cl_khr_il_program");
    switch (param_name) {
    case CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR: {
       const char *list[sizeof(instruction_sets) / sizeof(instruction_sets[0])];

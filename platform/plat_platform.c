@@ -69,9 +69,13 @@ platform_init_locked(struct _cl_platform_id *plat)
    }
    struct collect c = { .plat = plat };
    hsa_status_t st = hsa->hsa_iterate_agents(collect_gpu_agent, &c);
+   if (!c.out_of_memory && plat__platform_lists_init(plat) != CL_SUCCESS)
+      c.out_of_memory = true;
    if (c.out_of_memory) {
-      for (cl_uint i = 0; i < plat->num_devices; i++)
+      for (cl_uint i = 0; i < plat->num_devices; i++) {
+         plat__device_lists_free(plat->devices[i]);
          icd_free(plat->devices[i]);
+      }
       icd_free(plat->devices);
       plat->devices = NULL;
       plat->num_devices = 0;
@@ -131,11 +135,13 @@ version_init(void)
       return;
    if (!strcmp(env, "1.2"))
       opencl_version = CL_MAKE_VERSION(1, 2, 0);
+   else if (!strcmp(env, "2.0"))
+      opencl_version = CL_MAKE_VERSION(2, 0, 0);
    else if (!strcmp(env, "3.0"))
       opencl_version = CL_MAKE_VERSION(3, 0, 0);
    else if (strcmp(env, "3.1"))
       icd_log(ICD_LOG_WARN, "platform",
-              "HSACL_OPENCL_VERSION=\"%s\" ignored (expected 1.2, 3.0 or 3.1): reporting "
+              "HSACL_OPENCL_VERSION=\"%s\" ignored (expected 1.2, 2.0, 3.0 or 3.1): reporting "
               "OpenCL 3.1",
               env);
 }
@@ -147,10 +153,12 @@ plat_opencl_version(void)
    return opencl_version;
 }
 
-/* Platform extensions: only what works (cl_khr_icd: this library is an ICD). */
-static const cl_name_version platform_extensions[] = {
-   { CL_MAKE_VERSION(1, 0, 0), "cl_khr_icd" },
-};
+bool
+plat_query_in_profile(cl_version added)
+{
+   cl_version v = plat_opencl_version();
+   return v < CL_MAKE_VERSION(2, 0, 0) || v >= added;
+}
 
 cl_int CL_API_CALL
 plat_GetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
@@ -162,6 +170,16 @@ plat_GetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
    if (!plat)
       return ICD_ERROR(CL_INVALID_PLATFORM, "platform %p is not an hsacl platform",
                        (void *)platform);
+   /* The 2.0 profile is an OpenCL 2.0 platform: the queries OpenCL 2.1 (host timer
+    * resolution) and 3.0 (numeric version, extensions with versions) added are not "one of
+    * the supported values" (API 2.0 §4.1). */
+   if ((param_name == CL_PLATFORM_HOST_TIMER_RESOLUTION &&
+        !plat_query_in_profile(CL_MAKE_VERSION(2, 1, 0))) ||
+       ((param_name == CL_PLATFORM_NUMERIC_VERSION ||
+         param_name == CL_PLATFORM_EXTENSIONS_WITH_VERSION) &&
+        !plat_query_in_profile(CL_MAKE_VERSION(3, 0, 0))))
+      return ICD_ERROR(CL_INVALID_VALUE, "platform query 0x%x is not part of OpenCL %u.%u",
+                       (unsigned)param_name, PLAT_CL_VERSION_MAJOR, PLAT_CL_VERSION_MINOR);
    switch (param_name) {
    case CL_PLATFORM_PROFILE:
       return icd_get_info_string("FULL_PROFILE", param_value_size, param_value,
@@ -183,12 +201,19 @@ plat_GetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
    case CL_PLATFORM_VENDOR:
       return icd_get_info_string(PLAT_PLATFORM_VENDOR, param_value_size, param_value,
                                  param_value_size_ret);
+   /* cl_khr_icd (this library is an ICD) and the extensions every device reports (API
+    * §4.1), plat_device_ext.c. */
    case CL_PLATFORM_EXTENSIONS:
-      return icd_get_info_string("cl_khr_icd", param_value_size, param_value,
-                                 param_value_size_ret);
+      return icd_get_info_string(plat->extension_string ? plat->extension_string : "cl_khr_icd",
+                                 param_value_size, param_value, param_value_size_ret);
    case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
-      return icd_get_info(platform_extensions, sizeof(platform_extensions), param_value_size,
-                          param_value, param_value_size_ret);
+      if (!plat->extensions) {
+         static const cl_name_version icd_only = { CL_MAKE_VERSION(1, 0, 0), "cl_khr_icd" };
+         return icd_get_info(&icd_only, sizeof(icd_only), param_value_size, param_value,
+                             param_value_size_ret);
+      }
+      return icd_get_info(plat->extensions, plat->num_extensions * sizeof(cl_name_version),
+                          param_value_size, param_value, param_value_size_ret);
    case CL_PLATFORM_HOST_TIMER_RESOLUTION: {
       struct timespec res;
       clock_getres(CLOCK_MONOTONIC_RAW, &res);

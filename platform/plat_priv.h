@@ -25,4 +25,19 @@ void plat__device_image_init(struct _cl_device_id *dev);
 bool plat__device_info_image(const struct _cl_device_id *dev, cl_device_info param_name,
                              size_t size, void *value, size_t *size_ret, cl_int *err);
 
+/* When an entry of plat_extensions.def is reported (or'ed; plat_device_ext.c). */
+#define PLAT_ALWAYS 0u
+#define PLAT_CL20 1u   /* profiles with OpenCL C 2.0 */
+#define PLAT_IL 2u     /* profiles with IL programs, with the SPIR-V translator present */
+#define PLAT_IMAGES 4u /* devices with image support */
+
+/* Builds dev->extensions, features and their strings (plat_device_ext.c): after
+ * dev->image_support is known. CL_OUT_OF_HOST_MEMORY leaves nothing allocated. */
+cl_int plat__device_lists_init(struct _cl_device_id *dev);
+void plat__device_lists_free(struct _cl_device_id *dev);
+
+/* Builds the platform's extension lists from its devices (after discovery). */
+cl_int plat__platform_lists_init(struct _cl_platform_id *plat);
+void plat__platform_lists_free(struct _cl_platform_id *plat);
+
 #endif

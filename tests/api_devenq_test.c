@@ -7,7 +7,8 @@
  * (creation, queries, clSetDefaultDeviceCommandQueue, host commands refused) and the device
  * queries; the same kernels built as OpenCL C 2.0.
  *
- * Argument "off" (run with HSACL_OPENCL_VERSION=1.2): the 1.2 profile has none of it.
+ * Argument "off" (run with HSACL_OPENCL_VERSION=1.2): the 1.2 profile has none of it; "2.0"
+ * (HSACL_OPENCL_VERSION=2.0): all of it in OpenCL C 2.0, the 3.0 queries refused.
  *
  * Every child's output is checked after the host waits for the parent's event only: a
  * parent's command completes when all its children (recursively) did.
@@ -566,19 +567,27 @@ test_printf_and_queue_arg(cl_program p, cl_command_queue dq)
    clReleaseKernel(k);
 }
 
+/* The 2.0 profile (argument "2.0"): CL_QUEUE_DEVICE_DEFAULT is an OpenCL 2.1 query. */
+static bool profile20;
+
+/* CL_QUEUE_DEVICE_DEFAULT of `queue` is `want`; in the 2.0 profile the query is refused. */
+static void
+check_device_default(cl_command_queue queue, cl_command_queue want)
+{
+   cl_command_queue got = (cl_command_queue)1;
+   cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE_DEFAULT, sizeof(got), &got, NULL);
+   CHECK_EQ_INT(err, profile20 ? CL_INVALID_VALUE : CL_SUCCESS);
+   if (!profile20)
+      CHECK(got == want);
+}
+
 /* Device queues take no host commands; one per device; the default is replaceable. */
 static void
 test_queue_api(cl_command_queue dq)
 {
    cl_int err;
-   cl_command_queue got = NULL;
-   CHECK_EQ_INT(clGetCommandQueueInfo(dq, CL_QUEUE_DEVICE_DEFAULT, sizeof(got), &got, NULL),
-                CL_SUCCESS);
-   CHECK(got == dq);
-   got = NULL;
-   CHECK_EQ_INT(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE_DEFAULT, sizeof(got), &got, NULL),
-                CL_SUCCESS);
-   CHECK(got == dq);
+   check_device_default(dq, dq);
+   check_device_default(q, dq);
    cl_command_queue_properties props = 0;
    clGetCommandQueueInfo(dq, CL_QUEUE_PROPERTIES, sizeof(props), &props, NULL);
    CHECK_EQ_INT(props, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
@@ -630,9 +639,7 @@ test_set_default(cl_program p)
    };
    cl_command_queue dq = clCreateCommandQueueWithProperties(ctx, device, dprops, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
-   cl_command_queue got = (cl_command_queue)1;
-   clGetCommandQueueInfo(q, CL_QUEUE_DEVICE_DEFAULT, sizeof(got), &got, NULL);
-   CHECK(got == NULL);
+   check_device_default(q, NULL);
    /* no default device queue: get_default_queue() is CLK_NULL_QUEUE, enqueue fails */
    cl_kernel k = kernel(p, "basic");
    cl_mem out = buffer(1001 * sizeof(int));
@@ -645,8 +652,7 @@ test_set_default(cl_program p)
    CHECK_EQ_INT(h[1000], -102); /* CLK_INVALID_QUEUE */
    CHECK_EQ_INT(h[5], 0);
    CHECK_EQ_INT(clSetDefaultDeviceCommandQueue(ctx, device, dq), CL_SUCCESS);
-   clGetCommandQueueInfo(q, CL_QUEUE_DEVICE_DEFAULT, sizeof(got), &got, NULL);
-   CHECK(got == dq);
+   check_device_default(q, dq);
    run(k, 1);
    read_ints(out, h, 1001);
    CHECK_EQ_INT(h[1000], 0);
@@ -721,13 +727,24 @@ test_off(void)
    clReleaseProgram(p);
 }
 
-/* What the device reports in the 3.0 profile. */
+/* What the device reports in the 3.x profiles and (`v20`) in the 2.0 profile, where the
+ * queries OpenCL 3.0 added are refused. */
 static void
-test_queries(void)
+test_queries(bool v20)
 {
    cl_device_device_enqueue_capabilities caps = 0;
-   clGetDeviceInfo(device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, sizeof(caps), &caps, NULL);
-   CHECK_EQ_INT(caps, CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT);
+   if (v20) {
+      static const cl_device_info added_30[] = { CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES,
+                                                 CL_DEVICE_OPENCL_C_ALL_VERSIONS,
+                                                 CL_DEVICE_OPENCL_C_FEATURES };
+      for (size_t i = 0; i < sizeof(added_30) / sizeof(added_30[0]); i++) {
+         size_t sz = 0;
+         CHECK_EQ_INT(clGetDeviceInfo(device, added_30[i], 0, NULL, &sz), CL_INVALID_VALUE);
+      }
+   } else {
+      clGetDeviceInfo(device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, sizeof(caps), &caps, NULL);
+      CHECK_EQ_INT(caps, CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT);
+   }
    cl_uint u = 0;
    clGetDeviceInfo(device, CL_DEVICE_MAX_ON_DEVICE_QUEUES, sizeof(u), &u, NULL);
    CHECK_EQ_INT(u, 1);
@@ -743,13 +760,15 @@ test_queries(void)
    char ver[64] = "";
    clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_VERSION, sizeof(ver), ver, NULL);
    CHECK_STR(ver, "OpenCL C 2.0 ");
+   if (v20)
+      return;
    cl_name_version nv[16];
    size_t size = 0;
    clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, sizeof(nv), nv, &size);
-   bool v20 = false;
+   bool listed20 = false;
    for (size_t i = 0; i < size / sizeof(nv[0]); i++)
-      v20 |= nv[i].version == CL_MAKE_VERSION(2, 0, 0);
-   CHECK(v20);
+      listed20 |= nv[i].version == CL_MAKE_VERSION(2, 0, 0);
+   CHECK(listed20);
    cl_name_version feats[64];
    size = 0;
    clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, sizeof(feats), feats, &size);
@@ -787,8 +806,11 @@ main(int argc, char **argv)
       CHECK_EQ_INT(clGetCommandQueueInfo(dq, CL_QUEUE_SIZE, sizeof(size), &size, NULL),
                    CL_SUCCESS);
       CHECK_EQ_INT(size, 262144);
-      test_queries();
-      cl_program p = build("-cl-std=CL3.0");
+      /* "2.0": the 2.0 profile (HSACL_OPENCL_VERSION=2.0), where OpenCL C 2.0 is the
+       * highest version. */
+      bool v20 = profile20 = argc > 1 && !strcmp(argv[1], "2.0");
+      test_queries(v20);
+      cl_program p = build(v20 ? "-cl-std=CL2.0" : "-cl-std=CL3.0");
       test_basic(p);
       test_chained(p);
       test_flags(p);

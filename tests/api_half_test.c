@@ -11,7 +11,8 @@
  * correctly rounded (+, -, *, fma, conversions, roundings) must equal the host's bit for bit;
  * division and sqrt are checked to 1 ULP (OpenCL C 3.0 §7.4, half precision), exact where
  * the quotient or root is representable. Each kernel is built three ways: -O3 in OpenCL C
- * 1.2, -cl-opt-disable, and OpenCL C 3.0 (__opencl_c_fp16).
+ * 1.2, -cl-opt-disable, and OpenCL C 3.0 (__opencl_c_fp16); argument "2.0" (the 2.0
+ * profile): OpenCL C 2.0 instead of 3.0.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -454,7 +455,8 @@ test_queries(bool v30)
 int
 main(int argc, char **argv)
 {
-   bool v30 = argc < 2 || strcmp(argv[1], "1.2");
+   bool v30 = argc < 2 || (strcmp(argv[1], "1.2") && strcmp(argv[1], "2.0"));
+   bool v20 = argc >= 2 && !strcmp(argv[1], "2.0");
    cl_platform_id platform;
    cl_uint n = 0;
    if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n == 0 ||
@@ -473,6 +475,13 @@ main(int argc, char **argv)
    test_arithmetic("-cl-opt-disable");
    if (v30)
       test_arithmetic("-cl-std=CL3.0");
+   if (v20) {
+      /* The 2.0 profile: half in OpenCL C 2.0, CL_DEVICE_OPENCL_C_FEATURES not a query. */
+      test_arithmetic("-cl-std=CL2.0");
+      size_t size = 0;
+      CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size),
+                   CL_INVALID_VALUE);
+   }
 
    clReleaseCommandQueue(queue);
    clReleaseContext(ctx);

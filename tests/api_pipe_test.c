@@ -20,7 +20,8 @@
  * HSACL_SIM_CACHE=check): packets between kernels of two devices, both ways.
  *
  * Argument "1.2" (run with HSACL_OPENCL_VERSION=1.2): the 1.2 profile reports no pipes and
- * clCreatePipe is CL_INVALID_OPERATION.
+ * clCreatePipe is CL_INVALID_OPERATION. Argument "2.0" (HSACL_OPENCL_VERSION=2.0): everything
+ * in OpenCL C 2.0, the 3.0 pipe queries refused.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -606,14 +607,28 @@ test_two_devices(void)
 
 /* ---- API --------------------------------------------------------------------------- */
 
+/* The 2.0 profile (argument "2.0"): pipes are core OpenCL C 2.0; CL_DEVICE_PIPE_SUPPORT and
+ * CL_DEVICE_OPENCL_C_FEATURES are 3.0 queries, refused there. */
+static bool profile20;
+
 static void
 test_device_queries(bool v30)
 {
-   cl_bool support = !v30;
-   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_PIPE_SUPPORT, sizeof(support), &support, NULL),
-                CL_SUCCESS);
-   CHECK_EQ_INT(support, v30 ? CL_TRUE : CL_FALSE);
-   CHECK_EQ_INT(test_device_lists(device, CL_DEVICE_OPENCL_C_FEATURES, "__opencl_c_pipes"), v30);
+   if (profile20) {
+      size_t size = 0;
+      CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_PIPE_SUPPORT, 0, NULL, &size),
+                   CL_INVALID_VALUE);
+      CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size),
+                   CL_INVALID_VALUE);
+   } else {
+      cl_bool support = !v30;
+      CHECK_EQ_INT(
+         clGetDeviceInfo(device, CL_DEVICE_PIPE_SUPPORT, sizeof(support), &support, NULL),
+         CL_SUCCESS);
+      CHECK_EQ_INT(support, v30 ? CL_TRUE : CL_FALSE);
+      CHECK_EQ_INT(test_device_lists(device, CL_DEVICE_OPENCL_C_FEATURES, "__opencl_c_pipes"),
+                   v30);
+   }
    if (!v30)
       return;
    cl_uint v = 0;
@@ -863,7 +878,8 @@ main(int argc, char **argv)
       fprintf(stderr, "usage: api_pipe_test 3.0|1.2 KERNELS.cl [2gpus | spirv KERNELS.spv]\n");
       return 1;
    }
-   bool v30 = strcmp(argv[1], "1.2") != 0;
+   bool v30 = strcmp(argv[1], "1.2") != 0; /* pipes: every profile but 1.2 */
+   profile20 = !strcmp(argv[1], "2.0");
    bool two_gpus = argc > 3 && !strcmp(argv[3], "2gpus");
    char *il = NULL;
    if (argc > 4 && !strcmp(argv[3], "spirv")) {
@@ -895,8 +911,10 @@ main(int argc, char **argv)
    } else if (v30) {
       if (!kernels_il)
          test_info();
-      static const char *const options[] = { "-cl-std=CL3.0 -cl-kernel-arg-info",
-                                             "-cl-std=CL3.0 -cl-opt-disable" };
+      const char *const options[] = {
+         profile20 ? "-cl-std=CL2.0 -cl-kernel-arg-info" : "-cl-std=CL3.0 -cl-kernel-arg-info",
+         profile20 ? "-cl-std=CL2.0 -cl-opt-disable" : "-cl-std=CL3.0 -cl-opt-disable"
+      };
       for (size_t o = 0; o < 2; o++) {
          cl_program prog = build(options[o]);
          if (!prog)

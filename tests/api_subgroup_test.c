@@ -22,6 +22,8 @@
  *
  * Argument "1.2" (run with HSACL_OPENCL_VERSION=1.2): the 1.2 profile offers no OpenCL C
  * 2.0, so the device reports none of it and the kernel query says CL_INVALID_OPERATION.
+ * Argument "2.0" (HSACL_OPENCL_VERSION=2.0): all of it in OpenCL C 2.0, the 2.1/3.0 device
+ * queries refused.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -49,9 +51,29 @@ listed(cl_device_info what, const char *name)
    return test_device_lists(device, what, name);
 }
 
+/* The 2.0 profile (argument "2.0"): cl_khr_subgroups in OpenCL C 2.0; the sub-group device
+ * queries OpenCL 2.1 and 3.0 added are refused there. */
+static bool profile20;
+static const char *std_option = "-cl-std=CL3.0";
+
 static void
 test_device_queries(bool v30)
 {
+   if (profile20) {
+      CHECK(listed(CL_DEVICE_EXTENSIONS, "cl_khr_subgroups"));
+      CHECK(listed(CL_DEVICE_EXTENSIONS, "cl_khr_subgroup_shuffle"));
+      static const cl_device_info later[] = { CL_DEVICE_EXTENSIONS_WITH_VERSION,
+                                              CL_DEVICE_OPENCL_C_FEATURES,
+                                              CL_DEVICE_MAX_NUM_SUB_GROUPS,
+                                              CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS };
+      for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++) {
+         size_t size = 0;
+         CHECK_EQ_INT(clGetDeviceInfo(device, later[i], 0, NULL, &size), CL_INVALID_VALUE);
+      }
+      CHECK(clGetExtensionFunctionAddressForPlatform(platform, "clGetKernelSubGroupInfoKHR") !=
+            NULL);
+      return;
+   }
    CHECK_EQ_INT(listed(CL_DEVICE_EXTENSIONS, "cl_khr_subgroups"), v30);
    CHECK_EQ_INT(listed(CL_DEVICE_EXTENSIONS_WITH_VERSION, "cl_khr_subgroups"), v30);
    CHECK_EQ_INT(listed(CL_DEVICE_OPENCL_C_FEATURES, "__opencl_c_subgroups"), v30);
@@ -583,7 +605,7 @@ test_forward_progress(void)
    cl_int err;
    const char *src = progress_src;
    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-   CHECK_EQ_INT(clBuildProgram(p, 1, &device, "-cl-std=CL3.0", NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clBuildProgram(p, 1, &device, std_option, NULL, NULL), CL_SUCCESS);
    cl_kernel k = clCreateKernel(p, "wait", &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
    int zero[4] = { 0 }, out[4] = { 0 };
@@ -607,7 +629,10 @@ test_forward_progress(void)
 int
 main(int argc, char **argv)
 {
-   bool v30 = argc < 2 || strcmp(argv[1], "1.2");
+   bool v30 = argc < 2 || strcmp(argv[1], "1.2"); /* sub-groups: every profile but 1.2 */
+   profile20 = argc >= 2 && !strcmp(argv[1], "2.0");
+   if (profile20)
+      std_option = "-cl-std=CL2.0";
    cl_uint n = 0;
    if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n == 0 ||
        clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS) {
@@ -624,12 +649,16 @@ main(int argc, char **argv)
    test_device_queries(v30);
    test_kernel_queries(v30);
    if (v30) {
-      test_builtins("-cl-std=CL3.0");
-      test_builtins("-cl-std=CL3.0 -cl-opt-disable");
-      test_builtins("-cl-std=CL3.0 -cl-denorms-are-zero");
+      char opts[128];
+      test_builtins(std_option);
+      snprintf(opts, sizeof(opts), "%s -cl-opt-disable", std_option);
+      test_builtins(opts);
+      snprintf(opts, sizeof(opts), "%s -cl-denorms-are-zero", std_option);
+      test_builtins(opts);
       test_forward_progress();
-      test_extensions("-cl-std=CL3.0");
-      test_extensions("-cl-std=CL3.0 -cl-opt-disable");
+      test_extensions(std_option);
+      snprintf(opts, sizeof(opts), "%s -cl-opt-disable", std_option);
+      test_extensions(opts);
    } else {
       test_builtins_12();
    }

@@ -25,7 +25,8 @@
  * fails rather than hangs.
  *
  * argv[1]: "plain" (the mode the environment says), "check" (sets HSACL_SIM_CACHE=check
- * before the runtime starts), or "1.2" (run with HSACL_OPENCL_VERSION=1.2: no SVM at all, clSVMAlloc returns NULL).
+ * before the runtime starts), or "1.2" (run with HSACL_OPENCL_VERSION=1.2: no SVM at all, clSVMAlloc returns NULL),
+ * or "2.0" (HSACL_OPENCL_VERSION=2.0: all of it, kernels in OpenCL C 2.0).
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -169,13 +170,17 @@ wait_flag(_Atomic int *flag, int want)
    return true;
 }
 
+/* "-cl-std=CL3.0", or CL2.0 in the 2.0 profile (argument "2.0"). */
+static const char *std_option = "-cl-std=CL3.0";
+static bool profile20;
+
 static cl_program
 build(const char *src)
 {
    cl_int err;
    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
-   err = clBuildProgram(p, 1, &device, "-cl-std=CL3.0", NULL, NULL);
+   err = clBuildProgram(p, 1, &device, std_option, NULL, NULL);
    if (err != CL_SUCCESS) {
       char log[8192] = "";
       clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
@@ -203,6 +208,13 @@ test_capabilities(void)
    CHECK_EQ_INT(caps, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
                          CL_DEVICE_SVM_ATOMICS);
    cl_device_atomic_capabilities atomics = 0;
+   if (profile20) {
+      /* A 3.0 query; OpenCL C 2.0 has every order and scope. */
+      CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, sizeof(atomics),
+                                   &atomics, NULL),
+                   CL_INVALID_VALUE);
+      return;
+   }
    CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, sizeof(atomics),
                                 &atomics, NULL),
                 CL_SUCCESS);
@@ -664,7 +676,7 @@ test_two_devices(cl_platform_id platform)
       "                                memory_scope_all_svm_devices);\n"
       "}\n";
    cl_program p = clCreateProgramWithSource(c2, 1, &src, NULL, &err);
-   CHECK_EQ_INT(clBuildProgram(p, 2, devs, "-cl-std=CL3.0", NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clBuildProgram(p, 2, devs, std_option, NULL, NULL), CL_SUCCESS);
    cl_kernel k = clCreateKernel(p, "add", &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
    cl_kernel inc = clCreateKernel(p, "inc", &err);
@@ -743,6 +755,9 @@ main(int argc, char **argv)
    /* "check", or the whole suite run in the checking mode (scripts/test). */
    const char *mode = getenv("HSACL_SIM_CACHE");
    checking = (argc > 1 && !strcmp(argv[1], "check")) || (mode && !strcmp(mode, "check"));
+   profile20 = argc > 1 && !strcmp(argv[1], "2.0");
+   if (profile20)
+      std_option = "-cl-std=CL2.0";
    if (checking)
       setenv("HSACL_SIM_CACHE", "check", 1);
    test_watchdog("api_svm_fine", 240);

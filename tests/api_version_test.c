@@ -1,7 +1,10 @@
 /*
  * tests/api_version_test.c — the OpenCL version profiles (platform/plat.h
  * plat_opencl_version): `api_version_test 1.2` (run under HSACL_OPENCL_VERSION=1.2) checks
- * the 1.2 profile answers as OpenCL 1.2 specifies; `api_version_test 3.0` (the default
+ * the 1.2 profile answers as OpenCL 1.2 specifies; `api_version_test 2.0` (under
+ * HSACL_OPENCL_VERSION=2.0) that the 2.0 profile answers as an OpenCL 2.0 device (the later
+ * queries refused, the 2.0 ones with their minimums, OpenCL C 2.0 the highest version, pipes,
+ * device-side enqueue, SVM and sub-groups run, the newer entry points); `api_version_test 3.0` (the default
  * profile) checks the OpenCL 3.0 queries of API §4.1/§4.2 agree with each
  * other — every OpenCL C feature listed has its query counterpart and no counterpart claims
  * an unlisted feature — and that a -cl-std=CL3.0 program sees exactly the listed feature
@@ -9,6 +12,7 @@
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 
 #include "hsacl_test.h"
 #include "hsacl_cl_test.h"
@@ -397,9 +401,9 @@ static const char feature_src[] =
 /* Runs feature_src built with `options` twice and checks every slot whose macros `has`
  * reports defined. */
 static void
-run_features(const char *options, bool (*has)(const char *))
+run_features_src(const char *src, const char *options, bool (*has)(const char *))
 {
-   cl_program p = build(feature_src, options);
+   cl_program p = build(src, options);
    if (!p)
       return;
    cl_int err = CL_SUCCESS;
@@ -449,6 +453,50 @@ run_features(const char *options, bool (*has)(const char *))
    clReleaseMemObject(out);
    clReleaseKernel(k);
    clReleaseProgram(p);
+}
+
+static void
+run_features(const char *options, bool (*has)(const char *))
+{
+   run_features_src(feature_src, options, has);
+}
+
+/* feature_src's slots in OpenCL C 2.0, where all of it is core (no feature macros):
+ * generic pointers, C11 atomics with memory_scope_all_svm_devices (OpenCL C 2.0's name),
+ * a program-scope variable, doubles, work-group functions. */
+static const char feature_src_20[] =
+   "global long g_counter = 5;\n"
+   "static long twice(long *p) { return 2 * *p; }\n"
+   "kernel void features(global long *out, global const long *in) {\n"
+   "   int lid = get_local_id(0);\n"
+   "   local long lv;\n"
+   "   local atomic_int la;\n"
+   "   if (lid == 0) { lv = 21; atomic_init(&la, 0); }\n"
+   "   barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "   long priv = in[1] + lid;\n"
+   "   if (lid == 0) { out[0] = twice((long *)&in[0]); out[1] = twice(&lv); }\n"
+   "   if (lid == 1) out[2] = twice(&priv);\n"
+   "   atomic_fetch_add_explicit(&la, 1, memory_order_acq_rel, memory_scope_work_group);\n"
+   "   work_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "   if (lid == 0)\n"
+   "      out[3] = atomic_load_explicit(&la, memory_order_seq_cst, memory_scope_work_group);\n"
+   "   atomic_fetch_add_explicit((volatile global atomic_long *)&out[4], 1,\n"
+   "                             memory_order_seq_cst, memory_scope_device);\n"
+   "   atomic_fetch_add_explicit((volatile global atomic_long *)&out[4], 2,\n"
+   "                             memory_order_relaxed, memory_scope_all_svm_devices);\n"
+   "   if (lid == 0) out[5] = g_counter++;\n"
+   "   if (lid == 0) out[6] = (long)((double)in[2] / 3.0 * 1e6);\n"
+   "   long sum = work_group_reduce_add((long)lid);\n"
+   "   int b = work_group_broadcast(lid * 3, 5);\n"
+   "   out[64 + lid] = work_group_scan_inclusive_add(1);\n"
+   "   if (lid == 0) { out[7] = sum; out[8] = b; }\n"
+   "}\n";
+
+static bool
+every_feature(const char *name)
+{
+   (void)name;
+   return true;
 }
 
 /* API §5.8.6.5: -cl-std naming an OpenCL C version the device does not list in
@@ -597,6 +645,270 @@ check_zero_size(bool v30)
    clReleaseProgram(p);
 }
 
+/* ---- the 2.0 profile ------------------------------------------------------------------ */
+
+/* The device queries OpenCL 2.1 and 3.0 added: not part of an OpenCL 2.0 device. */
+static const cl_device_info device_queries_after_20[] = {
+   CL_DEVICE_MAX_NUM_SUB_GROUPS, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS,
+   CL_DEVICE_NUMERIC_VERSION, CL_DEVICE_EXTENSIONS_WITH_VERSION, CL_DEVICE_ILS_WITH_VERSION,
+   CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES,
+   CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT,
+   CL_DEVICE_OPENCL_C_ALL_VERSIONS, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+   CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT,
+   CL_DEVICE_OPENCL_C_FEATURES, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, CL_DEVICE_PIPE_SUPPORT,
+   CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED,
+};
+
+/* The 2.0 profile reports what AMD's OpenCL 2.0 reports, and every 2.0 query as the 2.0
+ * specification (API 2.0 §4.1, §4.2) defines it. */
+static void
+check_profile_20(void)
+{
+   char *pv = platform_string(CL_PLATFORM_VERSION);
+   char *dv = device_string(CL_DEVICE_VERSION);
+   char *cv = device_string(CL_DEVICE_OPENCL_C_VERSION);
+   CHECK(!strncmp(pv, "OpenCL 2.0 ", 11));
+   CHECK(!strncmp(dv, "OpenCL 2.0 ", 11));
+   CHECK_STR(cv, "OpenCL C 2.0 ");
+   free(pv);
+   free(dv);
+   free(cv);
+   size_t size = 0;
+   for (size_t i = 0; i < sizeof(device_queries_after_20) / sizeof(device_queries_after_20[0]);
+        i++) {
+      cl_int err = clGetDeviceInfo(device, device_queries_after_20[i], 0, NULL, &size);
+      if (err != CL_INVALID_VALUE)
+         fprintf(stderr, "device query 0x%x answered %d in the 2.0 profile\n",
+                 (unsigned)device_queries_after_20[i], err);
+      CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   }
+   static const cl_platform_info platform_after_20[] = {
+      CL_PLATFORM_HOST_TIMER_RESOLUTION, CL_PLATFORM_NUMERIC_VERSION,
+      CL_PLATFORM_EXTENSIONS_WITH_VERSION
+   };
+   for (size_t i = 0; i < sizeof(platform_after_20) / sizeof(platform_after_20[0]); i++)
+      CHECK_EQ_INT(clGetPlatformInfo(platform, platform_after_20[i], 0, NULL, &size),
+                   CL_INVALID_VALUE);
+
+   /* Extensions: what AMD's 2.0 device lists where hsacl has it. */
+   static const char *const want[] = {
+      "cl_khr_fp64", "cl_khr_fp16", "cl_khr_subgroups", "cl_khr_il_program",
+      "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
+      "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
+      "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
+      "cl_khr_byte_addressable_store", "cl_amd_device_attribute_query",
+   };
+   for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+      if (!has_extension(want[i]))
+         fprintf(stderr, "2.0 profile: %s missing\n", want[i]);
+      CHECK(has_extension(want[i]));
+   }
+   cl_bool images = (cl_bool)device_scalar(CL_DEVICE_IMAGE_SUPPORT, sizeof(cl_bool));
+   CHECK_EQ_INT(has_extension("cl_khr_image2d_from_buffer"), images);
+   CHECK_EQ_INT(has_extension("cl_khr_3d_image_writes"), images);
+   CHECK_EQ_INT(has_extension("cl_khr_depth_images"), images);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, sizeof(cl_uint)) >= 64,
+                images);
+   /* The platform's: cl_khr_icd and every device's (one device here: all of them). */
+   char *pext = platform_string(CL_PLATFORM_EXTENSIONS);
+   CHECK(!strncmp(pext, "cl_khr_icd ", 11));
+   CHECK(strstr(pext, " cl_khr_il_program ") != NULL);
+   CHECK(strstr(pext, " cl_khr_subgroups ") != NULL);
+   free(pext);
+   /* CL_DEVICE_IL_VERSION_KHR (cl_khr_il_program) is CL_DEVICE_IL_VERSION. */
+   char *il = device_string(CL_DEVICE_IL_VERSION_KHR);
+   CHECK_STR(il, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4");
+   free(il);
+
+   /* The 2.0 queries, with the minimums API 2.0 §4.2 gives for a FULL_PROFILE device. */
+   cl_device_svm_capabilities svm =
+      device_scalar(CL_DEVICE_SVM_CAPABILITIES, sizeof(cl_device_svm_capabilities));
+   CHECK(svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER);
+   CHECK_EQ_INT(svm & ~(cl_device_svm_capabilities)(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
+                                                    CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+                                                    CL_DEVICE_SVM_ATOMICS),
+                0);
+   CHECK(device_scalar(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, sizeof(size_t)) >= 64 * 1024);
+   CHECK(device_scalar(CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, sizeof(size_t)) > 0);
+   CHECK_EQ_INT(
+      device_scalar(CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES, sizeof(cl_command_queue_properties)),
+      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
+   cl_ulong pref = device_scalar(CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, sizeof(cl_uint));
+   cl_ulong max = device_scalar(CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, sizeof(cl_uint));
+   CHECK(pref >= 16 * 1024 && pref <= max && max >= 256 * 1024);
+   CHECK(device_scalar(CL_DEVICE_MAX_ON_DEVICE_QUEUES, sizeof(cl_uint)) >= 1);
+   CHECK(device_scalar(CL_DEVICE_MAX_ON_DEVICE_EVENTS, sizeof(cl_uint)) >= 1024);
+   CHECK(device_scalar(CL_DEVICE_MAX_PIPE_ARGS, sizeof(cl_uint)) >= 16);
+   CHECK(device_scalar(CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS, sizeof(cl_uint)) >= 1);
+   CHECK(device_scalar(CL_DEVICE_PIPE_MAX_PACKET_SIZE, sizeof(cl_uint)) >= 1024);
+   /* 0: "aligned to the natural size of the type" (API 2.0 §4.2). */
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT, sizeof(cl_uint)), 0);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT, sizeof(cl_uint)), 0);
+   CHECK_EQ_INT(device_scalar(CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT, sizeof(cl_uint)), 0);
+   CHECK(device_scalar(CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, sizeof(cl_command_queue_properties)) &
+         CL_QUEUE_PROFILING_ENABLE);
+}
+
+/* A write_pipe/read_pipe pair, a kernel enqueuing a child, SVM kernel arguments and
+ * sub-group queries through cl_khr_subgroups' function: each part of OpenCL 2.0, run. */
+static const char programs_20_src[] =
+   "kernel void producer(write_only pipe int p) {\n"
+   "   int v = (int)get_global_id(0) * 3;\n"
+   "   write_pipe(p, &v);\n"
+   "}\n"
+   "kernel void consumer(read_only pipe int p, global int *sum) {\n"
+   "   int v;\n"
+   "   if (read_pipe(p, &v) == 0) atomic_add(sum, v);\n"
+   "}\n"
+   "kernel void parent(global int *out) {\n"
+   "   enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(16),\n"
+   "                  ^{ out[get_global_id(0)] = 100 + (int)get_global_id(0); });\n"
+   "}\n"
+   "kernel void svm_inc(global int *p) { p[get_global_id(0)] += get_sub_group_size(); }\n";
+
+static void
+check_programs_20(void)
+{
+   check_macros("", 200, 120); /* without -cl-std: OpenCL C 1.2 (API 2.0 §5.8.4.5) */
+   check_macros("-cl-std=CL1.2", 200, 120);
+   check_macros("-cl-std=CL2.0", 200, 200);
+   run_features_src(feature_src_20, "-cl-std=CL2.0", every_feature);
+   check_unsupported_std("-cl-std=CL3.0");
+   check_unsupported_std("-cl-std=CL3.1");
+
+   cl_program p = build(programs_20_src, "-cl-std=CL2.0");
+   if (!p)
+      return;
+   cl_int err = CL_SUCCESS;
+   /* Pipes. */
+   cl_mem pipe = clCreatePipe(context, 0, sizeof(cl_int), 64, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_int zero = 0;
+   cl_mem sum = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(zero),
+                               &zero, &err);
+   cl_kernel prod = clCreateKernel(p, "producer", &err);
+   cl_kernel cons = clCreateKernel(p, "consumer", &err);
+   clSetKernelArg(prod, 0, sizeof(pipe), &pipe);
+   clSetKernelArg(cons, 0, sizeof(pipe), &pipe);
+   clSetKernelArg(cons, 1, sizeof(sum), &sum);
+   size_t n = 64;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, prod, 1, NULL, &n, NULL, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, cons, 1, NULL, &n, NULL, 0, NULL, NULL), CL_SUCCESS);
+   cl_int total = -1;
+   clEnqueueReadBuffer(queue, sum, CL_TRUE, 0, sizeof(total), &total, 0, NULL, NULL);
+   CHECK_EQ_INT(total, 3 * 63 * 64 / 2);
+   clReleaseKernel(prod);
+   clReleaseKernel(cons);
+   clReleaseMemObject(sum);
+   clReleaseMemObject(pipe);
+
+   /* Device-side enqueue on the default device queue. */
+   cl_queue_properties dq_props[] = { CL_QUEUE_PROPERTIES,
+                                      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
+                                         CL_QUEUE_ON_DEVICE_DEFAULT,
+                                      0 };
+   cl_command_queue dq = clCreateCommandQueueWithProperties(context, device, dq_props, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, 16 * sizeof(cl_int), NULL, &err);
+   cl_kernel parent = clCreateKernel(p, "parent", &err);
+   clSetKernelArg(parent, 0, sizeof(out), &out);
+   size_t one = 1;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, parent, 1, NULL, &one, NULL, 0, NULL, NULL),
+                CL_SUCCESS);
+   cl_int res[16] = { 0 };
+   clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof(res), res, 0, NULL, NULL);
+   int ok = 1;
+   for (int i = 0; i < 16; i++)
+      ok &= res[i] == 100 + i;
+   CHECK(ok);
+   clReleaseKernel(parent);
+   clReleaseMemObject(out);
+   if (dq)
+      clReleaseCommandQueue(dq);
+
+   /* SVM (coarse-grained, mapped) and the sub-group size through clGetKernelSubGroupInfoKHR. */
+   cl_int *svm = clSVMAlloc(context, CL_MEM_READ_WRITE, 256 * sizeof(cl_int), 0);
+   CHECK(svm != NULL);
+   cl_kernel inc = clCreateKernel(p, "svm_inc", &err);
+   typedef cl_int(CL_API_CALL * sg_info_fn)(cl_kernel, cl_device_id, cl_kernel_sub_group_info,
+                                            size_t, const void *, size_t, void *, size_t *);
+   sg_info_fn sg_info = (sg_info_fn)clGetExtensionFunctionAddressForPlatform(
+      platform, "clGetKernelSubGroupInfoKHR");
+   CHECK(sg_info != NULL);
+   size_t local = 128, sg_size = 0;
+   if (sg_info)
+      CHECK_EQ_INT(sg_info(inc, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR,
+                           sizeof(local), &local, sizeof(sg_size), &sg_size, NULL),
+                   CL_SUCCESS);
+   CHECK_EQ_INT(sg_size, 64);
+   if (svm && inc) {
+      CHECK_EQ_INT(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_WRITE, svm, 256 * sizeof(cl_int), 0,
+                                   NULL, NULL),
+                   CL_SUCCESS);
+      for (int i = 0; i < 256; i++)
+         svm[i] = i;
+      clEnqueueSVMUnmap(queue, svm, 0, NULL, NULL);
+      CHECK_EQ_INT(clSetKernelArgSVMPointer(inc, 0, svm), CL_SUCCESS);
+      size_t g = 256;
+      CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, inc, 1, NULL, &g, &local, 0, NULL, NULL),
+                   CL_SUCCESS);
+      clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, svm, 256 * sizeof(cl_int), 0, NULL, NULL);
+      ok = 1;
+      for (int i = 0; i < 256; i++)
+         ok &= svm[i] == i + 64;
+      CHECK(ok);
+      clEnqueueSVMUnmap(queue, svm, 0, NULL, NULL);
+      clFinish(queue);
+   }
+   if (inc)
+      clReleaseKernel(inc);
+   clSVMFree(context, svm);
+   clReleaseProgram(p);
+
+   /* The newer entry points in the 2.0 profile: each works where the device has what it
+    * needs (IL through cl_khr_il_program, sub-groups through cl_khr_subgroups), as in the
+    * 1.2 profile, where they answer what that device lacks. */
+   static const char clone_src[] = "kernel void k(global int *o, int v) { o[0] = v; }";
+   cl_program cp = build(clone_src, "");
+   if (cp) {
+      cl_kernel k = clCreateKernel(cp, "k", &err);
+      cl_mem o = clCreateBufferWithProperties(context, NULL, CL_MEM_READ_WRITE, sizeof(cl_int),
+                                              NULL, &err);
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      cl_int v = 77;
+      clSetKernelArg(k, 0, sizeof(o), &o);
+      clSetKernelArg(k, 1, sizeof(v), &v);
+      cl_kernel k2 = clCloneKernel(k, &err);
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, k2, 1, NULL, &one, NULL, 0, NULL, NULL),
+                   CL_SUCCESS);
+      cl_int got = 0;
+      clEnqueueReadBuffer(queue, o, CL_TRUE, 0, sizeof(got), &got, 0, NULL, NULL);
+      CHECK_EQ_INT(got, 77);
+      /* The program and queue queries of OpenCL 2.1, 2.2 and 3.0: not part of 2.0. */
+      size_t sz = 0;
+      CHECK_EQ_INT(clGetProgramInfo(cp, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, 0, NULL, &sz),
+                   CL_INVALID_VALUE);
+      CHECK_EQ_INT(clGetProgramInfo(cp, CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT, 0, NULL, &sz),
+                   CL_INVALID_VALUE);
+      CHECK_EQ_INT(clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES_ARRAY, 0, NULL, &sz),
+                   CL_INVALID_VALUE);
+      CHECK_EQ_INT(clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE_DEFAULT, 0, NULL, &sz),
+                   CL_INVALID_VALUE);
+      CHECK_EQ_INT(clGetProgramInfo(cp, CL_PROGRAM_NUM_KERNELS, 0, NULL, &sz), CL_SUCCESS);
+      /* Not a program created from IL (§5.8.3, as in every profile). */
+      CHECK_EQ_INT(clSetProgramSpecializationConstant(cp, 0, sizeof(v), &v), CL_INVALID_PROGRAM);
+      clReleaseKernel(k2);
+      clReleaseKernel(k);
+      clReleaseMemObject(o);
+      clReleaseProgram(cp);
+   }
+   /* clCreateProgramWithIL is clCreateProgramWithILKHR here: 4 bytes are not a module. */
+   cl_uint junk = 42;
+   CHECK(clCreateProgramWithIL(context, &junk, sizeof(junk), &err) == NULL);
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+}
+
 static void
 check_programs_12(void)
 {
@@ -619,8 +931,9 @@ check_programs_12(void)
 int
 main(int argc, char **argv)
 {
-   if (argc != 2 || (strcmp(argv[1], "1.2") && strcmp(argv[1], "3.0") && strcmp(argv[1], "3.1"))) {
-      fprintf(stderr, "usage: %s 1.2|3.0|3.1 (the profile HSACL_OPENCL_VERSION selects)\n",
+   if (argc != 2 || (strcmp(argv[1], "1.2") && strcmp(argv[1], "2.0") &&
+                     strcmp(argv[1], "3.0") && strcmp(argv[1], "3.1"))) {
+      fprintf(stderr, "usage: %s 1.2|2.0|3.0|3.1 (the profile HSACL_OPENCL_VERSION selects)\n",
               argv[0]);
       return 2;
    }
@@ -637,7 +950,10 @@ main(int argc, char **argv)
    CHECK_EQ_INT(err, CL_SUCCESS);
 
    check_zero_size(v30);
-   if (v30) {
+   if (!strcmp(argv[1], "2.0")) {
+      check_profile_20();
+      check_programs_20();
+   } else if (v30) {
       check_profile_30();
       check_programs_30();
       check_program_support_30();

@@ -9,7 +9,9 @@
  * 32-bit module (il_spir32.spv). Checks: the device queries; creation errors (NULL,
  * garbage, truncated, 32-bit, SPIR-V 1.5); CL_PROGRAM_IL; every kernel of il_basic built
  * from SPIR-V gives the outputs of the same source built as OpenCL C (same inputs, same
- * launch); argument names from the module; specialization constants and their errors;
+ * launch); the IL extensions (cl_khr_il_program, cl_khr_spirv_*) and SPIR-V queries
+ * reported with the translator and not without it, clCreateProgramWithILKHR; argument names
+ * from the module; specialization constants and their errors;
  * clCompileProgram of IL linked with an OpenCL C object; a few thousand mutated modules
  * rejected or built without a crash; an empty build log for a clean module; OpFDiv with
  * the accuracy of OpenCL C's `/` (fdiv.spv, spirv-as).
@@ -38,6 +40,104 @@ program_from_il(const void *il, size_t size, cl_int want)
    CHECK_EQ_INT(err, want);
    CHECK((p != NULL) == (want == CL_SUCCESS));
    return p;
+}
+
+/* The rows that follow the translator's presence (platform/plat_extensions.def PLAT_IL). */
+static const char *const il_extensions[] = {
+   "cl_khr_il_program", "cl_khr_spirv_queries", "cl_khr_spirv_no_integer_wrap_decoration",
+   "cl_khr_spirv_linkonce_odr", "cl_khr_spirv_extended_debug_info",
+};
+#define NUM_IL_EXTENSIONS (sizeof(il_extensions) / sizeof(il_extensions[0]))
+
+#ifndef CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR
+#define CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR 0x12B9
+#define CL_DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
+#define CL_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
+#endif
+
+/* How many of CL_DEVICE_EXTENSIONS, CL_DEVICE_EXTENSIONS_WITH_VERSION and (when `platform_too`)
+ * CL_PLATFORM_EXTENSIONS and _WITH_VERSION name `ext` (each list counts once). */
+static int
+lists_naming(const char *ext, bool platform_too)
+{
+   int found = 0;
+   char str[8192];
+   cl_name_version nv[128];
+   size_t size = 0;
+   for (int which = 0; which < (platform_too ? 2 : 1); which++) {
+      str[0] = '\0';
+      if (which == 0)
+         CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof(str), str, NULL),
+                      CL_SUCCESS);
+      else
+         CHECK_EQ_INT(clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, sizeof(str), str,
+                                        NULL),
+                      CL_SUCCESS);
+      size_t n = strlen(ext);
+      for (const char *p = strstr(str, ext); p; p = strstr(p + 1, ext)) {
+         if ((p == str || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) {
+            found++;
+            break;
+         }
+      }
+      if (which == 0)
+         CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, sizeof(nv), nv,
+                                      &size),
+                      CL_SUCCESS);
+      else
+         CHECK_EQ_INT(clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS_WITH_VERSION, sizeof(nv),
+                                        nv, &size),
+                      CL_SUCCESS);
+      for (size_t i = 0; i < size / sizeof(nv[0]); i++) {
+         if (!strcmp(nv[i].name, ext)) {
+            found++;
+            break;
+         }
+      }
+   }
+   return found;
+}
+
+/* The device's SPIR-V rows: the IL extensions in every device and platform list, the
+ * cl_khr_spirv_queries lists, clCreateProgramWithILKHR — all present with the translator
+ * (`present`), all absent without it. */
+static void
+test_il_rows(bool present, const uint32_t *good, size_t size)
+{
+   for (size_t i = 0; i < NUM_IL_EXTENSIONS; i++) {
+      int n = lists_naming(il_extensions[i], true);
+      if (n != (present ? 4 : 0))
+         fprintf(stderr, "%s named by %d of 4 lists\n", il_extensions[i], n);
+      CHECK_EQ_INT(n, present ? 4 : 0);
+   }
+   static const cl_device_info spirv_queries[] = { CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR,
+                                                   CL_DEVICE_SPIRV_EXTENSIONS_KHR,
+                                                   CL_DEVICE_SPIRV_CAPABILITIES_KHR,
+                                                   CL_DEVICE_ILS_WITH_VERSION };
+   for (size_t i = 0; i < sizeof(spirv_queries) / sizeof(spirv_queries[0]); i++) {
+      size_t got = 12345;
+      CHECK_EQ_INT(clGetDeviceInfo(device, spirv_queries[i], 0, NULL, &got), CL_SUCCESS);
+      CHECK_EQ_INT(got != 0, present);
+   }
+   /* CL_DEVICE_IL_VERSION_KHR is CL_DEVICE_IL_VERSION (0x105B). */
+   char il[256] = "x";
+   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION_KHR, sizeof(il), il, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(il[0] != '\0', present);
+   typedef cl_program(CL_API_CALL * create_il_fn)(cl_context, const void *, size_t, cl_int *);
+   create_il_fn create =
+      (create_il_fn)clGetExtensionFunctionAddressForPlatform(platform, "clCreateProgramWithILKHR");
+   CHECK_EQ_INT(create != NULL, present);
+   if (create && good) {
+      cl_int err = 12345;
+      cl_program p = create(context, good, size, &err);
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      CHECK_EQ_INT(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_SUCCESS);
+      size_t n = 0;
+      CHECK_EQ_INT(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof(n), &n, NULL), CL_SUCCESS);
+      CHECK(n > 0);
+      clReleaseProgram(p);
+   }
 }
 
 static void
@@ -623,6 +723,7 @@ main(int argc, char **argv)
       CHECK_STR(il, "");
       static const uint32_t hdr[5] = { 0x07230203, 0x00010000, 0, 1, 0 };
       program_from_il(hdr, sizeof(hdr), CL_INVALID_OPERATION);
+      test_il_rows(false, NULL, 0);
       clReleaseContext(context);
       return test_main_end();
    }
@@ -638,6 +739,7 @@ main(int argc, char **argv)
    if (!good)
       return test_main_end();
    test_queries();
+   test_il_rows(true, good, size);
    test_create_errors(good, size);
    test_program_info(good, size);
    test_basic(source);
