@@ -181,6 +181,8 @@ struct disp_command {
    bool release_fence;
    uint64_t release_covers;
    hsa_signal_t release_signal;
+   hsa_queue_t *release_ring;           /* the AQL ring that barrier went to (a fault
+                                         * there releases release_signal, disp_queue.c) */
 };
 
 /*

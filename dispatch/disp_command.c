@@ -97,6 +97,7 @@ disp_command_create(struct _cl_command_queue *q, cl_command_type type, cl_uint n
    cmd->release_fence = false;
    cmd->release_covers = 0;
    cmd->release_signal.handle = 0;
+   cmd->release_ring = NULL;
    *out = cmd;
    return CL_SUCCESS;
 }
@@ -431,6 +432,7 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
             err = disp_queue_barrier_and_scoped(q, deps, num_deps, cmd->release_signal,
                                                 disp__fence_release_scopes());
          if (err == CL_SUCCESS) {
+            cmd->release_ring = q->hsa_queue; /* the ring the barrier went to */
             deps = &cmd->release_signal;
             num_deps = 1;
          }

@@ -79,6 +79,18 @@ queue_error_callback_body(hsa_status_t status, hsa_queue_t *source, void *data)
       hsa->hsa_signal_store_screlease(c->work_signal, 0);
    }
    pthread_mutex_unlock(&q->fifo_lock);
+   /* Copies in flight outside the ring (listed) whose release barrier sits on the dead
+    * ring: that barrier never completes, so the copy would wait for it forever (and a
+    * blocking read behind the faulted kernel with it). Its signal is released; the copy
+    * runs and its event fails as a dependant of the fault. */
+   for (struct disp_command *c = q->commands; c; c = c->next_in_queue) {
+      if (!c->release_signal.handle || c->release_ring != source ||
+          hsa->hsa_signal_load_relaxed(c->release_signal) == 0)
+         continue;
+      if (!c->fault_status)
+         c->fault_status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+      hsa->hsa_signal_store_screlease(c->release_signal, 0);
+   }
    pthread_mutex_unlock(&q->lock);
    pthread_mutex_unlock(&q->submit_lock);
 }

@@ -890,6 +890,27 @@ mem__enqueue_map(struct _cl_command_queue *q, struct _cl_mem *mem, cl_command_ty
    atomic_fetch_add(&mem->map_count, 1);
    *out = map->host_ptr;
    err = disp_command_enqueue(cmd, event, blocking_map);
+   if (err != CL_SUCCESS && blocking_map) {
+      /* The command ended (failed): the application gets no pointer, so the mapping it
+       * would have to unmap goes (the object's map count with it). */
+      pthread_mutex_lock(&mem->lock);
+      for (struct mem_map **link = &mem->maps; *link; link = &(*link)->next) {
+         if (*link == map) {
+            *link = map->next;
+            break;
+         }
+      }
+      pthread_mutex_unlock(&mem->lock);
+      atomic_fetch_sub(&mem->map_count, 1);
+      if (map->staging)
+         mem_staging_free(map->staging_dev, map->staging, map->staging_size);
+      icd_free(map);
+      *out = NULL;
+      /* §5.5.5: a blocking map whose wait-list event failed; the in-order predecessor
+       * counts as one, as for the blocking reads. */
+      return ICD_ERROR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+                       "the blocking map failed: a command it waited for failed");
+   }
    if (err != CL_SUCCESS)
       err = ICD_ERROR(CL_MAP_FAILURE, "the map command failed");
    return err;

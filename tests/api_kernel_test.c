@@ -298,6 +298,40 @@ test_fault(cl_program p)
    clReleaseMemObject(m);
 }
 
+/* Blocking transfers queued right behind a kernel that faults (no clFinish between): each
+ * returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST instead of waiting forever for the
+ * release barrier left on the dead AQL ring; the queue then works on. */
+static void
+test_fault_blocking(cl_program p)
+{
+   cl_int err;
+   cl_kernel k = clCreateKernel(p, "oob", &err);
+   cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+   clSetKernelArg(k, 0, sizeof(cl_mem), &m);
+   int h[16] = { 0 };
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 64 }, NULL, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof(h), h, 0, NULL, NULL),
+                CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 64 }, NULL, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueWriteBuffer(q, m, CL_TRUE, 0, sizeof(h), h, 0, NULL, NULL),
+                CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 64 }, NULL, 0, NULL, NULL),
+                CL_SUCCESS);
+   void *map = clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ, 0, sizeof(h), 0, NULL, NULL,
+                                  &err);
+   CHECK_EQ_INT(err, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+   CHECK(map == NULL);
+   clReleaseKernel(k);
+   /* The queue works on. */
+   int v = 0x5678, back = 0;
+   CHECK_EQ_INT(clEnqueueWriteBuffer(q, m, CL_TRUE, 0, 4, &v, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, m, CL_TRUE, 0, 4, &back, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(back, 0x5678);
+   clReleaseMemObject(m);
+}
+
 static void
 test_printf(cl_program p)
 {
@@ -494,6 +528,7 @@ main(int argc, char **argv)
    test_threads(p);
    test_binary_program(p);
    test_fault(p);
+   test_fault_blocking(p);
    clReleaseProgram(p);
    clReleaseCommandQueue(q);
    clReleaseContext(ctx);
