@@ -260,6 +260,7 @@ fifo_pop_locked(struct _cl_command_queue *q, struct disp_fifo_node *h)
 }
 
 static bool queue_retire_handler(hsa_signal_value_t value, void *arg);
+static void pending_drain(bool may_block);
 
 #define RETIRE_BATCH 64
 
@@ -508,12 +509,41 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
    disp__pending_event_done(NULL, may_block);
 }
 
+/* Set while this thread runs disp__pending_event_done's loop. Submitting or failing a
+ * held command completes events, and completing an event calls disp__pending_event_done
+ * again: nested calls return at once and the outer loop, which rescans the list after
+ * every command it handles, does their work. So a chain of n held commands (markers
+ * behind one user event) completes in a loop, not in n nested frames. */
+static _Thread_local bool pending_draining;
+
+bool
+disp__pending_suspend(void)
+{
+   bool was = pending_draining;
+   pending_draining = false;
+   return was;
+}
+
+void
+disp__pending_resume(bool was)
+{
+   pending_draining = was;
+}
+
 void
 disp__pending_event_done(struct _cl_event *ev, bool may_block)
 {
    (void)ev;
-   if (atomic_load(&pending_count) == 0)
+   if (atomic_load(&pending_count) == 0 || pending_draining)
       return;
+   pending_draining = true;
+   pending_drain(may_block);
+   pending_draining = false;
+}
+
+static void
+pending_drain(bool may_block)
+{
    for (;;) {
       struct disp_command *ready = NULL;
       uint32_t num = 0;

@@ -138,12 +138,15 @@ disp__event_set_status(struct _cl_event *ev, cl_int status, bool may_block)
    disp_event_retain_internal(ev);
    pthread_mutex_unlock(&ev->lock);
 
+   bool draining = due ? disp__pending_suspend() : false;
    while (due) {
       struct disp_event_callback *next = due->next;
       due->fn(disp_event_to_handle(ev), status < 0 ? status : due->status, due->user_data);
       icd_free(due);
       due = next;
    }
+   if (draining)
+      disp__pending_resume(draining);
    if (status_terminal(status))
       disp__pending_event_done(ev, may_block);
    disp_event_release_internal(ev);

@@ -21,6 +21,12 @@ cl_int disp__event_create(struct _cl_context *ctx, struct _cl_command_queue *q,
  */
 void disp__pending_event_done(struct _cl_event *ev, bool may_block);
 
+/* Around a call into the application (an event callback) from inside completion: the
+ * application may wait for held commands there, so disp__pending_event_done works again
+ * on this thread until disp__pending_resume(the value returned). */
+bool disp__pending_suspend(void);
+void disp__pending_resume(bool was);
+
 /* disp_event_set_status(); `may_block` as for disp__pending_event_done. */
 void disp__event_set_status(struct _cl_event *ev, cl_int status, bool may_block);
 

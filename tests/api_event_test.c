@@ -8,6 +8,7 @@
 #include <CL/cl.h>
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdatomic.h>
 #include <unistd.h>
 
@@ -198,6 +199,101 @@ test_errors(cl_command_queue q)
    clReleaseContext(other);
 }
 
+/* Completion of a long chain of held commands runs in a loop, not a frame per command:
+ * markers behind one user event, set from a thread with a small stack (an application's
+ * callback thread). */
+struct set_status_arg {
+   cl_event ev;
+   cl_int status;
+   cl_int ret;
+};
+
+static void *
+set_status_thread(void *arg)
+{
+   struct set_status_arg *a = arg;
+   a->ret = clSetUserEventStatus(a->ev, a->status);
+   return NULL;
+}
+
+static void
+set_on_small_stack(cl_event ev, cl_int status)
+{
+#ifdef __SANITIZE_ADDRESS__
+   const size_t stack = 256 << 10; /* the sanitizer's frames are larger */
+#else
+   const size_t stack = 64 << 10;
+#endif
+   struct set_status_arg a = { ev, status, 1 };
+   pthread_attr_t attr;
+   pthread_attr_init(&attr);
+   CHECK_EQ_INT(pthread_attr_setstacksize(&attr, stack), 0);
+   pthread_t t;
+   CHECK_EQ_INT(pthread_create(&t, &attr, set_status_thread, &a), 0);
+   pthread_join(t, NULL);
+   pthread_attr_destroy(&attr);
+   CHECK_EQ_INT(a.ret, CL_SUCCESS);
+}
+
+static void
+test_long_chain(cl_command_queue q, long n, cl_int status)
+{
+   cl_int err;
+   cl_event user = clCreateUserEvent(ctx, &err);
+   CHECK_EQ_INT(clEnqueueMarkerWithWaitList(q, 1, &user, NULL), CL_SUCCESS);
+   long enqueued = 0;
+   for (; enqueued < n; enqueued++)
+      if (clEnqueueMarkerWithWaitList(q, 0, NULL, NULL) != CL_SUCCESS)
+         break;
+   CHECK_EQ_INT((int)(enqueued == n), 1);
+   cl_event last = NULL;
+   CHECK_EQ_INT(clEnqueueMarkerWithWaitList(q, 0, NULL, &last), CL_SUCCESS);
+   CHECK(status_of(last) > CL_COMPLETE);
+   set_on_small_stack(user, status);
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+   if (status == CL_COMPLETE)
+      CHECK_EQ_INT(status_of(last), CL_COMPLETE);
+   else
+      CHECK(status_of(last) < 0);
+   clReleaseEvent(last);
+   clReleaseEvent(user);
+}
+
+/* A callback that releases held work and waits for it: completion must not leave that
+ * work to the frame the callback was called from. */
+static cl_command_queue nested_q;
+
+static void CL_CALLBACK
+release_and_wait_cb(cl_event ev, cl_int status, void *user)
+{
+   (void)ev;
+   (void)status;
+   cl_event *pair = user; /* a user event, a marker held behind it */
+   clSetUserEventStatus(pair[0], CL_COMPLETE);
+   pair[2] = (cl_event)(intptr_t)clWaitForEvents(1, &pair[1]);
+}
+
+static void
+test_callback_waits_for_held(cl_command_queue q)
+{
+   cl_int err;
+   cl_event gate = clCreateUserEvent(ctx, &err);
+   cl_event inner = clCreateUserEvent(ctx, &err);
+   cl_event outer = NULL, pair[3] = { inner, NULL, (cl_event)(intptr_t)1 };
+   nested_q = q;
+   CHECK_EQ_INT(clEnqueueMarkerWithWaitList(q, 1, &gate, &outer), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueMarkerWithWaitList(q, 1, &inner, &pair[1]), CL_SUCCESS);
+   CHECK_EQ_INT(clSetEventCallback(outer, CL_COMPLETE, release_and_wait_cb, pair), CL_SUCCESS);
+   CHECK_EQ_INT(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+   CHECK_EQ_INT((int)(intptr_t)pair[2], CL_SUCCESS);
+   CHECK_EQ_INT(status_of(pair[1]), CL_COMPLETE);
+   clReleaseEvent(outer);
+   clReleaseEvent(pair[1]);
+   clReleaseEvent(gate);
+   clReleaseEvent(inner);
+}
+
 /* Several threads enqueue markers on one queue and on their own queues. */
 static cl_command_queue shared_q;
 
@@ -253,6 +349,9 @@ main(void)
    test_out_of_order_barrier();
    test_errors(q1);
    test_threads();
+   test_long_chain(q1, 1000000, CL_COMPLETE);
+   test_long_chain(q1, 100000, -1);
+   test_callback_waits_for_held(q1);
    CHECK_EQ_INT(clFinish(q1), CL_SUCCESS);
    CHECK_EQ_INT(clFinish(q2), CL_SUCCESS);
    clReleaseCommandQueue(q1);
