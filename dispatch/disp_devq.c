@@ -5,7 +5,7 @@
  * from it, recursively).
  *
  * Supported in the OpenCL 3.0 profile (the feature __opencl_c_device_enqueue, OpenCL C 2.0);
- * NOTES-devenq.md says what was measured and what remains.
+ * docs/devenq.md describes the whole mechanism.
  *
  * Memory (one allocation, fine-grained system memory the GPU and the host both access; the
  * layout is compiler/comp_builtins_enqueue.cl's): header, records, events, the scheduler's

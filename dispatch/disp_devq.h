@@ -1,6 +1,6 @@
 /*
  * dispatch/disp_devq.h — device-side enqueue's driver half (disp_devq.c): device queues and
- * the launch of a kernel whose children the GPU schedules (NOTES-devenq.md).
+ * the launch of a kernel whose children the GPU schedules (docs/devenq.md).
  */
 #ifndef DISP_DEVQ_H
 #define DISP_DEVQ_H

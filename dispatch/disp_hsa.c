@@ -1,6 +1,6 @@
 /*
- * dispatch/disp_hsa.c — the one place that loads the HSA runtime (design.md "Fixed
- * decisions"). HSACL_RUNTIME:
+ * dispatch/disp_hsa.c — the one place that loads the HSA runtime (docs/runtimes.md).
+ * HSACL_RUNTIME:
  *   auto (default)  ROCr's libhsa-runtime64.so.1 if it initialises and has a GPU agent,
  *                   else the software runtime installed beside libhsacl.so
  *   rocr | sim      only that one

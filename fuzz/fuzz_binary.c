@@ -27,7 +27,7 @@ static struct fuzz_cl cl;
  * against malformed bitcode. hsacl refuses bitcode that does not match the wrapper's SHA-256
  * (comp_binary.c), which stops corrupt binaries; a caller that recomputes the digest still
  * reaches the reader, and so does libFuzzer, which copies the digest comp_binary.c compares
- * into the input (its memcmp hook). That case is outside hsacl's reach (NOTES.md): the
+ * into the input (its memcmp hook). That case is outside hsacl's reach (fuzz/README.md): the
  * target links only bitcode a seed carries (obj_* and lib_* in fuzz/corpus/binary), so
  * mutations of the wrapper still reach clLinkProgram but mutated bitcode does not.
  */

@@ -22,7 +22,7 @@
  *    at least that), 1D types have one row per slice, alignment 256. With
  *    HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE ROCr picks a tiled gfx9 swizzle mode; this runtime
  *    stays linear there (its sizes and descriptors for opaque images differ from ROCr's;
- *    a driver that wants identical behaviour creates linear images, see NOTES-images-sim).
+ *    a driver that wants identical behaviour creates linear images, see docs/images.md).
  *  - Import, export, copy and clear run on the host, texel by texel, with the results ROCr's
  *    blit kernels give: raw texel copies (formats are not converted, texels outside the
  *    image read as zero and are not written), sRGBA <-> RGBA copies through the sRGB curve,

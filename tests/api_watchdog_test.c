@@ -86,7 +86,7 @@ main(void)
     * a small machine), then a kernel that depends on it. (Not a copy: through ROCr, copies
     * of every queue run in order on ROCr's one blit queue, so a copy waiting for the spinning
     * kernel would hold queue B's read back too — a ROCr property the driver does not yet
-    * work around; see the session note.) */
+    * work around; docs/runtimes.md.) */
    double t0 = now_s();
    size_t gs = 256, ls = 64;
    cl_event e_spin, e_read;

@@ -340,7 +340,7 @@ test_cu_resources(const test_env *env, const char *path)
  * packets after it are done, a reservation of index 64 must not make the CP take slot 0
  * (its header is still the running dispatch's) for packet 64: that ran the dispatch twice
  * (its completion signal -1) and never ran the real packet 64 written once slot 0 retired
- * (ROCr's image transfers lost a row copy or hung: NOTES-img-rocr.md).
+ * (ROCr's image transfers lost a row copy or hung; docs/sim.md, the command processor).
  */
 static void
 test_ring_wrap(const test_env *env, const char *path)
