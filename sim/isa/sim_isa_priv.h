@@ -512,6 +512,9 @@ uint64_t sim__vmask_read(sim_wave *w, const sim_inst *in, unsigned i);
  * modifiers"), denormal flushing per MODE. */
 void sim__f32_post(sim_wave *w, const sim_inst *in, float *r);
 void sim__f64_post(sim_wave *w, const sim_inst *in, double *r);
+/* flt_to_snorm16 (sgn) / flt_to_unorm16 of `f`: f * 32767 (65535) rounded to nearest even,
+ * clamped to [-32767, 32767] ([0, 65535]), NaN -> 0; the 16 result bits (sim_vop1.c). */
+uint32_t sim__norm16(float f, bool sgn);
 /* Flushes f32 denormal inputs to signed zero when MODE says so; returns `a` or `tmp`. */
 const float *sim__f32_in(sim_wave *w, const float *a, float *tmp);
 const double *sim__f64_in(sim_wave *w, const double *a, double *tmp);
@@ -716,6 +719,14 @@ void sim__fma_rows(float *r, const float *a, const float *b, const float *c);
       }                                                                                     \
       sim__vdst16(w, in, r);                                                                \
    }
+
+/* Legacy (DX9) multiply of V_MUL_LEGACY_F32 / V_MAD_LEGACY_F32: +/-0 times anything,
+ * infinity and NaN included, is +0; otherwise the IEEE product. */
+static inline float
+sim__fmul_legacy(float a, float b)
+{
+   return a == 0.0f || b == 0.0f ? 0.0f : a * b;
+}
 
 /* ---- IEEE-mode min/max ([ISA] 12.x V_MIN_F32 / V_MAX_F32) -------------------------------
  * IEEE mode: a signalling NaN operand is returned quieted (S0 first); otherwise a NaN

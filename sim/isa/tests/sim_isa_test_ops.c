@@ -1,0 +1,379 @@
+/*
+ * Instruction tests for the compute instructions of the ISA no corpus kernel emits
+ * (issue 25): conversions with their own rounding (flr/rpi/off/norm/pk), the legacy DX9
+ * float ops, cube map helpers, sums of absolute differences, LDS float and src2 atomics,
+ * scalar atomics. Each expected value is worked out by hand from the instruction's
+ * definition in AMD's "Vega" ISA guide, quoted above each group.
+ */
+#include <math.h>
+#include "sim_isa_test.h"
+
+static void
+vset(sim_wave *w, unsigned v, uint32_t x)
+{
+   for (unsigned l = 0; l < 64; l++)
+      w->v[v][l] = x;
+}
+
+static uint64_t
+vget64(sim_wave *w, unsigned v, unsigned lane)
+{
+   return w->v[v][lane] | (uint64_t)w->v[v + 1][lane] << 32;
+}
+
+static void
+vset64(sim_wave *w, unsigned v, unsigned lane, uint64_t x)
+{
+   w->v[v][lane] = (uint32_t)x;
+   w->v[v + 1][lane] = (uint32_t)(x >> 32);
+}
+
+/* ---- VOP1 conversions ------------------------------------------------------------------ */
+
+/* V_CVT_FLR_I32_F32: D.i = (int)floor(S0.f); V_CVT_RPI_I32_F32: D.i = (int)floor(S0.f + 0.5)
+ * (the f32 sum). Out-of-range values and infinities saturate, NaN saturates by its sign;
+ * denormal inputs follow MODE. */
+TEST(cvt_flr_rpi)
+{
+   static const uint32_t in[] = {
+      0x40200000, /* 2.5 */       0xC0200000, /* -2.5 */     0x80000000, /* -0 */
+      0x4F32D05E, /* 3e9 */       0xCF32D05E, /* -3e9 */     0x7FC00000, /* NaN */
+      0xFFC00000, /* -NaN */      0x3EFFFFFF, /* 0.5 - 2^-25 */
+      0x7F800000, /* inf */       0xFF800000, /* -inf */     0x80000001, /* -denormal */
+   };
+   static const uint32_t flr[] = {2, 0xFFFFFFFD, 0, 0x7FFFFFFF, 0x80000000, 0x7FFFFFFF,
+                                  0x80000000, 0, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF};
+   /* 0.5 - 2^-25 + 0.5 is a tie in f32, rounded to even: 1.0. */
+   static const uint32_t rpi[] = {3, 0xFFFFFFFE, 0, 0x7FFFFFFF, 0x80000000, 0x7FFFFFFF,
+                                  0x80000000, 1, 0x7FFFFFFF, 0x80000000, 0};
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 11; l++)
+      w->v[1][l] = in[l];
+   CHECK_EQ(t_run(w, "v_cvt_flr_i32_f32 v2, v1\n v_cvt_rpi_i32_f32 v3, v1\n"
+                     "v_cvt_flr_i32_f32_e64 v4, -v1\n"
+                     "v_cvt_flr_i32_f32_sdwa v5, v1 dst_sel:WORD_1 dst_unused:UNUSED_PAD"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 11; l++) {
+      CHECK_EQ(w->v[2][l], flr[l]);
+      CHECK_EQ(w->v[3][l], rpi[l]);
+   }
+   CHECK_EQ(w->v[4][0], 0xFFFFFFFD); /* floor(-2.5) */
+   CHECK_EQ(w->v[4][1], 2);
+   CHECK_EQ(w->v[5][0], 0x00020000); /* SDWA: the result's low word into bits 31:16 */
+   CHECK_EQ(w->v[5][1], 0xFFFD0000);
+
+   /* Denormals flushed on input (MODE.FP_DENORM f32 = 0): -denormal is -0, floor 0. */
+   w = t_wave();
+   w->denorm32 = 0;
+   vset(w, 1, 0x80000001);
+   CHECK_EQ(t_run(w, "v_cvt_flr_i32_f32 v2, v1"), SIM_FAULT_NONE);
+   CHECK_EQ(w->v[2][0], 0);
+}
+
+/* V_CVT_OFF_F32_I4: D.f = S0.i[3:0] / 16 (0x8 -> -0.5, 0x7 -> 0.4375, 0xF -> -0.0625);
+ * clamp applies to the result. V_SAT_PK_U8_I16: D.u[15:0] = {sat_u8(S0.i16[31:16]),
+ * sat_u8(S0.i16[15:0])}, bits 31:16 zero. */
+TEST(cvt_off_satpk)
+{
+   sim_wave *w = t_wave();
+   static const uint32_t x[] = {0, 7, 8, 0xF, 0x12345671};
+   static const uint32_t f[] = {0, 0x3EE00000, 0xBF000000, 0xBD800000, 0x3D800000};
+   for (unsigned l = 0; l < 5; l++)
+      w->v[1][l] = x[l];
+   w->v[2][0] = 0x7FFF8000;
+   w->v[2][1] = 0x00FF0100;
+   w->v[2][2] = 0x0012FFFF;
+   w->v[2][3] = 0x80000080;
+   CHECK_EQ(t_run(w, "v_cvt_off_f32_i4 v3, v1\n v_cvt_off_f32_i4_e64 v4, v1 clamp\n"
+                     "v_sat_pk_u8_i16 v5, v2"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 5; l++)
+      CHECK_EQ(w->v[3][l], f[l]);
+   CHECK_EQ(w->v[4][2], 0);          /* -0.5 clamped */
+   CHECK_EQ(w->v[4][1], 0x3EE00000);
+   CHECK_EQ(w->v[4][3], 0);
+   CHECK_EQ(w->v[5][0], 0x0000FF00);
+   CHECK_EQ(w->v[5][1], 0x0000FFFF);
+   CHECK_EQ(w->v[5][2], 0x00001200);
+   CHECK_EQ(w->v[5][3], 0x00000080);
+}
+
+/* V_SQRT_F64: D.d = sqrt(S0.d); V_EXP_LEGACY_F32 / V_LOG_LEGACY_F32: 2^S0 / log2(S0). */
+TEST(sqrt_f64_legacy_trans)
+{
+   sim_wave *w = t_wave();
+   vset64(w, 2, 0, 0x4000000000000000ull); /* 2.0 */
+   vset64(w, 2, 1, 0xBFF0000000000000ull); /* -1.0 */
+   vset64(w, 2, 2, 0x8000000000000000ull); /* -0.0 */
+   vset64(w, 2, 3, 0x7FF0000000000000ull); /* inf */
+   vset64(w, 2, 4, 0x0000000000000004ull); /* denormal 4 * 2^-1074: sqrt = 2^-536 */
+   w->v[1][0] = t_u(3.0f);
+   w->v[1][1] = t_u(8.0f);
+   w->v[1][2] = 0;
+   w->v[1][3] = 0xFF800000;
+   CHECK_EQ(t_run(w, "v_sqrt_f64 v[4:5], v[2:3]\n v_exp_legacy_f32 v6, v1\n"
+                     "v_log_legacy_f32 v7, v1"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(vget64(w, 4, 0), 0x3FF6A09E667F3BCDull);
+   CHECK((vget64(w, 4, 1) & 0x7FF0000000000000ull) == 0x7FF0000000000000ull &&
+         (vget64(w, 4, 1) & 0xFFFFFFFFFFFFFull) != 0);
+   CHECK_EQ(vget64(w, 4, 2), 0x8000000000000000ull);
+   CHECK_EQ(vget64(w, 4, 3), 0x7FF0000000000000ull);
+   CHECK_EQ(vget64(w, 4, 4), 0x1E70000000000000ull);
+   CHECK_EQ(w->v[6][0], t_u(8.0f));
+   CHECK_EQ(w->v[6][3], 0);           /* 2^-inf */
+   CHECK_EQ(w->v[7][1], t_u(3.0f));
+   CHECK_EQ(w->v[7][2], 0xFF800000); /* log2(0) = -inf */
+}
+
+/* V_CVT_NORM_I16_F16 / V_CVT_NORM_U16_F16: S0.f16 * 32767 (65535), rounded to nearest even,
+ * clamped to [-32767, 32767] ([0, 65535]), NaN -> 0; bits 31:16 zero. */
+TEST(cvt_norm16)
+{
+   sim_wave *w = t_wave();
+   static const uint32_t h[] = {0x3800, 0xC000, 0x7E00, 0xB800, 0xFFFF3C00};
+   static const uint32_t i16[] = {0x4000, 0x8001, 0, 0xC000, 0x7FFF};
+   static const uint32_t u16[] = {0x8000, 0, 0, 0, 0xFFFF};
+   for (unsigned l = 0; l < 5; l++)
+      w->v[1][l] = h[l];
+   CHECK_EQ(t_run(w, "v_cvt_norm_i16_f16 v2, v1\n v_cvt_norm_u16_f16 v3, v1"), SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 5; l++) {
+      CHECK_EQ(w->v[2][l], i16[l]);
+      CHECK_EQ(w->v[3][l], u16[l]);
+   }
+}
+
+/* ---- Legacy multiply ------------------------------------------------------------------- */
+
+/* V_MUL_LEGACY_F32: D.f = S0.f * S1.f, 0.0 * x = +0.0 for every x (inf, NaN, -0 included).
+ * V_MAD_LEGACY_F32: D.f = S0.f * S1.f + S2.f with the same product. */
+TEST(mul_mad_legacy)
+{
+   sim_wave *w = t_wave();
+   static const uint32_t a[] = {0, 0x80000000, 0, 0x40000000, 0x7F800000, 0x7FC00000,
+                                0x7F800000};
+   static const uint32_t b[] = {0x7F800000, 0x40A00000, 0x7FC00000, 0x40400000,
+                                0x40000000, 0x3F800000, 0};
+   static const uint32_t c[] = {0x3F800000, 0x80000000, 0x80000000, 0x3F800000,
+                                0, 0, 0x40A00000};
+   for (unsigned l = 0; l < 7; l++) {
+      w->v[1][l] = a[l];
+      w->v[2][l] = b[l];
+      w->v[3][l] = c[l];
+   }
+   CHECK_EQ(t_run(w, "v_mul_legacy_f32 v4, v1, v2\n v_mul_legacy_f32_e64 v5, -v1, v2\n"
+                     "v_mad_legacy_f32 v6, v1, v2, v3\n v_mul_f32 v7, v1, v2"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[4][0], 0);
+   CHECK_EQ(w->v[4][1], 0); /* -0 * 5: +0, where IEEE gives -0 */
+   CHECK_EQ(w->v[4][2], 0);
+   CHECK_EQ(w->v[4][3], t_u(6.0f));
+   CHECK_EQ(w->v[4][4], 0x7F800000);
+   CHECK(isnan(t_f(w->v[4][5])));
+   CHECK_EQ(w->v[4][6], 0);
+   CHECK_EQ(w->v[5][0], 0);
+   CHECK_EQ(w->v[5][3], t_u(-6.0f));
+   CHECK_EQ(w->v[6][0], t_u(1.0f));
+   CHECK_EQ(w->v[6][1], 0); /* +0 + -0 */
+   CHECK_EQ(w->v[6][2], 0);
+   CHECK_EQ(w->v[6][3], t_u(7.0f));
+   CHECK_EQ(w->v[6][6], t_u(5.0f));
+   CHECK(isnan(t_f(w->v[7][0]))); /* the IEEE multiply for contrast */
+}
+
+/* ---- Cube map ----------------------------------------------------------------------------
+ * Major axis z if |S2| >= |S0| and |S2| >= |S1|, else y if |S1| >= |S0|, else x.
+ * V_CUBEID_F32: z: S2 < 0 ? 5 : 4; y: S1 < 0 ? 3 : 2; x: S0 < 0 ? 1 : 0.
+ * V_CUBESC_F32: z: S2 < 0 ? -S0 : S0; y: S0; x: S0 < 0 ? S2 : -S2.
+ * V_CUBETC_F32: z: -S1; y: S1 < 0 ? -S2 : S2; x: -S1.
+ * V_CUBEMA_F32: 2 * the major component. */
+TEST(cube)
+{
+   static const float x[] = {1, 1, 1, -7, 7, 2, 3}, y[] = {2, 2, -5, 2, 2, 2, 3},
+                      z[] = {3, -3, 3, 3, 3, 2, 1};
+   static const float id[] = {4, 5, 3, 1, 0, 4, 2}, sc[] = {1, -1, 1, 3, -3, 2, 3},
+                      tc[] = {-2, -2, -3, -2, -2, -2, 1}, ma[] = {6, -6, -10, -14, 14, 4, 6};
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 7; l++) {
+      w->v[1][l] = t_u(x[l]);
+      w->v[2][l] = t_u(y[l]);
+      w->v[3][l] = t_u(z[l]);
+   }
+   CHECK_EQ(t_run(w, "v_cubeid_f32 v4, v1, v2, v3\n v_cubesc_f32 v5, v1, v2, v3\n"
+                     "v_cubetc_f32 v6, v1, v2, v3\n v_cubema_f32 v7, v1, v2, v3\n"
+                     "v_cubeid_f32 v8, v1, v2, -v3"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 7; l++) {
+      CHECK_EQ(w->v[4][l], t_u(id[l]));
+      CHECK_EQ(w->v[5][l], t_u(sc[l]));
+      CHECK_EQ(w->v[6][l], t_u(tc[l]));
+      CHECK_EQ(w->v[7][l], t_u(ma[l]));
+   }
+   CHECK_EQ(w->v[8][0], t_u(5.0f)); /* z negated */
+}
+
+/* ---- Sums of absolute differences --------------------------------------------------------
+ * V_SAD_U8: D = sum |S0.u8[i] - S1.u8[i]| + S2.u; V_SAD_HI_U8: (sum << 16) + S2.u;
+ * V_MSAD_U8: bytes whose S1 byte is 0 left out; V_SAD_U16: the two 16-bit halves;
+ * V_SAD_U32: |S0.u - S1.u| + S2.u. Clamp saturates the 32-bit sum. */
+TEST(sad)
+{
+   sim_wave *w = t_wave();
+   w->v[1][0] = 0x01FF1080, w->v[2][0] = 0x02001090, w->v[3][0] = 100;
+   w->v[1][1] = 0, w->v[2][1] = 0x80000001, w->v[3][1] = 0;
+   w->v[1][2] = 0xFFFFFFFF, w->v[2][2] = 0, w->v[3][2] = 0xFFFFFF00;
+   CHECK_EQ(t_run(w, "v_sad_u8 v4, v1, v2, v3\n v_sad_hi_u8 v5, v1, v2, v3\n"
+                     "v_msad_u8 v6, v1, v2, v3\n v_sad_u16 v7, v1, v2, v3\n"
+                     "v_sad_u32 v8, v1, v2, v3\n v_sad_u8 v9, v1, v2, v3 clamp\n"
+                     "v_sad_u32 v10, v1, v2, v3 clamp"),
+            SIM_FAULT_NONE);
+   /* bytes 80/90, 10/10, FF/00, 01/02: 16 + 0 + 255 + 1 = 272 */
+   CHECK_EQ(w->v[4][0], 372);
+   CHECK_EQ(w->v[5][0], 0x01100064);
+   CHECK_EQ(w->v[6][0], 117); /* byte 2 masked: 17 + 100 */
+   CHECK_EQ(w->v[7][0], 117); /* |0x1FF - 0x200| + |0x1080 - 0x1090| + 100 */
+   CHECK_EQ(w->v[8][0], 0x00010074);
+   CHECK_EQ(w->v[8][1], 0x80000001); /* unsigned difference */
+   CHECK_EQ(w->v[4][2], 0x2FC);      /* 1020 + 0xFFFFFF00 wraps */
+   CHECK_EQ(w->v[9][2], 0xFFFFFFFF); /* clamped */
+   CHECK_EQ(w->v[9][0], 372);
+   CHECK_EQ(w->v[10][2], 0xFFFFFFFF);
+}
+
+/* V_QSAD_PK_U16_U8: D.u16[i] = SAD_U8(S0.u64[8i+31:8i], S1.u) + S2.u16[i], i = 0..3;
+ * V_MQSAD_PK_U16_U8: the masked SAD; V_MQSAD_U32_U8: 32-bit fields of S2/D (VGPR quads). */
+TEST(qsad)
+{
+   sim_wave *w = t_wave();
+   vset64(w, 4, 0, 0x0706050403020100ull);
+   vset64(w, 4, 1, 0x0706050403020100ull);
+   w->v[6][0] = w->v[6][1] = 0x03020100;
+   vset64(w, 8, 0, 0x0004000300020001ull);
+   vset64(w, 8, 1, 0x00000000FFFF0000ull);
+   w->v[10][0] = 100, w->v[11][0] = 200, w->v[12][0] = 300, w->v[13][0] = 0xFFFFFFFF;
+   CHECK_EQ(t_run(w, "v_qsad_pk_u16_u8 v[14:15], v[4:5], v6, v[8:9]\n"
+                     "v_mqsad_pk_u16_u8 v[16:17], v[4:5], v6, v[8:9]\n"
+                     "v_mqsad_u32_u8 v[20:23], v[4:5], v6, v[10:13]\n"
+                     "v_qsad_pk_u16_u8 v[18:19], v[4:5], v6, v[8:9] clamp"),
+            SIM_FAULT_NONE);
+   /* window i vs 00 01 02 03: SAD 4i; masked (byte 0 of S1 is 0): 3i */
+   CHECK_EQ(vget64(w, 14, 0), 0x0010000B00060001ull);
+   CHECK_EQ(vget64(w, 16, 0), 0x000D000900050001ull);
+   CHECK_EQ(w->v[20][0], 100);
+   CHECK_EQ(w->v[21][0], 203);
+   CHECK_EQ(w->v[22][0], 306);
+   CHECK_EQ(w->v[23][0], 8); /* 0xFFFFFFFF + 9 wraps */
+   CHECK_EQ(vget64(w, 14, 1), 0x000C000800030000ull); /* 0xFFFF + 4 wraps in its field */
+   CHECK_EQ(vget64(w, 18, 1), 0x000C0008FFFF0000ull); /* clamped */
+}
+
+/* V_LERP_U8: D.u8[i] = (S0.u8[i] + S1.u8[i] + S2.u8[i][0]) >> 1. */
+TEST(lerp_u8)
+{
+   sim_wave *w = t_wave();
+   vset(w, 1, 0x00FF0301);
+   vset(w, 2, 0x01FF0402);
+   vset(w, 3, 0x01010100);
+   CHECK_EQ(t_run(w, "v_lerp_u8 v4, v1, v2, v3"), SIM_FAULT_NONE);
+   CHECK_EQ(w->v[4][5], 0x01FF0401);
+}
+
+/* V_MAD_U32_U16: D.u = S0.u16 * S1.u16 + S2.u; V_MAD_I32_I16: D.i = S0.i16 * S1.i16 + S2.i
+ * (op_sel picks the high halves; clamp saturates). */
+TEST(mad_16_32)
+{
+   sim_wave *w = t_wave();
+   vset(w, 1, 0xFFFF0003);
+   vset(w, 2, 0x0002FFFB);
+   vset(w, 3, 10);
+   vset(w, 4, 0x00007FFF);
+   vset(w, 5, 0x7FFFFFFF);
+   vset(w, 6, 0xFFFFFFFF);
+   CHECK_EQ(t_run(w, "v_mad_u32_u16 v10, v1, v2, v3\n"
+                     "v_mad_u32_u16 v11, v1, v2, v3 op_sel:[1,1,0,0]\n"
+                     "v_mad_u32_u16 v12, v1, v2, v6\n v_mad_u32_u16 v13, v1, v2, v6 clamp\n"
+                     "v_mad_i32_i16 v14, v1, v2, v3\n"
+                     "v_mad_i32_i16 v15, v1, v2, v3 op_sel:[1,1,0,0]\n"
+                     "v_mad_i32_i16 v16, v4, v4, v5\n v_mad_i32_i16 v17, v4, v4, v5 clamp"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[10][0], 3 * 0xFFFB + 10);
+   CHECK_EQ(w->v[11][0], 0xFFFF * 2 + 10);
+   CHECK_EQ(w->v[12][0], (uint32_t)(3 * 0xFFFB - 1));
+   CHECK_EQ(w->v[13][0], 0xFFFFFFFF);
+   CHECK_EQ(w->v[14][0], (uint32_t)-5);
+   CHECK_EQ(w->v[15][0], 8);
+   CHECK_EQ(w->v[16][0], 0xBFFF0000); /* 0x3FFF0001 + 0x7FFFFFFF wraps */
+   CHECK_EQ(w->v[17][0], 0x7FFFFFFF);
+}
+
+/* ---- Packing conversions -------------------------------------------------------------------
+ * V_CVT_PK_I16_I32: D = {sat_i16(S1.i), sat_i16(S0.i)}; V_CVT_PK_U16_U32: {min(S1, 0xFFFF),
+ * min(S0, 0xFFFF)}; V_CVT_PKNORM_{I,U}16_F{32,16}: {norm16(S1), norm16(S0)} (x * 32767 or
+ * 65535, round to nearest even, clamp, NaN -> 0). */
+TEST(cvt_pk)
+{
+   sim_wave *w = t_wave();
+   w->v[1][0] = 40000, w->v[2][0] = (uint32_t)-40000;
+   w->v[1][1] = (uint32_t)-5, w->v[2][1] = 7;
+   w->v[3][0] = 70000, w->v[4][0] = 5;
+   w->v[5][0] = t_u(0.5f), w->v[6][0] = t_u(-2.0f);
+   w->v[5][1] = 0x7FC00000, w->v[6][1] = t_u(1.0f);
+   w->v[5][2] = t_u(-0.5f), w->v[6][2] = t_u(1e-5f);
+   w->v[7][0] = 0x3C003800, w->v[8][0] = 0xC000; /* f16: 1.0 : 0.5, -2.0 */
+   CHECK_EQ(t_run(w, "v_cvt_pk_i16_i32 v10, v1, v2\n v_cvt_pk_u16_u32 v11, v3, v4\n"
+                     "v_cvt_pknorm_i16_f32 v12, v5, v6\n v_cvt_pknorm_u16_f32 v13, v5, v6\n"
+                     "v_cvt_pknorm_i16_f16 v14, v7, v8\n v_cvt_pknorm_u16_f16 v15, v7, v8\n"
+                     "v_cvt_pknorm_i16_f16 v16, v7, v8 op_sel:[1,0,0]"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[10][0], 0x80007FFF);
+   CHECK_EQ(w->v[10][1], 0x0007FFFB);
+   CHECK_EQ(w->v[11][0], 0x0005FFFF);
+   CHECK_EQ(w->v[12][0], 0x80014000); /* 16383.5 rounds to even 16384; -2 clamps */
+   CHECK_EQ(w->v[12][1], 0x7FFF0000);
+   CHECK_EQ(w->v[12][2], 0x0000C000);
+   CHECK_EQ(w->v[13][0], 0x00008000);
+   CHECK_EQ(w->v[13][1], 0xFFFF0000);
+   CHECK_EQ(w->v[13][2], 0x00010000); /* 0.65535 -> 1 */
+   CHECK_EQ(w->v[14][0], 0x80014000);
+   CHECK_EQ(w->v[15][0], 0x00008000);
+   CHECK_EQ(w->v[16][0], 0x80017FFF);
+}
+
+/* V_CVT_PK_U8_F32: D = (S2 & ~(0xFF << 8 * S1[1:0])) | u8(S0.f) << 8 * S1[1:0], u8 rounding to
+ * nearest even and clamping to [0, 255], NaN -> 0. V_CVT_PKACCUM_U8_F32 merges into D. */
+TEST(cvt_pk_u8)
+{
+   sim_wave *w = t_wave();
+   static const float f[] = {254.5f, 300.0f, -1.0f, NAN, 1.5f};
+   static const uint32_t sel[] = {2, 0, 7, 1, 3};
+   static const uint32_t want[] = {0x11FE3344, 0xAABBCCFF, 0x00BBCCDD, 0xAABB00DD, 0x02BBCCDD};
+   for (unsigned l = 0; l < 5; l++) {
+      w->v[1][l] = t_u(f[l]);
+      w->v[2][l] = sel[l];
+      w->v[3][l] = l ? 0xAABBCCDD : 0x11223344;
+      w->v[4][l] = w->v[3][l];
+   }
+   CHECK_EQ(t_run(w, "v_cvt_pk_u8_f32 v5, v1, v2, v3\n v_cvt_pkaccum_u8_f32 v4, v1, v2"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 5; l++) {
+      CHECK_EQ(w->v[5][l], want[l]);
+      CHECK_EQ(w->v[4][l], want[l]);
+   }
+}
+
+void
+t_ops_tests(void)
+{
+   RUN(cvt_flr_rpi);
+   RUN(cvt_off_satpk);
+   RUN(sqrt_f64_legacy_trans);
+   RUN(cvt_norm16);
+   RUN(mul_mad_legacy);
+   RUN(cube);
+   RUN(sad);
+   RUN(qsad);
+   RUN(lerp_u8);
+   RUN(mad_16_32);
+   RUN(cvt_pk);
+   RUN(cvt_pk_u8);
+}
