@@ -6,6 +6,7 @@
  * definition in AMD's "Vega" ISA guide, quoted above each group.
  */
 #include <math.h>
+#include <string.h>
 #include "sim_isa_test.h"
 
 static void
@@ -361,6 +362,218 @@ TEST(cvt_pk_u8)
    }
 }
 
+/* ---- LDS ---------------------------------------------------------------------------------- */
+
+static void
+lds_put32(uint32_t addr, uint32_t v)
+{
+   memcpy(t_lds + addr, &v, 4);
+}
+
+static uint32_t
+lds_get32(uint32_t addr)
+{
+   uint32_t v;
+   memcpy(&v, t_lds + addr, 4);
+   return v;
+}
+
+static void
+lds_put64(uint32_t addr, uint64_t v)
+{
+   memcpy(t_lds + addr, &v, 8);
+}
+
+static uint64_t
+lds_get64(uint32_t addr)
+{
+   uint64_t v;
+   memcpy(&v, t_lds + addr, 8);
+   return v;
+}
+
+/* DS_ADD_F32: MEM = MEM + DATA; DS_MIN/MAX_F32/F64: MEM = min/max(MEM, DATA) (a NaN operand
+ * yields the other, -0 < +0); DS_CMPST_F32/F64: MEM = (MEM == DATA) ? DATA2 : MEM, compared
+ * as floats; DS_WRAP_RTN_B32: MEM = (MEM >= DATA) ? MEM - DATA : MEM + DATA2. _RTN forms
+ * return the old value; the lanes of one instruction apply in lane order. */
+TEST(ds_float_atomics)
+{
+   sim_wave *w = t_wave();
+   SIM_EXEC(w) = 3;
+   lds_put32(0, t_u(1.5f));
+   lds_put32(8, t_u(5.0f));
+   lds_put32(12, 0x80000000);
+   lds_put32(16, 0);
+   lds_put32(20, 0x7FC00000);
+   lds_put32(24, 5);
+   lds_put64(32, 0x4000000000000000ull);  /* 2.0 */
+   lds_put64(40, 0xFFF0000000000000ull);  /* -inf */
+   lds_put64(48, 0x3FF0000000000000ull);  /* 1.0 */
+   w->v[1][0] = t_u(1.0f), w->v[1][1] = t_u(2.0f);
+   w->v[2][0] = 0x7FC00000, w->v[2][1] = t_u(3.0f);
+   w->v[3][0] = 0, w->v[3][1] = t_u(-1.0f);
+   vset(w, 4, 0x80000000);
+   w->v[5][0] = t_u(7.0f), w->v[5][1] = t_u(8.0f);
+   vset(w, 6, 0x7FC00000);
+   vset(w, 7, t_u(1.0f));
+   vset64(w, 8, 0, 0x3FF0000000000000ull), vset64(w, 8, 1, 0x4008000000000000ull);
+   vset64(w, 10, 0, 0x7FF8000000000000ull), vset64(w, 10, 1, 0x4010000000000000ull);
+   for (unsigned l = 0; l < 2; l++) {
+      vset64(w, 12, l, 0x3FF0000000000000ull);
+      vset64(w, 14, l, 0x4022000000000000ull); /* 9.0 */
+   }
+   vset(w, 16, 3);
+   vset(w, 17, 10);
+   CHECK_EQ(t_run(w, "ds_add_rtn_f32 v20, v0, v1\n"
+                     "ds_min_rtn_f32 v21, v0, v2 offset:8\n"
+                     "ds_max_f32 v0, v3 offset:12\n"
+                     "ds_cmpst_rtn_f32 v22, v0, v4, v5 offset:16\n"
+                     "ds_cmpst_f32 v0, v6, v7 offset:20\n"
+                     "ds_wrap_rtn_b32 v28, v0, v16, v17 offset:24\n"
+                     "ds_min_rtn_f64 v[24:25], v0, v[8:9] offset:32\n"
+                     "ds_max_f64 v0, v[10:11] offset:40\n"
+                     "ds_cmpst_rtn_f64 v[26:27], v0, v[12:13], v[14:15] offset:48\n"
+                     "ds_add_f32 v0, v1 offset:56\n"
+                     "ds_max_rtn_f32 v29, v0, v2 offset:60\n"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[20][0], t_u(1.5f));
+   CHECK_EQ(w->v[20][1], t_u(2.5f));
+   CHECK_EQ(lds_get32(0), t_u(4.5f));
+   CHECK_EQ(w->v[21][0], t_u(5.0f));
+   CHECK_EQ(w->v[21][1], t_u(5.0f));
+   CHECK_EQ(lds_get32(8), t_u(3.0f));
+   CHECK_EQ(lds_get32(12), 0);          /* max(-0, +0) = +0 */
+   CHECK_EQ(w->v[22][0], 0);            /* +0 == -0: stored */
+   CHECK_EQ(w->v[22][1], t_u(7.0f));
+   CHECK_EQ(lds_get32(16), t_u(7.0f));
+   CHECK_EQ(lds_get32(20), 0x7FC00000); /* NaN never equal */
+   CHECK_EQ(w->v[28][0], 5);
+   CHECK_EQ(w->v[28][1], 2);
+   CHECK_EQ(lds_get32(24), 12);
+   CHECK_EQ(vget64(w, 24, 0), 0x4000000000000000ull);
+   CHECK_EQ(vget64(w, 24, 1), 0x3FF0000000000000ull);
+   CHECK_EQ(lds_get64(32), 0x3FF0000000000000ull);
+   CHECK_EQ(lds_get64(40), 0x4010000000000000ull);
+   CHECK_EQ(vget64(w, 26, 0), 0x3FF0000000000000ull);
+   CHECK_EQ(vget64(w, 26, 1), 0x4022000000000000ull);
+   CHECK_EQ(lds_get64(48), 0x4022000000000000ull);
+   CHECK_EQ(lds_get32(56), t_u(3.0f));
+   CHECK_EQ(w->v[29][1], 0);            /* max(0, NaN) = 0 by lane 0 */
+   CHECK_EQ(lds_get32(60), t_u(3.0f));
+}
+
+/* DS_WRXCHG2(ST64)_RTN: two exchanges at ADDR + OFFSET0/1 * size (* 64 for st64), the old
+ * values returned. DS_WRITE/READ_ADDTID_B32: dword at M0[15:0] + OFFSET + 4 * lane.
+ * DS_CONDXCHG32_RTN_B64: at A0 = (ADDR + OFFSET) & ~7 and A0 + 4, each dword of DATA with
+ * bit 31 set is written without it; the old dwords are returned. */
+TEST(ds_exchanges)
+{
+   sim_wave *w = t_wave();
+   for (uint32_t i = 0; i < 1024; i++)
+      lds_put32(4 * i, 0x100 + i);
+   SIM_EXEC(w) = 3;
+   w->v[0][1] = 16;
+   w->v[4][0] = 0xA0, w->v[4][1] = 0xA1;
+   w->v[5][0] = 0xB0, w->v[5][1] = 0xB1;
+   vset64(w, 10, 0, 0xC1000000C0ull);
+   vset64(w, 12, 0, 0xD1000000D0ull);
+   vset64(w, 10, 1, 0xC3000000C2ull);
+   vset64(w, 12, 1, 0xD3000000D2ull);
+   w->v[14][0] = 0xE0, w->v[14][1] = 0xE1;
+   vset64(w, 18, 0, 0x0000000780000005ull);
+   vset64(w, 18, 1, 0xFFFFFFFF12345678ull);
+   w->s[124] = 0x10040; /* M0[15:0] = 64 */
+   CHECK_EQ(t_run(w, "ds_wrxchg2_rtn_b32 v[2:3], v0, v4, v5 offset0:1 offset1:2\n"
+                     "ds_wrxchg2st64_rtn_b64 v[6:9], v0, v[10:11], v[12:13] offset0:1 offset1:2\n"
+                     "ds_write_addtid_b32 v14 offset:2048\n"
+                     "ds_read_addtid_b32 v15 offset:2052\n"
+                     "ds_condxchg32_rtn_b64 v[16:17], v0, v[18:19] offset:36\n"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[2][0], 0x101);
+   CHECK_EQ(w->v[3][0], 0x102);
+   CHECK_EQ(w->v[2][1], 0x105);
+   CHECK_EQ(w->v[3][1], 0x106);
+   CHECK_EQ(lds_get32(4), 0xA0);
+   CHECK_EQ(lds_get32(8), 0xB0);
+   CHECK_EQ(lds_get32(20), 0xA1);
+   CHECK_EQ(lds_get32(24), 0xB1);
+   CHECK_EQ(vget64(w, 6, 0), 0x0000018100000180ull); /* dwords 128, 129 (byte 512) */
+   CHECK_EQ(vget64(w, 8, 0), 0x0000020100000200ull); /* dwords 256, 257 (byte 1024) */
+   CHECK_EQ(vget64(w, 6, 1), 0x0000018500000184ull);
+   CHECK_EQ(lds_get64(512), 0xC1000000C0ull);
+   CHECK_EQ(lds_get64(1024), 0xD1000000D0ull);
+   CHECK_EQ(lds_get64(1040), 0xD3000000D2ull);
+   CHECK_EQ(lds_get32(2112), 0xE0);
+   CHECK_EQ(lds_get32(2116), 0xE1);
+   CHECK_EQ(w->v[15][0], 0xE1);
+   CHECK_EQ(w->v[15][1], 0x100 + 530);
+   CHECK_EQ(vget64(w, 16, 0), 0x0000010900000108ull);
+   CHECK_EQ(lds_get32(32), 5);     /* bit 31 set: written without it */
+   CHECK_EQ(lds_get32(36), 0x109); /* bit 63 clear: kept */
+   CHECK_EQ(vget64(w, 16, 1), 0x0000010D0000010Cull);
+   CHECK_EQ(lds_get32(48), 0x10C);
+   CHECK_EQ(lds_get32(52), 0x7FFFFFFF);
+}
+
+/* DS_APPEND / DS_CONSUME: RETURN_DATA = MEM[M0[15:0] + OFFSET] in every active lane, then
+ * MEM += (-=) popcount(EXEC); nothing with EXEC = 0. The GDS forms fault (no GDS). */
+TEST(ds_append_consume)
+{
+   sim_wave *w = t_wave();
+   lds_put32(64, 10);
+   vset(w, 1, 0xDEAD);
+   vset(w, 3, 0xBEEF);
+   SIM_EXEC(w) = 0xF0F;
+   CHECK_EQ(t_run(w, "s_mov_b32 m0, 60\n ds_append v1 offset:4\n s_mov_b64 exec, 3\n"
+                     "ds_consume v2 offset:4\n s_mov_b64 exec, 0\n ds_append v3 offset:4\n"
+                     "s_mov_b64 exec, 1"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[1][0], 10);
+   CHECK_EQ(w->v[1][11], 10);
+   CHECK_EQ(w->v[1][4], 0xDEAD);
+   CHECK_EQ(w->v[2][1], 18);
+   CHECK_EQ(w->v[3][0], 0xBEEF);
+   CHECK_EQ(lds_get32(64), 16);
+   w = t_wave();
+   CHECK_EQ(t_run(w, "ds_append v1 gds"), SIM_FAULT_ILLEGAL_INSTRUCTION);
+}
+
+/* DS_*_SRC2_*: MEM[A] = op(MEM[A], MEM[B]) with A = ADDR, B = A + 4 * sext16({OFFSET[14],
+ * OFFSET[14:0]}) when OFFSET[15] = 0, else A = ADDR & 0x1FFFC, B = A + 4 * sext16({ADDR[31],
+ * ADDR[31:17]}); 64-bit forms 8-byte aligned. */
+TEST(ds_src2)
+{
+   sim_wave *w = t_wave();
+   SIM_EXEC(w) = 1;
+   lds_put32(32, 5), lds_put32(48, 7);
+   lds_put32(64, 100), lds_put32(76, 30);
+   lds_put32(80, 0xFFFFFFFF), lds_put32(84, 1);
+   lds_put64(128, 1), lds_put64(136, 0x2222222211111111ull);
+   lds_put32(160, t_u(2.0f)), lds_put32(164, t_u(-1.0f));
+   w->v[0][0] = 32;
+   w->v[1][0] = (3u << 17) | 0x40;
+   w->v[2][0] = 84;
+   w->v[3][0] = 128;
+   w->v[4][0] = 160;
+   CHECK_EQ(t_run(w, "ds_add_src2_u32 v0 offset:4\n"
+                     "ds_sub_src2_u32 v1 offset:0x8000\n"
+                     "ds_max_src2_i32 v2 offset:0x7fff\n"
+                     "ds_read_b32 v10, v2\n"
+                     "ds_max_src2_u32 v2 offset:0x7fff\n"
+                     "ds_write_src2_b64 v3 offset:2\n"
+                     "ds_min_src2_f32 v4 offset:1\n"
+                     "ds_read_b32 v11, v4\n"
+                     "ds_add_src2_f32 v4 offset:1\n"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(lds_get32(32), 12);
+   CHECK_EQ(lds_get32(64), 70);
+   CHECK_EQ(w->v[10][0], 1); /* max_i(1, -1) */
+   CHECK_EQ(lds_get32(84), 0xFFFFFFFF);
+   CHECK_EQ(lds_get64(128), 0x2222222211111111ull);
+   CHECK_EQ(w->v[11][0], t_u(-1.0f));
+   CHECK_EQ(lds_get32(160), t_u(-2.0f));
+}
+
 void
 t_ops_tests(void)
 {
@@ -376,4 +589,8 @@ t_ops_tests(void)
    RUN(mad_16_32);
    RUN(cvt_pk);
    RUN(cvt_pk_u8);
+   RUN(ds_float_atomics);
+   RUN(ds_exchanges);
+   RUN(ds_append_consume);
+   RUN(ds_src2);
 }
