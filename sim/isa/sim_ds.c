@@ -517,7 +517,8 @@ sim__op_ds_condxchg32_rtn_b64(sim_wave *w, const sim_inst *in)
    if (!ds_no_gds(w, in) || !ds_rows(w, in, &A))
       return;
    for (unsigned k = 0; k < 2; k++)
-      if (!(d[k] = sim__vrow(w, in, in->mem.data0 + k)) || !(r[k] = sim__vrow(w, in, in->vdst + k)))
+      if (!(d[k] = sim__vrow(w, in, in->mem.data0 + k)) ||
+          !(r[k] = sim__vrow(w, in, in->vdst + k)))
          return;
    uint64_t m = SIM_EXEC(w);
    uint32_t off = ds_offset(in);

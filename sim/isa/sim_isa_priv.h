@@ -1081,6 +1081,9 @@ enum sim_atomic_op {
    SIM_AT_ADD, SIM_AT_SUB, SIM_AT_RSUB, SIM_AT_INC, SIM_AT_DEC, SIM_AT_SMIN, SIM_AT_SMAX,
    SIM_AT_UMIN, SIM_AT_UMAX, SIM_AT_AND, SIM_AT_OR, SIM_AT_XOR, SIM_AT_SWAP, SIM_AT_CMPSWAP,
 };
+/* op(tmp = MEM, DATA) of one lane (cmpswap: MEM = tmp == cmp ? DATA : tmp), 32 or 64 bits;
+ * also used by the scalar atomics (sim_smem.c). */
+uint64_t sim__vm_atomic_apply(unsigned op, uint64_t t, uint64_t d, uint64_t cmp, bool wide);
 /* Host-atomic read-modify-write per active lane; returns the old value to VDST when GLC. */
 void sim__vm_atomic(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned op, bool wide);
 

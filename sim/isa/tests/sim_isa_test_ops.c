@@ -574,6 +574,57 @@ TEST(ds_src2)
    CHECK_EQ(lds_get32(160), t_u(-2.0f));
 }
 
+/* ---- Scalar atomics -------------------------------------------------------------------------
+ * S_ATOMIC_<op> SDATA, SBASE, OFFSET: tmp = MEM[SBASE + OFFSET]; MEM = op(tmp, SDATA); SDATA =
+ * tmp with GLC. CMPSWAP: SDATA = {src, cmp}. S_BUFFER_ATOMIC_*: base from the V# in SBASE. */
+TEST(smem_atomics)
+{
+   uint32_t *buf = t_alloc(256, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint64_t va = (uint64_t)(uintptr_t)buf, vb = va + 64;
+   buf[4] = 100, buf[5] = 50, buf[6] = 9;
+   buf[8] = 0, buf[9] = 1; /* 0x100000000 at byte 0x20 */
+   buf[16] = 3, buf[17] = 0xF0;
+   sim_wave *w = t_wave();
+   w->s[2] = (uint32_t)va, w->s[3] = (uint32_t)(va >> 32);
+   w->s[4] = (uint32_t)vb, w->s[5] = (uint32_t)(vb >> 32) & 0xFFFF;
+   w->s[6] = 256, w->s[7] = 0;
+   w->s[10] = 5, w->s[11] = 7;
+   w->s[12] = 0xAA, w->s[13] = 9;
+   w->s[14] = 0xBB, w->s[15] = 1;
+   w->s[16] = 0xFFFFFFFF, w->s[17] = 0;
+   w->s[20] = 0x22222222, w->s[21] = 0x11111111, w->s[22] = 0, w->s[23] = 1;
+   w->s[24] = 3, w->s[25] = 0xFF, w->s[26] = 4;
+   CHECK_EQ(t_run(w, "s_atomic_add s10, s[2:3], 0x10 glc\n"
+                     "s_atomic_sub s11, s[2:3], 0x14\n"
+                     "s_atomic_cmpswap s[12:13], s[2:3], 0x18 glc\n"
+                     "s_atomic_cmpswap s[14:15], s[2:3], 0x18 glc\n"
+                     "s_atomic_umax_x2 s[16:17], s[2:3], 0x20 glc\n"
+                     "s_atomic_cmpswap_x2 s[20:23], s[2:3], 0x20 glc\n"
+                     "s_buffer_atomic_inc s24, s[4:7], 0x0 glc\n"
+                     "s_buffer_atomic_xor s25, s[4:7], s26 glc\n"
+                     "s_dcache_discard s[2:3], s26\n s_atc_probe 7, s[2:3], 0x0\n"
+                     "s_waitcnt lgkmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(buf[4], 105);
+   CHECK_EQ(w->s[10], 100);
+   CHECK_EQ(buf[5], 43);
+   CHECK_EQ(w->s[11], 7); /* no GLC: SDATA kept */
+   CHECK_EQ(buf[6], 0xAA);
+   CHECK_EQ(w->s[12], 9);
+   CHECK_EQ(w->s[13], 9);
+   CHECK_EQ(w->s[14], 0xAA); /* compare failed: old value returned, memory kept */
+   CHECK_EQ(w->s[16], 0);
+   CHECK_EQ(w->s[17], 1);
+   CHECK_EQ(buf[8], 0x22222222);
+   CHECK_EQ(buf[9], 0x11111111);
+   CHECK_EQ(w->s[20], 0);
+   CHECK_EQ(w->s[21], 1);
+   CHECK_EQ(buf[16], 0); /* inc wraps at SDATA: 3 >= 3 -> 0 */
+   CHECK_EQ(w->s[24], 3);
+   CHECK_EQ(buf[17], 0x0F);
+   CHECK_EQ(w->s[25], 0xF0);
+}
+
 void
 t_ops_tests(void)
 {
@@ -593,4 +644,5 @@ t_ops_tests(void)
    RUN(ds_exchanges);
    RUN(ds_append_consume);
    RUN(ds_src2);
+   RUN(smem_atomics);
 }
