@@ -141,7 +141,15 @@ struct sim_inst {
          uint8_t row_mask, bank_mask, bound_ctrl;
       } dpp;
       struct {
-         uint8_t addr, data0, data1, offset1; /* DS: offset0 in imm */
+         uint8_t addr, data0;
+         union {
+            uint8_t data1; /* DS */
+            uint8_t dfmt;  /* MTBUF: DATA_FORMAT of the access */
+         };
+         union {
+            uint8_t offset1; /* DS: offset0 in imm */
+            uint8_t nfmt;    /* MTBUF: NUM_FORMAT */
+         };
          uint8_t saddr;                      /* FLAT/GLOBAL: 0x7F = off */
          uint8_t srsrc, soffset;             /* MUBUF: srsrc is an SGPR number */
          uint8_t sbase;                      /* SMEM: SGPR number */

@@ -625,6 +625,62 @@ TEST(smem_atomics)
    CHECK_EQ(w->s[25], 0xF0);
 }
 
+/* ---- Buffer formats ---------------------------------------------------------------------
+ * BUFFER_LOAD_FORMAT_D16_HI_X: VDATA[31:16] = x as 16 bits (f16 for float formats),
+ * VDATA[15:0] kept; BUFFER_STORE_FORMAT_D16_HI_X stores x from VDATA[31:16]. TBUFFER_*: the
+ * MUBUF format access with DATA_FORMAT / NUM_FORMAT from the instruction, not the V#. */
+#define DST_SEL_XYZW (4u | 5u << 3 | 6u << 6 | 7u << 9)
+TEST(buffer_d16_hi_tbuffer)
+{
+   uint8_t *buf = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint64_t a = (uint64_t)(uintptr_t)buf;
+   for (unsigned l = 0; l < 64; l++) {
+      uint16_t one = 0x3C00;
+      memcpy(buf + 2 * l, &one, 2);
+   }
+   sim_wave *w = t_wave();
+   w->s[0] = (uint32_t)a;
+   w->s[1] = (uint32_t)(a >> 32) | 4u << 16;
+   w->s[2] = 4096;
+   w->s[3] = DST_SEL_XYZW | 7u << 12 | 2u << 15; /* 16, FLOAT */
+   w->s[4] = (uint32_t)a;
+   w->s[5] = (uint32_t)(a >> 32) | 4u << 16;
+   w->s[6] = 4096;
+   w->s[7] = DST_SEL_XYZW | 4u << 12 | 10u << 15; /* 8_8_8_8 UINT: overridden by MTBUF */
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[4][l] = 2 * l;
+      w->v[5][l] = 4 * l;
+   }
+   vset(w, 1, 0x1234ABCD);
+   vset(w, 2, 0x4000FFFF);
+   vset(w, 6, t_u(1.5f));
+   vset(w, 7, t_u(-2.0f));
+   CHECK_EQ(t_run(w, "buffer_load_format_d16_hi_x v1, v4, s[0:3], 0 offen\n"
+                     "buffer_store_format_d16_hi_x v2, v4, s[0:3], 0 offen offset:256\n"
+                     "tbuffer_store_format_xy v[6:7], v5, s[4:7], 0 "
+                     "format:[BUF_DATA_FORMAT_16_16,BUF_NUM_FORMAT_FLOAT] offen offset:512\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "tbuffer_load_format_xy v[8:9], v5, s[4:7], 0 "
+                     "format:[BUF_DATA_FORMAT_16_16,BUF_NUM_FORMAT_FLOAT] offen offset:512\n"
+                     "tbuffer_load_format_d16_x v10, v5, s[4:7], 0 "
+                     "format:[BUF_DATA_FORMAT_16_16,BUF_NUM_FORMAT_FLOAT] offen offset:512\n"
+                     "tbuffer_load_format_x v11, v5, s[4:7], 0 "
+                     "format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_UINT] offen offset:512\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[1][9], 0x3C00ABCD);
+   uint16_t h;
+   memcpy(&h, buf + 256 + 2 * 9, 2);
+   CHECK_EQ(h, 0x4000);
+   uint32_t d;
+   memcpy(&d, buf + 512 + 4 * 9, 4);
+   CHECK_EQ(d, 0xC0003E00);
+   CHECK_EQ(w->v[8][9], t_u(1.5f));
+   CHECK_EQ(w->v[9][9], t_u(-2.0f));
+   CHECK_EQ(w->v[10][9], 0x3E00);
+   CHECK_EQ(w->v[11][9], 0xC0003E00);
+}
+
 void
 t_ops_tests(void)
 {
@@ -645,4 +701,5 @@ t_ops_tests(void)
    RUN(ds_append_consume);
    RUN(ds_src2);
    RUN(smem_atomics);
+   RUN(buffer_d16_hi_tbuffer);
 }
