@@ -205,6 +205,7 @@ struct sim_wave {
    /* MODE ([ISA] 3.x "Mode register"), from compute_pgm_rsrc1 */
    uint8_t round32, round16_64, denorm32, denorm16_64, dx10_clamp, ieee;
    bool gpr_idx_en;        /* s_set_gpr_idx_on: M0[7:0] index, M0[15:12] operand mask */
+   uint8_t csp;            /* MODE.CSP[31:29]: S_CBRANCH_*_FORK / JOIN stack depth */
    uint64_t dpp_mask;      /* lanes a DPP source allows to be written */
    uint32_t id;            /* wave number in the work-group */
    sim_wg *wg;
@@ -317,6 +318,10 @@ void sim__disasm(const sim_inst *in, char *buf, size_t n);
 sim_handler sim__handler(sim_op op);
 
 /* ---- Execution ----------------------------------------------------------------------- */
+
+/* Conditional branch stack of S_CBRANCH_G_FORK / S_CBRANCH_I_FORK (sim_sop2.c): the fork on
+ * lane mask `mask` towards `target`, `next` being the following instruction. */
+void sim__cbranch_fork(sim_wave *w, uint64_t mask, uint64_t target, uint64_t next);
 
 /* Runs `w` until it ends, reaches a barrier or faults. */
 void sim__wave_run(sim_wave *w);

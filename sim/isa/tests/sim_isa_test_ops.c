@@ -681,6 +681,77 @@ TEST(buffer_d16_hi_tbuffer)
    CHECK_EQ(w->v[11][9], 0xC0003E00);
 }
 
+/* ---- Branch stack, exception return --------------------------------------------------------
+ * S_CBRANCH_G_FORK / I_FORK: pass = mask & EXEC, fail = ~mask & EXEC; all pass: jump; all
+ * fail: fall through; else the side with fewer lanes runs first and {PC, EXEC} of the other
+ * is pushed to SGPR[CSP * 4], CSP++. S_CBRANCH_JOIN S0: CSP == S0 ? fall through : pop. */
+TEST(cbranch_fork_join_rfe)
+{
+   sim_wave *w = t_wave();
+   SIM_EXEC(w) = 0xF;
+   w->s[10] = 0x1, w->s[11] = 0;
+   w->s[14] = 0x7, w->s[15] = 0;
+   w->s[16] = 0xFF, w->s[17] = 0;
+   CHECK_EQ(t_run(w, "s_getreg_b32 s20, hwreg(HW_REG_MODE, 29, 3)\n"
+                     "s_cbranch_i_fork s[10:11], taken\n"
+                     "v_mov_b32 v1, 2\n"
+                     "s_getreg_b32 s22, hwreg(HW_REG_MODE, 29, 3)\n"
+                     "s_branch join\n"
+                     "taken:\n"
+                     "v_mov_b32 v1, 1\n"
+                     "s_getreg_b32 s21, hwreg(HW_REG_MODE, 29, 3)\n"
+                     "s_mov_b64 s[26:27], exec\n"
+                     "join:\n"
+                     "s_cbranch_join s20\n"
+                     "v_mov_b32 v2, 5\n"
+                     "s_mov_b64 exec, 15\n"
+                     "s_getpc_b64 s[12:13]\n"
+                     "gpc:\n"
+                     "s_add_u32 s12, s12, gtarget-gpc\n"
+                     "s_addc_u32 s13, s13, 0\n"
+                     "s_cbranch_g_fork s[14:15], s[12:13]\n"
+                     "v_mov_b32 v3, 3\n"
+                     "s_branch gjoin\n"
+                     "gtarget:\n"
+                     "v_mov_b32 v3, 4\n"
+                     "gjoin:\n"
+                     "s_cbranch_join s20\n"
+                     "s_mov_b64 exec, 15\n"
+                     "s_cbranch_i_fork s[16:17], all\n"
+                     "v_mov_b32 v4, 9\n"
+                     "all:\n"
+                     "s_getreg_b32 s23, hwreg(HW_REG_MODE, 29, 3)\n"
+                     "s_getpc_b64 s[24:25]\n"
+                     "rpc:\n"
+                     "s_add_u32 s24, s24, rdone-rpc\n"
+                     "s_addc_u32 s25, s25, 0\n"
+                     "s_rfe_b64 s[24:25]\n"
+                     "v_mov_b32 v5, 1\n"
+                     "rdone:\n"
+                     "v_mov_b32 v6, 1"),
+            SIM_FAULT_NONE);
+   /* i_fork: 1 lane passes, 3 fail: the taken side (EXEC = 1) runs first, CSP 1 */
+   CHECK_EQ(w->s[20], 0);
+   CHECK_EQ(w->s[21], 1);
+   CHECK_EQ(w->s[26], 1);
+   CHECK_EQ(w->s[22], 0); /* the fall-through side runs after the pop */
+   CHECK_EQ(w->v[1][0], 1);
+   CHECK_EQ(w->v[1][1], 2);
+   CHECK_EQ(w->v[1][3], 2);
+   CHECK_EQ(w->v[2][0], 0); /* EXEC after the join: the last side's lanes */
+   CHECK_EQ(w->v[2][1], 5);
+   /* g_fork: 3 lanes pass, 1 fails: the fall-through (lane 3) runs first */
+   CHECK_EQ(w->v[3][3], 3);
+   CHECK_EQ(w->v[3][0], 4);
+   CHECK_EQ(w->v[3][2], 4);
+   /* every lane passes: a plain jump, nothing pushed */
+   CHECK_EQ(w->v[4][0], 0);
+   CHECK_EQ(w->s[23], 0);
+   /* s_rfe_b64 jumps to S0 */
+   CHECK_EQ(w->v[5][0], 0);
+   CHECK_EQ(w->v[6][0], 1);
+}
+
 void
 t_ops_tests(void)
 {
@@ -702,4 +773,5 @@ t_ops_tests(void)
    RUN(ds_src2);
    RUN(smem_atomics);
    RUN(buffer_d16_hi_tbuffer);
+   RUN(cbranch_fork_join_rfe);
 }
