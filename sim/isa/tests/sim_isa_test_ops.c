@@ -6,6 +6,7 @@
  * definition in AMD's "Vega" ISA guide, quoted above each group.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "sim_isa_test.h"
 
@@ -752,6 +753,35 @@ TEST(cbranch_fork_join_rfe)
    CHECK_EQ(w->v[6][0], 1);
 }
 
+/* ---- Graphics-only instructions --------------------------------------------------------------
+ * Every instruction of sim_isa_graphics_only.def, in each of its encodings, stops the wave
+ * with an illegal-instruction fault at that instruction; the rest of the program does not
+ * run. */
+TEST(graphics_only_faults)
+{
+   static const struct {
+      const char *name, *asm0, *asm1;
+   } g[] = {
+#define SIM_GRAPHICS_ONLY(m, example, other, reason) {#m, example, other},
+#include "sim_isa_graphics_only.def"
+   };
+   for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+      for (unsigned k = 0; k < 2; k++) {
+         const char *a = k ? g[i].asm1 : g[i].asm0;
+         if (!*a)
+            continue;
+         char src[256];
+         snprintf(src, sizeof(src), "s_mov_b32 s0, 1\n%s\ns_mov_b32 s1, 1", a);
+         sim_wave *w = t_wave();
+         t_current = g[i].name;
+         CHECK_EQ(t_run(w, src), SIM_FAULT_ILLEGAL_INSTRUCTION);
+         CHECK_EQ(w->s[0], 1);
+         CHECK_EQ(w->s[1], 0);
+      }
+   }
+   t_current = "graphics_only_faults";
+}
+
 void
 t_ops_tests(void)
 {
@@ -774,4 +804,5 @@ t_ops_tests(void)
    RUN(smem_atomics);
    RUN(buffer_d16_hi_tbuffer);
    RUN(cbranch_fork_join_rfe);
+   RUN(graphics_only_faults);
 }
