@@ -30,8 +30,6 @@ static const entry graphics_only[] = {
 #include "sim_isa_graphics_only.def"
 };
 
-#define R_IMG_ATOMIC                                                                        \
-   "image atomics: addressing as image_load, R32/R32G32 integer formats; not written yet"
 #define R_IMG_SAMPLE                                                                        \
    "sampling other than level-zero image_sample_lz: sim_mimg.c models mip level 0 only; "   \
    "LOD/bias/derivatives/min-LOD clamp, texel offsets (_o) and depth compare (_c) are "     \
@@ -49,19 +47,6 @@ static const entry graphics_only[] = {
    "size) not yet pinned down; LLVM never emits it"
 
 static const entry not_yet[] = {
-   {"image_atomic_add", R_IMG_ATOMIC},
-   {"image_atomic_and", R_IMG_ATOMIC},
-   {"image_atomic_cmpswap", R_IMG_ATOMIC},
-   {"image_atomic_dec", R_IMG_ATOMIC},
-   {"image_atomic_inc", R_IMG_ATOMIC},
-   {"image_atomic_or", R_IMG_ATOMIC},
-   {"image_atomic_smax", R_IMG_ATOMIC},
-   {"image_atomic_smin", R_IMG_ATOMIC},
-   {"image_atomic_sub", R_IMG_ATOMIC},
-   {"image_atomic_swap", R_IMG_ATOMIC},
-   {"image_atomic_umax", R_IMG_ATOMIC},
-   {"image_atomic_umin", R_IMG_ATOMIC},
-   {"image_atomic_xor", R_IMG_ATOMIC},
    {"image_sample", R_IMG_SAMPLE},
    {"image_sample_b", R_IMG_SAMPLE},
    {"image_sample_b_cl", R_IMG_SAMPLE},
