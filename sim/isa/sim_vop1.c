@@ -542,16 +542,17 @@ SIM_VOP_F16_1(v_fract_f16, ({
 
 /* D.i16 = flt16_to_snorm16(S0.f16) / D.u16 = flt16_to_unorm16(S0.f16): S0 * 32767 (65535)
  * rounded to nearest even, clamped to [-32767, 32767] ([0, 65535]); NaN -> 0. Bits 31:16
- * of D are zeroed (op_sel[3]: written to the high half). */
+ * of D are zeroed (op_sel[3]: written to the high half). The product is exact in double
+ * (24 + 16 bits), so the one rounding is the final one. */
 uint32_t
 sim__norm16(float f, bool sgn)
 {
    if (isnan(f))
       return 0;
-   float v = nearbyintf(f * (sgn ? 32767.0f : 65535.0f));
+   double v = nearbyint((double)f * (sgn ? 32767.0 : 65535.0));
    if (sgn)
-      return (uint32_t)(int32_t)fminf(fmaxf(v, -32767.0f), 32767.0f) & 0xFFFF;
-   return (uint32_t)fminf(fmaxf(v, 0.0f), 65535.0f);
+      return (uint32_t)(int32_t)fmin(fmax(v, -32767.0), 32767.0) & 0xFFFF;
+   return (uint32_t)fmin(fmax(v, 0.0), 65535.0);
 }
 
 static void

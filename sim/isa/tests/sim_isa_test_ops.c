@@ -321,6 +321,8 @@ TEST(cvt_pk)
    w->v[5][0] = t_u(0.5f), w->v[6][0] = t_u(-2.0f);
    w->v[5][1] = 0x7FC00000, w->v[6][1] = t_u(1.0f);
    w->v[5][2] = t_u(-0.5f), w->v[6][2] = t_u(1e-5f);
+   /* products just below a tie (1.4999999986 * ...): an f32 product would round up to 1.5 */
+   w->v[5][3] = 0x38400180, w->v[6][3] = 0x37C000C0;
    w->v[7][0] = 0x3C003800, w->v[8][0] = 0xC000; /* f16: 1.0 : 0.5, -2.0 */
    CHECK_EQ(t_run(w, "v_cvt_pk_i16_i32 v10, v1, v2\n v_cvt_pk_u16_u32 v11, v3, v4\n"
                      "v_cvt_pknorm_i16_f32 v12, v5, v6\n v_cvt_pknorm_u16_f32 v13, v5, v6\n"
@@ -336,6 +338,8 @@ TEST(cvt_pk)
    CHECK_EQ(w->v[13][0], 0x00008000);
    CHECK_EQ(w->v[13][1], 0xFFFF0000);
    CHECK_EQ(w->v[13][2], 0x00010000); /* 0.65535 -> 1 */
+   CHECK_EQ(w->v[12][3], 0x00010001);
+   CHECK_EQ(w->v[13][3], 0x00010003);
    CHECK_EQ(w->v[14][0], 0x80014000);
    CHECK_EQ(w->v[15][0], 0x00008000);
    CHECK_EQ(w->v[16][0], 0x80017FFF);
