@@ -576,7 +576,7 @@ sim__op_ds_consume(sim_wave *w, const sim_inst *in)
  *                   ADDR[31:17]});
  *   OFFSET[15] = 0: A = ADDR, B = A + 4 * sext16({OFFSET[14], OFFSET[14:0]});
  *   MEM[A] = op(MEM[A], MEM[B]) (DS_WRITE_SRC2: MEM[A] = MEM[B]).
- * 64-bit forms align A and B to 8 bytes.
+ * 64-bit forms align A, then B (A + 4 * step), to 8 bytes.
  */
 static void
 ds_src2(sim_wave *w, const sim_inst *in, unsigned op, bool wide)
@@ -598,14 +598,8 @@ ds_src2(sim_wave *w, const sim_inst *in, unsigned op, bool wide)
          a = x;
          step = (int16_t)((off & 0x7FFF) | ((off << 1) & 0x8000));
       }
-      uint32_t b = a + 4 * (uint32_t)step;
-      if (wide) {
-         a &= ~7u;
-         b &= ~7u;
-      } else {
-         a &= ~3u;
-         b &= ~3u;
-      }
+      a &= ~(size - 1);
+      uint32_t b = (a + 4 * (uint32_t)step) & ~(size - 1);
       uint8_t *pa = sim__lds_ptr(w, a, size), *pb = pa ? sim__lds_ptr(w, b, size) : NULL;
       if (!pb)
          return;

@@ -560,12 +560,14 @@ TEST(ds_src2)
    w->v[2][0] = 84;
    w->v[3][0] = 128;
    w->v[4][0] = 160;
+   w->v[5][0] = 132;
    CHECK_EQ(t_run(w, "ds_add_src2_u32 v0 offset:4\n"
                      "ds_sub_src2_u32 v1 offset:0x8000\n"
                      "ds_max_src2_i32 v2 offset:0x7fff\n"
                      "ds_read_b32 v10, v2\n"
                      "ds_max_src2_u32 v2 offset:0x7fff\n"
                      "ds_write_src2_b64 v3 offset:2\n"
+                     "ds_add_src2_u64 v5 offset:3\n"
                      "ds_min_src2_f32 v4 offset:1\n"
                      "ds_read_b32 v11, v4\n"
                      "ds_add_src2_f32 v4 offset:1\n"),
@@ -574,7 +576,8 @@ TEST(ds_src2)
    CHECK_EQ(lds_get32(64), 70);
    CHECK_EQ(w->v[10][0], 1); /* max_i(1, -1) */
    CHECK_EQ(lds_get32(84), 0xFFFFFFFF);
-   CHECK_EQ(lds_get64(128), 0x2222222211111111ull);
+   /* then A = 132 & ~7 = 128, B = (128 + 12) & ~7 = 136: doubled */
+   CHECK_EQ(lds_get64(128), 0x4444444422222222ull);
    CHECK_EQ(w->v[11][0], t_u(-1.0f));
    CHECK_EQ(lds_get32(160), t_u(-2.0f));
 }
