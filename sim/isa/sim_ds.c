@@ -3,7 +3,8 @@
  * ADDR = VGPR[ADDR] + {OFFSET1, OFFSET0} for single-address ops; read2/write2 address
  * VGPR[ADDR] + OFFSETn * size (st64: * 64 * size). The work-group's waves never run
  * concurrently, so LDS read-modify-writes need no host atomics. An access beyond the
- * allocation faults the dispatch. M0 does not clamp LDS on GFX9.
+ * allocation faults the dispatch. M0 does not clamp LDS on GFX9. GDS is not modelled:
+ * an instruction with the GDS bit faults.
  */
 #include "sim_isa_priv.h"
 
@@ -13,9 +14,23 @@ ds_offset(const sim_inst *in)
    return (uint32_t)in->imm | (uint32_t)in->mem.offset1 << 8;
 }
 
+/* GDS is not modelled (no queue has a GDS allocation here): the GDS form (GDS bit set) of
+ * every DS instruction faults instead of touching LDS. */
+static bool
+ds_no_gds(sim_wave *w, const sim_inst *in)
+{
+   if (in->flags & SIM_IF_GDS) {
+      sim__fault_illegal(w, in, "GDS access (no GDS is allocated)");
+      return false;
+   }
+   return true;
+}
+
 static inline bool
 ds_rows(sim_wave *w, const sim_inst *in, const uint32_t **addr)
 {
+   if (!ds_no_gds(w, in))
+      return false;
    *addr = sim__vrow(w, in, in->mem.addr);
    return *addr != NULL;
 }
@@ -299,18 +314,6 @@ rmw(unsigned op, uint64_t t, uint64_t d, uint64_t d2, bool wide)
    }
 }
 
-/* GDS is not modelled (no queue has a GDS allocation here): the GDS forms of the
- * instructions below fault instead of touching LDS. */
-static bool
-ds_no_gds(sim_wave *w, const sim_inst *in)
-{
-   if (in->flags & SIM_IF_GDS) {
-      sim__fault_illegal(w, in, "GDS access (no GDS is allocated)");
-      return false;
-   }
-   return true;
-}
-
 static void
 ds_atomic(sim_wave *w, const sim_inst *in, unsigned op, bool wide, bool rtn)
 {
@@ -416,7 +419,7 @@ static void
 ds_wrxchg2(sim_wave *w, const sim_inst *in, unsigned size, unsigned scale)
 {
    const uint32_t *A;
-   if (!ds_no_gds(w, in) || !ds_rows(w, in, &A))
+   if (!ds_rows(w, in, &A))
       return;
    unsigned nd = size / 4;
    const uint32_t *d[4];
@@ -514,7 +517,7 @@ sim__op_ds_condxchg32_rtn_b64(sim_wave *w, const sim_inst *in)
 {
    const uint32_t *A, *d[2];
    uint32_t *r[2];
-   if (!ds_no_gds(w, in) || !ds_rows(w, in, &A))
+   if (!ds_rows(w, in, &A))
       return;
    for (unsigned k = 0; k < 2; k++)
       if (!(d[k] = sim__vrow(w, in, in->mem.data0 + k)) ||
@@ -582,7 +585,7 @@ static void
 ds_src2(sim_wave *w, const sim_inst *in, unsigned op, bool wide)
 {
    const uint32_t *A;
-   if (!ds_no_gds(w, in) || !ds_rows(w, in, &A))
+   if (!ds_rows(w, in, &A))
       return;
    uint64_t m = SIM_EXEC(w);
    uint32_t off = ds_offset(in), size = wide ? 8 : 4;

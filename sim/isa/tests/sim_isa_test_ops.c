@@ -521,7 +521,8 @@ TEST(ds_exchanges)
 }
 
 /* DS_APPEND / DS_CONSUME: RETURN_DATA = MEM[M0[15:0] + OFFSET] in every active lane, then
- * MEM += (-=) popcount(EXEC); nothing with EXEC = 0. The GDS forms fault (no GDS). */
+ * MEM += (-=) popcount(EXEC); nothing with EXEC = 0. The GDS forms of DS instructions fault
+ * (no GDS). */
 TEST(ds_append_consume)
 {
    sim_wave *w = t_wave();
@@ -541,6 +542,10 @@ TEST(ds_append_consume)
    CHECK_EQ(lds_get32(64), 16);
    w = t_wave();
    CHECK_EQ(t_run(w, "ds_append v1 gds"), SIM_FAULT_ILLEGAL_INSTRUCTION);
+   w = t_wave();
+   CHECK_EQ(t_run(w, "ds_write_b32 v0, v1 gds"), SIM_FAULT_ILLEGAL_INSTRUCTION);
+   w = t_wave();
+   CHECK_EQ(t_run(w, "ds_add_rtn_u32 v2, v0, v1 gds"), SIM_FAULT_ILLEGAL_INSTRUCTION);
 }
 
 /* DS_*_SRC2_*: MEM[A] = op(MEM[A], MEM[B]) with A = ADDR, B = A + 4 * sext16({OFFSET[14],
