@@ -6,6 +6,7 @@
  * allocation faults the dispatch. M0 does not clamp LDS on GFX9. GDS is not modelled:
  * an instruction with the GDS bit faults.
  */
+#include <math.h>
 #include "sim_isa_priv.h"
 
 static inline uint32_t
@@ -259,33 +260,48 @@ two_data(unsigned op)
    return op == A_CMPST || op == A_MSKOR || op == A_WRAP || op == A_CMPST_F;
 }
 
-/* The LDS float atomics (f32 add; f32/f64 min, max, compare-store) compute on the value
- * bits: no MODE denormal flushing; min/max return the other operand for a NaN one (sNaN as
- * qNaN, as MODE.IEEE = 0 would), -0 < +0; the compare is the float one (-0 == +0, NaN
- * never equal). */
+/* The LDS float atomics (f32 add; f32/f64 min, max, compare-store) follow MODE's denormal
+ * flushing (LLVM relies on LDS float atomics respecting the mode register, unlike the
+ * older global ones); min/max return the other operand for a NaN one (sNaN as qNaN, as
+ * MODE.IEEE = 0 would), -0 < +0; the compare is the float one (-0 == +0, NaN never
+ * equal). */
+static inline float
+ds_flush32(float x, bool flush)
+{
+   return flush && fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
+}
+
+static inline double
+ds_flush64(double x, bool flush)
+{
+   return flush && fpclassify(x) == FP_SUBNORMAL ? copysign(0.0, x) : x;
+}
+
 static uint64_t
-rmw_float(unsigned op, uint64_t t, uint64_t d, uint64_t d2, bool wide)
+rmw_float(const sim_wave *w, unsigned op, uint64_t t, uint64_t d, uint64_t d2, bool wide)
 {
    if (wide) {
-      double a = sim__as_f64(t), b = sim__as_f64(d);
+      bool fi = !(w->denorm16_64 & 1), fo = !(w->denorm16_64 & 2);
+      double a = ds_flush64(sim__as_f64(t), fi), b = ds_flush64(sim__as_f64(d), fi);
       switch (op) {
-      case A_MIN_F: return sim__as_u64(sim__fmin64(a, b, false));
-      case A_MAX_F: return sim__as_u64(sim__fmax64(a, b, false));
-      case A_ADD_F: return sim__as_u64(a + b);
+      case A_MIN_F: return sim__as_u64(ds_flush64(sim__fmin64(a, b, false), fo));
+      case A_MAX_F: return sim__as_u64(ds_flush64(sim__fmax64(a, b, false), fo));
+      case A_ADD_F: return sim__as_u64(ds_flush64(a + b, fo));
       default: return a == b ? d2 : t;
       }
    }
-   float a = sim__as_f32((uint32_t)t), b = sim__as_f32((uint32_t)d);
+   bool fi = !(w->denorm32 & 1), fo = !(w->denorm32 & 2);
+   float a = ds_flush32(sim__as_f32((uint32_t)t), fi), b = ds_flush32(sim__as_f32((uint32_t)d), fi);
    switch (op) {
-   case A_MIN_F: return sim__as_u32(sim__fmin32(a, b, false));
-   case A_MAX_F: return sim__as_u32(sim__fmax32(a, b, false));
-   case A_ADD_F: return sim__as_u32(a + b);
+   case A_MIN_F: return sim__as_u32(ds_flush32(sim__fmin32(a, b, false), fo));
+   case A_MAX_F: return sim__as_u32(ds_flush32(sim__fmax32(a, b, false), fo));
+   case A_ADD_F: return sim__as_u32(ds_flush32(a + b, fo));
    default: return a == b ? d2 : t;
    }
 }
 
 static uint64_t
-rmw(unsigned op, uint64_t t, uint64_t d, uint64_t d2, bool wide)
+rmw(const sim_wave *w, unsigned op, uint64_t t, uint64_t d, uint64_t d2, bool wide)
 {
    uint64_t mask = wide ? ~0ull : 0xFFFFFFFFull;
    int64_t st = wide ? (int64_t)t : (int32_t)t, sd = wide ? (int64_t)d : (int32_t)d;
@@ -309,7 +325,7 @@ rmw(unsigned op, uint64_t t, uint64_t d, uint64_t d2, bool wide)
    case A_ADD_F:
    case A_MIN_F:
    case A_MAX_F:
-   case A_CMPST_F: return rmw_float(op, t, d, d2, wide);
+   case A_CMPST_F: return rmw_float(w, op, t, d, d2, wide);
    default: return t == d ? d2 : t;
    }
 }
@@ -346,7 +362,7 @@ ds_atomic(sim_wave *w, const sim_inst *in, unsigned op, bool wide, bool rtn)
          if (d1[1])
             d2 |= (uint64_t)d1[1][l] << 32;
       }
-      uint64_t v = rmw(op, t, d, d2, wide);
+      uint64_t v = rmw(w, op, t, d, d2, wide);
       memcpy(p, &v, nd * 4);
       if (rtn) {
          r[0][l] = (uint32_t)t;
@@ -609,7 +625,7 @@ ds_src2(sim_wave *w, const sim_inst *in, unsigned op, bool wide)
       uint64_t t = 0, d = 0;
       memcpy(&t, pa, size);
       memcpy(&d, pb, size);
-      uint64_t v = rmw(op, t, d, 0, wide);
+      uint64_t v = rmw(w, op, t, d, 0, wide);
       memcpy(pa, &v, size);
    }
 }

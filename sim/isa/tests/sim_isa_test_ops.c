@@ -398,7 +398,7 @@ lds_get64(uint32_t addr)
 }
 
 /* DS_ADD_F32: MEM = MEM + DATA; DS_MIN/MAX_F32/F64: MEM = min/max(MEM, DATA) (a NaN operand
- * yields the other, -0 < +0); DS_CMPST_F32/F64: MEM = (MEM == DATA) ? DATA2 : MEM, compared
+ * yields the other, -0 < +0; MODE's denormal flushing applies); DS_CMPST_F32/F64: MEM = (MEM == DATA) ? DATA2 : MEM, compared
  * as floats; DS_WRAP_RTN_B32: MEM = (MEM >= DATA) ? MEM - DATA : MEM + DATA2. _RTN forms
  * return the old value; the lanes of one instruction apply in lane order. */
 TEST(ds_float_atomics)
@@ -465,6 +465,18 @@ TEST(ds_float_atomics)
    CHECK_EQ(lds_get32(56), t_u(3.0f));
    CHECK_EQ(w->v[29][1], 0);            /* max(0, NaN) = 0 by lane 0 */
    CHECK_EQ(lds_get32(60), t_u(3.0f));
+
+   /* MODE's denormal flushing applies: the smallest denormal twice is 2 * 2^-149 with
+    * denormals, 0 with f32 denormals flushed. */
+   for (unsigned flush = 0; flush < 2; flush++) {
+      w = t_wave();
+      w->denorm32 = flush ? 0 : 3;
+      SIM_EXEC(w) = 1;
+      lds_put32(0, 1);
+      vset(w, 1, 1);
+      CHECK_EQ(t_run(w, "ds_add_f32 v0, v1"), SIM_FAULT_NONE);
+      CHECK_EQ(lds_get32(0), flush ? 0 : 2);
+   }
 }
 
 /* DS_WRXCHG2(ST64)_RTN: two exchanges at ADDR + OFFSET0/1 * size (* 64 for st64), the old
