@@ -363,9 +363,25 @@ sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
          in->mem.srsrc = ((w1 >> 16) & 0x1F) * 4;
          in->mem.soffset = (w1 >> 24) & 0xFF;
          break;
-      case 0x3A:
+      case 0x3A: /* MTBUF: MUBUF's fields, the opcode in 18:15, DFMT 22:19, NFMT 25:23 */
          base = SIM_ENC_MTBUF;
          num = (w0 >> 15) & 0xF;
+         in->imm = w0 & 0xFFF;
+         if ((w0 >> 12) & 1)
+            in->flags |= SIM_IF_OFFEN;
+         if ((w0 >> 13) & 1)
+            in->flags |= SIM_IF_IDXEN;
+         if ((w0 >> 14) & 1)
+            in->flags |= SIM_IF_GLC;
+         if ((w1 >> 22) & 1)
+            in->flags |= SIM_IF_SLC;
+         in->mem.dfmt = (w0 >> 19) & 0xF;
+         in->mem.nfmt = (w0 >> 23) & 7;
+         in->mem.addr = w1 & 0xFF;
+         in->mem.data0 = (w1 >> 8) & 0xFF;
+         in->vdst = in->mem.data0;
+         in->mem.srsrc = ((w1 >> 16) & 0x1F) * 4;
+         in->mem.soffset = (w1 >> 24) & 0xFF;
          break;
       case 0x3C: /* MIMG: [ISA] 12.x "MIMG" (gfx9: bit 15 is A16, bit 63 D16) */
          base = SIM_ENC_MIMG;

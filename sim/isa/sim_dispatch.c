@@ -112,6 +112,7 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    w->wg = wg;
    w->prog = wg->prog;
    w->gpr_idx_en = false;
+   w->csp = 0;
    w->counts = counts;
    w->round32 = (d->rsrc1 >> 12) & 3;
    w->round16_64 = (d->rsrc1 >> 14) & 3;

@@ -3,8 +3,10 @@
  * ADDR = VGPR[ADDR] + {OFFSET1, OFFSET0} for single-address ops; read2/write2 address
  * VGPR[ADDR] + OFFSETn * size (st64: * 64 * size). The work-group's waves never run
  * concurrently, so LDS read-modify-writes need no host atomics. An access beyond the
- * allocation faults the dispatch. M0 does not clamp LDS on GFX9.
+ * allocation faults the dispatch. M0 does not clamp LDS on GFX9. GDS is not modelled:
+ * an instruction with the GDS bit faults.
  */
+#include <math.h>
 #include "sim_isa_priv.h"
 
 static inline uint32_t
@@ -13,9 +15,23 @@ ds_offset(const sim_inst *in)
    return (uint32_t)in->imm | (uint32_t)in->mem.offset1 << 8;
 }
 
+/* GDS is not modelled (no queue has a GDS allocation here): the GDS form (GDS bit set) of
+ * every DS instruction faults instead of touching LDS. */
+static bool
+ds_no_gds(sim_wave *w, const sim_inst *in)
+{
+   if (in->flags & SIM_IF_GDS) {
+      sim__fault_illegal(w, in, "GDS access (no GDS is allocated)");
+      return false;
+   }
+   return true;
+}
+
 static inline bool
 ds_rows(sim_wave *w, const sim_inst *in, const uint32_t **addr)
 {
+   if (!ds_no_gds(w, in))
+      return false;
    *addr = sim__vrow(w, in, in->mem.addr);
    return *addr != NULL;
 }
@@ -235,10 +251,57 @@ TWO(ds_write2st64_b64, 8, 64, true)
 /* Read-modify-write: tmp = MEM[ADDR]; MEM[ADDR] = op(tmp, DATA[, DATA2]); RETURN_DATA = tmp
  * for the _rtn forms. ds_cmpst: MEM = (tmp == DATA) ? DATA2 : tmp. */
 enum { A_ADD, A_SUB, A_RSUB, A_INC, A_DEC, A_MIN_I, A_MAX_I, A_MIN_U, A_MAX_U, A_AND, A_OR,
-       A_XOR, A_MSKOR, A_XCHG, A_CMPST };
+       A_XOR, A_MSKOR, A_XCHG, A_CMPST, A_WRAP, A_ADD_F, A_MIN_F, A_MAX_F, A_CMPST_F, A_MOV };
+
+/* Operations that read DATA2 (data1) as well as DATA. */
+static inline bool
+two_data(unsigned op)
+{
+   return op == A_CMPST || op == A_MSKOR || op == A_WRAP || op == A_CMPST_F;
+}
+
+/* The LDS float atomics (f32 add; f32/f64 min, max, compare-store) follow MODE's denormal
+ * flushing (LLVM relies on LDS float atomics respecting the mode register, unlike the
+ * older global ones); min/max return the other operand for a NaN one (sNaN as qNaN, as
+ * MODE.IEEE = 0 would), -0 < +0; the compare is the float one (-0 == +0, NaN never
+ * equal). */
+static inline float
+ds_flush32(float x, bool flush)
+{
+   return flush && fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
+}
+
+static inline double
+ds_flush64(double x, bool flush)
+{
+   return flush && fpclassify(x) == FP_SUBNORMAL ? copysign(0.0, x) : x;
+}
 
 static uint64_t
-rmw(unsigned op, uint64_t t, uint64_t d, uint64_t d2, bool wide)
+rmw_float(const sim_wave *w, unsigned op, uint64_t t, uint64_t d, uint64_t d2, bool wide)
+{
+   if (wide) {
+      bool fi = !(w->denorm16_64 & 1), fo = !(w->denorm16_64 & 2);
+      double a = ds_flush64(sim__as_f64(t), fi), b = ds_flush64(sim__as_f64(d), fi);
+      switch (op) {
+      case A_MIN_F: return sim__as_u64(ds_flush64(sim__fmin64(a, b, false), fo));
+      case A_MAX_F: return sim__as_u64(ds_flush64(sim__fmax64(a, b, false), fo));
+      case A_ADD_F: return sim__as_u64(ds_flush64(a + b, fo));
+      default: return a == b ? d2 : t;
+      }
+   }
+   bool fi = !(w->denorm32 & 1), fo = !(w->denorm32 & 2);
+   float a = ds_flush32(sim__as_f32((uint32_t)t), fi), b = ds_flush32(sim__as_f32((uint32_t)d), fi);
+   switch (op) {
+   case A_MIN_F: return sim__as_u32(ds_flush32(sim__fmin32(a, b, false), fo));
+   case A_MAX_F: return sim__as_u32(ds_flush32(sim__fmax32(a, b, false), fo));
+   case A_ADD_F: return sim__as_u32(ds_flush32(a + b, fo));
+   default: return a == b ? d2 : t;
+   }
+}
+
+static uint64_t
+rmw(const sim_wave *w, unsigned op, uint64_t t, uint64_t d, uint64_t d2, bool wide)
 {
    uint64_t mask = wide ? ~0ull : 0xFFFFFFFFull;
    int64_t st = wide ? (int64_t)t : (int32_t)t, sd = wide ? (int64_t)d : (int32_t)d;
@@ -257,6 +320,12 @@ rmw(unsigned op, uint64_t t, uint64_t d, uint64_t d2, bool wide)
    case A_XOR: return t ^ d;
    case A_MSKOR: return (t & ~d) | d2;
    case A_XCHG: return d;
+   case A_WRAP: return ((t >= d ? t - d : t + d2) & mask);
+   case A_MOV: return d;
+   case A_ADD_F:
+   case A_MIN_F:
+   case A_MAX_F:
+   case A_CMPST_F: return rmw_float(w, op, t, d, d2, wide);
    default: return t == d ? d2 : t;
    }
 }
@@ -273,7 +342,7 @@ ds_atomic(sim_wave *w, const sim_inst *in, unsigned op, bool wide, bool rtn)
    for (unsigned k = 0; k < nd; k++) {
       if (!(d0[k] = sim__vrow(w, in, in->mem.data0 + k)))
          return;
-      if ((op == A_CMPST || op == A_MSKOR) && !(d1[k] = sim__vrow(w, in, in->mem.data1 + k)))
+      if (two_data(op) && !(d1[k] = sim__vrow(w, in, in->mem.data1 + k)))
          return;
       if (rtn && !(r[k] = sim__vrow(w, in, in->vdst + k)))
          return;
@@ -293,7 +362,7 @@ ds_atomic(sim_wave *w, const sim_inst *in, unsigned op, bool wide, bool rtn)
          if (d1[1])
             d2 |= (uint64_t)d1[1][l] << 32;
       }
-      uint64_t v = rmw(op, t, d, d2, wide);
+      uint64_t v = rmw(w, op, t, d, d2, wide);
       memcpy(p, &v, nd * 4);
       if (rtn) {
          r[0][l] = (uint32_t)t;
@@ -339,6 +408,264 @@ ATOM4B(mskor, A_MSKOR)
 ATOM4B(cmpst, A_CMPST)
 ATOM(ds_wrxchg_rtn_b32, A_XCHG, false, true)
 ATOM(ds_wrxchg_rtn_b64, A_XCHG, true, true)
+/* Float atomics: MEM = MEM + DATA (f32), min/max(MEM, DATA), MEM = (MEM == DATA) ? DATA2 :
+ * MEM (compared as floats). */
+ATOM(ds_add_f32, A_ADD_F, false, false)
+ATOM(ds_add_rtn_f32, A_ADD_F, false, true)
+ATOM(ds_min_f32, A_MIN_F, false, false)
+ATOM(ds_min_rtn_f32, A_MIN_F, false, true)
+ATOM(ds_max_f32, A_MAX_F, false, false)
+ATOM(ds_max_rtn_f32, A_MAX_F, false, true)
+ATOM(ds_cmpst_f32, A_CMPST_F, false, false)
+ATOM(ds_cmpst_rtn_f32, A_CMPST_F, false, true)
+ATOM(ds_min_f64, A_MIN_F, true, false)
+ATOM(ds_min_rtn_f64, A_MIN_F, true, true)
+ATOM(ds_max_f64, A_MAX_F, true, false)
+ATOM(ds_max_rtn_f64, A_MAX_F, true, true)
+ATOM(ds_cmpst_f64, A_CMPST_F, true, false)
+ATOM(ds_cmpst_rtn_f64, A_CMPST_F, true, true)
+/* tmp = MEM; MEM = (tmp >= DATA) ? tmp - DATA : tmp + DATA2; RETURN_DATA = tmp (a ring
+ * buffer index that wraps). */
+ATOM(ds_wrap_rtn_b32, A_WRAP, false, true)
+
+/* Two exchanges: RETURN_DATA[0] = MEM[ADDR + OFFSET0 * size], which becomes DATA;
+ * RETURN_DATA[1] = MEM[ADDR + OFFSET1 * size], which becomes DATA2 (size 4 or 8; st64:
+ * offsets in units of 64 * size). */
+static void
+ds_wrxchg2(sim_wave *w, const sim_inst *in, unsigned size, unsigned scale)
+{
+   const uint32_t *A;
+   if (!ds_rows(w, in, &A))
+      return;
+   unsigned nd = size / 4;
+   const uint32_t *d[4];
+   uint32_t *r[4];
+   for (unsigned k = 0; k < 2 * nd; k++) {
+      if (!(d[k] = sim__vrow(w, in, k < nd ? in->mem.data0 + k : in->mem.data1 + k - nd)) ||
+          !(r[k] = sim__vrow(w, in, in->vdst + k)))
+         return;
+   }
+   uint64_t m = SIM_EXEC(w);
+   uint32_t o[2] = {(uint32_t)in->imm * size * scale, in->mem.offset1 * size * scale};
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      uint32_t old[4], nv[4];
+      uint8_t *p[2];
+      for (unsigned j = 0; j < 2; j++)
+         if (!(p[j] = sim__lds_ptr(w, A[l] + o[j], size)))
+            return;
+      for (unsigned k = 0; k < 2 * nd; k++)
+         nv[k] = d[k][l];
+      /* both old values are read before either store (the two may be one address) */
+      memcpy(old, p[0], size);
+      memcpy(old + nd, p[1], size);
+      memcpy(p[0], nv, size);
+      memcpy(p[1], nv + nd, size);
+      for (unsigned k = 0; k < 2 * nd; k++)
+         r[k][l] = old[k];
+   }
+}
+
+void
+sim__op_ds_wrxchg2_rtn_b32(sim_wave *w, const sim_inst *in)
+{
+   ds_wrxchg2(w, in, 4, 1);
+}
+void
+sim__op_ds_wrxchg2_rtn_b64(sim_wave *w, const sim_inst *in)
+{
+   ds_wrxchg2(w, in, 8, 1);
+}
+void
+sim__op_ds_wrxchg2st64_rtn_b32(sim_wave *w, const sim_inst *in)
+{
+   ds_wrxchg2(w, in, 4, 64);
+}
+void
+sim__op_ds_wrxchg2st64_rtn_b64(sim_wave *w, const sim_inst *in)
+{
+   ds_wrxchg2(w, in, 8, 64);
+}
+
+/* DS_WRITE_ADDTID_B32: MEM[M0[15:0] + OFFSET + TID * 4] = DATA; DS_READ_ADDTID_B32:
+ * RETURN_DATA = MEM[M0[15:0] + OFFSET + TID * 4]. No ADDR VGPR: lane l addresses dword l. */
+static void
+ds_addtid(sim_wave *w, const sim_inst *in, bool write)
+{
+   if (!ds_no_gds(w, in))
+      return;
+   uint32_t *v = sim__vrow(w, in, write ? in->mem.data0 : in->vdst);
+   if (!v)
+      return;
+   uint64_t m = SIM_EXEC(w);
+   uint32_t base = (SIM_M0(w) & 0xFFFF) + ds_offset(in);
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      uint8_t *p = sim__lds_ptr(w, base + 4 * l, 4);
+      if (!p)
+         return;
+      if (write)
+         memcpy(p, &v[l], 4);
+      else
+         memcpy(&v[l], p, 4);
+   }
+}
+
+void
+sim__op_ds_write_addtid_b32(sim_wave *w, const sim_inst *in)
+{
+   ds_addtid(w, in, true);
+}
+void
+sim__op_ds_read_addtid_b32(sim_wave *w, const sim_inst *in)
+{
+   ds_addtid(w, in, false);
+}
+
+/* Conditional write exchange of two dwords (the Vega guide names it; AMD's later guides
+ * spell it out): A0 = (ADDR + OFFSET) & ~7, A1 = A0 + 4; RETURN_DATA[0] = MEM[A0], and if
+ * DATA[31] then MEM[A0] = {0, DATA[30:0]}; RETURN_DATA[1] = MEM[A1], and if DATA[63] then
+ * MEM[A1] = {0, DATA[62:32]}. */
+void
+sim__op_ds_condxchg32_rtn_b64(sim_wave *w, const sim_inst *in)
+{
+   const uint32_t *A, *d[2];
+   uint32_t *r[2];
+   if (!ds_rows(w, in, &A))
+      return;
+   for (unsigned k = 0; k < 2; k++)
+      if (!(d[k] = sim__vrow(w, in, in->mem.data0 + k)) ||
+          !(r[k] = sim__vrow(w, in, in->vdst + k)))
+         return;
+   uint64_t m = SIM_EXEC(w);
+   uint32_t off = ds_offset(in);
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      uint32_t *p = sim__lds_ptr(w, (A[l] + off) & ~7u, 8);
+      if (!p)
+         return;
+      for (unsigned k = 0; k < 2; k++) {
+         uint32_t old = p[k], x = d[k][l];
+         if (x >> 31)
+            p[k] = x & 0x7FFFFFFF;
+         r[k][l] = old;
+      }
+   }
+}
+
+/* DS_APPEND / DS_CONSUME: one operation for the wave on the dword at M0[15:0] + OFFSET
+ * (LLVM puts the LDS pointer in M0): every active lane receives the old value, and the
+ * dword grows (shrinks) by the number of active lanes. Nothing happens when EXEC is 0. */
+static void
+ds_append(sim_wave *w, const sim_inst *in, bool consume)
+{
+   if (!ds_no_gds(w, in))
+      return;
+   uint64_t m = SIM_EXEC(w);
+   if (!m)
+      return;
+   uint32_t *d = sim__vrow(w, in, in->vdst);
+   uint32_t *p = d ? sim__lds_ptr(w, ((SIM_M0(w) & 0xFFFF) + ds_offset(in)) & ~3u, 4) : NULL;
+   if (!p)
+      return;
+   uint32_t old = *p, n = (uint32_t)__builtin_popcountll(m);
+   *p = consume ? old - n : old + n;
+   for (unsigned l = 0; l < 64; l++)
+      if ((m >> l) & 1)
+         d[l] = old;
+}
+
+void
+sim__op_ds_append(sim_wave *w, const sim_inst *in)
+{
+   ds_append(w, in, false);
+}
+void
+sim__op_ds_consume(sim_wave *w, const sim_inst *in)
+{
+   ds_append(w, in, true);
+}
+
+/*
+ * The _SRC2 forms: both operands in LDS, lane by lane in lane order, no VGPR data or result.
+ *   OFFSET[15] = 1: A = ADDR[16:2] * 4 (ADDR & 0x1FFFC), B = A + 4 * sext16({ADDR[31],
+ *                   ADDR[31:17]});
+ *   OFFSET[15] = 0: A = ADDR, B = A + 4 * sext16({OFFSET[14], OFFSET[14:0]});
+ *   MEM[A] = op(MEM[A], MEM[B]) (DS_WRITE_SRC2: MEM[A] = MEM[B]).
+ * 64-bit forms align A, then B (A + 4 * step), to 8 bytes.
+ */
+static void
+ds_src2(sim_wave *w, const sim_inst *in, unsigned op, bool wide)
+{
+   const uint32_t *A;
+   if (!ds_rows(w, in, &A))
+      return;
+   uint64_t m = SIM_EXEC(w);
+   uint32_t off = ds_offset(in), size = wide ? 8 : 4;
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      uint32_t a, x = A[l];
+      int32_t step;
+      if (off & 0x8000) {
+         a = x & 0x1FFFC;
+         step = (int16_t)((x >> 17) | ((x >> 16) & 0x8000));
+      } else {
+         a = x;
+         step = (int16_t)((off & 0x7FFF) | ((off << 1) & 0x8000));
+      }
+      a &= ~(size - 1);
+      uint32_t b = (a + 4 * (uint32_t)step) & ~(size - 1);
+      uint8_t *pa = sim__lds_ptr(w, a, size), *pb = pa ? sim__lds_ptr(w, b, size) : NULL;
+      if (!pb)
+         return;
+      uint64_t t = 0, d = 0;
+      memcpy(&t, pa, size);
+      memcpy(&d, pb, size);
+      uint64_t v = rmw(w, op, t, d, 0, wide);
+      memcpy(pa, &v, size);
+   }
+}
+
+#define SRC2(name, op, wide)                                                                \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      ds_src2(w, in, op, wide);                                                             \
+   }
+SRC2(ds_add_src2_u32, A_ADD, false)
+SRC2(ds_sub_src2_u32, A_SUB, false)
+SRC2(ds_rsub_src2_u32, A_RSUB, false)
+SRC2(ds_inc_src2_u32, A_INC, false)
+SRC2(ds_dec_src2_u32, A_DEC, false)
+SRC2(ds_min_src2_i32, A_MIN_I, false)
+SRC2(ds_max_src2_i32, A_MAX_I, false)
+SRC2(ds_min_src2_u32, A_MIN_U, false)
+SRC2(ds_max_src2_u32, A_MAX_U, false)
+SRC2(ds_and_src2_b32, A_AND, false)
+SRC2(ds_or_src2_b32, A_OR, false)
+SRC2(ds_xor_src2_b32, A_XOR, false)
+SRC2(ds_write_src2_b32, A_MOV, false)
+SRC2(ds_min_src2_f32, A_MIN_F, false)
+SRC2(ds_max_src2_f32, A_MAX_F, false)
+SRC2(ds_add_src2_f32, A_ADD_F, false)
+SRC2(ds_add_src2_u64, A_ADD, true)
+SRC2(ds_sub_src2_u64, A_SUB, true)
+SRC2(ds_rsub_src2_u64, A_RSUB, true)
+SRC2(ds_inc_src2_u64, A_INC, true)
+SRC2(ds_dec_src2_u64, A_DEC, true)
+SRC2(ds_min_src2_i64, A_MIN_I, true)
+SRC2(ds_max_src2_i64, A_MAX_I, true)
+SRC2(ds_min_src2_u64, A_MIN_U, true)
+SRC2(ds_max_src2_u64, A_MAX_U, true)
+SRC2(ds_and_src2_b64, A_AND, true)
+SRC2(ds_or_src2_b64, A_OR, true)
+SRC2(ds_xor_src2_b64, A_XOR, true)
+SRC2(ds_write_src2_b64, A_MOV, true)
+SRC2(ds_min_src2_f64, A_MIN_F, true)
+SRC2(ds_max_src2_f64, A_MAX_F, true)
 
 /* Lane swizzle without LDS. The source is the ADDR VGPR (LLVM: DS_1A_RET, "ds_swizzle_b32
  * vdst, vaddr offset:..."; gem5 reads extData.ADDR). offset[15] = 1: quad permute, lane

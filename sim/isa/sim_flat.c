@@ -315,8 +315,8 @@ sim__vm_store(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned bytes, 
    }
 }
 
-static uint64_t
-at_apply(unsigned op, uint64_t t, uint64_t d, uint64_t cmp, bool wide)
+uint64_t
+sim__vm_atomic_apply(unsigned op, uint64_t t, uint64_t d, uint64_t cmp, bool wide)
 {
    uint64_t mask = wide ? ~0ull : 0xFFFFFFFFull;
    int64_t st = wide ? (int64_t)t : (int32_t)t, sd = wide ? (int64_t)d : (int32_t)d;
@@ -394,7 +394,7 @@ sim__vm_atomic(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned op, bo
             for (uint64_t g = group; g; g &= g - 1) {
                unsigned l = (unsigned)__builtin_ctzll(g);
                old[l] = v;
-               v = at_apply(op, v, data[l], cmp[l], true);
+               v = sim__vm_atomic_apply(op, v, data[l], cmp[l], true);
             }
          } while (!__atomic_compare_exchange_n(q, &t, v, false, __ATOMIC_SEQ_CST,
                                                __ATOMIC_RELAXED));
@@ -405,7 +405,7 @@ sim__vm_atomic(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned op, bo
             for (uint64_t g = group; g; g &= g - 1) {
                unsigned l = (unsigned)__builtin_ctzll(g);
                old[l] = v;
-               v = (uint32_t)at_apply(op, v, data[l], cmp[l], false);
+               v = (uint32_t)sim__vm_atomic_apply(op, v, data[l], cmp[l], false);
             }
          } while (!__atomic_compare_exchange_n(q, &t, v, false, __ATOMIC_SEQ_CST,
                                                __ATOMIC_RELAXED));

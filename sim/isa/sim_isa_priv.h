@@ -141,7 +141,15 @@ struct sim_inst {
          uint8_t row_mask, bank_mask, bound_ctrl;
       } dpp;
       struct {
-         uint8_t addr, data0, data1, offset1; /* DS: offset0 in imm */
+         uint8_t addr, data0;
+         union {
+            uint8_t data1; /* DS */
+            uint8_t dfmt;  /* MTBUF: DATA_FORMAT of the access */
+         };
+         union {
+            uint8_t offset1; /* DS: offset0 in imm */
+            uint8_t nfmt;    /* MTBUF: NUM_FORMAT */
+         };
          uint8_t saddr;                      /* FLAT/GLOBAL: 0x7F = off */
          uint8_t srsrc, soffset;             /* MUBUF: srsrc is an SGPR number */
          uint8_t sbase;                      /* SMEM: SGPR number */
@@ -197,6 +205,7 @@ struct sim_wave {
    /* MODE ([ISA] 3.x "Mode register"), from compute_pgm_rsrc1 */
    uint8_t round32, round16_64, denorm32, denorm16_64, dx10_clamp, ieee;
    bool gpr_idx_en;        /* s_set_gpr_idx_on: M0[7:0] index, M0[15:12] operand mask */
+   uint8_t csp;            /* MODE.CSP[31:29]: S_CBRANCH_*_FORK / JOIN stack depth */
    uint64_t dpp_mask;      /* lanes a DPP source allows to be written */
    uint32_t id;            /* wave number in the work-group */
    sim_wg *wg;
@@ -309,6 +318,10 @@ void sim__disasm(const sim_inst *in, char *buf, size_t n);
 sim_handler sim__handler(sim_op op);
 
 /* ---- Execution ----------------------------------------------------------------------- */
+
+/* Conditional branch stack of S_CBRANCH_G_FORK / S_CBRANCH_I_FORK (sim_sop2.c): the fork on
+ * lane mask `mask` towards `target`, `next` being the following instruction. */
+void sim__cbranch_fork(sim_wave *w, uint64_t mask, uint64_t target, uint64_t next);
 
 /* Runs `w` until it ends, reaches a barrier or faults. */
 void sim__wave_run(sim_wave *w);
@@ -512,6 +525,9 @@ uint64_t sim__vmask_read(sim_wave *w, const sim_inst *in, unsigned i);
  * modifiers"), denormal flushing per MODE. */
 void sim__f32_post(sim_wave *w, const sim_inst *in, float *r);
 void sim__f64_post(sim_wave *w, const sim_inst *in, double *r);
+/* flt_to_snorm16 (sgn) / flt_to_unorm16 of `f`: f * 32767 (65535) rounded to nearest even,
+ * clamped to [-32767, 32767] ([0, 65535]), NaN -> 0; the 16 result bits (sim_vop1.c). */
+uint32_t sim__norm16(float f, bool sgn);
 /* Flushes f32 denormal inputs to signed zero when MODE says so; returns `a` or `tmp`. */
 const float *sim__f32_in(sim_wave *w, const float *a, float *tmp);
 const double *sim__f64_in(sim_wave *w, const double *a, double *tmp);
@@ -716,6 +732,14 @@ void sim__fma_rows(float *r, const float *a, const float *b, const float *c);
       }                                                                                     \
       sim__vdst16(w, in, r);                                                                \
    }
+
+/* Legacy (DX9) multiply of V_MUL_LEGACY_F32 / V_MAD_LEGACY_F32: +/-0 times anything,
+ * infinity and NaN included, is +0; otherwise the IEEE product. */
+static inline float
+sim__fmul_legacy(float a, float b)
+{
+   return a == 0.0f || b == 0.0f ? 0.0f : a * b;
+}
 
 /* ---- IEEE-mode min/max ([ISA] 12.x V_MIN_F32 / V_MAX_F32) -------------------------------
  * IEEE mode: a signalling NaN operand is returned quieted (S0 first); otherwise a NaN
@@ -1070,6 +1094,9 @@ enum sim_atomic_op {
    SIM_AT_ADD, SIM_AT_SUB, SIM_AT_RSUB, SIM_AT_INC, SIM_AT_DEC, SIM_AT_SMIN, SIM_AT_SMAX,
    SIM_AT_UMIN, SIM_AT_UMAX, SIM_AT_AND, SIM_AT_OR, SIM_AT_XOR, SIM_AT_SWAP, SIM_AT_CMPSWAP,
 };
+/* op(tmp = MEM, DATA) of one lane (cmpswap: MEM = tmp == cmp ? DATA : tmp), 32 or 64 bits;
+ * also used by the scalar atomics (sim_smem.c). */
+uint64_t sim__vm_atomic_apply(unsigned op, uint64_t t, uint64_t d, uint64_t cmp, bool wide);
 /* Host-atomic read-modify-write per active lane; returns the old value to VDST when GLC. */
 void sim__vm_atomic(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned op, bool wide);
 

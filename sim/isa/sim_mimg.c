@@ -16,6 +16,7 @@
  *      w2  [21:20] XY_MAG_FILTER, [23:22] XY_MIN_FILTER, [25:24] Z_FILTER
  *      w3  [31:30] BORDER_COLOR_TYPE
  *
+ * Image atomics (IMAGE_ATOMIC_*) address like IMAGE_LOAD and operate on the texel bits.
  * What is modelled: SW_MODE 0 (linear: texel (x, y, slice) of level 0 at
  * base + ((slice * rows + y) * pitch + x) * bytes_per_texel); types 1D, 2D, 3D, 1D array and
  * 2D array; data formats 8, 16, 32, 8_8, 16_16, 32_32, 8_8_8_8, 16_16_16_16, 32_32_32_32 and
@@ -471,6 +472,94 @@ sim__op_image_store_mip_pck(sim_wave *w, const sim_inst *in)
 {
    mimg_store(w, in, CONV_RAW_U, true);
 }
+
+/* ---- Atomics ------------------------------------------------------------------------------
+ * IMAGE_ATOMIC_<op>: tmp = texel at integer (x, y, z/slice), as IMAGE_LOAD addresses it;
+ * texel = op(tmp, VDATA); VDATA = tmp with GLC ([ISA] 8.2 "Image instructions", the
+ * MUBUF atomics' operations). DMASK gives the data size: 0x1 one dword, 0x3 two (64-bit);
+ * for CMPSWAP twice that, {src, cmp}. The operation is on the texel's bits, so the format
+ * must be as wide as the data (R32 / R32G32 UINT or SINT in practice); a coordinate outside
+ * the image changes nothing and returns 0. */
+static void
+mimg_atomic(sim_wave *w, const sim_inst *in, unsigned op)
+{
+   uint64_t exec = SIM_EXEC(w);
+   img d;
+   if (!exec || !img_decode(w, in, CONV_RAW_U, &d))
+      return;
+   unsigned nd = (unsigned)__builtin_popcount(in->mimg.dmask);
+   unsigned size = op == SIM_AT_CMPSWAP ? nd / 2 : nd;
+   if ((size != 1 && size != 2) || (op == SIM_AT_CMPSWAP && nd != 2 * size)) {
+      unsupported(w, in, "image atomic DMASK 0x%x: 0x1 or 0x3 (CMPSWAP 0x3 or 0xF)",
+                  in->mimg.dmask);
+      return;
+   }
+   if (d.bpe != 4 * size) {
+      unsupported(w, in, "image atomic of %u bytes on a %u-byte texel format", 4 * size,
+                  d.bpe);
+      return;
+   }
+   if (!check_vgprs(w, in, d.ncoord, nd))
+      return;
+   bool wide = size == 2, rtn = in->flags & SIM_IF_GLC;
+   unsigned v = in->mimg.vdata;
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((exec >> l) & 1))
+         continue;
+      uint64_t data = w->v[v][l], cmp = 0, old = 0, addr;
+      if (wide)
+         data |= (uint64_t)w->v[v + 1][l] << 32;
+      if (op == SIM_AT_CMPSWAP) {
+         cmp = w->v[v + size][l];
+         if (wide)
+            cmp |= (uint64_t)w->v[v + size + 1][l] << 32;
+      }
+      if (int_coords(w, in, &d, false, l, &addr)) {
+         void *p = sim__gpu_ptr(w, addr, 4 * size, true);
+         if (!p)
+            return;
+         if (wide) {
+            uint64_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED);
+            while (!__atomic_compare_exchange_n(q, &t,
+                                                sim__vm_atomic_apply(op, t, data, cmp, true),
+                                                false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+               ;
+            old = t;
+         } else {
+            uint32_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED);
+            while (!__atomic_compare_exchange_n(
+               q, &t, (uint32_t)sim__vm_atomic_apply(op, t, data, cmp, false), false,
+               __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+               ;
+            old = t;
+         }
+      }
+      if (rtn) {
+         w->v[v][l] = (uint32_t)old;
+         if (wide)
+            w->v[v + 1][l] = (uint32_t)(old >> 32);
+      }
+   }
+}
+
+#define IMG_ATOMIC(name, op)                                                                \
+   void sim__op_image_atomic_##name(sim_wave *w, const sim_inst *in)                        \
+   {                                                                                        \
+      mimg_atomic(w, in, op);                                                               \
+   }
+IMG_ATOMIC(swap, SIM_AT_SWAP)
+IMG_ATOMIC(cmpswap, SIM_AT_CMPSWAP)
+IMG_ATOMIC(add, SIM_AT_ADD)
+IMG_ATOMIC(sub, SIM_AT_SUB)
+IMG_ATOMIC(smin, SIM_AT_SMIN)
+IMG_ATOMIC(umin, SIM_AT_UMIN)
+IMG_ATOMIC(smax, SIM_AT_SMAX)
+IMG_ATOMIC(umax, SIM_AT_UMAX)
+IMG_ATOMIC(and, SIM_AT_AND)
+IMG_ATOMIC(or, SIM_AT_OR)
+IMG_ATOMIC(xor, SIM_AT_XOR)
+IMG_ATOMIC(inc, SIM_AT_INC)
+IMG_ATOMIC(dec, SIM_AT_DEC)
 
 /* ---- Sampling --------------------------------------------------------------------------- */
 

@@ -14,7 +14,10 @@
  * DATA_FORMAT / NUM_FORMAT (word 3 bits 18:15 and 14:12) with the texture unit's
  * conversions and DST_SEL (isa/sim_texel.c): loads return the first n components, stores
  * write the first n (the others 0); _D16 packs two 16-bit components per VGPR (f16 for
- * float formats, the low 16 bits of integers).
+ * float formats, the low 16 bits of integers); _D16_HI_X reads or writes bits 31:16 of the
+ * VGPR and keeps bits 15:0. MTBUF (tbuffer_*) is the same access with DATA_FORMAT and
+ * NUM_FORMAT taken from the instruction instead of the V# ([ISA] 9.x "Typed buffer
+ * instructions"); DST_SEL still comes from the V#.
  */
 #include <stdio.h>
 #include "sim_isa_priv.h"
@@ -108,10 +111,14 @@ AT(buffer_atomic_inc, SIM_AT_INC)
 AT(buffer_atomic_dec, SIM_AT_DEC)
 
 static void
-mubuf_format(sim_wave *w, const sim_inst *in, unsigned n, bool store, bool d16)
+mubuf_format(sim_wave *w, const sim_inst *in, unsigned n, bool store, bool d16, bool hi)
 {
    const uint32_t *v = &w->s[in->mem.srsrc & 0x7C];
    unsigned dfmt = (v[3] >> 15) & 0xF, nfmt = (v[3] >> 12) & 7;
+   if (in->enc == SIM_ENC_MTBUF) {
+      dfmt = in->mem.dfmt;
+      nfmt = in->mem.nfmt;
+   }
    sim_texel_fmt f;
    if (!sim__texel_format(dfmt, nfmt, &f)) {
       char why[96];
@@ -139,7 +146,7 @@ mubuf_format(sim_wave *w, const sim_inst *in, unsigned n, bool store, bool d16)
          for (unsigned i = 0; i < n; i++) {
             uint32_t x = w->v[data + (d16 ? i / 2 : i)][l];
             if (d16) {
-               x = (x >> (16 * (i & 1))) & 0xFFFF;
+               x = (x >> (16 * ((i & 1) | hi))) & 0xFFFF;
                x = !f.is_int ? sim__as_u32(sim__f16_to_f32(x))
                    : f.conv == SIM_NFMT_SINT ? (uint32_t)(int32_t)(int16_t)x : x;
             }
@@ -150,11 +157,11 @@ mubuf_format(sim_wave *w, const sim_inst *in, unsigned n, bool store, bool d16)
       }
       sim__texel_read(&f, sel, p, comp);
       for (unsigned j = 0; j < nd; j++)
-         out[j][l] = 0;
+         out[j][l] = hi ? w->v[data][l] & 0xFFFF : 0;
       for (unsigned i = 0; i < n; i++) {
          if (d16) {
             uint32_t h = f.is_int ? comp[i] & 0xFFFF : sim__f32_to_f16(sim__as_f32(comp[i]));
-            out[i / 2][l] |= h << (16 * (i & 1));
+            out[i / 2][l] |= h << (16 * ((i & 1) | hi));
          } else {
             out[i][l] = comp[i];
          }
@@ -171,7 +178,7 @@ mubuf_format(sim_wave *w, const sim_inst *in, unsigned n, bool store, bool d16)
 #define FMT(name, n, store, d16)                                                            \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
-      mubuf_format(w, in, n, store, d16);                                                   \
+      mubuf_format(w, in, n, store, d16, false);                                            \
    }
 FMT(buffer_load_format_x, 1, false, false)
 FMT(buffer_load_format_xy, 2, false, false)
@@ -189,6 +196,34 @@ FMT(buffer_store_format_d16_x, 1, true, true)
 FMT(buffer_store_format_d16_xy, 2, true, true)
 FMT(buffer_store_format_d16_xyz, 3, true, true)
 FMT(buffer_store_format_d16_xyzw, 4, true, true)
+/* VDATA[31:16] = the x component (VDATA[15:0] kept); MEM = VDATA[31:16] as x. */
+void
+sim__op_buffer_load_format_d16_hi_x(sim_wave *w, const sim_inst *in)
+{
+   mubuf_format(w, in, 1, false, true, true);
+}
+void
+sim__op_buffer_store_format_d16_hi_x(sim_wave *w, const sim_inst *in)
+{
+   mubuf_format(w, in, 1, true, true, true);
+}
+/* Typed buffer access: the format fields of the instruction. */
+FMT(tbuffer_load_format_x, 1, false, false)
+FMT(tbuffer_load_format_xy, 2, false, false)
+FMT(tbuffer_load_format_xyz, 3, false, false)
+FMT(tbuffer_load_format_xyzw, 4, false, false)
+FMT(tbuffer_store_format_x, 1, true, false)
+FMT(tbuffer_store_format_xy, 2, true, false)
+FMT(tbuffer_store_format_xyz, 3, true, false)
+FMT(tbuffer_store_format_xyzw, 4, true, false)
+FMT(tbuffer_load_format_d16_x, 1, false, true)
+FMT(tbuffer_load_format_d16_xy, 2, false, true)
+FMT(tbuffer_load_format_d16_xyz, 3, false, true)
+FMT(tbuffer_load_format_d16_xyzw, 4, false, true)
+FMT(tbuffer_store_format_d16_x, 1, true, true)
+FMT(tbuffer_store_format_d16_xy, 2, true, true)
+FMT(tbuffer_store_format_d16_xyz, 3, true, true)
+FMT(tbuffer_store_format_d16_xyzw, 4, true, true)
 
 /* Write back and invalidate the vector L1 cache ([AMDGPUUsage] "Memory Model GFX6-GFX9"):
  * the L1 is write-through, so only the invalidation shows; it exists in the checking mode

@@ -74,6 +74,105 @@ STORE(s_buffer_store_dword, 1, true)
 STORE(s_buffer_store_dwordx2, 2, true)
 STORE(s_buffer_store_dwordx4, 4, true)
 
+/*
+ * Scalar atomics ([ISA] 12.x "SMEM instructions", S_ATOMIC_* / S_BUFFER_ATOMIC_*): one
+ * read-modify-write at the SMEM address (S_BUFFER_: V# base + offset), performed as a host
+ * atomic; with GLC the value before the operation returns to SDATA[0] (SDATA[1:0] for _X2).
+ * CMPSWAP: SDATA = {src, cmp} (2 SGPRs, or 4 for _X2); MEM = (MEM == cmp) ? src : MEM.
+ */
+static void
+smem_atomic(sim_wave *w, const sim_inst *in, unsigned op, bool wide, bool buffer)
+{
+   uint64_t base = w->s[in->mem.sbase] | (uint64_t)w->s[in->mem.sbase + 1] << 32;
+   if (buffer)
+      base &= 0xFFFFFFFFFFFFull;
+   uint64_t addr = (base + smem_offset(w, in)) & ~3ull;
+   unsigned nd = wide ? 2 : 1, d = in->vdst & 0x7F;
+   uint64_t data = w->s[d], cmp = 0;
+   if (wide)
+      data |= (uint64_t)w->s[(d + 1) & 0x7F] << 32;
+   if (op == SIM_AT_CMPSWAP) {
+      cmp = w->s[(d + nd) & 0x7F];
+      if (wide)
+         cmp |= (uint64_t)w->s[(d + 3) & 0x7F] << 32;
+   }
+   void *p = sim__gpu_ptr(w, addr, nd * 4, true);
+   if (!p)
+      return;
+   uint64_t old;
+   if (wide) {
+      uint64_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED);
+      while (!__atomic_compare_exchange_n(q, &t, sim__vm_atomic_apply(op, t, data, cmp, true),
+                                          false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+         ;
+      old = t;
+   } else {
+      uint32_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED);
+      while (!__atomic_compare_exchange_n(
+         q, &t, (uint32_t)sim__vm_atomic_apply(op, t, data, cmp, false), false,
+         __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+         ;
+      old = t;
+   }
+   if (in->flags & SIM_IF_GLC) {
+      sim__swrite32(w, d, (uint32_t)old);
+      if (wide)
+         sim__swrite32(w, d + 1, (uint32_t)(old >> 32));
+   }
+}
+
+#define ATOMIC(name, op)                                                                    \
+   void sim__op_s_##name(sim_wave *w, const sim_inst *in)                                   \
+   {                                                                                        \
+      smem_atomic(w, in, op, false, false);                                                 \
+   }                                                                                        \
+   void sim__op_s_##name##_x2(sim_wave *w, const sim_inst *in)                              \
+   {                                                                                        \
+      smem_atomic(w, in, op, true, false);                                                  \
+   }                                                                                        \
+   void sim__op_s_buffer_##name(sim_wave *w, const sim_inst *in)                            \
+   {                                                                                        \
+      smem_atomic(w, in, op, false, true);                                                  \
+   }                                                                                        \
+   void sim__op_s_buffer_##name##_x2(sim_wave *w, const sim_inst *in)                       \
+   {                                                                                        \
+      smem_atomic(w, in, op, true, true);                                                   \
+   }
+ATOMIC(atomic_swap, SIM_AT_SWAP)
+ATOMIC(atomic_cmpswap, SIM_AT_CMPSWAP)
+ATOMIC(atomic_add, SIM_AT_ADD)
+ATOMIC(atomic_sub, SIM_AT_SUB)
+ATOMIC(atomic_smin, SIM_AT_SMIN)
+ATOMIC(atomic_umin, SIM_AT_UMIN)
+ATOMIC(atomic_smax, SIM_AT_SMAX)
+ATOMIC(atomic_umax, SIM_AT_UMAX)
+ATOMIC(atomic_and, SIM_AT_AND)
+ATOMIC(atomic_or, SIM_AT_OR)
+ATOMIC(atomic_xor, SIM_AT_XOR)
+ATOMIC(atomic_inc, SIM_AT_INC)
+ATOMIC(atomic_dec, SIM_AT_DEC)
+
+/* Scalar cache maintenance: the model has no caches. S_DCACHE_DISCARD(_X2) drops dirty
+ * scalar cache lines without writing them back; scalar stores here write memory at once,
+ * so there is nothing to drop. S_ATC_PROBE(_BUFFER) probe or prefetch an address
+ * translation: no architectural result. */
+void
+sim__op_s_dcache_discard(sim_wave *w, const sim_inst *in)
+{
+}
+void
+sim__op_s_dcache_discard_x2(sim_wave *w, const sim_inst *in)
+{
+}
+void
+sim__op_s_atc_probe(sim_wave *w, const sim_inst *in)
+{
+}
+void
+sim__op_s_atc_probe_buffer(sim_wave *w, const sim_inst *in)
+{
+}
+
 /* Scalar cache maintenance: the model has no caches. */
 void
 sim__op_s_dcache_inv(sim_wave *w, const sim_inst *in)

@@ -233,6 +233,27 @@ sim__op_s_setpc_b64(sim_wave *w, const sim_inst *in)
    w->pc = S0_64;
 }
 
+/* Return from exception: PRIV = 0; PC = S0.u64 (no privilege is modelled). */
+void
+sim__op_s_rfe_b64(sim_wave *w, const sim_inst *in)
+{
+   w->pc = S0_64;
+}
+
+/* End of a fork (S_CBRANCH_G_FORK / I_FORK): S0.u is the CSP saved before the fork.
+ *   if (CSP == S0.u) PC += 4 (both paths done); else { CSP--; {PC, EXEC} = SGPR[CSP * 4]; }
+ */
+void
+sim__op_s_cbranch_join(sim_wave *w, const sim_inst *in)
+{
+   if (w->csp == (S0 & 7))
+      return;
+   w->csp = (w->csp - 1) & 7;
+   unsigned slot = w->csp * 4;
+   w->pc = w->s64[slot / 2];
+   SIM_EXEC(w) = w->s64[slot / 2 + 1];
+}
+
 /* D.u64 = PC + 4; PC = S0.u64. */
 void
 sim__op_s_swappc_b64(sim_wave *w, const sim_inst *in)

@@ -313,3 +313,50 @@ sim__op_s_pack_hh_b32_b16(sim_wave *w, const sim_inst *in)
 {
    D(S0 >> 16 | (S1 & 0xFFFF0000u));
 }
+
+/*
+ * Conditional branch using the branch stack ([ISA] 12.x S_CBRANCH_G_FORK; MODE.CSP is the
+ * stack pointer, entries are four SGPRs at SGPR[CSP * 4]: {PC, EXEC}):
+ *   mask_pass = S0.u64 & EXEC; mask_fail = ~S0.u64 & EXEC;
+ *   if (mask_pass == EXEC) PC = S1.u64;
+ *   else if (mask_fail == EXEC) PC += 4;
+ *   else if (bitcount(mask_fail) < bitcount(mask_pass))
+ *      { EXEC = mask_fail; SGPR[CSP * 4] = {S1.u64, mask_pass}; CSP++; PC += 4; }
+ *   else { EXEC = mask_pass; SGPR[CSP * 4] = {PC + 4, mask_fail}; CSP++; PC = S1.u64; }
+ * The side with fewer lanes runs first; S_CBRANCH_JOIN resumes the other.
+ */
+void
+sim__cbranch_fork(sim_wave *w, uint64_t mask, uint64_t target, uint64_t next)
+{
+   uint64_t exec = SIM_EXEC(w), pass = mask & exec, fail = ~mask & exec;
+   if (pass == exec) {
+      w->pc = target;
+      return;
+   }
+   if (fail == exec) {
+      w->pc = next;
+      return;
+   }
+   unsigned slot = (w->csp & 7) * 4;
+   bool fail_first = __builtin_popcountll(fail) < __builtin_popcountll(pass);
+   uint64_t later_pc = fail_first ? target : next, later_mask = fail_first ? pass : fail;
+   w->s64[slot / 2] = later_pc;
+   w->s64[slot / 2 + 1] = later_mask;
+   w->csp = (w->csp + 1) & 7;
+   SIM_EXEC(w) = fail_first ? fail : pass;
+   w->pc = fail_first ? next : target;
+}
+
+void
+sim__op_s_cbranch_g_fork(sim_wave *w, const sim_inst *in)
+{
+   sim__cbranch_fork(w, S0_64, S1_64, w->pc);
+}
+
+/* Return from exception: PRIV = 0; PC = S0.u64; S_RFE_RESTORE_B64 also sets INST_ATC =
+ * S1.u[0]. Neither privilege nor ATC is modelled, so both are the jump. */
+void
+sim__op_s_rfe_restore_b64(sim_wave *w, const sim_inst *in)
+{
+   w->pc = S0_64;
+}

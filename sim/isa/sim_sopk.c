@@ -69,12 +69,13 @@ sim__op_s_call_b64(sim_wave *w, const sim_inst *in)
 
 /* Hardware registers ([ISA] 5.x "s_getreg/s_setreg", HW_REG_MODE = 1): only MODE is
  * backed; others read as zero and ignore writes. MODE layout: FP_ROUND[3:0],
- * FP_DENORM[7:4], DX10_CLAMP[8], IEEE[9]. */
+ * FP_DENORM[7:4], DX10_CLAMP[8], IEEE[9], GPR_IDX_EN[27], CSP[31:29]. */
 static uint32_t
 mode_get(const sim_wave *w)
 {
    return w->round32 | w->round16_64 << 2 | w->denorm32 << 4 | w->denorm16_64 << 6 |
-          w->dx10_clamp << 8 | w->ieee << 9 | (w->gpr_idx_en ? 1u << 27 : 0);
+          w->dx10_clamp << 8 | w->ieee << 9 | (w->gpr_idx_en ? 1u << 27 : 0) |
+          (uint32_t)w->csp << 29;
 }
 
 static void
@@ -87,6 +88,7 @@ mode_set(sim_wave *w, uint32_t m)
    w->dx10_clamp = (m >> 8) & 1;
    w->ieee = (m >> 9) & 1;
    w->gpr_idx_en = (m >> 27) & 1;
+   w->csp = (m >> 29) & 7;
 }
 
 static uint32_t
@@ -132,4 +134,13 @@ void
 sim__op_s_setreg_imm32_b32(sim_wave *w, const sim_inst *in)
 {
    setreg(w, in, in->literal);
+}
+
+/* Conditional branch using the branch stack, target PC + signext(SIMM16 * 4) + 4, lane mask
+ * in the SDST SGPR pair: S_CBRANCH_G_FORK's semantics (sim_sop2.c). */
+void
+sim__op_s_cbranch_i_fork(sim_wave *w, const sim_inst *in)
+{
+   uint64_t mask = sim__sread64(w, in, in->vdst, SIM_K_B64);
+   sim__cbranch_fork(w, mask, w->pc + (int64_t)SIMM * 4, w->pc);
 }

@@ -87,6 +87,64 @@ sim__op_v_cvt_i32_f32(sim_wave *w, const sim_inst *in)
    sim__vdst32(w, in, r);
 }
 
+/* D.i = (int)floor(S0.f) / D.i = (int)floor(S0.f + 0.5): saturating. The manual gives no
+ * NaN result for these two (V_CVT_I32_F32 says NaN -> 0); the hardware returns the
+ * saturated value of the NaN's sign, which is what is modelled. S0.f + 0.5 is the f32 sum
+ * (rounded), the form LLVM matches (fp_to_sint(ffloor(fadd x, 0.5)) under no-NaNs math). */
+static inline uint32_t
+cvt_i32_round(float f)
+{
+   if (isnan(f))
+      return signbit(f) ? 0x80000000u : 0x7FFFFFFFu;
+   return cvt_i32_f32(f);
+}
+
+void
+sim__op_v_cvt_flr_i32_f32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], r[64];
+   float f0[64];
+   const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = cvt_i32_round(floorf(A[l]));
+   sim__vdst32(w, in, r);
+}
+
+void
+sim__op_v_cvt_rpi_i32_f32(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], r[64];
+   float f0[64];
+   const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = cvt_i32_round(floorf(A[l] + 0.5f));
+   sim__vdst32(w, in, r);
+}
+
+/* D.f = the 4-bit signed integer S0.u[3:0] / 16: 0x0 -> 0.0, 0x7 -> 0.4375, 0x8 -> -0.5,
+ * 0xF -> -0.0625 (interpolation offsets). Exact, so only omod/clamp apply. */
+void
+sim__op_v_cvt_off_f32_i4(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64];
+   float r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = (float)((int32_t)(A[l] << 28) >> 28) * 0.0625f;
+   sim__f32_post(w, in, r);
+   sim__vdst32(w, in, (const uint32_t *)r);
+}
+
+/* D.u = {16'0, sat_u8(S0.i16[31:16]), sat_u8(S0.i16[15:0])}: each signed 16-bit half
+ * clamped to [0, 255]. */
+static inline uint32_t
+sat_u8(uint32_t h)
+{
+   int32_t v = (int16_t)(h & 0xFFFF);
+   return v < 0 ? 0 : v > 255 ? 255 : (uint32_t)v;
+}
+SIM_VOP_U32_1(v_sat_pk_u8_i16, sat_u8(a) | sat_u8(a >> 16) << 8)
+
 /* Copy one VGPR value to one SGPR: D.u = S0.u from the first active lane (lane 0 when
  * EXEC is 0). The VDST field names an SGPR. */
 void
@@ -225,6 +283,12 @@ SIM_VOP_F32_1(v_sin_f32, trans_out32(sin_rev(trans_in32(a))))
 /* D.f = cos(S0.f * 2 * PI). */
 SIM_VOP_F32_1(v_cos_f32, trans_out32(cos_rev(trans_in32(a))))
 
+/* D.f = pow(2.0, S0.f) / log2(S0.f) "with legacy semantics": the same functions as
+ * V_EXP_F32 / V_LOG_F32 on the hardware's older approximation (results within 1 ULP of
+ * these correctly rounded ones); denormals are flushed likewise. */
+SIM_VOP_F32_1(v_exp_legacy_f32, trans_out32(exp2f(trans_in32(a))))
+SIM_VOP_F32_1(v_log_legacy_f32, trans_out32(log2f(trans_in32(a))))
+
 /* The f64 transcendentals, unlike the f32 ones, support denormals (AMD's ISA manuals say so of
  * V_RCP_F64/V_RSQ_F64); only FLOAT_DENORM_MODE_16_64, applied by the
  * operand and result helpers, flushes them. The device library relies on it: ocml's
@@ -234,6 +298,8 @@ SIM_VOP_F32_1(v_cos_f32, trans_out32(cos_rev(trans_in32(a))))
 SIM_VOP_F64_1(v_rcp_f64, 1.0 / a)
 /* D.d = 1.0 / sqrt(S0.d). */
 SIM_VOP_F64_1(v_rsq_f64, 1.0 / sqrt(a))
+/* D.d = sqrt(S0.d) (correctly rounded; negative inputs give NaN, -0 gives -0). */
+SIM_VOP_F64_1(v_sqrt_f64, sqrt(a))
 
 /* ---- Rounding, fract, frexp --------------------------------------------------------------- */
 
@@ -473,3 +539,40 @@ SIM_VOP_F16_1(v_fract_f16, ({
                  float f = a - floorf(a);
                  isnan(f) ? f : fminf(f, 0x1.ffcp-1f);
               }))
+
+/* D.i16 = flt16_to_snorm16(S0.f16) / D.u16 = flt16_to_unorm16(S0.f16): S0 * 32767 (65535)
+ * rounded to nearest even, clamped to [-32767, 32767] ([0, 65535]); NaN -> 0. Bits 31:16
+ * of D are zeroed (op_sel[3]: written to the high half). The product is exact in double
+ * (24 + 16 bits), so the one rounding is the final one. */
+uint32_t
+sim__norm16(float f, bool sgn)
+{
+   if (isnan(f))
+      return 0;
+   double v = nearbyint((double)f * (sgn ? 32767.0 : 65535.0));
+   if (sgn)
+      return (uint32_t)(int32_t)fmin(fmax(v, -32767.0), 32767.0) & 0xFFFF;
+   return (uint32_t)fmin(fmax(v, 0.0), 65535.0);
+}
+
+static void
+cvt_norm16_f16(sim_wave *w, const sim_inst *in, bool sgn)
+{
+   uint32_t t0[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = sim__norm16(sim__f16_in(w, A[l] & 0xFFFF), sgn);
+   sim__vdst16(w, in, r);
+}
+
+void
+sim__op_v_cvt_norm_i16_f16(sim_wave *w, const sim_inst *in)
+{
+   cvt_norm16_f16(w, in, true);
+}
+
+void
+sim__op_v_cvt_norm_u16_f16(sim_wave *w, const sim_inst *in)
+{
+   cvt_norm16_f16(w, in, false);
+}

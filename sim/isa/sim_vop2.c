@@ -27,6 +27,8 @@ SIM_VOP_F32_2(v_sub_f32, a - b)
 SIM_VOP_F32_2(v_subrev_f32, b - a)
 /* D.f = S0.f * S1.f. */
 SIM_VOP_F32_2(v_mul_f32, a * b)
+/* D.f = S0.f * S1.f with DX9 rules: 0.0 * x = +0.0 whatever x (inf, NaN). */
+SIM_VOP_F32_2(v_mul_legacy_f32, sim__fmul_legacy(a, b))
 
 /* D.u = S0.u + S1.u (no carry; VOP3 clamp saturates). */
 void

@@ -768,3 +768,287 @@ sim__op_v_cvt_pkrtz_f16_f32(sim_wave *w, const sim_inst *in)
       r[l] = f16_rtz(w, A[l]) | f16_rtz(w, B[l]) << 16;
    sim__vdst32(w, in, r);
 }
+
+/* ---- Legacy multiply-add, cube map ------------------------------------------------------ */
+
+/* D.f = S0.f * S1.f + S2.f with DX9 rules (0.0 * x = +0.0), two roundings. */
+SIM_VOP_F32_3(v_mad_legacy_f32, sim__fmul_legacy(a, b) + c)
+
+/* Cube map major axis: z when |S2| >= |S0| and |S2| >= |S1|, else y when |S1| >= |S0|,
+ * else x (NaN comparisons are false). */
+static inline unsigned
+cube_axis(float x, float y, float z)
+{
+   if (fabsf(z) >= fabsf(x) && fabsf(z) >= fabsf(y))
+      return 2;
+   return fabsf(y) >= fabsf(x) ? 1 : 0;
+}
+
+/* D.f = face id: z major: S2 < 0 ? 5.0 : 4.0; y major: S1 < 0 ? 3.0 : 2.0; x major:
+ * S0 < 0 ? 1.0 : 0.0. */
+SIM_VOP_F32_3(v_cubeid_f32, ({
+                 unsigned ax_ = cube_axis(a, b, c);
+                 float v_ = ax_ == 2 ? c : ax_ == 1 ? b : a;
+                 (float)(2 * ax_ + (v_ < 0.0f));
+              }))
+/* D.f = S coordinate: z major: S2 < 0 ? -S0 : S0; y major: S0; x major: S0 < 0 ? S2 : -S2. */
+SIM_VOP_F32_3(v_cubesc_f32, ({
+                 unsigned ax_ = cube_axis(a, b, c);
+                 ax_ == 2 ? (c < 0.0f ? -a : a) : ax_ == 1 ? a : (a < 0.0f ? c : -c);
+              }))
+/* D.f = T coordinate: z major: -S1; y major: S1 < 0 ? -S2 : S2; x major: -S1. */
+SIM_VOP_F32_3(v_cubetc_f32, ({
+                 unsigned ax_ = cube_axis(a, b, c);
+                 ax_ == 1 ? (b < 0.0f ? -c : c) : -b;
+              }))
+/* D.f = 2.0 * the major axis component (signed). */
+SIM_VOP_F32_3(v_cubema_f32, ({
+                 unsigned ax_ = cube_axis(a, b, c);
+                 2.0f * (ax_ == 2 ? c : ax_ == 1 ? b : a);
+              }))
+
+/* ---- Sums of absolute differences, byte lerp, 16-bit multiply-add ------------------------
+ * The VOP3 clamp bit saturates the integer result (to 32 bits, or 16 per packed field)
+ * instead of letting it wrap. */
+
+static inline uint32_t
+absdiff(uint32_t x, uint32_t y)
+{
+   return x > y ? x - y : y - x;
+}
+
+/* Sum over the four bytes of |S0.u8[i] - S1.u8[i]|; masked: bytes whose S1 (reference) byte
+ * is 0 are left out (V_MSAD_U8). */
+static inline uint32_t
+sad_u8(uint32_t x, uint32_t y, bool masked)
+{
+   uint32_t s = 0;
+   for (unsigned i = 0; i < 32; i += 8) {
+      uint32_t yb = (y >> i) & 0xFF;
+      if (!masked || yb)
+         s += absdiff((x >> i) & 0xFF, yb);
+   }
+   return s;
+}
+
+static inline uint32_t
+sat_add_u32(uint64_t s, bool clamp)
+{
+   return clamp && s > 0xFFFFFFFFull ? 0xFFFFFFFFu : (uint32_t)s;
+}
+
+/* D.u = SAD_U8(S0, S1) + S2.u. */
+SIM_VOP_U32_3(v_sad_u8, sat_add_u32((uint64_t)sad_u8(a, b, false) + c, in->clamp))
+/* D.u = (SAD_U8(S0, S1) << 16) + S2.u. */
+SIM_VOP_U32_3(v_sad_hi_u8, sat_add_u32(((uint64_t)sad_u8(a, b, false) << 16) + c, in->clamp))
+/* D.u = |S0.u[31:16] - S1.u[31:16]| + |S0.u[15:0] - S1.u[15:0]| + S2.u. */
+SIM_VOP_U32_3(v_sad_u16, sat_add_u32((uint64_t)absdiff(a >> 16, b >> 16) +
+                                        absdiff(a & 0xFFFF, b & 0xFFFF) + c,
+                                     in->clamp))
+/* D.u = |S0.u - S1.u| + S2.u (the unsigned difference, as LLVM selects it from
+ * umax - umin). */
+SIM_VOP_U32_3(v_sad_u32, sat_add_u32((uint64_t)absdiff(a, b) + c, in->clamp))
+/* D.u = masked SAD_U8(S0, S1) + S2.u: bytes whose S1 byte is 0 count nothing. */
+SIM_VOP_U32_3(v_msad_u8, sat_add_u32((uint64_t)sad_u8(a, b, true) + c, in->clamp))
+
+/* D.u8[i] = (S0.u8[i] + S1.u8[i] + S2.u8[i][0]) >> 1 for each byte: an average rounded up
+ * where bit 0 of the S2 byte is set, truncated otherwise. */
+SIM_VOP_U32_3(v_lerp_u8, ({
+                 uint32_t r_ = 0;
+                 for (unsigned i = 0; i < 32; i += 8)
+                    r_ |= ((((a >> i) & 0xFF) + ((b >> i) & 0xFF) + ((c >> i) & 1)) >> 1) << i;
+                 r_;
+              }))
+
+/* D.u = S0.u16 * S1.u16 + S2.u (op_sel picks the 16-bit halves of S0/S1). */
+void
+sim__op_v_mad_u32_u16(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], t2[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B16, t0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B16, t1);
+   const uint32_t *C = sim__vsrc32(w, in, 2, SIM_VT_B32, t2);
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = sat_add_u32((uint64_t)((A[l] & 0xFFFF) * (B[l] & 0xFFFF)) + C[l], in->clamp);
+   sim__vdst32(w, in, r);
+}
+
+/* D.i = S0.i16 * S1.i16 + S2.i (clamp: saturated to the i32 range). */
+void
+sim__op_v_mad_i32_i16(sim_wave *w, const sim_inst *in)
+{
+   uint32_t t0[64], t1[64], t2[64], r[64];
+   const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_I16, t0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_I16, t1);
+   const uint32_t *C = sim__vsrc32(w, in, 2, SIM_VT_I32, t2);
+   for (unsigned l = 0; l < 64; l++) {
+      int64_t s = (int64_t)((int32_t)(int16_t)A[l] * (int16_t)B[l]) + (int32_t)C[l];
+      if (in->clamp)
+         s = s < INT32_MIN ? INT32_MIN : s > INT32_MAX ? INT32_MAX : s;
+      r[l] = (uint32_t)s;
+   }
+   sim__vdst32(w, in, r);
+}
+
+/* Quad SADs over the sliding byte window of the 64-bit S0: for i = 0..3,
+ * field i = SAD_U8(S0.u64[8i+31:8i], S1.u32) + S2 field i (masked for the MQSAD forms).
+ * V_QSAD_PK_U16_U8 / V_MQSAD_PK_U16_U8: 16-bit fields of S2.u64 and D.u64;
+ * V_MQSAD_U32_U8: 32-bit fields of S2.u128 and D.u128 (VGPR quads). */
+static void
+qsad(sim_wave *w, const sim_inst *in, bool masked, bool wide)
+{
+   uint64_t S0[64], S2[64], r[64];
+   uint32_t t1[64];
+   sim__vsrc64(w, in, 0, SIM_VT_B64, S0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);
+   if (!wide) {
+      sim__vsrc64(w, in, 2, SIM_VT_B64, S2);
+      for (unsigned l = 0; l < 64; l++) {
+         uint64_t d = 0;
+         for (unsigned i = 0; i < 4; i++) {
+            uint32_t s = sad_u8((uint32_t)(S0[l] >> (8 * i)), B[l], masked) +
+                         (uint32_t)((S2[l] >> (16 * i)) & 0xFFFF);
+            if (s > 0xFFFF)
+               s = in->clamp ? 0xFFFF : s & 0xFFFF;
+            d |= (uint64_t)s << (16 * i);
+         }
+         r[l] = d;
+      }
+      sim__vdst64(w, in, r);
+      return;
+   }
+   if (in->src[2] < SIM_SRC_VGPR) {
+      sim__fault_illegal(w, in, "V_MQSAD_U32_U8 S2 must be a VGPR quad");
+      return;
+   }
+   uint32_t *c[4], *d[4], out[4][64];
+   for (unsigned k = 0; k < 4; k++)
+      if (!(c[k] = sim__vdst_row(w, in, in->src[2] - SIM_SRC_VGPR + k)) ||
+          !(d[k] = sim__vdst_row(w, in, in->vdst + k)))
+         return;
+   for (unsigned l = 0; l < 64; l++)
+      for (unsigned i = 0; i < 4; i++)
+         out[i][l] = sat_add_u32((uint64_t)sad_u8((uint32_t)(S0[l] >> (8 * i)), B[l], true) +
+                                    c[i][l],
+                                 in->clamp);
+   uint64_t m = SIM_EXEC(w);
+   for (unsigned i = 0; i < 4; i++)
+      sim__lanes_select(d[i], out[i], m);
+}
+
+void
+sim__op_v_qsad_pk_u16_u8(sim_wave *w, const sim_inst *in)
+{
+   qsad(w, in, false, false);
+}
+
+void
+sim__op_v_mqsad_pk_u16_u8(sim_wave *w, const sim_inst *in)
+{
+   qsad(w, in, true, false);
+}
+
+void
+sim__op_v_mqsad_u32_u8(sim_wave *w, const sim_inst *in)
+{
+   qsad(w, in, true, true);
+}
+
+/* ---- Packing conversions ------------------------------------------------------------------ */
+
+/* D = {i32_to_i16_sat(S1.i), i32_to_i16_sat(S0.i)}. */
+static inline uint32_t
+i32_to_i16_sat(uint32_t x)
+{
+   int32_t v = (int32_t)x;
+   return (uint32_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v) & 0xFFFF;
+}
+SIM_VOP_U32_2(v_cvt_pk_i16_i32, i32_to_i16_sat(a) | i32_to_i16_sat(b) << 16)
+/* D = {min(S1.u, 0xFFFF), min(S0.u, 0xFFFF)}. */
+SIM_VOP_U32_2(v_cvt_pk_u16_u32, (a > 0xFFFF ? 0xFFFF : a) | (b > 0xFFFF ? 0xFFFF : b) << 16)
+
+/* D = {flt_to_[su]norm16(S1), flt_to_[su]norm16(S0)} from f32 or f16 sources. */
+static void
+cvt_pknorm(sim_wave *w, const sim_inst *in, bool sgn, bool f16)
+{
+   uint32_t t0[64], t1[64], r[64];
+   float f0[64], f1[64];
+   const float *A, *B;
+   if (f16) {
+      const uint32_t *H0 = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
+      const uint32_t *H1 = sim__vsrc32(w, in, 1, SIM_VT_F16, t1);
+      for (unsigned l = 0; l < 64; l++) {
+         f0[l] = sim__f16_in(w, H0[l] & 0xFFFF);
+         f1[l] = sim__f16_in(w, H1[l] & 0xFFFF);
+      }
+      A = f0;
+      B = f1;
+   } else {
+      A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
+      B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), f1);
+   }
+   for (unsigned l = 0; l < 64; l++)
+      r[l] = sim__norm16(A[l], sgn) | sim__norm16(B[l], sgn) << 16;
+   sim__vdst32(w, in, r);
+}
+
+void
+sim__op_v_cvt_pknorm_i16_f32(sim_wave *w, const sim_inst *in)
+{
+   cvt_pknorm(w, in, true, false);
+}
+void
+sim__op_v_cvt_pknorm_u16_f32(sim_wave *w, const sim_inst *in)
+{
+   cvt_pknorm(w, in, false, false);
+}
+void
+sim__op_v_cvt_pknorm_i16_f16(sim_wave *w, const sim_inst *in)
+{
+   cvt_pknorm(w, in, true, true);
+}
+void
+sim__op_v_cvt_pknorm_u16_f16(sim_wave *w, const sim_inst *in)
+{
+   cvt_pknorm(w, in, false, true);
+}
+
+/* flt32_to_uint8: rounded to nearest even, clamped to [0, 255], NaN -> 0. */
+static inline uint32_t
+f32_to_u8(float f)
+{
+   if (isnan(f))
+      return 0;
+   return (uint32_t)fminf(fmaxf(nearbyintf(f), 0.0f), 255.0f);
+}
+
+/* D.u = (S2.u & ~(0xFF << 8 * S1.u[1:0])) | flt32_to_uint8(S0.f) << 8 * S1.u[1:0];
+ * V_CVT_PKACCUM_U8_F32 merges into D itself instead of S2. */
+static void
+cvt_pk_u8(sim_wave *w, const sim_inst *in, bool accum)
+{
+   uint32_t t0[64], t1[64], t2[64], r[64];
+   float f0[64];
+   const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
+   const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);
+   const uint32_t *C = accum ? sim__vdst_row(w, in, in->vdst)
+                             : sim__vsrc32(w, in, 2, SIM_VT_B32, t2);
+   if (!C)
+      return;
+   for (unsigned l = 0; l < 64; l++) {
+      unsigned sh = 8 * (B[l] & 3);
+      r[l] = (C[l] & ~(0xFFu << sh)) | f32_to_u8(A[l]) << sh;
+   }
+   sim__vdst32(w, in, r);
+}
+
+void
+sim__op_v_cvt_pk_u8_f32(sim_wave *w, const sim_inst *in)
+{
+   cvt_pk_u8(w, in, false);
+}
+void
+sim__op_v_cvt_pkaccum_u8_f32(sim_wave *w, const sim_inst *in)
+{
+   cvt_pk_u8(w, in, true);
+}

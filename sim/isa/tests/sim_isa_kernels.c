@@ -1863,6 +1863,30 @@ t_wave_progress(void)
    kclose(&f);
 }
 
+/* (int)floor(x) and (int)floor(x + 0.5f) under -cl-fast-relaxed-math (x03): LLVM emits
+ * v_cvt_flr_i32_f32 / v_cvt_rpi_i32_f32; finite inputs in the int range, halves and the f32
+ * tie of 0.5 - 2^-25 + 0.5 included. */
+static void
+t_fast_math(void)
+{
+   kfile f = kopen("x03_fast_math");
+   enum { N = 256 };
+   float *in = gmem(N * 4);
+   int32_t *flr = gmem(N * 4), *rpi = gmem(N * 4), wf[N], wr[N];
+   for (int i = 0; i < N; i++) {
+      in[i] = i < 8 ? (float)(i - 4) * 0.5f : rndf(-1e6f, 1e6f);
+      if (i == 8)
+         in[i] = 0x1.fffffep-2f; /* 0.5 - 2^-25: + 0.5 rounds to 1.0 in f32 */
+      wf[i] = (int32_t)floorf(in[i]);
+      wr[i] = (int32_t)floorf(in[i] + 0.5f);
+   }
+   if (!run(kget(&f, "flr_rpi"), 1, G(N), G(64), ARGS(AP(in), AP(flr), AP(rpi)))) {
+      CHK("flr", (uint32_t *)flr, (uint32_t *)wf, N);
+      CHK("rpi", (uint32_t *)rpi, (uint32_t *)wr, N);
+   }
+   kclose(&f);
+}
+
 static void
 t_async_copy(void)
 {
@@ -1967,7 +1991,7 @@ static const struct test {
    {"shuffle_select", t_shuffle_select}, {"constant", t_constant}, {"nbody", t_nbody},
    {"localvec", t_localvec},   {"dconv", t_dconv},          {"sobel", t_sobel},
    {"vec_misc", t_vec_misc},   {"loops", t_loops},          {"wg_ops", t_wg_ops},
-   {"async_copy", t_async_copy}, {"wave_progress", t_wave_progress}, {"fpmisc", t_fpmisc},     {"native", t_native},
+   {"async_copy", t_async_copy}, {"wave_progress", t_wave_progress}, {"fpmisc", t_fpmisc}, {"fast_math", t_fast_math},     {"native", t_native},
 };
 
 int

@@ -903,6 +903,58 @@ TEST(mimg_border_swizzle)
    }
 }
 
+/* IMAGE_ATOMIC_*: tmp = texel at integer (x, y); texel = op(tmp, VDATA); VDATA = tmp with
+ * GLC; lanes in order; out-of-range coordinates change nothing and return 0. DMASK 0x1:
+ * 32 bits (CMPSWAP 0x3: {src, cmp}), 0x3: 64 bits on a 32_32 texel. */
+TEST(mimg_atomics)
+{
+   uint32_t *buf = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint32_t *buf64 = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   buf[2 * 4 + 1] = 100;
+   buf[3 * 4 + 3] = 0xFFFFFFF0;
+   buf64[2 * (3 * 4 + 3) + 1] = 1; /* 0x100000000 at (3, 3) */
+   sim_wave *w = t_wave();
+   set_tsharp(w, 0, (tdesc){buf, T_2D, DF_32, NF_UINT, 4, 4, 0});
+   set_tsharp(w, 8, (tdesc){buf64, T_2D, DF_32_32, NF_UINT, 4, 4, 0});
+   SIM_EXEC(w) = 7;
+   uint32_t x[] = {1, 1, 5}, y[] = {2, 2, 0};
+   uint32_t smax[] = {(uint32_t)-20, 5, 3};
+   for (unsigned l = 0; l < 3; l++) {
+      w->v[0][l] = x[l], w->v[1][l] = y[l];
+      w->v[2][l] = 3, w->v[3][l] = 3;
+      w->v[4][l] = 5;
+      w->v[6][l] = 7, w->v[7][l] = 110;
+      w->v[8][l] = smax[l];
+   }
+   w->v[10][0] = 0xFFFFFFFF, w->v[11][0] = 0;
+   CHECK_EQ(t_run(w, "image_atomic_add v4, v[0:1], s[0:7] dmask:0x1 unorm glc\n"
+                     "image_atomic_cmpswap v[6:7], v[0:1], s[0:7] dmask:0x3 unorm glc\n"
+                     "image_atomic_smax v8, v[2:3], s[0:7] dmask:0x1 unorm\n"
+                     "s_mov_b64 exec, 1\n"
+                     "image_atomic_umin v[10:11], v[2:3], s[8:15] dmask:0x3 unorm glc\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[4][0], 100);
+   CHECK_EQ(w->v[4][1], 105);
+   CHECK_EQ(w->v[4][2], 0); /* out of range */
+   CHECK_EQ(w->v[6][0], 110);
+   CHECK_EQ(w->v[6][1], 7); /* compare 110 against 7 failed */
+   CHECK_EQ(buf[2 * 4 + 1], 7);
+   CHECK_EQ(buf[0 * 4 + 5], 0); /* nothing written for (5, 0) */
+   CHECK_EQ(buf[3 * 4 + 3], 5); /* smax(-16, -20, 5, 3) */
+   CHECK_EQ(w->v[8][0], (uint32_t)-20); /* no GLC: data kept */
+   CHECK_EQ(w->v[10][0], 0);
+   CHECK_EQ(w->v[11][0], 1);
+   CHECK_EQ(buf64[2 * 15], 0xFFFFFFFF);
+   CHECK_EQ(buf64[2 * 15 + 1], 0);
+
+   /* 32-bit data on a 64-bit texel format: a fault naming the sizes. */
+   w = t_wave();
+   set_tsharp(w, 8, (tdesc){buf64, T_2D, DF_32_32, NF_UINT, 4, 4, 0});
+   CHECK_EQ(t_run(w, "image_atomic_add v4, v[0:1], s[8:15] dmask:0x1 unorm"),
+            SIM_FAULT_ILLEGAL_INSTRUCTION);
+}
+
 void
 t_mimg_tests(void)
 {
@@ -923,4 +975,5 @@ t_mimg_tests(void)
    RUN(mimg_sample_float_int_array);
    RUN(mimg_srgb_mirror_once_1d_array);
    RUN(mimg_faults);
+   RUN(mimg_atomics);
 }
