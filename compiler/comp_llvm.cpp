@@ -94,6 +94,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -165,6 +166,40 @@ struct FatalTrap {
    std::string reason;
 };
 thread_local FatalTrap *t_fatalTrap;
+
+// The build's stack (BuildStack). Clang parses, checks and generates code for nested
+// source constructs by recursion: a deeply nested expression (200,000 unary minus signs,
+// or a chain of 200,000 additions that Sema walks recursively) overflowed the calling
+// thread's 8 MiB stack and killed the process. Every build therefore runs on a thread of
+// its own with kBuildStackBytes of address space reserved (MAP_NORESERVE: only the pages a
+// build touches cost memory), and the parser's token watcher abandons the build through
+// the fatal-error trap while fewer than a sixteenth of it remains: recursion that
+// follows the source's nesting consumes tokens as it deepens, so it is stopped at a safe
+// point. Recursion that runs without reading tokens (Sema's and code generation's walks of
+// an already built tree) is bounded by the tree's depth, which HSACL_BUILD_MAX_TOKENS
+// bounds: at its default (8M tokens, a tree of at most 4M levels) the reservation covers
+// about 1 KiB a level.
+// HSACL_BUILD_STACK (bytes, read at every build) overrides the reservation; the margin is a
+// sixteenth of it.
+constexpr size_t kBuildStackBytes = size_t(4) << 30;
+thread_local uintptr_t t_stackLimit; // lowest stack address the parser may reach; 0: none
+
+size_t
+buildStackBytes()
+{
+   const char *env = getenv("HSACL_BUILD_STACK");
+   char *end = nullptr;
+   unsigned long long v = env && *env ? strtoull(env, &end, 0) : 0;
+   if (!v || (end && *end) || v < (4ull << 20) || v > (64ull << 30))
+      return kBuildStackBytes;
+   return size_t(v) & ~size_t(0xffff);
+}
+
+bool
+stackNearlyExhausted()
+{
+   return t_stackLimit && (uintptr_t)__builtin_frame_address(0) < t_stackLimit;
+}
 
 void
 fatalErrorHandler(void *, const char *reason, bool)
@@ -444,6 +479,10 @@ cc1Args(const comp_build_desc &d, const Target &t, const comp__options &o, bool 
       "-fhalf-no-semantic-interposition", "-mframe-pointer=all", "-ffp-contract=on",
       "-fno-rounding-math", "-mconstructor-aliases", "-fvisibility=hidden",
       "-fapply-global-visibility-to-externs",
+      // `#pragma clang __debug crash` (and parser_crash, overflow_stack, llvm_fatal_error,
+      // assert, ...) end or hang the process by design; with this they do nothing, and
+      // PragmaDebugRefuser makes every `#pragma clang __debug` a build error.
+      "-disable-pragma-debug-crash",
    };
    if (daz)
       a.push_back("-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
@@ -776,24 +815,52 @@ class BoundedEmitAction : public clang::EmitLLVMOnlyAction {
    {
       if (!clang::EmitLLVMOnlyAction::BeginSourceFileAction(ci))
          return false;
+      ci.getPreprocessor().addPPCallbacks(
+         std::make_unique<PragmaDebugRefuser>(ci.getDiagnostics()));
       uint64_t limit = buildLimits().maxTokens;
-      if (limit != UINT64_MAX) {
-         // Every token lexed, at every level: the arguments of a function-like macro are
-         // pre-expanded inside the preprocessor (a macro doubling its argument 40 times grew
-         // past 23 GB there without one token reaching a level-0 watcher).
-         ci.getPreprocessor().setPreprocessToken(true);
-         ci.getPreprocessor().setTokenWatcher([limit, n = uint64_t(0)](const clang::Token &) mutable {
-            if (++n > limit)
-               llvm::report_fatal_error(llvm::Twine("the preprocessed program exceeds ") +
-                                        llvm::Twine(limit) +
-                                        " tokens (HSACL_BUILD_MAX_TOKENS)", false);
-         });
+      // Every token lexed, at every level: the arguments of a function-like macro are
+      // pre-expanded inside the preprocessor (a macro doubling its argument 40 times grew
+      // past 23 GB there without one token reaching a level-0 watcher). The watcher also
+      // stops a parse whose recursion nears the end of the build's stack (t_stackLimit).
+      ci.getPreprocessor().setPreprocessToken(true);
+      ci.getPreprocessor().setTokenWatcher([limit, n = uint64_t(0)](const clang::Token &) mutable {
+         if (++n > limit)
+            llvm::report_fatal_error(llvm::Twine("the preprocessed program exceeds ") +
+                                     llvm::Twine(limit) +
+                                     " tokens (HSACL_BUILD_MAX_TOKENS)", false);
+         if (stackNearlyExhausted())
+            llvm::report_fatal_error("the program nests too deeply for the compiler's stack",
+                                     false);
+      });
+      if (limit != UINT64_MAX)
          ci.getPreprocessor().addPPCallbacks(std::make_unique<ExpansionCounter>(limit));
-      }
       return true;
    }
 
  private:
+   // `#pragma clang __debug <command>` is clang's own test hook (crash, stack overflow,
+   // fatal errors, dumps to stderr): no program has a use for it, so each is a build
+   // error. Called once clang's handler ran, which -disable-pragma-debug-crash makes
+   // harmless for the commands that would end the process.
+   class PragmaDebugRefuser : public clang::PPCallbacks {
+    public:
+      explicit PragmaDebugRefuser(clang::DiagnosticsEngine &diags)
+         : diags_(diags),
+           id_(diags.getCustomDiagID(clang::DiagnosticsEngine::Error,
+                                     "'#pragma clang __debug %0' is not accepted: it is "
+                                     "clang's debugging hook, not OpenCL C"))
+      {
+      }
+      void PragmaDebug(clang::SourceLocation loc, llvm::StringRef command) override
+      {
+         diags_.Report(loc, id_) << command;
+      }
+
+    private:
+      clang::DiagnosticsEngine &diags_;
+      unsigned id_;
+   };
+
    // Macro expansions, including those inside macro arguments that the preprocessor
    // pre-expands before the parser sees a token (a function-like macro doubling its argument
    // 40 times grew past 23 GB without one token reaching the watcher).
@@ -1716,10 +1783,59 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
                    d.max_work_group_size, out, logOS, llvmError);
 }
 
+enum comp_status buildTrapped(const struct comp_build_desc *desc, struct comp_output *out);
+
+// A thread with a kBuildStackBytes stack of its own (see t_stackLimit), or none when the
+// address space cannot be reserved (an RLIMIT_AS): the build then runs on the caller's
+// thread without the stack check.
+struct BuildStack {
+   const comp_build_desc *desc;
+   comp_output *out;
+   comp_status status;
+   size_t bytes;
+};
+
+void *
+buildStackMain(void *arg)
+{
+   auto *b = static_cast<BuildStack *>(arg);
+   char *here = static_cast<char *>(__builtin_frame_address(0));
+   t_stackLimit = (uintptr_t)(here - b->bytes + b->bytes / 16);
+   b->status = buildTrapped(b->desc, b->out);
+   t_stackLimit = 0;
+   return nullptr;
+}
+
 } // namespace
 
 extern "C" enum comp_status
 comp_build(const struct comp_build_desc *desc, struct comp_output *out)
+{
+   const size_t guard = 64 << 10, bytes = buildStackBytes();
+   void *stack = mmap(nullptr, bytes + guard, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+   if (stack == MAP_FAILED)
+      return buildTrapped(desc, out);
+   BuildStack b = { desc, out, COMP_INTERNAL_ERROR, bytes };
+   pthread_attr_t attr;
+   pthread_t t;
+   bool ran = false;
+   if (mprotect(stack, guard, PROT_NONE) == 0 && pthread_attr_init(&attr) == 0) {
+      if (pthread_attr_setstack(&attr, static_cast<char *>(stack) + guard, bytes) == 0 &&
+          pthread_create(&t, &attr, buildStackMain, &b) == 0) {
+         pthread_join(t, nullptr);
+         ran = true;
+      }
+      pthread_attr_destroy(&attr);
+   }
+   munmap(stack, bytes + guard);
+   return ran ? b.status : buildTrapped(desc, out);
+}
+
+namespace {
+
+enum comp_status
+buildTrapped(const struct comp_build_desc *desc, struct comp_output *out)
 {
    memset(out, 0, sizeof(*out));
    std::string log;
@@ -1762,6 +1878,8 @@ comp_build(const struct comp_build_desc *desc, struct comp_output *out)
    }
    return st;
 }
+
+} // namespace
 
 extern "C" enum comp_status
 comp__control_module_text(const char *target_id, const char *options, char **text)

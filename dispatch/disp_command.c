@@ -487,9 +487,12 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
       /* The handler is armed while the FIFO is not empty; the push that finds it disarmed
        * arms it (and may retire what is already done, on this thread). */
       if (!atomic_load(&q->armed) && !atomic_exchange(&q->armed, true)) {
+         /* Completion on this thread: its callbacks must not wait for q either. */
+         disp__runtime_callback_enter();
          disp_queue_retain_internal(q);
          queue_retire(q);
          disp_queue_release_internal(q);
+         disp__runtime_callback_leave();
       }
       disp_event_release_internal(ev);
    } else {
@@ -587,6 +590,11 @@ disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool blockin
    struct _cl_event *ev = cmd->event;
    const bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
 
+   if (blocking && disp__in_completion()) {
+      disp_command_abort(cmd);
+      return ICD_ERROR(CL_INVALID_OPERATION, "a blocking command enqueued in an event callback "
+                       "run by the completion thread: it would wait for itself");
+   }
    /* The command holds an internal reference on its event until it finishes. */
    disp_event_retain_internal(ev);
    atomic_fetch_add(&q->outstanding, 1);

@@ -205,7 +205,15 @@ disp_WaitForEvents(cl_uint num_events, const cl_event *event_list)
          return ICD_ERROR(CL_INVALID_CONTEXT, "events of event_list belong to several contexts");
       ctx = ev->context;
    }
-   /* §5.11: commands are flushed (hsacl submits at enqueue), then the host blocks. */
+   if (disp__in_completion()) {
+      for (cl_uint i = 0; i < num_events; i++)
+         if (!status_terminal(atomic_load(&disp_event_from_handle(event_list[i])->status)))
+            return ICD_ERROR(CL_INVALID_OPERATION, "clWaitForEvents in an event callback run "
+                             "by the completion thread: it would wait for itself");
+   }
+   /* §5.11: commands are flushed (hsacl submits at enqueue, and held ones whose
+    * dependencies resolved go now), then the host blocks. */
+   disp__pending_event_done(NULL, true);
    cl_int result = CL_SUCCESS;
    for (cl_uint i = 0; i < num_events; i++) {
       if (disp_event_wait(disp_event_from_handle(event_list[i])) < 0)

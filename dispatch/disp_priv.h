@@ -69,6 +69,12 @@ void disp__queue_checkpoint_locked(struct _cl_command_queue *q, uint32_t packets
 void disp__runtime_callback_enter(void);
 void disp__runtime_callback_leave(void);
 
+/* Whether this thread is inside the completion path (a runtime callback, or a queue's
+ * retirement run by an enqueueing thread): an event callback called from there that
+ * waits for commands (clFinish, clWaitForEvents, a blocking enqueue) would wait for the
+ * thread it runs on, so those calls fail with CL_INVALID_OPERATION there instead. */
+bool disp__in_completion(void);
+
 /* Fence scopes (disp_fence.c). The acquire and release scope bits of a kernel's packet
  * header; marks the event agent-released when the release is at agent scope. */
 uint16_t disp__fence_kernel_scopes(struct disp_command *cmd);

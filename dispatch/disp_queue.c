@@ -161,6 +161,12 @@ disp__runtime_callback_leave(void)
    runtime_callback_depth--;
 }
 
+bool
+disp__in_completion(void)
+{
+   return runtime_callback_depth != 0;
+}
+
 static void queue_destroy_now(struct _cl_command_queue *q);
 
 static void *
@@ -774,6 +780,12 @@ disp_Finish(cl_command_queue command_queue)
                        (void *)command_queue);
    if (!atomic_load(&q->outstanding))
       return CL_SUCCESS;
+   if (disp__in_completion())
+      return ICD_ERROR(CL_INVALID_OPERATION, "clFinish in an event callback run by the "
+                       "completion thread: it would wait for itself (wait elsewhere)");
+   /* Held commands whose dependencies resolved while this thread was in an application
+    * callback (which suspends the drain it was called from) go now. */
+   disp__pending_event_done(NULL, true);
    pthread_mutex_lock(&q->lock);
    atomic_fetch_add(&q->finish_waiters, 1);
    while (atomic_load(&q->outstanding))

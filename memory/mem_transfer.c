@@ -891,6 +891,7 @@ mem__enqueue_map(struct _cl_command_queue *q, struct _cl_mem *mem, cl_command_ty
    *out = map->host_ptr;
    err = disp_command_enqueue(cmd, event, blocking_map);
    if (err != CL_SUCCESS && blocking_map) {
+      cl_int why = err;
       /* The command ended (failed): the application gets no pointer, so the mapping it
        * would have to unmap goes (the object's map count with it). */
       pthread_mutex_lock(&mem->lock);
@@ -906,6 +907,8 @@ mem__enqueue_map(struct _cl_command_queue *q, struct _cl_mem *mem, cl_command_ty
          mem_staging_free(map->staging_dev, map->staging, map->staging_size);
       icd_free(map);
       *out = NULL;
+      if (why == CL_INVALID_OPERATION) /* refused (an event callback), not run */
+         return why;
       /* §5.5.5: a blocking map whose wait-list event failed; the in-order predecessor
        * counts as one, as for the blocking reads. */
       return ICD_ERROR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,

@@ -332,6 +332,68 @@ test_fault_blocking(cl_program p)
    clReleaseMemObject(m);
 }
 
+/* An event callback run by the completion path that waits for its own queue: clFinish,
+ * clWaitForEvents and a blocking read return CL_INVALID_OPERATION there instead of
+ * deadlocking the process. */
+struct waits_in_cb {
+   cl_command_queue q;
+   cl_mem m;
+   cl_event held;
+   cl_int finish, wait, read;
+   atomic_int done;
+};
+
+static void CL_CALLBACK
+wait_in_callback(cl_event ev, cl_int status, void *user)
+{
+   (void)ev;
+   (void)status;
+   struct waits_in_cb *w = user;
+   int h = 0;
+   w->finish = clFinish(w->q);
+   w->wait = clWaitForEvents(1, &w->held);
+   w->read = clEnqueueReadBuffer(w->q, w->m, CL_TRUE, 0, 4, &h, 0, NULL, NULL);
+   atomic_store(&w->done, 1);
+}
+
+static void
+test_wait_in_callback(cl_program p)
+{
+   cl_int err;
+   cl_kernel k = clCreateKernel(p, "task", &err);
+   cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+   cl_long lv = 5;
+   clSetKernelArg(k, 0, sizeof(cl_mem), &m);
+   clSetKernelArg(k, 1, sizeof(lv), &lv);
+   cl_event go = clCreateUserEvent(ctx, &err), gate = clCreateUserEvent(ctx, &err), kev;
+   struct waits_in_cb w = { .q = q, .m = m, .finish = 1, .wait = 1, .read = 1 };
+   atomic_init(&w.done, 0);
+   /* The kernel waits for `go`, so its callback is registered before it can complete;
+    * a marker held by `gate` keeps the queue busy while the callback runs. */
+   CHECK_EQ_INT(clEnqueueTask(q, k, 1, &go, &kev), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueMarkerWithWaitList(q, 1, &gate, &w.held), CL_SUCCESS);
+   CHECK_EQ_INT(clSetEventCallback(kev, CL_COMPLETE, wait_in_callback, &w), CL_SUCCESS);
+   CHECK_EQ_INT(clSetUserEventStatus(go, CL_COMPLETE), CL_SUCCESS);
+   for (int i = 0; i < 20000 && !atomic_load(&w.done); i++)
+      usleep(1000);
+   CHECK_EQ_INT(atomic_load(&w.done), 1);
+   CHECK_EQ_INT(w.finish, CL_INVALID_OPERATION);
+   CHECK_EQ_INT(w.wait, CL_INVALID_OPERATION);
+   CHECK_EQ_INT(w.read, CL_INVALID_OPERATION);
+   CHECK_EQ_INT(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+   int back = 0;
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof(back), &back, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(back, 1); /* (5 >> 32) + 1 */
+   clReleaseEvent(kev);
+   clReleaseEvent(w.held);
+   clReleaseEvent(go);
+   clReleaseEvent(gate);
+   clReleaseKernel(k);
+   clReleaseMemObject(m);
+}
+
 static void
 test_printf(cl_program p)
 {
@@ -529,6 +591,7 @@ main(int argc, char **argv)
    test_binary_program(p);
    test_fault(p);
    test_fault_blocking(p);
+   test_wait_in_callback(p);
    clReleaseProgram(p);
    clReleaseCommandQueue(q);
    clReleaseContext(ctx);
