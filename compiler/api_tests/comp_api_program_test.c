@@ -409,6 +409,111 @@ test_restricted_includes(void)
    rmdir(dir);
 }
 
+/*
+ * Recursion (issue 24): OpenCL C forbids it (OpenCL C 3.0 §6.11); clang-19 accepted it and
+ * the kernel faulted at depth 1. A cycle of direct calls fails clBuildProgram with
+ * CL_BUILD_PROGRAM_FAILURE and a log line naming its functions, also when the cycle starts
+ * in a function two kernels call, when a kernel calls itself, and (clCompileProgram) in one
+ * object or (clLinkProgram) across two. One function called many times builds and runs.
+ */
+static void
+test_recursion(void)
+{
+   const struct {
+      const char *src, *names[3];
+   } bad[] = {
+      { "int f(int n) { return n ? n + f(n - 1) : 0; }\n"
+        "kernel void k(global int *o) { o[0] = f(o[1]); }\n",
+        { "'f' calls itself" } },
+      { "int odd(int n);\n"
+        "int even(int n) { return n == 0 ? 1 : odd(n - 1); }\n"
+        "int odd(int n) { return n == 0 ? 0 : even(n - 1); }\n"
+        "kernel void k(global int *o) { o[0] = even(o[1]); }\n",
+        { "'even'", "'odd'" } },
+      /* The cycle h -> g -> h below a function both kernels call. */
+      { "int g(int n);\n"
+        "int h(int n) { return n ? g(n - 1) : 1; }\n"
+        "int g(int n) { return 2 * h(n); }\n"
+        "int shared(int n) { return h(n) + 1; }\n"
+        "kernel void k1(global int *o) { o[0] = shared(o[1]); }\n"
+        "kernel void k2(global int *o) { o[0] = shared(o[2]); }\n",
+        { "'h'", "'g'" } },
+      { "kernel void k(global int *o) { if (o[0]-- > 0) k(o); }\n", { "'k' calls itself" } },
+      /* Overloadable functions are named as written. */
+      { "__attribute__((overloadable)) int r(float x);\n"
+        "__attribute__((overloadable)) int r(int n) { return n ? r((float)n) : 0; }\n"
+        "__attribute__((overloadable)) int r(float x) { return r((int)x - 1); }\n"
+        "kernel void k(global int *o) { o[0] = r(o[1]); }\n",
+        { "r(int)", "r(float)" } },
+   };
+   cl_int err;
+   for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+      char *log = build_with_log(bad[i].src, NULL, &err);
+      CHECK_EQ_INT(err, CL_BUILD_PROGRAM_FAILURE);
+      CHECK(strstr(log, "recursion is not supported") != NULL);
+      for (int n = 0; n < 3 && bad[i].names[n]; n++)
+         CHECK(strstr(log, bad[i].names[n]) != NULL);
+      if (err != CL_BUILD_PROGRAM_FAILURE || !strstr(log, bad[i].names[0]))
+         fprintf(stderr, "recursive program %zu:\n%s\n", i, log);
+      free(log);
+   }
+
+   /* Not recursion: one function called twice in a kernel, from two kernels, and along two
+    * paths of a diamond (a -> b, a -> c, b -> d, c -> d). */
+   const char *fine =
+      "int d(int x) { return x * 3; }\n"
+      "int b(int x) { return d(x) + 1; }\n"
+      "int c(int x) { return d(x) + 2; }\n"
+      "int a(int x) { return b(x) + c(x) + d(x) + d(x + 1); }\n"
+      "kernel void k1(global int *o) { o[0] = a(o[1]); }\n"
+      "kernel void k2(global int *o) { o[2] = a(o[3]) + d(1); }\n";
+   cl_program p = program_from_source(fine);
+   CHECK_EQ_INT(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_SUCCESS);
+   cl_kernel k = clCreateKernel(p, "k1", &err);
+   cl_command_queue q = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+   int host[4] = { 0, 5, 0, 0 };
+   cl_mem buf = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(host),
+                               host, &err);
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(buf), &buf), CL_SUCCESS);
+   size_t one = 1;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(host), host, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(host[0], 16 + 17 + 15 + 18); /* b(5) + c(5) + d(5) + d(6) */
+   clReleaseMemObject(buf);
+   clReleaseCommandQueue(q);
+   clReleaseKernel(k);
+   clReleaseProgram(p);
+
+   /* clCompileProgram refuses a cycle inside the object; one across objects compiles and
+    * fails clLinkProgram. */
+   p = program_from_source(bad[0].src);
+   CHECK_EQ_INT(clCompileProgram(p, 1, &device, NULL, 0, NULL, NULL, NULL, NULL),
+                CL_COMPILE_PROGRAM_FAILURE);
+   char *log = build_log(p);
+   CHECK(strstr(log, "'f' calls itself") != NULL);
+   free(log);
+   clReleaseProgram(p);
+   cl_program objs[2] = {
+      program_from_source("int ping(int n);\nint pong(int n) { return n ? ping(n - 1) : 0; }\n"
+                          "kernel void k(global int *o) { o[0] = pong(o[1]); }\n"),
+      program_from_source("int pong(int n);\nint ping(int n) { return pong(n) + 1; }\n"),
+   };
+   for (int i = 0; i < 2; i++)
+      CHECK_EQ_INT(clCompileProgram(objs[i], 1, &device, NULL, 0, NULL, NULL, NULL, NULL),
+                   CL_SUCCESS);
+   cl_program linked = clLinkProgram(context, 1, &device, NULL, 2, objs, NULL, NULL, &err);
+   CHECK_EQ_INT(err, CL_LINK_PROGRAM_FAILURE);
+   if (linked) {
+      log = build_log(linked);
+      CHECK(strstr(log, "'ping'") != NULL && strstr(log, "'pong'") != NULL);
+      free(log);
+      clReleaseProgram(linked);
+   }
+   clReleaseProgram(objs[0]);
+   clReleaseProgram(objs[1]);
+}
+
 static void
 test_binaries(void)
 {
@@ -870,6 +975,7 @@ main(void)
    test_global_variables();
    test_build_errors();
    test_restricted_includes();
+   test_recursion();
    test_binaries();
    test_compile_link_il_builtin();
    test_async_build();
