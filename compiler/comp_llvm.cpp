@@ -1677,12 +1677,16 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
                       llvm::StringRef(h.source ? h.source : "", h.source ? h.size : 0),
                       h.name));
    }
-   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> real = llvm::vfs::getRealFileSystem();
+   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> real =
+      compIncludeFiles(llvm::vfs::getRealFileSystem(), limits.maxSource,
+                       { HSACL_CLANG_RESOURCE_DIR }, logOS);
    if (d.restrict_includes) {
-      std::vector<std::string> roots{ HSACL_CLANG_RESOURCE_DIR };
+      std::vector<std::string> dirs, roots{ HSACL_CLANG_RESOURCE_DIR };
       for (size_t i = 0; i < o->num_pp_args; i++)
          if (!strncmp(o->pp_args[i], "-I", 2))
-            roots.emplace_back(o->pp_args[i] + 2);
+            dirs.emplace_back(o->pp_args[i] + 2);
+      if (!compIncludeRoots(dirs, roots, logOS))
+         return COMP_BUILD_FAILURE;
       real = compIncludeJail(real, roots, kVirtualHeaders);
    }
    real = compIncludeRecorder(real, { HSACL_CLANG_RESOURCE_DIR }, kVirtualHeaders,
