@@ -1503,6 +1503,10 @@ backHalf(clang::CompilerInstance &ci, const Globals &g, const Target &t, const c
       return COMP_BUILD_FAILURE;
    if (!linkDeviceLibs(ci, g, t, o, daz, m, logOS) || llvmError)
       return COMP_INTERNAL_ERROR;
+   // After linking: a cycle may pass through a device-library function the program
+   // redefines or calls back (the libraries themselves have none).
+   if (!compCheckNoRecursion(m, kKernelBodyPrefix, logOS))
+      return COMP_BUILD_FAILURE;
 
    clang::BackendAction action = emit == COMP_EMIT_ASM    ? clang::Backend_EmitAssembly
                                  : emit == COMP_EMIT_LLVM ? clang::Backend_EmitLL
@@ -1740,12 +1744,16 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
                       llvm::StringRef(h.source ? h.source : "", h.source ? h.size : 0),
                       h.name));
    }
-   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> real = llvm::vfs::getRealFileSystem();
+   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> real =
+      compIncludeFiles(llvm::vfs::getRealFileSystem(), limits.maxSource,
+                       { HSACL_CLANG_RESOURCE_DIR }, logOS);
    if (d.restrict_includes) {
-      std::vector<std::string> roots{ HSACL_CLANG_RESOURCE_DIR };
+      std::vector<std::string> dirs, roots{ HSACL_CLANG_RESOURCE_DIR };
       for (size_t i = 0; i < o->num_pp_args; i++)
          if (!strncmp(o->pp_args[i], "-I", 2))
-            roots.emplace_back(o->pp_args[i] + 2);
+            dirs.emplace_back(o->pp_args[i] + 2);
+      if (!compIncludeRoots(dirs, roots, logOS))
+         return COMP_BUILD_FAILURE;
       real = compIncludeJail(real, roots, kVirtualHeaders);
    }
    real = compIncludeRecorder(real, { HSACL_CLANG_RESOURCE_DIR }, kVirtualHeaders,
@@ -1760,15 +1768,17 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
       m = ilFrontHalf(ci, d, g, *o, ctx, logOS, st);
       if (!m)
          return st;
-      if (d.emit == COMP_EMIT_BITCODE)
-         return emitBitcode(*m, { d.options ? d.options : "" }, false, out);
    } else if (d.action != COMP_ACTION_LINK) {
       m = frontHalf(ci, d, mainName, ctx);
       if (!m)
          return COMP_BUILD_FAILURE;
-      if (d.emit == COMP_EMIT_BITCODE)
-         return emitBitcode(*m, { d.options ? d.options : "" }, false, out);
    }
+   // clCompileProgram: a cycle inside the object fails here; one across objects, at the
+   // link (backHalf).
+   if (d.action != COMP_ACTION_LINK && d.emit == COMP_EMIT_BITCODE)
+      return compCheckNoRecursion(*m, "", logOS)
+                ? emitBitcode(*m, { d.options ? d.options : "" }, false, out)
+                : COMP_BUILD_FAILURE;
    uint64_t kernels = 0;
    for (const llvm::Function &f : *m)
       kernels += !f.isDeclaration() && (f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL ||

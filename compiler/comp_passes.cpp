@@ -28,7 +28,19 @@
 // PrintfRestoreFormats (optimizer end, after the binding) puts the original format back into
 // llvm.printf.fmts, so amdhsa.printf carries the user's format and the host prints upper case.
 // Found by the CTS v2026 spirv_new extinst_printf_operands_scalar_fp32/fp64.
+//
+// Recursion. OpenCL C does not support it (OpenCL C 3.0 §6.11 "Restrictions"); clang-19
+// accepts it, and the kernel faults at run time: its private segment is sized for the call
+// tree the code object reports, which a cycle makes unbounded. compCheckNoRecursion refuses
+// a module whose direct call graph has a cycle, naming the functions on one cycle of each
+// strongly connected component. Indirect calls (clang's __cl_clang_function_pointers) are
+// not followed.
 #include "comp_priv.h"
+
+#include <llvm/ADT/SCCIterator.h>
+#include <llvm/Analysis/CallGraph.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
@@ -40,7 +52,9 @@
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 
+#include <deque>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -237,7 +251,82 @@ struct PrintfRestoreFormats : llvm::PassInfoMixin<PrintfRestoreFormats> {
    }
 };
 
+// The name a user wrote for `f`: demangled (overloadable functions), without `hidePrefix`
+// (the body hsacl splits out of a kernel that is called).
+std::string
+sourceName(const llvm::Function &f, llvm::StringRef hidePrefix)
+{
+   llvm::StringRef n = f.getName();
+   if (!hidePrefix.empty() && n.starts_with(hidePrefix))
+      n = n.drop_front(hidePrefix.size());
+   return llvm::demangle(n);
+}
+
+// One cycle through `scc`, as the functions from its first node back to it: a breadth-first
+// search over the component's own call edges (the component is strongly connected, so the
+// search always returns to the start).
+std::vector<const llvm::Function *>
+oneCycle(const std::vector<llvm::CallGraphNode *> &scc)
+{
+   std::set<const llvm::CallGraphNode *> inScc(scc.begin(), scc.end());
+   const llvm::CallGraphNode *start = scc.front();
+   std::map<const llvm::CallGraphNode *, const llvm::CallGraphNode *> parent;
+   std::deque<const llvm::CallGraphNode *> work{ start };
+   const llvm::CallGraphNode *last = nullptr;
+   while (!work.empty() && !last) {
+      const llvm::CallGraphNode *n = work.front();
+      work.pop_front();
+      for (const llvm::CallGraphNode::CallRecord &edge : *n) {
+         const llvm::CallGraphNode *to = edge.second;
+         if (!inScc.count(to))
+            continue;
+         if (to == start) {
+            last = n;
+            break;
+         }
+         if (parent.emplace(to, n).second)
+            work.push_back(to);
+      }
+   }
+   std::vector<const llvm::Function *> path;
+   for (const llvm::CallGraphNode *n = last; n && n != start; n = parent[n])
+      path.insert(path.begin(), n->getFunction());
+   path.insert(path.begin(), start->getFunction());
+   return path;
+}
+
 } // namespace
+
+bool
+compCheckNoRecursion(llvm::Module &m, llvm::StringRef hidePrefix, llvm::raw_ostream &log)
+{
+   llvm::CallGraph cg(m);
+   bool ok = true;
+   for (auto it = llvm::scc_begin(&cg); !it.isAtEnd(); ++it) {
+      if (!it.hasCycle())
+         continue;
+      const std::vector<llvm::CallGraphNode *> &scc = *it;
+      bool real = true;
+      for (const llvm::CallGraphNode *n : scc)
+         real &= n->getFunction() != nullptr; // the external nodes are no functions
+      if (!real)
+         continue;
+      std::vector<const llvm::Function *> cycle = oneCycle(scc);
+      log << "error: recursion is not supported in OpenCL C: ";
+      if (cycle.size() == 1) {
+         log << "'" << sourceName(*cycle[0], hidePrefix) << "' calls itself";
+      } else {
+         for (const llvm::Function *f : cycle)
+            log << "'" << sourceName(*f, hidePrefix) << "' calls ";
+         log << "'" << sourceName(*cycle[0], hidePrefix) << "'";
+      }
+      if (scc.size() > cycle.size())
+         log << " (" << scc.size() << " functions call each other in all)";
+      log << "\n";
+      ok = false;
+   }
+   return ok;
+}
 
 void
 compAddEarlyPasses(llvm::ModulePassManager &mpm)

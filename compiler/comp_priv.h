@@ -135,6 +135,12 @@ compAddEarlyPasses(llvm::ModulePassManager &mpm);
 // ...and for its end (every level), before code generation.
 void
 compAddLatePasses(llvm::ModulePassManager &mpm);
+
+// comp_passes.cpp: false, with one "error:" line in `log` per cycle naming its functions
+// (demangled, `hidePrefix` removed), when a function of `m` reaches itself through direct
+// calls (OpenCL C 3.0 §6.11: no recursion).
+bool
+compCheckNoRecursion(llvm::Module &m, llvm::StringRef hidePrefix, llvm::raw_ostream &log);
 #endif
 
 #endif /* COMP_PRIV_H */

@@ -323,6 +323,43 @@ device_uint_info(struct _cl_device_id *dev, cl_device_info q)
    return v;
 }
 
+/*
+ * The bytes of host memory from host_ptr that an image of descriptor `d` covers (§5.3.1.2:
+ * the row pitch defaults to width x element size `min_row`; the slice pitch to row pitch x
+ * height, for a 1D array to the row pitch): from the first texel to one past the last.
+ * False when a product or sum overflows.
+ */
+static bool
+host_span(const cl_image_desc *d, size_t min_row, size_t *out)
+{
+   cl_mem_object_type t = d->image_type;
+   size_t row = d->image_row_pitch ? d->image_row_pitch : min_row;
+   size_t rows = 1, slices = 1, slice = 0, a, b;
+   switch (t) {
+   case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+      /* Layers are rows of the byte-rectangle view, one slice pitch apart. */
+      row = d->image_slice_pitch ? d->image_slice_pitch : row;
+      rows = d->image_array_size;
+      break;
+   case CL_MEM_OBJECT_IMAGE2D:
+      rows = d->image_height;
+      break;
+   case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+   case CL_MEM_OBJECT_IMAGE3D:
+      rows = d->image_height;
+      slices = t == CL_MEM_OBJECT_IMAGE3D ? d->image_depth : d->image_array_size;
+      slice = d->image_slice_pitch;
+      if (!slice && __builtin_mul_overflow(row, rows, &slice))
+         return false;
+      break;
+   default:
+      break;
+   }
+   return !__builtin_mul_overflow(rows - 1, row, &a) &&
+          !__builtin_mul_overflow(slices - 1, slice, &b) &&
+          !__builtin_add_overflow(a, b, &a) && !__builtin_add_overflow(a, min_row, out);
+}
+
 /* §5.3.1 "Image Descriptor": the fields of `d` for its type; CL_INVALID_IMAGE_DESCRIPTOR
  * and CL_INVALID_IMAGE_SIZE in the specification's order. `buf` is d->buffer validated
  * (NULL when not given). */
@@ -353,7 +390,10 @@ check_desc(const cl_image_desc *d, size_t elem, void *host_ptr, struct _cl_mem *
                        "that cannot be made from a buffer");
    /* Pitches: only with a host pointer, or for a 2D image over a buffer (row pitch). */
    bool from_buf2d = buf && t == CL_MEM_OBJECT_IMAGE2D;
-   size_t min_row = d->image_width * elem;
+   size_t min_row;
+   if (__builtin_mul_overflow(d->image_width, elem, &min_row))
+      return ICD_ERROR(CL_INVALID_IMAGE_SIZE, "image_width %zu x the %zu-byte element "
+                       "overflows", d->image_width, elem);
    if (d->image_row_pitch) {
       if (!host_ptr && !from_buf2d)
          return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_row_pitch %zu without host_ptr",
@@ -366,16 +406,29 @@ check_desc(const cl_image_desc *d, size_t elem, void *host_ptr, struct _cl_mem *
    if (d->image_slice_pitch) {
       bool slices = t == CL_MEM_OBJECT_IMAGE3D || arr;
       size_t row = d->image_row_pitch ? d->image_row_pitch : min_row;
-      size_t min_slice = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? row : row * d->image_height;
+      size_t min_slice = row;
       if (!host_ptr || !slices)
          return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_slice_pitch %zu without "
                           "host_ptr or for an image without slices", d->image_slice_pitch);
-      if (d->image_slice_pitch < min_slice || d->image_slice_pitch % row)
-         return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_slice_pitch %zu: less than %zu "
-                          "or not a multiple of the row pitch %zu", d->image_slice_pitch,
-                          min_slice, row);
+      if ((t != CL_MEM_OBJECT_IMAGE1D_ARRAY &&
+           __builtin_mul_overflow(row, d->image_height, &min_slice)) ||
+          d->image_slice_pitch < min_slice || d->image_slice_pitch % row)
+         return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_slice_pitch %zu: less than row "
+                          "pitch %zu x height %zu or not a multiple of the row pitch",
+                          d->image_slice_pitch, row, d->image_height);
    }
-   if (t == CL_MEM_OBJECT_IMAGE1D_BUFFER && d->image_width * elem > buf->size)
+   if (host_ptr) {
+      size_t span;
+      if (!host_span(d, min_row, &span) || span > dev->max_alloc_size ||
+          span > UINTPTR_MAX - (uintptr_t)host_ptr)
+         return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image of %zu x %zu x %zu (%zu layers) "
+                          "with row pitch %zu and slice pitch %zu spans more host memory at %p "
+                          "than CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes) or the address space",
+                          d->image_width, d->image_height, d->image_depth, d->image_array_size,
+                          d->image_row_pitch, d->image_slice_pitch, host_ptr,
+                          (unsigned long long)dev->max_alloc_size);
+   }
+   if (t == CL_MEM_OBJECT_IMAGE1D_BUFFER && min_row > buf->size)
       return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "%zu texels of %zu bytes exceed the "
                        "%zu-byte buffer", d->image_width, elem, buf->size);
    if (from_buf2d) {
@@ -385,7 +438,8 @@ check_desc(const cl_image_desc *d, size_t elem, void *host_ptr, struct _cl_mem *
          return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "row pitch %zu of a 2D image from a "
                           "buffer is not a multiple of CL_DEVICE_IMAGE_PITCH_ALIGNMENT (%zu "
                           "bytes)", row, align);
-      if (row * d->image_height > buf->size)
+      size_t bytes;
+      if (__builtin_mul_overflow(row, d->image_height, &bytes) || bytes > buf->size)
          return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "%zu rows of %zu bytes exceed the "
                           "%zu-byte buffer", d->image_height, row, buf->size);
       size_t base = (size_t)device_uint_info(dev, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT) * elem;
@@ -573,7 +627,7 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
    size_t hrow = desc->image_row_pitch ? desc->image_row_pitch : min_row;
    size_t hslice = desc->image_slice_pitch ? desc->image_slice_pitch : hrow * ext[1];
    if (t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-      hrow = desc->image_slice_pitch ? desc->image_slice_pitch : min_row;
+      hrow = desc->image_slice_pitch ? desc->image_slice_pitch : hrow;
    im->host_row_pitch = hrow;
    im->host_slice_pitch = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? hrow * ext[1] : hslice;
 

@@ -18,6 +18,8 @@
 #include "platform/plat.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 static cl_int
@@ -79,11 +81,13 @@ byte_rect(const struct mem_image *im, const size_t *origin, const size_t *region
    br[2] = region[2];
 }
 
-/* The host side's pitches for a region: §5.3.3's defaults; 1D arrays' layer pitch is the
- * slice pitch. CL_INVALID_VALUE for a pitch below the region. */
+/* The host side's pitches for a region at `ptr`: §5.3.3's defaults; 1D arrays' layer pitch
+ * is the slice pitch. CL_INVALID_VALUE for a pitch below the region, and for pitches whose
+ * span from `ptr` overflows, wraps around the address space or exceeds PTRDIFF_MAX (no C
+ * object is larger; the copy would address memory past any the application owns). */
 static cl_int
 host_pitches(const struct mem_image *im, const size_t *region, size_t row, size_t slice,
-             size_t *hrow, size_t *hslice)
+             const void *ptr, size_t *hrow, size_t *hslice)
 {
    size_t min_row = region[0] * im->elem_size;
    if (row == 0)
@@ -91,6 +95,7 @@ host_pitches(const struct mem_image *im, const size_t *region, size_t row, size_
    else if (row < min_row)
       return ICD_ERROR(CL_INVALID_VALUE, "row pitch %zu is less than the region's %zu bytes",
                        row, min_row);
+   bool overflow;
    if (im->desc.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
       if (slice == 0)
          slice = row;
@@ -98,19 +103,29 @@ host_pitches(const struct mem_image *im, const size_t *region, size_t row, size_
          return ICD_ERROR(CL_INVALID_VALUE, "slice pitch %zu is less than the row pitch %zu",
                           slice, row);
       *hrow = slice;
-      *hslice = slice * region[1];
-      return CL_SUCCESS;
+      overflow = __builtin_mul_overflow(slice, region[1], hslice);
+   } else {
+      size_t min_slice;
+      overflow = __builtin_mul_overflow(row, region[1], &min_slice);
+      if (slice == 0)
+         slice = min_slice;
+      else if ((overflow || slice < min_slice) &&
+               (im->desc.image_type == CL_MEM_OBJECT_IMAGE3D ||
+                im->desc.image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY))
+         return ICD_ERROR(CL_INVALID_VALUE, "slice pitch %zu is less than row pitch %zu x "
+                          "height %zu", slice, row, region[1]);
+      *hrow = row;
+      *hslice = slice < min_slice ? min_slice : slice;
    }
-   size_t min_slice = row * region[1];
-   if (slice == 0)
-      slice = min_slice;
-   else if (slice < min_slice &&
-            (im->desc.image_type == CL_MEM_OBJECT_IMAGE3D ||
-             im->desc.image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY))
-      return ICD_ERROR(CL_INVALID_VALUE, "slice pitch %zu is less than row pitch x height %zu",
-                       slice, min_slice);
-   *hrow = row;
-   *hslice = slice < min_slice ? min_slice : slice;
+   /* One past the region's last byte on the host side. */
+   size_t a, b, span;
+   if (overflow || __builtin_mul_overflow(region[1] - 1, *hrow, &a) ||
+       __builtin_mul_overflow(region[2] - 1, *hslice, &b) || __builtin_add_overflow(a, b, &a) ||
+       __builtin_add_overflow(a, min_row, &span) || span > PTRDIFF_MAX ||
+       span > UINTPTR_MAX - (uintptr_t)ptr)
+      return ICD_ERROR(CL_INVALID_VALUE, "region {%zu, %zu, %zu} with host row pitch %zu and "
+                       "slice pitch %zu at %p overflows the address space", region[0],
+                       region[1], region[2], row, slice, ptr);
    return CL_SUCCESS;
 }
 
@@ -131,7 +146,7 @@ enqueue_image_rw(cl_command_queue command_queue, cl_mem image, cl_bool blocking,
    if (!ptr)
       return ICD_ERROR(CL_INVALID_VALUE, "ptr is NULL");
    size_t hrow = 0, hslice = 0;
-   err = host_pitches(mem->image, region, row_pitch, slice_pitch, &hrow, &hslice);
+   err = host_pitches(mem->image, region, row_pitch, slice_pitch, ptr, &hrow, &hslice);
    if (err != CL_SUCCESS)
       return err;
    err = disp_validate_wait_list(q->context, num_events, wait_list);

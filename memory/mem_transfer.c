@@ -409,6 +409,15 @@ check_rect(const size_t *origin, const size_t *region, size_t *row, size_t *slic
    return CL_SUCCESS;
 }
 
+/* The bytes a host rectangle at `ptr` may span: to the end of the address space, and no
+ * more than PTRDIFF_MAX (no C object is larger). */
+static size_t
+host_limit(const void *ptr)
+{
+   size_t to_end = (size_t)(UINTPTR_MAX - (uintptr_t)ptr);
+   return to_end < PTRDIFF_MAX ? to_end : PTRDIFF_MAX;
+}
+
 static cl_int
 check_host_read(const struct _cl_mem *mem)
 {
@@ -468,8 +477,8 @@ enqueue_rw(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking, bool
    if (rect) {
       err = check_rect(buf_origin, region, &buf_row, &buf_slice, mem->size, "buffer");
       if (err == CL_SUCCESS)
-         err = check_rect(host_origin, region, &host_row, &host_slice,
-                          (size_t)(UINTPTR_MAX - (uintptr_t)ptr), "host");
+         err = check_rect(host_origin, region, &host_row, &host_slice, host_limit(ptr),
+                          "host");
       if (err != CL_SUCCESS)
          return err;
    } else if (!range_ok(buf_origin[0], region[0], mem->size) || region[0] == 0) {

@@ -11,6 +11,7 @@
  * (memory/tests/api_image_test.c has the rest of those).
  */
 #define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 
@@ -593,6 +594,132 @@ test_commands(cl_mem buf)
    clReleaseMemObject(b);
 }
 
+/*
+ * Pitches, sizes, origins and regions whose products or sums overflow (issue 24): a row
+ * pitch of 2^62 crashed the upload of CL_MEM_COPY_HOST_PTR, SIZE_MAX - 3 read host memory
+ * before host_ptr, a wrapped rows x row pitch passed the buffer-size check of a 2D image from
+ * a buffer, a width whose row wraps to 0 divided by zero. Each is refused with the code §5.3.1
+ * and §5.3.3 name, before any memory is touched.
+ */
+static void
+test_overflow(void)
+{
+   cl_int err;
+   cl_image_format rgba = { CL_RGBA, CL_UNORM_INT8 };
+   static unsigned char host[16 * 16 * 4 * 4];
+   const size_t huge = (size_t)1 << 62, top = SIZE_MAX - 3;
+   struct {
+      cl_mem_object_type type;
+      size_t w, h, d, row, slice;
+   } bad[] = {
+      { CL_MEM_OBJECT_IMAGE2D, 16, 16, 1, huge, 0 },
+      { CL_MEM_OBJECT_IMAGE2D, 16, 16, 1, top, 0 },
+      { CL_MEM_OBJECT_IMAGE2D, 16, 2, 1, huge, 0 },    /* no wrap, past any allocation */
+      { CL_MEM_OBJECT_IMAGE3D, 4, 4, 4, huge, 0 },     /* row x height wraps to 0 */
+      { CL_MEM_OBJECT_IMAGE3D, 4, 4, 4, 0, huge },
+      { CL_MEM_OBJECT_IMAGE3D, 4, 4, 4, (size_t)1 << 61, 0 },
+      { CL_MEM_OBJECT_IMAGE2D_ARRAY, 4, 4, 3, 0, (size_t)1 << 63 },
+      { CL_MEM_OBJECT_IMAGE1D_ARRAY, 4, 3, 1, 0, huge },
+      { CL_MEM_OBJECT_IMAGE1D_ARRAY, 4, 3, 1, top, 0 },
+   };
+   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+      cl_image_desc d = desc_of(bad[i].type, bad[i].w, bad[i].h, bad[i].d, NULL);
+      d.image_row_pitch = bad[i].row;
+      d.image_slice_pitch = bad[i].slice;
+      for (int use = 0; use < 2; use++) {
+         err = 0;
+         cl_mem m = clCreateImage(ctx, use ? CL_MEM_USE_HOST_PTR : CL_MEM_COPY_HOST_PTR, &rgba,
+                                  &d, host, &err);
+         CHECK(m == NULL);
+         if (err != CL_INVALID_IMAGE_DESCRIPTOR)
+            fprintf(stderr, "  overflow case %zu (%s): %d\n", i, use ? "USE" : "COPY", err);
+         CHECK_EQ_INT(err, CL_INVALID_IMAGE_DESCRIPTOR);
+         if (m)
+            clReleaseMemObject(m);
+      }
+   }
+   /* A host pointer near the top of the address space: the span wraps. */
+   cl_image_desc d2 = desc_of(CL_MEM_OBJECT_IMAGE2D, 16, 16, 1, NULL);
+   CHECK(clCreateImage(ctx, CL_MEM_COPY_HOST_PTR, &rgba, &d2, (void *)(UINTPTR_MAX - 64), &err) ==
+         NULL);
+   CHECK_EQ_INT(err, CL_INVALID_IMAGE_DESCRIPTOR);
+   /* width x element wraps to 0 (a division by zero in the slice pitch check). */
+   cl_image_desc d3 = desc_of(CL_MEM_OBJECT_IMAGE3D, huge, 1, 1, NULL);
+   d3.image_slice_pitch = 16;
+   CHECK(clCreateImage(ctx, CL_MEM_COPY_HOST_PTR, &rgba, &d3, host, &err) == NULL);
+   CHECK_EQ_INT(err, CL_INVALID_IMAGE_SIZE);
+   CHECK(clCreateImage3D(ctx, CL_MEM_COPY_HOST_PTR, &rgba, 4, 4, 4, huge, 0, host, &err) == NULL);
+   CHECK_EQ_INT(err, CL_INVALID_IMAGE_DESCRIPTOR);
+   CHECK(clCreateImage2D(ctx, CL_MEM_COPY_HOST_PTR, &rgba, 16, 16, top, host, &err) == NULL);
+   CHECK_EQ_INT(err, CL_INVALID_IMAGE_DESCRIPTOR);
+
+   /* Images from buffers: rows x row pitch and width x element wrap past the buffer size. */
+   cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_image_desc db = desc_of(CL_MEM_OBJECT_IMAGE2D, 4, 4, 1, buf);
+   db.image_row_pitch = huge;
+   CHECK(clCreateImage(ctx, 0, &rgba, &db, NULL, &err) == NULL);
+   CHECK_EQ_INT(err, CL_INVALID_IMAGE_DESCRIPTOR);
+   db = desc_of(CL_MEM_OBJECT_IMAGE1D_BUFFER, ((size_t)1 << 62) + 1, 1, 1, buf);
+   CHECK(clCreateImage(ctx, 0, &rgba, &db, NULL, &err) == NULL);
+   CHECK_EQ_INT(err, CL_INVALID_IMAGE_SIZE);
+   clReleaseMemObject(buf);
+
+   /* Commands: host pitches whose span wraps, origins and regions past SIZE_MAX. */
+   cl_image_desc d = desc_of(CL_MEM_OBJECT_IMAGE2D, 37, 11, 1, NULL);
+   cl_mem a = clCreateImage(ctx, CL_MEM_READ_WRITE, &rgba, &d, NULL, &err);
+   d = desc_of(CL_MEM_OBJECT_IMAGE3D, 8, 4, 4, NULL);
+   cl_mem a3 = clCreateImage(ctx, CL_MEM_READ_WRITE, &rgba, &d, NULL, &err);
+   d = desc_of(CL_MEM_OBJECT_IMAGE1D_ARRAY, 8, 4, 1, NULL);
+   cl_mem a1 = clCreateImage(ctx, CL_MEM_READ_WRITE, &rgba, &d, NULL, &err);
+   CHECK(a && a3 && a1);
+   size_t o0[3] = { 0, 0, 0 }, full[3] = { 37, 11, 1 }, full3[3] = { 8, 4, 4 },
+          full1[3] = { 8, 4, 1 };
+   const struct {
+      cl_mem img;
+      const size_t *region;
+      size_t row, slice;
+   } rw[] = {
+      { a, full, huge, 0 }, { a, full, top, 0 }, { a3, full3, huge, 0 },
+      { a3, full3, 0, huge }, { a3, full3, top, 0 }, { a1, full1, 0, huge },
+      { a1, full1, top, 0 },
+   };
+   for (size_t i = 0; i < sizeof rw / sizeof *rw; i++) {
+      CHECK_EQ_INT(clEnqueueReadImage(q, rw[i].img, CL_TRUE, o0, rw[i].region, rw[i].row,
+                                      rw[i].slice, host, 0, NULL, NULL),
+                   CL_INVALID_VALUE);
+      CHECK_EQ_INT(clEnqueueWriteImage(q, rw[i].img, CL_TRUE, o0, rw[i].region, rw[i].row,
+                                       rw[i].slice, host, 0, NULL, NULL),
+                   CL_INVALID_VALUE);
+   }
+   CHECK_EQ_INT(clEnqueueReadImage(q, a, CL_TRUE, o0, full, 0, 0, (void *)(UINTPTR_MAX - 64), 0,
+                                   NULL, NULL),
+                CL_INVALID_VALUE);
+   size_t far[3] = { SIZE_MAX, 0, 0 }, one[3] = { 1, 1, 1 }, wrap[3] = { SIZE_MAX, 1, 1 },
+          at1[3] = { 1, 0, 0 };
+   CHECK_EQ_INT(clEnqueueReadImage(q, a, CL_TRUE, far, one, 0, 0, host, 0, NULL, NULL),
+                CL_INVALID_VALUE);
+   CHECK_EQ_INT(clEnqueueReadImage(q, a, CL_TRUE, at1, wrap, 0, 0, host, 0, NULL, NULL),
+                CL_INVALID_VALUE);
+   CHECK_EQ_INT(clEnqueueCopyImage(q, a, a3, far, o0, one, 0, NULL, NULL), CL_INVALID_VALUE);
+   CHECK_EQ_INT(clEnqueueCopyImage(q, a, a3, at1, o0, wrap, 0, NULL, NULL), CL_INVALID_VALUE);
+   cl_float color[4] = { 0 };
+   CHECK_EQ_INT(clEnqueueFillImage(q, a, color, at1, wrap, 0, NULL, NULL), CL_INVALID_VALUE);
+   size_t rp = 0, sp = 0;
+   CHECK(clEnqueueMapImage(q, a3, CL_TRUE, CL_MAP_READ, at1, wrap, &rp, &sp, 0, NULL, NULL,
+                           &err) == NULL);
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+   CHECK_EQ_INT(clEnqueueCopyImageToBuffer(q, a, b, o0, one, SIZE_MAX - 1, 0, NULL, NULL),
+                CL_INVALID_VALUE);
+   CHECK_EQ_INT(clEnqueueCopyBufferToImage(q, b, a, SIZE_MAX - 1, o0, one, 0, NULL, NULL),
+                CL_INVALID_VALUE);
+   clReleaseMemObject(b);
+   clReleaseMemObject(a);
+   clReleaseMemObject(a3);
+   clReleaseMemObject(a1);
+}
+
 /* The largest 2D and 3D images of the one-byte format allocate and address their last
  * texel. */
 static void
@@ -685,6 +812,7 @@ main(void)
       test_create_errors(buf);
       test_info(buf);
       test_commands(buf);
+      test_overflow();
       test_limits();
    } else {
       test_no_images();

@@ -273,6 +273,11 @@ test_rect_overflow(void)
       size_t ho[3] = { SIZE_MAX - 8, 0, 0 };
       CHECK_EQ_INT(clEnqueueReadBufferRect(q, bufs[k], CL_TRUE, zero, ho, r2, 0, 0, 0, 0, snap,
                                            0, NULL, NULL), CL_INVALID_VALUE);
+      /* A host rectangle that wraps nothing but spans more than PTRDIFF_MAX bytes: three rows
+       * 2^62 bytes apart (issue 24; it read far past the application's memory). */
+      CHECK_EQ_INT(clEnqueueReadBufferRect(q, bufs[k], CL_TRUE, zero, zero, r2, 0, 0,
+                                           (size_t)1 << 62, 0, snap, 0, NULL, NULL),
+                   CL_INVALID_VALUE);
    }
    /* The plain forms with offsets near SIZE_MAX. */
    CHECK_EQ_INT(clEnqueueReadBuffer(q, d, CL_TRUE, SIZE_MAX, 16, snap, 0, NULL, NULL),

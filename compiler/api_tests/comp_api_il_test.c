@@ -14,7 +14,8 @@
  * from the module; specialization constants and their errors;
  * clCompileProgram of IL linked with an OpenCL C object; a few thousand mutated modules
  * rejected or built without a crash; an empty build log for a clean module; OpFDiv with
- * the accuracy of OpenCL C's `/` (fdiv.spv, spirv-as).
+ * the accuracy of OpenCL C's `/` (fdiv.spv, spirv-as); a module with recursion refused
+ * (il_recursion.spv).
  */
 #include "comp_api_test.h"
 
@@ -662,6 +663,28 @@ test_link(void)
    clReleaseProgram(sp);
 }
 
+/* ---- recursion ------------------------------------------------------------------------------ */
+
+/* A SPIR-V module with recursion (il_recursion.cl: even/odd, and fact calling itself) fails
+ * clBuildProgram like OpenCL C source does, naming the functions of each cycle (issue 24). */
+static void
+test_recursion(void)
+{
+   size_t size;
+   void *il = read_module("il_recursion.spv", &size);
+   if (!il)
+      return;
+   cl_program p = program_from_il(il, size, CL_SUCCESS);
+   free(il);
+   CHECK_EQ_INT(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+   char *log = build_log(p);
+   CHECK(strstr(log, "recursion is not supported") != NULL);
+   CHECK(strstr(log, "'fact' calls itself") != NULL);
+   CHECK(strstr(log, "'even'") != NULL && strstr(log, "'odd'") != NULL);
+   free(log);
+   clReleaseProgram(p);
+}
+
 /* ---- mutated modules ----------------------------------------------------------------------- */
 
 static void
@@ -746,6 +769,7 @@ main(int argc, char **argv)
    test_spec_constants();
    test_fdiv();
    test_link();
+   test_recursion();
    test_mutations(good, size);
    free(good);
    clReleaseContext(context);

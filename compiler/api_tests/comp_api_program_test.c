@@ -340,7 +340,9 @@ build_with_log(const char *src, const char *options, cl_int *err)
  * first line in the build log): only the build's own -I folders can be included. An
  * absolute path, a `..` escape and a symlink out of the folder are "file not found", and
  * not one byte of the file reaches the log; a cached build of the same source made without
- * the restriction is not reused.
+ * the restriction is not reused. The -I folders must lie under HSACL_BUILD_INCLUDE_DIRS
+ * (issue 24: `-I /etc` and `-I /proc/self/root/etc` put /etc/passwd in the log): one
+ * outside it, also through a symlink or /proc/self/root, fails the build with a log line.
  */
 static void
 test_restricted_includes(void)
@@ -383,6 +385,7 @@ test_restricted_includes(void)
    free(log);
 
    setenv("HSACL_BUILD_INCLUDES", "restricted", 1);
+   setenv("HSACL_BUILD_INCLUDE_DIRS", dir, 1);
    const char *refused[] = { abs_src, dotdot_src, link_src };
    for (int i = 0; i < 3; i++) {
       log = build_with_log(refused[i], opt, &err);
@@ -400,13 +403,227 @@ test_restricted_includes(void)
    log = build_with_log(good_src, NULL, &err);
    CHECK_EQ_INT(err, CL_BUILD_PROGRAM_FAILURE);
    free(log);
+
+   /* -I folders outside the allow-list, directly, through /proc/self/root, through a
+    * symlink inside it, and / itself: refused with a log line, nothing of /etc/passwd in
+    * the log. */
+   char etc_link[300], opt_link[320];
+   snprintf(etc_link, sizeof(etc_link), "%s/etc", dir);
+   CHECK(symlink("/etc", etc_link) == 0);
+   snprintf(opt_link, sizeof(opt_link), "-I %s", etc_link);
+   const char *passwd_src =
+      "#include \"passwd\"\nkernel void k(global int *o) { o[0] = 1; }\n";
+   const char *outside[] = { "-I /etc", "-I/proc/self/root/etc", opt_link, "-I /",
+                             "-I /tmp/../etc" };
+   for (int i = 0; i < 5; i++) {
+      log = build_with_log(passwd_src, outside[i], &err);
+      CHECK_EQ_INT(err, CL_BUILD_PROGRAM_FAILURE);
+      CHECK(strstr(log, "HSACL_BUILD_INCLUDE_DIRS") != NULL);
+      CHECK(!strstr(log, "root:"));
+      if (err != CL_BUILD_PROGRAM_FAILURE || !strstr(log, "HSACL_BUILD_INCLUDE_DIRS"))
+         fprintf(stderr, "restricted build with '%s':\n%s\n", outside[i], log);
+      free(log);
+   }
+   /* No allow-list: no -I folder at all. */
+   unsetenv("HSACL_BUILD_INCLUDE_DIRS");
+   log = build_with_log(good_src, opt, &err);
+   CHECK_EQ_INT(err, CL_BUILD_PROGRAM_FAILURE);
+   CHECK(strstr(log, "HSACL_BUILD_INCLUDE_DIRS") != NULL);
+   free(log);
+   /* An allow-list entry given through a symlink or with a trailing '/' still allows the
+    * folder. */
+   char allow[600];
+   snprintf(allow, sizeof(allow), "relative/ignored::%s/", inc);
+   setenv("HSACL_BUILD_INCLUDE_DIRS", allow, 1);
+   log = build_with_log(good_src, opt, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   free(log);
+   unsetenv("HSACL_BUILD_INCLUDE_DIRS");
    unsetenv("HSACL_BUILD_INCLUDES");
 
+   unlink(etc_link);
    unlink(link);
    unlink(good);
    rmdir(inc);
    unlink(secret);
    rmdir(dir);
+}
+
+/*
+ * Includes that are no regular file, or too large (issue 24: a FIFO include blocked the build
+ * forever in every mode): a FIFO, a device and a directory fail the build at once, the first
+ * two with a log line; a file larger than HSACL_BUILD_MAX_SOURCE fails with a log line naming
+ * the bound. In both include modes.
+ */
+static void
+test_include_files(void)
+{
+   test_watchdog("comp_api_program_test (includes that are no regular file)", 300);
+   char dir[] = "/tmp/hsacl-incf-XXXXXX";
+   CHECK(mkdtemp(dir) != NULL);
+   char fifo[300], big[300], sub[300], opt[300];
+   snprintf(fifo, sizeof(fifo), "%s/fifo.h", dir);
+   snprintf(big, sizeof(big), "%s/big.h", dir);
+   snprintf(sub, sizeof(sub), "%s/sub.h", dir);
+   snprintf(opt, sizeof(opt), "-I%s", dir);
+   CHECK(mkfifo(fifo, 0600) == 0);
+   CHECK(mkdir(sub, 0700) == 0);
+   FILE *f = fopen(big, "w");
+   for (int i = 0; i < 4096; i++)
+      fprintf(f, "#define BIG_%d %d\n", i, i);
+   fclose(f);
+   const char *k = "kernel void k(global int *o) { o[0] = 1; }\n";
+   char fifo_src[256], dev_src[256], sub_src[256], big_src[256];
+   snprintf(fifo_src, sizeof(fifo_src), "#include \"fifo.h\"\n%s", k);
+   snprintf(dev_src, sizeof(dev_src), "#include \"/dev/zero\"\n%s", k);
+   snprintf(sub_src, sizeof(sub_src), "#include \"sub.h\"\n%s", k);
+   snprintf(big_src, sizeof(big_src), "#include \"big.h\"\n%s", k);
+   setenv("HSACL_BUILD_INCLUDE_DIRS", dir, 1);
+   for (int restricted = 0; restricted < 2; restricted++) {
+      if (restricted)
+         setenv("HSACL_BUILD_INCLUDES", "restricted", 1);
+      cl_int err;
+      char *log = build_with_log(fifo_src, opt, &err);
+      CHECK_EQ_INT(err, CL_BUILD_PROGRAM_FAILURE);
+      CHECK(strstr(log, "not a regular file") != NULL);
+      free(log);
+      if (!restricted) { /* restricted: /dev is outside the jail, "file not found" */
+         log = build_with_log(dev_src, opt, &err);
+         CHECK_EQ_INT(err, CL_BUILD_PROGRAM_FAILURE);
+         CHECK(strstr(log, "not a regular file") != NULL);
+         free(log);
+      }
+      log = build_with_log(sub_src, opt, &err);
+      CHECK_EQ_INT(err, CL_BUILD_PROGRAM_FAILURE);
+      free(log);
+      /* big.h is about 70 KB: within the default 64 MiB, past a 40000-byte bound; clang's
+       * own headers are exempt (the 20000-byte bound below is less than opencl-c-base.h). */
+      log = build_with_log(big_src, opt, &err);
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      free(log);
+      setenv("HSACL_BUILD_MAX_SOURCE", "40000", 1);
+      log = build_with_log(big_src, opt, &err);
+      CHECK_EQ_INT(err, CL_BUILD_PROGRAM_FAILURE);
+      CHECK(strstr(log, "HSACL_BUILD_MAX_SOURCE") != NULL && strstr(log, "big.h") != NULL);
+      free(log);
+      setenv("HSACL_BUILD_MAX_SOURCE", "20000", 1);
+      log = build_with_log(k, opt, &err); /* no include: builds */
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      free(log);
+      unsetenv("HSACL_BUILD_MAX_SOURCE");
+   }
+   unsetenv("HSACL_BUILD_INCLUDES");
+   unsetenv("HSACL_BUILD_INCLUDE_DIRS");
+   unlink(fifo);
+   unlink(big);
+   rmdir(sub);
+   rmdir(dir);
+   alarm(0);
+}
+
+/*
+ * Recursion (issue 24): OpenCL C forbids it (OpenCL C 3.0 §6.11); clang-19 accepted it and
+ * the kernel faulted at depth 1. A cycle of direct calls fails clBuildProgram with
+ * CL_BUILD_PROGRAM_FAILURE and a log line naming its functions, also when the cycle starts
+ * in a function two kernels call, when a kernel calls itself, and (clCompileProgram) in one
+ * object or (clLinkProgram) across two. One function called many times builds and runs.
+ */
+static void
+test_recursion(void)
+{
+   const struct {
+      const char *src, *names[3];
+   } bad[] = {
+      { "int f(int n) { return n ? n + f(n - 1) : 0; }\n"
+        "kernel void k(global int *o) { o[0] = f(o[1]); }\n",
+        { "'f' calls itself" } },
+      { "int odd(int n);\n"
+        "int even(int n) { return n == 0 ? 1 : odd(n - 1); }\n"
+        "int odd(int n) { return n == 0 ? 0 : even(n - 1); }\n"
+        "kernel void k(global int *o) { o[0] = even(o[1]); }\n",
+        { "'even'", "'odd'" } },
+      /* The cycle h -> g -> h below a function both kernels call. */
+      { "int g(int n);\n"
+        "int h(int n) { return n ? g(n - 1) : 1; }\n"
+        "int g(int n) { return 2 * h(n); }\n"
+        "int shared(int n) { return h(n) + 1; }\n"
+        "kernel void k1(global int *o) { o[0] = shared(o[1]); }\n"
+        "kernel void k2(global int *o) { o[0] = shared(o[2]); }\n",
+        { "'h'", "'g'" } },
+      { "kernel void k(global int *o) { if (o[0]-- > 0) k(o); }\n", { "'k' calls itself" } },
+      /* Overloadable functions are named as written. */
+      { "__attribute__((overloadable)) int r(float x);\n"
+        "__attribute__((overloadable)) int r(int n) { return n ? r((float)n) : 0; }\n"
+        "__attribute__((overloadable)) int r(float x) { return r((int)x - 1); }\n"
+        "kernel void k(global int *o) { o[0] = r(o[1]); }\n",
+        { "r(int)", "r(float)" } },
+   };
+   cl_int err;
+   for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+      char *log = build_with_log(bad[i].src, NULL, &err);
+      CHECK_EQ_INT(err, CL_BUILD_PROGRAM_FAILURE);
+      CHECK(strstr(log, "recursion is not supported") != NULL);
+      for (int n = 0; n < 3 && bad[i].names[n]; n++)
+         CHECK(strstr(log, bad[i].names[n]) != NULL);
+      if (err != CL_BUILD_PROGRAM_FAILURE || !strstr(log, bad[i].names[0]))
+         fprintf(stderr, "recursive program %zu:\n%s\n", i, log);
+      free(log);
+   }
+
+   /* Not recursion: one function called twice in a kernel, from two kernels, and along two
+    * paths of a diamond (a -> b, a -> c, b -> d, c -> d). */
+   const char *fine =
+      "int d(int x) { return x * 3; }\n"
+      "int b(int x) { return d(x) + 1; }\n"
+      "int c(int x) { return d(x) + 2; }\n"
+      "int a(int x) { return b(x) + c(x) + d(x) + d(x + 1); }\n"
+      "kernel void k1(global int *o) { o[0] = a(o[1]); }\n"
+      "kernel void k2(global int *o) { o[2] = a(o[3]) + d(1); }\n";
+   cl_program p = program_from_source(fine);
+   CHECK_EQ_INT(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_SUCCESS);
+   cl_kernel k = clCreateKernel(p, "k1", &err);
+   cl_command_queue q = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+   int host[4] = { 0, 5, 0, 0 };
+   cl_mem buf = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(host),
+                               host, &err);
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(buf), &buf), CL_SUCCESS);
+   size_t one = 1;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(host), host, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(host[0], 16 + 17 + 15 + 18); /* b(5) + c(5) + d(5) + d(6) */
+   clReleaseMemObject(buf);
+   clReleaseCommandQueue(q);
+   clReleaseKernel(k);
+   clReleaseProgram(p);
+
+   /* clCompileProgram refuses a cycle inside the object; one across objects compiles and
+    * fails clLinkProgram. */
+   p = program_from_source(bad[0].src);
+   CHECK_EQ_INT(clCompileProgram(p, 1, &device, NULL, 0, NULL, NULL, NULL, NULL),
+                CL_COMPILE_PROGRAM_FAILURE);
+   char *log = build_log(p);
+   CHECK(strstr(log, "'f' calls itself") != NULL);
+   free(log);
+   clReleaseProgram(p);
+   cl_program objs[2] = {
+      program_from_source("int ping(int n);\nint pong(int n) { return n ? ping(n - 1) : 0; }\n"
+                          "kernel void k(global int *o) { o[0] = pong(o[1]); }\n"),
+      program_from_source("int pong(int n);\nint ping(int n) { return pong(n) + 1; }\n"),
+   };
+   for (int i = 0; i < 2; i++)
+      CHECK_EQ_INT(clCompileProgram(objs[i], 1, &device, NULL, 0, NULL, NULL, NULL, NULL),
+                   CL_SUCCESS);
+   cl_program linked = clLinkProgram(context, 1, &device, NULL, 2, objs, NULL, NULL, &err);
+   CHECK_EQ_INT(err, CL_LINK_PROGRAM_FAILURE);
+   if (linked) {
+      log = build_log(linked);
+      CHECK(strstr(log, "'ping'") != NULL && strstr(log, "'pong'") != NULL);
+      free(log);
+      clReleaseProgram(linked);
+   }
+   clReleaseProgram(objs[0]);
+   clReleaseProgram(objs[1]);
 }
 
 static void
@@ -870,6 +1087,8 @@ main(void)
    test_global_variables();
    test_build_errors();
    test_restricted_includes();
+   test_include_files();
+   test_recursion();
    test_binaries();
    test_compile_link_il_builtin();
    test_async_build();
