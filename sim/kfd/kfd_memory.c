@@ -23,8 +23,10 @@
  * Executable allocations (ExecuteAccess: code objects, ROCr's blit kernels) are writable
  * by the GPU — ROCr's loader copies code into them with its blit kernels — and their
  * decoded instructions are dropped when ROCr invalidates the code caches (a PM4 packet,
- * kfd_memory_invalidate_code). Dropped decodings are kept until close: a dispatch on
- * another queue may still be running them.
+ * kfd_memory_invalidate_code). A dispatch may still be running a dropped decoding, so
+ * dropped ones ("graves") are freed only when no queue runs a dispatch
+ * (kfd_queue_quiet_locked): at a later invalidation, when a CP goes idle or a queue has
+ * been destroyed (kfd_memory_reclaim_code), or at close.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -80,6 +82,7 @@ static kfd_mem **table;
 static size_t table_count, table_cap;
 static kfd_nested *nested; /* table write lock */
 static kfd_grave *graves;  /* table write lock */
+static _Atomic bool graves_pending; /* graves != NULL, readable without the lock */
 static kfd_window *windows; /* table write lock */
 
 /* ---- the table ------------------------------------------------------------------------ */
@@ -238,6 +241,18 @@ kfd_memory_open(void)
    return HSA_STATUS_SUCCESS;
 }
 
+static void
+graves_free_locked(void)
+{
+   while (graves) {
+      kfd_grave *g = graves;
+      graves = g->next;
+      sim__isa_program_free(g->program);
+      free(g);
+   }
+   atomic_store(&graves_pending, false);
+}
+
 /* Frees what ROCr left behind (a process exiting without hsa_shut_down). */
 void
 kfd_memory_close(void)
@@ -258,17 +273,12 @@ kfd_memory_close(void)
       windows = w->next;
       free(w);
    }
-   while (graves) {
-      kfd_grave *g = graves;
-      graves = g->next;
-      sim__isa_program_free(g->program);
-      free(g);
-   }
+   graves_free_locked();
    pthread_rwlock_unlock(&table_lock);
 }
 
 void
-kfd_memory_invalidate_code(void)
+kfd_memory_invalidate_code(const sim_cp *self)
 {
    pthread_rwlock_wrlock(&table_lock);
    for (size_t i = 0; i < table_count; i++) {
@@ -287,6 +297,25 @@ kfd_memory_invalidate_code(void)
       g->next = graves;
       graves = g;
    }
+   /* Checked after the swap, under the write lock (kfd_queue_quiet_locked). */
+   if (graves && kfd_queue_quiet_locked(self))
+      graves_free_locked();
+   atomic_store(&graves_pending, graves != NULL);
+   pthread_rwlock_unlock(&table_lock);
+}
+
+bool
+kfd_memory_code_pending(void)
+{
+   return atomic_load_explicit(&graves_pending, memory_order_relaxed);
+}
+
+void
+kfd_memory_reclaim_code(void)
+{
+   pthread_rwlock_wrlock(&table_lock);
+   if (graves && kfd_queue_quiet_locked(NULL))
+      graves_free_locked();
    pthread_rwlock_unlock(&table_lock);
 }
 

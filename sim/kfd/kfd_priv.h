@@ -56,8 +56,15 @@ kfd_node_valid(uint32_t node)
 
 hsa_status_t kfd_memory_open(void);
 void kfd_memory_close(void);
-/* Drops the decoded instructions of every executable allocation (PM4 cache invalidate). */
-void kfd_memory_invalidate_code(void);
+/* Drops the decoded instructions of every executable allocation (PM4 cache invalidate).
+ * Queue list locked on entry; `self` is the CP processing the packet. A decoding a running
+ * dispatch may still use is kept until a later invalidation or kfd_memory_reclaim_code
+ * finds every queue quiet (kfd_queue_quiet_locked), then freed. */
+void kfd_memory_invalidate_code(const sim_cp *self);
+/* Whether dropped decodings wait to be freed (a hint: no lock). */
+bool kfd_memory_code_pending(void);
+/* Frees the dropped decodings if every queue is quiet. Queue list locked on entry. */
+void kfd_memory_reclaim_code(void);
 
 /* ---- events (kfd_event.c) ------------------------------------------------------------ */
 
@@ -71,6 +78,10 @@ void kfd_event_memory_fault(uint32_t node, uint64_t address);
 /* ---- queues (kfd_queue.c) ------------------------------------------------------------ */
 
 void kfd_queue_close(void);
+/* No dispatch runs on any queue, `self` (a CP processing a packet itself, or NULL) aside,
+ * and no queue is being destroyed: no wave holds a decoded program. Queue list locked on
+ * entry; called under the memory table's write lock. */
+bool kfd_queue_quiet_locked(const sim_cp *self);
 /* Makes idle command processors look at their doorbells now (a host thread is about to
  * sleep waiting for the GPU). */
 void kfd_queue_kick(void);

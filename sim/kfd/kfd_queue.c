@@ -82,6 +82,7 @@ typedef struct kfd_queue {
 
 static pthread_mutex_t queues_lock = PTHREAD_MUTEX_INITIALIZER;
 static kfd_queue *queues;
+static uint32_t queues_closing; /* unlinked, CP not yet joined (queues_lock) */
 static HSA_QUEUEID next_queue_id = 1;
 
 static _Atomic uint32_t kick_seq;
@@ -186,10 +187,13 @@ cp_idle_cancel(sim_cp *cp)
  * application on its own condition variable: nobody kicks) submits the next one within
  * that window. Afterwards the sleep doubles up to KICK_MAX_NS.
  */
+static void reclaim_code(void);
+
 static void
 cp_idle_sleep(sim_cp *cp, uint32_t ticket)
 {
    kfd_queue *q = cp->owner;
+   reclaim_code(); /* this CP is quiet now; a kick meanwhile ends the sleep at once */
    uint64_t now = sim__cp_clock();
    uint64_t r = atomic_load_explicit(cp->read_index, memory_order_relaxed);
    if (r != q->last_read) {
@@ -387,8 +391,48 @@ cp_scratch_done(sim_cp *cp)
 static void
 cp_invalidate_code(sim_cp *cp)
 {
-   (void)cp;
-   kfd_memory_invalidate_code();
+   pthread_mutex_lock(&queues_lock);
+   kfd_memory_invalidate_code(cp);
+   pthread_mutex_unlock(&queues_lock);
+}
+
+/* Frees dropped decodings once nothing runs: called when a CP goes to sleep and when a
+ * queue has been destroyed, since the invalidation itself often comes while ROCr's copy of
+ * the code object is still running on the same queue. */
+static void
+reclaim_code(void)
+{
+   if (!kfd_memory_code_pending())
+      return;
+   pthread_mutex_lock(&queues_lock);
+   kfd_memory_reclaim_code();
+   pthread_mutex_unlock(&queues_lock);
+}
+
+/*
+ * A CP's `busy` is set before it starts a packet or an asynchronous dispatch and cleared
+ * once none runs. The caller swapped the decodings out under the memory table's write lock:
+ * a wave that read one before took the table's read lock (sim__mem_find) after its CP
+ * became busy, so that CP is still seen busy here unless the dispatch has ended.
+ */
+bool
+kfd_queue_quiet_locked(const sim_cp *self)
+{
+   if (queues_closing)
+      return false;
+   for (kfd_queue *q = queues; q; q = q->next) {
+      sim_cp *cp = &q->cp;
+      if (cp == self) {
+         pthread_mutex_lock(&cp->lock);
+         uint32_t inflight = cp->inflight;
+         pthread_mutex_unlock(&cp->lock);
+         if (inflight)
+            return false;
+      } else if (atomic_load(&cp->busy)) {
+         return false;
+      }
+   }
+   return true;
 }
 
 static const sim_cp_ops kfd_cp_ops = {
@@ -529,6 +573,7 @@ hsaKmtDestroyQueue(HSA_QUEUEID QueueId)
       if ((*p)->id == QueueId) {
          q = *p;
          *p = q->next;
+         queues_closing++;
          break;
       }
    }
@@ -536,6 +581,10 @@ hsaKmtDestroyQueue(HSA_QUEUEID QueueId)
    if (!q)
       return HSAKMT_STATUS_INVALID_PARAMETER;
    queue_destroy(q);
+   pthread_mutex_lock(&queues_lock);
+   queues_closing--;
+   pthread_mutex_unlock(&queues_lock);
+   reclaim_code();
    return HSAKMT_STATUS_SUCCESS;
 }
 
@@ -545,12 +594,16 @@ kfd_queue_close(void)
    pthread_mutex_lock(&queues_lock);
    kfd_queue *list = queues;
    queues = NULL;
+   queues_closing++;
    pthread_mutex_unlock(&queues_lock);
    while (list) {
       kfd_queue *next = list->next;
       queue_destroy(list);
       list = next;
    }
+   pthread_mutex_lock(&queues_lock);
+   queues_closing--;
+   pthread_mutex_unlock(&queues_lock);
 }
 
 /* Every CU runs every queue here: a CU mask changes nothing. */
