@@ -565,27 +565,14 @@ mem_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocki
       map->host_ptr = (char *)mem->host_ptr + map->rect_origin[0] +
                       map->rect_origin[1] * im->host_row_pitch +
                       map->rect_origin[2] * im->host_slice_pitch;
-      pthread_mutex_lock(&mem->lock);
-      map->next = mem->maps;
-      mem->maps = map;
-      pthread_mutex_unlock(&mem->lock);
-      atomic_fetch_add(&mem->map_count, 1);
+      mem__map_add(mem, map);
       err = mem__enqueue_rect_rw(q, mem, CL_COMMAND_MAP_IMAGE, true, blocking_map,
                                  map->rect_origin, map->rect_origin, map->rect_region,
                                  im->row_pitch, im->slice_pitch, im->host_row_pitch,
                                  im->host_slice_pitch, mem->host_ptr, false,
                                  num_events_in_wait_list, event_wait_list, event);
       if (err != CL_SUCCESS) {
-         pthread_mutex_lock(&mem->lock);
-         for (struct mem_map **link = &mem->maps; *link; link = &(*link)->next) {
-            if (*link == map) {
-               *link = map->next;
-               break;
-            }
-         }
-         pthread_mutex_unlock(&mem->lock);
-         atomic_fetch_sub(&mem->map_count, 1);
-         icd_free(map);
+         mem__map_drop(mem, map); /* no staging: the application's memory */
          goto out;
       }
       result = map->host_ptr;

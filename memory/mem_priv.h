@@ -92,6 +92,11 @@ cl_int mem__enqueue_nop(struct _cl_command_queue *q, struct _cl_mem *mem, cl_com
                         cl_uint num_events, const cl_event *wait_list, cl_event *event);
 
 /* Host access checks of §5.2.2 / §5.3.3 (CL_INVALID_OPERATION, logged). */
+/* Puts `map` on mem->maps (counted in map_count), or takes it off again and frees it with
+ * its staging copy (a map command that failed or was refused). Take mem->lock. */
+void mem__map_add(struct _cl_mem *mem, struct mem_map *map);
+void mem__map_drop(struct _cl_mem *mem, struct mem_map *map);
+
 cl_int mem__check_host_read(const struct _cl_mem *mem);
 cl_int mem__check_host_write(const struct _cl_mem *mem);
 

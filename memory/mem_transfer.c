@@ -840,6 +840,33 @@ mem_EnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_obj
    return finish_enqueue(cmd, CL_SUCCESS, event, false);
 }
 
+void
+mem__map_add(struct _cl_mem *mem, struct mem_map *map)
+{
+   pthread_mutex_lock(&mem->lock);
+   map->next = mem->maps;
+   mem->maps = map;
+   pthread_mutex_unlock(&mem->lock);
+   atomic_fetch_add(&mem->map_count, 1);
+}
+
+void
+mem__map_drop(struct _cl_mem *mem, struct mem_map *map)
+{
+   pthread_mutex_lock(&mem->lock);
+   for (struct mem_map **link = &mem->maps; *link; link = &(*link)->next) {
+      if (*link == map) {
+         *link = map->next;
+         break;
+      }
+   }
+   pthread_mutex_unlock(&mem->lock);
+   atomic_fetch_sub(&mem->map_count, 1);
+   if (map->staging)
+      mem_staging_free(map->staging_dev, map->staging, map->staging_size);
+   icd_free(map);
+}
+
 cl_int
 mem__enqueue_map(struct _cl_command_queue *q, struct _cl_mem *mem, cl_command_type type,
                  bool blocking_map, cl_map_flags map_flags, size_t offset, size_t size,
@@ -892,29 +919,14 @@ mem__enqueue_map(struct _cl_command_queue *q, struct _cl_mem *mem, cl_command_ty
          cmd->submit = xfer_submit;
       }
    }
-   pthread_mutex_lock(&mem->lock);
-   map->next = mem->maps;
-   mem->maps = map;
-   pthread_mutex_unlock(&mem->lock);
-   atomic_fetch_add(&mem->map_count, 1);
+   mem__map_add(mem, map);
    *out = map->host_ptr;
    err = disp_command_enqueue(cmd, event, blocking_map);
    if (err != CL_SUCCESS && blocking_map) {
       cl_int why = err;
       /* The command ended (failed): the application gets no pointer, so the mapping it
        * would have to unmap goes (the object's map count with it). */
-      pthread_mutex_lock(&mem->lock);
-      for (struct mem_map **link = &mem->maps; *link; link = &(*link)->next) {
-         if (*link == map) {
-            *link = map->next;
-            break;
-         }
-      }
-      pthread_mutex_unlock(&mem->lock);
-      atomic_fetch_sub(&mem->map_count, 1);
-      if (map->staging)
-         mem_staging_free(map->staging_dev, map->staging, map->staging_size);
-      icd_free(map);
+      mem__map_drop(mem, map);
       *out = NULL;
       if (why == CL_INVALID_OPERATION) /* refused (an event callback), not run */
          return why;

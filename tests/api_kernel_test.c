@@ -6,6 +6,7 @@
  * that faults: its event fails, the context's pfn_notify is called, the queue goes on.
  */
 #define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clEnqueueTask is tested */
 #include <CL/cl.h>
 
 #include <pthread.h>

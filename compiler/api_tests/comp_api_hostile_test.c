@@ -13,21 +13,6 @@
  */
 #include "comp_api_test.h"
 
-static cl_int
-build_expecting(const char *src, const char *needle)
-{
-   cl_program p = program_from_source(src);
-   cl_int err = clBuildProgram(p, 1, &device, NULL, NULL, NULL);
-   char *log = build_log(p);
-   if (needle && !strstr(log, needle))
-      fprintf(stderr, "log lacks '%s':\n%.2000s\n", needle, log);
-   if (needle)
-      CHECK(strstr(log, needle) != NULL);
-   free(log);
-   clReleaseProgram(p);
-   return err;
-}
-
 /* `prefix` repeated n times, then `middle`, then `suffix` n times, inside a kernel. */
 static char *
 nested(const char *prefix, const char *middle, const char *suffix, int n)

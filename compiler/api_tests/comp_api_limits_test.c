@@ -11,22 +11,6 @@
  */
 #include "comp_api_test.h"
 
-/* Builds `src`; returns clBuildProgram's status and checks the log mentions `needle`. */
-static cl_int
-build_expecting(const char *src, const char *needle)
-{
-   cl_program p = program_from_source(src);
-   cl_int err = clBuildProgram(p, 1, &device, NULL, NULL, NULL);
-   char *log = build_log(p);
-   if (needle && !strstr(log, needle))
-      fprintf(stderr, "log lacks '%s':\n%s\n", needle, log);
-   if (needle)
-      CHECK(strstr(log, needle) != NULL);
-   free(log);
-   clReleaseProgram(p);
-   return err;
-}
-
 static char *
 doubling_source(int depth)
 {

@@ -119,4 +119,21 @@ build_expect(cl_program p, const char *options, cl_int want)
    return err;
 }
 
+/* Builds `src` (a program released again); returns clBuildProgram's status and, with
+ * `needle`, checks the log contains it. */
+static inline cl_int
+build_expecting(const char *src, const char *needle)
+{
+   cl_program p = program_from_source(src);
+   cl_int err = clBuildProgram(p, 1, &device, NULL, NULL, NULL);
+   char *log = build_log(p);
+   if (needle && !strstr(log, needle))
+      fprintf(stderr, "log lacks '%s':\n%.2000s\n", needle, log);
+   if (needle)
+      CHECK(strstr(log, needle) != NULL);
+   free(log);
+   clReleaseProgram(p);
+   return err;
+}
+
 #endif
