@@ -59,6 +59,11 @@ void kfd_memory_close(void);
 /* Drops the decoded instructions of every executable allocation (PM4 cache invalidate). */
 void kfd_memory_invalidate_code(void);
 
+/* A queue's doorbell page, mapped for every GPU as SIM_ALLOC_DOORBELL memory; NULL when out
+ * of memory. Destroy accepts NULL. */
+void *kfd_memory_doorbell_create(void);
+void kfd_memory_doorbell_destroy(void *page);
+
 /* ---- events (kfd_event.c) ------------------------------------------------------------ */
 
 void kfd_event_open(void);
