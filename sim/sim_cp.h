@@ -7,9 +7,10 @@
  * sim__isa_dispatch (sim_isa.h).
  *
  * What the core does, for both: it reads a packet only once the queue's doorbell has been
- * written with that packet's index or a later one, as a hardware CP does (HSA PSA §2.8.3:
- * the producer rings the doorbell with the packet id after publishing it; AMD's gfx9 CP
- * takes the doorbell value as the last packet to process). A packet the producer wrote
+ * written with that packet's index or a later one, as a hardware CP does (the HSA System
+ * Architecture Specification's AQL doorbell signal, AMDGPUUsage "Kernel Dispatch": the
+ * producer publishes the packet, then rings with its index — ROCr writes the last packet's,
+ * write_index + n - 1 in amd_blit_kernel.cpp, hsacl each packet's). A packet the producer wrote
  * but did not ring for is not run — a missing doorbell hangs the queue as on hardware.
  * The CP keeps the largest value seen (producers of a multi-producer queue may ring out of
  * order); a negative value (the front end's initial -1) allows nothing. The doorbell is a

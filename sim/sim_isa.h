@@ -41,9 +41,10 @@ enum sim_alloc_flags {
 };
 
 /*
- * Set by the front end before its first dispatch: a wave wrote the doorbell at `va` (a
- * SIM_ALLOC_DOORBELL allocation); called on the interpreter thread after the store is
- * visible, with no interpreter lock held. NULL: doorbell writes wake nobody.
+ * A wave wrote the doorbell at `va` (a SIM_ALLOC_DOORBELL allocation): called on the
+ * interpreter thread after the store is visible, with no interpreter lock held. The front
+ * end stores it (__atomic, release) when it creates a queue; NULL: doorbell writes wake
+ * nobody.
  */
 extern void (*sim__doorbell_hook)(uint64_t va);
 

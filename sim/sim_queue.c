@@ -332,7 +332,7 @@ hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
       return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
    }
    sq->thread_started = true;
-   sim__doorbell_hook = doorbell_hook;
+   __atomic_store_n(&sim__doorbell_hook, doorbell_hook, __ATOMIC_RELEASE);
    queue_publish(sq);
    *queue = &sq->q;
    SIM_LOGD("queue", "queue %llu created on GPU %u: %u packets at %p",

@@ -20,7 +20,7 @@ doorbell_written(sim_wave *w)
    uint64_t va = w->doorbell_va;
    w->doorbell_va = 0;
    atomic_thread_fence(memory_order_seq_cst);
-   void (*hook)(uint64_t) = sim__doorbell_hook;
+   void (*hook)(uint64_t) = __atomic_load_n(&sim__doorbell_hook, __ATOMIC_ACQUIRE);
    if (hook)
       hook(va);
 }

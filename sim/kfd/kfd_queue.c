@@ -465,7 +465,7 @@ hsaKmtCreateQueue(HSAuint32 NodeId, HSA_QUEUE_TYPE Type, HSAuint32 QueuePercenta
    if (!q->doorbell)
       goto out_free;
    atomic_store(q->doorbell, -1); /* nothing rung */
-   sim__doorbell_hook = doorbell_hook;
+   __atomic_store_n(&sim__doorbell_hook, doorbell_hook, __ATOMIC_RELEASE);
    q->node = NodeId;
    q->amdq = (amd_queue_t *)((uint8_t *)QueueResource->Queue_read_ptr_aql -
                              offsetof(amd_queue_t, read_dispatch_id));
