@@ -20,13 +20,13 @@
  *      (barrier bit: it runs when they all completed), or — when no record is left — a
  *      barrier-AND whose completion signal is S_done.
  * The host moves C's write index far ahead once; the GPU fills the slots in order, round
- * the ring (when a scheduler runs, every earlier packet has been consumed), and publishes
- * each packet's header last (HSA PSA §2.9.3), so the command processor runs them as it
- * reaches them. The scheduler runs with the barrier bit, so no kernel of the
- * tree runs while it does, and every packet it writes is published before it completes:
- * the processor finds them when it looks at the ring again after the scheduler. (On a
- * hardware CP the scheduler would also ring C's doorbell; the software CP of both runtimes
- * re-reads the ring after each packet, and neither runtime maps its doorbell for the GPU.)
+ * the ring (when a scheduler runs, every earlier packet has been consumed), publishes
+ * each packet's header last (HSA PSA §2.9.3), and before the scheduler returns rings C's
+ * doorbell with the index of the last packet it wrote, as a command processor reads no
+ * packet before its doorbell is written: ockl's __ockl_hsa_signal_store on C's doorbell
+ * signal (an AMD_SIGNAL_KIND_DOORBELL signal on both runtimes: on gfx9 a release store of
+ * the index to its hardware_doorbell_ptr). The scheduler runs with the barrier bit, so no
+ * kernel of the tree runs while it does.
  *
  * Completion rules (§3.2.5 / OpenCL C §6.15.15.4): every child starts after its parent
  * kernel finished (allowed for all three CLK_ENQUEUE_FLAGS_*: NO_WAIT and WAIT_WORK_GROUP
@@ -65,6 +65,7 @@ struct dq_tree {
    uint64_t hdr, ring_base;
    uint32_t ring_mask, pad;
    uint64_t ring_next, self_index, done_signal, hsa_queue, sched_kernarg, printf_buffer;
+   uint64_t doorbell_signal; /* C's hsa_queue_t.doorbell_signal */
 };
 #define DQ_TREE_AT 512u
 #define DQ_TREE_BYTES 1024u
@@ -78,13 +79,19 @@ static const char sched_src[] =
    "  uint rec_hint, ev_hint, root_pending, failed; ulong sched_ko;\n"
    "  uint sched_private, sched_group; ulong tick_num, tick_den, launches; } dq_hdr;\n"
    "typedef struct { ulong hdr, ring_base; uint ring_mask, pad;\n"
-   "  ulong ring_next, self_index, done_signal, hsa_queue, sched_kernarg, printf_buffer; } dq_tree;\n"
+   "  ulong ring_next, self_index, done_signal, hsa_queue, sched_kernarg, printf_buffer;\n"
+   "  ulong doorbell_signal; } dq_tree;\n"
    "typedef struct { uint state, kind; ulong parent; uint pending, flags; uint nwait, implicit;\n"
    "  ulong event; ulong wait[12]; ulong t_queued; uchar pad2[48];\n"
    "  uint pkt[16]; } dq_rec;\n"
    "typedef struct { int status; uint refs, kind, prof; ulong prof_ptr, t_start, t_end,\n"
    "  t_complete; ulong pad[3]; } dq_ev;\n"
 "ulong __ockl_memrealtime_u64(void);\n"
+   /* ockl's, hsa_signal_t passed as its handle; order 3 is __ATOMIC_RELEASE */
+   "void __ockl_hsa_signal_store(ulong signal, long value, int order);\n"
+   "static void ring(global dq_tree *h) {\n"
+   "  __ockl_hsa_signal_store(h->doorbell_signal, (long)(h->ring_next - 1), __ATOMIC_RELEASE);\n"
+   "}\n"
    "static void put(global dq_tree *h, uint w0, const uint *w) {\n"
    "  global uint *s = (global uint *)(h->ring_base + (h->ring_next & h->ring_mask) * 64);\n"
    "  h->ring_next++;\n"
@@ -178,6 +185,7 @@ static const char sched_src[] =
    "      w[10] = (uint)t->sched_kernarg; w[11] = (uint)(t->sched_kernarg >> 32);\n"
    "      t->self_index = t->ring_next;\n"
    "      put(t, 2u | (1u << 8) | (2u << 9) | (2u << 11) | (1u << 16), w);\n"
+   "      ring(t);\n"
    "      return;\n"
    "    }\n"
    "    if (!blocked) break;\n"
@@ -191,6 +199,7 @@ static const char sched_src[] =
    "  uint w[16] = { 0 };\n"
    "  w[14] = (uint)t->done_signal; w[15] = (uint)(t->done_signal >> 32);\n"
    "  put(t, 3u | (1u << 8) | (2u << 9) | (2u << 11), w);\n"
+   "  ring(t);\n"
    "}\n";
 
 struct disp_devq {
@@ -407,6 +416,7 @@ disp_devq_tree_start(struct disp_devq *dq, void *printf_buffer, hsa_signal_t *pa
    b->self_index = r + 1;
    b->done_signal = t->s_done.handle;
    b->hsa_queue = (uint64_t)(uintptr_t)t->c;
+   b->doorbell_signal = t->c->doorbell_signal.handle;
    b->sched_kernarg = (uint64_t)(uintptr_t)t->block;
    b->printf_buffer = (uint64_t)(uintptr_t)printf_buffer;
    uint64_t arg = (uint64_t)(uintptr_t)b;
@@ -448,8 +458,8 @@ disp_devq_tree_start(struct disp_devq *dq, void *printf_buffer, hsa_signal_t *pa
    w[11] = (uint32_t)(b->sched_kernarg >> 32);
    write_slot(t->c, r + 1, w);
    /* The rest of the ring is the GPU's, round and round: the write index goes far ahead
-    * at once (the packet processor takes a slot when its header is valid, and the
-    * scheduler writes only slots the processor has consumed). */
+    * at once (the packet processor takes a slot once it was rung for and its header is
+    * valid; the scheduler writes only slots the processor has consumed and rings them). */
    hsa->hsa_queue_add_write_index_scacq_screl(t->c, DQ_WRITE_AHEAD);
    hsa->hsa_signal_store_screlease(t->c->doorbell_signal, (hsa_signal_value_t)(r + 1));
    *wait_signal = t->prev ? t->prev->s_done : (hsa_signal_t){ 0 };

@@ -52,7 +52,8 @@ sim__cp_signal_complete(sim_amd_signal *s, bool profiling, uint64_t start, uint6
 
 void
 sim__cp_init(sim_cp *cp, const sim_cp_ops *ops, void *owner, uint64_t id, void *ring,
-             uint32_t size, _Atomic uint64_t *read_index, _Atomic uint64_t *write_index)
+             uint32_t size, _Atomic uint64_t *read_index, _Atomic uint64_t *write_index,
+             _Atomic int64_t *doorbell)
 {
    memset(cp, 0, sizeof(*cp));
    cp->ops = ops;
@@ -62,6 +63,7 @@ sim__cp_init(sim_cp *cp, const sim_cp_ops *ops, void *owner, uint64_t id, void *
    cp->size = size;
    cp->read_index = read_index;
    cp->write_index = write_index;
+   cp->doorbell = doorbell;
    pthread_mutex_init(&cp->lock, NULL);
    pthread_cond_init(&cp->retired, NULL);
 }
@@ -442,6 +444,13 @@ packet_ready(sim_cp *cp, uint64_t *index)
    if (atomic_load(&cp->error) || atomic_load(&cp->suspended))
       return false;
    uint64_t r = cp->next; /* written only by this (the CP) thread */
+   if (r >= cp->rung) {
+      /* Acquire: the packets were published before the ring (PSA §2.9.3). */
+      int64_t bell = atomic_load_explicit(cp->doorbell, memory_order_acquire);
+      if (bell < 0 || (uint64_t)bell < r)
+         return false;
+      cp->rung = (uint64_t)bell + 1;
+   }
    uint64_t w = atomic_load(cp->write_index);
    if (r >= w || slot_unreleased(cp, r))
       return false;
@@ -453,11 +462,11 @@ packet_ready(sim_cp *cp, uint64_t *index)
 }
 
 /*
- * Like a GPU's command processor it polls the ring for a while after the last packet, so a
- * producer that keeps it fed rings the doorbell with a plain store; only then does it
- * announce a sleep through the front end's idle hooks. The producer publishes the header
- * before ringing (PSA §2.9.3), so the re-test after announcing sees every packet whose ring
- * did not wake the CP.
+ * Like a GPU's command processor it polls the doorbell for a while after the last packet,
+ * so a producer that keeps it fed rings with a plain store; only then does it announce a
+ * sleep through the front end's idle hooks. The producer publishes the header before
+ * ringing (PSA §2.9.3), so the re-test after announcing sees every ring that did not wake
+ * the CP.
  */
 void
 sim__cp_run(sim_cp *cp)
@@ -468,6 +477,7 @@ sim__cp_run(sim_cp *cp)
    uint64_t budget = 0;
    bool slept = false, polled = false;
    cp->next = atomic_load(cp->read_index);
+   cp->rung = cp->next;
    while (!atomic_load(&cp->stop)) {
       uint64_t index;
       if (slot_unreleased(cp, cp->next)) {

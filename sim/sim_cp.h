@@ -6,7 +6,20 @@
  * rings and amd_signal_t signals. Both reach the interpreter only through
  * sim__isa_dispatch (sim_isa.h).
  *
- * What the core does, for both: it waits until write index > read index and the slot's
+ * What the core does, for both: it reads a packet only once the queue's doorbell has been
+ * written with that packet's index or a later one, as a hardware CP does (the HSA System
+ * Architecture Specification's AQL doorbell signal, AMDGPUUsage "Kernel Dispatch": the
+ * producer publishes the packet, then rings with its index — ROCr writes the last packet's,
+ * write_index + n - 1 in amd_blit_kernel.cpp, hsacl each packet's). A packet the producer wrote
+ * but did not ring for is not run — a missing doorbell hangs the queue as on hardware.
+ * The CP keeps the largest value seen (producers of a multi-producer queue may ring out of
+ * order); a negative value (the front end's initial -1) allows nothing. The doorbell is a
+ * 64-bit word the front end names (sim_cp.doorbell): the software runtime's doorbell
+ * signal points at it (AMD_SIGNAL_KIND_DOORBELL, as ROCr's), the software KFD's is the
+ * word ROCr received as Queue_DoorBell; both are SIM_ALLOC_DOORBELL memory, so a wave's
+ * store to it (ockl's __ockl_hsa_signal_store on a doorbell signal) wakes the CP through
+ * sim__doorbell_hook, and the front ends wake it on host writes (idle hooks).
+ * Then it waits until write index > read index and the slot's
  * header type is not INVALID (the producer publishes the header last, PSA §2.9.3), and
  * until the read index has passed the slot's previous packet (index - size: a dispatch
  * still running keeps its slot, see sim_cp.c slot_unreleased), polling a
@@ -58,6 +71,7 @@ typedef struct sim_amd_signal {
 } sim_amd_signal;
 
 #define SIM_AMD_SIGNAL_KIND_USER 1
+#define SIM_AMD_SIGNAL_KIND_DOORBELL (-1) /* value slot: hardware_doorbell_ptr */
 
 /*
  * A packet's end of pipe, as the hardware CP does it: stores the timestamps when
@@ -138,6 +152,8 @@ struct sim_cp {
    uint32_t size;                 /* packets, a power of two */
    _Atomic uint64_t *read_index;  /* advanced by the CP (release) */
    _Atomic uint64_t *write_index; /* advanced by producers */
+   _Atomic int64_t *doorbell;     /* the last packet index rung (-1: none); see the top */
+   uint64_t rung;                 /* CP thread: packets below this index were rung for */
    _Atomic bool stop;             /* set by the front end to end sim__cp_run */
    _Atomic bool error;            /* set by the core when a packet failed */
    _Atomic bool suspended;        /* no packet is started while set (hsaKmtUpdateQueue 0%) */
@@ -157,7 +173,8 @@ struct sim_cp {
 };
 
 void sim__cp_init(sim_cp *cp, const sim_cp_ops *ops, void *owner, uint64_t id, void *ring,
-                  uint32_t size, _Atomic uint64_t *read_index, _Atomic uint64_t *write_index);
+                  uint32_t size, _Atomic uint64_t *read_index, _Atomic uint64_t *write_index,
+                  _Atomic int64_t *doorbell);
 
 /* Waits until no dispatch the CP started asynchronously runs any more: then the read index
  * has reached the packet the CP thread is processing. CP thread only. */

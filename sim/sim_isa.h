@@ -34,7 +34,19 @@ enum sim_alloc_flags {
     * kernarg, registered and code memory is not cached: the host and a running kernel
     * see each other's stores and atomics on it. */
    SIM_ALLOC_COARSE = 1u << 4,
+   /* Queue doorbells (AMD_SIGNAL_KIND_DOORBELL's hardware_doorbell_ptr points here): after
+    * an instruction that stored to such an allocation the interpreter calls
+    * sim__doorbell_hook with the address, as a doorbell write reaches the CP on hardware. */
+   SIM_ALLOC_DOORBELL = 1u << 5,
 };
+
+/*
+ * A wave wrote the doorbell at `va` (a SIM_ALLOC_DOORBELL allocation): called on the
+ * interpreter thread after the store is visible, with no interpreter lock held. The front
+ * end stores it (__atomic, release) when it creates a queue; NULL: doorbell writes wake
+ * nobody.
+ */
+extern void (*sim__doorbell_hook)(uint64_t va);
 
 /*
  * One GPU-accessible allocation. Owned by the runtime; lives until the application frees it

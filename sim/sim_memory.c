@@ -744,6 +744,13 @@ out_unlock:
    return st;
 }
 
+hsa_status_t
+sim__mem_register_internal(void *ptr, size_t size)
+{
+   void *agent_ptr;
+   return lock_range(ptr, size, all_gpus(), &agent_ptr);
+}
+
 static hsa_status_t
 unlock_range(void *host_ptr)
 {

@@ -190,6 +190,10 @@ hsa_status_t sim__mem_split(void *va, const uint64_t *cuts, const uint32_t *flag
  */
 hsa_status_t sim__mem_translate(const void *ptr, uint64_t size, uint8_t **view);
 
+/* Makes the runtime's own host memory [ptr, +size) reachable by every GPU (as locked memory;
+ * registering the same range again only counts). */
+hsa_status_t sim__mem_register_internal(void *ptr, size_t size);
+
 /* Whether every page of [ptr, ptr+size) is mapped in the process (mincore): the copy engine's
  * page-table walk, so that a copy through memory unmapped since it was submitted faults
  * instead of crashing the process. */
@@ -208,6 +212,12 @@ void sim__signal_store(sim_signal *s, int64_t v);
  * modifying it directly, sim__signal_notify wakes whoever waits (the eventcount). */
 struct sim_amd_signal *sim__signal_amd(sim_signal *s);
 void sim__signal_notify(sim_signal *s);
+/* A queue's doorbell signal, AMD_SIGNAL_KIND_DOORBELL as ROCr's: its value operations act
+ * on `word` (set to -1 here: nothing rung), which it points to as hardware_doorbell_ptr. */
+hsa_status_t sim__signal_create_doorbell(_Atomic int64_t *word, hsa_signal_t *signal);
+/* Enters the signal arena in the memory table, so that kernels read and write signals as
+ * they do on ROCr (ockl's signal functions): called when a queue is created. */
+hsa_status_t sim__signal_arena_register(void);
 /* Profiling timestamps stored with the signal that completes a dispatch or copy. */
 void sim__signal_set_times(sim_signal *s, uint64_t start, uint64_t end);
 void sim__signal_get_times(sim_signal *s, uint64_t *start, uint64_t *end);

@@ -7,7 +7,11 @@
  * The ring is system memory (GPU VA == host pointer, entered in the allocation table so
  * the interpreter can read the dispatch packet). One CP thread per queue. Its idle sleep is
  * the eventcount of sim_priv.h on the doorbell signal: a ring costs the producer a system
- * call only while the CP sleeps. Barrier waits watch their signals and sleep on the epoch.
+ * call only while the CP sleeps. The doorbell signal is AMD_SIGNAL_KIND_DOORBELL, as ROCr's:
+ * its value operations act on a doorbell word of the queue's own (SIM_ALLOC_DOORBELL
+ * system memory), which a kernel writes through the signal too (ockl's
+ * __ockl_hsa_signal_store); such a write reaches doorbell_hook, which wakes the CP. The CP
+ * reads packets only up to the last index rung (sim_cp.h). Barrier waits watch their signals and sleep on the epoch.
  * Fence scopes are recorded only: host memory is coherent and the interpreter's stores are
  * visible on return.
  *
@@ -38,6 +42,7 @@ typedef struct sim_queue {
    bool soft; /* hsa_soft_queue_create: no packet processor, doorbell owned by the app */
    hsa_signal_t doorbell;
    sim_signal *doorbell_sig;
+   _Atomic int64_t *doorbell_word; /* SIM_ALLOC_DOORBELL memory; NULL for a soft queue */
    sim_queue_callback callback; /* called on the processor thread, no lock held */
    void *data;
    pthread_t thread;
@@ -191,6 +196,20 @@ static const sim_cp_ops queue_cp_ops = {
 
 static void queue_release(sim_queue *sq);
 
+/* A wave wrote a doorbell (sim__doorbell_hook, interpreter thread): wake that queue's CP. */
+static void
+doorbell_hook(uint64_t va)
+{
+   pthread_mutex_lock(&queues_lock);
+   for (sim_queue *s = queues; s; s = s->next) {
+      if (s->doorbell_word && va - (uint64_t)(uintptr_t)s->doorbell_word < 8) {
+         sim__signal_notify(s->doorbell_sig);
+         break;
+      }
+   }
+   pthread_mutex_unlock(&queues_lock);
+}
+
 static void *
 queue_main(void *arg)
 {
@@ -211,6 +230,8 @@ queue_release(sim_queue *sq)
 {
    if (sq->doorbell.handle && !sq->soft)
       hsa_signal_destroy(sq->doorbell);
+   if (sq->doorbell_word)
+      sim__mem_free((void *)sq->doorbell_word, SIM_MEM_INTERNAL);
    if (sq->q.base_address)
       sim__mem_free(sq->q.base_address, SIM_MEM_INTERNAL);
    sq->check = 0;
@@ -238,7 +259,16 @@ queue_create(uint32_t size, hsa_queue_type32_t type, uint32_t features, hsa_sign
    if (soft) {
       sq->doorbell = doorbell;
    } else {
-      st = hsa_signal_create(0, 0, NULL, &sq->doorbell);
+      void *word;
+      st = sim__mem_alloc(sim__pool_system(SIM_POOL_SYSTEM), 64,
+                          SIM_ALLOC_READ | SIM_ALLOC_WRITE | SIM_ALLOC_DOORBELL,
+                          SIM_MEM_INTERNAL, &word, NULL);
+      if (st != HSA_STATUS_SUCCESS)
+         goto out_release;
+      sq->doorbell_word = word;
+      st = sim__signal_create_doorbell(sq->doorbell_word, &sq->doorbell);
+      if (st == HSA_STATUS_SUCCESS)
+         st = sim__signal_arena_register(); /* kernels read the doorbell signal */
       if (st != HSA_STATUS_SUCCESS)
          goto out_release;
    }
@@ -251,7 +281,7 @@ queue_create(uint32_t size, hsa_queue_type32_t type, uint32_t features, hsa_sign
    memset(sq->cu_mask, 0xff, sizeof(sq->cu_mask));
    sq->doorbell_sig = sim__signal_get(sq->doorbell);
    sim__cp_init(&sq->cp, &queue_cp_ops, sq, sq->q.id, ring, size, &sq->read_index,
-                &sq->write_index);
+                &sq->write_index, sq->doorbell_word);
    sq->check = QUEUE_LIVE;
    *out = sq;
    return HSA_STATUS_SUCCESS;
@@ -302,6 +332,7 @@ hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
       return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
    }
    sq->thread_started = true;
+   __atomic_store_n(&sim__doorbell_hook, doorbell_hook, __ATOMIC_RELEASE);
    queue_publish(sq);
    *queue = &sq->q;
    SIM_LOGD("queue", "queue %llu created on GPU %u: %u packets at %p",

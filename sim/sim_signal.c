@@ -47,6 +47,41 @@ struct sim_signal {
 _Static_assert(sizeof(struct sim_signal) == 128, "two cache lines per signal");
 _Static_assert(offsetof(struct sim_signal, amd) == 0, "the handle is the amd_signal_t");
 
+/*
+ * The 64-bit word a value operation acts on: the signal's value, or, for a queue's doorbell
+ * (AMD_SIGNAL_KIND_DOORBELL, as ROCr's queues have), the doorbell word that the union slot
+ * at +8 points to (hardware_doorbell_ptr), where ockl's __ockl_hsa_signal_store writes from
+ * a kernel too (sim_cp.h).
+ */
+static inline _Atomic int64_t *
+value_word(sim_signal *s)
+{
+   if (__builtin_expect(s->amd.kind == SIM_AMD_SIGNAL_KIND_DOORBELL, 0))
+      return (_Atomic int64_t *)(uintptr_t)atomic_load_explicit(&s->amd.value,
+                                                                memory_order_relaxed);
+   return &s->amd.value;
+}
+
+/*
+ * A store of `v`. To a doorbell the store keeps the largest index rung: ROCr's gfx9
+ * doorbells ("AQL semantics", doorbell type 2) take the rings of a multi-producer queue in
+ * any order, and a later ring with an earlier packet's index must not hide a packet rung
+ * for already (sim_cp.h). ROCr's own and a kernel's doorbell stores are plain stores.
+ */
+static inline void
+store_value(sim_signal *s, int64_t v, memory_order order)
+{
+   _Atomic int64_t *word = value_word(s);
+   if (__builtin_expect(word != &s->amd.value, 0)) {
+      int64_t old = atomic_load_explicit(word, memory_order_relaxed);
+      while (old < v && !atomic_compare_exchange_weak_explicit(word, &old, v, order,
+                                                               memory_order_relaxed))
+         ;
+      return;
+   }
+   atomic_store_explicit(word, v, order);
+}
+
 static pthread_once_t arena_once = PTHREAD_ONCE_INIT;
 static sim_signal *arena;
 static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -386,23 +421,45 @@ hsa_amd_signal_value_pointer(hsa_signal_t signal, volatile hsa_signal_value_t **
       return HSA_STATUS_ERROR_INVALID_SIGNAL;
    if (!value_ptr)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   *value_ptr = (volatile hsa_signal_value_t *)&s->amd.value;
+   *value_ptr = (volatile hsa_signal_value_t *)value_word(s);
    return HSA_STATUS_SUCCESS;
 }
 
 /* ---- internal accessors ------------------------------------------------------------------- */
 
+hsa_status_t
+sim__signal_create_doorbell(_Atomic int64_t *word, hsa_signal_t *signal)
+{
+   hsa_status_t st = signal_create(0, 0, NULL, 0, signal);
+   if (st != HSA_STATUS_SUCCESS)
+      return st;
+   sim_signal *s = sim__signal_get(*signal);
+   atomic_store(word, -1);
+   s->amd.kind = SIM_AMD_SIGNAL_KIND_DOORBELL;
+   atomic_store(&s->amd.value, (int64_t)(uintptr_t)word);
+   return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t
+sim__signal_arena_register(void)
+{
+   pthread_once(&arena_once, arena_map);
+   if (!arena)
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+   return sim__mem_register_internal(arena, (size_t)SIGNAL_MAX * sizeof(sim_signal));
+}
+
 /* Sequentially consistent: the re-test of the eventcount protocol (free on x86). */
 int64_t
 sim__signal_load(sim_signal *s)
 {
-   return atomic_load(&s->amd.value);
+   return atomic_load(value_word(s));
 }
 
 void
 sim__signal_sub(sim_signal *s, int64_t v)
 {
-   atomic_fetch_sub_explicit(&s->amd.value, v, memory_order_acq_rel);
+   atomic_fetch_sub_explicit(value_word(s), v, memory_order_acq_rel);
    signal_notify(s);
 }
 
@@ -421,7 +478,7 @@ sim__signal_notify(sim_signal *s)
 void
 sim__signal_store(sim_signal *s, int64_t v)
 {
-   atomic_store_explicit(&s->amd.value, v, memory_order_release);
+   store_value(s, v, memory_order_release);
    signal_notify(s);
 }
 
@@ -465,7 +522,7 @@ sim__signal_cond(hsa_signal_condition_t cond, int64_t value, int64_t compare)
    SIM_EXPORT hsa_signal_value_t hsa_signal_load_##order(hsa_signal_t signal)                 \
    {                                                                                          \
       sim_signal *s = sim__signal_get(signal);                                                \
-      return s ? atomic_load_explicit(&s->amd.value, MO_##order) : 0;                             \
+      return s ? atomic_load_explicit(value_word(s), MO_##order) : 0;                             \
    }
 
 #define SIM_SIGNAL_STORE(name, order, notify)                                                 \
@@ -474,7 +531,7 @@ sim__signal_cond(hsa_signal_condition_t cond, int64_t value, int64_t compare)
       sim_signal *s = sim__signal_get(signal);                                                \
       if (!s)                                                                                 \
          return;                                                                              \
-      atomic_store_explicit(&s->amd.value, value, MO_##order);                                    \
+      store_value(s, value, MO_##order);                                                      \
       if (notify)                                                                             \
          signal_notify(s);                                                                    \
    }
@@ -485,7 +542,7 @@ sim__signal_cond(hsa_signal_condition_t cond, int64_t value, int64_t compare)
       sim_signal *s = sim__signal_get(signal);                                                \
       if (!s)                                                                                 \
          return;                                                                              \
-      atomic_##op##_explicit(&s->amd.value, value, MO_##order);                                   \
+      atomic_##op##_explicit(value_word(s), value, MO_##order);                                   \
       signal_notify(s);                                                                       \
    }
 
@@ -496,7 +553,7 @@ sim__signal_cond(hsa_signal_condition_t cond, int64_t value, int64_t compare)
       sim_signal *s = sim__signal_get(signal);                                                \
       if (!s)                                                                                 \
          return 0;                                                                            \
-      hsa_signal_value_t old = atomic_exchange_explicit(&s->amd.value, value, MO_##order);        \
+      hsa_signal_value_t old = atomic_exchange_explicit(value_word(s), value, MO_##order);        \
       signal_notify(s);                                                                       \
       return old;                                                                             \
    }
@@ -510,7 +567,7 @@ sim__signal_cond(hsa_signal_condition_t cond, int64_t value, int64_t compare)
       if (!s)                                                                                 \
          return 0;                                                                            \
       hsa_signal_value_t seen = expected;                                                     \
-      if (atomic_compare_exchange_strong_explicit(&s->amd.value, &seen, value, MO_##order,       \
+      if (atomic_compare_exchange_strong_explicit(value_word(s), &seen, value, MO_##order,       \
                                                   memory_order_relaxed)) {                    \
          signal_notify(s);                                                                    \
          return expected;                                                                     \
@@ -561,7 +618,7 @@ signal_wait(hsa_signal_t signal, hsa_signal_condition_t cond, hsa_signal_value_t
    uint64_t start = sim__timestamp();
    int spins = hint == HSA_WAIT_STATE_ACTIVE ? ACTIVE_SPINS : 0;
    for (;;) {
-      hsa_signal_value_t v = atomic_load_explicit(&s->amd.value, order);
+      hsa_signal_value_t v = atomic_load_explicit(value_word(s), order);
       if (sim__signal_cond(cond, v, compare))
          return v;
       if (atomic_load_explicit(&s->check, memory_order_relaxed) != SIGNAL_LIVE)
@@ -575,7 +632,7 @@ signal_wait(hsa_signal_t signal, hsa_signal_condition_t cond, hsa_signal_value_t
          continue;
       }
       uint32_t ticket = sim__signal_prepare(s);
-      v = atomic_load(&s->amd.value);
+      v = atomic_load(value_word(s));
       if (sim__signal_cond(cond, v, compare) ||
           atomic_load_explicit(&s->check, memory_order_relaxed) != SIGNAL_LIVE) {
          sim__signal_cancel(s);
@@ -634,7 +691,7 @@ wait_any(uint32_t count, const hsa_signal_t *signals, const hsa_signal_condition
          sim_signal *s = sim__signal_get(signals[i]);
          if (!s)
             continue;
-         hsa_signal_value_t v = atomic_load(&s->amd.value);
+         hsa_signal_value_t v = atomic_load(value_word(s));
          if (sim__signal_cond(conds[i], v, values[i])) {
             if (satisfying)
                *satisfying = v;

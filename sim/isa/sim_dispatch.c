@@ -107,6 +107,7 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    w->scc = 0;
    w->pc = d->entry;
    w->status = SIM_WAVE_RUNNING;
+   w->doorbell_va = 0;
    w->slice = SIM_WAVE_SLICE;
    w->id = id;
    w->wg = wg;

@@ -11,6 +11,20 @@
  * EXEC when the instruction issues; for scalar encodings it is the lanes the wave had). */
 #define SIM_COUNTS_N ((size_t)SIM_ENC_COUNT * SIM_OP_COUNT)
 
+void (*sim__doorbell_hook)(uint64_t va);
+
+/* After the instruction whose store reached a doorbell: the CP learns of it (sim_isa.h). */
+static void
+doorbell_written(sim_wave *w)
+{
+   uint64_t va = w->doorbell_va;
+   w->doorbell_va = 0;
+   atomic_thread_fence(memory_order_seq_cst);
+   void (*hook)(uint64_t) = __atomic_load_n(&sim__doorbell_hook, __ATOMIC_ACQUIRE);
+   if (hook)
+      hook(va);
+}
+
 void
 sim__wave_run(sim_wave *w)
 {
@@ -30,6 +44,8 @@ sim__wave_run(sim_wave *w)
       in->fn(w, in);
       if (SIM_UNLIKELY(w->trace))
          sim__trace_inst(w, in);
+      if (SIM_UNLIKELY(w->doorbell_va))
+         doorbell_written(w);
       if (SIM_UNLIKELY(w->status != SIM_WAVE_RUNNING))
          return;
       pc = w->pc;

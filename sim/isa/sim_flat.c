@@ -105,7 +105,9 @@ vm_fast(sim_wave *w, const sim_inst *in, uint64_t m, uint32_t bytes, bool write,
       return NULL;
    if (a->reach < bytes || !alloc_plain(w, a, in))
       return NULL;
-   if (write && ((a->flags & SIM_ALLOC_CODE) || !(a->flags & SIM_ALLOC_WRITE)))
+   /* Doorbell stores take the general path, which tells the CP (sim__gpu_ptr). */
+   if (write && ((a->flags & (SIM_ALLOC_CODE | SIM_ALLOC_DOORBELL)) ||
+                 !(a->flags & SIM_ALLOC_WRITE)))
       return NULL;
    /* Cached lines are not one block: lane by lane through sim__gpu_ptr. */
    if (SIM_UNLIKELY(sim__cache_checking) && (a->flags & SIM_ALLOC_COARSE))

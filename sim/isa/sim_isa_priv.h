@@ -201,6 +201,7 @@ struct sim_wave {
    uint64_t pc;            /* next instruction while a handler runs */
    uint64_t inst_pc;       /* instruction being executed */
    uint32_t status;        /* enum sim_wave_status */
+   uint64_t doorbell_va;   /* a store of this instruction hit a doorbell (sim_mem.c) */
    uint32_t slice;         /* backward branches left in this turn (SIM_WAVE_SLICE) */
    /* MODE ([ISA] 3.x "Mode register"), from compute_pgm_rsrc1 */
    uint8_t round32, round16_64, denorm32, denorm16_64, dx10_clamp, ieee;

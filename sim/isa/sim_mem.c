@@ -49,6 +49,8 @@ sim__gpu_ptr(sim_wave *w, uint64_t va, uint32_t size, bool write)
                  (unsigned long long)va, (unsigned long long)w->inst_pc);
       return NULL;
    }
+   if (SIM_UNLIKELY(a->flags & SIM_ALLOC_DOORBELL) && write)
+      w->doorbell_va = va; /* the store follows: sim__wave_run calls the hook after it */
    if (SIM_UNLIKELY(sim__cache_checking) && (a->flags & SIM_ALLOC_COARSE)) {
       if (w->l1_load && !write)
          return sim__l1_load_ptr(w, a, va, size);

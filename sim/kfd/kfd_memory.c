@@ -351,6 +351,51 @@ entry_new(uint64_t va, uint64_t size, HSA_POINTER_TYPE type, uint32_t node, HsaM
    return e;
 }
 
+/* ---- doorbells ------------------------------------------------------------------------- */
+
+/* A queue's doorbell page, as the KFD maps the doorbell BAR for the GPU too (ROCr's doorbell
+ * signal points there, and a kernel rings through it: ockl's __ockl_hsa_signal_store). */
+void *
+kfd_memory_doorbell_create(void)
+{
+   void *p = mmap(NULL, KFD_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+   if (p == MAP_FAILED)
+      return NULL;
+   HsaMemFlags flags = {0};
+   kfd_mem *e = entry_new((uint64_t)(uintptr_t)p, KFD_PAGE, HSA_POINTER_ALLOCATED, 0, flags);
+   if (!e)
+      goto out_unmap;
+   e->a.flags = SIM_ALLOC_READ | SIM_ALLOC_WRITE | SIM_ALLOC_DOORBELL;
+   e->owns = false; /* kfd_memory_doorbell_destroy unmaps it */
+   e->mapped = true;
+   pthread_rwlock_wrlock(&table_lock);
+   bool ok = insert_locked(e);
+   pthread_rwlock_unlock(&table_lock);
+   if (!ok) {
+      free(e);
+      goto out_unmap;
+   }
+   return p;
+
+out_unmap:
+   munmap(p, KFD_PAGE);
+   return NULL;
+}
+
+void
+kfd_memory_doorbell_destroy(void *page)
+{
+   if (!page)
+      return;
+   pthread_rwlock_wrlock(&table_lock);
+   kfd_mem *e = find_locked((uint64_t)(uintptr_t)page);
+   if (e)
+      remove_locked(e);
+   pthread_rwlock_unlock(&table_lock);
+   free(e);
+   munmap(page, KFD_PAGE);
+}
+
 /* ---- allocation ------------------------------------------------------------------------ */
 
 KFD_EXPORT HSAKMT_STATUS HSAKMTAPI

@@ -66,6 +66,11 @@ bool kfd_memory_code_pending(void);
 /* Frees the dropped decodings if every queue is quiet. Queue list locked on entry. */
 void kfd_memory_reclaim_code(void);
 
+/* A queue's doorbell page, mapped for every GPU as SIM_ALLOC_DOORBELL memory; NULL when out
+ * of memory. Destroy accepts NULL. */
+void *kfd_memory_doorbell_create(void);
+void kfd_memory_doorbell_destroy(void *page);
+
 /* ---- events (kfd_event.c) ------------------------------------------------------------ */
 
 void kfd_event_open(void);

@@ -6,11 +6,15 @@
  * ROCr (amd_aql_queue.cpp, rocm-5.2.3) passes the ring, Queue_read_ptr_aql =
  * &amd_queue_t.read_dispatch_id (offset 0x80) and Queue_write_ptr_aql =
  * &write_dispatch_id (0x38, doorbell type 2); so amd_queue_t = read pointer - 0x80. It keeps
- * Queue_DoorBell and rings it with a 64-bit release store of a packet index; nothing traps
- * on that store, so the CP polls: after its poll budget it sleeps on a process-wide "kick"
- * word with a bounded timeout (KICK_MAX_NS), and a host thread about to sleep on an event
- * kicks it (hsaKmtWaitOnMultipleEvents): idle queues cost at most a few hundred wake-ups a
- * second, and a host waiting for a result wakes the CP at once.
+ * Queue_DoorBell (its doorbell signal's hardware_doorbell_ptr) and rings it with a 64-bit
+ * release store of a packet index; the CP reads packets only up to the last index rung
+ * (sim_cp.h). The doorbell is a page of its own mapped for the GPUs as SIM_ALLOC_DOORBELL
+ * memory, so a kernel's ring (ockl's __ockl_hsa_signal_store through ROCr's doorbell
+ * signal) kicks the CPs at once (doorbell_hook). Nothing traps ROCr's host store, so the CP
+ * polls the doorbell: after its poll budget it sleeps on a process-wide "kick" word with a
+ * bounded timeout (KICK_MAX_NS), and a host thread about to sleep on an event kicks it
+ * (hsaKmtWaitOnMultipleEvents): idle queues cost at most a few hundred wake-ups a second,
+ * and a host waiting for a result wakes the CP at once.
  *
  * Completion (amd_hsa_signal.h): start_ts/end_ts (+0x20/+0x28) when profiling
  * (queue_properties.ENABLE_PROFILING), value (+8) decremented (release); if
@@ -72,7 +76,7 @@ typedef struct kfd_queue {
    HSA_QUEUEID id;
    uint32_t node;
    amd_queue_t *amdq;
-   _Atomic uint64_t *doorbell; /* Queue_DoorBell: written by ROCr, never read for work */
+   _Atomic int64_t *doorbell;  /* Queue_DoorBell: its page is kfd_memory_doorbell_create's */
    uint64_t idle_ns;           /* current idle sleep */
    uint64_t last_read;         /* read index at the last idle sleep */
    uint64_t hot_until;         /* sleep KICK_MIN_NS until then (CP thread only) */
@@ -104,6 +108,14 @@ kfd_queue_kick(void)
       atomic_fetch_add(&kick_seq, 1);
       syscall(SYS_futex, &kick_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
    }
+}
+
+/* A wave rang a doorbell (sim__doorbell_hook): every idle CP looks at its own. */
+static void
+doorbell_hook(uint64_t va)
+{
+   (void)va;
+   kfd_queue_kick();
 }
 
 /* ---- amd_signal_t --------------------------------------------------------------------- */
@@ -493,10 +505,11 @@ hsaKmtCreateQueue(HSAuint32 NodeId, HSA_QUEUE_TYPE Type, HSAuint32 QueuePercenta
    if (!q)
       return HSAKMT_STATUS_NO_MEMORY;
    sim__scratch_init(&q->scratch);
-   q->doorbell = aligned_alloc(64, 64);
+   q->doorbell = kfd_memory_doorbell_create();
    if (!q->doorbell)
       goto out_free;
-   atomic_store(q->doorbell, 0);
+   atomic_store(q->doorbell, -1); /* nothing rung */
+   __atomic_store_n(&sim__doorbell_hook, doorbell_hook, __ATOMIC_RELEASE);
    q->node = NodeId;
    q->amdq = (amd_queue_t *)((uint8_t *)QueueResource->Queue_read_ptr_aql -
                              offsetof(amd_queue_t, read_dispatch_id));
@@ -506,7 +519,7 @@ hsaKmtCreateQueue(HSAuint32 NodeId, HSA_QUEUE_TYPE Type, HSAuint32 QueuePercenta
    pthread_mutex_unlock(&queues_lock);
    sim__cp_init(&q->cp, &kfd_cp_ops, q, q->id, QueueAddress, (uint32_t)packets,
                 (_Atomic uint64_t *)QueueResource->Queue_read_ptr_aql,
-                (_Atomic uint64_t *)QueueResource->Queue_write_ptr_aql);
+                (_Atomic uint64_t *)QueueResource->Queue_write_ptr_aql, q->doorbell);
    q->cp.agent = NodeId - 1; /* GPU nodes are 1..N */
    atomic_store(&q->cp.suspended, QueuePercentage == 0);
    if (pthread_create(&q->thread, NULL, queue_main, q) != 0)
@@ -523,7 +536,7 @@ hsaKmtCreateQueue(HSAuint32 NodeId, HSA_QUEUE_TYPE Type, HSAuint32 QueuePercenta
 
 out_free:
    sim__scratch_finish(&q->scratch);
-   free((void *)q->doorbell);
+   kfd_memory_doorbell_destroy((void *)q->doorbell);
    free(q);
    return HSAKMT_STATUS_NO_MEMORY;
 }
@@ -559,7 +572,7 @@ queue_destroy(kfd_queue *q)
    syscall(SYS_futex, &kick_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
    pthread_join(q->thread, NULL);
    sim__scratch_finish(&q->scratch);
-   free((void *)q->doorbell);
+   kfd_memory_doorbell_destroy((void *)q->doorbell);
    free(q);
 }
 

@@ -3,7 +3,9 @@
  * barrier bit, completion signals, read index and header recycling, profiling, the error
  * callback for an invalid packet and for a kernel that traps (argv[1]: trap.hsaco),
  * queue destruction while a barrier still waits, and a producer that reserves a slot
- * before there is room while a dispatch still runs in it (the ring-wrap test below).
+ * before there is room while a dispatch still runs in it (the ring-wrap test below), and
+ * doorbells: a packet written but not rung for is not run, by the host or from a kernel
+ * (argv[2]: ring.hsaco).
  */
 #include <sched.h>
 #include <stdatomic.h>
@@ -429,10 +431,123 @@ test_ring_wrap(const test_env *env, const char *path)
    free(elf);
 }
 
+/* Publishes `packet` at the next index without ringing the doorbell; returns the index. */
+static uint64_t
+write_unrung(hsa_queue_t *q, const void *packet)
+{
+   uint64_t index = hsa_queue_add_write_index_scacq_screl(q, 1);
+   uint8_t *slot = (uint8_t *)q->base_address + (index & (q->size - 1)) * 64;
+   memcpy(slot + 4, (const uint8_t *)packet + 4, 60);
+   uint32_t first;
+   memcpy(&first, packet, 4);
+   __atomic_store_n((uint32_t *)slot, first, __ATOMIC_RELEASE);
+   return index;
+}
+
+static uint64_t
+write_unrung_barrier(hsa_queue_t *q, hsa_signal_t completion)
+{
+   hsa_barrier_and_packet_t p;
+   memset(&p, 0, sizeof(p));
+   p.header = header(HSA_PACKET_TYPE_BARRIER_AND, false);
+   p.completion_signal = completion;
+   return write_unrung(q, &p);
+}
+
+/*
+ * The command processor reads a packet only once the doorbell was written with its index
+ * or a later one (sim_cp.h), as hardware does: published packets nobody rang for stay
+ * where they are; a ring for the first of two runs only that one; a ring from a kernel
+ * (a wave's store through the doorbell signal) wakes the CP like a host ring.
+ */
+static void
+test_doorbell(const test_env *env, const char *path)
+{
+   hsa_queue_t *q, *other;
+   CHECK_HSA(hsa_queue_create(env->gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                              UINT32_MAX, &q));
+   hsa_signal_t c1, c2;
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &c1));
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &c2));
+   CHECK(write_unrung_barrier(q, c1) == 0);
+   CHECK(write_unrung_barrier(q, c2) == 1);
+   CHECK(wait_eq(c1, 0, 200 * MS) == 1);
+   CHECK(hsa_queue_load_read_index_scacquire(q) == 0);
+   hsa_signal_store_screlease(q->doorbell_signal, 0);
+   CHECK(wait_eq(c1, 0, 5000 * MS) == 0);
+   CHECK(wait_eq(c2, 0, 100 * MS) == 1);
+   CHECK(hsa_queue_load_read_index_scacquire(q) == 1);
+   /* The doorbell's value reads back (ROCr: the last value written). */
+   CHECK(hsa_signal_load_relaxed(q->doorbell_signal) == 0);
+   hsa_signal_store_screlease(q->doorbell_signal, 1);
+   CHECK(wait_eq(c2, 0, 5000 * MS) == 0);
+   /* An older value rung late (producers of a multi-producer queue race) takes nothing
+    * back: packet 2 was rung by the ring for 3. */
+   hsa_signal_store_relaxed(c1, 1);
+   hsa_signal_store_relaxed(c2, 1);
+   write_unrung_barrier(q, c1);
+   write_unrung_barrier(q, c2);
+   hsa_signal_store_screlease(q->doorbell_signal, 3);
+   hsa_signal_store_screlease(q->doorbell_signal, 2);
+   CHECK(wait_eq(c1, 0, 5000 * MS) == 0);
+   CHECK(wait_eq(c2, 0, 5000 * MS) == 0);
+
+   /* From a kernel: `ring` on queue q stores 0 to the doorbell of `other`, whose packet 0
+    * waits unrung until then. */
+   size_t size;
+   void *elf = test_read_file(path, &size);
+   hsa_code_object_reader_t reader;
+   hsa_executable_t exec;
+   CHECK_HSA(hsa_code_object_reader_create_from_memory(elf, size, &reader));
+   CHECK_HSA(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                                       NULL, &exec));
+   CHECK_HSA(hsa_executable_load_agent_code_object(exec, env->gpu, reader, NULL, NULL));
+   CHECK_HSA(hsa_executable_freeze(exec, NULL));
+   hsa_executable_symbol_t sym;
+   CHECK_HSA(hsa_executable_get_symbol_by_name(exec, "ring.kd", &env->gpu, &sym));
+   uint64_t kernel_object;
+   CHECK_HSA(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
+                                            &kernel_object));
+   CHECK_HSA(hsa_queue_create(env->gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                              UINT32_MAX, &other));
+   hsa_signal_store_relaxed(c1, 1);
+   hsa_signal_store_relaxed(c2, 1);
+   CHECK(write_unrung_barrier(other, c2) == 0);
+   uint64_t *kernarg;
+   CHECK_HSA(hsa_amd_memory_pool_allocate(env->kernarg_pool, 64, 0, (void **)&kernarg));
+   kernarg[0] = other->doorbell_signal.handle;
+   kernarg[1] = 0;
+   hsa_kernel_dispatch_packet_t d;
+   memset(&d, 0, sizeof(d));
+   d.header = header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true);
+   d.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+   d.workgroup_size_x = d.grid_size_x = 1;
+   d.workgroup_size_y = d.workgroup_size_z = d.grid_size_y = d.grid_size_z = 1;
+   d.kernel_object = kernel_object;
+   d.kernarg_address = kernarg;
+   d.completion_signal = c1;
+   CHECK(wait_eq(c2, 0, 200 * MS) == 1);
+   submit(q, &d);
+   CHECK(wait_eq(c1, 0, 5000 * MS) == 0);
+   /* No host ring for `other`: only the kernel's store wakes its CP, at once (well within
+    * the idle CP's 1 s safety timeout). */
+   CHECK(wait_eq(c2, 0, 300 * MS) == 0);
+   CHECK(hsa_signal_load_relaxed(other->doorbell_signal) == 0);
+
+   CHECK_HSA(hsa_queue_destroy(other));
+   CHECK_HSA(hsa_queue_destroy(q));
+   hsa_signal_destroy(c1);
+   hsa_signal_destroy(c2);
+   CHECK_HSA(hsa_amd_memory_pool_free(kernarg));
+   CHECK_HSA(hsa_executable_destroy(exec));
+   CHECK_HSA(hsa_code_object_reader_destroy(reader));
+   free(elf);
+}
+
 int
 main(int argc, char **argv)
 {
-   CHECK(argc == 2);
+   CHECK(argc == 3);
    test_env env;
    test_env_init(&env);
    test_barriers(&env);
@@ -440,6 +555,7 @@ main(int argc, char **argv)
    test_dispatch_error(&env, argv[1]);
    test_cu_resources(&env, argv[1]);
    test_ring_wrap(&env, argv[1]);
+   test_doorbell(&env, argv[2]);
    /* A queue left alive is torn down by the last hsa_shut_down. */
    hsa_queue_t *q;
    CHECK_HSA(hsa_queue_create(env.gpu, 128, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,

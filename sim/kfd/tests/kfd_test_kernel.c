@@ -4,9 +4,12 @@
  * the test dispatches through a ROCr AQL queue and checks the results; relocations of
  * constant pointers; profiling timestamps in ROCr's domain; a kernel executing s_trap 2
  * reaches the queue's error callback (HSA_STATUS_ERROR_EXCEPTION) through
- * queue_inactive_signal, and the process goes on; queues destroyed while idle.
+ * queue_inactive_signal, and the process goes on; queues destroyed while idle; doorbells:
+ * a packet written but not rung for is not run, and a kernel rings another queue through
+ * ROCr's doorbell signal (the KFD's doorbell page, mapped for the GPU).
  *
- * argv[1]: sim/tests' k.hsaco (kernels scale and bump), argv[2]: trap.hsaco.
+ * argv[1]: sim/tests' k.hsaco (kernels scale and bump), argv[2]: trap.hsaco, argv[3]:
+ * ring.hsaco.
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
@@ -175,10 +178,68 @@ test_trap(kfd_test_env *env, const char *trap_path)
    printf("trap: queue error callback with HSA_STATUS_ERROR_EXCEPTION\n");
 }
 
+/* Publishes a barrier-AND completing `done` at the next index, without ringing. */
+static uint64_t
+write_unrung_barrier(hsa_queue_t *q, hsa_signal_t done)
+{
+   uint64_t index = hsa_queue_add_write_index_scacq_screl(q, 1);
+   hsa_barrier_and_packet_t *p =
+      (hsa_barrier_and_packet_t *)q->base_address + (index & (q->size - 1));
+   memset((uint8_t *)p + 4, 0, sizeof(*p) - 4);
+   p->completion_signal = done;
+   uint32_t header = HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE |
+                     HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
+                     HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
+   __atomic_store_n((uint32_t *)p, header, __ATOMIC_RELEASE);
+   return index;
+}
+
+/*
+ * The CP reads a packet only after the doorbell was written with its index (sim_cp.h): by
+ * ROCr's host store, or by a kernel's store through ROCr's doorbell signal
+ * (AMD_SIGNAL_KIND_DOORBELL: ring.hsaco stores to its hardware_doorbell_ptr, as ockl does).
+ */
+static void
+test_doorbell(kfd_test_env *env, hsa_queue_t *q, const char *ring_path)
+{
+   hsa_agent_t gpu = env->gpus[0];
+   hsa_executable_t exec = kfd_test_load(gpu, ring_path);
+   kfd_test_kernel k = kfd_test_find_kernel(exec, gpu, "ring.kd");
+   hsa_queue_t *other;
+   CHECK_HSA(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, queue_error, NULL, UINT32_MAX,
+                              UINT32_MAX, &other));
+   hsa_signal_t done, ran;
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &done));
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &ran));
+   uint64_t i0 = write_unrung_barrier(other, done);
+   CHECK(wait_done(done, 200000000ull) == 1);
+   CHECK(hsa_queue_load_read_index_scacquire(other) == i0);
+   hsa_signal_store_screlease(other->doorbell_signal, (hsa_signal_value_t)i0);
+   CHECK(wait_done(done, 30000000000ull) == 0);
+   /* From the GPU: nothing but the kernel's store rings for packet i0 + 1. */
+   hsa_signal_store_screlease(done, 1);
+   uint64_t i1 = write_unrung_barrier(other, done);
+   CHECK(wait_done(done, 200000000ull) == 1);
+   uint64_t *kernarg = kfd_test_alloc(env, env->kernarg_pool, 4096);
+   memset(kernarg, 0, 4096);
+   kernarg[0] = other->doorbell_signal.handle;
+   kernarg[1] = i1;
+   kfd_test_dispatch(q, &k, kernarg, 1, 1, ran);
+   CHECK(wait_done(ran, 30000000000ull) == 0);
+   CHECK(wait_done(done, 30000000000ull) == 0);
+   CHECK(atomic_load(&errors_seen) == 0);
+   CHECK_HSA(hsa_queue_destroy(other));
+   CHECK_HSA(hsa_signal_destroy(done));
+   CHECK_HSA(hsa_signal_destroy(ran));
+   CHECK_HSA(hsa_amd_memory_pool_free(kernarg));
+   CHECK_HSA(hsa_executable_destroy(exec));
+   printf("doorbell: unrung packets wait; a kernel rings another queue\n");
+}
+
 int
 main(int argc, char **argv)
 {
-   CHECK(argc == 3);
+   CHECK(argc == 4);
    CHECK_HSA(hsa_init());
    kfd_test_env env;
    kfd_test_env_init(&env);
@@ -191,6 +252,7 @@ main(int argc, char **argv)
    test_bump(&env, q, exec);
    CHECK(atomic_load(&errors_seen) == 0);
    test_locked_twice(&env, q, exec);
+   test_doorbell(&env, q, argv[3]);
    CHECK_HSA(hsa_queue_destroy(q)); /* idle */
    test_trap(&env, argv[2]);
    /* The process and the runtime go on after a queue error: a new queue works. */
