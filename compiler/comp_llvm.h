@@ -6,8 +6,9 @@
  * - Every function is thread-safe. Builds run concurrently, each in its own LLVMContext;
  *   only the lazy initialisation and the lld step are serialised process-wide.
  * - Nothing touches the filesystem except reading the device libraries (once per process),
- *   the clang resource headers and the application's -I directories. No subprocess, no
- *   temporary file.
+ *   the clang resource headers and the application's -I directories, and no temporary
+ *   file. The one subprocess is Khronos' SPIR-V translator, which the IL front half runs
+ *   (comp_spirv.c, docs/spirv.md); OpenCL C builds start none.
  * - Strings and arrays handed out are malloc'd and owned by the caller, released with the
  *   matching _finish/_destroy function.
  */

@@ -241,7 +241,7 @@ struct _cl_command_queue {
    cl_queue_properties *props;   /* as given to ...WithProperties, 0-terminated; or NULL */
    size_t num_props;             /* entries in props including the terminator */
    cl_uint size;                 /* CL_QUEUE_SIZE (device queues only) */
-   struct disp_devq *devq;       /* device queues only (disp_devq.c, experimental) */
+   struct disp_devq *devq;       /* device queues only (disp_devq.c) */
    hsa_queue_t *hsa_queue;       /* the AQL queue backing it; replaced after a fault
                                   * (under submit_lock) */
    /* Orders the AQL packet writes: a command's packets go to the ring contiguously, and

@@ -4,8 +4,8 @@
  * launch of a kernel that may enqueue (a "tree": the host's kernel and every kernel enqueued
  * from it, recursively).
  *
- * Supported in the OpenCL 3.0 profile (the feature __opencl_c_device_enqueue, OpenCL C 2.0);
- * docs/devenq.md describes the whole mechanism.
+ * Offered wherever the device reports __opencl_c_device_enqueue (OpenCL C 2.0 and later, in
+ * every profile); docs/devenq.md describes the whole mechanism.
  *
  * Memory (one allocation, fine-grained system memory the GPU and the host both access; the
  * layout is compiler/comp_builtins_enqueue.cl's): header, records, events, the scheduler's
@@ -32,8 +32,8 @@
  * kernel finished (allowed for all three CLK_ENQUEUE_FLAGS_*: NO_WAIT and WAIT_WORK_GROUP
  * only permit earlier starts); a command's event completes when its kernel and all its
  * children did; the host's kernel completes (S_done) when its whole tree did.
- * One tree at a time per device queue: a launch waits on the host for the previous tree of
- * the same device queue to finish (the header's ring fields are per tree).
+ * One tree at a time per device queue (the header's ring fields are per tree): a launch's
+ * parent and C's first packet wait on the GPU for the previous tree's S_done.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -5,8 +5,10 @@
  * the queue's ring in kernarg-pool memory filled at the signature's offsets (explicit and
  * hidden arguments), and the AQL kernel-dispatch packet.
  *
- * Fences: every dispatch acquires and releases at system scope, so host-visible and
- * host-read memory is coherent at its completion; AQL orders dispatches of an in-order
+ * Fences (disp_fence.c): in a one-device context a dispatch releases at agent scope and
+ * acquires at system scope only when something other than this device's kernels may have
+ * written memory since; a command that is not a kernel gets a system-scope release before
+ * it; several devices keep system scope both ways. AQL orders dispatches of an in-order
  * queue through the barrier bit.
  */
 #include "dispatch/disp.h"

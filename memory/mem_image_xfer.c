@@ -6,7 +6,7 @@
  * Images are linear (mem_image.c): a region of texels is a rectangle of bytes with the
  * image's row and slice pitches, so every command is one of the buffer transfer engine's
  * rectangle commands (mem_transfer.c): async copies between device memory and staging,
- * one per row, through the runtime's copy path. That is exact for every format (no
+ * one per row or per run of rows adjacent on both sides, through the runtime's copy path. That is exact for every format (no
  * conversion happens on a copy), does not depend on the runtime's image blit kernels, and
  * keeps the fence rules of buffers (images are coarse-grained device memory). Only fill
  * converts: the fill colour becomes one texel on the host (§5.3.5's conversion rules), then
