@@ -281,6 +281,81 @@ scan(const void *il, size_t size, struct comp__spirv_info *info, char **why)
    return COMP_OK;
 }
 
+/*
+ * Runs SPIRV-Tools' validator on `b` in a child process. The validator is not hardened
+ * against malformed modules: Debian's SPIRV-Tools 2023.1 dereferences NULL in
+ * ValidateExtInst for an OpenCL.std vstore_halfn_r whose operand has no scalar type (found
+ * by fuzz_spirv from a kernel-corpus seed; spirv-val crashes on it too), and
+ * clCreateProgramWithIL must not end the application. The child only validates (the
+ * context was made by this thread) and leaves with _exit: 0 valid, 1 invalid with the
+ * reason on the pipe. Returns SPV_SUCCESS, or an error with *reason (malloc'd) set.
+ */
+static spv_result_t
+validate_isolated(spv_context ctx, spv_const_binary_t *b, char **reason)
+{
+   int p[2];
+   if (pipe2(p, O_CLOEXEC) != 0) {
+      *reason = format("cannot run the SPIR-V validator: pipe: %s", strerror(errno));
+      return SPV_ERROR_INTERNAL;
+   }
+   pid_t pid = fork();
+   if (pid < 0) {
+      *reason = format("cannot run the SPIR-V validator: fork: %s", strerror(errno));
+      close(p[0]);
+      close(p[1]);
+      return SPV_ERROR_INTERNAL;
+   }
+   if (pid == 0) {
+      close(p[0]);
+      spv_diagnostic diag = NULL;
+      spv_result_t r = spvValidate(ctx, b, &diag);
+      if (r != SPV_SUCCESS && diag && diag->error) {
+         const char *m = diag->error;
+         size_t n = strlen(m), off = 0;
+         while (off < n) {
+            ssize_t w = write(p[1], m + off, n - off);
+            if (w <= 0)
+               break;
+            off += (size_t)w;
+         }
+      }
+      _exit(r == SPV_SUCCESS ? 0 : 1);
+   }
+   close(p[1]);
+   char msg[1024];
+   size_t len = 0;
+   for (;;) {
+      ssize_t n = read(p[0], msg + len, sizeof(msg) - 1 - len);
+      if (n < 0 && errno == EINTR)
+         continue;
+      if (n <= 0)
+         break;
+      len += (size_t)n;
+      if (len == sizeof(msg) - 1) { /* the rest is dropped */
+         char sink[256];
+         while (read(p[0], sink, sizeof(sink)) > 0)
+            ;
+         break;
+      }
+   }
+   msg[len] = 0;
+   close(p[0]);
+   int status = 0;
+   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+      ;
+   if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      return SPV_SUCCESS;
+   if (WIFEXITED(status) && WEXITSTATUS(status) == 1) {
+      *reason = format("the SPIR-V validator rejects the module: %s",
+                       len ? msg : "no reason given");
+      return SPV_ERROR_INVALID_BINARY;
+   }
+   *reason = format("the SPIR-V validator crashed on the module (%s %d): it is malformed",
+                    WIFSIGNALED(status) ? "signal" : "exit status",
+                    WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+   return SPV_ERROR_INVALID_BINARY;
+}
+
 enum comp_status
 comp__spirv_check(const void *il, size_t size, struct comp__spirv_info *info, char **why)
 {
@@ -309,18 +384,11 @@ comp__spirv_check(const void *il, size_t size, struct comp__spirv_info *info, ch
       copy[i] = info->swapped ? __builtin_bswap32(in[i]) : in[i];
    normalize(copy, size / 4, false);
    spv_const_binary_t binary = { copy, strip_debug_info(copy, size / 4, false) };
-   spv_diagnostic diag = NULL;
-   spv_result_t r = spvValidate(ctx, &binary, &diag);
+   spv_result_t r = validate_isolated(ctx, &binary, why);
    free(copy);
-   if (r != SPV_SUCCESS) {
-      *why = format("the SPIR-V validator rejects the module: %s",
-                    diag && diag->error ? diag->error : "no reason given");
-      spvDiagnosticDestroy(diag);
-      spvContextDestroy(ctx);
-      return COMP_INVALID_BINARY;
-   }
-   spvDiagnosticDestroy(diag);
    spvContextDestroy(ctx);
+   if (r != SPV_SUCCESS)
+      return COMP_INVALID_BINARY;
 
    /* OpenCL 3.0 SPIR-V environment §2-§3: kernels need the Kernel capability, the OpenCL
     * memory model, and Physical64 addressing on a device with 64 address bits. */
