@@ -340,6 +340,24 @@ sim__vm_atomic_apply(unsigned op, uint64_t t, uint64_t d, uint64_t cmp, bool wid
    }
 }
 
+uint64_t
+sim__vm_atomic_rmw(void *p, unsigned op, uint64_t d, uint64_t cmp, bool wide)
+{
+   if (wide) {
+      uint64_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED);
+      while (!__atomic_compare_exchange_n(q, &t, sim__vm_atomic_apply(op, t, d, cmp, true),
+                                          false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+         ;
+      return t;
+   }
+   uint32_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED);
+   uint32_t v;
+   do
+      v = (uint32_t)sim__vm_atomic_apply(op, t, d, cmp, false);
+   while (!__atomic_compare_exchange_n(q, &t, v, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+   return t;
+}
+
 /*
  * Lanes are performed in lane order, as the general path always was, but lanes that name
  * the same address are combined into one host atomic: one compare-and-swap applies their

@@ -1098,6 +1098,9 @@ enum sim_atomic_op {
 /* op(tmp = MEM, DATA) of one lane (cmpswap: MEM = tmp == cmp ? DATA : tmp), 32 or 64 bits;
  * also used by the scalar atomics (sim_smem.c). */
 uint64_t sim__vm_atomic_apply(unsigned op, uint64_t t, uint64_t d, uint64_t cmp, bool wide);
+/* One lane's host-atomic read-modify-write of the 4 or 8 bytes at p; returns the old value
+ * (image and scalar atomics). */
+uint64_t sim__vm_atomic_rmw(void *p, unsigned op, uint64_t d, uint64_t cmp, bool wide);
 /* Host-atomic read-modify-write per active lane; returns the old value to VDST when GLC. */
 void sim__vm_atomic(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned op, bool wide);
 

@@ -518,21 +518,7 @@ mimg_atomic(sim_wave *w, const sim_inst *in, unsigned op)
          void *p = sim__gpu_ptr(w, addr, 4 * size, true);
          if (!p)
             return;
-         if (wide) {
-            uint64_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED);
-            while (!__atomic_compare_exchange_n(q, &t,
-                                                sim__vm_atomic_apply(op, t, data, cmp, true),
-                                                false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-               ;
-            old = t;
-         } else {
-            uint32_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED);
-            while (!__atomic_compare_exchange_n(
-               q, &t, (uint32_t)sim__vm_atomic_apply(op, t, data, cmp, false), false,
-               __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-               ;
-            old = t;
-         }
+         old = sim__vm_atomic_rmw(p, op, data, cmp, wide);
       }
       if (rtn) {
          w->v[v][l] = (uint32_t)old;

@@ -99,21 +99,7 @@ smem_atomic(sim_wave *w, const sim_inst *in, unsigned op, bool wide, bool buffer
    void *p = sim__gpu_ptr(w, addr, nd * 4, true);
    if (!p)
       return;
-   uint64_t old;
-   if (wide) {
-      uint64_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED);
-      while (!__atomic_compare_exchange_n(q, &t, sim__vm_atomic_apply(op, t, data, cmp, true),
-                                          false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-         ;
-      old = t;
-   } else {
-      uint32_t *q = p, t = __atomic_load_n(q, __ATOMIC_RELAXED);
-      while (!__atomic_compare_exchange_n(
-         q, &t, (uint32_t)sim__vm_atomic_apply(op, t, data, cmp, false), false,
-         __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-         ;
-      old = t;
-   }
+   uint64_t old = sim__vm_atomic_rmw(p, op, data, cmp, wide);
    if (in->flags & SIM_IF_GLC) {
       sim__swrite32(w, d, (uint32_t)old);
       if (wide)
