@@ -16,6 +16,7 @@
  */
 #include "memory/mem_priv.h"
 #include "dispatch/disp.h"
+#include "runtime/rt.h"
 
 #include <assert.h>
 #include <string.h>
@@ -47,7 +48,7 @@ more_than_one(cl_mem_flags bits)
 static void
 mem_destroy(struct _cl_mem *mem)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    if (mem->image)
       mem__image_finish(mem); /* its descriptors go before the memory they describe */
    if (mem->backing == MEM_BACKING_LOCKED && mem->alloc_base) {
@@ -136,7 +137,7 @@ mem__object_destroy(struct _cl_mem *mem)
 cl_int
 mem__copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *src, size_t size)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    size_t chunk = size < COPY_CHUNK ? size : COPY_CHUNK;
    void *staging;
    cl_int err = mem_staging_alloc(dev, chunk, &staging);
@@ -166,7 +167,7 @@ static bool
 hsa_host_memory(void *host_ptr, size_t size, uint64_t *device_va)
 {
    hsa_amd_pointer_info_t info = { .size = sizeof(info) };
-   if (disp_hsa_get()->hsa_amd_pointer_info(host_ptr, &info, NULL, NULL, NULL) !=
+   if (rt_hsa()->hsa_amd_pointer_info(host_ptr, &info, NULL, NULL, NULL) !=
           HSA_STATUS_SUCCESS ||
        info.type != HSA_EXT_POINTER_TYPE_HSA || !info.hostBaseAddress)
       return false;
@@ -183,7 +184,7 @@ mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fl
                    size_t size, void *host_ptr, bool svm_host_ptr, const cl_mem_properties *props,
                    size_t num_props, struct _cl_mem **out)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    hsa_agent_t agents[MEM_MAX_AGENTS];
    uint32_t num_agents = mem__context_agents(ctx, agents);
    struct _cl_mem *mem;

@@ -3,7 +3,7 @@
  * clGetSupportedImageFormats, clGetImageInfo (OpenCL 3.0 API §5.3.1, §5.3.2, §5.3.7).
  * Image commands: mem_image_xfer.c; samplers: mem_sampler.c.
  *
- * Every image is created through the runtime's HSA image extension (dispatch/disp_hsa.c
+ * Every image is created through the runtime's HSA image extension (runtime/rt_hsa.c
  * loads its table) in the LINEAR layout, on both runtimes: rows of
  * align(width * element size, 256) bytes — the pitch gfx9's address library gives a
  * linear surface, which ROCr's image extension checks a given pitch against — and slices
@@ -24,7 +24,7 @@
  */
 #include "mem_priv.h"
 
-#include "dispatch/disp.h"
+#include "runtime/rt.h"
 #include "platform/plat.h"
 
 #include <string.h>
@@ -214,7 +214,7 @@ static bool
 format_supported(const struct _cl_context *ctx, cl_mem_flags flags, cl_mem_object_type type,
                  const cl_image_format *f)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    hsa_ext_image_format_t hf;
    size_t elem;
    if (!format_info(f, &hf, &elem) || !format_driver_supported(ctx, type, f))
@@ -544,7 +544,7 @@ void
 mem__image_finish(struct _cl_mem *mem)
 {
    struct mem_image *im = mem->image;
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    if (!im)
       return;
    for (cl_uint i = 0; i < im->num_handles && i < mem->context->num_devices; i++) {
@@ -602,7 +602,7 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
              const cl_image_desc *desc, void *host_ptr, struct _cl_mem *buf,
              struct _cl_mem **out)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    struct mem_image *im = icd_calloc(1, sizeof(*im));
    if (!im)
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating an image");

@@ -10,7 +10,7 @@
  * under staging_lock; HSA is called outside it.
  */
 #include "memory/mem_priv.h"
-#include "dispatch/disp.h"
+#include "runtime/rt.h"
 
 #define STAGING_MIN_SHIFT 16u /* 64 KiB */
 #define STAGING_MAX_SHIFT 26u /* 64 MiB == MEM_STAGING_MAX_CACHED */
@@ -36,7 +36,7 @@ cl_int
 mem__hsa_error(hsa_status_t status, cl_int code, const char *what)
 {
    const char *msg = NULL;
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    if (hsa)
       hsa->hsa_status_string(status, &msg);
    return ICD_ERROR(code, "%s: HSA status 0x%x (%s)", what, (unsigned)status, msg ? msg : "?");
@@ -46,7 +46,7 @@ cl_int
 mem__pool_alloc(hsa_amd_memory_pool_t pool, size_t size, const hsa_agent_t *agents,
                 uint32_t num_agents, cl_int fail_code, const char *what, void **out)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    void *ptr = NULL;
    hsa_status_t st = hsa->hsa_amd_memory_pool_allocate(pool, size, 0, &ptr);
    if (st != HSA_STATUS_SUCCESS)
@@ -67,7 +67,7 @@ out_free:
 void
 mem__pool_free(void *ptr)
 {
-   hsa_status_t st = disp_hsa_get()->hsa_amd_memory_pool_free(ptr);
+   hsa_status_t st = rt_hsa()->hsa_amd_memory_pool_free(ptr);
    if (st != HSA_STATUS_SUCCESS)
       mem__hsa_error(st, CL_OUT_OF_RESOURCES, "freeing pool memory");
 }

@@ -21,7 +21,7 @@
  * cannot be reused while the allocation lives.
  */
 #include "memory/mem_priv.h"
-#include "dispatch/disp.h"
+#include "runtime/rt.h"
 
 #include <string.h>
 
@@ -164,7 +164,7 @@ static size_t
 pool_alignment(hsa_amd_memory_pool_t pool)
 {
    size_t align = 0;
-   if (disp_hsa_get()->hsa_amd_memory_pool_get_info(
+   if (rt_hsa()->hsa_amd_memory_pool_get_info(
           pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT, &align) != HSA_STATUS_SUCCESS ||
        align < 4096)
       align = 4096;
