@@ -54,7 +54,7 @@ mem_destroy(struct _cl_mem *mem)
    if (mem->backing == MEM_BACKING_LOCKED && mem->alloc_base) {
       hsa_status_t st = hsa->hsa_amd_memory_unlock(mem->alloc_base);
       if (st != HSA_STATUS_SUCCESS)
-         mem__hsa_error(st, CL_OUT_OF_RESOURCES, "unlocking a CL_MEM_USE_HOST_PTR buffer");
+         rt_error(st, CL_OUT_OF_RESOURCES, "unlocking a CL_MEM_USE_HOST_PTR buffer");
       mem->alloc_base = NULL;
    }
    for (struct mem_destructor *d = mem->destructors, *next; d; d = next) {
@@ -69,7 +69,7 @@ mem_destroy(struct _cl_mem *mem)
       icd_free(m);
    }
    if (mem->alloc_base) {
-      mem__pool_free(mem->alloc_base);
+      rt_pool_free(mem->alloc_base);
       if (mem->backing == MEM_BACKING_DEVICE)
          atomic_fetch_sub(&mem->device->device_bytes_in_use, mem->size);
    }
@@ -148,7 +148,7 @@ mem__copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *s
       memcpy(staging, (const char *)src + done, n);
       hsa_status_t st = hsa->hsa_memory_copy((void *)(uintptr_t)(device_va + done), staging, n);
       if (st != HSA_STATUS_SUCCESS) {
-         err = mem__hsa_error(st, CL_OUT_OF_RESOURCES, "copying CL_MEM_COPY_HOST_PTR data");
+         err = rt_error(st, CL_OUT_OF_RESOURCES, "copying CL_MEM_COPY_HOST_PTR data");
          break;
       }
    }
@@ -222,8 +222,8 @@ mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fl
          hsa_status_t st =
             hsa->hsa_amd_memory_lock(host_ptr, size, agents, (int)num_agents, &agent_ptr);
          if (st != HSA_STATUS_SUCCESS) {
-            err = mem__hsa_error(st, CL_MEM_OBJECT_ALLOCATION_FAILURE,
-                                 "locking CL_MEM_USE_HOST_PTR memory");
+            err = rt_error(st, CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                           "locking CL_MEM_USE_HOST_PTR memory");
             goto out_destroy;
          }
          mem->alloc_base = host_ptr;
@@ -238,9 +238,9 @@ mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fl
                       "device %s has no system memory pool for CL_MEM_ALLOC_HOST_PTR", dev->name);
          goto out_destroy;
       }
-      err = mem__pool_alloc(dev->system_pool, size, agents, num_agents,
-                            CL_MEM_OBJECT_ALLOCATION_FAILURE,
-                            "allocating a CL_MEM_ALLOC_HOST_PTR buffer", &mem->alloc_base);
+      err = rt_pool_alloc(dev->system_pool, size, agents, num_agents,
+                          CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                          "allocating a CL_MEM_ALLOC_HOST_PTR buffer", &mem->alloc_base);
       if (err != CL_SUCCESS)
          goto out_destroy;
       mem->device_va = (uintptr_t)mem->alloc_base;
@@ -249,8 +249,8 @@ mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fl
    } else {
       mem->backing = MEM_BACKING_DEVICE;
       err =
-         mem__pool_alloc(dev->device_pool, size, agents, num_agents > 1 ? num_agents : 0,
-                         CL_MEM_OBJECT_ALLOCATION_FAILURE, "allocating a buffer", &mem->alloc_base);
+         rt_pool_alloc(dev->device_pool, size, agents, num_agents > 1 ? num_agents : 0,
+                       CL_MEM_OBJECT_ALLOCATION_FAILURE, "allocating a buffer", &mem->alloc_base);
       if (err != CL_SUCCESS)
          goto out_destroy;
       atomic_fetch_add(&dev->device_bytes_in_use, size);

@@ -553,7 +553,7 @@ mem__image_finish(struct _cl_mem *mem)
       hsa_status_t st =
          hsa->img.hsa_ext_image_destroy(mem->context->devices[i]->agent, im->handles[i]);
       if (st != HSA_STATUS_SUCCESS)
-         mem__hsa_error(st, CL_OUT_OF_RESOURCES, "destroying an image descriptor");
+         rt_error(st, CL_OUT_OF_RESOURCES, "destroying an image descriptor");
    }
    icd_free(im);
    mem->image = NULL;
@@ -650,8 +650,8 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
          im->row_pitch, slice_arg, &info);
       if (st != HSA_STATUS_SUCCESS) {
          icd_free(im);
-         return mem__hsa_error(st, CL_IMAGE_FORMAT_NOT_SUPPORTED,
-                               "hsa_ext_image_data_get_info_with_layout (linear image)");
+         return rt_error(st, CL_IMAGE_FORMAT_NOT_SUPPORTED,
+                         "hsa_ext_image_data_get_info_with_layout (linear image)");
       }
       size = info.size;
    }
@@ -686,9 +686,9 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
       mem->backing = MEM_BACKING_DEVICE;
       hsa_agent_t agents[MEM_MAX_AGENTS];
       uint32_t num_agents = mem__context_agents(ctx, agents);
-      err = mem__pool_alloc(dev->device_pool, size, agents, num_agents > 1 ? num_agents : 0,
-                            CL_MEM_OBJECT_ALLOCATION_FAILURE, "allocating an image",
-                            &mem->alloc_base);
+      err = rt_pool_alloc(dev->device_pool, size, agents, num_agents > 1 ? num_agents : 0,
+                          CL_MEM_OBJECT_ALLOCATION_FAILURE, "allocating an image",
+                          &mem->alloc_base);
       if (err != CL_SUCCESS)
          goto out_destroy;
       atomic_fetch_add(&dev->device_bytes_in_use, size);
@@ -727,7 +727,7 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
          &im->handles[i]);
       if (st != HSA_STATUS_SUCCESS) {
          im->handles[i].handle = 0;
-         err = mem__hsa_error(st, CL_OUT_OF_RESOURCES, "hsa_ext_image_create_with_layout");
+         err = rt_error(st, CL_OUT_OF_RESOURCES, "hsa_ext_image_create_with_layout");
          goto out_destroy;
       }
    }

@@ -27,7 +27,7 @@ sampler_destroy(struct _cl_sampler *s)
       hsa_status_t st =
          hsa->img.hsa_ext_sampler_destroy(s->context->devices[i]->agent, s->handles[i]);
       if (st != HSA_STATUS_SUCCESS)
-         mem__hsa_error(st, CL_OUT_OF_RESOURCES, "destroying a sampler descriptor");
+         rt_error(st, CL_OUT_OF_RESOURCES, "destroying a sampler descriptor");
    }
    if (s->context)
       plat_context_release_internal(s->context);
@@ -114,7 +114,7 @@ sampler_create(struct _cl_context *ctx, cl_bool norm, cl_addressing_mode addr,
                                                         &s->handles[i]);
       if (st != HSA_STATUS_SUCCESS) {
          s->handles[i].handle = 0;
-         err = mem__hsa_error(st, CL_OUT_OF_RESOURCES, "hsa_ext_sampler_create");
+         err = rt_error(st, CL_OUT_OF_RESOURCES, "hsa_ext_sampler_create");
          goto out_destroy;
       }
    }

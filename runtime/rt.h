@@ -46,6 +46,22 @@ const char *rt_failure(void);
  * class (CL_OUT_OF_RESOURCES unless more specific), logging the HSA status string. */
 cl_int rt_status_to_cl(hsa_status_t status, const char *what);
 
+/* Logs an HSA failure of `what` and returns `code`. */
+cl_int rt_error(hsa_status_t status, cl_int code, const char *what);
+
+/* ---- pool memory (rt_pool.c) ------------------------------------------------------ */
+
+/*
+ * Allocates `size` bytes from `pool` and allows `num_agents` agents (may be 0) to access
+ * them. On failure nothing stays allocated and `fail_code` is returned (logged with the
+ * HSA status and `what`; not logged when `what` is NULL, for a try with a fallback).
+ */
+cl_int rt_pool_alloc(hsa_amd_memory_pool_t pool, size_t size, const hsa_agent_t *agents,
+                     uint32_t num_agents, cl_int fail_code, const char *what, void **out);
+
+/* Frees what rt_pool_alloc returned; logs (never fails) on an HSA error. */
+void rt_pool_free(void *ptr);
+
 /* ---- signals (rt_signal.c) -------------------------------------------------------- */
 
 /* Signals from a free list, so the steady-state enqueue path makes no system call. A
