@@ -296,7 +296,7 @@ disp_devq_create(struct _cl_context *ctx, cl_context ctx_handle, struct _cl_devi
    uint32_t nrec = size / DQ_REC;
    if (nrec < 4)
       nrec = 4;
-   uint32_t nev = DISP_DEVQ_MAX_EVENTS;
+   uint32_t nev = PLAT_DEVQ_MAX_EVENTS;
    dq->bytes = DQ_HDR + (size_t)nrec * DQ_REC + (size_t)nev * DQ_EV;
    hsa_amd_memory_pool_t pool = dev->has_kernarg_pool ? dev->kernarg_pool : dev->system_pool;
    cl_int err;
@@ -507,7 +507,7 @@ disp_devq_register(const struct _cl_device_id *dev, struct disp_devq *dq, void *
    for (int i = 0; i < LIVE_MAX; i++) {
       if (live[i].dev == dev) {
          err = ICD_ERROR(CL_OUT_OF_RESOURCES, "the device already has a device queue "
-                         "(CL_DEVICE_MAX_ON_DEVICE_QUEUES is %u)", DISP_DEVQ_MAX_QUEUES);
+                         "(CL_DEVICE_MAX_ON_DEVICE_QUEUES is %u)", PLAT_DEVQ_MAX_QUEUES);
          break;
       }
       if (slot < 0 && !live[i].dev)

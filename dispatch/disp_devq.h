@@ -15,9 +15,6 @@ struct _cl_device_id;
 struct disp_devq;
 struct disp_devq_tree;
 
-/* Device events per device queue (the pool the built-ins allocate from). */
-#define DISP_DEVQ_MAX_EVENTS 1024u
-
 /* True when the device supports device-side enqueue (the OpenCL 3.0 profile: the feature
  * __opencl_c_device_enqueue): on-device queues may be created. */
 bool disp_devq_enabled(void);
@@ -30,13 +27,8 @@ void disp_devq_destroy(struct disp_devq *dq);
 /* The queue_t value kernels see (hidden_default_queue), 0 for NULL. */
 uint64_t disp_devq_address(const struct disp_devq *dq);
 
-/* CL_DEVICE_MAX_ON_DEVICE_QUEUES, CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE / _MAX_SIZE */
-#define DISP_DEVQ_MAX_QUEUES 1u
-#define DISP_DEVQ_PREFERRED_SIZE (256u * 1024)
-#define DISP_DEVQ_MAX_SIZE (8u * 1024 * 1024)
-
 /* Records `dq` (of cl_command_queue `owner`) as a device queue of `dev`: CL_OUT_OF_RESOURCES
- * beyond DISP_DEVQ_MAX_QUEUES. disp_devq_forget undoes it. */
+ * beyond PLAT_DEVQ_MAX_QUEUES (platform/plat.h). disp_devq_forget undoes it. */
 cl_int disp_devq_register(const struct _cl_device_id *dev, struct disp_devq *dq, void *owner);
 void disp_devq_forget(struct disp_devq *dq);
 

@@ -568,7 +568,7 @@ disp_CreateCommandQueueWithProperties(cl_context context, cl_device_id device,
 
    cl_command_queue_properties bits = 0;
    bool seen_props = false, seen_size = false;
-   cl_queue_properties queue_size = DISP_DEVQ_PREFERRED_SIZE;
+   cl_queue_properties queue_size = PLAT_DEVQ_PREFERRED_SIZE;
    size_t n = 0;
    if (properties) {
       for (; properties[n] != 0; n += 2) {
@@ -620,9 +620,9 @@ disp_CreateCommandQueueWithProperties(cl_context context, cl_device_id device,
                       "device-side queues are not supported (no device enqueue)");
       goto out;
    }
-   if ((bits & CL_QUEUE_ON_DEVICE) && (queue_size == 0 || queue_size > DISP_DEVQ_MAX_SIZE)) {
+   if ((bits & CL_QUEUE_ON_DEVICE) && (queue_size == 0 || queue_size > PLAT_DEVQ_MAX_SIZE)) {
       err = ICD_ERROR(CL_INVALID_VALUE, "CL_QUEUE_SIZE %llu is not in 1..%u",
-                      (unsigned long long)queue_size, DISP_DEVQ_MAX_SIZE);
+                      (unsigned long long)queue_size, PLAT_DEVQ_MAX_SIZE);
       goto out;
    }
    err = queue_create(ctx, dev, bits, properties, n, &q);

@@ -418,10 +418,8 @@ static bool
 origin_aligned(const struct _cl_context *ctx, size_t origin)
 {
    for (cl_uint i = 0; i < ctx->num_devices; i++) {
-      cl_uint bits = 0;
-      if (plat_GetDeviceInfo(plat_device_to_handle(ctx->devices[i]), CL_DEVICE_MEM_BASE_ADDR_ALIGN,
-                             sizeof(bits), &bits, NULL) != CL_SUCCESS ||
-          bits < 8)
+      cl_uint bits = plat_device_limits(ctx->devices[i])->mem_base_addr_align;
+      if (bits < 8)
          continue;
       if (origin % (bits / 8) == 0)
          return true;

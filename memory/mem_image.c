@@ -307,22 +307,6 @@ image_device(const struct _cl_context *ctx)
    return NULL;
 }
 
-static size_t
-device_size_info(struct _cl_device_id *dev, cl_device_info q)
-{
-   size_t v = 0;
-   plat_GetDeviceInfo(plat_device_to_handle(dev), q, sizeof(v), &v, NULL);
-   return v;
-}
-
-static cl_uint
-device_uint_info(struct _cl_device_id *dev, cl_device_info q)
-{
-   cl_uint v = 0;
-   plat_GetDeviceInfo(plat_device_to_handle(dev), q, sizeof(v), &v, NULL);
-   return v;
-}
-
 /*
  * The bytes of host memory from host_ptr that an image of descriptor `d` covers (§5.3.1.2:
  * the row pitch defaults to width x element size `min_row`; the slice pitch to row pitch x
@@ -432,7 +416,7 @@ check_desc(const cl_image_desc *d, size_t elem, void *host_ptr, struct _cl_mem *
       return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "%zu texels of %zu bytes exceed the "
                        "%zu-byte buffer", d->image_width, elem, buf->size);
    if (from_buf2d) {
-      size_t align = (size_t)device_uint_info(dev, CL_DEVICE_IMAGE_PITCH_ALIGNMENT) * elem;
+      size_t align = (size_t)plat_device_limits(dev)->image_pitch_alignment * elem;
       size_t row = d->image_row_pitch ? d->image_row_pitch : min_row;
       if (align && row % align)
          return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "row pitch %zu of a 2D image from a "
@@ -442,16 +426,16 @@ check_desc(const cl_image_desc *d, size_t elem, void *host_ptr, struct _cl_mem *
       if (__builtin_mul_overflow(row, d->image_height, &bytes) || bytes > buf->size)
          return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "%zu rows of %zu bytes exceed the "
                           "%zu-byte buffer", d->image_height, row, buf->size);
-      size_t base = (size_t)device_uint_info(dev, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT) * elem;
+      size_t base = (size_t)plat_device_limits(dev)->image_base_address_alignment * elem;
       if (base && buf->device_va % (base < LINEAR_ROW_ALIGN ? base : LINEAR_ROW_ALIGN))
          return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "the buffer's address is not aligned "
                           "to CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT");
    }
 
-   size_t max2d = device_size_info(dev, CL_DEVICE_IMAGE2D_MAX_WIDTH);
-   size_t max3d = device_size_info(dev, CL_DEVICE_IMAGE3D_MAX_WIDTH);
-   size_t maxarr = device_size_info(dev, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE);
-   size_t maxbuf = device_size_info(dev, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE);
+   size_t max2d = plat_device_limits(dev)->image2d_max_width;
+   size_t max3d = plat_device_limits(dev)->image3d_max_width;
+   size_t maxarr = plat_device_limits(dev)->image_max_array_size;
+   size_t maxbuf = plat_device_limits(dev)->image_max_buffer_size;
    bool too_big;
    switch (t) {
    case CL_MEM_OBJECT_IMAGE1D_BUFFER:

@@ -26,22 +26,11 @@ _Static_assert(sizeof(struct pipe_header) == MEM_PIPE_HEADER_BYTES, "pipe header
 /* The flags a pipe takes (§5.4.1); 0 means both. */
 #define PIPE_FLAGS (CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS)
 
-static cl_uint
-device_uint(struct _cl_device_id *dev, cl_device_info param)
-{
-   cl_uint v = 0;
-   if (plat_GetDeviceInfo(plat_device_to_handle(dev), param, sizeof(v), &v, NULL) != CL_SUCCESS)
-      return 0;
-   return v;
-}
-
+/* CL_DEVICE_PIPE_SUPPORT. */
 static bool
-device_supports_pipes(struct _cl_device_id *dev)
+device_supports_pipes(const struct _cl_device_id *dev)
 {
-   cl_bool b = CL_FALSE;
-   return plat_GetDeviceInfo(plat_device_to_handle(dev), CL_DEVICE_PIPE_SUPPORT, sizeof(b), &b,
-                             NULL) == CL_SUCCESS &&
-          b == CL_TRUE;
+   return plat_device_has_feature(dev, "__opencl_c_pipes");
 }
 
 /* Returns a new pipe with one API reference over `bytes` of `dev`'s memory. */
@@ -99,7 +88,7 @@ mem_CreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size,
       if (!device_supports_pipes(ctx->devices[i]))
          continue;
       supported = true;
-      cl_uint m = device_uint(ctx->devices[i], CL_DEVICE_PIPE_MAX_PACKET_SIZE);
+      cl_uint m = plat_device_limits(ctx->devices[i])->pipe_max_packet_size;
       if (m > max_packet_size)
          max_packet_size = m;
    }
@@ -122,7 +111,7 @@ mem_CreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size,
    for (cl_uint i = 0; i < ctx->num_devices && !dev; i++) {
       struct _cl_device_id *d = ctx->devices[i];
       if (device_supports_pipes(d) &&
-          pipe_packet_size <= device_uint(d, CL_DEVICE_PIPE_MAX_PACKET_SIZE) &&
+          pipe_packet_size <= plat_device_limits(d)->pipe_max_packet_size &&
           bytes <= d->max_alloc_size && bytes <= SIZE_MAX)
          dev = d;
    }

@@ -103,6 +103,60 @@ bool plat_query_in_profile(cl_version added);
 
 /* ---- devices ------------------------------------------------------------------------ */
 
+/* Device-side enqueue (dispatch/disp_devq.c sizes a device queue's pools by them):
+ * CL_DEVICE_MAX_ON_DEVICE_QUEUES, CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE / _MAX_SIZE (one
+ * command is a 1 KiB record) and CL_DEVICE_MAX_ON_DEVICE_EVENTS (the device events of one
+ * device queue, the pool the built-ins allocate from). */
+#define PLAT_DEVQ_MAX_QUEUES 1u
+#define PLAT_DEVQ_PREFERRED_SIZE (256u * 1024)
+#define PLAT_DEVQ_MAX_SIZE (8u * 1024 * 1024)
+#define PLAT_DEVQ_MAX_EVENTS 1024u
+
+/*
+ * The numeric limits a device reports (OpenCL 3.0 API §4.2), filled once at creation
+ * (plat_device.c, plat_device_image.c) from the target record, the agent's HSA queries, the
+ * profile and the device's extensions and features; immutable after. clGetDeviceInfo returns
+ * these fields, and other modules read them through plat_device_limits() (conventions.md
+ * rule 23; Mesa's ac_gpu_info). A limit of a capability the device lacks is 0, as the query
+ * answers. The target's own numbers (compute units, work-group size, wavefront, LDS, caches)
+ * are in plat_gpu_info, the pools' sizes in global_mem_size and max_alloc_size.
+ */
+struct plat_device_limits {
+   cl_uint max_work_item_dimensions;
+   cl_uint address_bits;
+   size_t max_parameter_size;          /* bytes of kernel arguments */
+   cl_uint mem_base_addr_align;        /* bits: sub-buffer origins (memory/mem_buffer.c) */
+   cl_uint min_data_type_align_size;   /* bytes */
+   cl_ulong max_constant_buffer_size;
+   cl_uint max_constant_args;
+   size_t profiling_timer_resolution;  /* ns */
+   size_t printf_buffer_size;
+   cl_uint max_num_sub_groups;         /* 0 without cl_khr_subgroups */
+   size_t max_global_variable_size;    /* 0 without program-scope global variables */
+   size_t global_variable_preferred_total_size;
+   /* Device-side enqueue, 0 without __opencl_c_device_enqueue (PLAT_DEVQ_*). */
+   cl_uint queue_on_device_preferred_size;
+   cl_uint queue_on_device_max_size;
+   cl_uint max_on_device_queues;
+   cl_uint max_on_device_events;
+   /* Pipes, 0 without __opencl_c_pipes (memory/mem_pipe.c checks packets against them). */
+   cl_uint max_pipe_args;
+   cl_uint pipe_max_active_reservations;
+   cl_uint pipe_max_packet_size;
+   /* Images, 0 without image support (plat_device_image.c; memory/mem_image.c checks
+    * descriptors against them). */
+   cl_uint max_read_image_args;
+   cl_uint max_write_image_args;
+   cl_uint max_read_write_image_args;
+   cl_uint max_samplers;
+   cl_uint image_pitch_alignment;         /* pixels */
+   cl_uint image_base_address_alignment;  /* pixels */
+   size_t image2d_max_width, image2d_max_height;
+   size_t image3d_max_width, image3d_max_height, image3d_max_depth;
+   size_t image_max_buffer_size;          /* texels */
+   size_t image_max_array_size;
+};
+
 struct _cl_device_id {
    struct icd_object obj;
    struct _cl_platform_id *platform;
@@ -138,12 +192,23 @@ struct _cl_device_id {
    size_t num_features;
    char *extension_string;
    char *compiler_extensions;
+   /* Every numeric limit the device reports, after the lists above (some limits depend on
+    * a feature). */
+   struct plat_device_limits limits;
    /* Bytes of device_pool memory this process's buffers hold (memory/ keeps it):
     * CL_DEVICE_GLOBAL_FREE_MEMORY_AMD. */
    _Atomic uint64_t device_bytes_in_use;
 };
 
 ICD_DEFINE_HANDLE_CASTS(plat_device, struct _cl_device_id, cl_device_id, ICD_TYPE_DEVICE)
+
+/* The device's limits (what clGetDeviceInfo answers for them), for modules that check an
+ * argument against one. */
+static inline const struct plat_device_limits *
+plat_device_limits(const struct _cl_device_id *dev)
+{
+   return &dev->limits;
+}
 
 /* CL_DEVICE_SVM_CAPABILITIES of `dev`, what clSVMAlloc (memory/mem_svm.c) may allocate for
  * it: coarse-grained buffers (device pool), and with a fine-grained system pool
@@ -221,8 +286,9 @@ cl_int CL_API_CALL plat_GetPlatformInfo(cl_platform_id platform, cl_platform_inf
 cl_int CL_API_CALL plat_GetDeviceIDs(cl_platform_id platform, cl_device_type device_type,
                                      cl_uint num_entries, cl_device_id *devices,
                                      cl_uint *num_devices);
-/* clGetDeviceInfo as hsacl's modules ask it: every query, answered for what the device does
- * in the profile (memory/mem_pipe.c asks CL_DEVICE_PIPE_SUPPORT in the 2.0 profile too). */
+/* clGetDeviceInfo without the profile's refusal: every query, answered for what the device
+ * does in the profile (the worker of plat_GetDeviceInfoAPI). Modules read limits from the
+ * device record (plat_device_limits), not through this. */
 cl_int CL_API_CALL plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name,
                                       size_t param_value_size, void *param_value,
                                       size_t *param_value_size_ret);

@@ -11,15 +11,11 @@
 #include "platform/plat.h"
 #include "platform/plat_priv.h"
 #include "runtime/rt.h"
-#include "dispatch/disp_devq.h"
-#include "compiler/comp.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #define AMD_VENDOR_ID 0x1002u
-/* CL_DEVICE_PIPE_MAX_PACKET_SIZE with pipes (memory/mem_pipe.c checks against the query). */
-#define PLAT_PIPE_MAX_PACKET_SIZE 1024u
 
 /* ---- discovery --------------------------------------------------------------------- */
 
@@ -80,6 +76,54 @@ find_cpu_agent(hsa_agent_t agent, void *data)
       return HSA_STATUS_INFO_BREAK;
    }
    return HSA_STATUS_SUCCESS;
+}
+
+/* dev->limits, from what is known of the device at the end of its creation: the target
+ * record (overridden by the agent's queries), the pools, the timestamp frequency, the
+ * extensions and features. */
+static void
+device_limits_init(struct _cl_device_id *dev)
+{
+   struct plat_device_limits *l = &dev->limits;
+   const plat_gpu_info *gi = &dev->info;
+   l->max_work_item_dimensions = 3;
+   l->address_bits = 64;
+   l->max_parameter_size = 4096;
+   l->mem_base_addr_align = 2048; /* bits: 256-byte sub-buffer origins */
+   l->min_data_type_align_size = 128;
+   l->max_constant_buffer_size = dev->max_alloc_size;
+   l->max_constant_args = 8;
+   uint64_t f = dev->timestamp_frequency ? dev->timestamp_frequency : 1000000000ull;
+   l->profiling_timer_resolution = f >= 1000000000ull ? 1 : (1000000000ull + f - 1) / f;
+   l->printf_buffer_size = 1024 * 1024;
+   /* A sub-group is a wavefront; the most a work-group holds. */
+   l->max_num_sub_groups = plat_device_has_extension(dev, "cl_khr_subgroups")
+                              ? (cl_uint)(gi->max_workgroup_size / gi->wavefront_size)
+                              : 0;
+   /* The minimum §4.2 asks of devices with program-scope global variables. */
+   if (plat_device_has_feature(dev, "__opencl_c_program_scope_global_variables")) {
+      l->max_global_variable_size = 64 * 1024;
+      l->global_variable_preferred_total_size = 1024 * 1024;
+   }
+   /* Device-side enqueue (dispatch/disp_devq.c): one device queue per device, of up to
+    * 8 MiB (1 KiB a command), 1024 device events. */
+   if (plat_device_has_feature(dev, "__opencl_c_device_enqueue")) {
+      l->queue_on_device_preferred_size = PLAT_DEVQ_PREFERRED_SIZE;
+      l->queue_on_device_max_size = PLAT_DEVQ_MAX_SIZE;
+      l->max_on_device_queues = PLAT_DEVQ_MAX_QUEUES;
+      l->max_on_device_events = PLAT_DEVQ_MAX_EVENTS;
+   }
+   if (plat_device_has_feature(dev, "__opencl_c_pipes")) {
+      /* API §4.2: at least 16 with pipes. Pipe arguments are pointers in the kernarg
+       * segment and reservations hold no device state (comp_builtins_pipe.cl), so neither
+       * has a limit of its own; 16 is what the specification asks. */
+      l->max_pipe_args = 16;
+      l->pipe_max_active_reservations = 16;
+      /* Any size works (packets are copied in units of their alignment); 1024 bytes
+       * (a long16[8]) bounds what one work-item copies per call. */
+      l->pipe_max_packet_size = 1024;
+   }
+   plat__device_image_limits_init(dev);
 }
 
 cl_int
@@ -144,6 +188,9 @@ plat__device_create(struct _cl_platform_id *plat, hsa_agent_t agent, struct _cl_
    if (hsa->hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_CACHELINE_SIZE,
                                &u32) == HSA_STATUS_SUCCESS && u32)
       dev->info.cacheline_size = u32;
+   if (hsa->hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_MEMORY_WIDTH,
+                               &u32) == HSA_STATUS_SUCCESS && u32)
+      dev->info.memory_bus_width = u32;
    hsa->hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_PRODUCT_NAME,
                            dev->product_name); /* char[64] */
    dev->product_name[63] = '\0';
@@ -183,6 +230,7 @@ plat__device_create(struct _cl_platform_id *plat, hsa_agent_t agent, struct _cl_
       icd_free(dev);
       return err;
    }
+   device_limits_init(dev);
    *out = dev;
    return CL_SUCCESS;
 }
@@ -386,6 +434,7 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    if (!dev)
       return ICD_ERROR(CL_INVALID_DEVICE, "device %p is not an hsacl device", (void *)device);
    const plat_gpu_info *gi = &dev->info;
+   const struct plat_device_limits *lim = &dev->limits;
    char buf[640];
 
    switch (param_name) {
@@ -396,7 +445,7 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_MAX_COMPUTE_UNITS:
       RET_SCALAR(cl_uint, gi->compute_units);
    case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
-      RET_SCALAR(cl_uint, 3);
+      RET_SCALAR(cl_uint, lim->max_work_item_dimensions);
    case CL_DEVICE_MAX_WORK_ITEM_SIZES: {
       size_t sizes[3] = { gi->max_workgroup_size, gi->max_workgroup_size,
                           gi->max_workgroup_size };
@@ -432,15 +481,15 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_MAX_CLOCK_FREQUENCY:
       RET_SCALAR(cl_uint, gi->max_clock_mhz);
    case CL_DEVICE_ADDRESS_BITS:
-      RET_SCALAR(cl_uint, 64);
+      RET_SCALAR(cl_uint, lim->address_bits);
    case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
       RET_SCALAR(cl_ulong, dev->max_alloc_size);
    case CL_DEVICE_MAX_PARAMETER_SIZE:
-      RET_SCALAR(size_t, 4096);
+      RET_SCALAR(size_t, lim->max_parameter_size);
    case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
-      RET_SCALAR(cl_uint, 2048); /* bits: 256-byte sub-buffer origins */
+      RET_SCALAR(cl_uint, lim->mem_base_addr_align);
    case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
-      RET_SCALAR(cl_uint, 128);
+      RET_SCALAR(cl_uint, lim->min_data_type_align_size);
    case CL_DEVICE_SINGLE_FP_CONFIG:
       /* -cl-fp32-correctly-rounded-divide-sqrt gives IEEE division and sqrt (the ROCm
        * device libraries' __oclc_correctly_rounded_sqrt32, no 2.5-ulp fpmath on fdiv):
@@ -470,9 +519,9 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_GLOBAL_MEM_SIZE:
       RET_SCALAR(cl_ulong, dev->global_mem_size);
    case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
-      RET_SCALAR(cl_ulong, dev->max_alloc_size);
+      RET_SCALAR(cl_ulong, lim->max_constant_buffer_size);
    case CL_DEVICE_MAX_CONSTANT_ARGS:
-      RET_SCALAR(cl_uint, 8);
+      RET_SCALAR(cl_uint, lim->max_constant_args);
    case CL_DEVICE_LOCAL_MEM_TYPE:
       RET_SCALAR(cl_device_local_mem_type, CL_LOCAL);
    case CL_DEVICE_LOCAL_MEM_SIZE:
@@ -481,10 +530,8 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
       RET_SCALAR(cl_bool, strstr(dev->isa_name, "sramecc+") ? CL_TRUE : CL_FALSE);
    case CL_DEVICE_HOST_UNIFIED_MEMORY:
       RET_SCALAR(cl_bool, CL_FALSE);
-   case CL_DEVICE_PROFILING_TIMER_RESOLUTION: {
-      uint64_t f = dev->timestamp_frequency ? dev->timestamp_frequency : 1000000000ull;
-      RET_SCALAR(size_t, f >= 1000000000ull ? 1 : (1000000000ull + f - 1) / f);
-   }
+   case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
+      RET_SCALAR(size_t, lim->profiling_timer_resolution);
    case CL_DEVICE_ENDIAN_LITTLE:
    case CL_DEVICE_AVAILABLE:
    case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
@@ -499,46 +546,31 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
       RET_SCALAR(cl_command_queue_properties,
                  CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
-   /* Device-side enqueue (dispatch/disp_devq.c): one device queue per device, of up to
-    * 8 MiB (1 KiB a command), 1024 device events. */
    case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
       RET_SCALAR(cl_command_queue_properties,
                  plat_device_has_feature(dev, "__opencl_c_device_enqueue")
                     ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE
                     : 0);
    case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
-      RET_SCALAR(cl_uint, plat_device_has_feature(dev, "__opencl_c_device_enqueue")
-                             ? DISP_DEVQ_PREFERRED_SIZE : 0u);
+      RET_SCALAR(cl_uint, lim->queue_on_device_preferred_size);
    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
-      RET_SCALAR(cl_uint, plat_device_has_feature(dev, "__opencl_c_device_enqueue")
-                             ? DISP_DEVQ_MAX_SIZE : 0u);
+      RET_SCALAR(cl_uint, lim->queue_on_device_max_size);
    case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
-      RET_SCALAR(cl_uint, plat_device_has_feature(dev, "__opencl_c_device_enqueue")
-                             ? DISP_DEVQ_MAX_QUEUES : 0u);
+      RET_SCALAR(cl_uint, lim->max_on_device_queues);
    case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
-      RET_SCALAR(cl_uint, plat_device_has_feature(dev, "__opencl_c_device_enqueue")
-                             ? DISP_DEVQ_MAX_EVENTS : 0u);
+      RET_SCALAR(cl_uint, lim->max_on_device_events);
    case CL_DEVICE_MAX_PIPE_ARGS:
+      RET_SCALAR(cl_uint, lim->max_pipe_args);
    case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
-      /* API §4.2: at least 16 with pipes, 0 without. Pipe arguments are pointers in the
-       * kernarg segment and reservations hold no device state (comp_builtins_pipe.cl), so
-       * neither has a limit of its own; 16 is what the specification asks. */
-      RET_SCALAR(cl_uint, plat_device_has_feature(dev, "__opencl_c_pipes") ? 16u : 0u);
+      RET_SCALAR(cl_uint, lim->pipe_max_active_reservations);
    case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
-      /* Any size works (packets are copied in units of their alignment); 1024 bytes
-       * (a long16[8]) bounds what one work-item copies per call. */
-      RET_SCALAR(cl_uint,
-                 plat_device_has_feature(dev, "__opencl_c_pipes") ? PLAT_PIPE_MAX_PACKET_SIZE : 0u);
+      RET_SCALAR(cl_uint, lim->pipe_max_packet_size);
    case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
    case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
       RET_SCALAR(cl_uint, 0);
    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-      /* A sub-group is a wavefront; the most a work-group holds (0 without sub-groups, API
-       * §4.2). */
-      RET_SCALAR(cl_uint, plat_device_has_extension(dev, "cl_khr_subgroups")
-                             ? (cl_uint)(gi->max_workgroup_size / gi->wavefront_size)
-                             : 0);
+      RET_SCALAR(cl_uint, lim->max_num_sub_groups);
    case CL_DEVICE_NAME:
       RET_STRING(dev->name);
    case CL_DEVICE_VENDOR:
@@ -579,7 +611,7 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_PLATFORM:
       RET_SCALAR(cl_platform_id, plat_platform_to_handle(dev->platform));
    case CL_DEVICE_PRINTF_BUFFER_SIZE:
-      RET_SCALAR(size_t, 1024 * 1024);
+      RET_SCALAR(size_t, lim->printf_buffer_size);
    case CL_DEVICE_BUILT_IN_KERNELS:
       RET_STRING("");
    case CL_DEVICE_IL_VERSION:
@@ -607,14 +639,9 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_REFERENCE_COUNT:
       RET_SCALAR(cl_uint, 1); /* root devices are not reference counted */
    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
-      /* The minimum §4.2 asks of devices with program-scope global variables. */
-      RET_SCALAR(size_t, plat_device_has_feature(dev, "__opencl_c_program_scope_global_variables")
-                            ? 64 * 1024
-                            : 0);
+      RET_SCALAR(size_t, lim->max_global_variable_size);
    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-      RET_SCALAR(size_t, plat_device_has_feature(dev, "__opencl_c_program_scope_global_variables")
-                            ? 1024 * 1024
-                            : 0);
+      RET_SCALAR(size_t, lim->global_variable_preferred_total_size);
    case CL_DEVICE_SVM_CAPABILITIES:
       RET_SCALAR(cl_device_svm_capabilities, plat_device_svm_capabilities(dev));
    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:

@@ -92,8 +92,6 @@ plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_n
                          size_t size, void *value, size_t *size_ret, cl_int *err)
 {
    const plat_gpu_info *gi = &dev->info;
-   const struct rt_hsa *hsa = rt_hsa();
-   uint32_t u32 = 0;
 #define SCALAR(type, v)                                                                      \
    do {                                                                                     \
       type v_ = (type)(v);                                                                  \
@@ -188,12 +186,8 @@ plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_n
    case CL_DEVICE_WAVEFRONT_WIDTH_AMD:
       SCALAR(cl_uint, gi->wavefront_size);
    case CL_DEVICE_GLOBAL_MEM_CHANNELS_AMD:
-      /* 32-bit channels of the memory bus. */
-      if (!hsa || hsa->hsa_agent_get_info(dev->agent,
-                                          (hsa_agent_info_t)HSA_AMD_AGENT_INFO_MEMORY_WIDTH,
-                                          &u32) != HSA_STATUS_SUCCESS || !u32)
-         u32 = gi->memory_bus_width;
-      SCALAR(cl_uint, u32 / 32);
+      /* 32-bit channels of the memory bus (the agent's width, plat_device.c). */
+      SCALAR(cl_uint, gi->memory_bus_width / 32);
    case CL_DEVICE_GLOBAL_MEM_CHANNEL_BANKS_AMD:
       SCALAR(cl_uint, 4);
    case CL_DEVICE_GLOBAL_MEM_CHANNEL_BANK_WIDTH_AMD:

@@ -7,7 +7,8 @@
  * device's agent: a 2D RGBA UNORM_INT8 image, the format every image device must offer,
  * readable and writable in the linear layout memory/mem_image.c creates images with. So
  * CL_DEVICE_IMAGE_SUPPORT is truthful per runtime and per device. Everything else image
- * related (formats, features, limits) is reported only for such a device.
+ * related (formats, features, limits) is reported only for such a device; the limits are
+ * fields of the device record (plat_device_limits), 0 on a device without images.
  *
  * Limits are the gfx9 texture unit's (the T# image resource has 14-bit width/height
  * fields, 13-bit depth; a 1D-buffer image is a buffer resource whose num_records counts
@@ -47,42 +48,62 @@ plat__device_image_init(struct _cl_device_id *dev)
    dev->image_support = true;
 }
 
+void
+plat__device_image_limits_init(struct _cl_device_id *dev)
+{
+   struct plat_device_limits *l = &dev->limits;
+   if (!dev->image_support)
+      return;
+   l->max_read_image_args = 128;
+   l->max_write_image_args = 64;
+   l->max_read_write_image_args =
+      plat_device_has_image_feature(dev, "__opencl_c_read_write_images") ? 64 : 0;
+   l->max_samplers = 16;
+   l->image_pitch_alignment = IMAGE_PITCH_ALIGN;
+   l->image_base_address_alignment = IMAGE_BASE_ALIGN;
+   l->image2d_max_width = l->image2d_max_height = IMAGE_2D_MAX;
+   l->image3d_max_width = l->image3d_max_height = l->image3d_max_depth = IMAGE_3D_MAX;
+   /* Texels; an RGBA32F texel is 16 bytes and the buffer must fit one allocation. */
+   uint64_t n = dev->max_alloc_size / 16;
+   l->image_max_buffer_size = (size_t)(n < IMAGE_BUFFER_MAX ? n : IMAGE_BUFFER_MAX);
+   l->image_max_array_size = IMAGE_ARRAY_MAX;
+}
+
 bool
 plat__device_info_image(const struct _cl_device_id *dev, cl_device_info param_name, size_t size,
                         void *value, size_t *size_ret, cl_int *err)
 {
-   bool img = dev->image_support;
+   const struct plat_device_limits *l = &dev->limits;
 #define SCALAR(type, v) (*err = ICD_GET_INFO_SCALAR(type, (v), size, value, size_ret), true)
    switch (param_name) {
    case CL_DEVICE_IMAGE_SUPPORT:
-      return SCALAR(cl_bool, img ? CL_TRUE : CL_FALSE);
+      return SCALAR(cl_bool, dev->image_support ? CL_TRUE : CL_FALSE);
    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-      return SCALAR(cl_uint, img ? 128u : 0u);
+      return SCALAR(cl_uint, l->max_read_image_args);
    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-      return SCALAR(cl_uint, img ? 64u : 0u);
+      return SCALAR(cl_uint, l->max_write_image_args);
    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-      return SCALAR(cl_uint, img && plat_device_has_image_feature(dev, "__opencl_c_read_write_images")
-                                ? 64u : 0u);
+      return SCALAR(cl_uint, l->max_read_write_image_args);
    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-      return SCALAR(cl_uint, img ? IMAGE_PITCH_ALIGN : 0u);
+      return SCALAR(cl_uint, l->image_pitch_alignment);
    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
-      return SCALAR(cl_uint, img ? IMAGE_BASE_ALIGN : 0u);
+      return SCALAR(cl_uint, l->image_base_address_alignment);
    case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+      return SCALAR(size_t, l->image2d_max_width);
    case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
-      return SCALAR(size_t, img ? IMAGE_2D_MAX : 0u);
+      return SCALAR(size_t, l->image2d_max_height);
    case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+      return SCALAR(size_t, l->image3d_max_width);
    case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+      return SCALAR(size_t, l->image3d_max_height);
    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-      return SCALAR(size_t, img ? IMAGE_3D_MAX : 0u);
-   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: {
-      /* Texels; an RGBA32F texel is 16 bytes and the buffer must fit one allocation. */
-      uint64_t n = dev->max_alloc_size / 16;
-      return SCALAR(size_t, img ? (size_t)(n < IMAGE_BUFFER_MAX ? n : IMAGE_BUFFER_MAX) : 0u);
-   }
+      return SCALAR(size_t, l->image3d_max_depth);
+   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+      return SCALAR(size_t, l->image_max_buffer_size);
    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-      return SCALAR(size_t, img ? IMAGE_ARRAY_MAX : 0u);
+      return SCALAR(size_t, l->image_max_array_size);
    case CL_DEVICE_MAX_SAMPLERS:
-      return SCALAR(cl_uint, img ? 16u : 0u);
+      return SCALAR(cl_uint, l->max_samplers);
    default:
       return false;
    }

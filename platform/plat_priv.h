@@ -19,9 +19,11 @@ bool plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info pa
 bool plat__device_info_spirv(const struct _cl_device_id *dev, cl_device_info param_name,
                              size_t size, void *value, size_t *size_ret, cl_int *err);
 
-/* Image support and limits (plat_device_image.c): sets dev->image_support; answers the
- * CL_DEVICE_IMAGE_* queries and CL_DEVICE_MAX_SAMPLERS like plat__device_info_vendor. */
+/* Image support and limits (plat_device_image.c): sets dev->image_support; fills the image
+ * fields of dev->limits (after the feature lists); answers the CL_DEVICE_IMAGE_* queries
+ * and CL_DEVICE_MAX_SAMPLERS like plat__device_info_vendor. */
 void plat__device_image_init(struct _cl_device_id *dev);
+void plat__device_image_limits_init(struct _cl_device_id *dev);
 bool plat__device_info_image(const struct _cl_device_id *dev, cl_device_info param_name,
                              size_t size, void *value, size_t *size_ret, cl_int *err);
 
