@@ -31,16 +31,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FENCE_MAX_DEVICES 64
-
+/* Per device, in the device's PLAT_SLOT_FENCE slot. */
 struct fence_device {
-   _Atomic(const struct _cl_device_id *) dev;
    _Atomic uint64_t completed; /* agent-released kernels completed */
    _Atomic uint64_t covered;   /* of those, written back by a completed system release */
    _Atomic uint64_t acquired;  /* write epoch at the device's last system-scope acquire */
 };
 
-static struct fence_device devices[FENCE_MAX_DEVICES];
 static _Atomic uint64_t write_epoch = 1;
 static int fence_mode = -1; /* 0: auto, 1: system everywhere */
 static pthread_once_t mode_once = PTHREAD_ONCE_INIT;
@@ -59,22 +56,12 @@ mode_init(void)
    }
 }
 
-/* The device's record; NULL only past FENCE_MAX_DEVICES devices (then: system scope). */
+/* The device's counters, created zeroed on first use; NULL only when out of memory (then:
+ * system scope). */
 static struct fence_device *
 device_state(const struct _cl_device_id *dev)
 {
-   for (unsigned i = 0; i < FENCE_MAX_DEVICES; i++) {
-      const struct _cl_device_id *d = atomic_load(&devices[i].dev);
-      if (d == dev)
-         return &devices[i];
-      if (!d) {
-         const struct _cl_device_id *expected = NULL;
-         if (atomic_compare_exchange_strong(&devices[i].dev, &expected, dev) ||
-             expected == dev)
-            return &devices[i];
-      }
-   }
-   return NULL;
+   return plat_device_slot(dev, PLAT_SLOT_FENCE, sizeof(struct fence_device));
 }
 
 /* Agent scope may be used for kernels of queue `q`. */

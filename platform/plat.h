@@ -112,6 +112,14 @@ bool plat_query_in_profile(cl_version added);
 #define PLAT_DEVQ_MAX_SIZE (8u * 1024 * 1024)
 #define PLAT_DEVQ_MAX_EVENTS 1024u
 
+/* Per-device state of the modules above platform (conventions.md rule 23): one slot per
+ * module that keeps some, created by that module on first use (plat_device_slot). */
+enum plat_device_slot {
+   PLAT_SLOT_FENCE,   /* dispatch/disp_fence.c: the device's fence-scope counters */
+   PLAT_SLOT_STAGING, /* memory/mem_staging.c: the device's staging cache */
+   PLAT_NUM_SLOTS
+};
+
 /*
  * The numeric limits a device reports (OpenCL 3.0 API §4.2), filled once at creation
  * (plat_device.c, plat_device_image.c) from the target record, the agent's HSA queries, the
@@ -195,6 +203,8 @@ struct _cl_device_id {
    /* Every numeric limit the device reports, after the lists above (some limits depend on
     * a feature). */
    struct plat_device_limits limits;
+   /* Other modules' per-device state, by enum plat_device_slot (plat_device_slot). */
+   _Atomic(void *) slots[PLAT_NUM_SLOTS];
    /* Bytes of device_pool memory this process's buffers hold (memory/ keeps it):
     * CL_DEVICE_GLOBAL_FREE_MEMORY_AMD. */
    _Atomic uint64_t device_bytes_in_use;
@@ -209,6 +219,12 @@ plat_device_limits(const struct _cl_device_id *dev)
 {
    return &dev->limits;
 }
+
+/* The state the module owning `slot` keeps for `dev`: `size` zeroed bytes created on the
+ * first call (by whichever thread comes first), the same pointer on every later one; NULL
+ * when out of memory (the module then does without). Lives as long as the device, that is
+ * the process. Thread safe, lock free. */
+void *plat_device_slot(const struct _cl_device_id *dev, enum plat_device_slot slot, size_t size);
 
 /* CL_DEVICE_SVM_CAPABILITIES of `dev`, what clSVMAlloc (memory/mem_svm.c) may allocate for
  * it: coarse-grained buffers (device pool), and with a fine-grained system pool

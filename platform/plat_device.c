@@ -235,6 +235,25 @@ plat__device_create(struct _cl_platform_id *plat, hsa_agent_t agent, struct _cl_
    return CL_SUCCESS;
 }
 
+void *
+plat_device_slot(const struct _cl_device_id *dev, enum plat_device_slot slot, size_t size)
+{
+   /* The slots are the other modules' state, not part of what the device reports: writable
+    * through a const device. */
+   _Atomic(void *) *p = &((struct _cl_device_id *)dev)->slots[slot];
+   void *state = atomic_load_explicit(p, memory_order_acquire);
+   if (state)
+      return state;
+   void *mine = icd_calloc(1, size);
+   if (!mine)
+      return NULL;
+   if (atomic_compare_exchange_strong_explicit(p, &state, mine, memory_order_acq_rel,
+                                               memory_order_acquire))
+      return mine;
+   icd_free(mine); /* another thread's came first */
+   return state;
+}
+
 /* ---- capabilities ----------------------------------------------------------------- */
 
 /* The intermediate languages of clCreateProgramWithIL: SPIR-V 1.0-1.4, what OpenCL 3.1
