@@ -14,7 +14,7 @@
 #define _GNU_SOURCE
 #include "comp_program_priv.h"
 #include "comp_priv.h"
-#include "dispatch/disp.h"
+#include "runtime/rt.h"
 #include "platform/plat.h"
 
 #include <stdio.h>
@@ -50,7 +50,7 @@ log_append(char **log, const char *fmt, ...)
 static void
 program_device_unload(struct comp_program_device *pd)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    if (pd->loaded && hsa) {
       hsa->hsa_executable_destroy(pd->executable);
       hsa->hsa_code_object_reader_destroy(pd->reader);
@@ -614,23 +614,23 @@ comp__device_extension_list(const struct _cl_device_id *dev, char **storage)
 static cl_int
 hsa_fail(char **log, hsa_status_t st, const char *what, const struct _cl_device_id *dev)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    const char *msg = NULL;
    if (hsa)
       hsa->hsa_status_string(st, &msg);
    log_append(log, "error: %s failed on %s: %s (0x%x)\n", what, dev->name,
               msg ? msg : "unknown status", (unsigned)st);
-   return disp_hsa_status_to_cl(st, what);
+   return rt_status_to_cl(st, what);
 }
 
 cl_int
 comp__load_executable(const struct _cl_device_id *dev, struct comp__loaded *r, char **log)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    hsa_status_t st;
    cl_int err;
    if (!hsa) {
-      log_append(log, "error: no HSA runtime: %s\n", disp_hsa_failure());
+      log_append(log, "error: no HSA runtime: %s\n", rt_failure());
       return CL_OUT_OF_RESOURCES;
    }
    r->kernels = icd_calloc(r->info->num_kernels ? r->info->num_kernels : 1,
@@ -740,7 +740,7 @@ out_free_kernels:
 void
 comp__unload_executable(struct comp__loaded *r)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    if (r->kernels && hsa) {
       hsa->hsa_executable_destroy(r->executable);
       hsa->hsa_code_object_reader_destroy(r->reader);

@@ -1,49 +1,13 @@
 /*
- * dispatch/disp.h — what other modules use from dispatch/: the HSA runtime seam
- * (disp_hsa: the one table of HSA function pointers, filled by dlopen) and command queues.
+ * dispatch/disp.h — what other modules use from dispatch/: command queues, events and
+ * commands. HSA itself is reached through runtime/rt.h.
  */
 #ifndef DISP_H
 #define DISP_H
 
 #include "icd.h"
-#include <hsa/hsa.h>
-#include <hsa/hsa_ext_amd.h>
-#include <hsa/hsa_ext_image.h>
+#include "runtime/rt.h"
 #include <pthread.h>
-
-/* ---- the HSA seam ------------------------------------------------------------------ */
-
-typedef enum disp_runtime_kind {
-   DISP_RUNTIME_ROCR = 1, /* ROCr's libhsa-runtime64.so.1 */
-   DISP_RUNTIME_SIM,      /* hsacl's software runtime, libhsacl-sim.so */
-   DISP_RUNTIME_PATH,     /* HSACL_RUNTIME=<path> */
-} disp_runtime_kind;
-
-struct disp_hsa {
-#define HSA_FN(name) __typeof__(name) *name;
-#include "dispatch/disp_hsa_functions.def"
-#undef HSA_FN
-   void *handle;
-   disp_runtime_kind kind;
-   char path[512]; /* what was dlopen'ed */
-   /* The HSA image extension (v1), as ROCr's own OpenCL obtains it:
-    * hsa_system_get_major_extension_table(HSA_EXTENSION_IMAGES, 1, ...). has_images is
-    * false when the runtime does not provide it (then every `img` pointer is NULL). */
-   bool has_images;
-   hsa_ext_images_1_pfn_t img;
-};
-
-/*
- * The HSA runtime selected by HSACL_RUNTIME (auto|rocr|sim|<path>), initialised and holding
- * at least one GPU agent; NULL when none could be loaded. Loaded once per process; thread
- * safe. When NULL, disp_hsa_failure() says why (also logged, category "hsa").
- */
-const struct disp_hsa *disp_hsa_get(void);
-const char *disp_hsa_failure(void);
-
-/* Maps an HSA status to the CL error the specification names for the failing operation
- * class (CL_OUT_OF_RESOURCES unless more specific), logging the HSA status string. */
-cl_int disp_hsa_status_to_cl(hsa_status_t status, const char *what);
 
 /* ---- events ------------------------------------------------------------------------ */
 

@@ -112,9 +112,9 @@ command_free(struct disp_command *cmd)
    if (cmd->prev)
       disp_event_release_internal(cmd->prev);
    if (cmd->work_signal.handle && cmd->work_signal.handle != cmd->event->signal.handle)
-      disp__signal_put(cmd->work_signal);
+      rt_signal_put(cmd->work_signal);
    if (cmd->release_signal.handle)
-      disp__signal_put(cmd->release_signal);
+      rt_signal_put(cmd->release_signal);
    if (cmd->deps != cmd->inline_deps)
       icd_free(cmd->deps);
    disp__pool_free(&command_pool, cmd);
@@ -148,7 +148,7 @@ command_finish_status(struct disp_command *cmd, cl_int status, bool may_block)
    }
    /* HSA work waiting for this event may go on (a failed event releases it too, so
     * nothing hangs; its dependants fail as above). */
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    if (ev->signal.handle && hsa->hsa_signal_load_relaxed(ev->signal) != 0)
       hsa->hsa_signal_store_screlease(ev->signal, 0);
    /* The payload's references (kernel, buffers) go before the queue can look idle: once
@@ -272,7 +272,7 @@ static void pending_drain(bool may_block);
 static void
 queue_retire(struct _cl_command_queue *q)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    for (;;) {
       struct disp_command *batch[RETIRE_BATCH];
       unsigned n = 0;
@@ -392,7 +392,7 @@ static void
 command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_deps,
                bool may_block, bool locked)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    struct _cl_command_queue *q = cmd->queue;
    struct _cl_event *ev = cmd->event;
    const bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
@@ -418,7 +418,7 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
       run_inline = true;
    } else {
       if (cmd->complete || cmd->kind == DISP_COMMAND_HOST) {
-         err = disp__signal_get(&cmd->work_signal);
+         err = rt_signal_get(&cmd->work_signal);
       } else {
          cmd->work_signal = ev->signal;
       }
@@ -428,7 +428,7 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
       if (err == CL_SUCCESS && cmd->kind == DISP_COMMAND_HSA && cmd->release_fence) {
          /* A copy reads memory, not the L2: a system-scope release after its
           * dependencies on this device's queue first, and the copy waits for that. */
-         err = disp__signal_get(&cmd->release_signal);
+         err = rt_signal_get(&cmd->release_signal);
          if (err == CL_SUCCESS)
             err = disp_queue_barrier_and_scoped(q, deps, num_deps, cmd->release_signal,
                                                 disp__fence_release_scopes());

@@ -224,7 +224,7 @@ struct disp_devq_tree {
 static void
 tree_put(struct disp_devq_tree *t)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    if (!t || atomic_fetch_sub(&t->refs, 1) != 1)
       return;
    tree_put(t->prev);
@@ -243,7 +243,7 @@ tree_put(struct disp_devq_tree *t)
 static void
 tree_wait(struct disp_devq_tree *t)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    hsa->hsa_signal_wait_scacquire(t->s_done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
                                   HSA_WAIT_STATE_BLOCKED);
 }
@@ -286,7 +286,7 @@ cl_int
 disp_devq_create(struct _cl_context *ctx, cl_context ctx_handle, struct _cl_device_id *dev,
                  cl_device_id dev_handle, cl_uint size, struct disp_devq **out)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    (void)ctx;
    struct disp_devq *dq = icd_calloc(1, sizeof(*dq));
    if (!dq)
@@ -303,12 +303,12 @@ disp_devq_create(struct _cl_context *ctx, cl_context ctx_handle, struct _cl_devi
    hsa_status_t st = hsa->hsa_amd_memory_pool_allocate(pool, dq->bytes, 0, &dq->mem);
    if (st != HSA_STATUS_SUCCESS) {
       dq->mem = NULL;
-      err = disp_hsa_status_to_cl(st, "allocating a device queue");
+      err = rt_status_to_cl(st, "allocating a device queue");
       goto fail;
    }
    st = hsa->hsa_amd_agents_allow_access(1, &dev->agent, NULL, dq->mem);
    if (st != HSA_STATUS_SUCCESS) {
-      err = disp_hsa_status_to_cl(st, "granting the GPU access to a device queue");
+      err = rt_status_to_cl(st, "granting the GPU access to a device queue");
       goto fail;
    }
    memset(dq->mem, 0, dq->bytes);
@@ -348,7 +348,7 @@ fail:
 void
 disp_devq_destroy(struct disp_devq *dq)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    if (!dq)
       return;
    if (dq->prev) {
@@ -380,7 +380,7 @@ disp_devq_tree_start(struct disp_devq *dq, void *printf_buffer, hsa_signal_t *pa
                      hsa_signal_t *done_signal, hsa_signal_t *wait_signal,
                      struct disp_devq_tree **out)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    struct disp_devq_tree *t = icd_calloc(1, sizeof(*t));
    if (!t)
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a device-enqueue launch");
@@ -401,7 +401,7 @@ disp_devq_tree_start(struct disp_devq *dq, void *printf_buffer, hsa_signal_t *pa
       st = hsa->hsa_queue_create(dev->agent, DQ_RING, HSA_QUEUE_TYPE_MULTI, NULL, NULL,
                                  UINT32_MAX, UINT32_MAX, &t->c);
    if (st != HSA_STATUS_SUCCESS) {
-      cl_int err = disp_hsa_status_to_cl(st, "creating the queue of a device-enqueue launch");
+      cl_int err = rt_status_to_cl(st, "creating the queue of a device-enqueue launch");
       tree_put(t);
       return err;
    }
@@ -479,7 +479,7 @@ disp_devq_tree_finish(struct disp_devq_tree *t)
 void
 disp_devq_tree_abort(struct disp_devq_tree *t)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    /* The first packets of C wait on S_p: let them run (the scheduler finds no record) so
     * that S_done fires and the next tree does not wait forever. */
    hsa->hsa_signal_store_screlease(t->s_parent, 0);

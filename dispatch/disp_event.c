@@ -19,7 +19,7 @@ disp__event_create(struct _cl_context *ctx, struct _cl_command_queue *q, cl_comm
    if (!ev)
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating an event");
    if (q) {
-      cl_int err = disp__signal_get(&ev->signal);
+      cl_int err = rt_signal_get(&ev->signal);
       if (err != CL_SUCCESS) {
          disp__pool_free(&event_pool, ev);
          return err;
@@ -55,7 +55,7 @@ event_destroy(struct _cl_event *ev)
       cb = next;
    }
    if (ev->signal.handle)
-      disp__signal_put(ev->signal);
+      rt_signal_put(ev->signal);
    pthread_cond_destroy(&ev->cond);
    pthread_mutex_destroy(&ev->lock);
    icd_object_finish(&ev->obj);

@@ -197,7 +197,7 @@ ring_destroy(struct disp_kernarg_ring *r)
    if (!r)
       return;
    if (r->base)
-      disp_hsa_get()->hsa_amd_memory_pool_free(r->base);
+      rt_hsa()->hsa_amd_memory_pool_free(r->base);
    icd_free(r->ends);
    icd_free(r);
 }
@@ -207,7 +207,7 @@ static cl_int
 ring_create(struct _cl_command_queue *q, uint64_t bytes, uint32_t entries,
             struct disp_kernarg_ring **out)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    struct _cl_device_id *dev = q->device;
    uint64_t b = RING_BYTES;
    uint32_t e = RING_ENTRIES;
@@ -233,12 +233,12 @@ ring_create(struct _cl_command_queue *q, uint64_t bytes, uint32_t entries,
    if (st != HSA_STATUS_SUCCESS) {
       r->base = NULL;
       ring_destroy(r);
-      return disp_hsa_status_to_cl(st, "allocating the kernarg ring");
+      return rt_status_to_cl(st, "allocating the kernarg ring");
    }
    st = hsa->hsa_amd_agents_allow_access(1, &dev->agent, NULL, r->base);
    if (st != HSA_STATUS_SUCCESS) {
       ring_destroy(r);
-      return disp_hsa_status_to_cl(st, "granting the GPU access to the kernarg ring");
+      return rt_status_to_cl(st, "granting the GPU access to the kernarg ring");
    }
    *out = r;
    return CL_SUCCESS;
@@ -390,7 +390,7 @@ static cl_int
 launch_complete(struct disp_command *cmd)
 {
    struct launch *l = cmd->payload;
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    struct _cl_event *ev = cmd->event;
    if (ev->profiling) {
       hsa_amd_profiling_dispatch_time_t t;

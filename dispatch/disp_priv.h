@@ -90,10 +90,6 @@ bool disp__fence_release_needed(struct disp_command *cmd);
 /* A command that had a release fence completed successfully. */
 void disp__fence_released(struct disp_command *cmd);
 
-/* Signals: from a free list so the steady-state enqueue path makes no system call. */
-cl_int disp__signal_get(hsa_signal_t *out); /* value 1 */
-void disp__signal_put(hsa_signal_t signal);
-
 /* Frees the queue's kernarg ring (queue destruction: no launch is in flight). */
 void disp__kernarg_ring_finish(struct _cl_command_queue *q);
 

@@ -44,7 +44,7 @@ static void
 queue_error_callback_body(hsa_status_t status, hsa_queue_t *source, void *data)
 {
    struct _cl_command_queue *q = data;
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    const char *msg = NULL;
    hsa->hsa_status_string(status, &msg);
    char info[512];
@@ -98,7 +98,7 @@ queue_error_callback_body(hsa_status_t status, hsa_queue_t *source, void *data)
 static cl_int
 queue_create_hsa(struct _cl_command_queue *q)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    uint32_t packets = DISP_AQL_QUEUE_PACKETS;
    if (q->device->queue_max_size && q->device->queue_max_size < packets)
       packets = q->device->queue_max_size;
@@ -107,7 +107,7 @@ queue_create_hsa(struct _cl_command_queue *q)
                                            &q->hsa_queue);
    if (st != HSA_STATUS_SUCCESS) {
       q->hsa_queue = NULL;
-      return disp_hsa_status_to_cl(st, "creating the AQL queue of a command queue");
+      return rt_status_to_cl(st, "creating the AQL queue of a command queue");
    }
    if (q->properties & CL_QUEUE_PROFILING_ENABLE) {
       st = hsa->hsa_amd_profiling_set_profiler_enabled(q->hsa_queue, 1);
@@ -128,7 +128,7 @@ static void
 clock_calibrate(void)
 {
    uint64_t t = 0;
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    hsa->hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &clock_freq);
    if (!clock_freq)
       clock_freq = 1000000000ull;
@@ -203,11 +203,11 @@ queue_destroy_now(struct _cl_command_queue *q)
       disp_devq_destroy(q->devq);
    }
    if (q->hsa_queue)
-      disp_hsa_get()->hsa_queue_destroy(q->hsa_queue);
+      rt_hsa()->hsa_queue_destroy(q->hsa_queue);
    disp__kernarg_ring_finish(q);
    for (unsigned i = 0; i < DISP_CHECKPOINTS; i++) {
       if (q->checkpoint[i].handle)
-         disp_hsa_get()->hsa_signal_destroy(q->checkpoint[i]);
+         rt_hsa()->hsa_signal_destroy(q->checkpoint[i]);
    }
    pthread_cond_destroy(&q->idle);
    pthread_mutex_destroy(&q->kernarg_lock);
@@ -329,7 +329,7 @@ checkpoints_reset_locked(struct _cl_command_queue *q)
 void
 disp__queue_checkpoint_locked(struct _cl_command_queue *q, uint32_t packets)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    hsa_queue_t *hq = q->hsa_queue;
    if (q->faulted || !hq)
       return;
@@ -366,7 +366,7 @@ disp__queue_checkpoint_locked(struct _cl_command_queue *q, uint32_t packets)
 static cl_int
 wait_for_slot(struct _cl_command_queue *q, hsa_queue_t *hq, uint64_t index)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    const uint64_t need = index - hq->size; /* the packet that must be consumed */
    for (unsigned spins = 0;; spins++) {
       if (index - hsa->hsa_queue_load_read_index_scacquire(hq) < hq->size)
@@ -400,7 +400,7 @@ wait_for_slot(struct _cl_command_queue *q, hsa_queue_t *hq, uint64_t index)
 cl_int
 disp_queue_write_packet(struct _cl_command_queue *q, const void *packet)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    if (q->faulted || !q->hsa_queue) {
       /* The old ring is dead after a fault: continue on a new one. */
       if (q->hsa_queue)
@@ -436,7 +436,7 @@ disp_queue_write_packet(struct _cl_command_queue *q, const void *packet)
 bool
 disp__queue_has_room_locked(struct _cl_command_queue *q, uint32_t packets)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    hsa_queue_t *hq = q->hsa_queue;
    if (q->faulted || !hq)
       return true;

@@ -16,6 +16,7 @@
  */
 #include "memory/mem_priv.h"
 #include "dispatch/disp.h"
+#include "runtime/rt.h"
 
 #include <assert.h>
 #include <string.h>
@@ -47,13 +48,13 @@ more_than_one(cl_mem_flags bits)
 static void
 mem_destroy(struct _cl_mem *mem)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    if (mem->image)
       mem__image_finish(mem); /* its descriptors go before the memory they describe */
    if (mem->backing == MEM_BACKING_LOCKED && mem->alloc_base) {
       hsa_status_t st = hsa->hsa_amd_memory_unlock(mem->alloc_base);
       if (st != HSA_STATUS_SUCCESS)
-         mem__hsa_error(st, CL_OUT_OF_RESOURCES, "unlocking a CL_MEM_USE_HOST_PTR buffer");
+         rt_error(st, CL_OUT_OF_RESOURCES, "unlocking a CL_MEM_USE_HOST_PTR buffer");
       mem->alloc_base = NULL;
    }
    for (struct mem_destructor *d = mem->destructors, *next; d; d = next) {
@@ -68,7 +69,7 @@ mem_destroy(struct _cl_mem *mem)
       icd_free(m);
    }
    if (mem->alloc_base) {
-      mem__pool_free(mem->alloc_base);
+      rt_pool_free(mem->alloc_base);
       if (mem->backing == MEM_BACKING_DEVICE)
          atomic_fetch_sub(&mem->device->device_bytes_in_use, mem->size);
    }
@@ -136,7 +137,7 @@ mem__object_destroy(struct _cl_mem *mem)
 cl_int
 mem__copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *src, size_t size)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    size_t chunk = size < COPY_CHUNK ? size : COPY_CHUNK;
    void *staging;
    cl_int err = mem_staging_alloc(dev, chunk, &staging);
@@ -147,7 +148,7 @@ mem__copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *s
       memcpy(staging, (const char *)src + done, n);
       hsa_status_t st = hsa->hsa_memory_copy((void *)(uintptr_t)(device_va + done), staging, n);
       if (st != HSA_STATUS_SUCCESS) {
-         err = mem__hsa_error(st, CL_OUT_OF_RESOURCES, "copying CL_MEM_COPY_HOST_PTR data");
+         err = rt_error(st, CL_OUT_OF_RESOURCES, "copying CL_MEM_COPY_HOST_PTR data");
          break;
       }
    }
@@ -166,7 +167,7 @@ static bool
 hsa_host_memory(void *host_ptr, size_t size, uint64_t *device_va)
 {
    hsa_amd_pointer_info_t info = { .size = sizeof(info) };
-   if (disp_hsa_get()->hsa_amd_pointer_info(host_ptr, &info, NULL, NULL, NULL) !=
+   if (rt_hsa()->hsa_amd_pointer_info(host_ptr, &info, NULL, NULL, NULL) !=
           HSA_STATUS_SUCCESS ||
        info.type != HSA_EXT_POINTER_TYPE_HSA || !info.hostBaseAddress)
       return false;
@@ -183,7 +184,7 @@ mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fl
                    size_t size, void *host_ptr, bool svm_host_ptr, const cl_mem_properties *props,
                    size_t num_props, struct _cl_mem **out)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    hsa_agent_t agents[MEM_MAX_AGENTS];
    uint32_t num_agents = mem__context_agents(ctx, agents);
    struct _cl_mem *mem;
@@ -221,8 +222,8 @@ mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fl
          hsa_status_t st =
             hsa->hsa_amd_memory_lock(host_ptr, size, agents, (int)num_agents, &agent_ptr);
          if (st != HSA_STATUS_SUCCESS) {
-            err = mem__hsa_error(st, CL_MEM_OBJECT_ALLOCATION_FAILURE,
-                                 "locking CL_MEM_USE_HOST_PTR memory");
+            err = rt_error(st, CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                           "locking CL_MEM_USE_HOST_PTR memory");
             goto out_destroy;
          }
          mem->alloc_base = host_ptr;
@@ -237,9 +238,9 @@ mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fl
                       "device %s has no system memory pool for CL_MEM_ALLOC_HOST_PTR", dev->name);
          goto out_destroy;
       }
-      err = mem__pool_alloc(dev->system_pool, size, agents, num_agents,
-                            CL_MEM_OBJECT_ALLOCATION_FAILURE,
-                            "allocating a CL_MEM_ALLOC_HOST_PTR buffer", &mem->alloc_base);
+      err = rt_pool_alloc(dev->system_pool, size, agents, num_agents,
+                          CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                          "allocating a CL_MEM_ALLOC_HOST_PTR buffer", &mem->alloc_base);
       if (err != CL_SUCCESS)
          goto out_destroy;
       mem->device_va = (uintptr_t)mem->alloc_base;
@@ -248,8 +249,8 @@ mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fl
    } else {
       mem->backing = MEM_BACKING_DEVICE;
       err =
-         mem__pool_alloc(dev->device_pool, size, agents, num_agents > 1 ? num_agents : 0,
-                         CL_MEM_OBJECT_ALLOCATION_FAILURE, "allocating a buffer", &mem->alloc_base);
+         rt_pool_alloc(dev->device_pool, size, agents, num_agents > 1 ? num_agents : 0,
+                       CL_MEM_OBJECT_ALLOCATION_FAILURE, "allocating a buffer", &mem->alloc_base);
       if (err != CL_SUCCESS)
          goto out_destroy;
       atomic_fetch_add(&dev->device_bytes_in_use, size);

@@ -3,7 +3,7 @@
  * clGetSupportedImageFormats, clGetImageInfo (OpenCL 3.0 API §5.3.1, §5.3.2, §5.3.7).
  * Image commands: mem_image_xfer.c; samplers: mem_sampler.c.
  *
- * Every image is created through the runtime's HSA image extension (dispatch/disp_hsa.c
+ * Every image is created through the runtime's HSA image extension (runtime/rt_hsa.c
  * loads its table) in the LINEAR layout, on both runtimes: rows of
  * align(width * element size, 256) bytes — the pitch gfx9's address library gives a
  * linear surface, which ROCr's image extension checks a given pitch against — and slices
@@ -24,7 +24,7 @@
  */
 #include "mem_priv.h"
 
-#include "dispatch/disp.h"
+#include "runtime/rt.h"
 #include "platform/plat.h"
 
 #include <string.h>
@@ -214,7 +214,7 @@ static bool
 format_supported(const struct _cl_context *ctx, cl_mem_flags flags, cl_mem_object_type type,
                  const cl_image_format *f)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    hsa_ext_image_format_t hf;
    size_t elem;
    if (!format_info(f, &hf, &elem) || !format_driver_supported(ctx, type, f))
@@ -544,7 +544,7 @@ void
 mem__image_finish(struct _cl_mem *mem)
 {
    struct mem_image *im = mem->image;
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    if (!im)
       return;
    for (cl_uint i = 0; i < im->num_handles && i < mem->context->num_devices; i++) {
@@ -553,7 +553,7 @@ mem__image_finish(struct _cl_mem *mem)
       hsa_status_t st =
          hsa->img.hsa_ext_image_destroy(mem->context->devices[i]->agent, im->handles[i]);
       if (st != HSA_STATUS_SUCCESS)
-         mem__hsa_error(st, CL_OUT_OF_RESOURCES, "destroying an image descriptor");
+         rt_error(st, CL_OUT_OF_RESOURCES, "destroying an image descriptor");
    }
    icd_free(im);
    mem->image = NULL;
@@ -602,7 +602,7 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
              const cl_image_desc *desc, void *host_ptr, struct _cl_mem *buf,
              struct _cl_mem **out)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    struct mem_image *im = icd_calloc(1, sizeof(*im));
    if (!im)
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating an image");
@@ -650,8 +650,8 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
          im->row_pitch, slice_arg, &info);
       if (st != HSA_STATUS_SUCCESS) {
          icd_free(im);
-         return mem__hsa_error(st, CL_IMAGE_FORMAT_NOT_SUPPORTED,
-                               "hsa_ext_image_data_get_info_with_layout (linear image)");
+         return rt_error(st, CL_IMAGE_FORMAT_NOT_SUPPORTED,
+                         "hsa_ext_image_data_get_info_with_layout (linear image)");
       }
       size = info.size;
    }
@@ -686,9 +686,9 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
       mem->backing = MEM_BACKING_DEVICE;
       hsa_agent_t agents[MEM_MAX_AGENTS];
       uint32_t num_agents = mem__context_agents(ctx, agents);
-      err = mem__pool_alloc(dev->device_pool, size, agents, num_agents > 1 ? num_agents : 0,
-                            CL_MEM_OBJECT_ALLOCATION_FAILURE, "allocating an image",
-                            &mem->alloc_base);
+      err = rt_pool_alloc(dev->device_pool, size, agents, num_agents > 1 ? num_agents : 0,
+                          CL_MEM_OBJECT_ALLOCATION_FAILURE, "allocating an image",
+                          &mem->alloc_base);
       if (err != CL_SUCCESS)
          goto out_destroy;
       atomic_fetch_add(&dev->device_bytes_in_use, size);
@@ -727,7 +727,7 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
          &im->handles[i]);
       if (st != HSA_STATUS_SUCCESS) {
          im->handles[i].handle = 0;
-         err = mem__hsa_error(st, CL_OUT_OF_RESOURCES, "hsa_ext_image_create_with_layout");
+         err = rt_error(st, CL_OUT_OF_RESOURCES, "hsa_ext_image_create_with_layout");
          goto out_destroy;
       }
    }

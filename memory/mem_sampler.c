@@ -12,7 +12,7 @@
  */
 #include "mem_priv.h"
 
-#include "dispatch/disp.h"
+#include "runtime/rt.h"
 #include "platform/plat.h"
 
 #include <string.h>
@@ -20,14 +20,14 @@
 static void
 sampler_destroy(struct _cl_sampler *s)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    for (cl_uint i = 0; i < s->num_handles; i++) {
       if (!s->handles[i].handle)
          continue;
       hsa_status_t st =
          hsa->img.hsa_ext_sampler_destroy(s->context->devices[i]->agent, s->handles[i]);
       if (st != HSA_STATUS_SUCCESS)
-         mem__hsa_error(st, CL_OUT_OF_RESOURCES, "destroying a sampler descriptor");
+         rt_error(st, CL_OUT_OF_RESOURCES, "destroying a sampler descriptor");
    }
    if (s->context)
       plat_context_release_internal(s->context);
@@ -78,7 +78,7 @@ sampler_create(struct _cl_context *ctx, cl_bool norm, cl_addressing_mode addr,
                cl_filter_mode filter, const cl_sampler_properties *props, size_t num_props,
                struct _cl_sampler **out)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    struct _cl_sampler *s = icd_calloc(1, sizeof(*s));
    if (!s)
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a sampler");
@@ -114,7 +114,7 @@ sampler_create(struct _cl_context *ctx, cl_bool norm, cl_addressing_mode addr,
                                                         &s->handles[i]);
       if (st != HSA_STATUS_SUCCESS) {
          s->handles[i].handle = 0;
-         err = mem__hsa_error(st, CL_OUT_OF_RESOURCES, "hsa_ext_sampler_create");
+         err = rt_error(st, CL_OUT_OF_RESOURCES, "hsa_ext_sampler_create");
          goto out_destroy;
       }
    }

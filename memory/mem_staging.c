@@ -1,7 +1,6 @@
 /*
- * memory/mem_staging.c — HSA pool allocation shared by the module (allocate + access
- * grants, free, error mapping) and the staging allocator: pooled host memory the GPU can
- * access, which the transfer code copies through.
+ * memory/mem_staging.c — the staging allocator: pooled host memory the GPU can access,
+ * which the transfer code copies through (pool allocation itself is runtime/rt_pool.c).
  *
  * Staging cache. Per device (up to STAGING_MAX_DEVICES), one free list per power-of-two
  * size class from 64 KiB to MEM_STAGING_MAX_CACHED, each a small fixed array, so the cache
@@ -10,7 +9,7 @@
  * under staging_lock; HSA is called outside it.
  */
 #include "memory/mem_priv.h"
-#include "dispatch/disp.h"
+#include "runtime/rt.h"
 
 #define STAGING_MIN_SHIFT 16u /* 64 KiB */
 #define STAGING_MAX_SHIFT 26u /* 64 MiB == MEM_STAGING_MAX_CACHED */
@@ -31,46 +30,6 @@ struct staging_cache {
 static pthread_mutex_t staging_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct staging_cache staging_caches[STAGING_MAX_DEVICES];
 static unsigned staging_num_caches;
-
-cl_int
-mem__hsa_error(hsa_status_t status, cl_int code, const char *what)
-{
-   const char *msg = NULL;
-   const struct disp_hsa *hsa = disp_hsa_get();
-   if (hsa)
-      hsa->hsa_status_string(status, &msg);
-   return ICD_ERROR(code, "%s: HSA status 0x%x (%s)", what, (unsigned)status, msg ? msg : "?");
-}
-
-cl_int
-mem__pool_alloc(hsa_amd_memory_pool_t pool, size_t size, const hsa_agent_t *agents,
-                uint32_t num_agents, cl_int fail_code, const char *what, void **out)
-{
-   const struct disp_hsa *hsa = disp_hsa_get();
-   void *ptr = NULL;
-   hsa_status_t st = hsa->hsa_amd_memory_pool_allocate(pool, size, 0, &ptr);
-   if (st != HSA_STATUS_SUCCESS)
-      return what ? mem__hsa_error(st, fail_code, what) : fail_code;
-   if (num_agents) {
-      st = hsa->hsa_amd_agents_allow_access(num_agents, agents, NULL, ptr);
-      if (st != HSA_STATUS_SUCCESS)
-         goto out_free;
-   }
-   *out = ptr;
-   return CL_SUCCESS;
-
-out_free:
-   hsa->hsa_amd_memory_pool_free(ptr);
-   return what ? mem__hsa_error(st, fail_code, what) : fail_code;
-}
-
-void
-mem__pool_free(void *ptr)
-{
-   hsa_status_t st = disp_hsa_get()->hsa_amd_memory_pool_free(ptr);
-   if (st != HSA_STATUS_SUCCESS)
-      mem__hsa_error(st, CL_OUT_OF_RESOURCES, "freeing pool memory");
-}
 
 uint32_t
 mem__context_agents(const struct _cl_context *ctx, hsa_agent_t *agents)
@@ -138,8 +97,8 @@ mem_staging_alloc(struct _cl_device_id *dev, size_t size, void **host_ptr)
       }
       size = class_bytes(cls);
    }
-   return mem__pool_alloc(dev->system_pool, size, &dev->agent, 1, CL_OUT_OF_RESOURCES,
-                          "allocating staging memory", host_ptr);
+   return rt_pool_alloc(dev->system_pool, size, &dev->agent, 1, CL_OUT_OF_RESOURCES,
+                        "allocating staging memory", host_ptr);
 }
 
 void
@@ -163,5 +122,5 @@ mem_staging_free(struct _cl_device_id *dev, void *host_ptr, size_t size)
       if (kept)
          return;
    }
-   mem__pool_free(host_ptr);
+   rt_pool_free(host_ptr);
 }

@@ -21,7 +21,7 @@
  * cannot be reused while the allocation lives.
  */
 #include "memory/mem_priv.h"
-#include "dispatch/disp.h"
+#include "runtime/rt.h"
 
 #include <string.h>
 
@@ -139,14 +139,14 @@ svm_pool_alloc(struct _cl_context *ctx, struct _cl_device_id *dev, size_t bytes,
    uint32_t n = 1 + mem__context_agents(ctx, agents + 1);
    *counted = NULL;
    if (fine)
-      return mem__pool_alloc(dev->system_pool, bytes, agents + 1, n - 1,
-                             CL_MEM_OBJECT_ALLOCATION_FAILURE,
-                             "allocating fine-grained SVM memory in the system pool", out);
+      return rt_pool_alloc(dev->system_pool, bytes, agents + 1, n - 1,
+                           CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                           "allocating fine-grained SVM memory in the system pool", out);
    /* The first try is quiet: its failure is the expected case when the runtime does not
     * grant the CPU access to device memory, and the fallback decides the outcome. */
-   if (mem__pool_alloc(dev->device_pool, bytes, agents, n, CL_MEM_OBJECT_ALLOCATION_FAILURE,
-                       dev->has_system_pool ? NULL : "allocating SVM memory in the device pool",
-                       out) == CL_SUCCESS) {
+   if (rt_pool_alloc(dev->device_pool, bytes, agents, n, CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                     dev->has_system_pool ? NULL : "allocating SVM memory in the device pool",
+                     out) == CL_SUCCESS) {
       *counted = dev;
       return CL_SUCCESS;
    }
@@ -154,9 +154,9 @@ svm_pool_alloc(struct _cl_context *ctx, struct _cl_device_id *dev, size_t bytes,
       return CL_MEM_OBJECT_ALLOCATION_FAILURE;
    icd_log(ICD_LOG_INFO, "memory", "SVM allocation of %zu bytes from the system pool (the "
            "device pool with CPU access was refused)", bytes);
-   return mem__pool_alloc(dev->system_pool, bytes, agents + 1, n - 1,
-                          CL_MEM_OBJECT_ALLOCATION_FAILURE,
-                          "allocating SVM memory in the system pool", out);
+   return rt_pool_alloc(dev->system_pool, bytes, agents + 1, n - 1,
+                        CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                        "allocating SVM memory in the system pool", out);
 }
 
 /* The pool's allocation alignment (bytes), at least a 4 KiB page. */
@@ -164,7 +164,7 @@ static size_t
 pool_alignment(hsa_amd_memory_pool_t pool)
 {
    size_t align = 0;
-   if (disp_hsa_get()->hsa_amd_memory_pool_get_info(
+   if (rt_hsa()->hsa_amd_memory_pool_get_info(
           pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT, &align) != HSA_STATUS_SUCCESS ||
        align < 4096)
       align = 4096;
@@ -197,7 +197,7 @@ mem_svm_alloc(struct _cl_context *ctx, struct _cl_device_id *dev, size_t size, s
    return CL_SUCCESS;
 
 out_free:
-   mem__pool_free(a.alloc_base);
+   rt_pool_free(a.alloc_base);
    return err;
 }
 
@@ -208,7 +208,7 @@ mem_svm_free(struct _cl_context *ctx, void *ptr)
    if (!table_remove(ctx, ptr, &a))
       return ICD_ERROR(CL_INVALID_VALUE, "%p is not an SVM allocation of context %p", ptr,
                        (void *)ctx);
-   mem__pool_free(a.alloc_base);
+   rt_pool_free(a.alloc_base);
    if (a.counted)
       atomic_fetch_sub(&a.counted->device_bytes_in_use, a.size);
    plat_context_release_internal(a.ctx);

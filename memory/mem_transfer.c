@@ -10,6 +10,7 @@
  */
 #include "memory/mem_priv.h"
 #include "dispatch/disp.h"
+#include "runtime/rt.h"
 #include "platform/plat.h"
 
 #include <string.h>
@@ -125,7 +126,7 @@ static cl_int
 xfer_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_deps,
             hsa_signal_t signal)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    struct xfer *x = cmd->payload;
    struct _cl_device_id *dev = cmd->queue->device;
    hsa_agent_t gpu = dev->agent, cpu = dev->cpu_agent;
@@ -167,7 +168,7 @@ xfer_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_dep
       if (st != HSA_STATUS_SUCCESS) {
          /* Pieces not started will never decrement the signal. */
          hsa->hsa_signal_subtract_screlease(signal, (hsa_signal_value_t)(n - i));
-         return disp_hsa_status_to_cl(st, "starting an async copy");
+         return rt_status_to_cl(st, "starting an async copy");
       }
    }
    return CL_SUCCESS;

@@ -10,7 +10,7 @@
  */
 #include "platform/plat.h"
 #include "platform/plat_priv.h"
-#include "dispatch/disp.h"
+#include "runtime/rt.h"
 #include "dispatch/disp_devq.h"
 #include "compiler/comp.h"
 
@@ -38,7 +38,7 @@ struct pool_search {
 static hsa_status_t
 pick_pool(hsa_amd_memory_pool_t pool, void *data)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    struct pool_search *s = data;
    hsa_amd_segment_t segment;
    uint32_t flags = 0;
@@ -72,7 +72,7 @@ pick_pool(hsa_amd_memory_pool_t pool, void *data)
 static hsa_status_t
 find_cpu_agent(hsa_agent_t agent, void *data)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    hsa_device_type_t type;
    if (hsa->hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type) == HSA_STATUS_SUCCESS &&
        type == HSA_DEVICE_TYPE_CPU) {
@@ -85,7 +85,7 @@ find_cpu_agent(hsa_agent_t agent, void *data)
 cl_int
 plat__device_create(struct _cl_platform_id *plat, hsa_agent_t agent, struct _cl_device_id **out)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    struct _cl_device_id *dev = icd_calloc(1, sizeof(*dev));
    if (!dev)
       return CL_OUT_OF_HOST_MEMORY;
@@ -305,7 +305,7 @@ plat_GetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint n
       if (plat->num_devices == 0 && plat->init_status == CL_OUT_OF_HOST_MEMORY)
          return CL_OUT_OF_HOST_MEMORY; /* logged by the discovery; the next call retries */
       if (plat->num_devices == 0)
-         return ICD_ERROR(CL_DEVICE_NOT_FOUND, "no GPU device: %s", disp_hsa_failure());
+         return ICD_ERROR(CL_DEVICE_NOT_FOUND, "no GPU device: %s", rt_failure());
       return ICD_ERROR(CL_DEVICE_NOT_FOUND, "hsacl has only GPU devices (asked for 0x%llx)",
                        (unsigned long long)device_type);
    }
@@ -544,10 +544,10 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_VENDOR:
       RET_STRING("Advanced Micro Devices, Inc.");
    case CL_DRIVER_VERSION: {
-      const struct disp_hsa *hsa = disp_hsa_get();
+      const struct rt_hsa *hsa = rt_hsa();
       snprintf(buf, sizeof(buf), "hsacl %s (HSA runtime: %s)", HSACL_VERSION_STRING,
-               !hsa ? "none" : hsa->kind == DISP_RUNTIME_ROCR ? "ROCr" :
-               hsa->kind == DISP_RUNTIME_SIM ? "software gfx906 agent" : hsa->path);
+               !hsa ? "none" : hsa->kind == RT_RUNTIME_ROCR ? "ROCr" :
+               hsa->kind == RT_RUNTIME_SIM ? "software gfx906 agent" : hsa->path);
       RET_STRING(buf);
    }
    case CL_DEVICE_PROFILE:
@@ -723,12 +723,12 @@ plat_GetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
       return ICD_ERROR(CL_INVALID_DEVICE, "device %p is not an hsacl device", (void *)device);
    if (!device_timestamp || !host_timestamp)
       return ICD_ERROR(CL_INVALID_VALUE, "device_timestamp or host_timestamp is NULL");
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    uint64_t ticks = 0;
    hsa_status_t st = hsa->hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &ticks);
    *host_timestamp = plat_host_timer_ns();
    if (st != HSA_STATUS_SUCCESS)
-      return disp_hsa_status_to_cl(st, "reading the HSA system timestamp");
+      return rt_status_to_cl(st, "reading the HSA system timestamp");
    uint64_t f = dev->timestamp_frequency ? dev->timestamp_frequency : 1000000000ull;
    *device_timestamp = (cl_ulong)((unsigned __int128)ticks * 1000000000ull / f);
    return CL_SUCCESS;

@@ -7,7 +7,7 @@
  */
 #include "platform/plat_priv.h"
 
-#include "dispatch/disp.h"
+#include "runtime/rt.h"
 
 #include <CL/cl_ext.h>
 #include <stdio.h>
@@ -43,7 +43,7 @@ fnv1a(const char *s, uint64_t seed)
 static void
 device_uuid(const struct _cl_device_id *dev, cl_uchar out[CL_UUID_SIZE_KHR])
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    char text[32] = "";
    memset(out, 0, CL_UUID_SIZE_KHR);
    if (hsa && hsa->hsa_agent_get_info(dev->agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_UUID,
@@ -92,7 +92,7 @@ plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_n
                          size_t size, void *value, size_t *size_ret, cl_int *err)
 {
    const plat_gpu_info *gi = &dev->info;
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    uint32_t u32 = 0;
 #define SCALAR(type, v)                                                                      \
    do {                                                                                     \

@@ -3,7 +3,7 @@
  * (OpenCL 3.0 API §4.2, the CL_DEVICE_IMAGE_* queries).
  *
  * A device supports images exactly when the HSA runtime provides the image extension
- * (dispatch/disp_hsa.c loads its table) and the extension answers capabilities for the
+ * (runtime/rt_hsa.c loads its table) and the extension answers capabilities for the
  * device's agent: a 2D RGBA UNORM_INT8 image, the format every image device must offer,
  * readable and writable in the linear layout memory/mem_image.c creates images with. So
  * CL_DEVICE_IMAGE_SUPPORT is truthful per runtime and per device. Everything else image
@@ -14,7 +14,7 @@
  * bytes), the values AMD's OpenCL reports for Vega 20.
  */
 #include "platform/plat_priv.h"
-#include "dispatch/disp.h"
+#include "runtime/rt.h"
 
 #define IMAGE_2D_MAX 16384u
 #define IMAGE_3D_MAX 2048u
@@ -28,7 +28,7 @@
 void
 plat__device_image_init(struct _cl_device_id *dev)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    dev->image_support = false;
    if (!hsa || !hsa->has_images)
       return;

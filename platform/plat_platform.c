@@ -6,7 +6,7 @@
  */
 #include "platform/plat.h"
 #include "platform/plat_priv.h"
-#include "dispatch/disp.h"
+#include "runtime/rt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +25,7 @@ struct collect {
 static hsa_status_t
 collect_gpu_agent(hsa_agent_t agent, void *data)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    struct collect *c = data;
    struct _cl_platform_id *plat = c->plat;
    hsa_device_type_t type;
@@ -61,7 +61,7 @@ static void
 platform_init_locked(struct _cl_platform_id *plat)
 {
    icd_object_init(&plat->obj, ICD_TYPE_PLATFORM);
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    if (!hsa) {
       plat->init_status = CL_DEVICE_NOT_FOUND;
       atomic_store(&plat->ready, true);
@@ -83,7 +83,7 @@ platform_init_locked(struct _cl_platform_id *plat)
       return;
    }
    if (st != HSA_STATUS_SUCCESS && plat->num_devices == 0)
-      plat->init_status = disp_hsa_status_to_cl(st, "enumerating HSA agents");
+      plat->init_status = rt_status_to_cl(st, "enumerating HSA agents");
    else
       plat->init_status = plat->num_devices ? CL_SUCCESS : CL_DEVICE_NOT_FOUND;
    atomic_store(&plat->ready, true);

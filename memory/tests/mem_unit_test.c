@@ -5,7 +5,7 @@
  * initial contents of COPY_HOST_PTR read back through HSA), sub-buffer addresses, in-flight
  * references, the staging cache, SVM lookup, and out-of-host-memory injection.
  */
-#include "dispatch/disp.h"
+#include "runtime/rt.h"
 #include "memory/mem.h"
 #include "platform/plat.h"
 
@@ -15,7 +15,7 @@
 
 static struct _cl_device_id *dev;
 static struct _cl_context *ctx;
-static const struct disp_hsa *hsa;
+static const struct rt_hsa *hsa;
 
 static void
 fill_pattern(unsigned char *p, size_t n, unsigned seed)
@@ -236,7 +236,7 @@ main(void)
    CHECK_EQ_INT(err, CL_SUCCESS);
    dev = plat_device_from_handle(device);
    ctx = plat_context_from_handle(context);
-   hsa = disp_hsa_get();
+   hsa = rt_hsa();
    CHECK(hsa != NULL);
    test_placement();
    test_in_flight();

@@ -1,5 +1,5 @@
 /*
- * dispatch/disp_signal.c — a free list of HSA signals, so the steady-state enqueue path
+ * runtime/rt_signal.c — a free list of HSA signals, so the steady-state enqueue path
  * creates none (hsa_signal_create may be a system call on ROCr). A signal handed out has
  * the value 1; one returned may have any value.
  *
@@ -9,10 +9,20 @@
  * (then, and only then, both locks): the two sides meet when the takers' stack runs
  * empty, not once per signal.
  */
-#include "dispatch/disp.h"
-#include "dispatch/disp_priv.h"
+#include "runtime/rt.h"
 
-#define SIGNAL_CACHE_MAX 16384 /* per stack: as DISP_POOL_MAX (disp_priv.h) */
+#include <pthread.h>
+
+#define SIGNAL_CACHE_MAX 16384 /* per stack: as DISP_POOL_MAX (dispatch/disp_priv.h) */
+
+/* Held for a few instructions by the enqueueing thread and the runtime's completion thread
+ * at once: glibc's adaptive mutex spins briefly before it sleeps (as dispatch's
+ * DISP_MUTEX_INITIALIZER, dispatch/disp_priv.h). */
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+#define SIGNAL_MUTEX_INITIALIZER PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+#else
+#define SIGNAL_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
+#endif
 
 struct signal_stack {
    hsa_signal_t *sig;
@@ -21,15 +31,15 @@ struct signal_stack {
 
 static hsa_signal_t storage[2][SIGNAL_CACHE_MAX];
 /* Lock order: take_lock, then give_lock. */
-static pthread_mutex_t take_lock = DISP_MUTEX_INITIALIZER;
-static pthread_mutex_t give_lock = DISP_MUTEX_INITIALIZER;
+static pthread_mutex_t take_lock = SIGNAL_MUTEX_INITIALIZER;
+static pthread_mutex_t give_lock = SIGNAL_MUTEX_INITIALIZER;
 static struct signal_stack take = { storage[0], 0 }; /* under take_lock */
 static struct signal_stack give = { storage[1], 0 }; /* under give_lock */
 
 cl_int
-disp__signal_get(hsa_signal_t *out)
+rt_signal_get(hsa_signal_t *out)
 {
-   const struct disp_hsa *hsa = disp_hsa_get();
+   const struct rt_hsa *hsa = rt_hsa();
    pthread_mutex_lock(&take_lock);
    if (!take.count) {
       pthread_mutex_lock(&give_lock);
@@ -48,12 +58,12 @@ disp__signal_get(hsa_signal_t *out)
    /* Created with no consumer list, like ROCclr's, so any agent may wait on it. */
    hsa_status_t st = hsa->hsa_amd_signal_create(1, 0, NULL, 0, out);
    if (st != HSA_STATUS_SUCCESS)
-      return disp_hsa_status_to_cl(st, "creating an HSA signal");
+      return rt_status_to_cl(st, "creating an HSA signal");
    return CL_SUCCESS;
 }
 
 void
-disp__signal_put(hsa_signal_t signal)
+rt_signal_put(hsa_signal_t signal)
 {
    pthread_mutex_lock(&give_lock);
    if (give.count < SIGNAL_CACHE_MAX) {
@@ -62,5 +72,5 @@ disp__signal_put(hsa_signal_t signal)
       return;
    }
    pthread_mutex_unlock(&give_lock);
-   disp_hsa_get()->hsa_signal_destroy(signal);
+   rt_hsa()->hsa_signal_destroy(signal);
 }

@@ -1,5 +1,5 @@
 /*
- * dispatch/disp_hsa.c — the one place that loads the HSA runtime (docs/runtimes.md).
+ * runtime/rt_hsa.c — the one place that loads the HSA runtime (docs/runtimes.md).
  * HSACL_RUNTIME:
  *   auto (default)  ROCr's libhsa-runtime64.so.1 if it initialises and has a GPU agent,
  *                   else the software runtime installed beside libhsacl.so
@@ -11,16 +11,18 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* dladdr */
 #endif
-#include "dispatch/disp.h"
+#include "runtime/rt.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static pthread_once_t hsa_once = PTHREAD_ONCE_INIT;
-static struct disp_hsa hsa_table;
-static const struct disp_hsa *hsa_loaded;
+static struct rt_hsa hsa_table;
+static const struct rt_hsa *hsa_loaded;
 static char hsa_failure[1024];
 
 static void
@@ -99,7 +101,7 @@ load_image_extension(void *handle, const char *path)
 
 /* Loads `path`, fills the table, initialises the runtime and checks for a GPU agent. */
 static bool
-try_runtime(const char *path, disp_runtime_kind kind)
+try_runtime(const char *path, rt_runtime_kind kind)
 {
    memset(&hsa_table, 0, sizeof(hsa_table));
    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -113,7 +115,7 @@ try_runtime(const char *path, disp_runtime_kind kind)
       append_failure("%s lacks %s", path, #name);                                           \
       goto out_close;                                                                       \
    }
-#include "dispatch/disp_hsa_functions.def"
+#include "runtime/rt_hsa_functions.def"
 #undef HSA_FN
 
    hsa_status_t st = hsa_table.hsa_init();
@@ -164,7 +166,7 @@ sim_library_path(char *buf, size_t size)
       return;
    }
    Dl_info info;
-   if (dladdr((void *)disp_hsa_get, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
+   if (dladdr((void *)rt_hsa, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
       const char *slash = strrchr(info.dli_fname, '/');
       snprintf(buf, size, "%.*s/libhsacl-sim.so", (int)(slash - info.dli_fname),
                info.dli_fname);
@@ -184,14 +186,14 @@ hsa_load(void)
 
    bool ok;
    if (!strcmp(mode, "auto"))
-      ok = try_runtime("libhsa-runtime64.so.1", DISP_RUNTIME_ROCR) ||
-           try_runtime(sim_path, DISP_RUNTIME_SIM);
+      ok = try_runtime("libhsa-runtime64.so.1", RT_RUNTIME_ROCR) ||
+           try_runtime(sim_path, RT_RUNTIME_SIM);
    else if (!strcmp(mode, "rocr"))
-      ok = try_runtime("libhsa-runtime64.so.1", DISP_RUNTIME_ROCR);
+      ok = try_runtime("libhsa-runtime64.so.1", RT_RUNTIME_ROCR);
    else if (!strcmp(mode, "sim"))
-      ok = try_runtime(sim_path, DISP_RUNTIME_SIM);
+      ok = try_runtime(sim_path, RT_RUNTIME_SIM);
    else
-      ok = try_runtime(mode, DISP_RUNTIME_PATH);
+      ok = try_runtime(mode, RT_RUNTIME_PATH);
 
    if (ok) {
       hsa_loaded = &hsa_table;
@@ -203,22 +205,22 @@ hsa_load(void)
    }
 }
 
-const struct disp_hsa *
-disp_hsa_get(void)
+const struct rt_hsa *
+rt_hsa(void)
 {
    pthread_once(&hsa_once, hsa_load);
    return hsa_loaded;
 }
 
 const char *
-disp_hsa_failure(void)
+rt_failure(void)
 {
    pthread_once(&hsa_once, hsa_load);
    return hsa_failure;
 }
 
 cl_int
-disp_hsa_status_to_cl(hsa_status_t status, const char *what)
+rt_status_to_cl(hsa_status_t status, const char *what)
 {
    const char *msg = NULL;
    if (hsa_loaded)
