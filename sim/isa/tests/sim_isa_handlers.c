@@ -38,14 +38,6 @@ static const entry graphics_only[] = {
    "gather4 (the four texels of a bilinear footprint, one channel): not written yet"
 #define R_IMG_LOD "image_get_lod: the LOD the sampler would compute (derivatives): not written yet"
 #define R_IMG_RESINFO "image_get_resinfo: T# size of a mip level: not written yet"
-#define R_GWS                                                                               \
-   "global wave sync: needs the queue's GWS allocation (resources shared by the "           \
-   "work-groups of a dispatch), which the command processors do not model yet"
-#define R_GDS "GDS ordered count: needs a GDS allocation, which is not modelled"
-#define R_SCRATCH                                                                           \
-   "scalar scratch access: the Vega guide's address rule (SGPR offset scaled by the wave "  \
-   "size) not yet pinned down; LLVM never emits it"
-
 static const entry not_yet[] = {
    {"image_sample", R_IMG_SAMPLE},
    {"image_sample_b", R_IMG_SAMPLE},
@@ -113,19 +105,6 @@ static const entry not_yet[] = {
    {"image_gather4h", R_IMG_GATHER},
    {"image_get_lod", R_IMG_LOD},
    {"image_get_resinfo", R_IMG_RESINFO},
-   {"ds_gws_init", R_GWS},
-   {"ds_gws_barrier", R_GWS},
-   {"ds_gws_sema_v", R_GWS},
-   {"ds_gws_sema_br", R_GWS},
-   {"ds_gws_sema_p", R_GWS},
-   {"ds_gws_sema_release_all", R_GWS},
-   {"ds_ordered_count", R_GDS},
-   {"s_scratch_load_dword", R_SCRATCH},
-   {"s_scratch_load_dwordx2", R_SCRATCH},
-   {"s_scratch_load_dwordx4", R_SCRATCH},
-   {"s_scratch_store_dword", R_SCRATCH},
-   {"s_scratch_store_dwordx2", R_SCRATCH},
-   {"s_scratch_store_dwordx4", R_SCRATCH},
 };
 
 static const entry *
