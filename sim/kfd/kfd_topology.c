@@ -58,7 +58,11 @@ hsaKmtOpenKFD(void)
          st = HSAKMT_STATUS_NO_MEMORY;
          goto out_unlock;
       }
-      kfd_event_open();
+      if (!kfd_event_open()) {
+         kfd_memory_close();
+         st = HSAKMT_STATUS_NO_MEMORY;
+         goto out_unlock;
+      }
       atomic_store_explicit(&is_open, true, memory_order_release);
       SIM_LOGI("kfd", "software KFD opened: 1 CPU node, %u gfx906 node(s)", gpu_count);
    }
