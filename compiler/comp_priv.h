@@ -94,8 +94,9 @@ comp__spirv_lower(const uint32_t *words, size_t num_words, bool swapped, uint32_
 void
 comp__spirv_translator_identity(char *buf, size_t size);
 
-/* The translator executable exists (HSACL_SPIRV_TRANSLATOR, else llvm-spirv-15 on PATH or
- * at its configured path). */
+/* The SPIR-V helper executables exist: the translator (HSACL_SPIRV_TRANSLATOR, else
+ * llvm-spirv-15 on PATH or at its configured path) and the validator (HSACL_SPIRV_VALIDATOR,
+ * else spirv-val). Without either, devices report no IL support. */
 bool
 comp__spirv_translator_available(void);
 

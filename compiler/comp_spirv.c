@@ -3,12 +3,13 @@
  * header and instructions, validation with SPIRV-Tools, specialization, and translation to
  * LLVM bitcode by Khronos' SPIRV-LLVM-Translator.
  *
- * Validation: SPIRV-Tools' validator, linked in (Debian's spirv-tools ships the static
- * library and libspirv.h). SPIRV-Tools has no OpenCL 3.x environment; a module is validated
- * against the universal environment of its own SPIR-V version (the core rules: layout,
- * types, ids, control flow), and the rules of the OpenCL environment specification that
- * decide whether hsacl can run it are checked here (Kernel capability, Physical64
- * addressing, OpenCL memory model, versions 1.0-1.4).
+ * Validation: SPIRV-Tools' validator, Debian's spirv-val, as a helper process
+ * (run_validator says why; HSACL_SPIRV_VALIDATOR names another executable). SPIRV-Tools
+ * has no OpenCL 3.x environment; a module is validated against the universal environment
+ * of its own SPIR-V version (the core rules: layout, types, ids, control flow), and the
+ * rules of the OpenCL environment specification that decide whether hsacl can run it are
+ * checked here (Kernel capability, Physical64 addressing, OpenCL memory model, versions
+ * 1.0-1.4).
  *
  * Translation: Debian packages the translator only for LLVM 15 (llvm-spirv-15), and
  * LLVM 15's bitcode is what LLVM 19 reads. It runs as a helper process, not as a library in
@@ -51,8 +52,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <spirv-tools/libspirv.h>
 
+#ifndef HSACL_SPIRV_VALIDATOR
+#define HSACL_SPIRV_VALIDATOR "spirv-val"
+#endif
 #ifndef HSACL_SPIRV_TRANSLATOR
 #define HSACL_SPIRV_TRANSLATOR "llvm-spirv-15"
 #endif
@@ -281,79 +284,256 @@ scan(const void *il, size_t size, struct comp__spirv_info *info, char **why)
    return COMP_OK;
 }
 
-/*
- * Runs SPIRV-Tools' validator on `b` in a child process. The validator is not hardened
- * against malformed modules: Debian's SPIRV-Tools 2023.1 dereferences NULL in
- * ValidateExtInst for an OpenCL.std vstore_halfn_r whose operand has no scalar type (found
- * by fuzz_spirv from a kernel-corpus seed; spirv-val crashes on it too), and
- * clCreateProgramWithIL must not end the application. The child only validates (the
- * context was made by this thread) and leaves with _exit: 0 valid, 1 invalid with the
- * reason on the pipe. Returns SPV_SUCCESS, or an error with *reason (malloc'd) set.
- */
-static spv_result_t
-validate_isolated(spv_context ctx, spv_const_binary_t *b, char **reason)
+/* ---- helper processes ------------------------------------------------------------------
+ * The validator and the translator run as processes started with posix_spawn, never as a
+ * fork of this one: the application's process has other threads (the HSA runtime's, the
+ * application's own), and a forked child inherits every lock they held at that moment, so
+ * a child that allocates (both tools are C++) can wait forever on a malloc or runtime lock
+ * nobody will release; and the parent with it. */
+
+struct growbuf {
+   char *data;
+   size_t size, cap;
+};
+
+static bool
+grow_append(struct growbuf *b, const char *src, size_t n)
 {
-   int p[2];
-   if (pipe2(p, O_CLOEXEC) != 0) {
-      *reason = format("cannot run the SPIR-V validator: pipe: %s", strerror(errno));
-      return SPV_ERROR_INTERNAL;
+   if (b->size + n + 1 > b->cap) {
+      size_t cap = b->cap ? b->cap * 2 : 65536;
+      while (cap < b->size + n + 1)
+         cap *= 2;
+      char *d = realloc(b->data, cap);
+      if (!d)
+         return false;
+      b->data = d;
+      b->cap = cap;
    }
-   pid_t pid = fork();
-   if (pid < 0) {
-      *reason = format("cannot run the SPIR-V validator: fork: %s", strerror(errno));
-      close(p[0]);
-      close(p[1]);
-      return SPV_ERROR_INTERNAL;
+   memcpy(b->data + b->size, src, n);
+   b->size += n;
+   b->data[b->size] = 0;
+   return true;
+}
+
+/* A helper's time limit (HSACL_SPIRV_TIMEOUT seconds, default 120): a module that makes the
+ * validator or the translator loop must not hang the API call. */
+static int
+timeout_ms(void)
+{
+   const char *e = getenv("HSACL_SPIRV_TIMEOUT");
+   long s = e && *e ? strtol(e, NULL, 10) : 120;
+   return s > 0 && s < 86400 ? (int)(s * 1000) : 120000;
+}
+
+static int64_t
+now_ms(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* How a helper process ended. */
+struct run_result {
+   bool timed_out; /* stopped (SIGKILL) at the time limit */
+   int status;     /* waitpid's status otherwise */
+};
+
+/* Writes `size` bytes of `data` to a new memfd and rewinds it (the tools seek their input,
+ * so a pipe will not do; no file is created). Returns the descriptor, or -1 with *why. */
+static int
+input_memfd(const char *what, const void *data, size_t size, char **why)
+{
+   int fd = memfd_create("hsacl-spirv", MFD_CLOEXEC);
+   if (fd < 0) {
+      *why = format("cannot set up the %s's input: %s", what, strerror(errno));
+      return -1;
    }
-   if (pid == 0) {
-      close(p[0]);
-      spv_diagnostic diag = NULL;
-      spv_result_t r = spvValidate(ctx, b, &diag);
-      if (r != SPV_SUCCESS && diag && diag->error) {
-         const char *m = diag->error;
-         size_t n = strlen(m), off = 0;
-         while (off < n) {
-            ssize_t w = write(p[1], m + off, n - off);
-            if (w <= 0)
-               break;
-            off += (size_t)w;
+   for (size_t done = 0; done < size;) {
+      ssize_t k = write(fd, (const char *)data + done, size - done);
+      if (k < 0 && errno == EINTR)
+         continue;
+      if (k <= 0) {
+         *why = format("cannot write the module for the %s: %s", what, strerror(errno));
+         close(fd);
+         return -1;
+      }
+      done += (size_t)k;
+   }
+   if (lseek(fd, 0, SEEK_SET) != 0) {
+      *why = format("cannot rewind the %s's input: %s", what, strerror(errno));
+      close(fd);
+      return -1;
+   }
+   return fd;
+}
+
+/* Reads the child's standard output into *out and its standard error into *msgs until
+ * both close or the deadline passes; false when the time ran out. A failed allocation
+ * sets *oom and stops reading. */
+static bool
+collect_output(int outfd, int errfd, struct growbuf *out, struct growbuf *msgs, bool *oom)
+{
+   struct pollfd pfd[2] = { { outfd, POLLIN, 0 }, { errfd, POLLIN, 0 } };
+   int64_t deadline = now_ms() + timeout_ms();
+   while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
+      int64_t left = deadline - now_ms();
+      if (left <= 0)
+         return false;
+      int k = poll(pfd, 2, (int)left);
+      if (k < 0 && errno == EINTR)
+         continue;
+      if (k < 0)
+         return true;
+      for (int j = 0; j < 2; j++) {
+         if (pfd[j].fd < 0 || !pfd[j].revents)
+            continue;
+         char buf[65536];
+         ssize_t r = read(pfd[j].fd, buf, sizeof(buf));
+         if (r < 0 && errno == EINTR)
+            continue;
+         if (r <= 0) {
+            pfd[j].fd = -1;
+            continue;
+         }
+         if (!grow_append(j ? msgs : out, buf, (size_t)r)) {
+            *oom = true;
+            return true;
          }
       }
-      _exit(r == SPV_SUCCESS ? 0 : 1);
    }
-   close(p[1]);
-   char msg[1024];
-   size_t len = 0;
-   for (;;) {
-      ssize_t n = read(p[0], msg + len, sizeof(msg) - 1 - len);
-      if (n < 0 && errno == EINTR)
-         continue;
-      if (n <= 0)
-         break;
-      len += (size_t)n;
-      if (len == sizeof(msg) - 1) { /* the rest is dropped */
-         char sink[256];
-         while (read(p[0], sink, sizeof(sink)) > 0)
-            ;
-         break;
-      }
+   return true;
+}
+
+/*
+ * Runs argv[0] (looked up in PATH unless it names a folder) with `input` on its standard
+ * input, its standard output in *out and its standard error in *msgs (both malloc'd and
+ * NUL-terminated when not empty, also on failure). COMP_OK when the process ran: *res says
+ * how it ended. Else an error with *why set (`what` names the tool).
+ */
+static enum comp_status
+run_process(const char *what, char *const argv[], const void *input, size_t size,
+            struct growbuf *out, struct growbuf *msgs, struct run_result *res, char **why)
+{
+   enum comp_status st = COMP_INTERNAL_ERROR;
+   int in = -1, outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+   pid_t pid = -1;
+   posix_spawn_file_actions_t fa;
+   bool fa_ok = false, oom = false;
+
+   res->timed_out = false;
+   res->status = 0;
+   in = input_memfd(what, input, size, why);
+   if (in < 0)
+      goto out_close;
+   if (pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
+      *why = format("cannot set up the %s's output: %s", what, strerror(errno));
+      goto out_close;
    }
-   msg[len] = 0;
-   close(p[0]);
-   int status = 0;
-   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+   if (posix_spawn_file_actions_init(&fa)) {
+      st = COMP_OUT_OF_MEMORY;
+      goto out_close;
+   }
+   fa_ok = true;
+   /* dup2 clears FD_CLOEXEC on the copies; everything else the process has open is
+    * close-on-exec or closed here (closefrom), so the child holds only these three. */
+   if (posix_spawn_file_actions_adddup2(&fa, in, 0) ||
+       posix_spawn_file_actions_adddup2(&fa, outp[1], 1) ||
+       posix_spawn_file_actions_adddup2(&fa, errp[1], 2) ||
+       posix_spawn_file_actions_addclosefrom_np(&fa, 3)) {
+      st = COMP_OUT_OF_MEMORY;
+      goto out_close;
+   }
+   int rc = strchr(argv[0], '/') ? posix_spawn(&pid, argv[0], &fa, NULL, argv, environ)
+                                 : posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+   if (rc) {
+      pid = -1;
+      *why = format("cannot run the %s '%s': %s", what, argv[0], strerror(rc));
+      goto out_close;
+   }
+   close(outp[1]);
+   close(errp[1]);
+   outp[1] = errp[1] = -1;
+   res->timed_out = !collect_output(outp[0], errp[0], out, msgs, &oom);
+   if (res->timed_out || oom)
+      kill(pid, SIGKILL);
+   while (waitpid(pid, &res->status, 0) < 0 && errno == EINTR)
       ;
-   if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-      return SPV_SUCCESS;
-   if (WIFEXITED(status) && WEXITSTATUS(status) == 1) {
-      *reason = format("the SPIR-V validator rejects the module: %s",
-                       len ? msg : "no reason given");
-      return SPV_ERROR_INVALID_BINARY;
+   pid = -1;
+   st = oom ? COMP_OUT_OF_MEMORY : COMP_OK;
+
+out_close:
+   if (fa_ok)
+      posix_spawn_file_actions_destroy(&fa);
+   if (in >= 0)
+      close(in);
+   for (int j = 0; j < 2; j++) {
+      if (outp[j] >= 0)
+         close(outp[j]);
+      if (errp[j] >= 0)
+         close(errp[j]);
    }
-   *reason = format("the SPIR-V validator crashed on the module (%s %d): it is malformed",
-                    WIFSIGNALED(status) ? "signal" : "exit status",
-                    WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-   return SPV_ERROR_INVALID_BINARY;
+   return st;
+}
+
+/* ---- validation ----------------------------------------------------------------------- */
+
+static const char *
+validator_path(void)
+{
+   const char *e = getenv("HSACL_SPIRV_VALIDATOR");
+   return e && *e ? e : HSACL_SPIRV_VALIDATOR;
+}
+
+/*
+ * Runs SPIRV-Tools' validator (spirv-val) on the host-order words of `module`, against the
+ * universal environment of SPIR-V 1.`minor`. A process: the validator is not hardened
+ * against malformed modules (Debian's SPIRV-Tools 2023.1 dereferences NULL in
+ * ValidateExtInst for an OpenCL.std vstore_halfn_r whose operand has no scalar type, found
+ * by fuzz_spirv from a kernel-corpus seed), and clCreateProgramWithIL must not end the
+ * application. COMP_OK when it accepts the module; else COMP_INVALID_BINARY with its
+ * reason, or another error when it cannot run (*why says which).
+ */
+static enum comp_status
+run_validator(const uint32_t *module, size_t size, uint32_t minor, char **why)
+{
+   char env[16];
+   snprintf(env, sizeof(env), "spv1.%u", minor);
+   char *argv[] = { (char *)validator_path(), "--target-env", env, "-", NULL };
+   struct growbuf out = { 0 }, msgs = { 0 };
+   struct run_result res;
+   enum comp_status st = run_process("SPIR-V validator", argv, module, size, &out, &msgs, &res,
+                                     why);
+   if (st == COMP_INTERNAL_ERROR && *why) {
+      char *more = format("%s (install Debian's spirv-tools, or set HSACL_SPIRV_VALIDATOR)",
+                          *why);
+      if (more) {
+         free(*why);
+         *why = more;
+      }
+   } else if (st == COMP_OK && res.timed_out) {
+      *why = format("the SPIR-V validator did not finish within %d s (HSACL_SPIRV_TIMEOUT)",
+                    timeout_ms() / 1000);
+      st = COMP_INVALID_BINARY;
+   } else if (st == COMP_OK && WIFSIGNALED(res.status)) {
+      *why = format("the SPIR-V validator crashed on the module (signal %d): it is malformed",
+                    WTERMSIG(res.status));
+      st = COMP_INVALID_BINARY;
+   } else if (st == COMP_OK && (!WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0)) {
+      /* Its first line names the rule ("error: line 12: ..."); the rest is context. */
+      char *text = msgs.size ? msgs.data : out.size ? out.data : NULL;
+      if (text) {
+         text[strcspn(text, "\n")] = 0;
+         if (!strncmp(text, "error: ", 7))
+            text += 7;
+      }
+      *why = format("the SPIR-V validator rejects the module: %s",
+                    text && *text ? text : "no reason given");
+      st = COMP_INVALID_BINARY;
+   }
+   free(out.data);
+   free(msgs.data);
+   return st;
 }
 
 enum comp_status
@@ -367,28 +547,19 @@ comp__spirv_check(const void *il, size_t size, struct comp__spirv_info *info, ch
       *why = format("SPIR-V %u.%u: hsacl reads SPIR-V 1.0 to 1.4", info->major, info->minor);
       return COMP_INVALID_BINARY;
    }
-   static const spv_target_env envs[] = { SPV_ENV_UNIVERSAL_1_0, SPV_ENV_UNIVERSAL_1_1,
-                                          SPV_ENV_UNIVERSAL_1_2, SPV_ENV_UNIVERSAL_1_3,
-                                          SPV_ENV_UNIVERSAL_1_4 };
-   spv_context ctx = spvContextCreate(envs[info->minor]);
-   if (!ctx)
-      return COMP_OUT_OF_MEMORY;
    /* The validator reads host-order words, of the module as it will be translated. */
    uint32_t *copy = malloc(size);
-   if (!copy) {
-      spvContextDestroy(ctx);
+   if (!copy)
       return COMP_OUT_OF_MEMORY;
-   }
    const uint32_t *in = il;
    for (size_t i = 0; i < size / 4; i++)
       copy[i] = info->swapped ? __builtin_bswap32(in[i]) : in[i];
    normalize(copy, size / 4, false);
-   spv_const_binary_t binary = { copy, strip_debug_info(copy, size / 4, false) };
-   spv_result_t r = validate_isolated(ctx, &binary, why);
+   size_t words = strip_debug_info(copy, size / 4, false);
+   st = run_validator(copy, words * 4, info->minor, why);
    free(copy);
-   spvContextDestroy(ctx);
-   if (r != SPV_SUCCESS)
-      return COMP_INVALID_BINARY;
+   if (st != COMP_OK)
+      return st;
 
    /* OpenCL 3.0 SPIR-V environment §2-§3: kernels need the Kernel capability, the OpenCL
     * memory model, and Physical64 addressing on a device with 64 address bits. */
@@ -541,12 +712,11 @@ translator_path(void)
    return e && *e ? e : HSACL_SPIRV_TRANSLATOR;
 }
 
-/* The translator executable as exec would find it: the configured path if it names a
- * folder, else the first executable match in PATH. Writes it to buf; false if none. */
+/* A tool's executable as exec would find it: `p` if it names a folder, else the first
+ * executable match in PATH. Writes it to buf; false if none. */
 static bool
-resolve_translator(char *buf, size_t size)
+resolve_tool(const char *p, char *buf, size_t size)
 {
-   const char *p = translator_path();
    if (strchr(p, '/')) {
       snprintf(buf, size, "%s", p);
       return access(p, X_OK) == 0;
@@ -568,11 +738,18 @@ resolve_translator(char *buf, size_t size)
    return false;
 }
 
+static bool
+resolve_translator(char *buf, size_t size)
+{
+   return resolve_tool(translator_path(), buf, size);
+}
+
 bool
 comp__spirv_translator_available(void)
 {
    char found[4096];
-   return resolve_translator(found, sizeof(found));
+   return resolve_translator(found, sizeof(found)) &&
+          resolve_tool(validator_path(), found, sizeof(found));
 }
 
 /* "<path> <size> <mtime>" of the translator executable (or "<path> missing"): what a kernel
@@ -589,187 +766,47 @@ comp__spirv_translator_identity(char *buf, size_t size)
       snprintf(buf, size, "%s %lld %lld", found, (long long)st.st_size, (long long)st.st_mtime);
 }
 
-struct growbuf {
-   char *data;
-   size_t size, cap;
-};
-
-static bool
-grow_append(struct growbuf *b, const char *src, size_t n)
-{
-   if (b->size + n + 1 > b->cap) {
-      size_t cap = b->cap ? b->cap * 2 : 65536;
-      while (cap < b->size + n + 1)
-         cap *= 2;
-      char *d = realloc(b->data, cap);
-      if (!d)
-         return false;
-      b->data = d;
-      b->cap = cap;
-   }
-   memcpy(b->data + b->size, src, n);
-   b->size += n;
-   b->data[b->size] = 0;
-   return true;
-}
-
-/* The translator's time limit (HSACL_SPIRV_TIMEOUT seconds, default 120): a module that
- * makes it loop must not hang clBuildProgram. */
-static int
-timeout_ms(void)
-{
-   const char *e = getenv("HSACL_SPIRV_TIMEOUT");
-   long s = e && *e ? strtol(e, NULL, 10) : 120;
-   return s > 0 && s < 86400 ? (int)(s * 1000) : 120000;
-}
-
-static int64_t
-now_ms(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Runs the translator on `module`: bitcode in *out, its messages in *msgs (both malloc'd,
  * *msgs NUL-terminated, also on failure). */
 static enum comp_status
 run_translator(const void *module, size_t size, struct growbuf *out, struct growbuf *msgs,
                char **why)
 {
-   enum comp_status st = COMP_INTERNAL_ERROR;
-   int in = -1, outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
-   pid_t pid = -1;
-   posix_spawn_file_actions_t fa;
-   bool fa_ok = false;
-
-   in = memfd_create("hsacl-spirv", MFD_CLOEXEC);
-   if (in < 0 || pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
-      *why = format("cannot set up the SPIR-V translator's input and output: %s", strerror(errno));
-      goto out_close;
-   }
-   for (size_t done = 0; done < size;) {
-      ssize_t k = write(in, (const char *)module + done, size - done);
-      if (k < 0 && errno == EINTR)
-         continue;
-      if (k <= 0) {
-         *why = format("cannot write the module for the translator: %s", strerror(errno));
-         goto out_close;
-      }
-      done += (size_t)k;
-   }
-   if (lseek(in, 0, SEEK_SET) != 0) {
-      *why = format("cannot rewind the translator's input: %s", strerror(errno));
-      goto out_close;
-   }
-   if (posix_spawn_file_actions_init(&fa)) {
-      st = COMP_OUT_OF_MEMORY;
-      goto out_close;
-   }
-   fa_ok = true;
-   /* dup2 clears FD_CLOEXEC on the copies; everything else the process has open is
-    * close-on-exec or closed here (closefrom), so the child holds only these three. */
-   if (posix_spawn_file_actions_adddup2(&fa, in, 0) ||
-       posix_spawn_file_actions_adddup2(&fa, outp[1], 1) ||
-       posix_spawn_file_actions_adddup2(&fa, errp[1], 2) ||
-       posix_spawn_file_actions_addclosefrom_np(&fa, 3)) {
-      st = COMP_OUT_OF_MEMORY;
-      goto out_close;
-   }
-   const char *tool = translator_path();
    char *argv[] = {
-      (char *)tool, "-r", "--spirv-gen-kernel-arg-name-md", "--spirv-target-env=CL2.0", "-o", "-",
-      "/dev/stdin", NULL
+      (char *)translator_path(), "-r", "--spirv-gen-kernel-arg-name-md",
+      "--spirv-target-env=CL2.0", "-o", "-", "/dev/stdin", NULL
    };
-   int rc = strchr(tool, '/') ? posix_spawn(&pid, tool, &fa, NULL, argv, environ)
-                              : posix_spawnp(&pid, tool, &fa, NULL, argv, environ);
-   if (rc) {
-      pid = -1;
-      *why = format("cannot run the SPIR-V translator '%s': %s (install Debian's "
-                    "llvm-spirv-15, or set HSACL_SPIRV_TRANSLATOR)",
-                    tool, strerror(rc));
-      goto out_close;
-   }
-   close(outp[1]);
-   close(errp[1]);
-   outp[1] = errp[1] = -1;
-
-   struct pollfd pfd[2] = { { outp[0], POLLIN, 0 }, { errp[0], POLLIN, 0 } };
-   int64_t deadline = now_ms() + timeout_ms();
-   bool timed_out = false;
-   while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
-      int64_t left = deadline - now_ms();
-      if (left <= 0) {
-         timed_out = true;
-         break;
+   struct run_result res;
+   enum comp_status st = run_process("SPIR-V translator", argv, module, size, out, msgs, &res,
+                                     why);
+   if (st == COMP_INTERNAL_ERROR && *why) {
+      char *more = format("%s (install Debian's llvm-spirv-15, or set HSACL_SPIRV_TRANSLATOR)",
+                          *why);
+      if (more) {
+         free(*why);
+         *why = more;
       }
-      int k = poll(pfd, 2, (int)left);
-      if (k < 0 && errno == EINTR)
-         continue;
-      if (k < 0)
-         break;
-      for (int j = 0; j < 2; j++) {
-         if (pfd[j].fd < 0 || !pfd[j].revents)
-            continue;
-         char buf[65536];
-         ssize_t r = read(pfd[j].fd, buf, sizeof(buf));
-         if (r < 0 && errno == EINTR)
-            continue;
-         if (r <= 0) {
-            pfd[j].fd = -1;
-            continue;
-         }
-         if (!grow_append(j ? msgs : out, buf, (size_t)r)) {
-            kill(pid, SIGKILL);
-            st = COMP_OUT_OF_MEMORY;
-            timed_out = false;
-            pfd[0].fd = pfd[1].fd = -1;
-            break;
-         }
-      }
+      return st;
    }
-   if (timed_out)
-      kill(pid, SIGKILL);
-   int status = 0;
-   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-      ;
-   pid = -1;
-   if (st == COMP_OUT_OF_MEMORY)
-      goto out_close;
-   if (timed_out) {
-      *why = format("the SPIR-V translator did not finish within %d s "
-                    "(HSACL_SPIRV_TIMEOUT)",
+   if (st != COMP_OK)
+      return st;
+   if (res.timed_out) {
+      *why = format("the SPIR-V translator did not finish within %d s (HSACL_SPIRV_TIMEOUT)",
                     timeout_ms() / 1000);
-      st = COMP_BUILD_FAILURE;
-   } else if (WIFSIGNALED(status)) {
-      *why = format("the SPIR-V translator crashed on the module (signal %d)", WTERMSIG(status));
-      st = COMP_BUILD_FAILURE;
-   } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || out->size < 4 ||
-              memcmp(out->data, "BC\xc0\xde", 4)) {
+      return COMP_BUILD_FAILURE;
+   }
+   if (WIFSIGNALED(res.status)) {
+      *why = format("the SPIR-V translator crashed on the module (signal %d)",
+                    WTERMSIG(res.status));
+      return COMP_BUILD_FAILURE;
+   }
+   if (!WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0 || out->size < 4 ||
+       memcmp(out->data, "BC\xc0\xde", 4)) {
       *why = format("the SPIR-V translator rejects the module (exit status %d)",
-                    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-      st = COMP_BUILD_FAILURE;
-   } else {
-      st = COMP_OK;
+                    WIFEXITED(res.status) ? WEXITSTATUS(res.status) : -1);
+      return COMP_BUILD_FAILURE;
    }
-
-out_close:
-   if (fa_ok)
-      posix_spawn_file_actions_destroy(&fa);
-   if (pid > 0) {
-      kill(pid, SIGKILL);
-      while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-         ;
-   }
-   if (in >= 0)
-      close(in);
-   for (int j = 0; j < 2; j++) {
-      if (outp[j] >= 0)
-         close(outp[j]);
-      if (errp[j] >= 0)
-         close(errp[j]);
-   }
-   return st;
+   return COMP_OK;
 }
 
 enum comp_status

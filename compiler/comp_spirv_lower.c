@@ -63,11 +63,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* libspirv.h defines (not declares) a file-scope const, which has external linkage in C:
- * a second C file including it gets a private name for it (comp_spirv.c keeps the real). */
-#define kDefaultMaxIdBound comp__spirv_lower_default_max_id_bound
 #include <spirv-tools/libspirv.h>
-#undef kDefaultMaxIdBound
 #include <spirv/unified1/spirv.h>
 
 /* Array lengths OpCopyLogical takes apart member by member; a longer array is refused. */

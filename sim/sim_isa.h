@@ -49,6 +49,18 @@ enum sim_alloc_flags {
 extern void (*sim__doorbell_hook)(uint64_t va);
 
 /*
+ * A wave executed s_sendmsg (or s_sendmsghalt) with the interrupt message (MSG_INTERRUPT,
+ * SIMM16[3:0] = 1): the SQ sends the host an interrupt whose payload is M0[23:0] ("Vega"
+ * ISA, S_SENDMSG: "M0[23:0] carries user data"), as ockl does after writing an interrupt
+ * signal's event mailbox (__ockl_hsa_signal_store: the event id & 0xff in M0). Called on the
+ * interpreter thread with the wave's GPU agent number, after the wave's earlier stores are
+ * visible, with no interpreter lock held: the front end's interrupt handler (the software
+ * KFD's, as amdkfd's SQ interrupt handler, sets the signalled events). The front end
+ * stores it (__atomic, release); NULL: no handler, the interrupt is lost.
+ */
+extern void (*sim__interrupt_hook)(unsigned agent, uint32_t payload);
+
+/*
  * One GPU-accessible allocation. Owned by the runtime; lives until the application frees it
  * (HSA: memory in use by a dispatch must not be freed). `isa_program` is a slot the
  * interpreter fills lazily for SIM_ALLOC_CODE allocations (decoded instructions); the

@@ -98,6 +98,32 @@ sext(uint32_t v, unsigned bits)
    return (int32_t)(v << (32 - bits)) >> (32 - bits);
 }
 
+/* [ISA] 3.x "Scalar/Vector operands": source codes 209-234 name nothing on gfx9; an
+ * instruction reading one is illegal (LLVM's disassembler refuses it too). */
+static bool
+reserved_code(unsigned code)
+{
+   return code >= 209 && code <= 234;
+}
+
+static bool
+has_invalid_operand(const sim_inst *in)
+{
+   for (unsigned i = 0; i < 3; i++)
+      if (in->src[i] != SIM_SRC_NONE && reserved_code(in->src[i]))
+         return true;
+   if ((in->enc == SIM_ENC_MUBUF || in->enc == SIM_ENC_MTBUF) && reserved_code(in->mem.soffset))
+      return true;
+   /* An 8-bit scalar destination field naming no SGPR (128 and up: constants). */
+   if ((in->op == SIM_OP_v_readfirstlane_b32 || in->op == SIM_OP_v_readlane_b32) &&
+       in->vdst >= 128)
+      return true;
+   if (in->enc == SIM_ENC_VOP3 && !is_vop3b(in->op) && in->sdst != SIM_SRC_NONE &&
+       in->sdst >= 128)
+      return true;
+   return false;
+}
+
 /* SOP2/SOP1/SOPC/VOP1/VOP2/VOPC take a trailing literal when a source is 255. */
 static void
 take_literal(sim_inst *in, const uint32_t *p, size_t avail, unsigned nsrc)
@@ -130,7 +156,10 @@ decode_sdwa(sim_inst *in, uint32_t d1, bool vopc)
       in->sdwa.dst_unused = 0;
    } else {
       in->sdwa.dst_sel = (d1 >> 8) & 7;
+      /* DST_UNUSED 3 is reserved: sdwa_store() treats it as UNUSED_PAD, as LLVM prints it. */
       in->sdwa.dst_unused = (d1 >> 11) & 3;
+      if (in->sdwa.dst_unused == 3)
+         in->sdwa.dst_unused = 0;
       in->clamp = (d1 >> 13) & 1;
       in->omod = (d1 >> 14) & 3;
    }
@@ -269,15 +298,18 @@ sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
          num = (w0 >> 18) & 0xFF;
          in->mem.sbase = (w0 & 0x3F) * 2;
          in->vdst = (w0 >> 6) & 0x7F;
+         /* [ISA] 12.x "SMEM": IMM=1 adds the signed 21-bit OFFSET, IMM=0 the SGPR OFFSET
+          * names; SOE=1 adds SGPR[SOFFSET] to an immediate, but with IMM=0 it replaces
+          * OFFSET (the offset is SGPR[SOFFSET] alone), as LLVM decodes it. */
          if ((w0 >> 17) & 1) {
             in->flags |= SIM_IF_SMEM_IMM;
             in->imm = sext(w1 & 0x1FFFFF, 21);
+            if ((w0 >> 14) & 1) {
+               in->flags |= SIM_IF_SMEM_SOE;
+               in->mem.soffset = (w1 >> 25) & 0x7F;
+            }
          } else {
-            in->imm = w1 & 0x7F; /* SGPR holding the offset */
-         }
-         if ((w0 >> 14) & 1) {
-            in->flags |= SIM_IF_SMEM_SOE;
-            in->mem.soffset = (w1 >> 25) & 0x7F;
+            in->imm = (w0 >> 14) & 1 ? (w1 >> 25) & 0x7F : w1 & 0x7F; /* SGPR holding it */
          }
          if ((w0 >> 16) & 1)
             in->flags |= SIM_IF_GLC;
@@ -328,7 +360,9 @@ sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
          unsigned seg = (w0 >> 14) & 3;
          base = seg == 0 ? SIM_ENC_FLAT : seg == 1 ? SIM_ENC_SCRATCH : SIM_ENC_GLOBAL;
          num = (w0 >> 18) & 0x7F;
-         in->imm = seg == 0 ? (int32_t)(w0 & 0xFFF) : sext(w0 & 0x1FFF, 13);
+         /* FLAT: unsigned, GLOBAL/SCRATCH: signed; 13 bits either way, as LLVM decodes
+          * them (its assembler takes FLAT offsets up to 4095 only). */
+         in->imm = seg == 0 ? (int32_t)(w0 & 0x1FFF) : sext(w0 & 0x1FFF, 13);
          if ((w0 >> 16) & 1)
             in->flags |= SIM_IF_GLC;
          if ((w0 >> 17) & 1)
@@ -427,6 +461,11 @@ sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
    }
    if (base == SIM_ENC_VOP3 && num < 256)
       in->vdst = SIM_SRC_NONE;
+   if (has_invalid_operand(in)) {
+      in->op = SIM_OP_INVALID;
+      in->fn = op_illegal;
+      return;
+   }
    in->fn = handlers[in->op] ? handlers[in->op] : op_unimplemented;
 }
 

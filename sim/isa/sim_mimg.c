@@ -1,6 +1,6 @@
 /*
- * MIMG: image loads, stores and level-zero sampling through an image resource (T#, 8 SGPRs)
- * and a sampler (S#, 4 SGPRs). [ISA] chapter 8 "Vector Memory Operations", 8.2 "Image
+ * MIMG: image loads, stores, atomics, sampling (every IMAGE_SAMPLE* form), gather4, LOD and
+ * size queries through an image resource (T#, 8 SGPRs) and a sampler (S#, 4 SGPRs). [ISA] chapter 8 "Vector Memory Operations", 8.2 "Image
  * instructions" and 8.2.x "Image resource" / "Image sampler"; the descriptor fields are
  * GFX9's SQ_IMG_RSRC_WORD0-7 and SQ_IMG_SAMP_WORD0-3:
  *
@@ -12,13 +12,12 @@
  *      w4  [12:0] DEPTH (3D: depth-1; arrays: last slice), [28:13] PITCH-1 (texels),
  *          [31:29] BC_SWIZZLE
  *      w5  [12:0] BASE_ARRAY
- *   S# w0  [2:0] CLAMP_X, [5:3] CLAMP_Y, [8:6] CLAMP_Z, [15] FORCE_UNNORMALIZED
- *      w2  [21:20] XY_MAG_FILTER, [23:22] XY_MIN_FILTER, [25:24] Z_FILTER
- *      w3  [31:30] BORDER_COLOR_TYPE
+ *   S#     see "Sampler (S#)" below
  *
  * Image atomics (IMAGE_ATOMIC_*) address like IMAGE_LOAD and operate on the texel bits.
- * What is modelled: SW_MODE 0 (linear: texel (x, y, slice) of level 0 at
- * base + ((slice * rows + y) * pitch + x) * bytes_per_texel); types 1D, 2D, 3D, 1D array and
+ * What is modelled: SW_MODE 0 (linear, with the gfx9 linear mip chain, level_of(): texel
+ * (x, y, slice) of level m at base + ((slice * chain_rows + row0(m) + y) * pitch + x) *
+ * bytes_per_texel); mip levels BASE_LEVEL..LAST_LEVEL; types 1D, 2D, 3D, 1D array and
  * 2D array; data formats 8, 16, 32, 8_8, 16_16, 32_32, 8_8_8_8, 16_16_16_16, 32_32_32_32 and
  * the packed 5_6_5, 1_5_5_5, 2_10_10_10 with the number formats each admits (UNORM, SNORM,
  * USCALED, SSCALED, UINT, SINT, FLOAT for 16 and 32 bits, SRGB for 8 bits; the conversions
@@ -30,8 +29,9 @@
  * texel coordinates, see SUBTEXEL_BITS); point sampling floors the same fixed-point
  * coordinate.
  * Anything else the instruction would need — a tiled SW_MODE, another format, cube or MSAA
- * images, a mip level other than 0, a border colour from the table — is an
- * illegal-instruction fault naming the field, never a guess.
+ * images, a border colour from the table, A16 with user derivatives, a gather of one
+ * component of more than one — is an illegal-instruction fault naming the field, never a
+ * guess.
  *
  * Out-of-range texels read as zero memory (then converted and swizzled, so a missing alpha
  * still reads 1) and are not written. Stores write each shader component to the memory
@@ -67,10 +67,12 @@ enum {
 typedef struct img {
    uint64_t base;
    uint32_t width, height, depth; /* depth: slices of a 3D image, else 1 */
-   uint32_t rows;                 /* rows per slice in memory: height, 1 for 1D types */
    uint32_t pitch;                /* texels per row */
    uint32_t base_array, last_array;
    uint32_t nlevels;              /* LAST_LEVEL - BASE_LEVEL + 1 */
+   uint32_t base_level;           /* BASE_LEVEL: level 0 of the view */
+   uint32_t chain_rows;           /* rows of one slice's mip chain (levels 0..LAST_LEVEL) */
+   float min_lod;                 /* T# MIN_LOD (u4.8): a resource clamp of the LOD */
    uint8_t type, ncoord;          /* address components before the mip level */
    uint8_t bpe;                   /* bytes per texel */
    uint32_t stride;               /* bytes from one texel of a row to the next */
@@ -122,14 +124,25 @@ buf_decode(sim_wave *w, const sim_inst *in, unsigned conv, const uint32_t *t, im
    d->base = t[0] | (uint64_t)(t[1] & 0xFFFF) << 32;
    d->type = IMG_1D;
    d->width = d->stride ? t[2] / d->stride : 0;
-   d->height = d->rows = d->depth = 1;
+   d->height = d->depth = 1;
    d->pitch = d->width;
    d->base_array = d->last_array = 0;
    d->nlevels = 1;
+   d->base_level = 0;
+   d->chain_rows = 1;
+   d->min_lod = 0.0f;
    for (unsigned i = 0; i < 4; i++)
       d->sel[i] = (t[3] >> (3 * i)) & 7;
    d->ncoord = 1;
    return true;
+}
+
+/* Texels of a dimension of `size` texels at mip level m: max(1, size >> m). */
+static uint32_t
+level_size(uint32_t size, unsigned m)
+{
+   uint32_t v = m < 32 ? size >> m : 0;
+   return v ? v : 1;
 }
 
 /* Decodes the T# at SGPR in->mimg.srsrc; faults (and returns false) on what is not
@@ -155,9 +168,6 @@ img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
                          dfmt, nfmt);
    if (conv != CONV_FORMAT)
       sim__texel_set_conv(&d->f, conv);
-   if (base_level != 0)
-      return unsupported(w, in, "image T# BASE_LEVEL %u: mip levels other than 0 not supported",
-                         base_level);
    d->bpe = d->f.bytes;
    d->stride = d->bpe;
    d->buffer = false;
@@ -166,12 +176,18 @@ img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
    d->width = (t[2] & 0x3FFF) + 1;
    bool one_d = type == IMG_1D || type == IMG_1D_ARRAY;
    d->height = one_d ? 1 : ((t[2] >> 14) & 0x3FFF) + 1;
-   d->rows = d->height;
    d->depth = type == IMG_3D ? (t[4] & 0x1FFF) + 1 : 1;
    d->pitch = ((t[4] >> 13) & 0xFFFF) + 1;
    d->base_array = t[5] & 0x1FFF;
    d->last_array = t[4] & 0x1FFF;
    d->nlevels = last_level >= base_level ? last_level - base_level + 1 : 1;
+   d->base_level = base_level;
+   d->min_lod = (float)((t[1] >> 8) & 0xFFF) / 256.0f;
+   /* The chain in memory holds levels 0..LAST_LEVEL (BASE_LEVEL only narrows the view). */
+   unsigned top = last_level > base_level ? last_level : base_level;
+   d->chain_rows = 0;
+   for (unsigned m = 0; m <= top; m++)
+      d->chain_rows += one_d ? 1 : level_size(d->height, m);
    for (unsigned i = 0; i < 4; i++)
       d->sel[i] = (t[3] >> (3 * i)) & 7;
    static const uint8_t ncoord[] = {1, 2, 3, 0, 2, 3};
@@ -182,12 +198,18 @@ img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
 /* The VGPRs the instruction names must exist: `naddr` address components, `ndata` data
  * dwords. */
 static bool
-check_vgprs(sim_wave *w, const sim_inst *in, unsigned naddr, unsigned ndata)
+check_vgpr_dwords(sim_wave *w, const sim_inst *in, unsigned adw, unsigned ndata)
 {
-   unsigned adw = in->mimg.bits & SIM_MIMG_A16 ? (naddr + 1) / 2 : naddr;
    if (in->mimg.vaddr + adw > w->nvgpr || in->mimg.vdata + ndata > w->nvgpr)
       return unsupported(w, in, "image operands beyond the %u allocated VGPRs", w->nvgpr);
    return true;
+}
+
+static bool
+check_vgprs(sim_wave *w, const sim_inst *in, unsigned naddr, unsigned ndata)
+{
+   unsigned adw = in->mimg.bits & SIM_MIMG_A16 ? (naddr + 1) / 2 : naddr;
+   return check_vgpr_dwords(w, in, adw, ndata);
 }
 
 /* Address component k of lane l: VGPR vaddr+k, or with A16 half k&1 of VGPR vaddr+k/2. */
@@ -199,13 +221,6 @@ addr_comp(const sim_wave *w, const sim_inst *in, unsigned k, unsigned l)
    return w->v[in->mimg.vaddr + k][l];
 }
 
-static float
-addr_float(const sim_wave *w, const sim_inst *in, unsigned k, unsigned l)
-{
-   uint32_t u = addr_comp(w, in, k, l);
-   return in->mimg.bits & SIM_MIMG_A16 ? sim__f16_to_f32(u) : sim__as_f32(u);
-}
-
 /* ---- Texels ------------------------------------------------------------------------- */
 
 static int32_t
@@ -214,11 +229,38 @@ sext_bits(uint32_t v, unsigned bits)
    return bits >= 32 ? (int32_t)v : (int32_t)(v << (32 - bits)) >> (32 - bits);
 }
 
-/* Byte address of texel (x, y, slice) of level 0; slice is the 3D slice or array layer. */
-static uint64_t
-texel_addr(const img *d, uint32_t x, uint32_t y, uint32_t slice)
+/*
+ * One mip level of a linear image, as the gfx9 address library lays out a linear mip chain:
+ * every level has the chain's pitch; within each slice (3D slice or array layer) the levels
+ * follow one another downwards, level m starting at row sum(k < m) max(1, height >> k)
+ * (1D types: row m); a slice holds the whole chain (chain_rows rows). Level m's size is
+ * max(1, size >> m) in each dimension, depth included. `m` is absolute (BASE_LEVEL added).
+ */
+typedef struct lvl {
+   uint32_t w, h, dp, row0;
+} lvl;
+
+static lvl
+level_of(const img *d, unsigned m)
 {
-   return d->base + (((uint64_t)slice * d->rows + y) * d->pitch + x) * d->stride;
+   lvl v = {d->width, d->height, d->depth, 0};
+   if (d->buffer || m == 0)
+      return v;
+   bool one_d = d->type == IMG_1D || d->type == IMG_1D_ARRAY;
+   for (unsigned k = 0; k < m; k++)
+      v.row0 += one_d ? 1 : level_size(d->height, k);
+   v.w = level_size(d->width, m);
+   v.h = one_d ? 1 : level_size(d->height, m);
+   v.dp = d->type == IMG_3D ? level_size(d->depth, m) : 1;
+   return v;
+}
+
+/* Byte address of texel (x, y, slice) of level `v`; slice is the 3D slice or array layer. */
+static uint64_t
+texel_addr(const img *d, const lvl *v, uint32_t x, uint32_t y, uint32_t slice)
+{
+   return d->base + (((uint64_t)slice * d->chain_rows + v->row0 + y) * d->pitch + x) *
+                       d->stride;
 }
 
 /* The shader components of the texel at `addr` (isa/sim_texel.c). False after a fault. */
@@ -256,11 +298,12 @@ data_dwords(const sim_inst *in)
 /* The DMASK-selected components of `comp` into consecutive VGPRs of lane l (D16: 16 bits
  * each, two per VGPR: float results as f16, integers truncated), then the TFE/LWE status. */
 static void
-write_result(sim_wave *w, const sim_inst *in, unsigned l, const uint32_t comp[4], bool is_int)
+write_masked(sim_wave *w, const sim_inst *in, unsigned l, const uint32_t comp[4], bool is_int,
+             unsigned dmask)
 {
    bool d16 = in->mimg.bits & SIM_MIMG_D16;
    uint32_t packed[4] = {0, 0, 0, 0};
-   unsigned k = 0, dmask = eff_dmask(in);
+   unsigned k = 0;
    for (unsigned i = 0; i < 4; i++) {
       if (!((dmask >> i) & 1))
          continue;
@@ -272,11 +315,18 @@ write_result(sim_wave *w, const sim_inst *in, unsigned l, const uint32_t comp[4]
       }
       k++;
    }
-   unsigned n = data_dwords(in);
+   unsigned n = (unsigned)__builtin_popcount(dmask);
+   n = d16 ? (n + 1) / 2 : n;
    for (unsigned j = 0; j < n; j++)
       w->v[in->mimg.vdata + j][l] = packed[j];
    if (in->mimg.bits & (SIM_MIMG_TFE | SIM_MIMG_LWE))
       w->v[in->mimg.vdata + n][l] = 0;
+}
+
+static void
+write_result(sim_wave *w, const sim_inst *in, unsigned l, const uint32_t comp[4], bool is_int)
+{
+   write_masked(w, in, l, comp, is_int, eff_dmask(in));
 }
 
 /* Store data of lane l: the DMASK-selected components from consecutive VGPRs (D16: 16-bit
@@ -309,11 +359,15 @@ read_store_data(const sim_wave *w, const sim_inst *in, const img *d, unsigned l,
 /* ---- Integer addressing (load / store) ------------------------------------------------- */
 
 /* Lane l's texel address; false when the coordinates (or the mip level) are outside the
- * image. */
+ * image. Without a mip operand the level is BASE_LEVEL; with one, BASE_LEVEL + mip. */
 static bool
 int_coords(const sim_wave *w, const sim_inst *in, const img *d, bool mip, unsigned l,
            uint64_t *addr)
 {
+   uint32_t m = mip ? addr_comp(w, in, d->ncoord, l) : 0;
+   if (m >= d->nlevels)
+      return false;
+   lvl v = level_of(d, d->base_level + m);
    uint32_t x = addr_comp(w, in, 0, l), y = 0, slice = 0;
    switch (d->type) {
    case IMG_2D:
@@ -322,7 +376,7 @@ int_coords(const sim_wave *w, const sim_inst *in, const img *d, bool mip, unsign
    case IMG_3D:
       y = addr_comp(w, in, 1, l);
       slice = addr_comp(w, in, 2, l);
-      if (slice >= d->depth)
+      if (slice >= v.dp)
          return false;
       break;
    case IMG_1D_ARRAY:
@@ -341,28 +395,9 @@ int_coords(const sim_wave *w, const sim_inst *in, const img *d, bool mip, unsign
          return false;
       slice = (uint32_t)layer;
    }
-   if (x >= d->width || y >= d->height)
+   if (x >= v.w || y >= v.h)
       return false;
-   if (mip && addr_comp(w, in, d->ncoord, l) >= d->nlevels)
-      return false;
-   *addr = texel_addr(d, x, y, slice);
-   return true;
-}
-
-/* Only level 0 is laid out: a valid mip level above it faults. */
-static bool
-check_mip_levels(sim_wave *w, const sim_inst *in, const img *d, bool mip, uint64_t exec)
-{
-   if (!mip)
-      return true;
-   for (unsigned l = 0; l < 64; l++) {
-      if (!((exec >> l) & 1))
-         continue;
-      uint32_t m = addr_comp(w, in, d->ncoord, l);
-      if (m != 0 && m < d->nlevels)
-         return unsupported(w, in, "image mip level %u (lane %u): levels other than 0 "
-                            "not supported", m, l);
-   }
+   *addr = texel_addr(d, &v, x, y, slice);
    return true;
 }
 
@@ -374,8 +409,7 @@ mimg_load(sim_wave *w, const sim_inst *in, unsigned conv, bool mip)
    if (!exec || !img_decode(w, in, conv, &d))
       return;
    bool status = in->mimg.bits & (SIM_MIMG_TFE | SIM_MIMG_LWE);
-   if (!check_vgprs(w, in, d.ncoord + mip, data_dwords(in) + status) ||
-       !check_mip_levels(w, in, &d, mip, exec))
+   if (!check_vgprs(w, in, d.ncoord + mip, data_dwords(in) + status))
       return;
    for (unsigned l = 0; l < 64; l++) {
       if (!((exec >> l) & 1))
@@ -399,8 +433,7 @@ mimg_store(sim_wave *w, const sim_inst *in, unsigned conv, bool mip)
    img d;
    if (!exec || !img_decode(w, in, conv, &d))
       return;
-   if (!check_vgprs(w, in, d.ncoord + mip, data_dwords(in)) ||
-       !check_mip_levels(w, in, &d, mip, exec))
+   if (!check_vgprs(w, in, d.ncoord + mip, data_dwords(in)))
       return;
    for (unsigned l = 0; l < 64; l++) {
       if (!((exec >> l) & 1))
@@ -645,134 +678,655 @@ make_tap(float u, uint32_t size, unsigned mode, bool linear, tap *t)
    t->n = 2;
 }
 
-/* IMAGE_SAMPLE_LZ: VDATA = sample of level 0 at (s, t, r/slice) with the S#'s clamp modes
- * and XY/Z filter (LOD is zero: magnification filter). Normalised coordinates unless
- * FORCE_UNNORMALIZED or the instruction's UNORM; array slices round to nearest and clamp.
- * Float formats return floats; integer formats (point sampling only) return integers. */
+/* ---- Sampler (S#) --------------------------------------------------------------------
+ *   w0  [2:0] CLAMP_X, [5:3] CLAMP_Y, [8:6] CLAMP_Z, [14:12] DEPTH_COMPARE_FUNC,
+ *       [15] FORCE_UNNORMALIZED
+ *   w1  [11:0] MIN_LOD, [23:12] MAX_LOD (u4.8)
+ *   w2  [13:0] LOD_BIAS (s5.8), [21:20] XY_MAG_FILTER, [23:22] XY_MIN_FILTER,
+ *       [25:24] Z_FILTER, [27:26] MIP_FILTER
+ *   w3  [31:30] BORDER_COLOR_TYPE
+ */
+typedef struct smp {
+   unsigned clamp[3];
+   bool unnorm;
+   unsigned mag, min, z_filter, mip_filter, cmp_func, border_type;
+   float min_lod, max_lod, lod_bias;
+} smp;
+
+/* SQ_TEX_MIP_FILTER_* */
+enum { MIP_NONE = 0, MIP_POINT = 1, MIP_LINEAR = 2, MIP_POINT_ANISO_ADJ = 3 };
+
+static bool
+smp_decode(sim_wave *w, const sim_inst *in, smp *s)
+{
+   if (in->mimg.ssamp + 4 > 128)
+      return unsupported(w, in, "S# at s%u runs past the SGPR file", in->mimg.ssamp);
+   const uint32_t *r = &w->s[in->mimg.ssamp];
+   for (unsigned k = 0; k < 3; k++)
+      s->clamp[k] = (r[0] >> (3 * k)) & 7;
+   s->cmp_func = (r[0] >> 12) & 7;
+   s->unnorm = ((r[0] >> 15) & 1) || (in->mimg.bits & SIM_MIMG_UNORM);
+   s->min_lod = (float)(r[1] & 0xFFF) / 256.0f;
+   s->max_lod = (float)((r[1] >> 12) & 0xFFF) / 256.0f;
+   s->lod_bias = (float)sext_bits(r[2] & 0x3FFF, 14) / 256.0f;
+   s->mag = (r[2] >> 20) & 3; /* ANISO_POINT / ANISO_LINEAR act as their base filter */
+   s->min = (r[2] >> 22) & 3;
+   s->z_filter = (r[2] >> 24) & 3;
+   s->mip_filter = (r[2] >> 26) & 3;
+   s->border_type = r[3] >> 30;
+   return true;
+}
+
+/* Border colours: transparent black, opaque black, opaque white, as (r, g, b, a); the T#'s
+ * BC_SWIZZLE places them in the memory channels, then DST_SEL applies as for a texel (so a
+ * format without alpha reads a border alpha of 1, as OpenCL's CLAMP wants). */
+static void
+border_colour(const sim_wave *w, const sim_inst *in, const img *d, unsigned border_type,
+              uint32_t border[4])
+{
+   static const uint8_t bc_perm[8][4] = {
+      {0, 1, 2, 3}, /* XYZW: channel X <- r, Y <- g, Z <- b, W <- a */
+      {0, 3, 1, 2}, /* XWYZ */
+      {3, 2, 1, 0}, /* WZYX */
+      {3, 0, 1, 2}, /* WXYZ */
+      {2, 1, 0, 3}, /* ZYXW */
+      {1, 0, 3, 2}, /* YXWZ */
+      {0, 1, 2, 3}, {0, 1, 2, 3}, /* reserved: as XYZW */
+   };
+   uint32_t one = one_value(d), rgba[4], ch[4];
+   unsigned bc = w->s[in->mimg.srsrc + 4] >> 29;
+   for (unsigned c = 0; c < 4; c++)
+      rgba[c] = border_type == 2 || (border_type == 1 && c == 3) ? one : 0;
+   for (unsigned c = 0; c < 4; c++)
+      ch[c] = rgba[bc_perm[bc][c]];
+   for (unsigned i = 0; i < 4; i++) {
+      unsigned sl = d->sel[i];
+      border[i] = sl >= SIM_SEL_X ? ch[sl - SIM_SEL_X] : sl == SIM_SEL_1 ? one : 0;
+   }
+}
+
+/* ---- Sampling instructions ---------------------------------------------------------------
+ * [ISA] 8.2 "Image instructions", "Image opcodes with a sampler": the address VGPRs hold, in
+ * this order, the components each variant adds and then the body:
+ *   _O   offset: one dword, texel offsets x [5:0], y [13:8], z [21:16] (6-bit signed), added
+ *        to the unnormalised texel coordinate of the level sampled
+ *   _B   bias (f32), added to the LOD
+ *   _C   z-compare reference (f32)
+ *   _D/_CD  user derivatives: d/dh of each filtered coordinate, then d/dv of each
+ *   body  s (, t (, r)) then the array slice
+ *   _L   LOD (f32) / _CL the minimum-LOD clamp (f32)
+ * Without _L/_LZ/_D/_CD the derivatives are implicit: the differences between the lanes of
+ * the lane's quad (lanes 4q..4q+3 as a 2x2 block: +1 is the right neighbour, +2 the one
+ * below), per quad as the hardware's texture unit computes them for any shader stage
+ * (inactive lanes' VGPRs take part). _CD derivatives are per quad too: the quad's first
+ * lane's values serve its four lanes.
+ *
+ * LOD: lambda = log2(max(|d/dh|, |d/dv|)) of the texel-space derivative vectors at
+ * BASE_LEVEL (isotropic: ANISO filters act as their base filter); + _B bias + S# LOD_BIAS
+ * (_L: the given LOD + S# LOD_BIAS; _LZ: exactly 0); clamped to
+ * [max(S# MIN_LOD, T# MIN_LOD, _CL clamp), S# MAX_LOD] (a NaN LOD becomes the lower bound).
+ * LOD <= 0 selects XY_MAG_FILTER, otherwise XY_MIN_FILTER. MIP_FILTER: NONE samples
+ * BASE_LEVEL; POINT (and POINT_ANISO_ADJ) the nearest level (floor(LOD + 0.5)); LINEAR the
+ * two levels around the LOD, blended by its fraction; levels are clamped to
+ * BASE_LEVEL..LAST_LEVEL.
+ *
+ * Depth compare (_C): each texel's first component (after DST_SEL) D is replaced by
+ * (ref OP D) ? 1.0 : 0.0, OP the S#'s DEPTH_COMPARE_FUNC (NEVER, LESS, EQUAL, LESSEQUAL,
+ * GREATER, NOTEQUAL, GREATEREQUAL, ALWAYS), before filtering; UNORM formats clamp the
+ * reference to [0, 1] first. The result is returned in the first component, the others 0.
+ *
+ * GATHER4: the four texels of the bilinear footprint of the selected level (whatever the
+ * XY filter), one component each — the one DMASK's single bit names — returned as
+ * (i0, j1), (i1, j1), (i1, j0), (i0, j0) in four dwords (D16: two); with _C each is the
+ * compare result. 2D images and 2D arrays only; a level is chosen as MIP_FILTER POINT
+ * would (NONE: BASE_LEVEL). GATHER4H: the manual's "4x1" gather: four horizontally adjacent
+ * texels of the point-sampled row, from the footprint's left column on, each through the
+ * clamp mode.
+ */
+enum {
+   SMP_C = 1u << 0,
+   SMP_B = 1u << 1,
+   SMP_L = 1u << 2,
+   SMP_LZ = 1u << 3,
+   SMP_D = 1u << 4,
+   SMP_CD = 1u << 5,
+   SMP_CL = 1u << 6,
+   SMP_O = 1u << 7,
+   SMP_GATHER = 1u << 8,
+   SMP_GATHER_H = 1u << 9,
+   SMP_GET_LOD = 1u << 10,
+};
+
+/* Where each address component of one lane is. */
+typedef struct alayout {
+   unsigned nextra;  /* 32-bit components before the derivatives: offset, bias, z-compare */
+   unsigned nd;      /* filtered dimensions */
+   unsigned nderiv;  /* 2 * nd with user derivatives */
+   unsigned ncoord;  /* body: nd + array slice */
+   unsigned nlod;    /* 1 with _L or _CL */
+} alayout;
+
+/* Component k of lane l: the extras are whole dwords; with A16 the rest are packed 16-bit
+ * halves from the next dword on. */
+static float
+arg_float(const sim_wave *w, const sim_inst *in, const alayout *a, unsigned k, unsigned l)
+{
+   if (k < a->nextra || !(in->mimg.bits & SIM_MIMG_A16))
+      return sim__as_f32(w->v[in->mimg.vaddr + k][l]);
+   unsigned j = k - a->nextra;
+   uint32_t h = (w->v[in->mimg.vaddr + a->nextra + j / 2][l] >> (16 * (j & 1))) & 0xFFFF;
+   return sim__f16_to_f32(h);
+}
+
+static unsigned
+arg_dwords(const sim_inst *in, const alayout *a)
+{
+   unsigned rest = a->nderiv + a->ncoord + a->nlod;
+   return a->nextra + (in->mimg.bits & SIM_MIMG_A16 ? (rest + 1) / 2 : rest);
+}
+
+/* The filter state one lane samples with. */
+typedef struct lane_lod {
+   unsigned level[2]; /* absolute levels */
+   float frac;        /* weight of level[1] */
+   unsigned nlev;
+   bool linear;       /* XY filter */
+   bool z_linear;
+} lane_lod;
+
+static float
+clampf(float x, float lo, float hi)
+{
+   x = fmaxf(x, lo); /* NaN -> lo */
+   return fminf(x, hi);
+}
+
+/* Texel-space derivative lengths (squared) from the lane's derivative source. */
+static float
+lod_from_derivs(const float dh[3], const float dv[3], unsigned nd, const float scale[3])
+{
+   float rh = 0.0f, rv = 0.0f;
+   for (unsigned i = 0; i < nd; i++) {
+      float a = dh[i] * scale[i], b = dv[i] * scale[i];
+      rh += a * a;
+      rv += b * b;
+   }
+   return 0.5f * log2f(fmaxf(rh, rv));
+}
+
+/* Chooses levels and filters from the clamped LOD. */
+static void
+select_levels(const img *d, const smp *s, unsigned flags, float lod, lane_lod *o)
+{
+   unsigned xy = lod > 0.0f ? s->min : s->mag;
+   o->linear = xy & 1;
+   o->z_linear = d->type == IMG_3D && (s->z_filter == 2 || (s->z_filter == 0 && o->linear));
+   unsigned top = d->nlevels - 1;
+   o->nlev = 1;
+   o->frac = 0.0f;
+   unsigned mipf = s->mip_filter;
+   if ((flags & (SMP_GATHER | SMP_GATHER_H)) && mipf == MIP_LINEAR)
+      mipf = MIP_POINT;
+   o->level[0] = o->level[1] = 0; /* MIP_NONE: BASE_LEVEL */
+   if (mipf == MIP_LINEAR && lod > 0.0f) {
+      float f = floorf(lod);
+      unsigned l0 = f >= (float)top ? top : (unsigned)f;
+      o->level[0] = l0;
+      o->level[1] = l0 < top ? l0 + 1 : top;
+      o->frac = lod - f;
+      if (o->level[1] != l0 && o->frac > 0.0f)
+         o->nlev = 2;
+   } else if (mipf != MIP_NONE) {
+      float r = floorf(lod + 0.5f);
+      o->level[0] = r <= 0.0f ? 0 : r >= (float)top ? top : (unsigned)r;
+   }
+   o->level[0] += d->base_level;
+   o->level[1] += d->base_level;
+}
+
+/* (ref OP texel) for S# DEPTH_COMPARE_FUNC. */
+static float
+depth_compare(unsigned func, float ref, float t)
+{
+   bool r;
+   switch (func) {
+   case 0: r = false; break;
+   case 1: r = ref < t; break;
+   case 2: r = ref == t; break;
+   case 3: r = ref <= t; break;
+   case 4: r = ref > t; break;
+   case 5: r = ref != t; break;
+   case 6: r = ref >= t; break;
+   default: r = true; break;
+   }
+   return r ? 1.0f : 0.0f;
+}
+
+/* Everything one sampling instruction shares across its lanes. */
+typedef struct sctx {
+   img d;
+   smp s;
+   alayout a;
+   unsigned flags;
+   bool arrayed;
+   uint32_t border[4];
+} sctx;
+
+/* The texel (x, y, z) of level v (-1 in any index: the border colour). */
+static bool
+fetch(sim_wave *w, const sctx *c, const lvl *v, int64_t x, int64_t y, int64_t z,
+      uint32_t layer, uint32_t tex[4])
+{
+   if (x < 0 || y < 0 || z < 0) {
+      memcpy(tex, c->border, 4 * sizeof(uint32_t));
+      return true;
+   }
+   uint32_t slice = c->arrayed ? layer : (uint32_t)z;
+   return texel_load(w, &c->d, texel_addr(&c->d, v, (uint32_t)x, (uint32_t)y, slice), tex);
+}
+
+/* The taps of every filtered dimension at level v: u[k] the normalised (or unnormalised)
+ * coordinate, off[k] the texel offset. */
+static void
+level_taps(const sctx *c, const lvl *v, const float u[3], const int off[3], bool linear,
+           bool z_linear, tap t[3])
+{
+   uint32_t size[3] = {v->w, v->h, v->dp};
+   for (unsigned k = 0; k < 3; k++) {
+      if (k < c->a.nd) {
+         float x = c->s.unnorm ? u[k] : u[k] * (float)size[k];
+         make_tap(x + (float)off[k], size[k], c->s.clamp[k], k < 2 ? linear : z_linear,
+                  &t[k]);
+      } else {
+         t[k].i[0] = 0;
+         t[k].wt[0] = 1.0f;
+         t[k].n = 1;
+      }
+   }
+}
+
+/* Filtered sample of one level. `raw` receives the texel's bits when a single texel is
+ * taken without compare (point sampling keeps integers, -0 and NaN); otherwise acc. */
+static bool
+sample_level(sim_wave *w, const sctx *c, unsigned level, const float u[3], const int off[3],
+             uint32_t layer, const lane_lod *ll, float zref, float acc[4], uint32_t raw[4],
+             bool *single)
+{
+   lvl v = level_of(&c->d, level);
+   tap t[3];
+   level_taps(c, &v, u, off, ll->linear, ll->z_linear, t);
+   bool cmp = c->flags & SMP_C;
+   *single = t[0].n * t[1].n * t[2].n == 1 && !cmp;
+   for (unsigned i = 0; i < 4; i++)
+      acc[i] = 0.0f;
+   for (unsigned a = 0; a < t[2].n; a++)
+      for (unsigned b = 0; b < t[1].n; b++)
+         for (unsigned e = 0; e < t[0].n; e++) {
+            uint32_t tex[4];
+            if (!fetch(w, c, &v, t[0].i[e], t[1].i[b], t[2].i[a], layer, tex))
+               return false;
+            if (*single) {
+               memcpy(raw, tex, sizeof(tex));
+               continue;
+            }
+            float wt = t[0].wt[e] * t[1].wt[b] * t[2].wt[a];
+            if (cmp) {
+               acc[0] += wt * depth_compare(c->s.cmp_func, zref, sim__as_f32(tex[0]));
+               continue;
+            }
+            if (wt != 0.0f)
+               for (unsigned i = 0; i < 4; i++)
+                  acc[i] += wt * sim__as_f32(tex[i]);
+         }
+   return true;
+}
+
+/* The four texels of a gather at level `level` (GATHER4: the bilinear footprint;
+ * GATHER4H: four along the row). */
+static bool
+gather_level(sim_wave *w, const sctx *c, unsigned level, const float u[3], const int off[3],
+             uint32_t layer, float zref, unsigned comp_i, uint32_t out[4])
+{
+   lvl v = level_of(&c->d, level);
+   tap t[3];
+   level_taps(c, &v, u, off, true, false, t);
+   int64_t xs[4], ys[4];
+   if (c->flags & SMP_GATHER_H) {
+      tap pt[3];
+      level_taps(c, &v, u, off, false, false, pt);
+      float x = c->s.unnorm ? u[0] : u[0] * (float)v.w;
+      x += (float)off[0];
+      /* Left column of the bilinear footprint, then the next three through the clamp mode
+       * (make_tap gives wrapped indices of i0 and i0 + 1 only). */
+      double q = nearbyint(((double)x - 0.5) * (1 << SUBTEXEL_BITS));
+      int64_t i0 = (int64_t)floor(q / (1 << SUBTEXEL_BITS));
+      for (unsigned k = 0; k < 4; k++) {
+         xs[k] = wrap_index(i0 + k, v.w, c->s.clamp[0], false);
+         ys[k] = pt[1].i[0];
+      }
+   } else {
+      /* (i0, j1), (i1, j1), (i1, j0), (i0, j0) */
+      static const uint8_t xi[4] = {0, 1, 1, 0}, yi[4] = {1, 1, 0, 0};
+      for (unsigned k = 0; k < 4; k++) {
+         xs[k] = t[0].i[xi[k]];
+         ys[k] = t[1].i[yi[k]];
+      }
+   }
+   for (unsigned k = 0; k < 4; k++) {
+      uint32_t tex[4];
+      if (!fetch(w, c, &v, xs[k], ys[k], 0, layer, tex))
+         return false;
+      out[k] = c->flags & SMP_C
+                  ? sim__as_u32(depth_compare(c->s.cmp_func, zref, sim__as_f32(tex[0])))
+                  : tex[comp_i];
+   }
+   return true;
+}
+
+/* Coordinates (body) of lane l, as floats. */
+static void
+lane_coords(const sim_wave *w, const sim_inst *in, const alayout *a, unsigned l, float u[4])
+{
+   unsigned k0 = a->nextra + a->nderiv;
+   for (unsigned k = 0; k < a->ncoord; k++)
+      u[k] = arg_float(w, in, a, k0 + k, l);
+}
+
+/* LOD of lane l before clamping (the "unclamped" LOD). */
+static float
+lane_raw_lod(const sim_wave *w, const sim_inst *in, const sctx *c, unsigned l)
+{
+   const alayout *a = &c->a;
+   unsigned f = c->flags;
+   if (f & SMP_LZ)
+      return 0.0f;
+   if (f & SMP_L)
+      return arg_float(w, in, a, a->nextra + a->nderiv + a->ncoord, l) + c->s.lod_bias;
+   float dh[3] = {0, 0, 0}, dv[3] = {0, 0, 0};
+   if (f & (SMP_D | SMP_CD)) {
+      unsigned src = f & SMP_CD ? l & ~3u : l;
+      for (unsigned i = 0; i < a->nd; i++) {
+         dh[i] = arg_float(w, in, a, a->nextra + i, src);
+         dv[i] = arg_float(w, in, a, a->nextra + a->nd + i, src);
+      }
+   } else {
+      unsigned q = l & ~3u;
+      float u0[4], u1[4], u2[4];
+      lane_coords(w, in, a, q, u0);
+      lane_coords(w, in, a, q + 1, u1);
+      lane_coords(w, in, a, q + 2, u2);
+      for (unsigned i = 0; i < a->nd; i++) {
+         dh[i] = u1[i] - u0[i];
+         dv[i] = u2[i] - u0[i];
+      }
+   }
+   lvl b = level_of(&c->d, c->d.base_level);
+   float scale[3] = {(float)b.w, (float)b.h, (float)b.dp};
+   if (c->s.unnorm)
+      scale[0] = scale[1] = scale[2] = 1.0f;
+   float lod = lod_from_derivs(dh, dv, a->nd, scale);
+   if (f & SMP_B)
+      lod += arg_float(w, in, a, (f & SMP_O) ? 1 : 0, l);
+   return lod + c->s.lod_bias;
+}
+
+static float
+lane_clamped_lod(const sim_wave *w, const sim_inst *in, const sctx *c, unsigned l, float raw)
+{
+   float lo = fmaxf(c->s.min_lod, c->d.min_lod);
+   if (c->flags & SMP_CL)
+      lo = fmaxf(lo, arg_float(w, in, &c->a, c->a.nextra + c->a.nderiv + c->a.ncoord, l));
+   return clampf(raw, lo, c->s.max_lod);
+}
+
+/* Decodes T#, S# and the address layout; faults on what is not modelled. */
+static bool
+sample_setup(sim_wave *w, const sim_inst *in, unsigned flags, sctx *c)
+{
+   if (!img_decode(w, in, CONV_FORMAT, &c->d) || !smp_decode(w, in, &c->s))
+      return false;
+   img *d = &c->d;
+   c->flags = flags;
+   if (d->buffer)
+      return unsupported(w, in, "sampling a buffer resource");
+   static const uint8_t nfilt[] = {1, 2, 3, 0, 1, 2}; /* filtered dimensions per type */
+   c->arrayed = d->type == IMG_1D_ARRAY || d->type == IMG_2D_ARRAY;
+   alayout *a = &c->a;
+   a->nd = nfilt[d->type - IMG_1D];
+   a->nextra = !!(flags & SMP_O) + !!(flags & SMP_B) + !!(flags & SMP_C);
+   a->nderiv = flags & (SMP_D | SMP_CD) ? 2 * a->nd : 0;
+   a->ncoord = a->nd + c->arrayed;
+   a->nlod = !!(flags & (SMP_L | SMP_CL));
+   if ((flags & (SMP_D | SMP_CD)) && (in->mimg.bits & SIM_MIMG_A16))
+      return unsupported(w, in, "A16 with user derivatives not supported");
+   if ((flags & (SMP_GATHER | SMP_GATHER_H)) && d->type != IMG_2D && d->type != IMG_2D_ARRAY)
+      return unsupported(w, in, "gather4 of a %s image (2D and 2D arrays only)",
+                         type_name(d->type));
+   if ((flags & (SMP_GATHER | SMP_GATHER_H | SMP_GET_LOD)) == 0 && d->f.is_int &&
+       ((c->s.mag | c->s.min) & 1 || c->s.mip_filter == MIP_LINEAR ||
+        (d->type == IMG_3D && c->s.z_filter == 2)))
+      return unsupported(w, in, "linear filtering of an integer image format (NUM_FORMAT %u)",
+                         d->f.conv);
+   if ((flags & SMP_C) && d->f.is_int)
+      return unsupported(w, in, "depth compare on an integer image format");
+   bool any_border = false;
+   for (unsigned k = 0; k < a->nd; k++)
+      any_border |= is_border_mode(c->s.clamp[k]);
+   if (any_border && c->s.border_type == 3)
+      return unsupported(w, in, "S# BORDER_COLOR_TYPE 3 (border colour table) not supported");
+   border_colour(w, in, d, c->s.border_type, c->border);
+   return true;
+}
+
+/* Lane l's texel offsets and array layer. */
+static void
+lane_offsets(const sim_wave *w, const sim_inst *in, const sctx *c, unsigned l, int off[3])
+{
+   off[0] = off[1] = off[2] = 0;
+   if (!(c->flags & SMP_O))
+      return;
+   uint32_t o = w->v[in->mimg.vaddr][l];
+   for (unsigned k = 0; k < c->a.nd; k++)
+      off[k] = sext_bits((o >> (8 * k)) & 0x3F, 6);
+}
+
+static uint32_t
+lane_layer(const sctx *c, const float u[4])
+{
+   if (!c->arrayed)
+      return 0;
+   const img *d = &c->d;
+   float r = u[c->a.nd];
+   float top = (float)(d->last_array >= d->base_array ? d->last_array - d->base_array : 0);
+   r = r != r ? 0.0f : rintf(r);
+   r = r < 0.0f ? 0.0f : r > top ? top : r;
+   return d->base_array + (uint32_t)r;
+}
+
+static float
+lane_zref(const sim_wave *w, const sim_inst *in, const sctx *c, unsigned l)
+{
+   if (!(c->flags & SMP_C))
+      return 0.0f;
+   float z = arg_float(w, in, &c->a, !!(c->flags & SMP_O) + !!(c->flags & SMP_B), l);
+   if (c->d.f.conv == SIM_NFMT_UNORM)
+      z = clampf(z, 0.0f, 1.0f);
+   return z;
+}
+
+/* One lane of IMAGE_SAMPLE*: filtered result into comp, false after a fault. */
+static bool
+sample_lane(sim_wave *w, const sim_inst *in, const sctx *c, unsigned l, uint32_t comp[4])
+{
+   float u[4];
+   int off[3];
+   lane_coords(w, in, &c->a, l, u);
+   lane_offsets(w, in, c, l, off);
+   uint32_t layer = lane_layer(c, u);
+   float zref = lane_zref(w, in, c, l);
+   float lod = lane_clamped_lod(w, in, c, l, lane_raw_lod(w, in, c, l));
+   lane_lod ll;
+   select_levels(&c->d, &c->s, c->flags, lod, &ll);
+   float acc[2][4] = {{0}};
+   uint32_t raw[2][4];
+   bool single[2];
+   for (unsigned k = 0; k < ll.nlev; k++)
+      if (!sample_level(w, c, ll.level[k], u, off, layer, &ll, zref, acc[k], raw[k],
+                        &single[k]))
+         return false;
+   if (ll.nlev == 1 && single[0]) {
+      memcpy(comp, raw[0], sizeof(raw[0]));
+      return true;
+   }
+   /* A point-sampled level's value is its texel. */
+   for (unsigned k = 0; k < ll.nlev; k++)
+      if (single[k])
+         for (unsigned i = 0; i < 4; i++)
+            acc[k][i] = sim__as_f32(raw[k][i]);
+   for (unsigned i = 0; i < 4; i++) {
+      float v = acc[0][i];
+      if (ll.nlev == 2)
+         v = acc[0][i] * (1.0f - ll.frac) + acc[1][i] * ll.frac;
+      comp[i] = sim__as_u32(v);
+   }
+   if (c->flags & SMP_C)
+      comp[1] = comp[2] = comp[3] = 0;
+   return true;
+}
+
+static void
+mimg_sample(sim_wave *w, const sim_inst *in, unsigned flags)
+{
+   uint64_t exec = SIM_EXEC(w);
+   sctx c;
+   if (!exec || !sample_setup(w, in, flags, &c))
+      return;
+   bool status = in->mimg.bits & (SIM_MIMG_TFE | SIM_MIMG_LWE);
+   bool gather = flags & (SMP_GATHER | SMP_GATHER_H);
+   unsigned ndata = gather ? (in->mimg.bits & SIM_MIMG_D16 ? 2 : 4) : data_dwords(in);
+   if (flags & SMP_GET_LOD)
+      ndata = data_dwords(in);
+   if (!check_vgpr_dwords(w, in, arg_dwords(in, &c.a), ndata + status))
+      return;
+   if (gather && __builtin_popcount(in->mimg.dmask) > 1) {
+      unsupported(w, in, "gather4 DMASK 0x%x: one component", in->mimg.dmask);
+      return;
+   }
+   unsigned comp_i = (unsigned)__builtin_ctz(eff_dmask(in));
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((exec >> l) & 1))
+         continue;
+      uint32_t comp[4];
+      if (flags & SMP_GET_LOD) {
+         /* IMAGE_GET_LOD: x = the LOD clamped as sampling clamps it, and to the view's
+          * levels; y = the unclamped LOD. */
+         float raw = lane_raw_lod(w, in, &c, l);
+         float lod = clampf(lane_clamped_lod(w, in, &c, l, raw), 0.0f,
+                            c.s.mip_filter == MIP_NONE ? 0.0f : (float)(c.d.nlevels - 1));
+         comp[0] = sim__as_u32(lod);
+         comp[1] = sim__as_u32(raw);
+         comp[2] = comp[3] = 0;
+         write_result(w, in, l, comp, false);
+         continue;
+      }
+      if (gather) {
+         float u[4];
+         int off[3];
+         lane_coords(w, in, &c.a, l, u);
+         lane_offsets(w, in, &c, l, off);
+         float lod = lane_clamped_lod(w, in, &c, l, lane_raw_lod(w, in, &c, l));
+         lane_lod ll;
+         select_levels(&c.d, &c.s, flags, lod, &ll);
+         if (!gather_level(w, &c, ll.level[0], u, off, lane_layer(&c, u),
+                           lane_zref(w, in, &c, l), comp_i, comp))
+            return;
+         write_masked(w, in, l, comp, c.d.f.is_int && !(flags & SMP_C), 0xF);
+         continue;
+      }
+      if (!sample_lane(w, in, &c, l, comp))
+         return;
+      write_result(w, in, l, comp, c.d.f.is_int && !(flags & SMP_C));
+   }
+}
+
+/* IMAGE_SAMPLE{_C}{_D,_CD}{_B,_L,_LZ}{_CL}{_O}: VDATA = the filtered sample (above). */
+#define SAMPLE(name, flags)                                                                 \
+   void sim__op_image_##name(sim_wave *w, const sim_inst *in)                               \
+   {                                                                                        \
+      mimg_sample(w, in, flags);                                                            \
+   }
+#define SAMPLE_O(name, flags) SAMPLE(name, flags) SAMPLE(name##_o, (flags) | SMP_O)
+SAMPLE_O(sample, 0)
+SAMPLE_O(sample_cl, SMP_CL)
+SAMPLE_O(sample_d, SMP_D)
+SAMPLE_O(sample_d_cl, SMP_D | SMP_CL)
+SAMPLE_O(sample_cd, SMP_CD)
+SAMPLE_O(sample_cd_cl, SMP_CD | SMP_CL)
+SAMPLE_O(sample_l, SMP_L)
+SAMPLE_O(sample_b, SMP_B)
+SAMPLE_O(sample_b_cl, SMP_B | SMP_CL)
+SAMPLE_O(sample_lz, SMP_LZ)
+SAMPLE_O(sample_c, SMP_C)
+SAMPLE_O(sample_c_cl, SMP_C | SMP_CL)
+SAMPLE_O(sample_c_d, SMP_C | SMP_D)
+SAMPLE_O(sample_c_d_cl, SMP_C | SMP_D | SMP_CL)
+SAMPLE_O(sample_c_cd, SMP_C | SMP_CD)
+SAMPLE_O(sample_c_cd_cl, SMP_C | SMP_CD | SMP_CL)
+SAMPLE_O(sample_c_l, SMP_C | SMP_L)
+SAMPLE_O(sample_c_b, SMP_C | SMP_B)
+SAMPLE_O(sample_c_b_cl, SMP_C | SMP_B | SMP_CL)
+SAMPLE_O(sample_c_lz, SMP_C | SMP_LZ)
+/* IMAGE_GATHER4{_C}{_B,_L,_LZ}{_CL}{_O}, IMAGE_GATHER4H: VDATA = four texels (above). */
+SAMPLE_O(gather4, SMP_GATHER)
+SAMPLE_O(gather4_cl, SMP_GATHER | SMP_CL)
+SAMPLE_O(gather4_l, SMP_GATHER | SMP_L)
+SAMPLE_O(gather4_b, SMP_GATHER | SMP_B)
+SAMPLE_O(gather4_b_cl, SMP_GATHER | SMP_B | SMP_CL)
+SAMPLE_O(gather4_lz, SMP_GATHER | SMP_LZ)
+SAMPLE_O(gather4_c, SMP_GATHER | SMP_C)
+SAMPLE_O(gather4_c_cl, SMP_GATHER | SMP_C | SMP_CL)
+SAMPLE_O(gather4_c_l, SMP_GATHER | SMP_C | SMP_L)
+SAMPLE_O(gather4_c_b, SMP_GATHER | SMP_C | SMP_B)
+SAMPLE_O(gather4_c_b_cl, SMP_GATHER | SMP_C | SMP_B | SMP_CL)
+SAMPLE_O(gather4_c_lz, SMP_GATHER | SMP_C | SMP_LZ)
+SAMPLE(gather4h, SMP_GATHER_H)
+/* IMAGE_GET_LOD: VDATA = (clamped LOD, unclamped LOD) of the coordinates (above). */
+SAMPLE(get_lod, SMP_GET_LOD)
+
+/* IMAGE_GET_RESINFO: VDATA = (width, height, depth or layers, levels) of mip level
+ * VADDR[0] (relative to BASE_LEVEL): 1D arrays put the layer count in y, 2D arrays in z;
+ * components a type lacks read 0; the level count is LAST_LEVEL - BASE_LEVEL + 1; a level
+ * past the last reads 0 sizes. Integers (D16: low 16 bits). No sampler. */
 void
-sim__op_image_sample_lz(sim_wave *w, const sim_inst *in)
+sim__op_image_get_resinfo(sim_wave *w, const sim_inst *in)
 {
    uint64_t exec = SIM_EXEC(w);
    img d;
    if (!exec || !img_decode(w, in, CONV_FORMAT, &d))
       return;
-   if (in->mimg.ssamp + 4 > 128) {
-      unsupported(w, in, "S# at s%u runs past the SGPR file", in->mimg.ssamp);
-      return;
-   }
-   const uint32_t *s = &w->s[in->mimg.ssamp];
-   unsigned clamp[3] = {s[0] & 7, (s[0] >> 3) & 7, (s[0] >> 6) & 7};
-   bool unnorm = ((s[0] >> 15) & 1) || (in->mimg.bits & SIM_MIMG_UNORM);
-   unsigned xy_filter = (s[2] >> 20) & 3; /* MAG: LOD 0 magnifies; ANISO_* act as the base */
-   bool linear = xy_filter & 1;
-   /* Z_FILTER (3D only): NONE follows the XY filter (ROCr's samplers leave it NONE, and
-    * OpenCL's LINEAR is trilinear on 3D images), POINT, LINEAR. */
-   unsigned z_filter = (s[2] >> 24) & 3;
-   bool z_linear = d.type == IMG_3D && (z_filter == 2 || (z_filter == 0 && linear));
-   unsigned border_type = s[3] >> 30;
-   static const uint8_t nfilt[] = {1, 2, 3, 0, 1, 2}; /* filtered dimensions per type */
-   unsigned nd = nfilt[d.type - IMG_1D];
-   bool arrayed = d.type == IMG_1D_ARRAY || d.type == IMG_2D_ARRAY;
-   bool any_border = false;
-   for (unsigned k = 0; k < nd; k++)
-      any_border |= is_border_mode(clamp[k]);
-   if (any_border && border_type == 3) {
-      unsupported(w, in, "S# BORDER_COLOR_TYPE 3 (border colour table) not supported");
-      return;
-   }
    if (d.buffer) {
-      unsupported(w, in, "sampling a buffer resource");
-      return;
-   }
-   if ((linear || z_linear) && d.f.is_int) {
-      unsupported(w, in, "linear filtering of an integer image format (NUM_FORMAT %u)",
-                  d.f.conv);
+      unsupported(w, in, "image_get_resinfo of a buffer resource");
       return;
    }
    bool status = in->mimg.bits & (SIM_MIMG_TFE | SIM_MIMG_LWE);
-   if (!check_vgprs(w, in, d.ncoord, data_dwords(in) + status))
+   if (!check_vgprs(w, in, 1, data_dwords(in) + status))
       return;
-   /* Border colours: transparent black, opaque black, opaque white, as (r, g, b, a); the
-    * T#'s BC_SWIZZLE places them in the memory channels, then DST_SEL applies as for a
-    * texel (so a format without alpha reads a border alpha of 1, as OpenCL's CLAMP
-    * wants). */
-   uint32_t one = one_value(&d), border[4];
-   {
-      static const uint8_t bc_perm[8][4] = {
-         {0, 1, 2, 3}, /* XYZW: channel X <- r, Y <- g, Z <- b, W <- a */
-         {0, 3, 1, 2}, /* XWYZ */
-         {3, 2, 1, 0}, /* WZYX */
-         {3, 0, 1, 2}, /* WXYZ */
-         {2, 1, 0, 3}, /* ZYXW */
-         {1, 0, 3, 2}, /* YXWZ */
-         {0, 1, 2, 3}, {0, 1, 2, 3}, /* reserved: as XYZW */
-      };
-      unsigned bc = d.buffer ? 0 : w->s[in->mimg.srsrc + 4] >> 29;
-      uint32_t rgba[4], ch[4];
-      for (unsigned c = 0; c < 4; c++)
-         rgba[c] = border_type == 2 || (border_type == 1 && c == 3) ? one : 0;
-      for (unsigned c = 0; c < 4; c++)
-         ch[c] = rgba[bc_perm[bc][c]];
-      for (unsigned i = 0; i < 4; i++) {
-         unsigned sl = d.sel[i];
-         border[i] = sl >= SIM_SEL_X ? ch[sl - SIM_SEL_X] : sl == SIM_SEL_1 ? one : 0;
-      }
-   }
-   uint32_t size[3] = {d.width, d.height, d.depth};
-
+   uint32_t layers = d.last_array >= d.base_array ? d.last_array - d.base_array + 1 : 1;
    for (unsigned l = 0; l < 64; l++) {
       if (!((exec >> l) & 1))
          continue;
-      tap t[3];
-      for (unsigned k = 0; k < 3; k++) {
-         if (k < nd) {
-            float c = addr_float(w, in, k, l);
-            make_tap(unnorm ? c : c * (float)size[k], size[k], clamp[k],
-                     k < 2 ? linear : z_linear, &t[k]);
-         } else {
-            t[k].i[0] = 0;
-            t[k].wt[0] = 1.0f;
-            t[k].n = 1;
+      uint32_t m = addr_comp(w, in, 0, l), comp[4] = {0, 0, 0, d.nlevels};
+      if (m < d.nlevels) {
+         lvl v = level_of(&d, d.base_level + m);
+         comp[0] = v.w;
+         switch (d.type) {
+         case IMG_2D: comp[1] = v.h; break;
+         case IMG_3D: comp[1] = v.h; comp[2] = v.dp; break;
+         case IMG_1D_ARRAY: comp[1] = layers; break;
+         case IMG_2D_ARRAY: comp[1] = v.h; comp[2] = layers; break;
+         default: break;
          }
       }
-      uint32_t layer = 0;
-      if (arrayed) {
-         float r = addr_float(w, in, nd, l);
-         float top = (float)(d.last_array >= d.base_array ? d.last_array - d.base_array : 0);
-         r = r != r ? 0.0f : rintf(r);
-         r = r < 0.0f ? 0.0f : r > top ? top : r;
-         layer = d.base_array + (uint32_t)r;
-      }
-      bool single = t[0].n * t[1].n * t[2].n == 1;
-      float acc[4] = {0, 0, 0, 0};
-      uint32_t comp[4] = {0, 0, 0, 0};
-      for (unsigned a = 0; a < t[2].n; a++) {
-         for (unsigned b = 0; b < t[1].n; b++) {
-            for (unsigned c = 0; c < t[0].n; c++) {
-               int64_t x = t[0].i[c], y = t[1].i[b], z = t[2].i[a];
-               uint32_t tex[4];
-               if (x < 0 || y < 0 || z < 0) {
-                  memcpy(tex, border, sizeof(tex));
-               } else {
-                  uint32_t slice = arrayed ? layer : (uint32_t)z;
-                  if (!texel_load(w, &d, texel_addr(&d, (uint32_t)x, (uint32_t)y, slice),
-                                  tex))
-                     return;
-               }
-               if (single) { /* point sampling: the texel itself (integers, -0, NaN) */
-                  memcpy(comp, tex, sizeof(comp));
-                  continue;
-               }
-               float wt = t[0].wt[c] * t[1].wt[b] * t[2].wt[a];
-               if (wt != 0.0f)
-                  for (unsigned i = 0; i < 4; i++)
-                     acc[i] += wt * sim__as_f32(tex[i]);
-            }
-         }
-      }
-      if (!single)
-         for (unsigned i = 0; i < 4; i++)
-            comp[i] = sim__as_u32(acc[i]);
-      write_result(w, in, l, comp, d.f.is_int);
+      write_result(w, in, l, comp, true);
    }
 }

@@ -75,6 +75,66 @@ STORE(s_buffer_store_dwordx2, 2, true)
 STORE(s_buffer_store_dwordx4, 4, true)
 
 /*
+ * Scalar scratch ([ISA] 12.x "SMEM instructions", S_SCRATCH_LOAD/STORE_DWORD(X2/X4), and
+ * the scalar-memory addressing section): one dword-aligned access at
+ *   ADDR = SGPR pair SBASE (the wave's FLAT_SCRATCH, its private base) + IMM offset
+ *          + SGPR offset * 64 (SGPR offsets — OFFSET with IMM = 0, SOFFSET with SOE — count
+ *            dwords per lane of the wave and are scaled by the wave size, 64)
+ * with no swizzle: the wave's scratch read as one linear run of bytes, what a lane-uniform
+ * value spilled by a VGPR scratch access of all 64 lanes occupies. The address is resolved
+ * like any other, so on this GPU it lands in the scratch window of the running work-group
+ * (SIM_SCRATCH_VA) and an address outside it is a memory violation.
+ */
+static uint64_t
+scratch_addr(sim_wave *w, const sim_inst *in)
+{
+   uint64_t base = w->s[in->mem.sbase] | (uint64_t)w->s[in->mem.sbase + 1] << 32;
+   uint64_t off = 0;
+   if (in->flags & SIM_IF_SMEM_IMM)
+      off = (uint64_t)(int64_t)in->imm;
+   else
+      off = (uint64_t)w->s[in->imm & 0x7F] * 64;
+   if (in->flags & SIM_IF_SMEM_SOE)
+      off += (uint64_t)w->s[in->mem.soffset & 0x7F] * 64;
+   return (base + off) & ~3ull;
+}
+
+/* SDATA[N-1:0] = MEM[ADDR +: N dwords], ADDR as above. */
+static void
+scratch_load(sim_wave *w, const sim_inst *in, unsigned n)
+{
+   const uint32_t *p = sim__gpu_ptr(w, scratch_addr(w, in), n * 4, false);
+   if (!p)
+      return;
+   for (unsigned i = 0; i < n; i++)
+      sim__swrite32(w, in->vdst + i, p[i]);
+}
+
+/* MEM[ADDR +: N dwords] = SDATA[N-1:0]. */
+static void
+scratch_store(sim_wave *w, const sim_inst *in, unsigned n)
+{
+   uint32_t *p = sim__gpu_ptr(w, scratch_addr(w, in), n * 4, true);
+   if (!p)
+      return;
+   for (unsigned i = 0; i < n; i++)
+      p[i] = w->s[(in->vdst + i) & 0x7F];
+}
+
+#define SCRATCH(n, suffix)                                                                  \
+   void sim__op_s_scratch_load_##suffix(sim_wave *w, const sim_inst *in)                    \
+   {                                                                                        \
+      scratch_load(w, in, n);                                                               \
+   }                                                                                        \
+   void sim__op_s_scratch_store_##suffix(sim_wave *w, const sim_inst *in)                   \
+   {                                                                                        \
+      scratch_store(w, in, n);                                                              \
+   }
+SCRATCH(1, dword)
+SCRATCH(2, dwordx2)
+SCRATCH(4, dwordx4)
+
+/*
  * Scalar atomics ([ISA] 12.x "SMEM instructions", S_ATOMIC_* / S_BUFFER_ATOMIC_*): one
  * read-modify-write at the SMEM address (S_BUFFER_: V# base + offset), performed as a host
  * atomic; with GLC the value before the operation returns to SDATA[0] (SDATA[1:0] for _X2).

@@ -127,17 +127,37 @@ sim__op_s_sethalt(sim_wave *w, const sim_inst *in)
                  (unsigned long long)w->inst_pc);
 }
 
-/* Send a message to the host/SPI. Compute queues without a debugger ignore the
- * interrupt/stall messages; GS messages do not apply to compute. */
+/* s_sendmsg message types, SIMM16[3:0] ("Vega" ISA, S_SENDMSG; LLVM's SIDefines.h). */
+#define MSG_INTERRUPT 1u
+
+void (*sim__interrupt_hook)(unsigned agent, uint32_t payload);
+
+/* The message of SIMM16. Only the interrupt reaches anybody in a compute dispatch: the GS
+ * messages are for geometry shaders, and the wave-control ones (save, stall, halt waves)
+ * ask the SPI for what only a debugger or the trap handler uses. */
+static void
+send_message(sim_wave *w, const sim_inst *in)
+{
+   if (((uint32_t)in->imm & 0xFu) != MSG_INTERRUPT)
+      return;
+   void (*hook)(unsigned, uint32_t) = __atomic_load_n(&sim__interrupt_hook, __ATOMIC_ACQUIRE);
+   if (hook)
+      hook(w->wg->disp->agent, SIM_M0(w) & 0xFFFFFFu);
+}
+
+/* Send a message to the host/SPI: MSG_INTERRUPT raises an interrupt with M0[23:0] as its
+ * payload (sim__interrupt_hook); the other messages have no effect on a compute queue. */
 void
 sim__op_s_sendmsg(sim_wave *w, const sim_inst *in)
 {
+   send_message(w, in);
 }
 
 /* Send a message, then halt: as s_sethalt 1. */
 void
 sim__op_s_sendmsghalt(sim_wave *w, const sim_inst *in)
 {
+   send_message(w, in);
    sim__fault(w, SIM_FAULT_TRAP, 0,
               "s_sendmsghalt at pc 0x%llx halted the wave; no debugger can resume it",
               (unsigned long long)w->inst_pc);

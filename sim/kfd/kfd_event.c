@@ -1,15 +1,23 @@
 /*
  * sim/kfd/kfd_event.c — KFD events: creation, set/reset, waits with timeouts, the event
- * mailbox page, the memory (VM fault) event.
+ * page and the interrupt handler, the memory (VM fault) event.
  *
- * ROCr's interrupt signals (interrupt_signal.cpp) take an auto-reset SIGNAL event each and
- * put its EventId and HWData2 (the address of its 64-bit slot in the mailbox page) into the
- * amd_signal_t's event_id / event_mailbox_ptr; the command processor, on decrementing such
- * a signal, stores the id into the mailbox and sets the event (kfd_event_set_id), as the
- * hardware's end-of-pipe interrupt does. Host waits spin ~200 us, then call
- * hsaKmtWaitOnEvent(ms) in a loop re-checking the value; the async-handler thread sleeps in
- * hsaKmtWaitOnMultipleEvents (signal.cpp). So waits sleep on a condition variable, never
- * spin, and honour the millisecond timeout.
+ * The event page is the process's signal page (amdkfd kfd_events.c): 4096 64-bit mailbox
+ * slots, mapped for every GPU as fine-grained memory (kfd_memory_events_create). A slot
+ * holds UNSIGNALED (all ones) until the GPU writes it. ROCr's interrupt signals
+ * (interrupt_signal.cpp) take an auto-reset SIGNAL event each and put its EventId and HWData2
+ * (the address of its slot) into the amd_signal_t's event_id / event_mailbox_ptr. Whoever
+ * completes such a signal on the GPU writes the event id into the slot and raises an
+ * interrupt: the CP at the end of a packet (its end-of-pipe interrupt, the whole id as
+ * payload) and a kernel through ockl's signal operations (s_sendmsg MSG_INTERRUPT with the
+ * id's low 8 bits in M0, sim__interrupt_hook). The interrupt handler, as amdkfd's
+ * kfd_signal_event_interrupt, sets the event the payload names if its slot was written, and
+ * otherwise every signal event whose slot was written; it resets each slot it takes.
+ *
+ * Host waits spin ~200 us, then call hsaKmtWaitOnEvent(ms) in a loop re-checking the value;
+ * the async-handler thread sleeps in hsaKmtWaitOnMultipleEvents (signal.cpp). So waits sleep
+ * on a condition variable, never spin, and last until an event fires or the caller's
+ * timeout passes (ROCr waits with 0xFFFFFFFE ms): a lost wake-up is a hang, as on hardware.
  *
  * Setting an event activates every thread then waiting for it; an auto-reset event set
  * while nobody waits stays signalled until a wait consumes it (the KFD's semantics).
@@ -22,25 +30,14 @@
 
 #include "kfd_priv.h"
 
-#define KFD_EVENTS 4096u /* ids 1..4095; one 64-bit mailbox each: 32 KiB */
-
-/*
- * Longest single sleep of a wait (ms). ROCr shares one auto-reset event among the
- * queue_inactive_signals of all its queues (AqlQueue::queue_event_) and sets it only while
- * a thread waits on the signal (InterruptSignal::SetEvent): a set that finds nobody waiting
- * stays pending, and its async-event thread, re-entering its wait for another signal on
- * the same event, consumes it; the thread that was about to wait for the first signal
- * then sleeps through its change (seen: hsa_queue_destroy in ~AqlQueue, waiting for its
- * error handler's -1, under piglit's cl-api-create-command-queue). The KFD has the same
- * race. Every caller in ROCr re-checks its signal after each return, so a wait here
- * returns WAIT_TIMEOUT after at most this long: a lost wake-up costs 10 ms, not a hang.
- */
-#define KFD_WAIT_SLICE_MS 10u
+#define KFD_EVENTS 4096u /* ids 1..4095; one 64-bit mailbox each: 32 KiB (amdkfd's limit) */
+#define SLOT_UNSIGNALED UINT64_MAX /* amdkfd's UNSIGNALED_EVENT_SLOT */
 
 typedef struct kfd_event {
    HsaEvent ev; /* first: ROCr holds HsaEvent* */
    bool manual_reset;
    bool signaled;
+   uint64_t set_age; /* age_clock at its last set; 0: never set */
    uint32_t id;
 } kfd_event;
 
@@ -61,11 +58,85 @@ static pthread_cond_t event_cond;
 static pthread_once_t cond_once = PTHREAD_ONCE_INIT;
 static kfd_event *events[KFD_EVENTS];
 static uint32_t next_id = 1;
-static uint64_t *mailboxes; /* the event page: KFD_EVENTS slots */
+
+/*
+ * Event ages. ROCr 5.2.3 shares one auto-reset event (AqlQueue::queue_event_) among the
+ * queue_inactive_signal and the exception signal of every queue, so every thread waiting
+ * for one of them sleeps on that one event: its async-event thread and each thread in
+ * hsa_queue_destroy (~AqlQueue waits for its handler's -1). amdkfd's rule (set_locked) lets
+ * a set reach only some of them: a thread between its check of its signal and its next
+ * wait misses a set that activates another thread already asleep, or that another thread
+ * entering its wait first consumes. Seen with no cap on waits: api_event.rocr (four threads
+ * releasing queues at once) and api_devenq.rocr (a tree's queue destroyed), every thread
+ * asleep on the event and the async thread never told of the signals they stored. The same
+ * race is in ROCr 5.2.3 over amdkfd of its time; later amdkfd closes it with event ages (a
+ * wait returns at once if the event was set since the age the caller passes,
+ * kfd_wait_on_events' last_event_age), which ROCr 5.2.3 predates. So the KFD keeps each
+ * thread's ages itself: a set advances the event's age (set_age, from age_clock), a wait
+ * returns at once if the event was set after the calling thread's last wait on it returned
+ * (on its first wait: if it was ever set), and every return records the ages the thread saw.
+ * A wait may then return without a new set, which ROCr allows (it re-checks its signal after
+ * every return); a set that never happens still never ends a wait: a lost wake-up of the KFD
+ * or of a driver hangs.
+ */
+typedef struct kfd_ages {
+   uint64_t seen[KFD_EVENTS]; /* each event's set_age when this thread's last wait returned */
+   struct kfd_ages *next_free;
+} kfd_ages;
+
+static uint64_t age_clock;     /* event_lock */
+static kfd_ages *free_ages;    /* event_lock: tables of exited threads */
+static pthread_key_t ages_key; /* the calling thread's kfd_ages */
+static bool ages_key_made;
+static uint64_t *mailboxes; /* the event page: KFD_EVENTS slots, between open and close */
+
+/* A thread with a table exits: the table serves the next thread that waits. */
+static void
+ages_release(void *p)
+{
+   kfd_ages *a = p;
+   pthread_mutex_lock(&event_lock);
+   a->next_free = free_ages;
+   free_ages = a;
+   pthread_mutex_unlock(&event_lock);
+}
+
+/* The library is unloaded: no thread exit may call ages_release any more. */
+__attribute__((destructor)) static void
+ages_unload(void)
+{
+   if (ages_key_made)
+      pthread_key_delete(ages_key);
+}
+
+/* The calling thread's ages, or NULL when out of memory (then only amdkfd's rule). */
+static kfd_ages *
+ages_get_locked(void)
+{
+   if (!ages_key_made)
+      return NULL;
+   kfd_ages *a = pthread_getspecific(ages_key);
+   if (a)
+      return a;
+   a = free_ages;
+   if (a) {
+      free_ages = a->next_free;
+      memset(a, 0, sizeof(*a));
+   } else {
+      a = calloc(1, sizeof(*a));
+   }
+   if (a && pthread_setspecific(ages_key, a) != 0) {
+      a->next_free = free_ages;
+      free_ages = a;
+      a = NULL;
+   }
+   return a;
+}
 
 static void
 cond_init(void)
 {
+   ages_key_made = pthread_key_create(&ages_key, ages_release) == 0;
    pthread_condattr_t attr;
    pthread_condattr_init(&attr);
    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -73,12 +144,24 @@ cond_init(void)
    pthread_condattr_destroy(&attr);
 }
 
-void
+static void interrupt_hook(unsigned agent, uint32_t payload);
+
+bool
 kfd_event_open(void)
 {
    pthread_once(&cond_once, cond_init);
+   uint64_t *page = kfd_memory_events_create(KFD_EVENTS * sizeof(uint64_t));
+   if (!page)
+      return false;
+   memset(page, 0xff, KFD_EVENTS * sizeof(uint64_t)); /* every slot SLOT_UNSIGNALED */
+   pthread_mutex_lock(&event_lock);
+   mailboxes = page;
+   pthread_mutex_unlock(&event_lock);
+   __atomic_store_n(&sim__interrupt_hook, interrupt_hook, __ATOMIC_RELEASE);
+   return true;
 }
 
+/* After the queues: no CP or wave writes the page any more. */
 void
 kfd_event_close(void)
 {
@@ -92,10 +175,11 @@ kfd_event_close(void)
       free_events = (kfd_event *)(uintptr_t)k->ev.EventData.HWData1;
       free(k);
    }
-   free(mailboxes);
+   uint64_t *page = mailboxes;
    mailboxes = NULL;
    next_id = 1;
    pthread_mutex_unlock(&event_lock);
+   kfd_memory_events_destroy(page, KFD_EVENTS * sizeof(uint64_t));
 }
 
 /* The event `e` names, or NULL. Lock held. */
@@ -141,14 +225,6 @@ hsaKmtCreateEvent(HsaEventDescriptor *EventDesc, bool ManualReset, bool IsSignal
          goto out_unlock;
       }
    }
-   if (!mailboxes) {
-      mailboxes = aligned_alloc(KFD_PAGE, KFD_EVENTS * sizeof(uint64_t));
-      if (!mailboxes) {
-         st = HSAKMT_STATUS_NO_MEMORY;
-         goto out_unlock;
-      }
-      memset(mailboxes, 0, KFD_EVENTS * sizeof(uint64_t));
-   }
    uint32_t id = alloc_id_locked();
    if (!id) {
       st = HSAKMT_STATUS_OUT_OF_RESOURCES;
@@ -161,6 +237,7 @@ hsaKmtCreateEvent(HsaEventDescriptor *EventDesc, bool ManualReset, bool IsSignal
    k->ev.EventData.EventType = EventDesc->EventType;
    k->ev.EventData.HWData1 = id;
    k->ev.EventData.HWData2 = (HSAuint64)(uintptr_t)&mailboxes[id];
+   __atomic_store_n(&mailboxes[id], SLOT_UNSIGNALED, __ATOMIC_RELAXED);
    k->ev.EventData.HWData3 = id;
    if (EventDesc->EventType == HSA_EVENTTYPE_SIGNAL)
       k->ev.EventData.EventData.SyncVar = EventDesc->SyncVar;
@@ -186,8 +263,7 @@ hsaKmtDestroyEvent(HsaEvent *Event)
    kfd_event *k = lookup_locked(Event);
    if (k) {
       events[k->id] = NULL;
-      if (mailboxes)
-         mailboxes[k->id] = 0;
+      __atomic_store_n(&mailboxes[k->id], SLOT_UNSIGNALED, __ATOMIC_RELAXED);
       k->ev.EventId = 0;
       k->ev.EventData.HWData1 = (HSAuint64)(uintptr_t)free_events;
       free_events = k;
@@ -218,6 +294,7 @@ set_locked(kfd_event *k)
       }
    }
    k->signaled = k->manual_reset || !woke;
+   k->set_age = ++age_clock;
    pthread_cond_broadcast(&event_cond);
 }
 
@@ -232,15 +309,68 @@ hsaKmtSetEvent(HsaEvent *Event)
    return k ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_INVALID_HANDLE;
 }
 
-void
-kfd_event_set_id(uint32_t id)
+/* ---- the interrupt handler ---------------------------------------------------------------- */
+
+static bool
+slot_written_locked(uint32_t id)
 {
-   if (id == 0 || id >= KFD_EVENTS)
+   return __atomic_load_n(&mailboxes[id], __ATOMIC_ACQUIRE) != SLOT_UNSIGNALED;
+}
+
+/* amdkfd's set_event_from_interrupt: only signal events are signalled by the GPU; the slot
+ * is acknowledged (reset) before the event is set. */
+static void
+set_from_interrupt_locked(kfd_event *k)
+{
+   if (k->ev.EventData.EventType != HSA_EVENTTYPE_SIGNAL)
       return;
+   __atomic_store_n(&mailboxes[k->id], SLOT_UNSIGNALED, __ATOMIC_RELAXED);
+   set_locked(k);
+}
+
+/* amdkfd's lookup_signaled_event_by_partial_id: the event whose id has `id` as its low
+ * `bits` bits and whose slot was written. */
+static kfd_event *
+partial_lookup_locked(uint32_t id, unsigned bits)
+{
+   uint32_t step = bits < 12 ? 1u << bits : KFD_EVENTS; /* 1 << 12 == KFD_EVENTS */
+   for (; id < KFD_EVENTS; id += step) {
+      if (events[id] && slot_written_locked(id))
+         return events[id];
+   }
+   return NULL;
+}
+
+void
+kfd_event_interrupt(uint32_t payload, unsigned valid_bits)
+{
+   uint32_t id = valid_bits < 32 ? payload & ((1u << valid_bits) - 1) : payload;
    pthread_mutex_lock(&event_lock);
-   if (events[id])
-      set_locked(events[id]);
+   if (!mailboxes)
+      goto out_unlock;
+   kfd_event *k = valid_bits ? partial_lookup_locked(id, valid_bits) : NULL;
+   if (k) {
+      set_from_interrupt_locked(k);
+      goto out_unlock;
+   }
+   /* The payload names no written slot (ockl sends only the id's low 8 bits): every event
+    * whose slot was written, as amdkfd's exhaustive search. */
+   for (uint32_t i = 1; i < KFD_EVENTS; i++) {
+      if (events[i] && slot_written_locked(i))
+         set_from_interrupt_locked(events[i]);
+   }
+out_unlock:
    pthread_mutex_unlock(&event_lock);
+}
+
+/* s_sendmsg MSG_INTERRUPT (sim__interrupt_hook, an interpreter thread): amdkfd's SQ
+ * interrupt (SOC15_INTSRC_SQ_INTERRUPT_MSG) takes M0[23:0] as a 24-bit event id. The
+ * process has one address space over every GPU, so the agent does not matter. */
+static void
+interrupt_hook(unsigned agent, uint32_t payload)
+{
+   (void)agent;
+   kfd_event_interrupt(payload, 24);
 }
 
 void
@@ -299,11 +429,10 @@ hsaKmtWaitOnMultipleEvents(HsaEvent *Events[], HSAuint32 NumEvents, bool WaitOnA
    kfd_waiter self = {Events, NumEvents, activated, NULL};
    /* The host is about to sleep on the GPU: let idle command processors look now. */
    kfd_queue_kick();
-   HSAuint32 ms = Milliseconds < KFD_WAIT_SLICE_MS ? Milliseconds : KFD_WAIT_SLICE_MS;
    struct timespec deadline;
    clock_gettime(CLOCK_MONOTONIC, &deadline);
-   deadline.tv_sec += ms / 1000;
-   deadline.tv_nsec += (long)(ms % 1000) * 1000000L;
+   deadline.tv_sec += Milliseconds / 1000;
+   deadline.tv_nsec += (long)(Milliseconds % 1000) * 1000000L;
    if (deadline.tv_nsec >= 1000000000L) {
       deadline.tv_sec++;
       deadline.tv_nsec -= 1000000000L;
@@ -311,7 +440,9 @@ hsaKmtWaitOnMultipleEvents(HsaEvent *Events[], HSAuint32 NumEvents, bool WaitOnA
    HSAKMT_STATUS st;
    bool listed = false;
    pthread_mutex_lock(&event_lock);
-   /* Events signalled before the wait: consumed now (auto-reset). */
+   kfd_ages *ages = ages_get_locked();
+   /* Events signalled before the wait: consumed now (auto-reset); events set since this
+    * thread last returned from a wait on them (event ages, above). */
    for (HSAuint32 i = 0; i < NumEvents; i++) {
       kfd_event *k = lookup_locked(Events[i]);
       if (!k) {
@@ -322,6 +453,8 @@ hsaKmtWaitOnMultipleEvents(HsaEvent *Events[], HSAuint32 NumEvents, bool WaitOnA
          activated[i] = true;
          if (!k->manual_reset)
             k->signaled = false;
+      } else if (ages && k->set_age > ages->seen[k->id]) {
+         activated[i] = true;
       }
    }
    for (;;) {
@@ -341,7 +474,9 @@ hsaKmtWaitOnMultipleEvents(HsaEvent *Events[], HSAuint32 NumEvents, bool WaitOnA
          waiters = &self;
          listed = true;
       }
-      int rc = pthread_cond_timedwait(&event_cond, &event_lock, &deadline);
+      int rc = Milliseconds == HSA_EVENTTIMEOUT_INFINITE
+                  ? pthread_cond_wait(&event_cond, &event_lock)
+                  : pthread_cond_timedwait(&event_cond, &event_lock, &deadline);
       if (rc == ETIMEDOUT) {
          st = HSAKMT_STATUS_WAIT_TIMEOUT;
          break;
@@ -355,6 +490,11 @@ hsaKmtWaitOnMultipleEvents(HsaEvent *Events[], HSAuint32 NumEvents, bool WaitOnA
       }
    }
 out_unlock:
+   for (HSAuint32 i = 0; ages && i < NumEvents; i++) {
+      kfd_event *k = lookup_locked(Events[i]);
+      if (k)
+         ages->seen[k->id] = k->set_age;
+   }
    if (listed) {
       for (kfd_waiter **w = &waiters; *w; w = &(*w)->next) {
          if (*w == &self) {

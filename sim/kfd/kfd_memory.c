@@ -351,22 +351,22 @@ entry_new(uint64_t va, uint64_t size, HSA_POINTER_TYPE type, uint32_t node, HsaM
    return e;
 }
 
-/* ---- doorbells ------------------------------------------------------------------------- */
+/* ---- the KFD's own pages: doorbells, the event page ----------------------------------- */
 
-/* A queue's doorbell page, as the KFD maps the doorbell BAR for the GPU too (ROCr's doorbell
- * signal points there, and a kernel rings through it: ockl's __ockl_hsa_signal_store). */
-void *
-kfd_memory_doorbell_create(void)
+/* `size` bytes of host memory mapped for every GPU with `flags` (enum sim_alloc_flags),
+ * outside ROCr's allocations; NULL when out of memory. */
+static void *
+internal_create(uint64_t size, uint32_t flags)
 {
-   void *p = mmap(NULL, KFD_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+   void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
    if (p == MAP_FAILED)
       return NULL;
-   HsaMemFlags flags = {0};
-   kfd_mem *e = entry_new((uint64_t)(uintptr_t)p, KFD_PAGE, HSA_POINTER_ALLOCATED, 0, flags);
+   HsaMemFlags none = {0};
+   kfd_mem *e = entry_new((uint64_t)(uintptr_t)p, size, HSA_POINTER_ALLOCATED, 0, none);
    if (!e)
       goto out_unmap;
-   e->a.flags = SIM_ALLOC_READ | SIM_ALLOC_WRITE | SIM_ALLOC_DOORBELL;
-   e->owns = false; /* kfd_memory_doorbell_destroy unmaps it */
+   e->a.flags = flags;
+   e->owns = false; /* internal_destroy unmaps it */
    e->mapped = true;
    pthread_rwlock_wrlock(&table_lock);
    bool ok = insert_locked(e);
@@ -378,22 +378,51 @@ kfd_memory_doorbell_create(void)
    return p;
 
 out_unmap:
-   munmap(p, KFD_PAGE);
+   munmap(p, size);
    return NULL;
+}
+
+static void
+internal_destroy(void *p, uint64_t size)
+{
+   if (!p)
+      return;
+   pthread_rwlock_wrlock(&table_lock);
+   kfd_mem *e = find_locked((uint64_t)(uintptr_t)p);
+   if (e)
+      remove_locked(e);
+   pthread_rwlock_unlock(&table_lock);
+   free(e);
+   munmap(p, size);
+}
+
+/* A queue's doorbell page, as the KFD maps the doorbell BAR for the GPU too (ROCr's doorbell
+ * signal points there, and a kernel rings through it: ockl's __ockl_hsa_signal_store). */
+void *
+kfd_memory_doorbell_create(void)
+{
+   return internal_create(KFD_PAGE, SIM_ALLOC_READ | SIM_ALLOC_WRITE | SIM_ALLOC_DOORBELL);
 }
 
 void
 kfd_memory_doorbell_destroy(void *page)
 {
-   if (!page)
-      return;
-   pthread_rwlock_wrlock(&table_lock);
-   kfd_mem *e = find_locked((uint64_t)(uintptr_t)page);
-   if (e)
-      remove_locked(e);
-   pthread_rwlock_unlock(&table_lock);
-   free(e);
-   munmap(page, KFD_PAGE);
+   internal_destroy(page, KFD_PAGE);
+}
+
+/* The event page: fine-grained (uncached) system memory mapped for every GPU, as the thunk
+ * allocates it (hsaKmtCreateEvent: allocate_exec_aligned_memory_gpu, uncached, mapped to
+ * all GPUs) and amdkfd adopts it as the process's signal page (kfd_event_page_set). */
+void *
+kfd_memory_events_create(uint64_t size)
+{
+   return internal_create(sim_align_up(size, KFD_PAGE), SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+}
+
+void
+kfd_memory_events_destroy(void *page, uint64_t size)
+{
+   internal_destroy(page, sim_align_up(size, KFD_PAGE));
 }
 
 /* ---- allocation ------------------------------------------------------------------------ */

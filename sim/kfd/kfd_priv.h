@@ -70,13 +70,22 @@ void kfd_memory_reclaim_code(void);
  * of memory. Destroy accepts NULL. */
 void *kfd_memory_doorbell_create(void);
 void kfd_memory_doorbell_destroy(void *page);
+/* The event page (`size` bytes of mailbox slots), mapped for every GPU as fine-grained
+ * memory: kernels write interrupt signals' mailboxes there. NULL when out of memory. */
+void *kfd_memory_events_create(uint64_t size);
+void kfd_memory_events_destroy(void *page, uint64_t size);
 
 /* ---- events (kfd_event.c) ------------------------------------------------------------ */
 
-void kfd_event_open(void);
+/* Maps the event page for the GPUs and installs the interrupt handler (sim__interrupt_hook);
+ * false when out of memory. Memory opened first. */
+bool kfd_event_open(void);
 void kfd_event_close(void);
-/* Sets event `id` (a mailbox write's wake-up); unknown ids are ignored. */
-void kfd_event_set_id(uint32_t id);
+/* The interrupt handler (amdkfd's kfd_signal_event_interrupt): an interrupt whose payload
+ * holds `valid_bits` bits of an event id sets that event if its mailbox slot was written,
+ * else every signal event whose slot was written; each slot it takes is reset. The CP's
+ * end-of-pipe interrupt carries the whole id (32 bits), s_sendmsg's M0[23:0] (24). */
+void kfd_event_interrupt(uint32_t payload, unsigned valid_bits);
 /* Reports a GPU memory fault to every HSA_EVENTTYPE_MEMORY event. */
 void kfd_event_memory_fault(uint32_t node, uint64_t address);
 

@@ -150,7 +150,7 @@ cp_signal_complete(sim_cp *cp, uint64_t handle, bool profiling, uint64_t start, 
    uint32_t id = sim__cp_signal_complete((sim_amd_signal *)amd_signal(handle), profiling,
                                          start, end);
    if (id)
-      kfd_event_set_id(id);
+      kfd_event_interrupt(id, 32); /* the end-of-pipe interrupt carries the whole id */
 }
 
 /* A waiting barrier polls: ROCr sets no event on a host store nobody waits for. */
@@ -244,7 +244,7 @@ inactive_signal_raise(kfd_queue *q, int64_t value)
    if (mailbox) {
       uint32_t id = __atomic_load_n(&s->event_id, __ATOMIC_RELAXED);
       __atomic_store_n((uint64_t *)(uintptr_t)mailbox, (uint64_t)id, __ATOMIC_RELEASE);
-      kfd_event_set_id(id);
+      kfd_event_interrupt(id, 32);
    }
    return true;
 }

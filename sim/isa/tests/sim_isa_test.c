@@ -179,6 +179,8 @@ main(int argc, char **argv)
    t_f16_tests();
    t_scratch_tests();
    t_ops_tests();
+   t_sample_tests();
+   t_wavesync_tests();
    if (t_failures) {
       fprintf(stderr, "%d check(s) failed\n", t_failures);
       return 1;

@@ -1,0 +1,102 @@
+/* Scalar scratch (S_SCRATCH_LOAD/STORE_DWORD{,X2,X4}) through the wave's FLAT_SCRATCH, and
+ * the GWS / GDS-ordered-count instructions, which fault here because no queue has a GWS or
+ * GDS allocation (sim_ds.c says why). */
+#include <string.h>
+#include "sim_isa_test.h"
+
+/* FLAT_SCRATCH = scratch window + 0x1000. Stores: s1 at +0x10 (immediate), s[4:5] at
+ * +2 * 64 (SGPR offset s6 = 2, scaled by the wave size), s[8:11] at +0x20 (immediate, GLC
+ * is cache policy). Loads read the same places back, and an immediate offset is not scaled
+ * (+0x14 is the dword after s1's). Unaligned immediates round down to the dword. */
+TEST(s_scratch_load_store)
+{
+   memset(t_scratch, 0, 0x2000);
+   sim_wave *w = t_wave();
+   uint64_t fs = SIM_SCRATCH_VA + 0x1000;
+   w->s[2] = (uint32_t)fs;
+   w->s[3] = (uint32_t)(fs >> 32);
+   w->s[1] = 0x11111111;
+   w->s[4] = 0x44444444, w->s[5] = 0x55555555;
+   w->s[6] = 2;
+   for (unsigned i = 0; i < 4; i++)
+      w->s[8 + i] = 0x80 + i;
+   CHECK_EQ(t_run(w, "s_scratch_store_dword s1, s[2:3], 0x10\n"
+                     "s_scratch_store_dwordx2 s[4:5], s[2:3], s6\n"
+                     "s_scratch_store_dwordx4 s[8:11], s[2:3], 0x20 glc\n"
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "s_scratch_load_dword s20, s[2:3], 0x12\n"
+                     "s_scratch_load_dwordx2 s[22:23], s[2:3], s6\n"
+                     "s_scratch_load_dwordx4 s[24:27], s[2:3], 0x20\n"
+                     "s_scratch_load_dword s21, s[2:3], 0x14\n"
+                     "s_waitcnt lgkmcnt(0)"),
+            SIM_FAULT_NONE);
+   uint32_t d[4];
+   memcpy(d, t_scratch + 0x1010, 4);
+   CHECK_EQ(d[0], 0x11111111);
+   memcpy(d, t_scratch + 0x1000 + 128, 8);
+   CHECK_EQ(d[0], 0x44444444);
+   CHECK_EQ(d[1], 0x55555555);
+   memcpy(d, t_scratch + 0x1020, 16);
+   for (unsigned i = 0; i < 4; i++) {
+      CHECK_EQ(d[i], 0x80 + i);
+      CHECK_EQ(w->s[24 + i], 0x80 + i);
+   }
+   CHECK_EQ(w->s[20], 0x11111111);
+   CHECK_EQ(w->s[22], 0x44444444);
+   CHECK_EQ(w->s[23], 0x55555555);
+   CHECK_EQ(w->s[21], 0); /* dword 0x14: the store at 0x10 was one dword */
+   /* Nothing at 2 bytes * 64 or 2 dwords unscaled: the SGPR offset really was scaled. */
+   memcpy(d, t_scratch + 0x1008, 8);
+   CHECK_EQ(d[0], 0);
+   CHECK_EQ(d[1], 0);
+}
+
+/* A scalar scratch access outside the scratch window is a memory violation at the
+ * address: base + 0x40 * 64. */
+TEST(s_scratch_fault)
+{
+   sim_wave *w = t_wave();
+   uint64_t fs = SIM_SCRATCH_VA + t_scratch_size - 64;
+   w->s[2] = (uint32_t)fs;
+   w->s[3] = (uint32_t)(fs >> 32);
+   w->s[6] = 0x40;
+   CHECK_EQ(t_run(w, "s_scratch_load_dword s1, s[2:3], s6"), SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_fault.address, fs + 0x40 * 64);
+   CHECK_EQ(t_run(w, "s_scratch_store_dwordx4 s[4:7], s[2:3], 0x3c"),
+            SIM_FAULT_MEMORY_VIOLATION);
+}
+
+/* Every ds_gws_* ends the dispatch with an illegal-instruction fault naming the resource
+ * (M0[21:16] + OFFSET0: 5 + 3 = 8) and the missing allocation, and changes nothing;
+ * ds_ordered_count names its GDS address (M0[31:16] + OFFSET: 0x100 + 4). */
+TEST(gws_ordered_count_fault)
+{
+   static const char *const src[] = {
+      "ds_gws_init v0 offset:3 gds",  "ds_gws_barrier v0 offset:3 gds",
+      "ds_gws_sema_v offset:3 gds",   "ds_gws_sema_p offset:3 gds",
+      "ds_gws_sema_br v0 offset:3 gds", "ds_gws_sema_release_all offset:3 gds",
+   };
+   for (unsigned i = 0; i < sizeof(src) / sizeof(src[0]); i++) {
+      sim_wave *w = t_wave();
+      SIM_M0(w) = 5u << 16;
+      w->v[0][0] = 7;
+      CHECK_EQ(t_run(w, src[i]), SIM_FAULT_ILLEGAL_INSTRUCTION);
+      CHECK(strstr(t_fault.message, "GWS resource 8") != NULL);
+      CHECK(strstr(t_fault.message, "no GWS allocation") != NULL);
+      CHECK_EQ(w->v[0][0], 7);
+   }
+   sim_wave *w = t_wave();
+   SIM_M0(w) = 0x100u << 16;
+   w->v[1][0] = 0xABC;
+   CHECK_EQ(t_run(w, "ds_ordered_count v1, v0 offset:4 gds"), SIM_FAULT_ILLEGAL_INSTRUCTION);
+   CHECK(strstr(t_fault.message, "GDS 0x104") != NULL);
+   CHECK_EQ(w->v[1][0], 0xABC);
+}
+
+void
+t_wavesync_tests(void)
+{
+   RUN(s_scratch_load_store);
+   RUN(s_scratch_fault);
+   RUN(gws_ordered_count_fault);
+}
