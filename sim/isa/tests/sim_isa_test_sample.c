@@ -510,6 +510,101 @@ TEST(sample_lz_level_zero)
    CHECK_LANE_F(0, 0, 16.5f);
 }
 
+/* XY_MAG_FILTER applies at LOD <= 0, XY_MIN_FILTER above: with MAG point and MIN bilinear
+ * (MIP_FILTER NONE, so always BASE_LEVEL) at (0.5, 0.5), LOD 0 reads texel (2, 2) = 22 and
+ * LOD 1 the average of 11, 12, 21, 22 = 16.5. A16 packs the address: (s, t) = f16 0.5 in one
+ * VGPR reads 22 with _lz; _l's LOD 1.0 in the next VGPR's low half reads level 1 (111
+ * through a MIP_FILTER POINT sampler). D16 gathers pack two texels per VGPR: f16 21, 22 |
+ * 12, 11. TFE adds a status VGPR after the data, 0. */
+TEST(sample_filters_a16_d16_tfe)
+{
+   float *tex = chain_texture();
+   sim_wave *w = t_wave();
+   chain_t(w, 0, tex);
+   put_s(w, 8, (smp_desc){C_EDGE, F_POINT, MIP_NONE});
+   w->s[10] |= 1u << 22; /* XY_MIN_FILTER bilinear */
+   put_s(w, 12, (smp_desc){C_EDGE, F_POINT, MIP_POINT});
+   vall(w, 20, t_u(0.5f));
+   vall(w, 21, t_u(0.5f));
+   vall(w, 22, t_u(0.0f));
+   vall(w, 23, t_u(0.5f));
+   vall(w, 24, t_u(0.5f));
+   vall(w, 25, t_u(1.0f));
+   vall(w, 26, 0x3800u | 0x3800u << 16);
+   vall(w, 27, 0x3C00u);
+   vall(w, 7, 0xDEAD);
+   SIM_EXEC(w) = 1;
+   CHECK_EQ(t_run(w, "image_sample_l v0, v[20:22], s[0:7], s[8:11] dmask:0x1\n"
+                     "image_sample_l v1, v[23:25], s[0:7], s[8:11] dmask:0x1\n"
+                     "image_sample_lz v2, v26, s[0:7], s[12:15] dmask:0x1 a16\n"
+                     "image_sample_l v3, v[26:27], s[0:7], s[12:15] dmask:0x1 a16\n"
+                     "image_gather4_lz v[4:5], v[20:21], s[0:7], s[12:15] dmask:0x1 d16\n"
+                     "image_sample_l v[6:7], v[20:22], s[0:7], s[12:15] dmask:0x1 tfe\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_LANE_F(0, 0, 22.0f);
+   CHECK_LANE_F(1, 0, 16.5f);
+   CHECK_LANE_F(2, 0, 22.0f);
+   CHECK_LANE_F(3, 0, 111.0f);
+   CHECK_EQ(w->v[4][0], sim__f32_to_f16(21.0f) | sim__f32_to_f16(22.0f) << 16);
+   CHECK_EQ(w->v[5][0], sim__f32_to_f16(12.0f) | sim__f32_to_f16(11.0f) << 16);
+   CHECK_LANE_F(6, 0, 22.0f);
+   CHECK_EQ(w->v[7][0], 0);
+}
+
+/* A 3D chain: 4x4x4 and 2x2x2 R32F, pitch 64; each slice holds both levels (rows 0-3 and
+ * 4-5), so texel (x, y, z) of level m is at ((z * 6 + row0(m) + y) * 64 + x) and holds
+ * 1000 m + 100 z + 10 y + x. image_sample_l at (0.5, 0.5, 0.5): LOD 0 reads (2, 2, 2) =
+ * 222, LOD 1 level 1's (1, 1, 1) = 1111; image_load_mip level 1 (0, 1, 1) = 1110; resinfo
+ * of level 1 is (2, 2, 2, 2). With FORCE_UNNORMALIZED, (s, t, r) = (3.5, 1.0, 2.0) reads
+ * (3, 1, 2) = 213. */
+TEST(sample_3d_chain_unnormalized)
+{
+   float *tex = t_alloc(64 * 6 * 4 * 4, SIM_ALLOC_READ);
+   for (unsigned z = 0; z < 4; z++)
+      for (unsigned y = 0; y < 4; y++)
+         for (unsigned x = 0; x < 4; x++) {
+            tex[(z * 6 + y) * 64 + x] = (float)(100 * z + 10 * y + x);
+            if (x < 2 && y < 2 && z < 2)
+               tex[(z * 6 + 4 + y) * 64 + x] = (float)(1000 + 100 * z + 10 * y + x);
+         }
+   sim_wave *w = t_wave();
+   put_t(w, 0, (img_desc){tex, T_3D, DF_32, NF_FLOAT, 4, 4, 3, 64, 0, 1});
+   put_s(w, 8, (smp_desc){C_EDGE, F_POINT, MIP_POINT});
+   put_s(w, 12, (smp_desc){C_EDGE, F_POINT, MIP_POINT});
+   w->s[12] |= 1u << 15; /* FORCE_UNNORMALIZED */
+   for (unsigned k = 0; k < 3; k++) {
+      vall(w, 20 + k, t_u(0.5f));
+      vall(w, 24 + k, t_u(0.5f));
+   }
+   vall(w, 23, t_u(0.0f));
+   vall(w, 27, t_u(1.0f));
+   vall(w, 28, 0);
+   vall(w, 29, 1);
+   vall(w, 30, 1);
+   vall(w, 31, 1);
+   vall(w, 32, t_u(3.5f));
+   vall(w, 33, t_u(1.0f));
+   vall(w, 34, t_u(2.0f));
+   vall(w, 35, t_u(0.0f));
+   SIM_EXEC(w) = 1;
+   CHECK_EQ(t_run(w, "image_sample_l v0, v[20:23], s[0:7], s[8:11] dmask:0x1\n"
+                     "image_sample_l v1, v[24:27], s[0:7], s[8:11] dmask:0x1\n"
+                     "image_load_mip v2, v[28:31], s[0:7] dmask:0x1 unorm\n"
+                     "image_get_resinfo v[4:7], v29, s[0:7] dmask:0xf unorm\n"
+                     "image_sample_l v3, v[32:35], s[0:7], s[12:15] dmask:0x1\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_LANE_F(0, 0, 222.0f);
+   CHECK_LANE_F(1, 0, 1111.0f);
+   CHECK_LANE_F(2, 0, 1110.0f);
+   CHECK_EQ(w->v[4][0], 2);
+   CHECK_EQ(w->v[5][0], 2);
+   CHECK_EQ(w->v[6][0], 2);
+   CHECK_EQ(w->v[7][0], 2);
+   CHECK_LANE_F(3, 0, 213.0f);
+}
+
 void
 t_sample_tests(void)
 {
@@ -526,4 +621,6 @@ t_sample_tests(void)
    RUN(get_resinfo);
    RUN(load_store_mip_chain);
    RUN(sample_lz_level_zero);
+   RUN(sample_filters_a16_d16_tfe);
+   RUN(sample_3d_chain_unnormalized);
 }
