@@ -99,7 +99,8 @@ sext(uint32_t v, unsigned bits)
 }
 
 /* [ISA] 3.x "Scalar/Vector operands": source codes 209-234 name nothing on gfx9; an
- * instruction reading one is illegal (LLVM's disassembler refuses it too). */
+ * instruction reading one, or an operand its encoding cannot take, is illegal (LLVM's
+ * disassembler refuses it too; sim_isa_decoder checks the two agree). */
 static bool
 reserved_code(unsigned code)
 {
@@ -109,9 +110,21 @@ reserved_code(unsigned code)
 static bool
 has_invalid_operand(const sim_inst *in)
 {
-   for (unsigned i = 0; i < 3; i++)
-      if (in->src[i] != SIM_SRC_NONE && reserved_code(in->src[i]))
+   bool salu = in->enc == SIM_ENC_SOP1 || in->enc == SIM_ENC_SOP2 || in->enc == SIM_ENC_SOPC;
+   bool vop3 = in->enc == SIM_ENC_VOP3 || in->enc == SIM_ENC_VOP3P;
+   for (unsigned i = 0; i < 3; i++) {
+      unsigned c = in->src[i];
+      if (c == SIM_SRC_NONE)
+         continue;
+      if (reserved_code(c))
          return true;
+      /* The SDWA/DPP markers name an operand only in a VOP1/VOP2/VOPC src0; LDS_DIRECT is a
+       * vector source; gfx9's VOP3 has no literal dword. */
+      if (salu && (c == SIM_SRC_SDWA || c == SIM_SRC_DPP || c == 254))
+         return true;
+      if (vop3 && (c == SIM_SRC_SDWA || c == SIM_SRC_DPP || c == SIM_SRC_LITERAL))
+         return true;
+   }
    if ((in->enc == SIM_ENC_MUBUF || in->enc == SIM_ENC_MTBUF) && reserved_code(in->mem.soffset))
       return true;
    /* An 8-bit scalar destination field naming no SGPR (128 and up: constants). */

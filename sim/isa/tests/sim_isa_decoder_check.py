@@ -974,7 +974,7 @@ def main(argv):
             roles[(mnem, len(ops))] = learn_roles(r[1], p[4])
             templates.append((kind, r[1], roles[(mnem, len(ops))]))
     nslots = len({(p[0], p[1]) for p in probes})
-    print("probes: %d opcode slots x encodings, %d decoded by LLVM (%d mnemonics)"
+    print("probes: %d opcode slots x encodings, %d decoded by LLVM (%d mnemonic syntaxes)"
           % (nslots, len(done), len(roles)))
 
     # 2. Corpus.
