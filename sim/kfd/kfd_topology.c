@@ -6,12 +6,15 @@
  * amd_cpu_agent.cpp, amd_gpu_agent.cpp, amd_memory_region.cpp, amd_aql_queue.cpp): a
  * CPU node with a SYSTEM heap and a data cache; GPU nodes with EngineId 9.0.6 (the ISA
  * comes only from there), a public frame buffer, an LDS bank at 1 << 48 and a scratch bank
- * at 2 << 48 (the gfx9 KFD apertures, which sim_isa.h's SIM_APERTURE_* agree with), a data
- * cache with HSACU = 1, NumShaderBanks = 1, no SDMA engines, no GWS, doorbell type 2, and
- * PCIe links both ways (without a link from the CPU, system pools are NEVER_ALLOWED for
- * the GPU).
+ * at 2 << 48 (the gfx9 KFD apertures, which sim_isa.h's SIM_APERTURE_* agree with), data
+ * caches with HSACU = 1, no SDMA engines, no GWS, doorbell type 2, and PCIe links both ways
+ * (without a link from the CPU, system pools are NEVER_ALLOWED for the GPU). The GPU's
+ * figures are a real board's (below); ROCr asserts the scratch wave count a multiple of
+ * NumShaderBanks (amd_aql_queue.cpp InitScratchSRD), which 60 CUs x 32 slots over 4
+ * engines is.
  */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,13 +25,79 @@
 #define KFD_VERSION_MAJOR 1
 #define KFD_VERSION_MINOR 11
 
-/* A Vega 20 (gfx906) as KFD would describe it: 60 CUs of 4 SIMDs. */
+/*
+ * A Vega 20 (gfx906) as amdkfd describes a Radeon VII or a Radeon Instinct MI50: the values
+ * rocminfo prints for them. Published rocminfo outputs of a Radeon VII show "Compute Unit: 60",
+ * "SIMDs per CU: 4", "Shader Engines: 4", "Shader Arrs. per Eng.: 1", "WatchPts on Addr.
+ * Ranges:4", "Cache Info: L1: 16 KB, L2: 8192 KB", "Cacheline Size: 64" (the MI50 has the
+ * same die and the same figures). 10 waves per SIMD: rocminfo "Max Waves Per CU: 40"; 64 KiB
+ * of LDS per work-group: the "GROUP" segment's 64 KB; 32 scratch wave slots per CU: amdkfd's
+ * CRAT default; 16 GiB of HBM2 on a 4096-bit bus at 1000 MHz: AMD's specifications (the MI50
+ * also comes with 32 GiB). The caches are amdkfd's vega20_cache_info (kfd_crat.c): the vector
+ * L1 (TCP) 16 KiB per CU and the L2 8192 KiB, with 64-byte lines; the scalar L1 caches (32 KiB
+ * instruction, 16 KiB data, per 3 CUs) are left out, as the per-CU copies of each cache are:
+ * ROCr keeps the first cache of each level (HSA_AGENT_INFO_CACHE_SIZE) and drops instruction
+ * caches.
+ */
 #define GPU_CUS 60
+#define GPU_SHADER_ENGINES 4
+#define GPU_ARRAYS_PER_ENGINE 1
 #define GPU_SIMDS_PER_CU 4
+#define GPU_WAVES_PER_SIMD 10
+#define GPU_SCRATCH_SLOTS_PER_CU 32
+#define GPU_WATCH_POINT_BITS 2 /* 1 << 2 watch points */
 #define GPU_VRAM (16ull << 30)
+#define GPU_VRAM_WIDTH 4096
+#define GPU_VRAM_MHZ 1000
+#define GPU_L1_KIB 16
+#define GPU_L2_KIB 8192
+#define GPU_CACHE_LINE 64
 #define GPU_LDS_SIZE (64ull << 10)
 #define GPU_SCRATCH_SIZE (4ull << 30)
 #define GPU_FCOMPUTE_ID_BASE 0x80000000u /* FComputeIdLo of GPU 1; +GPU_CUS*4 per GPU */
+
+/*
+ * What tells the two boards apart (HSACL_KFD_BOARD: "radeon-vii", the default, or "mi50").
+ * The PCI device ids are libdrm's amdgpu.ids ("66AF, C1, AMD Radeon VII"; "66A1, 02, AMD
+ * Instinct MI60 / MI50"). The engine clock is the top of the board's clock table as rocminfo
+ * prints it ("Max Clock Freq. (MHz)"): 1801 on a Radeon VII, 1725 on an MI50 (AMD's
+ * specification: peak engine clock 1725 MHz). SRAM ECC: on on the MI50, off on the Radeon VII
+ * as published rocminfo outputs of it mostly show (some newer stacks report it on), and the
+ * KFD reports it as Capability.SRAM_EDCSupport, from which ROCr names the ISA (rocminfo
+ * "amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-" on an MI50, "...:sramecc-:xnack-" on a
+ * Radeon VII; ROCr's amd_topology.cpp: "gfx906 has both sramecc modes in use"). XNACK is off
+ * on both (amdgpu's noretry default on gfx9 dGPUs; hsaKmtGetXNACKMode). The marketing name
+ * stays ours on both: it tells a user that the GPU is the software one.
+ */
+typedef struct kfd_board {
+   const char *name;
+   uint32_t device_id;
+   uint32_t max_clock_mhz;
+   bool sramecc;
+} kfd_board;
+
+static const kfd_board boards[] = {
+   {"radeon-vii", SIM_GPU_CHIP_ID, SIM_GPU_MAX_CLOCK_MHZ, false},
+   {"mi50", 0x66a1, 1725, true},
+};
+
+static const kfd_board *board = &boards[0]; /* set at open */
+
+static const kfd_board *
+board_from_env(void)
+{
+   const char *e = getenv("HSACL_KFD_BOARD");
+   if (!e || !*e)
+      return &boards[0];
+   for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++) {
+      if (strcmp(e, boards[i].name) == 0)
+         return &boards[i];
+   }
+   /* A setting the user got wrong: said whatever HSACL_LOG is (as HSACL_KFD_GPUS). */
+   fprintf(stderr, "hsacl-kfd: HSACL_KFD_BOARD=%s is not radeon-vii or mi50: using radeon-vii\n",
+           e);
+   return &boards[0];
+}
 
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t open_count;
@@ -54,6 +123,7 @@ hsaKmtOpenKFD(void)
    pthread_mutex_lock(&open_lock);
    if (open_count == 0) {
       gpu_count = sim__gpus_from_env(); /* shared with the software HSA runtime */
+      board = board_from_env();
       if (kfd_memory_open() != HSA_STATUS_SUCCESS) {
          st = HSAKMT_STATUS_NO_MEMORY;
          goto out_unlock;
@@ -64,7 +134,8 @@ hsaKmtOpenKFD(void)
          goto out_unlock;
       }
       atomic_store_explicit(&is_open, true, memory_order_release);
-      SIM_LOGI("kfd", "software KFD opened: 1 CPU node, %u gfx906 node(s)", gpu_count);
+      SIM_LOGI("kfd", "software KFD opened: 1 CPU node, %u gfx906 node(s) (%s)", gpu_count,
+               board->name);
    }
    open_count++;
 out_unlock:
@@ -194,25 +265,26 @@ hsaKmtGetNodeProperties(HSAuint32 NodeId, HsaNodeProperties *NodeProperties)
    p->Capability.ui32.QueueSizePowerOfTwo = 1;
    p->Capability.ui32.QueueSize32bit = 1;
    p->Capability.ui32.DoorbellType = 2; /* 64-bit AQL write-pointer doorbells */
-   p->Capability.ui32.SRAM_EDCSupport = 0; /* gfx906:sramecc- */
-   p->MaxWavesPerSIMD = 10;
-   p->LDSSizeInKB = 64;
+   p->Capability.ui32.SRAM_EDCSupport = board->sramecc;
+   p->Capability.ui32.WatchPointsTotalBits = GPU_WATCH_POINT_BITS;
+   p->MaxWavesPerSIMD = GPU_WAVES_PER_SIMD;
+   p->LDSSizeInKB = GPU_LDS_SIZE >> 10;
    p->GDSSizeInKB = 0;
    p->WaveFrontSize = 64;
-   p->NumShaderBanks = 1;
-   p->NumArrays = 1;
-   p->NumCUPerArray = GPU_CUS;
+   p->NumShaderBanks = GPU_SHADER_ENGINES;
+   p->NumArrays = GPU_ARRAYS_PER_ENGINE;
+   p->NumCUPerArray = GPU_CUS / (GPU_SHADER_ENGINES * GPU_ARRAYS_PER_ENGINE);
    p->NumSIMDPerCU = GPU_SIMDS_PER_CU;
-   p->MaxSlotsScratchCU = 32;
+   p->MaxSlotsScratchCU = GPU_SCRATCH_SLOTS_PER_CU;
    p->EngineId.ui32.uCode = 0;
    p->EngineId.ui32.Major = 9;
    p->EngineId.ui32.Minor = 0;
    p->EngineId.ui32.Stepping = 6;
    p->VendorId = 0x1002;
-   p->DeviceId = SIM_GPU_CHIP_ID;
+   p->DeviceId = board->device_id;
    p->LocationId = sim__gpu_location_id(gpu);
    p->LocalMemSize = GPU_VRAM;
-   p->MaxEngineClockMhzFCompute = SIM_GPU_MAX_CLOCK_MHZ;
+   p->MaxEngineClockMhzFCompute = board->max_clock_mhz;
    p->DrmRenderMinor = 128 + (int)gpu;
    set_name(p->MarketingName, p->AMDName, SIM_GPU_PRODUCT_NAME);
    p->HiveID = 0;
@@ -258,8 +330,8 @@ hsaKmtGetNodeMemoryProperties(HSAuint32 NodeId, HSAuint32 NumBanks,
       count = GPU_BANKS;
       banks[0].HeapType = HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC;
       banks[0].SizeInBytes = GPU_VRAM;
-      banks[0].Width = 4096;
-      banks[0].MemoryClockMax = 1000;
+      banks[0].Width = GPU_VRAM_WIDTH;
+      banks[0].MemoryClockMax = GPU_VRAM_MHZ;
       banks[1].HeapType = HSA_HEAPTYPE_GPU_LDS;
       banks[1].SizeInBytes = GPU_LDS_SIZE;
       banks[1].VirtualBaseAddress = SIM_APERTURE_SHARED_BASE;
@@ -299,13 +371,13 @@ hsaKmtGetNodeCacheProperties(HSAuint32 NodeId, HSAuint32 ProcessorId, HSAuint32 
       c[1].CacheAssociativity = 16;
       c[1].CacheType.ui32.CPU = 1;
    } else {
-      c[0].CacheSize = 16;
+      c[0].CacheSize = GPU_L1_KIB;
       c[0].CacheAssociativity = 64;
       c[0].CacheType.ui32.HSACU = 1;
-      c[1].CacheSize = 4096;
+      c[1].CacheSize = GPU_L2_KIB;
       c[1].CacheAssociativity = 16;
       c[1].CacheType.ui32.HSACU = 1;
-      c[1].CacheLineSize = 128;
+      c[0].CacheLineSize = c[1].CacheLineSize = GPU_CACHE_LINE;
    }
    uint32_t count = NodeId == 0 ? CPU_CACHES : GPU_CACHES;
    for (uint32_t i = 0; i < NumCaches && i < count; i++)

@@ -3,13 +3,17 @@
  * cycles, the agents (one CPU, HSACL_KFD_GPUS gfx906 GPUs with their ISA and the KFD's
  * names), every memory pool of every agent (allocation of every allocatable one, access
  * grants, host reads and writes where the host may access, pointer info, free), and
- * locking host memory (hsaKmtRegisterMemoryWithFlags + MapMemoryToGPUNodes).
+ * locking host memory (hsaKmtRegisterMemoryWithFlags + MapMemoryToGPUNodes); and the GPU as
+ * ROCr reports it, the figures rocminfo prints for the board HSACL_KFD_BOARD names (a
+ * Radeon VII by default, an MI50): shader engines and arrays, SIMDs, waves, caches and cache
+ * line, LDS, watch points, PCI id, engine clock, and the ISA's sramecc/xnack settings.
  */
 #include <stdint.h>
 
 #include "kfd_test_common.h"
 
 static unsigned isa_count;
+static char isa_name[128];
 
 static hsa_status_t
 isa_cb(hsa_isa_t isa, void *data)
@@ -20,6 +24,7 @@ isa_cb(hsa_isa_t isa, void *data)
    CHECK(len < sizeof(name));
    CHECK_HSA(hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME, name));
    CHECK(strncmp(name, "amdgcn-amd-amdhsa--gfx906", 25) == 0);
+   memcpy(isa_name, name, sizeof(name));
    isa_count++;
    return HSA_STATUS_SUCCESS;
 }
@@ -74,6 +79,46 @@ pool_cb(hsa_amd_memory_pool_t pool, void *data)
    return HSA_STATUS_SUCCESS;
 }
 
+/* What rocminfo prints for the board (HSACL_KFD_BOARD). */
+typedef struct board {
+   const char *name;
+   uint32_t chip_id, clock_mhz;
+   const char *isa;
+} board;
+
+static const board boards[] = {
+   {"radeon-vii", 0x66af, 1801, "amdgcn-amd-amdhsa--gfx906:sramecc-:xnack-"},
+   {"mi50", 0x66a1, 1725, "amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-"},
+};
+
+static uint32_t
+agent_u32(hsa_agent_t a, int attribute)
+{
+   uint32_t v = 0;
+   CHECK_HSA(hsa_agent_get_info(a, (hsa_agent_info_t)attribute, &v));
+   return v;
+}
+
+static void
+check_board(hsa_agent_t gpu)
+{
+   const char *e = getenv("HSACL_KFD_BOARD");
+   const board *b = &boards[e && strcmp(e, "mi50") == 0];
+   CHECK(agent_u32(gpu, HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES) == 4);
+   CHECK(agent_u32(gpu, HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE) == 1);
+   CHECK(agent_u32(gpu, HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU) == 4);
+   CHECK(agent_u32(gpu, HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU) == 40);
+   CHECK(agent_u32(gpu, HSA_AMD_AGENT_INFO_CACHELINE_SIZE) == 64);
+   CHECK(agent_u32(gpu, HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS) == 4);
+   CHECK(agent_u32(gpu, HSA_AMD_AGENT_INFO_CHIP_ID) == b->chip_id);
+   CHECK(agent_u32(gpu, HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY) == b->clock_mhz);
+   uint32_t caches[4];
+   CHECK_HSA(hsa_agent_get_info(gpu, HSA_AGENT_INFO_CACHE_SIZE, caches));
+   CHECK(caches[0] == 16 * 1024 && caches[1] == 8192 * 1024 && caches[2] == 0);
+   CHECK(strcmp(isa_name, b->isa) == 0);
+   printf("board %s: chip 0x%x, %u MHz, %s\n", b->name, b->chip_id, b->clock_mhz, isa_name);
+}
+
 static void
 check_agents(kfd_test_env *env, unsigned want_gpus)
 {
@@ -96,6 +141,7 @@ check_agents(kfd_test_env *env, unsigned want_gpus)
       isa_count = 0;
       CHECK_HSA(hsa_agent_iterate_isas(env->gpus[g], isa_cb, NULL));
       CHECK(isa_count == 1);
+      check_board(env->gpus[g]);
       uint16_t ts_freq_ok = 0;
       uint64_t freq = 0;
       CHECK_HSA(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &freq));
