@@ -10,6 +10,14 @@
  * signal's `seq` word) and `watchers` (multi-signal waiters interested in it, who sleep on
  * the global epoch word). Only a non-zero count leads to a bump of the word and a futex
  * wake, so a modification nobody waits for is a plain store and a fence: no system call.
+ *
+ * Interrupts. Every signal is an interrupt signal, as ROCr's are: its amd_signal_t names a
+ * mailbox of its own (`mailbox`, which the GPU reaches with the arena) and its slot number + 1
+ * as event id. A kernel that changes the signal with ockl's signal operations writes the id
+ * into the mailbox and executes s_sendmsg MSG_INTERRUPT; the runtime's interrupt handler
+ * (sim__interrupt_hook, interrupt_hook) wakes the signal's sleepers as a host modification
+ * does. The CP's completions wake them directly (sim_queue.c) and leave the mailbox written:
+ * the next interrupt's search costs that signal one spurious wake-up.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -27,6 +35,7 @@
 
 #define SIGNAL_LIVE 0x5349474eu /* "SIGN" */
 #define SIGNAL_MAX (1u << 20)
+#define MAILBOX_UNSIGNALED UINT64_MAX /* as amdkfd's UNSIGNALED_EVENT_SLOT */
 
 /*
  * The handle is the address of `amd`: AMD's amd_signal_t (value at +8, timestamps at
@@ -42,7 +51,8 @@ struct sim_signal {
    uint64_t attributes;
    _Atomic uint32_t watchers; /* multi-signal waiters and worker jobs watching it */
    _Atomic uint32_t woken;    /* a wake-up is on its way to the announced sleepers */
-   uint64_t pad[4];
+   _Atomic uint64_t mailbox;  /* amd.event_mailbox_ptr points here; MAILBOX_UNSIGNALED */
+   uint64_t pad[3];
 };
 _Static_assert(sizeof(struct sim_signal) == 128, "two cache lines per signal");
 _Static_assert(offsetof(struct sim_signal, amd) == 0, "the handle is the amd_signal_t");
@@ -344,8 +354,10 @@ signal_create(hsa_signal_value_t initial_value, uint32_t num_consumers,
    /* `waiters` and `watchers` are not reset: a thread still (wrongly) waiting on the slot's
     * previous signal keeps its unit and takes it back itself (I1). */
    s->amd.kind = SIM_AMD_SIGNAL_KIND_USER;
-   __atomic_store_n(&s->amd.event_mailbox_ptr, 0, __ATOMIC_RELAXED);
-   __atomic_store_n(&s->amd.event_id, 0, __ATOMIC_RELAXED);
+   atomic_store_explicit(&s->mailbox, MAILBOX_UNSIGNALED, memory_order_relaxed);
+   __atomic_store_n(&s->amd.event_mailbox_ptr, (uint64_t)(uintptr_t)&s->mailbox,
+                    __ATOMIC_RELAXED);
+   __atomic_store_n(&s->amd.event_id, (uint32_t)(s - arena) + 1, __ATOMIC_RELAXED);
    atomic_store(&s->amd.value, initial_value);
    atomic_store(&s->amd.start_ts, 0);
    atomic_store(&s->amd.end_ts, 0);
@@ -436,8 +448,40 @@ sim__signal_create_doorbell(_Atomic int64_t *word, hsa_signal_t *signal)
    sim_signal *s = sim__signal_get(*signal);
    atomic_store(word, -1);
    s->amd.kind = SIM_AMD_SIGNAL_KIND_DOORBELL;
+   __atomic_store_n(&s->amd.event_mailbox_ptr, 0, __ATOMIC_RELAXED); /* rings raise none */
    atomic_store(&s->amd.value, (int64_t)(uintptr_t)word);
    return HSA_STATUS_SUCCESS;
+}
+
+/* The signal's mailbox was written: reset it and wake its sleepers. */
+static bool
+interrupt_take(sim_signal *s)
+{
+   if (atomic_load_explicit(&s->mailbox, memory_order_relaxed) == MAILBOX_UNSIGNALED ||
+       atomic_exchange(&s->mailbox, MAILBOX_UNSIGNALED) == MAILBOX_UNSIGNALED)
+      return false;
+   signal_notify(s);
+   return true;
+}
+
+/*
+ * s_sendmsg MSG_INTERRUPT (an interpreter thread), as the KFD's handler (kfd/kfd_event.c):
+ * the signal whose event id is the payload (M0[23:0]) if its mailbox was written, else every
+ * signal whose mailbox was written (ockl sends only the id's low 8 bits). A freed slot's
+ * sleepers re-validate their handle when woken.
+ */
+static void
+interrupt_hook(unsigned agent, uint32_t payload)
+{
+   (void)agent;
+   sim_signal *base = __atomic_load_n(&arena, __ATOMIC_ACQUIRE);
+   uint32_t used = atomic_load(&arena_used);
+   if (!base)
+      return;
+   if (payload >= 1 && payload <= used && interrupt_take(&base[payload - 1]))
+      return;
+   for (uint32_t i = 0; i < used; i++)
+      interrupt_take(&base[i]);
 }
 
 hsa_status_t
@@ -446,6 +490,8 @@ sim__signal_arena_register(void)
    pthread_once(&arena_once, arena_map);
    if (!arena)
       return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+   /* Kernels reach the signals from now on: their interrupts too. */
+   __atomic_store_n(&sim__interrupt_hook, interrupt_hook, __ATOMIC_RELEASE);
    return sim__mem_register_internal(arena, (size_t)SIGNAL_MAX * sizeof(sim_signal));
 }
 

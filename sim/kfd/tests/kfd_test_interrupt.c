@@ -16,6 +16,9 @@
  * searches the written slots); adds from 256 work-items (4 waves, 4 interrupts) take the
  * value to 0; no queue error and no memory fault.
  *
+ * The same program runs on the software HSA runtime (ctest sim_test_interrupt), whose
+ * signals are interrupt signals too (sim/sim_signal.c).
+ *
  * argv[1]: interrupt.hsaco.
  */
 #define _GNU_SOURCE
