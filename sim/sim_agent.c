@@ -37,7 +37,9 @@ enum {
    GFX906_WAVES_PER_SIMD = 10,
    GFX906_LDS_SIZE = 64 * 1024,
    GFX906_L1_SIZE = 16 * 1024,
-   GFX906_L2_SIZE = 4 * 1024 * 1024,
+   /* What amdkfd reports and rocminfo prints for a Radeon VII or MI50 (amdkfd's
+    * vega20_cache_info), as the software KFD does (kfd/kfd_topology.c): the runtimes agree. */
+   GFX906_L2_SIZE = 8 * 1024 * 1024,
    GFX906_MEMORY_WIDTH = 4096,
    GFX906_MEMORY_MHZ = 1000,
    GFX906_SHADER_ENGINES = 4,

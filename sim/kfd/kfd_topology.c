@@ -26,18 +26,18 @@
 #define KFD_VERSION_MINOR 11
 
 /*
- * A Vega 20 (gfx906) as amdkfd describes a Radeon VII or a Radeon Instinct MI50, the values
- * rocminfo prints for them. Both boards: 60 active CUs (AMD's product specifications) in 4
- * shader engines of one shader array each (rocminfo "Shader Engines: 4", "Shader Arrs. per
- * Eng.: 1"; amdgpu's gfx9 gc info), 4 SIMDs per CU, 10 waves per SIMD (rocminfo "Max Waves
- * Per CU: 40"), 64 KiB of LDS per work-group ("GROUP" segment 64 KB), 32 scratch wave slots
- * per CU (amdkfd's CRAT default), 4 address watch points ("WatchPts on Addr. Ranges: 4"),
- * 16 GiB of HBM2 on a 4096-bit bus at 1000 MHz (AMD's specifications; the MI50 also comes
- * with 32 GiB). The caches are amdkfd's vega20_cache_info (kfd_crat.c): the vector L1 (TCP)
- * 16 KiB per CU, the L2 8192 KiB for the GPU, both with 64-byte lines (rocminfo "L1: 16 KB",
- * "L2: 8192 KB", "Cacheline Size: 64"); the scalar L1 caches (32 KiB instruction, 16 KiB
- * data, per 3 CUs) are left out, as the per-CU copies of each cache are: ROCr keeps the
- * first cache of each level (HSA_AGENT_INFO_CACHE_SIZE) and drops instruction caches.
+ * A Vega 20 (gfx906) as amdkfd describes a Radeon VII or a Radeon Instinct MI50: the values
+ * rocminfo prints for them. Published rocminfo outputs of a Radeon VII show "Compute Unit: 60",
+ * "SIMDs per CU: 4", "Shader Engines: 4", "Shader Arrs. per Eng.: 1", "WatchPts on Addr.
+ * Ranges:4", "Cache Info: L1: 16 KB, L2: 8192 KB", "Cacheline Size: 64" (the MI50 has the
+ * same die and the same figures). 10 waves per SIMD: rocminfo "Max Waves Per CU: 40"; 64 KiB
+ * of LDS per work-group: the "GROUP" segment's 64 KB; 32 scratch wave slots per CU: amdkfd's
+ * CRAT default; 16 GiB of HBM2 on a 4096-bit bus at 1000 MHz: AMD's specifications (the MI50
+ * also comes with 32 GiB). The caches are amdkfd's vega20_cache_info (kfd_crat.c): the vector
+ * L1 (TCP) 16 KiB per CU and the L2 8192 KiB, with 64-byte lines; the scalar L1 caches (32 KiB
+ * instruction, 16 KiB data, per 3 CUs) are left out, as the per-CU copies of each cache are:
+ * ROCr keeps the first cache of each level (HSA_AGENT_INFO_CACHE_SIZE) and drops instruction
+ * caches.
  */
 #define GPU_CUS 60
 #define GPU_SHADER_ENGINES 4
@@ -61,12 +61,13 @@
  * The PCI device ids are libdrm's amdgpu.ids ("66AF, C1, AMD Radeon VII"; "66A1, 02, AMD
  * Instinct MI60 / MI50"). The engine clock is the top of the board's clock table as rocminfo
  * prints it ("Max Clock Freq. (MHz)"): 1801 on a Radeon VII, 1725 on an MI50 (AMD's
- * specification: peak engine clock 1725 MHz). SRAM ECC: the MI50 has it on, the Radeon VII
- * off, and the KFD reports it as Capability.SRAM_EDCSupport, from which ROCr names the ISA
- * (rocminfo "amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-" on an MI50, "...:sramecc-:xnack-"
- * on a Radeon VII). XNACK is off on both (amdgpu's noretry default on gfx9 dGPUs;
- * hsaKmtGetXNACKMode). The marketing name stays ours on both: it tells a user that the GPU
- * is the software one.
+ * specification: peak engine clock 1725 MHz). SRAM ECC: on on the MI50, off on the Radeon VII
+ * as published rocminfo outputs of it mostly show (some newer stacks report it on), and the
+ * KFD reports it as Capability.SRAM_EDCSupport, from which ROCr names the ISA (rocminfo
+ * "amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-" on an MI50, "...:sramecc-:xnack-" on a
+ * Radeon VII; ROCr's amd_topology.cpp: "gfx906 has both sramecc modes in use"). XNACK is off
+ * on both (amdgpu's noretry default on gfx9 dGPUs; hsaKmtGetXNACKMode). The marketing name
+ * stays ours on both: it tells a user that the GPU is the software one.
  */
 typedef struct kfd_board {
    const char *name;

@@ -115,7 +115,7 @@ test_agents(const test_env *env)
 
    uint32_t caches[2] = {0, 0};
    CHECK_HSA(hsa_agent_iterate_caches(env->gpu, count_cache, caches));
-   CHECK(caches[0] == 16 * 1024 && caches[1] == 4 * 1024 * 1024);
+   CHECK(caches[0] == 16 * 1024 && caches[1] == 8 * 1024 * 1024);
 
    hsa_isa_t isa = {0};
    CHECK(hsa_agent_iterate_isas(env->gpu, first_isa, &isa) == HSA_STATUS_INFO_BREAK);
