@@ -1,7 +1,7 @@
 /*
  * compiler/comp_kernel.c — cl_kernel (OpenCL 3.0 API §5.9): creation from a built
- * program, cloning, reference counting, the argument-value store clSetKernelArg fills
- * (dispatch/ owns clSetKernelArg), and the kernel queries.
+ * program, cloning, reference counting and the kernel queries. Argument values and exec
+ * info are comp_kernel_args.c's.
  *
  * A kernel points into its program's per-device kernel tables; the program refuses to be
  * rebuilt while kernels exist (num_kernels_attached, under program->lock), so those
@@ -21,12 +21,8 @@
 static void
 kernel_destroy(struct _cl_kernel *k)
 {
-   for (cl_uint i = 0; k->args && i < k->num_args; i++)
-      icd_free(k->args[i].value);
-   icd_free(k->args);
+   comp__kernel_args_finish(k);
    icd_free(k->devices);
-   if (k->exec_info && k->exec_info_ops && k->exec_info_ops->destroy)
-      k->exec_info_ops->destroy(k->exec_info);
    if (k->program) {
       pthread_mutex_lock(&k->program->lock);
       k->program->num_kernels_attached--;
@@ -189,32 +185,6 @@ comp_kernel_program_info(const struct _cl_kernel *kernel, const struct _cl_devic
    return NULL;
 }
 
-cl_int
-comp_kernel_set_arg_raw(struct _cl_kernel *kernel, cl_uint index, size_t size,
-                        const void *value)
-{
-   struct comp_kernel_arg_value *a = &kernel->args[index];
-   if (value) {
-      if (size > a->capacity) {
-         void *p = icd_realloc(a->value, size);
-         if (!p)
-            return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "kernel argument %u (%zu bytes)", index,
-                             size);
-         a->value = p;
-         a->capacity = size;
-      }
-      memcpy(a->value, value, size);
-   } else {
-      icd_free(a->value);
-      a->value = NULL;
-      a->capacity = 0;
-   }
-   a->size = size;
-   a->set = true;
-   a->svm = false;
-   return CL_SUCCESS;
-}
-
 /* ---- entry points: creation ---------------------------------------------------------- */
 
 cl_kernel CL_API_CALL
@@ -316,19 +286,8 @@ comp_CloneKernel(cl_kernel source_kernel, cl_int *errcode_ret)
       goto out_oom;
    memcpy(k->devices, src->devices, src->num_devices * sizeof(*k->devices));
    /* §5.9.2: the copy includes the argument values and the clSetKernelExecInfo state. */
-   for (cl_uint i = 0; i < src->num_args; i++) {
-      const struct comp_kernel_arg_value *a = &src->args[i];
-      if (a->set && comp_kernel_set_arg_raw(k, i, a->size, a->value) != CL_SUCCESS)
-         goto out_destroy_kernel;
-      k->args[i].svm = a->svm;
-   }
-   if (src->exec_info && src->exec_info_ops) {
-      k->exec_info_ops = src->exec_info_ops;
-      k->exec_info = src->exec_info_ops->clone ? src->exec_info_ops->clone(src->exec_info)
-                                               : NULL;
-      if (!k->exec_info)
-         goto out_destroy_kernel;
-   }
+   if (comp__kernel_args_copy(k, src) != CL_SUCCESS)
+      goto out_destroy_kernel;
    pthread_mutex_lock(&prog->lock);
    kernel_attach_locked(k, prog);
    pthread_mutex_unlock(&prog->lock);

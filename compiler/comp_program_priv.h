@@ -63,6 +63,16 @@ int comp__program_device_index(const struct _cl_program *prog, const struct _cl_
 void comp__program_device_reset(struct comp_program_device *pd);
 void comp__program_device_unload(struct comp_program_device *pd);
 
+/* ---- kernel arguments (comp_kernel_args.c) -------------------------------------------- */
+
+/* clCloneKernel: copies the argument values and exec info of `src` into the new kernel `k`
+ * (same signature). CL_OUT_OF_HOST_MEMORY leaves what was copied for
+ * comp__kernel_args_finish. */
+cl_int comp__kernel_args_copy(struct _cl_kernel *k, const struct _cl_kernel *src);
+
+/* Frees the argument values and exec info (a half-built kernel too). */
+void comp__kernel_args_finish(struct _cl_kernel *k);
+
 /* ---- builds (comp_program_build.c) and executables (comp_program.c) ------------------ */
 
 /* A code object loaded into an HSA executable on one device. */

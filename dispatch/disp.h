@@ -286,13 +286,6 @@ ICD_DEFINE_HANDLE_CASTS(disp_queue, struct _cl_command_queue, cl_command_queue,
                        "queue", (void *)(handle));
 
 cl_int CL_API_CALL disp_Flush(cl_command_queue command_queue);
-cl_int CL_API_CALL disp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
-                                     const void *arg_value);
-/* SVM kernel arguments (disp_svm_args.c). */
-cl_int CL_API_CALL disp_SetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
-                                               const void *arg_value);
-cl_int CL_API_CALL disp_SetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
-                                          size_t param_value_size, const void *param_value);
 cl_int CL_API_CALL disp_EnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
                                              cl_uint work_dim, const size_t *global_work_offset,
                                              const size_t *global_work_size,

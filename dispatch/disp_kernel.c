@@ -1,7 +1,7 @@
 /*
- * dispatch/disp_kernel.c — kernel arguments and launches (OpenCL 3.0 API §5.9.2,
- * §5.10): clSetKernelArg validated against the kernel's code-object signature,
- * clEnqueueNDRangeKernel/clEnqueueTask with every specified error, kernarg segments from
+ * dispatch/disp_kernel.c — kernel launches (OpenCL 3.0 API §5.10):
+ * clEnqueueNDRangeKernel/clEnqueueTask with every specified error, the argument values the
+ * kernel holds (compiler/comp_kernel_args.c sets them; a launch only reads them), kernarg segments from
  * the queue's ring in kernarg-pool memory filled at the signature's offsets (explicit and
  * hidden arguments), and the AQL kernel-dispatch packet.
  *
@@ -59,128 +59,6 @@ struct launch {
 
 /* Launches are recycled: the steady-state enqueue path does not call malloc. */
 static struct disp_pool launch_pool = DISP_POOL_INIT(sizeof(struct launch), DISP_POOL_MAX);
-
-/* ---- clSetKernelArg ----------------------------------------------------------------- */
-
-#define KERNEL_OR_RETURN(k, handle)                                                          \
-   struct _cl_kernel *k = comp_kernel_from_handle(handle);                                  \
-   if (!k)                                                                                  \
-      return ICD_ERROR(CL_INVALID_KERNEL, "kernel %p is not an hsacl kernel", (void *)(handle));
-
-cl_int CL_API_CALL
-disp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void *arg_value)
-{
-   KERNEL_OR_RETURN(k, kernel);
-   if (arg_index >= k->num_args)
-      return ICD_ERROR(CL_INVALID_ARG_INDEX, "kernel %s has %u arguments, index %u", k->name,
-                       k->num_args, arg_index);
-   const struct comp_kernel_arg *a = &k->sig->args[arg_index];
-   switch (a->kind) {
-   case COMP_ARG_GLOBAL_BUFFER:
-      if (arg_size != sizeof(cl_mem))
-         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a buffer: size must be "
-                          "sizeof(cl_mem), not %zu", arg_index, k->name, arg_size);
-      if (arg_value && *(const cl_mem *)arg_value) {
-         struct _cl_mem *m = mem_mem_from_handle(*(const cl_mem *)arg_value);
-         if (!m || !mem_is_buffer(m))
-            return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s is not a buffer",
-                             arg_index, k->name);
-         if (m->context != k->context)
-            return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: buffer of another "
-                             "context", arg_index, k->name);
-      }
-      /* A NULL value or a NULL cl_mem is a NULL pointer (§5.9.2). */
-      return comp_kernel_set_arg_raw(k, arg_index, sizeof(cl_mem),
-                                     arg_value ? arg_value : &(cl_mem){ NULL });
-   case COMP_ARG_DYNAMIC_SHARED_POINTER:
-      if (arg_value)
-         return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is __local: arg_value must "
-                          "be NULL", arg_index, k->name);
-      /* OpenCL 3.1 allows a local-memory argument of size 0 (the kernel must not access
-       * it); earlier versions name CL_INVALID_ARG_SIZE. */
-      if (arg_size == 0 && plat_opencl_version() < CL_MAKE_VERSION(3, 1, 0))
-         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is __local: size is 0",
-                          arg_index, k->name);
-      return comp_kernel_set_arg_raw(k, arg_index, arg_size, NULL);
-   case COMP_ARG_BY_VALUE:
-      if (arg_size != a->size)
-         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s takes %u bytes, not %zu",
-                          arg_index, k->name, a->size, arg_size);
-      if (!arg_value)
-         return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s: arg_value is NULL",
-                          arg_index, k->name);
-      return comp_kernel_set_arg_raw(k, arg_index, arg_size, arg_value);
-   case COMP_ARG_SAMPLER: {
-      if (arg_size != sizeof(cl_sampler))
-         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a sampler: size must be "
-                          "sizeof(cl_sampler), not %zu", arg_index, k->name, arg_size);
-      struct _cl_sampler *s = arg_value ? mem_sampler_from_handle(*(const cl_sampler *)arg_value)
-                                        : NULL;
-      if (!s || s->context != k->context)
-         return ICD_ERROR(CL_INVALID_SAMPLER, "argument %u of %s: not a sampler of the "
-                          "kernel's context", arg_index, k->name);
-      return comp_kernel_set_arg_raw(k, arg_index, sizeof(cl_sampler), arg_value);
-   }
-   case COMP_ARG_PIPE: {
-      /* §5.9.2: a pipe argument takes a pipe object of the kernel's context. */
-      if (arg_size != sizeof(cl_mem))
-         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a pipe: size must be "
-                          "sizeof(cl_mem), not %zu", arg_index, k->name, arg_size);
-      if (!arg_value)
-         return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is a pipe: arg_value is "
-                          "NULL", arg_index, k->name);
-      struct _cl_mem *m = mem_mem_from_handle(*(const cl_mem *)arg_value);
-      if (!m || !mem_is_pipe(m))
-         return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: %p is not a pipe object",
-                          arg_index, k->name, (void *)*(const cl_mem *)arg_value);
-      if (m->context != k->context)
-         return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: pipe of another context",
-                          arg_index, k->name);
-      return comp_kernel_set_arg_raw(k, arg_index, sizeof(cl_mem), arg_value);
-   }
-   case COMP_ARG_IMAGE: {
-      if (arg_size != sizeof(cl_mem))
-         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s takes a cl_mem, not %zu "
-                          "bytes", arg_index, k->name, arg_size);
-      struct _cl_mem *m = arg_value ? mem_mem_from_handle(*(const cl_mem *)arg_value) : NULL;
-      if (!m || !mem_is_image(m) || m->context != k->context)
-         return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: not an image of the "
-                          "kernel's context", arg_index, k->name);
-      /* §5.9.2 CL_INVALID_ARG_VALUE: an image argument declared write_only (read_only) takes
-       * no image created CL_MEM_READ_ONLY (CL_MEM_WRITE_ONLY); read_write images take
-       * neither. */
-      cl_mem_flags f = m->flags;
-      bool bad = (a->access == COMP_ACCESS_WRITE_ONLY && (f & CL_MEM_READ_ONLY)) ||
-                 (a->access != COMP_ACCESS_WRITE_ONLY && a->access != COMP_ACCESS_READ_WRITE &&
-                  (f & CL_MEM_WRITE_ONLY)) ||
-                 (a->access == COMP_ACCESS_READ_WRITE && (f & (CL_MEM_READ_ONLY |
-                                                               CL_MEM_WRITE_ONLY)));
-      if (bad)
-         return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s: the image's access flags "
-                          "0x%llx do not allow the argument's access qualifier", arg_index,
-                          k->name, (unsigned long long)f);
-      return comp_kernel_set_arg_raw(k, arg_index, sizeof(cl_mem), arg_value);
-   }
-   case COMP_ARG_QUEUE: {
-      /* queue_t: a device queue of the kernel's context (device-side enqueue, disp_devq.c) */
-      if (arg_size != sizeof(cl_command_queue))
-         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a queue: size must be "
-                          "sizeof(cl_command_queue), not %zu", arg_index, k->name, arg_size);
-      if (!arg_value)
-         return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is a queue: arg_value is "
-                          "NULL", arg_index, k->name);
-      struct _cl_command_queue *dq = disp_queue_from_handle(*(const cl_command_queue *)arg_value);
-      if (!dq || !dq->devq || dq->context != k->context)
-         return ICD_ERROR(CL_INVALID_DEVICE_QUEUE, "argument %u of %s: %p is not a device "
-                          "queue of the kernel's context", arg_index, k->name,
-                          (void *)*(const cl_command_queue *)arg_value);
-      return comp_kernel_set_arg_raw(k, arg_index, sizeof(cl_command_queue), arg_value);
-   }
-   default:
-      return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is of a kind hsacl does not "
-                       "support", arg_index, k->name);
-   }
-}
 
 /* ---- kernarg ring ------------------------------------------------------------------- */
 
@@ -489,7 +367,9 @@ launch_target(cl_command_queue command_queue, cl_kernel kernel, struct _cl_comma
    if (!q || q->devq)
       return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl host queue",
                        (void *)command_queue);
-   KERNEL_OR_RETURN(k, kernel);
+   struct _cl_kernel *k = comp_kernel_from_handle(kernel);
+   if (!k)
+      return ICD_ERROR(CL_INVALID_KERNEL, "kernel %p is not an hsacl kernel", (void *)kernel);
    if (k->context != q->context)
       return ICD_ERROR(CL_INVALID_CONTEXT, "kernel and queue belong to different contexts");
    const struct comp_kernel_device *kd = comp_kernel_for_device(k, q->device);
