@@ -193,6 +193,16 @@ cl_int comp_kernel_wide(const struct _cl_kernel *kernel, const struct _cl_device
                         const struct comp_kernel_device **kd,
                         const struct comp_program_info **info);
 
+/*
+ * The code that runs groups of `items` work-items of `kernel` on `device`: *kd (on entry
+ * comp_kernel_for_device's record) stays the default build's when it was made for groups
+ * that large, else becomes comp_kernel_wide's; *info receives the printf formats of the
+ * program it comes from. comp_kernel_wide's errors.
+ */
+cl_int comp_kernel_for_group(const struct _cl_kernel *kernel, const struct _cl_device_id *device,
+                             size_t items, const struct comp_kernel_device **kd,
+                             const struct comp_program_info **info);
+
 /* The printf formats of the program `kernel` came from, on `device` ("amdhsa.printf"
  * metadata); NULL under the same condition as comp_kernel_for_device. */
 const struct comp_program_info *comp_kernel_program_info(const struct _cl_kernel *kernel,

@@ -185,6 +185,18 @@ comp_kernel_program_info(const struct _cl_kernel *kernel, const struct _cl_devic
    return NULL;
 }
 
+cl_int
+comp_kernel_for_group(const struct _cl_kernel *kernel, const struct _cl_device_id *device,
+                      size_t items, const struct comp_kernel_device **kd,
+                      const struct comp_program_info **info)
+{
+   if (items <= comp_kernel_default_work_group_size(device, *kd)) {
+      *info = comp_kernel_program_info(kernel, device);
+      return CL_SUCCESS;
+   }
+   return comp_kernel_wide(kernel, device, kd, info);
+}
+
 /* ---- entry points: creation ---------------------------------------------------------- */
 
 cl_kernel CL_API_CALL

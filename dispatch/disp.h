@@ -175,7 +175,7 @@ void disp_fence_host_wrote(void);
 /* ---- command queues ---------------------------------------------------------------- */
 
 /*
- * Kernarg segments come from a ring of kernarg-pool memory per queue (disp_kernel.c). Only
+ * Kernarg segments come from a ring of kernarg-pool memory per queue (disp_kernarg.c). Only
  * enqueueing threads allocate (under the queue's kernarg_lock); the completion path returns
  * a segment by setting bit 63 of its entry with one atomic OR, and the allocator reclaims
  * returned entries from the oldest on. A full ring is replaced by one twice its size, kept
