@@ -90,7 +90,6 @@ struct comp_program_release_callback {
 
 struct _cl_program {
    struct icd_object obj;
-   atomic_uint internal_refs;
    struct _cl_context *context;          /* internal reference */
    comp_program_origin origin;
    char *source;                         /* COMP_ORIGIN_SOURCE: the concatenated strings */
@@ -131,7 +130,6 @@ struct comp_kernel_arg_value {
 
 struct _cl_kernel {
    struct icd_object obj;
-   atomic_uint internal_refs;
    struct _cl_program *program;          /* internal reference */
    struct _cl_context *context;          /* program->context */
    const char *name;                     /* == sig->name */

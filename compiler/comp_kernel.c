@@ -36,13 +36,13 @@ kernel_destroy(struct _cl_kernel *k)
 void
 comp_kernel_retain_internal(struct _cl_kernel *kernel)
 {
-   atomic_fetch_add_explicit(&kernel->internal_refs, 1, memory_order_relaxed);
+   icd_object_retain_internal(&kernel->obj);
 }
 
 void
 comp_kernel_release_internal(struct _cl_kernel *kernel)
 {
-   if (atomic_fetch_sub_explicit(&kernel->internal_refs, 1, memory_order_acq_rel) == 1)
+   if (icd_object_release_internal(&kernel->obj))
       kernel_destroy(kernel);
 }
 
@@ -54,7 +54,6 @@ kernel_alloc(struct _cl_program *prog, const struct comp_kernel *sig)
    if (!k)
       return NULL;
    icd_object_init(&k->obj, ICD_TYPE_KERNEL);
-   atomic_init(&k->internal_refs, 1);
    k->context = prog->context;
    k->sig = sig;
    k->name = sig->name;

@@ -129,7 +129,6 @@ comp__program_create(struct _cl_context *ctx, struct _cl_device_id *const *devic
       return NULL;
    }
    icd_object_init(&prog->obj, ICD_TYPE_PROGRAM);
-   atomic_init(&prog->internal_refs, 1);
    pthread_mutex_init(&prog->lock, NULL);
    pthread_mutex_init(&prog->wide_lock, NULL);
    prog->origin = origin;
@@ -146,13 +145,13 @@ comp__program_create(struct _cl_context *ctx, struct _cl_device_id *const *devic
 void
 comp_program_retain_internal(struct _cl_program *prog)
 {
-   atomic_fetch_add_explicit(&prog->internal_refs, 1, memory_order_relaxed);
+   icd_object_retain_internal(&prog->obj);
 }
 
 void
 comp_program_release_internal(struct _cl_program *prog)
 {
-   if (atomic_fetch_sub_explicit(&prog->internal_refs, 1, memory_order_acq_rel) == 1)
+   if (icd_object_release_internal(&prog->obj))
       program_destroy(prog);
 }
 

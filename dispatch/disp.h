@@ -40,9 +40,8 @@ struct _cl_event {
    hsa_signal_t signal;              /* 0 handle: none (user events) */
    atomic_int status;                /* written under lock; read lock-free */
    atomic_bool submitted;            /* signal is wired into HSA work, or status terminal */
-   /* API references together hold one internal reference; commands, queues and waiters
+   /* obj.internal_refs: API references together hold one; commands, queues and waiters
     * hold the others. */
-   atomic_uint internal_refs;
    pthread_mutex_t lock;
    pthread_cond_t cond;              /* broadcast on every status change */
    struct disp_event_callback *callbacks; /* under lock */
@@ -251,9 +250,8 @@ struct _cl_command_queue {
    uint64_t checkpoint_index[DISP_CHECKPOINTS]; /* packet index of each; UINT64_MAX: none */
    uint32_t checkpoint_next;
    uint64_t checkpoint_last;     /* packet index of the newest checkpoint */
-   /* API references together hold one internal reference; every event of the queue
-    * holds one. Destroyed when the count drops to zero. */
-   atomic_uint internal_refs;
+   /* obj.internal_refs: API references together hold one; every event of the queue holds
+    * one. Destroyed when the count drops to zero. */
 };
 
 void disp_queue_retain_internal(struct _cl_command_queue *q);

@@ -86,13 +86,13 @@ mem_destroy(struct _cl_mem *mem)
 void
 mem_retain_internal(struct _cl_mem *mem)
 {
-   atomic_fetch_add_explicit(&mem->internal_refs, 1, memory_order_relaxed);
+   icd_object_retain_internal(&mem->obj);
 }
 
 void
 mem_release_internal(struct _cl_mem *mem)
 {
-   if (atomic_fetch_sub_explicit(&mem->internal_refs, 1, memory_order_acq_rel) == 1)
+   if (icd_object_release_internal(&mem->obj))
       mem_destroy(mem);
 }
 
@@ -104,7 +104,6 @@ mem_alloc_object(struct _cl_mem **out)
    if (!mem)
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a memory object");
    icd_object_init(&mem->obj, ICD_TYPE_MEM);
-   atomic_init(&mem->internal_refs, 1);
    atomic_init(&mem->map_count, 0);
    pthread_mutex_init(&mem->lock, NULL);
    mem->type = CL_MEM_OBJECT_BUFFER;
