@@ -5,7 +5,7 @@
  * dispatch/ launches kernels from `struct _cl_kernel`: per device it finds the HSA kernel
  * object, the kernarg/group/private segment sizes and the signature (explicit then hidden
  * arguments with their offsets, from the code object metadata), plus the argument values
- * clSetKernelArg stored (raw bytes, interpreted by dispatch/).
+ * clSetKernelArg stored (raw bytes, interpreted by dispatch/, which only reads them).
  *
  * Lifetimes: the API references of a program or kernel together hold one internal
  * reference; the object is destroyed when its internal count drops to zero. A kernel holds
@@ -90,7 +90,6 @@ struct comp_program_release_callback {
 
 struct _cl_program {
    struct icd_object obj;
-   atomic_uint internal_refs;
    struct _cl_context *context;          /* internal reference */
    comp_program_origin origin;
    char *source;                         /* COMP_ORIGIN_SOURCE: the concatenated strings */
@@ -125,20 +124,12 @@ struct comp_kernel_arg_value {
    size_t capacity; /* bytes allocated at value */
    bool set;
    /* clSetKernelArgSVMPointer: `value` holds a raw pointer (void *) written as is, not a
-    * cl_mem. Cleared by comp_kernel_set_arg_raw (clSetKernelArg), copied by clCloneKernel. */
+    * cl_mem. Cleared by clSetKernelArg, copied by clCloneKernel. */
    bool svm;
-};
-
-/* dispatch/'s state from clSetKernelExecInfo: destroyed with the kernel, duplicated by
- * clCloneKernel. */
-struct comp_kernel_exec_info_ops {
-   void *(*clone)(const void *exec_info); /* NULL on out-of-memory */
-   void (*destroy)(void *exec_info);
 };
 
 struct _cl_kernel {
    struct icd_object obj;
-   atomic_uint internal_refs;
    struct _cl_program *program;          /* internal reference */
    struct _cl_context *context;          /* program->context */
    const char *name;                     /* == sig->name */
@@ -154,8 +145,10 @@ struct _cl_kernel {
     * application's problem (OpenCL 3.0 API Appendix A.2); enqueue copies them. */
    struct comp_kernel_arg_value *args;
    cl_uint num_args;
-   void *exec_info;
-   const struct comp_kernel_exec_info_ops *exec_info_ops;
+   /* clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS), as last given; kept and cloned, but
+    * nothing needs to be made resident from it (comp_kernel_args.c). */
+   void **svm_ptrs;
+   size_t num_svm_ptrs;
 };
 
 ICD_DEFINE_HANDLE_CASTS(comp_kernel, struct _cl_kernel, cl_kernel, ICD_TYPE_KERNEL)
@@ -198,19 +191,20 @@ cl_int comp_kernel_wide(const struct _cl_kernel *kernel, const struct _cl_device
                         const struct comp_kernel_device **kd,
                         const struct comp_program_info **info);
 
+/*
+ * The code that runs groups of `items` work-items of `kernel` on `device`: *kd (on entry
+ * comp_kernel_for_device's record) stays the default build's when it was made for groups
+ * that large, else becomes comp_kernel_wide's; *info receives the printf formats of the
+ * program it comes from. comp_kernel_wide's errors.
+ */
+cl_int comp_kernel_for_group(const struct _cl_kernel *kernel, const struct _cl_device_id *device,
+                             size_t items, const struct comp_kernel_device **kd,
+                             const struct comp_program_info **info);
+
 /* The printf formats of the program `kernel` came from, on `device` ("amdhsa.printf"
  * metadata); NULL under the same condition as comp_kernel_for_device. */
 const struct comp_program_info *comp_kernel_program_info(const struct _cl_kernel *kernel,
                                                          const struct _cl_device_id *device);
-
-/*
- * Stores the raw value of explicit argument `index` (< kernel->num_args): copies `size`
- * bytes of `value`, or records a NULL value (local memory size, NULL buffer) when `value`
- * is NULL, and marks it set (and not an SVM pointer). Trusts its inputs: clSetKernelArg validates the index, size
- * and value against kernel->sig first. CL_OUT_OF_HOST_MEMORY leaves the old value.
- */
-cl_int comp_kernel_set_arg_raw(struct _cl_kernel *kernel, cl_uint index, size_t size,
-                               const void *value);
 
 /* ---- entry points ------------------------------------------------------------------- */
 
@@ -275,6 +269,13 @@ cl_kernel CL_API_CALL comp_CreateKernel(cl_program program, const char *kernel_n
 cl_int CL_API_CALL comp_CreateKernelsInProgram(cl_program program, cl_uint num_kernels,
                                                cl_kernel *kernels, cl_uint *num_kernels_ret);
 cl_kernel CL_API_CALL comp_CloneKernel(cl_kernel source_kernel, cl_int *errcode_ret);
+/* Argument values and exec info (comp_kernel_args.c). */
+cl_int CL_API_CALL comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                     const void *arg_value);
+cl_int CL_API_CALL comp_SetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
+                                               const void *arg_value);
+cl_int CL_API_CALL comp_SetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
+                                          size_t param_value_size, const void *param_value);
 cl_int CL_API_CALL comp_RetainKernel(cl_kernel kernel);
 cl_int CL_API_CALL comp_ReleaseKernel(cl_kernel kernel);
 cl_int CL_API_CALL comp_GetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,

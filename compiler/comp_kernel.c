@@ -1,7 +1,7 @@
 /*
  * compiler/comp_kernel.c — cl_kernel (OpenCL 3.0 API §5.9): creation from a built
- * program, cloning, reference counting, the argument-value store clSetKernelArg fills
- * (dispatch/ owns clSetKernelArg), and the kernel queries.
+ * program, cloning, reference counting and the kernel queries. Argument values and exec
+ * info are comp_kernel_args.c's.
  *
  * A kernel points into its program's per-device kernel tables; the program refuses to be
  * rebuilt while kernels exist (num_kernels_attached, under program->lock), so those
@@ -21,12 +21,8 @@
 static void
 kernel_destroy(struct _cl_kernel *k)
 {
-   for (cl_uint i = 0; k->args && i < k->num_args; i++)
-      icd_free(k->args[i].value);
-   icd_free(k->args);
+   comp__kernel_args_finish(k);
    icd_free(k->devices);
-   if (k->exec_info && k->exec_info_ops && k->exec_info_ops->destroy)
-      k->exec_info_ops->destroy(k->exec_info);
    if (k->program) {
       pthread_mutex_lock(&k->program->lock);
       k->program->num_kernels_attached--;
@@ -40,13 +36,13 @@ kernel_destroy(struct _cl_kernel *k)
 void
 comp_kernel_retain_internal(struct _cl_kernel *kernel)
 {
-   atomic_fetch_add_explicit(&kernel->internal_refs, 1, memory_order_relaxed);
+   icd_object_retain_internal(&kernel->obj);
 }
 
 void
 comp_kernel_release_internal(struct _cl_kernel *kernel)
 {
-   if (atomic_fetch_sub_explicit(&kernel->internal_refs, 1, memory_order_acq_rel) == 1)
+   if (icd_object_release_internal(&kernel->obj))
       kernel_destroy(kernel);
 }
 
@@ -58,7 +54,6 @@ kernel_alloc(struct _cl_program *prog, const struct comp_kernel *sig)
    if (!k)
       return NULL;
    icd_object_init(&k->obj, ICD_TYPE_KERNEL);
-   atomic_init(&k->internal_refs, 1);
    k->context = prog->context;
    k->sig = sig;
    k->name = sig->name;
@@ -190,29 +185,15 @@ comp_kernel_program_info(const struct _cl_kernel *kernel, const struct _cl_devic
 }
 
 cl_int
-comp_kernel_set_arg_raw(struct _cl_kernel *kernel, cl_uint index, size_t size,
-                        const void *value)
+comp_kernel_for_group(const struct _cl_kernel *kernel, const struct _cl_device_id *device,
+                      size_t items, const struct comp_kernel_device **kd,
+                      const struct comp_program_info **info)
 {
-   struct comp_kernel_arg_value *a = &kernel->args[index];
-   if (value) {
-      if (size > a->capacity) {
-         void *p = icd_realloc(a->value, size);
-         if (!p)
-            return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "kernel argument %u (%zu bytes)", index,
-                             size);
-         a->value = p;
-         a->capacity = size;
-      }
-      memcpy(a->value, value, size);
-   } else {
-      icd_free(a->value);
-      a->value = NULL;
-      a->capacity = 0;
+   if (items <= comp_kernel_default_work_group_size(device, *kd)) {
+      *info = comp_kernel_program_info(kernel, device);
+      return CL_SUCCESS;
    }
-   a->size = size;
-   a->set = true;
-   a->svm = false;
-   return CL_SUCCESS;
+   return comp_kernel_wide(kernel, device, kd, info);
 }
 
 /* ---- entry points: creation ---------------------------------------------------------- */
@@ -316,19 +297,8 @@ comp_CloneKernel(cl_kernel source_kernel, cl_int *errcode_ret)
       goto out_oom;
    memcpy(k->devices, src->devices, src->num_devices * sizeof(*k->devices));
    /* §5.9.2: the copy includes the argument values and the clSetKernelExecInfo state. */
-   for (cl_uint i = 0; i < src->num_args; i++) {
-      const struct comp_kernel_arg_value *a = &src->args[i];
-      if (a->set && comp_kernel_set_arg_raw(k, i, a->size, a->value) != CL_SUCCESS)
-         goto out_destroy_kernel;
-      k->args[i].svm = a->svm;
-   }
-   if (src->exec_info && src->exec_info_ops) {
-      k->exec_info_ops = src->exec_info_ops;
-      k->exec_info = src->exec_info_ops->clone ? src->exec_info_ops->clone(src->exec_info)
-                                               : NULL;
-      if (!k->exec_info)
-         goto out_destroy_kernel;
-   }
+   if (comp__kernel_args_copy(k, src) != CL_SUCCESS)
+      goto out_destroy_kernel;
    pthread_mutex_lock(&prog->lock);
    kernel_attach_locked(k, prog);
    pthread_mutex_unlock(&prog->lock);

@@ -43,7 +43,37 @@ size_t comp__binary_global_variable_size(const void *binary, size_t size);
  * ("gfx906:sramecc-:xnack-"). Static storage inside `device`. */
 const char *comp__device_target_id(const struct _cl_device_id *device);
 
-/* ---- builds and executables (comp_program.c) ----------------------------------------- */
+/* ---- the program object (comp_program.c) -------------------------------------------- */
+
+/* Appends printf-formatted text to the build log *log (grown with icd_realloc; left as it
+ * was on out-of-memory). */
+void comp__log_append(char **log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Returns a new program (one API reference) on `devices` of `ctx`, or NULL on
+ * out-of-memory. */
+struct _cl_program *comp__program_create(struct _cl_context *ctx,
+                                         struct _cl_device_id *const *devices,
+                                         cl_uint num_devices, comp_program_origin origin);
+
+/* Index of `dev` among the program's devices, or -1. */
+int comp__program_device_index(const struct _cl_program *prog, const struct _cl_device_id *dev);
+
+/* A device entry back to "never built" (source and IL programs), or only its executable
+ * unloaded (binary programs keep their binary). Under the program's lock. */
+void comp__program_device_reset(struct comp_program_device *pd);
+void comp__program_device_unload(struct comp_program_device *pd);
+
+/* ---- kernel arguments (comp_kernel_args.c) -------------------------------------------- */
+
+/* clCloneKernel: copies the argument values and exec info of `src` into the new kernel `k`
+ * (same signature). CL_OUT_OF_HOST_MEMORY leaves what was copied for
+ * comp__kernel_args_finish. */
+cl_int comp__kernel_args_copy(struct _cl_kernel *k, const struct _cl_kernel *src);
+
+/* Frees the argument values and exec info (a half-built kernel too). */
+void comp__kernel_args_finish(struct _cl_kernel *k);
+
+/* ---- builds (comp_program_build.c) and executables (comp_program.c) ------------------ */
 
 /* A code object loaded into an HSA executable on one device. */
 struct comp__loaded {

@@ -40,9 +40,8 @@ struct _cl_event {
    hsa_signal_t signal;              /* 0 handle: none (user events) */
    atomic_int status;                /* written under lock; read lock-free */
    atomic_bool submitted;            /* signal is wired into HSA work, or status terminal */
-   /* API references together hold one internal reference; commands, queues and waiters
+   /* obj.internal_refs: API references together hold one; commands, queues and waiters
     * hold the others. */
-   atomic_uint internal_refs;
    pthread_mutex_t lock;
    pthread_cond_t cond;              /* broadcast on every status change */
    struct disp_event_callback *callbacks; /* under lock */
@@ -175,7 +174,7 @@ void disp_fence_host_wrote(void);
 /* ---- command queues ---------------------------------------------------------------- */
 
 /*
- * Kernarg segments come from a ring of kernarg-pool memory per queue (disp_kernel.c). Only
+ * Kernarg segments come from a ring of kernarg-pool memory per queue (disp_kernarg.c). Only
  * enqueueing threads allocate (under the queue's kernarg_lock); the completion path returns
  * a segment by setting bit 63 of its entry with one atomic OR, and the allocator reclaims
  * returned entries from the oldest on. A full ring is replaced by one twice its size, kept
@@ -251,9 +250,8 @@ struct _cl_command_queue {
    uint64_t checkpoint_index[DISP_CHECKPOINTS]; /* packet index of each; UINT64_MAX: none */
    uint32_t checkpoint_next;
    uint64_t checkpoint_last;     /* packet index of the newest checkpoint */
-   /* API references together hold one internal reference; every event of the queue
-    * holds one. Destroyed when the count drops to zero. */
-   atomic_uint internal_refs;
+   /* obj.internal_refs: API references together hold one; every event of the queue holds
+    * one. Destroyed when the count drops to zero. */
 };
 
 void disp_queue_retain_internal(struct _cl_command_queue *q);
@@ -286,13 +284,6 @@ ICD_DEFINE_HANDLE_CASTS(disp_queue, struct _cl_command_queue, cl_command_queue,
                        "queue", (void *)(handle));
 
 cl_int CL_API_CALL disp_Flush(cl_command_queue command_queue);
-cl_int CL_API_CALL disp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
-                                     const void *arg_value);
-/* SVM kernel arguments (disp_svm_args.c). */
-cl_int CL_API_CALL disp_SetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
-                                               const void *arg_value);
-cl_int CL_API_CALL disp_SetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
-                                          size_t param_value_size, const void *param_value);
 cl_int CL_API_CALL disp_EnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
                                              cl_uint work_dim, const size_t *global_work_offset,
                                              const size_t *global_work_size,

@@ -385,26 +385,23 @@ submit_trylock(struct disp_command *cmd, uint32_t num_deps)
 }
 
 /*
- * Starts the command's work; called once its dependencies are resolved or wired (`deps`,
- * the in-order predecessor's last). With `locked`, the caller took q->submit_lock.
+ * The part of command_submit under q->submit_lock: drops the in-order predecessor the
+ * barrier bit orders, takes the work signal, writes the release barrier and the command's
+ * packets, and puts the command on the queue's FIFO (*in_ring) or list (a copy in flight
+ * outside the ring). *num_deps_io receives the dependencies that remain (the status the
+ * event starts with follows from it); *run_inline says the command is host work with
+ * nothing to wait for, which the caller runs on this thread. For a command put on the FIFO
+ * the event gets an internal reference, which submit_watch drops.
  */
-static void
-command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_deps,
-               bool may_block, bool locked)
+static cl_int
+submit_locked(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t *num_deps_io,
+              bool *run_inline, bool *in_ring)
 {
-   const struct rt_hsa *hsa = rt_hsa();
    struct _cl_command_queue *q = cmd->queue;
    struct _cl_event *ev = cmd->event;
    const bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-   const bool quiet = cmd->quiet; /* cmd may be retired and freed once pushed */
+   uint32_t num_deps = *num_deps_io;
    cl_int err = CL_SUCCESS;
-   bool run_inline = false, in_ring = false;
-
-   /* The submit time precedes the work's start: take it before the packets exist. */
-   if (ev->profiling)
-      ev->times[DISP_TIME_SUBMIT] = plat_host_timer_ns();
-   if (!locked)
-      pthread_mutex_lock(&q->submit_lock);
    /* An in-order predecessor on the same AQL ring: the barrier bit orders it. Both read
     * under the submit lock, which orders the ring's writes and its replacement. */
    if (in_order && cmd->uses_aql && cmd->prev && num_deps &&
@@ -415,15 +412,15 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
    if (!cmd->uses_aql)
       cmd->release_fence = disp__fence_release_needed(cmd);
    if (cmd->kind == DISP_COMMAND_HOST && num_deps == 0 && !cmd->release_fence) {
-      run_inline = true;
+      *run_inline = true;
    } else {
       if (cmd->complete || cmd->kind == DISP_COMMAND_HOST) {
          err = rt_signal_get(&cmd->work_signal);
       } else {
          cmd->work_signal = ev->signal;
       }
-      in_ring = cmd->uses_aql || cmd->kind == DISP_COMMAND_HOST;
-      if (err == CL_SUCCESS && (in_ring || cmd->release_fence))
+      *in_ring = cmd->uses_aql || cmd->kind == DISP_COMMAND_HOST;
+      if (err == CL_SUCCESS && (*in_ring || cmd->release_fence))
          disp__queue_checkpoint_locked(q, packets_needed(cmd, num_deps));
       if (err == CL_SUCCESS && cmd->kind == DISP_COMMAND_HSA && cmd->release_fence) {
          /* A copy reads memory, not the L2: a system-scope release after its
@@ -450,7 +447,7 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
             err = disp_queue_barrier_and_scoped(q, deps, num_deps, cmd->work_signal,
                                                 disp__fence_barrier_scopes(q));
       }
-      if (err == CL_SUCCESS && in_ring) {
+      if (err == CL_SUCCESS && *in_ring) {
          ev->aql_queue = q->hsa_queue;
          /* From the list (held back until now) to the FIFO; both under submit_lock, which
           * the walkers of the two take too, so it is always on one of them. From the push
@@ -464,25 +461,18 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
          disp__queue_list(q, cmd); /* in flight outside the ring (a copy) */
       }
    }
-   cmd->submitted = true;
-   pthread_mutex_unlock(&q->submit_lock);
+   *num_deps_io = num_deps;
+   return err;
+}
 
-   if (err != CL_SUCCESS) {
-      command_finish(cmd, err, may_block);
-      disp__pending_event_done(NULL, may_block);
-      return;
-   }
-   atomic_store(&ev->submitted, true);
-   /* Nothing to wait for: it starts now (one transition runs SUBMITTED callbacks first).
-    * Ignored if the command completed meanwhile (a terminal status never changes). */
-   if (!quiet)
-      disp_event_set_status(ev, num_deps == 0 ? CL_RUNNING : CL_SUBMITTED);
-   if (run_inline) {
-      cl_int status = cmd->complete ? cmd->complete(cmd) : CL_SUCCESS;
-      command_finish(cmd, status, may_block);
-      disp__pending_event_done(NULL, may_block);
-      return;
-   }
+/* After submission: completion of a command in the ring comes through the queue's handler
+ * (armed here if it is not), of one outside it through a handler of its own (or a wait on
+ * this thread if none can be registered). `ev` is cmd's event. */
+static void
+submit_watch(struct disp_command *cmd, struct _cl_command_queue *q, struct _cl_event *ev,
+             bool in_ring)
+{
+   const struct rt_hsa *hsa = rt_hsa();
    if (in_ring) {
       /* The handler is armed while the FIFO is not empty; the push that finds it disarmed
        * arms it (and may retire what is already done, on this thread). */
@@ -507,6 +497,47 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
          work_done_handler(0, cmd);
       }
    }
+}
+
+/*
+ * Starts the command's work; called once its dependencies are resolved or wired (`deps`,
+ * the in-order predecessor's last). With `locked`, the caller took q->submit_lock.
+ */
+static void
+command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_deps,
+               bool may_block, bool locked)
+{
+   struct _cl_command_queue *q = cmd->queue;
+   struct _cl_event *ev = cmd->event;
+   const bool quiet = cmd->quiet; /* cmd may be retired and freed once pushed */
+   bool run_inline = false, in_ring = false;
+
+   /* The submit time precedes the work's start: take it before the packets exist. */
+   if (ev->profiling)
+      ev->times[DISP_TIME_SUBMIT] = plat_host_timer_ns();
+   if (!locked)
+      pthread_mutex_lock(&q->submit_lock);
+   cl_int err = submit_locked(cmd, deps, &num_deps, &run_inline, &in_ring);
+   cmd->submitted = true;
+   pthread_mutex_unlock(&q->submit_lock);
+
+   if (err != CL_SUCCESS) {
+      command_finish(cmd, err, may_block);
+      disp__pending_event_done(NULL, may_block);
+      return;
+   }
+   atomic_store(&ev->submitted, true);
+   /* Nothing to wait for: it starts now (one transition runs SUBMITTED callbacks first).
+    * Ignored if the command completed meanwhile (a terminal status never changes). */
+   if (!quiet)
+      disp_event_set_status(ev, num_deps == 0 ? CL_RUNNING : CL_SUBMITTED);
+   if (run_inline) {
+      cl_int status = cmd->complete ? cmd->complete(cmd) : CL_SUCCESS;
+      command_finish(cmd, status, may_block);
+      disp__pending_event_done(NULL, may_block);
+      return;
+   }
+   submit_watch(cmd, q, ev, in_ring);
    /* Commands held back for this one may now wire its signal, and those the completion
     * path left held while we had the submit lock may go. */
    disp__pending_event_done(NULL, may_block);

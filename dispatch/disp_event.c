@@ -26,7 +26,6 @@ disp__event_create(struct _cl_context *ctx, struct _cl_command_queue *q, cl_comm
       }
    }
    icd_object_init(&ev->obj, ICD_TYPE_EVENT);
-   atomic_init(&ev->internal_refs, 1);
    atomic_init(&ev->status, q ? CL_QUEUED : CL_SUBMITTED);
    atomic_init(&ev->submitted, false);
    disp__mutex_init(&ev->lock);
@@ -68,13 +67,13 @@ event_destroy(struct _cl_event *ev)
 void
 disp_event_retain_internal(struct _cl_event *ev)
 {
-   atomic_fetch_add_explicit(&ev->internal_refs, 1, memory_order_relaxed);
+   icd_object_retain_internal(&ev->obj);
 }
 
 void
 disp_event_release_internal(struct _cl_event *ev)
 {
-   if (atomic_fetch_sub_explicit(&ev->internal_refs, 1, memory_order_acq_rel) == 1)
+   if (icd_object_release_internal(&ev->obj))
       event_destroy(ev);
 }
 

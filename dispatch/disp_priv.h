@@ -90,8 +90,57 @@ bool disp__fence_release_needed(struct disp_command *cmd);
 /* A command that had a release fence completed successfully. */
 void disp__fence_released(struct disp_command *cmd);
 
+/* ---- kernarg segments (disp_kernarg.c) ---- */
+
 /* Frees the queue's kernarg ring (queue destruction: no launch is in flight). */
 void disp__kernarg_ring_finish(struct _cl_command_queue *q);
+
+/* Takes `size` bytes (aligned to 64) of q's kernarg ring for a launch; an enqueueing thread,
+ * under q->kernarg_lock (taken inside). A full ring is replaced by one twice its size. */
+cl_int disp__kernarg_alloc(struct _cl_command_queue *q, uint32_t size,
+                           struct disp_kernarg_slot *slot);
+/* Returns a segment: any thread, no lock (the allocator reclaims it). */
+void disp__kernarg_free(struct disp_kernarg_slot *slot);
+
+/* The range of a launch; 1 (sizes) and 0 (offsets) beyond work_dim. */
+struct disp__range {
+   cl_uint work_dim;
+   size_t global[3];
+   size_t offset[3];
+   size_t local[3];
+};
+
+/* What the explicit arguments of a launch hold until the launch is released: internal
+ * references on its memory objects (buffers, pipes, images) and samplers, and the device
+ * queue a queue_t argument names (held by the kernel's argument, not here). */
+struct _cl_kernel;
+struct _cl_sampler;
+struct comp_kernel_device;
+struct disp_devq;
+struct disp__kernarg_refs {
+   struct _cl_mem **mems;         /* room for the kernel's explicit arguments */
+   cl_uint num_mems;
+   struct _cl_sampler **samplers; /* allocated at the first sampler, or NULL */
+   cl_uint num_samplers;
+   struct disp_devq *devq;
+};
+
+/* Writes the explicit arguments of `k` (signature kd->sig, values k->args, all set) into the
+ * zeroed segment `ka` for a launch on `q`, taking references into `refs`; *lds receives the
+ * group segment size with the __local arguments placed after the static LDS. An error
+ * (a released object, no image support, too much LDS, an argument outside the segment)
+ * leaves in `refs` what was taken, for the launch's release. */
+cl_int disp__kernarg_write_explicit(unsigned char *ka, struct _cl_command_queue *q,
+                                    const struct _cl_kernel *k,
+                                    const struct comp_kernel_device *kd,
+                                    struct disp__kernarg_refs *refs, uint32_t *lds);
+
+/* Writes the hidden arguments of code object V5 (AMDGPUUsage "Code Object V5 Metadata") for
+ * the range `r`, group segment `lds` and the launch's printf buffer (or NULL) on `dev`. */
+cl_int disp__kernarg_write_hidden(unsigned char *ka, struct _cl_device_id *dev,
+                                  const struct comp_kernel_device *kd,
+                                  const struct disp__range *r, uint32_t lds,
+                                  void *printf_buffer);
 
 /* Prints a completed launch's printf buffer (header, then records) to stdout with the
  * kernel's printf formats (disp_printf.c). */

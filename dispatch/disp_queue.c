@@ -224,13 +224,13 @@ queue_destroy_now(struct _cl_command_queue *q)
 void
 disp_queue_retain_internal(struct _cl_command_queue *q)
 {
-   atomic_fetch_add_explicit(&q->internal_refs, 1, memory_order_relaxed);
+   icd_object_retain_internal(&q->obj);
 }
 
 void
 disp_queue_release_internal(struct _cl_command_queue *q)
 {
-   if (atomic_fetch_sub_explicit(&q->internal_refs, 1, memory_order_acq_rel) == 1)
+   if (icd_object_release_internal(&q->obj))
       queue_destroy(q);
 }
 
@@ -499,7 +499,6 @@ queue_create(struct _cl_context *ctx, struct _cl_device_id *dev,
    if (!q)
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a command queue");
    icd_object_init(&q->obj, ICD_TYPE_COMMAND_QUEUE);
-   atomic_init(&q->internal_refs, 1);
    disp__mutex_init(&q->lock);
    disp__mutex_init(&q->submit_lock);
    disp__mutex_init(&q->kernarg_lock);

@@ -41,11 +41,20 @@ typedef enum icd_type {
 /* Alive objects carry ICD_CHECK_WORD ^ type; destroy writes 0. */
 #define ICD_CHECK_WORD 0x6873636cu /* "hscl" */
 
+/*
+ * Two reference counts (architecture.md "Every CL object starts with struct icd_object"):
+ * `refcount` counts the application's references (CL_*_REFERENCE_COUNT); `internal_refs`
+ * counts the driver's — the API references together hold one, and children, in-flight
+ * commands and waiters hold the others. The object is destroyed when `internal_refs` drops
+ * to zero, on whichever thread drops it. Platforms and devices are never destroyed and use
+ * neither.
+ */
 struct icd_object {
    const cl_icd_dispatch *dispatch;
    uint32_t type;
    uint32_t check;
-   atomic_uint refcount; /* API-visible reference count (CL_*_REFERENCE_COUNT) */
+   atomic_uint refcount;      /* API references */
+   atomic_uint internal_refs; /* driver references, one of them for all API references */
 };
 
 /* The one dispatch table (icd_dispatch.c): the cl_icd_dispatch of the system's headers
@@ -57,7 +66,7 @@ struct icd_dispatch_table {
 };
 extern const struct icd_dispatch_table icd_dispatch;
 
-/* Starts the life of an embedded header with a reference count of 1. */
+/* Starts the life of an embedded header with one API and one internal reference. */
 void icd_object_init(struct icd_object *obj, icd_type type);
 
 /* Ends it: clears the check word so stale handles are rejected. */
@@ -106,6 +115,20 @@ static inline bool
 icd_object_release(struct icd_object *obj)
 {
    return atomic_fetch_sub_explicit(&obj->refcount, 1, memory_order_acq_rel) == 1;
+}
+
+/* Adds an internal reference. */
+static inline void
+icd_object_retain_internal(struct icd_object *obj)
+{
+   atomic_fetch_add_explicit(&obj->internal_refs, 1, memory_order_relaxed);
+}
+
+/* Drops an internal reference; true when it was the last one (the caller destroys). */
+static inline bool
+icd_object_release_internal(struct icd_object *obj)
+{
+   return atomic_fetch_sub_explicit(&obj->internal_refs, 1, memory_order_acq_rel) == 1;
 }
 
 static inline cl_uint

@@ -15,6 +15,7 @@ icd_object_init(struct icd_object *obj, icd_type type)
    obj->type = (uint32_t)type;
    obj->check = ICD_CHECK_WORD ^ (uint32_t)type;
    atomic_init(&obj->refcount, 1);
+   atomic_init(&obj->internal_refs, 1);
 }
 
 void

@@ -91,11 +91,11 @@ struct mem_image {
  * A memory object. Immutable after creation except the counters, `maps` and
  * `destructors` (under `lock`).
  *
- * Lifetime: obj.refcount counts API references (CL_MEM_REFERENCE_COUNT). internal_refs
+ * Lifetime: obj.refcount counts API references (CL_MEM_REFERENCE_COUNT). obj.internal_refs
  * counts internal ones — each in-flight command that touches the object, each sub-buffer
  * on its parent — plus one held by all API references together. The object is destroyed
  * (destructor callbacks in reverse registration order, then the memory freed) when
- * internal_refs reaches zero, on whichever thread drops the last reference.
+ * obj.internal_refs reaches zero, on whichever thread drops the last reference.
  */
 struct _cl_mem {
    struct icd_object obj;
@@ -127,7 +127,6 @@ struct _cl_mem {
    cl_uint pipe_max_packets; /* a pipe's CL_PIPE_MAX_PACKETS; else 0 */
    struct mem_image *image;  /* an image's (type CL_MEM_OBJECT_IMAGE*); else NULL */
    atomic_uint map_count;    /* CL_MEM_MAP_COUNT: maintained by the map/unmap code */
-   atomic_uint internal_refs;
    pthread_mutex_t lock; /* guards maps and destructors */
    struct mem_map *maps;
    struct mem_destructor *destructors;
@@ -166,7 +165,7 @@ uint64_t mem_image_descriptor(const struct _cl_mem *mem, const struct _cl_device
 /*
  * A sampler: immutable after creation but for the counters. One HSA sampler descriptor
  * per device of the context. Lifetime like a mem object's: obj.refcount counts API
- * references; internal_refs counts in-flight kernels plus one for all API references.
+ * references; obj.internal_refs counts in-flight kernels plus one for all API references.
  */
 struct _cl_sampler {
    struct icd_object obj;
@@ -178,7 +177,6 @@ struct _cl_sampler {
    size_t num_props;
    hsa_ext_sampler_t handles[16];
    cl_uint num_handles;
-   atomic_uint internal_refs;
 };
 
 ICD_DEFINE_HANDLE_CASTS(mem_sampler, struct _cl_sampler, cl_sampler, ICD_TYPE_SAMPLER)

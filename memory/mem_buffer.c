@@ -1,7 +1,7 @@
 /*
  * memory/mem_buffer.c — buffer objects: clCreateBuffer(WithProperties) over HSA memory
- * pools, clCreateSubBuffer, reference counting (API and in-flight), destructor callbacks
- * and clGetMemObjectInfo (OpenCL 3.0 API §5.2.1, §5.2.2, §5.5).
+ * pools and clCreateSubBuffer (OpenCL 3.0 API §5.2.1, §5.2.2). What every memory object
+ * shares (lifetime, destructor callbacks, clGetMemObjectInfo) is mem_object.c's.
  *
  * Placement (one allocation per context, on the first device whose
  * CL_DEVICE_MAX_MEM_ALLOC_SIZE fits; the context's other devices are granted access):
@@ -36,100 +36,6 @@ static bool
 more_than_one(cl_mem_flags bits)
 {
    return (bits & (bits - 1)) != 0;
-}
-
-/* ---- lifetime ----------------------------------------------------------------------- */
-
-/*
- * Ends an object, possibly half-built. Order (§5.5.1 clSetMemObjectDestructorCallback):
- * host memory is unlocked first, so the callbacks may free or reuse host_ptr; callbacks
- * run newest first, with the handle still valid; then the memory is freed.
- */
-static void
-mem_destroy(struct _cl_mem *mem)
-{
-   const struct rt_hsa *hsa = rt_hsa();
-   if (mem->image)
-      mem__image_finish(mem); /* its descriptors go before the memory they describe */
-   if (mem->backing == MEM_BACKING_LOCKED && mem->alloc_base) {
-      hsa_status_t st = hsa->hsa_amd_memory_unlock(mem->alloc_base);
-      if (st != HSA_STATUS_SUCCESS)
-         rt_error(st, CL_OUT_OF_RESOURCES, "unlocking a CL_MEM_USE_HOST_PTR buffer");
-      mem->alloc_base = NULL;
-   }
-   for (struct mem_destructor *d = mem->destructors, *next; d; d = next) {
-      next = d->next;
-      d->fn(mem_mem_to_handle(mem), d->user_data);
-      icd_free(d);
-   }
-   for (struct mem_map *m = mem->maps, *next; m; m = next) {
-      next = m->next;
-      if (m->staging)
-         mem_staging_free(m->staging_dev, m->staging, m->staging_size);
-      icd_free(m);
-   }
-   if (mem->alloc_base) {
-      rt_pool_free(mem->alloc_base);
-      if (mem->backing == MEM_BACKING_DEVICE)
-         atomic_fetch_sub(&mem->device->device_bytes_in_use, mem->size);
-   }
-   if (mem->parent)
-      mem_release_internal(mem->parent);
-   if (mem->context)
-      plat_context_release_internal(mem->context);
-   pthread_mutex_destroy(&mem->lock);
-   icd_object_finish(&mem->obj);
-   icd_free(mem->props);
-   icd_free(mem);
-}
-
-void
-mem_retain_internal(struct _cl_mem *mem)
-{
-   atomic_fetch_add_explicit(&mem->internal_refs, 1, memory_order_relaxed);
-}
-
-void
-mem_release_internal(struct _cl_mem *mem)
-{
-   if (atomic_fetch_sub_explicit(&mem->internal_refs, 1, memory_order_acq_rel) == 1)
-      mem_destroy(mem);
-}
-
-/* A zeroed object with one API reference; the caller fills it. */
-static cl_int
-mem_alloc_object(struct _cl_mem **out)
-{
-   struct _cl_mem *mem = icd_calloc(1, sizeof(*mem));
-   if (!mem)
-      return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a memory object");
-   icd_object_init(&mem->obj, ICD_TYPE_MEM);
-   atomic_init(&mem->internal_refs, 1);
-   atomic_init(&mem->map_count, 0);
-   pthread_mutex_init(&mem->lock, NULL);
-   mem->type = CL_MEM_OBJECT_BUFFER;
-   *out = mem;
-   return CL_SUCCESS;
-}
-
-cl_int
-mem__object_create(struct _cl_context *ctx, struct _cl_device_id *dev, struct _cl_mem **out)
-{
-   struct _cl_mem *mem;
-   cl_int err = mem_alloc_object(&mem);
-   if (err != CL_SUCCESS)
-      return err;
-   plat_context_retain_internal(ctx);
-   mem->context = ctx;
-   mem->device = dev;
-   *out = mem;
-   return CL_SUCCESS;
-}
-
-void
-mem__object_destroy(struct _cl_mem *mem)
-{
-   mem_destroy(mem);
 }
 
 /* ---- buffers ------------------------------------------------------------------------ */
@@ -188,7 +94,7 @@ mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fl
    hsa_agent_t agents[MEM_MAX_AGENTS];
    uint32_t num_agents = mem__context_agents(ctx, agents);
    struct _cl_mem *mem;
-   cl_int err = mem_alloc_object(&mem);
+   cl_int err = mem__object_alloc(&mem);
    if (err != CL_SUCCESS)
       return err;
    plat_context_retain_internal(ctx);
@@ -266,7 +172,7 @@ out_done:
    return CL_SUCCESS;
 
 out_destroy:
-   mem_destroy(mem);
+   mem__object_destroy(mem);
    return err;
 }
 
@@ -386,7 +292,7 @@ mem_sub_buffer_create(struct _cl_mem *parent, cl_mem_flags flags, size_t origin,
                       struct _cl_mem **out)
 {
    struct _cl_mem *mem;
-   cl_int err = mem_alloc_object(&mem);
+   cl_int err = mem__object_alloc(&mem);
    if (err != CL_SUCCESS)
       return err;
    /* §5.2.2: access and host-access flags not given, and the host-pointer flags, are
@@ -498,93 +404,4 @@ mem_CreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buf
 out:
    icd_set_errcode(errcode_ret, err);
    return NULL;
-}
-
-/* ---- reference counting, callbacks, queries ---------------------------------------- */
-
-cl_int CL_API_CALL
-mem_RetainMemObject(cl_mem memobj)
-{
-   struct _cl_mem *mem = mem_mem_from_handle(memobj);
-   if (!mem)
-      return ICD_ERROR(CL_INVALID_MEM_OBJECT, "%p is not an hsacl memory object", (void *)memobj);
-   icd_object_retain(&mem->obj);
-   return CL_SUCCESS;
-}
-
-cl_int CL_API_CALL
-mem_ReleaseMemObject(cl_mem memobj)
-{
-   struct _cl_mem *mem = mem_mem_from_handle(memobj);
-   if (!mem)
-      return ICD_ERROR(CL_INVALID_MEM_OBJECT, "%p is not an hsacl memory object", (void *)memobj);
-   if (icd_object_release(&mem->obj))
-      mem_release_internal(mem);
-   return CL_SUCCESS;
-}
-
-/*
- * §5.5.1: callbacks run newest first when the object is destroyed — on the thread that
- * drops its last reference, which may be a command-completion thread. No lock is held
- * while they run.
- */
-cl_int CL_API_CALL
-mem_SetMemObjectDestructorCallback(cl_mem memobj, mem_destructor_fn pfn_notify, void *user_data)
-{
-   struct _cl_mem *mem = mem_mem_from_handle(memobj);
-   if (!mem)
-      return ICD_ERROR(CL_INVALID_MEM_OBJECT, "%p is not an hsacl memory object", (void *)memobj);
-   if (!pfn_notify)
-      return ICD_ERROR(CL_INVALID_VALUE, "pfn_notify is NULL");
-   struct mem_destructor *d = icd_malloc(sizeof(*d));
-   if (!d)
-      return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a destructor callback");
-   d->fn = pfn_notify;
-   d->user_data = user_data;
-   pthread_mutex_lock(&mem->lock);
-   d->next = mem->destructors;
-   mem->destructors = d;
-   pthread_mutex_unlock(&mem->lock);
-   return CL_SUCCESS;
-}
-
-cl_int CL_API_CALL
-mem_GetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size,
-                     void *param_value, size_t *param_value_size_ret)
-{
-   struct _cl_mem *mem = mem_mem_from_handle(memobj);
-   if (!mem)
-      return ICD_ERROR(CL_INVALID_MEM_OBJECT, "%p is not an hsacl memory object", (void *)memobj);
-   size_t pvs = param_value_size;
-   void *pv = param_value;
-   size_t *pvsr = param_value_size_ret;
-   switch (param_name) {
-   case CL_MEM_TYPE:
-      return ICD_GET_INFO_SCALAR(cl_mem_object_type, mem->type, pvs, pv, pvsr);
-   case CL_MEM_FLAGS:
-      return ICD_GET_INFO_SCALAR(cl_mem_flags, mem->flags, pvs, pv, pvsr);
-   case CL_MEM_SIZE:
-      return ICD_GET_INFO_SCALAR(size_t, mem->size, pvs, pv, pvsr);
-   case CL_MEM_HOST_PTR:
-      return ICD_GET_INFO_SCALAR(void *, mem->host_ptr, pvs, pv, pvsr);
-   case CL_MEM_MAP_COUNT:
-      return ICD_GET_INFO_SCALAR(cl_uint, atomic_load(&mem->map_count), pvs, pv, pvsr);
-   case CL_MEM_REFERENCE_COUNT:
-      return ICD_GET_INFO_SCALAR(cl_uint, icd_object_refcount(&mem->obj), pvs, pv, pvsr);
-   case CL_MEM_CONTEXT:
-      return ICD_GET_INFO_SCALAR(cl_context, plat_context_to_handle(mem->context), pvs, pv, pvsr);
-   case CL_MEM_ASSOCIATED_MEMOBJECT:
-      return ICD_GET_INFO_SCALAR(cl_mem, mem->parent ? mem_mem_to_handle(mem->parent) : NULL, pvs,
-                                 pv, pvsr);
-   case CL_MEM_OFFSET:
-      return ICD_GET_INFO_SCALAR(size_t, mem->origin, pvs, pv, pvsr);
-   case CL_MEM_USES_SVM_POINTER:
-      return ICD_GET_INFO_SCALAR(cl_bool, mem->uses_svm_pointer ? CL_TRUE : CL_FALSE, pvs, pv,
-                                 pvsr);
-   case CL_MEM_PROPERTIES:
-      /* §5.5.2: size 0 when created without a property list. */
-      return icd_get_info(mem->props, mem->num_props * sizeof(cl_mem_properties), pvs, pv, pvsr);
-   default:
-      return ICD_ERROR(CL_INVALID_VALUE, "unknown memory object query 0x%x", (unsigned)param_name);
-   }
 }

@@ -578,13 +578,13 @@ image_upload(struct _cl_mem *mem, const void *src, size_t host_row, size_t host_
    return err;
 }
 
-/* Builds the image: memory (or the buffer's), descriptors, initial contents. Inputs are
- * validated. Returns a new object with one API reference. */
+/* The layout of a new image of format `fmt` and description `desc` (validated) on `dev`:
+ * the description as queries report it, the application's host_ptr pitches, the image's
+ * own pitches (a buffer's for an image of a buffer) and its size in bytes. *out: a new
+ * struct mem_image, the caller's. */
 static cl_int
-image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_properties *props,
-             size_t num_props, cl_mem_flags flags, const cl_image_format *fmt,
-             const cl_image_desc *desc, void *host_ptr, struct _cl_mem *buf,
-             struct _cl_mem **out)
+image_layout(struct _cl_device_id *dev, const cl_image_format *fmt, const cl_image_desc *desc,
+             const struct _cl_mem *buf, struct mem_image **out, size_t *size)
 {
    const struct rt_hsa *hsa = rt_hsa();
    struct mem_image *im = icd_calloc(1, sizeof(*im));
@@ -615,16 +615,15 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
    im->host_row_pitch = hrow;
    im->host_slice_pitch = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? hrow * ext[1] : hslice;
 
-   hsa_ext_image_descriptor_t hd = hsa_desc(im);
-   size_t size;
    if (buf) {
       im->row_pitch = t == CL_MEM_OBJECT_IMAGE2D ? hrow : min_row;
       im->slice_pitch = t == CL_MEM_OBJECT_IMAGE2D ? hrow * ext[1] : min_row;
-      size = im->slice_pitch;
+      *size = im->slice_pitch;
    } else {
       im->row_pitch = (min_row + LINEAR_ROW_ALIGN - 1) & ~(size_t)(LINEAR_ROW_ALIGN - 1);
       im->slice_pitch =
          t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? im->row_pitch : im->row_pitch * ext[1];
+      hsa_ext_image_descriptor_t hd = hsa_desc(im);
       hsa_ext_image_data_info_t info = { 0 };
       size_t slice_arg = (t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
                           t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
@@ -637,22 +636,25 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
          return rt_error(st, CL_IMAGE_FORMAT_NOT_SUPPORTED,
                          "hsa_ext_image_data_get_info_with_layout (linear image)");
       }
-      size = info.size;
+      *size = info.size;
    }
 
-   struct _cl_mem *mem;
-   cl_int err = mem__object_create(ctx, dev, &mem);
-   if (err != CL_SUCCESS) {
-      icd_free(im);
-      return err;
-   }
-   mem->image = im;
-   mem->type = t;
-   mem->size = size;
+   *out = im;
+   return CL_SUCCESS;
+}
+
+/* The image's memory: the buffer's for an image of a buffer (§5.3.1: access, host access
+ * and host pointer flags not given come from the buffer), else device memory of `size`
+ * bytes granted to the context's devices; then its flags and properties. Errors leave
+ * what was taken to mem__object_destroy. */
+static cl_int
+image_backing(struct _cl_mem *mem, struct _cl_context *ctx, struct _cl_device_id *dev,
+              struct _cl_mem *buf, cl_mem_flags flags, void *host_ptr, size_t size,
+              const cl_mem_properties *props, size_t num_props)
+{
+   cl_int err;
    cl_mem_flags f = flags;
    if (buf) {
-      /* §5.3.1: access, host access and host pointer flags not given come from the
-       * buffer. */
       if (!(f & ACCESS_FLAGS))
          f |= buf->flags & ACCESS_FLAGS;
       if (!(f & HOST_ACCESS_FLAGS))
@@ -674,7 +676,7 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
                           CL_MEM_OBJECT_ALLOCATION_FAILURE, "allocating an image",
                           &mem->alloc_base);
       if (err != CL_SUCCESS)
-         goto out_destroy;
+         return err;
       atomic_fetch_add(&dev->device_bytes_in_use, size);
       mem->device_va = (uintptr_t)mem->alloc_base;
       if (f & CL_MEM_USE_HOST_PTR)
@@ -683,15 +685,26 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
    mem->flags = f & ACCESS_FLAGS ? f : f | CL_MEM_READ_WRITE;
    if (props) {
       mem->props = icd_malloc(num_props * sizeof(*props));
-      if (!mem->props) {
-         err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "copying image properties");
-         goto out_destroy;
-      }
+      if (!mem->props)
+         return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "copying image properties");
       memcpy(mem->props, props, num_props * sizeof(*props));
       mem->num_props = num_props;
    }
+   return CL_SUCCESS;
+}
 
-   /* One descriptor per image device of the context. */
+/* One HSA image descriptor per image device of the context, over the image's memory. Errors
+ * leave the descriptors made to mem__object_destroy. */
+static cl_int
+image_descriptors(struct _cl_mem *mem, struct _cl_context *ctx)
+{
+   const struct rt_hsa *hsa = rt_hsa();
+   struct mem_image *im = mem->image;
+   cl_mem_object_type t = im->desc.image_type;
+   hsa_ext_image_descriptor_t hd = hsa_desc(im);
+   size_t ext[3];
+   mem__image_extent(im, ext);
+   size_t min_row = ext[0] * im->elem_size;
    size_t slice_arg = (t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
                        t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
                          ? im->slice_pitch : 0;
@@ -711,22 +724,45 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
          &im->handles[i]);
       if (st != HSA_STATUS_SUCCESS) {
          im->handles[i].handle = 0;
-         err = rt_error(st, CL_OUT_OF_RESOURCES, "hsa_ext_image_create_with_layout");
-         goto out_destroy;
+         return rt_error(st, CL_OUT_OF_RESOURCES, "hsa_ext_image_create_with_layout");
       }
    }
+   return CL_SUCCESS;
+}
 
-   if (!buf && (f & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR))) {
+/* Builds the image: memory (or the buffer's), descriptors, initial contents. Inputs are
+ * validated. Returns a new object with one API reference. */
+static cl_int
+image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_properties *props,
+             size_t num_props, cl_mem_flags flags, const cl_image_format *fmt,
+             const cl_image_desc *desc, void *host_ptr, struct _cl_mem *buf,
+             struct _cl_mem **out)
+{
+   struct mem_image *im = NULL;
+   size_t size = 0;
+   cl_int err = image_layout(dev, fmt, desc, buf, &im, &size);
+   if (err != CL_SUCCESS)
+      return err;
+   struct _cl_mem *mem;
+   err = mem__object_create(ctx, dev, &mem);
+   if (err != CL_SUCCESS) {
+      icd_free(im);
+      return err;
+   }
+   mem->image = im;
+   mem->type = im->desc.image_type;
+   mem->size = size;
+   err = image_backing(mem, ctx, dev, buf, flags, host_ptr, size, props, num_props);
+   if (err == CL_SUCCESS)
+      err = image_descriptors(mem, ctx);
+   if (err == CL_SUCCESS && !buf && (mem->flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR)))
       err = image_upload(mem, host_ptr, im->host_row_pitch, im->host_slice_pitch);
-      if (err != CL_SUCCESS)
-         goto out_destroy;
+   if (err != CL_SUCCESS) {
+      mem__object_destroy(mem);
+      return err;
    }
    *out = mem;
    return CL_SUCCESS;
-
-out_destroy:
-   mem__object_destroy(mem);
-   return err;
 }
 
 static cl_int

@@ -27,11 +27,15 @@ cl_int mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl
 cl_int mem__copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *src,
                            size_t size);
 
-/* A zeroed memory object with one API reference, holding an internal reference on `ctx`
- * (mem_buffer.c); the caller fills it. mem__object_destroy ends one, possibly half built
- * (images: their descriptors too). */
+/* ---- every memory object (mem_object.c) ---- */
+
+/* A zeroed memory object (type CL_MEM_OBJECT_BUFFER) with one API and one internal
+ * reference; the caller fills it, context included. */
+cl_int mem__object_alloc(struct _cl_mem **out);
+/* The same, holding an internal reference on `ctx`, on `dev`. */
 cl_int mem__object_create(struct _cl_context *ctx, struct _cl_device_id *dev,
                           struct _cl_mem **out);
+/* Ends a memory object, possibly half built (images: their descriptors too). */
 void mem__object_destroy(struct _cl_mem *mem);
 
 /* ---- images (mem_image.c) ---- */

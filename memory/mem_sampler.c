@@ -39,13 +39,13 @@ sampler_destroy(struct _cl_sampler *s)
 void
 mem_sampler_retain_internal(struct _cl_sampler *s)
 {
-   atomic_fetch_add_explicit(&s->internal_refs, 1, memory_order_relaxed);
+   icd_object_retain_internal(&s->obj);
 }
 
 void
 mem_sampler_release_internal(struct _cl_sampler *s)
 {
-   if (atomic_fetch_sub_explicit(&s->internal_refs, 1, memory_order_acq_rel) == 1)
+   if (icd_object_release_internal(&s->obj))
       sampler_destroy(s);
 }
 
@@ -83,7 +83,6 @@ sampler_create(struct _cl_context *ctx, cl_bool norm, cl_addressing_mode addr,
    if (!s)
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a sampler");
    icd_object_init(&s->obj, ICD_TYPE_SAMPLER);
-   atomic_init(&s->internal_refs, 1);
    plat_context_retain_internal(ctx);
    s->context = ctx;
    s->normalized_coords = norm ? CL_TRUE : CL_FALSE;

@@ -273,9 +273,8 @@ struct _cl_context {
    bool interop_user_sync;
    plat_context_notify_fn notify; /* pfn_notify: may be called from any thread, no lock held */
    void *notify_user_data;
-   /* Children (queues, buffers, programs) hold internal references; the API references
-    * together hold one. Destroyed when the internal count drops to zero. */
-   atomic_uint internal_refs;
+   /* obj.internal_refs: children (queues, buffers, programs) hold one each; the API
+    * references together hold one. Destroyed when the internal count drops to zero. */
    pthread_mutex_t lock;
    struct plat_context_destructor *destructors; /* LIFO; under lock */
 };

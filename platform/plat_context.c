@@ -84,7 +84,6 @@ context_create(cl_context_properties *props, size_t num_props, bool interop,
    if (!ctx)
       return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a context");
    icd_object_init(&ctx->obj, ICD_TYPE_CONTEXT);
-   atomic_init(&ctx->internal_refs, 1);
    pthread_mutex_init(&ctx->lock, NULL);
    ctx->platform = plat_platform_get();
    ctx->devices = devices;
@@ -206,13 +205,13 @@ out:
 void
 plat_context_retain_internal(struct _cl_context *ctx)
 {
-   atomic_fetch_add_explicit(&ctx->internal_refs, 1, memory_order_relaxed);
+   icd_object_retain_internal(&ctx->obj);
 }
 
 void
 plat_context_release_internal(struct _cl_context *ctx)
 {
-   if (atomic_fetch_sub_explicit(&ctx->internal_refs, 1, memory_order_acq_rel) == 1)
+   if (icd_object_release_internal(&ctx->obj))
       context_destroy(ctx);
 }
 

@@ -1,8 +1,9 @@
 /*
  * icd/tests/icd_unit_test.c — the ICD layer, linked directly (no loader): the dispatch
  * table has no NULL slot, handle casts reject NULL, misaligned, foreign and wrong-type
- * pointers and destroyed objects, the info helper follows the size protocol, injected
- * allocation failures surface as CL_OUT_OF_HOST_MEMORY, error names resolve.
+ * pointers and destroyed objects, the two reference counts of the object header say when
+ * the last reference went, the info helper follows the size protocol, injected allocation
+ * failures surface as CL_OUT_OF_HOST_MEMORY, error names resolve.
  */
 #include "icd.h"
 #include "platform/plat.h"
@@ -75,6 +76,28 @@ test_handles(void)
    CHECK_EQ_INT(plat_GetPlatformInfo((cl_platform_id)junk, CL_PLATFORM_NAME, 0, NULL, &size),
                 CL_INVALID_PLATFORM);
    CHECK_EQ_INT(icd_dispatch.base.clReleaseMemObject((cl_mem)junk), CL_INVALID_MEM_OBJECT);
+}
+
+/* The header's two counts: both start at one; each release says whether it dropped the
+ * last reference of its count, and the counts are independent (the API references
+ * together hold one internal reference, which the module's release drops). */
+static void
+test_refcounts(void)
+{
+   struct icd_object obj;
+   icd_object_init(&obj, ICD_TYPE_KERNEL);
+   CHECK_EQ_INT((int)icd_object_refcount(&obj), 1);
+   icd_object_retain(&obj);
+   icd_object_retain_internal(&obj);
+   icd_object_retain_internal(&obj);
+   CHECK_EQ_INT((int)icd_object_refcount(&obj), 2);
+   CHECK(!icd_object_release(&obj));
+   CHECK(icd_object_release(&obj));              /* the last API reference */
+   CHECK_EQ_INT((int)icd_object_refcount(&obj), 0);
+   CHECK(!icd_object_release_internal(&obj));    /* a command's */
+   CHECK(!icd_object_release_internal(&obj));    /* a child's */
+   CHECK(icd_object_release_internal(&obj));     /* the API side's: destroy now */
+   icd_object_finish(&obj);
 }
 
 static void
@@ -177,6 +200,7 @@ main(void)
    test_error_names();
    test_dispatch_table();
    test_handles();
+   test_refcounts();
    test_get_info();
    CHECK_STR(icd_error_name(CL_INVALID_KERNEL_ARGS), "CL_INVALID_KERNEL_ARGS");
    CHECK_STR(icd_error_name(-12345), "CL_UNKNOWN_ERROR");

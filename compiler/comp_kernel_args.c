@@ -1,0 +1,283 @@
+/*
+ * compiler/comp_kernel_args.c — a kernel's argument values and exec info (OpenCL 3.0 API
+ * §5.9.2, §5.9.3): clSetKernelArg, validated against the argument's kind in the code
+ * object's signature; clSetKernelArgSVMPointer; clSetKernelExecInfo; the copy clCloneKernel
+ * takes. The kernel owns this state; dispatch/ only reads it when it launches
+ * (disp_kernarg.c writes the values into the kernarg segment).
+ *
+ * Values are stored raw (struct comp_kernel_arg_value): a cl_mem, cl_sampler or
+ * cl_command_queue handle as given, by-value bytes, a __local size with a NULL value, or an
+ * SVM pointer (`svm` set) written into the kernarg segment unchanged. Coarse-grained SVM
+ * allocations are GPU-accessible from clSVMAlloc on (mem_svm.c), so pointers the kernel
+ * finds inside SVM memory work without further action; the CL_KERNEL_EXEC_INFO_SVM_PTRS list
+ * is kept (and cloned with the kernel) but nothing needs to be made resident from it.
+ *
+ * Validation reads the handles of other modules' objects (memory objects, samplers, device
+ * queues: their type, context and access flags) through their public headers; it writes
+ * nothing of theirs.
+ *
+ * Not locked: the specification makes clSetKernelArg and clSetKernelExecInfo on one kernel
+ * from several threads the application's problem (Appendix A.2); an enqueue copies the
+ * values.
+ */
+#include "comp_program_priv.h"
+#include "dispatch/disp.h"
+#include "memory/mem.h"
+#include "platform/plat.h"
+
+#include <string.h>
+
+/* Stores the raw value of explicit argument `index` (< kernel->num_args): copies `size`
+ * bytes of `value`, or records a NULL value (local memory size, NULL buffer) when `value`
+ * is NULL, and marks it set (and not an SVM pointer). The caller validated index, size and
+ * value against kernel->sig. CL_OUT_OF_HOST_MEMORY leaves the old value. */
+static cl_int
+kernel_set_arg_raw(struct _cl_kernel *kernel, cl_uint index, size_t size, const void *value)
+{
+   struct comp_kernel_arg_value *a = &kernel->args[index];
+   if (value) {
+      if (size > a->capacity) {
+         void *p = icd_realloc(a->value, size);
+         if (!p)
+            return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "kernel argument %u (%zu bytes)", index,
+                             size);
+         a->value = p;
+         a->capacity = size;
+      }
+      memcpy(a->value, value, size);
+   } else {
+      icd_free(a->value);
+      a->value = NULL;
+      a->capacity = 0;
+   }
+   a->size = size;
+   a->set = true;
+   a->svm = false;
+   return CL_SUCCESS;
+}
+
+#define KERNEL_OR_RETURN(k, handle)                                                          \
+   struct _cl_kernel *k = comp_kernel_from_handle(handle);                                  \
+   if (!k)                                                                                  \
+      return ICD_ERROR(CL_INVALID_KERNEL, "kernel %p is not an hsacl kernel", (void *)(handle));
+
+#define KERNEL_OR_RETURN(k, handle)                                                          \
+   struct _cl_kernel *k = comp_kernel_from_handle(handle);                                  \
+   if (!k)                                                                                  \
+      return ICD_ERROR(CL_INVALID_KERNEL, "kernel %p is not an hsacl kernel", (void *)(handle));
+
+cl_int CL_API_CALL
+comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void *arg_value)
+{
+   KERNEL_OR_RETURN(k, kernel);
+   if (arg_index >= k->num_args)
+      return ICD_ERROR(CL_INVALID_ARG_INDEX, "kernel %s has %u arguments, index %u", k->name,
+                       k->num_args, arg_index);
+   const struct comp_kernel_arg *a = &k->sig->args[arg_index];
+   switch (a->kind) {
+   case COMP_ARG_GLOBAL_BUFFER:
+      if (arg_size != sizeof(cl_mem))
+         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a buffer: size must be "
+                          "sizeof(cl_mem), not %zu", arg_index, k->name, arg_size);
+      if (arg_value && *(const cl_mem *)arg_value) {
+         struct _cl_mem *m = mem_mem_from_handle(*(const cl_mem *)arg_value);
+         if (!m || !mem_is_buffer(m))
+            return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s is not a buffer",
+                             arg_index, k->name);
+         if (m->context != k->context)
+            return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: buffer of another "
+                             "context", arg_index, k->name);
+      }
+      /* A NULL value or a NULL cl_mem is a NULL pointer (§5.9.2). */
+      return kernel_set_arg_raw(k, arg_index, sizeof(cl_mem),
+                                     arg_value ? arg_value : &(cl_mem){ NULL });
+   case COMP_ARG_DYNAMIC_SHARED_POINTER:
+      if (arg_value)
+         return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is __local: arg_value must "
+                          "be NULL", arg_index, k->name);
+      /* OpenCL 3.1 allows a local-memory argument of size 0 (the kernel must not access
+       * it); earlier versions name CL_INVALID_ARG_SIZE. */
+      if (arg_size == 0 && plat_opencl_version() < CL_MAKE_VERSION(3, 1, 0))
+         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is __local: size is 0",
+                          arg_index, k->name);
+      return kernel_set_arg_raw(k, arg_index, arg_size, NULL);
+   case COMP_ARG_BY_VALUE:
+      if (arg_size != a->size)
+         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s takes %u bytes, not %zu",
+                          arg_index, k->name, a->size, arg_size);
+      if (!arg_value)
+         return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s: arg_value is NULL",
+                          arg_index, k->name);
+      return kernel_set_arg_raw(k, arg_index, arg_size, arg_value);
+   case COMP_ARG_SAMPLER: {
+      if (arg_size != sizeof(cl_sampler))
+         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a sampler: size must be "
+                          "sizeof(cl_sampler), not %zu", arg_index, k->name, arg_size);
+      struct _cl_sampler *s = arg_value ? mem_sampler_from_handle(*(const cl_sampler *)arg_value)
+                                        : NULL;
+      if (!s || s->context != k->context)
+         return ICD_ERROR(CL_INVALID_SAMPLER, "argument %u of %s: not a sampler of the "
+                          "kernel's context", arg_index, k->name);
+      return kernel_set_arg_raw(k, arg_index, sizeof(cl_sampler), arg_value);
+   }
+   case COMP_ARG_PIPE: {
+      /* §5.9.2: a pipe argument takes a pipe object of the kernel's context. */
+      if (arg_size != sizeof(cl_mem))
+         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a pipe: size must be "
+                          "sizeof(cl_mem), not %zu", arg_index, k->name, arg_size);
+      if (!arg_value)
+         return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is a pipe: arg_value is "
+                          "NULL", arg_index, k->name);
+      struct _cl_mem *m = mem_mem_from_handle(*(const cl_mem *)arg_value);
+      if (!m || !mem_is_pipe(m))
+         return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: %p is not a pipe object",
+                          arg_index, k->name, (void *)*(const cl_mem *)arg_value);
+      if (m->context != k->context)
+         return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: pipe of another context",
+                          arg_index, k->name);
+      return kernel_set_arg_raw(k, arg_index, sizeof(cl_mem), arg_value);
+   }
+   case COMP_ARG_IMAGE: {
+      if (arg_size != sizeof(cl_mem))
+         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s takes a cl_mem, not %zu "
+                          "bytes", arg_index, k->name, arg_size);
+      struct _cl_mem *m = arg_value ? mem_mem_from_handle(*(const cl_mem *)arg_value) : NULL;
+      if (!m || !mem_is_image(m) || m->context != k->context)
+         return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: not an image of the "
+                          "kernel's context", arg_index, k->name);
+      /* §5.9.2 CL_INVALID_ARG_VALUE: an image argument declared write_only (read_only) takes
+       * no image created CL_MEM_READ_ONLY (CL_MEM_WRITE_ONLY); read_write images take
+       * neither. */
+      cl_mem_flags f = m->flags;
+      bool bad = (a->access == COMP_ACCESS_WRITE_ONLY && (f & CL_MEM_READ_ONLY)) ||
+                 (a->access != COMP_ACCESS_WRITE_ONLY && a->access != COMP_ACCESS_READ_WRITE &&
+                  (f & CL_MEM_WRITE_ONLY)) ||
+                 (a->access == COMP_ACCESS_READ_WRITE && (f & (CL_MEM_READ_ONLY |
+                                                               CL_MEM_WRITE_ONLY)));
+      if (bad)
+         return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s: the image's access flags "
+                          "0x%llx do not allow the argument's access qualifier", arg_index,
+                          k->name, (unsigned long long)f);
+      return kernel_set_arg_raw(k, arg_index, sizeof(cl_mem), arg_value);
+   }
+   case COMP_ARG_QUEUE: {
+      /* queue_t: a device queue of the kernel's context (device-side enqueue, disp_devq.c) */
+      if (arg_size != sizeof(cl_command_queue))
+         return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a queue: size must be "
+                          "sizeof(cl_command_queue), not %zu", arg_index, k->name, arg_size);
+      if (!arg_value)
+         return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is a queue: arg_value is "
+                          "NULL", arg_index, k->name);
+      struct _cl_command_queue *dq = disp_queue_from_handle(*(const cl_command_queue *)arg_value);
+      if (!dq || !dq->devq || dq->context != k->context)
+         return ICD_ERROR(CL_INVALID_DEVICE_QUEUE, "argument %u of %s: %p is not a device "
+                          "queue of the kernel's context", arg_index, k->name,
+                          (void *)*(const cl_command_queue *)arg_value);
+      return kernel_set_arg_raw(k, arg_index, sizeof(cl_command_queue), arg_value);
+   }
+   default:
+      return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is of a kind hsacl does not "
+                       "support", arg_index, k->name);
+   }
+}
+
+/*
+ * §5.9.2. The argument must be a pointer to global or constant memory
+ * (CL_INVALID_ARG_INDEX otherwise, as for clSetKernelArgDevicePointerEXT). Any value is
+ * accepted: a pointer into an SVM allocation, or one the kernel does not dereference.
+ * CL_INVALID_OPERATION (no device with SVM) cannot happen: every hsacl device has
+ * coarse-grained buffer SVM.
+ */
+cl_int CL_API_CALL
+comp_SetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg_value)
+{
+   KERNEL_OR_RETURN(k, kernel);
+   if (arg_index >= k->num_args)
+      return ICD_ERROR(CL_INVALID_ARG_INDEX, "kernel %s has %u arguments, index %u", k->name,
+                       k->num_args, arg_index);
+   const struct comp_kernel_arg *a = &k->sig->args[arg_index];
+   if (a->kind != COMP_ARG_GLOBAL_BUFFER)
+      return ICD_ERROR(CL_INVALID_ARG_INDEX, "argument %u of %s is not a pointer to global or "
+                       "constant memory", arg_index, k->name);
+   cl_int err = kernel_set_arg_raw(k, arg_index, sizeof(arg_value), &arg_value);
+   if (err != CL_SUCCESS)
+      return err;
+   k->args[arg_index].svm = true;
+   return CL_SUCCESS;
+}
+
+/*
+ * §5.9.3. CL_KERNEL_EXEC_INFO_SVM_PTRS replaces the set of SVM pointers the kernel may
+ * reach indirectly (size 0 with NULL: the empty set); CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_
+ * SYSTEM = CL_TRUE is CL_INVALID_OPERATION since no device has fine-grained system SVM.
+ * Like clSetKernelArg, not thread safe on one kernel (Appendix A.2).
+ */
+cl_int CL_API_CALL
+comp_SetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
+                       size_t param_value_size, const void *param_value)
+{
+   KERNEL_OR_RETURN(k, kernel);
+   const bool fgs = param_name == CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM;
+   if (fgs && param_value && param_value_size == sizeof(cl_bool) &&
+       *(const cl_bool *)param_value == CL_TRUE)
+      return ICD_ERROR(CL_INVALID_OPERATION, "fine-grained system SVM is not supported");
+   if (param_name != CL_KERNEL_EXEC_INFO_SVM_PTRS && !fgs)
+      return ICD_ERROR(CL_INVALID_VALUE, "param_name 0x%x is not a kernel exec info",
+                       (unsigned)param_name);
+   if (!param_value && param_value_size)
+      return ICD_ERROR(CL_INVALID_VALUE, "param_value is NULL with param_value_size %zu",
+                       param_value_size);
+   if (fgs ? (!param_value || param_value_size != sizeof(cl_bool))
+           : param_value_size % sizeof(void *) != 0)
+      return ICD_ERROR(CL_INVALID_VALUE, "param_value_size %zu is invalid for 0x%x",
+                       param_value_size, (unsigned)param_name);
+
+   if (fgs)
+      return CL_SUCCESS; /* CL_FALSE: what every kernel has */
+   size_t n = param_value_size / sizeof(void *);
+   void **ptrs = NULL;
+   if (n) {
+      ptrs = icd_malloc(n * sizeof(*ptrs));
+      if (!ptrs)
+         return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "copying %zu SVM pointers", n);
+      memcpy(ptrs, param_value, n * sizeof(*ptrs));
+   }
+   icd_free(k->svm_ptrs);
+   k->svm_ptrs = ptrs;
+   k->num_svm_ptrs = n;
+   return CL_SUCCESS;
+}
+
+cl_int
+comp__kernel_args_copy(struct _cl_kernel *k, const struct _cl_kernel *src)
+{
+   for (cl_uint i = 0; i < src->num_args; i++) {
+      const struct comp_kernel_arg_value *a = &src->args[i];
+      if (a->set) {
+         cl_int err = kernel_set_arg_raw(k, i, a->size, a->value);
+         if (err != CL_SUCCESS)
+            return err;
+      }
+      k->args[i].svm = a->svm;
+   }
+   if (src->num_svm_ptrs) {
+      k->svm_ptrs = icd_malloc(src->num_svm_ptrs * sizeof(*k->svm_ptrs));
+      if (!k->svm_ptrs)
+         return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "copying %zu SVM pointers", src->num_svm_ptrs);
+      memcpy(k->svm_ptrs, src->svm_ptrs, src->num_svm_ptrs * sizeof(*k->svm_ptrs));
+      k->num_svm_ptrs = src->num_svm_ptrs;
+   }
+   return CL_SUCCESS;
+}
+
+void
+comp__kernel_args_finish(struct _cl_kernel *k)
+{
+   for (cl_uint i = 0; k->args && i < k->num_args; i++)
+      icd_free(k->args[i].value);
+   icd_free(k->args);
+   k->args = NULL;
+   icd_free(k->svm_ptrs);
+   k->svm_ptrs = NULL;
+   k->num_svm_ptrs = 0;
+}
