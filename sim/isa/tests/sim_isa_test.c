@@ -179,6 +179,7 @@ main(int argc, char **argv)
    t_f16_tests();
    t_scratch_tests();
    t_ops_tests();
+   t_nan_tests();
    if (t_failures) {
       fprintf(stderr, "%d check(s) failed\n", t_failures);
       return 1;

@@ -60,6 +60,7 @@ void t_mimg_tests(void);
 void t_f16_tests(void);
 void t_scratch_tests(void);
 void t_ops_tests(void);
+void t_nan_tests(void);
 
 #define TEST(name) static void name(void)
 #define RUN(name)                                                                           \
