@@ -4,7 +4,9 @@
  * built with -cl-fp32-correctly-rounded-divide-sqrt divides and takes square roots
  * correctly rounded (round to nearest even), denormals included since CL_FP_DENORM is
  * reported. Checked bit for bit against the host's IEEE arithmetic on random bit patterns
- * and the edge cases.
+ * and the edge cases. CL_FP_INF_NAN: an invalid operation computed at run time gives the
+ * GPU's default NaN, sign clear (0x7FC00000), not the x86 host's 0xFFC00000, and a NaN
+ * operand comes back with its sign.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -39,6 +41,57 @@ from_bits(uint32_t u)
    float f;
    memcpy(&f, &u, 4);
    return f;
+}
+
+/* The operands come from a buffer, so the compiler folds none of the invalid operations; the
+ * program is built without options (the default division and sqrt). */
+static const char *nan_source =
+   "kernel void nanbits(global const float *z, global uint *out)\n"
+   "{\n"
+   "   float zero = z[0], inf = z[1], m1 = z[2], one = z[3], nnan = z[4];\n"
+   "   out[0] = as_uint(zero / zero);\n"
+   "   out[1] = as_uint(inf - inf);\n"
+   "   out[2] = as_uint(zero * inf);\n"
+   "   out[3] = as_uint(sqrt(m1));\n"
+   "   out[4] = as_uint(fma(zero, inf, one));\n"
+   "   out[5] = as_uint(log2(m1));\n"
+   "   out[6] = as_uint(one + nnan);\n"
+   "   out[7] = as_uint(inf / inf);\n"
+   "}\n";
+
+/* Runs nanbits; the first six results are +NaN 0x7FC00000 as on AMD GPUs, the seventh keeps
+ * the NaN operand's sign. */
+static void
+check_nan_bits(cl_context ctx, cl_command_queue queue, cl_device_id device)
+{
+   cl_int err;
+   const float z[5] = { 0.0f, INFINITY, -1.0f, 1.0f, from_bits(0xFFC00000u) };
+   cl_uint out[8] = { 0 };
+   cl_program prog = clCreateProgramWithSource(ctx, 1, &nan_source, NULL, &err);
+   CHECK_EQ_INT(clBuildProgram(prog, 1, &device, "", NULL, NULL), CL_SUCCESS);
+   cl_kernel k = clCreateKernel(prog, "nanbits", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_mem mz = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof(z), (void *)z, &err);
+   cl_mem mo = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &err);
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(cl_mem), &mz), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof(cl_mem), &mo), CL_SUCCESS);
+   size_t g = 1;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL),
+                CL_SUCCESS);
+   static const char *what[8] = { "0/0",       "inf-inf",   "0*inf",  "sqrt(-1)",
+                                  "fma(0,inf,1)", "log2(-1)", "1+-NaN", "inf/inf" };
+   for (int i = 0; i < 8; i++) {
+      cl_uint want = i == 6 ? 0xFFC00000u : 0x7FC00000u;
+      if (out[i] != want) {
+         fprintf(stderr, "%s: got 0x%08x, want 0x%08x\n", what[i], out[i], want);
+         CHECK(out[i] == want);
+      }
+   }
+   clReleaseMemObject(mz);
+   clReleaseMemObject(mo);
+   clReleaseKernel(k);
+   clReleaseProgram(prog);
 }
 
 /* Same value, or both NaN (the NaN's payload is not specified). */
@@ -120,6 +173,7 @@ main(void)
    }
    CHECK_EQ_INT(bad_q, 0);
    CHECK_EQ_INT(bad_s, 0);
+   check_nan_bits(ctx, queue, device);
    for (int i = 0; i < 4; i++)
       clReleaseMemObject(args[i]);
    clReleaseKernel(k);

@@ -562,6 +562,60 @@ sim__as_u64(double f)
    return u;
 }
 
+/* ---- NaN results ---------------------------------------------------------------------------
+ * A VALU float operation whose result is NaN returns:
+ * - with a NaN source: that source quieted, its sign and payload kept (gfx9 runs compute in
+ *   IEEE mode, where opcodes "quiet and propagate signaling-NaN inputs per IEEE 754-2008",
+ *   AMDGPUUsage compute_pgm_rsrc1 ENABLE_IEEE_MODE). When several sources are NaN the guide
+ *   names none; we take the first in operand order (S0, S1, S2), whatever order the
+ *   operation computes in (V_SUBREV: S1 - S0);
+ * - without one (0 / 0, inf - inf, 0 * inf, sqrt(-1), log(-1), sin(inf), ...): the default
+ *   NaN, sign clear, 0x7FC00000 / 0x7FF8000000000000 / 0x7E00 (the guide's pseudo-code "NAN",
+ *   as in V_DIV_SCALE's 0 / 0 case). The host's SSE arithmetic gives its "real indefinite"
+ *   0xFFC00000 instead and picks among NaN sources by the operand order its compiler emitted,
+ *   so every float result passes through these: one compare a lane, work on NaN lanes only.
+ * Operations whose NaN the guide spells out (min, max, med3 pick a source; V_DIV_FIXUP's
+ * 0xFFC00000; V_DIV_SCALE) keep their own. f16 sources are passed widened to f32: the
+ * conversions keep sign and payload, and the f32 quiet bit becomes the f16 one when the
+ * result is rounded to f16. */
+static inline float
+sim__nan32(float a, float b, float c)
+{
+   uint32_t u = a != a   ? sim__as_u32(a)
+                : b != b ? sim__as_u32(b)
+                : c != c ? sim__as_u32(c)
+                         : 0x7FC00000u;
+   return sim__as_f32(u | 0x400000u);
+}
+static inline double
+sim__nan64(double a, double b, double c)
+{
+   uint64_t u = a != a   ? sim__as_u64(a)
+                : b != b ? sim__as_u64(b)
+                : c != c ? sim__as_u64(c)
+                         : 0x7FF8000000000000ull;
+   return sim__as_f64(u | (1ull << 51));
+}
+/* `r`, or the hardware's NaN when `r` is NaN. */
+static inline float
+sim__nanfix32(float r, float a, float b, float c)
+{
+   return SIM_UNLIKELY(r != r) ? sim__nan32(a, b, c) : r;
+}
+static inline double
+sim__nanfix64(double r, double a, double b, double c)
+{
+   return SIM_UNLIKELY(r != r) ? sim__nan64(a, b, c) : r;
+}
+/* f16 operations computed in double from f16 sources widened to float. */
+static inline double
+sim__nanfix16(double r, float a, float b, float c)
+{
+   return SIM_UNLIKELY(r != r) ? (double)sim__nan32(a, b, c) : r;
+}
+/* For templates whose operation picks its NaN itself. */
+#define SIM_NAN_AS_IS(r, a, b, c) (r)
+
 /*
  * VALU handler templates: the lane loop lives here, not in handlers. Each computes all 64
  * lanes into a temporary (vectorisable; inactive lanes compute garbage that is never
@@ -609,7 +663,8 @@ sim__as_u64(double f)
       sim__vdst32(w, in, r);                                                                \
    }
 
-#define SIM_VOP_F32_1(name, expr)                                                           \
+#define SIM_VOP_F32_1(name, expr) SIM_VOP_F32_1_NAN(name, sim__nanfix32, expr)
+#define SIM_VOP_F32_1_NAN(name, fix, expr)                                                  \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       uint32_t t0[64];                                                                      \
@@ -619,13 +674,14 @@ sim__as_u64(double f)
       float *r = (float *)sim__vdst32_rows(w, in, (uint32_t *)r_);                          \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          float a = A[l];                                                                    \
-         r[l] = (expr);                                                                     \
+         r[l] = fix((expr), a, 0.0f, 0.0f);                                                 \
       }                                                                                     \
       sim__f32_post(w, in, r);                                                              \
       sim__vdst32(w, in, (const uint32_t *)r);                                              \
    }
 
-#define SIM_VOP_F32_2(name, expr)                                                           \
+#define SIM_VOP_F32_2(name, expr) SIM_VOP_F32_2_NAN(name, sim__nanfix32, expr)
+#define SIM_VOP_F32_2_NAN(name, fix, expr)                                                  \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       uint32_t t0[64], t1[64];                                                              \
@@ -637,7 +693,7 @@ sim__as_u64(double f)
       float *r = (float *)sim__vdst32_rows(w, in, (uint32_t *)r_);                          \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          float a = A[l], b = B[l];                                                          \
-         r[l] = (expr);                                                                     \
+         r[l] = fix((expr), a, b, 0.0f);                                                    \
       }                                                                                     \
       sim__f32_post(w, in, r);                                                              \
       sim__vdst32(w, in, (const uint32_t *)r);                                              \
@@ -647,7 +703,8 @@ sim__as_u64(double f)
  * Mandelbrot run in perf); on hosts with FMA3 an ifunc-selected clone does it inline. */
 void sim__fma_rows(float *r, const float *a, const float *b, const float *c);
 
-#define SIM_VOP_F32_3(name, expr)                                                           \
+#define SIM_VOP_F32_3(name, expr) SIM_VOP_F32_3_NAN(name, sim__nanfix32, expr)
+#define SIM_VOP_F32_3_NAN(name, fix, expr)                                                  \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       uint32_t t0[64], t1[64], t2[64];                                                      \
@@ -661,13 +718,14 @@ void sim__fma_rows(float *r, const float *a, const float *b, const float *c);
       float *r = (float *)sim__vdst32_rows(w, in, (uint32_t *)r_);                          \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          float a = A[l], b = B[l], c = C[l];                                                \
-         r[l] = (expr);                                                                     \
+         r[l] = fix((expr), a, b, c);                                                       \
       }                                                                                     \
       sim__f32_post(w, in, r);                                                              \
       sim__vdst32(w, in, (const uint32_t *)r);                                              \
    }
 
-#define SIM_VOP_F64_2(name, expr)                                                           \
+#define SIM_VOP_F64_2(name, expr) SIM_VOP_F64_2_NAN(name, sim__nanfix64, expr)
+#define SIM_VOP_F64_2_NAN(name, fix, expr)                                                  \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       uint64_t u0[64], u1[64];                                                              \
@@ -678,13 +736,14 @@ void sim__fma_rows(float *r, const float *a, const float *b, const float *c);
       const double *B = sim__f64_in(w, (const double *)u1, f1);                             \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          double a = A[l], b = B[l];                                                         \
-         r[l] = (expr);                                                                     \
+         r[l] = fix((expr), a, b, 0.0);                                                     \
       }                                                                                     \
       sim__f64_post(w, in, r);                                                              \
       sim__vdst64(w, in, (const uint64_t *)r);                                              \
    }
 
-#define SIM_VOP_F64_1(name, expr)                                                           \
+#define SIM_VOP_F64_1(name, expr) SIM_VOP_F64_1_NAN(name, sim__nanfix64, expr)
+#define SIM_VOP_F64_1_NAN(name, fix, expr)                                                  \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       uint64_t u0[64];                                                                      \
@@ -693,13 +752,14 @@ void sim__fma_rows(float *r, const float *a, const float *b, const float *c);
       const double *A = sim__f64_in(w, (const double *)u0, f0);                             \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          double a = A[l];                                                                   \
-         r[l] = (expr);                                                                     \
+         r[l] = fix((expr), a, 0.0, 0.0);                                                   \
       }                                                                                     \
       sim__f64_post(w, in, r);                                                              \
       sim__vdst64(w, in, (const uint64_t *)r);                                              \
    }
 
-#define SIM_VOP_F64_3(name, expr)                                                           \
+#define SIM_VOP_F64_3(name, expr) SIM_VOP_F64_3_NAN(name, sim__nanfix64, expr)
+#define SIM_VOP_F64_3_NAN(name, fix, expr)                                                  \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       uint64_t u0[64], u1[64], u2[64];                                                      \
@@ -712,7 +772,7 @@ void sim__fma_rows(float *r, const float *a, const float *b, const float *c);
       const double *C = sim__f64_in(w, (const double *)u2, f2);                             \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          double a = A[l], b = B[l], c = C[l];                                               \
-         r[l] = (expr);                                                                     \
+         r[l] = fix((expr), a, b, c);                                                       \
       }                                                                                     \
       sim__f64_post(w, in, r);                                                              \
       sim__vdst64(w, in, (const uint64_t *)r);                                              \
@@ -921,7 +981,8 @@ sim__fminmax16(uint32_t a, uint32_t b, bool ieee, bool max)
 /* f16 handler templates: `a`, `b`, `c` are the (input-flushed) source values as float,
  * `ha`, `hb`, `hc` their f16 bits. `expr` is a double (or float) value rounded by
  * sim__f16_result; `store` is sim__vdst16 (bits 31:16 zeroed) or sim__vdst16_preserve. */
-#define SIM_VOP_F16_1(name, expr)                                                           \
+#define SIM_VOP_F16_1(name, expr) SIM_VOP_F16_1_NAN(name, sim__nanfix16, expr)
+#define SIM_VOP_F16_1_NAN(name, fix, expr)                                                  \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       uint32_t t0[64], r[64];                                                               \
@@ -930,12 +991,13 @@ sim__fminmax16(uint32_t a, uint32_t b, bool ieee, bool max)
          uint32_t ha = sim__f16_bits_in(w, A[l]);                                           \
          float a = sim__f16_to_f32(ha);                                                     \
          (void)a;                                                                           \
-         r[l] = sim__f16_result(w, in, (expr));                                             \
+         r[l] = sim__f16_result(w, in, fix((expr), a, 0.0f, 0.0f));                         \
       }                                                                                     \
       sim__vdst16(w, in, r);                                                                \
    }
 
-#define SIM_VOP_F16_2(name, expr)                                                           \
+#define SIM_VOP_F16_2(name, expr) SIM_VOP_F16_2_NAN(name, sim__nanfix16, expr)
+#define SIM_VOP_F16_2_NAN(name, fix, expr)                                                  \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       uint32_t t0[64], t1[64], r[64];                                                       \
@@ -945,7 +1007,7 @@ sim__fminmax16(uint32_t a, uint32_t b, bool ieee, bool max)
          uint32_t ha = sim__f16_bits_in(w, A[l]), hb = sim__f16_bits_in(w, B[l]);           \
          float a = sim__f16_to_f32(ha), b = sim__f16_to_f32(hb);                            \
          (void)ha, (void)hb, (void)a, (void)b;                                              \
-         r[l] = sim__f16_result(w, in, (expr));                                             \
+         r[l] = sim__f16_result(w, in, fix((expr), a, b, 0.0f));                            \
       }                                                                                     \
       sim__vdst16(w, in, r);                                                                \
    }
@@ -970,7 +1032,7 @@ sim__fminmax16(uint32_t a, uint32_t b, bool ieee, bool max)
 
 /* Result given as a value, rounded once to f16. */
 #define SIM_VOP_F16_3(name, store, expr)                                                    \
-   SIM_VOP_F16_3_BITS(name, store, sim__f16_result(w, in, (expr)))
+   SIM_VOP_F16_3_BITS(name, store, sim__f16_result(w, in, sim__nanfix16((expr), a, b, c)))
 
 /* ---- Lane masks -------------------------------------------------------------------------
  * 64 lane booleans (bytes 0/1) <-> a 64-bit lane mask, 8 lanes per multiply, so compare and

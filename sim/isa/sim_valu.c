@@ -522,5 +522,5 @@ void
 sim__fma_rows(float *r, const float *a, const float *b, const float *c)
 {
    for (unsigned l = 0; l < 64; l++)
-      r[l] = fmaf(a[l], b[l], c[l]);
+      r[l] = sim__nanfix32(fmaf(a[l], b[l], c[l]), a[l], b[l], c[l]);
 }

@@ -157,9 +157,9 @@ sim__op_v_fmac_f32(sim_wave *w, const sim_inst *in)
 /* if (IEEE_MODE && S0.f == sNaN) D.f = Quiet(S0.f); else if (IEEE_MODE && S1.f == sNaN)
  * D.f = Quiet(S1.f); else if (S0.f == NaN) D.f = S1.f; else if (S1.f == NaN) D.f = S0.f;
  * else D.f = (S0.f < S1.f ? S0.f : S1.f), -0 < +0. */
-SIM_VOP_F32_2(v_min_f32, sim__fmin32(a, b, w->ieee))
+SIM_VOP_F32_2_NAN(v_min_f32, SIM_NAN_AS_IS, sim__fmin32(a, b, w->ieee))
 /* V_MAX_F32: as V_MIN_F32 with >, +0 > -0. */
-SIM_VOP_F32_2(v_max_f32, sim__fmax32(a, b, w->ieee))
+SIM_VOP_F32_2_NAN(v_max_f32, SIM_NAN_AS_IS, sim__fmax32(a, b, w->ieee))
 
 /* D.f = S0.f * S1.f + D.f (not fused: the product is rounded first). */
 void
@@ -175,7 +175,7 @@ sim__op_v_mac_f32(sim_wave *w, const sim_inst *in)
    const float *C = sim__f32_in(w, (const float *)drow, f2);
    for (unsigned l = 0; l < 64; l++) {
       float p = A[l] * B[l];
-      r[l] = p + C[l];
+      r[l] = sim__nanfix32(p + C[l], A[l], B[l], C[l]);
    }
    sim__f32_post(w, in, r);
    sim__vdst32(w, in, (const uint32_t *)r);
@@ -194,7 +194,7 @@ sim__op_v_madmk_f32(sim_wave *w, const sim_inst *in)
       k = copysignf(0.0f, k);
    for (unsigned l = 0; l < 64; l++) {
       float p = A[l] * k;
-      r[l] = p + B[l];
+      r[l] = sim__nanfix32(p + B[l], A[l], k, B[l]);
    }
    sim__f32_post(w, in, r);
    sim__vdst32(w, in, (const uint32_t *)r);
@@ -213,7 +213,7 @@ sim__op_v_madak_f32(sim_wave *w, const sim_inst *in)
       k = copysignf(0.0f, k);
    for (unsigned l = 0; l < 64; l++) {
       float p = A[l] * B[l];
-      r[l] = p + k;
+      r[l] = sim__nanfix32(p + k, A[l], B[l], k);
    }
    sim__f32_post(w, in, r);
    sim__vdst32(w, in, (const uint32_t *)r);
@@ -252,7 +252,8 @@ sim__op_v_add_f16(sim_wave *w, const sim_inst *in)
    const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
    const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F16, t1);
    for (unsigned l = 0; l < 64; l++) {
-      float s = sim__f16_in(w, A[l] & 0xFFFF) + sim__f16_in(w, B[l] & 0xFFFF);
+      float a = sim__f16_in(w, A[l] & 0xFFFF), b = sim__f16_in(w, B[l] & 0xFFFF);
+      float s = sim__nanfix32(a + b, a, b, 0.0f);
       if (SIM_UNLIKELY(in->clamp))
          s = isnan(s) ? (w->dx10_clamp ? 0.0f : s) : fminf(fmaxf(s, 0.0f), 1.0f);
       r[l] = sim__f16_out(w, s);
@@ -268,7 +269,8 @@ sim__op_v_mul_f16(sim_wave *w, const sim_inst *in)
    const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_F16, t0);
    const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_F16, t1);
    for (unsigned l = 0; l < 64; l++) {
-      float s = sim__f16_in(w, A[l] & 0xFFFF) * sim__f16_in(w, B[l] & 0xFFFF);
+      float a = sim__f16_in(w, A[l] & 0xFFFF), b = sim__f16_in(w, B[l] & 0xFFFF);
+      float s = sim__nanfix32(a * b, a, b, 0.0f);
       if (SIM_UNLIKELY(in->clamp))
          s = isnan(s) ? (w->dx10_clamp ? 0.0f : s) : fminf(fmaxf(s, 0.0f), 1.0f);
       r[l] = sim__f16_out(w, s);
@@ -282,8 +284,8 @@ SIM_VOP_F16_2(v_subrev_f16, (double)b - a)
 
 /* V_MIN_F16 / V_MAX_F16: the IEEE-mode rules of V_MIN_F32 on f16 (clamp/omod do not apply
  * to a NaN or a selected operand beyond the usual clamp). */
-SIM_VOP_F16_2(v_min_f16, sim__f16_to_f32(sim__fminmax16(ha, hb, w->ieee, false)))
-SIM_VOP_F16_2(v_max_f16, sim__f16_to_f32(sim__fminmax16(ha, hb, w->ieee, true)))
+SIM_VOP_F16_2_NAN(v_min_f16, SIM_NAN_AS_IS, sim__f16_to_f32(sim__fminmax16(ha, hb, w->ieee, false)))
+SIM_VOP_F16_2_NAN(v_max_f16, SIM_NAN_AS_IS, sim__f16_to_f32(sim__fminmax16(ha, hb, w->ieee, true)))
 
 /* D.f16 = S0.f16 * 2^S1.i16 (the exponent is the low half of S1, signed). */
 void
@@ -294,7 +296,8 @@ sim__op_v_ldexp_f16(sim_wave *w, const sim_inst *in)
    const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_I32, t1);
    for (unsigned l = 0; l < 64; l++) {
       int e = (int16_t)(B[l] & 0xFFFF);
-      r[l] = sim__f16_result(w, in, ldexp((double)sim__f16_in(w, A[l] & 0xFFFF), e));
+      float a = sim__f16_in(w, A[l] & 0xFFFF);
+      r[l] = sim__f16_result(w, in, sim__nanfix16(ldexp((double)a, e), a, 0.0f, 0.0f));
    }
    sim__vdst16(w, in, r);
 }
@@ -308,10 +311,10 @@ mad16(sim_wave *w, const sim_inst *in, const uint32_t *A, const uint32_t *B, con
       uint32_t *r)
 {
    for (unsigned l = 0; l < 64; l++) {
-      float p = sim__f16_in(w, sim__f16_result(w, &(sim_inst){ 0 },
-                                               (double)sim__f16_in(w, A[l] & 0xFFFF) *
-                                                  sim__f16_in(w, B[l] & 0xFFFF)));
-      r[l] = sim__f16_result(w, in, (double)p + sim__f16_in(w, C[l] & 0xFFFF));
+      float a = sim__f16_in(w, A[l] & 0xFFFF), b = sim__f16_in(w, B[l] & 0xFFFF);
+      float c = sim__f16_in(w, C[l] & 0xFFFF);
+      float p = sim__f16_in(w, sim__f16_result(w, &(sim_inst){ 0 }, (double)a * b));
+      r[l] = sim__f16_result(w, in, sim__nanfix16((double)p + c, a, b, c));
    }
 }
 

@@ -296,11 +296,11 @@ sim__op_v_pack_b32_f16(sim_wave *w, const sim_inst *in)
 /* D.d = S0.d * S1.d + S2.d (fused). */
 SIM_VOP_F64_3(v_fma_f64, fma(a, b, c))
 /* IEEE-mode min/max of doubles (V_MIN_F64 / V_MAX_F64, rules as V_MIN_F32). */
-SIM_VOP_F64_2(v_min_f64, sim__fmin64(a, b, w->ieee))
-SIM_VOP_F64_2(v_max_f64, sim__fmax64(a, b, w->ieee))
+SIM_VOP_F64_2_NAN(v_min_f64, SIM_NAN_AS_IS, sim__fmin64(a, b, w->ieee))
+SIM_VOP_F64_2_NAN(v_max_f64, SIM_NAN_AS_IS, sim__fmax64(a, b, w->ieee))
 /* D.f = min3 / max3 of S0.f, S1.f, S2.f. */
-SIM_VOP_F32_3(v_min3_f32, sim__fmin32(sim__fmin32(a, b, w->ieee), c, w->ieee))
-SIM_VOP_F32_3(v_max3_f32, sim__fmax32(sim__fmax32(a, b, w->ieee), c, w->ieee))
+SIM_VOP_F32_3_NAN(v_min3_f32, SIM_NAN_AS_IS, sim__fmin32(sim__fmin32(a, b, w->ieee), c, w->ieee))
+SIM_VOP_F32_3_NAN(v_max3_f32, SIM_NAN_AS_IS, sim__fmax32(sim__fmax32(a, b, w->ieee), c, w->ieee))
 
 /* if (isNan(S0.f) || isNan(S1.f) || isNan(S2.f)) D.f = MIN3(S0.f, S1.f, S2.f);
  * else if (MAX3(S0.f, S1.f, S2.f) == S0.f) D.f = MAX(S1.f, S2.f);
@@ -317,7 +317,7 @@ med3_f32(float a, float b, float c, bool ieee)
       return sim__fmax32(a, c, ieee);
    return sim__fmax32(a, b, ieee);
 }
-SIM_VOP_F32_3(v_med3_f32, med3_f32(a, b, c, w->ieee))
+SIM_VOP_F32_3_NAN(v_med3_f32, SIM_NAN_AS_IS, med3_f32(a, b, c, w->ieee))
 
 /* D.f = S0.f * 2^S1.i. */
 void
@@ -328,7 +328,7 @@ sim__op_v_ldexp_f32(sim_wave *w, const sim_inst *in)
    const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
    const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_I32, t1);
    for (unsigned l = 0; l < 64; l++)
-      r[l] = ldexpf(A[l], (int32_t)B[l]);
+      r[l] = sim__nanfix32(ldexpf(A[l], (int32_t)B[l]), A[l], 0.0f, 0.0f);
    sim__f32_post(w, in, r);
    sim__vdst32(w, in, (const uint32_t *)r);
 }
@@ -344,7 +344,7 @@ sim__op_v_ldexp_f64(sim_wave *w, const sim_inst *in)
    const double *A = sim__f64_in(w, (const double *)u0, f0);
    const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_I32, t1);
    for (unsigned l = 0; l < 64; l++)
-      r[l] = ldexp(A[l], (int32_t)B[l]);
+      r[l] = sim__nanfix64(ldexp(A[l], (int32_t)B[l]), A[l], 0.0, 0.0);
    sim__f64_post(w, in, r);
    sim__vdst64(w, in, (const uint64_t *)r);
 }
@@ -548,7 +548,7 @@ sim__op_v_div_fmas_f32(sim_wave *w, const sim_inst *in)
       int k = 0;
       if ((vcc >> l) & 1)
          k = exp32(C[l]) >= 127 ? 64 : -64;
-      r[l] = fma_scaled32(A[l], B[l], C[l], k);
+      r[l] = sim__nanfix32(fma_scaled32(A[l], B[l], C[l], k), A[l], B[l], C[l]);
    }
    sim__f32_post(w, in, r);
    sim__vdst32(w, in, (const uint32_t *)r);
@@ -571,7 +571,7 @@ sim__op_v_div_fmas_f64(sim_wave *w, const sim_inst *in)
       int k = 0;
       if ((vcc >> l) & 1)
          k = exp64(C[l]) >= 1023 ? 128 : -128;
-      r[l] = fma_scaled64(A[l], B[l], C[l], k);
+      r[l] = sim__nanfix64(fma_scaled64(A[l], B[l], C[l], k), A[l], B[l], C[l]);
    }
    sim__f64_post(w, in, r);
    sim__vdst64(w, in, (const uint64_t *)r);
@@ -592,7 +592,7 @@ sim__op_v_div_fmas_f64(sim_wave *w, const sim_inst *in)
  * so it is returned as the signed overflow, as later ISA guides spell out.
  */
 #define DIV_FIXUP(ty, UT, AS_U, AS_F, EXP, qnan_bit, dnan, ulim, emax)                      \
-   static ty div_fixup_##ty(ty s0, ty s1, ty s2)                                             \
+   static ty div_fixup_##ty(ty s0, ty s1, ty s2)                                            \
    {                                                                                        \
       UT sign = (UT)((AS_U(s1) ^ AS_U(s2)) >> (sizeof(UT) * 8 - 1)) << (sizeof(UT) * 8 - 1); \
       if (isnan(s2))                                                                        \
@@ -618,9 +618,9 @@ DIV_FIXUP(double, uint64_t, sim__as_u64, sim__as_f64, exp64, 1ull << 51,
           0xFFF8000000000000ull, -1075, 2047)
 
 /* D.f = Divide fixup and flags -- S0.f = Quotient, S1.f = Denominator, S2.f = Numerator. */
-SIM_VOP_F32_3(v_div_fixup_f32, div_fixup_float(a, b, c))
+SIM_VOP_F32_3_NAN(v_div_fixup_f32, SIM_NAN_AS_IS, div_fixup_float(a, b, c))
 /* D.d = Divide fixup and flags, double precision. */
-SIM_VOP_F64_3(v_div_fixup_f64, div_fixup_double(a, b, c))
+SIM_VOP_F64_3_NAN(v_div_fixup_f64, SIM_NAN_AS_IS, div_fixup_double(a, b, c))
 
 /* ---- V_TRIG_PREOP_F64 ----------------------------------------------------------------------
  * shift = S1.u[4:0] * 53; if (exponent(S0.d) > 1077) shift += exponent(S0.d) - 1077;
@@ -771,8 +771,13 @@ sim__op_v_cvt_pkrtz_f16_f32(sim_wave *w, const sim_inst *in)
 
 /* ---- Legacy multiply-add, cube map ------------------------------------------------------ */
 
-/* D.f = S0.f * S1.f + S2.f with DX9 rules (0.0 * x = +0.0), two roundings. */
-SIM_VOP_F32_3(v_mad_legacy_f32, sim__fmul_legacy(a, b) + c)
+/* D.f = S0.f * S1.f + S2.f with DX9 rules (0.0 * x = +0.0), two roundings. A NaN result
+ * comes from S2 alone when the legacy product is +0, so the NaN sources are S0 and S1 only
+ * when neither is zero. */
+#define LEGACY_NANFIX(r, a, b, c)                                                           \
+   ((a) == 0.0f || (b) == 0.0f ? sim__nanfix32(r, c, 0.0f, 0.0f) : sim__nanfix32(r, a, b, c))
+SIM_VOP_F32_3_NAN(v_mad_legacy_f32, LEGACY_NANFIX, sim__fmul_legacy(a, b) + c)
+#undef LEGACY_NANFIX
 
 /* Cube map major axis: z when |S2| >= |S0| and |S2| >= |S1|, else y when |S1| >= |S0|,
  * else x (NaN comparisons are false). */

@@ -105,7 +105,8 @@ pk_src_f16(sim_wave *w, const sim_inst *in, unsigned i, float *lo, float *hi)
    }
 }
 
-#define PK_F16(name, nsrc, expr)                                                            \
+#define PK_F16(name, nsrc, expr) PK_F16_NAN(name, nsrc, sim__nanfix16, expr)
+#define PK_F16_NAN(name, nsrc, fix, expr)                                                   \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       float al[64], ah[64], bl[64], bh[64], cl[64], ch[64];                                 \
@@ -116,9 +117,9 @@ pk_src_f16(sim_wave *w, const sim_inst *in, unsigned i, float *lo, float *hi)
          pk_src_f16(w, in, 2, cl, ch);                                                      \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          float a = al[l], b = bl[l], c = nsrc > 2 ? cl[l] : 0.0f;                           \
-         uint32_t lo = sim__f16_result(w, in, (expr));                                      \
+         uint32_t lo = sim__f16_result(w, in, fix((expr), a, b, c));                        \
          a = ah[l], b = bh[l], c = nsrc > 2 ? ch[l] : 0.0f;                                 \
-         uint32_t hi = sim__f16_result(w, in, (expr));                                      \
+         uint32_t hi = sim__f16_result(w, in, fix((expr), a, b, c));                        \
          (void)c;                                                                           \
          r[l] = lo | hi << 16;                                                              \
       }                                                                                     \
@@ -128,9 +129,9 @@ pk_src_f16(sim_wave *w, const sim_inst *in, unsigned i, float *lo, float *hi)
 PK_F16(v_pk_add_f16, 2, (double)a + b)
 PK_F16(v_pk_mul_f16, 2, (double)a * b)
 PK_F16(v_pk_fma_f16, 3, sim__fma16(a, b, c))
-PK_F16(v_pk_min_f16, 2,
+PK_F16_NAN(v_pk_min_f16, 2, SIM_NAN_AS_IS,
        sim__f16_to_f32(sim__fminmax16(sim__f32_to_f16(a), sim__f32_to_f16(b), w->ieee, false)))
-PK_F16(v_pk_max_f16, 2,
+PK_F16_NAN(v_pk_max_f16, 2, SIM_NAN_AS_IS,
        sim__f16_to_f32(sim__fminmax16(sim__f32_to_f16(a), sim__f32_to_f16(b), w->ieee, true)))
 
 /* ---- Mixed precision ---------------------------------------------------------------------
@@ -211,7 +212,12 @@ sim__op_v_dot2_f32_f16(sim_wave *w, const sim_inst *in)
       float c = sim__as_f32(C[l]);
       if ((in->neg >> 2) & 1)
          c = -c;
-      r[l] = (float)((double)al[l] * bl[l] + (double)ah[l] * bh[l] + c);
+      float d = (float)((double)al[l] * bl[l] + (double)ah[l] * bh[l] + c);
+      /* NaN sources in the order the sum reads them: S0.lo, S1.lo, S0.hi, S1.hi, S2. */
+      if (SIM_UNLIKELY(d != d))
+         d = al[l] != al[l] || bl[l] != bl[l] ? sim__nan32(al[l], bl[l], 0.0f)
+                                              : sim__nan32(ah[l], bh[l], c);
+      r[l] = d;
    }
    sim__f32_post(w, in, r);
    sim__vdst32(w, in, (const uint32_t *)r);

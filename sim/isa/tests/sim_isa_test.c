@@ -181,6 +181,7 @@ main(int argc, char **argv)
    t_ops_tests();
    t_sample_tests();
    t_wavesync_tests();
+   t_nan_tests();
    if (t_failures) {
       fprintf(stderr, "%d check(s) failed\n", t_failures);
       return 1;

@@ -62,6 +62,7 @@ void t_scratch_tests(void);
 void t_ops_tests(void);
 void t_sample_tests(void);
 void t_wavesync_tests(void);
+void t_nan_tests(void);
 
 #define TEST(name) static void name(void)
 #define RUN(name)                                                                           \
