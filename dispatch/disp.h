@@ -39,6 +39,10 @@ struct _cl_event {
    cl_command_type command_type;
    hsa_signal_t signal;              /* 0 handle: none (user events) */
    atomic_int status;                /* written under lock; read lock-free */
+   /* Set by a queue's fault callback before it releases the signal of this event's command
+    * on the dead ring: work wired to that signal runs at once, possibly before the command
+    * is retired and `status` turns negative, and must fail as a dependant (disp_command.c). */
+   atomic_int failing;
    atomic_bool submitted;            /* signal is wired into HSA work, or status terminal */
    /* obj.internal_refs: API references together hold one; commands, queues and waiters
     * hold the others. */

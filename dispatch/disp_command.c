@@ -130,6 +130,24 @@ disp_command_abort(struct disp_command *cmd)
    disp_event_release_internal(ev);
 }
 
+static bool
+event_failed(struct _cl_event *ev)
+{
+   return atomic_load(&ev->status) < 0 || atomic_load(&ev->failing) != 0;
+}
+
+/* Whether a dependency failed, or is failing: its queue faulted and released its signal
+ * before retiring it (disp_queue.c), so this command may have run meanwhile. */
+static bool
+deps_failed(const struct disp_command *cmd)
+{
+   for (cl_uint i = 0; i < cmd->num_deps; i++) {
+      if (event_failed(cmd->deps[i]))
+         return true;
+   }
+   return cmd->prev && event_failed(cmd->prev);
+}
+
 /* First half of retiring a command that reached a terminal state with `status`: releases
  * HSA work waiting for it and its payload, and stores the event's final status (before the
  * queue can look idle). The second half is disp__queue_commands_done, then command_free. */
@@ -138,14 +156,8 @@ command_finish_status(struct disp_command *cmd, cl_int status, bool may_block)
 {
    struct _cl_event *ev = cmd->event;
    /* A failed dependency that was already wired into HSA fails this command too. */
-   if (status == CL_SUCCESS) {
-      for (cl_uint i = 0; i < cmd->num_deps && status == CL_SUCCESS; i++) {
-         if (atomic_load(&cmd->deps[i]->status) < 0)
-            status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-      }
-      if (cmd->prev && atomic_load(&cmd->prev->status) < 0)
-         status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-   }
+   if (status == CL_SUCCESS && deps_failed(cmd))
+      status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
    /* HSA work waiting for this event may go on (a failed event releases it too, so
     * nothing hangs; its dependants fail as above). */
    const struct rt_hsa *hsa = rt_hsa();
@@ -199,6 +211,10 @@ work_done_handler(hsa_signal_value_t value, void *arg)
    struct disp_command *cmd = arg;
    disp__runtime_callback_enter();
    cl_int status = cmd->fault_status;
+   /* Behind a failed command its work ran on garbage: no completion step (a read's copy to
+    * the application's memory), the command fails. */
+   if (status == CL_SUCCESS && deps_failed(cmd))
+      status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
    if (status == CL_SUCCESS && cmd->complete)
       status = cmd->complete(cmd);
    command_finish(cmd, status, false);

@@ -28,6 +28,7 @@ disp__event_create(struct _cl_context *ctx, struct _cl_command_queue *q, cl_comm
    icd_object_init(&ev->obj, ICD_TYPE_EVENT);
    atomic_init(&ev->status, q ? CL_QUEUED : CL_SUBMITTED);
    atomic_init(&ev->submitted, false);
+   atomic_init(&ev->failing, 0);
    disp__mutex_init(&ev->lock);
    pthread_cond_init(&ev->cond, NULL);
    ev->command_type = type;

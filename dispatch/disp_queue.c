@@ -75,6 +75,7 @@ queue_error_callback_body(hsa_status_t status, hsa_queue_t *source, void *data)
       if (!c->fault_status)
          c->fault_status = c == oldest ? CL_OUT_OF_RESOURCES
                                        : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+      atomic_store(&c->event->failing, c->fault_status);
       /* Released at once: the handler that retires it waits for fifo_lock meanwhile. */
       hsa->hsa_signal_store_screlease(c->work_signal, 0);
    }

@@ -301,7 +301,43 @@ test_fault(cl_program p)
 
 /* Blocking transfers queued right behind a kernel that faults (no clFinish between): each
  * returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST instead of waiting forever for the
- * release barrier left on the dead AQL ring; the queue then works on. */
+ * release barrier left on the dead AQL ring; the queue then works on. The kernel waits for
+ * a user event that another thread completes while the transfer blocks: so the transfer is
+ * always enqueued behind a kernel that has not failed yet (one that faulted and retired
+ * before the transfer was enqueued is no longer its predecessor, and the transfer runs). */
+struct gate {
+   cl_event ev;
+};
+
+static void *
+open_gate(void *arg)
+{
+   struct gate *g = arg;
+   usleep(50000);
+   clSetUserEventStatus(g->ev, CL_COMPLETE);
+   return NULL;
+}
+
+/* Enqueues the faulting kernel `k` behind a user event another thread completes in 50 ms;
+ * the caller joins *t after its blocking call. */
+static void
+fault_behind_gate(cl_kernel k, struct gate *g, pthread_t *t)
+{
+   cl_int err;
+   g->ev = clCreateUserEvent(ctx, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 64 }, NULL, 1, &g->ev, NULL),
+                CL_SUCCESS);
+   pthread_create(t, NULL, open_gate, g);
+}
+
+static void
+gate_done(struct gate *g, pthread_t t)
+{
+   pthread_join(t, NULL);
+   clReleaseEvent(g->ev);
+}
+
 static void
 test_fault_blocking(cl_program p)
 {
@@ -310,20 +346,22 @@ test_fault_blocking(cl_program p)
    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
    clSetKernelArg(k, 0, sizeof(cl_mem), &m);
    int h[16] = { 0 };
-   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 64 }, NULL, 0, NULL, NULL),
-                CL_SUCCESS);
+   struct gate g;
+   pthread_t t;
+   fault_behind_gate(k, &g, &t);
    CHECK_EQ_INT(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof(h), h, 0, NULL, NULL),
                 CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 64 }, NULL, 0, NULL, NULL),
-                CL_SUCCESS);
+   gate_done(&g, t);
+   fault_behind_gate(k, &g, &t);
    CHECK_EQ_INT(clEnqueueWriteBuffer(q, m, CL_TRUE, 0, sizeof(h), h, 0, NULL, NULL),
                 CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 64 }, NULL, 0, NULL, NULL),
-                CL_SUCCESS);
+   gate_done(&g, t);
+   fault_behind_gate(k, &g, &t);
    void *map = clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ, 0, sizeof(h), 0, NULL, NULL,
                                   &err);
    CHECK_EQ_INT(err, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
    CHECK(map == NULL);
+   gate_done(&g, t);
    clReleaseKernel(k);
    /* The queue works on. */
    int v = 0x5678, back = 0;
