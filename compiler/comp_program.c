@@ -215,6 +215,23 @@ comp_CreateProgramWithSource(cl_context context, cl_uint count, const char **str
    return comp_program_to_handle(prog);
 }
 
+cl_int
+comp__check_device_list(struct _cl_context *ctx, const cl_device_id *list, cl_uint n,
+                        bool distinct)
+{
+   for (cl_uint i = 0; i < n; i++) {
+      struct _cl_device_id *dev = plat_device_from_handle(list[i]);
+      if (!dev || !plat_context_has_device(ctx, dev))
+         return ICD_ERROR(CL_INVALID_DEVICE, "device_list[%u] is not a device of the context",
+                          i);
+      for (cl_uint j = 0; distinct && j < i; j++) {
+         if (list[j] == list[i])
+            return ICD_ERROR(CL_INVALID_DEVICE, "device_list[%u] repeats [%u]", i, j);
+      }
+   }
+   return CL_SUCCESS;
+}
+
 cl_program CL_API_CALL
 comp_CreateProgramWithBinary(cl_context context, cl_uint num_devices,
                              const cl_device_id *device_list, const size_t *lengths,
@@ -232,21 +249,10 @@ comp_CreateProgramWithBinary(cl_context context, cl_uint num_devices,
                                              (void *)device_list, num_devices));
       return NULL;
    }
-   for (cl_uint i = 0; i < num_devices; i++) {
-      struct _cl_device_id *dev = plat_device_from_handle(device_list[i]);
-      if (!dev || !plat_context_has_device(ctx, dev)) {
-         icd_set_errcode(errcode_ret, ICD_ERROR(CL_INVALID_DEVICE,
-                                                "device_list[%u] is not a device of the context",
-                                                i));
-         return NULL;
-      }
-      for (cl_uint j = 0; j < i; j++) {
-         if (device_list[j] == device_list[i]) {
-            icd_set_errcode(errcode_ret,
-                            ICD_ERROR(CL_INVALID_DEVICE, "device_list[%u] repeats [%u]", i, j));
-            return NULL;
-         }
-      }
+   cl_int derr = comp__check_device_list(ctx, device_list, num_devices, true);
+   if (derr != CL_SUCCESS) {
+      icd_set_errcode(errcode_ret, derr);
+      return NULL;
    }
    if (!lengths || !binaries) {
       icd_set_errcode(errcode_ret, ICD_ERROR(CL_INVALID_VALUE, "lengths %p, binaries %p",

@@ -804,14 +804,10 @@ comp_LinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *de
       icd_set_errcode(errcode_ret, ICD_ERROR(CL_INVALID_VALUE, "user_data without pfn_notify"));
       return NULL;
    }
-   for (cl_uint i = 0; i < num_devices; i++) {
-      struct _cl_device_id *dev = plat_device_from_handle(device_list[i]);
-      if (!dev || !plat_context_has_device(ctx, dev)) {
-         icd_set_errcode(errcode_ret, ICD_ERROR(CL_INVALID_DEVICE,
-                                                "device_list[%u] is not a device of the context",
-                                                i));
-         return NULL;
-      }
+   cl_int derr = comp__check_device_list(ctx, device_list, num_devices, false);
+   if (derr != CL_SUCCESS) {
+      icd_set_errcode(errcode_ret, derr);
+      return NULL;
    }
    struct comp__options parsed;
    char *opt_error = NULL;

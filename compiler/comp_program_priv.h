@@ -56,6 +56,11 @@ struct _cl_program *comp__program_create(struct _cl_context *ctx,
                                          cl_uint num_devices, comp_program_origin origin);
 
 /* Index of `dev` among the program's devices, or -1. */
+/* CL_INVALID_DEVICE (logged) when an entry of `list` is not a device of `ctx`, or, with
+ * `distinct`, repeats an earlier one; else CL_SUCCESS. */
+cl_int comp__check_device_list(struct _cl_context *ctx, const cl_device_id *list, cl_uint n,
+                               bool distinct);
+
 int comp__program_device_index(const struct _cl_program *prog, const struct _cl_device_id *dev);
 
 /* A device entry back to "never built" (source and IL programs), or only its executable

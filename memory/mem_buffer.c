@@ -94,12 +94,9 @@ mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fl
    hsa_agent_t agents[MEM_MAX_AGENTS];
    uint32_t num_agents = mem__context_agents(ctx, agents);
    struct _cl_mem *mem;
-   cl_int err = mem__object_alloc(&mem);
+   cl_int err = mem__object_create(ctx, dev, &mem);
    if (err != CL_SUCCESS)
       return err;
-   plat_context_retain_internal(ctx);
-   mem->context = ctx;
-   mem->device = dev;
    mem->flags = flags & ACCESS_FLAGS ? flags : flags | CL_MEM_READ_WRITE;
    mem->size = size;
    if (props) {
