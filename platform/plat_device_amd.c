@@ -16,6 +16,10 @@
 /* cl_ext.h of Debian's OpenCL headers 2023.04 has both structures; spelled out here so the
  * layout is checked where it is written. */
 _Static_assert(sizeof(cl_device_pci_bus_info_khr) == 16, "four cl_uint");
+
+/* Two queries ROCm's OpenCL answers but no header documents (clinfo asks both). */
+#define PLAT_DEVICE_MAX_REAL_TIME_COMPUTE_QUEUES_AMD 0x404D
+#define PLAT_DEVICE_MAX_REAL_TIME_COMPUTE_UNITS_AMD 0x404E
 _Static_assert(sizeof(cl_device_topology_amd) == 24, "type + 17 unused + bus/device/function");
 
 static cl_int
@@ -205,6 +209,11 @@ plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_n
    case CL_DEVICE_AVAILABLE_ASYNC_QUEUES_AMD:
       /* The compute pipes the hardware scheduler maps queues onto. */
       SCALAR(cl_uint, 8);
+   case PLAT_DEVICE_MAX_REAL_TIME_COMPUTE_QUEUES_AMD:
+   case PLAT_DEVICE_MAX_REAL_TIME_COMPUTE_UNITS_AMD:
+      /* hsacl makes no real-time queues (a queue property asking for real-time compute
+       * units is refused), so none, and no compute units reserved for them. */
+      SCALAR(cl_uint, 0);
    case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_AMD:
       SCALAR(size_t, 256);
    case CL_DEVICE_MAX_WORK_GROUP_SIZE_AMD:

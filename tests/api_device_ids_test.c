@@ -111,6 +111,9 @@ test_device(cl_device_id d, cl_device_pci_bus_info_khr *bus, cl_uchar uuid[CL_UU
                 CL_SUCCESS);
    CHECK_EQ_INT(max_wg_amd, max_wg);
    CHECK(uint_info(d, CL_DEVICE_AVAILABLE_ASYNC_QUEUES_AMD) >= 1);
+   /* ROCm's two undocumented real-time queries (clinfo asks them): no real-time queues. */
+   CHECK_EQ_INT(uint_info(d, 0x404D), 0);
+   CHECK_EQ_INT(uint_info(d, 0x404E), 0);
 
    /* Free memory follows a 64 MiB buffer's life. */
    cl_int err;
