@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static unsigned test_passed, test_failed;
@@ -47,6 +48,15 @@ static unsigned test_passed, test_failed;
                  g_ ? g_ : "(null)", w_ ? w_ : "(null)");                                   \
       }                                                                                     \
    } while (0)
+
+/* Seconds on the monotonic clock, for tests that bound how long something took. */
+static inline double
+test_now_s(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* A test that could deadlock calls test_watchdog(name, seconds) first: with no end by then
  * it exits 2 with "<name>: no progress in <seconds> s" (async-signal-safe), instead of
