@@ -1,4 +1,5 @@
 /* Harness: sim__mem_find over test allocations, llvm-mc assembly, wave runner. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,7 +14,8 @@ uint32_t t_lds_size = sizeof(t_lds);
 uint8_t *t_scratch;
 uint64_t t_scratch_size;
 
-#define T_MAX_ALLOCS 256
+/* The tests' allocations are never freed: room for all of them, checked. */
+#define T_MAX_ALLOCS 4096
 static sim_alloc t_allocs[T_MAX_ALLOCS];
 static unsigned t_nallocs;
 
@@ -29,6 +31,10 @@ sim__mem_find(uint64_t va)
 void *
 t_alloc(size_t size, uint32_t flags)
 {
+   if (t_nallocs == T_MAX_ALLOCS) {
+      fprintf(stderr, "sim_isa_test: more than %d allocations (T_MAX_ALLOCS)\n", T_MAX_ALLOCS);
+      abort();
+   }
    size_t rounded = (size + 4095) & ~(size_t)4095;
    void *p = aligned_alloc(4096, rounded);
    memset(p, 0, rounded);
