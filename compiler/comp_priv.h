@@ -98,7 +98,7 @@ comp__spirv_translator_identity(char *buf, size_t size);
  * llvm-spirv-15 on PATH or at its configured path) and the validator (HSACL_SPIRV_VALIDATOR,
  * else spirv-val). Without either, devices report no IL support. */
 bool
-comp__spirv_translator_available(void);
+comp__spirv_helpers_available(void);
 
 /* Rewrites an Itanium-mangled OpenCL built-in name from the SPIR target's address-space
  * mangling to amdgcn's (see comp_mangle.c). Returns 1 and a malloc'd NUL-terminated name in

@@ -346,10 +346,11 @@ static bool il_supported;
 static void
 il_probe(void)
 {
-   il_supported = comp__spirv_translator_available();
+   il_supported = comp__spirv_helpers_available();
    if (!il_supported)
       icd_log(ICD_LOG_WARN, "compiler", "the SPIR-V translator (llvm-spirv-15, or "
-              "HSACL_SPIRV_TRANSLATOR) is not installed: devices report no IL support");
+              "HSACL_SPIRV_TRANSLATOR) or validator (spirv-val, or HSACL_SPIRV_VALIDATOR) "
+              "is not installed: devices report no IL support");
 }
 
 bool

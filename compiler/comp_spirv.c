@@ -745,7 +745,7 @@ resolve_translator(char *buf, size_t size)
 }
 
 bool
-comp__spirv_translator_available(void)
+comp__spirv_helpers_available(void)
 {
    char found[4096];
    return resolve_translator(found, sizeof(found)) &&
