@@ -512,7 +512,7 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
    case CL_DEVICE_SINGLE_FP_CONFIG:
       /* -cl-fp32-correctly-rounded-divide-sqrt gives IEEE division and sqrt (the ROCm
        * device libraries' __oclc_correctly_rounded_sqrt32, no 2.5-ulp fpmath on fdiv):
-       * tests/api_fp_config_test.c checks them bit for bit. */
+       * tests/platform/api_fp_config_test.c checks them bit for bit. */
       RET_SCALAR(cl_device_fp_config, CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
                                          CL_FP_FMA | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
    case CL_DEVICE_DOUBLE_FP_CONFIG:

@@ -44,7 +44,7 @@ static const struct {
    { 12, "cl_khr_int64_base_atomics" },        /* Int64Atomics */
    { 38, REQ_GENERIC },                        /* GenericPointer */
    { 17, REQ_PIPES },                          /* Pipes: __opencl_c_pipes */
-   /* Image devices (OpenCL SPIR-V environment §5.1; tests/api_image_ext_test.c runs an
+   /* Image devices (OpenCL SPIR-V environment §5.1; tests/memory/api_image_ext_test.c runs an
     * image kernel from SPIR-V): */
    { 13, REQ_IMAGES },                         /* ImageBasic */
    { 20, REQ_IMAGES },                         /* LiteralSampler */

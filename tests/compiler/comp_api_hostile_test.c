@@ -1,0 +1,80 @@
+/*
+ * comp_api_hostile_test — OpenCL C source that ended the process: clang's debugging
+ * pragmas (`#pragma clang __debug crash`, parser_crash, overflow_stack, llvm_fatal_error,
+ * ...) and nesting deep enough to overflow the calling thread's stack in clang's parser
+ * and Sema. Each pragma fails clBuildProgram with CL_BUILD_PROGRAM_FAILURE and a log line
+ * naming it; deeply nested programs build (on the build's own large stack), or, past the
+ * stack's margin (HSACL_BUILD_STACK set small here), fail with a log line; the process
+ * lives on and the next build works.
+ *
+ * The stack bound abandons the front end through LLVM's fatal-error trap, which cannot
+ * reclaim what clang allocated: this test runs with LeakSanitizer off
+ * (tests/compiler/CMakeLists.txt).
+ */
+#include "comp_api_test.h"
+
+/* `prefix` repeated n times, then `middle`, then `suffix` n times, inside a kernel. */
+static char *
+nested(const char *prefix, const char *middle, const char *suffix, int n)
+{
+   size_t lp = strlen(prefix), ls = strlen(suffix);
+   char *s = malloc((lp + ls) * (size_t)n + strlen(middle) + 256), *w = s;
+   w += sprintf(w, "kernel void k(global int *o) { int a = o[1]; o[0] = ");
+   for (int i = 0; i < n; i++, w += lp)
+      memcpy(w, prefix, lp);
+   w += sprintf(w, "%s", middle);
+   for (int i = 0; i < n; i++, w += ls)
+      memcpy(w, suffix, ls);
+   sprintf(w, "; }\n");
+   return s;
+}
+
+static const char ok_src[] = "kernel void k(global int *o) { o[0] = 1; }\n";
+
+int
+main(void)
+{
+   test_setup();
+
+   /* Every `#pragma clang __debug` command, and one through _Pragma in a macro. */
+   static const char *const commands[] = {
+      "crash", "parser_crash", "overflow_stack", "llvm_fatal_error", "llvm_unreachable",
+      "assert", "handle_crash", "captured", "bogus", NULL,
+   };
+   for (const char *const *c = commands; *c; c++) {
+      char src[256];
+      snprintf(src, sizeof(src), "#pragma clang __debug %s\n%s", *c, ok_src);
+      CHECK_EQ_INT(build_expecting(src, "__debug"), CL_BUILD_PROGRAM_FAILURE);
+   }
+   CHECK_EQ_INT(build_expecting("#define P(x) _Pragma(#x)\nP(clang __debug crash)\n"
+                                "kernel void k(global int *o) { o[0] = 1; }\n",
+                                "__debug crash"),
+                CL_BUILD_PROGRAM_FAILURE);
+
+   /* Nesting that overflowed an 8 MiB stack (65,000 levels in Sema's walk of a chain of
+    * additions; the parser's recursion for prefix operators): now it builds. */
+   char *s = nested("!", "a", "", 100000);
+   CHECK_EQ_INT(build_expecting(s, NULL), CL_SUCCESS);
+   free(s);
+   s = nested("1+", "a", "", 100000);
+   CHECK_EQ_INT(build_expecting(s, NULL), CL_SUCCESS);
+   free(s);
+   s = nested("a = ", "1", "", 100000);
+   CHECK_EQ_INT(build_expecting(s, NULL), CL_SUCCESS);
+   free(s);
+
+   /* Past the stack's margin: a build error, not a crash. */
+   setenv("HSACL_BUILD_STACK", "16777216", 1);
+   s = nested("!", "a", "", 400000);
+   CHECK_EQ_INT(build_expecting(s, "nests too deeply"), CL_BUILD_PROGRAM_FAILURE);
+   free(s);
+   s = nested("(", "a", ")", 400000); /* clang's own bracket bound comes first */
+   CHECK_EQ_INT(build_expecting(s, "bracket"), CL_BUILD_PROGRAM_FAILURE);
+   free(s);
+   unsetenv("HSACL_BUILD_STACK");
+
+   /* The process is whole. */
+   CHECK_EQ_INT(build_expecting(ok_src, NULL), CL_SUCCESS);
+   clReleaseContext(context);
+   return test_main_end();
+}
