@@ -1,6 +1,7 @@
 /* Scalar scratch (S_SCRATCH_LOAD/STORE_DWORD{,X2,X4}) through the wave's FLAT_SCRATCH, and
  * the GWS / GDS-ordered-count instructions, which fault here because no queue has a GWS or
- * GDS allocation (sim_ds.c says why). */
+ * GDS allocation (sim_ds.c says why), and the s_sendmsg message types. */
+#include <stdio.h>
 #include <string.h>
 #include "sim_isa_test.h"
 
@@ -93,10 +94,91 @@ TEST(gws_ordered_count_fault)
    CHECK_EQ(w->v[1][0], 0xABC);
 }
 
+static unsigned t_irq_count, t_irq_agent;
+static uint32_t t_irq_payload;
+
+static void
+t_irq(unsigned agent, uint32_t payload)
+{
+   t_irq_count++;
+   t_irq_agent = agent;
+   t_irq_payload = payload;
+}
+
+/* s_sendmsg: MSG_INTERRUPT interrupts the host with M0[23:0] (M0 = 0xAB123456: 0x123456);
+ * SYSMSG TTRACE_PC does nothing (thread trace off); the graphics messages, the trap
+ * handler's, the reserved ids and SYSMSG operations are illegal instructions naming the
+ * message; STALL_WAVE_GEN and HALT_WAVES end the dispatch with an exception (no debugger).
+ * s_sendmsghalt sends, then halts (exception); with an illegal message it is that fault. */
+TEST(sendmsg_types)
+{
+   __atomic_store_n(&sim__interrupt_hook, t_irq, __ATOMIC_RELEASE);
+   sim_wave *w = t_wave();
+   SIM_M0(w) = 0xAB123456u;
+   t_irq_count = 0;
+   CHECK_EQ(t_run(w, "s_sendmsg sendmsg(MSG_INTERRUPT)\n"
+                     "s_sendmsg sendmsg(MSG_SYSMSG, SYSMSG_OP_TTRACE_PC)\n"
+                     "s_mov_b32 s1, 5"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(t_irq_count, 1);
+   CHECK_EQ(t_irq_payload, 0x123456);
+   CHECK_EQ(t_irq_agent, 0);
+   CHECK_EQ(w->s[1], 5);
+   static const struct {
+      const char *src, *msg;
+      sim_fault_kind kind;
+   } cases[] = {
+      {"s_sendmsg sendmsg(MSG_GS, GS_OP_EMIT, 0)", "message 2 (graphics",
+       SIM_FAULT_ILLEGAL_INSTRUCTION},
+      {"s_sendmsg sendmsg(MSG_GS_DONE, GS_OP_NOP)", "message 3 (graphics",
+       SIM_FAULT_ILLEGAL_INSTRUCTION},
+      {"s_sendmsg sendmsg(MSG_ORDERED_PS_DONE)", "message 7 (graphics",
+       SIM_FAULT_ILLEGAL_INSTRUCTION},
+      {"s_sendmsg sendmsg(MSG_EARLY_PRIM_DEALLOC)", "message 8 (graphics",
+       SIM_FAULT_ILLEGAL_INSTRUCTION},
+      {"s_sendmsg sendmsg(MSG_GS_ALLOC_REQ)", "message 9 (graphics",
+       SIM_FAULT_ILLEGAL_INSTRUCTION},
+      {"s_sendmsg sendmsg(MSG_SAVEWAVE)", "message 4 (the trap handler's context save",
+       SIM_FAULT_ILLEGAL_INSTRUCTION},
+      {"s_sendmsg sendmsg(MSG_GET_DOORBELL)", "message 10 (the trap handler's context save",
+       SIM_FAULT_ILLEGAL_INSTRUCTION},
+      {"s_sendmsg sendmsg(MSG_SYSMSG, SYSMSG_OP_ECC_ERR_INTERRUPT)",
+       "message 15 (a system message of the trap handler's", SIM_FAULT_ILLEGAL_INSTRUCTION},
+      {"s_sendmsg sendmsg(MSG_SYSMSG, SYSMSG_OP_REG_RD)",
+       "message 15 (a system message of the trap handler's", SIM_FAULT_ILLEGAL_INSTRUCTION},
+      {"s_sendmsg sendmsg(15, 3, 0)", "message 15 (reserved system message",
+       SIM_FAULT_ILLEGAL_INSTRUCTION},
+      {"s_sendmsg sendmsg(0, 0, 0)", "message 0 (reserved", SIM_FAULT_ILLEGAL_INSTRUCTION},
+      {"s_sendmsg sendmsg(11, 0, 0)", "message 11 (reserved", SIM_FAULT_ILLEGAL_INSTRUCTION},
+      {"s_sendmsg sendmsg(14, 0, 0)", "message 14 (reserved", SIM_FAULT_ILLEGAL_INSTRUCTION},
+      {"s_sendmsg sendmsg(MSG_STALL_WAVE_GEN)", "MSG_STALL_WAVE_GEN", SIM_FAULT_TRAP},
+      {"s_sendmsg sendmsg(MSG_HALT_WAVES)", "MSG_HALT_WAVES", SIM_FAULT_TRAP},
+      {"s_sendmsghalt sendmsg(MSG_GS_ALLOC_REQ)", "message 9 (graphics",
+       SIM_FAULT_ILLEGAL_INSTRUCTION},
+      {"s_sendmsghalt sendmsg(MSG_INTERRUPT)", "s_sendmsghalt", SIM_FAULT_TRAP},
+   };
+   for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+      w = t_wave();
+      SIM_M0(w) = 0x42;
+      t_irq_count = 0;
+      char src[160];
+      snprintf(src, sizeof(src), "%s\ns_mov_b32 s1, 5", cases[i].src);
+      if (t_run(w, src) != cases[i].kind || !strstr(t_fault.message, cases[i].msg)) {
+         fprintf(stderr, "FAIL %s: %s: %s\n", t_current, cases[i].src, t_fault.message);
+         t_failures++;
+      }
+      CHECK_EQ(w->s[1], 0); /* the wave stopped there */
+   }
+   CHECK_EQ(t_irq_count, 1); /* s_sendmsghalt sent its interrupt before halting */
+   CHECK_EQ(t_irq_payload, 0x42);
+   __atomic_store_n(&sim__interrupt_hook, NULL, __ATOMIC_RELEASE);
+}
+
 void
 t_wavesync_tests(void)
 {
    RUN(s_scratch_load_store);
    RUN(s_scratch_fault);
    RUN(gws_ordered_count_fault);
+   RUN(sendmsg_types);
 }
