@@ -265,7 +265,8 @@ two_data(unsigned op)
  * flushing (LLVM relies on LDS float atomics respecting the mode register, unlike the
  * older global ones); min/max return the other operand for a NaN one (sNaN as qNaN, as
  * MODE.IEEE = 0 would), -0 < +0; the compare is the float one (-0 == +0, NaN never
- * equal). */
+ * equal); an add's NaN is the VALU's (sim__nanfix32: MEM's NaN, else DATA's, quieted; inf
+ * + -inf the default NaN, not the host's 0xFFC00000). */
 static inline float
 ds_flush32(float x, bool flush)
 {
@@ -287,7 +288,7 @@ rmw_float(const sim_wave *w, unsigned op, uint64_t t, uint64_t d, uint64_t d2, b
       switch (op) {
       case A_MIN_F: return sim__as_u64(ds_flush64(sim__fmin64(a, b, false), fo));
       case A_MAX_F: return sim__as_u64(ds_flush64(sim__fmax64(a, b, false), fo));
-      case A_ADD_F: return sim__as_u64(ds_flush64(a + b, fo));
+      case A_ADD_F: return sim__as_u64(ds_flush64(sim__nanfix64(a + b, a, b, 0.0), fo));
       default: return a == b ? d2 : t;
       }
    }
@@ -296,7 +297,7 @@ rmw_float(const sim_wave *w, unsigned op, uint64_t t, uint64_t d, uint64_t d2, b
    switch (op) {
    case A_MIN_F: return sim__as_u32(ds_flush32(sim__fmin32(a, b, false), fo));
    case A_MAX_F: return sim__as_u32(ds_flush32(sim__fmax32(a, b, false), fo));
-   case A_ADD_F: return sim__as_u32(ds_flush32(a + b, fo));
+   case A_ADD_F: return sim__as_u32(ds_flush32(sim__nanfix32(a + b, a, b, 0.0f), fo));
    default: return a == b ? d2 : t;
    }
 }
