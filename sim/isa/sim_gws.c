@@ -144,7 +144,7 @@ data0(sim_wave *w, const sim_inst *in, uint32_t *value)
 }
 
 static void
-wait(sim_wave *w, unsigned rid, unsigned kind, uint32_t ticket)
+wait_begin(sim_wave *w, unsigned rid, unsigned kind, uint32_t ticket)
 {
    w->gws_wait = (uint8_t)kind;
    w->gws_rid = (uint8_t)rid;
@@ -211,7 +211,7 @@ sim__op_ds_gws_sema_p(sim_wave *w, const sim_inst *in)
    uint32_t ticket = r->released;
    pthread_mutex_unlock(&g->lock);
    if (!go)
-      wait(w, rid, SIM_GWS_WAIT_SEMA_P, ticket);
+      wait_begin(w, rid, SIM_GWS_WAIT_SEMA_P, ticket);
 }
 
 void
@@ -249,5 +249,5 @@ sim__op_ds_gws_barrier(sim_wave *w, const sim_inst *in)
    }
    pthread_mutex_unlock(&g->lock);
    if (!last)
-      wait(w, rid, SIM_GWS_WAIT_BARRIER, ticket);
+      wait_begin(w, rid, SIM_GWS_WAIT_BARRIER, ticket);
 }
