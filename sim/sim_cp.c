@@ -278,8 +278,9 @@ async_main(void *arg)
    uint64_t start = sim__cp_clock();
    sim_fault fault;
    memset(&fault, 0, sizeof(fault));
-   hsa_status_t st = sim__isa_dispatch_scratch(cp->agent, job.scratch, p,
-                                               (uint64_t)(uintptr_t)job.packet, &fault);
+   hsa_status_t st = sim__isa_dispatch_queue(cp->agent, job.scratch,
+                                             atomic_load_explicit(&cp->gws, memory_order_acquire),
+                                             p, (uint64_t)(uintptr_t)job.packet, &fault);
    if (st != HSA_STATUS_SUCCESS)
       cp_fail(cp, st, fault_bits(fault.kind), &fault, "kernel dispatch failed");
    else
@@ -365,8 +366,9 @@ process_packet(sim_cp *cp, uint64_t index)
          return true; /* it completes on its own thread */
       sim_fault fault;
       memset(&fault, 0, sizeof(fault));
-      hsa_status_t st = sim__isa_dispatch_scratch(cp->agent, scratch, p,
-                                                  (uint64_t)(uintptr_t)packet, &fault);
+      hsa_status_t st = sim__isa_dispatch_queue(
+         cp->agent, scratch, atomic_load_explicit(&cp->gws, memory_order_acquire), p,
+         (uint64_t)(uintptr_t)packet, &fault);
       if (st != HSA_STATUS_SUCCESS) {
          cp_fail(cp, st, fault_bits(fault.kind), &fault, "kernel dispatch failed");
          return false;

@@ -170,6 +170,9 @@ struct sim_cp {
    bool processing;               /* the CP thread is processing a packet itself */
    unsigned agent;                /* GPU agent number (sim_isa.h): whose L2 the packets use */
    void *owner;                   /* the front end's queue */
+   /* The queue's GWS allocation (sim_isa.h), handed to its dispatches; NULL: none. Set by
+    * the front end (release) before the packets that may use it are rung for. */
+   _Atomic(sim_gws *) gws;
 };
 
 void sim__cp_init(sim_cp *cp, const sim_cp_ops *ops, void *owner, uint64_t id, void *ring,

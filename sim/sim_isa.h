@@ -174,6 +174,40 @@ hsa_status_t sim__isa_dispatch_scratch(unsigned agent, sim_scratch *scratch,
                                        uint64_t packet_va, sim_fault *fault);
 
 /*
+ * Global wave sync (GWS): the 64 resources of a GPU's GWS block ("Vega" ISA, "Global wave
+ * sync and atomic ordered count", DS_GWS_*), each a counter that is a semaphore or a
+ * sense-reversing barrier. A queue holding a GWS allocation (the software KFD's
+ * hsaKmtAllocQueueGWS, amdkfd's AMDKFD_IOC_ALLOC_QUEUE_GWS) hands it to the waves of its
+ * dispatches: resource id = M0[21:16] + OFFSET0[5:0] (6 bits), below `size`. A wave that must
+ * wait (DS_GWS_SEMA_P on a zero count, DS_GWS_BARRIER before the last wave arrived) waits in
+ * the interpreter without holding its host thread (sim/isa/sim_gws.c). The state outlives
+ * dispatches, as the hardware's does: a barrier's count is set by DS_GWS_INIT and re-armed by
+ * each barrier's last wave. The front end embeds it in its queue.
+ */
+#define SIM_GWS_RESOURCES 64u
+typedef struct sim_gws {
+   uint32_t size;          /* resources the queue may address (amdkfd gives all 64) */
+   pthread_mutex_t lock;
+   pthread_cond_t changed; /* a resource changed: threads whose work-groups all wait look */
+   uint64_t changes;       /* under `lock`: bumped at every change */
+   struct sim_gws_resource {
+      int64_t counter;     /* semaphore count, or barrier arrivals still expected */
+      uint32_t flag;       /* barrier: flips when the last wave arrives */
+      uint32_t released;   /* semaphore: DS_GWS_SEMA_RELEASE_ALL count */
+   } res[SIM_GWS_RESOURCES];
+} sim_gws;
+
+/* _init/_finish bracket a sim_gws embedded in a front end's queue: every resource zero. */
+void sim__gws_init(sim_gws *g, uint32_t size);
+void sim__gws_finish(sim_gws *g);
+
+/* sim__isa_dispatch_scratch on a queue with GWS allocation `gws` (NULL: none; then every
+ * DS_GWS_* instruction faults as an illegal instruction). */
+hsa_status_t sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
+                                     const hsa_kernel_dispatch_packet_t *packet,
+                                     uint64_t packet_va, sim_fault *fault);
+
+/*
  * The GPU agents' L2 caches (sim/isa/sim_cache.c). On gfx906, coarse-grained memory is
  * cached in the agent's L2 and made coherent only at packet boundaries, by the CP's
  * acquire (L2 invalidate) and release (L2 write-back) fences at system scope; agent scope

@@ -43,13 +43,20 @@ sim__nthreads(void)
 
 /* ---- Per-thread work-group context ------------------------------------------------- */
 
+/* A work-group's home on a host thread: its waves, VGPRs, LDS and (without the queue's
+ * scratch) private memory. A thread has one, and more while every work-group it holds waits
+ * on GWS (run_workgroups_ex): a compute unit holds several work-groups at once. */
 typedef struct sim_tctx {
+   sim_wg wg;
+   bool live;             /* holds a work-group that has not ended */
    sim_wave waves[SIM_MAX_WAVES];
    uint32_t (*vgprs)[64]; /* SIM_MAX_WAVES * 256 rows */
    uint8_t *lds;
    uint8_t *scratch;
    uint64_t scratch_cap;
-   struct sim_l1 *l1; /* checking mode: this thread's vector L1 */
+   struct sim_l1 *l1; /* checking mode: this thread's vector L1 (the thread's first only) */
+   struct sim_tctx **extra; /* the thread's further homes, kept for later dispatches */
+   unsigned nextra;
 } sim_tctx;
 
 static pthread_key_t tctx_key;
@@ -61,6 +68,9 @@ tctx_free(void *p)
    sim_tctx *t = p;
    if (!t)
       return;
+   for (unsigned i = 0; i < t->nextra; i++)
+      tctx_free(t->extra[i]);
+   free(t->extra);
    free(t->vgprs);
    free(t->lds);
    free(t->scratch);
@@ -75,13 +85,9 @@ tctx_key_init(void)
 }
 
 static sim_tctx *
-tctx_get(void)
+tctx_create(void)
 {
-   pthread_once(&tctx_once, tctx_key_init);
-   sim_tctx *t = pthread_getspecific(tctx_key);
-   if (t)
-      return t;
-   t = calloc(1, sizeof(*t));
+   sim_tctx *t = calloc(1, sizeof(*t));
    if (!t)
       return NULL;
    t->vgprs = malloc((size_t)SIM_MAX_WAVES * 256 * 256);
@@ -90,8 +96,38 @@ tctx_get(void)
       tctx_free(t);
       return NULL;
    }
-   pthread_setspecific(tctx_key, t);
    return t;
+}
+
+static sim_tctx *
+tctx_get(void)
+{
+   pthread_once(&tctx_once, tctx_key_init);
+   sim_tctx *t = pthread_getspecific(tctx_key);
+   if (t)
+      return t;
+   t = tctx_create();
+   if (t)
+      pthread_setspecific(tctx_key, t);
+   return t;
+}
+
+/* A home of the thread whose first home is `t` that holds no work-group, or NULL (out of
+ * host memory). */
+static sim_tctx *
+tctx_spare(sim_tctx *t)
+{
+   for (unsigned i = 0; i < t->nextra; i++)
+      if (!t->extra[i]->live)
+         return t->extra[i];
+   sim_tctx **a = realloc(t->extra, (t->nextra + 1) * sizeof(*a));
+   if (!a)
+      return NULL;
+   t->extra = a;
+   sim_tctx *c = tctx_create();
+   if (c)
+      t->extra[t->nextra++] = c;
+   return c;
 }
 
 /* ---- Initial state -------------------------------------------------------------------- */
@@ -273,33 +309,48 @@ watchdog_expired(sim_disp *d)
 }
 
 /* Runs the waves of one work-group round-robin, each for a turn: until s_barrier,
- * s_endpgm, s_sleep or SIM_WAVE_SLICE taken backward branches. A barrier releases when every
- * wave that has not ended has reached it. */
-static void
+ * s_endpgm, s_sleep, a GWS wait or SIM_WAVE_SLICE taken backward branches. A barrier
+ * releases when every wave that has not ended has reached it; a wave waiting on GWS goes on
+ * when sim__gws_ready says so. True when the work-group is done (ended, faulted or stopped
+ * by the watchdog); false when every wave left waits and some wait on GWS, which only
+ * another work-group (or dispatch) can change. */
+static bool
 wg_run(sim_wg *wg)
 {
    for (;;) {
-      unsigned at_barrier = 0, live = 0;
+      unsigned at_barrier = 0, gws = 0, live = 0;
+      bool ran = false;
       for (unsigned i = 0; i < wg->nwaves; i++) {
          sim_wave *w = &wg->waves[i];
-         if (w->status == SIM_WAVE_RUNNING || w->status == SIM_WAVE_YIELD)
+         if (w->status == SIM_WAVE_GWS && !sim__gws_ready(w))
+            continue;
+         if (w->status == SIM_WAVE_RUNNING || w->status == SIM_WAVE_YIELD) {
             sim__wave_run(w);
+            ran = true;
+         }
          if (w->status == SIM_WAVE_FAULT || atomic_load_explicit(&wg->disp->faulted,
                                                                   memory_order_relaxed))
-            return;
+            return true;
       }
       for (unsigned i = 0; i < wg->nwaves; i++) {
          if (wg->waves[i].status == SIM_WAVE_BARRIER)
             at_barrier++;
+         if (wg->waves[i].status == SIM_WAVE_GWS)
+            gws++;
          if (wg->waves[i].status != SIM_WAVE_ENDED)
             live++;
       }
       if (!live)
-         return;
+         return true;
       if (watchdog_expired(wg->disp))
-         return;
-      if (at_barrier < live)
+         return true;
+      if (at_barrier + gws < live)
          continue; /* some wave is still on its way to the barrier */
+      if (gws) {
+         if (!ran)
+            return false;
+         continue; /* look again whether a GWS wait is over */
+      }
       for (unsigned i = 0; i < wg->nwaves; i++)
          if (wg->waves[i].status == SIM_WAVE_BARRIER)
             wg->waves[i].status = SIM_WAVE_RUNNING;
@@ -336,81 +387,191 @@ queue_scratch_claim(sim_disp *d, sim_wg *wg)
 /* Open dispatches (the pool's list), read without the lock to decide whether to rotate. */
 static _Atomic unsigned pool_open;
 
+static void
+fault_oom(sim_disp *d, const char *what)
+{
+   int expected = 0;
+   if (atomic_compare_exchange_strong(&d->faulted, &expected, 1)) {
+      d->fault.kind = SIM_FAULT_OUT_OF_RESOURCES;
+      snprintf(d->fault.message, sizeof(d->fault.message), "%s", what);
+   }
+}
+
+enum { TAKE_STARTED = 1, TAKE_BUSY = 0, TAKE_NONE = -1, TAKE_FAULT = -2 };
+
+/* Starts the next work-group of `d` in home `t`: TAKE_STARTED, TAKE_NONE when none is left,
+ * TAKE_FAULT when the dispatch faulted, or (GWS dispatches only) TAKE_BUSY when the GPU has
+ * no room for another of its work-groups now. A GWS dispatch's work-groups may wait for
+ * each other, so one never waits for scratch slots other work-groups hold: it takes the
+ * slots of a whole work-group without waiting, before it takes the work-group. */
+static int
+wg_take(sim_disp *d, sim_tctx *t, uint64_t *counts, struct sim_l1 *l1)
+{
+   sim_wg *wg = &t->wg;
+   /* The translation caches stay for the whole dispatch (run_workgroups_ex empties them). */
+   const sim_alloc *xcache[SIM_XCACHE_N];
+   sim_program *prog = wg->prog;
+   memcpy(xcache, wg->xcache, sizeof(xcache));
+   memset(wg, 0, sizeof(*wg));
+   memcpy(wg->xcache, xcache, sizeof(xcache));
+   wg->prog = prog;
+   wg->disp = d;
+   wg->lds = t->lds;
+   wg->lds_size = d->lds_size;
+   wg->waves = t->waves;
+   wg->l1 = l1;
+   bool slots = d->qscratch && d->wave_scratch && d->qscratch->slots;
+   if (d->gws) {
+      if (atomic_fetch_add(&d->resident, 1) >= d->resident_cap) {
+         atomic_fetch_sub(&d->resident, 1);
+         return TAKE_BUSY;
+      }
+      if (slots) {
+         if (d->wg_waves > d->qscratch->slots) {
+            atomic_fetch_sub(&d->resident, 1);
+            wg->nwaves = d->wg_waves;
+            queue_scratch_claim(d, wg); /* faults: the work-group can never fit */
+            return TAKE_FAULT;
+         }
+         if (!sim__scratch_try_claim(d->qscratch, d->wg_waves, wg->scratch_slot)) {
+            atomic_fetch_sub(&d->resident, 1);
+            return TAKE_BUSY;
+         }
+         wg->scratch_slots = d->wg_waves;
+      }
+   }
+   uint64_t i = atomic_fetch_add_explicit(&d->next_wg, 1, memory_order_relaxed);
+   if (i >= d->nwg_total) {
+      if (wg->scratch_slots)
+         sim__scratch_release(d->qscratch, wg->scratch_slots, wg->scratch_slot);
+      if (d->gws)
+         atomic_fetch_sub(&d->resident, 1);
+      return TAKE_NONE;
+   }
+   wg->id[0] = (uint32_t)(i % d->nwg[0]);
+   wg->id[1] = (uint32_t)((i / d->nwg[0]) % d->nwg[1]);
+   wg->id[2] = (uint32_t)(i / ((uint64_t)d->nwg[0] * d->nwg[1]));
+   unsigned items = 1;
+   for (int k = 0; k < 3; k++) {
+      uint32_t left = d->grid[k] - wg->id[k] * d->wgsize[k];
+      wg->size[k] = left < d->wgsize[k] ? left : d->wgsize[k];
+      items *= wg->size[k];
+   }
+   wg->nwaves = (items + 63) / 64;
+   t->live = true; /* from here wg_end undoes what was taken */
+   if (d->qscratch) {
+      if (!d->gws && !queue_scratch_claim(d, wg))
+         return TAKE_FAULT;
+   } else {
+      wg->scratch_size = (uint64_t)wg->nwaves * d->wave_scratch;
+   }
+   if (wg->scratch_size > t->scratch_cap) {
+      uint8_t *sp = realloc(t->scratch, wg->scratch_size);
+      if (!sp) {
+         char msg[96];
+         snprintf(msg, sizeof(msg), "out of host memory for %llu bytes of scratch",
+                  (unsigned long long)wg->scratch_size);
+         fault_oom(d, msg);
+         return TAKE_FAULT;
+      }
+      t->scratch = sp;
+      t->scratch_cap = wg->scratch_size;
+   }
+   if (!d->qscratch)
+      wg->scratch = t->scratch;
+   memset(wg->lds, 0, wg->lds_size);
+   for (unsigned w = 0; w < wg->nwaves; w++) {
+      t->waves[w].counts = counts;
+      wave_init(d, wg, &t->waves[w], w, t);
+   }
+   return TAKE_STARTED;
+}
+
+/* The work-group of home `t` is over (ended, faulted or abandoned): what it held goes back. */
+static void
+wg_end(sim_disp *d, sim_tctx *t)
+{
+   if (t->wg.scratch_slots)
+      sim__scratch_release(d->qscratch, t->wg.scratch_slots, t->wg.scratch_slot);
+   t->wg.scratch_slots = 0;
+   if (d->gws)
+      atomic_fetch_sub(&d->resident, 1);
+   t->live = false;
+}
+
 /* Runs work-groups of `d` until none is left, a fault, or (when `rotate` is non-NULL and set)
- * another dispatch is open, after one work-group; *rotate is set after the first. */
+ * another dispatch is open, after one work-group; *rotate is set after the first.
+ *
+ * A thread holds one work-group at a time, run to its end, except while every work-group it
+ * holds waits on GWS: then it starts another in a further home, as a compute unit holds
+ * several, up to the GPU's room for the dispatch (resident_cap); with no room and none left
+ * to start it sleeps until the GWS changes (or 1 ms passes: the watchdog is checked). So a
+ * barrier across every work-group of a dispatch completes when the GPU could hold them all,
+ * as on hardware, and hangs until the watchdog when it could not. */
 static void
 run_workgroups_ex(sim_disp *d, bool *rotate)
 {
    sim_tctx *t = tctx_get();
    if (!t) {
-      int expected = 0;
-      if (atomic_compare_exchange_strong(&d->faulted, &expected, 1)) {
-         d->fault.kind = SIM_FAULT_OUT_OF_RESOURCES;
-         snprintf(d->fault.message, sizeof(d->fault.message), "out of host memory");
-      }
+      fault_oom(d, "out of host memory");
       return;
    }
    uint64_t *counts = sim__counts_thread();
-   sim_wg wg;
-   memset(&wg, 0, sizeof(wg));
-   wg.disp = d;
-   wg.lds = t->lds;
-   wg.lds_size = d->lds_size;
-   wg.waves = t->waves;
+   struct sim_l1 *l1 = NULL;
    /* The CP invalidates the L1 at the dispatch's start: this thread's lines go. */
    if (SIM_UNLIKELY(sim__cache_checking))
-      wg.l1 = sim__l1_begin(&t->l1);
+      l1 = sim__l1_begin(&t->l1);
+   for (unsigned k = 0; k <= t->nextra; k++) {
+      sim_tctx *c = k ? t->extra[k - 1] : t;
+      memset(c->wg.xcache, 0, sizeof(c->wg.xcache));
+      c->wg.prog = NULL;
+   }
+   unsigned held = 0; /* homes of this thread holding a work-group */
    for (;;) {
       if (atomic_load_explicit(&d->faulted, memory_order_relaxed) || watchdog_expired(d))
          break;
-      if (rotate && *rotate && atomic_load_explicit(&pool_open, memory_order_relaxed) > 1)
+      if (!held && rotate && *rotate &&
+          atomic_load_explicit(&pool_open, memory_order_relaxed) > 1)
          break; /* another dispatch is open: let the caller share this thread */
-      uint64_t i = atomic_fetch_add_explicit(&d->next_wg, 1, memory_order_relaxed);
-      if (i >= d->nwg_total)
-         break;
-      wg.id[0] = (uint32_t)(i % d->nwg[0]);
-      wg.id[1] = (uint32_t)((i / d->nwg[0]) % d->nwg[1]);
-      wg.id[2] = (uint32_t)(i / ((uint64_t)d->nwg[0] * d->nwg[1]));
-      unsigned items = 1;
-      for (int k = 0; k < 3; k++) {
-         uint32_t left = d->grid[k] - wg.id[k] * d->wgsize[k];
-         wg.size[k] = left < d->wgsize[k] ? left : d->wgsize[k];
-         items *= wg.size[k];
-      }
-      wg.nwaves = (items + 63) / 64;
-      if (d->qscratch) {
-         if (!queue_scratch_claim(d, &wg))
-            break;
-      } else {
-         wg.scratch_size = (uint64_t)wg.nwaves * d->wave_scratch;
-      }
-      if (wg.scratch_size > t->scratch_cap) {
-         uint8_t *s = realloc(t->scratch, wg.scratch_size);
-         if (!s) {
-            int expected = 0;
-            if (atomic_compare_exchange_strong(&d->faulted, &expected, 1)) {
-               d->fault.kind = SIM_FAULT_OUT_OF_RESOURCES;
-               snprintf(d->fault.message, sizeof(d->fault.message),
-                        "out of host memory for %llu bytes of scratch",
-                        (unsigned long long)wg.scratch_size);
-            }
-            break;
+      uint64_t seen = d->gws ? sim__gws_changes(d->gws) : 0;
+      if (!held) {
+         int st = wg_take(d, t, counts, l1);
+         if (st == TAKE_BUSY) {
+            sim__gws_wait_change(d->gws, seen, 1000000);
+            continue;
          }
-         t->scratch = s;
-         t->scratch_cap = wg.scratch_size;
+         if (st != TAKE_STARTED)
+            break;
+         held++;
       }
-      wg.scratch = t->scratch;
-      memset(wg.lds, 0, wg.lds_size);
-      for (unsigned w = 0; w < wg.nwaves; w++) {
-         t->waves[w].counts = counts;
-         wave_init(d, &wg, &t->waves[w], w, t);
+      bool all_wait = true;
+      for (unsigned k = 0; k <= t->nextra; k++) {
+         sim_tctx *c = k ? t->extra[k - 1] : t;
+         if (!c->live || !wg_run(&c->wg))
+            continue;
+         wg_end(d, c);
+         held--;
+         all_wait = false;
+         if (rotate)
+            *rotate = true;
       }
-      wg_run(&wg);
-      if (wg.scratch_slots)
-         sim__scratch_release(d->qscratch, wg.scratch_slots, wg.scratch_slot);
-      wg.scratch_slots = 0;
-      if (rotate)
-         *rotate = true;
+      if (!held || !all_wait)
+         continue;
+      /* Every work-group here waits on GWS: room for one more? */
+      sim_tctx *c = tctx_spare(t);
+      int st = c ? wg_take(d, c, counts, l1) : TAKE_BUSY;
+      if (st == TAKE_STARTED)
+         held++;
+      else if (st == TAKE_FAULT)
+         break;
+      else
+         sim__gws_wait_change(d->gws, seen, 1000000);
+   }
+   /* A fault or the watchdog left work-groups unfinished: their resources go back. */
+   for (unsigned k = 0; k <= t->nextra; k++) {
+      sim_tctx *c = k ? t->extra[k - 1] : t;
+      if (c->live)
+         wg_end(d, c);
    }
    sim__counts_flush(counts);
 }
@@ -594,6 +755,30 @@ sim__isa_dispatch_scratch(unsigned agent, sim_scratch *scratch,
                           const hsa_kernel_dispatch_packet_t *packet, uint64_t packet_va,
                           sim_fault *fault)
 {
+   return sim__isa_dispatch_queue(agent, scratch, NULL, packet, packet_va, fault);
+}
+
+/* Work-groups of the dispatch the GPU holds at once: 60 compute units (the topology's
+ * count), each with 4 SIMDs of 10 wave slots and 256 VGPRs a lane (a work-group's waves
+ * spread over the 4), 64 KiB of LDS, and 16 work-groups at most. */
+#define SIM_GPU_CUS 60u
+static uint32_t
+resident_cap(const sim_disp *d)
+{
+   uint32_t per_simd = 256 / d->nvgpr;
+   per_simd = per_simd < 10 ? per_simd : 10;
+   uint32_t per_cu = per_simd / ((d->wg_waves + 3) / 4);
+   if (d->lds_size && 65536 / d->lds_size < per_cu)
+      per_cu = 65536 / d->lds_size;
+   per_cu = per_cu < 16 ? per_cu : 16;
+   return SIM_GPU_CUS * (per_cu ? per_cu : 1);
+}
+
+hsa_status_t
+sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
+                        const hsa_kernel_dispatch_packet_t *packet, uint64_t packet_va,
+                        sim_fault *fault)
+{
    memset(fault, 0, sizeof(*fault));
    const sim_alloc *ka = sim__mem_find(packet->kernel_object);
    if (!ka || packet->kernel_object - ka->va + 64 > ka->size)
@@ -698,6 +883,9 @@ sim__isa_dispatch_scratch(unsigned agent, sim_scratch *scratch,
       goto out;
    }
    d->qscratch = scratch;
+   d->gws = gws;
+   d->wg_waves = ((uint32_t)d->wgsize[0] * d->wgsize[1] * d->wgsize[2] + 63) / 64;
+   d->resident_cap = resident_cap(d);
    d->dispatch_id = atomic_fetch_add(&dispatch_counter, 1);
 
    const char *tr = getenv("HSACL_SIM_TRACE");
@@ -739,13 +927,15 @@ out:
 }
 
 sim_fault_kind
-sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, uint8_t *lds, uint32_t lds_size,
-                           uint8_t *scratch, uint64_t scratch_size, sim_fault *fault)
+sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, sim_gws *gws, uint8_t *lds,
+                           uint32_t lds_size, uint8_t *scratch, uint64_t scratch_size,
+                           sim_fault *fault)
 {
    sim_disp d;
    sim_wg wg;
    memset(&d, 0, sizeof(d));
    memset(&wg, 0, sizeof(wg));
+   d.gws = gws;
    wg.disp = &d;
    wg.lds = lds;
    wg.lds_size = lds_size;
@@ -763,7 +953,12 @@ sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, uint8_t *lds, uint32_t
       sim__wave_run(w);
       if (w->status == SIM_WAVE_BARRIER)
          barriers++; /* a single wave passes its own barrier */
-      else if (w->status != SIM_WAVE_YIELD)
+      else if (w->status == SIM_WAVE_GWS && !sim__gws_ready(w)) {
+         /* Nothing else runs that could release it: the hang the watchdog reports. */
+         sim__fault(w, SIM_FAULT_WATCHDOG, 0, "the wave waits on GWS resource %u forever",
+                    w->gws_rid);
+         break;
+      } else if (w->status != SIM_WAVE_YIELD && w->status != SIM_WAVE_RUNNING)
          break;
       w->status = SIM_WAVE_RUNNING;
    }

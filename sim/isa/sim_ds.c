@@ -265,7 +265,8 @@ two_data(unsigned op)
  * flushing (LLVM relies on LDS float atomics respecting the mode register, unlike the
  * older global ones); min/max return the other operand for a NaN one (sNaN as qNaN, as
  * MODE.IEEE = 0 would), -0 < +0; the compare is the float one (-0 == +0, NaN never
- * equal). */
+ * equal); an add's NaN is the VALU's (sim__nanfix32: MEM's NaN, else DATA's, quieted; inf
+ * + -inf the default NaN, not the host's 0xFFC00000). */
 static inline float
 ds_flush32(float x, bool flush)
 {
@@ -287,7 +288,7 @@ rmw_float(const sim_wave *w, unsigned op, uint64_t t, uint64_t d, uint64_t d2, b
       switch (op) {
       case A_MIN_F: return sim__as_u64(ds_flush64(sim__fmin64(a, b, false), fo));
       case A_MAX_F: return sim__as_u64(ds_flush64(sim__fmax64(a, b, false), fo));
-      case A_ADD_F: return sim__as_u64(ds_flush64(a + b, fo));
+      case A_ADD_F: return sim__as_u64(ds_flush64(sim__nanfix64(a + b, a, b, 0.0), fo));
       default: return a == b ? d2 : t;
       }
    }
@@ -296,7 +297,7 @@ rmw_float(const sim_wave *w, unsigned op, uint64_t t, uint64_t d, uint64_t d2, b
    switch (op) {
    case A_MIN_F: return sim__as_u32(ds_flush32(sim__fmin32(a, b, false), fo));
    case A_MAX_F: return sim__as_u32(ds_flush32(sim__fmax32(a, b, false), fo));
-   case A_ADD_F: return sim__as_u32(ds_flush32(a + b, fo));
+   case A_ADD_F: return sim__as_u32(ds_flush32(sim__nanfix32(a + b, a, b, 0.0f), fo));
    default: return a == b ? d2 : t;
    }
 }
@@ -737,62 +738,7 @@ sim__op_ds_nop(sim_wave *w, const sim_inst *in)
 {
 }
 
-/*
- * Global wave sync ([ISA] 11.x "Global wave sync and atomic ordered count", 12.x
- * DS_GWS_*): GWS_INIT (resource = DATA0 of the first active lane), GWS_SEMA_V (+1),
- * GWS_SEMA_BR (+DATA0, bulk release), GWS_SEMA_P (wait while 0, then -1),
- * GWS_SEMA_RELEASE_ALL and GWS_BARRIER (wait until DATA0 + 1 waves arrived) act on
- * resource M0[21:16] + OFFSET0[5:0] of the queue's GWS allocation, one of the 64 counters
- * GWS holds, shared by every wave of the queue's dispatches.
- *
- * No queue here has a GWS allocation, as on a Radeon VII / MI50 without one: both front
- * ends report NumGws 0 (the software KFD refuses hsaKmtAllocQueueGWS, ROCr then never
- * creates a cooperative queue) and the software runtime creates queues without GWS. A GWS
- * instruction therefore addresses a resource outside its VMID's allocation (size 0): the
- * dispatch ends with an illegal-instruction fault naming the resource, the answer the
- * interpreter already gives for GDS (the same 64 KiB block's other half), rather than the
- * hang a barrier or semaphore wait on an unallocated counter would be.
- */
-static void
-gws_unallocated(sim_wave *w, const sim_inst *in, const char *what)
-{
-   char why[96];
-   unsigned id = ((SIM_M0(w) >> 16) & 0x3F) + ((uint32_t)in->imm & 0x3F);
-   snprintf(why, sizeof(why), "%s on GWS resource %u: the queue has no GWS allocation",
-            what, id);
-   sim__fault_illegal(w, in, why);
-}
-
-void
-sim__op_ds_gws_init(sim_wave *w, const sim_inst *in)
-{
-   gws_unallocated(w, in, "ds_gws_init");
-}
-void
-sim__op_ds_gws_sema_v(sim_wave *w, const sim_inst *in)
-{
-   gws_unallocated(w, in, "ds_gws_sema_v");
-}
-void
-sim__op_ds_gws_sema_br(sim_wave *w, const sim_inst *in)
-{
-   gws_unallocated(w, in, "ds_gws_sema_br");
-}
-void
-sim__op_ds_gws_sema_p(sim_wave *w, const sim_inst *in)
-{
-   gws_unallocated(w, in, "ds_gws_sema_p");
-}
-void
-sim__op_ds_gws_sema_release_all(sim_wave *w, const sim_inst *in)
-{
-   gws_unallocated(w, in, "ds_gws_sema_release_all");
-}
-void
-sim__op_ds_gws_barrier(sim_wave *w, const sim_inst *in)
-{
-   gws_unallocated(w, in, "ds_gws_barrier");
-}
+/* Global wave sync (DS_GWS_*): sim_gws.c. */
 
 /*
  * DS_ORDERED_COUNT ([ISA] 11.x "Global wave sync and atomic ordered count"): an add to a GDS

@@ -172,6 +172,7 @@ enum sim_wave_status {
    SIM_WAVE_ENDED,
    SIM_WAVE_FAULT,
    SIM_WAVE_YIELD, /* runnable: gave the other waves of its work-group a turn */
+   SIM_WAVE_GWS,   /* waits on a GWS resource (sim_gws.c): sim__gws_ready says when */
 };
 
 /* Taken backward branches a wave executes before it yields to the other waves of its
@@ -208,6 +209,10 @@ struct sim_wave {
    bool gpr_idx_en;        /* s_set_gpr_idx_on: M0[7:0] index, M0[15:12] operand mask */
    uint8_t csp;            /* MODE.CSP[31:29]: S_CBRANCH_*_FORK / JOIN stack depth */
    uint64_t dpp_mask;      /* lanes a DPP source allows to be written */
+   /* SIM_WAVE_GWS: what the wave waits for (sim_gws.c) */
+   uint8_t gws_wait;       /* SIM_GWS_WAIT_* */
+   uint8_t gws_rid;        /* resource */
+   uint32_t gws_ticket;    /* barrier flag, or release-all count, when it began to wait */
    uint32_t id;            /* wave number in the work-group */
    sim_wg *wg;
    sim_program *prog;      /* program of the last fetch (cache) */
@@ -277,6 +282,12 @@ struct sim_disp {
    uint64_t deadline_ns;     /* CLOCK_MONOTONIC watchdog deadline, 0: none */
    unsigned agent;           /* GPU agent number: whose L2 (sim_cache.c) */
    sim_scratch *qscratch;    /* the queue's scratch, or NULL: the work-group's own */
+   sim_gws *gws;             /* the queue's GWS allocation, or NULL */
+   /* GWS dispatches (sim_dispatch.c run_workgroups_ex): work-groups held at once, and how
+    * many the GPU has room for; waves of a whole work-group. */
+   _Atomic uint32_t resident;
+   uint32_t resident_cap;
+   uint32_t wg_waves;
    /* Thread pool (sim_dispatch.c), under the pool lock: */
    unsigned active;          /* threads inside run_workgroups(this) */
    bool open;                /* in the pool's list: threads may join */
@@ -336,17 +347,30 @@ void sim__counts_flush(uint64_t *counts);
 
 /* Single-wave entry for unit tests: runs the code at `code_va` (inside a SIM_ALLOC_CODE
  * allocation that sim__mem_find knows) on `w`, which the caller has set up (registers,
- * exec, mode). `lds`/`lds_size` and `scratch` describe the work-group memory. Returns the
+ * exec, mode). `gws` is the queue's GWS allocation (or NULL); `lds`/`lds_size` and
+ * `scratch` describe the work-group memory. Returns the
  * fault kind (SIM_FAULT_NONE when the wave reached s_endpgm). */
-sim_fault_kind sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, uint8_t *lds,
-                                          uint32_t lds_size, uint8_t *scratch,
+sim_fault_kind sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, sim_gws *gws,
+                                          uint8_t *lds, uint32_t lds_size, uint8_t *scratch,
                                           uint64_t scratch_size, sim_fault *fault);
+
+/* ---- Global wave sync (sim_gws.c) ------------------------------------------------------ */
+
+enum { SIM_GWS_WAIT_NONE = 0, SIM_GWS_WAIT_SEMA_P, SIM_GWS_WAIT_BARRIER };
+/* A SIM_WAVE_GWS wave may go on (its semaphore decrement done): true, and the wave has
+ * stopped waiting. */
+bool sim__gws_ready(sim_wave *w);
+/* Waits until `g` changes after `seen` (its `changes` then) or `ns` pass. */
+void sim__gws_wait_change(sim_gws *g, uint64_t seen, uint64_t ns);
+uint64_t sim__gws_changes(sim_gws *g);
 
 /* ---- The queue's scratch wave slots (sim_scratch.c) ------------------------------------ */
 
 /* Takes `n` free slots of `s` into `slots`, waiting while fewer are free; false (nothing
  * taken) when `s` has fewer than `n` slots in all. */
 bool sim__scratch_claim(sim_scratch *s, uint32_t n, uint32_t *slots);
+/* sim__scratch_claim without waiting: false (nothing taken) when fewer than `n` are free. */
+bool sim__scratch_try_claim(sim_scratch *s, uint32_t n, uint32_t *slots);
 void sim__scratch_release(sim_scratch *s, uint32_t n, const uint32_t *slots);
 
 /* ---- L2 checking mode (sim_cache.c) ---------------------------------------------------- */

@@ -20,6 +20,7 @@
  * instructions"); DST_SEL still comes from the V#.
  */
 #include <stdio.h>
+#include <string.h>
 #include "sim_isa_priv.h"
 
 static void *
@@ -109,6 +110,45 @@ AT(buffer_atomic_or, SIM_AT_OR)
 AT(buffer_atomic_xor, SIM_AT_XOR)
 AT(buffer_atomic_inc, SIM_AT_INC)
 AT(buffer_atomic_dec, SIM_AT_DEC)
+
+/*
+ * BUFFER_STORE_LDS_DWORD (MUBUF 61, [ISA] 9.x "Buffer instructions": "store one DWORD from
+ * LDS memory to system memory without utilizing VGPRs"). Each active lane stores the dword
+ * at its LDS address, formed as for a buffer load to LDS ([ISA] 9.x "Buffer load to LDS"):
+ *    LDS_ADDR = M0[15:0] (LDS_offset, bytes) + OFFSET12 (inst_offset) + lane * 4
+ *    MEM[ADDR] = LDS[LDS_ADDR]
+ * ADDR as every MUBUF access. The opcode exists only with the LDS bit set (the decoder
+ * knows no MUBUF 61 otherwise, as LLVM's); VDATA is not read. An LDS address past the
+ * work-group's allocation faults as any LDS access does.
+ */
+void
+sim__op_buffer_store_lds_dword(sim_wave *w, const sim_inst *in)
+{
+   if (!(in->flags & SIM_IF_LDS)) {
+      sim__fault_illegal(w, in, "buffer_store_lds_dword without the LDS bit");
+      return;
+   }
+   if ((in->flags & SIM_IF_IDXEN) || (in->flags & SIM_IF_OFFEN)) {
+      unsigned rows = !!(in->flags & SIM_IF_IDXEN) + !!(in->flags & SIM_IF_OFFEN);
+      if (!sim__vrow(w, in, in->mem.addr + rows - 1))
+         return;
+   }
+   uint64_t m = SIM_EXEC(w);
+   uint32_t base = (SIM_M0(w) & 0xFFFF) + (uint32_t)in->imm;
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      const uint8_t *src = sim__lds_ptr(w, base + 4 * l, 4);
+      if (!src)
+         return;
+      uint32_t v;
+      memcpy(&v, src, 4);
+      void *dst = mubuf_xlate(w, in, l, 0, 4, true);
+      if (!dst)
+         return;
+      memcpy(dst, &v, 4);
+   }
+}
 
 static void
 mubuf_format(sim_wave *w, const sim_inst *in, unsigned n, bool store, bool d16, bool hi)

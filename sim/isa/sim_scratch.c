@@ -46,11 +46,11 @@ sim__scratch_finish(sim_scratch *s)
    pthread_cond_destroy(&s->freed);
 }
 
-bool
-sim__scratch_claim(sim_scratch *s, uint32_t n, uint32_t *slots)
+static bool
+claim(sim_scratch *s, uint32_t n, uint32_t *slots, bool wait)
 {
    pthread_mutex_lock(&s->lock);
-   if (n > s->slots) {
+   if (n > s->slots || (!wait && s->free_slots < n)) {
       pthread_mutex_unlock(&s->lock);
       return false;
    }
@@ -66,6 +66,19 @@ sim__scratch_claim(sim_scratch *s, uint32_t n, uint32_t *slots)
    s->free_slots -= n;
    pthread_mutex_unlock(&s->lock);
    return true;
+}
+
+bool
+sim__scratch_claim(sim_scratch *s, uint32_t n, uint32_t *slots)
+{
+   return claim(s, n, slots, true);
+}
+
+/* A thread whose resident work-groups wait on GWS must not wait for slots they hold. */
+bool
+sim__scratch_try_claim(sim_scratch *s, uint32_t n, uint32_t *slots)
+{
+   return claim(s, n, slots, false);
 }
 
 void

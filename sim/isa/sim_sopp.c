@@ -4,6 +4,7 @@
  * s_waitcnt and hazard s_nop are no-ops.
  */
 #include <time.h>
+#include <stdio.h>
 #include "sim_isa_priv.h"
 
 /* A taken backward branch ends the wave's turn every SIM_WAVE_SLICE times. */
@@ -127,26 +128,88 @@ sim__op_s_sethalt(sim_wave *w, const sim_inst *in)
                  (unsigned long long)w->inst_pc);
 }
 
-/* s_sendmsg message types, SIMM16[3:0] ("Vega" ISA, S_SENDMSG; LLVM's SIDefines.h). */
-#define MSG_INTERRUPT 1u
+/*
+ * s_sendmsg / s_sendmsghalt messages: type SIMM16[3:0], operation SIMM16[6:4] ("Vega" ISA,
+ * S_SENDMSG and "Send message types"; the gfx9 ids as LLVM's SIDefines.h and llvm-mc-19
+ * name them). What each does for a compute wave:
+ *
+ *   1  INTERRUPT          the SQ interrupts the host, payload M0[23:0] (sim__interrupt_hook)
+ *   2  GS, 3 GS_DONE,    messages of the graphics pipeline (geometry shader emit/cut and
+ *   7  ORDERED_PS_DONE,  done, pixel-shader ordering, primitive deallocation, GS output
+ *   8  EARLY_PRIM_DEALLOC, allocation): a compute wave has no such stage; an illegal
+ *   9  GS_ALLOC_REQ       instruction
+ *   4  SAVEWAVE,         the trap handler's context save (the wave reports itself saved,
+ *   10 GET_DOORBELL       asks for its queue's doorbell): this GPU runs no trap handler and
+ *                         saves no context, so a wave sending them is an illegal instruction
+ *   5  STALL_WAVE_GEN,   the debugger's wave control: stop launching the dispatch's waves,
+ *   6  HALT_WAVES         halt its waves. Nothing could restore or resume them (no
+ *                         debugger), so, as s_sethalt 1, the dispatch ends with an exception
+ *   15 SYSMSG             operation 4, TTRACE_PC: a thread-trace token, nothing with thread
+ *                         trace off (as s_ttracedata); 1, ECC_ERR_INTERRUPT and 2, REG_RD:
+ *                         the trap handler's, an illegal instruction; others are reserved
+ *   0, 11-14              reserved: an illegal instruction
+ */
+enum {
+   MSG_INTERRUPT = 1, MSG_GS = 2, MSG_GS_DONE = 3, MSG_SAVEWAVE = 4, MSG_STALL_WAVE_GEN = 5,
+   MSG_HALT_WAVES = 6, MSG_ORDERED_PS_DONE = 7, MSG_EARLY_PRIM_DEALLOC = 8,
+   MSG_GS_ALLOC_REQ = 9, MSG_GET_DOORBELL = 10, MSG_SYSMSG = 15,
+};
+enum { SYSMSG_OP_ECC_ERR_INTERRUPT = 1, SYSMSG_OP_REG_RD = 2, SYSMSG_OP_TTRACE_PC = 4 };
 
 void (*sim__interrupt_hook)(unsigned agent, uint32_t payload);
 
-/* The message of SIMM16. Only the interrupt reaches anybody in a compute dispatch: the GS
- * messages are for geometry shaders, and the wave-control ones (save, stall, halt waves)
- * ask the SPI for what only a debugger or the trap handler uses. */
 static void
-send_message(sim_wave *w, const sim_inst *in)
+message_illegal(sim_wave *w, const sim_inst *in, unsigned msg, const char *why)
 {
-   if (((uint32_t)in->imm & 0xFu) != MSG_INTERRUPT)
-      return;
-   void (*hook)(unsigned, uint32_t) = __atomic_load_n(&sim__interrupt_hook, __ATOMIC_ACQUIRE);
-   if (hook)
-      hook(w->wg->disp->agent, SIM_M0(w) & 0xFFFFFFu);
+   char buf[128];
+   snprintf(buf, sizeof(buf), "message %u (%s)", msg, why);
+   sim__fault_illegal(w, in, buf);
 }
 
-/* Send a message to the host/SPI: MSG_INTERRUPT raises an interrupt with M0[23:0] as its
- * payload (sim__interrupt_hook); the other messages have no effect on a compute queue. */
+/* Sends the message of SIMM16; false when the wave faulted instead. */
+static bool
+send_message(sim_wave *w, const sim_inst *in)
+{
+   unsigned msg = (uint32_t)in->imm & 0xFu, op = ((uint32_t)in->imm >> 4) & 7u;
+   switch (msg) {
+   case MSG_INTERRUPT: {
+      void (*hook)(unsigned, uint32_t) = __atomic_load_n(&sim__interrupt_hook,
+                                                         __ATOMIC_ACQUIRE);
+      if (hook)
+         hook(w->wg->disp->agent, SIM_M0(w) & 0xFFFFFFu);
+      return true;
+   }
+   case MSG_GS:
+   case MSG_GS_DONE:
+   case MSG_ORDERED_PS_DONE:
+   case MSG_EARLY_PRIM_DEALLOC:
+   case MSG_GS_ALLOC_REQ:
+      message_illegal(w, in, msg, "graphics pipeline: no such stage in a compute dispatch");
+      return false;
+   case MSG_SAVEWAVE:
+   case MSG_GET_DOORBELL:
+      message_illegal(w, in, msg, "the trap handler's context save: none runs here");
+      return false;
+   case MSG_STALL_WAVE_GEN:
+   case MSG_HALT_WAVES:
+      sim__fault(w, SIM_FAULT_TRAP, 0,
+                 "s_sendmsg %s at pc 0x%llx: no debugger can restore the dispatch's waves",
+                 msg == MSG_HALT_WAVES ? "MSG_HALT_WAVES" : "MSG_STALL_WAVE_GEN",
+                 (unsigned long long)w->inst_pc);
+      return false;
+   case MSG_SYSMSG:
+      if (op == SYSMSG_OP_TTRACE_PC)
+         return true;
+      message_illegal(w, in, msg, op == SYSMSG_OP_ECC_ERR_INTERRUPT || op == SYSMSG_OP_REG_RD
+                                     ? "a system message of the trap handler's"
+                                     : "reserved system message");
+      return false;
+   default:
+      message_illegal(w, in, msg, "reserved");
+      return false;
+   }
+}
+
 void
 sim__op_s_sendmsg(sim_wave *w, const sim_inst *in)
 {
@@ -157,7 +220,8 @@ sim__op_s_sendmsg(sim_wave *w, const sim_inst *in)
 void
 sim__op_s_sendmsghalt(sim_wave *w, const sim_inst *in)
 {
-   send_message(w, in);
+   if (!send_message(w, in))
+      return;
    sim__fault(w, SIM_FAULT_TRAP, 0,
               "s_sendmsghalt at pc 0x%llx halted the wave; no debugger can resume it",
               (unsigned long long)w->inst_pc);

@@ -378,17 +378,24 @@ exp64(double d)
  * else if (S2.f / S1.f == DENORM) VCC = 1; if (S0.f == S2.f) D.f = ldexp(S0.f, 64);
  * else if (exponent(S2.f) <= 23) D.f = ldexp(S0.f, 64);   // numerator is tiny
  *
+ * With a NaN source and S1, S2 non-zero the value passes through: a NaN S0 comes out
+ * quieted (sign and payload kept), as every VALU result does; S1 or S2 NaN or infinite
+ * leaves S0 as it is (V_DIV_FIXUP handles those), VCC 0. The 0 / 0 case is the guide's
+ * NAN, the default NaN, whatever the sources.
+ *
  * In the fourth case the denominator is above 2^126; scaling it up would overflow, so it is
  * scaled down (2^-64) as in the fifth case, which keeps the quotient's post-scale
  * (V_DIV_FMAS) consistent. `bits`/`scale` generalise f32 (96, 64, 23) and f64 (768, 128, 53).
  */
-#define DIV_SCALE(ty, EXP, LDEXP, lim, k, tiny)                                             \
+#define DIV_SCALE(ty, EXP, LDEXP, QUIET, lim, k, tiny)                                      \
    static ty div_scale_##ty(ty s0, ty s1, ty s2, unsigned *vcc)                              \
    {                                                                                        \
       *vcc = 0;                                                                             \
       if (s2 == 0 || s1 == 0)                                                               \
          return NAN;                                                                        \
-      if (isnan(s0) || isnan(s1) || isnan(s2) || isinf(s1) || isinf(s2))                    \
+      if (isnan(s0))                                                                        \
+         return QUIET(s0);                                                                  \
+      if (isnan(s1) || isnan(s2) || isinf(s1) || isinf(s2))                                 \
          return s0;                                                                         \
       if (EXP(s2) - EXP(s1) >= (lim)) {                                                     \
          *vcc = 1;                                                                          \
@@ -413,8 +420,12 @@ exp64(double d)
          return LDEXP(s0, k);                                                               \
       return s0;                                                                            \
    }
-DIV_SCALE(float, exp32, ldexpf, 96, 64, 23)
-DIV_SCALE(double, exp64, ldexp, 768, 128, 53)
+#define QUIET32(x) sim__nan32((x), 0.0f, 0.0f)
+#define QUIET64(x) sim__nan64((x), 0.0, 0.0)
+DIV_SCALE(float, exp32, ldexpf, QUIET32, 96, 64, 23)
+DIV_SCALE(double, exp64, ldexp, QUIET64, 768, 128, 53)
+#undef QUIET32
+#undef QUIET64
 
 /* {vcc, D.f} = Divide preop and flags (S0 = value to scale, S1 = denominator,
  * S2 = numerator; S0 must equal S1 or S2). */
@@ -646,13 +657,24 @@ two_over_pi_bit(unsigned k)
    return (two_over_pi[k >> 5] >> (31 - (k & 31))) & 1;
 }
 
+/* Two edges the pseudo-code leaves open, as LLVM's constant folding (AMDGPU InstCombine,
+ * amdgcn_trig_preop) gives the hardware's answer: a NaN S0 returns S0 quieted, and a window
+ * whose 96-bit read would pass the hardware's table of 37 dwords (shift / 32 + 2 >= 37,
+ * shift >= 1120) returns 0 though bits 1120-1200 exist. Rounding a subnormal result toward
+ * zero or to nearest gives the same value: the first bit a subnormal drops is fraction bit
+ * 1074 of 2/PI (0) whatever the window, and with the +128 scale only windows past 1149,
+ * already 0, reach the subnormals. */
 static double
 trig_preop(double x, uint32_t seg)
 {
+   if (x != x)
+      return sim__as_f64(sim__as_u64(x) | 1ull << 51);
    int e = exp64(x);
    unsigned shift = (seg & 31) * 53;
    if (e > 1077)
       shift += (unsigned)(e - 1077);
+   if (shift / 32 + 2 >= 37)
+      return 0.0;
    uint64_t m = 0;
    for (unsigned k = shift; k < shift + 53; k++)
       m = m << 1 | two_over_pi_bit(k);

@@ -437,7 +437,7 @@ hsaKmtAllocMemory(HSAuint32 PreferredNode, HSAuint64 SizeInBytes, HsaMemFlags Me
    if (!kfd_node_valid(PreferredNode))
       return HSAKMT_STATUS_INVALID_NODE_UNIT;
    if (MemFlags.ui32.GDSMemory)
-      return HSAKMT_STATUS_NOT_SUPPORTED; /* NumGws = 0, GDSSizeInKB = 0 */
+      return HSAKMT_STATUS_NOT_SUPPORTED; /* GDSSizeInKB = 0 (GWS is hsaKmtAllocQueueGWS's) */
    if ((MemFlags.ui32.Scratch || MemFlags.ui32.GDSMemory) && !kfd_node_is_gpu(PreferredNode))
       return HSAKMT_STATUS_INVALID_NODE_UNIT;
    uint64_t size = sim_align_up(SizeInBytes, KFD_PAGE);

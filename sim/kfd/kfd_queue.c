@@ -71,6 +71,7 @@ _Static_assert(offsetof(amd_signal_t, end_ts) == 0x28, "amd_signal_t layout");
 typedef struct kfd_queue {
    sim_cp cp;
    sim_scratch scratch;        /* amd_queue_t's scratch as the waves use it (CP thread) */
+   sim_gws gws;                /* the GWS, its dispatches' while cp.gws points to it */
    uint32_t scratch_tmpring;   /* compute_tmpring_size that `scratch` was built from */
    uint64_t scratch_location;  /* scratch_backing_memory_location likewise */
    HSA_QUEUEID id;
@@ -88,6 +89,7 @@ static pthread_mutex_t queues_lock = PTHREAD_MUTEX_INITIALIZER;
 static kfd_queue *queues;
 static uint32_t queues_closing; /* unlinked, CP not yet joined (queues_lock) */
 static HSA_QUEUEID next_queue_id = 1;
+static kfd_queue *gws_holder; /* the process's queue holding the GWS (queues_lock) */
 
 static _Atomic uint32_t kick_seq;
 static _Atomic uint32_t kick_sleepers;
@@ -505,6 +507,7 @@ hsaKmtCreateQueue(HSAuint32 NodeId, HSA_QUEUE_TYPE Type, HSAuint32 QueuePercenta
    if (!q)
       return HSAKMT_STATUS_NO_MEMORY;
    sim__scratch_init(&q->scratch);
+   sim__gws_init(&q->gws, SIM_GWS_RESOURCES);
    q->doorbell = kfd_memory_doorbell_create();
    if (!q->doorbell)
       goto out_free;
@@ -535,6 +538,7 @@ hsaKmtCreateQueue(HSAuint32 NodeId, HSA_QUEUE_TYPE Type, HSAuint32 QueuePercenta
    return HSAKMT_STATUS_SUCCESS;
 
 out_free:
+   sim__gws_finish(&q->gws);
    sim__scratch_finish(&q->scratch);
    kfd_memory_doorbell_destroy((void *)q->doorbell);
    free(q);
@@ -571,6 +575,7 @@ queue_destroy(kfd_queue *q)
    atomic_fetch_add(&kick_seq, 1);
    syscall(SYS_futex, &kick_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
    pthread_join(q->thread, NULL);
+   sim__gws_finish(&q->gws);
    sim__scratch_finish(&q->scratch);
    kfd_memory_doorbell_destroy((void *)q->doorbell);
    free(q);
@@ -590,6 +595,8 @@ hsaKmtDestroyQueue(HSA_QUEUEID QueueId)
          break;
       }
    }
+   if (q && q == gws_holder)
+      gws_holder = NULL; /* the GWS goes back with the queue */
    pthread_mutex_unlock(&queues_lock);
    if (!q)
       return HSAKMT_STATUS_INVALID_PARAMETER;
@@ -631,12 +638,37 @@ hsaKmtSetQueueCUMask(HSA_QUEUEID QueueId, HSAuint32 CUMaskCount, HSAuint32 *Queu
    return q ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_INVALID_PARAMETER;
 }
 
-/* NumGws = 0: ROCr never asks; anyone else gets the thunk's answer for no GWS. */
+/*
+ * AMDKFD_IOC_ALLOC_QUEUE_GWS (amdkfd kfd_ioctl_alloc_queue_gws, pqm_set_gws): nGWS > 0 gives
+ * the queue the GPU's whole GWS block, nGWS 0 takes it back; the first resource is always 0.
+ * One queue of a process holds it at a time (EBUSY: the thunk's OUT_OF_RESOURCES); an
+ * unknown queue is EINVAL. ROCr 5.2.3 asks for 1 when it creates the agent's cooperative
+ * queue (AqlQueue::EnableGWS). The waves of the queue's dispatches then address its 64
+ * resources (sim/isa/sim_gws.c); a dispatch already running keeps what it started with.
+ */
 KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
 hsaKmtAllocQueueGWS(HSA_QUEUEID QueueId, HSAuint32 nGWS, HSAuint32 *firstGWS)
 {
-   (void)QueueId, (void)nGWS, (void)firstGWS;
-   return HSAKMT_STATUS_NOT_SUPPORTED;
+   if (!kfd_is_open())
+      return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
+   HSAKMT_STATUS st = HSAKMT_STATUS_SUCCESS;
+   pthread_mutex_lock(&queues_lock);
+   kfd_queue *q = lookup_locked(QueueId);
+   if (!q) {
+      st = HSAKMT_STATUS_INVALID_PARAMETER;
+   } else if (nGWS && gws_holder) {
+      st = HSAKMT_STATUS_OUT_OF_RESOURCES;
+   } else if (nGWS) {
+      gws_holder = q;
+      atomic_store_explicit(&q->cp.gws, &q->gws, memory_order_release);
+   } else if (q == gws_holder) {
+      gws_holder = NULL;
+      atomic_store_explicit(&q->cp.gws, NULL, memory_order_release);
+   }
+   pthread_mutex_unlock(&queues_lock);
+   if (st == HSAKMT_STATUS_SUCCESS && firstGWS)
+      *firstGWS = 0;
+   return st;
 }
 
 /*

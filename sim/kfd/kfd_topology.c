@@ -7,7 +7,7 @@
  * CPU node with a SYSTEM heap and a data cache; GPU nodes with EngineId 9.0.6 (the ISA
  * comes only from there), a public frame buffer, an LDS bank at 1 << 48 and a scratch bank
  * at 2 << 48 (the gfx9 KFD apertures, which sim_isa.h's SIM_APERTURE_* agree with), data
- * caches with HSACU = 1, no SDMA engines, no GWS, doorbell type 2, and PCIe links both ways
+ * caches with HSACU = 1, no SDMA engines, 64 GWS resources, doorbell type 2, and PCIe links both ways
  * (without a link from the CPU, system pools are NEVER_ALLOWED for the GPU). The GPU's
  * figures are a real board's (below); ROCr asserts the scratch wave count a multiple of
  * NumShaderBanks (amd_aql_queue.cpp InitScratchSRD), which 60 CUs x 32 slots over 4
@@ -292,7 +292,9 @@ hsaKmtGetNodeProperties(HSAuint32 NodeId, HsaNodeProperties *NodeProperties)
    p->NumSdmaXgmiEngines = 0;
    p->NumSdmaQueuesPerEngine = 0;
    p->NumCpQueues = 24;
-   p->NumGws = 0;
+   /* amdkfd: the GPU's whole GWS block (gds.gws_size, 64 on gfx9) under the HWS scheduler;
+    * ROCr then offers cooperative queues and asks hsaKmtAllocQueueGWS for them. */
+   p->NumGws = SIM_GWS_RESOURCES;
    p->Domain = 0;
    p->UniqueID = sim__gpu_unique_id(gpu);
    p->VGPRSizePerCU = 256 * 1024;

@@ -881,11 +881,6 @@ class Report:
         self.info.setdefault(cls, []).append(msg)
 
 
-# LLVM decodes these and sim's opcode table lacks them (they exist only with the LDS bit
-# set, which the table's enumeration of opcode slots left clear): sim refuses them.
-MISSING_FROM_TABLE = {"buffer_store_lds_dword"}
-
-
 def check_stream(name, stream, starts, llvm, sim, roles, mod_known, rep):
     """Compares sim with LLVM at each start offset (None: every offset LLVM printed)."""
     counts = {"valid": 0, "invalid": 0, "graphics": 0}
@@ -921,10 +916,7 @@ def check_stream(name, stream, starts, llvm, sim, roles, mod_known, rep):
             continue
         counts["valid"] += 1
         if s["op"] == "<invalid>":
-            if split_line(text)[0] in MISSING_FROM_TABLE:
-                rep.note("%s: not in sim_opcodes.def" % name, "[%s] %s" % (words, text))
-            else:
-                rep.add("%s: LLVM valid, sim refuses" % name, "[%s] %s" % (words, text))
+            rep.add("%s: LLVM valid, sim refuses" % name, "[%s] %s" % (words, text))
             continue
         mnem, ops, _ = split_line(text)
         rl = roles.get((mnem, len(ops)))

@@ -14,6 +14,8 @@ uint32_t t_lds_size = sizeof(t_lds);
 uint8_t *t_scratch;
 uint64_t t_scratch_size;
 
+sim_gws *t_gws;
+
 /* The tests' allocations are never freed: room for all of them, checked. */
 #define T_MAX_ALLOCS 4096
 static sim_alloc t_allocs[T_MAX_ALLOCS];
@@ -141,11 +143,47 @@ t_run(sim_wave *w, const char *src)
    free(text);
    if (getenv("SIM_TEST_TRACE"))
       w->trace = true;
-   return sim__isa_run_wave_for_test(w, (uint64_t)(uintptr_t)code, t_lds, t_lds_size,
+   return sim__isa_run_wave_for_test(w, (uint64_t)(uintptr_t)code, t_gws, t_lds, t_lds_size,
                                      t_scratch, t_scratch_size, &t_fault);
 }
 
 /* SIM_ISA_BENCH=1: lane-instructions per second of a VALU-heavy loop on one thread. */
+sim_fault_kind
+t_dispatch(const char *src, uint32_t groups, uint32_t wgsize, void *kernarg, sim_gws *gws)
+{
+   size_t len = 0;
+   uint8_t *text = assemble(src, &len);
+   if (!text) {
+      t_failures++;
+      fprintf(stderr, "FAIL %s: assembly failed\n", t_current);
+      return SIM_FAULT_INVALID_PACKET;
+   }
+   /* Kernel descriptor (AMDGPUUsage "Kernel Descriptor"), the code 256 bytes after it. */
+   uint8_t *code = t_alloc(256 + len + 64, SIM_ALLOC_READ | SIM_ALLOC_CODE);
+   int64_t entry = 256;
+   uint32_t rsrc1 = 7u | 1u << 21 | 1u << 23; /* 32 VGPRs, DX10_CLAMP, IEEE */
+   uint32_t rsrc2 = 2u << 1 | 1u << 7;        /* 2 user SGPRs, work-group id x */
+   uint16_t kcode = 1u << 3;                  /* kernarg segment pointer */
+   memcpy(code + 16, &entry, 8);
+   memcpy(code + 48, &rsrc1, 4);
+   memcpy(code + 52, &rsrc2, 4);
+   memcpy(code + 56, &kcode, 2);
+   memcpy(code + 256, text, len);
+   free(text);
+   hsa_kernel_dispatch_packet_t *p = t_alloc(sizeof(*p), SIM_ALLOC_READ);
+   p->header = HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE;
+   p->setup = 1;
+   p->workgroup_size_x = (uint16_t)wgsize;
+   p->workgroup_size_y = p->workgroup_size_z = 1;
+   p->grid_size_x = groups * wgsize;
+   p->grid_size_y = p->grid_size_z = 1;
+   p->kernel_object = (uint64_t)(uintptr_t)code;
+   p->kernarg_address = kernarg;
+   p->group_segment_size = 4096;
+   sim__isa_dispatch_queue(0, NULL, gws, p, (uint64_t)(uintptr_t)p, &t_fault);
+   return t_fault.kind;
+}
+
 static void
 bench(void)
 {

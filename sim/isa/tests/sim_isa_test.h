@@ -34,6 +34,14 @@ sim_wave *t_wave(void);
  * fault record is in t_fault. */
 sim_fault_kind t_run(sim_wave *w, const char *src);
 extern sim_fault t_fault;
+/* The GWS allocation t_run's waves have (NULL: none). */
+extern sim_gws *t_gws;
+/* Assembles `src` (s_endpgm appended) as a kernel and dispatches `groups` work-groups of
+ * `wgsize` work-items (x only) on the interpreter's threads, with GWS allocation `gws`:
+ * s[0:1] = `kernarg`, s2 = work-group id, v0 = work-item id, 32 VGPRs, 4 KiB of LDS. Returns the fault
+ * kind (t_fault). */
+sim_fault_kind t_dispatch(const char *src, uint32_t groups, uint32_t wgsize, void *kernarg,
+                          sim_gws *gws);
 
 /* Test memory the harness's sim__mem_find knows: host pointer == GPU VA. */
 void *t_alloc(size_t size, uint32_t flags);

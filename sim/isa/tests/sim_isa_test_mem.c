@@ -204,6 +204,47 @@ TEST(scratch_swizzle_and_private_aperture)
    CHECK_EQ(w->s[5], (uint32_t)(SIM_APERTURE_PRIVATE_BASE >> 32));
 }
 
+/* buffer_store_lds_dword: lane l stores LDS[M0[15:0] + OFFSET + 4l] at the V#'s linear
+ * address base + SOFFSET + index * STRIDE + OFFSET, index = l (ADD_TID). M0 = 0x10020 (bits
+ * above 15 ignored: LDS 0x20), OFFSET 8, SOFFSET 4, STRIDE 8: lane l reads LDS 0x28 + 4l and
+ * writes buf + 12 + 8l. Lanes 1 and 3 are off: their words stay. An LDS address past the
+ * allocation faults. */
+TEST(buffer_store_lds_dword)
+{
+   sim_wave *w = t_wave();
+   uint32_t *buf = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint64_t va = (uint64_t)(uintptr_t)buf;
+   w->s[4] = (uint32_t)va;
+   w->s[5] = (uint32_t)(va >> 32) | 8u << 16;
+   w->s[6] = 4096;
+   w->s[7] = 4u << 15 | 4u << 12 | 1u << 23; /* 32 UINT, ADD_TID_ENABLE */
+   w->s[8] = 4;
+   SIM_M0(w) = 0x10020;
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t v = 0xC0DE0000u + l;
+      memcpy(t_lds + 0x28 + 4 * l, &v, 4);
+   }
+   SIM_EXEC(w) = ~0ull & ~0xAull;
+   CHECK_EQ(t_run(w, "buffer_store_lds_dword s[4:7], s8 offset:8 lds\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(buf[3], 0xC0DE0000u);
+   CHECK_EQ(buf[3 + 2], 0);
+   CHECK_EQ(buf[3 + 2 * 2], 0xC0DE0002u);
+   CHECK_EQ(buf[3 + 2 * 3], 0);
+   CHECK_EQ(buf[3 + 2 * 63], 0xC0DE003Fu);
+   CHECK_EQ(buf[4], 0); /* only one dword a lane */
+   w = t_wave();
+   w->s[4] = (uint32_t)va;
+   w->s[5] = (uint32_t)(va >> 32);
+   w->s[6] = 4096;
+   w->s[7] = 4u << 15 | 4u << 12;
+   t_lds_size = 256;
+   SIM_M0(w) = 0;
+   CHECK_EQ(t_run(w, "buffer_store_lds_dword s[4:7], 0 offset:4 lds"),
+            SIM_FAULT_MEMORY_VIOLATION);
+}
+
 /* FLAT to the shared aperture lands in LDS. */
 TEST(flat_lds_aperture)
 {
@@ -307,6 +348,7 @@ t_mem_tests(void)
    RUN(flat_lds_aperture);
    RUN(ds_read_d16);
    RUN(fault_global_oob);
+   RUN(buffer_store_lds_dword);
    RUN(fault_page_granular);
    RUN(fault_store_to_code);
    RUN(fault_lds_overrun);

@@ -11,6 +11,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "sim_isa_test.h"
 
 #define ONE 0x3F800000u
@@ -294,6 +295,73 @@ TEST(f64_nan)
    lanes64("v_cvt_f32_f64 v8, v[2:3]\n v_mov_b32 v9, 0", cvt32, 1);
 }
 
+/* V_DIV_SCALE: a NaN S0 passes through quieted, sign and payload kept (0x7F800001 ->
+ * 0x7FC00001, 0xFFF0000000000001 -> 0xFFF8000000000001); a NaN numerator leaves a finite
+ * S0 as it is (1.0); a zero denominator is the guide's NAN, the default NaN even with a NaN
+ * S0. */
+TEST(div_scale_nan)
+{
+   static const case32 f32[] = {
+      { 0x7F800001, 0x7F800001, ONE, 0x7FC00001 },
+      { ONE, ONE, 0xFFC00005, ONE },
+      { 0, 0, ONE, DNAN },
+      { 0x7F800001, 0, ONE, DNAN },
+      { 0xFF800003, ONE, 0xFF800003, 0xFFC00003 },
+   };
+   lanes32("v_div_scale_f32 v4, vcc, v1, v2, v3", f32, N(f32));
+   const uint64_t one = 0x3FF0000000000000ull;
+   const case64 f64[] = {
+      { 0xFFF0000000000001ull, 0xFFF0000000000001ull, one, 0xFFF8000000000001ull },
+      { one, one, 0x7FF8000000000005ull, one },
+      { 0, 0, one, 0x7FF8000000000000ull },
+   };
+   lanes64("v_div_scale_f64 v[8:9], vcc, v[2:3], v[4:5], v[6:7]", f64, N(f64));
+}
+
+/* V_TRIG_PREOP_F64's edges, as LLVM's constant folding gives the hardware's answer: a NaN
+ * source comes back quieted; a window at fraction bit 1119 (S0 = 2^961, exponent 1984 >=
+ * 1968: scale +128; segment 4: shift = 212 + 1984 - 1077 = 1119) reads bit 1119 (1, the
+ * last of dword 34, 0x6BFB5FB1), dword 35 (0x1F8D5D08) and the top 20 bits of dword 36
+ * (0x56033): 0x11F8D5D0856033 x 2^(-53 - 1119 + 128) = 0x1.1F8D5D0856033p-992, bits
+ * 0x01F1F8D5D0856033; one bit further (2^962, shift 1120) the window passes the table's 37
+ * dwords and the result is 0. Infinity is the exponent-2047 window: 0 for segment 4. */
+TEST(trig_preop_edges)
+{
+   const case64 k[] = {
+      { 0x7FF0000000000001ull, 0, 0, 0x7FF8000000000001ull },
+      { 0xFFF8000000000123ull, 1, 0, 0xFFF8000000000123ull },
+      { 0x7C00000000000000ull, 4, 0, 0x01F1F8D5D0856033ull },
+      { 0x7C10000000000000ull, 4, 0, 0 },
+      { 0x7FF0000000000000ull, 4, 0, 0 },
+   };
+   lanes64("v_trig_preop_f64 v[8:9], v[2:3], v4", k, N(k));
+}
+
+/* DS_ADD_F32 (and its RTN and SRC2 forms): the NaN of MEM + DATA is the VALU's: +inf + -inf
+ * is the default NaN 0x7FC00000 (the host's SSE add gives 0xFFC00000), an sNaN in memory
+ * comes back quieted before DATA's NaN, a NaN DATA is kept. The returned value is the old
+ * one. */
+TEST(ds_add_f32_nan)
+{
+   static const uint32_t mem[] = { INF, 0x7F800002, ONE, NINF };
+   static const uint32_t data[] = { NINF, 0x7FC00003, 0xFFC12345, INF };
+   static const uint32_t want[] = { DNAN, 0x7FC00002, 0xFFC12345, DNAN };
+   sim_wave *w = t_wave();
+   SIM_EXEC(w) = (1u << N(mem)) - 1;
+   for (unsigned l = 0; l < N(mem); l++) {
+      memcpy(t_lds + 4 * l, &mem[l], 4);
+      w->v[0][l] = 4 * l;
+      w->v[1][l] = data[l];
+   }
+   CHECK_EQ(t_run(w, "ds_add_rtn_f32 v2, v0, v1\ns_waitcnt lgkmcnt(0)"), SIM_FAULT_NONE);
+   for (unsigned l = 0; l < N(mem); l++) {
+      uint32_t got;
+      memcpy(&got, t_lds + 4 * l, 4);
+      CHECK_EQ(got, want[l]);
+      CHECK_EQ(w->v[2][l], mem[l]);
+   }
+}
+
 /* f16 (VOP2, VOP3, VOP1) and packed f16: default NaN 0x7E00. */
 TEST(f16_nan)
 {
@@ -351,4 +419,7 @@ t_nan_tests(void)
    RUN(cvt_nan);
    RUN(f64_nan);
    RUN(f16_nan);
+   RUN(div_scale_nan);
+   RUN(trig_preop_edges);
+   RUN(ds_add_f32_nan);
 }

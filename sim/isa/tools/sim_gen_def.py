@@ -24,6 +24,13 @@ with open(sys.argv[1]) as f:
         if enc == "VOP2" and op >= 62:  # 0x3E/0x3F are the VOPC/VOP1 prefixes
             continue
         rows[enc].append((op, mnem))
+# Slots llvm-mc decodes only with a modifier bit the table's probe words leave clear: MUBUF 61
+# is BUFFER_STORE_LDS_DWORD only with LDS = 1 (LLVM: "buffer_store_lds_dword s[4:7], s8
+# offset:4 lds" encodes as e0f50004 08010000; the word without bit 16 is not an instruction).
+EXTRA = [("MUBUF", 61, "buffer_store_lds_dword")]
+for enc, op, mnem in EXTRA:
+    if all(o != op for o, _ in rows[enc]):
+        rows[enc].append((op, mnem))
 vop3 = {op: m for op, m in rows["VOP3"]}
 base = {"VOPC": 0, "VOP2": 256, "VOP1": 320}
 for enc, b in base.items():
