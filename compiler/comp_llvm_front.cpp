@@ -29,6 +29,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 #ifndef HSACL_CLANG_RESOURCE_DIR
 #error "HSACL_CLANG_RESOURCE_DIR must be defined by the build"
@@ -265,6 +266,74 @@ limitFromEnv(const char *name, uint64_t fallback)
    return v ? v : UINT64_MAX;
 }
 
+// The build's deadline (HSACL_BUILD_TIMEOUT seconds from setupInstance, default 60; 0 lifts
+// it). LLVM's optimiser is superlinear in the size of one function: at -O3, clang-19 took
+// 33 s on a chain of 10,000 conditional operators, 48 s on a switch of 5,000 cases and
+// 100 s on a chain of 5,000 `a == i ? x : ...` (SimplifyCFG), without the front end
+// noticing anything unusual, and no bound on source, tokens or nesting separates these from
+// large legitimate programs. Past the deadline every optional pass is skipped (LLVM's
+// should-run-optional-pass hook, as optnone does), so the pipeline runs out in the time of
+// the pass under way, and the build fails with a log line (DeadlineReportPass); the token
+// watcher stops a front end still parsing through the fatal-error trap. Builds run one per
+// thread (comp_build), so the deadline is thread-local.
+thread_local int64_t t_deadlineMs;  // CLOCK_MONOTONIC milliseconds; 0: no deadline
+thread_local bool t_deadlinePassed; // sticky once seen
+
+int64_t
+monotonicMs()
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return int64_t(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
+uint64_t
+buildTimeoutSeconds()
+{
+   uint64_t s = limitFromEnv("HSACL_BUILD_TIMEOUT", 60);
+   return s > uint64_t(INT64_MAX / 1000) / 2 ? 0 : s; // a huge value lifts it, as 0 does
+}
+
+void
+startDeadline()
+{
+   uint64_t s = buildTimeoutSeconds();
+   t_deadlineMs = s ? monotonicMs() + int64_t(s) * 1000 : 0;
+   t_deadlinePassed = false;
+}
+
+bool
+deadlinePassed()
+{
+   if (!t_deadlinePassed && t_deadlineMs && monotonicMs() > t_deadlineMs)
+      t_deadlinePassed = true;
+   return t_deadlinePassed;
+}
+
+// Last in the optimisation pipeline, required (it runs when optional passes are skipped):
+// a build past its deadline fails here, through the context's diagnostic handler (the
+// build log and llvmError, which backHalf checks after code generation). Code generation
+// still follows, and is itself superlinear in a function's size (instruction selection,
+// register coalescing, structurization): the functions' bodies are dropped first (they
+// become declarations), since the build's result is discarded anyway.
+struct DeadlineReportPass : llvm::PassInfoMixin<DeadlineReportPass> {
+   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &)
+   {
+      if (!deadlinePassed())
+         return llvm::PreservedAnalyses::all();
+      m.getContext().emitError(llvm::Twine("the build exceeded its time limit of ") +
+                               llvm::Twine(buildTimeoutSeconds()) +
+                               " s (HSACL_BUILD_TIMEOUT): the optimiser's time grows faster "
+                               "than the size of a function; split large functions or raise "
+                               "the limit");
+      for (llvm::Function &f : m)
+         if (!f.isDeclaration())
+            f.deleteBody();
+      return llvm::PreservedAnalyses::none();
+   }
+   static bool isRequired() { return true; }
+};
+
 // clang's EmitLLVMOnlyAction that counts the tokens the parser receives and abandons the
 // build past the bound (through the fatal-error trap: the parser cannot be stopped in the
 // middle of a macro expansion; what the front end allocated until then is not reclaimed,
@@ -279,15 +348,18 @@ class BoundedEmitAction : public clang::EmitLLVMOnlyAction {
    {
       if (!clang::EmitLLVMOnlyAction::BeginSourceFileAction(ci))
          return false;
-      ci.getPreprocessor().addPPCallbacks(
-         std::make_unique<PragmaDebugRefuser>(ci.getDiagnostics()));
+      clang::Preprocessor &pp = ci.getPreprocessor();
+      auto refuser = std::make_unique<PragmaDebugRefuser>(pp);
+      PragmaDebugRefuser *debugPragmas = refuser.get(); // owned by the preprocessor
+      pp.addPPCallbacks(std::move(refuser));
       uint64_t limit = buildLimits().maxTokens;
       // Every token lexed, at every level: the arguments of a function-like macro are
       // pre-expanded inside the preprocessor (a macro doubling its argument 40 times grew
-      // past 23 GB there without one token reaching a level-0 watcher). The watcher also
-      // stops a parse whose recursion nears the end of the build's stack (t_stackLimit).
-      ci.getPreprocessor().setPreprocessToken(true);
-      ci.getPreprocessor().setTokenWatcher([limit, n = uint64_t(0)](const clang::Token &) mutable {
+      // past 23 GB there without one token reaching a level-0 watcher); the words of a
+      // pragma too. The watcher also stops a parse whose recursion nears the end of the
+      // build's stack (t_stackLimit).
+      pp.setPreprocessToken(true);
+      pp.setTokenWatcher([limit, debugPragmas, n = uint64_t(0)](const clang::Token &tok) mutable {
          if (++n > limit)
             llvm::report_fatal_error(llvm::Twine("the preprocessed program exceeds ") +
                                      llvm::Twine(limit) +
@@ -295,33 +367,62 @@ class BoundedEmitAction : public clang::EmitLLVMOnlyAction {
          if (stackNearlyExhausted())
             llvm::report_fatal_error("the program nests too deeply for the compiler's stack",
                                      false);
+         if (n % 65536 == 0 && deadlinePassed())
+            llvm::report_fatal_error(llvm::Twine("the build exceeded its time limit of ") +
+                                     llvm::Twine(buildTimeoutSeconds()) +
+                                     " s in the front end (HSACL_BUILD_TIMEOUT)", false);
+         debugPragmas->watch(tok);
       });
       if (limit != UINT64_MAX)
-         ci.getPreprocessor().addPPCallbacks(std::make_unique<ExpansionCounter>(limit));
+         pp.addPPCallbacks(std::make_unique<ExpansionCounter>(limit));
       return true;
    }
 
  private:
-   // `#pragma clang __debug <command>` is clang's own test hook (crash, stack overflow,
-   // fatal errors, dumps to stderr): no program has a use for it, so each is a build
-   // error. Called once clang's handler ran, which -disable-pragma-debug-crash makes
-   // harmless for the commands that would end the process.
+   // `#pragma clang __debug <command>` is clang's own test hook: crash, stack overflow,
+   // fatal errors (which -disable-pragma-debug-crash makes do nothing), and dumps of
+   // declarations, macros, diagnostic mappings and modules written to the process's
+   // standard error, not to the build log (dump, macro, diag_mapping, module_map, modules).
+   // No program has a use for it. Clang's handler must not run at all, so it is refused
+   // before clang looks it up: a pragma's words are lexed one by one after PragmaDirective
+   // (also for _Pragma, also inside macros); when they are `clang __debug`, the second word
+   // gets an error and is renamed to one no handler knows (clang then ignores the pragma).
    class PragmaDebugRefuser : public clang::PPCallbacks {
     public:
-      explicit PragmaDebugRefuser(clang::DiagnosticsEngine &diags)
-         : diags_(diags),
-           id_(diags.getCustomDiagID(clang::DiagnosticsEngine::Error,
-                                     "'#pragma clang __debug %0' is not accepted: it is "
-                                     "clang's debugging hook, not OpenCL C"))
+      explicit PragmaDebugRefuser(clang::Preprocessor &pp)
+         : pp_(pp),
+           id_(pp.getDiagnostics().getCustomDiagID(clang::DiagnosticsEngine::Error,
+                                                   "'#pragma clang __debug' is not accepted: "
+                                                   "it is clang's debugging hook, not "
+                                                   "OpenCL C"))
       {
       }
-      void PragmaDebug(clang::SourceLocation loc, llvm::StringRef command) override
+      void PragmaDirective(clang::SourceLocation, clang::PragmaIntroducerKind) override
       {
-         diags_.Report(loc, id_) << command;
+         state_ = kNamespace;
+      }
+      // Sees every token lexed (the token watcher); `tok` is the preprocessor's own token,
+      // about to be handed to the pragma's reader.
+      void watch(const clang::Token &tok)
+      {
+         if (state_ == kNone)
+            return;
+         const clang::IdentifierInfo *ii = tok.getIdentifierInfo();
+         if (state_ == kNamespace) {
+            state_ = ii && ii->isStr("clang") ? kCommand : kNone;
+            return;
+         }
+         state_ = kNone;
+         if (!ii || !ii->isStr("__debug"))
+            return;
+         pp_.getDiagnostics().Report(tok.getLocation(), id_);
+         const_cast<clang::Token &>(tok).setIdentifierInfo(
+            pp_.getIdentifierInfo("__hsacl_refused_debug_pragma"));
       }
 
     private:
-      clang::DiagnosticsEngine &diags_;
+      enum { kNone, kNamespace, kCommand } state_ = kNone;
+      clang::Preprocessor &pp_;
       unsigned id_;
    };
 
@@ -390,7 +491,11 @@ setupInstance(clang::CompilerInstance &ci, const std::vector<std::string> &args,
       ci.setInvocation(std::move(inv));
    }
    ci.getDiagnosticOpts().ShowColors = false;
+   startDeadline();
    ci.getCodeGenOpts().PassBuilderCallbacks.push_back([](llvm::PassBuilder &pb) {
+      if (llvm::PassInstrumentationCallbacks *pic = pb.getPassInstrumentationCallbacks())
+         pic->registerShouldRunOptionalPassCallback(
+            [](llvm::StringRef, llvm::Any) { return !deadlinePassed(); });
       pb.registerPipelineStartEPCallback(
          [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
             mpm.addPass(PrintfStubPass());
@@ -405,6 +510,7 @@ setupInstance(clang::CompilerInstance &ci, const std::vector<std::string> &args,
       pb.registerOptimizerLastEPCallback(
          [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel level) {
             compAddLatePasses(mpm);
+            mpm.addPass(DeadlineReportPass());
             if (level != llvm::OptimizationLevel::O0)
                return;
             llvm::FunctionPassManager fpm;

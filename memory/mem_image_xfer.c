@@ -82,13 +82,20 @@ byte_rect(const struct mem_image *im, const size_t *origin, const size_t *region
 }
 
 /* The host side's pitches for a region at `ptr`: §5.3.3's defaults; 1D arrays' layer pitch
- * is the slice pitch. CL_INVALID_VALUE for a pitch below the region, and for pitches whose
- * span from `ptr` overflows, wraps around the address space or exceeds PTRDIFF_MAX (no C
- * object is larger; the copy would address memory past any the application owns). */
+ * is the slice pitch. CL_INVALID_VALUE for a slice pitch given for a 1D or 2D image (§5.3.3:
+ * "This must be 0 if image is a 1D or 2D image"; a 1D image buffer is a 1D image), for a
+ * pitch below the region, and for pitches whose span from `ptr` overflows, wraps around the
+ * address space or exceeds PTRDIFF_MAX (no C object is larger; the copy would address
+ * memory past any the application owns). */
 static cl_int
 host_pitches(const struct mem_image *im, const size_t *region, size_t row, size_t slice,
              const void *ptr, size_t *hrow, size_t *hslice)
 {
+   cl_mem_object_type t = im->desc.image_type;
+   if (slice && (t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+                 t == CL_MEM_OBJECT_IMAGE2D))
+      return ICD_ERROR(CL_INVALID_VALUE, "slice pitch %zu for a 1D or 2D image: it must be 0",
+                       slice);
    size_t min_row = region[0] * im->elem_size;
    if (row == 0)
       row = min_row;

@@ -18,7 +18,7 @@
 static cl_context ctx, ctx2;
 static cl_device_id device;
 static cl_command_queue q, q2;
-static cl_mem buf, buf2, img, img_other_fmt;
+static cl_mem buf, buf2, img, img_other_fmt, img1d, img1d_buf;
 static cl_event foreign_ev;
 static unsigned calls;
 
@@ -328,6 +328,21 @@ abuse_images(void)
    EXPECT(clEnqueueReadImage(q, img, CL_FALSE, o, r, 8, 0, h, 0, NULL, NULL), CL_INVALID_VALUE);
    EXPECT(clEnqueueWriteImage(q, img, CL_FALSE, o_out, r, 0, 0, h, 0, NULL, NULL),
           CL_INVALID_VALUE);
+   /* A slice pitch for a 2D or 1D image (§5.3.3: it must be 0), even one that would cover
+    * the region; a 1D image buffer is a 1D image. */
+   EXPECT(clEnqueueReadImage(q, img, CL_FALSE, o, r, 0, 256, h, 0, NULL, NULL),
+          CL_INVALID_VALUE);
+   EXPECT(clEnqueueWriteImage(q, img, CL_FALSE, o, r, 16, 64, h, 0, NULL, NULL),
+          CL_INVALID_VALUE);
+   const size_t r1[3] = { 4, 1, 1 };
+   EXPECT(clEnqueueReadImage(q, img1d, CL_FALSE, o, r1, 0, 16, h, 0, NULL, NULL),
+          CL_INVALID_VALUE);
+   EXPECT(clEnqueueWriteImage(q, img1d, CL_FALSE, o, r1, 0, 16, h, 0, NULL, NULL),
+          CL_INVALID_VALUE);
+   EXPECT(clEnqueueReadImage(q, img1d_buf, CL_FALSE, o, r1, 0, 16, h, 0, NULL, NULL),
+          CL_INVALID_VALUE);
+   EXPECT(clEnqueueWriteImage(q, img1d_buf, CL_FALSE, o, r1, 0, 16, h, 0, NULL, NULL),
+          CL_INVALID_VALUE);
    EXPECT(clEnqueueWriteImage(q, img, CL_FALSE, o, r, 0, 0, NULL, 0, NULL, NULL),
           CL_INVALID_VALUE);
    const cl_uint color[4] = { 0 };
@@ -538,6 +553,13 @@ main(void)
    CHECK_EQ_INT(err, CL_SUCCESS);
    img_other_fmt = clCreateImage(ctx, CL_MEM_READ_WRITE, &fmt2, &d, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_image_desc d1 = { .image_type = CL_MEM_OBJECT_IMAGE1D, .image_width = 16 };
+   img1d = clCreateImage(ctx, CL_MEM_READ_WRITE, &fmt, &d1, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   d1.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+   d1.buffer = buf;
+   img1d_buf = clCreateImage(ctx, CL_MEM_READ_WRITE, &fmt, &d1, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
    foreign_ev = clCreateUserEvent(ctx2, &err);
 
    abuse_queue_and_wait_lists();
@@ -558,6 +580,8 @@ main(void)
    clSetUserEventStatus(foreign_ev, CL_COMPLETE);
    clReleaseEvent(foreign_ev);
    clReleaseMemObject(img_other_fmt);
+   clReleaseMemObject(img1d);
+   clReleaseMemObject(img1d_buf);
    clReleaseMemObject(img);
    clReleaseMemObject(buf2);
    clReleaseMemObject(buf);
