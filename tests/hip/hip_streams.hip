@@ -1,0 +1,105 @@
+/* Streams and events: kernels and copies on several streams, a cross-stream dependency
+ * through hipStreamWaitEvent, event queries and elapsed times, hipStreamQuery, a host
+ * callback, and a non-blocking stream; the data flow makes any ordering error visible. */
+#include "hip_check.h"
+
+#define N 4096
+#define STREAMS 4
+
+/* Slow enough that a missing dependency lets the consumer read stale values. */
+__global__ void produce(int *buf, int value, int rounds)
+{
+   int i = blockIdx.x * blockDim.x + threadIdx.x;
+   int v = 0;
+   for (int r = 0; r < rounds; r++)
+      v += (i ^ r) & 1;
+   buf[i] = value + (v > rounds ? 1 : 0);
+}
+
+__global__ void consume(const int *src, int *dst, int add)
+{
+   int i = blockIdx.x * blockDim.x + threadIdx.x;
+   dst[i] = src[i] + add;
+}
+
+static void callback(hipStream_t stream, hipError_t status, void *user)
+{
+   (void)stream;
+   *(int *)user = status == hipSuccess ? 1 : -1;
+}
+
+int main(void)
+{
+   hipStream_t s[STREAMS];
+   int *buf[STREAMS], *out[STREAMS];
+   int *host;
+   HIP_CHECK(hipHostMalloc(&host, STREAMS * N * sizeof(int), hipHostMallocDefault));
+   for (int k = 0; k < STREAMS; k++) {
+      if (k == STREAMS - 1)
+         HIP_CHECK(hipStreamCreateWithFlags(&s[k], hipStreamNonBlocking));
+      else
+         HIP_CHECK(hipStreamCreate(&s[k]));
+      HIP_CHECK(hipMalloc(&buf[k], N * sizeof(int)));
+      HIP_CHECK(hipMalloc(&out[k], N * sizeof(int)));
+   }
+   hipEvent_t start, produced[STREAMS], stop;
+   HIP_CHECK(hipEventCreate(&start));
+   HIP_CHECK(hipEventCreate(&stop));
+   for (int k = 0; k < STREAMS; k++)
+      HIP_CHECK(hipEventCreateWithFlags(&produced[k], hipEventDisableTiming));
+
+   HIP_CHECK(hipEventRecord(start, s[0]));
+   /* Stream k produces k*1000 in buf[k]; stream (k+1)%STREAMS consumes it after the event. */
+   for (int k = 0; k < STREAMS; k++) {
+      hipLaunchKernelGGL(produce, dim3(N / 256), dim3(256), 0, s[k], buf[k], k * 1000, 200);
+      HIP_CHECK(hipGetLastError());
+      HIP_CHECK(hipEventRecord(produced[k], s[k]));
+   }
+   for (int k = 0; k < STREAMS; k++) {
+      hipStream_t c = s[(k + 1) % STREAMS];
+      HIP_CHECK(hipStreamWaitEvent(c, produced[k], 0));
+      hipLaunchKernelGGL(consume, dim3(N / 256), dim3(256), 0, c, buf[k], out[k], k + 1);
+      HIP_CHECK(hipGetLastError());
+      HIP_CHECK(hipMemcpyAsync(host + k * N, out[k], N * sizeof(int), hipMemcpyDeviceToHost,
+                               c));
+   }
+   int called = 0;
+   HIP_CHECK(hipStreamAddCallback(s[1], callback, &called, 0));
+   HIP_CHECK(hipEventRecord(stop, s[0]));
+   HIP_CHECK(hipEventSynchronize(stop));
+   EXPECT(hipEventQuery(stop) == hipSuccess, "hipEventQuery after hipEventSynchronize");
+   float ms = -1;
+   HIP_CHECK(hipEventElapsedTime(&ms, start, stop));
+   EXPECT(ms > 0 && ms < 600000, "hipEventElapsedTime %g ms", ms);
+   for (int k = 0; k < STREAMS; k++)
+      HIP_CHECK(hipStreamSynchronize(s[k]));
+   for (int k = 0; k < STREAMS; k++)
+      EXPECT(hipStreamQuery(s[k]) == hipSuccess, "stream %d not idle after synchronize", k);
+   EXPECT(called == 1, "stream callback ran: %d", called);
+   for (int k = 0; k < STREAMS; k++)
+      for (int i = 0; i < N; i++)
+         EXPECT(host[k * N + i] == k * 1000 + k + 1, "stream %d element %d: %d, host %d", k,
+                i, host[k * N + i], k * 1000 + k + 1);
+
+   /* A device-wide barrier through hipDeviceSynchronize after work on every stream. */
+   for (int k = 0; k < STREAMS; k++)
+      hipLaunchKernelGGL(produce, dim3(N / 256), dim3(256), 0, s[k], out[k], 7 + k, 10);
+   HIP_CHECK(hipDeviceSynchronize());
+   for (int k = 0; k < STREAMS; k++) {
+      HIP_CHECK(hipMemcpy(host, out[k], N * sizeof(int), hipMemcpyDeviceToHost));
+      for (int i = 0; i < N; i++)
+         EXPECT(host[i] == 7 + k, "after hipDeviceSynchronize stream %d element %d: %d", k, i,
+                host[i]);
+   }
+
+   for (int k = 0; k < STREAMS; k++) {
+      HIP_CHECK(hipEventDestroy(produced[k]));
+      HIP_CHECK(hipStreamDestroy(s[k]));
+      HIP_CHECK(hipFree(buf[k]));
+      HIP_CHECK(hipFree(out[k]));
+   }
+   HIP_CHECK(hipEventDestroy(start));
+   HIP_CHECK(hipEventDestroy(stop));
+   HIP_CHECK(hipHostFree(host));
+   return hip_check_done("hip_streams");
+}
