@@ -1,6 +1,7 @@
 /* Streams and events: kernels and copies on several streams, a cross-stream dependency
  * through hipStreamWaitEvent, event queries and elapsed times, hipStreamQuery, a host
- * callback, and a non-blocking stream; the data flow makes any ordering error visible. */
+ * callback, a non-blocking stream, and stream memory operations (wait for a value, write a
+ * value); the data flow makes any ordering error visible. */
 #include "hip_check.h"
 
 #define N 4096
@@ -20,6 +21,11 @@ __global__ void consume(const int *src, int *dst, int add)
 {
    int i = blockIdx.x * blockDim.x + threadIdx.x;
    dst[i] = src[i] + add;
+}
+
+__global__ void read_flag(const unsigned *flag, int *out)
+{
+   out[threadIdx.x] = (int)*flag + threadIdx.x;
 }
 
 static void callback(hipStream_t stream, hipError_t status, void *user)
@@ -91,6 +97,31 @@ int main(void)
          EXPECT(host[i] == 7 + k, "after hipDeviceSynchronize stream %d element %d: %d", k, i,
                 host[i]);
    }
+
+   /* Stream memory operations: stream 1 waits for a value that a kernel on stream 0, queued
+    * after it, writes; then 64-bit and 32-bit writes from the stream. */
+   unsigned *flag;
+   HIP_CHECK(hipExtMallocWithFlags((void **)&flag, 8, hipMallocSignalMemory));
+   HIP_CHECK(hipStreamWriteValue64(s[0], flag, 0, 0));
+   HIP_CHECK(hipStreamSynchronize(s[0]));
+   HIP_CHECK(hipStreamWaitValue32(s[1], flag, 5, hipStreamWaitValueGte, 0xffffffffu));
+   hipLaunchKernelGGL(read_flag, dim3(1), dim3(64), 0, s[1], flag, out[1]);
+   hipLaunchKernelGGL(produce, dim3(1), dim3(1), 0, s[0], (int *)flag, 7, 2000);
+   HIP_CHECK(hipStreamSynchronize(s[1]));
+   HIP_CHECK(hipMemcpy(host, out[1], 64 * sizeof(int), hipMemcpyDeviceToHost));
+   for (int i = 0; i < 64; i++)
+      EXPECT(host[i] == 7 + i, "after hipStreamWaitValue32 [%d] = %d, host %d", i, host[i],
+             7 + i);
+   HIP_CHECK(hipStreamWriteValue64(s[2], flag, 0x123456789abcdefull, 0));
+   HIP_CHECK(hipStreamSynchronize(s[2]));
+   unsigned long long v64;
+   HIP_CHECK(hipMemcpy(&v64, flag, 8, hipMemcpyDeviceToHost));
+   EXPECT(v64 == 0x123456789abcdefull, "hipStreamWriteValue64 %#llx", v64);
+   HIP_CHECK(hipStreamWriteValue32(s[2], flag, 0xfeedu, 0));
+   HIP_CHECK(hipStreamSynchronize(s[2]));
+   HIP_CHECK(hipMemcpy(&v64, flag, 8, hipMemcpyDeviceToHost));
+   EXPECT(v64 == 0x0123456700000000ull + 0xfeedu, "hipStreamWriteValue32 %#llx", v64);
+   HIP_CHECK(hipFree(flag));
 
    for (int k = 0; k < STREAMS; k++) {
       HIP_CHECK(hipEventDestroy(produced[k]));
