@@ -1,7 +1,7 @@
 /* Streams and events: kernels and copies on several streams, a cross-stream dependency
  * through hipStreamWaitEvent, event queries and elapsed times, hipStreamQuery, a host
- * callback, a non-blocking stream, and stream memory operations (wait for a value, write a
- * value); the data flow makes any ordering error visible. */
+ * callback, a non-blocking stream, stream memory operations (wait for a value, write a
+ * value) and a captured graph replayed; the data flow makes any ordering error visible. */
 #include "hip_check.h"
 
 #define N 4096
@@ -26,6 +26,11 @@ __global__ void consume(const int *src, int *dst, int add)
 __global__ void read_flag(const unsigned *flag, int *out)
 {
    out[threadIdx.x] = (int)*flag + threadIdx.x;
+}
+
+__global__ void add_index(int *p, int scale)
+{
+   p[threadIdx.x] = p[threadIdx.x] * scale + threadIdx.x;
 }
 
 static void callback(hipStream_t stream, hipError_t status, void *user)
@@ -122,6 +127,29 @@ int main(void)
    HIP_CHECK(hipMemcpy(&v64, flag, 8, hipMemcpyDeviceToHost));
    EXPECT(v64 == 0x0123456700000000ull + 0xfeedu, "hipStreamWriteValue32 %#llx", v64);
    HIP_CHECK(hipFree(flag));
+
+   /* A graph captured from a stream (two kernels and a copy), replayed three times. */
+   hipGraph_t graph;
+   hipGraphExec_t exec;
+   HIP_CHECK(hipMemset(buf[0], 0, 64 * sizeof(int)));
+   HIP_CHECK(hipStreamBeginCapture(s[0], hipStreamCaptureModeGlobal));
+   hipLaunchKernelGGL(add_index, dim3(1), dim3(64), 0, s[0], buf[0], 2);
+   hipLaunchKernelGGL(add_index, dim3(1), dim3(64), 0, s[0], buf[0], 3);
+   HIP_CHECK(hipMemcpyAsync(out[0], buf[0], 64 * sizeof(int), hipMemcpyDeviceToDevice, s[0]));
+   HIP_CHECK(hipStreamEndCapture(s[0], &graph));
+   HIP_CHECK(hipGraphInstantiate(&exec, graph, NULL, NULL, 0));
+   for (int r = 0; r < 3; r++)
+      HIP_CHECK(hipGraphLaunch(exec, s[0]));
+   HIP_CHECK(hipStreamSynchronize(s[0]));
+   HIP_CHECK(hipMemcpy(host, out[0], 64 * sizeof(int), hipMemcpyDeviceToHost));
+   for (int i = 0; i < 64; i++) {
+      int v = 0;
+      for (int r = 0; r < 3; r++)
+         v = (v * 2 + i) * 3 + i;
+      EXPECT(host[i] == v, "graph replay [%d] = %d, host %d", i, host[i], v);
+   }
+   HIP_CHECK(hipGraphExecDestroy(exec));
+   HIP_CHECK(hipGraphDestroy(graph));
 
    for (int k = 0; k < STREAMS; k++) {
       HIP_CHECK(hipEventDestroy(produced[k]));
