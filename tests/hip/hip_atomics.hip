@@ -43,9 +43,8 @@ __global__ void atomics(const int *in, int n, results *r, int *slot_owner)
          assumed = old;
          old = atomicCAS(&r->cas_sum, assumed, assumed + v);
       } while (old != assumed);
-      /* Each slot is claimed by exactly one thread: the exchange returns the previous owner. */
-      int prev = atomicExch(&slot_owner[i % 64], i);
-      (void)prev;
+      /* Every thread of a slot's residue class exchanges itself in; one of them stays. */
+      atomicExch(&slot_owner[i % 64], i);
       atomicAdd(&lds_add, 1);
       atomicMax(&lds_max, (unsigned)v);
    }
