@@ -67,8 +67,9 @@ sim__op_s_call_b64(sim_wave *w, const sim_inst *in)
    w->pc += (int64_t)SIMM * 4;
 }
 
-/* Hardware registers ([ISA] 5.x "s_getreg/s_setreg", HW_REG_MODE = 1): only MODE is
- * backed; others read as zero and ignore writes. MODE layout: FP_ROUND[3:0],
+/* Hardware registers ([ISA] 5.x "s_getreg/s_setreg", HW_REG_MODE = 1): MODE is backed,
+ * STATUS and SH_MEM_BASES are read-only views; others read as zero and ignore writes. MODE
+ * layout: FP_ROUND[3:0],
  * FP_DENORM[7:4], DX10_CLAMP[8], IEEE[9], GPR_IDX_EN[27], CSP[31:29]. */
 static uint32_t
 mode_get(const sim_wave *w)
@@ -99,6 +100,10 @@ hwreg_get(const sim_wave *w, unsigned id)
       return mode_get(w);
    case 2: /* STATUS: SCC[0], EXECZ[9], VCCZ[10] */
       return w->scc | (SIM_EXEC(w) == 0) << 9 | (SIM_VCC(w) == 0) << 10;
+   case 15: /* SH_MEM_BASES: PRIVATE_BASE[15:0], SHARED_BASE[31:16], the apertures' bits
+             * 63:48 as amdkfd sets them; LLVM 15 builds gfx9 flat pointers from it. */
+      return (uint32_t)(SIM_APERTURE_PRIVATE_BASE >> 48) |
+             (uint32_t)(SIM_APERTURE_SHARED_BASE >> 48) << 16;
    default:
       return 0;
    }

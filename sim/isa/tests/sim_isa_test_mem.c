@@ -262,6 +262,46 @@ TEST(flat_lds_aperture)
    CHECK_EQ(w->v[3][10], 70);
 }
 
+/* The apertures as LLVM 15 (Debian's hipcc) finds them on gfx9: the high dword of each is
+ * SH_MEM_BASES' 16-bit field shifted left by 16 (PRIVATE_BASE [15:0], SHARED_BASE [31:16], as
+ * amdkfd's compute_sh_mem_bases_64bit sets them), read with s_getreg; a FLAT store through
+ * the shared one lands in LDS, a FLAT load through the private one reads scratch. */
+TEST(flat_aperture_sh_mem_bases)
+{
+   sim_wave *w = t_wave();
+   w->s[0] = (uint32_t)SIM_SCRATCH_VA;
+   w->s[1] = (uint32_t)(SIM_SCRATCH_VA >> 32) | 1u << 31;
+   w->s[2] = (uint32_t)t_scratch_size;
+   w->s[3] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 4u << 15 | 1u << 19 | 3u << 21 | 1u << 23;
+   w->s64[SIM_SRC_FLAT_SCRATCH / 2] = SIM_SCRATCH_VA;
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = 4 * l;
+      w->v[2][l] = 11 * l;
+      w->v[4][l] = 12; /* private address 12 */
+      w->v[6][l] = 0xB000 + l;
+   }
+   memset(t_scratch, 0, 4096);
+   CHECK_EQ(t_run(w, "s_getreg_b32 s10, hwreg(HW_REG_SH_MEM_BASES, 0, 16)\n"
+                     "s_getreg_b32 s11, hwreg(HW_REG_SH_MEM_BASES, 16, 16)\n"
+                     "s_lshl_b32 s12, s10, 16\n"
+                     "s_lshl_b32 s13, s11, 16\n"
+                     "v_mov_b32 v1, s13\n"
+                     "flat_store_dword v[0:1], v2\n"
+                     "buffer_store_dword v6, off, s[0:3], 0 offset:12\n"
+                     "s_waitcnt vmcnt(0) lgkmcnt(0)\n"
+                     "v_mov_b32 v5, s12\n"
+                     "flat_load_dword v7, v[4:5]\n"
+                     "ds_read_b32 v3, v0\n"
+                     "s_waitcnt vmcnt(0) lgkmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[10], (uint32_t)(SIM_APERTURE_PRIVATE_BASE >> 48));
+   CHECK_EQ(w->s[11], (uint32_t)(SIM_APERTURE_SHARED_BASE >> 48));
+   CHECK_EQ(w->s[12], (uint32_t)(SIM_APERTURE_PRIVATE_BASE >> 32));
+   CHECK_EQ(w->s[13], (uint32_t)(SIM_APERTURE_SHARED_BASE >> 32));
+   CHECK_EQ(w->v[3][10], 110);
+   CHECK_EQ(w->v[7][9], 0xB009);
+}
+
 /* Faults: the process survives and the record names the address / PC. */
 TEST(fault_global_oob)
 {
@@ -346,6 +386,7 @@ t_mem_tests(void)
    RUN(ds_ops);
    RUN(scratch_swizzle_and_private_aperture);
    RUN(flat_lds_aperture);
+   RUN(flat_aperture_sh_mem_bases);
    RUN(ds_read_d16);
    RUN(fault_global_oob);
    RUN(buffer_store_lds_dword);
