@@ -89,7 +89,8 @@ static pthread_mutex_t queues_lock = PTHREAD_MUTEX_INITIALIZER;
 static kfd_queue *queues;
 static uint32_t queues_closing; /* unlinked, CP not yet joined (queues_lock) */
 static HSA_QUEUEID next_queue_id = 1;
-static kfd_queue *gws_holder; /* the process's queue holding the GWS (queues_lock) */
+/* Per GPU, the process's queue holding that GPU's GWS (queues_lock); GPU nodes are 1..N. */
+static kfd_queue *gws_holder[KFD_MAX_GPUS];
 
 static _Atomic uint32_t kick_seq;
 static _Atomic uint32_t kick_sleepers;
@@ -595,8 +596,8 @@ hsaKmtDestroyQueue(HSA_QUEUEID QueueId)
          break;
       }
    }
-   if (q && q == gws_holder)
-      gws_holder = NULL; /* the GWS goes back with the queue */
+   if (q && q == gws_holder[q->node - 1])
+      gws_holder[q->node - 1] = NULL; /* the GWS goes back with the queue */
    pthread_mutex_unlock(&queues_lock);
    if (!q)
       return HSAKMT_STATUS_INVALID_PARAMETER;
@@ -640,8 +641,10 @@ hsaKmtSetQueueCUMask(HSA_QUEUEID QueueId, HSAuint32 CUMaskCount, HSAuint32 *Queu
 
 /*
  * AMDKFD_IOC_ALLOC_QUEUE_GWS (amdkfd kfd_ioctl_alloc_queue_gws, pqm_set_gws): nGWS > 0 gives
- * the queue the GPU's whole GWS block, nGWS 0 takes it back; the first resource is always 0.
- * One queue of a process holds it at a time (EBUSY: the thunk's OUT_OF_RESOURCES); an
+ * the queue its GPU's whole GWS block, nGWS 0 takes it back; the first resource is always 0.
+ * One queue of a process holds a GPU's GWS at a time (EBUSY: the thunk's OUT_OF_RESOURCES);
+ * the limit is per GPU, as pqm_set_gws keeps it in the process's per-device data, so each GPU
+ * has its own cooperative queue (HIP's multi-device cooperative launch uses both). An
  * unknown queue is EINVAL. ROCr 5.2.3 asks for 1 when it creates the agent's cooperative
  * queue (AqlQueue::EnableGWS). The waves of the queue's dispatches then address its 64
  * resources (sim/isa/sim_gws.c); a dispatch already running keeps what it started with.
@@ -654,15 +657,16 @@ hsaKmtAllocQueueGWS(HSA_QUEUEID QueueId, HSAuint32 nGWS, HSAuint32 *firstGWS)
    HSAKMT_STATUS st = HSAKMT_STATUS_SUCCESS;
    pthread_mutex_lock(&queues_lock);
    kfd_queue *q = lookup_locked(QueueId);
+   kfd_queue **holder = q ? &gws_holder[q->node - 1] : NULL;
    if (!q) {
       st = HSAKMT_STATUS_INVALID_PARAMETER;
-   } else if (nGWS && gws_holder) {
+   } else if (nGWS && *holder) {
       st = HSAKMT_STATUS_OUT_OF_RESOURCES;
    } else if (nGWS) {
-      gws_holder = q;
+      *holder = q;
       atomic_store_explicit(&q->cp.gws, &q->gws, memory_order_release);
-   } else if (q == gws_holder) {
-      gws_holder = NULL;
+   } else if (q == *holder) {
+      *holder = NULL;
       atomic_store_explicit(&q->cp.gws, NULL, memory_order_release);
    }
    pthread_mutex_unlock(&queues_lock);
