@@ -279,15 +279,18 @@ class BoundedEmitAction : public clang::EmitLLVMOnlyAction {
    {
       if (!clang::EmitLLVMOnlyAction::BeginSourceFileAction(ci))
          return false;
-      ci.getPreprocessor().addPPCallbacks(
-         std::make_unique<PragmaDebugRefuser>(ci.getDiagnostics()));
+      clang::Preprocessor &pp = ci.getPreprocessor();
+      auto refuser = std::make_unique<PragmaDebugRefuser>(pp);
+      PragmaDebugRefuser *debugPragmas = refuser.get(); // owned by the preprocessor
+      pp.addPPCallbacks(std::move(refuser));
       uint64_t limit = buildLimits().maxTokens;
       // Every token lexed, at every level: the arguments of a function-like macro are
       // pre-expanded inside the preprocessor (a macro doubling its argument 40 times grew
-      // past 23 GB there without one token reaching a level-0 watcher). The watcher also
-      // stops a parse whose recursion nears the end of the build's stack (t_stackLimit).
-      ci.getPreprocessor().setPreprocessToken(true);
-      ci.getPreprocessor().setTokenWatcher([limit, n = uint64_t(0)](const clang::Token &) mutable {
+      // past 23 GB there without one token reaching a level-0 watcher); the words of a
+      // pragma too. The watcher also stops a parse whose recursion nears the end of the
+      // build's stack (t_stackLimit).
+      pp.setPreprocessToken(true);
+      pp.setTokenWatcher([limit, debugPragmas, n = uint64_t(0)](const clang::Token &tok) mutable {
          if (++n > limit)
             llvm::report_fatal_error(llvm::Twine("the preprocessed program exceeds ") +
                                      llvm::Twine(limit) +
@@ -295,33 +298,63 @@ class BoundedEmitAction : public clang::EmitLLVMOnlyAction {
          if (stackNearlyExhausted())
             llvm::report_fatal_error("the program nests too deeply for the compiler's stack",
                                      false);
+         debugPragmas->watch(tok);
       });
       if (limit != UINT64_MAX)
-         ci.getPreprocessor().addPPCallbacks(std::make_unique<ExpansionCounter>(limit));
+         pp.addPPCallbacks(std::make_unique<ExpansionCounter>(limit));
       return true;
    }
 
  private:
-   // `#pragma clang __debug <command>` is clang's own test hook (crash, stack overflow,
-   // fatal errors, dumps to stderr): no program has a use for it, so each is a build
-   // error. Called once clang's handler ran, which -disable-pragma-debug-crash makes
-   // harmless for the commands that would end the process.
+   // `#pragma clang __debug <command>` is clang's own test hook: crash, stack overflow,
+   // fatal errors (which -disable-pragma-debug-crash makes do nothing), and dumps of
+   // declarations, macros, diagnostic mappings and modules written to the process's
+   // standard error, not to the build log (dump, macro, diag_mapping, module_map, modules).
+   // No program has a use for it. Clang's handler must not run at all, so it is refused
+   // before clang looks it up: a pragma's words are lexed one by one after PragmaDirective
+   // (also for _Pragma, also inside macros); when they are `clang __debug`, the second word
+   // gets an error and becomes a token no handler knows (clang then ignores the pragma).
    class PragmaDebugRefuser : public clang::PPCallbacks {
     public:
-      explicit PragmaDebugRefuser(clang::DiagnosticsEngine &diags)
-         : diags_(diags),
-           id_(diags.getCustomDiagID(clang::DiagnosticsEngine::Error,
-                                     "'#pragma clang __debug %0' is not accepted: it is "
-                                     "clang's debugging hook, not OpenCL C"))
+      explicit PragmaDebugRefuser(clang::Preprocessor &pp)
+         : pp_(pp),
+           id_(pp.getDiagnostics().getCustomDiagID(clang::DiagnosticsEngine::Error,
+                                                   "'#pragma clang __debug' is not accepted: "
+                                                   "it is clang's debugging hook, not "
+                                                   "OpenCL C"))
       {
       }
-      void PragmaDebug(clang::SourceLocation loc, llvm::StringRef command) override
+      void PragmaDirective(clang::SourceLocation, clang::PragmaIntroducerKind) override
       {
-         diags_.Report(loc, id_) << command;
+         state_ = kNamespace;
+      }
+      // Sees every token lexed (the token watcher); `tok` is the preprocessor's own token
+      // (not a const object), about to be handed to the pragma's reader.
+      void watch(const clang::Token &tok)
+      {
+         if (state_ == kNone)
+            return;
+         const clang::IdentifierInfo *ii = tok.getIdentifierInfo();
+         if (state_ == kNamespace) {
+            state_ = ii && ii->isStr("clang") ? kCommand : kNone;
+            return;
+         }
+         state_ = kNone;
+         if (!ii || !ii->isStr("__debug"))
+            return;
+         pp_.getDiagnostics().Report(tok.getLocation(), id_);
+         // An unknown token names no handler. (Not a new identifier: IdentifierTable::get
+         // would instantiate LLVM's BumpPtrAllocator here, and in the sanitizer builds
+         // this file's instrumented copy, which poisons new slabs, would replace the one
+         // lld's uninstrumented code relies on: use-after-poison in fuzz_binary.)
+         clang::Token &t = const_cast<clang::Token &>(tok);
+         t.setKind(clang::tok::unknown);
+         t.setIdentifierInfo(nullptr);
       }
 
     private:
-      clang::DiagnosticsEngine &diags_;
+      enum { kNone, kNamespace, kCommand } state_ = kNone;
+      clang::Preprocessor &pp_;
       unsigned id_;
    };
 
