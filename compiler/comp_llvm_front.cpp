@@ -29,6 +29,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 #ifndef HSACL_CLANG_RESOURCE_DIR
 #error "HSACL_CLANG_RESOURCE_DIR must be defined by the build"
@@ -265,6 +266,74 @@ limitFromEnv(const char *name, uint64_t fallback)
    return v ? v : UINT64_MAX;
 }
 
+// The build's deadline (HSACL_BUILD_TIMEOUT seconds from setupInstance, default 60; 0 lifts
+// it). LLVM's optimiser is superlinear in the size of one function: at -O3, clang-19 took
+// 33 s on a chain of 10,000 conditional operators, 48 s on a switch of 5,000 cases and
+// 100 s on a chain of 5,000 `a == i ? x : ...` (SimplifyCFG), without the front end
+// noticing anything unusual, and no bound on source, tokens or nesting separates these from
+// large legitimate programs. Past the deadline every optional pass is skipped (LLVM's
+// should-run-optional-pass hook, as optnone does), so the pipeline runs out in the time of
+// the pass under way, and the build fails with a log line (DeadlineReportPass); the token
+// watcher stops a front end still parsing through the fatal-error trap. Builds run one per
+// thread (comp_build), so the deadline is thread-local.
+thread_local int64_t t_deadlineMs;  // CLOCK_MONOTONIC milliseconds; 0: no deadline
+thread_local bool t_deadlinePassed; // sticky once seen
+
+int64_t
+monotonicMs()
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return int64_t(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
+uint64_t
+buildTimeoutSeconds()
+{
+   uint64_t s = limitFromEnv("HSACL_BUILD_TIMEOUT", 60);
+   return s > uint64_t(INT64_MAX / 1000) / 2 ? 0 : s; // a huge value lifts it, as 0 does
+}
+
+void
+startDeadline()
+{
+   uint64_t s = buildTimeoutSeconds();
+   t_deadlineMs = s ? monotonicMs() + int64_t(s) * 1000 : 0;
+   t_deadlinePassed = false;
+}
+
+bool
+deadlinePassed()
+{
+   if (!t_deadlinePassed && t_deadlineMs && monotonicMs() > t_deadlineMs)
+      t_deadlinePassed = true;
+   return t_deadlinePassed;
+}
+
+// Last in the optimisation pipeline, required (it runs when optional passes are skipped):
+// a build past its deadline fails here, through the context's diagnostic handler (the
+// build log and llvmError, which backHalf checks after code generation). Code generation
+// still follows, and is itself superlinear in a function's size (instruction selection,
+// register coalescing, structurization): the functions' bodies are dropped first (they
+// become declarations), since the build's result is discarded anyway.
+struct DeadlineReportPass : llvm::PassInfoMixin<DeadlineReportPass> {
+   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &)
+   {
+      if (!deadlinePassed())
+         return llvm::PreservedAnalyses::all();
+      m.getContext().emitError(llvm::Twine("the build exceeded its time limit of ") +
+                               llvm::Twine(buildTimeoutSeconds()) +
+                               " s (HSACL_BUILD_TIMEOUT): the optimiser's time grows faster "
+                               "than the size of a function; split large functions or raise "
+                               "the limit");
+      for (llvm::Function &f : m)
+         if (!f.isDeclaration())
+            f.deleteBody();
+      return llvm::PreservedAnalyses::none();
+   }
+   static bool isRequired() { return true; }
+};
+
 // clang's EmitLLVMOnlyAction that counts the tokens the parser receives and abandons the
 // build past the bound (through the fatal-error trap: the parser cannot be stopped in the
 // middle of a macro expansion; what the front end allocated until then is not reclaimed,
@@ -298,6 +367,10 @@ class BoundedEmitAction : public clang::EmitLLVMOnlyAction {
          if (stackNearlyExhausted())
             llvm::report_fatal_error("the program nests too deeply for the compiler's stack",
                                      false);
+         if (n % 65536 == 0 && deadlinePassed())
+            llvm::report_fatal_error(llvm::Twine("the build exceeded its time limit of ") +
+                                     llvm::Twine(buildTimeoutSeconds()) +
+                                     " s in the front end (HSACL_BUILD_TIMEOUT)", false);
          debugPragmas->watch(tok);
       });
       if (limit != UINT64_MAX)
@@ -423,7 +496,11 @@ setupInstance(clang::CompilerInstance &ci, const std::vector<std::string> &args,
       ci.setInvocation(std::move(inv));
    }
    ci.getDiagnosticOpts().ShowColors = false;
+   startDeadline();
    ci.getCodeGenOpts().PassBuilderCallbacks.push_back([](llvm::PassBuilder &pb) {
+      if (llvm::PassInstrumentationCallbacks *pic = pb.getPassInstrumentationCallbacks())
+         pic->registerShouldRunOptionalPassCallback(
+            [](llvm::StringRef, llvm::Any) { return !deadlinePassed(); });
       pb.registerPipelineStartEPCallback(
          [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
             mpm.addPass(PrintfStubPass());
@@ -438,6 +515,7 @@ setupInstance(clang::CompilerInstance &ci, const std::vector<std::string> &args,
       pb.registerOptimizerLastEPCallback(
          [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel level) {
             compAddLatePasses(mpm);
+            mpm.addPass(DeadlineReportPass());
             if (level != llvm::OptimizationLevel::O0)
                return;
             llvm::FunctionPassManager fpm;

@@ -1,6 +1,7 @@
 /*
  * comp_api_limits_test — a build's bounds (issue #17): a macro that doubles its expansion,
- * a program of more kernels than a build accepts and an oversized source each fail with
+ * a program of more kernels than a build accepts, an oversized source and a build past its
+ * time limit (HSACL_BUILD_TIMEOUT) each fail with
  * CL_BUILD_PROGRAM_FAILURE and a log line naming the bound's variable, instead of eating
  * the machine; the next build of the process works. The bounds are set small through their
  * environment variables (read at every build) so the test is quick.
@@ -30,6 +31,20 @@ many_kernels(int n)
    *w = 0;
    for (int i = 0; i < n; i++)
       w += sprintf(w, "kernel void k%d(global int *o) { o[0] = %d; }\n", i, i);
+   return s;
+}
+
+/* A chain of n conditional operators comparing with constants: LLVM's optimiser and code
+ * generator take time superlinear in n (SimplifyCFG on the one function); n = 3000 takes
+ * seconds of CPU, n = 10,000 minutes on a loaded machine. */
+static char *
+conditional_chain(int n)
+{
+   char *s = malloc((size_t)n * 40 + 256), *w = s;
+   w += sprintf(w, "kernel void k(global int *o) { int a = o[1]; o[0] = ");
+   for (int i = 0; i < n; i++)
+      w += sprintf(w, "a == %d ? %d : ", i, 3 * i);
+   sprintf(w, "2; }\n");
    return s;
 }
 
@@ -67,6 +82,18 @@ main(void)
    setenv("HSACL_BUILD_MAX_SOURCE", "200", 1);
    CHECK_EQ_INT(build_expecting(many, "HSACL_BUILD_MAX_SOURCE"), CL_BUILD_PROGRAM_FAILURE);
    unsetenv("HSACL_BUILD_MAX_SOURCE");
+
+   /* Time: a build past HSACL_BUILD_TIMEOUT skips the optimiser's remaining passes and
+    * code generation's work and fails, within about the time of the pass under way. */
+   setenv("HSACL_BUILD_TIMEOUT", "1", 1);
+   char *chain = conditional_chain(3000);
+   double t0 = test_now_s();
+   CHECK_EQ_INT(build_expecting(chain, "HSACL_BUILD_TIMEOUT"), CL_BUILD_PROGRAM_FAILURE);
+   double took = test_now_s() - t0;
+   printf("a build over its 1 s limit failed after %.1f s\n", took);
+   CHECK(took < 30);
+   unsetenv("HSACL_BUILD_TIMEOUT");
+   free(chain);
 
    /* The process is whole: the oversized programs build once the bounds are lifted. */
    setenv("HSACL_BUILD_MAX_KERNELS", "0", 1);
