@@ -1,7 +1,6 @@
 /*
  * compiler/api_tests/comp_api_il_proc_test.c — the SPIR-V validator and translator as helper
- * processes
- * (compiler/comp_spirv.c run_validator).
+ * processes (compiler/comp_spirv.c run_validator, run_translator).
  *
  * usage: comp_api_il_proc_test MODULE   (a valid module: il_basic12.spv)
  *
