@@ -128,6 +128,9 @@ test_translator_outcomes(void)
       { "t-flood", "exec cat /dev/zero", "more than 256 MiB", "25" },
       { "t-refuse", "echo 'cannot read this' >&2; exit 3", "cannot read this", "1" },
       { "t-garbage", "echo 'not bitcode'; exit 0", "rejects the module", "1" },
+      /* The address-space bound (4 GiB, set just after the start: the script waits). */
+      { "t-limits", "sleep 1; echo \"address space $(ulimit -v) KiB\" >&2; exit 1",
+        "address space 4194304 KiB", "20" },
    };
    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
       setenv("HSACL_SPIRV_TRANSLATOR", script(cases[i].name, cases[i].body), 1);
