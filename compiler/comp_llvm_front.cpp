@@ -386,7 +386,7 @@ class BoundedEmitAction : public clang::EmitLLVMOnlyAction {
    // No program has a use for it. Clang's handler must not run at all, so it is refused
    // before clang looks it up: a pragma's words are lexed one by one after PragmaDirective
    // (also for _Pragma, also inside macros); when they are `clang __debug`, the second word
-   // gets an error and is renamed to one no handler knows (clang then ignores the pragma).
+   // gets an error and becomes a token no handler knows (clang then ignores the pragma).
    class PragmaDebugRefuser : public clang::PPCallbacks {
     public:
       explicit PragmaDebugRefuser(clang::Preprocessor &pp)
@@ -401,8 +401,8 @@ class BoundedEmitAction : public clang::EmitLLVMOnlyAction {
       {
          state_ = kNamespace;
       }
-      // Sees every token lexed (the token watcher); `tok` is the preprocessor's own token,
-      // about to be handed to the pragma's reader.
+      // Sees every token lexed (the token watcher); `tok` is the preprocessor's own token
+      // (not a const object), about to be handed to the pragma's reader.
       void watch(const clang::Token &tok)
       {
          if (state_ == kNone)
@@ -416,8 +416,13 @@ class BoundedEmitAction : public clang::EmitLLVMOnlyAction {
          if (!ii || !ii->isStr("__debug"))
             return;
          pp_.getDiagnostics().Report(tok.getLocation(), id_);
-         const_cast<clang::Token &>(tok).setIdentifierInfo(
-            pp_.getIdentifierInfo("__hsacl_refused_debug_pragma"));
+         // An unknown token names no handler. (Not a new identifier: IdentifierTable::get
+         // would instantiate LLVM's BumpPtrAllocator here, and in the sanitizer builds
+         // this file's instrumented copy, which poisons new slabs, would replace the one
+         // lld's uninstrumented code relies on: use-after-poison in fuzz_binary.)
+         clang::Token &t = const_cast<clang::Token &>(tok);
+         t.setKind(clang::tok::unknown);
+         t.setIdentifierInfo(nullptr);
       }
 
     private:

@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -336,6 +337,7 @@ now_ms(void)
 /* How a helper process ended. */
 struct run_result {
    bool timed_out; /* stopped (SIGKILL) at the time limit */
+   bool overflow;  /* stopped (SIGKILL): wrote more than HELPER_MAX_OUTPUT */
    int status;     /* waitpid's status otherwise */
 };
 
@@ -368,11 +370,22 @@ input_memfd(const char *what, const void *data, size_t size, char **why)
    return fd;
 }
 
+/* What a helper may write: bitcode (or the validator's report) up to HELPER_MAX_OUTPUT
+ * bytes, a translator run that writes more is stopped as broken (a SPIR-V module of the
+ * 64 MiB a build accepts translates to bitcode of about its size); messages past
+ * HELPER_MAX_MESSAGES bytes are dropped (the first lines name the problem). A helper's
+ * address space is bounded too (HELPER_MAX_MEMORY, RLIMIT_AS): a module that makes it
+ * allocate without end ends it, not the machine. */
+#define HELPER_MAX_OUTPUT ((size_t)256 << 20)
+#define HELPER_MAX_MESSAGES ((size_t)1 << 20)
+#define HELPER_MAX_MEMORY ((rlim_t)4 << 30)
+
 /* Reads the child's standard output into *out and its standard error into *msgs until
  * both close or the deadline passes; false when the time ran out. A failed allocation
- * sets *oom and stops reading. */
+ * sets *oom and stops reading; output past HELPER_MAX_OUTPUT sets *overflow and stops. */
 static bool
-collect_output(int outfd, int errfd, struct growbuf *out, struct growbuf *msgs, bool *oom)
+collect_output(int outfd, int errfd, struct growbuf *out, struct growbuf *msgs, bool *oom,
+               bool *overflow)
 {
    struct pollfd pfd[2] = { { outfd, POLLIN, 0 }, { errfd, POLLIN, 0 } };
    int64_t deadline = now_ms() + timeout_ms();
@@ -395,6 +408,12 @@ collect_output(int outfd, int errfd, struct growbuf *out, struct growbuf *msgs, 
          if (r <= 0) {
             pfd[j].fd = -1;
             continue;
+         }
+         if (j && msgs->size + (size_t)r > HELPER_MAX_MESSAGES)
+            continue;
+         if (!j && out->size + (size_t)r > HELPER_MAX_OUTPUT) {
+            *overflow = true;
+            return true;
          }
          if (!grow_append(j ? msgs : out, buf, (size_t)r)) {
             *oom = true;
@@ -422,6 +441,7 @@ run_process(const char *what, char *const argv[], const void *input, size_t size
    bool fa_ok = false, oom = false;
 
    res->timed_out = false;
+   res->overflow = false;
    res->status = 0;
    in = input_memfd(what, input, size, why);
    if (in < 0)
@@ -451,11 +471,15 @@ run_process(const char *what, char *const argv[], const void *input, size_t size
       *why = format("cannot run the %s '%s': %s", what, argv[0], strerror(rc));
       goto out_close;
    }
+   /* Set after the start, so it may apply a moment late: it bounds what the tool
+    * allocates, which it does after loading. */
+   const struct rlimit mem = { HELPER_MAX_MEMORY, HELPER_MAX_MEMORY };
+   prlimit(pid, RLIMIT_AS, &mem, NULL);
    close(outp[1]);
    close(errp[1]);
    outp[1] = errp[1] = -1;
-   res->timed_out = !collect_output(outp[0], errp[0], out, msgs, &oom);
-   if (res->timed_out || oom)
+   res->timed_out = !collect_output(outp[0], errp[0], out, msgs, &oom, &res->overflow);
+   if (res->timed_out || oom || res->overflow)
       kill(pid, SIGKILL);
    while (waitpid(pid, &res->status, 0) < 0 && errno == EINTR)
       ;
@@ -514,6 +538,9 @@ run_validator(const uint32_t *module, size_t size, uint32_t minor, char **why)
    } else if (st == COMP_OK && res.timed_out) {
       *why = format("the SPIR-V validator did not finish within %d s (HSACL_SPIRV_TIMEOUT)",
                     timeout_ms() / 1000);
+      st = COMP_INVALID_BINARY;
+   } else if (st == COMP_OK && res.overflow) {
+      *why = format("the SPIR-V validator wrote more than %zu MiB", HELPER_MAX_OUTPUT >> 20);
       st = COMP_INVALID_BINARY;
    } else if (st == COMP_OK && WIFSIGNALED(res.status)) {
       *why = format("the SPIR-V validator crashed on the module (signal %d): it is malformed",
@@ -793,6 +820,11 @@ run_translator(const void *module, size_t size, struct growbuf *out, struct grow
    if (res.timed_out) {
       *why = format("the SPIR-V translator did not finish within %d s (HSACL_SPIRV_TIMEOUT)",
                     timeout_ms() / 1000);
+      return COMP_BUILD_FAILURE;
+   }
+   if (res.overflow) {
+      *why = format("the SPIR-V translator wrote more than %zu MiB of bitcode",
+                    HELPER_MAX_OUTPUT >> 20);
       return COMP_BUILD_FAILURE;
    }
    if (WIFSIGNALED(res.status)) {
