@@ -2,7 +2,11 @@
  * comp_test_devlib — device-library functions a processor cannot run (issue #25):
  *   - a kernel reaching one is a build error naming the kernel, the function, the missing
  *     feature and the processor, at every optimisation level, never an empty kernel;
- *   - the same sources build on the processors that have the feature (no false alarm).
+ *   - the same sources build on the processors that have the feature (no false alarm);
+ *   - the 8-bit dot products use V_DOT4_I32_IU8 on gfx11 and gfx12 and the real-time counter
+ *     S_SENDMSG_RTN_B64 there, the gfx9 instructions elsewhere.
+ * Instruction selection is checked in the assembly: hsacl's software GPU is a gfx906, so the
+ * results on gfx11 and gfx12 cannot be run here (tests/api_khr31_test.c runs them on gfx906).
  */
 #include "comp_priv.h"
 
@@ -107,11 +111,87 @@ test_no_false_alarm(void)
       }
 }
 
+/* Every form of cl_khr_integer_dot_product's 4x8-bit dot products. */
+static const char dot_source[] =
+   "kernel void k(global int *o, global uint *u, char4 a, char4 b, uchar4 c, uchar4 d, int x)\n"
+   "{\n"
+   "   o[0] = dot(a, b);\n"
+   "   o[1] = dot(a, c);\n"
+   "   o[2] = dot(c, a);\n"
+   "   o[3] = dot_acc_sat(a, b, x);\n"
+   "   o[4] = dot_acc_sat(a, c, x);\n"
+   "   o[5] = dot_acc_sat(c, a, x);\n"
+   "   u[0] = dot(c, d);\n"
+   "   u[1] = dot_acc_sat(c, d, (uint)x);\n"
+   "}\n";
+
+static void
+test_dot_products(void)
+{
+   static const char *const levels[] = { "-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable" };
+   for (size_t l = 0; l < 2; l++) {
+      static const char *const new_targets[] = { "gfx1100", "gfx1201" };
+      for (size_t t = 0; t < 2; t++) {
+         struct comp_output out;
+         enum comp_status st = build(dot_source, levels[l], new_targets[t], COMP_EMIT_ASM, &out);
+         CHECK(st == COMP_OK, "%s [%s]: %s\n%s", new_targets[t], levels[l],
+               comp_status_name(st), out.log ? out.log : "");
+         /* Signed x signed: both NEG_LO bits; mixed: the signed input's only (dot(a, c) and
+          * dot(c, a) are one computation, and one helper at -cl-opt-disable); the clamp for
+          * the saturating forms. */
+         CHECK(count(out.data, "v_dot4_i32_iu8") == 4, "%s [%s]: %u v_dot4_i32_iu8",
+               new_targets[t], levels[l], count(out.data, "v_dot4_i32_iu8"));
+         CHECK(count(out.data, "neg_lo:[1,1,0]") == 2 && count(out.data, "neg_lo:[1,0,0]") == 2 &&
+                  count(out.data, "neg_lo:[1,1,0] clamp") == 1 &&
+                  count(out.data, "neg_lo:[1,0,0] clamp") == 1,
+               "%s [%s]: signedness modifiers", new_targets[t], levels[l]);
+         CHECK(count(out.data, "v_dot4_u32_u8") == 2, "%s [%s]", new_targets[t], levels[l]);
+         CHECK(count(out.data, "global_store") > 0, "%s [%s]: no store", new_targets[t],
+               levels[l]);
+         comp_output_finish(&out);
+      }
+   }
+   /* gfx906: V_DOT4_I32_I8 through ockl, the mixed forms in plain code. */
+   struct comp_output out;
+   enum comp_status st = build(dot_source, levels[0], "gfx906", COMP_EMIT_ASM, &out);
+   CHECK(st == COMP_OK, "gfx906: %s\n%s", comp_status_name(st), out.log ? out.log : "");
+   CHECK(count(out.data, "v_dot4_i32_i8") == 2 && count(out.data, "v_dot4_u32_u8") == 2 &&
+            !count(out.data, "iu8"),
+         "gfx906 dot instructions");
+   comp_output_finish(&out);
+}
+
+static void
+test_realtime(void)
+{
+   static const char src[] = "ulong __ockl_memrealtime_u64(void);\n"
+                             "kernel void k(global ulong *o) { *o = __ockl_memrealtime_u64(); }\n";
+   static const struct {
+      const char *target, *insn;
+   } cases[] = {
+      { "gfx906", "s_memrealtime" },
+      { "gfx1030", "s_memrealtime" },
+      { "gfx1100", "sendmsg(MSG_RTN_GET_REALTIME)" },
+      { "gfx1201", "sendmsg(MSG_RTN_GET_REALTIME)" },
+   };
+   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+      struct comp_output out;
+      enum comp_status st = build(src, NULL, cases[i].target, COMP_EMIT_ASM, &out);
+      CHECK(st == COMP_OK, "%s: %s\n%s", cases[i].target, comp_status_name(st),
+            out.log ? out.log : "");
+      CHECK(count(out.data, cases[i].insn) == 1 && count(out.data, "global_store") == 1,
+            "%s: no %s", cases[i].target, cases[i].insn);
+      comp_output_finish(&out);
+   }
+}
+
 int
 main(void)
 {
    test_dropped_is_an_error();
    test_no_false_alarm();
+   test_dot_products();
+   test_realtime();
    if (failures)
       fprintf(stderr, "%d failure(s)\n", failures);
    else
