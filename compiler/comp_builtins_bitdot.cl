@@ -126,7 +126,11 @@ bd_has_iu8(void)
 {
    return __oclc_ISA_version >= 11000;
 }
-#define BD_IU8(name, sa, sb, sat)                                                              static __attribute__((target("dot8-insts"))) int name(uint a, uint b, int acc)             {                                                                                              return __builtin_amdgcn_sudot4(sa, (int)a, sb, (int)b, acc, sat);                        }
+#define BD_IU8(name, sa, sb, sat)                                                           \
+   static __attribute__((target("dot8-insts"))) int name(uint a, uint b, int acc)          \
+   {                                                                                        \
+      return __builtin_amdgcn_sudot4(sa, (int)a, sb, (int)b, acc, sat);                     \
+   }
 BD_IU8(bd_iu8_ss, true, true, false)
 BD_IU8(bd_iu8_ss_sat, true, true, true)
 BD_IU8(bd_iu8_su, true, false, false)
