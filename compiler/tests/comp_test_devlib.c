@@ -185,6 +185,30 @@ test_realtime(void)
    }
 }
 
+/* Device-side enqueue stamps each child's queued time with the real-time counter
+ * (comp_builtins_enqueue.cl): on gfx11 and gfx12 the parent used to lose the call. */
+static void
+test_enqueue_profiling(void)
+{
+   static const char src[] =
+      "kernel void child(global int *o) { o[get_global_id(0)] = 1; }\n"
+      "kernel void parent(global int *o)\n"
+      "{\n"
+      "   enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(16),\n"
+      "                  ^{ child(o); });\n"
+      "}\n";
+   static const char *const targets[] = { "gfx1100", "gfx1201" };
+   for (size_t t = 0; t < 2; t++) {
+      struct comp_output out;
+      enum comp_status st = build(src, "-cl-std=CL2.0", targets[t], COMP_EMIT_ASM, &out);
+      CHECK(st == COMP_OK, "%s: %s\n%s", targets[t], comp_status_name(st),
+            out.log ? out.log : "");
+      CHECK(count(out.data, "sendmsg(MSG_RTN_GET_REALTIME)") >= 1, "%s: no real-time counter",
+            targets[t]);
+      comp_output_finish(&out);
+   }
+}
+
 int
 main(void)
 {
@@ -192,6 +216,7 @@ main(void)
    test_no_false_alarm();
    test_dot_products();
    test_realtime();
+   test_enqueue_profiling();
    if (failures)
       fprintf(stderr, "%d failure(s)\n", failures);
    else
