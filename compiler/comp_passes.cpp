@@ -422,7 +422,11 @@ struct DroppedFunctionCheck : llvm::PassInfoMixin<DroppedFunctionCheck> {
       for (llvm::Function &k : m) {
          if (k.isDeclaration() || k.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL)
             continue;
+         // Every kernel has one (clang's, or the build's for SPIR-V); without it the
+         // subtarget would be the generic one, which has no feature to compare with.
          llvm::StringRef cpu = k.getFnAttribute("target-cpu").getValueAsString();
+         if (cpu.empty())
+            continue;
          const llvm::MCSubtargetInfo *sti =
             subtarget(m, cpu, k.getFnAttribute("target-features").getValueAsString());
          if (!sti)
