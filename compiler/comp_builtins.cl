@@ -11,7 +11,11 @@
  *   - before ockl.bc (after opencl.bc and ocml.bc): __ockl_get_local_linear_id, which the
  *     user's code never names but opencl.bc's get_local_linear_id, get_sub_group_id,
  *     async_work_group_copy, ... call.
- * Everything here must be valid for every processor: no target builtins, no __oclc_*.
+ * Everything here must be valid for every processor: a target builtin only inside a
+ * function that names its target feature (target("...")) and is reached only under an
+ * __oclc_ISA_version test, which the per-build constant folds (the device libraries' own
+ * pattern; comp_builtins_bitdot.cl). A helper left reachable on a processor without its
+ * feature is a build error naming it (compiler/comp_passes.cpp), never a silent drop.
  *
  * Changing this file changes comp_identity() (its bitcode is hashed in), so cached code
  * objects built with the previous definitions are not reused.
@@ -210,6 +214,18 @@ __ockl_get_local_linear_id(void)
    return (__ockl_get_local_id(2) * __ockl_get_local_size(1) + __ockl_get_local_id(1)) *
              __ockl_get_local_size(0) +
           __ockl_get_local_id(0);
+}
+
+/* The real-time counter (device-side enqueue's profiling, comp_builtins_enqueue.cl, and the
+ * kernels that call ockl directly). ROCm 5.2's is llvm.amdgcn.s.memrealtime in a function
+ * carrying "+s-memrealtime", which gfx11 and gfx12 lack (code generation dropped it and the
+ * kernel with it). llvm.readsteadycounter (LLVM 19) is the same constant-rate counter on every
+ * processor: S_MEMREALTIME up to gfx10, S_SENDMSG_RTN_B64 MSG_RTN_GET_REALTIME on gfx11 and
+ * gfx12. */
+ulong
+__ockl_memrealtime_u64(void)
+{
+   return __builtin_readsteadycounter();
 }
 
 /* ---- the sub-group extensions (cl_khr_subgroup_*) ---- */

@@ -8,7 +8,11 @@
  * __ockl_sdot4, which select V_DOT4_U32_U8 / V_DOT4_I32_I8 on the processors that have them
  * (gfx906 among them: its dot1 and dot7 instructions) from __oclc_ISA_version, folded per
  * build, and a portable sum elsewhere; their last argument asks for the saturating
- * accumulate (the instructions' clamp). Mixed signedness has no gfx9 instruction: plain C.
+ * accumulate (the instructions' clamp). Mixed signedness has no gfx9 or gfx10 instruction:
+ * plain C there. gfx11 and gfx12 have no V_DOT4_I32_I8 (ROCm 5.2's __ockl_sdot4 still picks
+ * its dot1 helper for them, which code generation drops: compiler/comp_passes.cpp) but have
+ * V_DOT4_I32_IU8 (dot8-insts), whose NEG_LO bits say which input is signed: the signed and
+ * the mixed forms use it there, chosen by the same folded __oclc_ISA_version test.
  */
 
 #define BDC __attribute__((overloadable, const))
@@ -110,23 +114,67 @@ BD_SCALARS(BD_TYPE)
 uint __ockl_udot4(uchar4 a, uchar4 b, uint c, bool saturate);
 int __ockl_sdot4(char4 a, char4 b, int c, bool saturate);
 
+/* The processor, as the device libraries read it (rocm-device-libs oclc/): major * 1000 +
+ * minor * 100 + stepping, a constant compiler/comp_llvm_libs.cpp defines per build. */
+extern __constant int __oclc_ISA_version;
+
+/* gfx11 and later: V_DOT4_I32_IU8. The helpers carry the feature, as ockl's do, so that they
+ * are only inlined into (and only reached on) processors that have it; the test is inlined
+ * even at -cl-opt-disable, where only the folding of device-library code runs. */
+static inline __attribute__((always_inline)) bool
+bd_has_iu8(void)
+{
+   return __oclc_ISA_version >= 11000;
+}
+#define BD_IU8(name, sa, sb, sat)                                                           \
+   static __attribute__((target("dot8-insts"))) int name(uint a, uint b, int acc)          \
+   {                                                                                        \
+      return __builtin_amdgcn_sudot4(sa, (int)a, sb, (int)b, acc, sat);                     \
+   }
+BD_IU8(bd_iu8_ss, true, true, false)
+BD_IU8(bd_iu8_ss_sat, true, true, true)
+BD_IU8(bd_iu8_su, true, false, false)
+BD_IU8(bd_iu8_su_sat, true, false, true)
+
 /* Mixed signedness, exactly: |sum| <= 4 * 128 * 255. */
 static inline __attribute__((always_inline)) int
 bd_dot_mixed(char4 s, uchar4 u)
 {
+   if (bd_has_iu8())
+      return bd_iu8_su(as_uint(s), as_uint(u), 0);
    return (int)s.x * (int)u.x + (int)s.y * (int)u.y + (int)s.z * (int)u.z +
           (int)s.w * (int)u.w;
 }
 
+/* The clamp of V_DOT4_I32_IU8 saturates the sum with the accumulator; the products' sum itself
+ * never overflows (above), so this is add_sat(dot, acc) as the extension defines it. */
+static inline __attribute__((always_inline)) int
+bd_dot_mixed_acc_sat(char4 s, uchar4 u, int acc)
+{
+   if (bd_has_iu8())
+      return bd_iu8_su_sat(as_uint(s), as_uint(u), acc);
+   return add_sat(bd_dot_mixed(s, u), acc);
+}
+
 BDC uint dot(uchar4 a, uchar4 b) { return __ockl_udot4(a, b, 0u, false); }
-BDC int dot(char4 a, char4 b) { return __ockl_sdot4(a, b, 0, false); }
+BDC int dot(char4 a, char4 b)
+{
+   if (bd_has_iu8())
+      return bd_iu8_ss(as_uint(a), as_uint(b), 0);
+   return __ockl_sdot4(a, b, 0, false);
+}
 BDC int dot(uchar4 a, char4 b) { return bd_dot_mixed(b, a); }
 BDC int dot(char4 a, uchar4 b) { return bd_dot_mixed(a, b); }
 
 BDC uint dot_acc_sat(uchar4 a, uchar4 b, uint acc) { return __ockl_udot4(a, b, acc, true); }
-BDC int dot_acc_sat(char4 a, char4 b, int acc) { return __ockl_sdot4(a, b, acc, true); }
-BDC int dot_acc_sat(uchar4 a, char4 b, int acc) { return add_sat(bd_dot_mixed(b, a), acc); }
-BDC int dot_acc_sat(char4 a, uchar4 b, int acc) { return add_sat(bd_dot_mixed(a, b), acc); }
+BDC int dot_acc_sat(char4 a, char4 b, int acc)
+{
+   if (bd_has_iu8())
+      return bd_iu8_ss_sat(as_uint(a), as_uint(b), acc);
+   return __ockl_sdot4(a, b, acc, true);
+}
+BDC int dot_acc_sat(uchar4 a, char4 b, int acc) { return bd_dot_mixed_acc_sat(b, a, acc); }
+BDC int dot_acc_sat(char4 a, uchar4 b, int acc) { return bd_dot_mixed_acc_sat(a, b, acc); }
 
 /* Packed: element k is bits 8k+7:8k (OpenCL C 3.1 "Integer dot product functions"), what
  * as_uchar4 gives on this little-endian device. */

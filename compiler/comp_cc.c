@@ -34,7 +34,8 @@ static const char usage[] =
    "    --extensions=A,B,...\n"
    "    --features=A,B,...\n"
    "                    Enable exactly these OpenCL extensions / OpenCL C 3.0 features\n"
-   "                    (default: clang's defaults for the target).\n"
+   "                    (default: what an hsacl device of the default profile, OpenCL\n"
+   "                    3.1 with image support, reports, as clBuildProgram enables them).\n"
    "    --max-work-group-size=N\n"
    "                    Build kernels without reqd_work_group_size for work-groups of up to\n"
    "                    N work-items (default 256), as clEnqueueNDRangeKernel's wide variant\n"
@@ -56,6 +57,52 @@ static const char usage[] =
    "\n"
    "EXIT STATUS\n"
    "    0 on success, 1 on a build error, 2 on a usage error.\n";
+
+/* The extensions and OpenCL C features an hsacl device of the default profile (OpenCL 3.1)
+ * with image support reports (CL_DEVICE_EXTENSIONS, CL_DEVICE_OPENCL_C_FEATURES), which
+ * clBuildProgram enables for it (platform/plat_device_ext.c), read from the platform's own
+ * table so that the two cannot drift apart. The table is data (an X-macro list) and this is
+ * a command-line tool on top of the compiler, not the driver: the flags of its `when` column
+ * get local meanings here, where every profile and image condition holds and only the IL
+ * entries depend on something (the SPIR-V helpers, the probe behind the platform's
+ * comp_il_supported). With clang's defaults instead, the built-ins of the extensions declared
+ * from their macros (cl_khr_integer_dot_product's dot, cl_khr_extended_bit_ops, the
+ * sub-group extensions, ...) were undeclared, whatever -cl-std. */
+#define PLAT_ALWAYS 0u
+#define PLAT_CL20 0u
+#define PLAT_IMAGES 0u
+#define PLAT_IL 1u
+static const struct {
+   const char *name;
+   unsigned when;
+} device_entries[] = {
+#define PLAT_EXTENSION(name, major, minor, patch, when) { #name, (when) },
+#define PLAT_FEATURE(name, major, minor, patch, when) { #name, (when) },
+#include "platform/plat_extensions.def"
+#undef PLAT_FEATURE
+#undef PLAT_EXTENSION
+};
+#undef PLAT_IL
+#undef PLAT_IMAGES
+#undef PLAT_CL20
+#undef PLAT_ALWAYS
+
+/* The default list for -cl-ext (see device_entries), NULL-terminated; NULL on allocation
+ * failure. */
+static const char **
+device_extensions(void)
+{
+   size_t n = sizeof(device_entries) / sizeof(device_entries[0]);
+   const char **v = calloc(n + 1, sizeof(*v));
+   if (!v)
+      return NULL;
+   bool il = comp__spirv_helpers_available();
+   size_t k = 0;
+   for (size_t i = 0; i < n; i++)
+      if (!device_entries[i].when || il)
+         v[k++] = device_entries[i].name;
+   return v;
+}
 
 /* Appends `arg` to the option string, single-quoted so that the option parser sees it as
  * one token. Returns false on allocation failure. */
@@ -250,6 +297,10 @@ main(int argc, char **argv)
          rc = 1;
          goto out;
       }
+   }
+   if (!extensions && !(extensions = device_extensions())) {
+      fprintf(stderr, "hsacl-cc: out of memory\n");
+      goto out;
    }
    struct comp_build_desc desc = {
       .source = il ? NULL : source,

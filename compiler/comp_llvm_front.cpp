@@ -510,19 +510,21 @@ setupInstance(clang::CompilerInstance &ci, const std::vector<std::string> &args,
       // device-library functions are not. Their __oclc_ISA_version and
       // __oclc_wavefrontsize64 branches must still fold away, or code for other targets (GFX9
       // DPP row broadcasts in the ockl wave scans) reaches instruction selection on GFX10+
-      // and fails ("Invalid dpp_ctrl value"), as it does with clang-19's driver. Runs last,
-      // after the printf binding has used __printf_alloc.
+      // and fails ("Invalid dpp_ctrl value"), as it does with clang-19's driver. Runs at the
+      // optimiser's end, after the printf binding has used __printf_alloc, and before hsacl's
+      // late passes, whose check of dropped device-library functions must see the folded call
+      // tree; the build deadline's report comes last.
       pb.registerOptimizerLastEPCallback(
          [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel level) {
+            if (level == llvm::OptimizationLevel::O0) {
+               llvm::FunctionPassManager fpm;
+               fpm.addPass(llvm::SCCPPass());
+               fpm.addPass(llvm::SimplifyCFGPass());
+               mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
+               mpm.addPass(llvm::GlobalDCEPass());
+            }
             compAddLatePasses(mpm);
             mpm.addPass(DeadlineReportPass());
-            if (level != llvm::OptimizationLevel::O0)
-               return;
-            llvm::FunctionPassManager fpm;
-            fpm.addPass(llvm::SCCPPass());
-            fpm.addPass(llvm::SimplifyCFGPass());
-            mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
-            mpm.addPass(llvm::GlobalDCEPass());
          });
    });
    ci.createDiagnostics(new clang::TextDiagnosticPrinter(logOS, &ci.getDiagnosticOpts()), true);

@@ -35,6 +35,32 @@
 // a module whose direct call graph has a cycle, naming the functions on one cycle of each
 // strongly connected component. Indirect calls (clang's __cl_clang_function_pointers) are
 // not followed.
+//
+// Device-library functions code generation would drop (issue #25). The ROCm device libraries
+// compile one body per instruction family and pick it per build from the oclc_* control
+// constants: ockl's __ockl_sdot4 reads __oclc_ISA_version and, on every processor that is
+// neither older than gfx906 nor gfx909 or gfx1010, calls an internal helper (unnamed in
+// ockl.bc) carrying "target-features"="+dot1-insts" whose body is llvm.amdgcn.sdot4
+// (V_DOT4_I32_I8); __ockl_memrealtime_u64 is one llvm.amdgcn.s.memrealtime carrying
+// "+s-memrealtime". On a processor without the feature (gfx11 and gfx12 have neither
+// instruction) nothing folds the call away, the inliner refuses the callee (AMDGPU's
+// areInlineCompatible: a callee's features must be a subset of the caller's), and at the start
+// of code generation AMDGPURemoveIncompatibleFunctions replaces every use of a function whose
+// features the processor lacks with null and deletes it, saying so only in an optimisation
+// remark (amdgpu-remove-incompatible-functions) nobody asked for: the call through null is
+// undefined and the kernel comes out as s_endpgm, with an empty build log.
+// DeviceLibOrigins (pipeline start, right after the device libraries are linked) gives each
+// unnamed function the name of a named caller (metadata hsacl.origin), so that the error can
+// name the library function the program called; DroppedFunctionCheck (optimizer end, after
+// the ISA-version branches have folded) follows each kernel's calls and reports every function
+// it reaches that needs a feature the kernel's processor (its target-cpu and target-features,
+// as the backend's subtarget sees them) does not have, as a build error naming the kernel,
+// the function, the feature and the processor. It compares whole feature sets, not names,
+// so it covers every function of every library, and it costs one walk of each kernel's call
+// tree. Functions a folded branch no longer reaches (the dot1 helper on gfx11 after
+// hsacl's own dot products, every other processor's helper) are never looked at. Dropping is
+// the only way a library call vanishes with these libraries: Debian's ROCm 5.2 ockl, ocml and
+// opencl.bc pick no llvm.trap or unreachable body for any processor.
 #include "comp_priv.h"
 
 #include <llvm/ADT/SCCIterator.h>
@@ -43,6 +69,8 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Metadata.h>
@@ -50,6 +78,8 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/PassManager.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 
 #include <deque>
@@ -295,6 +325,141 @@ oneCycle(const std::vector<llvm::CallGraphNode *> &scc)
    return path;
 }
 
+// The name a dropped function is reported by, and the metadata that keeps it for unnamed ones.
+constexpr const char *kOriginMD = "hsacl.origin";
+
+struct DeviceLibOrigins : llvm::PassInfoMixin<DeviceLibOrigins> {
+   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &)
+   {
+      for (llvm::Function &f : m) {
+         if (f.hasName() || f.isDeclaration())
+            continue;
+         for (const llvm::User *u : f.users()) {
+            const auto *call = llvm::dyn_cast<llvm::CallBase>(u);
+            const llvm::Function *caller = call ? call->getFunction() : nullptr;
+            if (!caller || !caller->hasName())
+               continue;
+            llvm::LLVMContext &ctx = m.getContext();
+            f.setMetadata(kOriginMD,
+                          llvm::MDNode::get(ctx, llvm::MDString::get(ctx, caller->getName())));
+            break;
+         }
+      }
+      return llvm::PreservedAnalyses::all();
+   }
+};
+
+std::string
+reportedName(const llvm::Function &f)
+{
+   if (f.hasName())
+      return sourceName(f, "");
+   if (const llvm::MDNode *md = f.getMetadata(kOriginMD))
+      if (auto *s = llvm::dyn_cast<llvm::MDString>(md->getOperand(0)))
+         return llvm::demangle(s->getString()) + " (its target-specific helper)";
+   return "an unnamed function";
+}
+
+// An error of hsacl's own through the context's diagnostic handler (the build log), which
+// makes the build fail; LLVM 19 has no generic one.
+struct BuildError : llvm::DiagnosticInfo {
+   std::string msg;
+   explicit BuildError(std::string msg)
+      : llvm::DiagnosticInfo(kind(), llvm::DS_Error), msg(std::move(msg))
+   {
+   }
+   static int kind()
+   {
+      static const int k = llvm::getNextAvailablePluginDiagnosticKind();
+      return k;
+   }
+   void print(llvm::DiagnosticPrinter &dp) const override { dp << msg; }
+};
+
+struct DroppedFunctionCheck : llvm::PassInfoMixin<DroppedFunctionCheck> {
+   // The subtarget of one (processor, features) pair, as the backend builds it: the
+   // processor's implied features plus the function's.
+   std::map<std::string, std::unique_ptr<llvm::MCSubtargetInfo>> subtargets;
+
+   const llvm::MCSubtargetInfo *subtarget(const llvm::Module &m, llvm::StringRef cpu,
+                                          llvm::StringRef fs)
+   {
+      std::string key = (cpu + "/" + fs).str();
+      auto it = subtargets.find(key);
+      if (it != subtargets.end())
+         return it->second.get();
+      std::string err;
+      const llvm::Target *t = llvm::TargetRegistry::lookupTarget(m.getTargetTriple(), err);
+      llvm::MCSubtargetInfo *sti =
+         t ? t->createMCSubtargetInfo(m.getTargetTriple(), cpu, fs) : nullptr;
+      subtargets[key].reset(sti);
+      return sti;
+   }
+
+   // The first feature `f` enables that `sti` does not have, or "". Names the subtarget does
+   // not know are skipped (checkFeatures would warn on stderr and ignore them anyway).
+   static std::string missingFeature(const llvm::Function &f, const llvm::MCSubtargetInfo &sti)
+   {
+      llvm::Attribute a = f.getFnAttribute("target-features");
+      if (!a.isValid())
+         return "";
+      llvm::SmallVector<llvm::StringRef, 16> list;
+      a.getValueAsString().split(list, ',', -1, false);
+      for (llvm::StringRef feat : list) {
+         if (!feat.consume_front("+"))
+            continue;
+         bool known = false;
+         for (const llvm::SubtargetFeatureKV &kv : sti.getAllProcessorFeatures())
+            known |= feat == kv.Key;
+         if (known && !sti.checkFeatures(("+" + feat).str()))
+            return feat.str();
+      }
+      return "";
+   }
+
+   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &)
+   {
+      for (llvm::Function &k : m) {
+         if (k.isDeclaration() || k.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL)
+            continue;
+         // Every kernel has one (clang's, or the build's for SPIR-V); without it the
+         // subtarget would be the generic one, which has no feature to compare with.
+         llvm::StringRef cpu = k.getFnAttribute("target-cpu").getValueAsString();
+         if (cpu.empty())
+            continue;
+         const llvm::MCSubtargetInfo *sti =
+            subtarget(m, cpu, k.getFnAttribute("target-features").getValueAsString());
+         if (!sti)
+            continue;
+         std::set<const llvm::Function *> seen{ &k };
+         std::deque<const llvm::Function *> work{ &k };
+         while (!work.empty()) {
+            const llvm::Function *f = work.front();
+            work.pop_front();
+            for (const llvm::BasicBlock &bb : *f)
+               for (const llvm::Instruction &i : bb)
+                  for (const llvm::Value *op : i.operands()) {
+                     const auto *callee = llvm::dyn_cast<llvm::Function>(op);
+                     if (!callee || callee->isDeclaration() || !seen.insert(callee).second)
+                        continue;
+                     std::string feat = missingFeature(*callee, *sti);
+                     if (feat.empty()) {
+                        work.push_back(callee);
+                        continue;
+                     }
+                     m.getContext().diagnose(BuildError(
+                        ("kernel '" + k.getName() + "' calls device-library function '" +
+                         reportedName(*callee) + "', which needs target feature '" + feat +
+                         "' that " + cpu +
+                         " does not have (code generation would drop it and leave the "
+                         "kernel without effect)")
+                           .str()));
+                  }
+         }
+      }
+      return llvm::PreservedAnalyses::all();
+   }
+};
 } // namespace
 
 bool
@@ -332,6 +497,7 @@ void
 compAddEarlyPasses(llvm::ModulePassManager &mpm)
 {
    mpm.addPass(PrintfUpperConversions());
+   mpm.addPass(DeviceLibOrigins());
 }
 
 void
@@ -339,4 +505,5 @@ compAddLatePasses(llvm::ModulePassManager &mpm)
 {
    mpm.addPass(PrintfRestoreFormats());
    mpm.addPass(llvm::createModuleToFunctionPassAdaptor(FreezeDynamicExtracts()));
+   mpm.addPass(DroppedFunctionCheck());
 }

@@ -42,7 +42,12 @@ typedef struct plat_gpu_info {
    bool xnack_supported;      /* target-ID feature xnack is settable */
    bool sramecc_supported;    /* target-ID feature sramecc is settable */
    bool packed_fp32;          /* v_pk_fma_f32 and friends (gfx90a, gfx942) */
-   bool dot_insts;            /* v_dot* (gfx906+) */
+   /* 8-bit dot products hsacl's compiler makes one instruction (compiler/comp_builtins_bitdot.cl):
+    * same signedness: V_DOT4_I32_I8 / V_DOT4_U32_U8 through ockl (gfx906 on, but gfx909 and
+    * gfx1010), V_DOT4_I32_IU8 / V_DOT4_U32_U8 on gfx11 and gfx12; mixed signedness:
+    * V_DOT4_I32_IU8's per-input sign (gfx11 and gfx12 only). */
+   bool dot4_same_sign;
+   bool dot4_mixed_sign;
 } plat_gpu_info;
 
 /*

@@ -80,17 +80,6 @@ free_kib(const struct _cl_device_id *dev)
    return (size_t)((used < total ? total - used : 0) / 1024);
 }
 
-/* Whether the 8-bit dot products of one signedness run as one instruction: where ockl's
- * __ockl_udot4 / __ockl_sdot4, which compiler/comp_builtins_bitdot.cl calls, select
- * V_DOT4_U32_U8 / V_DOT4_I32_I8 (or gfx11's forms) from __oclc_ISA_version: from gfx906 on,
- * but gfx909 and gfx1010. Mixed signedness is plain code everywhere. */
-static bool
-dot4_accelerated(const plat_gpu_info *gi)
-{
-   unsigned isa = gi->gfx_major * 1000 + gi->gfx_minor * 100 + gi->gfx_stepping;
-   return isa >= 9006 && isa != 9009 && isa != 10100;
-}
-
 bool
 plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_name,
                          size_t size, void *value, size_t *size_ret, cl_int *err)
@@ -111,14 +100,16 @@ plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_n
                 CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR);
    case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR:
    case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR: {
-      bool hw = dot4_accelerated(gi);
+      /* What the compiler makes one instruction for this target (plat_gpu_info); the
+       * saturating forms are the same instructions with their clamp bit. */
+      bool same = gi->dot4_same_sign, mixed = gi->dot4_mixed_sign;
       cl_device_integer_dot_product_acceleration_properties_khr p = {
-         .signed_accelerated = hw,
-         .unsigned_accelerated = hw,
-         .mixed_signedness_accelerated = CL_FALSE,
-         .accumulating_saturating_signed_accelerated = hw,
-         .accumulating_saturating_unsigned_accelerated = hw,
-         .accumulating_saturating_mixed_signedness_accelerated = CL_FALSE,
+         .signed_accelerated = same,
+         .unsigned_accelerated = same,
+         .mixed_signedness_accelerated = mixed,
+         .accumulating_saturating_signed_accelerated = same,
+         .accumulating_saturating_unsigned_accelerated = same,
+         .accumulating_saturating_mixed_signedness_accelerated = mixed,
       };
       *err = ret(&p, sizeof(p), size, value, size_ret);
       return true;

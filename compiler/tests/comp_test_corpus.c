@@ -7,7 +7,10 @@
  *   - every wavefront size is the one the target should use;
  *   - no device-library function survives as a called function: every STT_FUNC symbol of
  *     the code object is a kernel or a function the kernel source itself defines (a
- *     device-library function that was not inlined would appear as a local symbol).
+ *     device-library function that was not inlined would appear as a local symbol);
+ *   - no kernel is empty: every corpus kernel stores something, so code of 8 bytes or less
+ *     (s_endpgm, perhaps after one s_mov) means code generation dropped what it called
+ *     (issue #25; the build itself refuses that, compiler/comp_passes.cpp).
  *
  * usage: comp_test_corpus TARGET OPTIONS KERNEL_DIR READELF OUT_DIR
  * Files containing "// STD: CL2.0" get -cl-std=CL2.0.
@@ -226,10 +229,11 @@ has_identifier(const char *text, const char *name)
    return false;
 }
 
-/* Every STT_FUNC symbol must be a kernel or a function of the source. */
+/* No kernel symbol may be empty, and (unless `calls_expected`) every STT_FUNC symbol must be
+ * a kernel or a function of the source. */
 static void
 check_functions(const char *kname, const void *elf, size_t size, const char *source,
-                const struct comp_program_info *info)
+                const struct comp_program_info *info, bool calls_expected)
 {
    const Elf64_Ehdr *eh = elf;
    if (size < sizeof(*eh) || eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > size) {
@@ -250,7 +254,10 @@ check_functions(const char *kname, const void *elf, size_t size, const char *sou
          bool ok = false;
          for (uint32_t k = 0; k < info->num_kernels && !ok; k++)
             ok = !strcmp(name, info->kernels[k].name);
-         if (!ok && has_identifier(source, name))
+         if (ok && sym[j].st_size <= 8)
+            FAIL("%s: kernel '%s' is %lu bytes of code: it does nothing", kname, name,
+                 (unsigned long)sym[j].st_size);
+         if (!ok && (calls_expected || has_identifier(source, name)))
             ok = true;
          if (!ok)
             FAIL("%s: function '%s' (not a kernel nor in the source) remains in the code "
@@ -321,8 +328,8 @@ main(int argc, char **argv)
             FAIL("%s %s: kernel %s has wavefront size %u, want %u", target, ents[i]->d_name,
                  out.info->kernels[k].name, out.info->kernels[k].wavefront_size, wave);
       /* -O0 runs no inliner: device-library calls are expected there. */
-      if (!strstr(variant, "-cl-opt-disable"))
-         check_functions(ents[i]->d_name, out.data, out.size, src, out.info);
+      check_functions(ents[i]->d_name, out.data, out.size, src, out.info,
+                      strstr(variant, "-cl-opt-disable") != NULL);
 
       snprintf(co, sizeof(co), "%s/%s.co", outdir, ents[i]->d_name);
       FILE *f = fopen(co, "wb");
