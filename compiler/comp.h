@@ -227,9 +227,6 @@ cl_program CL_API_CALL comp_CreateProgramWithBuiltInKernels(cl_context context,
                                                             cl_int *errcode_ret);
 cl_program CL_API_CALL comp_CreateProgramWithIL(cl_context context, const void *il,
                                                 size_t length, cl_int *errcode_ret);
-/* Whether devices take IL programs (CL_DEVICE_IL_VERSION): SPIR-V needs Khronos' translator
- * executable (compiler/comp_spirv.c). Looked up once per process. */
-bool comp_il_supported(void);
 
 cl_int CL_API_CALL comp_RetainProgram(cl_program program);
 cl_int CL_API_CALL comp_ReleaseProgram(cl_program program);

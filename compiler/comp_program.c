@@ -340,26 +340,6 @@ comp_CreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
    return NULL;
 }
 
-static pthread_once_t il_once = PTHREAD_ONCE_INIT;
-static bool il_supported;
-
-static void
-il_probe(void)
-{
-   il_supported = comp__spirv_helpers_available();
-   if (!il_supported)
-      icd_log(ICD_LOG_WARN, "compiler", "the SPIR-V translator (llvm-spirv-15, or "
-              "HSACL_SPIRV_TRANSLATOR) or validator (spirv-val, or HSACL_SPIRV_VALIDATOR) "
-              "is not installed: devices report no IL support");
-}
-
-bool
-comp_il_supported(void)
-{
-   pthread_once(&il_once, il_probe);
-   return il_supported;
-}
-
 cl_program CL_API_CALL
 comp_CreateProgramWithIL(cl_context context, const void *il, size_t length,
                          cl_int *errcode_ret)
@@ -521,28 +501,6 @@ comp_UnloadCompiler(void)
 }
 
 /* ---- executables ------------------------------------------------------------------- */
-
-const char **
-comp__device_extension_list(const struct _cl_device_id *dev, char **storage)
-{
-   char *s = icd_strdup(plat_device_extensions(dev));
-   if (!s)
-      return NULL;
-   size_t n = 0;
-   for (char *p = s; *p; p++)
-      n += (p == s || p[-1] == ' ') && *p != ' ';
-   const char **list = icd_calloc(n + 1, sizeof(*list));
-   if (!list) {
-      icd_free(s);
-      return NULL;
-   }
-   n = 0;
-   for (char *tok = strtok(s, " "); tok; tok = strtok(NULL, " "))
-      list[n++] = tok;
-   list[n] = NULL;
-   *storage = s;
-   return list;
-}
 
 static cl_int
 hsa_fail(char **log, hsa_status_t st, const char *what, const struct _cl_device_id *dev)

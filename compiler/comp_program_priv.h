@@ -96,11 +96,6 @@ cl_int comp__load_executable(const struct _cl_device_id *dev, struct comp__loade
                              char **log);
 void comp__unload_executable(struct comp__loaded *r);
 
-/* Splits the device's extension string into a NULL-terminated list: the compiler defines
- * exactly what the device reports. `storage` receives the copy the list points into (both
- * icd_free'd by the caller). NULL on out-of-memory. */
-const char **comp__device_extension_list(const struct _cl_device_id *dev, char **storage);
-
 /* Builds `desc` through the on-disk kernel cache (links are not cached). On success: the
  * payload (code object, or bitcode for COMP_EMIT_BITCODE), its metadata (executables; NULL
  * otherwise) and the build log, all the caller's. On failure the CL error of the action with
