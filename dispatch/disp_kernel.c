@@ -191,12 +191,12 @@ launch_target(cl_command_queue command_queue, cl_kernel kernel, struct _cl_comma
    struct _cl_kernel *k = comp_kernel_from_handle(kernel);
    if (!k)
       return ICD_ERROR(CL_INVALID_KERNEL, "kernel %p is not an hsacl kernel", (void *)kernel);
-   if (k->context != q->context)
+   if (comp_kernel_context(k) != q->context)
       return ICD_ERROR(CL_INVALID_CONTEXT, "kernel and queue belong to different contexts");
    const struct comp_kernel_device *kd = comp_kernel_for_device(k, q->device);
    if (!kd)
       return ICD_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "kernel %s has no executable for %s",
-                       k->name, q->device->name);
+                       comp_kernel_name(k), q->device->name);
    *q_out = q;
    *k_out = k;
    *kd_out = kd;
@@ -298,10 +298,10 @@ launch_local_size(struct _cl_command_queue *q, const struct _cl_kernel *k,
 static cl_int
 check_args_set(const struct _cl_kernel *k)
 {
-   for (cl_uint i = 0; i < k->num_args; i++)
-      if (!k->args[i].set)
+   for (cl_uint i = 0; i < comp_kernel_num_args(k); i++)
+      if (!comp_kernel_arg(k, i)->set)
          return ICD_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u of kernel %s is not set", i,
-                          k->name);
+                          comp_kernel_name(k));
    return CL_SUCCESS;
 }
 
@@ -344,9 +344,9 @@ launch_create(struct _cl_command_queue *q, struct _cl_kernel *k, cl_command_type
    cmd->complete = launch_complete;
    l->kernel = k;
    comp_kernel_retain_internal(k);
-   l->refs.mems = k->num_args <= LAUNCH_INLINE_MEMS
+   l->refs.mems = comp_kernel_num_args(k) <= LAUNCH_INLINE_MEMS
                      ? l->inline_mems
-                     : icd_calloc(k->num_args, sizeof(*l->refs.mems));
+                     : icd_calloc(comp_kernel_num_args(k), sizeof(*l->refs.mems));
    if (!l->refs.mems) {
       err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a launch's buffer list");
       disp_command_abort(cmd);
