@@ -42,6 +42,11 @@ struct rt_hsa {
 const struct rt_hsa *rt_hsa(void);
 const char *rt_failure(void);
 
+/* Makes `table` the runtime rt_hsa() returns, in place of loading one: unit tests of the
+ * modules above run against a fake HSA table (as the Khronos loader's test/driver_stub
+ * fakes a whole ICD). Only before the first rt_hsa(); false after it. */
+bool rt_hsa_install(const struct rt_hsa *table);
+
 /* Maps an HSA status to the CL error the specification names for the failing operation
  * class (CL_OUT_OF_RESOURCES unless more specific), logging the HSA status string. */
 cl_int rt_status_to_cl(hsa_status_t status, const char *what);
