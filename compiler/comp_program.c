@@ -48,10 +48,8 @@ void
 comp__program_device_unload(struct comp_program_device *pd)
 {
    const struct rt_hsa *hsa = rt_hsa();
-   if (pd->loaded && hsa) {
-      hsa->hsa_executable_destroy(pd->executable);
-      hsa->hsa_code_object_reader_destroy(pd->reader);
-   }
+   if (pd->loaded && hsa)
+      rt_executable_destroy(&(struct rt_executable){ pd->reader, pd->executable });
    pd->loaded = false;
    icd_free(pd->kernels);
    pd->kernels = NULL;
@@ -527,28 +525,15 @@ comp__load_executable(const struct _cl_device_id *dev, struct comp__loaded *r, c
    r->kernels = icd_calloc(r->info->num_kernels ? r->info->num_kernels : 1, sizeof(*r->kernels));
    if (!r->kernels)
       return CL_OUT_OF_HOST_MEMORY;
-   st = hsa->hsa_code_object_reader_create_from_memory(r->binary, r->binary_size, &r->reader);
+   struct rt_executable exe;
+   const char *failed = NULL;
+   st = rt_executable_load(dev->agent, r->binary, r->binary_size, &exe, &failed);
    if (st != HSA_STATUS_SUCCESS) {
-      err = hsa_fail(log, st, "hsa_code_object_reader_create_from_memory", dev);
+      err = hsa_fail(log, st, failed, dev);
       goto out_free_kernels;
    }
-   st = hsa->hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
-                                       NULL, &r->executable);
-   if (st != HSA_STATUS_SUCCESS) {
-      err = hsa_fail(log, st, "hsa_executable_create_alt", dev);
-      goto out_destroy_reader;
-   }
-   st = hsa->hsa_executable_load_agent_code_object(r->executable, dev->agent, r->reader, NULL,
-                                                   NULL);
-   if (st != HSA_STATUS_SUCCESS) {
-      err = hsa_fail(log, st, "hsa_executable_load_agent_code_object", dev);
-      goto out_destroy_executable;
-   }
-   st = hsa->hsa_executable_freeze(r->executable, NULL);
-   if (st != HSA_STATUS_SUCCESS) {
-      err = hsa_fail(log, st, "hsa_executable_freeze", dev);
-      goto out_destroy_executable;
-   }
+   r->reader = exe.reader;
+   r->executable = exe.executable;
    for (uint32_t i = 0; i < r->info->num_kernels; i++) {
       const struct comp_kernel *k = &r->info->kernels[i];
       struct comp_kernel_device *kd = &r->kernels[i];
@@ -618,9 +603,7 @@ comp__load_executable(const struct _cl_device_id *dev, struct comp__loaded *r, c
    return CL_SUCCESS;
 
 out_destroy_executable:
-   hsa->hsa_executable_destroy(r->executable);
-out_destroy_reader:
-   hsa->hsa_code_object_reader_destroy(r->reader);
+   rt_executable_destroy(&exe);
 out_free_kernels:
    icd_free(r->kernels);
    r->kernels = NULL;
@@ -631,10 +614,8 @@ void
 comp__unload_executable(struct comp__loaded *r)
 {
    const struct rt_hsa *hsa = rt_hsa();
-   if (r->kernels && hsa) {
-      hsa->hsa_executable_destroy(r->executable);
-      hsa->hsa_code_object_reader_destroy(r->reader);
-   }
+   if (r->kernels && hsa)
+      rt_executable_destroy(&(struct rt_executable){ r->reader, r->executable });
    icd_free(r->kernels);
    r->kernels = NULL;
 }

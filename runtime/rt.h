@@ -67,6 +67,26 @@ cl_int rt_pool_alloc(hsa_amd_memory_pool_t pool, size_t size, const hsa_agent_t 
 /* Frees what rt_pool_alloc returned; logs (never fails) on an HSA error. */
 void rt_pool_free(void *ptr);
 
+/* ---- executables (rt_executable.c) ------------------------------------------------ */
+
+/* A code object loaded into a frozen executable for one agent. */
+struct rt_executable {
+   hsa_code_object_reader_t reader;
+   hsa_executable_t executable;
+};
+
+/*
+ * Reads the code object `binary` (`size` bytes, kept by the caller until
+ * rt_executable_destroy) and loads it into a new frozen executable for `agent`: reader,
+ * executable (full profile, default rounding), load, freeze. On failure nothing stays
+ * created, and *failed names the HSA call that failed.
+ */
+hsa_status_t rt_executable_load(hsa_agent_t agent, const void *binary, size_t size,
+                                struct rt_executable *out, const char **failed);
+
+/* Destroys what rt_executable_load created. */
+void rt_executable_destroy(struct rt_executable *exe);
+
 /* ---- signals (rt_signal.c) -------------------------------------------------------- */
 
 /* Signals from a free list, so the steady-state enqueue path makes no system call. A
