@@ -88,29 +88,8 @@ struct comp_program_release_callback {
    struct comp_program_release_callback *next; /* LIFO */
 };
 
-struct _cl_program {
-   struct icd_object obj;
-   struct _cl_context *context;          /* internal reference */
-   comp_program_origin origin;
-   char *source;                         /* COMP_ORIGIN_SOURCE: the concatenated strings */
-   size_t source_size;                   /* without the terminating NUL */
-   void *il;                             /* COMP_ORIGIN_IL: the module as given */
-   size_t il_size;
-   struct comp_program_device *devices;  /* the program's devices, in creation order */
-   cl_uint num_devices;
-   /* Serialises the wide variants' builds (comp_wide.c); taken with no other lock held,
-    * `lock` is never taken under it. */
-   pthread_mutex_t wide_lock;
-   pthread_mutex_t lock;                 /* guards everything below and devices[] */
-   bool building;                        /* a build/compile is in progress */
-   cl_uint num_kernels_attached;         /* live kernel objects (clBuildProgram refuses) */
-   struct comp_program_release_callback *release_callbacks;
-   /* COMP_ORIGIN_IL: clSetProgramSpecializationConstant's values, one per SpecId. */
-   struct comp_spec_constant *spec_constants;
-   size_t num_spec_constants;
-};
-
-ICD_DEFINE_HANDLE_CASTS(comp_program, struct _cl_program, cl_program, ICD_TYPE_PROGRAM)
+/* A program (struct _cl_program, comp_program_priv.h). */
+ICD_DEFINE_OPAQUE_HANDLE_CASTS(comp_program, struct _cl_program, cl_program, ICD_TYPE_PROGRAM)
 
 void comp_program_retain_internal(struct _cl_program *prog);
 void comp_program_release_internal(struct _cl_program *prog);
@@ -128,30 +107,18 @@ struct comp_kernel_arg_value {
    bool svm;
 };
 
-struct _cl_kernel {
-   struct icd_object obj;
-   struct _cl_program *program;          /* internal reference */
-   struct _cl_context *context;          /* program->context */
-   const char *name;                     /* == sig->name */
-   /* The signature of the first device the program is built for: explicit arguments are
-    * identical on every device (CL_INVALID_KERNEL_DEFINITION otherwise). */
-   const struct comp_kernel *sig;
-   /* One entry per program device (program->devices order); NULL where the program has
-    * no executable for that device. Points into the program. */
-   const struct comp_kernel_device **devices;
-   cl_uint num_devices;
-   /* Explicit argument values: sig->num_explicit_args entries. Not locked: the
-    * specification makes clSetKernelArg on one kernel from several threads the
-    * application's problem (OpenCL 3.0 API Appendix A.2); enqueue copies them. */
-   struct comp_kernel_arg_value *args;
-   cl_uint num_args;
-   /* clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS), as last given; kept and cloned, but
-    * nothing needs to be made resident from it (comp_kernel_args.c). */
-   void **svm_ptrs;
-   size_t num_svm_ptrs;
-};
+/* A kernel (struct _cl_kernel, comp_program_priv.h). */
+ICD_DEFINE_OPAQUE_HANDLE_CASTS(comp_kernel, struct _cl_kernel, cl_kernel, ICD_TYPE_KERNEL)
 
-ICD_DEFINE_HANDLE_CASTS(comp_kernel, struct _cl_kernel, cl_kernel, ICD_TYPE_KERNEL)
+/* The kernel's function name, context and number of explicit arguments; fixed at creation. */
+const char *comp_kernel_name(const struct _cl_kernel *kernel);
+struct _cl_context *comp_kernel_context(const struct _cl_kernel *kernel);
+cl_uint comp_kernel_num_args(const struct _cl_kernel *kernel);
+
+/* Explicit argument `index` (< comp_kernel_num_args) as clSetKernelArg* left it; a launch
+ * copies it (comp_kernel_args.c says who may write it when). */
+const struct comp_kernel_arg_value *comp_kernel_arg(const struct _cl_kernel *kernel,
+                                                    cl_uint index);
 
 void comp_kernel_retain_internal(struct _cl_kernel *kernel);
 void comp_kernel_release_internal(struct _cl_kernel *kernel);
@@ -227,9 +194,6 @@ cl_program CL_API_CALL comp_CreateProgramWithBuiltInKernels(cl_context context,
                                                             cl_int *errcode_ret);
 cl_program CL_API_CALL comp_CreateProgramWithIL(cl_context context, const void *il,
                                                 size_t length, cl_int *errcode_ret);
-/* Whether devices take IL programs (CL_DEVICE_IL_VERSION): SPIR-V needs Khronos' translator
- * executable (compiler/comp_spirv.c). Looked up once per process. */
-bool comp_il_supported(void);
 
 cl_int CL_API_CALL comp_RetainProgram(cl_program program);
 cl_int CL_API_CALL comp_ReleaseProgram(cl_program program);

@@ -3,6 +3,7 @@
  * uses, from the command line.
  */
 #include "comp_priv.h"
+#include "runtime/rt_tools.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -64,8 +65,8 @@ static const char usage[] =
  * table so that the two cannot drift apart. The table is data (an X-macro list) and this is
  * a command-line tool on top of the compiler, not the driver: the flags of its `when` column
  * get local meanings here, where every profile and image condition holds and only the IL
- * entries depend on something (the SPIR-V helpers, the probe behind the platform's
- * comp_il_supported). With clang's defaults instead, the built-ins of the extensions declared
+ * entries depend on something (the SPIR-V helpers, rt_spirv_tools_present, which the
+ * platform asks too). With clang's defaults instead, the built-ins of the extensions declared
  * from their macros (cl_khr_integer_dot_product's dot, cl_khr_extended_bit_ops, the
  * sub-group extensions, ...) were undeclared, whatever -cl-std. */
 #define PLAT_ALWAYS 0u
@@ -96,7 +97,7 @@ device_extensions(void)
    const char **v = calloc(n + 1, sizeof(*v));
    if (!v)
       return NULL;
-   bool il = comp__spirv_helpers_available();
+   bool il = rt_spirv_tools_present();
    size_t k = 0;
    for (size_t i = 0; i < n; i++)
       if (!device_entries[i].when || il)

@@ -11,6 +11,7 @@
 #include "comp_program_priv.h"
 #include "platform/plat.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,31 @@ kernel_destroy(struct _cl_kernel *k)
    }
    icd_object_finish(&k->obj);
    icd_free(k);
+}
+
+const char *
+comp_kernel_name(const struct _cl_kernel *kernel)
+{
+   return kernel->name;
+}
+
+struct _cl_context *
+comp_kernel_context(const struct _cl_kernel *kernel)
+{
+   return kernel->context;
+}
+
+cl_uint
+comp_kernel_num_args(const struct _cl_kernel *kernel)
+{
+   return kernel->num_args;
+}
+
+const struct comp_kernel_arg_value *
+comp_kernel_arg(const struct _cl_kernel *kernel, cl_uint index)
+{
+   assert(index < kernel->num_args);
+   return &kernel->args[index];
 }
 
 void

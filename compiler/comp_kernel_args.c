@@ -12,20 +12,71 @@
  * finds inside SVM memory work without further action; the CL_KERNEL_EXEC_INFO_SVM_PTRS list
  * is kept (and cloned with the kernel) but nothing needs to be made resident from it.
  *
- * Validation reads the handles of other modules' objects (memory objects, samplers, device
- * queues: their type, context and access flags) through their public headers; it writes
- * nothing of theirs.
+ * Validation sees the objects an argument names (memory objects, samplers, device queues,
+ * which memory/ and dispatch/ own, modules above this one) as the application does: a handle
+ * whose ICD header carries the right type tag, and whose type, context and access flags it
+ * asks through the dispatch table (clGetMemObjectInfo, clGetSamplerInfo,
+ * clGetCommandQueueInfo). It depends on the API's contract, not on those modules' structs,
+ * and writes nothing of theirs.
  *
  * Not locked: the specification makes clSetKernelArg and clSetKernelExecInfo on one kernel
  * from several threads the application's problem (Appendix A.2); an enqueue copies the
  * values.
  */
 #include "comp_program_priv.h"
-#include "dispatch/disp.h"
-#include "memory/mem.h"
 #include "platform/plat.h"
 
 #include <string.h>
+
+/* What an argument handle is, asked through the dispatch table (see the top). */
+struct arg_object {
+   cl_context context;
+   cl_mem_object_type mem_type; /* memory objects */
+   cl_mem_flags mem_flags;      /* memory objects */
+   cl_command_queue_properties queue_properties; /* queues */
+};
+
+/* A live hsacl memory object: its type, context and flags in *o. */
+static bool
+arg_mem(cl_mem h, struct arg_object *o)
+{
+   const cl_icd_dispatch *d = &icd_dispatch.base;
+   return icd_object_is(h, ICD_TYPE_MEM) &&
+          d->clGetMemObjectInfo(h, CL_MEM_TYPE, sizeof(o->mem_type), &o->mem_type, NULL) ==
+             CL_SUCCESS &&
+          d->clGetMemObjectInfo(h, CL_MEM_CONTEXT, sizeof(o->context), &o->context, NULL) ==
+             CL_SUCCESS &&
+          d->clGetMemObjectInfo(h, CL_MEM_FLAGS, sizeof(o->mem_flags), &o->mem_flags, NULL) ==
+             CL_SUCCESS;
+}
+
+/* A live hsacl sampler: its context in *o. */
+static bool
+arg_sampler(cl_sampler h, struct arg_object *o)
+{
+   return icd_object_is(h, ICD_TYPE_SAMPLER) &&
+          icd_dispatch.base.clGetSamplerInfo(h, CL_SAMPLER_CONTEXT, sizeof(o->context),
+                                             &o->context, NULL) == CL_SUCCESS;
+}
+
+/* A live hsacl command queue: its context and properties in *o. */
+static bool
+arg_queue(cl_command_queue h, struct arg_object *o)
+{
+   const cl_icd_dispatch *d = &icd_dispatch.base;
+   return icd_object_is(h, ICD_TYPE_COMMAND_QUEUE) &&
+          d->clGetCommandQueueInfo(h, CL_QUEUE_CONTEXT, sizeof(o->context), &o->context,
+                                   NULL) == CL_SUCCESS &&
+          d->clGetCommandQueueInfo(h, CL_QUEUE_PROPERTIES, sizeof(o->queue_properties),
+                                   &o->queue_properties, NULL) == CL_SUCCESS;
+}
+
+/* Images are every memory object type but buffers and pipes. */
+static bool
+is_image_type(cl_mem_object_type t)
+{
+   return t != CL_MEM_OBJECT_BUFFER && t != CL_MEM_OBJECT_PIPE;
+}
 
 /* Stores the raw value of explicit argument `index` (< kernel->num_args): copies `size`
  * bytes of `value`, or records a NULL value (local memory size, NULL buffer) when `value`
@@ -80,11 +131,11 @@ comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
          return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a buffer: size must be "
                           "sizeof(cl_mem), not %zu", arg_index, k->name, arg_size);
       if (arg_value && *(const cl_mem *)arg_value) {
-         struct _cl_mem *m = mem_mem_from_handle(*(const cl_mem *)arg_value);
-         if (!m || !mem_is_buffer(m))
+         struct arg_object m;
+         if (!arg_mem(*(const cl_mem *)arg_value, &m) || m.mem_type != CL_MEM_OBJECT_BUFFER)
             return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s is not a buffer",
                              arg_index, k->name);
-         if (m->context != k->context)
+         if (m.context != plat_context_to_handle(k->context))
             return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: buffer of another "
                              "context", arg_index, k->name);
       }
@@ -113,9 +164,9 @@ comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
       if (arg_size != sizeof(cl_sampler))
          return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a sampler: size must be "
                           "sizeof(cl_sampler), not %zu", arg_index, k->name, arg_size);
-      struct _cl_sampler *s = arg_value ? mem_sampler_from_handle(*(const cl_sampler *)arg_value)
-                                        : NULL;
-      if (!s || s->context != k->context)
+      struct arg_object s;
+      if (!arg_value || !arg_sampler(*(const cl_sampler *)arg_value, &s) ||
+          s.context != plat_context_to_handle(k->context))
          return ICD_ERROR(CL_INVALID_SAMPLER, "argument %u of %s: not a sampler of the "
                           "kernel's context", arg_index, k->name);
       return kernel_set_arg_raw(k, arg_index, sizeof(cl_sampler), arg_value);
@@ -128,11 +179,11 @@ comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
       if (!arg_value)
          return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is a pipe: arg_value is "
                           "NULL", arg_index, k->name);
-      struct _cl_mem *m = mem_mem_from_handle(*(const cl_mem *)arg_value);
-      if (!m || !mem_is_pipe(m))
+      struct arg_object m;
+      if (!arg_mem(*(const cl_mem *)arg_value, &m) || m.mem_type != CL_MEM_OBJECT_PIPE)
          return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: %p is not a pipe object",
                           arg_index, k->name, (void *)*(const cl_mem *)arg_value);
-      if (m->context != k->context)
+      if (m.context != plat_context_to_handle(k->context))
          return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: pipe of another context",
                           arg_index, k->name);
       return kernel_set_arg_raw(k, arg_index, sizeof(cl_mem), arg_value);
@@ -141,14 +192,15 @@ comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
       if (arg_size != sizeof(cl_mem))
          return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s takes a cl_mem, not %zu "
                           "bytes", arg_index, k->name, arg_size);
-      struct _cl_mem *m = arg_value ? mem_mem_from_handle(*(const cl_mem *)arg_value) : NULL;
-      if (!m || !mem_is_image(m) || m->context != k->context)
+      struct arg_object m;
+      if (!arg_value || !arg_mem(*(const cl_mem *)arg_value, &m) ||
+          !is_image_type(m.mem_type) || m.context != plat_context_to_handle(k->context))
          return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: not an image of the "
                           "kernel's context", arg_index, k->name);
       /* §5.9.2 CL_INVALID_ARG_VALUE: an image argument declared write_only (read_only) takes
        * no image created CL_MEM_READ_ONLY (CL_MEM_WRITE_ONLY); read_write images take
        * neither. */
-      cl_mem_flags f = m->flags;
+      cl_mem_flags f = m.mem_flags;
       bool bad = (a->access == COMP_ACCESS_WRITE_ONLY && (f & CL_MEM_READ_ONLY)) ||
                  (a->access != COMP_ACCESS_WRITE_ONLY && a->access != COMP_ACCESS_READ_WRITE &&
                   (f & CL_MEM_WRITE_ONLY)) ||
@@ -168,8 +220,10 @@ comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
       if (!arg_value)
          return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is a queue: arg_value is "
                           "NULL", arg_index, k->name);
-      struct _cl_command_queue *dq = disp_queue_from_handle(*(const cl_command_queue *)arg_value);
-      if (!dq || !dq->devq || dq->context != k->context)
+      struct arg_object dq;
+      if (!arg_queue(*(const cl_command_queue *)arg_value, &dq) ||
+          !(dq.queue_properties & CL_QUEUE_ON_DEVICE) ||
+          dq.context != plat_context_to_handle(k->context))
          return ICD_ERROR(CL_INVALID_DEVICE_QUEUE, "argument %u of %s: %p is not a device "
                           "queue of the kernel's context", arg_index, k->name,
                           (void *)*(const cl_command_queue *)arg_value);

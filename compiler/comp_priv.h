@@ -94,12 +94,6 @@ comp__spirv_lower(const uint32_t *words, size_t num_words, bool swapped, uint32_
 void
 comp__spirv_translator_identity(char *buf, size_t size);
 
-/* The SPIR-V helper executables exist: the translator (HSACL_SPIRV_TRANSLATOR, else
- * llvm-spirv-15 on PATH or at its configured path) and the validator (HSACL_SPIRV_VALIDATOR,
- * else spirv-val). Without either, devices report no IL support. */
-bool
-comp__spirv_helpers_available(void);
-
 /* Rewrites an Itanium-mangled OpenCL built-in name from the SPIR target's address-space
  * mangling to amdgcn's (see comp_mangle.c). Returns 1 and a malloc'd NUL-terminated name in
  * *out when the name changed, 0 when it is the same (or does not start with "_Z"; *out

@@ -48,10 +48,8 @@ void
 comp__program_device_unload(struct comp_program_device *pd)
 {
    const struct rt_hsa *hsa = rt_hsa();
-   if (pd->loaded && hsa) {
-      hsa->hsa_executable_destroy(pd->executable);
-      hsa->hsa_code_object_reader_destroy(pd->reader);
-   }
+   if (pd->loaded && hsa)
+      rt_executable_destroy(&(struct rt_executable){ pd->reader, pd->executable });
    pd->loaded = false;
    icd_free(pd->kernels);
    pd->kernels = NULL;
@@ -340,26 +338,6 @@ comp_CreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
    return NULL;
 }
 
-static pthread_once_t il_once = PTHREAD_ONCE_INIT;
-static bool il_supported;
-
-static void
-il_probe(void)
-{
-   il_supported = comp__spirv_helpers_available();
-   if (!il_supported)
-      icd_log(ICD_LOG_WARN, "compiler", "the SPIR-V translator (llvm-spirv-15, or "
-              "HSACL_SPIRV_TRANSLATOR) or validator (spirv-val, or HSACL_SPIRV_VALIDATOR) "
-              "is not installed: devices report no IL support");
-}
-
-bool
-comp_il_supported(void)
-{
-   pthread_once(&il_once, il_probe);
-   return il_supported;
-}
-
 cl_program CL_API_CALL
 comp_CreateProgramWithIL(cl_context context, const void *il, size_t length,
                          cl_int *errcode_ret)
@@ -522,28 +500,6 @@ comp_UnloadCompiler(void)
 
 /* ---- executables ------------------------------------------------------------------- */
 
-const char **
-comp__device_extension_list(const struct _cl_device_id *dev, char **storage)
-{
-   char *s = icd_strdup(plat_device_extensions(dev));
-   if (!s)
-      return NULL;
-   size_t n = 0;
-   for (char *p = s; *p; p++)
-      n += (p == s || p[-1] == ' ') && *p != ' ';
-   const char **list = icd_calloc(n + 1, sizeof(*list));
-   if (!list) {
-      icd_free(s);
-      return NULL;
-   }
-   n = 0;
-   for (char *tok = strtok(s, " "); tok; tok = strtok(NULL, " "))
-      list[n++] = tok;
-   list[n] = NULL;
-   *storage = s;
-   return list;
-}
-
 static cl_int
 hsa_fail(char **log, hsa_status_t st, const char *what, const struct _cl_device_id *dev)
 {
@@ -569,28 +525,15 @@ comp__load_executable(const struct _cl_device_id *dev, struct comp__loaded *r, c
    r->kernels = icd_calloc(r->info->num_kernels ? r->info->num_kernels : 1, sizeof(*r->kernels));
    if (!r->kernels)
       return CL_OUT_OF_HOST_MEMORY;
-   st = hsa->hsa_code_object_reader_create_from_memory(r->binary, r->binary_size, &r->reader);
+   struct rt_executable exe;
+   const char *failed = NULL;
+   st = rt_executable_load(dev->agent, r->binary, r->binary_size, &exe, &failed);
    if (st != HSA_STATUS_SUCCESS) {
-      err = hsa_fail(log, st, "hsa_code_object_reader_create_from_memory", dev);
+      err = hsa_fail(log, st, failed, dev);
       goto out_free_kernels;
    }
-   st = hsa->hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
-                                       NULL, &r->executable);
-   if (st != HSA_STATUS_SUCCESS) {
-      err = hsa_fail(log, st, "hsa_executable_create_alt", dev);
-      goto out_destroy_reader;
-   }
-   st = hsa->hsa_executable_load_agent_code_object(r->executable, dev->agent, r->reader, NULL,
-                                                   NULL);
-   if (st != HSA_STATUS_SUCCESS) {
-      err = hsa_fail(log, st, "hsa_executable_load_agent_code_object", dev);
-      goto out_destroy_executable;
-   }
-   st = hsa->hsa_executable_freeze(r->executable, NULL);
-   if (st != HSA_STATUS_SUCCESS) {
-      err = hsa_fail(log, st, "hsa_executable_freeze", dev);
-      goto out_destroy_executable;
-   }
+   r->reader = exe.reader;
+   r->executable = exe.executable;
    for (uint32_t i = 0; i < r->info->num_kernels; i++) {
       const struct comp_kernel *k = &r->info->kernels[i];
       struct comp_kernel_device *kd = &r->kernels[i];
@@ -660,9 +603,7 @@ comp__load_executable(const struct _cl_device_id *dev, struct comp__loaded *r, c
    return CL_SUCCESS;
 
 out_destroy_executable:
-   hsa->hsa_executable_destroy(r->executable);
-out_destroy_reader:
-   hsa->hsa_code_object_reader_destroy(r->reader);
+   rt_executable_destroy(&exe);
 out_free_kernels:
    icd_free(r->kernels);
    r->kernels = NULL;
@@ -673,10 +614,8 @@ void
 comp__unload_executable(struct comp__loaded *r)
 {
    const struct rt_hsa *hsa = rt_hsa();
-   if (r->kernels && hsa) {
-      hsa->hsa_executable_destroy(r->executable);
-      hsa->hsa_code_object_reader_destroy(r->reader);
-   }
+   if (r->kernels && hsa)
+      rt_executable_destroy(&(struct rt_executable){ r->reader, r->executable });
    icd_free(r->kernels);
    r->kernels = NULL;
 }

@@ -262,13 +262,7 @@ build_one(struct build_job *job, cl_uint i)
          return;
       }
    } else {
-      char *ext_storage = NULL;
-      const char **exts = comp__device_extension_list(dev, &ext_storage);
       static const char *const no_features[] = { NULL };
-      if (!exts) {
-         r->error = CL_OUT_OF_HOST_MEMORY;
-         return;
-      }
       bool link = job->action == COMP_ACTION_LINK;
       struct comp_build_desc desc = {
          .source = prog->source,
@@ -279,7 +273,7 @@ build_one(struct build_job *job, cl_uint i)
          .num_spec_constants = job->num_spec_constants,
          .options = job->options,
          .target_id = comp__device_target_id(dev),
-         .extensions = exts,
+         .extensions = plat_device_extensions(dev),
          .features = no_features,
          .headers = job->headers,
          .num_headers = job->num_headers,
@@ -291,8 +285,6 @@ build_one(struct build_job *job, cl_uint i)
          .restrict_includes = comp__restricted_includes(),
       };
       r->error = comp__build_cached(&desc, &r->binary, &r->binary_size, &r->info, &r->log);
-      icd_free(exts);
-      icd_free(ext_storage);
       if (r->error != CL_SUCCESS)
          return;
    }

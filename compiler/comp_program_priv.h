@@ -8,6 +8,57 @@
 
 #include "comp.h"
 
+/* ---- the objects' internals (comp.h gives other modules accessors) --------------------- */
+
+struct _cl_program {
+   struct icd_object obj;
+   struct _cl_context *context;          /* internal reference */
+   comp_program_origin origin;
+   char *source;                         /* COMP_ORIGIN_SOURCE: the concatenated strings */
+   size_t source_size;                   /* without the terminating NUL */
+   void *il;                             /* COMP_ORIGIN_IL: the module as given */
+   size_t il_size;
+   struct comp_program_device *devices;  /* the program's devices, in creation order */
+   cl_uint num_devices;
+   /* Serialises the wide variants' builds (comp_wide.c); taken with no other lock held,
+    * `lock` is never taken under it. */
+   pthread_mutex_t wide_lock;
+   pthread_mutex_t lock;                 /* guards everything below and devices[] */
+   bool building;                        /* a build/compile is in progress */
+   cl_uint num_kernels_attached;         /* live kernel objects (clBuildProgram refuses) */
+   struct comp_program_release_callback *release_callbacks;
+   /* COMP_ORIGIN_IL: clSetProgramSpecializationConstant's values, one per SpecId. */
+   struct comp_spec_constant *spec_constants;
+   size_t num_spec_constants;
+};
+
+ICD_HEADER_FIRST(struct _cl_program);
+
+struct _cl_kernel {
+   struct icd_object obj;
+   struct _cl_program *program;          /* internal reference */
+   struct _cl_context *context;          /* program->context */
+   const char *name;                     /* == sig->name */
+   /* The signature of the first device the program is built for: explicit arguments are
+    * identical on every device (CL_INVALID_KERNEL_DEFINITION otherwise). */
+   const struct comp_kernel *sig;
+   /* One entry per program device (program->devices order); NULL where the program has
+    * no executable for that device. Points into the program. */
+   const struct comp_kernel_device **devices;
+   cl_uint num_devices;
+   /* Explicit argument values: sig->num_explicit_args entries. Not locked: the
+    * specification makes clSetKernelArg on one kernel from several threads the
+    * application's problem (OpenCL 3.0 API Appendix A.2); enqueue copies them. */
+   struct comp_kernel_arg_value *args;
+   cl_uint num_args;
+   /* clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS), as last given; kept and cloned, but
+    * nothing needs to be made resident from it (comp_kernel_args.c). */
+   void **svm_ptrs;
+   size_t num_svm_ptrs;
+};
+
+ICD_HEADER_FIRST(struct _cl_kernel);
+
 /* ---- program binaries (comp_binary.c) ----------------------------------------------- */
 
 /*
@@ -95,11 +146,6 @@ struct comp__loaded {
 cl_int comp__load_executable(const struct _cl_device_id *dev, struct comp__loaded *r,
                              char **log);
 void comp__unload_executable(struct comp__loaded *r);
-
-/* Splits the device's extension string into a NULL-terminated list: the compiler defines
- * exactly what the device reports. `storage` receives the copy the list points into (both
- * icd_free'd by the caller). NULL on out-of-memory. */
-const char **comp__device_extension_list(const struct _cl_device_id *dev, char **storage);
 
 /* Builds `desc` through the on-disk kernel cache (links are not cached). On success: the
  * payload (code object, or bitcode for COMP_EMIT_BITCODE), its metadata (executables; NULL

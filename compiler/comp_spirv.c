@@ -36,6 +36,7 @@
  */
 #define _GNU_SOURCE
 #include "comp_priv.h"
+#include "runtime/rt_tools.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -53,13 +54,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
-#ifndef HSACL_SPIRV_VALIDATOR
-#define HSACL_SPIRV_VALIDATOR "spirv-val"
-#endif
-#ifndef HSACL_SPIRV_TRANSLATOR
-#define HSACL_SPIRV_TRANSLATOR "llvm-spirv-15"
-#endif
 
 extern char **environ;
 
@@ -502,13 +496,6 @@ out_close:
 
 /* ---- validation ----------------------------------------------------------------------- */
 
-static const char *
-validator_path(void)
-{
-   const char *e = getenv("HSACL_SPIRV_VALIDATOR");
-   return e && *e ? e : HSACL_SPIRV_VALIDATOR;
-}
-
 /*
  * Runs SPIRV-Tools' validator (spirv-val) on the host-order words of `module`, against the
  * universal environment of SPIR-V 1.`minor`. A process: the validator is not hardened
@@ -523,7 +510,8 @@ run_validator(const uint32_t *module, size_t size, uint32_t minor, char **why)
 {
    char env[16];
    snprintf(env, sizeof(env), "spv1.%u", minor);
-   char *argv[] = { (char *)validator_path(), "--target-env", env, "-", NULL };
+   char *argv[] = { (char *)rt_tool_command(RT_TOOL_SPIRV_VALIDATOR), "--target-env", env, "-",
+                    NULL };
    struct growbuf out = { 0 }, msgs = { 0 };
    struct run_result res;
    enum comp_status st = run_process("SPIR-V validator", argv, module, size, &out, &msgs, &res,
@@ -732,53 +720,6 @@ specialize(const void *il, size_t size, const struct comp_spec_constant *sc, siz
 
 /* ---- the translator process --------------------------------------------------------- */
 
-static const char *
-translator_path(void)
-{
-   const char *e = getenv("HSACL_SPIRV_TRANSLATOR");
-   return e && *e ? e : HSACL_SPIRV_TRANSLATOR;
-}
-
-/* A tool's executable as exec would find it: `p` if it names a folder, else the first
- * executable match in PATH. Writes it to buf; false if none. */
-static bool
-resolve_tool(const char *p, char *buf, size_t size)
-{
-   if (strchr(p, '/')) {
-      snprintf(buf, size, "%s", p);
-      return access(p, X_OK) == 0;
-   }
-   const char *path = getenv("PATH");
-   for (const char *d = path ? path : "/usr/bin:/bin"; *d;) {
-      const char *end = strchr(d, ':');
-      size_t len = end ? (size_t)(end - d) : strlen(d);
-      if (len && len + strlen(p) + 2 < size) {
-         memcpy(buf, d, len);
-         buf[len] = '/';
-         strcpy(buf + len + 1, p);
-         if (access(buf, X_OK) == 0)
-            return true;
-      }
-      d += len + (end ? 1 : 0);
-   }
-   snprintf(buf, size, "%s", p);
-   return false;
-}
-
-static bool
-resolve_translator(char *buf, size_t size)
-{
-   return resolve_tool(translator_path(), buf, size);
-}
-
-bool
-comp__spirv_helpers_available(void)
-{
-   char found[4096];
-   return resolve_translator(found, sizeof(found)) &&
-          resolve_tool(validator_path(), found, sizeof(found));
-}
-
 /* "<path> <size> <mtime>" of the translator executable (or "<path> missing"): what a kernel
  * cache key of an IL program depends on besides the compiler (a translator upgrade may
  * translate the same module differently). Looked up on every call: cheap next to a build. */
@@ -787,7 +728,8 @@ comp__spirv_translator_identity(char *buf, size_t size)
 {
    char found[4096];
    struct stat st;
-   if (!resolve_translator(found, sizeof(found)) || stat(found, &st))
+   if (!rt_tool_resolve(RT_TOOL_SPIRV_TRANSLATOR, found, sizeof(found)) ||
+       stat(found, &st))
       snprintf(buf, size, "%s missing", found);
    else
       snprintf(buf, size, "%s %lld %lld", found, (long long)st.st_size, (long long)st.st_mtime);
@@ -800,7 +742,8 @@ run_translator(const void *module, size_t size, struct growbuf *out, struct grow
                char **why)
 {
    char *argv[] = {
-      (char *)translator_path(), "-r", "--spirv-gen-kernel-arg-name-md",
+      (char *)rt_tool_command(RT_TOOL_SPIRV_TRANSLATOR), "-r",
+      "--spirv-gen-kernel-arg-name-md",
       "--spirv-target-env=CL2.0", "-o", "-", "/dev/stdin", NULL
    };
    struct run_result res;

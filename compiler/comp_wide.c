@@ -61,13 +61,7 @@ wide_build(const struct _cl_program *prog, const struct comp_program_device *pd,
 {
    const struct _cl_device_id *dev = pd->device;
    char *log = NULL;
-   char *ext_storage = NULL;
-   const char **exts = comp__device_extension_list(dev, &ext_storage);
    static const char *const no_features[] = { NULL };
-   if (!exts) {
-      w->error = CL_OUT_OF_HOST_MEMORY;
-      return;
-   }
    const bool link = prog->origin == COMP_ORIGIN_LINK;
    const struct comp_build_desc desc = {
       .source = prog->source,
@@ -78,7 +72,7 @@ wide_build(const struct _cl_program *prog, const struct comp_program_device *pd,
       .num_spec_constants = pd->num_spec_constants,
       .options = pd->options,
       .target_id = comp__device_target_id(dev),
-      .extensions = exts,
+      .extensions = plat_device_extensions(dev),
       .features = no_features,
       .action = link ? COMP_ACTION_LINK : COMP_ACTION_BUILD,
       .inputs = link ? pd->link_inputs : NULL,
@@ -91,8 +85,6 @@ wide_build(const struct _cl_program *prog, const struct comp_program_device *pd,
    icd_log(ICD_LOG_INFO, "compiler", "building the %u work-item variant of program %p for %s",
            dev->info.max_workgroup_size, (void *)prog, dev->name);
    w->error = comp__build_cached(&desc, &w->binary, &w->binary_size, &w->info, &log);
-   icd_free(exts);
-   icd_free(ext_storage);
    if (w->error == CL_SUCCESS) {
       w->loaded.binary = w->binary;
       w->loaded.binary_size = w->binary_size;

@@ -26,40 +26,11 @@ enum { DISP_TIME_QUEUED, DISP_TIME_SUBMIT, DISP_TIME_START, DISP_TIME_END, DISP_
 
 struct disp_command;
 
-/*
- * A command's or user's event. Status moves CL_QUEUED -> CL_SUBMITTED -> CL_RUNNING ->
- * CL_COMPLETE, or to a negative error; terminal states never change. `signal` is what HSA
- * work that depends on this event waits for (1 until the command's work, host part
- * included, is done); user events have none.
- */
-struct _cl_event {
-   struct icd_object obj;
-   struct _cl_context *context;      /* internal reference */
-   struct _cl_command_queue *queue;  /* internal reference; NULL for user events */
-   cl_command_type command_type;
-   hsa_signal_t signal;              /* 0 handle: none (user events) */
-   atomic_int status;                /* written under lock; read lock-free */
-   /* Set by a queue's fault callback before it releases the signal of this event's command
-    * on the dead ring: work wired to that signal runs at once, possibly before the command
-    * is retired and `status` turns negative, and must fail as a dependant (disp_command.c). */
-   atomic_int failing;
-   atomic_bool submitted;            /* signal is wired into HSA work, or status terminal */
-   /* obj.internal_refs: API references together hold one; commands, queues and waiters
-    * hold the others. */
-   pthread_mutex_t lock;
-   pthread_cond_t cond;              /* broadcast on every status change */
-   struct disp_event_callback *callbacks; /* under lock */
-   cl_ulong times[DISP_TIME_COUNT];
-   bool profiling;                   /* queue had CL_QUEUE_PROFILING_ENABLE */
-   /* The HSA queue whose packets signal completion (an in-order successor on the same
-    * HSA queue is ordered by the barrier bit instead of a dependency); NULL otherwise. */
-   hsa_queue_t *aql_queue;
-   /* The work ends in an agent-scope release (a kernel, or a marker after one): what it
-    * wrote may still be in the device's L2 (disp_fence.c). */
-   atomic_bool agent_release;
-};
+/* A command's or user's event (struct _cl_event, disp_priv.h). */
+ICD_DEFINE_OPAQUE_HANDLE_CASTS(disp_event, struct _cl_event, cl_event, ICD_TYPE_EVENT)
 
-ICD_DEFINE_HANDLE_CASTS(disp_event, struct _cl_event, cl_event, ICD_TYPE_EVENT)
+/* The event's context (CL_EVENT_CONTEXT); fixed at creation. */
+struct _cl_context *disp_event_context(const struct _cl_event *ev);
 
 void disp_event_retain_internal(struct _cl_event *ev);
 void disp_event_release_internal(struct _cl_event *ev);
@@ -177,113 +148,26 @@ void disp_fence_host_wrote(void);
 
 /* ---- command queues ---------------------------------------------------------------- */
 
-/*
- * Kernarg segments come from a ring of kernarg-pool memory per queue (disp_kernarg.c). Only
- * enqueueing threads allocate (under the queue's kernarg_lock); the completion path returns
- * a segment by setting bit 63 of its entry with one atomic OR, and the allocator reclaims
- * returned entries from the oldest on. A full ring is replaced by one twice its size, kept
- * as the queue's ring from then on; the old one stays on `older` until all its segments
- * are back, then the allocator frees it.
- */
-struct disp_kernarg_ring {
-   void *base;              /* `bytes` of kernarg-pool memory */
-   uint32_t bytes, entries; /* powers of two */
-   uint64_t head, tail;     /* byte positions (monotonic); allocator only */
-   uint32_t first, count;   /* live entries; allocator only */
-   _Atomic uint64_t *ends;  /* end position of each live entry; bit 63: returned */
-   struct disp_kernarg_ring *older; /* replaced, not yet drained; allocator only */
-};
-
-struct disp_kernarg_slot {
-   void *ptr;
-   struct disp_kernarg_ring *ring;
-   uint32_t ring_index;
-};
-
-struct _cl_command_queue {
-   struct icd_object obj;
-   struct _cl_context *context;  /* holds a reference */
-   struct _cl_device_id *device;
-   cl_command_queue_properties properties;
-   cl_queue_properties *props;   /* as given to ...WithProperties, 0-terminated; or NULL */
-   size_t num_props;             /* entries in props including the terminator */
-   cl_uint size;                 /* CL_QUEUE_SIZE (device queues only) */
-   struct disp_devq *devq;       /* device queues only (disp_devq.c) */
-   hsa_queue_t *hsa_queue;       /* the AQL queue backing it; replaced after a fault
-                                  * (under submit_lock) */
-   /* Orders the AQL packet writes: a command's packets go to the ring contiguously, and
-    * whoever holds it may wait for ring space. The completion path never waits for it
-    * (see disp_command.c), so the packets it waits behind can always complete.
-    * Lock order: pending list, submit_lock, lock, fifo_lock, event locks. */
-   pthread_mutex_t submit_lock;
-   /* The list of commands below, barrier_event's writes, clFinish's sleep; held for a few
-    * instructions. A launch's enqueue and retirement take it not at all. */
-   pthread_mutex_t lock;
-   pthread_cond_t idle;          /* broadcast (under lock) when `outstanding` drops to 0
-                                  * while finish_waiters is not 0 */
-   atomic_uint outstanding;      /* commands enqueued and not terminal */
-   atomic_uint finish_waiters;   /* clFinish callers about to sleep or sleeping */
-   /* In-order: the latest command's event (internal reference). Swapped by each enqueue;
-    * cleared with a compare-exchange when that command is retired. */
-   _Atomic(struct _cl_event *) last_event;
-   /* Non-terminal commands that are not in the completion FIFO (held back on the host, or
-    * running outside the AQL ring); under lock. Those in the FIFO are reached through it
-    * (under fifo_lock): the two together are every command held back or submitted. */
-   struct disp_command *commands;
-   _Atomic(struct _cl_event *) barrier_event; /* out-of-order: latest barrier; internal
-                                               * reference; written under lock */
-   bool faulted;                 /* the HSA queue reported an error: replace it (written
-                                  * under submit_lock and lock) */
-   atomic_bool fault_pending;    /* set by the error callback before it takes submit_lock:
-                                  * a writer waiting for ring space gives up */
-   pthread_mutex_t kernarg_lock; /* allocators of kernarg segments (enqueueing threads) */
-   struct disp_kernarg_ring *kernarg; /* under kernarg_lock; NULL until the first launch */
-   /* Completion FIFO (disp_command.c): `fifo_tail` is pushed by the submit lock's holder;
-    * `fifo_head` moves under fifo_lock, taken by whoever holds `armed` (the handler, or the
-    * thread arming it) and by the rare walkers of the FIFO (markers, the fault callback). */
-   pthread_mutex_t fifo_lock;
-   _Atomic(struct disp_fifo_node *) fifo_tail;
-   _Atomic(struct disp_fifo_node *) fifo_head;
-   struct disp_fifo_node fifo_stub;
-   atomic_bool armed;            /* a completion handler is registered or running */
-   /* Ring-space checkpoints (disp_queue.c): while the AQL ring is over half full, every
-    * ring/8 packets an empty barrier-AND decrements one of these; a writer waiting for
-    * space blocks on the oldest one past the slot it needs. Under submit_lock. */
-#define DISP_CHECKPOINTS 16
-   hsa_signal_t checkpoint[DISP_CHECKPOINTS];
-   uint64_t checkpoint_index[DISP_CHECKPOINTS]; /* packet index of each; UINT64_MAX: none */
-   uint32_t checkpoint_next;
-   uint64_t checkpoint_last;     /* packet index of the newest checkpoint */
-   /* obj.internal_refs: API references together hold one; every event of the queue holds
-    * one. Destroyed when the count drops to zero. */
-};
-
 void disp_queue_retain_internal(struct _cl_command_queue *q);
 void disp_queue_release_internal(struct _cl_command_queue *q);
 
-/* Writes `packet` (64 bytes, header last) into the queue's AQL ring with a release store
- * of header+setup and rings the doorbell; waits for ring space when the ring is full.
- * Caller holds q->submit_lock (not q->lock). */
-cl_int disp_queue_write_packet(struct _cl_command_queue *q, const void *packet);
+/* A command queue (struct _cl_command_queue, disp_priv.h): a host queue, or a device queue
+ * for device-side enqueue. */
+ICD_DEFINE_OPAQUE_HANDLE_CASTS(disp_queue, struct _cl_command_queue, cl_command_queue,
+                               ICD_TYPE_COMMAND_QUEUE)
 
-/* Writes BARRIER_AND packets waiting for `deps` (5 per packet); the last one decrements
- * `completion` when non-zero. With no deps and a completion signal, one empty barrier.
- * System-scope fences; _scoped takes the header's fence-scope bits. Caller holds
- * q->submit_lock. */
-cl_int disp_queue_barrier_and(struct _cl_command_queue *q, const hsa_signal_t *deps,
-                              uint32_t num_deps, hsa_signal_t completion);
-cl_int disp_queue_barrier_and_scoped(struct _cl_command_queue *q, const hsa_signal_t *deps,
-                                     uint32_t num_deps, hsa_signal_t completion,
-                                     uint16_t scopes);
+/* The queue's context and device (CL_QUEUE_CONTEXT, CL_QUEUE_DEVICE); fixed at creation. */
+struct _cl_context *disp_queue_context(const struct _cl_command_queue *q);
+struct _cl_device_id *disp_queue_device(const struct _cl_command_queue *q);
 
-ICD_DEFINE_HANDLE_CASTS(disp_queue, struct _cl_command_queue, cl_command_queue,
-                        ICD_TYPE_COMMAND_QUEUE)
+/* True for a device queue (CL_QUEUE_ON_DEVICE): host commands are not enqueued to it. */
+bool disp_queue_is_device_queue(const struct _cl_command_queue *q);
 
 /* Entry-point prologue: declares `q` from `handle` or returns CL_INVALID_COMMAND_QUEUE
  * (also for a device queue: host commands need a host queue). */
 #define QUEUE_OR_RETURN(q, handle)                                                           \
    struct _cl_command_queue *q = disp_queue_from_handle(handle);                            \
-   if (!q || q->devq)                                                                       \
+   if (!q || disp_queue_is_device_queue(q))                                                 \
       return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl host "   \
                        "queue", (void *)(handle));
 

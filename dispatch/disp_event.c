@@ -65,6 +65,12 @@ event_destroy(struct _cl_event *ev)
    disp__pool_free(&event_pool, ev);
 }
 
+struct _cl_context *
+disp_event_context(const struct _cl_event *ev)
+{
+   return ev->context;
+}
+
 void
 disp_event_retain_internal(struct _cl_event *ev)
 {

@@ -220,7 +220,7 @@ descriptor_arg(struct _cl_command_queue *q, const struct _cl_kernel *k,
       struct _cl_mem *m = mem_mem_from_handle(h);
       if (!m)
          return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: the image was "
-                          "released", i, k->name);
+                          "released", i, comp_kernel_name(k));
       *va = mem_image_descriptor(m, q->device);
       mem_retain_internal(m);
       refs->mems[refs->num_mems++] = m;
@@ -230,7 +230,7 @@ descriptor_arg(struct _cl_command_queue *q, const struct _cl_kernel *k,
       struct _cl_sampler *s = mem_sampler_from_handle(h);
       if (!s)
          return ICD_ERROR(CL_INVALID_SAMPLER, "argument %u of %s: the sampler was "
-                          "released", i, k->name);
+                          "released", i, comp_kernel_name(k));
       if (!refs->samplers)
          refs->samplers = icd_calloc(kd->sig->num_explicit_args, sizeof(*refs->samplers));
       if (!refs->samplers)
@@ -241,7 +241,7 @@ descriptor_arg(struct _cl_command_queue *q, const struct _cl_kernel *k,
    }
    if (!*va)
       return ICD_ERROR(CL_INVALID_OPERATION, "argument %u of %s: the queue's device has "
-                       "no image support", i, k->name);
+                       "no image support", i, comp_kernel_name(k));
    return CL_SUCCESS;
 }
 
@@ -254,7 +254,7 @@ disp__kernarg_write_explicit(unsigned char *ka, struct _cl_command_queue *q,
    *lds = kd->group_segment_size;
    for (cl_uint i = 0; i < sig->num_explicit_args; i++) {
       const struct comp_kernel_arg *a = &sig->args[i];
-      const struct comp_kernel_arg_value *v = &k->args[i];
+      const struct comp_kernel_arg_value *v = comp_kernel_arg(k, i);
       cl_int err = kernarg_fits(a, kd);
       if (err != CL_SUCCESS)
          return err;
@@ -273,7 +273,7 @@ disp__kernarg_write_explicit(unsigned char *ka, struct _cl_command_queue *q,
             struct _cl_mem *m = mem_mem_from_handle(h);
             if (!m)
                return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: the buffer was "
-                                "released", i, k->name);
+                                "released", i, comp_kernel_name(k));
             va = m->device_va;
             mem_retain_internal(m);
             refs->mems[refs->num_mems++] = m;
@@ -288,7 +288,7 @@ disp__kernarg_write_explicit(unsigned char *ka, struct _cl_command_queue *q,
          struct _cl_mem *m = mem_mem_from_handle(h);
          if (!m)
             return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: the pipe was released",
-                             i, k->name);
+                             i, comp_kernel_name(k));
          uint64_t va = m->device_va;
          mem_retain_internal(m);
          refs->mems[refs->num_mems++] = m;
@@ -319,7 +319,7 @@ disp__kernarg_write_explicit(unsigned char *ka, struct _cl_command_queue *q,
          struct _cl_command_queue *dq = disp_queue_from_handle(h);
          if (!dq || !dq->devq || dq->device != q->device)
             return ICD_ERROR(CL_INVALID_DEVICE_QUEUE, "argument %u of %s: not a device queue "
-                             "of the launch's device", i, k->name);
+                             "of the launch's device", i, comp_kernel_name(k));
          refs->devq = dq->devq;
          uint64_t addr = disp_devq_address(dq->devq);
          memcpy(ka + a->offset, &addr, a->size < 8 ? a->size : 8);
@@ -332,7 +332,7 @@ disp__kernarg_write_explicit(unsigned char *ka, struct _cl_command_queue *q,
    }
    if (*lds > q->device->info.lds_size)
       return ICD_ERROR(CL_OUT_OF_RESOURCES, "kernel %s needs %u bytes of local memory, the "
-                       "device has %u", k->name, *lds, q->device->info.lds_size);
+                       "device has %u", comp_kernel_name(k), *lds, q->device->info.lds_size);
    return CL_SUCCESS;
 }
 

@@ -28,8 +28,6 @@
 #define DISP_DEFAULT_WG_1D 256u
 /* Scratch per work-item granted to kernels with a dynamic call stack. */
 #define DISP_DYNAMIC_STACK_BYTES 16384u
-/* Printf buffer per launch of a kernel that calls printf. */
-#define DISP_PRINTF_BUFFER_BYTES (1u << 20)
 
 #define LAUNCH_INLINE_MEMS 16
 
@@ -51,6 +49,14 @@ static struct disp_pool launch_pool = DISP_POOL_INIT(sizeof(struct launch), DISP
 
 /* ---- the launch command ------------------------------------------------------------- */
 
+/* The printf buffer of one launch of a kernel that calls printf: the device's
+ * CL_DEVICE_PRINTF_BUFFER_SIZE (its header holds the size in 32 bits). */
+static uint32_t
+printf_buffer_bytes(const struct _cl_device_id *dev)
+{
+   return (uint32_t)plat_device_limits(dev)->printf_buffer_size;
+}
+
 static void
 launch_release(struct disp_command *cmd)
 {
@@ -63,7 +69,8 @@ launch_release(struct disp_command *cmd)
    l->tree = NULL;
    l->refs.devq = NULL;
    if (l->printf_buffer)
-      mem_staging_free(cmd->queue->device, l->printf_buffer, DISP_PRINTF_BUFFER_BYTES);
+      mem_staging_free(cmd->queue->device, l->printf_buffer,
+                       printf_buffer_bytes(cmd->queue->device));
    for (cl_uint i = 0; i < l->refs.num_mems; i++)
       mem_release_internal(l->refs.mems[i]);
    if (l->refs.mems != l->inline_mems)
@@ -184,12 +191,12 @@ launch_target(cl_command_queue command_queue, cl_kernel kernel, struct _cl_comma
    struct _cl_kernel *k = comp_kernel_from_handle(kernel);
    if (!k)
       return ICD_ERROR(CL_INVALID_KERNEL, "kernel %p is not an hsacl kernel", (void *)kernel);
-   if (k->context != q->context)
+   if (comp_kernel_context(k) != q->context)
       return ICD_ERROR(CL_INVALID_CONTEXT, "kernel and queue belong to different contexts");
    const struct comp_kernel_device *kd = comp_kernel_for_device(k, q->device);
    if (!kd)
       return ICD_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "kernel %s has no executable for %s",
-                       k->name, q->device->name);
+                       comp_kernel_name(k), q->device->name);
    *q_out = q;
    *k_out = k;
    *kd_out = kd;
@@ -291,10 +298,10 @@ launch_local_size(struct _cl_command_queue *q, const struct _cl_kernel *k,
 static cl_int
 check_args_set(const struct _cl_kernel *k)
 {
-   for (cl_uint i = 0; i < k->num_args; i++)
-      if (!k->args[i].set)
+   for (cl_uint i = 0; i < comp_kernel_num_args(k); i++)
+      if (!comp_kernel_arg(k, i)->set)
          return ICD_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u of kernel %s is not set", i,
-                          k->name);
+                          comp_kernel_name(k));
    return CL_SUCCESS;
 }
 
@@ -337,9 +344,9 @@ launch_create(struct _cl_command_queue *q, struct _cl_kernel *k, cl_command_type
    cmd->complete = launch_complete;
    l->kernel = k;
    comp_kernel_retain_internal(k);
-   l->refs.mems = k->num_args <= LAUNCH_INLINE_MEMS
+   l->refs.mems = comp_kernel_num_args(k) <= LAUNCH_INLINE_MEMS
                      ? l->inline_mems
-                     : icd_calloc(k->num_args, sizeof(*l->refs.mems));
+                     : icd_calloc(comp_kernel_num_args(k), sizeof(*l->refs.mems));
    if (!l->refs.mems) {
       err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a launch's buffer list");
       disp_command_abort(cmd);
@@ -370,12 +377,12 @@ launch_printf_buffer(struct launch *l, struct _cl_command_queue *q,
    if (!sig_has_arg(sig, COMP_ARG_HIDDEN_PRINTF_BUFFER) &&
        !(l->refs.devq && info && info->num_printfs))
       return CL_SUCCESS;
-   cl_int err = mem_staging_alloc(q->device, DISP_PRINTF_BUFFER_BYTES, &l->printf_buffer);
+   cl_int err = mem_staging_alloc(q->device, printf_buffer_bytes(q->device), &l->printf_buffer);
    if (err != CL_SUCCESS) {
       l->printf_buffer = NULL;
       return err;
    }
-   uint32_t header[2] = { 0, DISP_PRINTF_BUFFER_BYTES };
+   uint32_t header[2] = { 0, printf_buffer_bytes(q->device) };
    memcpy(l->printf_buffer, header, sizeof(header));
    l->printf_info = info;
    return CL_SUCCESS;

@@ -222,6 +222,24 @@ queue_destroy_now(struct _cl_command_queue *q)
    icd_free(q);
 }
 
+struct _cl_context *
+disp_queue_context(const struct _cl_command_queue *q)
+{
+   return q->context;
+}
+
+struct _cl_device_id *
+disp_queue_device(const struct _cl_command_queue *q)
+{
+   return q->device;
+}
+
+bool
+disp_queue_is_device_queue(const struct _cl_command_queue *q)
+{
+   return q->devq != NULL;
+}
+
 void
 disp_queue_retain_internal(struct _cl_command_queue *q)
 {

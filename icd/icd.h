@@ -93,7 +93,16 @@ icd_object_is(const void *handle, icd_type type)
  * Every object struct starts with `struct icd_object obj`.
  */
 #define ICD_DEFINE_HANDLE_CASTS(name, object_struct, cl_handle, type_tag)                   \
-   _Static_assert(offsetof(object_struct, obj) == 0, "ICD header must come first");        \
+   ICD_HEADER_FIRST(object_struct);                                                         \
+   ICD_DEFINE_OPAQUE_HANDLE_CASTS(name, object_struct, cl_handle, type_tag)
+
+/* The struct's first member is `struct icd_object obj`. */
+#define ICD_HEADER_FIRST(object_struct)                                                      \
+   _Static_assert(offsetof(object_struct, obj) == 0, "ICD header must come first")
+
+/* The casts alone, where `object_struct` is incomplete: a module whose public header keeps
+ * its struct opaque (defined in its _priv.h, beside ICD_HEADER_FIRST). */
+#define ICD_DEFINE_OPAQUE_HANDLE_CASTS(name, object_struct, cl_handle, type_tag)            \
    static inline object_struct *name##_from_handle(cl_handle h)                             \
    {                                                                                        \
       return icd_object_is(h, type_tag) ? (object_struct *)h : NULL;                        \

@@ -29,7 +29,7 @@ check_image(struct _cl_command_queue *q, cl_mem handle, struct _cl_mem **out, co
    if (!mem || !mem_is_image(mem))
       return ICD_ERROR(CL_INVALID_MEM_OBJECT, "%s %p is not an image object", what,
                        (void *)handle);
-   if (mem->context != q->context)
+   if (mem->context != disp_queue_context(q))
       return ICD_ERROR(CL_INVALID_CONTEXT, "%s belongs to another context than the queue", what);
    *out = mem;
    return CL_SUCCESS;
@@ -63,7 +63,7 @@ check_region(const struct _cl_mem *mem, const size_t *origin, const size_t *regi
 static cl_int
 check_queue_images(const struct _cl_command_queue *q)
 {
-   if (!q->device->image_support)
+   if (!disp_queue_device(q)->image_support)
       return ICD_ERROR(CL_INVALID_OPERATION, "the queue's device does not support images");
    return CL_SUCCESS;
 }
@@ -156,7 +156,7 @@ enqueue_image_rw(cl_command_queue command_queue, cl_mem image, cl_bool blocking,
    err = host_pitches(mem->image, region, row_pitch, slice_pitch, ptr, &hrow, &hslice);
    if (err != CL_SUCCESS)
       return err;
-   err = disp_validate_wait_list(q->context, num_events, wait_list);
+   err = disp_validate_wait_list(disp_queue_context(q), num_events, wait_list);
    if (err != CL_SUCCESS)
       return err;
    err = check_queue_images(q);
@@ -232,7 +232,7 @@ mem_EnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem ds
       err = check_region(dst, dst_origin, region, "dst_image");
    if (err != CL_SUCCESS)
       return err;
-   err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
    err = check_queue_images(q);
@@ -256,7 +256,7 @@ check_buffer(struct _cl_command_queue *q, cl_mem handle, struct _cl_mem **out, c
    struct _cl_mem *mem = mem_mem_from_handle(handle);
    if (!mem || !mem_is_buffer(mem))
       return ICD_ERROR(CL_INVALID_MEM_OBJECT, "%s %p is not a buffer", what, (void *)handle);
-   if (mem->context != q->context)
+   if (mem->context != disp_queue_context(q))
       return ICD_ERROR(CL_INVALID_CONTEXT, "%s belongs to another context than the queue", what);
    *out = mem;
    return CL_SUCCESS;
@@ -291,7 +291,7 @@ enqueue_image_buffer(cl_command_queue command_queue, cl_mem image, cl_mem buffer
        bytes > buf->size - offset)
       return ICD_ERROR(CL_INVALID_VALUE, "%zu bytes at offset %zu do not fit the %zu-byte "
                        "buffer", bytes, offset, buf->size);
-   err = disp_validate_wait_list(q->context, num_events, wait_list);
+   err = disp_validate_wait_list(disp_queue_context(q), num_events, wait_list);
    if (err != CL_SUCCESS)
       return err;
    err = check_queue_images(q);
@@ -484,7 +484,7 @@ mem_EnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void *f
    err = check_region(mem, origin, region, "image");
    if (err != CL_SUCCESS)
       return err;
-   err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
    err = check_queue_images(q);
@@ -547,7 +547,7 @@ mem_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocki
                       (unsigned long long)map_flags);
       goto out;
    }
-   err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       goto out;
    err = check_queue_images(q);

@@ -73,7 +73,7 @@ svm_complete(struct disp_command *cmd)
           * behaviour, logged by mem_svm_free and otherwise ignored. */
          for (cl_uint i = 0; i < s->num_pointers; i++) {
             if (s->pointers[i])
-               (void)mem_svm_free(cmd->queue->context, s->pointers[i]);
+               (void)mem_svm_free(disp_queue_context(cmd->queue), s->pointers[i]);
          }
       }
       break;
@@ -125,7 +125,7 @@ check_wait_list_context(const struct _cl_command_queue *q, cl_uint num_events,
       return CL_SUCCESS;
    for (cl_uint i = 0; i < num_events; i++) {
       const struct _cl_event *ev = disp_event_from_handle(wait_list[i]);
-      if (ev && ev->context != q->context)
+      if (ev && disp_event_context(ev) != disp_queue_context(q))
          return ICD_ERROR(CL_INVALID_CONTEXT, "event_wait_list[%u] belongs to another context "
                           "than the queue", i);
    }
@@ -171,14 +171,16 @@ mem_EnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers,
    if (!pfn_free_func) {
       for (cl_uint i = 0; i < num_svm_pointers; i++) {
          void *base;
-         if (svm_pointers[i] && (!mem_svm_lookup(q->context, svm_pointers[i], &base, NULL) ||
-                                 base != svm_pointers[i]))
+         if (svm_pointers[i] &&
+             (!mem_svm_lookup(disp_queue_context(q), svm_pointers[i], &base, NULL) ||
+              base != svm_pointers[i]))
             return ICD_ERROR(CL_INVALID_VALUE, "svm_pointers[%u] = %p is not an SVM "
                              "allocation of the queue's context, and there is no "
                              "pfn_free_func", i, svm_pointers[i]);
       }
    }
-   cl_int err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   cl_int err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list,
+                                        event_wait_list);
    if (err != CL_SUCCESS)
       return err;
 
@@ -223,13 +225,13 @@ mem_EnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void
       return ICD_ERROR(CL_INVALID_VALUE, "dst_ptr %p or src_ptr %p is NULL", dst_ptr,
                        (void *)src_ptr);
    bool found;
-   if (!svm_range_ok(q->context, dst_ptr, size, &found) && found)
+   if (!svm_range_ok(disp_queue_context(q), dst_ptr, size, &found) && found)
       return ICD_ERROR(CL_INVALID_VALUE, "dst_ptr %p + %zu runs past its SVM allocation",
                        dst_ptr, size);
-   if (!svm_range_ok(q->context, src_ptr, size, &found) && found)
+   if (!svm_range_ok(disp_queue_context(q), src_ptr, size, &found) && found)
       return ICD_ERROR(CL_INVALID_VALUE, "src_ptr %p + %zu runs past its SVM allocation",
                        (void *)src_ptr, size);
-   err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
    uintptr_t d = (uintptr_t)dst_ptr, s0 = (uintptr_t)src_ptr;
@@ -277,10 +279,10 @@ mem_EnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void 
       return ICD_ERROR(CL_INVALID_VALUE, "size %zu is not a multiple of the pattern size %zu",
                        size, pattern_size);
    bool found;
-   if (!svm_range_ok(q->context, svm_ptr, size, &found))
+   if (!svm_range_ok(disp_queue_context(q), svm_ptr, size, &found))
       return ICD_ERROR(CL_INVALID_VALUE, "[%p, +%zu) is not inside an SVM allocation of the "
                        "queue's context", svm_ptr, size);
-   err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
 
@@ -323,10 +325,10 @@ mem_EnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_f
       return ICD_ERROR(CL_INVALID_VALUE, "invalid map_flags 0x%llx",
                        (unsigned long long)map_flags);
    bool found;
-   if (!svm_range_ok(q->context, svm_ptr, size, &found))
+   if (!svm_range_ok(disp_queue_context(q), svm_ptr, size, &found))
       return ICD_ERROR(CL_INVALID_VALUE, "[%p, +%zu) is not inside an SVM allocation of the "
                        "queue's context", svm_ptr, size);
-   err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
 
@@ -352,10 +354,10 @@ mem_EnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
       return err;
    if (!svm_ptr)
       return ICD_ERROR(CL_INVALID_VALUE, "svm_ptr is NULL");
-   if (!mem_svm_lookup(q->context, svm_ptr, NULL, NULL))
+   if (!mem_svm_lookup(disp_queue_context(q), svm_ptr, NULL, NULL))
       return ICD_ERROR(CL_INVALID_VALUE, "svm_ptr %p is not in an SVM allocation of the "
                        "queue's context", svm_ptr);
-   err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
 
@@ -394,11 +396,11 @@ mem_EnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointer
    for (cl_uint i = 0; i < num_svm_pointers; i++) {
       bool found;
       size_t size = sizes ? sizes[i] : 0;
-      if (!svm_range_ok(q->context, svm_pointers[i], size, &found))
+      if (!svm_range_ok(disp_queue_context(q), svm_pointers[i], size, &found))
          return ICD_ERROR(CL_INVALID_VALUE, "svm_pointers[%u] = %p (+%zu) is not inside an SVM "
                           "allocation of the queue's context", i, svm_pointers[i], size);
    }
-   err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
 

@@ -128,7 +128,7 @@ xfer_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_dep
 {
    const struct rt_hsa *hsa = rt_hsa();
    struct xfer *x = cmd->payload;
-   struct _cl_device_id *dev = cmd->queue->device;
+   struct _cl_device_id *dev = disp_queue_device(cmd->queue);
    hsa_agent_t gpu = dev->agent, cpu = dev->cpu_agent;
    const struct piece *list = x->copies ? x->copies : x->pieces;
    size_t n = x->kind == XFER_FILL ? 1 : x->copies ? x->num_copies : x->num_pieces;
@@ -354,7 +354,7 @@ check_buffer(struct _cl_command_queue *q, cl_mem handle, struct _cl_mem **out, c
    struct _cl_mem *mem = mem_mem_from_handle(handle);
    if (!mem || !mem_is_buffer(mem))
       return ICD_ERROR(CL_INVALID_MEM_OBJECT, "%s %p is not a buffer", what, (void *)handle);
-   if (mem->context != q->context)
+   if (mem->context != disp_queue_context(q))
       return ICD_ERROR(CL_INVALID_CONTEXT, "%s belongs to another context than the queue",
                        what);
    *out = mem;
@@ -486,7 +486,7 @@ enqueue_rw(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking, bool
       return ICD_ERROR(CL_INVALID_VALUE, "offset %zu + size %zu is outside the %zu-byte buffer "
                        "or size is 0", buf_origin[0], region[0], mem->size);
    }
-   err = disp_validate_wait_list(q->context, num_events, wait_list);
+   err = disp_validate_wait_list(disp_queue_context(q), num_events, wait_list);
    if (err != CL_SUCCESS)
       return err;
    err = read ? check_host_read(mem) : check_host_write(mem);
@@ -662,7 +662,7 @@ mem_EnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem 
        !range_ok(dst_offset, size, dst->size))
       return ICD_ERROR(CL_INVALID_VALUE, "copy of %zu bytes from %zu/%zu to %zu/%zu is out of "
                        "bounds or empty", size, src_offset, src->size, dst_offset, dst->size);
-   err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
    if (overlap(src, src_offset, dst, dst_offset, size))
@@ -699,7 +699,7 @@ mem_EnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_
       return err;
    if (src == dst && (src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch))
       return ICD_ERROR(CL_INVALID_VALUE, "same buffer with different pitches");
-   err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
    struct xfer *x;
@@ -770,7 +770,7 @@ mem_EnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const void 
    if (!range_ok(offset, size, mem->size) || offset % pattern_size || size % pattern_size)
       return ICD_ERROR(CL_INVALID_VALUE, "offset %zu / size %zu out of bounds or not multiples "
                        "of the pattern size %zu", offset, size, pattern_size);
-   err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
    struct disp_command *cmd;
@@ -818,14 +818,15 @@ mem_EnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_obj
       struct _cl_mem *m = mem_mem_from_handle(mem_objects[i]);
       if (!m)
          return ICD_ERROR(CL_INVALID_MEM_OBJECT, "mem_objects[%u] is not a memory object", i);
-      if (m->context != q->context)
+      if (m->context != disp_queue_context(q))
          return ICD_ERROR(CL_INVALID_CONTEXT, "mem_objects[%u] belongs to another context", i);
    }
    if (flags & ~(cl_mem_migration_flags)(CL_MIGRATE_MEM_OBJECT_HOST |
                                          CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
       return ICD_ERROR(CL_INVALID_VALUE, "unknown migration flags 0x%llx",
                        (unsigned long long)flags);
-   cl_int err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   cl_int err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list,
+                                        event_wait_list);
    if (err != CL_SUCCESS)
       return err;
    /* One device per allocation: the objects already live where the queue's device reads
@@ -971,7 +972,7 @@ mem_EnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool bloc
                       (unsigned long long)map_flags);
       goto out;
    }
-   err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       goto out;
    if ((map_flags & CL_MAP_READ) && (err = check_host_read(mem)) != CL_SUCCESS)
@@ -998,9 +999,10 @@ mem_EnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *m
    if (!mem || mem_is_pipe(mem))
       return ICD_ERROR(CL_INVALID_MEM_OBJECT, "memobj %p is not a memory object or is a pipe",
                        (void *)memobj);
-   if (mem->context != q->context)
+   if (mem->context != disp_queue_context(q))
       return ICD_ERROR(CL_INVALID_CONTEXT, "memobj belongs to another context");
-   cl_int err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
+   cl_int err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list,
+                                        event_wait_list);
    if (err != CL_SUCCESS)
       return err;
    /* Take the mapping off the object: each map is unmapped once. */

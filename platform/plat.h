@@ -204,7 +204,7 @@ struct _cl_device_id {
    cl_name_version *features;
    size_t num_features;
    char *extension_string;
-   char *compiler_extensions;
+   const char **compiler_extensions; /* NULL-terminated; the names are static */
    /* Every numeric limit the device reports, after the lists above (some limits depend on
     * a feature). */
    struct plat_device_limits limits;
@@ -236,10 +236,11 @@ void *plat_device_slot(const struct _cl_device_id *dev, enum plat_device_slot sl
  * fine-grained buffers with atomics; 0 in the 1.2 profile (SVM is OpenCL 2.0). */
 cl_device_svm_capabilities plat_device_svm_capabilities(const struct _cl_device_id *dev);
 
-/* What the compiler enables for `dev` (-cl-ext), a space-separated string: the extensions the
- * device reports (CL_DEVICE_EXTENSIONS) followed by the OpenCL C features it has (and, in the
- * 1.2 profile, __opencl_c_images for an image device). */
-const char *plat_device_extensions(const struct _cl_device_id *dev);
+/* What the compiler enables for `dev` (-cl-ext), a NULL-terminated list (as
+ * comp_build_desc::extensions takes it): the extensions the device reports
+ * (CL_DEVICE_EXTENSIONS) followed by the OpenCL C features it has (and, in the 1.2 profile,
+ * __opencl_c_images for an image device). Lives as long as the device. */
+const char *const *plat_device_extensions(const struct _cl_device_id *dev);
 
 /* True when `dev` reports extension `name` (CL_DEVICE_EXTENSIONS). */
 bool plat_device_has_extension(const struct _cl_device_id *dev, const char *name);

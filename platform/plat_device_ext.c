@@ -10,8 +10,9 @@
  * (icd/icd_dispatch.c) and the device queries that mirror a feature (plat_device.c).
  */
 #include "platform/plat_priv.h"
-#include "compiler/comp.h"
+#include "runtime/rt_tools.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,6 +54,27 @@ entry_applies(const struct _cl_device_id *dev, unsigned when, bool il)
    return true;
 }
 
+static pthread_once_t il_once = PTHREAD_ONCE_INIT;
+static bool il_supported;
+
+static void
+il_probe(void)
+{
+   il_supported = rt_spirv_tools_present();
+   if (!il_supported)
+      icd_log(ICD_LOG_WARN, "platform", "the SPIR-V translator (llvm-spirv-15, or "
+              "HSACL_SPIRV_TRANSLATOR) or validator (spirv-val, or HSACL_SPIRV_VALIDATOR) "
+              "is not installed: devices report no IL support");
+}
+
+/* IL programs are taken when both SPIR-V helpers are present (looked up once). */
+static bool
+il_support(void)
+{
+   pthread_once(&il_once, il_probe);
+   return il_supported;
+}
+
 /* Appends `name` and a space to `s` (sized by the caller). */
 static char *
 append_name(char *s, const char *name)
@@ -70,7 +92,7 @@ plat__device_lists_init(struct _cl_device_id *dev)
     * __opencl_c_images (compiler/comp_llvm.cpp defines __IMAGE_SUPPORT__ from it), and
     * CL_DEVICE_OPENCL_C_FEATURES stays empty. */
    static const char images_12[] = "__opencl_c_images";
-   const bool il = comp_il_supported();
+   const bool il = il_support();
    const bool c20 = plat_profile_opencl_c_20();
    size_t n_ext = 0, n_feat = 0, chars = 0;
    for (size_t i = 0; i < NUM_ENTRIES; i++) {
@@ -82,18 +104,17 @@ plat__device_lists_init(struct _cl_device_id *dev)
          n_ext++;
       chars += strlen(entries[i].name) + 1;
    }
-   if (!c20 && dev->image_support)
-      chars += sizeof(images_12);
    dev->extensions = icd_calloc(n_ext ? n_ext : 1, sizeof(cl_name_version));
    dev->features = icd_calloc(n_feat ? n_feat : 1, sizeof(cl_name_version));
    dev->extension_string = icd_malloc(chars + 1);
-   dev->compiler_extensions = icd_malloc(chars + 1);
+   dev->compiler_extensions = icd_calloc(n_ext + n_feat + 2, sizeof(*dev->compiler_extensions));
    if (!dev->extensions || !dev->features || !dev->extension_string ||
        !dev->compiler_extensions) {
       plat__device_lists_free(dev);
       return CL_OUT_OF_HOST_MEMORY;
    }
-   char *es = dev->extension_string, *cs = dev->compiler_extensions;
+   char *es = dev->extension_string;
+   const char **cs = dev->compiler_extensions;
    for (size_t i = 0; i < NUM_ENTRIES; i++) {
       if (!entry_applies(dev, entries[i].when, il) || (entries[i].feature && !c20))
          continue;
@@ -103,16 +124,18 @@ plat__device_lists_init(struct _cl_device_id *dev)
       snprintf(nv->name, sizeof(nv->name), "%s", entries[i].name);
       if (!entries[i].feature) {
          es = append_name(es, entries[i].name);
-         cs = append_name(cs, entries[i].name);
+         *cs++ = entries[i].name;
       }
    }
    /* The compiler's list: the extensions, then the features. */
-   for (size_t i = 0; i < dev->num_features; i++)
-      cs = append_name(cs, dev->features[i].name);
+   for (size_t i = 0; i < NUM_ENTRIES; i++) {
+      if (entries[i].feature && c20 && entry_applies(dev, entries[i].when, il))
+         *cs++ = entries[i].name;
+   }
    if (!c20 && dev->image_support)
-      cs = append_name(cs, images_12);
+      *cs++ = images_12;
    *es = '\0';
-   *cs = '\0';
+   *cs = NULL;
    return CL_SUCCESS;
 }
 
@@ -124,7 +147,8 @@ plat__device_lists_free(struct _cl_device_id *dev)
    icd_free(dev->extension_string);
    icd_free(dev->compiler_extensions);
    dev->extensions = dev->features = NULL;
-   dev->extension_string = dev->compiler_extensions = NULL;
+   dev->extension_string = NULL;
+   dev->compiler_extensions = NULL;
    dev->num_extensions = dev->num_features = 0;
 }
 
@@ -150,7 +174,7 @@ plat_device_has_feature(const struct _cl_device_id *dev, const char *name)
    return list_has(dev->features, dev->num_features, name);
 }
 
-const char *
+const char *const *
 plat_device_extensions(const struct _cl_device_id *dev)
 {
    return dev->compiler_extensions;

@@ -42,6 +42,11 @@ struct rt_hsa {
 const struct rt_hsa *rt_hsa(void);
 const char *rt_failure(void);
 
+/* Makes `table` the runtime rt_hsa() returns, in place of loading one: unit tests of the
+ * modules above run against a fake HSA table (as the Khronos loader's test/driver_stub
+ * fakes a whole ICD). Only before the first rt_hsa(); false after it. */
+bool rt_hsa_install(const struct rt_hsa *table);
+
 /* Maps an HSA status to the CL error the specification names for the failing operation
  * class (CL_OUT_OF_RESOURCES unless more specific), logging the HSA status string. */
 cl_int rt_status_to_cl(hsa_status_t status, const char *what);
@@ -61,6 +66,26 @@ cl_int rt_pool_alloc(hsa_amd_memory_pool_t pool, size_t size, const hsa_agent_t 
 
 /* Frees what rt_pool_alloc returned; logs (never fails) on an HSA error. */
 void rt_pool_free(void *ptr);
+
+/* ---- executables (rt_executable.c) ------------------------------------------------ */
+
+/* A code object loaded into a frozen executable for one agent. */
+struct rt_executable {
+   hsa_code_object_reader_t reader;
+   hsa_executable_t executable;
+};
+
+/*
+ * Reads the code object `binary` (`size` bytes, kept by the caller until
+ * rt_executable_destroy) and loads it into a new frozen executable for `agent`: reader,
+ * executable (full profile, default rounding), load, freeze. On failure nothing stays
+ * created, and *failed names the HSA call that failed.
+ */
+hsa_status_t rt_executable_load(hsa_agent_t agent, const void *binary, size_t size,
+                                struct rt_executable *out, const char **failed);
+
+/* Destroys what rt_executable_load created. */
+void rt_executable_destroy(struct rt_executable *exe);
 
 /* ---- signals (rt_signal.c) -------------------------------------------------------- */
 

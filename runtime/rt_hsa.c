@@ -205,6 +205,25 @@ hsa_load(void)
    }
 }
 
+static const struct rt_hsa *hsa_install_table;
+static bool hsa_installed;
+
+static void
+hsa_install(void)
+{
+   hsa_table = *hsa_install_table;
+   hsa_loaded = &hsa_table;
+   hsa_installed = true;
+}
+
+bool
+rt_hsa_install(const struct rt_hsa *table)
+{
+   hsa_install_table = table;
+   pthread_once(&hsa_once, hsa_install);
+   return hsa_installed;
+}
+
 const struct rt_hsa *
 rt_hsa(void)
 {
