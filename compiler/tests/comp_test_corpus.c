@@ -106,7 +106,11 @@ static void
 canon_from_readelf(const char *readelf, const char *path, struct strbuf *b)
 {
    char cmd[4096];
-   snprintf(cmd, sizeof(cmd), "%s --notes '%s'", readelf, path);
+   int n = snprintf(cmd, sizeof(cmd), "%s --notes '%s'", readelf, path);
+   if (n < 0 || (size_t)n >= sizeof(cmd)) {
+      FAIL("command line for %s too long", path);
+      return;
+   }
    FILE *p = popen(cmd, "r");
    if (!p) {
       FAIL("cannot run %s", cmd);
