@@ -29,6 +29,16 @@
 // llvm.printf.fmts, so amdhsa.printf carries the user's format and the host prints upper case.
 // Found by the CTS v2026 spirv_new extinst_printf_operands_scalar_fp32/fp64.
 //
+// printf's %s of a null pointer (issue #29). OpenCL C 3.0 §6.15.14 ("printf format string")
+// lets %s convert only a literal string and leaves any other argument undefined, so
+// `printf("%s", NULL)` has no meaning the specification gives. The binding stores the bytes
+// of a constant string at compile time and, for any other argument, the string "???" (a
+// string in device memory cannot reach the buffer). PrintfNullStrings (pipeline start,
+// before the binding) gives a %s argument that is a null constant the literal "(null)"
+// instead, which is what glibc and PoCL print for it, so a kernel moved between them prints
+// the same; any other non-literal argument keeps "???", which no compile-time rewrite can
+// improve on.
+//
 // Recursion. OpenCL C does not support it (OpenCL C 3.0 §6.11 "Restrictions"); clang-19
 // accepts it, and the kernel faults at run time: its private segment is sized for the call
 // tree the code object reports, which a cycle makes unbounded. compCheckNoRecursion refuses
@@ -186,6 +196,103 @@ escapeFormat(llvm::StringRef fmt)
    return out;
 }
 
+// The format of a printf call, or nullptr when it is not a constant C string (the binding
+// then leaves the call alone as well).
+llvm::ConstantDataArray *
+printfFormat(llvm::CallInst *call)
+{
+   llvm::Value *op = call->getArgOperand(0);
+   auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(op->stripPointerCasts());
+   if (!gv || !gv->hasInitializer() || gv->getType() != op->getType())
+      return nullptr;
+   auto *init = llvm::dyn_cast<llvm::ConstantDataArray>(gv->getInitializer());
+   return init && init->isCString() ? init : nullptr;
+}
+
+// The printf calls of `m`.
+std::vector<llvm::CallInst *>
+printfCalls(llvm::Module &m)
+{
+   std::vector<llvm::CallInst *> calls;
+   llvm::Function *printf = m.getFunction("printf");
+   if (!printf)
+      return calls;
+   for (llvm::User *u : printf->users()) {
+      auto *call = llvm::dyn_cast<llvm::CallInst>(u);
+      if (call && call->getCalledFunction() == printf && call->arg_size() >= 1)
+         calls.push_back(call);
+   }
+   return calls;
+}
+
+// The conversion letters of `fmt` in order, one per argument it converts (OpenCL C printf has
+// no '*', so each conversion takes exactly one).
+std::string
+conversionLetters(llvm::StringRef fmt)
+{
+   std::string convs;
+   for (size_t i = 0; i < fmt.size(); i++) {
+      if (fmt[i] != '%')
+         continue;
+      size_t j = i + 1;
+      if (j < fmt.size() && fmt[j] == '%') {
+         i = j;
+         continue;
+      }
+      while (j < fmt.size() && llvm::StringRef("-+ #0123456789.vhlzt").contains(fmt[j]))
+         j++;
+      if (j < fmt.size())
+         convs += fmt[j];
+      i = j;
+   }
+   return convs;
+}
+
+struct PrintfNullStrings : llvm::PassInfoMixin<PrintfNullStrings> {
+   static bool isRequired()
+   {
+      return true;
+   }
+
+   llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &)
+   {
+      llvm::GlobalVariable *null = nullptr;
+      bool changed = false;
+      for (llvm::CallInst *call : printfCalls(m)) {
+         llvm::ConstantDataArray *fmt = printfFormat(call);
+         if (!fmt)
+            continue;
+         std::string convs = conversionLetters(fmt->getAsCString());
+         for (size_t i = 0; i < convs.size() && i + 1 < call->arg_size(); i++) {
+            llvm::Value *arg = call->getArgOperand(static_cast<unsigned>(i + 1));
+            if (convs[i] != 's' || !llvm::isa<llvm::ConstantPointerNull>(arg->stripPointerCasts()))
+               continue;
+            if (!null)
+               null = nullString(m, call);
+            // A variadic argument may have any type: the literal's own constant pointer is
+            // what a written "(null)" would pass.
+            call->setArgOperand(static_cast<unsigned>(i + 1), null);
+            changed = true;
+         }
+      }
+      return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+   }
+
+   // "(null)" as clang emits a string literal, in the format's (constant) address space.
+   static llvm::GlobalVariable *nullString(llvm::Module &m, llvm::CallInst *call)
+   {
+      auto *data = llvm::ConstantDataArray::getString(m.getContext(), "(null)", true);
+      unsigned as = call->getArgOperand(0)->getType()->getPointerAddressSpace();
+      auto *gv = new llvm::GlobalVariable(m, data->getType(), true,
+                                          llvm::GlobalValue::PrivateLinkage, data,
+                                          ".str.hsacl.null", nullptr,
+                                          llvm::GlobalValue::NotThreadLocal, as);
+      gv->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+      gv->setAlignment(llvm::Align(1));
+      return gv;
+   }
+};
+
 struct PrintfUpperConversions : llvm::PassInfoMixin<PrintfUpperConversions> {
    static bool isRequired()
    {
@@ -194,23 +301,14 @@ struct PrintfUpperConversions : llvm::PassInfoMixin<PrintfUpperConversions> {
 
    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &)
    {
-      llvm::Function *printf = m.getFunction("printf");
-      if (!printf)
-         return llvm::PreservedAnalyses::all();
       llvm::LLVMContext &ctx = m.getContext();
       std::map<llvm::GlobalVariable *, llvm::GlobalVariable *> copies;
       bool changed = false;
-      for (llvm::User *u : llvm::make_early_inc_range(printf->users())) {
-         auto *call = llvm::dyn_cast<llvm::CallInst>(u);
-         if (!call || call->getCalledFunction() != printf || call->arg_size() < 1)
+      for (llvm::CallInst *call : printfCalls(m)) {
+         llvm::ConstantDataArray *init = printfFormat(call);
+         if (!init)
             continue;
-         llvm::Value *op = call->getArgOperand(0);
-         auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(op->stripPointerCasts());
-         if (!gv || !gv->hasInitializer() || gv->getType() != op->getType())
-            continue;
-         auto *init = llvm::dyn_cast<llvm::ConstantDataArray>(gv->getInitializer());
-         if (!init || !init->isCString())
-            continue;
+         auto *gv = llvm::cast<llvm::GlobalVariable>(call->getArgOperand(0)->stripPointerCasts());
          llvm::StringRef fmt = init->getAsCString();
          std::string lower = lowerConversions(fmt);
          if (lower == fmt)
@@ -496,6 +594,7 @@ compCheckNoRecursion(llvm::Module &m, llvm::StringRef hidePrefix, llvm::raw_ostr
 void
 compAddEarlyPasses(llvm::ModulePassManager &mpm)
 {
+   mpm.addPass(PrintfNullStrings());
    mpm.addPass(PrintfUpperConversions());
    mpm.addPass(DeviceLibOrigins());
 }

@@ -3,13 +3,15 @@
  * scalar conversions with flags, width, precision and the hh/h/l length modifiers, %A and
  * %F, strings,
  * %%, pointers, and vectors (the vN specifier with hh/h/hl/l, including 3-vectors, which
- * the compiler pads, and small char vectors, whose elements it widens). stdout is
+ * the compiler pads, and small char vectors, whose elements it widens); a null %s argument
+ * and NaNs of either sign (issue #29). stdout is
  * redirected to a file while each kernel runs; the text is compared with what the host's
  * printf gives for the same values.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
+#include <math.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -18,6 +20,7 @@
 static cl_context ctx;
 static cl_device_id device;
 static cl_command_queue q;
+static const char *build_options = "";
 
 /* Runs `body` as the single work-item of a kernel with a global int* argument `p`
  * (p[0..1] receive a global address for %p) and returns what it printed (malloc'd). */
@@ -34,7 +37,7 @@ run(const char *body, uint64_t *addr)
    const char *s = src;
    cl_int err;
    cl_program pr = clCreateProgramWithSource(ctx, 1, &s, NULL, &err);
-   err = clBuildProgram(pr, 1, &device, "", NULL, NULL);
+   err = clBuildProgram(pr, 1, &device, build_options, NULL, NULL);
    if (err != CL_SUCCESS) {
       char log[8192] = "";
       clGetProgramBuildInfo(pr, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
@@ -147,6 +150,39 @@ main(void)
    expect("printf(\"%zu|%zx|%td|%5zu\\n\", (size_t)18446744073709551615ul, "
           "(size_t)0x123456789ul, (ptrdiff_t)-9876543210l, (size_t)7);",
           "18446744073709551615|123456789|-9876543210|    7\n");
+   /* A null %s argument prints "(null)", as glibc and PoCL print it, with the width and
+    * precision applied to that text; at -cl-opt-disable as well (the compiler rewrites the
+    * argument before LLVM's printf binding, which stored "???" for it). Other arguments
+    * stay literals, and a %s after them is not shifted. */
+   static const char null_body[] =
+      "printf(\"[%s|%8s|%-8s|%.3s|%d|%s]\\n\", NULL, (constant char *)0, "
+      "(constant char *)0, (constant char *)0, 5, \"ok\");";
+   expect(null_body, "[(null)|  (null)|(null)  |(nu|5|ok]\n");
+   build_options = "-cl-opt-disable";
+   expect(null_body, "[(null)|  (null)|(null)  |(nu|5|ok]\n");
+   build_options = "";
+   /* NaNs print as the host's C library prints the same value: "[-]nan" (OpenCL C 3.0
+    * §6.15.14), the sign from the sign bit, through the promotion of a float to double, for
+    * every floating conversion and with the sign, space and width flags. */
+   snprintf(want, sizeof(want), "[%f|%e|%g|%a|%F|%+f|% f|%6.1f|%-6f]\n", (double)NAN,
+            (double)NAN, (double)NAN, (double)NAN, (double)NAN, (double)NAN, (double)NAN,
+            (double)NAN, (double)NAN);
+   expect("float n = as_float(0x7FC00000u);\n"
+          "printf(\"[%f|%e|%g|%a|%F|%+f|% f|%6.1f|%-6f]\\n\", n, n, n, n, n, n, n, n, n);",
+          want);
+   CHECK_STR(want, "[nan|nan|nan|nan|NAN|+nan| nan|   nan|nan   ]\n");
+   snprintf(want, sizeof(want), "[%f|%e|%g|%a|%F|%+f|% f|%6.1f|%-6f]\n", -(double)NAN,
+            -(double)NAN, -(double)NAN, -(double)NAN, -(double)NAN, -(double)NAN,
+            -(double)NAN, -(double)NAN, -(double)NAN);
+   expect("float n = as_float(0xFFC00000u);\n"
+          "printf(\"[%f|%e|%g|%a|%F|%+f|% f|%6.1f|%-6f]\\n\", n, n, n, n, n, n, n, n, n);",
+          want);
+   CHECK_STR(want, "[-nan|-nan|-nan|-nan|-NAN|-nan|-nan|  -nan|-nan  ]\n");
+   expect("printf(\"%f %f %f %f %v2hlf %v2lf\\n\", NAN, -NAN, as_double(0x7FF8000000000000ul), "
+          "as_double(0xFFF8000000000000ul), (float2)(NAN, -NAN), "
+          "(double2)(-NAN, as_double(0x7FF0000000000001ul)));",
+          "nan -nan nan -nan nan,-nan -nan,nan\n");
+
    /* Several calls in order, and text around conversions. */
    expect("for (int i = 0; i < 3; i++) printf(\"line %d of %d\\n\", i, 3);",
           "line 0 of 3\nline 1 of 3\nline 2 of 3\n");
