@@ -33,11 +33,20 @@
 // lets %s convert only a literal string and leaves any other argument undefined, so
 // `printf("%s", NULL)` has no meaning the specification gives. The binding stores the bytes
 // of a constant string at compile time and, for any other argument, the string "???" (a
-// string in device memory cannot reach the buffer). PrintfNullStrings (pipeline start,
+// string in device memory cannot reach the buffer). PrintfArguments (pipeline start,
 // before the binding) gives a %s argument that is a null constant the literal "(null)"
 // instead, which is what glibc and PoCL print for it, so a kernel moved between them prints
 // the same; any other non-literal argument keeps "???", which no compile-time rewrite can
 // improve on.
+//
+// printf's excess arguments. "If the format is exhausted while arguments remain, the excess
+// arguments are evaluated (as always) but are otherwise ignored" (OpenCL C 3.0 §6.15.14).
+// The binding counts every argument in amdhsa.printf ("1:2:4:%d\n" for printf("%d\n", 1,
+// 2)) but gives sizes and buffer space only to those the format converts, so the entry has
+// fewer sizes than its count and the metadata reader refused the code object ("malformed
+// argument size"). PrintfArguments also drops the arguments past the format's last
+// conversion from the call; the instructions computing them stay, so they are still
+// evaluated.
 //
 // Recursion. OpenCL C does not support it (OpenCL C 3.0 §6.11 "Restrictions"); clang-19
 // accepts it, and the kernel faults at run time: its private segment is sized for the call
@@ -248,7 +257,7 @@ conversionLetters(llvm::StringRef fmt)
    return convs;
 }
 
-struct PrintfNullStrings : llvm::PassInfoMixin<PrintfNullStrings> {
+struct PrintfArguments : llvm::PassInfoMixin<PrintfArguments> {
    static bool isRequired()
    {
       return true;
@@ -263,6 +272,10 @@ struct PrintfNullStrings : llvm::PassInfoMixin<PrintfNullStrings> {
          if (!fmt)
             continue;
          std::string convs = conversionLetters(fmt->getAsCString());
+         if (call->arg_size() > convs.size() + 1) {
+            call = dropExcess(call, convs.size() + 1);
+            changed = true;
+         }
          for (size_t i = 0; i < convs.size() && i + 1 < call->arg_size(); i++) {
             llvm::Value *arg = call->getArgOperand(static_cast<unsigned>(i + 1));
             if (convs[i] != 's' || !llvm::isa<llvm::ConstantPointerNull>(arg->stripPointerCasts()))
@@ -276,6 +289,26 @@ struct PrintfNullStrings : llvm::PassInfoMixin<PrintfNullStrings> {
          }
       }
       return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+   }
+
+   // `call` with only its first `keep` arguments (the format and what it converts); the call
+   // it replaces is erased.
+   static llvm::CallInst *dropExcess(llvm::CallInst *call, size_t keep)
+   {
+      llvm::SmallVector<llvm::Value *, 8> args(call->arg_begin(), call->arg_begin() + keep);
+      llvm::CallInst *c = llvm::CallInst::Create(call->getFunctionType(),
+                                                 call->getCalledOperand(), args, "", call);
+      llvm::AttributeList attrs = call->getAttributes();
+      for (size_t i = keep; i < call->arg_size(); i++)
+         attrs = attrs.removeParamAttributes(call->getContext(), static_cast<unsigned>(i));
+      c->setAttributes(attrs);
+      c->setCallingConv(call->getCallingConv());
+      c->setTailCallKind(call->getTailCallKind());
+      c->setDebugLoc(call->getDebugLoc());
+      c->takeName(call);
+      call->replaceAllUsesWith(c);
+      call->eraseFromParent();
+      return c;
    }
 
    // "(null)" as clang emits a string literal, in the format's (constant) address space.
@@ -594,7 +627,7 @@ compCheckNoRecursion(llvm::Module &m, llvm::StringRef hidePrefix, llvm::raw_ostr
 void
 compAddEarlyPasses(llvm::ModulePassManager &mpm)
 {
-   mpm.addPass(PrintfNullStrings());
+   mpm.addPass(PrintfArguments());
    mpm.addPass(PrintfUpperConversions());
    mpm.addPass(DeviceLibOrigins());
 }

@@ -4,7 +4,7 @@
  * %F, strings,
  * %%, pointers, and vectors (the vN specifier with hh/h/hl/l, including 3-vectors, which
  * the compiler pads, and small char vectors, whose elements it widens); a null %s argument
- * and NaNs of either sign (issue #29). stdout is
+ * and NaNs of either sign (issue #29), excess arguments. stdout is
  * redirected to a file while each kernel runs; the text is compared with what the host's
  * printf gives for the same values.
  */
@@ -160,6 +160,19 @@ main(void)
    expect(null_body, "[(null)|  (null)|(null)  |(nu|5|ok]\n");
    build_options = "-cl-opt-disable";
    expect(null_body, "[(null)|  (null)|(null)  |(nu|5|ok]\n");
+   build_options = "";
+   /* Arguments past the format's last conversion are evaluated and ignored (OpenCL C 3.0
+    * §6.15.14); LLVM's binding counted them without sizing them, and the code object's
+    * printf metadata was refused, failing the build. */
+   static const char excess_body[] =
+      "int n = 0;\n"
+      "printf(\"[%d]\\n\", 1, n++, 2.0f, \"y\");\n"
+      "printf(\"[%d|%s|%%]\\n\", n, \"z\", NULL, (int2)(1, 2));\n"
+      "printf(\"[]\\n\", n++);\n"
+      "printf(\"[%d]\\n\", n);";
+   expect(excess_body, "[1]\n[1|z|%]\n[]\n[2]\n");
+   build_options = "-cl-opt-disable";
+   expect(excess_body, "[1]\n[1|z|%]\n[]\n[2]\n");
    build_options = "";
    /* NaNs print as the host's C library prints the same value: "[-]nan" (OpenCL C 3.0
     * §6.15.14), the sign from the sign bit, through the promotion of a float to double, for
