@@ -521,7 +521,16 @@ uint32_t *sim__vdst_row(sim_wave *w, const sim_inst *in, unsigned vgpr);
 /* VGPR row `vgpr` for memory instructions (no index mode); faults when out of range. */
 uint32_t *sim__vrow(sim_wave *w, const sim_inst *in, unsigned vgpr);
 /* Writes a 32-bit result to in->vdst for active lanes, applying SDWA dst_sel/dst_unused. */
-void sim__vdst32(sim_wave *w, const sim_inst *in, const uint32_t *r);
+void sim__vdst32_store(sim_wave *w, const sim_inst *in, const uint32_t *r);
+static inline void
+sim__vdst32(sim_wave *w, const sim_inst *in, const uint32_t *r)
+{
+   /* Computed in the destination row (sim__vdst32_rows): nothing moves. */
+   if (SIM_LIKELY(r == w->v[in->vdst]) && in->vdst < w->nvgpr && !w->gpr_idx_en &&
+       !(in->flags & SIM_IF_SDWA))
+      return;
+   sim__vdst32_store(w, in, r);
+}
 /* Where a lane-wise handler computes a 32-bit result that sim__vdst32 will write: the
  * destination VGPR row itself when all 64 lanes take it unmodified (EXEC all ones, no
  * SDWA/DPP, no index mode, register in range), so the writer has nothing to copy; else
@@ -547,15 +556,38 @@ void sim__vmask_write(sim_wave *w, const sim_inst *in, uint64_t bits);
 uint64_t sim__vmask_read(sim_wave *w, const sim_inst *in, unsigned i);
 
 /* Float result post-processing: output modifier and clamp ([ISA] 6.x "VOP3 output
- * modifiers"), denormal flushing per MODE. */
-void sim__f32_post(sim_wave *w, const sim_inst *in, float *r);
-void sim__f64_post(sim_wave *w, const sim_inst *in, double *r);
+ * modifiers"), denormal flushing per MODE. The inline checks keep the common case (none
+ * of them) free of a call. */
+void sim__f32_post_apply(sim_wave *w, const sim_inst *in, float *r);
+void sim__f64_post_apply(sim_wave *w, const sim_inst *in, double *r);
+static inline void
+sim__f32_post(sim_wave *w, const sim_inst *in, float *r)
+{
+   if (SIM_UNLIKELY(in->omod | in->clamp) || SIM_UNLIKELY(!(w->denorm32 & 2)))
+      sim__f32_post_apply(w, in, r);
+}
+static inline void
+sim__f64_post(sim_wave *w, const sim_inst *in, double *r)
+{
+   if (SIM_UNLIKELY(in->omod | in->clamp) || SIM_UNLIKELY(!(w->denorm16_64 & 2)))
+      sim__f64_post_apply(w, in, r);
+}
 /* flt_to_snorm16 (sgn) / flt_to_unorm16 of `f`: f * 32767 (65535) rounded to nearest even,
  * clamped to [-32767, 32767] ([0, 65535]), NaN -> 0; the 16 result bits (sim_vop1.c). */
 uint32_t sim__norm16(float f, bool sgn);
 /* Flushes f32 denormal inputs to signed zero when MODE says so; returns `a` or `tmp`. */
-const float *sim__f32_in(sim_wave *w, const float *a, float *tmp);
-const double *sim__f64_in(sim_wave *w, const double *a, double *tmp);
+const float *sim__f32_in_flush(const float *a, float *tmp);
+const double *sim__f64_in_flush(const double *a, double *tmp);
+static inline const float *
+sim__f32_in(sim_wave *w, const float *a, float *tmp)
+{
+   return SIM_LIKELY(w->denorm32 & 1) ? a : sim__f32_in_flush(a, tmp);
+}
+static inline const double *
+sim__f64_in(sim_wave *w, const double *a, double *tmp)
+{
+   return SIM_LIKELY(w->denorm16_64 & 1) ? a : sim__f64_in_flush(a, tmp);
+}
 
 static inline float
 sim__as_f32(uint32_t u)
@@ -696,10 +728,17 @@ sim__nanfix16(double r, float a, float b, float c)
       const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), \
                                    f0);                                                     \
       float *r = (float *)sim__vdst32_rows(w, in, (uint32_t *)r_);                          \
+      if (r == A)                                                                           \
+         r = r_; /* the NaN pass reads the sources */                                       \
+      int nan_ = 0;                                                                         \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          float a = A[l];                                                                    \
-         r[l] = fix((expr), a, 0.0f, 0.0f);                                                 \
+         r[l] = (expr);                                                                     \
+         nan_ |= r[l] != r[l];                                                              \
       }                                                                                     \
+      if (SIM_UNLIKELY(nan_))                                                               \
+         for (unsigned l = 0; l < 64; l++)                                                  \
+            r[l] = fix(r[l], A[l], 0.0f, 0.0f);                                             \
       sim__f32_post(w, in, r);                                                              \
       sim__vdst32(w, in, (const uint32_t *)r);                                              \
    }
@@ -715,10 +754,17 @@ sim__nanfix16(double r, float a, float b, float c)
       const float *B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), \
                                    f1);                                                     \
       float *r = (float *)sim__vdst32_rows(w, in, (uint32_t *)r_);                          \
+      if (r == A || r == B)                                                                 \
+         r = r_; /* the NaN pass reads the sources */                                       \
+      int nan_ = 0;                                                                         \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          float a = A[l], b = B[l];                                                          \
-         r[l] = fix((expr), a, b, 0.0f);                                                    \
+         r[l] = (expr);                                                                     \
+         nan_ |= r[l] != r[l];                                                              \
       }                                                                                     \
+      if (SIM_UNLIKELY(nan_))                                                               \
+         for (unsigned l = 0; l < 64; l++)                                                  \
+            r[l] = fix(r[l], A[l], B[l], 0.0f);                                             \
       sim__f32_post(w, in, r);                                                              \
       sim__vdst32(w, in, (const uint32_t *)r);                                              \
    }
@@ -740,10 +786,17 @@ void sim__fma_rows(float *r, const float *a, const float *b, const float *c);
       const float *C = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 2, SIM_VT_F32, t2), \
                                    f2);                                                     \
       float *r = (float *)sim__vdst32_rows(w, in, (uint32_t *)r_);                          \
+      if (r == A || r == B || r == C)                                                       \
+         r = r_; /* the NaN pass reads the sources */                                       \
+      int nan_ = 0;                                                                         \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          float a = A[l], b = B[l], c = C[l];                                                \
-         r[l] = fix((expr), a, b, c);                                                       \
+         r[l] = (expr);                                                                     \
+         nan_ |= r[l] != r[l];                                                              \
       }                                                                                     \
+      if (SIM_UNLIKELY(nan_))                                                               \
+         for (unsigned l = 0; l < 64; l++)                                                  \
+            r[l] = fix(r[l], A[l], B[l], C[l]);                                             \
       sim__f32_post(w, in, r);                                                              \
       sim__vdst32(w, in, (const uint32_t *)r);                                              \
    }
@@ -1076,6 +1129,31 @@ sim__lanes_pack(const uint8_t *c)
    }
    return m;
 }
+
+/* The same from 64 lanes of 32-bit booleans (0/1): compare loops that stay in 32-bit lanes
+ * need no narrowing. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static inline uint64_t
+sim__lanes_pack32(const uint32_t *c)
+{
+   uint64_t m = 0;
+   for (unsigned g = 0; g < 64; g += 4) {
+      __m128i v = _mm_slli_epi32(_mm_loadu_si128((const __m128i *)(c + g)), 31);
+      m |= (uint64_t)(unsigned)_mm_movemask_ps(_mm_castsi128_ps(v)) << g;
+   }
+   return m;
+}
+#else
+static inline uint64_t
+sim__lanes_pack32(const uint32_t *c)
+{
+   uint64_t m = 0;
+   for (unsigned l = 0; l < 64; l++)
+      m |= (uint64_t)(c[l] & 1) << l;
+   return m;
+}
+#endif
 
 static inline void
 sim__lanes_unpack(uint64_t m, uint8_t *c)

@@ -362,7 +362,7 @@ sdwa_store(uint32_t *d, const sim_inst *in, const uint32_t *r, uint64_t m)
 }
 
 void
-sim__vdst32(sim_wave *w, const sim_inst *in, const uint32_t *r)
+sim__vdst32_store(sim_wave *w, const sim_inst *in, const uint32_t *r)
 {
    uint32_t *d = vgpr_row(w, in->vdst, 3);
    if (!d)
@@ -418,12 +418,21 @@ sim__vdst64(sim_wave *w, const sim_inst *in, const uint64_t *r)
    if (!hi)
       return;
    uint64_t m = sim__vmask(w, in);
-   for (unsigned l = 0; l < 64; l++) {
-      if ((m >> l) & 1) {
+   if (m == ~0ull) {
+      for (unsigned l = 0; l < 64; l++) {
          lo[l] = (uint32_t)r[l];
          hi[l] = (uint32_t)(r[l] >> 32);
       }
+      return;
    }
+   /* Halves split first (vectorises), then two masked row stores. */
+   uint32_t rl[64], rh[64];
+   for (unsigned l = 0; l < 64; l++) {
+      rl[l] = (uint32_t)r[l];
+      rh[l] = (uint32_t)(r[l] >> 32);
+   }
+   sim__lanes_select(lo, rl, m);
+   sim__lanes_select(hi, rh, m);
 }
 
 void
@@ -454,20 +463,16 @@ flush64(double x)
 }
 
 const float *
-sim__f32_in(sim_wave *w, const float *a, float *tmp)
+sim__f32_in_flush(const float *a, float *tmp)
 {
-   if (SIM_LIKELY(w->denorm32 & 1))
-      return a;
    for (unsigned l = 0; l < 64; l++)
       tmp[l] = flush32(a[l]);
    return tmp;
 }
 
 const double *
-sim__f64_in(sim_wave *w, const double *a, double *tmp)
+sim__f64_in_flush(const double *a, double *tmp)
 {
-   if (SIM_LIKELY(w->denorm16_64 & 1))
-      return a;
    for (unsigned l = 0; l < 64; l++)
       tmp[l] = flush64(a[l]);
    return tmp;
@@ -476,7 +481,7 @@ sim__f64_in(sim_wave *w, const double *a, double *tmp)
 static const float omod32[4] = {1.0f, 2.0f, 4.0f, 0.5f};
 
 void
-sim__f32_post(sim_wave *w, const sim_inst *in, float *r)
+sim__f32_post_apply(sim_wave *w, const sim_inst *in, float *r)
 {
    if (SIM_UNLIKELY(in->omod) && !w->ieee) {
       float k = omod32[in->omod];
@@ -496,7 +501,7 @@ sim__f32_post(sim_wave *w, const sim_inst *in, float *r)
 }
 
 void
-sim__f64_post(sim_wave *w, const sim_inst *in, double *r)
+sim__f64_post_apply(sim_wave *w, const sim_inst *in, double *r)
 {
    if (SIM_UNLIKELY(in->omod) && !w->ieee) {
       double k = omod32[in->omod];
@@ -521,6 +526,16 @@ __attribute__((target_clones("fma", "default")))
 void
 sim__fma_rows(float *r, const float *a, const float *b, const float *c)
 {
-   for (unsigned l = 0; l < 64; l++)
-      r[l] = sim__nanfix32(fmaf(a[l], b[l], c[l]), a[l], b[l], c[l]);
+   /* The NaN rule in a second pass that only runs when some lane is NaN: the first loop is
+    * the bare operation. Into `t`: `r` may be one of the sources. */
+   float t[64];
+   int nan = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      t[l] = fmaf(a[l], b[l], c[l]);
+      nan |= t[l] != t[l];
+   }
+   if (SIM_UNLIKELY(nan))
+      for (unsigned l = 0; l < 64; l++)
+         t[l] = sim__nanfix32(t[l], a[l], b[l], c[l]);
+   memcpy(r, t, sizeof(t));
 }

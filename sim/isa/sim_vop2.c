@@ -79,10 +79,11 @@ sim__op_v_subrev_u32(sim_wave *w, const sim_inst *in)
 #define CARRY_OP(name, is_sub, rev, cin)                                                    \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
-      uint32_t t0[64], t1[64], r[64];                                                       \
+      uint32_t t0[64], t1[64], r_[64], cy[64];                                              \
       const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
       const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);                            \
-      uint8_t ci[64], cy[64];                                                               \
+      uint32_t *r = sim__vdst32_rows(w, in, r_);                                            \
+      uint8_t ci[64];                                                                       \
       if (cin)                                                                              \
          sim__lanes_unpack(sim__vmask_read(w, in, 2), ci);                                  \
       for (unsigned l = 0; l < 64; l++) {                                                   \
@@ -93,7 +94,7 @@ sim__op_v_subrev_u32(sim_wave *w, const sim_inst *in)
          r[l] = v;                                                                          \
          cy[l] = (is_sub) ? ((x < y) | (t < c)) : ((t < x) | (v < t));                      \
       }                                                                                     \
-      uint64_t co = sim__lanes_pack(cy);                                                    \
+      uint64_t co = sim__lanes_pack32(cy);                                                  \
       uint64_t m = sim__vmask(w, in);                                                       \
       sim__vdst32(w, in, r);                                                                \
       sim__vmask_write(w, in, co & m);                                                      \
