@@ -284,11 +284,14 @@ watchdog_init(void)
    watchdog_ns = (uint64_t)(s * 1e9);
 }
 
+/* The coarse clock (the last tick, a few ms old) is enough for a deadline in seconds and
+ * costs no timer read: it is taken between work-groups and wave turns (vadd: 4% in perf
+ * with CLOCK_MONOTONIC). */
 static uint64_t
 now_ns(void)
 {
    struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
+   clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 

@@ -25,29 +25,57 @@ doorbell_written(sim_wave *w)
       hook(va);
 }
 
-void
-sim__wave_run(sim_wave *w)
+/* The instruction loop with the diagnostics (counters, trace). */
+static void
+wave_run_diag(sim_wave *w)
 {
    uint64_t pc = w->pc;
-   w->status = SIM_WAVE_RUNNING;
    for (;;) {
       const sim_inst *in = sim__fetch_fast(w, pc);
       if (SIM_UNLIKELY(!in))
          return;
       w->inst_pc = pc;
       w->pc = pc + in->size;
-      if (SIM_UNLIKELY(w->counts != NULL)) {
+      if (w->counts != NULL) {
          size_t i = (size_t)in->enc * SIM_OP_COUNT + in->op;
          w->counts[i]++;
          w->counts[SIM_COUNTS_N + i] += (uint64_t)__builtin_popcountll(SIM_EXEC(w));
       }
       in->fn(w, in);
-      if (SIM_UNLIKELY(w->trace))
+      if (w->trace)
          sim__trace_inst(w, in);
       if (SIM_UNLIKELY(w->doorbell_va))
          doorbell_written(w);
       if (SIM_UNLIKELY(w->status != SIM_WAVE_RUNNING))
          return;
+      pc = w->pc;
+   }
+}
+
+void
+sim__wave_run(sim_wave *w)
+{
+   w->status = SIM_WAVE_RUNNING;
+   if (SIM_UNLIKELY(w->counts != NULL || w->trace)) {
+      wave_run_diag(w);
+      return;
+   }
+   /* Without diagnostics: one test after each instruction for the rare events (a store
+    * reached a doorbell, the wave stopped). */
+   uint64_t pc = w->pc;
+   for (;;) {
+      const sim_inst *in = sim__fetch_fast(w, pc);
+      if (SIM_UNLIKELY(!in))
+         return;
+      w->inst_pc = pc;
+      w->pc = pc + in->size;
+      in->fn(w, in);
+      if (SIM_UNLIKELY(w->status != SIM_WAVE_RUNNING || w->doorbell_va)) {
+         if (w->doorbell_va)
+            doorbell_written(w);
+         if (w->status != SIM_WAVE_RUNNING)
+            return;
+      }
       pc = w->pc;
    }
 }

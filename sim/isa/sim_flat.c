@@ -71,19 +71,22 @@ alloc_plain(const sim_wave *w, const sim_alloc *a, const sim_inst *in)
    return true;
 }
 
-/* Host base pointer for the wave's accesses at `off[l]` bytes from it, or NULL. `*unit` is
- * set when every lane is active and lane l accesses off[0] + l * bytes (one block).
+/* Host base pointer for the wave's accesses, or NULL: lane l accesses
+ * base + (uint64_t)(*rel + lo[l]), lo being the address VGPR (low words). `*unit` is set
+ * when every lane is active and lane l accesses lo[0] + l * bytes (one block).
  *
  * Bounds in 32-bit lanes: every lane address is R' + lo[l] with a per-instruction 64-bit
  * R' (the SGPR base, or the common high word of the VGPR pairs, plus the offset), so with
  * R = R' - alloc VA the lane is inside [0, lim] exactly when lo[l] is inside the 32-bit
  * range [max(0, -R), min(2^32 - 1, lim - R)] (lim < 2^63: no wrap-around). Lanes whose
- * high words differ take the general path. */
+ * high words differ take the general path. With every lane active the checks are OR
+ * reductions (no lane mask to build). */
 static uint8_t *
 vm_fast(sim_wave *w, const sim_inst *in, uint64_t m, uint32_t bytes, bool write,
-        uint64_t *restrict off, bool *unit)
+        int64_t *rel, bool *unit)
 {
    const uint32_t *restrict lo = w->v[in->mem.addr];
+   bool full = m == ~0ull;
    unsigned first = (unsigned)__builtin_ctzll(m);
    uint64_t rbase;
    if (in->enc == SIM_ENC_GLOBAL && in->mem.saddr != 0x7F) {
@@ -91,11 +94,19 @@ vm_fast(sim_wave *w, const sim_inst *in, uint64_t m, uint32_t bytes, bool write,
    } else {
       const uint32_t *restrict hi = w->v[in->mem.addr + 1];
       uint32_t h = hi[first];
-      uint8_t diff[64];
-      for (unsigned l = 0; l < 64; l++)
-         diff[l] = hi[l] != h;
-      if (sim__lanes_pack(diff) & m)
-         return NULL;
+      if (full) {
+         uint32_t d = 0;
+         for (unsigned l = 0; l < 64; l++)
+            d |= hi[l] ^ h;
+         if (d)
+            return NULL;
+      } else {
+         uint32_t diff[64];
+         for (unsigned l = 0; l < 64; l++)
+            diff[l] = hi[l] != h;
+         if (sim__lanes_pack32(diff) & m)
+            return NULL;
+      }
       uint64_t imm = in->enc == SIM_ENC_FLAT ? (uint64_t)(uint32_t)in->imm
                                              : (uint64_t)(int64_t)in->imm;
       rbase = ((uint64_t)h << 32) + imm;
@@ -120,18 +131,25 @@ vm_fast(sim_wave *w, const sim_inst *in, uint64_t m, uint32_t bytes, bool write,
    if (lmin > lmax)
       return NULL;
    uint32_t lb = (uint32_t)lmin, span = (uint32_t)(lmax - lmin);
-   uint8_t bad[64];
    uint32_t l0 = lo[0], apart = 0;
-   for (unsigned l = 0; l < 64; l++) {
-      bad[l] = lo[l] - lb > span;
-      apart |= lo[l] ^ (l0 + l * bytes);
+   if (full) {
+      uint32_t bad = 0;
+      for (unsigned l = 0; l < 64; l++) {
+         bad |= lo[l] - lb > span;
+         apart |= lo[l] ^ (l0 + l * bytes);
+      }
+      if (bad)
+         return NULL;
+   } else {
+      uint32_t bad[64];
+      for (unsigned l = 0; l < 64; l++)
+         bad[l] = lo[l] - lb > span;
+      if (sim__lanes_pack32(bad) & m)
+         return NULL;
    }
-   if (sim__lanes_pack(bad) & m)
-      return NULL;
-   for (unsigned l = 0; l < 64; l++)
-      off[l] = (uint64_t)r + lo[l];
+   *rel = r;
    /* l0 + 63 * bytes must not wrap: lanes 32-bit apart are not one block. */
-   *unit = !apart && m == ~0ull && l0 <= UINT32_MAX - 63 * bytes;
+   *unit = full && !apart && l0 <= UINT32_MAX - 63 * bytes;
    return a->view;
 }
 
@@ -187,28 +205,31 @@ vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kind)
       return;
    if ((in->enc == SIM_ENC_GLOBAL || in->enc == SIM_ENC_FLAT) &&
        kind >= SIM_VM_DW1 && kind <= SIM_VM_DW4) {
-      uint64_t off[64];
+      int64_t rel;
       bool unit;
-      uint8_t *base = vm_fast(w, in, m, 4 * n, false, off, &unit);
+      uint8_t *base = vm_fast(w, in, m, 4 * n, false, &rel, &unit);
+      const uint32_t *lo = w->v[in->mem.addr];
       if (base && unit && n == 1) {
-         memcpy(w->v[in->vdst], base + off[0], 256);
+         memcpy(w->v[in->vdst], base + (uint64_t)(rel + lo[0]), 256);
          return;
       }
       if (base) {
-         /* All lanes are read before any row is written (address/data overlap). */
+         /* All lanes are read before any row is written (address/data overlap); inactive
+          * lanes read nothing. */
          uint32_t tmp[4][64];
-         for (unsigned k = 0; k < n; k++)
-            for (unsigned l = 0; l < 64; l++)
-               if ((m >> l) & 1)
-                  memcpy(&tmp[k][l], base + off[l] + 4 * k, 4);
+         for (unsigned l = 0; l < 64; l++) {
+            if (m != ~0ull && !((m >> l) & 1))
+               continue;
+            const uint8_t *p = base + (uint64_t)(rel + lo[l]);
+            for (unsigned k = 0; k < n; k++)
+               memcpy(&tmp[k][l], p + 4 * k, 4);
+         }
          for (unsigned k = 0; k < n; k++) {
             uint32_t *d = w->v[in->vdst + k];
             if (m == ~0ull)
                memcpy(d, tmp[k], 256);
             else
-               for (unsigned l = 0; l < 64; l++)
-                  if ((m >> l) & 1)
-                     d[l] = tmp[k][l];
+               sim__lanes_select(d, tmp[k], m);
          }
          return;
       }
@@ -279,19 +300,22 @@ sim__vm_store(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned bytes, 
    if (!m)
       return;
    if ((in->enc == SIM_ENC_GLOBAL || in->enc == SIM_ENC_FLAT) && bytes >= 4) {
-      uint64_t off[64];
+      int64_t rel;
       bool unit;
-      uint8_t *base = vm_fast(w, in, m, bytes, true, off, &unit);
+      uint8_t *base = vm_fast(w, in, m, bytes, true, &rel, &unit);
+      const uint32_t *lo = w->v[in->mem.addr];
       if (base && unit && n == 1) {
-         memcpy(base + off[0], w->v[in->mem.data0], 256);
+         memcpy(base + (uint64_t)(rel + lo[0]), w->v[in->mem.data0], 256);
          return;
       }
       if (base) {
          /* Lane order as the general path: a later lane's store to the same address wins. */
          for (unsigned l = 0; l < 64; l++)
-            if ((m >> l) & 1)
+            if ((m >> l) & 1) {
+               uint8_t *p = base + (uint64_t)(rel + lo[l]);
                for (unsigned k = 0; k < n; k++)
-                  memcpy(base + off[l] + 4 * k, &w->v[in->mem.data0 + k][l], 4);
+                  memcpy(p + 4 * k, &w->v[in->mem.data0 + k][l], 4);
+            }
          return;
       }
    }

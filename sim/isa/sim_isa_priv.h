@@ -736,9 +736,12 @@ sim__nanfix16(double r, float a, float b, float c)
          r[l] = (expr);                                                                     \
          nan_ |= r[l] != r[l];                                                              \
       }                                                                                     \
+      /* NaN in some lane, active or not: the NaN rule for the lanes written. */           \
       if (SIM_UNLIKELY(nan_))                                                               \
-         for (unsigned l = 0; l < 64; l++)                                                  \
+         for (uint64_t k_ = sim__nan_lanes32(r, SIM_EXEC(w)); k_; k_ &= k_ - 1) {           \
+            unsigned l = (unsigned)__builtin_ctzll(k_);                                     \
             r[l] = fix(r[l], A[l], 0.0f, 0.0f);                                             \
+         }                                                                                  \
       sim__f32_post(w, in, r);                                                              \
       sim__vdst32(w, in, (const uint32_t *)r);                                              \
    }
@@ -762,16 +765,20 @@ sim__nanfix16(double r, float a, float b, float c)
          r[l] = (expr);                                                                     \
          nan_ |= r[l] != r[l];                                                              \
       }                                                                                     \
+      /* NaN in some lane, active or not: the NaN rule for the lanes written. */           \
       if (SIM_UNLIKELY(nan_))                                                               \
-         for (unsigned l = 0; l < 64; l++)                                                  \
+         for (uint64_t k_ = sim__nan_lanes32(r, SIM_EXEC(w)); k_; k_ &= k_ - 1) {           \
+            unsigned l = (unsigned)__builtin_ctzll(k_);                                     \
             r[l] = fix(r[l], A[l], B[l], 0.0f);                                             \
+         }                                                                                  \
       sim__f32_post(w, in, r);                                                              \
       sim__vdst32(w, in, (const uint32_t *)r);                                              \
    }
 
-/* r[l] = fma(a[l], b[l], c[l]) for 64 lanes. libm's fmaf is a call per lane (~40% of a
- * Mandelbrot run in perf); on hosts with FMA3 an ifunc-selected clone does it inline. */
-void sim__fma_rows(float *r, const float *a, const float *b, const float *c);
+/* r[l] = fma(a[l], b[l], c[l]) for 64 lanes, the NaN rule applied to the lanes of `live`
+ * (the others are never written). libm's fmaf is a call per lane (~40% of a Mandelbrot run
+ * in perf); on hosts with FMA3 a variant does it inline. */
+void sim__fma_rows(float *r, const float *a, const float *b, const float *c, uint64_t live);
 
 #define SIM_VOP_F32_3(name, expr) SIM_VOP_F32_3_NAN(name, sim__nanfix32, expr)
 #define SIM_VOP_F32_3_NAN(name, fix, expr)                                                  \
@@ -794,9 +801,12 @@ void sim__fma_rows(float *r, const float *a, const float *b, const float *c);
          r[l] = (expr);                                                                     \
          nan_ |= r[l] != r[l];                                                              \
       }                                                                                     \
+      /* NaN in some lane, active or not: the NaN rule for the lanes written. */           \
       if (SIM_UNLIKELY(nan_))                                                               \
-         for (unsigned l = 0; l < 64; l++)                                                  \
+         for (uint64_t k_ = sim__nan_lanes32(r, SIM_EXEC(w)); k_; k_ &= k_ - 1) {           \
+            unsigned l = (unsigned)__builtin_ctzll(k_);                                     \
             r[l] = fix(r[l], A[l], B[l], C[l]);                                             \
+         }                                                                                  \
       sim__f32_post(w, in, r);                                                              \
       sim__vdst32(w, in, (const uint32_t *)r);                                              \
    }
@@ -1154,6 +1164,16 @@ sim__lanes_pack32(const uint32_t *c)
    return m;
 }
 #endif
+
+/* Lanes of `live` whose value in `r` is NaN. */
+static inline uint64_t
+sim__nan_lanes32(const float *r, uint64_t live)
+{
+   uint32_t n[64];
+   for (unsigned l = 0; l < 64; l++)
+      n[l] = r[l] != r[l];
+   return sim__lanes_pack32(n) & live;
+}
 
 static inline void
 sim__lanes_unpack(uint64_t m, uint8_t *c)

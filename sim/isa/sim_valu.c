@@ -524,10 +524,11 @@ sim__f64_post_apply(sim_wave *w, const sim_inst *in, double *r)
 __attribute__((target_clones("fma", "default")))
 #endif
 void
-sim__fma_rows(float *r, const float *a, const float *b, const float *c)
+sim__fma_rows(float *r, const float *a, const float *b, const float *c, uint64_t live)
 {
-   /* The NaN rule in a second pass that only runs when some lane is NaN: the first loop is
-    * the bare operation. Into `t`: `r` may be one of the sources. */
+   /* The NaN rule in a second pass over the live lanes that are NaN, only when some lane is
+    * (inactive lanes of a divergent loop often are): the first loop is the bare operation.
+    * Into `t`: `r` may be one of the sources. */
    float t[64];
    int nan = 0;
    for (unsigned l = 0; l < 64; l++) {
@@ -535,7 +536,9 @@ sim__fma_rows(float *r, const float *a, const float *b, const float *c)
       nan |= t[l] != t[l];
    }
    if (SIM_UNLIKELY(nan))
-      for (unsigned l = 0; l < 64; l++)
-         t[l] = sim__nanfix32(t[l], a[l], b[l], c[l]);
+      for (uint64_t k = sim__nan_lanes32(t, live); k; k &= k - 1) {
+         unsigned l = (unsigned)__builtin_ctzll(k);
+         t[l] = sim__nan32(a[l], b[l], c[l]);
+      }
    memcpy(r, t, sizeof(t));
 }

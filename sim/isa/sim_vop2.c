@@ -148,7 +148,7 @@ sim__op_v_fmac_f32(sim_wave *w, const sim_inst *in)
       return;
    const float *C = sim__f32_in(w, (const float *)drow, f2);
    float *r = (float *)sim__vdst32_rows(w, in, (uint32_t *)r_);
-   sim__fma_rows(r, A, B, C);
+   sim__fma_rows(r, A, B, C, SIM_EXEC(w));
    sim__f32_post(w, in, r);
    sim__vdst32(w, in, (const uint32_t *)r);
 }

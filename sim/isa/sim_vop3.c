@@ -185,7 +185,7 @@ sim__op_v_fma_f32(sim_wave *w, const sim_inst *in)
    const float *B = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 1, SIM_VT_F32, t1), f1);
    const float *C = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 2, SIM_VT_F32, t2), f2);
    float *r = (float *)sim__vdst32_rows(w, in, (uint32_t *)r_);
-   sim__fma_rows(r, A, B, C);
+   sim__fma_rows(r, A, B, C, SIM_EXEC(w));
    sim__f32_post(w, in, r);
    sim__vdst32(w, in, (const uint32_t *)r);
 }

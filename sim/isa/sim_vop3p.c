@@ -162,7 +162,7 @@ fma_mix(sim_wave *w, const sim_inst *in, int half)
    mix_src(w, in, 0, a);
    mix_src(w, in, 1, b);
    mix_src(w, in, 2, c);
-   sim__fma_rows(f, a, b, c);
+   sim__fma_rows(f, a, b, c, SIM_EXEC(w));
    if (half < 0) {
       sim__f32_post(w, in, f);
       sim__vdst32(w, in, (const uint32_t *)f);
