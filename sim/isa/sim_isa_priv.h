@@ -1204,6 +1204,22 @@ sim__lanes_select(uint32_t *d, const uint32_t *r, uint64_t m)
    }
 }
 
+/* d[l] = bit l of m ? s[l] : 0 (d may be s). sim__fma_rows gives its inactive lanes zeros:
+ * they hold what a divergent loop left them, often subnormals, on which an x86 fused
+ * multiply-add takes a microcode assist; their results are never written. (Zeroing the
+ * sources of v_add_f32 / v_mul_f32 measured no gain.) */
+static inline void
+sim__lanes_keep(void *d, const void *s, uint64_t m)
+{
+   for (unsigned g = 0; g < 64; g += 4, m >>= 4) {
+      sim_u32x4 k, x;
+      memcpy(&k, sim__nibble_mask[m & 15], 16);
+      memcpy(&x, (const uint32_t *)s + g, 16);
+      x &= k;
+      memcpy((uint32_t *)d + g, &x, 16);
+   }
+}
+
 /* Comparisons: `cmp` over lane values a, b of C type `ty` read as value kind `vt` (or via
  * 64-bit reads when `wide`); writes VCC/sdst, and EXEC too for v_cmpx. */
 #define SIM_VOPC_32(name, ty, vt, cmp, x)                                                   \

@@ -28,27 +28,50 @@ typedef struct {
    uint64_t a, b, c, want;
 } case64;
 
-/* Runs `src` (reading v1, v2, v3, writing v4) with case l in lane l; v4 starts at 0. */
+/* Runs `src` (reading v1, v2, v3, writing v4) with case l in lane l; v4 starts at 0. Then
+ * again with only the case lanes in EXEC, the other lanes' sources a signalling NaN, a
+ * subnormal and -inf and their v4 a marker: the active lanes get the same results (the NaN
+ * rule is applied per written lane, whatever the inactive lanes hold) and the inactive
+ * ones keep the marker. */
 static void
 lanes32_mode(const char *src, const case32 *k, unsigned n, bool dx10_clamp)
 {
-   sim_wave *w = t_wave();
-   w->dx10_clamp = dx10_clamp;
-   for (unsigned l = 0; l < n; l++) {
-      w->v[1][l] = k[l].a;
-      w->v[2][l] = k[l].b;
-      w->v[3][l] = k[l].c;
-   }
-   if (t_run(w, src) != SIM_FAULT_NONE) {
-      fprintf(stderr, "FAIL %s: %s: fault\n", t_current, src);
-      t_failures++;
-      return;
-   }
-   for (unsigned l = 0; l < n; l++) {
-      if (w->v[4][l] != k[l].want) {
-         fprintf(stderr, "FAIL %s: %s, lane %u (0x%x, 0x%x, 0x%x) = 0x%x, want 0x%x\n", t_current,
-                 src, l, k[l].a, k[l].b, k[l].c, w->v[4][l], k[l].want);
+   for (int partial = 0; partial < 2; partial++) {
+      sim_wave *w = t_wave();
+      w->dx10_clamp = dx10_clamp;
+      if (partial) {
+         SIM_EXEC(w) = (1ull << n) - 1;
+         for (unsigned l = n; l < 64; l++) {
+            w->v[1][l] = 0x7F812345u;
+            w->v[2][l] = 0x00000001u;
+            w->v[3][l] = NINF;
+            w->v[4][l] = 0xDEADBEEFu;
+         }
+      }
+      for (unsigned l = 0; l < n; l++) {
+         w->v[1][l] = k[l].a;
+         w->v[2][l] = k[l].b;
+         w->v[3][l] = k[l].c;
+      }
+      if (t_run(w, src) != SIM_FAULT_NONE) {
+         fprintf(stderr, "FAIL %s: %s: fault\n", t_current, src);
          t_failures++;
+         return;
+      }
+      for (unsigned l = 0; l < n; l++) {
+         if (w->v[4][l] != k[l].want) {
+            fprintf(stderr, "FAIL %s: %s%s, lane %u (0x%x, 0x%x, 0x%x) = 0x%x, want 0x%x\n",
+                    t_current, src, partial ? " (partial EXEC)" : "", l, k[l].a, k[l].b,
+                    k[l].c, w->v[4][l], k[l].want);
+            t_failures++;
+         }
+      }
+      for (unsigned l = n; partial && l < 64; l++) {
+         if (w->v[4][l] != 0xDEADBEEFu) {
+            fprintf(stderr, "FAIL %s: %s (partial EXEC): inactive lane %u written: 0x%x\n",
+                    t_current, src, l, w->v[4][l]);
+            t_failures++;
+         }
       }
    }
 }
