@@ -133,10 +133,11 @@ vm_fast(sim_wave *w, const sim_inst *in, uint64_t m, uint32_t bytes, bool write,
    uint32_t lb = (uint32_t)lmin, span = (uint32_t)(lmax - lmin);
    uint32_t l0 = lo[0], apart = 0;
    if (full) {
-      uint32_t bad = 0;
-      for (unsigned l = 0; l < 64; l++) {
+      /* `e` counts up rather than l0 + l * bytes: SSE2 has no 32-bit lane multiply. */
+      uint32_t bad = 0, e = l0;
+      for (unsigned l = 0; l < 64; l++, e += bytes) {
          bad |= lo[l] - lb > span;
-         apart |= lo[l] ^ (l0 + l * bytes);
+         apart |= lo[l] ^ e;
       }
       if (bad)
          return NULL;
@@ -217,12 +218,17 @@ vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kind)
          /* All lanes are read before any row is written (address/data overlap); inactive
           * lanes read nothing. */
          uint32_t tmp[4][64];
-         for (unsigned l = 0; l < 64; l++) {
-            if (m != ~0ull && !((m >> l) & 1))
-               continue;
-            const uint8_t *p = base + (uint64_t)(rel + lo[l]);
-            for (unsigned k = 0; k < n; k++)
-               memcpy(&tmp[k][l], p + 4 * k, 4);
+         if (m == ~0ull && n == 1) {
+            for (unsigned l = 0; l < 64; l++)
+               memcpy(&tmp[0][l], base + (uint64_t)(rel + lo[l]), 4);
+         } else {
+            for (unsigned l = 0; l < 64; l++) {
+               if (!((m >> l) & 1))
+                  continue;
+               const uint8_t *p = base + (uint64_t)(rel + lo[l]);
+               for (unsigned k = 0; k < n; k++)
+                  memcpy(&tmp[k][l], p + 4 * k, 4);
+            }
          }
          for (unsigned k = 0; k < n; k++) {
             uint32_t *d = w->v[in->vdst + k];

@@ -502,6 +502,14 @@ sim__vsrc32(sim_wave *w, const sim_inst *in, unsigned i, sim_vt t, uint32_t *tmp
    return sim__vsrc32_slow(w, in, i, t, tmp);
 }
 
+/* Source i of a 32-bit integer operation is one value for all lanes (an SGPR, constant or
+ * literal without SDWA selection): sim__special32(w, in, src, 32) reads it. */
+static inline bool
+sim__src_uniform(const sim_inst *in, unsigned i)
+{
+   return in->src[i] < SIM_SRC_VGPR && !(in->flags & (SIM_IF_SDWA | SIM_IF_DPP));
+}
+
 /* Source i as 64 lanes of 64 bits (VGPR pair, SGPR pair, constant), modifiers applied. */
 void sim__vsrc64(sim_wave *w, const sim_inst *in, unsigned i, sim_vt t, uint64_t *out);
 
@@ -690,13 +698,23 @@ sim__nanfix16(double r, float a, float b, float c)
       sim__vdst32(w, in, r);                                                                \
    }
 
+/* S0 a scalar or constant (shift amounts, masks): one value for every lane, not a row. */
 #define SIM_VOP_U32_2(name, expr)                                                           \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       uint32_t t0[64], t1[64], r_[64];                                                      \
-      const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
       const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);                            \
       uint32_t *r = sim__vdst32_rows(w, in, r_);                                            \
+      if (sim__src_uniform(in, 0)) {                                                        \
+         const uint32_t a = sim__special32(w, in, in->src[0], 32);                          \
+         for (unsigned l = 0; l < 64; l++) {                                                \
+            uint32_t b = B[l];                                                              \
+            r[l] = (expr);                                                                  \
+         }                                                                                  \
+         sim__vdst32(w, in, r);                                                             \
+         return;                                                                            \
+      }                                                                                     \
+      const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          uint32_t a = A[l], b = B[l];                                                       \
          r[l] = (expr);                                                                     \
@@ -1201,6 +1219,18 @@ sim__lanes_select(uint32_t *d, const uint32_t *r, uint64_t m)
       memcpy(&b, d + g, 16);
       b = (a & k) | (b & ~k);
       memcpy(d + g, &b, 16);
+   }
+}
+
+/* c[l] = bit l of m, in 32-bit lanes (4 lanes per table row). */
+static inline void
+sim__lanes_unpack32(uint64_t m, uint32_t *c)
+{
+   for (unsigned g = 0; g < 64; g += 4, m >>= 4) {
+      sim_u32x4 k;
+      memcpy(&k, sim__nibble_mask[m & 15], 16);
+      k &= 1;
+      memcpy(c + g, &k, 16);
    }
 }
 

@@ -83,9 +83,9 @@ sim__op_v_subrev_u32(sim_wave *w, const sim_inst *in)
       const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
       const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);                            \
       uint32_t *r = sim__vdst32_rows(w, in, r_);                                            \
-      uint8_t ci[64];                                                                       \
+      uint32_t ci[64];                                                                      \
       if (cin)                                                                              \
-         sim__lanes_unpack(sim__vmask_read(w, in, 2), ci);                                  \
+         sim__lanes_unpack32(sim__vmask_read(w, in, 2), ci);                                \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          uint32_t x = (rev) ? B[l] : A[l], y = (rev) ? A[l] : B[l];                         \
          uint32_t c = (cin) ? ci[l] : 0;                                                    \

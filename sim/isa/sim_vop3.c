@@ -137,8 +137,18 @@ sim__op_v_mad_i64_i32(sim_wave *w, const sim_inst *in)
    {                                                                                        \
       uint32_t t0[64];                                                                      \
       uint64_t B[64], r[64];                                                                \
-      const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
       sim__vsrc64(w, in, 1, SIM_VT_B64, B);                                                 \
+      if (sim__src_uniform(in, 0)) {                                                        \
+         /* One shift count: a vector shift (SSE2 has none by lane). */                     \
+         const uint32_t a = sim__special32(w, in, in->src[0], 32) & 63;                     \
+         for (unsigned l = 0; l < 64; l++) {                                                \
+            uint64_t b = B[l];                                                              \
+            r[l] = (expr);                                                                  \
+         }                                                                                  \
+         sim__vdst64(w, in, r);                                                             \
+         return;                                                                            \
+      }                                                                                     \
+      const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          uint32_t a = A[l] & 63;                                                            \
          uint64_t b = B[l];                                                                 \
