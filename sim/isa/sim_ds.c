@@ -53,6 +53,52 @@ ds_inside(const sim_wave *w, const uint32_t *A, uint32_t off, uint32_t bytes, ui
    return sim__lanes_pack(bad) & m ? NULL : w->wg->lds;
 }
 
+/* True when every lane is active and lane l addresses A[0] + 4 * l (one block). */
+static inline bool
+ds_unit(const uint32_t *A, uint64_t m)
+{
+   if (m != ~0ull || A[0] > UINT32_MAX - 252)
+      return false;
+   uint32_t apart = 0, e = A[0];
+   for (unsigned l = 0; l < 64; l++, e += 4)
+      apart |= A[l] ^ e;
+   return !apart;
+}
+
+/* Dword accesses whose lanes ds_inside has checked: one block, every lane, or the set bits
+ * of EXEC in lane order (a later lane's store to the same address wins). A lane's address
+ * is read before its own destination is written: vdst may be the address VGPR. */
+static void
+ds_dword_read(uint32_t *d, const uint8_t *lds, const uint32_t *A, uint32_t off, uint64_t m)
+{
+   if (ds_unit(A, m)) {
+      memcpy(d, lds + (uint32_t)(A[0] + off), 256);
+      return;
+   }
+   if (m == ~0ull) {
+      for (unsigned l = 0; l < 64; l++)
+         memcpy(&d[l], lds + (uint32_t)(A[l] + off), 4);
+      return;
+   }
+   for (; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(m);
+      memcpy(&d[l], lds + (uint32_t)(A[l] + off), 4);
+   }
+}
+
+static void
+ds_dword_write(uint8_t *lds, const uint32_t *A, uint32_t off, const uint32_t *s, uint64_t m)
+{
+   if (ds_unit(A, m)) {
+      memcpy(lds + (uint32_t)(A[0] + off), s, 256);
+      return;
+   }
+   for (; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(m);
+      memcpy(lds + (uint32_t)(A[l] + off), &s[l], 4);
+   }
+}
+
 /* RETURN_DATA = MEM[ADDR] for `n` dwords, or a sub-dword value extended to 32 bits. */
 static void
 ds_read(sim_wave *w, const sim_inst *in, unsigned bytes, bool sx)
@@ -68,6 +114,10 @@ ds_read(sim_wave *w, const sim_inst *in, unsigned bytes, bool sx)
    uint64_t m = SIM_EXEC(w);
    uint32_t off = ds_offset(in);
    const uint8_t *lds = ds_inside(w, A, off, bytes, m);
+   if (lds && bytes == 4) {
+      ds_dword_read(d[0], lds, A, off, m);
+      return;
+   }
    for (unsigned l = 0; l < 64; l++) {
       if (!((m >> l) & 1))
          continue;
@@ -142,6 +192,10 @@ ds_write(sim_wave *w, const sim_inst *in, unsigned bytes, bool hi)
    uint64_t m = SIM_EXEC(w);
    uint32_t off = ds_offset(in);
    uint8_t *lds = (uint8_t *)ds_inside(w, A, off, bytes, m);
+   if (lds && bytes == 4 && !hi) {
+      ds_dword_write(lds, A, off, s[0], m);
+      return;
+   }
    for (unsigned l = 0; l < 64; l++) {
       if (!((m >> l) & 1))
          continue;
