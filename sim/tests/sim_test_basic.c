@@ -258,6 +258,25 @@ test_memory(const test_env *env)
    CHECK_HSA(hsa_amd_memory_unlock(host));
    CHECK(hsa_amd_memory_lock(host, 0, NULL, 0, &agent_ptr) == HSA_STATUS_ERROR_INVALID_ARGUMENT);
 
+   /* Locks inside a lock (at its start, and within) each hold it until they are unlocked,
+    * whichever goes first: the driver locks part of a CL_MEM_USE_HOST_PTR buffer's memory
+    * for a transfer and unlocks it while the buffer's lock stays. */
+   CHECK_HSA(hsa_amd_memory_lock(host, N * 4, &gpu, 1, &agent_ptr));
+   CHECK_HSA(hsa_amd_memory_lock(host, N, &gpu, 1, &agent_ptr));
+   CHECK_HSA(hsa_amd_memory_lock(host + 64, 100, &gpu, 1, &agent_ptr));
+   CHECK(agent_ptr == host + 64);
+   CHECK_HSA(hsa_amd_memory_unlock(host));
+   CHECK_HSA(hsa_amd_memory_unlock(host + 64));
+   CHECK_HSA(hsa_amd_pointer_info(host + N - 1, &info, NULL, NULL, NULL));
+   CHECK(info.type == HSA_EXT_POINTER_TYPE_LOCKED);
+   CHECK_HSA(hsa_amd_memory_lock(host + 8, 8, &gpu, 1, &agent_ptr));
+   CHECK_HSA(hsa_amd_memory_unlock(host)); /* the outer lock goes first */
+   CHECK_HSA(hsa_amd_pointer_info(host + N - 1, &info, NULL, NULL, NULL));
+   CHECK(info.type == HSA_EXT_POINTER_TYPE_LOCKED);
+   CHECK_HSA(hsa_amd_memory_unlock(host + 8));
+   CHECK_HSA(hsa_amd_pointer_info(host, &info, NULL, NULL, NULL));
+   CHECK(info.type == HSA_EXT_POINTER_TYPE_UNKNOWN);
+
    free(host);
    free(back);
 }
