@@ -550,8 +550,10 @@ sim__mem_translate(const void *ptr, uint64_t size, uint8_t **view)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* wraps the address space */
    pthread_rwlock_rdlock(&table_lock);
    sim_mem_entry *e = table_find_locked(va);
-   if (!e) {
-      /* Unregistered host memory, unless the range runs into an allocation. */
+   if (!e || e->kind == SIM_MEM_LOCKED) {
+      /* Host memory, unregistered or locked (whose view is its address): any range of it,
+       * also one past a lock's end (locks may overlap, the table keeps the first), unless
+       * the range runs into device memory. */
       ptrdiff_t i = table_floor_locked(va + size - 1);
       if (size && i >= 0 && table[i]->a.va > va && table[i]->heap_size)
          st = HSA_STATUS_ERROR_INVALID_ARGUMENT;
