@@ -11,9 +11,11 @@
  * a failed user event fails its dependants without running them; commands in a queue's
  * completion FIFO retire in submission order whatever order their signals reach 0 in; and a
  * command held back on the pending list is submitted once its user event completes; and a
- * command whose work is done when it is submitted completes on the enqueueing thread.
+ * command whose work is done when it is submitted completes on the enqueueing thread; and
+ * the object pools' per-thread lists are given back at a thread's exit.
  */
 #include "dispatch/disp.h"
+#include "dispatch/disp_priv.h"
 #include "platform/plat.h"
 #include "runtime/rt.h"
 
@@ -584,6 +586,50 @@ done_in_submit(void)
    CHECK_EQ_INT(disp_ReleaseCommandQueue(q), CL_SUCCESS);
 }
 
+/* ---- object pools ----------------------------------------------------------------------- */
+
+static struct disp_pool test_pool = DISP_POOL_INIT(64, 8);
+
+/* On a thread of its own: objects given back are taken again by the thread (its own list,
+ * refilled from the given-back list), zeroed; at the thread's exit its list goes back to
+ * the heap, so the pool counts no object left. */
+static void *
+pool_thread(void *unused)
+{
+   (void)unused;
+   void *objs[4];
+   for (int i = 0; i < 4; i++) {
+      objs[i] = disp__pool_alloc(&test_pool);
+      CHECK(objs[i] != NULL);
+      memset(objs[i], 0xab, 64);
+   }
+   for (int i = 0; i < 4; i++)
+      disp__pool_free(&test_pool, objs[i]);
+   CHECK_EQ_INT((int)atomic_load(&test_pool.count), 4);
+   unsigned char *again = disp__pool_alloc(&test_pool);
+   bool reused = false;
+   for (int i = 0; i < 4; i++)
+      reused |= again == objs[i];
+   CHECK(reused);
+   CHECK(again[0] == 0 && again[63] == 0);
+   disp__pool_free(&test_pool, again);
+   return NULL;
+}
+
+static void
+pool_thread_lists(void)
+{
+   pthread_t t;
+   CHECK(pthread_create(&t, NULL, pool_thread, NULL) == 0);
+   pthread_join(t, NULL);
+   /* Three of the four were in the thread's list at its exit (freed); the one given back
+    * last is on the given-back list. */
+   CHECK_EQ_INT((int)atomic_load(&test_pool.count), 1);
+   void *last = disp__pool_alloc(&test_pool);
+   CHECK(last != NULL);
+   icd_free(last);
+}
+
 int
 main(void)
 {
@@ -596,5 +642,6 @@ main(void)
    fifo_order();
    pending_submit();
    done_in_submit();
+   pool_thread_lists();
    return test_main_end();
 }
