@@ -298,7 +298,8 @@ launch_local_size(struct _cl_command_queue *q, const struct _cl_kernel *k,
 static cl_int
 check_args_set(const struct _cl_kernel *k)
 {
-   for (cl_uint i = 0; i < comp_kernel_num_args(k); i++)
+   const cl_uint n = comp_kernel_num_args(k);
+   for (cl_uint i = 0; i < n; i++)
       if (!comp_kernel_arg(k, i)->set)
          return ICD_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u of kernel %s is not set", i,
                           comp_kernel_name(k));
