@@ -203,13 +203,10 @@ command_finish(struct disp_command *cmd, cl_int status, bool may_block)
    command_finish_free(cmd);
 }
 
-/* Runs on an HSA runtime thread when a command outside the AQL ring (a copy) is done. */
-static bool
-work_done_handler(hsa_signal_value_t value, void *arg)
+/* Retires a command outside the AQL ring (a copy) whose work is done. */
+static void
+work_done(struct disp_command *cmd, bool may_block)
 {
-   (void)value;
-   struct disp_command *cmd = arg;
-   disp__runtime_callback_enter();
    cl_int status = cmd->fault_status;
    /* Behind a failed command its work ran on garbage: no completion step (a read's copy to
     * the application's memory), the command fails. */
@@ -217,7 +214,16 @@ work_done_handler(hsa_signal_value_t value, void *arg)
       status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
    if (status == CL_SUCCESS && cmd->complete)
       status = cmd->complete(cmd);
-   command_finish(cmd, status, false);
+   command_finish(cmd, status, may_block);
+}
+
+/* Runs on an HSA runtime thread when a command outside the AQL ring (a copy) is done. */
+static bool
+work_done_handler(hsa_signal_value_t value, void *arg)
+{
+   (void)value;
+   disp__runtime_callback_enter();
+   work_done(arg, false);
    disp__runtime_callback_leave();
    return false;
 }
@@ -483,10 +489,12 @@ submit_locked(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t *num_
 
 /* After submission: completion of a command in the ring comes through the queue's handler
  * (armed here if it is not), of one outside it through a handler of its own (or a wait on
- * this thread if none can be registered). `ev` is cmd's event. */
+ * this thread if none can be registered), or on this thread when its work is already done
+ * (a runtime may finish a small copy inside hsa_amd_memory_async_copy: a handler would
+ * cost two thread switches, more than the copy). `ev` is cmd's event. */
 static void
 submit_watch(struct disp_command *cmd, struct _cl_command_queue *q, struct _cl_event *ev,
-             bool in_ring)
+             bool in_ring, bool may_block)
 {
    const struct rt_hsa *hsa = rt_hsa();
    if (in_ring) {
@@ -501,6 +509,8 @@ submit_watch(struct disp_command *cmd, struct _cl_command_queue *q, struct _cl_e
          disp__runtime_callback_leave();
       }
       disp_event_release_internal(ev);
+   } else if (hsa->hsa_signal_load_scacquire(cmd->work_signal) == 0) {
+      work_done(cmd, may_block);
    } else {
       hsa_status_t st = hsa->hsa_amd_signal_async_handler(
          cmd->work_signal, HSA_SIGNAL_CONDITION_EQ, 0, work_done_handler, cmd);
@@ -553,7 +563,7 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
       disp__pending_event_done(NULL, may_block);
       return;
    }
-   submit_watch(cmd, q, ev, in_ring);
+   submit_watch(cmd, q, ev, in_ring, may_block);
    /* Commands held back for this one may now wire its signal, and those the completion
     * path left held while we had the submit lock may go. */
    disp__pending_event_done(NULL, may_block);

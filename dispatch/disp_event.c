@@ -10,6 +10,8 @@
 #include <string.h>
 
 static struct disp_pool event_pool = DISP_POOL_INIT(sizeof(struct _cl_event), DISP_POOL_MAX);
+static const pthread_mutex_t event_lock_init = DISP_MUTEX_INITIALIZER;
+static const pthread_cond_t event_cond_init = PTHREAD_COND_INITIALIZER;
 
 cl_int
 disp__event_create(struct _cl_context *ctx, struct _cl_command_queue *q, cl_command_type type,
@@ -29,8 +31,9 @@ disp__event_create(struct _cl_context *ctx, struct _cl_command_queue *q, cl_comm
    atomic_init(&ev->status, q ? CL_QUEUED : CL_SUBMITTED);
    atomic_init(&ev->submitted, false);
    atomic_init(&ev->failing, 0);
-   disp__mutex_init(&ev->lock);
-   pthread_cond_init(&ev->cond, NULL);
+   /* The initialisers' values (no attribute objects to build per event). */
+   ev->lock = event_lock_init;
+   ev->cond = event_cond_init;
    ev->command_type = type;
    ev->context = ctx;
    plat_context_retain_internal(ctx);

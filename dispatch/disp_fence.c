@@ -88,9 +88,13 @@ disp__fence_kernel_scopes(struct disp_command *cmd)
    struct fence_device *fd = device_state(q->device);
    hsa_fence_scope_t acquire = HSA_FENCE_SCOPE_AGENT;
    uint64_t epoch = atomic_load(&write_epoch);
-   if (atomic_exchange(&fd->acquired, epoch) != epoch)
+   /* The exchange only when the epoch moved: a locked instruction per launch on a line
+    * every enqueueing thread shares. */
+   if (atomic_load(&fd->acquired) != epoch && atomic_exchange(&fd->acquired, epoch) != epoch)
       acquire = HSA_FENCE_SCOPE_SYSTEM;
-   atomic_store(&cmd->event->agent_release, true);
+   /* Published to other threads by what makes the event reachable (the queue's last_event
+    * exchange, the FIFO push, the application's own synchronisation): release suffices. */
+   atomic_store_explicit(&cmd->event->agent_release, true, memory_order_release);
    return (uint16_t)((acquire << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
                      (HSA_FENCE_SCOPE_AGENT << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
 }

@@ -298,7 +298,8 @@ launch_local_size(struct _cl_command_queue *q, const struct _cl_kernel *k,
 static cl_int
 check_args_set(const struct _cl_kernel *k)
 {
-   for (cl_uint i = 0; i < comp_kernel_num_args(k); i++)
+   const cl_uint n = comp_kernel_num_args(k);
+   for (cl_uint i = 0; i < n; i++)
       if (!comp_kernel_arg(k, i)->set)
          return ICD_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u of kernel %s is not set", i,
                           comp_kernel_name(k));
@@ -356,11 +357,12 @@ launch_create(struct _cl_command_queue *q, struct _cl_kernel *k, cl_command_type
    return CL_SUCCESS;
 }
 
-/* Whether the signature has an argument of `kind`. */
+/* Whether the signature has a hidden argument of `kind` (hidden arguments follow the
+ * explicit ones: only they are looked at, on every launch). */
 static bool
 sig_has_arg(const struct comp_kernel *sig, enum comp_arg_kind kind)
 {
-   for (cl_uint i = 0; i < sig->num_args; i++)
+   for (cl_uint i = sig->num_explicit_args; i < sig->num_args; i++)
       if (sig->args[i].kind == kind)
          return true;
    return false;

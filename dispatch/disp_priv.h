@@ -301,24 +301,27 @@ void disp__mutex_init(pthread_mutex_t *m);
 /*
  * A free list of fixed-size objects (disp_pool.c). Thread safe. Objects are taken by the
  * enqueueing threads and mostly given back by the completion path: a given-back object is
- * pushed onto `returned` without a lock, and an allocator that finds its own list empty takes
- * the whole `returned` list at once (an exchange: no ABA), so the two sides never wait for
- * each other. `lock` is taken by allocators only.
+ * pushed onto `returned` without a lock, and an allocating thread that finds its own list
+ * empty takes the whole `returned` list at once (an exchange: no ABA), so the two sides
+ * never wait for each other. Each allocating thread has a list of its own (thread-local; freed
+ * at its exit); `lock` only assigns the pool its slot, and guards `head` for pools past the
+ * slots.
  */
 struct disp_pool {
    pthread_mutex_t lock;
-   void *head;                /* allocators' list; under lock */
+   void *head;                /* allocators' list when the pool has no slot; under lock */
    _Atomic(void *) returned;  /* given back, newest first */
-   atomic_uint count;         /* objects cached in both lists (approximate bound) */
+   atomic_uint count;         /* objects cached in all lists (approximate bound) */
    unsigned max;
    size_t size;
+   atomic_uint slot;          /* 1 + its per-thread list's index (disp_pool.c); 0: none yet */
 };
 /* Objects a pool keeps: above the commands a queue has in flight while streaming (a full
  * AQL ring, DISP_AQL_QUEUE_PACKETS, plus those the completion path has yet to retire), so
  * a long run of enqueues neither mallocs nor frees once warm. */
 #define DISP_POOL_MAX 16384u
 #define DISP_POOL_INIT(object_size, max_cached)                                              \
-   { DISP_MUTEX_INITIALIZER, NULL, NULL, 0, (max_cached), (object_size) }
+   { DISP_MUTEX_INITIALIZER, NULL, NULL, 0, (max_cached), (object_size), 0 }
 
 /* A zeroed object of the pool's size, or NULL on out-of-memory. */
 void *disp__pool_alloc(struct disp_pool *p);

@@ -64,13 +64,8 @@ mem__copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *s
    return err;
 }
 
-/*
- * True when [host_ptr, +size) lies inside one HSA allocation the host can reach (a mapped
- * CL_MEM_ALLOC_HOST_PTR buffer, staging memory, host-visible device memory): its GPU
- * address goes to *device_va. Such memory must not be locked again.
- */
-static bool
-hsa_host_memory(void *host_ptr, size_t size, uint64_t *device_va)
+bool
+mem__hsa_host_memory(const void *host_ptr, size_t size, uint64_t *device_va)
 {
    hsa_amd_pointer_info_t info = { .size = sizeof(info) };
    if (rt_hsa()->hsa_amd_pointer_info(host_ptr, &info, NULL, NULL, NULL) !=
@@ -119,7 +114,7 @@ mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl_mem_fl
          mem->device_va = (uintptr_t)host_ptr;
       } else {
          mem->backing = MEM_BACKING_LOCKED;
-         if (hsa_host_memory(host_ptr, size, &mem->device_va))
+         if (mem__hsa_host_memory(host_ptr, size, &mem->device_va))
             goto out_done; /* already reachable by the GPU: nothing to lock */
          void *agent_ptr = NULL;
          hsa_status_t st =

@@ -27,6 +27,13 @@ cl_int mem__buffer_create(struct _cl_context *ctx, struct _cl_device_id *dev, cl
 cl_int mem__copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const void *src,
                            size_t size);
 
+/*
+ * True when [host_ptr, +size) lies inside one HSA allocation the host can reach (a mapped
+ * CL_MEM_ALLOC_HOST_PTR buffer, staging memory, host-visible device memory): its GPU
+ * address goes to *device_va. Such memory must not be locked again.
+ */
+bool mem__hsa_host_memory(const void *host_ptr, size_t size, uint64_t *device_va);
+
 /* ---- every memory object (mem_object.c) ---- */
 
 /* A zeroed memory object (type CL_MEM_OBJECT_BUFFER) with one API and one internal

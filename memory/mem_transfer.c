@@ -3,10 +3,20 @@
  * forms, map/unmap and migrate (OpenCL 3.0 API §5.2.2–§5.2.4, §5.4.3).
  *
  * Device-only memory (coarse-grained device pool) is reached only through
- * hsa_amd_memory_async_copy between it and pinned staging memory; host-visible buffers
- * (USE_HOST_PTR, ALLOC_HOST_PTR, SVM) are read and written by the host when the command
- * runs. A transfer is a list of byte ranges ("pieces") copied by one command: the work
- * signal starts at the number of pieces and every async copy decrements it by one.
+ * hsa_amd_memory_async_copy; host-visible buffers (USE_HOST_PTR, ALLOC_HOST_PTR, SVM) are
+ * read and written by the host when the command runs. A transfer is a list of byte ranges
+ * ("pieces") copied by one command: the work signal starts at the number of pieces and
+ * every async copy decrements it by one.
+ *
+ * A read or write of device-only memory in one piece copies between the buffer and the
+ * application's memory directly when the GPU can reach that memory: HSA memory (a mapped
+ * ALLOC_HOST_PTR buffer, SVM) as it is, any other memory of at least PIN_MIN bytes once
+ * locked for the command (hsa_amd_memory_lock; unlocked when the command is released).
+ * Other transfers go through staging memory (mem_staging.c): a write copies the data into
+ * it at enqueue, a read out of it on completion. Staging a large transfer costs a second
+ * copy and, past the staging cache, fresh pages for every command (a 256 MiB write ran
+ * 60x slower than one memcpy, mostly in page faults); pinning costs a lock, which pays
+ * for itself above a few hundred KiB.
  */
 #include "memory/mem_priv.h"
 #include "dispatch/disp.h"
@@ -14,6 +24,11 @@
 #include "platform/plat.h"
 
 #include <string.h>
+
+/* Bytes from which a read or write of device-only memory locks the application's memory
+ * and copies directly instead of staging (measured with bench/transfer on the software
+ * runtime: below it the staging cache's memcpy costs less than a lock and an unlock). */
+#define PIN_MIN (256u << 10)
 
 /* One contiguous copy of a transfer. */
 struct piece {
@@ -30,8 +45,11 @@ struct xfer {
    struct _cl_mem *mem;      /* internal reference (dst for copies) */
    struct _cl_mem *src;      /* copies: internal reference */
    void *user;               /* read: destination; write: source (host-visible path) */
-   void *staging;            /* device-only path */
+   void *staging;            /* device-only path, staged */
    size_t staging_size;
+   void *direct;             /* device-only path, direct: agent address of the one piece's
+                              * host bytes (user + host_off) */
+   void *locked;             /* the host address hsa_amd_memory_lock locked, or NULL */
    struct piece *pieces;     /* XFER_READ/WRITE: buffer <-> user/staging; COPY: dst/src */
    size_t num_pieces;
    struct piece one;         /* storage when there is a single piece */
@@ -62,6 +80,8 @@ xfer_release(struct disp_command *cmd)
       return;
    if (x->staging && x->kind != XFER_MAP && x->kind != XFER_UNMAP)
       mem_staging_free(x->mem->device, x->staging, x->staging_size);
+   if (x->locked)
+      rt_hsa()->hsa_amd_memory_unlock(x->locked);
    if (x->kind == XFER_UNMAP && x->map) {
       if (x->map->staging)
          mem_staging_free(x->map->staging_dev, x->map->staging, x->map->staging_size);
@@ -145,7 +165,7 @@ xfer_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_dep
       switch (x->kind) {
       case XFER_READ:
       case XFER_MAP:
-         dst = (char *)x->staging + p->host_off;
+         dst = x->direct ? x->direct : (char *)x->staging + p->host_off;
          dst_agent = cpu;
          src = (const void *)(uintptr_t)(x->mem->device_va + p->buf_off);
          src_agent = gpu;
@@ -156,10 +176,10 @@ xfer_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_dep
          src = (const void *)(uintptr_t)(x->src->device_va + p->host_off);
          src_agent = x->src->host_accessible ? cpu : gpu;
          break;
-      default: /* WRITE, FILL, UNMAP: staging -> device */
+      default: /* WRITE, FILL, UNMAP: host (direct or staging) -> device */
          dst = (void *)(uintptr_t)(x->mem->device_va + p->buf_off);
          dst_agent = gpu;
-         src = (const char *)x->staging + p->host_off;
+         src = x->direct ? x->direct : (const char *)x->staging + p->host_off;
          src_agent = cpu;
          break;
       }
@@ -313,9 +333,38 @@ coalesce_staged(struct xfer *x)
    return CL_SUCCESS;
 }
 
-/* Makes a read or write run: on the host for host-visible buffers, else through staging.
- * For a staged write the data is copied into staging now (the application may reuse
- * `ptr` once the command completes, §5.2.2, so a copy taken at enqueue is exact). */
+/* Whether a one-piece transfer of device-only memory copies to or from the application's
+ * memory directly (see the top of the file); sets x->direct, and x->locked when it locked
+ * the memory. A lock the runtime refuses (a range overlapping another lock on ROCr's KFD)
+ * leaves the transfer staged. */
+static bool
+xfer_direct(struct disp_command *cmd, struct xfer *x)
+{
+   const struct piece *p = &x->pieces[0];
+   void *host = (char *)x->user + p->host_off;
+   uint64_t va;
+   if (x->num_pieces != 1)
+      return false;
+   if (mem__hsa_host_memory(host, p->size, &va)) {
+      x->direct = (void *)(uintptr_t)va;
+      return true;
+   }
+   if (p->size < PIN_MIN)
+      return false;
+   hsa_agent_t gpu = disp_queue_device(cmd->queue)->agent;
+   void *agent_ptr = NULL;
+   if (rt_hsa()->hsa_amd_memory_lock(host, p->size, &gpu, 1, &agent_ptr) != HSA_STATUS_SUCCESS)
+      return false;
+   x->locked = host;
+   x->direct = agent_ptr;
+   return true;
+}
+
+/* Makes a read or write run: on the host for host-visible buffers, else directly between
+ * the buffer and the application's memory, else through staging. For a staged write the
+ * data is copied into staging now (the application may reuse `ptr` once the command
+ * completes, §5.2.2, so a copy taken at enqueue is exact; a direct write reads `ptr` when
+ * the copy runs, before completion). */
 static cl_int
 xfer_prepare_rw(struct disp_command *cmd, struct xfer *x)
 {
@@ -323,6 +372,11 @@ xfer_prepare_rw(struct disp_command *cmd, struct xfer *x)
    if (x->mem->host_accessible) {
       cmd->kind = DISP_COMMAND_HOST;
       cmd->complete = xfer_host_complete;
+      return CL_SUCCESS;
+   }
+   if (xfer_direct(cmd, x)) {
+      cmd->kind = DISP_COMMAND_HSA;
+      cmd->submit = xfer_submit;
       return CL_SUCCESS;
    }
    cl_int err = coalesce_staged(x);

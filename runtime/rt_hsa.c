@@ -15,6 +15,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,10 +225,19 @@ rt_hsa_install(const struct rt_hsa *table)
    return hsa_installed;
 }
 
+/* hsa_loaded once loaded: every enqueue asks for the table several times, and the
+ * pthread_once round trip was a tenth of a launch's instructions. */
+static _Atomic(const struct rt_hsa *) hsa_ready;
+
 const struct rt_hsa *
 rt_hsa(void)
 {
+   const struct rt_hsa *h = atomic_load_explicit(&hsa_ready, memory_order_acquire);
+   if (h)
+      return h;
    pthread_once(&hsa_once, hsa_load);
+   if (hsa_loaded)
+      atomic_store_explicit(&hsa_ready, hsa_loaded, memory_order_release);
    return hsa_loaded;
 }
 

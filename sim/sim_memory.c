@@ -47,6 +47,18 @@ static pthread_rwlock_t table_lock = PTHREAD_RWLOCK_INITIALIZER;
 static sim_mem_entry **table;
 static size_t table_count, table_cap;
 
+/* A lock of a range inside a locked entry that is not the entry's own range (HSA allows
+ * overlapping locks; the table keeps one entry): it holds a count on that entry and is
+ * found by its address when unlocked, as the KFD keeps nested registrations
+ * (sim/kfd/kfd_memory.c). So a transfer that locks part of a CL_MEM_USE_HOST_PTR buffer's
+ * memory and unlocks it leaves the buffer's lock in place. Under table_lock. */
+typedef struct nested_lock {
+   uint64_t va;
+   sim_mem_entry *parent;
+   struct nested_lock *next;
+} nested_lock;
+static nested_lock *nested_locks;
+
 static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
 static int heap_fd = -1;
 static uint8_t *heap_host;  /* host view: GPU VAs */
@@ -375,6 +387,11 @@ void
 sim__mem_finish(void)
 {
    pthread_rwlock_wrlock(&table_lock);
+   while (nested_locks) {
+      nested_lock *n = nested_locks;
+      nested_locks = n->next;
+      free(n);
+   }
    for (size_t i = 0; i < table_count; i++)
       entry_destroy(table[i]);
    free(table);
@@ -533,8 +550,10 @@ sim__mem_translate(const void *ptr, uint64_t size, uint8_t **view)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* wraps the address space */
    pthread_rwlock_rdlock(&table_lock);
    sim_mem_entry *e = table_find_locked(va);
-   if (!e) {
-      /* Unregistered host memory, unless the range runs into an allocation. */
+   if (!e || e->kind == SIM_MEM_LOCKED) {
+      /* Host memory, unregistered or locked (whose view is its address): any range of it,
+       * also one past a lock's end (locks may overlap, the table keeps the first), unless
+       * the range runs into device memory. */
       ptrdiff_t i = table_floor_locked(va + size - 1);
       if (size && i >= 0 && table[i]->a.va > va && table[i]->heap_size)
          st = HSA_STATUS_ERROR_INVALID_ARGUMENT;
@@ -709,8 +728,22 @@ lock_range(void *host_ptr, size_t size, uint32_t gpus, void **agent_ptr)
       st = HSA_STATUS_ERROR_INVALID_ARGUMENT;
       goto out_unlock;
    }
-   if (e && va + size <= e->a.va + e->a.size)
-      goto out_done; /* already reachable by the GPU (system pool or a wider lock) */
+   if (e && va + size <= e->a.va + e->a.size) {
+      /* Already reachable by the GPU: system pool memory, or a wider lock that must stay
+       * until this one is unlocked too. */
+      if (e->kind == SIM_MEM_LOCKED) {
+         nested_lock *n = malloc(sizeof(*n));
+         if (!n) {
+            st = HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+            goto out_unlock;
+         }
+         *n = (nested_lock){ .va = va, .parent = e, .next = nested_locks };
+         nested_locks = n;
+         e->lock_count++;
+         e->gpu_mask |= gpus;
+      }
+      goto out_done;
+   }
    if (!table_range_free_locked(va, size)) {
       /* HSA allows overlapping locks; the table does not. The first lock stays. */
       SIM_LOGW("memory", "lock of [%p, +%zu) overlaps locked memory; not re-registered",
@@ -751,20 +784,33 @@ sim__mem_register_internal(void *ptr, size_t size)
    return lock_range(ptr, size, all_gpus(), &agent_ptr);
 }
 
+/* Unlocks the lock made at `host_ptr`: a nested one first (any of them: they count on the
+ * same entry), else the entry's own. The entry goes with its last count. */
 static hsa_status_t
 unlock_range(void *host_ptr)
 {
    uint64_t va = (uint64_t)(uintptr_t)host_ptr;
+   sim_mem_entry *e = NULL, *dead = NULL;
    pthread_rwlock_wrlock(&table_lock);
-   ptrdiff_t i = table_floor_locked(va);
-   if (i >= 0 && table[i]->kind == SIM_MEM_LOCKED && table[i]->a.va == va) {
-      sim_mem_entry *e = table[i];
-      if (--e->lock_count == 0) {
-         table_remove_locked((size_t)i);
-         free(e);
+   for (nested_lock **link = &nested_locks; *link; link = &(*link)->next) {
+      if ((*link)->va == va) {
+         nested_lock *n = *link;
+         *link = n->next;
+         e = n->parent;
+         free(n);
+         break;
       }
    }
+   ptrdiff_t i = e ? table_floor_locked(e->a.va) : table_floor_locked(va);
+   if (!e && i >= 0 && table[i]->kind == SIM_MEM_LOCKED && table[i]->a.va == va)
+      e = table[i];
+   if (e && --e->lock_count == 0) {
+      table_remove_locked((size_t)i);
+      dead = e;
+   }
    pthread_rwlock_unlock(&table_lock);
+   if (dead)
+      entry_destroy(dead);
    return HSA_STATUS_SUCCESS;
 }
 

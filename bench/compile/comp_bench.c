@@ -1,7 +1,7 @@
 /*
- * hsacl-bench-compile — per-program cold build time of the in-process pipeline (comp_build)
- * next to the clang-19 command-line pipeline (clang and ld.lld subprocesses, same options,
- * same device libraries through -Xclang -mlink-builtin-bitcode), measured in the same run.
+ * hsacl-bench-compile — per-program cold build time of the in-process pipeline (comp_build),
+ * without the driver around it. The peer, PoCL, is measured through the OpenCL API beside
+ * hsacl by hsacl-bench-compile-warm (cold and warm caches); bench/run compile runs both.
  * Prints figures; never fails on time.
  *
  * The corpus programs are also built from SPIR-V where the build made a module of them
@@ -19,17 +19,12 @@
 #include "comp_llvm.h"
 
 #include <dirent.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-extern char **environ;
 
 static double
 now(void)
@@ -58,83 +53,6 @@ slurp(const char *path, size_t *size)
    fclose(f);
    *size = n;
    return buf;
-}
-
-static int
-run(char *const argv[])
-{
-   pid_t pid;
-   posix_spawn_file_actions_t fa;
-   posix_spawn_file_actions_init(&fa);
-   posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-   int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-   posix_spawn_file_actions_destroy(&fa);
-   if (rc)
-      return -1;
-   int status;
-   if (waitpid(pid, &status, 0) < 0)
-      return -1;
-   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* clang + ld.lld for one file; returns seconds or a negative value on failure. */
-static double
-clang_pipeline(const char *target, const char *path, bool cl2, const char *tmpdir)
-{
-   const char *dl = HSACL_DEVICE_LIB_DIR;
-   const char *isa = target + 3; /* "gfx906" -> "906" */
-   bool wave64 = comp_target_wavefront_size(target) == 64;
-   char libs[10][1024], obj[600], co[600], isa_file[600];
-   snprintf(isa_file, sizeof(isa_file), "%s/oclc_isa_version_%s.bc", dl, isa);
-   struct stat st;
-   if (stat(isa_file, &st))
-      return -2; /* no oclc_isa_version file: the command-line pipeline cannot build it */
-   static const char *const base[] = { "opencl.bc", "ocml.bc", "ockl.bc", "oclc_daz_opt_off.bc",
-                                       "oclc_unsafe_math_off.bc", "oclc_finite_only_off.bc",
-                                       "oclc_correctly_rounded_sqrt_off.bc",
-                                       "oclc_abi_version_500.bc" };
-   int nl = 0;
-   for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
-      snprintf(libs[nl++], sizeof(libs[0]), "%s/%s", dl, base[i]);
-   snprintf(libs[nl++], sizeof(libs[0]), "%s/oclc_wavefrontsize64_%s.bc", dl,
-            wave64 ? "on" : "off");
-   snprintf(libs[nl++], sizeof(libs[0]), "%s", isa_file);
-   snprintf(obj, sizeof(obj), "%s/k.o", tmpdir);
-   snprintf(co, sizeof(co), "%s/k.co", tmpdir);
-   char mcpu[64];
-   snprintf(mcpu, sizeof(mcpu), "-mcpu=%s", target);
-
-   char *argv[64];
-   int n = 0;
-   argv[n++] = HSACL_CLANG_EXE;
-   argv[n++] = "-x";
-   argv[n++] = "cl";
-   argv[n++] = cl2 ? "-cl-std=CL2.0" : "-cl-std=CL1.2";
-   argv[n++] = "-target";
-   argv[n++] = "amdgcn-amd-amdhsa";
-   argv[n++] = mcpu;
-   argv[n++] = "-O3";
-   argv[n++] = "-nogpulib";
-   argv[n++] = "-mcode-object-version=5";
-   argv[n++] = "-Xclang";
-   argv[n++] = "-finclude-default-header";
-   for (int i = 0; i < nl; i++) {
-      argv[n++] = "-Xclang";
-      argv[n++] = "-mlink-builtin-bitcode";
-      argv[n++] = "-Xclang";
-      argv[n++] = libs[i];
-   }
-   argv[n++] = "-c";
-   argv[n++] = (char *)path;
-   argv[n++] = "-o";
-   argv[n++] = obj;
-   argv[n] = NULL;
-   char *lld[] = { HSACL_LLD_EXE, "--no-undefined", "-shared", obj, "-o", co, NULL };
-
-   double t0 = now();
-   if (run(argv) != 0 || run(lld) != 0)
-      return -1;
-   return now() - t0;
 }
 
 /* N distinct tiny programs, each built once: mean milliseconds per build. */
@@ -225,22 +143,15 @@ main(int argc, char **argv)
       }
       free(n > 0 ? ents : NULL);
    }
-   char tmpdir[] = "/tmp/hsacl-bench-XXXXXX";
-   if (!mkdtemp(tmpdir)) {
-      perror("mkdtemp");
-      return 1;
-   }
-
    double t0 = now();
    const char *id = comp_identity(); /* device libraries loaded here, once per process */
    double init = now() - t0;
    printf("compiler: %s\ntarget: %s, default options, best of %d\n", id, target, repeats);
    printf("process init (device libraries, LLVM targets): %.1f ms\n\n", init * 1e3);
-   printf("%-26s %12s %14s %8s %14s\n", "program", "in-process", "clang+ld.lld", "ratio",
-          "from SPIR-V");
+   printf("%-26s %12s %14s\n", "program", "in-process", "from SPIR-V");
 
-   double sum_in = 0, sum_cl = 0, sum_spv = 0, sum_in_spv = 0;
-   int ok_cl = 0, ok_spv = 0;
+   double sum_in = 0, sum_spv = 0, sum_in_spv = 0;
+   int ok_spv = 0;
    for (int f = 0; f < nfiles; f++) {
       size_t size;
       char *src = slurp(files[f], &size);
@@ -248,7 +159,7 @@ main(int argc, char **argv)
          continue;
       bool cl2 = strstr(src, "// STD: CL2.0") != NULL;
       const char *name = strrchr(files[f], '/') ? strrchr(files[f], '/') + 1 : files[f];
-      double best_in = 1e9, best_cl = 1e9;
+      double best_in = 1e9;
       enum comp_status st = COMP_OK;
       for (int r = 0; r < repeats; r++) {
          struct comp_build_desc d = { .source = src, .source_size = size, .source_name = name,
@@ -261,9 +172,6 @@ main(int argc, char **argv)
          comp_output_finish(&out);
          if (t < best_in)
             best_in = t;
-         double c = clang_pipeline(target, files[f], cl2, tmpdir);
-         if (c >= 0 && c < best_cl)
-            best_cl = c;
       }
       free(src);
       /* The same program from SPIR-V, when the build made its module. */
@@ -297,28 +205,14 @@ main(int argc, char **argv)
          continue;
       }
       sum_in += best_in;
-      if (best_cl < 1e9) {
-         sum_cl += best_cl;
-         ok_cl++;
-         printf("%-26s %9.1f ms %11.1f ms %7.2fx %14s\n", name, best_in * 1e3, best_cl * 1e3,
-                best_cl / best_in, spv_col);
-      } else {
-         printf("%-26s %9.1f ms %14s %8s %14s\n", name, best_in * 1e3, "failed", "", spv_col);
-      }
+      printf("%-26s %9.1f ms %14s\n", name, best_in * 1e3, spv_col);
    }
-   printf("\n%-26s %9.1f ms %11.1f ms %7.2fx\n", "total", sum_in * 1e3, sum_cl * 1e3,
-          sum_in > 0 ? sum_cl / sum_in : 0);
+   printf("\n%-26s %9.1f ms\n", "total", sum_in * 1e3);
    if (ok_spv)
       printf("from SPIR-V: %d programs, %.1f ms (the same programs from OpenCL C: %.1f ms, "
              "%.2fx)\n",
              ok_spv, sum_spv * 1e3, sum_in_spv * 1e3, sum_in_spv > 0 ? sum_spv / sum_in_spv : 0);
-   printf("warm (kernel cache hits): hsacl-bench-compile-warm (bench/run compile runs both)\n");
-
-   char path[600];
-   snprintf(path, sizeof(path), "%s/k.o", tmpdir);
-   unlink(path);
-   snprintf(path, sizeof(path), "%s/k.co", tmpdir);
-   unlink(path);
-   rmdir(tmpdir);
+   printf("hsacl beside PoCL, cold and warm: hsacl-bench-compile-warm (bench/run compile runs "
+          "both)\n");
    return 0;
 }

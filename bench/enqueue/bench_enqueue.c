@@ -1,12 +1,16 @@
 /*
  * bench/enqueue/bench_enqueue.c — host cost of launching kernels, hsacl beside PoCL in the
  * same run, through the system ICD loader. Each platform gets two runs of back-to-back
- * clEnqueueNDRangeKernel calls of an empty kernel, then one clFinish (not counted):
+ * clEnqueueNDRangeKernel calls of a kernel with four arguments (two buffers, an int and a
+ * float, set once) and an empty body, then one clFinish (not counted):
  *   burst    2000 enqueues: fewer than hsacl's AQL ring holds (4096 packets), so no
  *            enqueue waits for the device: the cost of the enqueue path itself
- *   stream   20000 enqueues: more than the ring holds; once the device falls behind, the
+ *   stream   50000 enqueues: more than the ring holds; once the device falls behind, the
  *            enqueueing thread waits for ring space, and those waits are in the figures,
  *            as an application sees them (wall time per enqueue = launch rate)
+ * Each run is repeated REPEATS times (--repeats=R) and every figure is the median of its
+ * repetitions (on a machine shared with other work one repetition varies by 2x); the
+ * platforms take turns repetition by repetition, so a burst of load elsewhere falls on both.
  * For each run:
  *   enqueue  host wall time per enqueue
  *   cpu      the enqueueing thread's CPU time per enqueue: what the enqueue path costs when
@@ -27,8 +31,8 @@
  * steady state an application that keeps launching sees. That growth is a one-off per
  * queue; --cold skips the untimed run to include it (bench/enqueue/syscalls shows both).
  * Usage: hsacl-bench-enqueue [N ...] [--only=<platform name prefix>] [--mark] [--no-round]
- *                            [--cold]
- * N ...: the runs' lengths (default: 2000 20000). With --mark, the first run's enqueues are
+ *                            [--cold] [--repeats=R]
+ * N ...: the runs' lengths (default: 2000 50000). With --mark, the first run's enqueues are
  * bracketed by getppid() system calls, so a tracer can count the system calls they made
  * (bench/enqueue/syscalls does, one N at a time); --no-round skips the round trips.
  */
@@ -37,6 +41,7 @@
 
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +66,8 @@ now_us(void)
 }
 
 #define MAX_RUNS 4
+#define MAX_REPEATS 31
+#define REPEATS 7
 
 struct run_figures {
    int launches;
@@ -98,14 +105,22 @@ gpu_counters(void)
    return counters;
 }
 
-struct result {
+/* One platform: its objects, and the figures of every repetition of every run. */
+struct platform {
    char name[64];
-   struct run_figures runs[MAX_RUNS];
+   bool hsacl, ok;
+   cl_context ctx;
+   cl_command_queue q;
+   cl_program prog;
+   cl_kernel k;
+   cl_mem bufs[2];
+   struct run_figures reps[MAX_RUNS][MAX_REPEATS];
+   struct run_figures runs[MAX_RUNS]; /* medians */
    double round_us;
-   bool ok;
 };
 
 static bool mark, no_round, cold;
+static int repeats = REPEATS;
 
 /* A system call nothing else in the process makes: brackets the timed run for tracers. */
 static void
@@ -115,26 +130,28 @@ trace_mark(void)
       syscall(SYS_getppid);
 }
 
-static const char *source = "kernel void empty(global int *p) { }\n";
+static const char *source =
+   "kernel void args4(global int *dst, global const int *src, int n, float scale) { }\n";
+
+static const size_t gsize = 64, lsize = 64;
 
 /* `launches` back-to-back enqueues, then one clFinish. */
 static void
-timed_run(cl_command_queue q, cl_kernel k, int launches, bool marked, struct run_figures *f)
+timed_run(struct platform *p, int launches, bool marked, struct run_figures *f)
 {
-   const size_t g = 64, l = 64;
-   volatile struct gpu_counters *gc = gpu_counters();
+   volatile struct gpu_counters *gc = p->hsacl ? gpu_counters() : NULL;
    uint64_t wb0 = gc ? gc->system_releases : 0;
    if (marked)
       trace_mark();
    double c0 = clock_us(CLOCK_THREAD_CPUTIME_ID);
    double t0 = now_us();
    for (int i = 0; i < launches; i++)
-      clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
+      clEnqueueNDRangeKernel(p->q, p->k, 1, NULL, &gsize, &lsize, 0, NULL, NULL);
    double t1 = now_us();
    double c1 = clock_us(CLOCK_THREAD_CPUTIME_ID);
    if (marked)
       trace_mark();
-   clFinish(q);
+   clFinish(p->q);
    double t2 = now_us();
    f->launches = launches;
    f->enqueue_us = (t1 - t0) / launches;
@@ -143,45 +160,49 @@ timed_run(cl_command_queue q, cl_kernel k, int launches, bool marked, struct run
    f->writebacks = gc ? (double)(gc->system_releases - wb0) / launches : -1;
 }
 
-static void
-run(cl_platform_id platform, const int *launches, int nruns, struct result *r)
+/* Context, queue, kernel with its arguments set, and the warm-up: first launches allocate
+ * rings and caches; unless --cold, one untimed run of the longest length grows them to what
+ * the timed runs need. */
+static bool
+platform_setup(cl_platform_id id, struct platform *p, const int *launches, int nruns)
 {
    cl_device_id dev;
    cl_int err;
-   r->ok = false;
-   clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof(r->name), r->name, NULL);
-   if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) != CL_SUCCESS)
-      return;
+   clGetPlatformInfo(id, CL_PLATFORM_NAME, sizeof(p->name), p->name, NULL);
+   p->hsacl = strstr(p->name, "hsacl") != NULL;
+   if (clGetDeviceIDs(id, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) != CL_SUCCESS)
+      return false;
    char dname[64] = "";
    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof(dname), dname, NULL);
-   size_t len = strlen(r->name);
-   snprintf(r->name + len, sizeof(r->name) - len, " (%.30s)", dname);
-   cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-   cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-   cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
-   if (clBuildProgram(p, 1, &dev, NULL, NULL, NULL) != CL_SUCCESS)
-      goto out;
-   cl_kernel k = clCreateKernel(p, "empty", &err);
-   cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
-   clSetKernelArg(k, 0, sizeof(m), &m);
-   const size_t g = 64, l = 64;
-   /* Warm up: first launches allocate rings and caches; unless --cold, one untimed run of
-    * the longest length grows them to what the timed runs need. */
+   size_t len = strlen(p->name);
+   snprintf(p->name + len, sizeof(p->name) - len, " (%.30s)", dname);
+   p->ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+   p->q = clCreateCommandQueueWithProperties(p->ctx, dev, NULL, &err);
+   p->prog = clCreateProgramWithSource(p->ctx, 1, &source, NULL, &err);
+   if (clBuildProgram(p->prog, 1, &dev, NULL, NULL, NULL) != CL_SUCCESS)
+      return false;
+   p->k = clCreateKernel(p->prog, "args4", &err);
+   for (int i = 0; i < 2; i++)
+      p->bufs[i] = clCreateBuffer(p->ctx, CL_MEM_READ_WRITE, 64 * sizeof(int), NULL, &err);
+   cl_int n = 64;
+   cl_float scale = 0.5f;
+   if (!p->k || clSetKernelArg(p->k, 0, sizeof(cl_mem), &p->bufs[0]) != CL_SUCCESS ||
+       clSetKernelArg(p->k, 1, sizeof(cl_mem), &p->bufs[1]) != CL_SUCCESS ||
+       clSetKernelArg(p->k, 2, sizeof(n), &n) != CL_SUCCESS ||
+       clSetKernelArg(p->k, 3, sizeof(scale), &scale) != CL_SUCCESS)
+      return false;
    int warm = 100;
    for (int i = 0; !cold && i < nruns; i++)
       warm = launches[i] > warm ? launches[i] : warm;
    for (int i = 0; i < warm; i++)
-      clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
-   clFinish(q);
+      clEnqueueNDRangeKernel(p->q, p->k, 1, NULL, &gsize, &lsize, 0, NULL, NULL);
+   clFinish(p->q);
+   return true;
+}
 
-   /* Only hsacl's software GPU writes the counters (a PoCL run reads none). */
-   if (!strstr(r->name, "hsacl"))
-      counters = NULL;
-   for (int i = 0; i < nruns; i++)
-      timed_run(q, k, launches[i], mark && i == 0, &r->runs[i]);
-   if (!strstr(r->name, "hsacl"))
-      for (int i = 0; i < nruns; i++)
-         r->runs[i].writebacks = -1;
+static void
+platform_round_trips(struct platform *p, const int *launches, int nruns)
+{
    int rounds = 0;
    if (!no_round) {
       rounds = launches[nruns - 1] / 10 > 100 ? launches[nruns - 1] / 10 : 100;
@@ -190,18 +211,58 @@ run(cl_platform_id platform, const int *launches, int nruns, struct result *r)
    }
    double t3 = now_us();
    for (int i = 0; i < rounds; i++) {
-      clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
-      clFinish(q);
+      clEnqueueNDRangeKernel(p->q, p->k, 1, NULL, &gsize, &lsize, 0, NULL, NULL);
+      clFinish(p->q);
    }
    double t4 = now_us();
-   r->round_us = rounds ? (t4 - t3) / rounds : 0;
-   r->ok = true;
-   clReleaseMemObject(m);
-   clReleaseKernel(k);
-out:
-   clReleaseProgram(p);
-   clReleaseCommandQueue(q);
-   clReleaseContext(ctx);
+   p->round_us = rounds ? (t4 - t3) / rounds : 0;
+}
+
+static void
+platform_teardown(struct platform *p)
+{
+   for (int i = 0; i < 2; i++)
+      if (p->bufs[i])
+         clReleaseMemObject(p->bufs[i]);
+   if (p->k)
+      clReleaseKernel(p->k);
+   if (p->prog)
+      clReleaseProgram(p->prog);
+   if (p->q)
+      clReleaseCommandQueue(p->q);
+   if (p->ctx)
+      clReleaseContext(p->ctx);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+   double x = *(const double *)a, y = *(const double *)b;
+   return x < y ? -1 : x > y;
+}
+
+/* The median of one field over the repetitions of a run. */
+static double
+median(const struct run_figures *reps, int n, size_t field)
+{
+   double v[MAX_REPEATS];
+   for (int i = 0; i < n; i++)
+      v[i] = *(const double *)((const char *)&reps[i] + field);
+   qsort(v, (size_t)n, sizeof(*v), cmp_double);
+   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void
+platform_medians(struct platform *p, int nruns)
+{
+   for (int r = 0; r < nruns; r++) {
+      struct run_figures *m = &p->runs[r];
+      m->launches = p->reps[r][0].launches;
+      m->enqueue_us = median(p->reps[r], repeats, offsetof(struct run_figures, enqueue_us));
+      m->cpu_us = median(p->reps[r], repeats, offsetof(struct run_figures, cpu_us));
+      m->drain_us = median(p->reps[r], repeats, offsetof(struct run_figures, drain_us));
+      m->writebacks = median(p->reps[r], repeats, offsetof(struct run_figures, writebacks));
+   }
 }
 
 static const char *
@@ -225,13 +286,18 @@ main(int argc, char **argv)
          no_round = true;
       else if (!strcmp(argv[i], "--cold"))
          cold = true;
+      else if (!strncmp(argv[i], "--repeats=", 10) && atoi(argv[i] + 10) > 0)
+         repeats = atoi(argv[i] + 10) < MAX_REPEATS ? atoi(argv[i] + 10) : MAX_REPEATS;
       else if (nruns < MAX_RUNS && atoi(argv[i]) > 0)
          launches[nruns++] = atoi(argv[i]);
    }
    if (nruns == 0) {
       launches[nruns++] = 2000;
-      launches[nruns++] = 20000;
+      launches[nruns++] = 50000;
    }
+   /* --mark brackets one run for a tracer. */
+   if (mark)
+      repeats = 1;
    /* hsacl's software GPU counts its fences into this file (before the platforms load). */
    if (!getenv("HSACL_SIM_CACHE_STATS")) {
       snprintf(counters_path, sizeof(counters_path), "/tmp/hsacl-bench-enqueue-%d",
@@ -240,59 +306,73 @@ main(int argc, char **argv)
    } else {
       snprintf(counters_path, sizeof(counters_path), "%s", getenv("HSACL_SIM_CACHE_STATS"));
    }
-   cl_platform_id plats[8];
+   cl_platform_id ids[8];
    cl_uint n = 0;
-   if (clGetPlatformIDs(8, plats, &n) != CL_SUCCESS || n == 0) {
+   if (clGetPlatformIDs(8, ids, &n) != CL_SUCCESS || n == 0) {
       fprintf(stderr, "no OpenCL platform\n");
       return 1;
    }
-   printf("empty-kernel launches: N enqueues back to back, then one clFinish (not counted); "
-          "%s\n", cold ? "cold (warm-up: 100 launches)" : "warm (after one untimed run of "
-          "the longest N)");
+   if (n > 8)
+      n = 8;
+   printf("launches of a kernel with 4 arguments (2 buffers, int, float) and an empty body: N "
+          "enqueues back to back,\nthen one clFinish (not counted); %s; median of %d "
+          "repetitions\n", cold ? "cold (warm-up: 100 launches)" : "warm (after one untimed "
+          "run of the longest N)", repeats);
    printf("burst: N below hsacl's AQL ring (4096 packets), the enqueue path alone; stream: N "
           "above it,\nwaits for ring space included (wall per enqueue = launch rate); round "
           "trip: enqueue+clFinish\n");
    printf("%-36s %-6s %6s %11s %10s %16s %12s %14s\n", "platform (device)", "run", "N",
           "enqueue us", "(cpu us)", "drain us/launch", "L2 wb/launch", "round trip us");
-   struct result res[8];
+   static struct platform plats[8];
    for (cl_uint i = 0; i < n; i++) {
-      res[i].ok = false;
-      clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, sizeof(res[i].name), res[i].name, NULL);
-      if (only && strncmp(res[i].name, only, strlen(only)))
+      char name[64] = "";
+      clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof(name), name, NULL);
+      if (only && strncmp(name, only, strlen(only)))
          continue;
-      run(plats[i], launches, nruns, &res[i]);
-      if (!res[i].ok) {
-         printf("%-36.36s %s\n", res[i].name, "(no device or build failed)");
+      plats[i].ok = platform_setup(ids[i], &plats[i], launches, nruns);
+      if (!plats[i].ok)
+         printf("%-36.36s %s\n", plats[i].name, "(no device or build failed)");
+   }
+   /* Repetition by repetition, every platform in turn. */
+   for (int rep = 0; rep < repeats; rep++)
+      for (cl_uint i = 0; i < n; i++)
+         for (int r = 0; plats[i].ok && r < nruns; r++)
+            timed_run(&plats[i], launches[r], mark && r == 0, &plats[i].reps[r][rep]);
+   for (cl_uint i = 0; i < n; i++) {
+      if (!plats[i].ok)
          continue;
-      }
+      platform_medians(&plats[i], nruns);
+      platform_round_trips(&plats[i], launches, nruns);
       for (int r = 0; r < nruns; r++) {
-         const struct run_figures *f = &res[i].runs[r];
-         printf("%-36.36s %-6s %6d %11.3f %10.3f %16.3f", r == 0 ? res[i].name : "",
+         const struct run_figures *f = &plats[i].runs[r];
+         printf("%-36.36s %-6s %6d %11.3f %10.3f %16.3f", r == 0 ? plats[i].name : "",
                 run_label(f->launches), f->launches, f->enqueue_us, f->cpu_us, f->drain_us);
          if (f->writebacks >= 0)
             printf(" %12.3f", f->writebacks);
          else
             printf(" %12s", "-");
-         if (r == nruns - 1 && res[i].round_us > 0)
-            printf(" %14.1f", res[i].round_us);
+         if (r == nruns - 1 && plats[i].round_us > 0)
+            printf(" %14.1f", plats[i].round_us);
          printf("\n");
       }
    }
    for (cl_uint i = 0; i < n; i++) {
       for (cl_uint j = 0; j < n; j++) {
-         if (i == j || !res[i].ok || !res[j].ok || !strstr(res[i].name, "hsacl") ||
-             strstr(res[j].name, "hsacl"))
+         const struct platform *a = &plats[i], *b = &plats[j];
+         if (i == j || !a->ok || !b->ok || !a->hsacl || b->hsacl)
             continue;
-         printf("ratio hsacl/%.*s:", (int)strcspn(res[j].name, " "), res[j].name);
+         printf("ratio hsacl/%.*s:", (int)strcspn(b->name, " "), b->name);
          for (int r = 0; r < nruns; r++)
             printf(" %s enqueue %.2fx (cpu %.2fx);", run_label(launches[r]),
-                   res[i].runs[r].enqueue_us / res[j].runs[r].enqueue_us,
-                   res[i].runs[r].cpu_us / res[j].runs[r].cpu_us);
-         if (res[i].round_us > 0 && res[j].round_us > 0)
-            printf(" round trip %.2fx", res[i].round_us / res[j].round_us);
+                   a->runs[r].enqueue_us / b->runs[r].enqueue_us,
+                   a->runs[r].cpu_us / b->runs[r].cpu_us);
+         if (a->round_us > 0 && b->round_us > 0)
+            printf(" round trip %.2fx", a->round_us / b->round_us);
          printf("\n");
       }
    }
+   for (cl_uint i = 0; i < n; i++)
+      platform_teardown(&plats[i]);
    if (counters_path[0] && !strncmp(counters_path, "/tmp/hsacl-bench-enqueue-", 25))
       unlink(counters_path);
    return 0;

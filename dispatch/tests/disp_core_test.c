@@ -10,9 +10,12 @@
  * iteratively (on a thread with a small stack) and in order, in-order and out-of-order;
  * a failed user event fails its dependants without running them; commands in a queue's
  * completion FIFO retire in submission order whatever order their signals reach 0 in; and a
- * command held back on the pending list is submitted once its user event completes.
+ * command held back on the pending list is submitted once its user event completes; and a
+ * command whose work is done when it is submitted completes on the enqueueing thread; and
+ * the object pools' per-thread lists are given back at a thread's exit.
  */
 #include "dispatch/disp.h"
+#include "dispatch/disp_priv.h"
 #include "platform/plat.h"
 #include "runtime/rt.h"
 
@@ -50,6 +53,7 @@ static pthread_cond_t fake_changed = PTHREAD_COND_INITIALIZER;
 static uint64_t generation;
 static struct fake_handler *handlers;
 static atomic_int live_queues;
+static atomic_int registrations; /* hsa_amd_signal_async_handler calls */
 
 static struct fake_signal *
 sig_of(hsa_signal_t s)
@@ -152,6 +156,7 @@ fake_async_handler(hsa_signal_t s, hsa_signal_condition_t cond, hsa_signal_value
    struct fake_handler *h = calloc(1, sizeof(*h));
    if (!h)
       return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+   atomic_fetch_add(&registrations, 1);
    *h = (struct fake_handler){ s, cond, value, fn, arg, NULL };
    pthread_mutex_lock(&fake_lock);
    h->next = handlers;
@@ -365,6 +370,7 @@ struct work {
    size_t index;
    hsa_signal_t signal; /* submit()'s completion signal (HSA commands) */
    atomic_bool submitted;
+   bool done_in_submit; /* submit() finishes the work before it returns */
 };
 
 static atomic_size_t completed;
@@ -394,6 +400,8 @@ work_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_dep
    CHECK(deps == NULL);
    w->signal = signal;
    atomic_store(&w->submitted, true);
+   if (w->done_in_submit)
+      fake_signal_store(signal, 0);
    return CL_SUCCESS;
 }
 
@@ -559,6 +567,69 @@ pending_submit(void)
    CHECK_EQ_INT(disp_ReleaseCommandQueue(q), CL_SUCCESS);
 }
 
+/* A command outside the ring whose work is done when submit() returns (a copy the runtime
+ * ran inside hsa_amd_memory_async_copy) completes on the enqueueing thread: no handler is
+ * registered for it, and its event reads CL_COMPLETE when the enqueue returns. */
+static void
+done_in_submit(void)
+{
+   cl_command_queue q = make_queue(false);
+   struct work w = { .done_in_submit = true };
+   atomic_store(&completed, 0);
+   int before = atomic_load(&registrations);
+   cl_event ev = enqueue(q, DISP_COMMAND_HSA, false, &w, 0, NULL);
+   CHECK_EQ_INT(atomic_load(&registrations) - before, 0);
+   CHECK_EQ_INT((int)atomic_load(&completed), 1);
+   CHECK_EQ_INT(event_status(ev), CL_COMPLETE);
+   CHECK_EQ_INT(disp_Finish(q), CL_SUCCESS);
+   CHECK_EQ_INT(disp_ReleaseEvent(ev), CL_SUCCESS);
+   CHECK_EQ_INT(disp_ReleaseCommandQueue(q), CL_SUCCESS);
+}
+
+/* ---- object pools ----------------------------------------------------------------------- */
+
+static struct disp_pool test_pool = DISP_POOL_INIT(64, 8);
+
+/* On a thread of its own: objects given back are taken again by the thread (its own list,
+ * refilled from the given-back list), zeroed; at the thread's exit its list goes back to
+ * the heap, so the pool counts no object left. */
+static void *
+pool_thread(void *unused)
+{
+   (void)unused;
+   void *objs[4];
+   for (int i = 0; i < 4; i++) {
+      objs[i] = disp__pool_alloc(&test_pool);
+      CHECK(objs[i] != NULL);
+      memset(objs[i], 0xab, 64);
+   }
+   for (int i = 0; i < 4; i++)
+      disp__pool_free(&test_pool, objs[i]);
+   CHECK_EQ_INT((int)atomic_load(&test_pool.count), 4);
+   unsigned char *again = disp__pool_alloc(&test_pool);
+   bool reused = false;
+   for (int i = 0; i < 4; i++)
+      reused |= again == objs[i];
+   CHECK(reused);
+   CHECK(again[0] == 0 && again[63] == 0);
+   disp__pool_free(&test_pool, again);
+   return NULL;
+}
+
+static void
+pool_thread_lists(void)
+{
+   pthread_t t;
+   CHECK(pthread_create(&t, NULL, pool_thread, NULL) == 0);
+   pthread_join(t, NULL);
+   /* Three of the four were in the thread's list at its exit (freed); the one given back
+    * last is on the given-back list. */
+   CHECK_EQ_INT((int)atomic_load(&test_pool.count), 1);
+   void *last = disp__pool_alloc(&test_pool);
+   CHECK(last != NULL);
+   icd_free(last);
+}
+
 int
 main(void)
 {
@@ -570,5 +641,7 @@ main(void)
    chain(true, -42);
    fifo_order();
    pending_submit();
+   done_in_submit();
+   pool_thread_lists();
    return test_main_end();
 }

@@ -258,6 +258,38 @@ test_memory(const test_env *env)
    CHECK_HSA(hsa_amd_memory_unlock(host));
    CHECK(hsa_amd_memory_lock(host, 0, NULL, 0, &agent_ptr) == HSA_STATUS_ERROR_INVALID_ARGUMENT);
 
+   /* Locks inside a lock (at its start, and within) each hold it until they are unlocked,
+    * whichever goes first: the driver locks part of a CL_MEM_USE_HOST_PTR buffer's memory
+    * for a transfer and unlocks it while the buffer's lock stays. */
+   CHECK_HSA(hsa_amd_memory_lock(host, N * 4, &gpu, 1, &agent_ptr));
+   CHECK_HSA(hsa_amd_memory_lock(host, N, &gpu, 1, &agent_ptr));
+   CHECK_HSA(hsa_amd_memory_lock(host + 64, 100, &gpu, 1, &agent_ptr));
+   CHECK(agent_ptr == host + 64);
+   CHECK_HSA(hsa_amd_memory_unlock(host));
+   CHECK_HSA(hsa_amd_memory_unlock(host + 64));
+   CHECK_HSA(hsa_amd_pointer_info(host + N - 1, &info, NULL, NULL, NULL));
+   CHECK(info.type == HSA_EXT_POINTER_TYPE_LOCKED);
+   CHECK_HSA(hsa_amd_memory_lock(host + 8, 8, &gpu, 1, &agent_ptr));
+   CHECK_HSA(hsa_amd_memory_unlock(host)); /* the outer lock goes first */
+   CHECK_HSA(hsa_amd_pointer_info(host + N - 1, &info, NULL, NULL, NULL));
+   CHECK(info.type == HSA_EXT_POINTER_TYPE_LOCKED);
+   CHECK_HSA(hsa_amd_memory_unlock(host + 8));
+   CHECK_HSA(hsa_amd_pointer_info(host, &info, NULL, NULL, NULL));
+   CHECK(info.type == HSA_EXT_POINTER_TYPE_UNKNOWN);
+
+   /* A lock overlapping another's end (two transfers in flight from overlapping host
+    * ranges): copies of it reach past the first lock's end. */
+   uint32_t *dev2;
+   CHECK_HSA(hsa_amd_memory_pool_allocate(env->device_pool, N * 2, 0, (void **)&dev2));
+   CHECK_HSA(hsa_amd_memory_lock(host, N * 2, &gpu, 1, &agent_ptr));
+   CHECK_HSA(hsa_amd_memory_lock(host + N / 4, N * 2, &gpu, 1, &agent_ptr));
+   CHECK_HSA(hsa_memory_copy(dev2, agent_ptr, N * 2));
+   CHECK_HSA(hsa_memory_copy(back, dev2, N * 2));
+   CHECK(memcmp(back, host + N / 4, N * 2) == 0);
+   CHECK_HSA(hsa_amd_memory_unlock(host + N / 4));
+   CHECK_HSA(hsa_amd_memory_unlock(host));
+   CHECK_HSA(hsa_amd_memory_pool_free(dev2));
+
    free(host);
    free(back);
 }
@@ -405,6 +437,23 @@ test_async_copy(const test_env *env)
 
    CHECK(hsa_amd_memory_async_copy(dev, env->gpu, a, env->cpu, N + 1, 0, NULL, up) ==
          HSA_STATUS_ERROR_INVALID_ARGUMENT);
+
+   /* A small copy whose dependencies are met is done when the call returns (no worker
+    * hand-off), profiled like the others; one whose dependency is not met waits. */
+   memset(b, 0, N);
+   hsa_signal_store_screlease(up, 1);
+   hsa_signal_store_screlease(down, 1);
+   CHECK_HSA(hsa_amd_memory_async_copy(dev, env->gpu, a + 1, env->cpu, 4096, 1, &gate, up));
+   CHECK(hsa_signal_load_scacquire(up) == 0);
+   CHECK_HSA(hsa_amd_profiling_get_async_copy_time(up, &t));
+   CHECK(t.start != 0 && t.end >= t.start);
+   hsa_signal_store_screlease(gate, 1);
+   CHECK_HSA(hsa_amd_memory_async_copy(b, env->cpu, dev, env->gpu, 4096, 1, &gate, down));
+   CHECK(hsa_signal_load_scacquire(down) == 1);
+   hsa_signal_store_screlease(gate, 0);
+   CHECK(hsa_signal_wait_scacquire(down, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
+                                   HSA_WAIT_STATE_BLOCKED) == 0);
+   CHECK(memcmp(a + 1, b, 4096) == 0);
 
    /* Ranges that wrap the address space are refused at submission (issue #17: a wrapped
     * rectangle crashed the copy worker). */

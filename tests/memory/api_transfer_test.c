@@ -2,12 +2,16 @@
  * tests/memory/api_transfer_test.c — buffer commands through the loader on the software GPU:
  * read/write/copy/fill and their rectangular forms, map/unmap (blocking and not,
  * CL_MAP_WRITE_INVALIDATE_REGION), migrate, ordering behind user events, and the error
- * codes of OpenCL 3.0 API §5.2.2–§5.2.4, on device-only and host-visible buffers.
+ * codes of OpenCL 3.0 API §5.2.2–§5.2.4, on device-only and host-visible buffers; reads
+ * and writes of device-only buffers straight from and into the application's memory
+ * (memory/mem_transfer.c, "direct"): unaligned, overlapping in time, from a
+ * CL_MEM_USE_HOST_PTR buffer's memory, and past the staging cache without new pages.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
 #include <stdint.h>
+#include <sys/resource.h>
 
 #include "hsacl_test.h"
 
@@ -132,6 +136,126 @@ exercise(cl_mem_flags flags, const char *label)
    free(host);
    free(back);
    free(use);
+}
+
+static long
+minor_faults(void)
+{
+   struct rusage ru;
+   getrusage(RUSAGE_SELF, &ru);
+   return ru.ru_minflt;
+}
+
+/* Sums a (the buffer's whole length) into b[0]: a kernel the GPU runs on a USE_HOST_PTR
+ * buffer, so its memory must still be locked for the GPU. */
+static const char *sum_source =
+   "kernel void sum(global const uint *a, global uint *b, uint n) {\n"
+   "   uint s = 0;\n"
+   "   for (uint i = 0; i < n; i++) s += a[i];\n"
+   "   b[0] = s;\n"
+   "}\n";
+
+/* Direct reads and writes of a device-only buffer (at least PIN_MIN bytes, or from HSA
+ * memory): unaligned both sides, several in flight from one host range (locks nested in
+ * others), from the memory of a USE_HOST_PTR buffer, which keeps its own lock. */
+static void
+test_direct(void)
+{
+   enum { N = 1 << 20 };
+   cl_int err;
+   unsigned char *host = malloc(N + 64), *back = malloc(N + 64), *use = malloc(N);
+   fill_pattern(host, N + 64, 11);
+   fill_pattern(use, N, 12);
+   cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N, NULL, &err);
+   cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N, NULL, &err);
+   cl_mem u = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, N, use, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   /* Unaligned: 600 KiB from host + 7 to offset 1001, back into back + 3. */
+   const size_t part = 600 << 10;
+   CHECK_EQ_INT(clEnqueueWriteBuffer(q, a, CL_TRUE, 0, N, host + 64, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueWriteBuffer(q, a, CL_TRUE, 1001, part, host + 7, 0, NULL, NULL),
+                CL_SUCCESS);
+   memset(back, 0, N + 64);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, a, CL_TRUE, 1000, part + 2, back + 3, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK(back[3] == host[64 + 1000] && !memcmp(back + 4, host + 7, part) &&
+         back[4 + part] == host[64 + 1001 + part] && back[0] == 0 && back[5 + part] == 0);
+   /* Three writes in flight from one range: the whole, a prefix, a middle part. */
+   cl_event ev[3];
+   CHECK_EQ_INT(clEnqueueWriteBuffer(q, a, CL_FALSE, 0, N, host, 0, NULL, &ev[0]), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueWriteBuffer(q, b, CL_FALSE, 0, N / 2, host, 0, NULL, &ev[1]),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueWriteBuffer(q, b, CL_FALSE, N / 2, N / 2, host + N / 4, 0, NULL,
+                                     &ev[2]), CL_SUCCESS);
+   CHECK_EQ_INT(clWaitForEvents(3, ev), CL_SUCCESS);
+   for (int i = 0; i < 3; i++)
+      clReleaseEvent(ev[i]);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, a, CL_TRUE, 0, N, back, 0, NULL, NULL), CL_SUCCESS);
+   CHECK(!memcmp(back, host, N));
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, b, CL_TRUE, 0, N, back, 0, NULL, NULL), CL_SUCCESS);
+   CHECK(!memcmp(back, host, N / 2) && !memcmp(back + N / 2, host + N / 4, N / 2));
+   /* From and into the USE_HOST_PTR buffer's memory (a part of its lock, and the whole). */
+   CHECK_EQ_INT(clEnqueueWriteBuffer(q, a, CL_TRUE, 0, N / 2, use, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, a, CL_TRUE, 0, N, back, 0, NULL, NULL), CL_SUCCESS);
+   CHECK(!memcmp(back, use, N / 2) && !memcmp(back + N / 2, host + N / 2, N / 2));
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, b, CL_TRUE, 0, N, use, 0, NULL, NULL), CL_SUCCESS);
+   CHECK(!memcmp(use, host, N / 2) && !memcmp(use + N / 2, host + N / 4, N / 2));
+   /* The buffer's memory is still the GPU's: a kernel sums it. */
+   cl_program prog = clCreateProgramWithSource(ctx, 1, &sum_source, NULL, &err);
+   CHECK_EQ_INT(clBuildProgram(prog, 1, &device, NULL, NULL, NULL), CL_SUCCESS);
+   cl_kernel k = clCreateKernel(prog, "sum", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_uint n = N / 4, want = 0, got = 0;
+   for (cl_uint i = 0; i < n; i++) {
+      cl_uint w;
+      memcpy(&w, use + 4 * i, 4);
+      want += w;
+   }
+   clSetKernelArg(k, 0, sizeof(u), &u);
+   clSetKernelArg(k, 1, sizeof(a), &a);
+   clSetKernelArg(k, 2, sizeof(n), &n);
+   size_t one = 1;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, a, CL_TRUE, 0, 4, &got, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(got, want);
+   clReleaseKernel(k);
+   clReleaseProgram(prog);
+   clReleaseMemObject(u);
+   clReleaseMemObject(b);
+   clReleaseMemObject(a);
+   free(use);
+   free(back);
+   free(host);
+}
+
+/* A read and a write larger than the staging cache's largest block (64 MiB) take no new
+ * pages once the buffer and the host memory have been touched: they copy directly (staged,
+ * each took a fresh 96 MiB: 24,576 page faults). */
+static void
+test_large_no_faults(void)
+{
+   const size_t n = 96u << 20;
+   cl_int err;
+   unsigned char *host = malloc(n), *back = malloc(n);
+   fill_pattern(host, n, 21);
+   memset(back, 0, n);
+   cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueWriteBuffer(q, a, CL_TRUE, 0, n, host, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, a, CL_TRUE, 0, n, back, 0, NULL, NULL), CL_SUCCESS);
+   CHECK(!memcmp(back, host, n));
+   host[12345] ^= 0xff;
+   long before = minor_faults();
+   CHECK_EQ_INT(clEnqueueWriteBuffer(q, a, CL_TRUE, 0, n, host, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, a, CL_TRUE, 0, n, back, 0, NULL, NULL), CL_SUCCESS);
+   long faults = minor_faults() - before;
+   CHECK(back[12345] == host[12345]);
+   if (faults >= 2048)
+      fprintf(stderr, "a %zu MiB write and read took %ld page faults\n", n >> 20, faults);
+   CHECK(faults < 2048);
+   clReleaseMemObject(a);
+   free(back);
+   free(host);
 }
 
 static void
@@ -348,6 +472,8 @@ main(void)
    exercise(CL_MEM_READ_WRITE, "device buffer");
    exercise(CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, "ALLOC_HOST_PTR buffer");
    exercise(CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, "USE_HOST_PTR buffer");
+   test_direct();
+   test_large_no_faults();
    test_user_event_orders_write();
    test_errors();
    test_rect_overflow();
