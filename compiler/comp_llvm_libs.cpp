@@ -13,6 +13,9 @@
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
@@ -332,13 +335,50 @@ fillControlModule(llvm::Module &m, const std::string &dataLayout, const Target &
    add("__oclc_correctly_rounded_sqrt32", 8, o.correctly_rounded_sqrt);
 }
 
+// ocml writes a few constants as the exact product of two floats and adds them with its
+// multiply-add, expecting the single rounding of a fused multiply-add: atan, asin and acos
+// take pi/2 (or pi) - a as __ocml_fmuladd_f32(0x1.ddcb02p-1f, 0x1.aee9d6p+0f, -a), a product
+// that is pi/2 to about 48 bits. llvm.fmuladd lets the optimiser fuse or not, and InstCombine
+// folds a product of two constants to one rounded float: pi/2 then carries its 0.37-ulp
+// rounding error into a result half its size, and float atan was 1.9 ulp from the correctly
+// rounded value where ocml's design gives 0.9 (pyopencl's test_clmath::test_atan failed).
+// Where the processor fuses at a multiply-add's cost (fast FMA; f64 FMA always is) such a
+// call becomes llvm.fma, the fusion the backend would have chosen for a variable product.
+static void
+fuseConstantProducts(llvm::Module &m, const Target &t)
+{
+   const bool fastF32 = t.arch & llvm::AMDGPU::FEATURE_FAST_FMA_F32;
+   std::vector<llvm::CallInst *> sites;
+   for (llvm::Function &f : m)
+      for (llvm::BasicBlock &bb : f)
+         for (llvm::Instruction &inst : bb) {
+            auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
+            llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+            if (!callee || call->arg_size() != 3 ||
+                !llvm::isa<llvm::ConstantFP>(call->getArgOperand(0)) ||
+                !llvm::isa<llvm::ConstantFP>(call->getArgOperand(1)))
+               continue;
+            llvm::StringRef name = callee->getName();
+            if ((name == "__ocml_fmuladd_f32" && fastF32) || name == "__ocml_fmuladd_f64")
+               sites.push_back(call);
+         }
+   for (llvm::CallInst *call : sites) {
+      llvm::IRBuilder<> b(call);
+      llvm::Value *fma = b.CreateIntrinsic(
+         llvm::Intrinsic::fma, { call->getType() },
+         { call->getArgOperand(0), call->getArgOperand(1), call->getArgOperand(2) });
+      call->replaceAllUsesWith(fma);
+      call->eraseFromParent();
+   }
+}
+
 // Links the device libraries into `m` as clang's -mlink-builtin-bitcode does
 // (BackendConsumer::LinkInModules): only what is still undefined linked (DeviceLib::subset,
 // then llvm::Linker with LinkOnlyNeeded), the build's default function attributes merged
 // into every function linked, and what was linked internalized. Order: overrides (the
 // mangled OpenCL builtins they redefine then resolve to them, not to opencl.bc), opencl,
 // ocml, overrides again (for __ockl_get_local_linear_id, referenced only by what opencl.bc
-// brought in), ockl, oclc.
+// brought in), ockl, oclc. Then fuseConstantProducts.
 bool
 linkDeviceLibs(clang::CompilerInstance &ci, const Globals &g, const Target &t,
                const comp__options &o, bool daz, llvm::Module &m, llvm::raw_ostream &logOS)
@@ -394,6 +434,7 @@ linkDeviceLibs(clang::CompilerInstance &ci, const Globals &g, const Target &t,
                f, ci.getCodeGenOpts(), ci.getLangOpts(), ci.getTargetOpts(),
                /*WillInternalize=*/true);
    }
+   fuseConstantProducts(m, t);
    return true;
 }
 

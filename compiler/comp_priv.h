@@ -90,6 +90,13 @@ enum comp_status
 comp__spirv_lower(const uint32_t *words, size_t num_words, bool swapped, uint32_t **out,
                   size_t *out_words, char **why);
 
+/* Reorders, in place, the blocks of each function of the module `words` (either byte
+ * order; not yet validated) so that every block comes after its dominators, the entry
+ * first, as SPIR-V's validation rules require of the layout (comp_spirv_order.c). A
+ * function already in order, or one it cannot read, is left as it is. */
+void
+comp__spirv_order_blocks(uint32_t *words, size_t num_words);
+
 /* Identifies the translator executable for kernel cache keys (comp_spirv.c). */
 void
 comp__spirv_translator_identity(char *buf, size_t size);

@@ -25,7 +25,9 @@
  * executable (tests use it to check the error when it is missing).
  *
  * Normalization: see normalize() (OpAtomicCompareExchangeWeak in SPIR-V 1.4 modules) and
- * strip_debug_info() (the OpenCL.DebugInfo.100 instructions, cl_khr_spirv_extended_debug_info).
+ * strip_debug_info() (the OpenCL.DebugInfo.100 instructions, cl_khr_spirv_extended_debug_info)
+ * and comp__spirv_order_blocks() (blocks out of dominance order, as llvm-spirv-15 writes
+ * some optimised code: comp_spirv_order.c).
  * Lowering: the SPIR-V 1.4 instructions the translator cannot read are rewritten after
  * validation and specialization (comp_spirv_lower.c).
  *
@@ -571,6 +573,7 @@ comp__spirv_check(const void *il, size_t size, struct comp__spirv_info *info, ch
       copy[i] = info->swapped ? __builtin_bswap32(in[i]) : in[i];
    normalize(copy, size / 4, false);
    size_t words = strip_debug_info(copy, size / 4, false);
+   comp__spirv_order_blocks(copy, words);
    st = run_validator(copy, words * 4, info->minor, why);
    free(copy);
    if (st != COMP_OK)
@@ -689,6 +692,7 @@ specialize(const void *il, size_t size, const struct comp_spec_constant *sc, siz
    bool swap = info.swapped;
    normalize(w, size / 4, swap);
    size = strip_debug_info(w, size / 4, swap) * 4;
+   comp__spirv_order_blocks(w, size / 4);
    *out_size = size;
    for (size_t k = 0; k < num_sc; k++) {
       struct spec_slot slot;

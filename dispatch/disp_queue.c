@@ -40,6 +40,22 @@ queue_error_callback(hsa_status_t status, hsa_queue_t *source, void *data)
    disp__runtime_callback_leave();
 }
 
+/* What the application's user can do about a fault of `status`, for the log and pfn_notify.
+ * The software GPU stops a dispatch that runs past its watchdog (HSACL_SIM_WATCHDOG, 60 s
+ * by default) as a hung queue's reset: ROCr and the software runtime both report it as
+ * HSA_STATUS_ERROR_EXCEPTION, the status of a trap, and give the driver nothing else to tell
+ * the two apart. A long benchmark or a big problem on the slow software GPU meets the limit
+ * with a correct kernel, so the message says how to raise it. */
+static const char *
+fault_hint(hsa_status_t status)
+{
+   if (status != HSA_STATUS_ERROR_EXCEPTION)
+      return "";
+   return ": a trap in the kernel, or, on the software GPU, a dispatch its watchdog stopped "
+          "(HSACL_SIM_WATCHDOG seconds, 60 by default: set HSACL_SIM_WATCHDOG=seconds to "
+          "allow longer kernels, 0 to disable it)";
+}
+
 static void
 queue_error_callback_body(hsa_status_t status, hsa_queue_t *source, void *data)
 {
@@ -47,9 +63,9 @@ queue_error_callback_body(hsa_status_t status, hsa_queue_t *source, void *data)
    const struct rt_hsa *hsa = rt_hsa();
    const char *msg = NULL;
    hsa->hsa_status_string(status, &msg);
-   char info[512];
+   char info[768];
    snprintf(info, sizeof(info), "a command of queue %p faulted on the device: HSA status 0x%x "
-            "(%s)", (void *)q, (unsigned)status, msg ? msg : "?");
+            "(%s)%s", (void *)q, (unsigned)status, msg ? msg : "?", fault_hint(status));
    icd_log(ICD_LOG_ERROR, "dispatch", "%s", info);
    /* Before any command fails: whoever sees a failed event finds the context notified. */
    plat_context_notify(q->context, info);

@@ -21,6 +21,13 @@
  * the translator cannot read (hsacl rewrites them: comp_spirv_lower.c).
  * shuffle_mixed.spv: OpVectorShuffle of a 2- and a 4-component vector (and of a 4 and a 2),
  * which the translator cannot read either.
+ * Block order: block_order.spv has blocks before the blocks that dominate them, which the
+ * validator refuses and hsacl reorders (comp_spirv_order.c); it builds and computes what its
+ * comment says, while block_order_bad.spv, the same layout and a value used where its
+ * definition does not dominate, is still refused (CL_INVALID_VALUE). il_reduce.spv is what
+ * clang-15 -O1 and llvm-spirv-15 make of a local-memory reduction (il_reduce.cl): the
+ * translator writes a loop's exit block before the latch that dominates it; every group's
+ * sum is checked.
  * The device queries name the extensions, SPV_KHR_linkonce_odr, SPV_KHR_expect_assume and
  * OpenCL.DebugInfo.100.
  */
@@ -284,6 +291,90 @@ out:
    clReleaseProgram(p);
 }
 
+static void
+test_block_order(void)
+{
+   cl_program p = module("block_order.spv");
+   cl_uint out[N];
+   if (p && build_expect(p, "", CL_SUCCESS) == CL_SUCCESS && run(p, "block_order", false, 0, out)) {
+      unsigned bad = 0;
+      for (cl_uint g = 0; g < N; g++) {
+         cl_uint v = g % 2 == 0 ? 3 * g : (g & 3) == 1 ? g + 100 : g + 200;
+         for (cl_uint i = 0; i < (g & 7); i++)
+            v += i;
+         bad += out[g] != v;
+      }
+      if (bad)
+         fprintf(stderr, "block_order: %u of %d values wrong (out[5] = %u)\n", bad, N, out[5]);
+      CHECK_EQ_INT(bad, 0);
+   }
+   if (p)
+      clReleaseProgram(p);
+
+   char path[4096];
+   snprintf(path, sizeof(path), "%s/block_order_bad.spv", dir);
+   size_t size = 0;
+   void *il = test_read_file(path, &size);
+   CHECK(il != NULL);
+   cl_int err = CL_SUCCESS;
+   p = il ? clCreateProgramWithIL(context, il, size, &err) : NULL;
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   CHECK(p == NULL);
+   if (p)
+      clReleaseProgram(p);
+   free(il);
+}
+
+/* reduce(in, out, local tmp) of il_reduce.cl: out[group] = sum of in[] over the group. */
+static void
+test_reduce(void)
+{
+   enum { GROUP = 64, GROUPS = N / GROUP };
+   cl_program p = module("il_reduce.spv");
+   cl_int err;
+   cl_kernel k = NULL;
+   cl_mem in = NULL, out = NULL;
+   if (!p || build_expect(p, "", CL_SUCCESS) != CL_SUCCESS)
+      goto out;
+   k = clCreateKernel(p, "reduce", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_float host[N], sums[GROUPS];
+   for (int i = 0; i < N; i++)
+      host[i] = (cl_float)(i % 17) - 3.0f; /* small integers: every order sums exactly */
+   in = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(host), host,
+                       &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   out = clCreateBuffer(context, CL_MEM_WRITE_ONLY, sizeof(sums), NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   if (!k || !in || !out)
+      goto out;
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(in), &in), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof(out), &out), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 2, GROUP * sizeof(cl_float), NULL), CL_SUCCESS);
+   size_t global = N, local = GROUP;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof(sums), sums, 0, NULL, NULL),
+                CL_SUCCESS);
+   for (int grp = 0; grp < GROUPS; grp++) {
+      cl_float want = 0;
+      for (int i = 0; i < GROUP; i++)
+         want += host[grp * GROUP + i];
+      if (sums[grp] != want)
+         fprintf(stderr, "reduce: group %d sums to %g, not %g\n", grp, sums[grp], want);
+      CHECK(sums[grp] == want);
+   }
+out:
+   if (in)
+      clReleaseMemObject(in);
+   if (out)
+      clReleaseMemObject(out);
+   if (k)
+      clReleaseKernel(k);
+   if (p)
+      clReleaseProgram(p);
+}
+
 /* `name` is one of the strings of the array query `param`. */
 static bool
 listed(cl_device_info param, const char *name)
@@ -334,6 +425,8 @@ main(int argc, char **argv)
    test_expect_assume();
    test_null_scalars();
    test_shuffle_mixed();
+   test_block_order();
+   test_reduce();
    clReleaseCommandQueue(queue);
    clReleaseContext(context);
    return test_main_end();

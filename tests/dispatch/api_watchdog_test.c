@@ -4,8 +4,10 @@
  *  - queues share the GPU: while queue A's kernel spins, queue B's kernels start and finish
  *    (before, B's kernel never started: one dispatch at a time owned the interpreter);
  *  - the watchdog: A's kernel is stopped after the limit as a queue error; its event fails,
- *    a command that depends on it fails, the context's pfn_notify is called, and A, B and the
- *    process keep working.
+ *    a command that depends on it fails, the context's pfn_notify is called with a message
+ *    that says how to raise the limit, its profiling times are refused (so a benchmark that
+ *    times with events, as clpeak --use-event-timer does, reports no figure), and A, B and
+ *    the process keep working.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -22,6 +24,7 @@ static const char *source =
    "kernel void add1(global int *a) { a[get_global_id(0)] += 1; }\n";
 
 static _Atomic int notified;
+static char notified_text[1024];
 
 static void CL_CALLBACK
 notify(const char *errinfo, const void *info, size_t cb, void *user)
@@ -30,6 +33,8 @@ notify(const char *errinfo, const void *info, size_t cb, void *user)
    (void)cb;
    (void)user;
    fprintf(stderr, "pfn_notify: %s\n", errinfo);
+   if (atomic_load(&notified) == 0)
+      snprintf(notified_text, sizeof(notified_text), "%s", errinfo);
    atomic_fetch_add(&notified, 1);
 }
 
@@ -54,7 +59,9 @@ main(void)
       return 1;
    }
    cl_context ctx = clCreateContext(NULL, 1, &device, notify, NULL, &err);
-   cl_command_queue qa = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
+   const cl_queue_properties profiling[] = { CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE,
+                                              0 };
+   cl_command_queue qa = clCreateCommandQueueWithProperties(ctx, device, profiling, &err);
    cl_command_queue qb = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
    cl_program prog = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
    CHECK_EQ_INT(clBuildProgram(prog, 1, &device, NULL, NULL, NULL), CL_SUCCESS);
@@ -118,6 +125,11 @@ main(void)
    clWaitForEvents(1, &e_read);
    CHECK(status_of(e_read) < 0);
    CHECK(atomic_load(&notified) >= 1);
+   CHECK(strstr(notified_text, "HSACL_SIM_WATCHDOG=seconds") != NULL);
+   cl_ulong end = 0;
+   CHECK_EQ_INT(clGetEventProfilingInfo(e_spin, CL_PROFILING_COMMAND_END, sizeof(end), &end,
+                                        NULL),
+                CL_PROFILING_INFO_NOT_AVAILABLE);
 
    /* Both queues and the process work on. */
    CHECK_EQ_INT(clEnqueueNDRangeKernel(qa, add1, 1, NULL, &gn, NULL, 0, NULL, NULL),
