@@ -39,6 +39,7 @@ typedef struct sim_target {
     * which ROCr turns into the processor name (amd_topology.cpp). */
    uint32_t gfx_target_version;
    uint32_t elf_mach;           /* EF_AMDGPU_MACH_AMDGCN_* of its code objects */
+   bool sramecc;                /* the board's SRAM ECC setting, as isa_name says */
    uint8_t wave_size;           /* lanes of a wave: 64 on gfx9 */
    /* CDNA: a second register file of AGPRs (ACC VGPRs) per lane, unified with the VGPRs on
     * gfx90a: a kernel's AGPRs follow its VGPRs at COMPUTE_PGM_RSRC3.ACCUM_OFFSET. */

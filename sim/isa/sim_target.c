@@ -40,6 +40,7 @@ static const sim_target targets[SIM_TARGET_COUNT] = {
       .isa_name = "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-",
       .gfx_target_version = 90010,
       .elf_mach = 0x3f,
+      .sramecc = true,
       .wave_size = 64,
       .agprs = true,
       .unified_agprs = true,
