@@ -167,3 +167,51 @@ sim__op_v_pk_mov_b32(sim_wave *w, const sim_inst *in)
    row_write(w, in, in->vdst, lo);
    row_write(w, in, in->vdst + 1, hi);
 }
+
+/* ---- Dot products accumulating into the destination (VOP2 / their VOP3 forms) -----------
+ * D = dot(S0, S1) + D: the gfx906 VOP3P dot product with the destination as S2, each source
+ * the whole dword (both halves for the f16 one), no op_sel. */
+void sim__op_v_dot2_f32_f16(sim_wave *, const sim_inst *);
+void sim__op_v_dot2_i32_i16(sim_wave *, const sim_inst *);
+void sim__op_v_dot4_i32_i8(sim_wave *, const sim_inst *);
+void sim__op_v_dot8_i32_i4(sim_wave *, const sim_inst *);
+
+static sim_inst
+dotc(const sim_inst *in)
+{
+   sim_inst t = *in;
+   t.src[2] = SIM_SRC_VGPR + in->vdst;
+   t.op_sel = 0;
+   t.op_sel_hi = 7;
+   t.neg &= 3;
+   t.neg_hi = 0;
+   return t;
+}
+
+void
+sim__op_v_dot2c_f32_f16(sim_wave *w, const sim_inst *in)
+{
+   sim_inst t = dotc(in);
+   sim__op_v_dot2_f32_f16(w, &t);
+}
+
+void
+sim__op_v_dot2c_i32_i16(sim_wave *w, const sim_inst *in)
+{
+   sim_inst t = dotc(in);
+   sim__op_v_dot2_i32_i16(w, &t);
+}
+
+void
+sim__op_v_dot4c_i32_i8(sim_wave *w, const sim_inst *in)
+{
+   sim_inst t = dotc(in);
+   sim__op_v_dot4_i32_i8(w, &t);
+}
+
+void
+sim__op_v_dot8c_i32_i4(sim_wave *w, const sim_inst *in)
+{
+   sim_inst t = dotc(in);
+   sim__op_v_dot8_i32_i4(w, &t);
+}
