@@ -215,3 +215,23 @@ sim__op_v_dot8c_i32_i4(sim_wave *w, const sim_inst *in)
    sim_inst t = dotc(in);
    sim__op_v_dot8_i32_i4(w, &t);
 }
+
+/* ---- L2 write-back and invalidate (MUBUF, no operands) -----------------------------------
+ * gfx90a's system-scope release writes the L2 back with buffer_wbl2 and its acquire
+ * invalidates it with buffer_invl2 (AMDGPUUsage, "Memory Model GFX90A, GFX942"). The
+ * interpreter's L2 (the checking mode, sim_cache.c) holds only coarse-grained memory, which
+ * HSA makes coherent with the host and other agents only at dispatch boundaries, where the
+ * CP's fences write it back and invalidate it; fine-grained memory, which a kernel shares
+ * with the host while it runs, is not cached. So these change nothing another agent may
+ * look at before the dispatch ends: the lines stay as they are until the CP's fence. */
+void
+sim__op_buffer_wbl2(sim_wave *w, const sim_inst *in)
+{
+   (void)w, (void)in;
+}
+
+void
+sim__op_buffer_invl2(sim_wave *w, const sim_inst *in)
+{
+   (void)w, (void)in;
+}
