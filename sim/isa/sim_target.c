@@ -12,7 +12,9 @@
  * COMPUTE_PGM_RSRC1 table: gfx906 256 VGPRs in granules of 4; gfx90a 512 unified
  * VGPR/AGPR registers in granules of 8.
  */
+#include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include "sim_isa.h"
 
@@ -75,10 +77,23 @@ sim__target_by_name(const char *name)
    return NULL;
 }
 
+static char target_names[64];
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void
+names_init(void)
+{
+   size_t n = 0;
+   for (unsigned i = 0; i < SIM_TARGET_COUNT; i++)
+      n += (size_t)snprintf(target_names + n, sizeof(target_names) - n, "%s%s", i ? ", " : "",
+                            targets[i].name);
+}
+
 const char *
 sim__target_names(void)
 {
-   return "gfx906, gfx90a";
+   pthread_once(&names_once, names_init);
+   return target_names;
 }
 
 /* Written by the front end before it dispatches on the agent, read by dispatches. */
