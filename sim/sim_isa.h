@@ -1,7 +1,8 @@
 /*
  * sim/sim_isa.h — the contract between the two halves of the software HSA runtime:
- * the runtime (agents, pools, signals, queues, loader: sim/sim_*.c) and the gfx906
- * wave interpreter (sim/isa/). Neither half includes the other's private header.
+ * the runtime (agents, pools, signals, queues, loader: sim/sim_*.c) and the wave
+ * interpreter of the targets below (sim/isa/). Neither half includes the other's private
+ * header.
  *
  * Address spaces. Every address the GPU agent sees is a 64-bit GPU virtual address.
  * Device-pool memory has a host-visible view that is PROT_NONE unless the CPU agent was

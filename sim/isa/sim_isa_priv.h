@@ -3,8 +3,10 @@
  * targets (sim_isa.h's sim_target: gfx906, gfx90a); a wave reads its own in w->target.
  *
  * Layout follows AMD's "Vega" / "Vega 7nm" Instruction Set Architecture reference guides
- * (cited as [ISA] with the chapter): one opcode list (sim_opcodes.def) expanded into the
- * enum, names, decoder tables and the handler table; one source file per encoding family.
+ * (cited as [ISA] with the chapter), and AMD's CDNA2 guide for gfx90a: one opcode list
+ * over every target's mnemonics (sim_opcodes.def) expanded into the enum, names and the
+ * handler table, each target's rows (sim_opcodes_<target>.def) into its decoder table; one
+ * source file per encoding family (sim_cdna.c: what gfx90a adds).
  *
  * Handlers. Every opcode `m` is executed by `void sim__op_m(sim_wave *, const sim_inst *)`.
  * Handlers are found by name: the handler table takes the address of a weak, hidden
