@@ -1,8 +1,8 @@
 /*
  * gfx90a (CDNA2) instruction tests: the AGPRs (v_accvgpr_*, the ACC bit of memory
- * instructions), packed FP32, v_fmac_f64, the accumulating dot products, the per-target
- * decode tables, and a dispatch with ACCUM_OFFSET and packed work-item IDs. Results worked
- * by hand in the comments.
+ * instructions), packed FP32, v_fmac_f64, the accumulating dot products, float atomics, the
+ * per-target decode tables, and a dispatch with ACCUM_OFFSET and packed work-item IDs.
+ * Results worked by hand in the comments.
  */
 #include "sim_isa_test.h"
 
@@ -186,9 +186,58 @@ TEST(dispatch_packed_ids)
    CHECK_EQ(t_dispatch_kd(3, past, rsrc, wg, 1, ka), SIM_FAULT_ILLEGAL_INSTRUCTION);
 }
 
+/* Float atomics (GLC returns the old value). 64 lanes add 0.25 to one double holding 1.5, in
+ * lane order: lane l reads 1.5 + 0.25 l and the double ends at 1.5 + 16 = 17.5. min/max_f64
+ * of 31.5 into a double per lane holding l: min(l, 31.5), max(l, 31.5). 64 x 0.5f onto
+ * 2.0f: 34.0f. flat_atomic_add_f64 of 0.25 from 64 lanes onto -1.0: 15.0. */
+TEST(fp_atomics)
+{
+   sim_wave *w = t_wave_target(gfx90a());
+   const uint32_t rw = SIM_ALLOC_READ | SIM_ALLOC_WRITE;
+   double *one = t_alloc(8, rw), *lo = t_alloc(64 * 8, rw), *hi = t_alloc(64 * 8, rw);
+   double *flat = t_alloc(8, rw);
+   float *f = t_alloc(4, rw);
+   *one = 1.5, *flat = -1.0, *f = 2.0f;
+   double quarter = 0.25, bound = 31.5;
+   uint64_t uq, ub, uf = (uint64_t)(uintptr_t)flat;
+   memcpy(&uq, &quarter, 8), memcpy(&ub, &bound, 8);
+   for (unsigned l = 0; l < 64; l++) {
+      lo[l] = hi[l] = l;
+      w->v[0][l] = 0, w->v[1][l] = 8 * l;
+      w->v[2][l] = (uint32_t)uq, w->v[3][l] = (uint32_t)(uq >> 32);
+      w->v[4][l] = (uint32_t)ub, w->v[5][l] = (uint32_t)(ub >> 32);
+      w->v[6][l] = t_u(0.5f);
+      w->v[10][l] = (uint32_t)uf, w->v[11][l] = (uint32_t)(uf >> 32);
+   }
+   const void *base[4] = {one, lo, hi, f};
+   for (unsigned i = 0; i < 4; i++) {
+      uint64_t a = (uint64_t)(uintptr_t)base[i];
+      w->s[2 + 2 * i] = (uint32_t)a, w->s[3 + 2 * i] = (uint32_t)(a >> 32);
+   }
+   CHECK_EQ(t_run(w, "global_atomic_add_f64 v[12:13], v0, v[2:3], s[2:3] glc\n"
+                     "global_atomic_min_f64 v1, v[4:5], s[4:5]\n"
+                     "global_atomic_max_f64 v1, v[4:5], s[6:7]\n"
+                     "global_atomic_add_f32 v0, v6, s[8:9]\n"
+                     "flat_atomic_add_f64 v[10:11], v[2:3]\n"
+                     "s_waitcnt vmcnt(0) lgkmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK(*one == 17.5);
+   for (unsigned l = 0; l < 64; l += 7) {
+      uint64_t u = w->v[12][l] | (uint64_t)w->v[13][l] << 32;
+      double old;
+      memcpy(&old, &u, 8);
+      CHECK(old == 1.5 + 0.25 * l);
+      CHECK(lo[l] == (l < 31.5 ? (double)l : 31.5));
+      CHECK(hi[l] == (l > 31.5 ? (double)l : 31.5));
+   }
+   CHECK(*f == 34.0f);
+   CHECK(*flat == 15.0);
+}
+
 void
 t_gfx90a_tests(void)
 {
+   RUN(fp_atomics);
    RUN(accvgpr_moves);
    RUN(packed_fp32);
    RUN(per_target_tables);
