@@ -3,10 +3,11 @@
  * (HSA Runtime PRM §2.3 "System and agent information", §2.9 "Code objects and
  * executables: ISA", AMD extensions "Memory pools").
  *
- * The system has one CPU agent and HSACL_KFD_GPUS (1-8, default 1: sim_gpus.c) GPU agents,
- * each a gfx906 (Vega 20: Radeon VII / MI50) with the attributes ROCr reports for that
- * board and the node id, UUID and PCI location ROCr reports for the same GPU of the
- * software KFD. The CPU agent owns the system pools, which every GPU reaches; each GPU owns
+ * The system has one CPU agent and 1-8 GPU agents (HSACL_SIM_GPUS or HSACL_KFD_GPUS:
+ * sim_gpus.c), each a target of the interpreter (sim_isa.h's sim_target: a gfx906 as a
+ * Radeon VII, a gfx90a as an MI210) with the attributes ROCr reports for that board and
+ * the node id, UUID and PCI location ROCr reports for the same GPU of the software KFD.
+ * Each target is an ISA object: the handle of an ISA is its sim_target's address. The CPU agent owns the system pools, which every GPU reaches; each GPU owns
  * a device pool (coarse-grained device memory, its own budget) and a group pool. Every
  * handle is the address of a static object and is validated against the agents and pools
  * of this hsa_init.
@@ -30,20 +31,12 @@ _Static_assert(SIM_MAX_GPUS == 8, "agents[] and pools[] list SIM_MAX_GPUS GPUs")
 /* Set by hsa_init (sim__agents_init) while no other thread uses the runtime. */
 static uint32_t gpu_count = 1;
 
-/* Vega 20 (Radeon VII / MI50) figures. */
+/* Figures every gfx9 target shares; the rest are the target's (sim_target: what amdkfd
+ * reports and rocminfo prints for the board, as the software KFD does in
+ * kfd/kfd_topology.c, so that the runtimes agree). */
 enum {
-   GFX906_CU_COUNT = 60,
-   GFX906_SIMDS_PER_CU = 4,
-   GFX906_WAVES_PER_SIMD = 10,
-   GFX906_LDS_SIZE = 64 * 1024,
-   GFX906_L1_SIZE = 16 * 1024,
-   /* What amdkfd reports and rocminfo prints for a Radeon VII or MI50 (amdkfd's
-    * vega20_cache_info), as the software KFD does (kfd/kfd_topology.c): the runtimes agree. */
-   GFX906_L2_SIZE = 8 * 1024 * 1024,
-   GFX906_MEMORY_WIDTH = 4096,
-   GFX906_MEMORY_MHZ = 1000,
-   GFX906_SHADER_ENGINES = 4,
-   GFX906_WORKGROUP_MAX = 1024,
+   GFX9_LDS_SIZE = 64 * 1024,
+   GFX9_WORKGROUP_MAX = 1024,
    QUEUE_MIN_SIZE = 64,
    QUEUE_MAX_SIZE = 131072,
    QUEUES_MAX = 128,
@@ -56,7 +49,7 @@ enum {
 #define GPU_POOLS(g)                                                                          \
    {SIM_POOL_DEVICE, SIM_AGENT_GPU, g, HSA_AMD_SEGMENT_GLOBAL,                                \
     HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, true, true, SIM_DEVICE_MEMORY_SIZE},      \
-   {SIM_POOL_GROUP, SIM_AGENT_GPU, g, HSA_AMD_SEGMENT_GROUP, 0, false, false, GFX906_LDS_SIZE}
+   {SIM_POOL_GROUP, SIM_AGENT_GPU, g, HSA_AMD_SEGMENT_GROUP, 0, false, false, GFX9_LDS_SIZE}
 static const sim_pool pools[SYSTEM_POOL_COUNT + 2 * SIM_MAX_GPUS] = {
    {SIM_POOL_SYSTEM, SIM_AGENT_CPU, 0, HSA_AMD_SEGMENT_GLOBAL,
     HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED, true, false, 0},
@@ -82,22 +75,23 @@ static const sim_cache caches[] = {
    {SIM_AGENT_CPU, "L1", 1, _SC_LEVEL1_DCACHE_SIZE, 32 * 1024},
    {SIM_AGENT_CPU, "L2", 2, _SC_LEVEL2_CACHE_SIZE, 512 * 1024},
    {SIM_AGENT_CPU, "L3", 3, _SC_LEVEL3_CACHE_SIZE, 16 * 1024 * 1024},
-   {SIM_AGENT_GPU, "L1", 1, 0, GFX906_L1_SIZE},
-   {SIM_AGENT_GPU, "L2", 2, 0, GFX906_L2_SIZE},
+   /* gfx906 and gfx90a alike (sim_target.l1_kib / l2_kib) */
+   {SIM_AGENT_GPU, "L1", 1, 0, 16 * 1024},
+   {SIM_AGENT_GPU, "L2", 2, 0, 8 * 1024 * 1024},
 };
 #define CACHE_COUNT (sizeof(caches) / sizeof(caches[0]))
 
-/* The one ISA and its one wavefront (PRM §2.9.1). */
-static const char isa_object = 0;
+/* Each ISA's one wavefront (PRM §2.9.1): every target has 64-lane waves. */
 static const char wavefront_object = 0;
 
 /* HDP flush registers: the software device has none; these are harmless targets. */
 static uint32_t hdp_mem_flush_cntl, hdp_reg_flush_cntl;
 
-void
+bool
 sim__agents_init(void)
 {
    gpu_count = sim__gpus_from_env();
+   return gpu_count != 0;
 }
 
 uint32_t
@@ -254,10 +248,11 @@ hsa_iterate_agents(hsa_status_t (*callback)(hsa_agent_t agent, void *data), void
 static hsa_status_t
 agent_get_info_gpu(const sim_agent *a, int attribute, void *value)
 {
+   const sim_target *t = sim__gpu_target(a->gpu);
    switch (attribute) {
    case HSA_AGENT_INFO_NAME:
       memset(value, 0, 64);
-      strcpy(value, "gfx906");
+      strcpy(value, t->name);
       return HSA_STATUS_SUCCESS;
    case HSA_AGENT_INFO_VENDOR_NAME:
       memset(value, 0, 64);
@@ -265,21 +260,21 @@ agent_get_info_gpu(const sim_agent *a, int attribute, void *value)
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_PRODUCT_NAME:
       memset(value, 0, 64);
-      strcpy(value, SIM_GPU_PRODUCT_NAME);
+      strcpy(value, t->product_name);
       return HSA_STATUS_SUCCESS;
    case HSA_AGENT_INFO_FEATURE:
       *(hsa_agent_feature_t *)value = HSA_AGENT_FEATURE_KERNEL_DISPATCH;
       return HSA_STATUS_SUCCESS;
    case HSA_AGENT_INFO_WAVEFRONT_SIZE:
-      *(uint32_t *)value = 64;
+      *(uint32_t *)value = t->wave_size;
       return HSA_STATUS_SUCCESS;
    case HSA_AGENT_INFO_WORKGROUP_MAX_DIM: {
       uint16_t *d = value;
-      d[0] = d[1] = d[2] = GFX906_WORKGROUP_MAX;
+      d[0] = d[1] = d[2] = GFX9_WORKGROUP_MAX;
       return HSA_STATUS_SUCCESS;
    }
    case HSA_AGENT_INFO_WORKGROUP_MAX_SIZE:
-      *(uint32_t *)value = GFX906_WORKGROUP_MAX;
+      *(uint32_t *)value = GFX9_WORKGROUP_MAX;
       return HSA_STATUS_SUCCESS;
    case HSA_AGENT_INFO_GRID_MAX_DIM:
       *(hsa_dim3_t *)value = (hsa_dim3_t){UINT32_MAX, UINT32_MAX, UINT32_MAX};
@@ -311,29 +306,29 @@ agent_get_info_gpu(const sim_agent *a, int attribute, void *value)
       return HSA_STATUS_SUCCESS;
    case HSA_AGENT_INFO_CACHE_SIZE: {
       uint32_t *c = value;
-      c[0] = GFX906_L1_SIZE;
-      c[1] = GFX906_L2_SIZE;
+      c[0] = t->l1_kib << 10;
+      c[1] = t->l2_kib << 10;
       c[2] = c[3] = 0;
       return HSA_STATUS_SUCCESS;
    }
    case HSA_AGENT_INFO_ISA:
-      ((hsa_isa_t *)value)->handle = (uint64_t)(uintptr_t)&isa_object;
+      ((hsa_isa_t *)value)->handle = (uint64_t)(uintptr_t)t;
       return HSA_STATUS_SUCCESS;
    case HSA_AGENT_INFO_FAST_F16_OPERATION:
       *(bool *)value = true;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_CHIP_ID:
-      *(uint32_t *)value = SIM_GPU_CHIP_ID;
+      *(uint32_t *)value = t->chip_id;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_CACHELINE_SIZE:
       *(uint32_t *)value = 64;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT:
    case HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT:
-      *(uint32_t *)value = GFX906_CU_COUNT;
+      *(uint32_t *)value = t->cus;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY:
-      *(uint32_t *)value = SIM_GPU_MAX_CLOCK_MHZ;
+      *(uint32_t *)value = t->max_clock_mhz;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS:
       *(uint32_t *)value = 4;
@@ -345,19 +340,19 @@ agent_get_info_gpu(const sim_agent *a, int attribute, void *value)
       *(uint32_t *)value = 0;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_MEMORY_WIDTH:
-      *(uint32_t *)value = GFX906_MEMORY_WIDTH;
+      *(uint32_t *)value = t->memory_width;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY:
-      *(uint32_t *)value = GFX906_MEMORY_MHZ;
+      *(uint32_t *)value = t->memory_mhz;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU:
-      *(uint32_t *)value = GFX906_SIMDS_PER_CU * GFX906_WAVES_PER_SIMD;
+      *(uint32_t *)value = t->simds_per_cu * t->waves_per_simd;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU:
-      *(uint32_t *)value = GFX906_SIMDS_PER_CU;
+      *(uint32_t *)value = t->simds_per_cu;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES:
-      *(uint32_t *)value = GFX906_SHADER_ENGINES;
+      *(uint32_t *)value = t->shader_engines;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE:
       *(uint32_t *)value = 1;
@@ -584,10 +579,21 @@ hsa_cache_get_info(hsa_cache_t cache, hsa_cache_info_t attribute, void *value)
 
 /* ---- ISA and wavefronts (PRM §2.9.1) -------------------------------------------------- */
 
+/* The target an ISA handle names, or NULL. */
+static const sim_target *
+isa_target(hsa_isa_t isa)
+{
+   for (unsigned i = 0; i < SIM_TARGET_COUNT; i++) {
+      if (isa.handle == (uint64_t)(uintptr_t)sim__target((sim_target_id)i))
+         return sim__target((sim_target_id)i);
+   }
+   return NULL;
+}
+
 static bool
 isa_valid(hsa_isa_t isa)
 {
-   return isa.handle == (uint64_t)(uintptr_t)&isa_object;
+   return isa_target(isa) != NULL;
 }
 
 SIM_EXPORT hsa_status_t
@@ -602,7 +608,31 @@ hsa_agent_iterate_isas(hsa_agent_t agent, hsa_status_t (*callback)(hsa_isa_t isa
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
    if (kind != SIM_AGENT_GPU)
       return HSA_STATUS_SUCCESS;
-   return callback((hsa_isa_t){(uint64_t)(uintptr_t)&isa_object}, data);
+   const sim_target *t = sim__gpu_target(sim__agent_get(agent)->gpu);
+   return callback((hsa_isa_t){(uint64_t)(uintptr_t)t}, data);
+}
+
+/* `name` is target `t`'s ISA: its full target ID, the bare processor name, or the name
+ * with one feature setting the agent has ("...--gfx906:xnack-", "...--gfx90a:sramecc+"). */
+static bool
+isa_name_matches(const sim_target *t, const char *name)
+{
+   static const char prefix[] = "amdgcn-amd-amdhsa--";
+   if (strcmp(name, t->isa_name) == 0)
+      return true;
+   if (strncmp(name, prefix, sizeof(prefix) - 1) != 0)
+      return false;
+   const char *proc = name + sizeof(prefix) - 1;
+   size_t n = strlen(t->name);
+   if (strncmp(proc, t->name, n) != 0)
+      return false;
+   const char *feat = proc + n;
+   if (!*feat)
+      return true;
+   /* One of the target ID's settings, as it appears in isa_name. */
+   const char *in = strstr(t->isa_name, feat);
+   return *feat == ':' && in && strchr(feat + 1, ':') == NULL &&
+          (in[strlen(feat)] == '\0' || in[strlen(feat)] == ':');
 }
 
 /* Accepts the full target ID and the bare processor name (ROCr does the same). */
@@ -612,33 +642,35 @@ hsa_isa_from_name(const char *name, hsa_isa_t *isa)
    SIM_CHECK_INIT();
    if (!name || !isa)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   if (strcmp(name, SIM_ISA_NAME) != 0 && strcmp(name, "amdgcn-amd-amdhsa--gfx906") != 0 &&
-       strcmp(name, "amdgcn-amd-amdhsa--gfx906:xnack-") != 0 &&
-       strcmp(name, "amdgcn-amd-amdhsa--gfx906:sramecc-") != 0)
-      return HSA_STATUS_ERROR_INVALID_ISA_NAME;
-   isa->handle = (uint64_t)(uintptr_t)&isa_object;
-   return HSA_STATUS_SUCCESS;
+   for (unsigned i = 0; i < SIM_TARGET_COUNT; i++) {
+      const sim_target *t = sim__target((sim_target_id)i);
+      if (isa_name_matches(t, name)) {
+         isa->handle = (uint64_t)(uintptr_t)t;
+         return HSA_STATUS_SUCCESS;
+      }
+   }
+   return HSA_STATUS_ERROR_INVALID_ISA_NAME;
 }
 
 static hsa_status_t
-isa_info(hsa_isa_info_t attribute, void *value)
+isa_info(const sim_target *t, hsa_isa_info_t attribute, void *value)
 {
    switch (attribute) {
    case HSA_ISA_INFO_NAME_LENGTH:
       /* ROCr counts the NUL terminator; so do we. */
-      *(uint32_t *)value = (uint32_t)sizeof(SIM_ISA_NAME);
+      *(uint32_t *)value = (uint32_t)strlen(t->isa_name) + 1;
       return HSA_STATUS_SUCCESS;
    case HSA_ISA_INFO_NAME:
-      memcpy(value, SIM_ISA_NAME, sizeof(SIM_ISA_NAME));
+      memcpy(value, t->isa_name, strlen(t->isa_name) + 1);
       return HSA_STATUS_SUCCESS;
    case HSA_ISA_INFO_CALL_CONVENTION_COUNT:
       *(uint32_t *)value = 1;
       return HSA_STATUS_SUCCESS;
    case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE:
-      *(uint32_t *)value = 64;
+      *(uint32_t *)value = t->wave_size;
       return HSA_STATUS_SUCCESS;
    case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT:
-      *(uint32_t *)value = GFX906_SIMDS_PER_CU * GFX906_WAVES_PER_SIMD;
+      *(uint32_t *)value = t->simds_per_cu * t->waves_per_simd;
       return HSA_STATUS_SUCCESS;
    case HSA_ISA_INFO_MACHINE_MODELS: {
       bool *m = value;
@@ -665,11 +697,11 @@ isa_info(hsa_isa_info_t attribute, void *value)
       return HSA_STATUS_SUCCESS;
    case HSA_ISA_INFO_WORKGROUP_MAX_DIM: {
       uint16_t *d = value;
-      d[0] = d[1] = d[2] = GFX906_WORKGROUP_MAX;
+      d[0] = d[1] = d[2] = GFX9_WORKGROUP_MAX;
       return HSA_STATUS_SUCCESS;
    }
    case HSA_ISA_INFO_WORKGROUP_MAX_SIZE:
-      *(uint32_t *)value = GFX906_WORKGROUP_MAX;
+      *(uint32_t *)value = GFX9_WORKGROUP_MAX;
       return HSA_STATUS_SUCCESS;
    case HSA_ISA_INFO_GRID_MAX_DIM:
       *(hsa_dim3_t *)value = (hsa_dim3_t){UINT32_MAX, UINT32_MAX, UINT32_MAX};
@@ -693,7 +725,7 @@ hsa_isa_get_info_alt(hsa_isa_t isa, hsa_isa_info_t attribute, void *value)
       return HSA_STATUS_ERROR_INVALID_ISA;
    if (!value)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   return isa_info(attribute, value);
+   return isa_info(isa_target(isa), attribute, value);
 }
 
 SIM_EXPORT hsa_status_t
@@ -708,7 +740,7 @@ hsa_isa_get_info(hsa_isa_t isa, hsa_isa_info_t attribute, uint32_t index, void *
         attribute == HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT) &&
        index != 0)
       return HSA_STATUS_ERROR_INVALID_INDEX;
-   return isa_info(attribute, value);
+   return isa_info(isa_target(isa), attribute, value);
 }
 
 SIM_EXPORT hsa_status_t
@@ -744,7 +776,7 @@ hsa_isa_compatible(hsa_isa_t code_object_isa, hsa_isa_t agent_isa, bool *result)
       return HSA_STATUS_ERROR_INVALID_ISA;
    if (!result)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   *result = true;
+   *result = code_object_isa.handle == agent_isa.handle;
    return HSA_STATUS_SUCCESS;
 }
 
@@ -973,7 +1005,7 @@ hsa_region_get_info(hsa_region_t region, hsa_region_info_t attribute, void *valu
       *(size_t *)value = p->alloc_allowed ? pool_size(p) : 0;
       return HSA_STATUS_SUCCESS;
    case HSA_REGION_INFO_ALLOC_MAX_PRIVATE_WORKGROUP_SIZE:
-      *(uint32_t *)value = GFX906_WORKGROUP_MAX;
+      *(uint32_t *)value = GFX9_WORKGROUP_MAX;
       return HSA_STATUS_SUCCESS;
    case HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED:
       *(bool *)value = p->alloc_allowed;
@@ -989,10 +1021,10 @@ hsa_region_get_info(hsa_region_t region, hsa_region_info_t attribute, void *valu
       *(void **)value = NULL;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_REGION_INFO_BUS_WIDTH:
-      *(uint32_t *)value = p->owner == SIM_AGENT_GPU ? GFX906_MEMORY_WIDTH : 0;
+      *(uint32_t *)value = p->owner == SIM_AGENT_GPU ? sim__gpu_target(p->gpu)->memory_width : 0;
       return HSA_STATUS_SUCCESS;
    case HSA_AMD_REGION_INFO_MAX_CLOCK_FREQUENCY:
-      *(uint32_t *)value = p->owner == SIM_AGENT_GPU ? GFX906_MEMORY_MHZ : 0;
+      *(uint32_t *)value = p->owner == SIM_AGENT_GPU ? sim__gpu_target(p->gpu)->memory_mhz : 0;
       return HSA_STATUS_SUCCESS;
    default:
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;

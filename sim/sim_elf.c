@@ -22,7 +22,6 @@
 #define ABI_V6 4
 #define NT_AMDGPU_METADATA_ 32
 #define EF_MACH_MASK 0x0ffu
-#define EF_MACH_GFX906 0x02fu
 #define EF_MACH_GFX9_GENERIC 0x051u
 #define EF_XNACK_V3 0x100u
 #define EF_SRAMECC_V3 0x200u
@@ -30,6 +29,7 @@
 #define EF_XNACK_ON_V4 0x300u
 #define EF_SRAMECC_V4_MASK 0xc00u
 #define EF_SRAMECC_ON_V4 0xc00u
+#define EF_SRAMECC_OFF_V4 0x800u
 #define MAX_IMAGE_SIZE (1ull << 32)
 #define KD_SIZE 64
 
@@ -64,6 +64,7 @@ typedef struct load_ctx {
    kernel_md *kernels;
    uint32_t kernel_count;
    char target[128];
+   const sim_target *agent; /* the target of the GPU it is loaded for */
 } load_ctx;
 
 static pthread_once_t elf_once = PTHREAD_ONCE_INIT;
@@ -73,6 +74,18 @@ static void
 elf_init(void)
 {
    elf_ready = elf_version(EV_CURRENT) != EV_NONE;
+}
+
+/* The metadata's amdhsa.target "amdgcn-amd-amdhsa--<proc>[:features]" names `proc`. */
+static bool
+target_matches(const char *target, const char *proc)
+{
+   static const char prefix[] = "amdgcn-amd-amdhsa--";
+   size_t n = strlen(proc);
+   if (strncmp(target, prefix, sizeof(prefix) - 1) != 0)
+      return false;
+   target += sizeof(prefix) - 1;
+   return strncmp(target, proc, n) == 0 && (target[n] == '\0' || target[n] == ':');
 }
 
 /* ---- header ------------------------------------------------------------------------------ */
@@ -98,14 +111,20 @@ check_header(load_ctx *c, GElf_Ehdr *eh)
    if (abi < ABI_V3 || abi > ABI_V6)
       return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
    uint32_t mach = eh->e_flags & EF_MACH_MASK;
-   if (mach != EF_MACH_GFX906 && !(abi == ABI_V6 && mach == EF_MACH_GFX9_GENERIC))
+   /* gfx9-generic (LLVM's AMDGPUUsage "Generic processors") runs on gfx900-gfx90c, not
+    * on gfx90a. */
+   const sim_target *t = c->agent;
+   if (mach != t->elf_mach &&
+       !(abi == ABI_V6 && mach == EF_MACH_GFX9_GENERIC && t->id == SIM_TARGET_GFX906))
       return HSA_STATUS_ERROR_INVALID_ISA_NAME;
-   /* The agent is gfx906:sramecc-:xnack-: objects requiring either feature on don't run. */
+   /* The agent's settings (sim_target.isa_name): XNACK off; SRAMECC off on the gfx906, on
+    * on the gfx90a. An object requiring the other setting does not run. */
    if (abi == ABI_V3) {
-      if (eh->e_flags & (EF_XNACK_V3 | EF_SRAMECC_V3))
+      if ((eh->e_flags & EF_XNACK_V3) || !(eh->e_flags & EF_SRAMECC_V3) != !t->sramecc)
          return HSA_STATUS_ERROR_INVALID_ISA_NAME;
    } else if ((eh->e_flags & EF_XNACK_V4_MASK) == EF_XNACK_ON_V4 ||
-              (eh->e_flags & EF_SRAMECC_V4_MASK) == EF_SRAMECC_ON_V4) {
+              (eh->e_flags & EF_SRAMECC_V4_MASK) == (t->sramecc ? EF_SRAMECC_OFF_V4
+                                                                 : EF_SRAMECC_ON_V4)) {
       return HSA_STATUS_ERROR_INVALID_ISA_NAME;
    }
    return HSA_STATUS_SUCCESS;
@@ -512,8 +531,9 @@ read_notes(load_ctx *c)
          }
       }
    }
-   if (c->target[0] && strncmp(c->target, "amdgcn-amd-amdhsa--gfx906", 25) != 0 &&
-       strncmp(c->target, "amdgcn-amd-amdhsa--gfx9-generic", 31) != 0)
+   if (c->target[0] && !target_matches(c->target, c->agent->name) &&
+       !(c->agent->id == SIM_TARGET_GFX906 &&
+         target_matches(c->target, "gfx9-generic")))
       return HSA_STATUS_ERROR_INVALID_ISA_NAME;
    return HSA_STATUS_SUCCESS;
 }
@@ -630,6 +650,7 @@ sim__elf_load(const uint8_t *data, size_t size, uint32_t gpu, sim_elf_resolve_fn
    memset(&c, 0, sizeof(c));
    c.data = data;
    c.size = size;
+   c.agent = sim__gpu_target(gpu);
    c.elf = elf_memory((char *)data, size);
    if (!c.elf)
       return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;

@@ -1,7 +1,8 @@
 /*
  * sim/sim_isa.h — the contract between the two halves of the software HSA runtime:
- * the runtime (agents, pools, signals, queues, loader: sim/sim_*.c) and the gfx906
- * wave interpreter (sim/isa/). Neither half includes the other's private header.
+ * the runtime (agents, pools, signals, queues, loader: sim/sim_*.c) and the wave
+ * interpreter of the targets below (sim/isa/). Neither half includes the other's private
+ * header.
  *
  * Address spaces. Every address the GPU agent sees is a 64-bit GPU virtual address.
  * Device-pool memory has a host-visible view that is PROT_NONE unless the CPU agent was
@@ -18,6 +19,61 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <hsa/hsa.h>
+
+/*
+ * The GPU targets the interpreter models (sim/isa/sim_target.c): one const description per
+ * target, chosen per GPU agent (HSACL_SIM_GPUS, sim/sim_gpus.c). The decoder has a table per
+ * target; everything after decoding reads the decoded instruction plus this description, so
+ * a difference between targets is a field here, never a second copy of a handler.
+ */
+typedef enum sim_target_id {
+   SIM_TARGET_GFX906 = 0, /* Vega 20 (GCN5): Radeon VII, MI50 */
+   SIM_TARGET_GFX90A,     /* Aldebaran (CDNA2): MI210, MI250 */
+   SIM_TARGET_COUNT
+} sim_target_id;
+
+typedef struct sim_target {
+   sim_target_id id;
+   const char *name;            /* processor name: "gfx906" */
+   const char *isa_name;        /* HSA ISA name of the agent, with its feature settings */
+   /* amdkfd's gfx_target_version node property: major * 10000 + minor * 100 + stepping,
+    * which ROCr turns into the processor name (amd_topology.cpp). */
+   uint32_t gfx_target_version;
+   uint32_t elf_mach;           /* EF_AMDGPU_MACH_AMDGCN_* of its code objects */
+   bool sramecc;                /* the board's SRAM ECC setting, as isa_name says */
+   uint8_t wave_size;           /* lanes of a wave: 64 on gfx9 */
+   /* CDNA: a second register file of AGPRs (ACC VGPRs) per lane, unified with the VGPRs on
+    * gfx90a: a kernel's AGPRs follow its VGPRs at COMPUTE_PGM_RSRC3.ACCUM_OFFSET. */
+   bool agprs;
+   bool unified_agprs;          /* gfx90a: one file, VGPR/AGPR tuples even-aligned */
+   bool packed_fp32;            /* v_pk_fma/mul/add/mov_f32 */
+   bool fp64_atomics;           /* global/flat/buffer/ds FP64 add/min/max */
+   bool tg_split;               /* COMPUTE_PGM_RSRC3.TG_SPLIT may spread a work-group */
+   bool image_sample;           /* MIMG sample/gather (gfx90a has no sampler) */
+   /* Work-item IDs packed into v0 (X [9:0], Y [19:10], Z [29:20]), not v0/v1/v2: gfx90a
+    * (AMDGPUUsage, "Initial Kernel Execution State"). */
+   bool packed_tid;
+   uint8_t vgpr_granule;        /* VGPRs (+AGPRs) per COMPUTE_PGM_RSRC1.VGPRS unit */
+   uint16_t vgprs_max;          /* registers of the (unified) file a lane may use */
+   /* The board both front ends show (amdkfd / rocminfo figures of a real one). */
+   const char *product_name;    /* HSA_AMD_AGENT_INFO_PRODUCT_NAME */
+   uint32_t chip_id;            /* PCI device id */
+   uint32_t max_clock_mhz;
+   uint32_t cus, simds_per_cu, waves_per_simd, shader_engines;
+   uint32_t l1_kib, l2_kib, memory_width, memory_mhz;
+   uint64_t vram;
+} sim_target;
+
+/* The description of target `id`. */
+const sim_target *sim__target(sim_target_id id);
+/* The target named `name` ("gfx906", "gfx90a"), or NULL. */
+const sim_target *sim__target_by_name(const char *name);
+/* The targets by name, comma-separated, for messages: "gfx906, gfx90a". */
+const char *sim__target_names(void);
+/* Which target GPU agent `agent` is (default gfx906); the front ends set it when they
+ * build their GPUs, before the first dispatch on it. */
+void sim__isa_agent_target_set(unsigned agent, const sim_target *t);
+const sim_target *sim__isa_agent_target(unsigned agent);
 
 /* Flags of an allocation the GPU agent may access. */
 enum sim_alloc_flags {

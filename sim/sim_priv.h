@@ -61,12 +61,17 @@ uint64_t sim__timestamp(void);
 /* ---- the GPUs both front ends show (sim_gpus.c) ------------------------------------------ */
 
 /*
- * HSACL_KFD_GPUS: how many gfx906 GPUs the software HSA runtime and the software KFD
- * (sim/kfd) both show, 1..SIM_MAX_GPUS, default 1. Anything else is reported on stderr and
- * means 1. Read once per hsa_init / hsaKmtOpenKFD.
+ * The GPUs the software HSA runtime and the software KFD (sim/kfd) both show, read once per
+ * hsa_init / hsaKmtOpenKFD. HSACL_SIM_GPUS, a comma list of targets ("gfx906,gfx90a"; the
+ * targets of sim_isa.h's sim_target), names each GPU; an unknown name is reported on stderr
+ * and the front end refuses to start (returns 0 here). Without it, HSACL_KFD_GPUS gfx906s,
+ * 1..SIM_MAX_GPUS, default 1 (anything else is reported on stderr and means 1). Tells the
+ * interpreter each GPU's target.
  */
 #define SIM_MAX_GPUS 8
 uint32_t sim__gpus_from_env(void);
+/* The target of GPU `gpu` (0-based), as the last sim__gpus_from_env set it. */
+const sim_target *sim__gpu_target(uint32_t gpu);
 
 /* Identity of GPU `gpu` (0-based; its KFD node is gpu + 1), the same on both front ends: the
  * KFD reports these in its node properties and ROCr returns them from hsa_agent_get_info. */
@@ -107,7 +112,8 @@ typedef struct sim_pool {
 } sim_pool;
 
 /* Reads HSACL_KFD_GPUS: the agents of this hsa_init. */
-void sim__agents_init(void);
+/* false: HSACL_SIM_GPUS named no usable list (hsa_init fails; sim_gpus.c said why). */
+bool sim__agents_init(void);
 /* GPU agents of the system (1..SIM_MAX_GPUS). */
 uint32_t sim__gpu_count(void);
 hsa_agent_t sim__agent_cpu(void);
@@ -125,7 +131,6 @@ hsa_amd_memory_pool_t sim__pool_handle(const sim_pool *pool);
 /* NULL for a handle that names no pool (regions and pools share the objects). */
 const sim_pool *sim__pool_from_handle(uint64_t handle);
 
-#define SIM_ISA_NAME "amdgcn-amd-amdhsa--gfx906:sramecc-:xnack-"
 #define SIM_DEVICE_MEMORY_SIZE (16ull << 30) /* at most; sim__device_memory_size() */
 #define SIM_PAGE_SIZE 4096ull
 

@@ -39,12 +39,16 @@ hsa_init(void)
       goto out_unlock;
    }
    if (n == 0) {
-      sim__agents_init();
+      if (!sim__agents_init()) {
+         st = HSA_STATUS_ERROR;
+         goto out_unlock;
+      }
       st = sim__mem_init();
       if (st != HSA_STATUS_SUCCESS)
          goto out_unlock;
       sim__wake_delay_enabled = getenv("HSACL_SIM_WAKE_DELAY") != NULL;
-      SIM_LOGI("runtime", "initialised: %u gfx906 software agent(s)", sim__gpu_count());
+      SIM_LOGI("runtime", "initialised: %u software GPU agent(s), the first a %s",
+               sim__gpu_count(), sim__gpu_target(0)->name);
    }
    atomic_store_explicit(&init_count, n + 1, memory_order_release);
 out_unlock:

@@ -1,6 +1,10 @@
 /*
- * Decoder: machine dwords -> sim_inst, once per instruction of a code allocation.
- * Field layouts: [ISA] chapter 12 "Microcode formats" (Vega 7nm guide).
+ * Decoder: machine dwords -> sim_inst, once per instruction of a code allocation and target.
+ * One decoder for every target: per-target opcode tables (sim_opcodes_<target>.def, LLVM's
+ * decoding of every opcode slot) and the gfx9 field layouts ([ISA] chapter 12 "Microcode
+ * formats", Vega 7nm guide), with gfx90a's extra bits (the ACC bit of vector-memory data, SCC,
+ * the VOP3P-MAI fields: AMD's "CDNA2" ISA guide, chapter 12, and LLVM's encodings). The
+ * output, sim_inst, is the same for every target.
  */
 #include <pthread.h>
 #include <stddef.h>
@@ -39,25 +43,44 @@ sim__handler(sim_op op)
    return op < SIM_OP_COUNT ? handlers[op] : NULL;
 }
 
-/* Opcode number -> enum sim_op, per base encoding. */
+/* Opcode number -> enum sim_op, per target and base encoding. */
 #define SIM_DEC_MAX 1024
-static uint16_t dec_table[SIM_ENC_COUNT][SIM_DEC_MAX];
+static uint16_t dec_table[SIM_TARGET_COUNT][SIM_ENC_COUNT][SIM_DEC_MAX];
+static bool is_mfma_op[SIM_OP_COUNT];
 static pthread_once_t dec_once = PTHREAD_ONCE_INIT;
 
-static const struct {
+typedef struct dec_row {
    uint8_t enc;
    uint16_t num;
    uint16_t op;
-} dec_rows[] = {
+} dec_row;
+
 #define SIM_OPCODE(e, o, m) {SIM_ENC_##e, o, SIM_OP_##m},
-#include "sim_opcodes.def"
+static const dec_row rows_gfx906[] = {
+#include "sim_opcodes_gfx906.def"
+};
+#define SIM_OPCODE(e, o, m) {SIM_ENC_##e, o, SIM_OP_##m},
+static const dec_row rows_gfx90a[] = {
+#include "sim_opcodes_gfx90a.def"
+};
+
+static const struct {
+   const dec_row *rows;
+   size_t n;
+} dec_rows[SIM_TARGET_COUNT] = {
+   [SIM_TARGET_GFX906] = {rows_gfx906, sizeof(rows_gfx906) / sizeof(rows_gfx906[0])},
+   [SIM_TARGET_GFX90A] = {rows_gfx90a, sizeof(rows_gfx90a) / sizeof(rows_gfx90a[0])},
 };
 
 static void
 dec_init(void)
 {
-   for (size_t i = 0; i < sizeof(dec_rows) / sizeof(dec_rows[0]); i++)
-      dec_table[dec_rows[i].enc][dec_rows[i].num] = dec_rows[i].op;
+   for (unsigned t = 0; t < SIM_TARGET_COUNT; t++) {
+      for (size_t i = 0; i < dec_rows[t].n; i++)
+         dec_table[t][dec_rows[t].rows[i].enc][dec_rows[t].rows[i].num] = dec_rows[t].rows[i].op;
+   }
+   for (unsigned op = 1; op < SIM_OP_COUNT; op++)
+      is_mfma_op[op] = strncmp(sim__op_names[op], "v_mfma_", 7) == 0;
 }
 
 static void
@@ -215,10 +238,27 @@ decode_vop_e32(sim_inst *in, const uint32_t *p, size_t avail, sim_enc base, sim_
    take_literal(in, p, avail, 2);
 }
 
+/* gfx90a: the ACC bit makes the data registers (and the destination) AGPRs. */
+static void
+set_acc(sim_inst *in, bool acc, bool data1)
+{
+   if (!acc)
+      return;
+   in->flags |= SIM_IF_ACC;
+   in->mem.data0 += 256;
+   if (data1)
+      in->mem.data1 += 256;
+   in->vdst += 256;
+}
+
 void
-sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
+sim__decode(const sim_target *t, const uint32_t *p, size_t avail, sim_inst *in)
 {
    pthread_once(&dec_once, dec_init);
+   const uint16_t(*dec)[SIM_DEC_MAX] = dec_table[t->id];
+   /* gfx90a's field layout: the gfx9 one plus ACC and SCC bits (bits gfx906 leaves zero,
+    * except MIMG bit 16, TFE there). */
+   const bool cdna2 = t->agprs;
    memset(in, 0, sizeof(*in));
    uint32_t w0 = avail >= 4 ? p[0] : 0;
    uint32_t w1 = avail >= 8 ? p[1] : 0;
@@ -254,7 +294,7 @@ sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
          in->enc = base;
          decode_vop_e32(in, p, avail, base, SIM_ENC_VOP2_SDWA, SIM_ENC_VOP2_DPP);
          /* v_madmk/v_madak: the constant K is a literal that always follows. */
-         uint16_t op = dec_table[base][num];
+         uint16_t op = dec[base][num];
          if ((op == SIM_OP_v_madmk_f32 || op == SIM_OP_v_madak_f32 ||
               op == SIM_OP_v_madmk_f16 || op == SIM_OP_v_madak_f16) &&
              in->src[0] != SIM_SRC_LITERAL) {
@@ -342,11 +382,21 @@ sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
             in->op_sel = (w0 >> 11) & 7;
             in->op_sel_hi = ((w1 >> 27) & 3) | ((w0 >> 14) & 1) << 2;
             in->slow_src = 7;
+            if (is_mfma_op[dec[base][num]]) {
+               /* VOP3P-MAI: CBSZ, ABID and ACC_CD where op_sel/neg_hi/clamp sit, BLGP where
+                * neg does, ACC where op_sel_hi[1:0] does. */
+               in->mfma.cbsz = (w0 >> 8) & 7;
+               in->mfma.abid = (w0 >> 11) & 0xF;
+               in->mfma.acc_cd = (w0 >> 15) & 1;
+               in->mfma.blgp = (w1 >> 29) & 7;
+               in->mfma.acc = (w1 >> 27) & 3;
+               in->neg_hi = in->op_sel = in->op_sel_hi = in->neg = in->clamp = 0;
+            }
          } else {
             base = SIM_ENC_VOP3;
             num = (w0 >> 16) & 0x3FF;
             in->omod = (w1 >> 27) & 3;
-            if (is_vop3b(dec_table[base][num])) {
+            if (is_vop3b(dec[base][num])) {
                in->sdst = (w0 >> 8) & 0x7F;
             } else {
                in->abs = (w0 >> 8) & 7;
@@ -368,6 +418,7 @@ sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
          in->mem.data0 = (w1 >> 8) & 0xFF;
          in->mem.data1 = (w1 >> 16) & 0xFF;
          in->vdst = (w1 >> 24) & 0xFF;
+         set_acc(in, cdna2 && ((w0 >> 25) & 1), true);
          break;
       case 0x37: { /* FLAT / SCRATCH / GLOBAL */
          unsigned seg = (w0 >> 14) & 3;
@@ -386,6 +437,9 @@ sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
          in->mem.data0 = (w1 >> 8) & 0xFF;
          in->mem.saddr = (w1 >> 16) & 0x7F;
          in->vdst = (w1 >> 24) & 0xFF;
+         if (cdna2 && ((w0 >> 25) & 1))
+            in->flags |= SIM_IF_SCC;
+         set_acc(in, cdna2 && ((w1 >> 23) & 1), false);
          if (seg == 3)
             base = SIM_ENC_UNKNOWN;
          break;
@@ -409,6 +463,9 @@ sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
          in->vdst = in->mem.data0;
          in->mem.srsrc = ((w1 >> 16) & 0x1F) * 4;
          in->mem.soffset = (w1 >> 24) & 0xFF;
+         if (cdna2 && ((w0 >> 15) & 1))
+            in->flags |= SIM_IF_SCC;
+         set_acc(in, cdna2 && ((w1 >> 23) & 1), false);
          break;
       case 0x3A: /* MTBUF: MUBUF's fields, the opcode in 18:15, DFMT 22:19, NFMT 25:23 */
          base = SIM_ENC_MTBUF;
@@ -429,6 +486,9 @@ sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
          in->vdst = in->mem.data0;
          in->mem.srsrc = ((w1 >> 16) & 0x1F) * 4;
          in->mem.soffset = (w1 >> 24) & 0xFF;
+         if (cdna2 && ((w1 >> 21) & 1))
+            in->flags |= SIM_IF_SCC;
+         set_acc(in, cdna2 && ((w1 >> 23) & 1), false);
          break;
       case 0x3C: /* MIMG: [ISA] 12.x "MIMG" (gfx9: bit 15 is A16, bit 63 D16) */
          base = SIM_ENC_MIMG;
@@ -437,7 +497,7 @@ sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
          in->mimg.bits = ((w0 >> 12) & 1 ? SIM_MIMG_UNORM : 0) |
                          ((w0 >> 14) & 1 ? SIM_MIMG_DA : 0) |
                          ((w0 >> 15) & 1 ? SIM_MIMG_A16 : 0) |
-                         ((w0 >> 16) & 1 ? SIM_MIMG_TFE : 0) |
+                         (!cdna2 && ((w0 >> 16) & 1) ? SIM_MIMG_TFE : 0) |
                          ((w0 >> 17) & 1 ? SIM_MIMG_LWE : 0) |
                          ((w1 >> 31) & 1 ? SIM_MIMG_D16 : 0);
          if ((w0 >> 13) & 1)
@@ -449,6 +509,13 @@ sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
          in->mimg.srsrc = ((w1 >> 16) & 0x1F) * 4;
          in->mimg.ssamp = ((w1 >> 21) & 0x1F) * 4;
          in->vdst = in->mimg.vdata;
+         if (cdna2 && ((w0 >> 7) & 1))
+            in->flags |= SIM_IF_SCC;
+         if (cdna2 && ((w0 >> 16) & 1)) {
+            in->flags |= SIM_IF_ACC;
+            in->mimg.vdata += 256;
+            in->vdst += 256;
+         }
          break;
       case 0x35:
          base = SIM_ENC_VINTRP;
@@ -466,7 +533,7 @@ sim__decode(const uint32_t *p, size_t avail, sim_inst *in)
    }
 
    if (base == SIM_ENC_UNKNOWN || base == SIM_ENC_VINTRP || base == SIM_ENC_EXP ||
-       num >= SIM_DEC_MAX || !(in->op = dec_table[base][num])) {
+       num >= SIM_DEC_MAX || !(in->op = dec[base][num])) {
       in->op = SIM_OP_INVALID;
       in->enc = base;
       in->fn = op_illegal;
@@ -525,17 +592,24 @@ sim__disasm(const sim_inst *in, char *buf, size_t n)
 /* A decoded code allocation: one slot per dword, decoded on first execution so data in
  * the segment and any entry point work. Slots are published by a release store of `fn`. */
 
+/* The allocation's programs form a list, one per target that ran it (a code object is
+ * loaded for one agent, so the list is one long but for tests and shared code memory);
+ * entries are only ever pushed at the head, with a CAS. */
 sim_program *
-sim__program_get(const sim_alloc *code)
+sim__program_get(const sim_alloc *code, const sim_target *t)
 {
    sim_alloc *a = (sim_alloc *)code; /* the isa_program slot is ours to fill */
-   sim_program *p = atomic_load_explicit(&a->isa_program, memory_order_acquire);
-   if (p)
-      return p;
-   p = calloc(1, sizeof(*p));
+   sim_program *head = atomic_load_explicit(&a->isa_program, memory_order_acquire);
+   for (sim_program *q = head; q; q = q->next) {
+      if (q->target == t)
+         return q;
+   }
+   sim_program *p = calloc(1, sizeof(*p));
    if (!p)
       return NULL;
    p->alloc = code;
+   p->target = t;
+   p->next = head;
    p->va = code->va;
    p->size = code->size;
    p->slots = calloc(code->size / 4 + 1, sizeof(sim_inst));
@@ -544,11 +618,13 @@ sim__program_get(const sim_alloc *code)
       return NULL;
    }
    pthread_mutex_init(&p->lock, NULL);
-   void *expected = NULL;
+   void *expected = head;
    if (!atomic_compare_exchange_strong_explicit(&a->isa_program, &expected, p,
                                                 memory_order_acq_rel, memory_order_acquire)) {
+      /* Another thread pushed first: it may have decoded for this target. */
+      p->next = NULL;
       sim__isa_program_free(p);
-      return expected;
+      return sim__program_get(code, t);
    }
    return p;
 }
@@ -556,12 +632,12 @@ sim__program_get(const sim_alloc *code)
 void
 sim__isa_program_free(void *program)
 {
-   sim_program *p = program;
-   if (!p)
-      return;
-   pthread_mutex_destroy(&p->lock);
-   free(p->slots);
-   free(p);
+   for (sim_program *p = program, *next; p; p = next) {
+      next = p->next;
+      pthread_mutex_destroy(&p->lock);
+      free(p->slots);
+      free(p);
+   }
 }
 
 static const sim_inst *
@@ -573,7 +649,7 @@ fetch_slow(sim_wave *w, uint64_t pc)
                  "instruction fetch at 0x%llx outside code memory", (unsigned long long)pc);
       return NULL;
    }
-   sim_program *p = sim__program_get(a);
+   sim_program *p = sim__program_get(a, w->target);
    if (!p) {
       sim__fault(w, SIM_FAULT_OUT_OF_RESOURCES, pc, "out of memory decoding code");
       return NULL;
@@ -597,7 +673,7 @@ sim__fetch(sim_wave *w, uint64_t pc)
    pthread_mutex_lock(&p->lock);
    if (!in->fn) {
       sim_inst tmp;
-      sim__decode((const uint32_t *)(p->alloc->view + off), p->size - off, &tmp);
+      sim__decode(p->target, (const uint32_t *)(p->alloc->view + off), p->size - off, &tmp);
       /* Every field but `fn` with plain stores (no reader looks at them before it has
        * acquired a non-NULL `fn`), then `fn` with the release store that publishes them:
        * `fn` itself is read lock-free, so it is never written by the plain copy. */

@@ -50,7 +50,7 @@ typedef struct sim_tctx {
    sim_wg wg;
    bool live;             /* holds a work-group that has not ended */
    sim_wave waves[SIM_MAX_WAVES];
-   uint32_t (*vgprs)[64]; /* SIM_MAX_WAVES * 256 rows */
+   uint32_t (*vgprs)[64]; /* SIM_MAX_WAVES * SIM_WAVE_ROWS rows */
    uint8_t *lds;
    uint8_t *scratch;
    uint64_t scratch_cap;
@@ -90,7 +90,7 @@ tctx_create(void)
    sim_tctx *t = calloc(1, sizeof(*t));
    if (!t)
       return NULL;
-   t->vgprs = malloc((size_t)SIM_MAX_WAVES * 256 * 256);
+   t->vgprs = malloc((size_t)SIM_MAX_WAVES * SIM_WAVE_ROWS * 256);
    t->lds = malloc(65536);
    if (!t->vgprs || !t->lds) {
       tctx_free(t);
@@ -132,14 +132,39 @@ tctx_spare(sim_tctx *t)
 
 /* ---- Initial state -------------------------------------------------------------------- */
 
+/* v0 = X | Y << 10 | Z << 20 of each lane's work-item; the IDs the descriptor does not
+ * enable (COMPUTE_PGM_RSRC2.TIDIG_COMP_CNT) read 0. */
+static void
+wave_init_packed_tid(const sim_disp *d, const sim_wg *wg, sim_wave *w, unsigned id)
+{
+   unsigned sx = wg->size[0], sy = wg->size[1];
+   unsigned items = sx * sy * wg->size[2];
+   unsigned tid = (d->rsrc2 >> 11) & 3;
+   unsigned first = id * 64, live = items > first ? items - first : 0;
+   live = live < 64 ? live : 64;
+   uint32_t x = first % sx, y = (first / sx) % sy, z = first / (sx * sy);
+   uint32_t ymask = tid >= 1 ? 0x3FF : 0, zmask = tid >= 2 ? 0x3FF : 0;
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = l < live ? x | (y & ymask) << 10 | (z & zmask) << 20 : 0;
+      if (++x == sx) {
+         x = 0;
+         if (++y == sy)
+            y = 0, z++;
+      }
+   }
+   SIM_EXEC(w) = live == 64 ? ~0ull : (1ull << live) - 1;
+}
+
 static void
 wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
 {
    const hsa_kernel_dispatch_packet_t *pk = d->packet;
    uint64_t *counts = w->counts;
    memset(w->s, 0, sizeof(w->s));
-   w->v = t->vgprs + (size_t)id * 256;
+   w->v = t->vgprs + (size_t)id * SIM_WAVE_ROWS;
    w->nvgpr = d->nvgpr;
+   w->nagpr = d->nagpr;
+   w->target = d->target;
    w->scc = 0;
    w->pc = d->entry;
    w->status = SIM_WAVE_RUNNING;
@@ -216,8 +241,12 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
       w->s[n++] = d->qscratch ? wg->scratch_slot[id] * d->qscratch->wave_bytes
                               : id * d->wave_scratch;
 
-   /* VGPRs: work-item ids, unpacked (gfx906). */
+   /* VGPRs: work-item ids, unpacked (gfx906) or packed into v0 (gfx90a). */
    unsigned sx = wg->size[0], sy = wg->size[1];
+   if (d->target->packed_tid) {
+      wave_init_packed_tid(d, wg, w, id);
+      return;
+   }
    unsigned items = sx * sy * wg->size[2];
    unsigned tid = (d->rsrc2 >> 11) & 3;
    unsigned first = id * 64, live = items > first ? items - first : 0;
@@ -761,6 +790,31 @@ sim__isa_dispatch_scratch(unsigned agent, sim_scratch *scratch,
    return sim__isa_dispatch_queue(agent, scratch, NULL, packet, packet_va, fault);
 }
 
+/*
+ * The registers the descriptor allocates (AMDGPUUsage, "Kernel Descriptor"):
+ * COMPUTE_PGM_RSRC1.GRANULATED_WORKITEM_VGPR_COUNT in the target's granules (gfx906: 4
+ * VGPRs; gfx90a: 8 of the unified VGPR/AGPR file). On gfx90a the AGPRs follow the VGPRs at
+ * COMPUTE_PGM_RSRC3.ACCUM_OFFSET ((value + 1) * 4 VGPRs); the rest of the allocation is AGPRs.
+ */
+static void
+kd_registers(sim_disp *d)
+{
+   uint32_t total = ((d->rsrc1 & 0x3F) + 1) * d->target->vgpr_granule;
+   d->nvgpr = total;
+   d->nagpr = 0;
+   if (d->target->unified_agprs) {
+      uint32_t vgprs = ((d->rsrc3 & 0x3F) + 1) * 4;
+      if (vgprs < total) {
+         d->nvgpr = vgprs;
+         d->nagpr = total - vgprs;
+      }
+   }
+   if (d->nvgpr > 256)
+      d->nvgpr = 256;
+   if (d->nagpr > 256)
+      d->nagpr = 256;
+}
+
 /* Work-groups of the dispatch the GPU holds at once: 60 compute units (the topology's
  * count), each with 4 SIMDs of 10 wave slots and 256 VGPRs a lane (a work-group's waves
  * spread over the 4), 64 KiB of LDS, and 16 work-groups at most. */
@@ -800,8 +854,10 @@ sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
    memcpy(&d->rsrc1, d->kd + 48, 4);
    memcpy(&d->rsrc2, d->kd + 52, 4);
    memcpy(&d->kcode, d->kd + 56, 2);
+   memcpy(&d->rsrc3, d->kd + 44, 4);
    d->entry = packet->kernel_object + (uint64_t)entry_off;
-   d->nvgpr = ((d->rsrc1 & 0x3F) + 1) * 4;
+   d->target = sim__isa_agent_target(agent);
+   kd_registers(d);
    d->nsgpr = 102;
    uint32_t priv_fixed, lds_fixed;
    memcpy(&lds_fixed, d->kd + 0, 4);
@@ -853,11 +909,11 @@ sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
        * (800 a SIMD, at most 112 a wave) and wave slots (10 a SIMD) fit 4 waves a SIMD. */
       uint32_t items = (uint32_t)d->wgsize[0] * d->wgsize[1] * d->wgsize[2];
       uint32_t waves = (items + 63) / 64, per_simd = (waves + 3) / 4;
-      if (per_simd * d->nvgpr > 256) {
+      uint32_t regs = d->nvgpr + d->nagpr, file = d->target->vgprs_max;
+      if (per_simd * regs > file) {
          char msg[160];
          snprintf(msg, sizeof(msg), "a work-group of %u waves needs %u VGPRs on a SIMD (%u "
-                  "waves of %u), a SIMD has 256", waves, per_simd * d->nvgpr, per_simd,
-                  d->nvgpr);
+                  "waves of %u), a SIMD has %u", waves, per_simd * regs, per_simd, regs, file);
          st = fail(fault, SIM_FAULT_OUT_OF_RESOURCES, 0, msg);
          goto out;
       }
@@ -950,6 +1006,9 @@ sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, sim_gws *gws, uint8_t 
    w->pc = code_va;
    w->status = SIM_WAVE_RUNNING;
    w->prog = NULL;
+   if (!w->target)
+      w->target = sim__target(SIM_TARGET_GFX906);
+   d.target = w->target;
    w->counts = sim__counts_thread();
    w->slice = SIM_WAVE_SLICE;
    for (int barriers = 0; barriers < 1000;) {

@@ -366,6 +366,13 @@ sim__vm_atomic_apply(unsigned op, uint64_t t, uint64_t d, uint64_t cmp, bool wid
    case SIM_AT_OR: return t | d;
    case SIM_AT_XOR: return t ^ d;
    case SIM_AT_SWAP: return d;
+   /* gfx90a: an IEEE add (round to nearest even, denormals kept), min/max as V_MIN_F64 /
+    * V_MAX_F64 in IEEE mode. */
+   case SIM_AT_FADD_F32:
+      return sim__as_u32(sim__as_f32((uint32_t)t) + sim__as_f32((uint32_t)d));
+   case SIM_AT_FADD_F64: return sim__as_u64(sim__as_f64(t) + sim__as_f64(d));
+   case SIM_AT_FMIN_F64: return sim__as_u64(sim__fmin64(sim__as_f64(t), sim__as_f64(d), true));
+   case SIM_AT_FMAX_F64: return sim__as_u64(sim__fmax64(sim__as_f64(t), sim__as_f64(d), true));
    default: return t == cmp ? d : t; /* cmpswap: DATA[0] = src, DATA[1] = cmp */
    }
 }
@@ -534,6 +541,20 @@ sim__vm_atomic(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned op, bo
    {                                                                                        \
       sim__vm_atomic(w, in, seg##_xlate, op, true);                                         \
    }
+
+/* gfx90a's float atomics, one width each. */
+#define AT_FP(name, seg, op, wide)                                                          \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      sim__vm_atomic(w, in, seg##_xlate, op, wide);                                         \
+   }
+AT_FP(flat_atomic_add_f64, flat, SIM_AT_FADD_F64, true)
+AT_FP(flat_atomic_min_f64, flat, SIM_AT_FMIN_F64, true)
+AT_FP(flat_atomic_max_f64, flat, SIM_AT_FMAX_F64, true)
+AT_FP(global_atomic_add_f64, global, SIM_AT_FADD_F64, true)
+AT_FP(global_atomic_min_f64, global, SIM_AT_FMIN_F64, true)
+AT_FP(global_atomic_max_f64, global, SIM_AT_FMAX_F64, true)
+AT_FP(global_atomic_add_f32, global, SIM_AT_FADD_F32, false)
 
 LOADS(flat)
 STORES(flat)

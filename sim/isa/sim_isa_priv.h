@@ -1,9 +1,12 @@
 /*
- * sim/isa/sim_isa_priv.h — what the files of the gfx906 wave interpreter share.
+ * sim/isa/sim_isa_priv.h — what the files of the wave interpreter share. It models GCN
+ * targets (sim_isa.h's sim_target: gfx906, gfx90a); a wave reads its own in w->target.
  *
  * Layout follows AMD's "Vega" / "Vega 7nm" Instruction Set Architecture reference guides
- * (cited as [ISA] with the chapter): one opcode list (sim_opcodes.def) expanded into the
- * enum, names, decoder tables and the handler table; one source file per encoding family.
+ * (cited as [ISA] with the chapter), and AMD's CDNA2 guide for gfx90a: one opcode list
+ * over every target's mnemonics (sim_opcodes.def) expanded into the enum, names and the
+ * handler table, each target's rows (sim_opcodes_<target>.def) into its decoder table; one
+ * source file per encoding family (sim_cdna.c: what gfx90a adds).
  *
  * Handlers. Every opcode `m` is executed by `void sim__op_m(sim_wave *, const sim_inst *)`.
  * Handlers are found by name: the handler table takes the address of a weak, hidden
@@ -99,6 +102,11 @@ enum {
    SIM_IF_SMEM_SOE = 1u << 10,
    SIM_IF_GDS = 1u << 11,
    SIM_IF_LDS = 1u << 12,
+   /* gfx90a: the data registers of a DS/FLAT/GLOBAL/SCRATCH/MUBUF/MTBUF/MIMG instruction
+    * are AGPRs (the ACC bit); the decoder has added 256 to vdst and the data fields. */
+   SIM_IF_ACC = 1u << 13,
+   /* gfx90a: SCC, the system-coherence cache bit of vector memory instructions. */
+   SIM_IF_SCC = 1u << 14,
 };
 
 /* MIMG modifier bits (sim_inst.mimg.bits); GLC/SLC are SIM_IF_GLC/SIM_IF_SLC. */
@@ -141,11 +149,13 @@ struct sim_inst {
          uint8_t row_mask, bank_mask, bound_ctrl;
       } dpp;
       struct {
-         uint8_t addr, data0;
+         /* Data registers: VGPR rows, 256 + n for AGPR n (SIM_IF_ACC; vdst likewise). */
+         uint16_t data0;
          union {
-            uint8_t data1; /* DS */
-            uint8_t dfmt;  /* MTBUF: DATA_FORMAT of the access */
+            uint16_t data1; /* DS */
+            uint8_t dfmt;   /* MTBUF: DATA_FORMAT of the access */
          };
+         uint8_t addr;
          union {
             uint8_t offset1; /* DS: offset0 in imm */
             uint8_t nfmt;    /* MTBUF: NUM_FORMAT */
@@ -155,7 +165,13 @@ struct sim_inst {
          uint8_t sbase;                      /* SMEM: SGPR number */
       } mem;
       struct {
-         uint8_t vaddr, vdata;  /* first VGPR of the address / data */
+         /* VOP3P-MAI (gfx90a v_mfma_*): broadcast controls CBSZ/ABID/BLGP, ACC_CD (C and
+          * D are AGPRs) and ACC (w1[28:27]: A/B AGPRs). */
+         uint8_t cbsz, abid, blgp, acc_cd, acc;
+      } mfma;
+      struct {
+         uint16_t vdata;        /* first VGPR row of the data (256 + n: AGPR n) */
+         uint8_t vaddr;         /* first VGPR of the address */
          uint8_t srsrc, ssamp;  /* SGPR numbers of the T# (8 dwords) and S# (4 dwords) */
          uint8_t dmask;         /* DMASK[3:0] */
          uint8_t bits;          /* SIM_MIMG_* */
@@ -196,8 +212,13 @@ struct sim_wave {
       uint32_t s[128];
       uint64_t s64[64];
    };
-   uint32_t (*v)[64];      /* VGPRs: nvgpr rows of 64 lanes */
+   /* VGPRs: nvgpr rows of 64 lanes; with AGPRs (gfx90a), AGPR n is row 256 + n, nagpr of
+    * them (the unified file puts them after ACCUM_OFFSET; indices past the VGPRs fault
+    * instead of reaching them). */
+   uint32_t (*v)[64];
    uint32_t nvgpr;
+   uint32_t nagpr;
+   const sim_target *target;
    uint32_t scc;
    uint64_t pc;            /* next instruction while a handler runs */
    uint64_t inst_pc;       /* instruction being executed */
@@ -222,6 +243,9 @@ struct sim_wave {
     * go through the work-group's vector L1 (sim_l1.c); SIM_L1_GLC forces a miss. */
    uint8_t l1_load;
 };
+
+/* VGPR rows a wave has room for: 256 VGPRs, then 256 AGPRs (gfx90a). */
+#define SIM_WAVE_ROWS 512u
 
 #define SIM_VCC(w) ((w)->s64[SIM_SRC_VCC / 2])
 #define SIM_EXEC(w) ((w)->s64[SIM_SRC_EXEC / 2])
@@ -270,6 +294,9 @@ struct sim_disp {
    uint32_t rsrc1, rsrc2;
    uint16_t kcode;           /* kernel_code_properties */
    uint32_t nvgpr, nsgpr;
+   uint32_t nagpr;           /* gfx90a: AGPRs after COMPUTE_PGM_RSRC3.ACCUM_OFFSET */
+   uint32_t rsrc3;
+   const sim_target *target; /* the agent's */
    uint32_t grid[3], wgsize[3], nwg[3];
    uint64_t nwg_total;
    uint32_t lds_size;
@@ -297,12 +324,15 @@ struct sim_disp {
 
 struct sim_program {
    const sim_alloc *alloc;
+   const sim_target *target; /* whose decoding the slots hold */
+   sim_program *next;        /* the same allocation decoded for another target */
    uint64_t va, size;
    sim_inst *slots;   /* one per dword; fn == NULL until decoded */
    pthread_mutex_t lock;
 };
 
-sim_program *sim__program_get(const sim_alloc *code);
+/* The decoded program of `code` for target `t` (one per target that runs it). */
+sim_program *sim__program_get(const sim_alloc *code, const sim_target *t);
 /* Decoded instruction at `pc`, decoding on first use. Faults the wave and returns NULL if
  * `pc` is not in code memory. */
 const sim_inst *sim__fetch(sim_wave *w, uint64_t pc);
@@ -324,7 +354,7 @@ sim__fetch_fast(sim_wave *w, uint64_t pc)
 }
 /* Decodes the instruction whose dwords start at `p` (`avail` bytes readable) into `in`.
  * Unknown encodings and unimplemented opcodes get a handler that faults. */
-void sim__decode(const uint32_t *p, size_t avail, sim_inst *in);
+void sim__decode(const sim_target *t, const uint32_t *p, size_t avail, sim_inst *in);
 /* "v_add_f32_e32 (VOP2) [7e040301 3f800000]" */
 void sim__disasm(const sim_inst *in, char *buf, size_t n);
 sim_handler sim__handler(sim_op op);
@@ -1324,6 +1354,8 @@ void sim__vm_store(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned by
 enum sim_atomic_op {
    SIM_AT_ADD, SIM_AT_SUB, SIM_AT_RSUB, SIM_AT_INC, SIM_AT_DEC, SIM_AT_SMIN, SIM_AT_SMAX,
    SIM_AT_UMIN, SIM_AT_UMAX, SIM_AT_AND, SIM_AT_OR, SIM_AT_XOR, SIM_AT_SWAP, SIM_AT_CMPSWAP,
+   /* gfx90a's float atomics */
+   SIM_AT_FADD_F32, SIM_AT_FADD_F64, SIM_AT_FMIN_F64, SIM_AT_FMAX_F64,
 };
 /* op(tmp = MEM, DATA) of one lane (cmpswap: MEM = tmp == cmp ? DATA : tmp), 32 or 64 bits;
  * also used by the scalar atomics (sim_smem.c). */

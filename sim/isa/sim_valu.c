@@ -306,7 +306,8 @@ sim__vdst_row(sim_wave *w, const sim_inst *in, unsigned vgpr)
 uint32_t *
 sim__vrow(sim_wave *w, const sim_inst *in, unsigned vgpr)
 {
-   if (SIM_UNLIKELY(vgpr >= w->nvgpr)) {
+   /* AGPR n is row 256 + n (SIM_IF_ACC, v_accvgpr_*): inside the AGPRs allocated. */
+   if (SIM_UNLIKELY(vgpr >= w->nvgpr) && !(vgpr >= 256 && vgpr - 256 < w->nagpr)) {
       sim__fault(w, SIM_FAULT_ILLEGAL_INSTRUCTION, 0,
                  "VGPR v%u beyond the %u the kernel descriptor allocates at pc 0x%llx", vgpr,
                  w->nvgpr, (unsigned long long)w->inst_pc);

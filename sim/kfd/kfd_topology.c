@@ -4,8 +4,9 @@
  *
  * The values are those ROCr 5.2.3 reads or asserts (core/runtime/amd_topology.cpp,
  * amd_cpu_agent.cpp, amd_gpu_agent.cpp, amd_memory_region.cpp, amd_aql_queue.cpp): a
- * CPU node with a SYSTEM heap and a data cache; GPU nodes with EngineId 9.0.6 (the ISA
- * comes only from there), a public frame buffer, an LDS bank at 1 << 48 and a scratch bank
+ * CPU node with a SYSTEM heap and a data cache; GPU nodes with the EngineId of their target
+ * (9.0.6 for gfx906, 9.0.10 for gfx90a: amdkfd's gfx_target_version; the ISA comes only from
+ * there; HSACL_SIM_GPUS picks the targets, sim_gpus.c), a public frame buffer, an LDS bank at 1 << 48 and a scratch bank
  * at 2 << 48 (the gfx9 KFD apertures, which sim_isa.h's SIM_APERTURE_* agree with), data
  * caches with HSACU = 1, no SDMA engines, 64 GWS resources, doorbell type 2, and PCIe links both ways
  * (without a link from the CPU, system pools are NEVER_ALLOWED for the GPU). The GPU's
@@ -26,7 +27,10 @@
 #define KFD_VERSION_MINOR 11
 
 /*
- * A Vega 20 (gfx906) as amdkfd describes a Radeon VII or a Radeon Instinct MI50: the values
+ * A node's figures are its target's (sim_target, sim/isa/sim_target.c: a gfx90a is an
+ * Instinct MI210 as rocminfo prints it); those below are what every target shares.
+ *
+ * The gfx906 is a Vega 20 as amdkfd describes a Radeon VII or a Radeon Instinct MI50: the values
  * rocminfo prints for them. Published rocminfo outputs of a Radeon VII show "Compute Unit: 60",
  * "SIMDs per CU: 4", "Shader Engines: 4", "Shader Arrs. per Eng.: 1", "WatchPts on Addr.
  * Ranges:4", "Cache Info: L1: 16 KB, L2: 8192 KB", "Cacheline Size: 64" (the MI50 has the
@@ -39,18 +43,9 @@
  * ROCr keeps the first cache of each level (HSA_AGENT_INFO_CACHE_SIZE) and drops instruction
  * caches.
  */
-#define GPU_CUS 60
-#define GPU_SHADER_ENGINES 4
 #define GPU_ARRAYS_PER_ENGINE 1
-#define GPU_SIMDS_PER_CU 4
-#define GPU_WAVES_PER_SIMD 10
 #define GPU_SCRATCH_SLOTS_PER_CU 32
 #define GPU_WATCH_POINT_BITS 2 /* 1 << 2 watch points */
-#define GPU_VRAM (16ull << 30)
-#define GPU_VRAM_WIDTH 4096
-#define GPU_VRAM_MHZ 1000
-#define GPU_L1_KIB 16
-#define GPU_L2_KIB 8192
 #define GPU_CACHE_LINE 64
 #define GPU_LDS_SIZE (64ull << 10)
 #define GPU_SCRATCH_SIZE (4ull << 30)
@@ -99,6 +94,14 @@ board_from_env(void)
    return &boards[0];
 }
 
+/* The frame buffer a node reports: the board's, but no more than the software device heap
+ * can give (SIM_DEVICE_MEMORY_SIZE: the gfx906's 16 GiB; a gfx90a has 64). */
+static uint64_t
+gpu_vram(const sim_target *t)
+{
+   return t->vram < SIM_DEVICE_MEMORY_SIZE ? t->vram : SIM_DEVICE_MEMORY_SIZE;
+}
+
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t open_count;
 static _Atomic bool is_open;
@@ -123,6 +126,12 @@ hsaKmtOpenKFD(void)
    pthread_mutex_lock(&open_lock);
    if (open_count == 0) {
       gpu_count = sim__gpus_from_env(); /* shared with the software HSA runtime */
+      if (gpu_count == 0) {
+         /* HSACL_SIM_GPUS named an unknown target (sim_gpus.c said so): no KFD to open. */
+         gpu_count = 1;
+         st = HSAKMT_STATUS_ERROR;
+         goto out_unlock;
+      }
       board = board_from_env();
       if (kfd_memory_open() != HSA_STATUS_SUCCESS) {
          st = HSAKMT_STATUS_NO_MEMORY;
@@ -134,8 +143,8 @@ hsaKmtOpenKFD(void)
          goto out_unlock;
       }
       atomic_store_explicit(&is_open, true, memory_order_release);
-      SIM_LOGI("kfd", "software KFD opened: 1 CPU node, %u gfx906 node(s) (%s)", gpu_count,
-               board->name);
+      SIM_LOGI("kfd", "software KFD opened: 1 CPU node, %u GPU node(s), the first a %s (%s)",
+               gpu_count, sim__gpu_target(0)->name, board->name);
    }
    open_count++;
 out_unlock:
@@ -257,36 +266,42 @@ hsaKmtGetNodeProperties(HSAuint32 NodeId, HsaNodeProperties *NodeProperties)
       return HSAKMT_STATUS_SUCCESS;
    }
    uint32_t gpu = NodeId - 1;
-   p->NumFComputeCores = GPU_CUS * GPU_SIMDS_PER_CU;
+   const sim_target *t = sim__gpu_target(gpu);
+   const bool vega20 = t->id == SIM_TARGET_GFX906; /* HSACL_KFD_BOARD picks its board */
+   /* Each GPU's compute IDs follow the previous GPUs'. */
+   uint32_t first_id = GPU_FCOMPUTE_ID_BASE;
+   for (uint32_t g = 0; g < gpu; g++)
+      first_id += sim__gpu_target(g)->cus * sim__gpu_target(g)->simds_per_cu;
+   p->NumFComputeCores = t->cus * t->simds_per_cu;
    p->NumMemoryBanks = GPU_BANKS;
    p->NumCaches = GPU_CACHES;
    p->NumIOLinks = gpu_count; /* the CPU and every other GPU */
-   p->FComputeIdLo = GPU_FCOMPUTE_ID_BASE + gpu * GPU_CUS * GPU_SIMDS_PER_CU;
+   p->FComputeIdLo = first_id;
    p->Capability.ui32.QueueSizePowerOfTwo = 1;
    p->Capability.ui32.QueueSize32bit = 1;
    p->Capability.ui32.DoorbellType = 2; /* 64-bit AQL write-pointer doorbells */
-   p->Capability.ui32.SRAM_EDCSupport = board->sramecc;
+   p->Capability.ui32.SRAM_EDCSupport = vega20 ? board->sramecc : t->sramecc;
    p->Capability.ui32.WatchPointsTotalBits = GPU_WATCH_POINT_BITS;
-   p->MaxWavesPerSIMD = GPU_WAVES_PER_SIMD;
+   p->MaxWavesPerSIMD = t->waves_per_simd;
    p->LDSSizeInKB = GPU_LDS_SIZE >> 10;
    p->GDSSizeInKB = 0;
-   p->WaveFrontSize = 64;
-   p->NumShaderBanks = GPU_SHADER_ENGINES;
+   p->WaveFrontSize = t->wave_size;
+   p->NumShaderBanks = t->shader_engines;
    p->NumArrays = GPU_ARRAYS_PER_ENGINE;
-   p->NumCUPerArray = GPU_CUS / (GPU_SHADER_ENGINES * GPU_ARRAYS_PER_ENGINE);
-   p->NumSIMDPerCU = GPU_SIMDS_PER_CU;
+   p->NumCUPerArray = t->cus / (t->shader_engines * GPU_ARRAYS_PER_ENGINE);
+   p->NumSIMDPerCU = t->simds_per_cu;
    p->MaxSlotsScratchCU = GPU_SCRATCH_SLOTS_PER_CU;
    p->EngineId.ui32.uCode = 0;
-   p->EngineId.ui32.Major = 9;
-   p->EngineId.ui32.Minor = 0;
-   p->EngineId.ui32.Stepping = 6;
+   p->EngineId.ui32.Major = t->gfx_target_version / 10000;
+   p->EngineId.ui32.Minor = t->gfx_target_version / 100 % 100;
+   p->EngineId.ui32.Stepping = t->gfx_target_version % 100;
    p->VendorId = 0x1002;
-   p->DeviceId = board->device_id;
+   p->DeviceId = vega20 ? board->device_id : t->chip_id;
    p->LocationId = sim__gpu_location_id(gpu);
-   p->LocalMemSize = GPU_VRAM;
-   p->MaxEngineClockMhzFCompute = board->max_clock_mhz;
+   p->LocalMemSize = gpu_vram(t);
+   p->MaxEngineClockMhzFCompute = vega20 ? board->max_clock_mhz : t->max_clock_mhz;
    p->DrmRenderMinor = 128 + (int)gpu;
-   set_name(p->MarketingName, p->AMDName, SIM_GPU_PRODUCT_NAME);
+   set_name(p->MarketingName, p->AMDName, t->product_name);
    p->HiveID = 0;
    p->NumSdmaEngines = 0;
    p->NumSdmaXgmiEngines = 0;
@@ -297,7 +312,7 @@ hsaKmtGetNodeProperties(HSAuint32 NodeId, HsaNodeProperties *NodeProperties)
    p->NumGws = SIM_GWS_RESOURCES;
    p->Domain = 0;
    p->UniqueID = sim__gpu_unique_id(gpu);
-   p->VGPRSizePerCU = 256 * 1024;
+   p->VGPRSizePerCU = t->simds_per_cu * t->vgprs_max * 64 * 4;
    p->SGPRSizePerCU = 800 * 4 * 4;
    return HSAKMT_STATUS_SUCCESS;
 }
@@ -331,9 +346,10 @@ hsaKmtGetNodeMemoryProperties(HSAuint32 NodeId, HSAuint32 NumBanks,
    } else {
       count = GPU_BANKS;
       banks[0].HeapType = HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC;
-      banks[0].SizeInBytes = GPU_VRAM;
-      banks[0].Width = GPU_VRAM_WIDTH;
-      banks[0].MemoryClockMax = GPU_VRAM_MHZ;
+      const sim_target *t = sim__gpu_target(NodeId - 1);
+      banks[0].SizeInBytes = gpu_vram(t);
+      banks[0].Width = t->memory_width;
+      banks[0].MemoryClockMax = t->memory_mhz;
       banks[1].HeapType = HSA_HEAPTYPE_GPU_LDS;
       banks[1].SizeInBytes = GPU_LDS_SIZE;
       banks[1].VirtualBaseAddress = SIM_APERTURE_SHARED_BASE;
@@ -373,10 +389,11 @@ hsaKmtGetNodeCacheProperties(HSAuint32 NodeId, HSAuint32 ProcessorId, HSAuint32 
       c[1].CacheAssociativity = 16;
       c[1].CacheType.ui32.CPU = 1;
    } else {
-      c[0].CacheSize = GPU_L1_KIB;
+      const sim_target *t = sim__gpu_target(NodeId - 1);
+      c[0].CacheSize = t->l1_kib;
       c[0].CacheAssociativity = 64;
       c[0].CacheType.ui32.HSACU = 1;
-      c[1].CacheSize = GPU_L2_KIB;
+      c[1].CacheSize = t->l2_kib;
       c[1].CacheAssociativity = 16;
       c[1].CacheType.ui32.HSACU = 1;
       c[0].CacheLineSize = c[1].CacheLineSize = GPU_CACHE_LINE;

@@ -27,10 +27,14 @@ sim__mem_find(uint64_t va)
 
 #define MAXF 2048
 
-/* Instructions the interpreter deliberately does not implement, in every encoding. */
+/* Instructions the interpreter deliberately does not implement, in every encoding: the
+ * graphics-only ones and the later targets' mnemonics without a handler yet (which
+ * sim_isa_test_gfx90a runs into their fault). */
 static const char *const expected_illegal[] = {
 #define SIM_GRAPHICS_ONLY(m, example, other, reason) #m,
 #include "sim_isa_graphics_only.def"
+#define SIM_UNHANDLED(m, reason) #m,
+#include "sim_isa_unhandled.def"
    NULL};
 
 static int

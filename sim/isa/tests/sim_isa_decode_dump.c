@@ -2,6 +2,8 @@
  * Prints sim's decoding of machine words, for sim_isa_decoder_check.py, which compares it
  * with llvm-objdump-19's decoding of the same words.
  *
+ * Usage: sim_isa_decode_dump [TARGET] (gfx906, the default, or gfx90a: whose decoding).
+ *
  * Input (stdin): one instruction per line, "OFFSET W0 [W1 [W2]]" in hex; the words after
  * the first are what follows the first word in memory (so a literal can be read). Output
  * (stdout): one line per input line, "OFFSET key=value ...", every field of sim_inst the
@@ -23,10 +25,10 @@ sim__mem_find(uint64_t va)
 }
 
 static void
-dump(const char *tag, const uint32_t *w, size_t avail)
+dump(const sim_target *t, const char *tag, const uint32_t *w, size_t avail)
 {
    sim_inst in;
-   sim__decode(w, avail, &in);
+   sim__decode(t, w, avail, &in);
    printf("%s op=%s enc=%s size=%u", tag, sim__op_names[in.op], sim__enc_names[in.enc], in.size);
    if (in.op == SIM_OP_INVALID) {
       printf("\n");
@@ -36,6 +38,9 @@ dump(const char *tag, const uint32_t *w, size_t avail)
           in.src[2], in.vdst, in.sdst, in.literal, in.imm, in.flags);
    printf(" neg=%u abs=%u neg_hi=%u op_sel=%u op_sel_hi=%u clamp=%u omod=%u", in.neg, in.abs,
           in.neg_hi, in.op_sel, in.op_sel_hi, in.clamp, in.omod);
+   if (strncmp(sim__op_names[in.op], "v_mfma_", 7) == 0)
+      printf(" cbsz=%u abid=%u blgp=%u acc_cd=%u acc=%u", in.mfma.cbsz, in.mfma.abid,
+             in.mfma.blgp, in.mfma.acc_cd, in.mfma.acc);
    switch (in.enc) {
    case SIM_ENC_VOP1_SDWA:
    case SIM_ENC_VOP2_SDWA:
@@ -71,8 +76,13 @@ dump(const char *tag, const uint32_t *w, size_t avail)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
+   const sim_target *t = sim__target_by_name(argc > 1 ? argv[1] : "gfx906");
+   if (!t) {
+      fprintf(stderr, "unknown target %s (known: %s)\n", argv[1], sim__target_names());
+      return 2;
+   }
    char line[256];
    while (fgets(line, sizeof(line), stdin)) {
       char tag[32];
@@ -82,7 +92,7 @@ main(void)
          fprintf(stderr, "bad input line: %s", line);
          return 2;
       }
-      dump(tag, w, (size_t)(n - 1) * 4);
+      dump(t, tag, w, (size_t)(n - 1) * 4);
    }
    return 0;
 }

@@ -1,9 +1,18 @@
 #!/usr/bin/env python3
-"""Checks sim's gfx906 decoder (sim/isa/sim_decode.c) against LLVM's (issue 25).
+"""Checks sim's decoder (sim/isa/sim_decode.c) for one target against LLVM's (issue 25; per
+target: issue 28).
 
-Usage: sim_isa_decoder_check.py DUMPER OPCODES_DEF LLVM_MC LLVM_OBJDUMP WORKDIR [RANDOM_WORDS]
+Usage: sim_isa_decoder_check.py DUMPER OPCODES_DEF LLVM_MC LLVM_OBJDUMP WORKDIR [RANDOM_WORDS
+       [TARGET]]
 
-1. Probe: every opcode slot of sim_opcodes.def is encoded with each field set to a distinct
+TARGET is gfx906 (the default) or gfx90a; OPCODES_DEF is that target's
+sim_opcodes_<target>.def. LLVM runs with -mcpu=TARGET and the dumper decodes for TARGET.
+gfx90a adds fields gfx906 does not have: the ACC bit of DS/FLAT/GLOBAL/SCRATCH/MUBUF/MTBUF/
+MIMG data (an AGPR printed as aN; sim adds 256 to the data and destination fields), the SCC
+cache bit, and the VOP3P-MAI fields of v_mfma_* (cbsz, abid, blgp; acc_cd from an AGPR
+destination). Its probes use even register numbers: gfx90a refuses odd VGPR tuples.
+
+1. Probe: every opcode slot of sim_opcodes_<target>.def is encoded with each field set to a distinct
    value (VOP3 src0 = v1, src1 = v2, ...) and disassembled by llvm-objdump-19. Matching the
    printed operands back to those values tells, per LLVM mnemonic, which encoding field each
    printed operand comes from (its "roles"), and gives the mnemonic's assembly syntax.
@@ -47,6 +56,11 @@ import re
 import struct
 import subprocess
 import sys
+
+# The target under test (main() sets it from the command line).
+MCPU = "gfx906"
+# Encodings whose data registers an ACC bit makes AGPRs (gfx90a): sim adds 256 to them.
+ACC_ENCS = {"DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF", "MIMG"}
 
 # ---- The opcode table --------------------------------------------------------------------
 
@@ -147,6 +161,32 @@ PROBES["MUBUF_LDS"] = (lambda n, f: [PROBES["MUBUF"][0](n, f)[0] | 1 << 16, PROB
 PROBES["SMEM_SOE"] = ((lambda n, f: [PROBES["SMEM"][0](n, f)[0] | 1 << 14, PROBES["SMEM"][0](n, f)[1] | 30 << 25]),
                       PROBES["SMEM"][1])
 
+def even_probes():
+    """gfx90a refuses VGPR tuples at odd registers: every VGPR field of the probes gets a
+    distinct even value (SGPR fields keep theirs)."""
+    even = {"VOP2": {"src0": 2, "src1": 4, "vdst": 6}, "VOP1": {"src0": 2, "vdst": 6},
+            "VOPC": {"src0": 2, "src1": 4},
+            "VOP2_SDWA": {"src0": 2, "src1": 4, "vdst": 6}, "VOP1_SDWA": {"src0": 2, "vdst": 6},
+            "VOPC_SDWA": {"src0": 2, "src1": 4, "sdst": 10},
+            "VOP2_DPP": {"src0": 2, "src1": 4, "vdst": 6}, "VOP1_DPP": {"src0": 2, "vdst": 6},
+            "VOPC_DPP": {"src0": 2, "src1": 4},
+            "VOP3": {"src0": 0x102, "src1": 0x104, "src2": 0x106, "vdst": 8, "sdst": 10},
+            "VOP3P": {"src0": 0x102, "src1": 0x104, "src2": 0x106, "vdst": 8},
+            "DS": {"addr": 5, "data0": 6, "data1": 8, "vdst": 10, "offset": 0x2211},
+            "FLAT": {"addr": 4, "data0": 6, "vdst": 8},
+            "SCRATCH": {"addr": 5, "data0": 6, "vdst": 8},
+            "GLOBAL": {"addr": 4, "data0": 6, "vdst": 8},
+            "MUBUF": {"addr": 5, "vdst": 8, "srsrc": 16, "soffset": 30},
+            "MTBUF": {"addr": 5, "vdst": 8, "srsrc": 16, "soffset": 30},
+            "MIMG": {"vaddr": 6, "vdata": 8, "srsrc": 16, "ssamp": 24}}
+    for kind in list(PROBES):
+        base = kind if kind in even else re.sub(r"_(S|GLC|LDS|SADDR|SOE)$", "", kind)
+        if base in even and not kind.endswith("_S"):
+            build, fields = PROBES[kind]
+            PROBES[kind] = (build, dict(fields, **{k: v for k, v in even[base].items()
+                                                   if k in fields}))
+
+
 # Which probe kinds an opcode slot of sim_opcodes.def gets.
 PROBE_KINDS = {
     "FLAT": ["FLAT", "FLAT_GLC", "FLAT_LDS"],
@@ -197,10 +237,10 @@ def objdump_words(words, workdir, tools, name):
         f.write(".text\n")
         for i in range(0, len(words), 8):
             f.write(".long " + ",".join("0x%08x" % w for w in words[i:i + 8]) + "\n")
-    r = run([tools["mc"], "-arch=amdgcn", "-mcpu=gfx906", "-filetype=obj", src, "-o", obj])
+    r = run([tools["mc"], "-arch=amdgcn", "-mcpu=" + MCPU, "-filetype=obj", src, "-o", obj])
     if r.returncode:
         sys.exit("llvm-mc failed on %s: %s" % (src, r.stderr[:2000]))
-    r = run([tools["objdump"], "-d", "--mcpu=gfx906", obj])
+    r = run([tools["objdump"], "-d", "--mcpu=" + MCPU, obj])
     if r.returncode:
         sys.exit("llvm-objdump failed: %s" % r.stderr[:2000])
     out = {}
@@ -272,12 +312,21 @@ INLINE_F = {240: 0.5, 241: -0.5, 242: 1.0, 243: -1.0, 244: 2.0, 245: -2.0, 246: 
 
 
 def reg_code(t):
-    """Register token -> 9-bit operand code (VGPRs 256+), or None."""
-    m = re.match(r"^([sv]|ttmp)(?:(\d+)|\[(\d+):\d+\])$", t)
+    """Register token -> 9-bit operand code (VGPRs 256+), or None. An AGPR (gfx90a) is
+    AGPR_BASE + n: agpr() tells it apart."""
+    m = re.match(r"^([sva]|ttmp)(?:(\d+)|\[(\d+):\d+\])$", t)
     if m:
         n = int(m.group(2) if m.group(2) is not None else m.group(3))
-        return {"s": 0, "v": 256, "ttmp": 108}[m.group(1)] + n
+        return {"s": 0, "v": 256, "ttmp": 108, "a": AGPR_BASE}[m.group(1)] + n
     return SPECIAL.get(t)
+
+
+AGPR_BASE = 1024
+
+
+def agpr(r):
+    """AGPR number of a reg_code() value, or None."""
+    return r - AGPR_BASE if r is not None and r >= AGPR_BASE else None
 
 
 def parse_number(t):
@@ -333,6 +382,8 @@ def src_alternatives(t):
 def src_matches(tok, code, literal):
     """Does the printed source tok (without modifiers) name operand code/literal?"""
     r = reg_code(tok)
+    if agpr(r) is not None:
+        return code == 256 + agpr(r)  # a VALU source field names an AGPR as a VGPR code
     if r is not None:
         return r == code
     v = parse_number(tok)
@@ -367,6 +418,8 @@ def learn_roles(text, by_value):
         v = parse_number(base)
         if base == "off":
             roles.append("saddr" if tok is ops[-1] else "addr")
+        elif agpr(r) is not None:
+            roles.append(by_value.get(agpr(r), ("fixed", base)))
         elif r is not None:
             roles.append(by_value.get(r - 256 if r >= 256 else r, ("fixed", base)))
         elif v is not None:
@@ -388,7 +441,7 @@ DPP_ONE = {"wave_shl:1": 0x130, "wave_rol:1": 0x134, "wave_shr:1": 0x138,
            "wave_ror:1": 0x13C, "row_mirror": 0x140, "row_half_mirror": 0x141,
            "row_bcast:15": 0x142, "row_bcast:31": 0x143}
 IF = {"glc": 1 << 5, "slc": 1 << 6, "offen": 1 << 7, "idxen": 1 << 8, "gds": 1 << 11,
-      "lds": 1 << 12}
+      "lds": 1 << 12, "scc": 1 << 14}
 MIMG_BITS = {"unorm": 1, "da": 2, "a16": 4, "r128": 4, "tfe": 8, "lwe": 16, "d16": 32}
 VALU_ENCS = {"VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "VOP1_SDWA", "VOP2_SDWA",
              "VOPC_SDWA", "VOP1_DPP", "VOP2_DPP", "VOPC_DPP"}
@@ -463,6 +516,11 @@ def expected_fields(text, roles, sim):
             bad.append("%s: LLVM %s is not a register" % (role, tok))
             continue
         val = r - 256 if r >= 256 and role not in ("soffset",) else r
+        if agpr(r) is not None:
+            # Memory data registers: sim adds 256 for the ACC bit; a VALU field holds n.
+            val = agpr(r) + 256 if enc in ACC_ENCS else agpr(r)
+            if role == "vdst" and mnem.startswith("v_mfma_"):
+                exp["acc_cd"] = 1
         if role == "vdst" and sim.get("vdst") == 0xFFFF:
             role = "sdst"  # VOPC promoted to VOP3: the vdst field is the SGPR-pair result
         exp[role] = val
@@ -539,7 +597,15 @@ def expected_fields(text, roles, sim):
         elif k == "format":
             exp["data1"] = int(v, 0) & 15
             exp["offset1"] = int(v, 0) >> 4
-    if enc in VALU_ENCS:
+        elif k in ("cbsz", "abid", "blgp"):
+            exp[k] = int(v, 0)
+    if mnem.startswith("v_mfma_"):
+        for k in ("cbsz", "abid", "blgp", "acc_cd"):
+            exp.setdefault(k, 0)
+        # The MAI fields sit where op_sel/neg_hi/neg/clamp do: sim clears those.
+        for k in ("clamp", "neg@mask", "neg_hi@mask", "op_sel@mask"):
+            exp.pop(k, None)
+    elif enc in VALU_ENCS:
         exp.setdefault("clamp", 0)
         exp.setdefault("omod", 0)
         if enc == "VOP3P":
@@ -561,7 +627,9 @@ def expected_fields(text, roles, sim):
         mask = sum(IF.values()) if enc != "SMEM" else IF["glc"]
         exp["flags@mask"] = (mask, flags) if "flags@mask" not in exp else (
             exp["flags@mask"][0] | mask, exp["flags@mask"][1] | flags)
-        if enc == "DS" or enc in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF"):
+        # A MUBUF cache operation without operands (gfx90a's buffer_wbl2 and buffer_invl2,
+        # which LLVM decodes whatever the other fields hold) has no offset to compare.
+        if enc == "DS" or (enc in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF") and ops):
             exp.setdefault("imm", 0)
         if enc == "DS":
             exp.setdefault("offset1", 0)
@@ -573,7 +641,7 @@ def expected_fields(text, roles, sim):
         exp.setdefault("data1", 1)
         exp.setdefault("offset1", 0)
     if enc == "MIMG":
-        exp["flags@mask"] = (IF["glc"] | IF["slc"], flags)
+        exp["flags@mask"] = (IF["glc"] | IF["slc"] | IF["scc"], flags)
         exp["mimg"] = mimg
         exp.setdefault("dmask", 0)
     return mnem, exp, bad
@@ -811,6 +879,37 @@ def gen_variants(kind, text, roles):
         mod_sets = [["glc"]]
     for m in mod_sets:
         emit(ops, m)
+    if MCPU == "gfx90a":
+        out += gfx90a_variants(kind, mnem, ops, mods, roles)
+    return out
+
+
+def gfx90a_variants(kind, mnem, ops, mods, roles):
+    """gfx90a's fields: the data registers as AGPRs (ACC), the SCC cache bit, the MFMA
+    broadcast controls and AGPR/VGPR accumulators."""
+    out = []
+
+    def emit(new_ops, new_mods):
+        out.append(" ".join([mnem + (" " + ", ".join(new_ops) if new_ops else "")] + new_mods))
+
+    def to_agpr(tok):
+        return re.sub(r"^v(\d+|\[)", r"a\1", tok)
+
+    if kind in ACC_ENCS:
+        acc = [to_agpr(t) if r in ("vdst", "data0", "data1", "vdata") else t
+               for t, r in zip(ops, roles)]
+        if acc != ops:
+            emit(acc, mods)
+        if kind != "DS":
+            emit(ops, mods + ["scc"])
+            if acc != ops:
+                emit(acc, mods + ["scc", "glc"])
+    if mnem.startswith("v_mfma_"):
+        acc = [to_agpr(t) if r in ("vdst", "src2") else t for t, r in zip(ops, roles)]
+        for o in (ops, acc):
+            for m in ([], ["cbsz:1"], ["cbsz:4", "abid:3"], ["abid:15"], ["blgp:7"],
+                      ["cbsz:2", "abid:1", "blgp:5"]):
+                emit(o, m)
     return out
 
 
@@ -819,7 +918,7 @@ def assemble(lines, workdir, tools):
     src = os.path.join(workdir, "corpus.s")
     with open(src, "w") as f:
         f.write("\n".join(lines) + "\n")
-    r = run([tools["mc"], "-arch=amdgcn", "-mcpu=gfx906", "-show-encoding", src])
+    r = run([tools["mc"], "-arch=amdgcn", "-mcpu=" + MCPU, "-show-encoding", src])
     out = []
     for line in r.stdout.splitlines():
         m = re.search(r"; encoding: \[([^\]]*)\]", line)
@@ -851,7 +950,7 @@ def sim_decode(dumper, stream, offsets):
     padded = stream + [0, 0]
     lines = ["%x %08x %08x %08x" % (o, padded[o // 4], padded[o // 4 + 1], padded[o // 4 + 2])
              for o in offsets]
-    r = subprocess.run([dumper], input="\n".join(lines) + "\n", capture_output=True, text=True)
+    r = subprocess.run([dumper, MCPU], input="\n".join(lines) + "\n", capture_output=True, text=True)
     if r.returncode:
         sys.exit("%s failed: %s" % (dumper, r.stderr[:2000]))
     out = {}
@@ -939,8 +1038,12 @@ def phase(name, t=[None]):
 def main(argv):
     if len(argv) < 6:
         sys.exit(__doc__)
+    global MCPU
     dumper, opdef, tools, workdir = argv[1], argv[2], {"mc": argv[3], "objdump": argv[4]}, argv[5]
     nrandom = int(argv[6]) if len(argv) > 6 else 0
+    MCPU = argv[7] if len(argv) > 7 else "gfx906"
+    if MCPU == "gfx90a":
+        even_probes()
     os.makedirs(workdir, exist_ok=True)
     rows = read_def(opdef)
 

@@ -50,16 +50,27 @@ t_alloc(size_t size, uint32_t flags)
    return p;
 }
 
-static uint32_t t_vgprs[256][64];
+static uint32_t t_vgprs[SIM_WAVE_ROWS][64];
 static sim_wave t_w;
+/* The target t_run assembles for: the last t_wave_target's. */
+static const char *t_mcpu = "gfx906";
 
 sim_wave *
 t_wave(void)
+{
+   return t_wave_target(sim__target(SIM_TARGET_GFX906));
+}
+
+sim_wave *
+t_wave_target(const sim_target *target)
 {
    memset(&t_w, 0, sizeof(t_w));
    memset(t_vgprs, 0, sizeof(t_vgprs));
    t_w.v = t_vgprs;
    t_w.nvgpr = 256;
+   t_w.nagpr = target->agprs ? 256 : 0;
+   t_w.target = target;
+   t_mcpu = target->name;
    SIM_EXEC(&t_w) = ~0ull;
    t_w.denorm32 = 3;
    t_w.denorm16_64 = 3;
@@ -84,8 +95,8 @@ assemble(const char *src, size_t *len)
    char oname[64], cmd[512];
    snprintf(oname, sizeof(oname), "%s.o", sname);
    snprintf(cmd, sizeof(cmd),
-            "%s -triple=amdgcn-amd-amdhsa -mcpu=gfx906 -filetype=obj -o %s %s", SIM_LLVM_MC,
-            oname, sname);
+            "%s -triple=amdgcn-amd-amdhsa -mcpu=%s -filetype=obj -o %s %s", SIM_LLVM_MC,
+            t_mcpu, oname, sname);
    int rc = system(cmd);
    unlink(sname);
    if (rc != 0) {
@@ -148,6 +159,42 @@ t_run(sim_wave *w, const char *src)
 }
 
 /* SIM_ISA_BENCH=1: lane-instructions per second of a VALU-heavy loop on one thread. */
+sim_fault_kind
+t_dispatch_kd(unsigned agent, const char *src, const uint32_t rsrc[3], const uint16_t wg[3],
+              uint32_t groups, void *kernarg)
+{
+   size_t len = 0;
+   uint8_t *text = assemble(src, &len);
+   if (!text) {
+      t_failures++;
+      fprintf(stderr, "FAIL %s: assembly failed\n", t_current);
+      return SIM_FAULT_INVALID_PACKET;
+   }
+   uint8_t *code = t_alloc(256 + len + 64, SIM_ALLOC_READ | SIM_ALLOC_CODE);
+   int64_t entry = 256;
+   uint16_t kcode = 1u << 3; /* kernarg segment pointer */
+   memcpy(code + 16, &entry, 8);
+   memcpy(code + 44, &rsrc[2], 4);
+   memcpy(code + 48, &rsrc[0], 4);
+   memcpy(code + 52, &rsrc[1], 4);
+   memcpy(code + 56, &kcode, 2);
+   memcpy(code + 256, text, len);
+   free(text);
+   hsa_kernel_dispatch_packet_t *p = t_alloc(sizeof(*p), SIM_ALLOC_READ);
+   p->header = HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE;
+   p->setup = 3;
+   p->workgroup_size_x = wg[0];
+   p->workgroup_size_y = wg[1];
+   p->workgroup_size_z = wg[2];
+   p->grid_size_x = groups * wg[0];
+   p->grid_size_y = wg[1];
+   p->grid_size_z = wg[2];
+   p->kernel_object = (uint64_t)(uintptr_t)code;
+   p->kernarg_address = kernarg;
+   sim__isa_dispatch_queue(agent, NULL, NULL, p, (uint64_t)(uintptr_t)p, &t_fault);
+   return t_fault.kind;
+}
+
 sim_fault_kind
 t_dispatch(const char *src, uint32_t groups, uint32_t wgsize, void *kernarg, sim_gws *gws)
 {
@@ -226,6 +273,7 @@ main(int argc, char **argv)
    t_sample_tests();
    t_wavesync_tests();
    t_nan_tests();
+   t_gfx90a_tests();
    if (t_failures) {
       fprintf(stderr, "%d check(s) failed\n", t_failures);
       return 1;

@@ -1,4 +1,4 @@
-/* Single-wave test harness of the gfx906 interpreter: assembles snippets with llvm-mc,
+/* Single-wave test harness of the interpreter (gfx906; gfx90a through t_wave_target): assembles snippets with llvm-mc,
  * runs them on one wave through sim__isa_run_wave_for_test, checks hand-computed results. */
 #ifndef SIM_ISA_TEST_H
 #define SIM_ISA_TEST_H
@@ -30,6 +30,9 @@ extern const char *t_current;
 /* A fresh wave: 256 VGPRs (zero), SGPRs zero, EXEC all ones, MODE as LLVM's default
  * kernel descriptor (IEEE, DX10 clamp, no denormal flushing). */
 sim_wave *t_wave(void);
+/* t_wave for `target` (gfx906 is t_wave's): with AGPRs, 256 of them at rows 256..511; t_run
+ * then assembles for that target until the next t_wave. */
+sim_wave *t_wave_target(const sim_target *target);
 /* Assembles `src` (s_endpgm appended) and runs it on `w`. Returns the fault kind; the
  * fault record is in t_fault. */
 sim_fault_kind t_run(sim_wave *w, const char *src);
@@ -42,6 +45,12 @@ extern sim_gws *t_gws;
  * kind (t_fault). */
 sim_fault_kind t_dispatch(const char *src, uint32_t groups, uint32_t wgsize, void *kernarg,
                           sim_gws *gws);
+
+/* Dispatches `groups` work-groups (along x) of wg[0] x wg[1] x wg[2] work-items of `src`
+ * on GPU agent `agent` with COMPUTE_PGM_RSRC1/2/3 = rsrc[0..2] in the kernel descriptor and
+ * s[0:1] = `kernarg` (user SGPRs as rsrc[1] says). Returns the fault kind (t_fault). */
+sim_fault_kind t_dispatch_kd(unsigned agent, const char *src, const uint32_t rsrc[3],
+                             const uint16_t wg[3], uint32_t groups, void *kernarg);
 
 /* Test memory the harness's sim__mem_find knows: host pointer == GPU VA. */
 void *t_alloc(size_t size, uint32_t flags);
@@ -71,6 +80,7 @@ void t_ops_tests(void);
 void t_sample_tests(void);
 void t_wavesync_tests(void);
 void t_nan_tests(void);
+void t_gfx90a_tests(void);
 
 #define TEST(name) static void name(void)
 #define RUN(name)                                                                           \

@@ -623,7 +623,7 @@ TEST(mimg_faults)
    /* image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf decodes with its fields. */
    const uint32_t sample[2] = {0xF0800F00u, 0x00400004u};
    sim_inst in;
-   sim__decode(sample, sizeof(sample), &in);
+   sim__decode(sim__target(SIM_TARGET_GFX906), sample, sizeof(sample), &in);
    CHECK_EQ(in.op, SIM_OP_image_sample);
    CHECK_EQ(in.enc, SIM_ENC_MIMG);
    CHECK_EQ(in.mimg.dmask, 0xF);

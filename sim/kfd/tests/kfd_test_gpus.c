@@ -2,7 +2,8 @@
  * kfd_test_gpus — several GPUs through the HSA API, on both runtimes: linked against
  * Debian's ROCr, it runs on ROCr over the software KFD (LD_LIBRARY_PATH=<build>/sim/kfd) and
  * on the software HSA runtime (LD_LIBRARY_PATH=<build>/sim, whose libhsa-runtime64.so.1 is
- * libhsacl-sim.so), both with HSACL_KFD_GPUS = argv[2]:
+ * libhsacl-sim.so), both with HSACL_KFD_GPUS = argv[2] (or HSACL_SIM_GPUS naming that many
+ * targets: each agent must be the target its entry names, with that target's ISA):
  *   - one CPU and that many GPU agents, each with its own node id, UUID and PCI location;
  *   - per GPU its own coarse-grained device pool and group pool, the CPU's system pools
  *     shared; the access each agent has to each pool; regions as ROCr lists them;
@@ -14,7 +15,9 @@
  * Lines starting with "id:" describe what the runtime reports; kfd_test_gpus_same.sh
  * checks that both runtimes print the same ones.
  *
- * argv[1]: sim/tests' k.hsaco, argv[2]: the number of GPUs expected.
+ * argv[1]: sim/tests' k.hsaco, or a path with "%s" where each agent's name goes (k-%s.hsaco:
+ * k-gfx906.hsaco for a gfx906, k-gfx90a.hsaco for a gfx90a); argv[2]: the number of GPUs
+ * expected.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -72,6 +75,34 @@ access_of(hsa_agent_t agent, hsa_amd_memory_pool_t pool)
    return a;
 }
 
+/* The name GPU `g` must have: HSACL_SIM_GPUS's entry g, else gfx906. */
+static void
+expected_name(unsigned g, char *out, size_t n)
+{
+   const char *list = getenv("HSACL_SIM_GPUS");
+   snprintf(out, n, "gfx906");
+   if (!list || !*list)
+      return;
+   for (unsigned i = 0; i < g && list; i++) {
+      list = strchr(list, ',');
+      list = list ? list + 1 : NULL;
+   }
+   CHECK(list != NULL);
+   snprintf(out, n, "%.*s", (int)strcspn(list, ","), list);
+}
+
+/* The agent's ISA name (ROCr builds it from the KFD's EngineId and SRAM ECC capability). */
+static void
+isa_name(hsa_agent_t a, char *out, size_t n)
+{
+   hsa_isa_t isa;
+   uint32_t len;
+   CHECK_HSA(hsa_agent_get_info(a, HSA_AGENT_INFO_ISA, &isa));
+   CHECK_HSA(hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME_LENGTH, &len));
+   CHECK(len <= n);
+   CHECK_HSA(hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME, out));
+}
+
 static void
 test_identity(kfd_test_env *env, gpu_pools *pools)
 {
@@ -80,7 +111,7 @@ test_identity(kfd_test_env *env, gpu_pools *pools)
    for (unsigned g = 0; g < env->ngpus; g++) {
       hsa_agent_t a = env->gpus[g];
       uint32_t node, driver_node, bdf, chip, cus;
-      char name[64], product[64], uuid[24] = {0};
+      char name[64], product[64], uuid[24] = {0}, want[64], isa[128], isa_want[128];
       CHECK_HSA(hsa_agent_get_info(a, HSA_AGENT_INFO_NODE, &node));
       CHECK_HSA(hsa_agent_get_info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_DRIVER_NODE_ID,
                                    &driver_node));
@@ -95,13 +126,17 @@ test_identity(kfd_test_env *env, gpu_pools *pools)
       /* The KFD's node ids: node 0 is the CPU, the GPUs follow in order. */
       CHECK(node == g + 1 && driver_node == node);
       CHECK(strncmp(uuid, "GPU-", 4) == 0 && strlen(uuid) == 20);
-      CHECK(strcmp(name, "gfx906") == 0);
+      expected_name(g, want, sizeof(want));
+      CHECK(strcmp(name, want) == 0);
+      isa_name(a, isa, sizeof(isa));
+      snprintf(isa_want, sizeof(isa_want), "amdgcn-amd-amdhsa--%s:", want);
+      CHECK(strncmp(isa, isa_want, strlen(isa_want)) == 0);
       for (unsigned h = 0; h < g; h++)
          CHECK(strcmp(uuids[h], uuid) != 0 && bdfs[h] != bdf);
       memcpy(uuids[g], uuid, sizeof(uuid));
       bdfs[g] = bdf;
-      printf("id: gpu %u node %u uuid %s bdf 0x%x chip 0x%x cus %u name %s product \"%s\"\n",
-             g, node, uuid, bdf, chip, cus, name, product);
+      printf("id: gpu %u node %u uuid %s bdf 0x%x chip 0x%x cus %u name %s isa %s product "
+             "\"%s\"\n", g, node, uuid, bdf, chip, cus, name, isa, product);
 
       /* Its own pools: a device pool and a group pool, distinct from every other GPU's. */
       memset(&pools[g], 0, sizeof(pools[g]));
@@ -281,19 +316,27 @@ wait_done(hsa_signal_t s)
 static void
 test_kernels(kfd_test_env *env, gpu_pools *pools, const char *hsaco)
 {
-   /* One executable, the code object loaded for every GPU: a symbol per agent. */
-   size_t size;
-   uint8_t *data = kfd_test_read_file(hsaco, &size);
-   hsa_code_object_reader_t reader;
-   CHECK_HSA(hsa_code_object_reader_create_from_memory(data, size, &reader));
+   /* One executable, a code object loaded for every GPU (its target's): a symbol per agent. */
    hsa_executable_t exec;
    CHECK_HSA(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
                                        NULL, &exec));
-   for (unsigned g = 0; g < env->ngpus; g++)
+   for (unsigned g = 0; g < env->ngpus; g++) {
+      char name[64], path[4096];
+      CHECK_HSA(hsa_agent_get_info(env->gpus[g], HSA_AGENT_INFO_NAME, name));
+      const char *at = strstr(hsaco, "%s");
+      if (at)
+         snprintf(path, sizeof(path), "%.*s%s%s", (int)(at - hsaco), hsaco, name, at + 2);
+      else
+         snprintf(path, sizeof(path), "%s", hsaco);
+      size_t size;
+      uint8_t *data = kfd_test_read_file(path, &size);
+      hsa_code_object_reader_t reader;
+      CHECK_HSA(hsa_code_object_reader_create_from_memory(data, size, &reader));
       CHECK_HSA(hsa_executable_load_agent_code_object(exec, env->gpus[g], reader, NULL, NULL));
+      CHECK_HSA(hsa_code_object_reader_destroy(reader));
+      free(data);
+   }
    CHECK_HSA(hsa_executable_freeze(exec, NULL));
-   CHECK_HSA(hsa_code_object_reader_destroy(reader));
-   free(data);
    kfd_test_kernel k[KFD_TEST_MAX_AGENTS];
    hsa_queue_t *q[KFD_TEST_MAX_AGENTS];
    for (unsigned g = 0; g < env->ngpus; g++) {

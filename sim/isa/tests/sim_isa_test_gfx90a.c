@@ -1,0 +1,248 @@
+/*
+ * gfx90a (CDNA2) instruction tests: the AGPRs (v_accvgpr_*, the ACC bit of memory
+ * instructions), packed FP32, v_fmac_f64, the accumulating dot products, float atomics, the
+ * per-target decode tables, and a dispatch with ACCUM_OFFSET and packed work-item IDs.
+ * Results worked by hand in the comments.
+ */
+#include "sim_isa_test.h"
+
+static const sim_target *
+gfx90a(void)
+{
+   return sim__target(SIM_TARGET_GFX90A);
+}
+
+#define AGPR(w, n) ((w)->v[256 + (n)])
+
+/* a3 = v1; a5 = a3; v2 = a5; a0 = 7 (inline constant). */
+TEST(accvgpr_moves)
+{
+   sim_wave *w = t_wave_target(gfx90a());
+   for (unsigned l = 0; l < 64; l++)
+      w->v[1][l] = 0x12345678u + l;
+   CHECK_EQ(t_run(w, "v_accvgpr_write_b32 a3, v1\n"
+                     "v_accvgpr_mov_b32 a5, a3\n"
+                     "v_accvgpr_read_b32 v2, a5\n"
+                     "v_accvgpr_write_b32 a0, 7"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l += 21) {
+      CHECK_EQ(AGPR(w, 3)[l], 0x12345678u + l);
+      CHECK_EQ(AGPR(w, 5)[l], 0x12345678u + l);
+      CHECK_EQ(w->v[2][l], 0x12345678u + l);
+      CHECK_EQ(AGPR(w, 0)[l], 7);
+   }
+   /* AGPR 8 past the 4 the wave has: faults as a VGPR past the allocation does. */
+   w = t_wave_target(gfx90a());
+   w->nagpr = 4;
+   CHECK_EQ(t_run(w, "v_accvgpr_write_b32 a8, v1"), SIM_FAULT_ILLEGAL_INSTRUCTION);
+}
+
+/* v[0:1] = (2, 3), v[2:3] = (5, 7), v[6:7] = (1, -1):
+ *   v_pk_fma_f32 v[4:5]: (2*5+1, 3*7-1) = (11, 20)
+ *   v_pk_mul_f32 op_sel:[1,0] op_sel_hi:[0,1]: lo = S0.hi * S1.lo = 3*5 = 15,
+ *     hi = S0.lo * S1.hi = 2*7 = 14
+ *   v_pk_add_f32 neg_lo:[0,1] neg_hi:[1,0]: lo = 2 + -5 = -3, hi = -3 + 7 = 4
+ *   v_pk_mov_b32 op_sel:[1,0]: lo = S0.hi = 3, hi = S1.lo = 5 */
+TEST(packed_fp32)
+{
+   sim_wave *w = t_wave_target(gfx90a());
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = t_u(2.0f);
+      w->v[1][l] = t_u(3.0f);
+      w->v[2][l] = t_u(5.0f);
+      w->v[3][l] = t_u(7.0f);
+      w->v[6][l] = t_u(1.0f);
+      w->v[7][l] = t_u(-1.0f);
+   }
+   CHECK_EQ(t_run(w, "v_pk_fma_f32 v[4:5], v[0:1], v[2:3], v[6:7]\n"
+                     "v_pk_mul_f32 v[8:9], v[0:1], v[2:3] op_sel:[1,0] op_sel_hi:[0,1]\n"
+                     "v_pk_add_f32 v[10:11], v[0:1], v[2:3] neg_lo:[0,1] neg_hi:[1,0]\n"
+                     "v_pk_mov_b32 v[12:13], v[0:1], v[2:3] op_sel:[1,0]"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[4][9], t_u(11.0f));
+   CHECK_EQ(w->v[5][9], t_u(20.0f));
+   CHECK_EQ(w->v[8][9], t_u(15.0f));
+   CHECK_EQ(w->v[9][9], t_u(14.0f));
+   CHECK_EQ(w->v[10][9], t_u(-3.0f));
+   CHECK_EQ(w->v[11][9], t_u(4.0f));
+   CHECK_EQ(w->v[12][9], t_u(3.0f));
+   CHECK_EQ(w->v[13][9], t_u(5.0f));
+}
+
+/* The same packed-FP32 word on a gfx906 wave: no such opcode there (its table has no
+ * VOP3P 48), an illegal instruction; the code allocation decodes once per target. */
+TEST(per_target_tables)
+{
+   sim_wave *w = t_wave_target(gfx90a());
+   w->target = sim__target(SIM_TARGET_GFX906);
+   CHECK_EQ(t_run(w, "v_pk_fma_f32 v[4:5], v[0:1], v[2:3], v[6:7]"),
+            SIM_FAULT_ILLEGAL_INSTRUCTION);
+   /* MFMA decodes on gfx90a but has no handler yet (sim_isa_unhandled.def). */
+   w = t_wave_target(gfx90a());
+   CHECK_EQ(t_run(w, "v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]"),
+            SIM_FAULT_ILLEGAL_INSTRUCTION);
+}
+
+/* v[4:5] = 1.5 * 4.0 + 0.25 = 6.25. */
+TEST(fmac_f64)
+{
+   sim_wave *w = t_wave_target(gfx90a());
+   double a = 1.5, b = 4.0, c = 0.25, r;
+   uint64_t ua, ub, uc;
+   memcpy(&ua, &a, 8), memcpy(&ub, &b, 8), memcpy(&uc, &c, 8);
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = (uint32_t)ua, w->v[1][l] = (uint32_t)(ua >> 32);
+      w->v[2][l] = (uint32_t)ub, w->v[3][l] = (uint32_t)(ub >> 32);
+      w->v[4][l] = (uint32_t)uc, w->v[5][l] = (uint32_t)(uc >> 32);
+   }
+   CHECK_EQ(t_run(w, "v_fmac_f64 v[4:5], v[0:1], v[2:3]"), SIM_FAULT_NONE);
+   uint64_t ur = w->v[4][3] | (uint64_t)w->v[5][3] << 32;
+   memcpy(&r, &ur, 8);
+   CHECK(r == 6.25);
+}
+
+/* D += dot(S0, S1):
+ *   dot4c_i32_i8: bytes (4, 3, 2, -1) . (8, 7, 6, 5) = 32 + 21 + 12 - 5 = 60; 100 + 60 = 160
+ *   dot2c_f32_f16: (1.0, 2.0) . (3.0, 0.5) = 4; 0.5 + 4 = 4.5
+ *   dot2c_i32_i16: (-2, 3) . (5, 7) = 11; 1 + 11 = 12
+ *   dot8c_i32_i4: nibbles (2, 1, 0...) . (3, -1, 0...) = 5; 0 + 5 = 5 */
+TEST(dot_accumulate)
+{
+   sim_wave *w = t_wave_target(gfx90a());
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = 0xFF020304u, w->v[1][l] = 0x05060708u, w->v[2][l] = 100;
+      w->v[3][l] = 0x40003C00u, w->v[4][l] = 0x38004200u, w->v[5][l] = t_u(0.5f);
+      w->v[6][l] = 0x0003FFFEu, w->v[7][l] = 0x00070005u, w->v[8][l] = 1;
+      w->v[9][l] = 0x12u, w->v[10][l] = 0xF3u, w->v[11][l] = 0;
+   }
+   CHECK_EQ(t_run(w, "v_dot4c_i32_i8 v2, v0, v1\n"
+                     "v_dot2c_f32_f16 v5, v3, v4\n"
+                     "v_dot2c_i32_i16 v8, v6, v7\n"
+                     "v_dot8c_i32_i4 v11, v9, v10"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[2][17], 160);
+   CHECK_EQ(w->v[5][17], t_u(4.5f));
+   CHECK_EQ(w->v[8][17], 12);
+   CHECK_EQ(w->v[11][17], 5);
+}
+
+/* The ACC bit: a global load into a1, a store from a1, an LDS write from a2 and a read into
+ * a4 (each lane its own dword). */
+TEST(acc_memory)
+{
+   sim_wave *w = t_wave_target(gfx90a());
+   uint32_t *in = t_alloc(256, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint32_t *out = t_alloc(256, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   for (unsigned l = 0; l < 64; l++) {
+      in[l] = 1000 + l;
+      w->v[0][l] = 4 * l;
+      AGPR(w, 2)[l] = 77 * l;
+   }
+   uint64_t a = (uint64_t)(uintptr_t)in, b = (uint64_t)(uintptr_t)out;
+   w->s[2] = (uint32_t)a, w->s[3] = (uint32_t)(a >> 32);
+   w->s[4] = (uint32_t)b, w->s[5] = (uint32_t)(b >> 32);
+   CHECK_EQ(t_run(w, "global_load_dword a1, v0, s[2:3]\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "v_accvgpr_read_b32 v3, a1\n"
+                     "global_store_dword v0, a1, s[4:5]\n"
+                     "ds_write_b32 v0, a2\n"
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "ds_read_b32 a4, v0\n"
+                     "s_waitcnt vmcnt(0) lgkmcnt(0)"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l += 13) {
+      CHECK_EQ(AGPR(w, 1)[l], 1000 + l);
+      CHECK_EQ(w->v[3][l], 1000 + l);
+      CHECK_EQ(out[l], 1000 + l);
+      CHECK_EQ(AGPR(w, 4)[l], 77 * l);
+      CHECK_EQ(w->v[1][l], 0); /* no VGPR took the data */
+   }
+}
+
+/* A gfx90a dispatch of one 4x4x2 work-group (one wave, lane = x + 4y + 16z): v0 holds the
+ * packed work-item ID x | y << 10 | z << 20; RSRC1 allocates 2 granules of 8 (16 registers)
+ * and RSRC3.ACCUM_OFFSET = 1 puts the AGPRs after 8 VGPRs, so a0-a7 exist and a8 does not. */
+TEST(dispatch_packed_ids)
+{
+   sim__isa_agent_target_set(3, gfx90a());
+   uint32_t *out = t_alloc(64 * 4, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint64_t *ka = t_alloc(8, SIM_ALLOC_READ);
+   *ka = (uint64_t)(uintptr_t)out;
+   /* RSRC1: VGPRS = 1, DX10_CLAMP, IEEE; RSRC2: 2 user SGPRs, TIDIG_COMP_CNT = 2. */
+   const uint32_t rsrc[3] = {1u | 1u << 21 | 1u << 23, 2u << 1 | 2u << 11, 1u};
+   const uint16_t wg[3] = {4, 4, 2};
+   const char *src = "s_load_dwordx2 s[0:1], s[0:1], 0\n"
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "v_accvgpr_write_b32 a7, v0\n"
+                     "v_accvgpr_read_b32 v2, a7\n"
+                     "v_mbcnt_lo_u32_b32 v1, -1, 0\n"
+                     "v_mbcnt_hi_u32_b32 v1, -1, v1\n"
+                     "v_lshlrev_b32 v1, 2, v1\n"
+                     "global_store_dword v1, v2, s[0:1]";
+   CHECK_EQ(t_dispatch_kd(3, src, rsrc, wg, 1, ka), SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 32; l++)
+      CHECK_EQ(out[l], (l % 4) | (l / 4 % 4) << 10 | (l / 16) << 20);
+   const char *past = "v_accvgpr_write_b32 a8, v0";
+   CHECK_EQ(t_dispatch_kd(3, past, rsrc, wg, 1, ka), SIM_FAULT_ILLEGAL_INSTRUCTION);
+}
+
+/* Float atomics (GLC returns the old value). 64 lanes add 0.25 to one double holding 1.5, in
+ * lane order: lane l reads 1.5 + 0.25 l and the double ends at 1.5 + 16 = 17.5. min/max_f64
+ * of 31.5 into a double per lane holding l: min(l, 31.5), max(l, 31.5). 64 x 0.5f onto
+ * 2.0f: 34.0f. flat_atomic_add_f64 of 0.25 from 64 lanes onto -1.0: 15.0. */
+TEST(fp_atomics)
+{
+   sim_wave *w = t_wave_target(gfx90a());
+   const uint32_t rw = SIM_ALLOC_READ | SIM_ALLOC_WRITE;
+   double *one = t_alloc(8, rw), *lo = t_alloc(64 * 8, rw), *hi = t_alloc(64 * 8, rw);
+   double *flat = t_alloc(8, rw);
+   float *f = t_alloc(4, rw);
+   *one = 1.5, *flat = -1.0, *f = 2.0f;
+   double quarter = 0.25, bound = 31.5;
+   uint64_t uq, ub, uf = (uint64_t)(uintptr_t)flat;
+   memcpy(&uq, &quarter, 8), memcpy(&ub, &bound, 8);
+   for (unsigned l = 0; l < 64; l++) {
+      lo[l] = hi[l] = l;
+      w->v[0][l] = 0, w->v[1][l] = 8 * l;
+      w->v[2][l] = (uint32_t)uq, w->v[3][l] = (uint32_t)(uq >> 32);
+      w->v[4][l] = (uint32_t)ub, w->v[5][l] = (uint32_t)(ub >> 32);
+      w->v[6][l] = t_u(0.5f);
+      w->v[10][l] = (uint32_t)uf, w->v[11][l] = (uint32_t)(uf >> 32);
+   }
+   const void *base[4] = {one, lo, hi, f};
+   for (unsigned i = 0; i < 4; i++) {
+      uint64_t a = (uint64_t)(uintptr_t)base[i];
+      w->s[2 + 2 * i] = (uint32_t)a, w->s[3 + 2 * i] = (uint32_t)(a >> 32);
+   }
+   CHECK_EQ(t_run(w, "global_atomic_add_f64 v[12:13], v0, v[2:3], s[2:3] glc\n"
+                     "global_atomic_min_f64 v1, v[4:5], s[4:5]\n"
+                     "global_atomic_max_f64 v1, v[4:5], s[6:7]\n"
+                     "global_atomic_add_f32 v0, v6, s[8:9]\n"
+                     "flat_atomic_add_f64 v[10:11], v[2:3]\n"
+                     "s_waitcnt vmcnt(0) lgkmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK(*one == 17.5);
+   for (unsigned l = 0; l < 64; l += 7) {
+      uint64_t u = w->v[12][l] | (uint64_t)w->v[13][l] << 32;
+      double old;
+      memcpy(&old, &u, 8);
+      CHECK(old == 1.5 + 0.25 * l);
+      CHECK(lo[l] == (l < 31.5 ? (double)l : 31.5));
+      CHECK(hi[l] == (l > 31.5 ? (double)l : 31.5));
+   }
+   CHECK(*f == 34.0f);
+   CHECK(*flat == 15.0);
+}
+
+void
+t_gfx90a_tests(void)
+{
+   RUN(fp_atomics);
+   RUN(accvgpr_moves);
+   RUN(packed_fp32);
+   RUN(per_target_tables);
+   RUN(fmac_f64);
+   RUN(dot_accumulate);
+   RUN(acc_memory);
+   RUN(dispatch_packed_ids);
+}
