@@ -250,6 +250,20 @@ test_srgb(void)
    read_texels(vv, got);
    CHECK_EQ_INT(linear_misses(bytes, got), 0);
 
+   /* A fill through the sRGB view encodes the linear colour (|x - 255 c_sRGB(y)| <= 0.6 for
+    * writes); alpha is stored linearly. */
+   const float colour[4] = { 0.2f, 0.5f, 0.0025f, 0.75f };
+   CHECK_EQ_INT(clEnqueueFillImage(q, view, colour, origin, region, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadImage(q, parent, CL_TRUE, origin, region, 0, 0, back, 0, NULL,
+                                   NULL),
+                CL_SUCCESS);
+   size_t bad = 0;
+   for (size_t i = 0; i < N * 4; i++) {
+      double want = i % 4 == 3 ? 255.0 * colour[3] : 255.0 * c_srgb(colour[i % 4]);
+      bad += !(fabs(back[i] - want) <= 0.6);
+   }
+   CHECK_EQ_INT(bad, 0);
+
    clReleaseMemObject(vv);
    clReleaseMemObject(lview);
    clReleaseMemObject(sparent);
