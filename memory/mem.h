@@ -73,7 +73,9 @@ struct mem_image {
    cl_image_format format;
    cl_image_desc desc;      /* as given, with unused sizes 0 and the image type's
                              * defaults filled in (mem_image.c); desc.buffer / mem_object
-                             * is the buffer a 1D-buffer or 2D image was made from */
+                             * is the buffer a 1D-buffer or 2D image was made from, or the
+                             * 2D image a 2D image (a view: same memory and pitches, a
+                             * compatible format) was made from */
    size_t elem_size;        /* bytes per texel */
    size_t row_pitch;        /* device layout, bytes */
    size_t slice_pitch;      /* device layout, bytes (row_pitch for a 1D array) */
@@ -118,7 +120,8 @@ struct _cl_mem {
    bool uses_svm_pointer;    /* CL_MEM_USES_SVM_POINTER */
    void *alloc_base;         /* what to free: pool allocation or locked host pointer;
                               * NULL for SVM-backed and sub-buffers */
-   struct _cl_mem *parent;   /* sub-buffer: holds an internal reference; else NULL */
+   struct _cl_mem *parent;   /* a sub-buffer's buffer, the buffer or 2D image an image is
+                              * made from: holds an internal reference; else NULL */
    size_t origin;            /* sub-buffer: offset in the parent; else 0 */
    cl_mem_properties *props; /* clCreateBufferWithProperties list as given,
                               * 0-terminated; NULL when none was given */
@@ -188,11 +191,14 @@ void mem_sampler_release_internal(struct _cl_sampler *s);
  * the context's devices. */
 uint64_t mem_sampler_descriptor(const struct _cl_sampler *s, const struct _cl_device_id *dev);
 
-/* The buffer whose allocation holds `mem`'s bytes: `mem` itself or its parent. */
+/* The object whose allocation holds `mem`'s bytes: the end of its parent chain (a
+ * sub-buffer's buffer; the buffer or image an image was made from, and theirs). */
 static inline struct _cl_mem *
 mem_root(struct _cl_mem *mem)
 {
-   return mem->parent ? mem->parent : mem;
+   while (mem->parent)
+      mem = mem->parent;
+   return mem;
 }
 
 /* Internal references of in-flight commands; the last one destroys the object. Never take

@@ -15,7 +15,10 @@
  * argument, one descriptor per device of the context.
  *
  * A 1D-buffer image, and a 2D image made from a buffer (cl_khr_image2d_from_buffer),
- * address the buffer's memory: the image holds an internal reference on the buffer.
+ * address the buffer's memory: the image holds an internal reference on the buffer. A 2D
+ * image made from a 2D image (OpenCL 2.0, §5.3.1: a view in another channel order, sRGB or
+ * depth) is a second descriptor set over the parent's memory with the parent's pitches,
+ * and holds an internal reference on the parent.
  *
  * Formats: every OpenCL format this file can express (format_info) for which the runtime
  * reports the capabilities the flags need, for every device of the context with image
@@ -27,6 +30,7 @@
 #include "runtime/rt.h"
 #include "platform/plat.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* Every bit clCreateImage accepts (the buffer flags plus CL_MEM_KERNEL_READ_AND_WRITE). */
@@ -465,6 +469,101 @@ check_desc(const cl_image_desc *d, size_t elem, void *host_ptr, struct _cl_mem *
    return CL_SUCCESS;
 }
 
+/* ---- images from images ------------------------------------------------------------- */
+
+/* Images made from 2D images are OpenCL 2.0 core (§5.3.1); in the 1.2 profile an image as
+ * mem_object keeps 1.2's answer, CL_INVALID_IMAGE_DESCRIPTOR. */
+static bool
+views_in_profile(void)
+{
+   return plat_opencl_version() >= CL_MAKE_VERSION(2, 0, 0);
+}
+
+/* True when `src` is an image a 2D image of `ctx` may be made from: a 2D image of the
+ * context (itself possibly made from a buffer or an image), in a profile with views. */
+static bool
+is_view_source(const struct _cl_context *ctx, const struct _cl_mem *src)
+{
+   return views_in_profile() && mem_is_image(src) && src->type == CL_MEM_OBJECT_IMAGE2D &&
+          src->context == ctx;
+}
+
+/* §5.3.1 "Compatible Image Channel Orders": {order of the new image, order of mem_object}. */
+static const cl_channel_order view_orders[][2] = {
+   { CL_sBGRA, CL_BGRA }, { CL_BGRA, CL_sBGRA }, { CL_sRGBA, CL_RGBA }, { CL_RGBA, CL_sRGBA },
+   { CL_sRGB, CL_RGB },   { CL_RGB, CL_sRGB },   { CL_sRGBx, CL_RGBx }, { CL_RGBx, CL_sRGBx },
+   { CL_DEPTH, CL_R },
+};
+
+/* §5.3.1, a 2D image from a 2D image: the parent's channel data type and an order the table
+ * pairs with the parent's (each pair of valid formats has one element size), else
+ * CL_INVALID_IMAGE_FORMAT_DESCRIPTOR. The parent's own order is not in the table. */
+static cl_int
+check_view_format(const cl_image_format *f, const struct _cl_mem *parent)
+{
+   const cl_image_format *pf = &parent->image->format;
+   if (f->image_channel_data_type != pf->image_channel_data_type)
+      return ICD_ERROR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "channel data type 0x%x differs "
+                       "from the parent image's 0x%x", f->image_channel_data_type,
+                       pf->image_channel_data_type);
+   for (size_t i = 0; i < sizeof(view_orders) / sizeof(*view_orders); i++) {
+      if (view_orders[i][0] == f->image_channel_order &&
+          view_orders[i][1] == pf->image_channel_order)
+         return CL_SUCCESS;
+   }
+   return ICD_ERROR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "channel order 0x%x is not one the "
+                    "specification pairs with the parent image's 0x%x (sRGB and linear "
+                    "orders, CL_DEPTH over CL_R)", f->image_channel_order,
+                    pf->image_channel_order);
+}
+
+/*
+ * §5.3.1: every field of a view's descriptor but mem_object matches what clGetImageInfo
+ * reports for the parent — its width and height; depth, array size and slice pitch 0 (a 2D
+ * image); mip levels and samples 0 — and the row pitch is the parent's CL_IMAGE_ROW_PITCH,
+ * or 0, the default, which for a view can only mean the parent's. Else
+ * CL_INVALID_IMAGE_DESCRIPTOR.
+ */
+static cl_int
+check_view_desc(const cl_image_desc *d, const struct _cl_mem *parent)
+{
+   const struct mem_image *pim = parent->image;
+   if (d->image_width != pim->desc.image_width || d->image_height != pim->desc.image_height ||
+       d->image_depth != 0 || d->image_array_size != 0 || d->image_slice_pitch != 0 ||
+       d->num_mip_levels != 0 || d->num_samples != 0 ||
+       (d->image_row_pitch != 0 && d->image_row_pitch != pim->row_pitch))
+      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_desc (%zu x %zu, depth %zu, %zu "
+                       "layers, pitches %zu/%zu, %u mip levels, %u samples) does not match the "
+                       "parent 2D image (%zu x %zu, row pitch %zu)", d->image_width,
+                       d->image_height, d->image_depth, d->image_array_size,
+                       d->image_row_pitch, d->image_slice_pitch, d->num_mip_levels,
+                       d->num_samples, pim->desc.image_width, pim->desc.image_height,
+                       pim->row_pitch);
+   return CL_SUCCESS;
+}
+
+/* A view's layout (*out, the caller's): the parent's description, pitches and size, with
+ * format `fmt` (validated against it) and mem_object the parent. */
+static cl_int
+view_layout(struct _cl_mem *parent, const cl_image_format *fmt, struct mem_image **out,
+            size_t *size)
+{
+   struct mem_image *im = icd_malloc(sizeof(*im));
+   if (!im)
+      return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating an image");
+   *im = *parent->image;
+   im->format = *fmt;
+   format_info(fmt, &im->hsa_format, &im->elem_size);
+   assert(im->elem_size == parent->image->elem_size);
+   im->geometry = geometry_of(CL_MEM_OBJECT_IMAGE2D, fmt);
+   im->desc.mem_object = mem_mem_to_handle(parent);
+   memset(im->handles, 0, sizeof(im->handles));
+   im->num_handles = 0;
+   *out = im;
+   *size = parent->size;
+   return CL_SUCCESS;
+}
+
 /* The descriptor the HSA extension takes for `d`. */
 static hsa_ext_image_descriptor_t
 hsa_desc(const struct mem_image *im)
@@ -643,31 +742,39 @@ image_layout(struct _cl_device_id *dev, const cl_image_format *fmt, const cl_ima
    return CL_SUCCESS;
 }
 
-/* The image's memory: the buffer's for an image of a buffer (§5.3.1: access, host access
- * and host pointer flags not given come from the buffer), else device memory of `size`
- * bytes granted to the context's devices; then its flags and properties. Errors leave
- * what was taken to mem__object_destroy. */
+/* §5.3.1: an image made from another memory object (buffer or image) takes from it the
+ * access and host access flags `flags` does not give, and its host pointer flags. */
+static cl_mem_flags
+inherited_flags(cl_mem_flags flags, const struct _cl_mem *src)
+{
+   cl_mem_flags f = flags;
+   if (!(f & ACCESS_FLAGS))
+      f |= src->flags & ACCESS_FLAGS;
+   if (!(f & HOST_ACCESS_FLAGS))
+      f |= src->flags & HOST_ACCESS_FLAGS;
+   return f | (src->flags & HOST_PTR_FLAGS);
+}
+
+/* The image's memory: that of `src` for an image made from a buffer or an image (flags
+ * inherited from it), else device memory of `size` bytes granted to the context's devices;
+ * then its flags and properties. Errors leave what was taken to mem__object_destroy. */
 static cl_int
 image_backing(struct _cl_mem *mem, struct _cl_context *ctx, struct _cl_device_id *dev,
-              struct _cl_mem *buf, cl_mem_flags flags, void *host_ptr, size_t size,
+              struct _cl_mem *src, cl_mem_flags flags, void *host_ptr, size_t size,
               const cl_mem_properties *props, size_t num_props)
 {
    cl_int err;
    cl_mem_flags f = flags;
-   if (buf) {
-      if (!(f & ACCESS_FLAGS))
-         f |= buf->flags & ACCESS_FLAGS;
-      if (!(f & HOST_ACCESS_FLAGS))
-         f |= buf->flags & HOST_ACCESS_FLAGS;
-      f |= buf->flags & HOST_PTR_FLAGS;
-      mem_retain_internal(buf);
-      mem->parent = buf;
+   if (src) {
+      f = inherited_flags(flags, src);
+      mem_retain_internal(src);
+      mem->parent = src;
       mem->backing = MEM_BACKING_SUB;
-      mem->device_va = buf->device_va;
-      mem->host_ptr = buf->host_ptr;
-      mem->host_accessible = buf->host_accessible;
-      mem->uses_svm_pointer = buf->uses_svm_pointer;
-      mem->device = buf->device;
+      mem->device_va = src->device_va;
+      mem->host_ptr = src->host_ptr;
+      mem->host_accessible = src->host_accessible;
+      mem->uses_svm_pointer = src->uses_svm_pointer;
+      mem->device = src->device;
    } else {
       mem->backing = MEM_BACKING_DEVICE;
       hsa_agent_t agents[MEM_MAX_AGENTS];
@@ -730,17 +837,19 @@ image_descriptors(struct _cl_mem *mem, struct _cl_context *ctx)
    return CL_SUCCESS;
 }
 
-/* Builds the image: memory (or the buffer's), descriptors, initial contents. Inputs are
- * validated. Returns a new object with one API reference. */
+/* Builds the image: memory (or that of `src`, the buffer or 2D image it is made from),
+ * descriptors, initial contents. Inputs are validated. Returns a new object with one API
+ * reference. */
 static cl_int
 image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_properties *props,
              size_t num_props, cl_mem_flags flags, const cl_image_format *fmt,
-             const cl_image_desc *desc, void *host_ptr, struct _cl_mem *buf,
+             const cl_image_desc *desc, void *host_ptr, struct _cl_mem *src,
              struct _cl_mem **out)
 {
    struct mem_image *im = NULL;
    size_t size = 0;
-   cl_int err = image_layout(dev, fmt, desc, buf, &im, &size);
+   cl_int err = src && mem_is_image(src) ? view_layout(src, fmt, &im, &size)
+                                         : image_layout(dev, fmt, desc, src, &im, &size);
    if (err != CL_SUCCESS)
       return err;
    struct _cl_mem *mem;
@@ -752,10 +861,10 @@ image_create(struct _cl_context *ctx, struct _cl_device_id *dev, const cl_mem_pr
    mem->image = im;
    mem->type = im->desc.image_type;
    mem->size = size;
-   err = image_backing(mem, ctx, dev, buf, flags, host_ptr, size, props, num_props);
+   err = image_backing(mem, ctx, dev, src, flags, host_ptr, size, props, num_props);
    if (err == CL_SUCCESS)
       err = image_descriptors(mem, ctx);
-   if (err == CL_SUCCESS && !buf && (mem->flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR)))
+   if (err == CL_SUCCESS && !src && (mem->flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR)))
       err = image_upload(mem, host_ptr, im->host_row_pitch, im->host_slice_pitch);
    if (err != CL_SUCCESS) {
       mem__object_destroy(mem);
@@ -783,23 +892,41 @@ check_flags(cl_mem_flags flags)
    return CL_SUCCESS;
 }
 
-/* §5.3.1: flags of an image made from a buffer must not widen the buffer's. */
+/* §5.3.1: flags of an image made from a buffer or an image must not widen its flags, nor
+ * name a host pointer. */
 static cl_int
-check_buffer_flags(cl_mem_flags flags, const struct _cl_mem *buf)
+check_source_flags(cl_mem_flags flags, const struct _cl_mem *src)
 {
-   cl_mem_flags bf = buf->flags;
+   cl_mem_flags bf = src->flags;
    if (((bf & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
        ((bf & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
        (flags & HOST_PTR_FLAGS))
-      return ICD_ERROR(CL_INVALID_VALUE, "image flags 0x%llx conflict with the buffer's "
+      return ICD_ERROR(CL_INVALID_VALUE, "image flags 0x%llx conflict with mem_object's "
                        "0x%llx (or name a host pointer)", (unsigned long long)flags,
                        (unsigned long long)bf);
    if (((bf & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
        ((bf & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
        ((bf & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
-      return ICD_ERROR(CL_INVALID_VALUE, "image host access flags 0x%llx conflict with the "
-                       "buffer's 0x%llx", (unsigned long long)flags, (unsigned long long)bf);
+      return ICD_ERROR(CL_INVALID_VALUE, "image host access flags 0x%llx conflict with "
+                       "mem_object's 0x%llx", (unsigned long long)flags, (unsigned long long)bf);
    return CL_SUCCESS;
+}
+
+/* §5.3.1, the descriptor's mem_object (validated: not NULL, the handle unwrapped to `src`,
+ * NULL when it is no memory object): a buffer of the context for a 1D buffer or 2D image, a
+ * 2D image of the context for a 2D image (is_view_source), else
+ * CL_INVALID_IMAGE_DESCRIPTOR. A view's descriptor must match its parent. */
+static cl_int
+check_source(const struct _cl_context *ctx, const cl_image_desc *d, const struct _cl_mem *src)
+{
+   if (src && mem_is_buffer(src) && src->context == ctx)
+      return CL_SUCCESS; /* check_desc checks the image type and sizes against the buffer */
+   if (!src || !is_view_source(ctx, src) || d->image_type != CL_MEM_OBJECT_IMAGE2D)
+      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "mem_object %p is not a buffer of the "
+                       "context%s", (void *)d->mem_object,
+                       views_in_profile() ? ", nor a 2D image of the context for a 2D image"
+                                          : " (images from images are OpenCL 2.0)");
+   return check_view_desc(d, src);
 }
 
 cl_mem CL_API_CALL
@@ -808,7 +935,7 @@ mem_CreateImageWithProperties(cl_context context, const cl_mem_properties *prope
                               const cl_image_desc *image_desc, void *host_ptr,
                               cl_int *errcode_ret)
 {
-   struct _cl_mem *mem = NULL, *buf = NULL;
+   struct _cl_mem *mem = NULL, *src = NULL;
    size_t num_props = 0;
    cl_int err;
    struct _cl_context *ctx = plat_context_from_handle(context);
@@ -828,9 +955,9 @@ mem_CreateImageWithProperties(cl_context context, const cl_mem_properties *prope
    if (err != CL_SUCCESS)
       goto out;
    if (image_desc && image_desc->mem_object) {
-      buf = mem_mem_from_handle(image_desc->mem_object);
-      if (buf && mem_is_buffer(buf)) {
-         err = check_buffer_flags(flags, buf);
+      src = mem_mem_from_handle(image_desc->mem_object);
+      if (src && (mem_is_buffer(src) || (views_in_profile() && mem_is_image(src)))) {
+         err = check_source_flags(flags, src);
          if (err != CL_SUCCESS)
             goto out;
       }
@@ -842,28 +969,36 @@ mem_CreateImageWithProperties(cl_context context, const cl_mem_properties *prope
                       "valid channel order / data type pair");
       goto out;
    }
+   bool view = src && is_view_source(ctx, src) &&
+               image_desc->image_type == CL_MEM_OBJECT_IMAGE2D;
+   if (view) {
+      err = check_view_format(image_format, src);
+      if (err != CL_SUCCESS)
+         goto out;
+   }
    if (!image_desc || !image_type_valid(image_desc->image_type)) {
       err = ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_desc is NULL or its image_type is "
                       "not an image type");
       goto out;
    }
-   if (image_desc->mem_object && (!buf || !mem_is_buffer(buf) || buf->context != ctx)) {
-      err = ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "mem_object %p is not a buffer of the "
-                      "context (images from images are not supported)",
-                      (void *)image_desc->mem_object);
-      goto out;
+   if (image_desc->mem_object) {
+      err = check_source(ctx, image_desc, src);
+      if (err != CL_SUCCESS)
+         goto out;
+   } else {
+      src = NULL;
    }
-   if (!image_desc->mem_object)
-      buf = NULL;
    struct _cl_device_id *dev = image_device(ctx);
    if (!dev) {
       err = ICD_ERROR(CL_INVALID_OPERATION, "no device of the context supports images "
                       "(CL_DEVICE_IMAGE_SUPPORT is CL_FALSE)");
       goto out;
    }
-   err = check_desc(image_desc, elem, host_ptr, buf, dev);
-   if (err != CL_SUCCESS)
-      goto out;
+   if (!view) {
+      err = check_desc(image_desc, elem, host_ptr, src, dev);
+      if (err != CL_SUCCESS)
+         goto out;
+   }
    bool wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
    if (!host_ptr != !wants_ptr) {
       err = ICD_ERROR(CL_INVALID_HOST_PTR, "host_ptr %p with flags 0x%llx: USE/COPY_HOST_PTR "
@@ -871,15 +1006,17 @@ mem_CreateImageWithProperties(cl_context context, const cl_mem_properties *prope
                       (unsigned long long)flags);
       goto out;
    }
-   if (!format_supported(ctx, flags, image_desc->image_type, image_format)) {
+   /* The flags the image will have: an image of a buffer or image inherits access flags. */
+   cl_mem_flags eff = src ? inherited_flags(flags, src) : flags;
+   if (!format_supported(ctx, eff, image_desc->image_type, image_format)) {
       err = ICD_ERROR(CL_IMAGE_FORMAT_NOT_SUPPORTED, "format (order 0x%x, type 0x%x) is not "
-                      "supported for this image type and these flags",
+                      "supported for this image type and flags 0x%llx",
                       image_format->image_channel_order,
-                      image_format->image_channel_data_type);
+                      image_format->image_channel_data_type, (unsigned long long)eff);
       goto out;
    }
    err = image_create(ctx, dev, properties, num_props, flags, image_format, image_desc,
-                      host_ptr, buf, &mem);
+                      host_ptr, src, &mem);
    if (err != CL_SUCCESS)
       goto out;
    icd_set_errcode(errcode_ret, CL_SUCCESS);
@@ -956,9 +1093,13 @@ mem_GetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size
       return ICD_GET_INFO_SCALAR(size_t, im->desc.image_depth, pvs, pv, pvsr);
    case CL_IMAGE_ARRAY_SIZE:
       return ICD_GET_INFO_SCALAR(size_t, im->desc.image_array_size, pvs, pv, pvsr);
-   case CL_IMAGE_BUFFER:
-      return ICD_GET_INFO_SCALAR(cl_mem, mem->parent ? mem_mem_to_handle(mem->parent) : NULL,
-                                 pvs, pv, pvsr);
+   case CL_IMAGE_BUFFER: {
+      /* The buffer whose memory the image addresses, through the images it is a view of. */
+      struct _cl_mem *b = mem->parent;
+      while (b && mem_is_image(b))
+         b = b->parent;
+      return ICD_GET_INFO_SCALAR(cl_mem, b ? mem_mem_to_handle(b) : NULL, pvs, pv, pvsr);
+   }
    case CL_IMAGE_NUM_MIP_LEVELS:
    case CL_IMAGE_NUM_SAMPLES:
       return ICD_GET_INFO_SCALAR(cl_uint, 0, pvs, pv, pvsr);

@@ -558,9 +558,11 @@ mem_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocki
    if ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
        (err = mem__check_host_write(mem)) != CL_SUCCESS)
       goto out;
-   if ((mem->flags & CL_MEM_USE_HOST_PTR) && !mem->parent) {
+   if ((mem->flags & CL_MEM_USE_HOST_PTR) && !mem_is_buffer(mem_root(mem))) {
       /* §5.3.6: a CL_MEM_USE_HOST_PTR image maps at host_ptr with the pitches it was created
-       * with. The region is read from the device copy into host_ptr; unmap writes it back. */
+       * with. The region is read from the device copy into host_ptr; unmap writes it back.
+       * A view of such an image has its host_ptr and pitches (an image of a buffer maps the
+       * buffer's memory like a buffer, below). */
       struct mem_map *map = icd_calloc(1, sizeof(*map));
       if (!map) {
          err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a mapping");

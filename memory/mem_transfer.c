@@ -653,7 +653,7 @@ overlap(const struct _cl_mem *a, size_t a_off, const struct _cl_mem *b, size_t b
 {
    if (mem_root((struct _cl_mem *)a) != mem_root((struct _cl_mem *)b))
       return false;
-   size_t a0 = a->origin + a_off, b0 = b->origin + b_off;
+   uint64_t a0 = a->device_va + a_off, b0 = b->device_va + b_off;
    return a0 < b0 + size && b0 < a0 + size;
 }
 
@@ -667,7 +667,8 @@ rect_rows_overlap(const struct xfer *x, struct _cl_mem *src, struct _cl_mem *dst
       return false;
    size_t i = 0, j = 0;
    while (i < x->num_pieces && j < x->num_pieces) {
-      size_t d0 = dst->origin + x->pieces[i].buf_off, s0 = src->origin + x->pieces[j].host_off;
+      uint64_t d0 = dst->device_va + x->pieces[i].buf_off;
+      uint64_t s0 = src->device_va + x->pieces[j].host_off;
       if (d0 < s0 + width && s0 < d0 + width)
          return true;
       if (d0 < s0)
