@@ -234,6 +234,9 @@ __ockl_memrealtime_u64(void)
 /* ---- cl_khr_extended_bit_ops, cl_khr_integer_dot_product ---- */
 #include "comp_builtins_bitdot.cl"
 
+/* ---- cl_ext_float_atomics ---- */
+#include "comp_builtins_atomic.cl"
+
 /* ---- pipes (__opencl_c_pipes) ---- */
 #include "comp_builtins_pipe.cl"
 
