@@ -14,8 +14,8 @@
 
 #include <CL/cl_ext.h>
 
-/* cl_ext_float_atomics 1.0.0 (the registry's values): Debian's OpenCL headers (2023.04)
- * predate it. */
+/* cl_ext_float_atomics 1.0.0 and cl_khr_kernel_clock 1.0.0 (the registry's values): Debian's
+ * OpenCL headers (2023.04) predate them. */
 #ifndef CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
 typedef cl_bitfield cl_device_fp_atomic_capabilities_ext;
 #define CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT 0x4231
@@ -27,6 +27,13 @@ typedef cl_bitfield cl_device_fp_atomic_capabilities_ext;
 #define CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 16)
 #define CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT (1 << 17)
 #define CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT (1 << 18)
+#endif
+#ifndef CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR
+typedef cl_bitfield cl_device_kernel_clock_capabilities_khr;
+#define CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR 0x1076
+#define CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR (1 << 0)
+#define CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR (1 << 1)
+#define CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR (1 << 2)
 #endif
 
 /* ---- per-target capability record (conventions.md rule 15) -------------------------- */

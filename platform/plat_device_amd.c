@@ -1,7 +1,7 @@
 /*
  * platform/plat_device_amd.c — the device queries of cl_khr_pci_bus_info,
- * cl_khr_device_uuid, cl_khr_integer_dot_product, cl_ext_float_atomics and
- * cl_amd_device_attribute_query (the AMD queries tuning code reads). Every value comes from an HSA agent query (the same on ROCr and on the software
+ * cl_khr_device_uuid, cl_khr_integer_dot_product, cl_ext_float_atomics, cl_khr_kernel_clock
+ * and cl_amd_device_attribute_query (the AMD queries tuning code reads). Every value comes from an HSA agent query (the same on ROCr and on the software
  * GPU) or from the target's capability record (plat_gpu_info.c), never from a constant
  * standing in for the device.
  */
@@ -111,6 +111,21 @@ fp_atomic_capabilities(const struct _cl_device_id *dev, const char *fp)
    return caps;
 }
 
+/* CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR: the scopes of the device's
+ * __opencl_c_kernel_clock_scope_* features. */
+static cl_device_kernel_clock_capabilities_khr
+kernel_clock_capabilities(const struct _cl_device_id *dev)
+{
+   cl_device_kernel_clock_capabilities_khr caps = 0;
+   if (plat_device_has_feature(dev, "__opencl_c_kernel_clock_scope_device"))
+      caps |= CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR;
+   if (plat_device_has_feature(dev, "__opencl_c_kernel_clock_scope_work_group"))
+      caps |= CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR;
+   if (plat_device_has_feature(dev, "__opencl_c_kernel_clock_scope_sub_group"))
+      caps |= CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR;
+   return caps;
+}
+
 bool
 plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_name,
                          size_t size, void *value, size_t *size_ret, cl_int *err)
@@ -145,7 +160,7 @@ plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_n
       *err = ret(&p, sizeof(p), size, value, size_ret);
       return true;
    }
-   /* ---- cl_ext_float_atomics (where the device reports it) ---- */
+   /* ---- cl_ext_float_atomics, cl_khr_kernel_clock (where the device reports them) ---- */
    case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT:
    case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT:
    case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
@@ -157,6 +172,10 @@ plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_n
                                          : param_name == CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
                                             ? "fp32"
                                             : "fp64"));
+   case CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR:
+      if (!plat_device_has_extension(dev, "cl_khr_kernel_clock"))
+         return false;
+      SCALAR(cl_device_kernel_clock_capabilities_khr, kernel_clock_capabilities(dev));
    /* ---- cl_khr_pci_bus_info ---- */
    case CL_DEVICE_PCI_BUS_INFO_KHR: {
       cl_device_pci_bus_info_khr info = { dev->pci_domain, (dev->pci_bdf >> 8) & 0xff,
