@@ -47,10 +47,26 @@
    FA_FORMS(atomic_fetch_min, T, AS, __opencl_atomic_fetch_min(p, v, o, s))                  \
    FA_FORMS(atomic_fetch_max, T, AS, __opencl_atomic_fetch_max(p, v, o, s))
 
+/* The generic forms pick the named one from the pointer's aperture at run time (an
+ * atomicrmw through a flat pointer is always a compare-and-swap loop, and a volatile one is
+ * never narrowed to the named space by LLVM's address-space inference); where the pointer is
+ * known, the test folds away. clang-19 resolves every atomic_fetch_min/max call on float to
+ * the generic overload, global and local pointers included, so this is also what keeps LDS
+ * min and max on DS_MIN/MAX_RTN_F32. Atomics on private memory are undefined (OpenCL C 3.0
+ * §6.15.12.1: only global and local atomic objects), so not local means global. */
+#define FA_GENERIC(NAME, T)                                                                  \
+   FA_FORMS(NAME, T, ,                                                                       \
+            __builtin_amdgcn_is_shared((const void *)p)                                      \
+               ? NAME##_explicit((volatile __local atomic_##T *)p, v, o, s)                  \
+               : NAME##_explicit((volatile __global atomic_##T *)p, v, o, s))
+
 #define FA_ALL_AS(T)                                                                         \
    FA_RMW(T, __global)                                                                       \
    FA_RMW(T, __local)                                                                        \
-   FA_RMW(T, )
+   FA_GENERIC(atomic_fetch_add, T)                                                           \
+   FA_GENERIC(atomic_fetch_sub, T)                                                           \
+   FA_GENERIC(atomic_fetch_min, T)                                                           \
+   FA_GENERIC(atomic_fetch_max, T)
 
 FA_ALL_AS(half)
 FA_ALL_AS(float)

@@ -80,7 +80,7 @@ typedef struct plat_gpu_info {
     * (compiler/comp_builtins_atomic.cl), which is less than the hardware has: gfx90a's
     * global_atomic_add_f32/f64 do not work on fine-grained memory (llvm-AMDGPUUsage, "Memory
     * Model GFX90A"), which any buffer may be (SVM, host pointers), so LLVM loops there and
-    * uses them on gfx942 only. platform/tests/plat_gpu_info_test.c checks every bit of every
+    * uses them on gfx942 only. compiler/tests/comp_test_select.c checks every bit of every
     * target against the compiler's assembly. */
    cl_bitfield fp32_atomic_native, fp64_atomic_native;
 } plat_gpu_info;
