@@ -1,7 +1,9 @@
 /*
- * comp_builtins_atomic.cl — cl_ext_float_atomics 1.0.0: atomic_fetch_{add,sub,min,max}
- * [_explicit] of atomic_half, atomic_float and atomic_double in global, local and generic
- * memory, and atomic_{load,store,exchange}[_explicit] of atomic_half. Included by
+ * comp_builtins_atomic.cl — cl_ext_float_atomics 1.0.0: atomic_fetch_{add,sub}[_explicit] of
+ * atomic_float and atomic_double, atomic_fetch_{min,max}[_explicit] of atomic_half,
+ * atomic_float and atomic_double, in global, local and generic memory, and
+ * atomic_{load,store,exchange}[_explicit] of atomic_half. No half add (platform/
+ * plat_extensions.def says why). Included by
  * comp_builtins.cl.
  *
  * clang-19 declares them from the feature macros (OpenCLBuiltins.td, compiler/
@@ -41,9 +43,11 @@
       return NAME##_explicit(p, v, memory_order_seq_cst, memory_scope_device);               \
    }
 
-#define FA_RMW(T, AS)                                                                        \
+#define FA_ADD(T, AS)                                                                        \
    FA_FORMS(atomic_fetch_add, T, AS, __opencl_atomic_fetch_add(p, v, o, s))                  \
-   FA_FORMS(atomic_fetch_sub, T, AS, __opencl_atomic_fetch_add(p, -v, o, s))                 \
+   FA_FORMS(atomic_fetch_sub, T, AS, __opencl_atomic_fetch_add(p, -v, o, s))
+
+#define FA_MINMAX(T, AS)                                                                     \
    FA_FORMS(atomic_fetch_min, T, AS, __opencl_atomic_fetch_min(p, v, o, s))                  \
    FA_FORMS(atomic_fetch_max, T, AS, __opencl_atomic_fetch_max(p, v, o, s))
 
@@ -60,21 +64,42 @@
                ? NAME##_explicit((volatile __local atomic_##T *)p, v, o, s)                  \
                : NAME##_explicit((volatile __global atomic_##T *)p, v, o, s))
 
-#define FA_ALL_AS(T)                                                                         \
-   FA_RMW(T, __global)                                                                       \
-   FA_RMW(T, __local)                                                                        \
-   FA_GENERIC(atomic_fetch_add, T)                                                           \
-   FA_GENERIC(atomic_fetch_sub, T)                                                           \
+#define FA_ALL_MINMAX(T)                                                                     \
+   FA_MINMAX(T, __global)                                                                    \
+   FA_MINMAX(T, __local)                                                                     \
    FA_GENERIC(atomic_fetch_min, T)                                                           \
    FA_GENERIC(atomic_fetch_max, T)
 
-FA_ALL_AS(half)
-FA_ALL_AS(float)
-FA_ALL_AS(double)
+#define FA_ALL_ADD(T)                                                                        \
+   FA_ADD(T, __global)                                                                       \
+   FA_ADD(T, __local)                                                                        \
+   FA_GENERIC(atomic_fetch_add, T)                                                           \
+   FA_GENERIC(atomic_fetch_sub, T)
 
-/* atomic_half's load, store and exchange (float and double have OpenCL C 2.0's). clang-19
- * declares the value atomic_store takes as atomic_half, not half (OpenCLBuiltins.td), so that
- * is the type, and the mangled name, defined here; a call passes a half all the same. */
+FA_ALL_MINMAX(half)
+FA_ALL_MINMAX(float)
+FA_ALL_MINMAX(double)
+FA_ALL_ADD(float)
+FA_ALL_ADD(double)
+
+/* atomic_half's load, store and exchange (float and double have OpenCL C 2.0's). The store
+ * twice: clang-19 declares the value it takes as atomic_half, not half (OpenCLBuiltins.td),
+ * and the SPIR-V translator names OpAtomicStore on half with a half value. */
+#define FA_HALF_STORE(AS, V)                                                                 \
+   FA_ATTR void atomic_store_explicit(volatile AS atomic_half *p, V v, memory_order o,       \
+                                      memory_scope s)                                        \
+   {                                                                                         \
+      __opencl_atomic_store(p, (half)v, o, s);                                               \
+   }                                                                                         \
+   FA_ATTR void atomic_store_explicit(volatile AS atomic_half *p, V v, memory_order o)       \
+   {                                                                                         \
+      __opencl_atomic_store(p, (half)v, o, memory_scope_device);                             \
+   }                                                                                         \
+   FA_ATTR void atomic_store(volatile AS atomic_half *p, V v)                                \
+   {                                                                                         \
+      __opencl_atomic_store(p, (half)v, memory_order_seq_cst, memory_scope_device);          \
+   }
+
 #define FA_HALF_LSX(AS)                                                                      \
    FA_FORMS(atomic_exchange, half, AS, __opencl_atomic_exchange(p, v, o, s))                 \
    FA_ATTR half atomic_load_explicit(volatile AS atomic_half *p, memory_order o,             \
@@ -90,20 +115,8 @@ FA_ALL_AS(double)
    {                                                                                         \
       return __opencl_atomic_load(p, memory_order_seq_cst, memory_scope_device);             \
    }                                                                                         \
-   FA_ATTR void atomic_store_explicit(volatile AS atomic_half *p, atomic_half v,             \
-                                      memory_order o, memory_scope s)                        \
-   {                                                                                         \
-      __opencl_atomic_store(p, (half)v, o, s);                                               \
-   }                                                                                         \
-   FA_ATTR void atomic_store_explicit(volatile AS atomic_half *p, atomic_half v,             \
-                                      memory_order o)                                        \
-   {                                                                                         \
-      __opencl_atomic_store(p, (half)v, o, memory_scope_device);                             \
-   }                                                                                         \
-   FA_ATTR void atomic_store(volatile AS atomic_half *p, atomic_half v)                      \
-   {                                                                                         \
-      __opencl_atomic_store(p, (half)v, memory_order_seq_cst, memory_scope_device);          \
-   }
+   FA_HALF_STORE(AS, atomic_half)                                                            \
+   FA_HALF_STORE(AS, half)
 
 FA_HALF_LSX(__global)
 FA_HALF_LSX(__local)

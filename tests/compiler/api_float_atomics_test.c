@@ -2,12 +2,12 @@
  * tests/compiler/api_float_atomics_test.c — cl_ext_float_atomics end to end: the device
  * reports the extension and its features, CL_DEVICE_{HALF,SINGLE,DOUBLE}_FP_ATOMIC_
  * CAPABILITIES_EXT say the same as the feature macros a kernel sees, and the built-ins are
- * atomic and compute what the extension says, for half, float and double in global, local
- * and generic memory (compiler/comp_builtins_atomic.cl):
- *   - add and sub: every work-item of two work-groups of two waves adds (subtracts) 1; the
- *     values returned are then exactly a permutation of 0..n-1 (n..1): each one was seen by one
- *     work-item only, none lost, which any non-atomic update breaks. The sums are integers,
- *     exact in every type (at most 256, below half's 2048);
+ * atomic and compute what the extension says in global, local and generic memory
+ * (compiler/comp_builtins_atomic.cl):
+ *   - add and sub (float, double; no half add, platform/plat_extensions.def): every
+ *     work-item of two work-groups of two waves adds (subtracts) 1; the values returned are
+ *     then exactly a permutation of 0..n-1 (n..1): each one was seen by one work-item only,
+ *     none lost, which any non-atomic update breaks. The sums are integers, exact;
  *   - min and max over random values, with NaN in memory (min(NaN, x) = x), NaN operands
  *     (ignored), only NaNs (NaN), and -0/+0 (a zero either way), against a host model.
  * Built as OpenCL C 3.0 and 2.0 (the macros come from different paths, compiler/
@@ -37,106 +37,16 @@
 #define CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT (1 << 18)
 #endif
 
+#ifndef CL_DEVICE_SPIRV_EXTENSIONS_KHR
+#define CL_DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
+#define CL_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
+#endif
+
 static cl_device_id device;
 static cl_context ctx;
 static cl_command_queue queue;
 
 enum { G = 256, L = 128, GROUPS = G / L };
-
-/* Each kernel family for T = half, float, double; results go out as double (exact for all
- * three) so that the host needs no half arithmetic. */
-static const char *source =
-   "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
-   "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-   /* The capability bits the macros say, per type: global/local load_store, add, min_max. */
-   "#define BIT(m, b) ((ulong)(m) << (b))\n"
-   "kernel void macros(global ulong *o)\n"
-   "{\n"
-   "   ulong h = 0, f = 0, d = 0;\n"
-   "#ifdef cl_ext_float_atomics\n"
-   "   f |= BIT(1, 0) | BIT(1, 16); d |= BIT(1, 0) | BIT(1, 16);\n"
-   "#endif\n"
-   "#ifdef __opencl_c_ext_fp16_global_atomic_load_store\n"
-   "   h |= BIT(1, 0);\n"
-   "#endif\n"
-   "#ifdef __opencl_c_ext_fp16_local_atomic_load_store\n"
-   "   h |= BIT(1, 16);\n"
-   "#endif\n"
-   "#ifdef __opencl_c_ext_fp16_global_atomic_add\n h |= BIT(1, 1);\n#endif\n"
-   "#ifdef __opencl_c_ext_fp16_local_atomic_add\n h |= BIT(1, 17);\n#endif\n"
-   "#ifdef __opencl_c_ext_fp16_global_atomic_min_max\n h |= BIT(1, 2);\n#endif\n"
-   "#ifdef __opencl_c_ext_fp16_local_atomic_min_max\n h |= BIT(1, 18);\n#endif\n"
-   "#ifdef __opencl_c_ext_fp32_global_atomic_add\n f |= BIT(1, 1);\n#endif\n"
-   "#ifdef __opencl_c_ext_fp32_local_atomic_add\n f |= BIT(1, 17);\n#endif\n"
-   "#ifdef __opencl_c_ext_fp32_global_atomic_min_max\n f |= BIT(1, 2);\n#endif\n"
-   "#ifdef __opencl_c_ext_fp32_local_atomic_min_max\n f |= BIT(1, 18);\n#endif\n"
-   "#ifdef __opencl_c_ext_fp64_global_atomic_add\n d |= BIT(1, 1);\n#endif\n"
-   "#ifdef __opencl_c_ext_fp64_local_atomic_add\n d |= BIT(1, 17);\n#endif\n"
-   "#ifdef __opencl_c_ext_fp64_global_atomic_min_max\n d |= BIT(1, 2);\n#endif\n"
-   "#ifdef __opencl_c_ext_fp64_local_atomic_min_max\n d |= BIT(1, 18);\n#endif\n"
-   "   o[0] = h; o[1] = f; o[2] = d;\n"
-   "}\n"
-   /* add/sub: out[5 * i + k], k = global add, local add, global sub, generic add to global,
-    * generic sub from local; sums[3 * group + k] = the local totals and, from group 0, the
-    * global ones. */
-   "#define ADDSUB(T)                                                                     \\\n"
-   "kernel void addsub_##T(volatile global atomic_##T *g, global double *out,             \\\n"
-   "                       global double *sums)                                           \\\n"
-   "{                                                                                     \\\n"
-   "   local atomic_##T la, ls;                                                          \\\n"
-   "   size_t i = get_global_id(0);                                                      \\\n"
-   "   if (get_local_id(0) == 0) {                                                       \\\n"
-   "      atomic_store_explicit(&la, (T)0, memory_order_relaxed, memory_scope_work_group); \\\n"
-   "      atomic_store_explicit(&ls, (T)" "128" ", memory_order_relaxed,                   \\\n"
-   "                            memory_scope_work_group);                                \\\n"
-   "   }                                                                                 \\\n"
-   "   barrier(CLK_LOCAL_MEM_FENCE);                                                     \\\n"
-   "   volatile atomic_##T *gen_g = &g[2], *gen_l = &ls;                                 \\\n"
-   "   out[5 * i + 0] = atomic_fetch_add(&g[0], (T)1);                                   \\\n"
-   "   out[5 * i + 1] = atomic_fetch_add_explicit(&la, (T)1, memory_order_relaxed);      \\\n"
-   "   out[5 * i + 2] = atomic_fetch_sub_explicit(&g[1], (T)1, memory_order_acq_rel,     \\\n"
-   "                                              memory_scope_device);                  \\\n"
-   "   out[5 * i + 3] = atomic_fetch_add_explicit(gen_g, (T)1, memory_order_seq_cst,     \\\n"
-   "                                              memory_scope_device);                  \\\n"
-   "   out[5 * i + 4] = atomic_fetch_sub(gen_l, (T)1);                                   \\\n"
-   "   barrier(CLK_LOCAL_MEM_FENCE);                                                     \\\n"
-   "   if (get_local_id(0) == 0) {                                                       \\\n"
-   "      sums[2 * get_group_id(0) + 0] = atomic_load(&la);                              \\\n"
-   "      sums[2 * get_group_id(0) + 1] = atomic_load(&ls);                              \\\n"
-   "   }                                                                                 \\\n"
-   "}\n"
-   /* min/max: v[i] the operands; init[0..3] = global min, global max, local min, local max
-    * start values; out[2 * group + k] the local results. */
-   "#define MINMAX(T)                                                                     \\\n"
-   "kernel void minmax_##T(global const double *v, global const double *init,            \\\n"
-   "                       volatile global atomic_##T *g, global double *out)            \\\n"
-   "{                                                                                     \\\n"
-   "   local atomic_##T lmin, lmax;                                                      \\\n"
-   "   if (get_local_id(0) == 0) {                                                       \\\n"
-   "      atomic_store(&lmin, (T)init[2]);                                               \\\n"
-   "      atomic_store(&lmax, (T)init[3]);                                               \\\n"
-   "   }                                                                                 \\\n"
-   "   barrier(CLK_LOCAL_MEM_FENCE);                                                     \\\n"
-   "   T x = (T)v[get_global_id(0)];                                                     \\\n"
-   "   volatile atomic_##T *gen = &lmax;                                                \\\n"
-   "   if (get_global_id(0) & 1)                                                        \\\n"
-   "      gen = &g[1];                                                                  \\\n"
-   "   atomic_fetch_min(&g[0], x);                                                       \\\n"
-   "   atomic_fetch_max_explicit(&g[1], x, memory_order_relaxed);                        \\\n"
-   "   atomic_fetch_min_explicit(&lmin, x, memory_order_relaxed, memory_scope_work_group);\\\n"
-   "   atomic_fetch_max_explicit(gen, x, memory_order_seq_cst, memory_scope_device);     \\\n"
-   "   if (!(get_global_id(0) & 1))                                                      \\\n"
-   "      atomic_fetch_max(&g[1], x);                                                    \\\n"
-   "   else                                                                              \\\n"
-   "      atomic_fetch_max(&lmax, x);                                                    \\\n"
-   "   barrier(CLK_LOCAL_MEM_FENCE);                                                     \\\n"
-   "   if (get_local_id(0) == 0) {                                                       \\\n"
-   "      out[2 * get_group_id(0) + 0] = atomic_load(&lmin);                             \\\n"
-   "      out[2 * get_group_id(0) + 1] = atomic_load(&lmax);                             \\\n"
-   "   }                                                                                 \\\n"
-   "}\n"
-   "ADDSUB(half) ADDSUB(float) ADDSUB(double)\n"
-   "MINMAX(half) MINMAX(float) MINMAX(double)\n";
 
 static const char *const types[] = { "half", "float", "double" };
 
@@ -154,12 +64,16 @@ expect(bool ok, const char *fmt, ...)
    CHECK(ok);
 }
 
+/* From source (`il` NULL) or from SPIR-V. */
 static cl_program
-build(const char *options)
+build(const char *source, const void *il, size_t il_size, const char *options)
 {
    cl_int err;
-   cl_program p = clCreateProgramWithSource(ctx, 1, (const char **)&source, NULL, &err);
+   cl_program p = il ? clCreateProgramWithIL(ctx, il, il_size, &err)
+                     : clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
+   if (!p)
+      return NULL;
    err = clBuildProgram(p, 1, &device, options, NULL, NULL);
    if (err != CL_SUCCESS) {
       static char log[65536];
@@ -230,13 +144,15 @@ test_queries(cl_program p, const char *options)
       CHECK_EQ_INT(size, sizeof(caps));
       expect(caps == macros[t], "%s (%s): query 0x%llx, macros 0x%llx", types[t], options,
              (unsigned long long)caps, (unsigned long long)macros[t]);
-      /* Every operation in both memories: compare-and-swap loops where no instruction is. */
-      CHECK_EQ_INT(caps, CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT |
-                            CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT |
-                            CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT |
-                            CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
-                            CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT |
-                            CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT);
+      /* Every operation in both memories (compare-and-swap loops where no instruction is),
+       * but half add (platform/plat_extensions.def). */
+      cl_bitfield all = CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT |
+                        CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT |
+                        CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
+                        CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT;
+      if (t)
+         all |= CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT;
+      CHECK_EQ_INT(caps, all);
    }
    clReleaseKernel(k);
    clReleaseMemObject(o);
@@ -254,7 +170,8 @@ test_lists(void)
             char name[64];
             snprintf(name, sizeof(name), "__opencl_c_ext_fp%d_%s_%s", 16 << t,
                      m ? "local" : "global", ops[o]);
-            CHECK(test_device_lists(device, CL_DEVICE_OPENCL_C_FEATURES, name));
+            CHECK(test_device_lists(device, CL_DEVICE_OPENCL_C_FEATURES, name) ==
+                  (t > 0 || o > 0));
          }
 }
 
@@ -449,9 +366,59 @@ test_minmax_case(cl_program p, const char *options, int t, enum mm_case c)
    clReleaseMemObject(ob);
 }
 
-int
-main(void)
+/* True when CL_DEVICE_SPIRV_EXTENSIONS_KHR (an array of strings) names `name`. */
+static bool
+spirv_extension_listed(const char *name)
 {
+   const char *list[64];
+   size_t size = 0;
+   if (clGetDeviceInfo(device, CL_DEVICE_SPIRV_EXTENSIONS_KHR, sizeof(list), list, &size) !=
+       CL_SUCCESS)
+      return false;
+   for (size_t i = 0; i < size / sizeof(list[0]); i++)
+      if (!strcmp(list[i], name))
+         return true;
+   return false;
+}
+
+/* True when CL_DEVICE_SPIRV_CAPABILITIES_KHR lists capability `c`. */
+static bool
+spirv_capability_listed(cl_uint c)
+{
+   cl_uint list[256];
+   size_t size = 0;
+   if (clGetDeviceInfo(device, CL_DEVICE_SPIRV_CAPABILITIES_KHR, sizeof(list), list, &size) !=
+       CL_SUCCESS)
+      return false;
+   for (size_t i = 0; i < size / sizeof(list[0]); i++)
+      if (list[i] == c)
+         return true;
+   return false;
+}
+
+/* Every check on one program; the queries against the macros from source only (a SPIR-V
+ * module's macros were those of the compiler that made it). */
+static void
+test_program(cl_program p, const char *what, bool from_source)
+{
+   if (from_source)
+      test_queries(p, what);
+   for (int t = 0; t < 3; t++) {
+      if (t > 0)
+         test_addsub(p, what, t);
+      for (int c = 0; c < MM_CASES; c++)
+         test_minmax_case(p, what, t, (enum mm_case)c);
+   }
+}
+
+/* usage: api_float_atomics_test KERNELS.cl [KERNELS.spv] */
+int
+main(int argc, char **argv)
+{
+   if (argc < 2) {
+      fprintf(stderr, "usage: api_float_atomics_test KERNELS.cl [KERNELS.spv]\n");
+      return 2;
+   }
    cl_platform_id platform;
    if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
        clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS) {
@@ -464,20 +431,41 @@ main(void)
    queue = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
    test_lists();
+   size_t size = 0;
+   char *src = test_read_file(argv[1], &size);
+   CHECK(src != NULL);
    static const char *const options[] = { "-cl-std=CL3.0", "-cl-std=CL2.0",
                                           "-cl-std=CL3.0 -cl-opt-disable" };
-   for (size_t o = 0; o < sizeof(options) / sizeof(options[0]); o++) {
-      cl_program p = build(options[o]);
+   for (size_t o = 0; src && o < sizeof(options) / sizeof(options[0]); o++) {
+      cl_program p = build(src, NULL, 0, options[o]);
       CHECK(p != NULL);
-      if (!p)
-         continue;
-      test_queries(p, options[o]);
-      for (int t = 0; t < 3; t++) {
-         test_addsub(p, options[o], t);
-         for (int c = 0; c < MM_CASES; c++)
-            test_minmax_case(p, options[o], t, (enum mm_case)c);
+      if (p)
+         test_program(p, options[o], true);
+      if (p)
+         clReleaseProgram(p);
+   }
+   free(src);
+   /* SPIR-V: the device says it takes the two SPIR-V extensions; the module's
+    * OpAtomicFAddEXT / OpAtomicFMinEXT / OpAtomicFMaxEXT compute the same. */
+   char *il = argc > 2 ? test_read_file(argv[2], &size) : NULL;
+   if (argc > 2) {
+      CHECK(il != NULL);
+      CHECK(spirv_extension_listed("SPV_EXT_shader_atomic_float_add"));
+      CHECK(spirv_extension_listed("SPV_EXT_shader_atomic_float_min_max"));
+      CHECK(!spirv_extension_listed("SPV_EXT_shader_atomic_float16_add"));
+      /* AtomicFloat32AddEXT, AtomicFloat64AddEXT, AtomicFloat{32,64,16}MinMaxEXT; no
+       * AtomicFloat16AddEXT (6095). */
+      static const cl_uint caps[] = { 6033, 6034, 5612, 5613, 5616 };
+      for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
+         CHECK(spirv_capability_listed(caps[i]));
+      CHECK(!spirv_capability_listed(6095));
+      cl_program p = il ? build(NULL, il, size, "") : NULL;
+      CHECK(p != NULL);
+      if (p) {
+         test_program(p, "SPIR-V", false);
+         clReleaseProgram(p);
       }
-      clReleaseProgram(p);
+      free(il);
    }
    clReleaseCommandQueue(queue);
    clReleaseContext(ctx);
