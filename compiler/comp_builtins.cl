@@ -234,6 +234,12 @@ __ockl_memrealtime_u64(void)
 /* ---- cl_khr_extended_bit_ops, cl_khr_integer_dot_product ---- */
 #include "comp_builtins_bitdot.cl"
 
+/* ---- cl_ext_float_atomics ---- */
+#include "comp_builtins_atomic.cl"
+
+/* ---- cl_khr_kernel_clock (after comp_builtins_bitdot.cl: __oclc_ISA_version) ---- */
+#include "comp_builtins_clock.cl"
+
 /* ---- pipes (__opencl_c_pipes) ---- */
 #include "comp_builtins_pipe.cl"
 

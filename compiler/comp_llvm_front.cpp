@@ -160,6 +160,17 @@ extensionDefines(const char *name, const comp__options &o, std::vector<std::stri
       for (const char *h : headerOnly)
          if (!strcmp(name, h))
             defines.push_back(std::string("-D") + name + "=1");
+   // cl_ext_float_atomics and cl_khr_kernel_clock, which clang-19 knows only from
+   // opencl-c-base.h too; their features are needed before OpenCL C 3.0 as well (where the
+   // rule above does not apply): the built-ins are declared from these macros. The float
+   // atomics build on OpenCL C 2.0's; the clock built-ins need nothing, and a program built
+   // without -cl-std (OpenCL C 1.2) has them too.
+   if (o.cl_std >= 200 && (!strcmp(name, "cl_ext_float_atomics") ||
+                           (o.cl_std < 300 && !strncmp(name, "__opencl_c_ext_fp", 17))))
+      defines.push_back(std::string("-D") + name + "=1");
+   if (!strcmp(name, "cl_khr_kernel_clock") ||
+       (o.cl_std < 300 && !strncmp(name, "__opencl_c_kernel_clock_", 24)))
+      defines.push_back(std::string("-D") + name + "=1");
    // Extensions of every OpenCL C version (they need no 2.0 feature) that clang-19
    // likewise declares only from their macros. The integer dot product functions key
    // on the feature macros of their input formats, which OpenCL C 3.0 defines from

@@ -12,6 +12,30 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include <CL/cl_ext.h>
+
+/* cl_ext_float_atomics 1.0.0 and cl_khr_kernel_clock 1.0.0 (the registry's values): Debian's
+ * OpenCL headers (2023.04) predate them. */
+#ifndef CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
+typedef cl_bitfield cl_device_fp_atomic_capabilities_ext;
+#define CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT 0x4231
+#define CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT 0x4232
+#define CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT 0x4233
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 0)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT (1 << 1)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT (1 << 2)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 16)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT (1 << 17)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT (1 << 18)
+#endif
+#ifndef CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR
+typedef cl_bitfield cl_device_kernel_clock_capabilities_khr;
+#define CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR 0x1076
+#define CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR (1 << 0)
+#define CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR (1 << 1)
+#define CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR (1 << 2)
+#endif
+
 /* ---- per-target capability record (conventions.md rule 15) -------------------------- */
 
 /*
@@ -48,6 +72,17 @@ typedef struct plat_gpu_info {
     * V_DOT4_I32_IU8's per-input sign (gfx11 and gfx12 only). */
    bool dot4_same_sign;
    bool dot4_mixed_sign;
+   /* The cl_ext_float_atomics operations (CL_DEVICE_{GLOBAL,LOCAL}_FP_ATOMIC_{ADD,MIN_MAX}_EXT
+    * bits) the compiler makes one instruction on this target, per type; every other one is a
+    * compare-and-swap loop (half always is: a 32-bit one around the 16 bits). Every device
+    * reports all of them (CL_DEVICE_*_FP_ATOMIC_CAPABILITIES_EXT, plat_device_amd.c); these
+    * say what they cost. They are what LLVM 19 selects for atomicrmw fadd/fmin/fmax
+    * (compiler/comp_builtins_atomic.cl), which is less than the hardware has: gfx90a's
+    * global_atomic_add_f32/f64 do not work on fine-grained memory (llvm-AMDGPUUsage, "Memory
+    * Model GFX90A"), which any buffer may be (SVM, host pointers), so LLVM loops there and
+    * uses them on gfx942 only. compiler/tests/comp_test_select.c checks every bit of every
+    * target against the compiler's assembly. */
+   cl_bitfield fp32_atomic_native, fp64_atomic_native;
 } plat_gpu_info;
 
 /*

@@ -1,7 +1,7 @@
 /*
  * platform/plat_device_amd.c — the device queries of cl_khr_pci_bus_info,
- * cl_khr_device_uuid, cl_khr_integer_dot_product and cl_amd_device_attribute_query (the AMD
- * queries tuning code reads). Every value comes from an HSA agent query (the same on ROCr and on the software
+ * cl_khr_device_uuid, cl_khr_integer_dot_product, cl_ext_float_atomics, cl_khr_kernel_clock
+ * and cl_amd_device_attribute_query (the AMD queries tuning code reads). Every value comes from an HSA agent query (the same on ROCr and on the software
  * GPU) or from the target's capability record (plat_gpu_info.c), never from a constant
  * standing in for the device.
  */
@@ -80,6 +80,52 @@ free_kib(const struct _cl_device_id *dev)
    return (size_t)((used < total ? total - used : 0) / 1024);
 }
 
+/* CL_DEVICE_{HALF,SINGLE,DOUBLE}_FP_ATOMIC_CAPABILITIES_EXT of floating-point type `fp`
+ * ("fp16", "fp32", "fp64"): the device's __opencl_c_ext_<fp>_* features say them; load, store
+ * and exchange of float and double are OpenCL C 2.0's own atomics, had with the extension. */
+static cl_device_fp_atomic_capabilities_ext
+fp_atomic_capabilities(const struct _cl_device_id *dev, const char *fp)
+{
+   static const struct {
+      const char *op;
+      cl_device_fp_atomic_capabilities_ext global, local;
+   } ops[] = {
+      { "atomic_load_store", CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT,
+        CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT },
+      { "atomic_add", CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT, CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT },
+      { "atomic_min_max", CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT,
+        CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT },
+   };
+   cl_device_fp_atomic_capabilities_ext caps = 0;
+   if (strcmp(fp, "fp16"))
+      caps |= CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT;
+   for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+      char name[64];
+      snprintf(name, sizeof(name), "__opencl_c_ext_%s_global_%s", fp, ops[i].op);
+      if (plat_device_has_feature(dev, name))
+         caps |= ops[i].global;
+      snprintf(name, sizeof(name), "__opencl_c_ext_%s_local_%s", fp, ops[i].op);
+      if (plat_device_has_feature(dev, name))
+         caps |= ops[i].local;
+   }
+   return caps;
+}
+
+/* CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR: the scopes of the device's
+ * __opencl_c_kernel_clock_scope_* features. */
+static cl_device_kernel_clock_capabilities_khr
+kernel_clock_capabilities(const struct _cl_device_id *dev)
+{
+   cl_device_kernel_clock_capabilities_khr caps = 0;
+   if (plat_device_has_feature(dev, "__opencl_c_kernel_clock_scope_device"))
+      caps |= CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR;
+   if (plat_device_has_feature(dev, "__opencl_c_kernel_clock_scope_work_group"))
+      caps |= CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR;
+   if (plat_device_has_feature(dev, "__opencl_c_kernel_clock_scope_sub_group"))
+      caps |= CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR;
+   return caps;
+}
+
 bool
 plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_name,
                          size_t size, void *value, size_t *size_ret, cl_int *err)
@@ -114,6 +160,22 @@ plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_n
       *err = ret(&p, sizeof(p), size, value, size_ret);
       return true;
    }
+   /* ---- cl_ext_float_atomics, cl_khr_kernel_clock (where the device reports them) ---- */
+   case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT:
+   case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT:
+   case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
+      if (!plat_device_has_extension(dev, "cl_ext_float_atomics"))
+         return false;
+      SCALAR(cl_device_fp_atomic_capabilities_ext,
+             fp_atomic_capabilities(dev, param_name == CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT
+                                            ? "fp16"
+                                         : param_name == CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
+                                            ? "fp32"
+                                            : "fp64"));
+   case CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR:
+      if (!plat_device_has_extension(dev, "cl_khr_kernel_clock"))
+         return false;
+      SCALAR(cl_device_kernel_clock_capabilities_khr, kernel_clock_capabilities(dev));
    /* ---- cl_khr_pci_bus_info ---- */
    case CL_DEVICE_PCI_BUS_INFO_KHR: {
       cl_device_pci_bus_info_khr info = { dev->pci_domain, (dev->pci_bdf >> 8) & 0xff,

@@ -68,6 +68,15 @@ static const struct {
    { 6018, "cl_khr_integer_dot_product" },     /* DotProductInput4x8BitPacked */
    { 6025, "cl_khr_extended_bit_ops" },        /* BitInstructions */
    { 5629, "cl_khr_expect_assume" },           /* ExpectAssumeKHR */
+   /* The SPIR-V side of cl_ext_float_atomics (its SPIR-V environment section): the
+    * translator reads OpAtomicFAddEXT / OpAtomicFMinEXT / OpAtomicFMaxEXT as the OpenCL C
+    * built-ins (tests/compiler/api_float_atomics_test.c runs them from SPIR-V). No
+    * AtomicFloat16AddEXT: no half add (plat_extensions.def). */
+   { 6033, "cl_ext_float_atomics" },           /* AtomicFloat32AddEXT */
+   { 6034, "cl_ext_float_atomics" },           /* AtomicFloat64AddEXT */
+   { 5612, "cl_ext_float_atomics" },           /* AtomicFloat32MinMaxEXT */
+   { 5613, "cl_ext_float_atomics" },           /* AtomicFloat64MinMaxEXT */
+   { 5616, "cl_ext_float_atomics" },           /* AtomicFloat16MinMaxEXT */
 };
 
 static const struct {
@@ -80,6 +89,8 @@ static const struct {
    { "SPV_KHR_no_integer_wrap_decoration", "cl_khr_spirv_no_integer_wrap_decoration" },
    { "SPV_KHR_linkonce_odr", "cl_khr_spirv_linkonce_odr" },
    { "SPV_KHR_expect_assume", "cl_khr_expect_assume" },
+   { "SPV_EXT_shader_atomic_float_add", "cl_ext_float_atomics" },
+   { "SPV_EXT_shader_atomic_float_min_max", "cl_ext_float_atomics" },
 };
 
 static const struct {

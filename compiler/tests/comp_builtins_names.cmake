@@ -2,12 +2,13 @@
 # libraries define (opencl.bc or ockl.bc): a misspelt or wrongly mangled override would be
 # linked by nothing and silently leave the device library's version in place. Also checks the
 # expected count, so that a dropped overload is noticed. The extension built-ins of
-# comp_builtins_subgroup.cl (with comp_builtins_subgroup_nu.cl) and comp_builtins_bitdot.cl
-# (the device libraries have none: sub_group_*, get_sub_group_*_mask, bitfield_*,
-# bit_reverse, dot*) and their sg_*/bd_* helpers are additions, not overrides: they are left
-# out of both checks, as are the pp_* helpers of comp_builtins_pipe.cl and the dq_* ones of
-# comp_builtins_enqueue.cl (their built-ins
-# are overrides and checked).
+# comp_builtins_subgroup.cl (with comp_builtins_subgroup_nu.cl), comp_builtins_bitdot.cl,
+# comp_builtins_atomic.cl and comp_builtins_clock.cl (the device libraries have none:
+# sub_group_*, get_sub_group_*_mask, bitfield_*, bit_reverse, dot*, the atomics of
+# atomic_half, atomic_float and atomic_double, clock_read_*) and their sg_*/bd_*/clk_* helpers
+# are additions, not overrides: they are left out of both checks, as are the pp_* helpers of
+# comp_builtins_pipe.cl and the dq_* ones of comp_builtins_enqueue.cl (their built-ins are
+# overrides and checked).
 # Run as: cmake -DNM=<llvm-nm> -DBUILTINS=<comp_builtins.bc> -DLIBDIR=<device libs>
 #               -DEXPECT=<count> -P comp_builtins_names.cmake
 execute_process(COMMAND ${NM} --defined-only --format=just-symbols ${BUILTINS}
@@ -24,9 +25,10 @@ endif()
 string(REGEX MATCHALL "[^\n]+" ours "${ours}")
 string(REGEX MATCHALL "[^\n]+" libs "${libs}")
 list(REMOVE_DUPLICATES libs)
-list(FILTER ours EXCLUDE REGEX "^(sg_|bd_|pp_|dq_|_ZL[0-9]+(sg|bd|pp|dq)_)")
+list(FILTER ours EXCLUDE REGEX "^(sg_|bd_|pp_|dq_|clk_|_ZL[0-9]+(sg|bd|pp|dq|clk)_)")
 list(FILTER ours EXCLUDE REGEX
-     "^_Z[0-9]+(sub_group_|get_sub_group_[a-z]+_mask|bitfield_|bit_reverse|dot|__spirv_)")
+     "^_Z[0-9]+(sub_group_|get_sub_group_[a-z]+_mask|bitfield_|bit_reverse|dot|__spirv_|clock_read_)")
+list(FILTER ours EXCLUDE REGEX "^_Z[0-9]+atomic_[a-z_]+PU3AS[0-9]VU7_Atomic(Dh|f|d)")
 set(missing)
 foreach(sym ${ours})
    list(FIND libs ${sym} i)
