@@ -33,8 +33,8 @@
  * the first (the module names SPV_KHR_shader_clock, which the translator does not know: hsacl
  * rewrites the reads as the built-ins' calls, comp_spirv_clock.c); kernel_clock_bad.spv reads
  * the QueueFamily clock and is refused (CL_INVALID_VALUE).
- * The device queries name the extensions, SPV_KHR_linkonce_odr, SPV_KHR_expect_assume and
- * OpenCL.DebugInfo.100.
+ * The device queries name the extensions, SPV_KHR_linkonce_odr, SPV_KHR_expect_assume,
+ * SPV_KHR_shader_clock and its capability ShaderClockKHR, and OpenCL.DebugInfo.100.
  */
 #include "comp_api_test.h"
 
@@ -44,7 +44,9 @@
 #ifndef CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR
 #define CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR 0x12B9
 #define CL_DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
+#define CL_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
 #endif
+#define SPIRV_CAPABILITY_SHADER_CLOCK_KHR 5055u
 
 #define N 256
 
@@ -440,6 +442,23 @@ out:
    free(il);
 }
 
+/* `capability` is one of CL_DEVICE_SPIRV_CAPABILITIES_KHR's. */
+static bool
+listed_capability(cl_uint capability)
+{
+   size_t size = 0;
+   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_SPIRV_CAPABILITIES_KHR, 0, NULL, &size),
+                CL_SUCCESS);
+   cl_uint *list = malloc(size ? size : 1);
+   bool found = false;
+   if (list &&
+       clGetDeviceInfo(device, CL_DEVICE_SPIRV_CAPABILITIES_KHR, size, list, NULL) == CL_SUCCESS)
+      for (size_t i = 0; i < size / sizeof(*list); i++)
+         found |= list[i] == capability;
+   free(list);
+   return found;
+}
+
 /* `name` is one of the strings of the array query `param`. */
 static bool
 listed(cl_device_info param, const char *name)
@@ -466,6 +485,9 @@ test_queries(void)
    CHECK(strstr(ext, "cl_khr_expect_assume ") != NULL);
    CHECK(listed(CL_DEVICE_SPIRV_EXTENSIONS_KHR, "SPV_KHR_expect_assume"));
    CHECK(listed(CL_DEVICE_SPIRV_EXTENSIONS_KHR, "SPV_KHR_linkonce_odr"));
+   CHECK(strstr(ext, "cl_khr_kernel_clock ") != NULL);
+   CHECK(listed(CL_DEVICE_SPIRV_EXTENSIONS_KHR, "SPV_KHR_shader_clock"));
+   CHECK(listed_capability(SPIRV_CAPABILITY_SHADER_CLOCK_KHR));
    CHECK(listed(CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, "OpenCL.std"));
    CHECK(listed(CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, "OpenCL.DebugInfo.100"));
 }
