@@ -90,6 +90,15 @@ enum comp_status
 comp__spirv_lower(const uint32_t *words, size_t num_words, bool swapped, uint32_t **out,
                   size_t *out_words, char **why);
 
+/* The module `words` (host order, word counts in bounds as comp_spirv.c's scan checks; not
+ * yet validated) with each OpReadClockKHR (SPV_KHR_shader_clock) rewritten as a call of the
+ * cl_khr_kernel_clock built-in of its scope (comp_spirv_clock.c): COMP_OK and a malloc'd *out,
+ * or *out NULL when the module does not use the extension; COMP_INVALID_BINARY with a
+ * malloc'd reason in *why (another scope or result type); COMP_OUT_OF_MEMORY. */
+enum comp_status
+comp__spirv_lower_clock(const uint32_t *words, size_t num_words, uint32_t **out,
+                        size_t *out_words, char **why);
+
 /* Reorders, in place, the blocks of each function of the module `words` (either byte
  * order; not yet validated) so that every block comes after its dominators, the entry
  * first, as SPIR-V's validation rules require of the layout (comp_spirv_order.c). A

@@ -574,7 +574,14 @@ comp__spirv_check(const void *il, size_t size, struct comp__spirv_info *info, ch
    normalize(copy, size / 4, false);
    size_t words = strip_debug_info(copy, size / 4, false);
    comp__spirv_order_blocks(copy, words);
-   st = run_validator(copy, words * 4, info->minor, why);
+   /* Validated as the translator will see it: SPIRV-Tools refuses OpenCL's Workgroup clock. */
+   uint32_t *clock = NULL;
+   size_t clock_words = 0;
+   st = comp__spirv_lower_clock(copy, words, &clock, &clock_words, why);
+   if (st == COMP_OK)
+      st = clock ? run_validator(clock, clock_words * 4, info->minor, why)
+                 : run_validator(copy, words * 4, info->minor, why);
+   free(clock);
    free(copy);
    if (st != COMP_OK)
       return st;
@@ -811,7 +818,18 @@ comp__spirv_translate(const void *il, size_t size, const struct comp_spec_consta
    if (st == COMP_OK)
       st = comp__spirv_lower(module, size / 4, info.swapped, &lowered, &lowered_words, &why);
    free(module);
+   if (st == COMP_OK) {
+      uint32_t *clock = NULL;
+      size_t clock_words = 0;
+      st = comp__spirv_lower_clock(lowered, lowered_words, &clock, &clock_words, &why);
+      if (clock) {
+         free(lowered);
+         lowered = clock;
+         lowered_words = clock_words;
+      }
+   }
    if (st != COMP_OK) {
+      free(lowered);
       *log = why ? format("error: %s\n", why) : NULL;
       free(why);
       return st == COMP_OUT_OF_MEMORY ? st : COMP_BUILD_FAILURE;

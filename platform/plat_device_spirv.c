@@ -77,6 +77,9 @@ static const struct {
    { 5612, "cl_ext_float_atomics" },           /* AtomicFloat32MinMaxEXT */
    { 5613, "cl_ext_float_atomics" },           /* AtomicFloat64MinMaxEXT */
    { 5616, "cl_ext_float_atomics" },           /* AtomicFloat16MinMaxEXT */
+   /* OpReadClockKHR at the Device, Workgroup and Subgroup scopes, read as the
+    * clock_read_* built-ins (compiler/comp_spirv_clock.c). */
+   { 5055, "cl_khr_kernel_clock" },            /* ShaderClockKHR */
 };
 
 static const struct {
@@ -91,6 +94,7 @@ static const struct {
    { "SPV_KHR_expect_assume", "cl_khr_expect_assume" },
    { "SPV_EXT_shader_atomic_float_add", "cl_ext_float_atomics" },
    { "SPV_EXT_shader_atomic_float_min_max", "cl_ext_float_atomics" },
+   { "SPV_KHR_shader_clock", "cl_khr_kernel_clock" },
 };
 
 static const struct {

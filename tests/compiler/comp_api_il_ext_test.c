@@ -28,8 +28,13 @@
  * clang-15 -O1 and llvm-spirv-15 make of a local-memory reduction (il_reduce.cl): the
  * translator writes a loop's exit block before the latch that dominates it; every group's
  * sum is checked.
- * The device queries name the extensions, SPV_KHR_linkonce_odr, SPV_KHR_expect_assume and
- * OpenCL.DebugInfo.100.
+ * cl_khr_kernel_clock: kernel_clock.spv reads each OpReadClockKHR scope (Device, Workgroup,
+ * Subgroup) as a ulong and as a uint2 before and after a loop; every second read must exceed
+ * the first (the module names SPV_KHR_shader_clock, which the translator does not know: hsacl
+ * rewrites the reads as the built-ins' calls, comp_spirv_clock.c); kernel_clock_bad.spv reads
+ * the QueueFamily clock and is refused (CL_INVALID_VALUE).
+ * The device queries name the extensions, SPV_KHR_linkonce_odr, SPV_KHR_expect_assume,
+ * SPV_KHR_shader_clock and its capability ShaderClockKHR, and OpenCL.DebugInfo.100.
  */
 #include "comp_api_test.h"
 
@@ -39,7 +44,9 @@
 #ifndef CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR
 #define CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR 0x12B9
 #define CL_DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
+#define CL_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
 #endif
+#define SPIRV_CAPABILITY_SHADER_CLOCK_KHR 5055u
 
 #define N 256
 
@@ -375,6 +382,83 @@ out:
       clReleaseProgram(p);
 }
 
+/* kernel_clock(out, n) of kernel_clock.spvasm: six clocks, read twice each. */
+static void
+test_kernel_clock(void)
+{
+   static const char *const clocks[6] = { "device", "work_group", "sub_group", "hilo_device",
+                                          "hilo_work_group", "hilo_sub_group" };
+   cl_program p = module("kernel_clock.spv");
+   cl_int err;
+   cl_kernel k = NULL;
+   cl_mem m = NULL;
+   if (!p || build_expect(p, "", CL_SUCCESS) != CL_SUCCESS)
+      goto out;
+   k = clCreateKernel(p, "kernel_clock", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_ulong reads[13] = { 0 };
+   m = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(reads), reads,
+                      &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   if (!k || !m)
+      goto out;
+   const cl_uint n = 1000;
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof(n), &n), CL_SUCCESS);
+   size_t global = 1;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof(reads), reads, 0, NULL, NULL),
+                CL_SUCCESS);
+   for (int c = 0; c < 6; c++) {
+      if (reads[2 * c + 1] <= reads[2 * c])
+         fprintf(stderr, "clock_read_%s: %llu, then %llu\n", clocks[c],
+                 (unsigned long long)reads[2 * c], (unsigned long long)reads[2 * c + 1]);
+      CHECK(reads[2 * c + 1] > reads[2 * c]);
+   }
+   cl_ulong acc = 1; /* the loop's value: the kernel ran it */
+   for (cl_uint i = 0; i < n; i++)
+      acc = acc * 3 + i;
+   CHECK(reads[12] == acc);
+out:
+   if (m)
+      clReleaseMemObject(m);
+   if (k)
+      clReleaseKernel(k);
+   if (p)
+      clReleaseProgram(p);
+
+   char path[4096];
+   snprintf(path, sizeof(path), "%s/kernel_clock_bad.spv", dir);
+   size_t size = 0;
+   void *il = test_read_file(path, &size);
+   CHECK(il != NULL);
+   err = CL_SUCCESS;
+   p = il ? clCreateProgramWithIL(context, il, size, &err) : NULL;
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   CHECK(p == NULL);
+   if (p)
+      clReleaseProgram(p);
+   free(il);
+}
+
+/* `capability` is one of CL_DEVICE_SPIRV_CAPABILITIES_KHR's. */
+static bool
+listed_capability(cl_uint capability)
+{
+   size_t size = 0;
+   CHECK_EQ_INT(clGetDeviceInfo(device, CL_DEVICE_SPIRV_CAPABILITIES_KHR, 0, NULL, &size),
+                CL_SUCCESS);
+   cl_uint *list = malloc(size ? size : 1);
+   bool found = false;
+   if (list &&
+       clGetDeviceInfo(device, CL_DEVICE_SPIRV_CAPABILITIES_KHR, size, list, NULL) == CL_SUCCESS)
+      for (size_t i = 0; i < size / sizeof(*list); i++)
+         found |= list[i] == capability;
+   free(list);
+   return found;
+}
+
 /* `name` is one of the strings of the array query `param`. */
 static bool
 listed(cl_device_info param, const char *name)
@@ -401,6 +485,9 @@ test_queries(void)
    CHECK(strstr(ext, "cl_khr_expect_assume ") != NULL);
    CHECK(listed(CL_DEVICE_SPIRV_EXTENSIONS_KHR, "SPV_KHR_expect_assume"));
    CHECK(listed(CL_DEVICE_SPIRV_EXTENSIONS_KHR, "SPV_KHR_linkonce_odr"));
+   CHECK(strstr(ext, "cl_khr_kernel_clock ") != NULL);
+   CHECK(listed(CL_DEVICE_SPIRV_EXTENSIONS_KHR, "SPV_KHR_shader_clock"));
+   CHECK(listed_capability(SPIRV_CAPABILITY_SHADER_CLOCK_KHR));
    CHECK(listed(CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, "OpenCL.std"));
    CHECK(listed(CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, "OpenCL.DebugInfo.100"));
 }
@@ -427,6 +514,7 @@ main(int argc, char **argv)
    test_shuffle_mixed();
    test_block_order();
    test_reduce();
+   test_kernel_clock();
    clReleaseCommandQueue(queue);
    clReleaseContext(context);
    return test_main_end();
