@@ -153,7 +153,10 @@ test_spirv_queries(void)
                                             "SPV_KHR_subgroup_rotate",
                                             "SPV_KHR_no_integer_wrap_decoration",
                                             "SPV_KHR_linkonce_odr",
-                                            "SPV_KHR_expect_assume" };
+                                            "SPV_KHR_expect_assume",
+                                            "SPV_EXT_shader_atomic_float_add",
+                                            "SPV_EXT_shader_atomic_float_min_max",
+                                            "SPV_KHR_shader_clock" };
    CHECK_EQ_INT(size, sizeof(want_exts));
    for (size_t w = 0; w < sizeof(want_exts) / sizeof(want_exts[0]); w++) {
       bool found = false;
@@ -171,13 +174,17 @@ test_spirv_queries(void)
     * Float16, Float64 (fp16, fp64), Int64Atomics, GenericPointer, Pipes, Groups, SubgroupDispatch,
     * GroupNonUniformShuffle(Relative), GroupNonUniform and its Vote, Arithmetic, Ballot and
     * Clustered forms, GroupNonUniformRotateKHR, DotProduct and its two input formats,
-    * BitInstructions, ExpectAssumeKHR. */
+    * BitInstructions, ExpectAssumeKHR; AtomicFloat32AddEXT, AtomicFloat64AddEXT and the
+    * 32-, 64- and 16-bit AtomicFloatMinMaxEXT (cl_ext_float_atomics), ShaderClockKHR
+    * (cl_khr_kernel_clock). */
    /* An image device adds ImageBasic, LiteralSampler, Sampled1D, Image1D, SampledBuffer,
     * ImageBuffer and (read_write images) ImageReadWrite: tests/memory/api_image_ext_test.c. */
-   static const cl_uint want[] = { 4,    5,    6,    7,    8,    11,   22, 39, 9,  10, 12,
-                                   38,   17,   18,   58,   65,   66,   61, 62, 63, 64, 67,
-                                   6026, 6019, 6017, 6018, 6025, 5629, 13, 20, 43, 44, 46,
-                                   47,   14 };
+   static const cl_uint want[] = { 4,    5,    6,    7,    8,    11,   22,   39,   9,    10,
+                                   12,   38,   17,   18,   58,   65,   66,   61,   62,   63,
+                                   64,   67,   6026, 6019, 6017, 6018, 6025, 5629, 6033, 6034,
+                                   5612, 5613, 5616, 5055,
+                                   /* the image device's, last */
+                                   13,   20,   43,   44,   46,   47,   14 };
    cl_bool images = CL_FALSE;
    clGetDeviceInfo(device, CL_DEVICE_IMAGE_SUPPORT, sizeof(images), &images, NULL);
    const size_t nwant = sizeof(want) / sizeof(want[0]) - (images ? 0 : 7);

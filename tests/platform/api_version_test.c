@@ -47,6 +47,29 @@ static const char *const all_features[] = {
 };
 #define NUM_ALL_FEATURES (sizeof(all_features) / sizeof(all_features[0]))
 
+/* Features of extensions, listed with the extension's version (1.0.0) and only beside it:
+ * cl_ext_float_atomics (no half add) and cl_khr_kernel_clock. */
+static const struct {
+   const char *name, *extension;
+} ext_features[] = {
+   { "__opencl_c_ext_fp16_global_atomic_load_store", "cl_ext_float_atomics" },
+   { "__opencl_c_ext_fp16_local_atomic_load_store", "cl_ext_float_atomics" },
+   { "__opencl_c_ext_fp32_global_atomic_add", "cl_ext_float_atomics" },
+   { "__opencl_c_ext_fp64_global_atomic_add", "cl_ext_float_atomics" },
+   { "__opencl_c_ext_fp32_local_atomic_add", "cl_ext_float_atomics" },
+   { "__opencl_c_ext_fp64_local_atomic_add", "cl_ext_float_atomics" },
+   { "__opencl_c_ext_fp16_global_atomic_min_max", "cl_ext_float_atomics" },
+   { "__opencl_c_ext_fp32_global_atomic_min_max", "cl_ext_float_atomics" },
+   { "__opencl_c_ext_fp64_global_atomic_min_max", "cl_ext_float_atomics" },
+   { "__opencl_c_ext_fp16_local_atomic_min_max", "cl_ext_float_atomics" },
+   { "__opencl_c_ext_fp32_local_atomic_min_max", "cl_ext_float_atomics" },
+   { "__opencl_c_ext_fp64_local_atomic_min_max", "cl_ext_float_atomics" },
+   { "__opencl_c_kernel_clock_scope_device", "cl_khr_kernel_clock" },
+   { "__opencl_c_kernel_clock_scope_work_group", "cl_khr_kernel_clock" },
+   { "__opencl_c_kernel_clock_scope_sub_group", "cl_khr_kernel_clock" },
+};
+#define NUM_EXT_FEATURES (sizeof(ext_features) / sizeof(ext_features[0]))
+
 /* The 3.x profile under test: 0 for 3.0, 1 for 3.1. */
 static unsigned profile_minor;
 
@@ -200,13 +223,22 @@ static void
 check_feature_queries(void)
 {
    for (size_t i = 0; i < num_features; i++) {
-      bool known = false;
+      bool core = false;
       for (size_t j = 0; j < NUM_ALL_FEATURES; j++)
-         known |= !strcmp(features[i].name, all_features[j]);
-      if (!known)
+         core |= !strcmp(features[i].name, all_features[j]);
+      const char *extension = NULL;
+      for (size_t j = 0; j < NUM_EXT_FEATURES; j++)
+         if (!strcmp(features[i].name, ext_features[j].name))
+            extension = ext_features[j].extension;
+      if (!core && !extension)
          fprintf(stderr, "unknown feature %s\n", features[i].name);
-      CHECK(known);
-      CHECK_EQ_INT(features[i].version, CL_MAKE_VERSION(3, 0, 0));
+      CHECK(core || extension);
+      if (extension) {
+         CHECK_EQ_INT(features[i].version, CL_MAKE_VERSION(1, 0, 0));
+         CHECK(test_device_lists(device, CL_DEVICE_EXTENSIONS, extension));
+      } else {
+         CHECK_EQ_INT(features[i].version, CL_MAKE_VERSION(3, 0, 0));
+      }
    }
    const cl_device_atomic_capabilities mem =
       device_scalar(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, sizeof(cl_device_atomic_capabilities));
