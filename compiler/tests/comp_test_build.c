@@ -5,7 +5,7 @@
  *
  * usage: comp_test_build KERNEL_DIR
  */
-#include "comp_priv.h"
+#include "comp_test.h"
 
 #include <elf.h>
 #include <pthread.h>
@@ -13,30 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
 static const char *kernel_dir;
-
-#define CHECK(cond)                                                                          \
-   do {                                                                                      \
-      if (!(cond)) {                                                                         \
-         fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond);                    \
-         failures++;                                                                         \
-      }                                                                                      \
-   } while (0)
 
 static enum comp_status
 build(const char *src, const char *opts, const char *target, enum comp_emit emit,
       struct comp_output *out)
 {
-   struct comp_build_desc d = {
-      .source = src,
-      .source_size = strlen(src),
-      .source_name = "test.cl",
-      .options = opts,
-      .target_id = target,
-      .emit = emit,
-   };
-   return comp_build(&d, out);
+   return comp_test_build(
+      src, (struct comp_build_desc){ .options = opts, .target_id = target, .emit = emit }, out);
 }
 
 static char *
@@ -98,14 +82,17 @@ test_option_and_target_errors(void)
       { COMP_ACTION_COMPILE, COMP_INVALID_COMPILER_OPTIONS },
    };
    for (size_t i = 0; i < 2; i++) {
-      struct comp_build_desc d = { .source = ok, .source_size = strlen(ok),
-                                   .options = "-cl-mad-enable -cl-bogus", .target_id = "gfx906",
+      struct comp_build_desc d = { .source = ok,
+                                   .source_size = strlen(ok),
+                                   .options = "-cl-mad-enable -cl-bogus",
+                                   .target_id = "gfx906",
                                    .action = cases[i].action };
       CHECK(comp_build(&d, &out) == cases[i].want);
       CHECK(out.log && strstr(out.log, "error: unknown option '-cl-bogus'"));
       comp_output_finish(&out);
    }
-   static const char *const bad_targets[] = { "gfx9999", "", "gfx906:xnack", "gfx906:foo+",
+   static const char *const bad_targets[] = { "gfx9999",        "",
+                                              "gfx906:xnack",   "gfx906:foo+",
                                               "gfx1100:xnack-", "sm_80" };
    for (size_t i = 0; i < sizeof(bad_targets) / sizeof(bad_targets[0]); i++) {
       CHECK(build(ok, NULL, bad_targets[i], COMP_EMIT_EXECUTABLE, &out) == COMP_INVALID_TARGET);
@@ -243,8 +230,7 @@ test_headers_defines_extensions(void)
       CHECK(f->args[0].name && !strcmp(f->args[0].name, "a"));
       CHECK(f->args[1].kind == COMP_ARG_DYNAMIC_SHARED_POINTER &&
             f->args[1].address_space == COMP_ADDR_LOCAL && f->args[1].pointee_align == 4);
-      CHECK(f->args[2].kind == COMP_ARG_BY_VALUE && f->args[2].size == 4 &&
-            f->args[2].align == 4);
+      CHECK(f->args[2].kind == COMP_ARG_BY_VALUE && f->args[2].size == 4 && f->args[2].align == 4);
       CHECK(f->kernarg_segment_align >= 8 && f->max_flat_workgroup_size == 64);
       CHECK(f->language && !strcmp(f->language, "OpenCL C"));
       CHECK(f->language_version[0] == 1 && f->language_version[1] == 2);
@@ -261,10 +247,12 @@ test_headers_defines_extensions(void)
                          "#ifdef __opencl_c_pipes\n#error pipes should be off\n#endif\n"
                          "__kernel void f(__global double *a) { a[0] = 1.0; }\n";
    static const char *const exts[] = { "cl_khr_fp64", "cl_khr_int64_base_atomics", NULL };
-   static const char *const feats[] = { "__opencl_c_fp64", "__opencl_c_generic_address_space",
+   static const char *const feats[] = { "__opencl_c_fp64",
+                                        "__opencl_c_generic_address_space",
                                         "__opencl_c_program_scope_global_variables",
                                         "__opencl_c_atomic_order_seq_cst",
-                                        "__opencl_c_atomic_scope_device", NULL };
+                                        "__opencl_c_atomic_scope_device",
+                                        NULL };
    struct comp_build_desc e = {
       .source = ext_src,
       .source_size = strlen(ext_src),
@@ -296,7 +284,8 @@ test_printf(void)
       return;
    for (int o0 = 0; o0 < 2; o0++) {
       struct comp_output out;
-      struct comp_build_desc d = { .source = src, .source_size = size,
+      struct comp_build_desc d = { .source = src,
+                                   .source_size = size,
                                    .options = o0 ? "-cl-opt-disable" : NULL,
                                    .target_id = "gfx906" };
       CHECK(comp_build(&d, &out) == COMP_OK);
@@ -400,8 +389,10 @@ thread_build(void *arg)
    for (int rep = 0; rep < 2; rep++) {
       if (rep)
          comp_output_finish(&j->out);
-      struct comp_build_desc d = { .source = j->src, .source_size = j->size,
-                                   .options = "-cl-std=CL2.0", .target_id = j->target };
+      struct comp_build_desc d = { .source = j->src,
+                                   .source_size = j->size,
+                                   .options = "-cl-std=CL2.0",
+                                   .target_id = j->target };
       j->st = comp_build(&d, &j->out);
    }
    return NULL;
@@ -419,8 +410,9 @@ test_concurrent(void)
       if (!src)
          continue;
       struct comp_output ref;
-      struct comp_build_desc d = { .source = src, .source_size = size,
-                                   .options = "-cl-std=CL2.0", .target_id = "gfx90a" };
+      struct comp_build_desc d = {
+         .source = src, .source_size = size, .options = "-cl-std=CL2.0", .target_id = "gfx90a"
+      };
       CHECK(comp_build(&d, &ref) == COMP_OK);
       struct thread_job jobs[4];
       pthread_t th[4];
@@ -460,9 +452,5 @@ main(int argc, char **argv)
    test_malformed_metadata();
    test_concurrent();
 
-   if (failures)
-      fprintf(stderr, "%d failure(s)\n", failures);
-   else
-      printf("comp_test_build: all passed\n");
-   return failures ? 1 : 0;
+   return comp_test_end("comp_test_build");
 }

@@ -8,52 +8,28 @@
  * Instruction selection is checked in the assembly: hsacl's software GPU is a gfx906, so the
  * results on gfx11 and gfx12 cannot be run here (tests/api_khr31_test.c runs them on gfx906).
  */
-#include "comp_priv.h"
+#include "comp_test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                     \
-   do {                                                                                      \
-      if (!(cond)) {                                                                         \
-         fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond);                    \
-         fprintf(stderr, __VA_ARGS__);                                                       \
-         fputc('\n', stderr);                                                                \
-         failures++;                                                                         \
-      }                                                                                      \
-   } while (0)
-
-static const char *const dot_extensions[] = {
-   "cl_khr_integer_dot_product", "__opencl_c_integer_dot_product_input_4x8bit",
-   "__opencl_c_integer_dot_product_input_4x8bit_packed", NULL
-};
+static const char *const dot_extensions[] = { "cl_khr_integer_dot_product",
+                                              "__opencl_c_integer_dot_product_input_4x8bit",
+                                              "__opencl_c_integer_dot_product_input_4x8bit_packed",
+                                              NULL };
 
 static enum comp_status
 build(const char *src, const char *opts, const char *target, enum comp_emit emit,
       struct comp_output *out)
 {
-   struct comp_build_desc d = {
-      .source = src,
-      .source_size = strlen(src),
-      .source_name = "devlib.cl",
-      .options = opts,
-      .target_id = target,
-      .extensions = dot_extensions,
-      .emit = emit,
-   };
-   return comp_build(&d, out);
-}
-
-static unsigned
-count(const char *text, const char *what)
-{
-   unsigned n = 0;
-   for (const char *s = text ? strstr(text, what) : NULL; s; s = strstr(s + 1, what))
-      n++;
-   return n;
+   return comp_test_build(src,
+                          (struct comp_build_desc){ .source_name = "devlib.cl",
+                                                    .options = opts,
+                                                    .target_id = target,
+                                                    .extensions = dot_extensions,
+                                                    .emit = emit },
+                          out);
 }
 
 /* Functions of ockl that need an instruction gfx11 and gfx12 lack, called directly. */
@@ -80,17 +56,17 @@ test_dropped_is_an_error(void)
             enum comp_status st =
                build(missing[i].source, levels[l], targets[t], COMP_EMIT_EXECUTABLE, &out);
             const char *log = out.log ? out.log : "";
-            CHECK(st == COMP_BUILD_FAILURE, "%s on %s [%s]: %s", missing[i].name, targets[t],
-                  levels[l], comp_status_name(st));
+            CHECK_MSG(st == COMP_BUILD_FAILURE, "%s on %s [%s]: %s", missing[i].name, targets[t],
+                      levels[l], comp_status_name(st));
             char want[256];
-            snprintf(want, sizeof(want),
-                     "error: kernel 'k' calls device-library function '%s", missing[i].name);
-            CHECK(strstr(log, want), "%s on %s [%s]: log:\n%s", missing[i].name, targets[t],
-                  levels[l], log);
+            snprintf(want, sizeof(want), "error: kernel 'k' calls device-library function '%s",
+                     missing[i].name);
+            CHECK_MSG(strstr(log, want), "%s on %s [%s]: log:\n%s", missing[i].name, targets[t],
+                      levels[l], log);
             snprintf(want, sizeof(want), "needs target feature '%s' that %s does not have",
                      missing[i].feature, targets[t]);
-            CHECK(strstr(log, want), "%s on %s [%s]: log:\n%s", missing[i].name, targets[t],
-                  levels[l], log);
+            CHECK_MSG(strstr(log, want), "%s on %s [%s]: log:\n%s", missing[i].name, targets[t],
+                      levels[l], log);
             comp_output_finish(&out);
          }
 }
@@ -103,10 +79,11 @@ test_no_false_alarm(void)
       for (size_t t = 0; t < 3; t++) {
          struct comp_output out;
          enum comp_status st = build(missing[i].source, NULL, targets[t], COMP_EMIT_ASM, &out);
-         CHECK(st == COMP_OK, "%s on %s: %s\n%s", missing[i].name, targets[t],
-               comp_status_name(st), out.log ? out.log : "");
-         CHECK(count(out.data, "s_endpgm") == 1 && count(out.data, "global_store") == 1,
-               "%s on %s: no store", missing[i].name, targets[t]);
+         CHECK_MSG(st == COMP_OK, "%s on %s: %s\n%s", missing[i].name, targets[t],
+                   comp_status_name(st), out.log ? out.log : "");
+         CHECK_MSG(comp_test_count(out.data, "s_endpgm") == 1 &&
+                      comp_test_count(out.data, "global_store") == 1,
+                   "%s on %s: no store", missing[i].name, targets[t]);
          comp_output_finish(&out);
       }
 }
@@ -134,30 +111,33 @@ test_dot_products(void)
       for (size_t t = 0; t < 2; t++) {
          struct comp_output out;
          enum comp_status st = build(dot_source, levels[l], new_targets[t], COMP_EMIT_ASM, &out);
-         CHECK(st == COMP_OK, "%s [%s]: %s\n%s", new_targets[t], levels[l],
-               comp_status_name(st), out.log ? out.log : "");
+         CHECK_MSG(st == COMP_OK, "%s [%s]: %s\n%s", new_targets[t], levels[l],
+                   comp_status_name(st), out.log ? out.log : "");
          /* Signed x signed: both NEG_LO bits; mixed: the signed input's only (dot(a, c) and
           * dot(c, a) are one computation, and one helper at -cl-opt-disable); the clamp for
           * the saturating forms. */
-         CHECK(count(out.data, "v_dot4_i32_iu8") == 4, "%s [%s]: %u v_dot4_i32_iu8",
-               new_targets[t], levels[l], count(out.data, "v_dot4_i32_iu8"));
-         CHECK(count(out.data, "neg_lo:[1,1,0]") == 2 && count(out.data, "neg_lo:[1,0,0]") == 2 &&
-                  count(out.data, "neg_lo:[1,1,0] clamp") == 1 &&
-                  count(out.data, "neg_lo:[1,0,0] clamp") == 1,
-               "%s [%s]: signedness modifiers", new_targets[t], levels[l]);
-         CHECK(count(out.data, "v_dot4_u32_u8") == 2, "%s [%s]", new_targets[t], levels[l]);
-         CHECK(count(out.data, "global_store") > 0, "%s [%s]: no store", new_targets[t],
-               levels[l]);
+         CHECK_MSG(comp_test_count(out.data, "v_dot4_i32_iu8") == 4, "%s [%s]: %u v_dot4_i32_iu8",
+                   new_targets[t], levels[l], comp_test_count(out.data, "v_dot4_i32_iu8"));
+         CHECK_MSG(comp_test_count(out.data, "neg_lo:[1,1,0]") == 2 &&
+                      comp_test_count(out.data, "neg_lo:[1,0,0]") == 2 &&
+                      comp_test_count(out.data, "neg_lo:[1,1,0] clamp") == 1 &&
+                      comp_test_count(out.data, "neg_lo:[1,0,0] clamp") == 1,
+                   "%s [%s]: signedness modifiers", new_targets[t], levels[l]);
+         CHECK_MSG(comp_test_count(out.data, "v_dot4_u32_u8") == 2, "%s [%s]", new_targets[t],
+                   levels[l]);
+         CHECK_MSG(comp_test_count(out.data, "global_store") > 0, "%s [%s]: no store",
+                   new_targets[t], levels[l]);
          comp_output_finish(&out);
       }
    }
    /* gfx906: V_DOT4_I32_I8 through ockl, the mixed forms in plain code. */
    struct comp_output out;
    enum comp_status st = build(dot_source, levels[0], "gfx906", COMP_EMIT_ASM, &out);
-   CHECK(st == COMP_OK, "gfx906: %s\n%s", comp_status_name(st), out.log ? out.log : "");
-   CHECK(count(out.data, "v_dot4_i32_i8") == 2 && count(out.data, "v_dot4_u32_u8") == 2 &&
-            !count(out.data, "iu8"),
-         "gfx906 dot instructions");
+   CHECK_MSG(st == COMP_OK, "gfx906: %s\n%s", comp_status_name(st), out.log ? out.log : "");
+   CHECK_MSG(comp_test_count(out.data, "v_dot4_i32_i8") == 2 &&
+                comp_test_count(out.data, "v_dot4_u32_u8") == 2 &&
+                !comp_test_count(out.data, "iu8"),
+             "gfx906 dot instructions");
    comp_output_finish(&out);
 }
 
@@ -177,10 +157,11 @@ test_realtime(void)
    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
       struct comp_output out;
       enum comp_status st = build(src, NULL, cases[i].target, COMP_EMIT_ASM, &out);
-      CHECK(st == COMP_OK, "%s: %s\n%s", cases[i].target, comp_status_name(st),
-            out.log ? out.log : "");
-      CHECK(count(out.data, cases[i].insn) == 1 && count(out.data, "global_store") == 1,
-            "%s: no %s", cases[i].target, cases[i].insn);
+      CHECK_MSG(st == COMP_OK, "%s: %s\n%s", cases[i].target, comp_status_name(st),
+                out.log ? out.log : "");
+      CHECK_MSG(comp_test_count(out.data, cases[i].insn) == 1 &&
+                   comp_test_count(out.data, "global_store") == 1,
+                "%s: no %s", cases[i].target, cases[i].insn);
       comp_output_finish(&out);
    }
 }
@@ -201,10 +182,10 @@ test_enqueue_profiling(void)
    for (size_t t = 0; t < 2; t++) {
       struct comp_output out;
       enum comp_status st = build(src, "-cl-std=CL2.0", targets[t], COMP_EMIT_ASM, &out);
-      CHECK(st == COMP_OK, "%s: %s\n%s", targets[t], comp_status_name(st),
-            out.log ? out.log : "");
-      CHECK(count(out.data, "sendmsg(MSG_RTN_GET_REALTIME)") >= 1, "%s: no real-time counter",
-            targets[t]);
+      CHECK_MSG(st == COMP_OK, "%s: %s\n%s", targets[t], comp_status_name(st),
+                out.log ? out.log : "");
+      CHECK_MSG(comp_test_count(out.data, "sendmsg(MSG_RTN_GET_REALTIME)") >= 1,
+                "%s: no real-time counter", targets[t]);
       comp_output_finish(&out);
    }
 }
@@ -217,9 +198,5 @@ main(void)
    test_dot_products();
    test_realtime();
    test_enqueue_profiling();
-   if (failures)
-      fprintf(stderr, "%d failure(s)\n", failures);
-   else
-      printf("comp_test_devlib: all passed\n");
-   return failures ? 1 : 0;
+   return comp_test_end("comp_test_devlib");
 }

@@ -1,21 +1,11 @@
 /*
  * comp_test_options — the OpenCL option-string parser (comp__options_parse).
  */
-#include "comp_priv.h"
+#include "comp_test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond)                                                                          \
-   do {                                                                                      \
-      if (!(cond)) {                                                                         \
-         fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond);                    \
-         failures++;                                                                         \
-      }                                                                                      \
-   } while (0)
 
 static enum comp_status
 parse(const char *s, enum comp_action a, struct comp__options *o, char **err)
@@ -89,8 +79,8 @@ main(void)
                "-cl-kernel-arg-info -cl-strict-aliasing -cl-finite-math-only -cl-no-signed-zeros",
                COMP_ACTION_BUILD, &o, &err) == COMP_OK);
    CHECK(o.denorms_are_zero && o.correctly_rounded_sqrt && o.single_precision_constant &&
-         o.uniform_work_group_size && o.no_subgroup_ifp && o.kernel_arg_info &&
-         o.strict_aliasing && o.finite_math_only && o.no_signed_zeros && !o.unsafe_math);
+         o.uniform_work_group_size && o.no_subgroup_ifp && o.kernel_arg_info && o.strict_aliasing &&
+         o.finite_math_only && o.no_signed_zeros && !o.unsafe_math);
    comp__options_finish(&o);
 
    /* clLinkProgram's subset (5.8.7). */
@@ -116,8 +106,7 @@ main(void)
    expect_error("-cl-std=", COMP_ACTION_BUILD, COMP_INVALID_BUILD_OPTIONS, "-cl-std=");
    expect_error("-DX='1", COMP_ACTION_BUILD, COMP_INVALID_BUILD_OPTIONS, "quote");
    expect_error("-DX=\"1", COMP_ACTION_COMPILE, COMP_INVALID_COMPILER_OPTIONS, "quote");
-   expect_error("-cl-mad-enable", COMP_ACTION_LINK, COMP_INVALID_LINKER_OPTIONS,
-                "-cl-mad-enable");
+   expect_error("-cl-mad-enable", COMP_ACTION_LINK, COMP_INVALID_LINKER_OPTIONS, "-cl-mad-enable");
    expect_error("-DX", COMP_ACTION_LINK, COMP_INVALID_LINKER_OPTIONS, "-DX");
    expect_error("-cl-std=CL2.0", COMP_ACTION_LINK, COMP_INVALID_LINKER_OPTIONS, "-cl-std");
    expect_error("-create-library", COMP_ACTION_BUILD, COMP_INVALID_BUILD_OPTIONS,
@@ -127,12 +116,8 @@ main(void)
    /* 5.8.7.1: -enable-link-options only with -create-library. */
    expect_error("-enable-link-options -cl-finite-math-only", COMP_ACTION_LINK,
                 COMP_INVALID_LINKER_OPTIONS, "-create-library");
-   expect_error("-cl-opt-disable -g -cl-mad-enable2", COMP_ACTION_BUILD,
-                COMP_INVALID_BUILD_OPTIONS, "-cl-mad-enable2");
+   expect_error("-cl-opt-disable -g -cl-mad-enable2", COMP_ACTION_BUILD, COMP_INVALID_BUILD_OPTIONS,
+                "-cl-mad-enable2");
 
-   if (failures)
-      fprintf(stderr, "%d failure(s)\n", failures);
-   else
-      printf("comp_test_options: all passed\n");
-   return failures ? 1 : 0;
+   return comp_test_end("comp_test_options");
 }

@@ -11,24 +11,12 @@
  *     S_MEMTIME on gfx9 and gfx10 and the real-time counter on gfx11 and gfx12
  *     (compiler/comp_builtins_clock.cl says why).
  */
-#include "comp_priv.h"
+#include "comp_test.h"
 #include "platform/plat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                     \
-   do {                                                                                      \
-      if (!(cond)) {                                                                         \
-         fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond);                    \
-         fprintf(stderr, __VA_ARGS__);                                                       \
-         fputc('\n', stderr);                                                                \
-         failures++;                                                                         \
-      }                                                                                      \
-   } while (0)
 
 /* What platform/plat_extensions.def gives every device, as far as these built-ins need. */
 static const char *const extensions[] = {
@@ -66,7 +54,7 @@ static const char *const features[] = {
    NULL,
 };
 
-static const char *const targets[] = { "gfx900", "gfx906", "gfx908", "gfx90a",
+static const char *const targets[] = { "gfx900", "gfx906",  "gfx908",  "gfx90a",
                                        "gfx942", "gfx1030", "gfx1100", "gfx1201" };
 
 /* One kernel per (type, operation, memory): a_<type>_<op>_<g|l>. */
@@ -88,17 +76,14 @@ static const char atomics_source[] =
 static enum comp_status
 build(const char *src, const char *target, struct comp_output *out)
 {
-   struct comp_build_desc d = {
-      .source = src,
-      .source_size = strlen(src),
-      .source_name = "select.cl",
-      .options = "-cl-std=CL3.0",
-      .target_id = target,
-      .extensions = extensions,
-      .features = features,
-      .emit = COMP_EMIT_ASM,
-   };
-   return comp_build(&d, out);
+   return comp_test_build(src,
+                          (struct comp_build_desc){ .source_name = "select.cl",
+                                                    .options = "-cl-std=CL3.0",
+                                                    .target_id = target,
+                                                    .extensions = extensions,
+                                                    .features = features,
+                                                    .emit = COMP_EMIT_ASM },
+                          out);
 }
 
 /* The assembly of function `name` (from its label to its end marker), or NULL. Returns a
@@ -126,9 +111,9 @@ function_text(const char *text, const char *name)
 static bool
 native_in(const char *body)
 {
-   static const char *const insns[] = { "ds_add_rtn_f32", "ds_add_rtn_f64",
-                                        "ds_min_rtn_f", "ds_max_rtn_f",
-                                        "ds_min_num_rtn_f", "ds_max_num_rtn_f",
+   static const char *const insns[] = { "ds_add_rtn_f32",        "ds_add_rtn_f64",
+                                        "ds_min_rtn_f",          "ds_max_rtn_f",
+                                        "ds_min_num_rtn_f",      "ds_max_num_rtn_f",
                                         "global_atomic_add_f32", "global_atomic_add_f64" };
    for (size_t i = 0; i < sizeof(insns) / sizeof(insns[0]); i++)
       if (strstr(body, insns[i]))
@@ -157,11 +142,11 @@ test_float_atomics(void)
    };
    for (size_t t = 0; t < sizeof(targets) / sizeof(targets[0]); t++) {
       plat_gpu_info info;
-      CHECK(plat_gpu_info_from_target(targets[t], &info) == CL_SUCCESS, "%s", targets[t]);
+      CHECK_MSG(plat_gpu_info_from_target(targets[t], &info) == CL_SUCCESS, "%s", targets[t]);
       struct comp_output out;
       enum comp_status st = build(atomics_source, targets[t], &out);
-      CHECK(st == COMP_OK, "%s: %s\n%s", targets[t], comp_status_name(st),
-            out.log ? out.log : "");
+      CHECK_MSG(st == COMP_OK, "%s: %s\n%s", targets[t], comp_status_name(st),
+                out.log ? out.log : "");
       for (int ty = 0; ty < 3 && st == COMP_OK; ty++)
          for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++)
             for (int m = 0; m < 2; m++) {
@@ -170,19 +155,19 @@ test_float_atomics(void)
                char name[64];
                snprintf(name, sizeof(name), "a_%s_%s_%c", types[ty], ops[o].op, m ? 'l' : 'g');
                char *body = function_text(out.data, name);
-               CHECK(body != NULL, "%s: no function %s", targets[t], name);
+               CHECK_MSG(body != NULL, "%s: no function %s", targets[t], name);
                if (!body)
                   continue;
-               cl_bitfield native = ty == 0 ? 0
+               cl_bitfield native = ty == 0   ? 0
                                     : ty == 1 ? info.fp32_atomic_native
                                               : info.fp64_atomic_native;
                bool want = native & (m ? ops[o].local : ops[o].global);
                bool is_native = native_in(body) && !loop_in(body);
-               CHECK(is_native == want, "%s %s: %s, the table says %s", targets[t], name,
-                     is_native ? "one instruction" : "a loop",
-                     want ? "one instruction" : "a loop");
-               CHECK(is_native || loop_in(body), "%s %s: neither instruction nor loop",
-                     targets[t], name);
+               CHECK_MSG(is_native == want, "%s %s: %s, the table says %s", targets[t], name,
+                         is_native ? "one instruction" : "a loop",
+                         want ? "one instruction" : "a loop");
+               CHECK_MSG(is_native || loop_in(body), "%s %s: neither instruction nor loop",
+                         targets[t], name);
                free(body);
             }
       comp_output_finish(&out);
@@ -199,23 +184,22 @@ test_clocks(void)
       "kernel void c_hilo(global uint2 *o) { *o = clock_read_hilo_sub_group(); }\n";
    for (size_t t = 0; t < sizeof(targets) / sizeof(targets[0]); t++) {
       plat_gpu_info info;
-      CHECK(plat_gpu_info_from_target(targets[t], &info) == CL_SUCCESS, "%s", targets[t]);
+      CHECK_MSG(plat_gpu_info_from_target(targets[t], &info) == CL_SUCCESS, "%s", targets[t]);
       const char *realtime =
          info.gfx_major >= 11 ? "sendmsg(MSG_RTN_GET_REALTIME)" : "s_memrealtime";
       const char *shader_engine = info.gfx_major >= 11 ? realtime : "s_memtime";
       struct comp_output out;
       enum comp_status st = build(src, targets[t], &out);
-      CHECK(st == COMP_OK, "%s: %s\n%s", targets[t], comp_status_name(st),
-            out.log ? out.log : "");
-      static const char *const kernels[] = { "c_device", "c_work_group", "c_sub_group",
-                                             "c_hilo" };
+      CHECK_MSG(st == COMP_OK, "%s: %s\n%s", targets[t], comp_status_name(st),
+                out.log ? out.log : "");
+      static const char *const kernels[] = { "c_device", "c_work_group", "c_sub_group", "c_hilo" };
       for (int k = 0; k < 4 && st == COMP_OK; k++) {
          char *body = function_text(out.data, kernels[k]);
          const char *want = k == 0 ? realtime : shader_engine;
-         CHECK(body && strstr(body, want), "%s %s: no %s", targets[t], kernels[k], want);
+         CHECK_MSG(body && strstr(body, want), "%s %s: no %s", targets[t], kernels[k], want);
          /* The device clock is never a shader engine's. */
          if (body && k == 0)
-            CHECK(!strstr(body, "s_memtime"), "%s: device clock reads s_memtime", targets[t]);
+            CHECK_MSG(!strstr(body, "s_memtime"), "%s: device clock reads s_memtime", targets[t]);
          free(body);
       }
       comp_output_finish(&out);
@@ -227,9 +211,5 @@ main(void)
 {
    test_float_atomics();
    test_clocks();
-   if (failures)
-      fprintf(stderr, "%d failure(s)\n", failures);
-   else
-      printf("comp_test_select: all passed\n");
-   return failures ? 1 : 0;
+   return comp_test_end("comp_test_select");
 }
