@@ -68,32 +68,13 @@ expect(bool ok, const char *fmt, ...)
 static cl_program
 build(const char *source, const void *il, size_t il_size, const char *options)
 {
-   cl_int err;
-   cl_program p = il ? clCreateProgramWithIL(ctx, il, il_size, &err)
-                     : clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
-   CHECK_EQ_INT(err, CL_SUCCESS);
-   if (!p)
-      return NULL;
-   err = clBuildProgram(p, 1, &device, options, NULL, NULL);
-   if (err != CL_SUCCESS) {
-      static char log[65536];
-      log[0] = '\0';
-      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
-      fprintf(stderr, "build (%s) failed: %s\n", options, log);
-      clReleaseProgram(p);
-      return NULL;
-   }
-   return p;
+   return test_cl_build(ctx, device, source, il, il_size, options);
 }
 
 static cl_mem
 buffer(size_t size, const void *init)
 {
-   cl_int err;
-   cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size,
-                             (void *)init, &err);
-   CHECK_EQ_INT(err, CL_SUCCESS);
-   return m;
+   return test_cl_buffer(ctx, size, init);
 }
 
 static void
@@ -257,10 +238,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint64_t
 next(void)
 {
-   rng ^= rng << 13;
-   rng ^= rng >> 7;
-   rng ^= rng << 17;
-   return rng;
+   return test_xorshift64(&rng);
 }
 
 /* The extension's min and max (fmin/fmax rules: a NaN operand yields the other). */
@@ -419,17 +397,8 @@ main(int argc, char **argv)
       fprintf(stderr, "usage: api_float_atomics_test KERNELS.cl [KERNELS.spv]\n");
       return 2;
    }
-   cl_platform_id platform;
-   if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-       clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS) {
-      fprintf(stderr, "no hsacl device\n");
+   if (!test_cl_open(&device, &ctx, &queue))
       return 1;
-   }
-   cl_int err;
-   ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-   CHECK_EQ_INT(err, CL_SUCCESS);
-   queue = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
-   CHECK_EQ_INT(err, CL_SUCCESS);
    test_lists();
    size_t size = 0;
    char *src = test_read_file(argv[1], &size);

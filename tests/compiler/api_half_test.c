@@ -457,18 +457,8 @@ main(int argc, char **argv)
 {
    bool v30 = argc < 2 || (strcmp(argv[1], "1.2") && strcmp(argv[1], "2.0"));
    bool v20 = argc >= 2 && !strcmp(argv[1], "2.0");
-   cl_platform_id platform;
-   cl_uint n = 0;
-   if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n == 0 ||
-       clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS) {
-      fprintf(stderr, "no hsacl platform or GPU device\n");
+   if (!test_cl_open(&device, &ctx, &queue))
       return 1;
-   }
-   cl_int err;
-   ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-   CHECK_EQ_INT(err, CL_SUCCESS);
-   queue = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
-   CHECK_EQ_INT(err, CL_SUCCESS);
 
    test_queries(v30);
    test_arithmetic("");

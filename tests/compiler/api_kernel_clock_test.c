@@ -82,19 +82,7 @@ static const char *const scopes[] = { "device", "work_group", "sub_group" };
 static cl_program
 build(const char *options)
 {
-   cl_int err;
-   cl_program p = clCreateProgramWithSource(ctx, 1, (const char **)&source, NULL, &err);
-   CHECK_EQ_INT(err, CL_SUCCESS);
-   err = clBuildProgram(p, 1, &device, options, NULL, NULL);
-   if (err != CL_SUCCESS) {
-      static char log[16384];
-      log[0] = '\0';
-      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
-      fprintf(stderr, "build (%s) failed: %s\n", options, log);
-      clReleaseProgram(p);
-      return NULL;
-   }
-   return p;
+   return test_cl_build(ctx, device, source, NULL, 0, options);
 }
 
 static void
@@ -184,17 +172,8 @@ run_clocks(cl_program p, const char *options, cl_ulong *first, cl_ulong *last)
 int
 main(void)
 {
-   cl_platform_id platform;
-   if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-       clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS) {
-      fprintf(stderr, "no hsacl device\n");
+   if (!test_cl_open(&device, &ctx, &queue))
       return 1;
-   }
-   cl_int err;
-   ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-   CHECK_EQ_INT(err, CL_SUCCESS);
-   queue = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
-   CHECK_EQ_INT(err, CL_SUCCESS);
    static const char *const options[] = { "-cl-std=CL3.0", "-cl-std=CL2.0", "",
                                           "-cl-std=CL3.0 -cl-opt-disable" };
    for (size_t o = 0; o < sizeof(options) / sizeof(options[0]); o++) {

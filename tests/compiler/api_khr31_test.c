@@ -35,36 +35,19 @@ static uint64_t rng = 0x2545F4914F6CDD1Dull;
 static uint64_t
 next(void)
 {
-   rng ^= rng << 13;
-   rng ^= rng >> 7;
-   rng ^= rng << 17;
-   return rng;
+   return test_xorshift64(&rng);
 }
 
 static cl_program
 build(const char *src, const char *options)
 {
-   cl_int err;
-   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-   CHECK_EQ_INT(err, CL_SUCCESS);
-   err = clBuildProgram(p, 1, &device, options, NULL, NULL);
-   if (err != CL_SUCCESS) {
-      char log[8192] = "";
-      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
-      fprintf(stderr, "build (%s) failed: %s\n", options, log);
-   }
-   CHECK_EQ_INT(err, CL_SUCCESS);
-   return err == CL_SUCCESS ? p : NULL;
+   return test_cl_build(ctx, device, src, NULL, 0, options);
 }
 
 static cl_mem
 buffer(size_t size, const void *init)
 {
-   cl_int err;
-   cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size,
-                             (void *)init, &err);
-   CHECK_EQ_INT(err, CL_SUCCESS);
-   return m;
+   return test_cl_buffer(ctx, size, init);
 }
 
 static bool
@@ -463,8 +446,10 @@ static const char lws_src[] =
    "{ o[0] = 1; }                                                                    \n";
 
 static void
-test_suggested(cl_platform_id platform)
+test_suggested(void)
 {
+   cl_platform_id platform = NULL;
+   clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof(platform), &platform, NULL);
    clGetKernelSuggestedLocalWorkSizeKHR_fn fn =
       (clGetKernelSuggestedLocalWorkSizeKHR_fn)clGetExtensionFunctionAddressForPlatform(
          platform, "clGetKernelSuggestedLocalWorkSizeKHR");
@@ -540,19 +525,13 @@ test_suggested(cl_platform_id platform)
 int
 main(int argc, char **argv)
 {
-   cl_platform_id platform;
    cl_int err;
    if (argc < 2) {
       fprintf(stderr, "usage: api_khr31_test KERNELS.cl [KERNELS.spv]\n");
       return 2;
    }
-   if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-       clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS) {
-      fprintf(stderr, "no device\n");
+   if (!test_cl_open(&device, &ctx, &queue))
       return 1;
-   }
-   ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-   queue = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
    test_queries();
    test_spirv_queries();
    size_t size;
@@ -591,7 +570,7 @@ main(int argc, char **argv)
          clReleaseProgram(p);
       free(il);
    }
-   test_suggested(platform);
+   test_suggested();
    clReleaseCommandQueue(queue);
    clReleaseContext(ctx);
    return test_main_end();
