@@ -66,8 +66,8 @@ queue_error_callback_body(hsa_status_t status, hsa_queue_t *source, void *data)
    char info[768];
    snprintf(info, sizeof(info), "a command of queue %p faulted on the device: HSA status 0x%x "
             "(%s)%s", (void *)q, (unsigned)status, msg ? msg : "?", fault_hint(status));
-   icd_log(ICD_LOG_ERROR, "dispatch", "%s", info);
-   /* Before any command fails: whoever sees a failed event finds the context notified. */
+   /* Before any command fails: whoever sees a failed event finds the context notified
+    * (which also logs the line, once). */
    plat_context_notify(q->context, info);
 
    /* A writer waiting for space in the dead ring gives up and drops submit_lock; once we

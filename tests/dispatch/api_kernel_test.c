@@ -271,10 +271,18 @@ test_fault(cl_program p)
    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
    clSetKernelArg(k, 0, sizeof(cl_mem), &m);
    cl_event ev, after;
+   char log[8192];
+   test_stderr_begin();
    CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 64 }, NULL, 0, NULL, &ev),
                 CL_SUCCESS);
    CHECK_EQ_INT(clEnqueueMarkerWithWaitList(q, 1, &ev, &after), CL_SUCCESS);
    CHECK(clWaitForEvents(1, &ev) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+   test_stderr_end(log, sizeof(log));
+   fputs(log, stderr);
+   /* One fault, one line in the log (it also reaches the context's callback). */
+   const char *line = strstr(log, "faulted on the device");
+   CHECK(line != NULL);
+   CHECK(line && !strstr(line + 1, "faulted on the device"));
    cl_int st = 0;
    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL);
    CHECK(st < 0);
