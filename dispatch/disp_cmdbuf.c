@@ -42,14 +42,18 @@ check_queue_properties(const struct _cl_command_queue *q)
 }
 
 /* The flags a device supports in CL_COMMAND_BUFFER_FLAGS_KHR: simultaneous use always (a
- * replay shares nothing with another), mutable commands with the mutable-dispatch
- * extension. */
+ * replay shares nothing with another), mutable commands and device-side sync with their
+ * extensions. */
 static cl_command_buffer_flags_khr
 supported_flags(const struct _cl_device_id *dev)
 {
    cl_command_buffer_flags_khr f = CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR;
    if (plat_device_has_extension(dev, "cl_khr_command_buffer_mutable_dispatch"))
       f |= CL_COMMAND_BUFFER_MUTABLE_KHR;
+   /* Every device syncs with every other on the device side (CL_DEVICE_COMMAND_BUFFER_
+    * SYNC_DEVICES_KHR lists them all). */
+   if (plat_device_has_extension(dev, "cl_khr_command_buffer_multi_device"))
+      f |= CL_COMMAND_BUFFER_DEVICE_SIDE_SYNC_KHR;
    return f;
 }
 
@@ -515,4 +519,139 @@ out_free:
    icd_free(r.events);
    icd_free(r.wait);
    return err;
+}
+
+/* ---- remapping (cl_khr_command_buffer_multi_device) ---------------------------------- */
+
+/* Checks that every command of `cb` can run on the queue it is remapped to, by a dry run of
+ * its enqueue there (a kernel without an executable for that device, a work-group too
+ * large for it, a misaligned sub-buffer: the recording errors). */
+static cl_int
+remap_check(struct _cl_command_buffer_khr *cb)
+{
+   struct replay r = { .queues = cb->queues, .serial = true };
+   cl_event none[1] = { NULL };
+   cl_int err = CL_SUCCESS;
+   for (cl_uint i = 0; i < cb->num_commands && err == CL_SUCCESS; i++) {
+      const struct disp_cmdbuf_command *c = &cb->commands[i];
+      if (c->kind == DISP_CB_BARRIER)
+         continue;
+      struct disp_cmdbuf_command bare = *c;
+      bare.num_waits = 0;
+      r.events = none;
+      r.wait = none;
+      disp__set_dry_run(true);
+      err = replay_one(&r, &bare, 0, false);
+      disp__set_dry_run(false);
+   }
+   return err;
+}
+
+/* Returns a new API reference. */
+cl_command_buffer_khr CL_API_CALL
+disp_RemapCommandBufferKHR(cl_command_buffer_khr command_buffer, cl_bool automatic,
+                           cl_uint num_queues, const cl_command_queue *queues, cl_uint num_handles,
+                           const cl_mutable_command_khr *handles,
+                           cl_mutable_command_khr *handles_ret, cl_int *errcode_ret)
+{
+   cl_int err;
+   struct _cl_command_buffer_khr *cb = disp_cmdbuf_from_handle(command_buffer);
+   struct _cl_command_buffer_khr *copy = NULL;
+   struct _cl_command_queue *qs[DISP_CMDBUF_MAX_QUEUES];
+   if (!cb) {
+      err = ICD_ERROR(CL_INVALID_COMMAND_BUFFER_KHR, "%p is not a command buffer",
+                      (void *)command_buffer);
+      goto out_err;
+   }
+   if (!num_queues || !queues || num_queues > DISP_CMDBUF_MAX_QUEUES) {
+      err = ICD_ERROR(CL_INVALID_VALUE, "num_queues is %u or queues is NULL", num_queues);
+      goto out_err;
+   }
+   if (!automatic && num_queues != cb->num_queues) {
+      err = ICD_ERROR(CL_INVALID_VALUE, "num_queues %u, the command buffer has %u", num_queues,
+                      cb->num_queues);
+      goto out_err;
+   }
+   if ((num_handles == 0) != (handles == NULL) || (num_handles == 0) != (handles_ret == NULL)) {
+      err = ICD_ERROR(CL_INVALID_VALUE, "handles, handles_ret and num_handles disagree");
+      goto out_err;
+   }
+   for (cl_uint i = 0; i < num_handles; i++) {
+      struct _cl_mutable_command_khr *l = disp_mutable_from_handle(handles[i]);
+      if (!l || l->cmdbuf != cb) {
+         err = ICD_ERROR(CL_INVALID_VALUE,
+                         "handles[%u] is not a command of this command "
+                         "buffer",
+                         i);
+         goto out_err;
+      }
+   }
+   for (cl_uint i = 0; i < num_queues; i++) {
+      qs[i] = disp_queue_from_handle(queues[i]);
+      if (!qs[i] || qs[i]->devq) {
+         err = ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "queues[%u] is not a host queue", i);
+         goto out_err;
+      }
+   }
+   for (cl_uint i = 0; i < num_queues; i++) {
+      if (qs[i]->context != cb->context) {
+         err = ICD_ERROR(CL_INVALID_CONTEXT, "queues[%u] is of another context", i);
+         goto out_err;
+      }
+   }
+   for (cl_uint i = 0; i < num_queues; i++) {
+      err = check_queue_properties(qs[i]);
+      if (err != CL_SUCCESS)
+         goto out_err;
+   }
+   copy = icd_calloc(1, sizeof(*copy));
+   if (!copy) {
+      err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a command buffer");
+      goto out_err;
+   }
+   icd_object_init(&copy->obj, ICD_TYPE_COMMAND_BUFFER);
+   pthread_mutex_init(&copy->lock, NULL);
+   copy->context = cb->context;
+   plat_context_retain_internal(copy->context);
+   copy->num_queues = num_queues;
+   for (cl_uint i = 0; i < num_queues; i++) {
+      copy->queues[i] = qs[i];
+      disp_queue_retain_internal(qs[i]);
+   }
+   pthread_mutex_lock(&cb->lock);
+   copy->flags = cb->flags;
+   copy->num_props = cb->num_props;
+   memcpy(copy->props, cb->props, sizeof(copy->props));
+   copy->finalized = cb->finalized;
+   copy->commands = icd_calloc(cb->num_commands ? cb->num_commands : 1, sizeof(*copy->commands));
+   err = copy->commands ? CL_SUCCESS
+                        : ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating remapped commands");
+   copy->cap_commands = cb->num_commands;
+   /* Automatic: the commands of queue i go to queue i modulo the new count (on one queue,
+    * all of them; sync points keep their order). */
+   for (cl_uint i = 0; i < cb->num_commands && err == CL_SUCCESS; i++) {
+      err = disp__cmdbuf_command_copy(&copy->commands[i], &cb->commands[i], copy);
+      if (err == CL_SUCCESS) {
+         copy->num_commands++;
+         copy->commands[i].queue_index = cb->commands[i].queue_index % num_queues;
+         if (copy->commands[i].launch)
+            copy->commands[i].launch->queue_index = copy->commands[i].queue_index;
+      }
+   }
+   for (cl_uint h = 0; h < num_handles && err == CL_SUCCESS; h++)
+      for (cl_uint i = 0; i < cb->num_commands; i++)
+         if (cb->commands[i].launch && disp_mutable_to_handle(cb->commands[i].launch) == handles[h])
+            handles_ret[h] = disp_mutable_to_handle(copy->commands[i].launch);
+   pthread_mutex_unlock(&cb->lock);
+   if (err == CL_SUCCESS)
+      err = remap_check(copy);
+   if (err != CL_SUCCESS)
+      goto out_destroy;
+   icd_set_errcode(errcode_ret, CL_SUCCESS);
+   return disp_cmdbuf_to_handle(copy);
+out_destroy:
+   cmdbuf_destroy(copy);
+out_err:
+   icd_set_errcode(errcode_ret, err);
+   return NULL;
 }

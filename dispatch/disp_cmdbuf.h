@@ -97,6 +97,10 @@ cl_int CL_API_CALL disp_CommandNDRangeKernelKHR(
    const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size,
    cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
+cl_command_buffer_khr CL_API_CALL disp_RemapCommandBufferKHR(
+   cl_command_buffer_khr command_buffer, cl_bool automatic, cl_uint num_queues,
+   const cl_command_queue *queues, cl_uint num_handles, const cl_mutable_command_khr *handles,
+   cl_mutable_command_khr *handles_ret, cl_int *errcode_ret);
 cl_int CL_API_CALL disp_UpdateMutableCommandsKHR(
    cl_command_buffer_khr command_buffer, cl_uint num_configs,
    const icd_command_buffer_update_type_khr *config_types, const void **configs);

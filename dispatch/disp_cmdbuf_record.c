@@ -38,6 +38,54 @@ disp__cmdbuf_command_finish(struct disp_cmdbuf_command *c)
 }
 
 cl_int
+disp__cmdbuf_command_copy(struct disp_cmdbuf_command *dst, const struct disp_cmdbuf_command *src,
+                          struct _cl_command_buffer_khr *owner)
+{
+   *dst = *src;
+   dst->waits = NULL;
+   dst->launch = NULL;
+   dst->src = dst->dst = NULL;
+   cl_int err = CL_SUCCESS;
+   if (src->num_waits) {
+      dst->waits = icd_malloc(src->num_waits * sizeof(*dst->waits));
+      if (!dst->waits) {
+         err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "copying a sync-point list");
+         goto out_err;
+      }
+      memcpy(dst->waits, src->waits, src->num_waits * sizeof(*dst->waits));
+   }
+   if (src->launch) {
+      struct _cl_mutable_command_khr *l = icd_calloc(1, sizeof(*l));
+      if (!l) {
+         err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "copying a kernel command");
+         goto out_err;
+      }
+      *l = *src->launch;
+      icd_object_init(&l->obj, ICD_TYPE_MUTABLE_COMMAND);
+      l->cmdbuf = owner;
+      l->kernel = NULL;
+      dst->launch = l;
+      l->clone = comp_CloneKernel(src->launch->clone, &err);
+      if (err != CL_SUCCESS) {
+         l->clone = NULL;
+         goto out_err;
+      }
+      l->kernel = src->launch->kernel;
+      comp_kernel_retain_internal(comp_kernel_from_handle(l->kernel));
+   }
+   dst->src = src->src;
+   dst->dst = src->dst;
+   if (dst->src)
+      mem_retain_internal(mem_mem_from_handle(dst->src));
+   if (dst->dst)
+      mem_retain_internal(mem_mem_from_handle(dst->dst));
+   return CL_SUCCESS;
+out_err:
+   disp__cmdbuf_command_finish(dst);
+   return err;
+}
+
+cl_int
 disp__cmdbuf_append(struct _cl_command_buffer_khr *cb, struct disp_cmdbuf_command *c,
                     cl_sync_point_khr *sync_point)
 {

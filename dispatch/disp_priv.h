@@ -416,6 +416,11 @@ cl_int disp__cmdbuf_append(struct _cl_command_buffer_khr *cb, struct disp_cmdbuf
 bool disp__cmdbuf_args_pending_locked(const struct _cl_command_buffer_khr *cb);
 /* The fields an update may change (disp_cmdbuf_mutable.c). */
 cl_mutable_dispatch_fields_khr disp__mutable_updatable(const struct _cl_mutable_command_khr *l);
+/* A deep copy of `src` for command buffer `owner` (its own references, sync-point list and
+ * kernel clone); on failure `dst` holds nothing. */
+cl_int disp__cmdbuf_command_copy(struct disp_cmdbuf_command *dst,
+                                 const struct disp_cmdbuf_command *src,
+                                 struct _cl_command_buffer_khr *owner);
 /* Drops what a recorded command holds. */
 void disp__cmdbuf_command_finish(struct disp_cmdbuf_command *c);
 

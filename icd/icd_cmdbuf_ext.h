@@ -100,6 +100,11 @@ typedef cl_bitfield icd_platform_command_buffer_capabilities_khr;
 #ifndef CL_PLATFORM_COMMAND_BUFFER_CAPABILITIES_KHR
 #define CL_PLATFORM_COMMAND_BUFFER_CAPABILITIES_KHR 0x0908
 #endif
+#ifndef CL_COMMAND_BUFFER_PLATFORM_UNIVERSAL_SYNC_KHR
+#define CL_COMMAND_BUFFER_PLATFORM_UNIVERSAL_SYNC_KHR (1 << 0)
+#define CL_COMMAND_BUFFER_PLATFORM_REMAP_QUEUES_KHR (1 << 1)
+#define CL_COMMAND_BUFFER_PLATFORM_AUTOMATIC_REMAP_KHR (1 << 2)
+#endif
 #ifndef CL_DEVICE_COMMAND_BUFFER_NUM_SYNC_DEVICES_KHR
 #define CL_DEVICE_COMMAND_BUFFER_NUM_SYNC_DEVICES_KHR 0x12AB
 #define CL_DEVICE_COMMAND_BUFFER_SYNC_DEVICES_KHR 0x12AC
@@ -111,7 +116,9 @@ typedef cl_bitfield icd_platform_command_buffer_capabilities_khr;
 /* What hsacl's command buffers support, on every device (platform answers the device
  * queries with these, dispatch checks queues and properties against them): printf and
  * simultaneous use come with the replay through the ordinary enqueue paths, out-of-order
- * queues with the sync points becoming event wait lists (dispatch/disp_cmdbuf.c). Not
+ * queues with the sync points becoming event wait lists (dispatch/disp_cmdbuf.c); with
+ * cl_khr_command_buffer_multi_device, several queues of one device too
+ * (CL_COMMAND_BUFFER_CAPABILITY_MULTIPLE_QUEUE_KHR, platform/plat_device_amd.c). Not
  * device-side enqueue: the CTS device_enqueue sub-test fails on hsacl (children's results
  * missing after the command buffer completed), so recording a kernel that enqueues is
  * refused (CL_INVALID_OPERATION, as the extension requires without the capability). */

@@ -88,6 +88,8 @@ static const struct {
      "cl_khr_command_buffer_mutable_dispatch" },
    { "clGetMutableCommandInfoKHR", (void *)disp_GetMutableCommandInfoKHR,
      "cl_khr_command_buffer_mutable_dispatch" },
+   { "clRemapCommandBufferKHR", (void *)disp_RemapCommandBufferKHR,
+     "cl_khr_command_buffer_multi_device" },
 };
 
 void *CL_API_CALL

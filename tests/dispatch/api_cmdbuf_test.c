@@ -1,11 +1,13 @@
 /*
  * tests/dispatch/api_cmdbuf_test.c — command buffers (cl_khr_command_buffer 0.9.8,
- * cl_khr_command_buffer_mutable_dispatch 0.9.5; dispatch/disp_cmdbuf*.c): a fill, a copy,
+ * cl_khr_command_buffer_mutable_dispatch 0.9.5, cl_khr_command_buffer_multi_device 0.9.2;
+ * dispatch/disp_cmdbuf*.c): a fill, a copy,
  * a kernel and a rectangle copy chained by sync points, replayed several times on the
  * recording queue and on a substitute out-of-order queue, twice at once; the arguments
  * captured at record time; a mutated argument and global size; the info queries; and every
- * error the extensions name. With two GPUs (HSACL_KFD_GPUS=2), a substitute queue of the
- * other device is CL_INCOMPATIBLE_COMMAND_QUEUE_KHR.
+ * error the extensions name; commands over the queues of two GPUs (HSACL_KFD_GPUS=2) with
+ * sync points between them, remapped to one queue and to the queues swapped; a substitute
+ * queue of the other device is CL_INCOMPATIBLE_COMMAND_QUEUE_KHR.
  *
  * Debian's cl_ext.h has a provisional version of the extensions (other prototypes, another
  * configuration layout and structure-type value): the 0.9.8 declarations are spelled out
@@ -26,6 +28,13 @@ typedef cl_properties cmd_props;
 #define ERR_INVALID_MUTABLE_COMMAND -1141
 #define INFO_CONTEXT 0x1299
 #define DEV_SUPPORTED_QUEUE_PROPS 0x129A
+#define PLATFORM_CMDBUF_CAPS 0x0908
+#define PLATFORM_UNIVERSAL_SYNC (1 << 0)
+#define PLATFORM_REMAP (1 << 1)
+#define PLATFORM_AUTOMATIC_REMAP (1 << 2)
+#define DEV_NUM_SYNC_DEVICES 0x12AB
+#define DEV_SYNC_DEVICES 0x12AC
+#define CAP_MULTIPLE_QUEUE (1 << 4)
 
 struct dispatch_config {
    cl_mutable_command_khr command;
@@ -43,30 +52,32 @@ static cl_int(CL_API_CALL *retain)(cl_command_buffer_khr);
 static cl_int(CL_API_CALL *release)(cl_command_buffer_khr);
 static cl_int(CL_API_CALL *enqueue)(cl_uint, cl_command_queue *, cl_command_buffer_khr, cl_uint,
                                     const cl_event *, cl_event *);
-static cl_int(CL_API_CALL *info)(cl_command_buffer_khr, cl_command_buffer_info_khr, size_t,
-                                 void *, size_t *);
+static cl_int(CL_API_CALL *info)(cl_command_buffer_khr, cl_command_buffer_info_khr, size_t, void *,
+                                 size_t *);
 static cl_int(CL_API_CALL *barrier)(cl_command_buffer_khr, cl_command_queue, const cmd_props *,
                                     cl_uint, const cl_sync_point_khr *, cl_sync_point_khr *,
                                     cl_mutable_command_khr *);
-static cl_int(CL_API_CALL *copy)(cl_command_buffer_khr, cl_command_queue, const cmd_props *,
-                                 cl_mem, cl_mem, size_t, size_t, size_t, cl_uint,
-                                 const cl_sync_point_khr *, cl_sync_point_khr *,
-                                 cl_mutable_command_khr *);
+static cl_int(CL_API_CALL *copy)(cl_command_buffer_khr, cl_command_queue, const cmd_props *, cl_mem,
+                                 cl_mem, size_t, size_t, size_t, cl_uint, const cl_sync_point_khr *,
+                                 cl_sync_point_khr *, cl_mutable_command_khr *);
 static cl_int(CL_API_CALL *copy_rect)(cl_command_buffer_khr, cl_command_queue, const cmd_props *,
                                       cl_mem, cl_mem, const size_t *, const size_t *,
                                       const size_t *, size_t, size_t, size_t, size_t, cl_uint,
                                       const cl_sync_point_khr *, cl_sync_point_khr *,
                                       cl_mutable_command_khr *);
-static cl_int(CL_API_CALL *fill)(cl_command_buffer_khr, cl_command_queue, const cmd_props *,
-                                 cl_mem, const void *, size_t, size_t, size_t, cl_uint,
+static cl_int(CL_API_CALL *fill)(cl_command_buffer_khr, cl_command_queue, const cmd_props *, cl_mem,
+                                 const void *, size_t, size_t, size_t, cl_uint,
                                  const cl_sync_point_khr *, cl_sync_point_khr *,
                                  cl_mutable_command_khr *);
 static cl_int(CL_API_CALL *ndrange)(cl_command_buffer_khr, cl_command_queue, const cmd_props *,
                                     cl_kernel, cl_uint, const size_t *, const size_t *,
                                     const size_t *, cl_uint, const cl_sync_point_khr *,
                                     cl_sync_point_khr *, cl_mutable_command_khr *);
-static cl_int(CL_API_CALL *update)(cl_command_buffer_khr, cl_uint, const cl_uint *,
-                                   const void **);
+static cl_command_buffer_khr(CL_API_CALL *remap)(cl_command_buffer_khr, cl_bool, cl_uint,
+                                                 const cl_command_queue *, cl_uint,
+                                                 const cl_mutable_command_khr *,
+                                                 cl_mutable_command_khr *, cl_int *);
+static cl_int(CL_API_CALL *update)(cl_command_buffer_khr, cl_uint, const cl_uint *, const void **);
 static cl_int(CL_API_CALL *mutable_info)(cl_mutable_command_khr, cl_mutable_command_info_khr,
                                          size_t, void *, size_t *);
 
@@ -106,6 +117,7 @@ load_functions(void)
    ndrange = fn("clCommandNDRangeKernelKHR");
    update = fn("clUpdateMutableCommandsKHR");
    mutable_info = fn("clGetMutableCommandInfoKHR");
+   remap = fn("clRemapCommandBufferKHR");
 }
 
 static cl_mem
@@ -122,8 +134,7 @@ static int
 wrong_c(cl_command_queue on, int lo, int hi, size_t split)
 {
    int h[N], bad = 0;
-   CHECK_EQ_INT(clEnqueueReadBuffer(on, c, CL_TRUE, 0, sizeof(h), h, 0, NULL, NULL),
-                CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(on, c, CL_TRUE, 0, sizeof(h), h, 0, NULL, NULL), CL_SUCCESS);
    for (size_t i = 0; i < N; i++)
       bad += h[i] != (i < split ? lo : hi);
    return bad;
@@ -133,8 +144,7 @@ static void
 poison_c(void)
 {
    const int minus = -1;
-   CHECK_EQ_INT(clEnqueueFillBuffer(q, c, &minus, sizeof(minus), 0, N * sizeof(int), 0, NULL,
-                                    NULL),
+   CHECK_EQ_INT(clEnqueueFillBuffer(q, c, &minus, sizeof(minus), 0, N * sizeof(int), 0, NULL, NULL),
                 CL_SUCCESS);
 }
 
@@ -149,20 +159,19 @@ record(cl_command_buffer_flags_khr flags, cl_mutable_command_khr *launch)
    CHECK_EQ_INT(err, CL_SUCCESS);
    const int one = 1, v = 3;
    cl_sync_point_khr s[4];
-   CHECK_EQ_INT(fill(cb, NULL, NULL, a, &one, sizeof(one), 0, N * sizeof(int), 0, NULL, &s[0],
-                     NULL),
-                CL_SUCCESS);
+   CHECK_EQ_INT(
+      fill(cb, NULL, NULL, a, &one, sizeof(one), 0, N * sizeof(int), 0, NULL, &s[0], NULL),
+      CL_SUCCESS);
    CHECK_EQ_INT(copy(cb, NULL, NULL, a, b, 0, 0, N * sizeof(int), 1, &s[0], &s[1], NULL),
                 CL_SUCCESS);
    CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(b), &b), CL_SUCCESS);
    CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof(v), &v), CL_SUCCESS);
    size_t g = N;
-   CHECK_EQ_INT(ndrange(cb, NULL, NULL, k, 1, NULL, &g, NULL, 1, &s[1], &s[2], launch),
-                CL_SUCCESS);
+   CHECK_EQ_INT(ndrange(cb, NULL, NULL, k, 1, NULL, &g, NULL, 1, &s[1], &s[2], launch), CL_SUCCESS);
    const size_t zero[3] = { 0, 0, 0 }, region[3] = { 16 * sizeof(int), 16, 1 };
-   CHECK_EQ_INT(copy_rect(cb, NULL, NULL, b, c, zero, zero, region, 0, 0, 0, 0, 1, &s[2], &s[3],
-                          NULL),
-                CL_SUCCESS);
+   CHECK_EQ_INT(
+      copy_rect(cb, NULL, NULL, b, c, zero, zero, region, 0, 0, 0, 0, 1, &s[2], &s[3], NULL),
+      CL_SUCCESS);
    CHECK_EQ_INT(s[0] != s[1] && s[1] != s[2] && s[2] != s[3], 1);
    CHECK_EQ_INT(finalize(cb), CL_SUCCESS);
    return cb;
@@ -198,9 +207,9 @@ test_replay(void)
    CHECK_EQ_INT(enqueue(1, &ooo, cb, 1, &gate, &done[0]), CL_SUCCESS);
    CHECK_EQ_INT(enqueue(1, &ooo, cb, 1, &done[0], &done[1]), CL_SUCCESS);
    cl_int status = 0;
-   CHECK_EQ_INT(clGetEventInfo(done[1], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status),
-                               &status, NULL),
-                CL_SUCCESS);
+   CHECK_EQ_INT(
+      clGetEventInfo(done[1], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, NULL),
+      CL_SUCCESS);
    CHECK(status > CL_COMPLETE); /* held back by the gate */
    CHECK_EQ_INT(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
    CHECK_EQ_INT(clWaitForEvents(2, done), CL_SUCCESS);
@@ -220,8 +229,7 @@ test_replay(void)
    CHECK_EQ_INT(info(cb, INFO_CONTEXT, sizeof(cc), &cc, NULL), CL_SUCCESS);
    CHECK(cc == ctx);
    CHECK_EQ_INT(retain(cb), CL_SUCCESS);
-   CHECK_EQ_INT(info(cb, CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR, sizeof(n), &n, NULL),
-                CL_SUCCESS);
+   CHECK_EQ_INT(info(cb, CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR, sizeof(n), &n, NULL), CL_SUCCESS);
    CHECK_EQ_INT(n, 2);
    CHECK_EQ_INT(release(cb), CL_SUCCESS);
    cl_command_buffer_state_khr state = 9;
@@ -247,14 +255,14 @@ test_mutable(void)
    const int v = 10;
    const size_t half = N / 2;
    cl_mutable_dispatch_arg_khr arg = { 1, sizeof(v), &v };
-   struct dispatch_config cfg = { .command = launch, .num_args = 1, .arg_list = &arg,
-                                  .global_work_size = &half };
+   struct dispatch_config cfg = {
+      .command = launch, .num_args = 1, .arg_list = &arg, .global_work_size = &half
+   };
    const cl_uint type = CONFIG_TYPE_DISPATCH;
    const void *cfgs[] = { &cfg };
    CHECK_EQ_INT(update(cb, 1, &type, cfgs), CL_SUCCESS);
    size_t g = 0;
-   CHECK_EQ_INT(mutable_info(launch, CL_MUTABLE_DISPATCH_GLOBAL_WORK_SIZE_KHR, sizeof(g), &g,
-                             NULL),
+   CHECK_EQ_INT(mutable_info(launch, CL_MUTABLE_DISPATCH_GLOBAL_WORK_SIZE_KHR, sizeof(g), &g, NULL),
                 CL_SUCCESS);
    CHECK_EQ_INT((int)g, (int)half);
    for (int i = 0; i < 2; i++) {
@@ -305,8 +313,7 @@ test_mutable(void)
    CHECK_EQ_INT(info(cb, CL_COMMAND_BUFFER_STATE_KHR, sizeof(state), &state, NULL), CL_SUCCESS);
    CHECK_EQ_INT(state, CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR);
    const int zero = 0;
-   CHECK_EQ_INT(clEnqueueFillBuffer(q, c, &zero, sizeof(zero), 0, N * sizeof(int), 0, NULL,
-                                    NULL),
+   CHECK_EQ_INT(clEnqueueFillBuffer(q, c, &zero, sizeof(zero), 0, N * sizeof(int), 0, NULL, NULL),
                 CL_SUCCESS);
    CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
    CHECK_EQ_INT(wrong_c(q, 10, 0, half), 0);
@@ -352,7 +359,9 @@ test_errors(void)
    cl_command_buffer_khr cb = create(1, &q, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
    CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_INVALID_OPERATION); /* recording */
-   CHECK_EQ_INT(fill(cb, q, NULL, a, &one, 4, 0, 4, 0, NULL, NULL, NULL),
+   /* A queue the command buffer was not created with (its own is allowed with
+    * multi_device). */
+   CHECK_EQ_INT(fill(cb, ooo, NULL, a, &one, 4, 0, 4, 0, NULL, NULL, NULL),
                 CL_INVALID_COMMAND_QUEUE);
    CHECK_EQ_INT(fill(cb, NULL, NULL, a, &one, 4, 0, 4, 1, NULL, NULL, NULL),
                 CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
@@ -363,8 +372,7 @@ test_errors(void)
                 CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
    CHECK_EQ_INT(fill(cb, NULL, NULL, a, &one, 4, 0, 4, 0, NULL, NULL, &mh), CL_INVALID_VALUE);
    const cmd_props bad_props[] = { 0x4242, 1, 0 };
-   CHECK_EQ_INT(fill(cb, NULL, bad_props, a, &one, 4, 0, 4, 0, NULL, NULL, NULL),
-                CL_INVALID_VALUE);
+   CHECK_EQ_INT(fill(cb, NULL, bad_props, a, &one, 4, 0, 4, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
    CHECK_EQ_INT(ndrange(cb, NULL, bad_props, k, 1, NULL, &g, NULL, 0, NULL, NULL, NULL),
                 CL_INVALID_VALUE);
    /* The enqueue's own checks, run at record time. */
@@ -427,22 +435,97 @@ test_errors(void)
    clReleaseContext(other);
 }
 
+/* cl_khr_command_buffer_multi_device: a fill on the first device's queue, a copy and the
+ * kernel on the second's (the other GPU, or a second queue of the one GPU) after it, a copy
+ * back on the first; then the same commands remapped to one queue (automatically), and to
+ * the two queues swapped (explicitly), each giving the same result. */
+static void
+test_multi_device(void)
+{
+   cl_int err;
+   cl_command_queue qs[2] = { q, NULL };
+   qs[1] = clCreateCommandQueueWithProperties(ctx, devices[num_devices - 1], NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_command_buffer_khr cb = create(2, qs, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   const int one = 1, v = 7;
+   size_t g = N;
+   cl_sync_point_khr s[3];
+   cl_mutable_command_khr mh;
+   CHECK_EQ_INT(fill(cb, NULL, NULL, a, &one, 4, 0, N * sizeof(int), 0, NULL, NULL, NULL),
+                CL_INVALID_COMMAND_QUEUE); /* which of the two? */
+   CHECK_EQ_INT(fill(cb, ooo, NULL, a, &one, 4, 0, N * sizeof(int), 0, NULL, NULL, NULL),
+                CL_INVALID_COMMAND_QUEUE); /* not one of them */
+   CHECK_EQ_INT(fill(cb, qs[0], NULL, a, &one, 4, 0, N * sizeof(int), 0, NULL, &s[0], NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(copy(cb, qs[1], NULL, a, b, 0, 0, N * sizeof(int), 1, &s[0], &s[1], NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(b), &b), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof(v), &v), CL_SUCCESS);
+   CHECK_EQ_INT(ndrange(cb, qs[1], NULL, k, 1, NULL, &g, NULL, 1, &s[1], &s[2], &mh), CL_SUCCESS);
+   CHECK_EQ_INT(copy(cb, qs[0], NULL, b, c, 0, 0, N * sizeof(int), 1, &s[2], NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(finalize(cb), CL_SUCCESS);
+   poison_c();
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+   cl_event ev;
+   CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, &ev), CL_SUCCESS);
+   CHECK_EQ_INT(clWaitForEvents(1, &ev), CL_SUCCESS);
+   clReleaseEvent(ev);
+   CHECK_EQ_INT(wrong_c(q, 9, 9, N), 0);
+
+   cl_mutable_command_khr mh2 = NULL;
+   cl_command_buffer_khr one_q = remap(cb, CL_TRUE, 1, &q, 1, &mh, &mh2, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   CHECK(mh2 != NULL && mh2 != mh);
+   cl_command_queue on = NULL;
+   CHECK_EQ_INT(mutable_info(mh2, CL_MUTABLE_COMMAND_COMMAND_QUEUE_KHR, sizeof(on), &on, NULL),
+                CL_SUCCESS);
+   CHECK(on == q);
+   cl_command_buffer_state_khr state = 9;
+   CHECK_EQ_INT(info(one_q, CL_COMMAND_BUFFER_STATE_KHR, sizeof(state), &state, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(state, CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR);
+   poison_c();
+   CHECK_EQ_INT(enqueue(0, NULL, one_q, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(wrong_c(q, 9, 9, N), 0);
+   cl_command_queue swapped[2] = { qs[1], qs[0] };
+   cl_command_buffer_khr sw = remap(cb, CL_FALSE, 2, swapped, 0, NULL, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   poison_c();
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+   CHECK_EQ_INT(enqueue(0, NULL, sw, 0, NULL, &ev), CL_SUCCESS);
+   CHECK_EQ_INT(clWaitForEvents(1, &ev), CL_SUCCESS);
+   clReleaseEvent(ev);
+   CHECK_EQ_INT(wrong_c(q, 9, 9, N), 0);
+   CHECK(remap(cb, CL_FALSE, 1, &q, 0, NULL, NULL, &err) == NULL);
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   CHECK(remap(cb, CL_TRUE, 0, NULL, 0, NULL, NULL, &err) == NULL);
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   CHECK(remap(cb, CL_TRUE, 1, &q, 1, &mh2, &mh, &err) == NULL); /* mh2 is one_q's */
+   CHECK_EQ_INT(err, CL_INVALID_VALUE);
+   CHECK(remap(NULL, CL_TRUE, 1, &q, 0, NULL, NULL, &err) == NULL);
+   CHECK_EQ_INT(err, CL_INVALID_COMMAND_BUFFER_KHR);
+   CHECK_EQ_INT(release(sw), CL_SUCCESS);
+   CHECK_EQ_INT(release(one_q), CL_SUCCESS);
+   CHECK_EQ_INT(release(cb), CL_SUCCESS);
+   clReleaseCommandQueue(qs[1]);
+}
+
 int
 main(void)
 {
    test_watchdog("api_cmdbuf", 120);
    cl_int err;
    CHECK_EQ_INT(clGetPlatformIDs(1, &platform, NULL), CL_SUCCESS);
-   CHECK_EQ_INT(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 2, devices, &num_devices),
-                CL_SUCCESS);
+   CHECK_EQ_INT(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 2, devices, &num_devices), CL_SUCCESS);
    CHECK(test_device_lists(devices[0], CL_DEVICE_EXTENSIONS, "cl_khr_command_buffer"));
    CHECK(test_device_lists(devices[0], CL_DEVICE_EXTENSIONS,
                            "cl_khr_command_buffer_mutable_dispatch"));
    cl_name_version ext[64];
    size_t size = 0;
-   CHECK_EQ_INT(clGetDeviceInfo(devices[0], CL_DEVICE_EXTENSIONS_WITH_VERSION, sizeof(ext), ext,
-                                &size),
-                CL_SUCCESS);
+   CHECK_EQ_INT(
+      clGetDeviceInfo(devices[0], CL_DEVICE_EXTENSIONS_WITH_VERSION, sizeof(ext), ext, &size),
+      CL_SUCCESS);
    for (size_t i = 0; i < size / sizeof(ext[0]); i++) {
       if (!strcmp(ext[i].name, "cl_khr_command_buffer"))
          CHECK_EQ_INT(ext[i].version, CL_MAKE_VERSION(0, 9, 8));
@@ -450,8 +533,8 @@ main(void)
          CHECK_EQ_INT(ext[i].version, CL_MAKE_VERSION(0, 9, 5));
    }
    cl_device_command_buffer_capabilities_khr caps = 0;
-   CHECK_EQ_INT(clGetDeviceInfo(devices[0], CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR,
-                                sizeof(caps), &caps, NULL),
+   CHECK_EQ_INT(clGetDeviceInfo(devices[0], CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR, sizeof(caps),
+                                &caps, NULL),
                 CL_SUCCESS);
    CHECK(caps & CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR);
    cl_command_queue_properties qp = 0;
@@ -463,6 +546,20 @@ main(void)
                                 sizeof(mcaps), &mcaps, NULL),
                 CL_SUCCESS);
    CHECK(mcaps & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR);
+   CHECK(test_device_lists(devices[0], CL_DEVICE_EXTENSIONS, "cl_khr_command_buffer_multi_device"));
+   CHECK(caps & CAP_MULTIPLE_QUEUE);
+   cl_bitfield pcaps = 0;
+   CHECK_EQ_INT(clGetPlatformInfo(platform, PLATFORM_CMDBUF_CAPS, sizeof(pcaps), &pcaps, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT((int)pcaps, PLATFORM_UNIVERSAL_SYNC | PLATFORM_REMAP | PLATFORM_AUTOMATIC_REMAP);
+   cl_uint nsync = 0;
+   cl_device_id sync[2] = { NULL, NULL };
+   CHECK_EQ_INT(clGetDeviceInfo(devices[0], DEV_NUM_SYNC_DEVICES, sizeof(nsync), &nsync, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(nsync, num_devices);
+   CHECK_EQ_INT(clGetDeviceInfo(devices[0], DEV_SYNC_DEVICES, sizeof(sync), sync, NULL),
+                CL_SUCCESS);
+   CHECK(sync[0] == devices[0] && sync[num_devices - 1] == devices[num_devices - 1]);
    load_functions();
    if (test_failed)
       return test_main_end();
@@ -487,6 +584,7 @@ main(void)
    test_replay();
    test_mutable();
    test_errors();
+   test_multi_device();
 
    clReleaseMemObject(a);
    clReleaseMemObject(b);
