@@ -451,15 +451,7 @@ replay_join(struct replay *r, cl_uint num_commands, cl_event *event)
 static bool
 event_needed(const struct _cl_command_buffer_khr *cb, const struct replay *r, cl_uint i)
 {
-   if (!r->serial || r->chain)
-      return true;
-   for (cl_uint j = i + 1; j < cb->num_commands; j++) {
-      const struct disp_cmdbuf_command *c = &cb->commands[j];
-      for (cl_uint k = 0; k < c->num_waits; k++)
-         if (c->waits[k] == i)
-            return true;
-   }
-   return false;
+   return !r->serial || r->chain || cb->commands[i].referenced;
 }
 
 cl_int CL_API_CALL

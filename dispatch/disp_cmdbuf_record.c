@@ -100,6 +100,8 @@ disp__cmdbuf_append(struct _cl_command_buffer_khr *cb, struct disp_cmdbuf_comman
    if (sync_point)
       *sync_point = cb->num_commands;
    cb->commands[cb->num_commands++] = *c;
+   for (cl_uint i = 0; i < c->num_waits; i++)
+      cb->commands[c->waits[i]].referenced = true;
    return CL_SUCCESS;
 }
 

@@ -388,6 +388,7 @@ struct disp_cmdbuf_command {
    unsigned char pattern[128];  /* fill pattern or fill colour */
    size_t pattern_size;
    struct _cl_mutable_command_khr *launch; /* DISP_CB_KERNEL */
+   bool referenced;             /* a later command waits for this one's sync point */
 };
 
 #define DISP_CMDBUF_MAX_QUEUES 16
