@@ -491,7 +491,14 @@ disp_EnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
       .num_base = num_events_in_wait_list,
    };
    r.events = icd_calloc(nc ? nc : 1, sizeof(cl_event));
-   r.wait = icd_malloc((num_events_in_wait_list + nc + 2) * sizeof(cl_event));
+   /* The longest wait list: the enqueue's, a command's sync points (which may repeat one)
+    * or every earlier command (a barrier, the join), the latest barrier and the command
+    * before. */
+   cl_uint most_waits = nc;
+   for (cl_uint i = 0; i < nc; i++)
+      if (cb->commands[i].num_waits > most_waits)
+         most_waits = cb->commands[i].num_waits;
+   r.wait = icd_malloc((num_events_in_wait_list + most_waits + 2) * sizeof(cl_event));
    if (!r.events || !r.wait) {
       err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a replay");
       goto out_free;

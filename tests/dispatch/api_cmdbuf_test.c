@@ -218,6 +218,24 @@ test_replay(void)
    clReleaseEvent(done[1]);
    clReleaseEvent(gate);
 
+   /* A wait list longer than the command buffer (one sync point, repeated): the replay's
+    * wait lists are sized for it. */
+   cl_command_buffer_khr rep = create(1, &q, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   const int seven = 7;
+   cl_sync_point_khr first, many[100];
+   CHECK_EQ_INT(fill(rep, NULL, NULL, c, &seven, sizeof(seven), 0, N * sizeof(int), 0, NULL,
+                     &first, NULL),
+                CL_SUCCESS);
+   for (int i = 0; i < 100; i++)
+      many[i] = first;
+   CHECK_EQ_INT(barrier(rep, NULL, NULL, 100, many, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(finalize(rep), CL_SUCCESS);
+   CHECK_EQ_INT(enqueue(1, &ooo, rep, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clFinish(ooo), CL_SUCCESS);
+   CHECK_EQ_INT(wrong_c(ooo, 7, 7, N), 0);
+   CHECK_EQ_INT(release(rep), CL_SUCCESS);
+
    /* Info queries. */
    cl_uint n = 0;
    CHECK_EQ_INT(info(cb, CL_COMMAND_BUFFER_NUM_QUEUES_KHR, sizeof(n), &n, NULL), CL_SUCCESS);
