@@ -341,6 +341,7 @@ queue_in_order(const struct _cl_command_queue *q)
  * list being built. */
 struct replay {
    struct _cl_command_queue **queues;
+   cl_uint num_queues;
    bool serial;      /* one in-order queue: the queue orders the commands itself */
    bool chain;       /* recorded on an in-order queue but replayed out of order: each
                       * command also waits for the one before it */
@@ -443,6 +444,8 @@ replay_join(struct replay *r, cl_uint num_commands, cl_event *event)
    if (err != CL_SUCCESS)
       return err;
    cmd->kind = DISP_COMMAND_HOST;
+   /* multi_device: the event of a replay over several queues belongs to none of them. */
+   cmd->event->queue_hidden = r->num_queues > 1;
    return disp_command_enqueue(cmd, event, false);
 }
 
@@ -485,6 +488,7 @@ disp_EnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
    const cl_uint nc = cb->num_commands;
    struct replay r = {
       .queues = qs,
+      .num_queues = cb->num_queues,
       .serial = cb->num_queues == 1 && queue_in_order(qs[0]),
       .chain = cb->num_queues == 1 && queue_in_order(cb->queues[0]) && !queue_in_order(qs[0]),
       .base = event_wait_list,

@@ -33,6 +33,8 @@ struct _cl_event {
    struct disp_event_callback *callbacks; /* under lock */
    cl_ulong times[DISP_TIME_COUNT];
    bool profiling;                   /* queue had CL_QUEUE_PROFILING_ENABLE */
+   bool queue_hidden;                /* a command buffer's replay over several queues
+                                      * (disp_cmdbuf.c): CL_EVENT_COMMAND_QUEUE is NULL */
    /* The HSA queue whose packets signal completion (an in-order successor on the same
     * HSA queue is ordered by the barrier bit instead of a dependency); NULL otherwise. */
    hsa_queue_t *aql_queue;

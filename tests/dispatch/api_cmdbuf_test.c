@@ -192,6 +192,9 @@ test_replay(void)
       CHECK_EQ_INT(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof(type), &type, NULL),
                    CL_SUCCESS);
       CHECK_EQ_INT(type, CL_COMMAND_COMMAND_BUFFER_KHR);
+      cl_command_queue evq = NULL;
+      CHECK_EQ_INT(clGetEventInfo(ev, CL_EVENT_COMMAND_QUEUE, sizeof(evq), &evq, NULL), CL_SUCCESS);
+      CHECK(evq == q);
       CHECK_EQ_INT(clWaitForEvents(1, &ev), CL_SUCCESS);
       CHECK_EQ_INT(wrong_c(q, 5, 5, N), 0);
       clReleaseEvent(ev);
@@ -224,9 +227,9 @@ test_replay(void)
    CHECK_EQ_INT(err, CL_SUCCESS);
    const int seven = 7;
    cl_sync_point_khr first, many[100];
-   CHECK_EQ_INT(fill(rep, NULL, NULL, c, &seven, sizeof(seven), 0, N * sizeof(int), 0, NULL,
-                     &first, NULL),
-                CL_SUCCESS);
+   CHECK_EQ_INT(
+      fill(rep, NULL, NULL, c, &seven, sizeof(seven), 0, N * sizeof(int), 0, NULL, &first, NULL),
+      CL_SUCCESS);
    for (int i = 0; i < 100; i++)
       many[i] = first;
    CHECK_EQ_INT(barrier(rep, NULL, NULL, 100, many, NULL, NULL), CL_SUCCESS);
@@ -488,6 +491,9 @@ test_multi_device(void)
    CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
    cl_event ev;
    CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, &ev), CL_SUCCESS);
+   cl_command_queue evq = q;
+   CHECK_EQ_INT(clGetEventInfo(ev, CL_EVENT_COMMAND_QUEUE, sizeof(evq), &evq, NULL), CL_SUCCESS);
+   CHECK(evq == NULL); /* a replay over several queues belongs to none */
    CHECK_EQ_INT(clWaitForEvents(1, &ev), CL_SUCCESS);
    clReleaseEvent(ev);
    CHECK_EQ_INT(wrong_c(q, 9, 9, N), 0);
