@@ -13,9 +13,7 @@
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 
-#define ICD_CMDBUF_VERSION CL_MAKE_VERSION(0, 9, 8)
-#define ICD_CMDBUF_MUTABLE_VERSION CL_MAKE_VERSION(0, 9, 5)
-#define ICD_CMDBUF_MULTI_DEVICE_VERSION CL_MAKE_VERSION(0, 9, 2)
+/* The versions reported are in platform/plat_extensions.def. */
 
 /* The properties argument every clCommand*KHR takes since 0.9.5; Debian's typedef has the
  * older per-command name. Both are cl_properties. */
