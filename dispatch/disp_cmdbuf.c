@@ -5,8 +5,9 @@
  * docs/cmdbuf.md.
  *
  * A replay enqueues each recorded command through the entry point that recorded it, with
- * the parameters checked at record time, on the queue it was recorded for (or its
- * substitute): the command, queue and event core is the one every enqueue uses. Sync points
+ * the parameters checked at record time (a kernel through the launch planned at record
+ * time, unchecked), on the queue it was recorded for (or its substitute): the command,
+ * queue and event core is the one every enqueue uses. Sync points
  * become event wait lists; the returned event is a host command of type
  * CL_COMMAND_COMMAND_BUFFER_KHR that completes after every command of the replay.
  */
@@ -413,11 +414,8 @@ replay_one(struct replay *r, const struct disp_cmdbuf_command *c, cl_uint index,
       return mem_EnqueueSVMMemcpy(q, CL_FALSE, c->dst_ptr, c->src_ptr, c->size, n, wl, ev);
    case DISP_CB_SVM_FILL:
       return mem_EnqueueSVMMemFill(q, c->dst_ptr, c->pattern, c->pattern_size, c->size, n, wl, ev);
-   case DISP_CB_KERNEL: {
-      const struct _cl_mutable_command_khr *l = c->launch;
-      return disp_EnqueueNDRangeKernel(q, l->clone, l->work_dim, l->has_offset ? l->offset : NULL,
-                                       l->global, l->has_local ? l->local : NULL, n, wl, ev);
-   }
+   case DISP_CB_KERNEL:
+      return disp__launch_enqueue_plan(qs, &c->launch->plan, n, wl, ev);
    }
    return ICD_ERROR(CL_INVALID_OPERATION, "unknown recorded command %d", (int)c->kind);
 }
@@ -539,6 +537,16 @@ remap_check(struct _cl_command_buffer_khr *cb)
       const struct disp_cmdbuf_command *c = &cb->commands[i];
       if (c->kind == DISP_CB_BARRIER)
          continue;
+      if (c->kind == DISP_CB_KERNEL) {
+         /* The plan was made for the old queue's device: made again for the new one. */
+         struct _cl_mutable_command_khr *l = c->launch;
+         err = disp__launch_prepare(disp_queue_to_handle(cb->queues[c->queue_index]), l->clone,
+                                    l->work_dim, l->has_offset ? l->offset : NULL, l->global,
+                                    l->has_local ? l->local : NULL, &l->plan);
+         if (err == CL_INVALID_KERNEL_ARGS && l->args_pending)
+            err = CL_SUCCESS;
+         continue;
+      }
       struct disp_cmdbuf_command bare = *c;
       bare.num_waits = 0;
       r.events = none;

@@ -36,6 +36,7 @@ struct update {
    size_t offset[3], global[3], local[3];
    bool has_offset, has_local;
    bool args_pending;
+   struct disp__launch_plan plan;
 };
 
 static cl_int
@@ -123,11 +124,10 @@ prepare(struct _cl_command_buffer_khr *cb, const struct icd_mutable_dispatch_con
          return err;
       k = u->clone;
    }
-   disp__set_dry_run(true);
-   err = disp_EnqueueNDRangeKernel(disp_queue_to_handle(cb->queues[l->queue_index]), k, l->work_dim,
-                                   u->has_offset ? u->offset : NULL, u->global,
-                                   u->has_local ? u->local : NULL, 0, NULL, NULL);
-   disp__set_dry_run(false);
+   /* The launch's checks with the new state, and the plan a replay will enqueue. */
+   err = disp__launch_prepare(disp_queue_to_handle(cb->queues[l->queue_index]), k, l->work_dim,
+                              u->has_offset ? u->offset : NULL, u->global,
+                              u->has_local ? u->local : NULL, &u->plan);
    u->args_pending = false;
    if (err == CL_INVALID_KERNEL_ARGS && l->args_pending) {
       /* Still not every argument: the command keeps waiting for another update. */
@@ -152,6 +152,7 @@ commit(struct update *u)
    l->has_offset = u->has_offset;
    l->has_local = u->has_local;
    l->args_pending = u->args_pending;
+   l->plan = u->plan;
 }
 
 cl_int CL_API_CALL

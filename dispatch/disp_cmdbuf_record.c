@@ -7,7 +7,8 @@
  * by the code that will run them, with the same errors in the same order, and the command it
  * builds is dropped. The parameters are then kept for the replay (disp_cmdbuf.c); a kernel's
  * arguments are captured by cloning the kernel (clCloneKernel), so later clSetKernelArg
- * calls on the application's kernel do not change the recorded launch.
+ * calls on the application's kernel do not change the recorded launch, and the clone's
+ * launch is planned once (disp__launch_prepare) for the replay to enqueue unchecked.
  */
 #include "dispatch/disp.h"
 #include "dispatch/disp_priv.h"
@@ -596,6 +597,13 @@ disp_CommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer, cl_command_qu
    l->clone = comp_CloneKernel(kernel, &err);
    if (err != CL_SUCCESS)
       return record_end(cb, &c, err, NULL);
+   /* What a replay enqueues: the clone's code and range, checked once. */
+   if (!l->args_pending) {
+      err = disp__launch_prepare(record_queue(cb, &c), l->clone, work_dim, global_work_offset,
+                                 global_work_size, local_work_size, &l->plan);
+      if (err != CL_SUCCESS)
+         return record_end(cb, &c, err, NULL);
+   }
    l->cmdbuf = cb;
    l->queue_index = c.queue_index;
    l->kernel = kernel;

@@ -330,6 +330,23 @@ void *disp__pool_alloc(struct disp_pool *p);
 /* Returns an object to the pool (or the heap when the pool is full). Accepts NULL. */
 void disp__pool_free(struct disp_pool *p, void *obj);
 
+/* A launch checked once (disp_kernel.c, for command buffers): the kernel, the code that
+ * runs groups of the range's size, the range. Valid while the kernel lives, on queues of the
+ * device it was prepared for. */
+struct comp_program_info;
+struct disp__launch_plan {
+   struct _cl_kernel *kernel;
+   const struct comp_kernel_device *kd;
+   const struct comp_program_info *info;
+   struct disp__range range;
+   bool empty;
+};
+cl_int disp__launch_prepare(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+                            const size_t *global_work_offset, const size_t *global_work_size,
+                            const size_t *local_work_size, struct disp__launch_plan *p);
+cl_int disp__launch_enqueue_plan(struct _cl_command_queue *q, const struct disp__launch_plan *p,
+                                 cl_uint num_events, const cl_event *wait_list, cl_event *event);
+
 /* ---- command buffers (disp_cmdbuf.c, disp_cmdbuf_record.c; docs/cmdbuf.md) ------------ */
 
 #include "dispatch/disp_cmdbuf.h"
@@ -369,6 +386,8 @@ struct _cl_mutable_command_khr {
    cl_mutable_dispatch_fields_khr updatable; /* CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR */
    bool args_pending; /* recorded with arguments unset, for an update to set (mutable
                        * command buffers only): the command buffer cannot run yet */
+   struct disp__launch_plan plan; /* of `clone` on the recording queue's device; valid
+                                   * unless args_pending */
    icd_command_properties_khr props[8];      /* as given, 0-terminated; num_props 0: NULL */
    cl_uint num_props;
 };
