@@ -1,13 +1,13 @@
 /*
  * tests/dispatch/api_cmdbuf_test.c — command buffers (cl_khr_command_buffer 0.9.8,
  * cl_khr_command_buffer_mutable_dispatch 0.9.5, cl_khr_command_buffer_multi_device 0.9.2;
- * dispatch/disp_cmdbuf*.c): a fill, a copy,
- * a kernel and a rectangle copy chained by sync points, replayed several times on the
- * recording queue and on a substitute out-of-order queue, twice at once; the arguments
- * captured at record time; a mutated argument and global size; the info queries; and every
- * error the extensions name; commands over the queues of two GPUs (HSACL_KFD_GPUS=2) with
- * sync points between them, remapped to one queue and to the queues swapped; a substitute
- * queue of the other device is CL_INCOMPATIBLE_COMMAND_QUEUE_KHR.
+ * dispatch/disp_cmdbuf*.c): a fill, a copy, a kernel and a rectangle copy chained by sync
+ * points, replayed several times on the recording queue and on a substitute out-of-order
+ * queue, twice at once; the arguments captured at record time; image fills and copies, SVM
+ * fills and copies; a mutated argument and global size; the info queries; every error the
+ * extensions name; commands over the queues of two GPUs (HSACL_KFD_GPUS=2) with sync points
+ * between them, remapped to one queue and to the queues swapped; a substitute queue of the
+ * other device is CL_INCOMPATIBLE_COMMAND_QUEUE_KHR.
  *
  * Debian's cl_ext.h has a provisional version of the extensions (other prototypes, another
  * configuration layout and structure-type value): the 0.9.8 declarations are spelled out
@@ -73,6 +73,28 @@ static cl_int(CL_API_CALL *ndrange)(cl_command_buffer_khr, cl_command_queue, con
                                     cl_kernel, cl_uint, const size_t *, const size_t *,
                                     const size_t *, cl_uint, const cl_sync_point_khr *,
                                     cl_sync_point_khr *, cl_mutable_command_khr *);
+static cl_int(CL_API_CALL *fill_image)(cl_command_buffer_khr, cl_command_queue, const cmd_props *,
+                                       cl_mem, const void *, const size_t *, const size_t *,
+                                       cl_uint, const cl_sync_point_khr *, cl_sync_point_khr *,
+                                       cl_mutable_command_khr *);
+static cl_int(CL_API_CALL *copy_image_to_buffer)(cl_command_buffer_khr, cl_command_queue,
+                                                 const cmd_props *, cl_mem, cl_mem, const size_t *,
+                                                 const size_t *, size_t, cl_uint,
+                                                 const cl_sync_point_khr *, cl_sync_point_khr *,
+                                                 cl_mutable_command_khr *);
+static cl_int(CL_API_CALL *copy_buffer_to_image)(cl_command_buffer_khr, cl_command_queue,
+                                                 const cmd_props *, cl_mem, cl_mem, size_t,
+                                                 const size_t *, const size_t *, cl_uint,
+                                                 const cl_sync_point_khr *, cl_sync_point_khr *,
+                                                 cl_mutable_command_khr *);
+static cl_int(CL_API_CALL *svm_memcpy)(cl_command_buffer_khr, cl_command_queue, const cmd_props *,
+                                       void *, const void *, size_t, cl_uint,
+                                       const cl_sync_point_khr *, cl_sync_point_khr *,
+                                       cl_mutable_command_khr *);
+static cl_int(CL_API_CALL *svm_memfill)(cl_command_buffer_khr, cl_command_queue, const cmd_props *,
+                                        void *, const void *, size_t, size_t, cl_uint,
+                                        const cl_sync_point_khr *, cl_sync_point_khr *,
+                                        cl_mutable_command_khr *);
 static cl_command_buffer_khr(CL_API_CALL *remap)(cl_command_buffer_khr, cl_bool, cl_uint,
                                                  const cl_command_queue *, cl_uint,
                                                  const cl_mutable_command_khr *,
@@ -118,6 +140,11 @@ load_functions(void)
    update = fn("clUpdateMutableCommandsKHR");
    mutable_info = fn("clGetMutableCommandInfoKHR");
    remap = fn("clRemapCommandBufferKHR");
+   fill_image = fn("clCommandFillImageKHR");
+   copy_image_to_buffer = fn("clCommandCopyImageToBufferKHR");
+   copy_buffer_to_image = fn("clCommandCopyBufferToImageKHR");
+   svm_memcpy = fn("clCommandSVMMemcpyKHR");
+   svm_memfill = fn("clCommandSVMMemFillKHR");
 }
 
 static cl_mem
@@ -260,6 +287,81 @@ test_replay(void)
    CHECK_EQ_INT(info(cb, CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR, 0, NULL, &size), CL_SUCCESS);
    CHECK_EQ_INT((int)size, 0);
    CHECK_EQ_INT(release(cb), CL_SUCCESS);
+}
+
+/* Images and SVM: fill a 16 x 16 RGBA8 image, copy it to a buffer and that buffer into a
+ * second image, then that image to c; fill an SVM allocation and copy it to another. */
+static void
+test_images_svm(void)
+{
+   cl_int err;
+   const cl_image_format fmt = { CL_RGBA, CL_UNSIGNED_INT8 };
+   const cl_image_desc desc = { .image_type = CL_MEM_OBJECT_IMAGE2D,
+                                .image_width = 16,
+                                .image_height = 16 };
+   cl_mem img = clCreateImage(ctx, CL_MEM_READ_WRITE, &fmt, &desc, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_mem img2 = clCreateImage(ctx, CL_MEM_READ_WRITE, &fmt, &desc, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_command_buffer_khr cb = create(1, &q, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   const cl_uint color[4] = { 1, 2, 3, 4 };
+   const size_t origin[3] = { 0, 0, 0 }, region[3] = { 16, 16, 1 };
+   cl_sync_point_khr s[3];
+   CHECK_EQ_INT(fill_image(cb, NULL, NULL, img, color, origin, region, 0, NULL, &s[0], NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(
+      copy_image_to_buffer(cb, NULL, NULL, img, b, origin, region, 0, 1, &s[0], &s[1], NULL),
+      CL_SUCCESS);
+   CHECK_EQ_INT(
+      copy_buffer_to_image(cb, NULL, NULL, b, img2, 0, origin, region, 1, &s[1], &s[2], NULL),
+      CL_SUCCESS);
+   CHECK_EQ_INT(
+      copy_image_to_buffer(cb, NULL, NULL, img2, c, origin, region, 0, 1, &s[2], NULL, NULL),
+      CL_SUCCESS);
+   /* Outside the image: the enqueue's check, at record time. */
+   const size_t too_far[3] = { 8, 0, 0 };
+   CHECK_EQ_INT(fill_image(cb, NULL, NULL, img, color, too_far, region, 0, NULL, NULL, NULL),
+                CL_INVALID_VALUE);
+   CHECK_EQ_INT(finalize(cb), CL_SUCCESS);
+   poison_c();
+   CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(wrong_c(q, 0x04030201, 0, N), 0);
+   CHECK_EQ_INT(release(cb), CL_SUCCESS);
+   clReleaseMemObject(img);
+   clReleaseMemObject(img2);
+
+   cl_device_svm_capabilities svm = 0;
+   CHECK_EQ_INT(clGetDeviceInfo(devices[0], CL_DEVICE_SVM_CAPABILITIES, sizeof(svm), &svm, NULL),
+                CL_SUCCESS);
+   if (!(svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
+      return;
+   int *x = clSVMAlloc(ctx, CL_MEM_READ_WRITE, N * sizeof(int), 0);
+   int *y = clSVMAlloc(ctx, CL_MEM_READ_WRITE, N * sizeof(int), 0);
+   CHECK(x && y);
+   cb = create(1, &q, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   const int pattern = 0x5a5a;
+   cl_sync_point_khr filled;
+   CHECK_EQ_INT(svm_memfill(cb, NULL, NULL, x, &pattern, sizeof(pattern), N * sizeof(int), 0, NULL,
+                            &filled, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(svm_memcpy(cb, NULL, NULL, y, x, N * sizeof(int), 1, &filled, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(svm_memcpy(cb, NULL, NULL, y, y + 1, 8, 0, NULL, NULL, NULL), CL_MEM_COPY_OVERLAP);
+   CHECK_EQ_INT(finalize(cb), CL_SUCCESS);
+   CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ, y, N * sizeof(int), 0, NULL, NULL),
+                CL_SUCCESS);
+   int bad = 0;
+   for (int i = 0; i < N; i++)
+      bad += y[i] != pattern;
+   CHECK_EQ_INT(bad, 0);
+   CHECK_EQ_INT(clEnqueueSVMUnmap(q, y, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+   CHECK_EQ_INT(release(cb), CL_SUCCESS);
+   clSVMFree(ctx, x);
+   clSVMFree(ctx, y);
 }
 
 static void
@@ -541,8 +643,7 @@ main(void)
    test_watchdog("api_cmdbuf", 120);
    cl_int err;
    CHECK_EQ_INT(clGetPlatformIDs(1, &platform, NULL), CL_SUCCESS);
-   CHECK_EQ_INT(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 2, devices, &num_devices),
-                CL_SUCCESS);
+   CHECK_EQ_INT(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 2, devices, &num_devices), CL_SUCCESS);
    if (test_failed)
       return test_main_end();
    if (num_devices > 2)
@@ -611,6 +712,7 @@ main(void)
    c = buffer();
 
    test_replay();
+   test_images_svm();
    test_mutable();
    test_errors();
    test_multi_device();
