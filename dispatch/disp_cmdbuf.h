@@ -1,8 +1,8 @@
 /*
  * dispatch/disp_cmdbuf.h — command buffers (cl_khr_command_buffer 0.9.8,
  * cl_khr_command_buffer_mutable_dispatch 0.9.5, cl_khr_command_buffer_multi_device 0.9.2):
- * the entry points the extension-function table (icd/icd_dispatch.c) names, and what the
- * files of the command buffer share. Design: docs/cmdbuf.md.
+ * the entry points the extension-function table (icd/icd_dispatch.c) names. The objects and
+ * what the files of the command buffer share are in disp_priv.h. Design: docs/cmdbuf.md.
  */
 #ifndef DISP_CMDBUF_H
 #define DISP_CMDBUF_H
