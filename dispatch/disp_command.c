@@ -58,6 +58,15 @@ terminal(cl_int status)
    return status == CL_COMPLETE || status < 0;
 }
 
+/* disp__set_dry_run: per thread, so recording never affects another thread's enqueues. */
+static _Thread_local bool dry_run;
+
+void
+disp__set_dry_run(bool on)
+{
+   dry_run = on;
+}
+
 cl_int
 disp_command_create(struct _cl_command_queue *q, cl_command_type type, cl_uint num_events,
                     const cl_event *event_wait_list, struct disp_command **out)
@@ -643,6 +652,12 @@ pending_drain(bool may_block)
 cl_int
 disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool blocking)
 {
+   if (dry_run) {
+      disp_command_abort(cmd);
+      if (event_out)
+         *event_out = NULL;
+      return CL_SUCCESS;
+   }
    struct _cl_command_queue *q = cmd->queue;
    struct _cl_event *ev = cmd->event;
    const bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);

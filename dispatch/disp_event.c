@@ -35,6 +35,7 @@ disp__event_create(struct _cl_context *ctx, struct _cl_command_queue *q, cl_comm
    ev->lock = event_lock_init;
    ev->cond = event_cond_init;
    ev->command_type = type;
+   ev->queue_hidden = false; /* pooled: not zeroed */
    ev->context = ctx;
    plat_context_retain_internal(ctx);
    if (q) {
@@ -240,7 +241,8 @@ disp_GetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_s
    EVENT_OR_RETURN(ev, event);
    switch (param_name) {
    case CL_EVENT_COMMAND_QUEUE:
-      return ICD_GET_INFO_SCALAR(cl_command_queue, (cl_command_queue)ev->queue,
+      return ICD_GET_INFO_SCALAR(cl_command_queue,
+                                 ev->queue_hidden ? NULL : (cl_command_queue)ev->queue,
                                  param_value_size, param_value, param_value_size_ret);
    case CL_EVENT_CONTEXT:
       return ICD_GET_INFO_SCALAR(cl_context, (cl_context)ev->context, param_value_size,

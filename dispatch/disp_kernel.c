@@ -498,6 +498,61 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
    return disp_command_enqueue(cmd, event, false);
 }
 
+/* The checks of enqueue_ndrange but the wait list's, done once for a command buffer's
+ * launch (disp_cmdbuf_record.c): the kernel's code for the group size and the range,
+ * which disp__launch_enqueue_plan enqueues without checking again. */
+cl_int
+disp__launch_prepare(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+                     const size_t *global_work_offset, const size_t *global_work_size,
+                     const size_t *local_work_size, struct disp__launch_plan *p)
+{
+   struct _cl_command_queue *q;
+   const struct comp_kernel_device *kd;
+   cl_int err = launch_target(command_queue, kernel, &q, &p->kernel, &kd);
+   if (err != CL_SUCCESS)
+      return err;
+   p->range = (struct disp__range){ .work_dim = work_dim, .local = { 1, 1, 1 } };
+   const bool zero_ok = PLAT_CL_VERSION_MAJOR * 10 + PLAT_CL_VERSION_MINOR >= 21;
+   err = check_global(work_dim, global_work_offset, global_work_size, zero_ok, p->range.global,
+                      p->range.offset, &p->empty);
+   if (err != CL_SUCCESS)
+      return err;
+   err = launch_local_size(q, p->kernel, kd, local_work_size, p->empty, &p->range);
+   if (err != CL_SUCCESS)
+      return err;
+   err = check_args_set(p->kernel);
+   if (err != CL_SUCCESS)
+      return err;
+   p->info = NULL;
+   p->kd = kd;
+   if (!p->empty)
+      err = comp_kernel_for_group(p->kernel, q->device,
+                                  p->range.local[0] * p->range.local[1] * p->range.local[2],
+                                  &p->kd, &p->info);
+   return err;
+}
+
+/* Enqueues a launch prepared by disp__launch_prepare on `q` (of the device it was prepared
+ * for) after the events of `wait_list`, which the caller owns and knows valid. */
+cl_int
+disp__launch_enqueue_plan(struct _cl_command_queue *q, const struct disp__launch_plan *p,
+                          cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+   if (p->empty)
+      return enqueue_empty(q, CL_COMMAND_NDRANGE_KERNEL, num_events, wait_list, event);
+   struct disp_command *cmd = NULL;
+   cl_int err = launch_create(q, p->kernel, CL_COMMAND_NDRANGE_KERNEL, num_events, wait_list,
+                              &cmd);
+   if (err != CL_SUCCESS)
+      return err;
+   err = launch_build(cmd, p->kernel, p->kd, p->info, &p->range);
+   if (err != CL_SUCCESS) {
+      disp_command_abort(cmd);
+      return err;
+   }
+   return disp_command_enqueue(cmd, event, false);
+}
+
 cl_int CL_API_CALL
 disp_EnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
                           const size_t *global_work_offset, const size_t *global_work_size,

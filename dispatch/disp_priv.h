@@ -33,6 +33,8 @@ struct _cl_event {
    struct disp_event_callback *callbacks; /* under lock */
    cl_ulong times[DISP_TIME_COUNT];
    bool profiling;                   /* queue had CL_QUEUE_PROFILING_ENABLE */
+   bool queue_hidden;                /* a command buffer's replay over several queues
+                                      * (disp_cmdbuf.c): CL_EVENT_COMMAND_QUEUE is NULL */
    /* The HSA queue whose packets signal completion (an in-order successor on the same
     * HSA queue is ordered by the barrier bit instead of a dependency); NULL otherwise. */
    hsa_queue_t *aql_queue;
@@ -327,5 +329,121 @@ struct disp_pool {
 void *disp__pool_alloc(struct disp_pool *p);
 /* Returns an object to the pool (or the heap when the pool is full). Accepts NULL. */
 void disp__pool_free(struct disp_pool *p, void *obj);
+
+/* A launch checked once (disp_kernel.c, for command buffers): the kernel, the code that
+ * runs groups of the range's size, the range. Valid while the kernel lives, on queues of the
+ * device it was prepared for. */
+struct comp_program_info;
+struct disp__launch_plan {
+   struct _cl_kernel *kernel;
+   const struct comp_kernel_device *kd;
+   const struct comp_program_info *info;
+   struct disp__range range;
+   bool empty;
+};
+cl_int disp__launch_prepare(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+                            const size_t *global_work_offset, const size_t *global_work_size,
+                            const size_t *local_work_size, struct disp__launch_plan *p);
+cl_int disp__launch_enqueue_plan(struct _cl_command_queue *q, const struct disp__launch_plan *p,
+                                 cl_uint num_events, const cl_event *wait_list, cl_event *event);
+
+/* ---- command buffers (disp_cmdbuf.c, disp_cmdbuf_record.c; docs/cmdbuf.md) ------------ */
+
+#include "dispatch/disp_cmdbuf.h"
+
+/*
+ * While set on the calling thread, disp_command_enqueue drops the command it is given
+ * (disp_command_abort) and returns CL_SUCCESS: a command buffer records a command by
+ * running the enqueue entry point that checks its parameters, so that recording returns
+ * exactly the errors the enqueue would, and nothing runs (disp_cmdbuf_record.c).
+ */
+void disp__set_dry_run(bool on);
+
+enum disp_cmdbuf_kind {
+   DISP_CB_BARRIER,
+   DISP_CB_COPY,
+   DISP_CB_COPY_RECT,
+   DISP_CB_COPY_BUFFER_TO_IMAGE,
+   DISP_CB_COPY_IMAGE,
+   DISP_CB_COPY_IMAGE_TO_BUFFER,
+   DISP_CB_FILL,
+   DISP_CB_FILL_IMAGE,
+   DISP_CB_SVM_COPY,
+   DISP_CB_SVM_FILL,
+   DISP_CB_KERNEL,
+};
+
+/* A recorded kernel launch; its handle is the mutable-command handle. */
+struct _cl_mutable_command_khr {
+   struct icd_object obj;
+   struct _cl_command_buffer_khr *cmdbuf; /* no reference: the command buffer owns it */
+   cl_uint queue_index;                   /* the command buffer's queue it was recorded for */
+   cl_kernel kernel;                      /* the application's (internal reference) */
+   cl_kernel clone;   /* clCloneKernel at record time: the arguments the launch uses */
+   cl_uint work_dim;
+   bool has_offset, has_local;
+   size_t offset[3], global[3], local[3];
+   cl_mutable_dispatch_fields_khr updatable; /* CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR */
+   bool args_pending; /* recorded with arguments unset, for an update to set (mutable
+                       * command buffers only): the command buffer cannot run yet */
+   struct disp__launch_plan plan; /* of `clone` on the recording queue's device; valid
+                                   * unless args_pending */
+   icd_command_properties_khr props[8];      /* as given, 0-terminated; num_props 0: NULL */
+   cl_uint num_props;
+};
+ICD_DEFINE_HANDLE_CASTS(disp_mutable, struct _cl_mutable_command_khr, cl_mutable_command_khr,
+                        ICD_TYPE_MUTABLE_COMMAND)
+
+/* One recorded command: its parameters, checked when recorded, and the sync points it
+ * waits for (indices of earlier commands). */
+struct disp_cmdbuf_command {
+   enum disp_cmdbuf_kind kind;
+   cl_uint queue_index;
+   cl_uint num_waits;
+   cl_sync_point_khr *waits;    /* NULL when num_waits is 0 */
+   cl_mem src, dst;             /* internal references (mem_retain_internal) */
+   void *src_ptr, *dst_ptr;     /* SVM */
+   size_t src_offset, dst_offset, size;
+   size_t src_origin[3], dst_origin[3], region[3];
+   size_t src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch;
+   unsigned char pattern[128];  /* fill pattern or fill colour */
+   size_t pattern_size;
+   struct _cl_mutable_command_khr *launch; /* DISP_CB_KERNEL */
+   bool referenced;             /* a later command waits for this one's sync point */
+};
+
+#define DISP_CMDBUF_MAX_QUEUES 16
+
+struct _cl_command_buffer_khr {
+   struct icd_object obj;
+   struct _cl_context *context;                                 /* holds a reference */
+   cl_uint num_queues;
+   struct _cl_command_queue *queues[DISP_CMDBUF_MAX_QUEUES];    /* internal references */
+   cl_command_buffer_flags_khr flags;
+   cl_command_buffer_properties_khr props[8]; /* as given, 0-terminated */
+   cl_uint num_props;                          /* entries including the 0; 0: none given */
+   pthread_mutex_t lock;                       /* recording, finalizing, updates */
+   bool finalized;
+   struct disp_cmdbuf_command *commands;
+   cl_uint num_commands, cap_commands;
+};
+ICD_DEFINE_HANDLE_CASTS(disp_cmdbuf, struct _cl_command_buffer_khr, cl_command_buffer_khr,
+                        ICD_TYPE_COMMAND_BUFFER)
+
+/* Appends a recorded command to `cb` (under cb->lock), taking over its references; stores
+ * its sync point in *sync_point when non-NULL. */
+cl_int disp__cmdbuf_append(struct _cl_command_buffer_khr *cb, struct disp_cmdbuf_command *c,
+                           cl_sync_point_khr *sync_point);
+/* Whether a kernel command of `cb` still waits for arguments (under cb->lock). */
+bool disp__cmdbuf_args_pending_locked(const struct _cl_command_buffer_khr *cb);
+/* The fields an update may change (disp_cmdbuf_mutable.c). */
+cl_mutable_dispatch_fields_khr disp__mutable_updatable(const struct _cl_mutable_command_khr *l);
+/* A deep copy of `src` for command buffer `owner` (its own references, sync-point list and
+ * kernel clone); on failure `dst` holds nothing. */
+cl_int disp__cmdbuf_command_copy(struct disp_cmdbuf_command *dst,
+                                 const struct disp_cmdbuf_command *src,
+                                 struct _cl_command_buffer_khr *owner);
+/* Drops what a recorded command holds. */
+void disp__cmdbuf_command_finish(struct disp_cmdbuf_command *c);
 
 #endif

@@ -36,6 +36,8 @@ typedef enum icd_type {
    ICD_TYPE_KERNEL,
    ICD_TYPE_EVENT,
    ICD_TYPE_SAMPLER,
+   ICD_TYPE_COMMAND_BUFFER, /* cl_khr_command_buffer (dispatch/disp_cmdbuf.c) */
+   ICD_TYPE_MUTABLE_COMMAND,
 } icd_type;
 
 /* Alive objects carry ICD_CHECK_WORD ^ type; destroy writes 0. */

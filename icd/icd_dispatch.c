@@ -8,6 +8,7 @@
 #include "platform/plat.h"
 #include "compiler/comp.h"
 #include "dispatch/disp.h"
+#include "dispatch/disp_cmdbuf.h"
 #include "memory/mem.h"
 
 #include <string.h>
@@ -63,6 +64,32 @@ static const struct {
    { "clCreateProgramWithILKHR", (void *)comp_CreateProgramWithIL, "cl_khr_il_program" },
    { "clGetKernelSuggestedLocalWorkSizeKHR", (void *)disp_GetKernelSuggestedLocalWorkSizeKHR,
      "cl_khr_suggested_local_work_size" },
+   /* cl_khr_command_buffer and its mutable-dispatch extension (dispatch/disp_cmdbuf*.c). */
+#define ICD_CMDBUF_FN(name) { "cl" #name, (void *)disp_##name, "cl_khr_command_buffer" }
+   ICD_CMDBUF_FN(CreateCommandBufferKHR),
+   ICD_CMDBUF_FN(FinalizeCommandBufferKHR),
+   ICD_CMDBUF_FN(RetainCommandBufferKHR),
+   ICD_CMDBUF_FN(ReleaseCommandBufferKHR),
+   ICD_CMDBUF_FN(EnqueueCommandBufferKHR),
+   ICD_CMDBUF_FN(GetCommandBufferInfoKHR),
+   ICD_CMDBUF_FN(CommandBarrierWithWaitListKHR),
+   ICD_CMDBUF_FN(CommandCopyBufferKHR),
+   ICD_CMDBUF_FN(CommandCopyBufferRectKHR),
+   ICD_CMDBUF_FN(CommandCopyBufferToImageKHR),
+   ICD_CMDBUF_FN(CommandCopyImageKHR),
+   ICD_CMDBUF_FN(CommandCopyImageToBufferKHR),
+   ICD_CMDBUF_FN(CommandFillBufferKHR),
+   ICD_CMDBUF_FN(CommandFillImageKHR),
+   ICD_CMDBUF_FN(CommandSVMMemcpyKHR),
+   ICD_CMDBUF_FN(CommandSVMMemFillKHR),
+   ICD_CMDBUF_FN(CommandNDRangeKernelKHR),
+#undef ICD_CMDBUF_FN
+   { "clUpdateMutableCommandsKHR", (void *)disp_UpdateMutableCommandsKHR,
+     "cl_khr_command_buffer_mutable_dispatch" },
+   { "clGetMutableCommandInfoKHR", (void *)disp_GetMutableCommandInfoKHR,
+     "cl_khr_command_buffer_mutable_dispatch" },
+   { "clRemapCommandBufferKHR", (void *)disp_RemapCommandBufferKHR,
+     "cl_khr_command_buffer_multi_device" },
 };
 
 void *CL_API_CALL

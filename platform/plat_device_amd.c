@@ -10,6 +10,7 @@
 #include "runtime/rt.h"
 
 #include <CL/cl_ext.h>
+#include "icd/icd_cmdbuf_ext.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -176,6 +177,40 @@ plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_n
       if (!plat_device_has_extension(dev, "cl_khr_kernel_clock"))
          return false;
       SCALAR(cl_device_kernel_clock_capabilities_khr, kernel_clock_capabilities(dev));
+   /* ---- cl_khr_command_buffer, _mutable_dispatch (dispatch/disp_cmdbuf*.c) ---- */
+   case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
+      if (!plat_device_has_extension(dev, "cl_khr_command_buffer"))
+         return false;
+      SCALAR(cl_device_command_buffer_capabilities_khr,
+             ICD_CMDBUF_CAPABILITIES |
+                (plat_device_has_extension(dev, "cl_khr_command_buffer_multi_device")
+                    ? CL_COMMAND_BUFFER_CAPABILITY_MULTIPLE_QUEUE_KHR
+                    : 0));
+   case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
+      if (!plat_device_has_extension(dev, "cl_khr_command_buffer"))
+         return false;
+      SCALAR(cl_command_queue_properties, ICD_CMDBUF_SUPPORTED_QUEUE_PROPERTIES);
+   case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+      if (!plat_device_has_extension(dev, "cl_khr_command_buffer"))
+         return false;
+      SCALAR(cl_command_queue_properties, ICD_CMDBUF_REQUIRED_QUEUE_PROPERTIES);
+   /* Every GPU waits for another's commands on the device (HSA signals in barrier packets
+    * and copies' dependency lists), itself included. */
+   case CL_DEVICE_COMMAND_BUFFER_NUM_SYNC_DEVICES_KHR:
+   case CL_DEVICE_COMMAND_BUFFER_SYNC_DEVICES_KHR: {
+      if (!plat_device_has_extension(dev, "cl_khr_command_buffer_multi_device"))
+         return false;
+      const struct _cl_platform_id *plat = plat_platform_get();
+      if (param_name == CL_DEVICE_COMMAND_BUFFER_NUM_SYNC_DEVICES_KHR)
+         SCALAR(cl_uint, plat->num_devices);
+      *err = ret(plat->devices, plat->num_devices * sizeof(cl_device_id), size, value,
+                 size_ret);
+      return true;
+   }
+   case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
+      if (!plat_device_has_extension(dev, "cl_khr_command_buffer_mutable_dispatch"))
+         return false;
+      SCALAR(cl_mutable_dispatch_fields_khr, ICD_CMDBUF_MUTABLE_CAPABILITIES);
    /* ---- cl_khr_pci_bus_info ---- */
    case CL_DEVICE_PCI_BUS_INFO_KHR: {
       cl_device_pci_bus_info_khr info = { dev->pci_domain, (dev->pci_bdf >> 8) & 0xff,

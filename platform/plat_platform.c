@@ -7,6 +7,7 @@
 #include "platform/plat.h"
 #include "platform/plat_priv.h"
 #include "runtime/rt.h"
+#include "icd/icd_cmdbuf_ext.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +221,18 @@ plat_GetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
       return ICD_GET_INFO_SCALAR(cl_ulong, (cl_ulong)res.tv_sec * 1000000000ull + res.tv_nsec,
                                  param_value_size, param_value, param_value_size_ret);
    }
+   /* cl_khr_command_buffer_multi_device (dispatch/disp_cmdbuf.c): sync points between
+    * the queues of any devices (event wait lists, which every device waits for on the
+    * device through HSA signals), explicit and automatic remapping. */
+   case CL_PLATFORM_COMMAND_BUFFER_CAPABILITIES_KHR:
+      if (!plat_extension_reported("cl_khr_command_buffer_multi_device"))
+         return ICD_ERROR(CL_INVALID_VALUE, "platform query 0x%x needs "
+                          "cl_khr_command_buffer_multi_device", (unsigned)param_name);
+      return ICD_GET_INFO_SCALAR(icd_platform_command_buffer_capabilities_khr,
+                                 CL_COMMAND_BUFFER_PLATFORM_UNIVERSAL_SYNC_KHR |
+                                    CL_COMMAND_BUFFER_PLATFORM_REMAP_QUEUES_KHR |
+                                    CL_COMMAND_BUFFER_PLATFORM_AUTOMATIC_REMAP_KHR,
+                                 param_value_size, param_value, param_value_size_ret);
    case CL_PLATFORM_ICD_SUFFIX_KHR:
       return icd_get_info_string(PLAT_ICD_SUFFIX, param_value_size, param_value,
                                  param_value_size_ret);
