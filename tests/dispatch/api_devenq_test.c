@@ -160,6 +160,14 @@ static const char source[] =
    "  int i = (int)get_global_id(0);\n"
    "  enqueue_kernel(get_default_queue(), 0, ndrange_1D(1), ^{ grand(out, i); });\n"
    "}\n"
+   /* one child a work-item, all pending until the parent ends (the CTS's command-buffer
+    * device_enqueue); the child copies its parent's enqueue status */
+   "kernel void each(global int *out) {\n"
+   "  int i = (int)get_global_id(0);\n"
+   "  int r = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(1),\n"
+   "                         ^{ out[i] = i + 1; });\n"
+   "  if (r) out[i] = r;\n"
+   "}\n"
    /* profiling of a child's event */
    "kernel void profiling(global ulong *t) {\n"
    "  if (get_global_id(0)) return;\n"
@@ -679,6 +687,37 @@ build(const char *options)
    return p;
 }
 
+/* A default queue of the preferred size (no CL_QUEUE_SIZE) holds a child for each of 1024
+ * work-items at once: with CLK_ENQUEUE_FLAGS_WAIT_KERNEL none runs before the parent ends. */
+static void
+test_preferred_size(cl_program p)
+{
+   enum { N = 1024 };
+   cl_queue_properties props[] = { CL_QUEUE_PROPERTIES,
+                                   CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
+                                      CL_QUEUE_ON_DEVICE_DEFAULT,
+                                   0 };
+   cl_int err;
+   cl_command_queue dq = clCreateCommandQueueWithProperties(ctx, device, props, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_kernel k = kernel(p, "each");
+   cl_mem out = buffer(N * sizeof(int));
+   clSetKernelArg(k, 0, sizeof(out), &out);
+   run(k, N);
+   static int h[N];
+   read_ints(out, h, N);
+   int wrong = 0;
+   for (int i = 0; i < N; i++)
+      wrong += h[i] != i + 1;
+   CHECK_EQ_INT(wrong, 0);
+   if (wrong)
+      fprintf(stderr, "each: h[%d] = %d (-161 is CLK_DEVICE_QUEUE_FULL)\n", N - 1, h[N - 1]);
+   clReleaseMemObject(out);
+   clReleaseKernel(k);
+   if (dq)
+      clReleaseCommandQueue(dq);
+}
+
 static cl_command_queue
 device_queue(cl_uint size, bool dflt, cl_int *err)
 {
@@ -751,7 +790,7 @@ test_queries(bool v20)
    clGetDeviceInfo(device, CL_DEVICE_MAX_ON_DEVICE_EVENTS, sizeof(u), &u, NULL);
    CHECK_EQ_INT(u, 1024);
    clGetDeviceInfo(device, CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, sizeof(u), &u, NULL);
-   CHECK_EQ_INT(u, 262144);
+   CHECK_EQ_INT(u, 2 * 1024 * 1024);
    clGetDeviceInfo(device, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, sizeof(u), &u, NULL);
    CHECK_EQ_INT(u, 8 * 1024 * 1024);
    cl_command_queue_properties props = 0;
@@ -830,6 +869,7 @@ main(int argc, char **argv)
       CHECK_EQ_INT(err, CL_SUCCESS);
       test_full(p, small);
       clReleaseCommandQueue(small);
+      test_preferred_size(p);
       test_set_default(p);
       clReleaseProgram(p);
       /* OpenCL C 2.0 */
