@@ -270,6 +270,15 @@ TEST(mfma_4x4x1f32)
    CHECK_EQ(AGPR(w, 0)[0], t_u(101.0f));
    CHECK_EQ(AGPR(w, 4 + 2)[23], t_u(120.0f));
    CHECK_EQ(AGPR(w, 4 + 0)[0], t_u(13.0f));
+   /* A and B in AGPRs (the ACC bits), VGPRs v0/v1 cleared, C the constant 4.0: into v[8:11]
+    * 4 + 12*2 = 28 (lane 9, register 3) and 4 + 61*4 = 248 (lane 63, register 0). */
+   for (unsigned l = 0; l < 64; l++) {
+      AGPR(w, 12)[l] = w->v[0][l], AGPR(w, 13)[l] = w->v[1][l];
+      w->v[0][l] = w->v[1][l] = 0;
+   }
+   CHECK_EQ(t_run(w, "v_mfma_f32_4x4x1f32 v[8:11], a12, a13, 4.0"), SIM_FAULT_NONE);
+   CHECK_EQ(w->v[11][9], t_u(28.0f));
+   CHECK_EQ(w->v[8][63], t_u(248.0f));
 }
 
 /* 32x32x1, 2 blocks: A[b][i] lane 32b+i, B[b][j] lane 32b+j; D[b][i][j] register
