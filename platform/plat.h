@@ -80,8 +80,8 @@ typedef struct plat_gpu_info {
     * (compiler/comp_builtins_atomic.cl), which is less than the hardware has: gfx90a's
     * global_atomic_add_f32/f64 do not work on fine-grained memory (llvm-AMDGPUUsage, "Memory
     * Model GFX90A"), which any buffer may be (SVM, host pointers), so LLVM loops there and
-    * uses them on gfx942 only. compiler/tests/comp_test_select.c checks every bit of every
-    * target against the compiler's assembly. */
+    * uses them on gfx940-gfx942 only. compiler/tests/comp_test_select.c checks every bit of
+    * every target against the compiler's assembly. */
    cl_bitfield fp32_atomic_native, fp64_atomic_native;
 } plat_gpu_info;
 
@@ -91,6 +91,18 @@ typedef struct plat_gpu_info {
  * table does not know.
  */
 cl_int plat_gpu_info_from_target(const char *target, plat_gpu_info *out);
+
+/*
+ * A record for a target the table does not know, from its name's generation (gfx9 to gfx12:
+ * wave size, SIMDs, LDS, registers, caches lines, waves per SIMD) and, for the board, the
+ * smallest figures, which a live device replaces with its HSA agent's (compute units, clock,
+ * caches, memory): no field is zero. No instruction is claimed (dot products, packed FP32,
+ * global float atomics). CL_INVALID_VALUE for a name that is no gfx9-gfx12 processor.
+ */
+cl_int plat_gpu_info_generic(const char *target, plat_gpu_info *out);
+
+/* The processor name of the table's record i, NULL past the last (tests walk the table). */
+const char *plat_gpu_info_target_at(size_t i);
 
 /* ---- platform ----------------------------------------------------------------------- */
 

@@ -149,8 +149,9 @@ plat__device_create(struct _cl_platform_id *plat, hsa_agent_t agent, struct _cl_
    if (!dev->isa_name[0])
       snprintf(dev->isa_name, sizeof(dev->isa_name), "amdgcn-amd-amdhsa--%s", dev->name);
 
-   if (plat_gpu_info_from_target(dev->isa_name, &dev->info) != CL_SUCCESS) {
-      /* Unknown target: a neutral record, every live value below comes from HSA. */
+   if (plat_gpu_info_from_target(dev->isa_name, &dev->info) != CL_SUCCESS &&
+       plat_gpu_info_generic(dev->isa_name, &dev->info) != CL_SUCCESS) {
+      /* No AMD processor name: a neutral record, every live value below comes from HSA. */
       memset(&dev->info, 0, sizeof(dev->info));
       snprintf(dev->info.target, sizeof(dev->info.target), "%.31s", dev->name);
       dev->info.family = "unknown";

@@ -112,6 +112,18 @@ test_stderr_end(char *buf, size_t size)
    test_stderr_file = NULL;
 }
 
+/* The target of the first software GPU the run configures: the first entry of
+ * HSACL_SIM_GPUS, else gfx906 (HSACL_KFD_GPUS means gfx906s; docs/sim.md "Targets"). */
+static inline void
+test_sim_target(char *out, size_t size)
+{
+   const char *l = getenv("HSACL_SIM_GPUS");
+   if (!l || !*l)
+      l = "gfx906";
+   size_t n = strcspn(l, ",");
+   snprintf(out, size, "%.*s", (int)n, l);
+}
+
 static inline int
 test_main_end(void)
 {

@@ -3,9 +3,9 @@
  * cl_khr_kernel_clock become on every target of the capability table, in the assembly
  * (hsacl's software GPU is a gfx906: the other targets cannot run here):
  *   - each float atomic (float and double; add, min, max; global and local) is one
- *     instruction exactly where plat_gpu_info.fp{32,64}_atomic_native says so, a
- *     compare-and-swap loop elsewhere, and half min and max always a loop; sub is the add's
- *     instruction;
+ *     instruction exactly where plat_gpu_info.fp{32,64}_atomic_native says so (every target
+ *     of the table), a compare-and-swap loop elsewhere, and half min and max always a loop;
+ *     sub is the add's instruction;
  *   - clock_read_device is the real-time counter (S_MEMREALTIME, S_SENDMSG_RTN_B64
  *     MSG_RTN_GET_REALTIME on gfx11 and gfx12); clock_read_work_group and _sub_group are
  *     S_MEMTIME on gfx9 and gfx10 and the real-time counter on gfx11 and gfx12
@@ -140,13 +140,14 @@ test_float_atomics(void)
       { "min", CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT, CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT },
       { "max", CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT, CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT },
    };
-   for (size_t t = 0; t < sizeof(targets) / sizeof(targets[0]); t++) {
+   /* Every target of the capability table. */
+   for (size_t t = 0; plat_gpu_info_target_at(t); t++) {
+      const char *target = plat_gpu_info_target_at(t);
       plat_gpu_info info;
-      CHECK_MSG(plat_gpu_info_from_target(targets[t], &info) == CL_SUCCESS, "%s", targets[t]);
+      CHECK_MSG(plat_gpu_info_from_target(target, &info) == CL_SUCCESS, "%s", target);
       struct comp_output out;
-      enum comp_status st = build(atomics_source, targets[t], &out);
-      CHECK_MSG(st == COMP_OK, "%s: %s\n%s", targets[t], comp_status_name(st),
-                out.log ? out.log : "");
+      enum comp_status st = build(atomics_source, target, &out);
+      CHECK_MSG(st == COMP_OK, "%s: %s\n%s", target, comp_status_name(st), out.log ? out.log : "");
       for (int ty = 0; ty < 3 && st == COMP_OK; ty++)
          for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++)
             for (int m = 0; m < 2; m++) {
@@ -155,7 +156,7 @@ test_float_atomics(void)
                char name[64];
                snprintf(name, sizeof(name), "a_%s_%s_%c", types[ty], ops[o].op, m ? 'l' : 'g');
                char *body = function_text(out.data, name);
-               CHECK_MSG(body != NULL, "%s: no function %s", targets[t], name);
+               CHECK_MSG(body != NULL, "%s: no function %s", target, name);
                if (!body)
                   continue;
                cl_bitfield native = ty == 0   ? 0
@@ -163,11 +164,11 @@ test_float_atomics(void)
                                               : info.fp64_atomic_native;
                bool want = native & (m ? ops[o].local : ops[o].global);
                bool is_native = native_in(body) && !loop_in(body);
-               CHECK_MSG(is_native == want, "%s %s: %s, the table says %s", targets[t], name,
+               CHECK_MSG(is_native == want, "%s %s: %s, the table says %s", target, name,
                          is_native ? "one instruction" : "a loop",
                          want ? "one instruction" : "a loop");
-               CHECK_MSG(is_native || loop_in(body), "%s %s: neither instruction nor loop",
-                         targets[t], name);
+               CHECK_MSG(is_native || loop_in(body), "%s %s: neither instruction nor loop", target,
+                         name);
                free(body);
             }
       comp_output_finish(&out);

@@ -70,6 +70,20 @@ sim__op_v_fmac_f64(sim_wave *w, const sim_inst *in)
    sim__op_v_fma_f64(w, &t);
 }
 
+/* D.h[i] = S0.h[i] * S1.h[i] + D.h[i] for both f16 halves (fused; VOP2, no op_sel):
+ * v_pk_fma_f16 with the destination as third source, each source's halves in place. */
+void
+sim__op_v_pk_fmac_f16(sim_wave *w, const sim_inst *in)
+{
+   void sim__op_v_pk_fma_f16(sim_wave *, const sim_inst *);
+   sim_inst t = *in;
+   t.src[2] = SIM_SRC_VGPR + in->vdst;
+   t.op_sel = 0;
+   t.op_sel_hi = 7;
+   t.neg = t.neg_hi = 0;
+   sim__op_v_pk_fma_f16(w, &t);
+}
+
 /* ---- Packed FP32 -------------------------------------------------------------------------
  * Each source is 64 bits: a VGPR or SGPR pair, whose dword OP_SEL[i] (low result) or
  * OP_SEL_HI[i] (high result) picks; NEG / NEG_HI negate the float inputs of the low / high

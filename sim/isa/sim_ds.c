@@ -468,6 +468,8 @@ ATOM(ds_wrxchg_rtn_b64, A_XCHG, true, true)
  * MEM (compared as floats). */
 ATOM(ds_add_f32, A_ADD_F, false, false)
 ATOM(ds_add_rtn_f32, A_ADD_F, false, true)
+ATOM(ds_add_f64, A_ADD_F, true, false) /* gfx90a */
+ATOM(ds_add_rtn_f64, A_ADD_F, true, true)
 ATOM(ds_min_f32, A_MIN_F, false, false)
 ATOM(ds_min_rtn_f32, A_MIN_F, false, true)
 ATOM(ds_max_f32, A_MAX_F, false, false)

@@ -347,6 +347,24 @@ sim__vm_store(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned bytes, 
    }
 }
 
+/* Two IEEE f16 adds, one a 16-bit half (round to nearest even, denormals kept): the sum of
+ * two f16 values is exact in double, so one rounding to f16 follows. A NaN result is the
+ * VALU's (the NaN operand quieted, else the default NaN). */
+static uint32_t
+pk_add_f16(uint32_t t, uint32_t d)
+{
+   uint32_t r = 0;
+   for (unsigned h = 0; h < 32; h += 16) {
+      float a = sim__f16_to_f32(t >> h), b = sim__f16_to_f32(d >> h);
+      double s = sim__nanfix16((double)a + (double)b, a, b, 0.0f);
+      _Float16 x = (_Float16)s;
+      uint16_t u;
+      memcpy(&u, &x, 2);
+      r |= (uint32_t)u << h;
+   }
+   return r;
+}
+
 uint64_t
 sim__vm_atomic_apply(unsigned op, uint64_t t, uint64_t d, uint64_t cmp, bool wide)
 {
@@ -373,6 +391,7 @@ sim__vm_atomic_apply(unsigned op, uint64_t t, uint64_t d, uint64_t cmp, bool wid
    case SIM_AT_FADD_F64: return sim__as_u64(sim__as_f64(t) + sim__as_f64(d));
    case SIM_AT_FMIN_F64: return sim__as_u64(sim__fmin64(sim__as_f64(t), sim__as_f64(d), true));
    case SIM_AT_FMAX_F64: return sim__as_u64(sim__fmax64(sim__as_f64(t), sim__as_f64(d), true));
+   case SIM_AT_PK_ADD_F16: return pk_add_f16((uint32_t)t, (uint32_t)d);
    default: return t == cmp ? d : t; /* cmpswap: DATA[0] = src, DATA[1] = cmp */
    }
 }
@@ -555,6 +574,7 @@ AT_FP(global_atomic_add_f64, global, SIM_AT_FADD_F64, true)
 AT_FP(global_atomic_min_f64, global, SIM_AT_FMIN_F64, true)
 AT_FP(global_atomic_max_f64, global, SIM_AT_FMAX_F64, true)
 AT_FP(global_atomic_add_f32, global, SIM_AT_FADD_F32, false)
+AT_FP(global_atomic_pk_add_f16, global, SIM_AT_PK_ADD_F16, false)
 
 LOADS(flat)
 STORES(flat)

@@ -1355,7 +1355,7 @@ enum sim_atomic_op {
    SIM_AT_ADD, SIM_AT_SUB, SIM_AT_RSUB, SIM_AT_INC, SIM_AT_DEC, SIM_AT_SMIN, SIM_AT_SMAX,
    SIM_AT_UMIN, SIM_AT_UMAX, SIM_AT_AND, SIM_AT_OR, SIM_AT_XOR, SIM_AT_SWAP, SIM_AT_CMPSWAP,
    /* gfx90a's float atomics */
-   SIM_AT_FADD_F32, SIM_AT_FADD_F64, SIM_AT_FMIN_F64, SIM_AT_FMAX_F64,
+   SIM_AT_FADD_F32, SIM_AT_FADD_F64, SIM_AT_FMIN_F64, SIM_AT_FMAX_F64, SIM_AT_PK_ADD_F16,
 };
 /* op(tmp = MEM, DATA) of one lane (cmpswap: MEM = tmp == cmp ? DATA : tmp), 32 or 64 bits;
  * also used by the scalar atomics (sim_smem.c). */

@@ -110,6 +110,17 @@ AT(buffer_atomic_or, SIM_AT_OR)
 AT(buffer_atomic_xor, SIM_AT_XOR)
 AT(buffer_atomic_inc, SIM_AT_INC)
 AT(buffer_atomic_dec, SIM_AT_DEC)
+/* gfx90a's float atomics, one width each (as their global forms, sim_flat.c). */
+#define AT_FP(name, op, wide)                                                               \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      sim__vm_atomic(w, in, mubuf_xlate, op, wide);                                         \
+   }
+AT_FP(buffer_atomic_add_f32, SIM_AT_FADD_F32, false)
+AT_FP(buffer_atomic_pk_add_f16, SIM_AT_PK_ADD_F16, false)
+AT_FP(buffer_atomic_add_f64, SIM_AT_FADD_F64, true)
+AT_FP(buffer_atomic_min_f64, SIM_AT_FMIN_F64, true)
+AT_FP(buffer_atomic_max_f64, SIM_AT_FMAX_F64, true)
 
 /*
  * BUFFER_STORE_LDS_DWORD (MUBUF 61, [ISA] 9.x "Buffer instructions": "store one DWORD from

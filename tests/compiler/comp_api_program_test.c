@@ -724,9 +724,10 @@ test_binaries(void)
    size_t tiny = 10;
    CHECK(!clCreateProgramWithBinary(context, 1, &device, &tiny, bins, &status, &err));
    CHECK_EQ_INT(err, CL_INVALID_BINARY);
-   /* A foreign target: e_flags EF_AMDGPU_MACH of gfx90a (0x3f). */
+   /* A foreign target: e_flags EF_AMDGPU_MACH of gfx90a (0x3f), or of gfx906 (0x2f) when the
+    * device is a gfx90a. */
    memcpy(bad, bin, size);
-   bad[48] = 0x3f;
+   bad[48] = bin[48] == 0x3f ? 0x2f : 0x3f;
    status = 0;
    CHECK(!clCreateProgramWithBinary(context, 1, &device, &size, bad_bins, &status, &err));
    CHECK_EQ_INT(err, CL_INVALID_BINARY);

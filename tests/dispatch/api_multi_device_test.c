@@ -7,7 +7,9 @@
  * queue, migrated to it, and written there then read through the first; a command on the
  * second device held by the first device's event until a user event releases it; kernels
  * on every device at once, and the results read back through each queue.
- * argv[1]: the device count expected.
+ * argv[1]: the device count expected, unless HSACL_SIM_GPUS names the GPUs (then one a
+ * name: it takes precedence over HSACL_KFD_GPUS, docs/sim.md "Targets"); with two targets
+ * (gfx906,gfx90a) the one program holds a binary of each.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -35,6 +37,12 @@ main(int argc, char **argv)
 {
    test_watchdog("api_multi_device", 240);
    cl_uint want = argc > 1 ? (cl_uint)atoi(argv[1]) : 2;
+   const char *gpus = getenv("HSACL_SIM_GPUS");
+   if (gpus && *gpus) {
+      want = 1;
+      for (const char *c = gpus; *c; c++)
+         want += *c == ',';
+   }
    cl_platform_id platform;
    cl_device_id dev[MAX_DEV];
    cl_uint n = 0;

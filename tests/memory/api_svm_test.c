@@ -484,13 +484,15 @@ test_kernel_args(cl_program p)
    cl_kernel kn = clCreateKernel(p, "isnull", &err);
    CHECK_EQ_INT(clSetKernelArgSVMPointer(kn, 0, NULL), CL_SUCCESS);
    CHECK_EQ_INT(clSetKernelArgSVMPointer(kn, 1, a), CL_SUCCESS);
-   CHECK_EQ_INT(clEnqueueTask(q, kn, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, kn, 1, NULL, (size_t[]){ 1 }, NULL, 0, NULL, NULL),
+                CL_SUCCESS);
    int flag = 0;
    CHECK_EQ_INT(clEnqueueSVMMemcpy(q, CL_TRUE, &flag, a, sizeof(flag), 0, NULL, NULL),
                 CL_SUCCESS);
    CHECK_EQ_INT(flag, 7);
    CHECK_EQ_INT(clSetKernelArgSVMPointer(kn, 0, (void *)(uintptr_t)0x1000), CL_SUCCESS);
-   CHECK_EQ_INT(clEnqueueTask(q, kn, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, kn, 1, NULL, (size_t[]){ 1 }, NULL, 0, NULL, NULL),
+                CL_SUCCESS);
    CHECK_EQ_INT(clEnqueueSVMMemcpy(q, CL_TRUE, &flag, a, sizeof(flag), 0, NULL, NULL),
                 CL_SUCCESS);
    CHECK_EQ_INT(flag, 9);
@@ -571,14 +573,16 @@ test_pointer_chasing(cl_program p)
    void *reach[2] = { pool1, pool2 };
    CHECK_EQ_INT(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof(reach), reach),
                 CL_SUCCESS);
-   CHECK_EQ_INT(clEnqueueTask(q, k, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 1 }, NULL, 0, NULL, NULL),
+                CL_SUCCESS);
    CHECK_EQ_INT(clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ, out, 8, 0, NULL, NULL), CL_SUCCESS);
    CHECK_EQ_INT(out[0], sum);
    CHECK_EQ_INT(out[1], NODES);
    clEnqueueSVMUnmap(q, out, 0, NULL, NULL);
    /* Start in the middle of the list. */
    CHECK_EQ_INT(clSetKernelArgSVMPointer(k, 0, order[NODES - 3]), CL_SUCCESS);
-   CHECK_EQ_INT(clEnqueueTask(q, k, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){ 1 }, NULL, 0, NULL, NULL),
+                CL_SUCCESS);
    CHECK_EQ_INT(clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ, out, 8, 0, NULL, NULL), CL_SUCCESS);
    int tail = 0;
    for (int i = NODES - 3; i < NODES; i++)
