@@ -7,7 +7,8 @@
  * The 8-bit dot products of same-signedness inputs go through ockl's __ockl_udot4 and
  * __ockl_sdot4, which select V_DOT4_U32_U8 / V_DOT4_I32_I8 on the processors that have them
  * (gfx906 among them: its dot1 and dot7 instructions) from __oclc_ISA_version, folded per
- * build, and a portable sum elsewhere; their last argument asks for the saturating
+ * build, and a portable sum elsewhere (except on gfx90c and gfx1013, where ROCm 5.2 wrongly
+ * picks the instructions: plain sums here); their last argument asks for the saturating
  * accumulate (the instructions' clamp). Mixed signedness has no gfx9 or gfx10 instruction:
  * plain C there. gfx11 and gfx12 have no V_DOT4_I32_I8 (ROCm 5.2's __ockl_sdot4 still picks
  * its dot1 helper for them, which code generation drops: compiler/comp_passes.cpp) but have
@@ -136,6 +137,28 @@ BD_IU8(bd_iu8_ss_sat, true, true, true)
 BD_IU8(bd_iu8_su, true, false, false)
 BD_IU8(bd_iu8_su_sat, true, false, true)
 
+/* ROCm 5.2's __ockl_udot4 and __ockl_sdot4 pick their V_DOT4_U32_U8 (dot7-insts) and
+ * V_DOT4_I32_I8 (dot1-insts) helpers for gfx90c (9.0.12) and gfx1013 (10.1.3) too, which have
+ * neither instruction (LLVM 19's processor definitions); the plain sums below serve there. */
+static inline __attribute__((always_inline)) bool
+bd_ockl_dot_wrong(void)
+{
+   return __oclc_ISA_version == 9012 || __oclc_ISA_version == 10103;
+}
+
+/* Same signedness, exactly: the sums fit (4 * 255 * 255, 4 * 128 * 128); the saturating forms
+ * add the accumulator with add_sat, as the extension defines them. */
+static inline __attribute__((always_inline)) uint
+bd_dot_u(uchar4 a, uchar4 b)
+{
+   return (uint)a.x * b.x + (uint)a.y * b.y + (uint)a.z * b.z + (uint)a.w * b.w;
+}
+static inline __attribute__((always_inline)) int
+bd_dot_s(char4 a, char4 b)
+{
+   return (int)a.x * b.x + (int)a.y * b.y + (int)a.z * b.z + (int)a.w * b.w;
+}
+
 /* Mixed signedness, exactly: |sum| <= 4 * 128 * 255. */
 static inline __attribute__((always_inline)) int
 bd_dot_mixed(char4 s, uchar4 u)
@@ -156,21 +179,35 @@ bd_dot_mixed_acc_sat(char4 s, uchar4 u, int acc)
    return add_sat(bd_dot_mixed(s, u), acc);
 }
 
-BDC uint dot(uchar4 a, uchar4 b) { return __ockl_udot4(a, b, 0u, false); }
+BDC uint dot(uchar4 a, uchar4 b)
+{
+   if (bd_ockl_dot_wrong())
+      return bd_dot_u(a, b);
+   return __ockl_udot4(a, b, 0u, false);
+}
 BDC int dot(char4 a, char4 b)
 {
    if (bd_has_iu8())
       return bd_iu8_ss(as_uint(a), as_uint(b), 0);
+   if (bd_ockl_dot_wrong())
+      return bd_dot_s(a, b);
    return __ockl_sdot4(a, b, 0, false);
 }
 BDC int dot(uchar4 a, char4 b) { return bd_dot_mixed(b, a); }
 BDC int dot(char4 a, uchar4 b) { return bd_dot_mixed(a, b); }
 
-BDC uint dot_acc_sat(uchar4 a, uchar4 b, uint acc) { return __ockl_udot4(a, b, acc, true); }
+BDC uint dot_acc_sat(uchar4 a, uchar4 b, uint acc)
+{
+   if (bd_ockl_dot_wrong())
+      return add_sat(bd_dot_u(a, b), acc);
+   return __ockl_udot4(a, b, acc, true);
+}
 BDC int dot_acc_sat(char4 a, char4 b, int acc)
 {
    if (bd_has_iu8())
       return bd_iu8_ss_sat(as_uint(a), as_uint(b), acc);
+   if (bd_ockl_dot_wrong())
+      return add_sat(bd_dot_s(a, b), acc);
    return __ockl_sdot4(a, b, acc, true);
 }
 BDC int dot_acc_sat(uchar4 a, char4 b, int acc) { return bd_dot_mixed_acc_sat(b, a, acc); }

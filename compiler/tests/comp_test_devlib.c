@@ -139,6 +139,19 @@ test_dot_products(void)
                 !comp_test_count(out.data, "iu8"),
              "gfx906 dot instructions");
    comp_output_finish(&out);
+   /* gfx90c and gfx1013 have no dot instructions, though ROCm 5.2's __ockl_sdot4 picks its
+    * V_DOT4_I32_I8 helper for them: every form builds, in plain code. */
+   static const char *const plain_targets[] = { "gfx90c", "gfx1013" };
+   for (size_t l = 0; l < 2; l++)
+      for (size_t t = 0; t < 2; t++) {
+         st = build(dot_source, levels[l], plain_targets[t], COMP_EMIT_ASM, &out);
+         CHECK_MSG(st == COMP_OK, "%s [%s]: %s\n%s", plain_targets[t], levels[l],
+                   comp_status_name(st), out.log ? out.log : "");
+         CHECK_MSG(!comp_test_count(out.data, "v_dot") &&
+                      comp_test_count(out.data, "global_store") > 0,
+                   "%s [%s]: dot instructions or no store", plain_targets[t], levels[l]);
+         comp_output_finish(&out);
+      }
 }
 
 static void
