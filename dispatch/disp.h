@@ -171,6 +171,11 @@ bool disp_queue_is_device_queue(const struct _cl_command_queue *q);
       return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl host "   \
                        "queue", (void *)(handle));
 
+/* Waits until every command enqueued so far on the host queues of `ctx` is complete
+ * (clFinish on each; clMemBlockingFreeINTEL). CL_INVALID_OPERATION on the completion
+ * thread, which would wait for itself. */
+cl_int disp_context_finish(const struct _cl_context *ctx);
+
 cl_int CL_API_CALL disp_Flush(cl_command_queue command_queue);
 cl_int CL_API_CALL disp_EnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
                                              cl_uint work_dim, const size_t *global_work_offset,

@@ -68,6 +68,7 @@ struct disp_kernarg_slot {
 struct _cl_command_queue {
    struct icd_object obj;
    struct _cl_context *context;  /* holds a reference */
+   struct _cl_command_queue *next_live; /* the process's queues (disp_queue.c, live_lock) */
    struct _cl_device_id *device;
    cl_command_queue_properties properties;
    cl_queue_properties *props;   /* as given to ...WithProperties, 0-terminated; or NULL */
