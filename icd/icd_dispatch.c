@@ -63,6 +63,20 @@ static const struct {
    { "clCreateProgramWithILKHR", (void *)comp_CreateProgramWithIL, "cl_khr_il_program" },
    { "clGetKernelSuggestedLocalWorkSizeKHR", (void *)disp_GetKernelSuggestedLocalWorkSizeKHR,
      "cl_khr_suggested_local_work_size" },
+#define USM "cl_intel_unified_shared_memory"
+   { "clHostMemAllocINTEL", (void *)mem_HostMemAllocINTEL, USM },
+   { "clDeviceMemAllocINTEL", (void *)mem_DeviceMemAllocINTEL, USM },
+   { "clSharedMemAllocINTEL", (void *)mem_SharedMemAllocINTEL, USM },
+   { "clMemFreeINTEL", (void *)mem_MemFreeINTEL, USM },
+   { "clMemBlockingFreeINTEL", (void *)mem_MemBlockingFreeINTEL, USM },
+   { "clGetMemAllocInfoINTEL", (void *)mem_GetMemAllocInfoINTEL, USM },
+   { "clSetKernelArgMemPointerINTEL", (void *)comp_SetKernelArgMemPointerINTEL, USM },
+   { "clEnqueueMemcpyINTEL", (void *)mem_EnqueueMemcpyINTEL, USM },
+   { "clEnqueueMemFillINTEL", (void *)mem_EnqueueMemFillINTEL, USM },
+   { "clEnqueueMemsetINTEL", (void *)mem_EnqueueMemsetINTEL, USM },
+   { "clEnqueueMigrateMemINTEL", (void *)mem_EnqueueMigrateMemINTEL, USM },
+   { "clEnqueueMemAdviseINTEL", (void *)mem_EnqueueMemAdviseINTEL, USM },
+#undef USM
 };
 
 void *CL_API_CALL
