@@ -77,6 +77,8 @@ static const struct {
    { "clEnqueueMigrateMemINTEL", (void *)mem_EnqueueMigrateMemINTEL, USM },
    { "clEnqueueMemAdviseINTEL", (void *)mem_EnqueueMemAdviseINTEL, USM },
 #undef USM
+   { "clSetKernelArgDevicePointerEXT", (void *)comp_SetKernelArgDevicePointerEXT,
+     "cl_ext_buffer_device_address" },
 };
 
 void *CL_API_CALL

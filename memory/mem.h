@@ -118,6 +118,9 @@ struct _cl_mem {
                               * ALLOC_HOST_PTR, SVM-backed); false: device-only memory,
                               * reach it only through HSA copies/fills */
    bool uses_svm_pointer;    /* CL_MEM_USES_SVM_POINTER */
+   bool device_address;      /* CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT = CL_TRUE (a sub-buffer:
+                              * its parent's): device_va is fixed for its lifetime and
+                              * CL_MEM_DEVICE_ADDRESS_EXT answers it */
    void *alloc_base;         /* what to free: pool allocation or locked host pointer;
                               * NULL for SVM-backed and sub-buffers */
    struct _cl_mem *parent;   /* a sub-buffer's buffer, the buffer or 2D image an image is
