@@ -36,6 +36,9 @@ struct _cl_event {
    /* The HSA queue whose packets signal completion (an in-order successor on the same
     * HSA queue is ordered by the barrier bit instead of a dependency); NULL otherwise. */
    hsa_queue_t *aql_queue;
+   /* The command is done when its packets are (no host step after them): only then may an
+    * in-order successor on aql_queue rely on the barrier bit (disp_command.c). */
+   bool ring_orders;
    /* The work ends in an agent-scope release (a kernel, or a marker after one): what it
     * wrote may still be in the device's L2 (disp_fence.c). */
    atomic_bool agent_release;

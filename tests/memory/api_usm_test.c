@@ -358,6 +358,58 @@ test_indirect(cl_program prog, cl_int *h, cl_int *d, cl_int *s)
    CHECK_EQ_INT(mem_free(ctx, counter), CL_SUCCESS);
 }
 
+/*
+ * In-order ordering behind a host-run copy: a copy that waits for a kernel of another queue
+ * runs on the host after its barrier packet retires, and the kernel after it on the same
+ * queue must not start before the copy is done (the barrier bit alone let it: it read the
+ * old last element of a 64 MiB copy).
+ */
+static void
+test_copy_then_kernel(cl_program prog)
+{
+   cl_int err;
+   const size_t n = (64u << 20) / sizeof(cl_int);
+   cl_int *src = malloc(n * sizeof(cl_int));
+   cl_int *dst = shared_alloc(ctx, device, NULL, n * sizeof(cl_int), 0, &err);
+   cl_int *out = shared_alloc(ctx, device, NULL, 2 * sizeof(cl_int), 0, &err);
+   cl_command_queue other = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
+   if (!src || !dst || !out || !other) {
+      CHECK(!"allocations for the ordering test");
+      return;
+   }
+   cl_kernel mark = kernel(prog, "mark"), scale = kernel(prog, "scale");
+   for (int round = 0; round < 3; round++) {
+      for (size_t i = 0; i < n; i++)
+         src[i] = (cl_int)i + round;
+      dst[n - 1] = -1;
+      out[0] = -2;
+      /* a kernel on the other queue, which the copy waits for */
+      cl_int v = round;
+      set_arg_ptr(mark, 0, out + 1);
+      clSetKernelArg(mark, 1, sizeof(v), &v);
+      size_t one = 1;
+      cl_event kev;
+      CHECK_EQ_INT(clEnqueueNDRangeKernel(other, mark, 1, NULL, &one, NULL, 0, NULL, &kev),
+                   CL_SUCCESS);
+      CHECK_EQ_INT(memcpy_intel(q, CL_FALSE, dst, src, n * sizeof(cl_int), 1, &kev, NULL),
+                   CL_SUCCESS);
+      /* out[0] = dst[n - 1] * 3 + 1 */
+      set_arg_ptr(scale, 0, dst + n - 1);
+      set_arg_ptr(scale, 1, out);
+      CHECK_EQ_INT(clEnqueueNDRangeKernel(q, scale, 1, NULL, &one, NULL, 0, NULL, NULL),
+                   CL_SUCCESS);
+      CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+      CHECK_EQ_INT(out[0], ((cl_int)(n - 1) + round) * 3 + 1);
+      clReleaseEvent(kev);
+   }
+   clReleaseKernel(mark);
+   clReleaseKernel(scale);
+   clReleaseCommandQueue(other);
+   mem_free(ctx, dst);
+   mem_free(ctx, out);
+   free(src);
+}
+
 struct release_arg {
    cl_event ev;
    double delay;
@@ -563,6 +615,7 @@ main(int argc, char **argv)
       test_indirect(prog, h, d, s);
       test_command_errors(prog, h, d);
    }
+   test_copy_then_kernel(prog);
    test_blocking_free(prog);
    test_alloc_errors();
    CHECK_EQ_INT(mem_free(ctx, h), CL_SUCCESS);
