@@ -36,6 +36,7 @@ typedef enum icd_type {
    ICD_TYPE_KERNEL,
    ICD_TYPE_EVENT,
    ICD_TYPE_SAMPLER,
+   ICD_TYPE_SEMAPHORE, /* cl_khr_semaphore (dispatch/disp_semaphore.c) */
 } icd_type;
 
 /* Alive objects carry ICD_CHECK_WORD ^ type; destroy writes 0. */

@@ -79,6 +79,15 @@ static const struct {
 #undef USM
    { "clSetKernelArgDevicePointerEXT", (void *)comp_SetKernelArgDevicePointerEXT,
      "cl_ext_buffer_device_address" },
+#define SEMA "cl_khr_semaphore"
+   { "clCreateSemaphoreWithPropertiesKHR", (void *)disp_CreateSemaphoreWithPropertiesKHR, SEMA },
+   { "clEnqueueWaitSemaphoresKHR", (void *)disp_EnqueueWaitSemaphoresKHR, SEMA },
+   { "clEnqueueSignalSemaphoresKHR", (void *)disp_EnqueueSignalSemaphoresKHR, SEMA },
+   { "clGetSemaphoreInfoKHR", (void *)disp_GetSemaphoreInfoKHR, SEMA },
+   { "clRetainSemaphoreKHR", (void *)disp_RetainSemaphoreKHR, SEMA },
+   { "clReleaseSemaphoreKHR", (void *)disp_ReleaseSemaphoreKHR, SEMA },
+   { "clGetSemaphoreHandleForTypeKHR", (void *)disp_GetSemaphoreHandleForTypeKHR, SEMA },
+#undef SEMA
 };
 
 void *CL_API_CALL

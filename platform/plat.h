@@ -48,6 +48,13 @@ typedef clSetKernelArgDevicePointerEXT_t *clSetKernelArgDevicePointerEXT_fn;
 #define CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT 0x5002
 #endif
 
+/* cl_khr_semaphore 1.0.0's device list property (the registry's value; Debian's headers of
+ * 2023.04 name a provisional one). */
+#ifndef CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR
+#define CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR 0x2053
+#define CL_SEMAPHORE_DEVICE_HANDLE_LIST_END_KHR 0
+#endif
+
 /* ---- per-target capability record (conventions.md rule 15) -------------------------- */
 
 /*
