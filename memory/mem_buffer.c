@@ -288,6 +288,11 @@ mem_CreateBufferWithProperties(cl_context context, const cl_mem_properties *prop
    if (err != CL_SUCCESS)
       goto out;
    mem->device_address = device_address;
+   if (svm_host_ptr) {
+      /* The same storage for a USM allocation, which is no SVM pointer to the query. */
+      struct mem_alloc_info a;
+      mem->uses_svm_pointer = mem__alloc_lookup(ctx, host_ptr, &a) && a.kind == MEM_ALLOC_SVM;
+   }
    icd_set_errcode(errcode_ret, CL_SUCCESS);
    return mem_mem_to_handle(mem);
 

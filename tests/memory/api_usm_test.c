@@ -177,6 +177,20 @@ test_alloc_info(cl_int *h, cl_int *d, cl_int *s)
    CHECK_EQ_INT(mem_free(ctx, svm), CL_INVALID_VALUE); /* SVM is not USM */
    clSVMFree(ctx, svm);
 
+   /* a buffer over a host allocation uses it as its storage, and it is no SVM pointer */
+   cl_int err;
+   cl_mem over = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 64, h, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_bool uses_svm = CL_TRUE;
+   CHECK_EQ_INT(clGetMemObjectInfo(over, CL_MEM_USES_SVM_POINTER, sizeof(uses_svm), &uses_svm,
+                                   NULL), CL_SUCCESS);
+   CHECK_EQ_INT(uses_svm, CL_FALSE);
+   cl_int probe = 0x5a5a;
+   CHECK_EQ_INT(clEnqueueWriteBuffer(q, over, CL_TRUE, 0, sizeof(probe), &probe, 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(h[0], 0x5a5a);
+   clReleaseMemObject(over);
+
    cl_mem_alloc_flags_intel f = 1;
    size_t ret = 0;
    CHECK_EQ_INT(alloc_info(ctx, s, CL_MEM_ALLOC_FLAGS_INTEL, sizeof(f), &f, &ret), CL_SUCCESS);
