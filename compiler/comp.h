@@ -238,6 +238,12 @@ cl_int CL_API_CALL comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t
                                      const void *arg_value);
 cl_int CL_API_CALL comp_SetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
                                                const void *arg_value);
+/* cl_intel_unified_shared_memory, cl_ext_buffer_device_address (through
+ * clGetExtensionFunctionAddressForPlatform). */
+cl_int CL_API_CALL comp_SetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index,
+                                                    const void *arg_value);
+cl_int CL_API_CALL comp_SetKernelArgDevicePointerEXT(cl_kernel kernel, cl_uint arg_index,
+                                                     cl_ulong arg_value);
 cl_int CL_API_CALL comp_SetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
                                           size_t param_value_size, const void *param_value);
 cl_int CL_API_CALL comp_RetainKernel(cl_kernel kernel);

@@ -71,6 +71,7 @@ static const char usage[] =
  * sub-group extensions, ...) were undeclared, whatever -cl-std. */
 #define PLAT_ALWAYS 0u
 #define PLAT_CL20 0u
+#define PLAT_CL30 0u
 #define PLAT_IMAGES 0u
 #define PLAT_IL 1u
 static const struct {
@@ -85,6 +86,7 @@ static const struct {
 };
 #undef PLAT_IL
 #undef PLAT_IMAGES
+#undef PLAT_CL30
 #undef PLAT_CL20
 #undef PLAT_ALWAYS
 

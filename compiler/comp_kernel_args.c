@@ -7,10 +7,12 @@
  *
  * Values are stored raw (struct comp_kernel_arg_value): a cl_mem, cl_sampler or
  * cl_command_queue handle as given, by-value bytes, a __local size with a NULL value, or an
- * SVM pointer (`svm` set) written into the kernarg segment unchanged. Coarse-grained SVM
- * allocations are GPU-accessible from clSVMAlloc on (mem_svm.c), so pointers the kernel
- * finds inside SVM memory work without further action; the CL_KERNEL_EXEC_INFO_SVM_PTRS list
- * is kept (and cloned with the kernel) but nothing needs to be made resident from it.
+ * SVM, USM or device pointer (`svm` set: clSetKernelArgSVMPointer, clSetKernelArgMemPointerINTEL,
+ * clSetKernelArgDevicePointerEXT) written into the kernarg segment unchanged. SVM and USM
+ * allocations are GPU-accessible from their allocation on, and buffers from their creation
+ * (memory/), so pointers the kernel finds inside them work without further action; the
+ * pointer sets and indirect-access flags of clSetKernelExecInfo are kept (and cloned with
+ * the kernel) but nothing needs to be made resident from them.
  *
  * Validation sees the objects an argument names (memory objects, samplers, device queues,
  * which memory/ and dispatch/ own, modules above this one) as the application does: a handle
@@ -106,11 +108,6 @@ kernel_set_arg_raw(struct _cl_kernel *kernel, cl_uint index, size_t size, const 
    a->svm = false;
    return CL_SUCCESS;
 }
-
-#define KERNEL_OR_RETURN(k, handle)                                                          \
-   struct _cl_kernel *k = comp_kernel_from_handle(handle);                                  \
-   if (!k)                                                                                  \
-      return ICD_ERROR(CL_INVALID_KERNEL, "kernel %p is not an hsacl kernel", (void *)(handle));
 
 #define KERNEL_OR_RETURN(k, handle)                                                          \
    struct _cl_kernel *k = comp_kernel_from_handle(handle);                                  \
@@ -235,17 +232,22 @@ comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
    }
 }
 
-/*
- * §5.9.2. The argument must be a pointer to global or constant memory
- * (CL_INVALID_ARG_INDEX otherwise, as for clSetKernelArgDevicePointerEXT). Any value is
- * accepted: a pointer into an SVM allocation, or one the kernel does not dereference.
- * CL_INVALID_OPERATION (no device with SVM) cannot happen: every hsacl device has
- * coarse-grained buffer SVM.
- */
-cl_int CL_API_CALL
-comp_SetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg_value)
+/* True when a device of the kernel's context reports `extension`. */
+static bool
+context_has_extension(const struct _cl_kernel *k, const char *extension)
 {
-   KERNEL_OR_RETURN(k, kernel);
+   for (cl_uint i = 0; i < k->context->num_devices; i++) {
+      if (plat_device_has_extension(k->context->devices[i], extension))
+         return true;
+   }
+   return false;
+}
+
+/* Stores a raw pointer value for argument `arg_index`, a pointer to global or constant
+ * memory (CL_INVALID_ARG_INDEX otherwise). */
+static cl_int
+set_arg_pointer(struct _cl_kernel *k, cl_uint arg_index, const void *arg_value)
+{
    if (arg_index >= k->num_args)
       return ICD_ERROR(CL_INVALID_ARG_INDEX, "kernel %s has %u arguments, index %u", k->name,
                        k->num_args, arg_index);
@@ -261,45 +263,129 @@ comp_SetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg
 }
 
 /*
- * §5.9.3. CL_KERNEL_EXEC_INFO_SVM_PTRS replaces the set of SVM pointers the kernel may
- * reach indirectly (size 0 with NULL: the empty set); CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_
- * SYSTEM = CL_TRUE is CL_INVALID_OPERATION since no device has fine-grained system SVM.
- * Like clSetKernelArg, not thread safe on one kernel (Appendix A.2).
+ * §5.9.2. The argument must be a pointer to global or constant memory
+ * (CL_INVALID_ARG_INDEX otherwise, as for clSetKernelArgDevicePointerEXT). Any value is
+ * accepted: a pointer into an SVM allocation, or one the kernel does not dereference.
+ * CL_INVALID_OPERATION (no device with SVM) cannot happen: every hsacl device has
+ * coarse-grained buffer SVM.
+ */
+cl_int CL_API_CALL
+comp_SetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg_value)
+{
+   KERNEL_OR_RETURN(k, kernel);
+   return set_arg_pointer(k, arg_index, arg_value);
+}
+
+/* cl_intel_unified_shared_memory 1.1.0: any pointer value is valid (one the kernel does
+ * not dereference need not point anywhere), for an argument that is a pointer to global or
+ * constant memory. */
+cl_int CL_API_CALL
+comp_SetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const void *arg_value)
+{
+   KERNEL_OR_RETURN(k, kernel);
+   return set_arg_pointer(k, arg_index, arg_value);
+}
+
+/* cl_ext_buffer_device_address 1.0.2: a device address (of a buffer created with
+ * CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT, or any value the kernel does not dereference) for an
+ * argument that is a pointer to global memory. */
+cl_int CL_API_CALL
+comp_SetKernelArgDevicePointerEXT(cl_kernel kernel, cl_uint arg_index,
+                                  cl_ulong arg_value)
+{
+   KERNEL_OR_RETURN(k, kernel);
+   if (!context_has_extension(k, "cl_ext_buffer_device_address"))
+      return ICD_ERROR(CL_INVALID_OPERATION, "no device of the kernel's context supports "
+                       "cl_ext_buffer_device_address");
+   return set_arg_pointer(k, arg_index, (const void *)(uintptr_t)arg_value);
+}
+
+/* Replaces pointer set `set` with the param_value_size / sizeof(void *) pointers of
+ * `value` (the empty set when 0). */
+static cl_int
+set_pointer_list(struct _cl_kernel *k, int set, size_t param_value_size, const void *value)
+{
+   size_t n = param_value_size / sizeof(void *);
+   void **ptrs = NULL;
+   if (n) {
+      ptrs = icd_malloc(n * sizeof(*ptrs));
+      if (!ptrs)
+         return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "copying %zu pointers", n);
+      memcpy(ptrs, value, n * sizeof(*ptrs));
+   }
+   icd_free(k->ptrs[set]);
+   k->ptrs[set] = ptrs;
+   k->num_ptrs[set] = n;
+   return CL_SUCCESS;
+}
+
+/* The exec info a name sets: a pointer set, a flag, or neither (`set` -1, `flag` 0). */
+struct exec_info {
+   cl_kernel_exec_info name;
+   int set;
+   unsigned flag;
+   const char *extension; /* reported by a device of the context, or CL_INVALID_OPERATION */
+};
+
+static const struct exec_info exec_infos[] = {
+   { CL_KERNEL_EXEC_INFO_SVM_PTRS, COMP_PTRS_SVM, 0, NULL },
+   { CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, -1, 0, NULL },
+   { CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL, COMP_PTRS_USM, 0, "cl_intel_unified_shared_memory" },
+   { CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL, -1, 1u << 0,
+     "cl_intel_unified_shared_memory" },
+   { CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL, -1, 1u << 1,
+     "cl_intel_unified_shared_memory" },
+   { CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL, -1, 1u << 2,
+     "cl_intel_unified_shared_memory" },
+   { CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT, COMP_PTRS_DEVICE, 0, "cl_ext_buffer_device_address" },
+};
+
+/*
+ * §5.9.3. A pointer set (CL_KERNEL_EXEC_INFO_SVM_PTRS, _USM_PTRS_INTEL, _DEVICE_PTRS_EXT)
+ * replaces the kernel's previous one (size 0 with NULL: the empty set); a cl_bool
+ * (_SVM_FINE_GRAIN_SYSTEM, _INDIRECT_{HOST,DEVICE,SHARED}_ACCESS_INTEL) sets its flag.
+ * CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM = CL_TRUE is CL_INVALID_OPERATION since no
+ * device has fine-grained system SVM; the extensions' names are CL_INVALID_OPERATION where
+ * no device of the context reports the extension (USM: a device that reports it supports
+ * every kind of allocation the flags name). Like clSetKernelArg, not thread safe on one
+ * kernel (Appendix A.2).
  */
 cl_int CL_API_CALL
 comp_SetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
                        size_t param_value_size, const void *param_value)
 {
    KERNEL_OR_RETURN(k, kernel);
+   const struct exec_info *info = NULL;
+   for (size_t i = 0; i < sizeof(exec_infos) / sizeof(exec_infos[0]) && !info; i++) {
+      if (exec_infos[i].name == param_name)
+         info = &exec_infos[i];
+   }
+   if (!info)
+      return ICD_ERROR(CL_INVALID_VALUE, "param_name 0x%x is not a kernel exec info",
+                       (unsigned)param_name);
+   if (info->extension && !context_has_extension(k, info->extension))
+      return ICD_ERROR(CL_INVALID_OPERATION, "param_name 0x%x needs %s, which no device of the "
+                       "kernel's context supports", (unsigned)param_name, info->extension);
+   const bool is_bool = info->set < 0;
    const bool fgs = param_name == CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM;
    if (fgs && param_value && param_value_size == sizeof(cl_bool) &&
        *(const cl_bool *)param_value == CL_TRUE)
       return ICD_ERROR(CL_INVALID_OPERATION, "fine-grained system SVM is not supported");
-   if (param_name != CL_KERNEL_EXEC_INFO_SVM_PTRS && !fgs)
-      return ICD_ERROR(CL_INVALID_VALUE, "param_name 0x%x is not a kernel exec info",
-                       (unsigned)param_name);
    if (!param_value && param_value_size)
       return ICD_ERROR(CL_INVALID_VALUE, "param_value is NULL with param_value_size %zu",
                        param_value_size);
-   if (fgs ? (!param_value || param_value_size != sizeof(cl_bool))
-           : param_value_size % sizeof(void *) != 0)
+   if (is_bool ? (!param_value || param_value_size != sizeof(cl_bool))
+               : param_value_size % sizeof(void *) != 0)
       return ICD_ERROR(CL_INVALID_VALUE, "param_value_size %zu is invalid for 0x%x",
                        param_value_size, (unsigned)param_name);
 
-   if (fgs)
-      return CL_SUCCESS; /* CL_FALSE: what every kernel has */
-   size_t n = param_value_size / sizeof(void *);
-   void **ptrs = NULL;
-   if (n) {
-      ptrs = icd_malloc(n * sizeof(*ptrs));
-      if (!ptrs)
-         return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "copying %zu SVM pointers", n);
-      memcpy(ptrs, param_value, n * sizeof(*ptrs));
-   }
-   icd_free(k->svm_ptrs);
-   k->svm_ptrs = ptrs;
-   k->num_svm_ptrs = n;
-   return CL_SUCCESS;
+   if (!is_bool)
+      return set_pointer_list(k, info->set, param_value_size, param_value);
+   if (*(const cl_bool *)param_value)
+      k->indirect |= info->flag;
+   else
+      k->indirect &= ~info->flag;
+   return CL_SUCCESS; /* fine-grained system SVM CL_FALSE: what every kernel has */
 }
 
 cl_int
@@ -314,13 +400,12 @@ comp__kernel_args_copy(struct _cl_kernel *k, const struct _cl_kernel *src)
       }
       k->args[i].svm = a->svm;
    }
-   if (src->num_svm_ptrs) {
-      k->svm_ptrs = icd_malloc(src->num_svm_ptrs * sizeof(*k->svm_ptrs));
-      if (!k->svm_ptrs)
-         return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "copying %zu SVM pointers", src->num_svm_ptrs);
-      memcpy(k->svm_ptrs, src->svm_ptrs, src->num_svm_ptrs * sizeof(*k->svm_ptrs));
-      k->num_svm_ptrs = src->num_svm_ptrs;
+   for (int set = 0; set < COMP_PTR_SETS; set++) {
+      cl_int err = set_pointer_list(k, set, src->num_ptrs[set] * sizeof(void *), src->ptrs[set]);
+      if (err != CL_SUCCESS)
+         return err;
    }
+   k->indirect = src->indirect;
    return CL_SUCCESS;
 }
 
@@ -331,7 +416,9 @@ comp__kernel_args_finish(struct _cl_kernel *k)
       icd_free(k->args[i].value);
    icd_free(k->args);
    k->args = NULL;
-   icd_free(k->svm_ptrs);
-   k->svm_ptrs = NULL;
-   k->num_svm_ptrs = 0;
+   for (int set = 0; set < COMP_PTR_SETS; set++) {
+      icd_free(k->ptrs[set]);
+      k->ptrs[set] = NULL;
+      k->num_ptrs[set] = 0;
+   }
 }

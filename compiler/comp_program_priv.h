@@ -34,6 +34,9 @@ struct _cl_program {
 
 ICD_HEADER_FIRST(struct _cl_program);
 
+/* The pointer sets clSetKernelExecInfo keeps (struct _cl_kernel). */
+enum { COMP_PTRS_SVM, COMP_PTRS_USM, COMP_PTRS_DEVICE, COMP_PTR_SETS };
+
 struct _cl_kernel {
    struct icd_object obj;
    struct _cl_program *program;          /* internal reference */
@@ -51,10 +54,14 @@ struct _cl_kernel {
     * application's problem (OpenCL 3.0 API Appendix A.2); enqueue copies them. */
    struct comp_kernel_arg_value *args;
    cl_uint num_args;
-   /* clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS), as last given; kept and cloned, but
-    * nothing needs to be made resident from it (comp_kernel_args.c). */
-   void **svm_ptrs;
-   size_t num_svm_ptrs;
+   /* clSetKernelExecInfo's pointer sets (CL_KERNEL_EXEC_INFO_SVM_PTRS, _USM_PTRS_INTEL,
+    * _DEVICE_PTRS_EXT) and indirect-access flags (CL_KERNEL_EXEC_INFO_INDIRECT_*_INTEL,
+    * COMP_INDIRECT_* bits), as last given; kept and cloned, but nothing needs to be made
+    * resident from them: every allocation of the context is reachable by its kernels
+    * (comp_kernel_args.c). */
+   void **ptrs[COMP_PTR_SETS];
+   size_t num_ptrs[COMP_PTR_SETS];
+   unsigned indirect;
 };
 
 ICD_HEADER_FIRST(struct _cl_kernel);

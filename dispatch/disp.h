@@ -171,6 +171,33 @@ bool disp_queue_is_device_queue(const struct _cl_command_queue *q);
       return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl host "   \
                        "queue", (void *)(handle));
 
+/* Waits until every command enqueued so far on the host queues of `ctx` is complete
+ * (clFinish on each; clMemBlockingFreeINTEL). CL_INVALID_OPERATION on the completion
+ * thread, which would wait for itself. */
+cl_int disp_context_finish(const struct _cl_context *ctx);
+
+/* cl_khr_semaphore (disp_semaphore.c), through clGetExtensionFunctionAddressForPlatform. */
+cl_semaphore_khr CL_API_CALL disp_CreateSemaphoreWithPropertiesKHR(
+   cl_context context, const cl_semaphore_properties_khr *sema_props, cl_int *errcode_ret);
+cl_int CL_API_CALL disp_EnqueueWaitSemaphoresKHR(
+   cl_command_queue command_queue, cl_uint num_sema_objects, const cl_semaphore_khr *sema_objects,
+   const cl_semaphore_payload_khr *sema_payload_list, cl_uint num_events_in_wait_list,
+   const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL disp_EnqueueSignalSemaphoresKHR(
+   cl_command_queue command_queue, cl_uint num_sema_objects, const cl_semaphore_khr *sema_objects,
+   const cl_semaphore_payload_khr *sema_payload_list, cl_uint num_events_in_wait_list,
+   const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL disp_GetSemaphoreInfoKHR(cl_semaphore_khr sema_object,
+                                           cl_semaphore_info_khr param_name,
+                                           size_t param_value_size, void *param_value,
+                                           size_t *param_value_size_ret);
+cl_int CL_API_CALL disp_GetSemaphoreHandleForTypeKHR(
+   cl_semaphore_khr sema_object, cl_device_id device,
+   cl_external_semaphore_handle_type_khr handle_type, size_t handle_size, void *handle_ptr,
+   size_t *handle_size_ret);
+cl_int CL_API_CALL disp_RetainSemaphoreKHR(cl_semaphore_khr sema_object);
+cl_int CL_API_CALL disp_ReleaseSemaphoreKHR(cl_semaphore_khr sema_object);
+
 cl_int CL_API_CALL disp_Flush(cl_command_queue command_queue);
 cl_int CL_API_CALL disp_EnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
                                              cl_uint work_dim, const size_t *global_work_offset,

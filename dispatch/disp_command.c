@@ -437,7 +437,7 @@ submit_locked(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t *num_
     * under the submit lock, which orders the ring's writes and its replacement. */
    if (in_order && cmd->uses_aql && cmd->prev && num_deps &&
        deps[num_deps - 1].handle == cmd->prev->signal.handle && cmd->prev->aql_queue &&
-       cmd->prev->aql_queue == q->hsa_queue && !q->faulted)
+       cmd->prev->aql_queue == q->hsa_queue && cmd->prev->ring_orders && !q->faulted)
       num_deps--;
    /* Kernels of this device may have left what this command reads in the L2. */
    if (!cmd->uses_aql)
@@ -480,6 +480,10 @@ submit_locked(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t *num_
       }
       if (err == CL_SUCCESS && *in_ring) {
          ev->aql_queue = q->hsa_queue;
+         /* A host command's complete() (a copy, a semaphore's state) runs after its barrier
+          * packet retires: a successor ordered by the barrier bit alone would start before
+          * it. */
+         ev->ring_orders = !(cmd->kind == DISP_COMMAND_HOST && cmd->complete);
          /* From the list (held back until now) to the FIFO; both under submit_lock, which
           * the walkers of the two take too, so it is always on one of them. From the push
           * on the queue's handler may retire cmd (and free it): ev stays ours through the

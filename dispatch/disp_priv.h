@@ -38,6 +38,9 @@ struct _cl_event {
    /* The HSA queue whose packets signal completion (an in-order successor on the same
     * HSA queue is ordered by the barrier bit instead of a dependency); NULL otherwise. */
    hsa_queue_t *aql_queue;
+   /* The command is done when its packets are (no host step after them): only then may an
+    * in-order successor on aql_queue rely on the barrier bit (disp_command.c). */
+   bool ring_orders;
    /* The work ends in an agent-scope release (a kernel, or a marker after one): what it
     * wrote may still be in the device's L2 (disp_fence.c). */
    atomic_bool agent_release;
@@ -70,6 +73,7 @@ struct disp_kernarg_slot {
 struct _cl_command_queue {
    struct icd_object obj;
    struct _cl_context *context;  /* holds a reference */
+   struct _cl_command_queue *next_live; /* the process's queues (disp_queue.c, live_lock) */
    struct _cl_device_id *device;
    cl_command_queue_properties properties;
    cl_queue_properties *props;   /* as given to ...WithProperties, 0-terminated; or NULL */

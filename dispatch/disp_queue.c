@@ -186,6 +186,33 @@ disp__in_completion(void)
 
 static void queue_destroy_now(struct _cl_command_queue *q);
 
+/* Every queue of the process, for disp_context_finish. A queue is listed from creation
+ * until it is destroyed (no internal reference left: nothing outstanding). */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct _cl_command_queue *live_queues;
+
+static void
+live_add(struct _cl_command_queue *q)
+{
+   pthread_mutex_lock(&live_lock);
+   q->next_live = live_queues;
+   live_queues = q;
+   pthread_mutex_unlock(&live_lock);
+}
+
+static void
+live_remove(struct _cl_command_queue *q)
+{
+   pthread_mutex_lock(&live_lock);
+   for (struct _cl_command_queue **p = &live_queues; *p; p = &(*p)->next_live) {
+      if (*p == q) {
+         *p = q->next_live;
+         break;
+      }
+   }
+   pthread_mutex_unlock(&live_lock);
+}
+
 static void *
 queue_destroy_main(void *arg)
 {
@@ -215,6 +242,7 @@ queue_destroy(struct _cl_command_queue *q)
 static void
 queue_destroy_now(struct _cl_command_queue *q)
 {
+   live_remove(q);
    if (q->devq) {
       disp_devq_forget(q->devq);
       disp_devq_destroy(q->devq);
@@ -561,6 +589,7 @@ queue_create(struct _cl_context *ctx, struct _cl_device_id *dev,
    pthread_once(&clock_once, clock_calibrate);
    plat_context_retain_internal(ctx);
    q->context = ctx;
+   live_add(q);
    *out = q;
    return CL_SUCCESS;
 
@@ -805,13 +834,10 @@ disp_Flush(cl_command_queue command_queue)
    return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL
-disp_Finish(cl_command_queue command_queue)
+/* Waits for the queue's outstanding commands (clFinish's worker). */
+static cl_int
+queue_finish(struct _cl_command_queue *q)
 {
-   struct _cl_command_queue *q = disp_queue_from_handle(command_queue);
-   if (!q || q->devq)
-      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl host queue",
-                       (void *)command_queue);
    if (!atomic_load(&q->outstanding))
       return CL_SUCCESS;
    if (disp__in_completion())
@@ -827,4 +853,29 @@ disp_Finish(cl_command_queue command_queue)
    atomic_fetch_sub(&q->finish_waiters, 1);
    pthread_mutex_unlock(&q->lock);
    return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL
+disp_Finish(cl_command_queue command_queue)
+{
+   struct _cl_command_queue *q = disp_queue_from_handle(command_queue);
+   if (!q || q->devq)
+      return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl host queue",
+                       (void *)command_queue);
+   return queue_finish(q);
+}
+
+cl_int
+disp_context_finish(const struct _cl_context *ctx)
+{
+   cl_int err = CL_SUCCESS;
+   /* Under live_lock the listed queues cannot be destroyed; a queue being destroyed has
+    * nothing outstanding and is skipped by queue_finish. */
+   pthread_mutex_lock(&live_lock);
+   for (struct _cl_command_queue *q = live_queues; q && err == CL_SUCCESS; q = q->next_live) {
+      if (q->context == ctx && !q->devq)
+         err = queue_finish(q);
+   }
+   pthread_mutex_unlock(&live_lock);
+   return err;
 }

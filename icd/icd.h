@@ -38,6 +38,7 @@ typedef enum icd_type {
    ICD_TYPE_SAMPLER,
    ICD_TYPE_COMMAND_BUFFER, /* cl_khr_command_buffer (dispatch/disp_cmdbuf.c) */
    ICD_TYPE_MUTABLE_COMMAND,
+   ICD_TYPE_SEMAPHORE, /* cl_khr_semaphore (dispatch/disp_semaphore.c) */
 } icd_type;
 
 /* Alive objects carry ICD_CHECK_WORD ^ type; destroy writes 0. */

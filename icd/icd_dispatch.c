@@ -90,6 +90,31 @@ static const struct {
      "cl_khr_command_buffer_mutable_dispatch" },
    { "clRemapCommandBufferKHR", (void *)disp_RemapCommandBufferKHR,
      "cl_khr_command_buffer_multi_device" },
+#define USM "cl_intel_unified_shared_memory"
+   { "clHostMemAllocINTEL", (void *)mem_HostMemAllocINTEL, USM },
+   { "clDeviceMemAllocINTEL", (void *)mem_DeviceMemAllocINTEL, USM },
+   { "clSharedMemAllocINTEL", (void *)mem_SharedMemAllocINTEL, USM },
+   { "clMemFreeINTEL", (void *)mem_MemFreeINTEL, USM },
+   { "clMemBlockingFreeINTEL", (void *)mem_MemBlockingFreeINTEL, USM },
+   { "clGetMemAllocInfoINTEL", (void *)mem_GetMemAllocInfoINTEL, USM },
+   { "clSetKernelArgMemPointerINTEL", (void *)comp_SetKernelArgMemPointerINTEL, USM },
+   { "clEnqueueMemcpyINTEL", (void *)mem_EnqueueMemcpyINTEL, USM },
+   { "clEnqueueMemFillINTEL", (void *)mem_EnqueueMemFillINTEL, USM },
+   { "clEnqueueMemsetINTEL", (void *)mem_EnqueueMemsetINTEL, USM },
+   { "clEnqueueMigrateMemINTEL", (void *)mem_EnqueueMigrateMemINTEL, USM },
+   { "clEnqueueMemAdviseINTEL", (void *)mem_EnqueueMemAdviseINTEL, USM },
+#undef USM
+   { "clSetKernelArgDevicePointerEXT", (void *)comp_SetKernelArgDevicePointerEXT,
+     "cl_ext_buffer_device_address" },
+#define SEMA "cl_khr_semaphore"
+   { "clCreateSemaphoreWithPropertiesKHR", (void *)disp_CreateSemaphoreWithPropertiesKHR, SEMA },
+   { "clEnqueueWaitSemaphoresKHR", (void *)disp_EnqueueWaitSemaphoresKHR, SEMA },
+   { "clEnqueueSignalSemaphoresKHR", (void *)disp_EnqueueSignalSemaphoresKHR, SEMA },
+   { "clGetSemaphoreInfoKHR", (void *)disp_GetSemaphoreInfoKHR, SEMA },
+   { "clRetainSemaphoreKHR", (void *)disp_RetainSemaphoreKHR, SEMA },
+   { "clReleaseSemaphoreKHR", (void *)disp_ReleaseSemaphoreKHR, SEMA },
+   { "clGetSemaphoreHandleForTypeKHR", (void *)disp_GetSemaphoreHandleForTypeKHR, SEMA },
+#undef SEMA
 };
 
 void *CL_API_CALL

@@ -118,6 +118,9 @@ struct _cl_mem {
                               * ALLOC_HOST_PTR, SVM-backed); false: device-only memory,
                               * reach it only through HSA copies/fills */
    bool uses_svm_pointer;    /* CL_MEM_USES_SVM_POINTER */
+   bool device_address;      /* CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT = CL_TRUE (a sub-buffer:
+                              * its parent's): device_va is fixed for its lifetime and
+                              * CL_MEM_DEVICE_ADDRESS_EXT answers it */
    void *alloc_base;         /* what to free: pool allocation or locked host pointer;
                               * NULL for SVM-backed and sub-buffers */
    struct _cl_mem *parent;   /* a sub-buffer's buffer, the buffer or 2D image an image is
@@ -290,6 +293,44 @@ cl_int CL_API_CALL mem_EnqueueSVMMigrateMem(cl_command_queue command_queue,
                                             const size_t *sizes, cl_mem_migration_flags flags,
                                             cl_uint num_events_in_wait_list,
                                             const cl_event *event_wait_list, cl_event *event);
+
+/* Unified shared memory, cl_intel_unified_shared_memory (mem_usm.c, mem_usm_enqueue.c);
+ * reached through clGetExtensionFunctionAddressForPlatform. */
+void *CL_API_CALL mem_HostMemAllocINTEL(cl_context context,
+                                        const cl_mem_properties_intel *properties, size_t size,
+                                        cl_uint alignment, cl_int *errcode_ret);
+void *CL_API_CALL mem_DeviceMemAllocINTEL(cl_context context, cl_device_id device,
+                                          const cl_mem_properties_intel *properties,
+                                          size_t size, cl_uint alignment, cl_int *errcode_ret);
+void *CL_API_CALL mem_SharedMemAllocINTEL(cl_context context, cl_device_id device,
+                                          const cl_mem_properties_intel *properties,
+                                          size_t size, cl_uint alignment, cl_int *errcode_ret);
+cl_int CL_API_CALL mem_MemFreeINTEL(cl_context context, void *ptr);
+cl_int CL_API_CALL mem_MemBlockingFreeINTEL(cl_context context, void *ptr);
+cl_int CL_API_CALL mem_GetMemAllocInfoINTEL(cl_context context, const void *ptr,
+                                            cl_mem_info_intel param_name,
+                                            size_t param_value_size, void *param_value,
+                                            size_t *param_value_size_ret);
+cl_int CL_API_CALL mem_EnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking,
+                                          void *dst_ptr, const void *src_ptr, size_t size,
+                                          cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr,
+                                           const void *pattern, size_t pattern_size,
+                                           size_t size, cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr,
+                                          cl_int value, size_t size,
+                                          cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
+                                              size_t size, cl_mem_migration_flags flags,
+                                              cl_uint num_events_in_wait_list,
+                                              const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL mem_EnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr,
+                                             size_t size, cl_mem_advice_intel advice,
+                                             cl_uint num_events_in_wait_list,
+                                             const cl_event *event_wait_list, cl_event *event);
 
 /* Buffer commands (mem_transfer.c). */
 cl_int CL_API_CALL mem_EnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,

@@ -168,17 +168,42 @@ out_destroy:
    return err;
 }
 
-/* §5.2.1: a property list; no property name is defined for buffers in core OpenCL 3.0. */
+/*
+ * §5.2.1: a property list. Core OpenCL 3.0 defines no buffer property; cl_ext_buffer_device_address
+ * adds CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT (a cl_bool; CL_INVALID_OPERATION where no device of
+ * the context reports the extension). Every buffer already has one fixed address, the same
+ * on every device of the context (one allocation, each GPU granted access), so the property
+ * only makes CL_MEM_DEVICE_ADDRESS_EXT answer. *device_address gets its value.
+ */
 static cl_int
-check_properties(const cl_mem_properties *properties, size_t *num_out)
+check_properties(const struct _cl_context *ctx, const cl_mem_properties *properties,
+                 size_t *num_out, bool *device_address)
 {
    *num_out = 0;
+   *device_address = false;
    if (!properties)
       return CL_SUCCESS;
-   if (properties[0] != 0)
-      return ICD_ERROR(CL_INVALID_PROPERTY, "unsupported buffer property 0x%llx",
-                       (unsigned long long)properties[0]);
-   *num_out = 1;
+   bool seen = false;
+   size_t i = 0;
+   for (; properties[i]; i += 2) {
+      if (properties[i] != CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT)
+         return ICD_ERROR(CL_INVALID_PROPERTY, "unsupported buffer property 0x%llx",
+                          (unsigned long long)properties[i]);
+      if (seen)
+         return ICD_ERROR(CL_INVALID_PROPERTY, "CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT given twice");
+      seen = true;
+      if (properties[i + 1] != CL_TRUE && properties[i + 1] != CL_FALSE)
+         return ICD_ERROR(CL_INVALID_PROPERTY, "CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT = %llu is not "
+                          "a cl_bool", (unsigned long long)properties[i + 1]);
+      bool reported = false;
+      for (cl_uint d = 0; d < ctx->num_devices; d++)
+         reported |= plat_device_has_extension(ctx->devices[d], "cl_ext_buffer_device_address");
+      if (!reported)
+         return ICD_ERROR(CL_INVALID_OPERATION, "CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT: no device of "
+                          "the context supports cl_ext_buffer_device_address");
+      *device_address = properties[i + 1] == CL_TRUE;
+   }
+   *num_out = i + 1;
    return CL_SUCCESS;
 }
 
@@ -217,7 +242,8 @@ mem_CreateBufferWithProperties(cl_context context, const cl_mem_properties *prop
       err = ICD_ERROR(CL_INVALID_CONTEXT, "context %p is not an hsacl context", (void *)context);
       goto out;
    }
-   err = check_properties(properties, &num_props);
+   bool device_address;
+   err = check_properties(ctx, properties, &num_props, &device_address);
    if (err != CL_SUCCESS)
       goto out;
    err = check_buffer_flags(flags);
@@ -261,6 +287,12 @@ mem_CreateBufferWithProperties(cl_context context, const cl_mem_properties *prop
                             &mem);
    if (err != CL_SUCCESS)
       goto out;
+   mem->device_address = device_address;
+   if (svm_host_ptr) {
+      /* The same storage for a USM allocation, which is no SVM pointer to the query. */
+      struct mem_alloc_info a;
+      mem->uses_svm_pointer = mem__alloc_lookup(ctx, host_ptr, &a) && a.kind == MEM_ALLOC_SVM;
+   }
    icd_set_errcode(errcode_ret, CL_SUCCESS);
    return mem_mem_to_handle(mem);
 
@@ -307,6 +339,7 @@ mem_sub_buffer_create(struct _cl_mem *parent, cl_mem_flags flags, size_t origin,
    mem->host_ptr = parent->host_ptr ? (char *)parent->host_ptr + origin : NULL;
    mem->host_accessible = parent->host_accessible;
    mem->uses_svm_pointer = parent->uses_svm_pointer;
+   mem->device_address = parent->device_address; /* the parent's address + origin */
    *out = mem;
    return CL_SUCCESS;
 }

@@ -186,6 +186,19 @@ mem_GetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_s
    case CL_MEM_PROPERTIES:
       /* §5.5.2: size 0 when created without a property list. */
       return icd_get_info(mem->props, mem->num_props * sizeof(cl_mem_properties), pvs, pv, pvsr);
+   case CL_MEM_DEVICE_ADDRESS_EXT: {
+      /* cl_ext_buffer_device_address: one address per device of the context, in its order;
+       * every device reaches the one allocation at the same address. */
+      if (!mem->device_address)
+         return ICD_ERROR(CL_INVALID_OPERATION, "CL_MEM_DEVICE_ADDRESS_EXT of a memory object "
+                          "created without CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT");
+      cl_mem_device_address_ext addrs[MEM_MAX_AGENTS];
+      cl_uint n = mem->context->num_devices < MEM_MAX_AGENTS ? mem->context->num_devices
+                                                             : MEM_MAX_AGENTS;
+      for (cl_uint i = 0; i < n; i++)
+         addrs[i] = mem->device_va;
+      return icd_get_info(addrs, n * sizeof(addrs[0]), pvs, pv, pvsr);
+   }
    default:
       return ICD_ERROR(CL_INVALID_VALUE, "unknown memory object query 0x%x", (unsigned)param_name);
    }

@@ -34,6 +34,61 @@ cl_int mem__copy_to_device(struct _cl_device_id *dev, uint64_t device_va, const 
  */
 bool mem__hsa_host_memory(const void *host_ptr, size_t size, uint64_t *device_va);
 
+/* ---- the allocation registry: SVM and USM (mem_svm.c) ---- */
+
+/* What an entry of the registry is. */
+enum mem_alloc_kind {
+   MEM_ALLOC_SVM = 1,    /* clSVMAlloc, coarse- or fine-grained */
+   MEM_ALLOC_USM_HOST,   /* clHostMemAllocINTEL */
+   MEM_ALLOC_USM_DEVICE, /* clDeviceMemAllocINTEL */
+   MEM_ALLOC_USM_SHARED, /* clSharedMemAllocINTEL */
+};
+
+struct mem_alloc_info {
+   void *base;
+   size_t size;
+   enum mem_alloc_kind kind;
+   struct _cl_device_id *device; /* USM: the associated device, or NULL */
+   cl_bitfield flags;            /* USM: CL_MEM_ALLOC_FLAGS_INTEL */
+};
+
+/* The allocation of `ctx` that `ptr` points into (interior pointers too); false if none. */
+bool mem__alloc_lookup(struct _cl_context *ctx, const void *ptr, struct mem_alloc_info *out);
+
+/*
+ * Returns a new allocation of `ctx` in *out, registered as `kind` (associated device
+ * `assoc`, allocation flags `flags`). Fine-grained: `dev`'s system_pool with every GPU of
+ * the context granted access; else `dev`'s device_pool with the CPU agent and the context's
+ * GPUs granted access (the system_pool when the runtime refuses the CPU), counted in
+ * `dev`'s free memory. `alignment` a power of two up to 2 MiB; validated by the caller.
+ */
+cl_int mem__alloc_create(struct _cl_context *ctx, struct _cl_device_id *dev, size_t size,
+                         size_t alignment, bool fine, enum mem_alloc_kind kind,
+                         struct _cl_device_id *assoc, cl_bitfield flags, void **out);
+
+/* Frees the allocation of `ctx` based at `ptr` if it is of the family `usm` says (USM
+ * kinds, or SVM); CL_INVALID_VALUE otherwise. */
+cl_int mem__alloc_free(struct _cl_context *ctx, void *ptr, bool usm);
+
+/* ---- host-run commands over allocations (mem_svm_enqueue.c) ---- */
+
+/* CL_INVALID_CONTEXT when a valid event of the wait list is of another context than `q`. */
+cl_int mem__check_wait_list_context(const struct _cl_command_queue *q, cl_uint num_events,
+                                    const cl_event *wait_list);
+
+/* Enqueue a command of `type` that the host runs once its dependencies are complete:
+ * copy `size` bytes from `src` to `dst`; fill [dst, +size) with the pattern (copied now, at
+ * most 128 bytes); or only order. Inputs validated by the caller, wait list included. */
+cl_int mem__enqueue_host_copy(struct _cl_command_queue *q, cl_command_type type, void *dst,
+                              const void *src, size_t size, bool blocking, cl_uint num_events,
+                              const cl_event *wait_list, cl_event *event);
+cl_int mem__enqueue_host_fill(struct _cl_command_queue *q, cl_command_type type, void *dst,
+                              const void *pattern, size_t pattern_size, size_t size,
+                              cl_uint num_events, const cl_event *wait_list, cl_event *event);
+cl_int mem__enqueue_host_order(struct _cl_command_queue *q, cl_command_type type,
+                               bool blocking, cl_uint num_events, const cl_event *wait_list,
+                               cl_event *event);
+
 /* ---- every memory object (mem_object.c) ---- */
 
 /* A zeroed memory object (type CL_MEM_OBJECT_BUFFER) with one API and one internal

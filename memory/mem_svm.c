@@ -18,7 +18,10 @@
  * Table. One array for the process, sorted by base, under a reader/writer lock; each
  * entry names its context, so lookups are per context. An allocation holds an internal
  * reference on its context: the address range (and the context pointer in the entry)
- * cannot be reused while the allocation lives.
+ * cannot be reused while the allocation lives. The unified shared memory allocations of
+ * cl_intel_unified_shared_memory (mem_usm.c) are entries of the same table, tagged with
+ * their kind: one registry answers "which allocation is this pointer in" for SVM commands,
+ * USM commands, buffers over host pointers and clGetMemAllocInfoINTEL alike.
  */
 #include "memory/mem_priv.h"
 #include "runtime/rt.h"
@@ -35,12 +38,15 @@
 #define SVM_FLAGS (SVM_ACCESS_FLAGS | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS)
 
 struct svm_alloc {
-   uintptr_t base;          /* what clSVMAlloc returned */
+   uintptr_t base;          /* what clSVMAlloc (clXxxMemAllocINTEL) returned */
    size_t size;             /* what it was asked for */
    void *alloc_base;        /* what HSA returned (base rounded down to it, if over-aligned) */
    struct _cl_context *ctx; /* holds an internal reference */
    /* The device whose device_bytes_in_use counts the allocation (device pool), or NULL. */
    struct _cl_device_id *counted;
+   enum mem_alloc_kind kind;
+   struct _cl_device_id *device; /* USM: the associated device, or NULL */
+   cl_bitfield flags;            /* USM: CL_MEM_ALLOC_FLAGS_INTEL as given */
 };
 
 static pthread_rwlock_t svm_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -65,21 +71,34 @@ floor_locked(uintptr_t addr)
 }
 
 bool
-mem_svm_lookup(struct _cl_context *ctx, const void *ptr, void **base, size_t *size)
+mem__alloc_lookup(struct _cl_context *ctx, const void *ptr, struct mem_alloc_info *out)
 {
    uintptr_t addr = (uintptr_t)ptr;
    bool found = false;
    pthread_rwlock_rdlock(&svm_lock);
    ptrdiff_t i = floor_locked(addr);
    if (i >= 0 && svm_table[i].ctx == ctx && addr - svm_table[i].base < svm_table[i].size) {
-      if (base)
-         *base = (void *)svm_table[i].base;
-      if (size)
-         *size = svm_table[i].size;
+      const struct svm_alloc *a = &svm_table[i];
+      *out = (struct mem_alloc_info){ .base = (void *)a->base, .size = a->size,
+                                      .kind = a->kind, .device = a->device,
+                                      .flags = a->flags };
       found = true;
    }
    pthread_rwlock_unlock(&svm_lock);
    return found;
+}
+
+bool
+mem_svm_lookup(struct _cl_context *ctx, const void *ptr, void **base, size_t *size)
+{
+   struct mem_alloc_info a;
+   if (!mem__alloc_lookup(ctx, ptr, &a))
+      return false;
+   if (base)
+      *base = a.base;
+   if (size)
+      *size = a.size;
+   return true;
 }
 
 static cl_int
@@ -106,14 +125,16 @@ out_unlock:
    return err;
 }
 
-/* Removes the entry of `ctx` based at `ptr` into *out; false when there is none. */
+/* Removes the entry of `ctx` based at `ptr` into *out when `usm` says its family (SVM or
+ * USM); false when there is none. */
 static bool
-table_remove(struct _cl_context *ctx, void *ptr, struct svm_alloc *out)
+table_remove(struct _cl_context *ctx, void *ptr, bool usm, struct svm_alloc *out)
 {
    bool found = false;
    pthread_rwlock_wrlock(&svm_lock);
    ptrdiff_t i = floor_locked((uintptr_t)ptr);
-   if (i >= 0 && svm_table[i].base == (uintptr_t)ptr && svm_table[i].ctx == ctx) {
+   if (i >= 0 && svm_table[i].base == (uintptr_t)ptr && svm_table[i].ctx == ctx &&
+       (svm_table[i].kind != MEM_ALLOC_SVM) == usm) {
       *out = svm_table[i];
       memmove(&svm_table[i], &svm_table[i + 1], (svm_count - (size_t)i - 1) * sizeof(*svm_table));
       found = true;
@@ -171,10 +192,10 @@ pool_alignment(hsa_amd_memory_pool_t pool)
    return align;
 }
 
-/* Returns a new SVM allocation of `ctx`; inputs validated by the entry point. */
-static cl_int
-mem_svm_alloc(struct _cl_context *ctx, struct _cl_device_id *dev, size_t size, size_t alignment,
-              bool fine, void **out)
+cl_int
+mem__alloc_create(struct _cl_context *ctx, struct _cl_device_id *dev, size_t size,
+                  size_t alignment, bool fine, enum mem_alloc_kind kind,
+                  struct _cl_device_id *assoc, cl_bitfield flags, void **out)
 {
    /* Over-allocate only when the pool's own alignment is not enough. */
    size_t extra =
@@ -182,7 +203,8 @@ mem_svm_alloc(struct _cl_context *ctx, struct _cl_device_id *dev, size_t size, s
    if (size + extra < size)
       return ICD_ERROR(CL_INVALID_BUFFER_SIZE, "SVM size %zu with alignment %zu overflows",
                        size, alignment);
-   struct svm_alloc a = { .size = size, .ctx = ctx };
+   struct svm_alloc a = { .size = size, .ctx = ctx, .kind = kind, .device = assoc,
+                          .flags = flags };
    cl_int err = svm_pool_alloc(ctx, dev, size + extra, fine, &a.alloc_base, &a.counted);
    if (err != CL_SUCCESS)
       return err;
@@ -202,17 +224,23 @@ out_free:
 }
 
 cl_int
-mem_svm_free(struct _cl_context *ctx, void *ptr)
+mem__alloc_free(struct _cl_context *ctx, void *ptr, bool usm)
 {
    struct svm_alloc a;
-   if (!table_remove(ctx, ptr, &a))
-      return ICD_ERROR(CL_INVALID_VALUE, "%p is not an SVM allocation of context %p", ptr,
-                       (void *)ctx);
+   if (!table_remove(ctx, ptr, usm, &a))
+      return ICD_ERROR(CL_INVALID_VALUE, "%p is not %s allocation of context %p", ptr,
+                       usm ? "a unified shared memory" : "an SVM", (void *)ctx);
    rt_pool_free(a.alloc_base);
    if (a.counted)
       atomic_fetch_sub(&a.counted->device_bytes_in_use, a.size);
    plat_context_release_internal(a.ctx);
    return CL_SUCCESS;
+}
+
+cl_int
+mem_svm_free(struct _cl_context *ctx, void *ptr)
+{
+   return mem__alloc_free(ctx, ptr, false);
 }
 
 /*
@@ -269,8 +297,8 @@ mem_SVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint al
       return NULL;
    }
    void *ptr = NULL;
-   if (mem_svm_alloc(ctx, dev, size, alignment ? alignment : SVM_DEFAULT_ALIGNMENT, fine,
-                     &ptr) != CL_SUCCESS)
+   if (mem__alloc_create(ctx, dev, size, alignment ? alignment : SVM_DEFAULT_ALIGNMENT, fine,
+                         MEM_ALLOC_SVM, NULL, 0, &ptr) != CL_SUCCESS)
       return NULL;
    return ptr;
 }

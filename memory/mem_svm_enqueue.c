@@ -3,21 +3,23 @@
  * clEnqueueSVMMemFill, clEnqueueSVMMap, clEnqueueSVMUnmap and clEnqueueSVMMigrateMem
  * (OpenCL 3.0 API §5.6.2).
  *
- * Only coarse-grained buffer SVM exists here (mem_svm.c): every allocation is memory the
- * CPU agent was granted access to, at the address the GPU uses. The host therefore does
- * the work itself when the command runs: every command is a DISP_COMMAND_HOST command
- * whose complete() copies, fills or frees once its dependencies are done; the queue (and
- * the system-scope fences of the kernels before it) orders it against device work. Map
- * and unmap move no data and migrate has one device to migrate to: those only order.
+ * Every SVM allocation (mem_svm.c), coarse- or fine-grained, is memory the CPU agent was
+ * granted access to, at the address the GPU uses. The host therefore does the work itself
+ * when the command runs: every command is a DISP_COMMAND_HOST command whose complete()
+ * copies, fills or frees once its dependencies are done; the queue (and the system-scope
+ * fences of the kernels before it) orders it against device work. Map and unmap move no
+ * data and migrate has one device to migrate to: those only order. The unified shared
+ * memory commands (mem_usm_enqueue.c) are the same host commands (mem__enqueue_host_*).
  *
  * Host memory is copied from and to as well (clEnqueueSVMMemcpy accepts either side as
  * "host or SVM memory"); fill, map, unmap and migrate need an SVM allocation of the
  * queue's context, since fine-grained system SVM is not supported.
  */
-#include "memory/mem.h"
+#include "memory/mem_priv.h"
 #include "dispatch/disp.h"
 #include "platform/plat.h"
 
+#include <assert.h>
 #include <string.h>
 
 enum svm_op { SVM_OP_FREE, SVM_OP_MEMCPY, SVM_OP_FILL, SVM_OP_ORDER };
@@ -109,6 +111,54 @@ svm_command_create(struct _cl_command_queue *q, cl_command_type type, enum svm_o
    return CL_SUCCESS;
 }
 
+/* ---- host-run commands, shared with the USM commands (mem_usm_enqueue.c) ---------- */
+
+cl_int
+mem__enqueue_host_copy(struct _cl_command_queue *q, cl_command_type type, void *dst,
+                       const void *src, size_t size, bool blocking, cl_uint num_events,
+                       const cl_event *wait_list, cl_event *event)
+{
+   struct disp_command *cmd;
+   struct svm_cmd *s;
+   cl_int err = svm_command_create(q, type, SVM_OP_MEMCPY, num_events, wait_list, &cmd, &s);
+   if (err != CL_SUCCESS)
+      return err;
+   s->dst = dst;
+   s->src = src;
+   s->size = size;
+   return disp_command_enqueue(cmd, event, blocking);
+}
+
+cl_int
+mem__enqueue_host_fill(struct _cl_command_queue *q, cl_command_type type, void *dst,
+                       const void *pattern, size_t pattern_size, size_t size,
+                       cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+   assert(pattern_size <= sizeof(((struct svm_cmd *)0)->pattern));
+   struct disp_command *cmd;
+   struct svm_cmd *s;
+   cl_int err = svm_command_create(q, type, SVM_OP_FILL, num_events, wait_list, &cmd, &s);
+   if (err != CL_SUCCESS)
+      return err;
+   s->dst = dst;
+   s->size = size;
+   memcpy(s->pattern, pattern, pattern_size);
+   s->pattern_size = pattern_size;
+   return disp_command_enqueue(cmd, event, false);
+}
+
+cl_int
+mem__enqueue_host_order(struct _cl_command_queue *q, cl_command_type type, bool blocking,
+                        cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+   struct disp_command *cmd;
+   struct svm_cmd *s;
+   cl_int err = svm_command_create(q, type, SVM_OP_ORDER, num_events, wait_list, &cmd, &s);
+   if (err != CL_SUCCESS)
+      return err;
+   return disp_command_enqueue(cmd, event, blocking);
+}
+
 /* ---- validation helpers ------------------------------------------------------------- */
 
 /*
@@ -117,8 +167,8 @@ svm_command_create(struct _cl_command_queue *q, cl_command_type type, enum svm_o
  * after it, so the context is checked on its own first; disp_validate_wait_list() does the
  * rest later.
  */
-static cl_int
-check_wait_list_context(const struct _cl_command_queue *q, cl_uint num_events,
+cl_int
+mem__check_wait_list_context(const struct _cl_command_queue *q, cl_uint num_events,
                         const cl_event *wait_list)
 {
    if (!wait_list)
@@ -218,7 +268,7 @@ mem_EnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void
                      const cl_event *event_wait_list, cl_event *event)
 {
    QUEUE_OR_RETURN(q, command_queue);
-   cl_int err = check_wait_list_context(q, num_events_in_wait_list, event_wait_list);
+   cl_int err = mem__check_wait_list_context(q, num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
    if (!dst_ptr || !src_ptr)
@@ -242,16 +292,8 @@ mem_EnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void
       return ICD_ERROR(CL_MEM_COPY_OVERLAP, "[%p, +%zu) and [%p, +%zu) overlap", dst_ptr, size,
                        (void *)src_ptr, size);
 
-   struct disp_command *cmd;
-   struct svm_cmd *s;
-   err = svm_command_create(q, CL_COMMAND_SVM_MEMCPY, SVM_OP_MEMCPY, num_events_in_wait_list,
-                            event_wait_list, &cmd, &s);
-   if (err != CL_SUCCESS)
-      return err;
-   s->dst = dst_ptr;
-   s->src = src_ptr;
-   s->size = size;
-   return disp_command_enqueue(cmd, event, blocking_copy);
+   return mem__enqueue_host_copy(q, CL_COMMAND_SVM_MEMCPY, dst_ptr, src_ptr, size,
+                                 blocking_copy, num_events_in_wait_list, event_wait_list, event);
 }
 
 /* ---- clEnqueueSVMMemFill ------------------------------------------------------------ */
@@ -263,7 +305,7 @@ mem_EnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void 
                       const cl_event *event_wait_list, cl_event *event)
 {
    QUEUE_OR_RETURN(q, command_queue);
-   cl_int err = check_wait_list_context(q, num_events_in_wait_list, event_wait_list);
+   cl_int err = mem__check_wait_list_context(q, num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
    if (!svm_ptr)
@@ -286,17 +328,8 @@ mem_EnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void 
    if (err != CL_SUCCESS)
       return err;
 
-   struct disp_command *cmd;
-   struct svm_cmd *s;
-   err = svm_command_create(q, CL_COMMAND_SVM_MEMFILL, SVM_OP_FILL, num_events_in_wait_list,
-                            event_wait_list, &cmd, &s);
-   if (err != CL_SUCCESS)
-      return err;
-   s->dst = svm_ptr;
-   s->size = size;
-   memcpy(s->pattern, pattern, pattern_size);
-   s->pattern_size = pattern_size;
-   return disp_command_enqueue(cmd, event, false);
+   return mem__enqueue_host_fill(q, CL_COMMAND_SVM_MEMFILL, svm_ptr, pattern, pattern_size, size,
+                                 num_events_in_wait_list, event_wait_list, event);
 }
 
 /* ---- clEnqueueSVMMap / clEnqueueSVMUnmap -------------------------------------------- */
@@ -312,7 +345,7 @@ mem_EnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_f
                   const cl_event *event_wait_list, cl_event *event)
 {
    QUEUE_OR_RETURN(q, command_queue);
-   cl_int err = check_wait_list_context(q, num_events_in_wait_list, event_wait_list);
+   cl_int err = mem__check_wait_list_context(q, num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
    if (!svm_ptr)
@@ -332,13 +365,8 @@ mem_EnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_f
    if (err != CL_SUCCESS)
       return err;
 
-   struct disp_command *cmd;
-   struct svm_cmd *s;
-   err = svm_command_create(q, CL_COMMAND_SVM_MAP, SVM_OP_ORDER, num_events_in_wait_list,
-                            event_wait_list, &cmd, &s);
-   if (err != CL_SUCCESS)
-      return err;
-   return disp_command_enqueue(cmd, event, blocking_map);
+   return mem__enqueue_host_order(q, CL_COMMAND_SVM_MAP, blocking_map, num_events_in_wait_list,
+                                  event_wait_list, event);
 }
 
 /* §5.6.2. Nothing to write back (see clEnqueueSVMMap); svm_ptr must be in an SVM
@@ -349,7 +377,7 @@ mem_EnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
                     cl_event *event)
 {
    QUEUE_OR_RETURN(q, command_queue);
-   cl_int err = check_wait_list_context(q, num_events_in_wait_list, event_wait_list);
+   cl_int err = mem__check_wait_list_context(q, num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
    if (!svm_ptr)
@@ -361,13 +389,8 @@ mem_EnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
    if (err != CL_SUCCESS)
       return err;
 
-   struct disp_command *cmd;
-   struct svm_cmd *s;
-   err = svm_command_create(q, CL_COMMAND_SVM_UNMAP, SVM_OP_ORDER, num_events_in_wait_list,
-                            event_wait_list, &cmd, &s);
-   if (err != CL_SUCCESS)
-      return err;
-   return disp_command_enqueue(cmd, event, false);
+   return mem__enqueue_host_order(q, CL_COMMAND_SVM_UNMAP, false, num_events_in_wait_list,
+                                  event_wait_list, event);
 }
 
 /* ---- clEnqueueSVMMigrateMem --------------------------------------------------------- */
@@ -384,7 +407,7 @@ mem_EnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointer
                          const cl_event *event_wait_list, cl_event *event)
 {
    QUEUE_OR_RETURN(q, command_queue);
-   cl_int err = check_wait_list_context(q, num_events_in_wait_list, event_wait_list);
+   cl_int err = mem__check_wait_list_context(q, num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
    if (num_svm_pointers == 0 || !svm_pointers)
@@ -404,11 +427,6 @@ mem_EnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointer
    if (err != CL_SUCCESS)
       return err;
 
-   struct disp_command *cmd;
-   struct svm_cmd *s;
-   err = svm_command_create(q, CL_COMMAND_SVM_MIGRATE_MEM, SVM_OP_ORDER,
-                            num_events_in_wait_list, event_wait_list, &cmd, &s);
-   if (err != CL_SUCCESS)
-      return err;
-   return disp_command_enqueue(cmd, event, false);
+   return mem__enqueue_host_order(q, CL_COMMAND_SVM_MIGRATE_MEM, false, num_events_in_wait_list,
+                                  event_wait_list, event);
 }

@@ -36,6 +36,25 @@ typedef cl_bitfield cl_device_kernel_clock_capabilities_khr;
 #define CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR (1 << 2)
 #endif
 
+/* cl_ext_buffer_device_address 1.0.2 (the registry's values): Debian's OpenCL headers
+ * (2023.04) predate it. */
+#ifndef CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT
+typedef cl_ulong cl_mem_device_address_ext;
+typedef cl_int CL_API_CALL clSetKernelArgDevicePointerEXT_t(cl_kernel kernel, cl_uint arg_index,
+                                                            cl_mem_device_address_ext arg_value);
+typedef clSetKernelArgDevicePointerEXT_t *clSetKernelArgDevicePointerEXT_fn;
+#define CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT 0x5000
+#define CL_MEM_DEVICE_ADDRESS_EXT 0x5001
+#define CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT 0x5002
+#endif
+
+/* cl_khr_semaphore 1.0.0's device list property (the registry's value; Debian's headers of
+ * 2023.04 name a provisional one). */
+#ifndef CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR
+#define CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR 0x2053
+#define CL_SEMAPHORE_DEVICE_HANDLE_LIST_END_KHR 0
+#endif
+
 /* ---- per-target capability record (conventions.md rule 15) -------------------------- */
 
 /*
@@ -285,6 +304,10 @@ void *plat_device_slot(const struct _cl_device_id *dev, enum plat_device_slot sl
  * it: coarse-grained buffers (device pool), and with a fine-grained system pool
  * fine-grained buffers with atomics; 0 in the 1.2 profile (SVM is OpenCL 2.0). */
 cl_device_svm_capabilities plat_device_svm_capabilities(const struct _cl_device_id *dev);
+/* cl_intel_unified_shared_memory: the capabilities CL_DEVICE_<param>_MEM_CAPABILITIES_INTEL
+ * reports for `param` (0 where the device does not report the extension); the USM
+ * allocators (memory/mem_usm.c) refuse what they make 0. */
+cl_bitfield plat_device_usm_capabilities(const struct _cl_device_id *dev, cl_device_info param);
 
 /* What the compiler enables for `dev` (-cl-ext), a NULL-terminated list (as
  * comp_build_desc::extensions takes it): the extensions the device reports

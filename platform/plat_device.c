@@ -336,6 +336,36 @@ plat_device_svm_capabilities(const struct _cl_device_id *dev)
    return caps;
 }
 
+/*
+ * Unified shared memory (memory/mem_usm.c). Host and shared allocations are the CPU agent's
+ * fine-grained system pool with every GPU of the context granted access, the memory
+ * fine-grained SVM uses: uncached on the GPU, so host and kernels (and other GPUs of the
+ * context) access and update it concurrently, atomics included (api_svm_fine checks it,
+ * across two GPUs too). Device allocations are the GPU's coarse-grained device pool: access
+ * and atomics from the device, nothing concurrent with the host, which is not to touch
+ * them. No system allocator's memory (malloc) is reachable by a kernel.
+ */
+cl_bitfield
+plat_device_usm_capabilities(const struct _cl_device_id *dev, cl_device_info param)
+{
+   const cl_bitfield all = CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL |
+                           CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL |
+                           CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ACCESS_INTEL |
+                           CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ATOMIC_ACCESS_INTEL;
+   if (!plat_device_has_extension(dev, "cl_intel_unified_shared_memory"))
+      return 0;
+   switch (param) {
+   case CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL:
+   case CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+   case CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+      return dev->has_system_pool ? all : 0;
+   case CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL:
+      return CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL | CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL;
+   default: /* CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL */
+      return 0;
+   }
+}
+
 /* ---- entry points ----------------------------------------------------------------- */
 
 static bool

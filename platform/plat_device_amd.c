@@ -211,6 +211,21 @@ plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_n
       if (!plat_device_has_extension(dev, "cl_khr_command_buffer_mutable_dispatch"))
          return false;
       SCALAR(cl_mutable_dispatch_fields_khr, ICD_CMDBUF_MUTABLE_CAPABILITIES);
+   /* ---- cl_intel_unified_shared_memory (where the device reports it) ---- */
+   case CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL:
+   case CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL:
+   case CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+   case CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+   case CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL:
+      if (!plat_device_has_extension(dev, "cl_intel_unified_shared_memory"))
+         return false;
+      SCALAR(cl_device_unified_shared_memory_capabilities_intel,
+             plat_device_usm_capabilities(dev, param_name));
+   /* ---- cl_khr_semaphore: binary semaphores (dispatch/disp_semaphore.c) ---- */
+   case CL_DEVICE_SEMAPHORE_TYPES_KHR:
+      if (!plat_device_has_extension(dev, "cl_khr_semaphore"))
+         return false;
+      SCALAR(cl_semaphore_type_khr, CL_SEMAPHORE_TYPE_BINARY_KHR);
    /* ---- cl_khr_pci_bus_info ---- */
    case CL_DEVICE_PCI_BUS_INFO_KHR: {
       cl_device_pci_bus_info_khr info = { dev->pci_domain, (dev->pci_bdf >> 8) & 0xff,

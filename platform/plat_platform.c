@@ -233,6 +233,13 @@ plat_GetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
                                     CL_COMMAND_BUFFER_PLATFORM_REMAP_QUEUES_KHR |
                                     CL_COMMAND_BUFFER_PLATFORM_AUTOMATIC_REMAP_KHR,
                                  param_value_size, param_value, param_value_size_ret);
+   case CL_PLATFORM_SEMAPHORE_TYPES_KHR:
+      /* cl_khr_semaphore: binary semaphores, where every device reports it. */
+      if (!plat_extension_reported("cl_khr_semaphore"))
+         return ICD_ERROR(CL_INVALID_VALUE, "CL_PLATFORM_SEMAPHORE_TYPES_KHR without "
+                          "cl_khr_semaphore");
+      return ICD_GET_INFO_SCALAR(cl_semaphore_type_khr, CL_SEMAPHORE_TYPE_BINARY_KHR,
+                                 param_value_size, param_value, param_value_size_ret);
    case CL_PLATFORM_ICD_SUFFIX_KHR:
       return icd_get_info_string(PLAT_ICD_SUFFIX, param_value_size, param_value,
                                  param_value_size_ret);

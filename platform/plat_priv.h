@@ -32,6 +32,7 @@ bool plat__device_info_image(const struct _cl_device_id *dev, cl_device_info par
 #define PLAT_CL20 1u   /* profiles with OpenCL C 2.0 */
 #define PLAT_IL 2u     /* profiles with IL programs, with the SPIR-V translator present */
 #define PLAT_IMAGES 4u /* devices with image support */
+#define PLAT_CL30 8u   /* profiles of OpenCL 3.0 and later (clCreateBufferWithProperties) */
 
 /* Builds dev->extensions, features and their strings (plat_device_ext.c): after
  * dev->image_support is known. CL_OUT_OF_HOST_MEMORY leaves nothing allocated. */
