@@ -63,6 +63,10 @@ static const dec_row rows_gfx906[] = {
 static const dec_row rows_gfx90a[] = {
 #include "sim_opcodes_gfx90a.def"
 };
+#define SIM_OPCODE(e, o, m) {SIM_ENC_##e, o, SIM_OP_##m},
+static const dec_row rows_gfx1030[] = {
+#include "sim_opcodes_gfx1030.def"
+};
 
 static const struct {
    const dec_row *rows;
@@ -70,6 +74,7 @@ static const struct {
 } dec_rows[SIM_TARGET_COUNT] = {
    [SIM_TARGET_GFX906] = {rows_gfx906, sizeof(rows_gfx906) / sizeof(rows_gfx906[0])},
    [SIM_TARGET_GFX90A] = {rows_gfx90a, sizeof(rows_gfx90a) / sizeof(rows_gfx90a[0])},
+   [SIM_TARGET_GFX1030] = {rows_gfx1030, sizeof(rows_gfx1030) / sizeof(rows_gfx1030[0])},
 };
 
 static void
