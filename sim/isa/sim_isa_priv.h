@@ -107,7 +107,13 @@ enum {
    SIM_IF_ACC = 1u << 13,
    /* gfx90a: SCC, the system-coherence cache bit of vector memory instructions. */
    SIM_IF_SCC = 1u << 14,
+   /* gfx10: DLC, the device-level-coherent cache bit of SMEM and vector memory. */
+   SIM_IF_DLC = 1u << 15,
 };
+
+/* sim_inst.dpp.ctrl of gfx10's DPP8 (src0 0xE9/0xEA; SIM_IF_DPP is set): beyond the 9-bit
+ * DPP_CTRL field, the lane selects are in dpp.sel8. */
+#define SIM_DPP_CTRL_DPP8 0x200u
 
 /* MIMG modifier bits (sim_inst.mimg.bits); GLC/SLC are SIM_IF_GLC/SIM_IF_SLC. */
 enum {
@@ -147,6 +153,8 @@ struct sim_inst {
       struct {
          uint16_t ctrl;
          uint8_t row_mask, bank_mask, bound_ctrl;
+         uint8_t fi;    /* gfx10 FI: read the source of inactive lanes too */
+         uint32_t sel8; /* DPP8: lane i of each eight reads lane sel8[3i+2:3i] of them */
       } dpp;
       struct {
          /* Data registers: VGPR rows, 256 + n for AGPR n (SIM_IF_ACC; vdst likewise). */
@@ -175,6 +183,12 @@ struct sim_inst {
          uint8_t srsrc, ssamp;  /* SGPR numbers of the T# (8 dwords) and S# (4 dwords) */
          uint8_t dmask;         /* DMASK[3:0] */
          uint8_t bits;          /* SIM_MIMG_* */
+         uint8_t dim : 3;       /* gfx10 DIM (SQ_RSRC_IMG_*); gfx9: 0 */
+         uint8_t nsa : 2;       /* gfx10 NSA: dwords of address bytes after the two words */
+         /* NSA: the address VGPRs after vaddr, one byte each (4 * nsa), not a contiguous
+          * tuple: the instruction's own bytes in the decoded code (kept in code memory so
+          * sim_inst stays 64 bytes), NULL without NSA. */
+         const uint8_t *nsa_addr;
       } mimg;
    };
    uint32_t raw[2];

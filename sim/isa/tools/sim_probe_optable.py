@@ -117,11 +117,11 @@ ENCODINGS = [
 # OFFSET and SOFFSET always present (SOFFSET 125, null, for none); VOP3 under 0x35 with a
 # 10-bit opcode (VOP2 at 256 + op, VOP1 at 384 + op) and VOP3 literals; VOP3P under 0x33; the
 # DS opcode in bits 25:18; FLAT/GLOBAL/SCRATCH with SADDR 125 for off; the MTBUF opcode in
-# bits 18:16 plus word-1 bit 21, a format in 25:19 (1: BUF_FMT_8_UNORM); MIMG's opcode bit 7
-# in bit 0. An encoding's
+# bits 18:16 plus word-1 bit 21, a format in 25:19 (1: BUF_FMT_8_UNORM); MUBUF's opcode bit
+# 7 in bit 25, MIMG's in bit 0. An encoding's
 # optional fifth entry gives the opcode bits of the second word.
 ENCODINGS_GFX10 = [e for e in ENCODINGS if e[0] in ("SOP2", "SOP1", "SOPC", "SOPP", "VOP2",
-                                                    "VOP1", "VOPC", "MUBUF")] + [
+                                                    "VOP1", "VOPC")] + [
     ("SOPK", 32, lambda n: 0xB0000000 | n << 23, [[0xB0040010], [0xB0040010, LIT],
                                                  [0xB0000000], [0xB0000000, LIT],
                                                  [0xB07D0000]]),
@@ -155,6 +155,8 @@ ENCODINGS_GFX10 = [e for e in ENCODINGS if e[0] in ("SOP2", "SOP1", "SOPC", "SOP
     ("MTBUF", 16, lambda n: 0xE8000000 | (n & 7) << 16,
      [[0xE8081000, 0x80000201], [0xE8081000, 0x80000202], [0xE8081000, 0x80000400]],
      lambda n: (n >> 3) << 21),
+    # MUBUF: opcode bit 7 in bit 25 (buffer_load_format_d16_* are 128..).
+    ("MUBUF", 256, lambda n: 0xE0000000 | (n & 0x7F) << 18 | (n >> 7) << 25, ENCODINGS[15][3]),
     # MIMG: opcode bit 7 in bit 0 (image_bvh*_intersect_ray, 230/231, read 11 or 12 address
     # VGPRs with R128 set).
     ("MIMG", 256, lambda n: 0xF0000000 | (n & 0x7F) << 18 | n >> 7,
