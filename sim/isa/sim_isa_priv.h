@@ -233,6 +233,12 @@ struct sim_wave {
    uint32_t nvgpr;
    uint32_t nagpr;
    const sim_target *target;
+   /* The wave's size (the kernel descriptor's choice on gfx10): a wave32 runs as a 64-lane
+    * row whose lanes 32-63 are always off. lane_mask has a bit per lane; EXEC_HI reads 0 in
+    * a wave32 and its writes are dropped, lane masks (VCC, v_cmp results, carries) are 32-bit
+    * SGPRs there: sim__vmask_read/write, sim__exec_write, SIM_VCC_LANES. */
+   uint8_t lanes;
+   uint64_t lane_mask;
    uint32_t scc;
    uint64_t pc;            /* next instruction while a handler runs */
    uint64_t inst_pc;       /* instruction being executed */
@@ -263,6 +269,10 @@ struct sim_wave {
 
 #define SIM_VCC(w) ((w)->s64[SIM_SRC_VCC / 2])
 #define SIM_EXEC(w) ((w)->s64[SIM_SRC_EXEC / 2])
+/* VCC as a lane mask: VCC_LO alone in a wave32 (for VCCZ and the branches). */
+#define SIM_VCC_LANES(w) (SIM_VCC(w) & (w)->lane_mask)
+/* EXEC = v, for the wave's lanes only. */
+#define sim__exec_write(w, v) (SIM_EXEC(w) = (v) & (w)->lane_mask)
 #define SIM_M0(w) ((w)->s[SIM_SRC_M0])
 
 /* Where a private-segment (scratch) address lands: every thread maps the same fake GPU
@@ -273,6 +283,9 @@ struct sim_wave {
 /* Allocations a host thread's waves resolved lately, most recent first. */
 #define SIM_XCACHE_N 4
 
+/* Waves a work-group may have: 1024 work-items in wave32s. */
+#define SIM_WG_MAX_WAVES 32
+
 struct sim_wg {
    sim_disp *disp;
    uint32_t id[3];          /* work-group id */
@@ -281,7 +294,8 @@ struct sim_wg {
    uint32_t lds_size;
    uint8_t *scratch;        /* nwaves * wave_scratch bytes at SIM_SCRATCH_VA */
    uint64_t scratch_size;
-   uint32_t scratch_slot[16]; /* the queue's scratch (sim_disp.qscratch): each wave's slot */
+   uint32_t scratch_slot[SIM_WG_MAX_WAVES]; /* the queue's scratch (sim_disp.qscratch): each
+                                             * wave's slot */
    uint32_t scratch_slots;    /* slots held */
    uint32_t nwaves;
    sim_wave *waves;
@@ -311,6 +325,7 @@ struct sim_disp {
    uint32_t nagpr;           /* gfx90a: AGPRs after COMPUTE_PGM_RSRC3.ACCUM_OFFSET */
    uint32_t rsrc3;
    const sim_target *target; /* the agent's */
+   uint32_t lanes;           /* wave size: 64, or 32 on gfx10 unless the descriptor asks 64 */
    uint32_t grid[3], wgsize[3], nwg[3];
    uint64_t nwg_total;
    uint32_t lds_size;
@@ -508,18 +523,26 @@ sim__sread64(const sim_wave *w, const sim_inst *in, unsigned code, int kind)
 }
 
 /* Scalar destination writes by operand code. Writes to constants are ignored. */
+/* Writes to 125 (gfx10's null; reserved on gfx9) are dropped, so null reads 0; EXEC_HI (127)
+ * keeps only the wave's lanes: nothing in a wave32. */
 static inline void
 sim__swrite32(sim_wave *w, unsigned code, uint32_t v)
 {
-   if (SIM_LIKELY(code < 128))
+   if (SIM_LIKELY(code < 125 || code == 126))
       w->s[code] = v;
+   else if (code == 127)
+      w->s[127] = v & (uint32_t)(w->lane_mask >> 32);
 }
 static inline void
 sim__swrite64(sim_wave *w, unsigned code, uint64_t v)
 {
-   if (SIM_LIKELY(code < 127)) {
+   if (SIM_LIKELY(code < 124)) {
       w->s[code] = (uint32_t)v;
       w->s[code + 1] = (uint32_t)(v >> 32);
+   } else if (code == 124) {
+      w->s[124] = (uint32_t)v;
+   } else if (code == 126) {
+      sim__exec_write(w, v);
    }
 }
 
@@ -604,6 +627,9 @@ void sim__vdst64(sim_wave *w, const sim_inst *in, const uint64_t *r);
 /* Writes a lane mask to the scalar destination: VCC for e32 forms and SDWA without sdst,
  * else in->sdst. Bits of inactive lanes are 0. */
 void sim__vmask_write(sim_wave *w, const sim_inst *in, uint64_t bits);
+/* A comparison's result: to its mask destination (VCC or SDST) and, for v_cmpx, EXEC; gfx10's
+ * v_cmpx writes EXEC only. */
+void sim__vcmp_write(sim_wave *w, const sim_inst *in, uint64_t bits, bool cmpx);
 /* Reads the carry-in / mask source: VCC for e32, else src[2] as a 64-bit SGPR pair. */
 uint64_t sim__vmask_read(sim_wave *w, const sim_inst *in, unsigned i);
 
@@ -1310,9 +1336,7 @@ sim__lanes_keep(void *d, const void *s, uint64_t m)
          c_[l] = (cmp) ? 1 : 0;                                                             \
       }                                                                                     \
       uint64_t bits = sim__lanes_pack(c_) & SIM_EXEC(w);                                    \
-      sim__vmask_write(w, in, bits);                                                        \
-      if (x)                                                                                \
-         SIM_EXEC(w) = bits;                                                                \
+      sim__vcmp_write(w, in, bits, x);                                                      \
    }
 
 #define SIM_VOPC_64(name, ty, vt, cmp, x)                                                   \
@@ -1329,9 +1353,7 @@ sim__lanes_keep(void *d, const void *s, uint64_t m)
          c_[l] = (cmp) ? 1 : 0;                                                             \
       }                                                                                     \
       uint64_t bits = sim__lanes_pack(c_) & SIM_EXEC(w);                                    \
-      sim__vmask_write(w, in, bits);                                                        \
-      if (x)                                                                                \
-         SIM_EXEC(w) = bits;                                                                \
+      sim__vcmp_write(w, in, bits, x);                                                      \
    }
 
 /* ---- Memory (sim_mem.c) ---------------------------------------------------------------- */

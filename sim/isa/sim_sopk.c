@@ -99,7 +99,7 @@ hwreg_get(const sim_wave *w, unsigned id)
    case 1:
       return mode_get(w);
    case 2: /* STATUS: SCC[0], EXECZ[9], VCCZ[10] */
-      return w->scc | (SIM_EXEC(w) == 0) << 9 | (SIM_VCC(w) == 0) << 10;
+      return w->scc | (SIM_EXEC(w) == 0) << 9 | (SIM_VCC_LANES(w) == 0) << 10;
    case 15: /* SH_MEM_BASES: PRIVATE_BASE[15:0], SHARED_BASE[31:16], the apertures' bits
              * 63:48 as amdkfd sets them; LLVM 15 builds gfx9 flat pointers from it. */
       return (uint32_t)(SIM_APERTURE_PRIVATE_BASE >> 48) |

@@ -274,6 +274,7 @@ main(int argc, char **argv)
    t_wavesync_tests();
    t_nan_tests();
    t_gfx90a_tests();
+   t_gfx1030_tests();
    if (t_failures) {
       fprintf(stderr, "%d check(s) failed\n", t_failures);
       return 1;

@@ -1,0 +1,191 @@
+/*
+ * gfx1030 (RDNA2) instruction tests: wave32 lane masks (32-bit VCC, v_cmp results, carries and
+ * EXEC; EXEC_HI and the null SGPR), the lane-count-dependent instructions (v_readlane,
+ * ds_bpermute), the gfx10 instructions (v_cmpx writing EXEC only, the renamed adds, v_fmamk,
+ * v_permlanex16, DPP8 and row_share, s_*_saveexec_b32) and a gfx10 literal in VOP3. A wave32
+ * test wave has lanes 32-63 off; results worked by hand in the comments.
+ */
+#include "sim_isa_test.h"
+
+static sim_wave *
+wave32(void)
+{
+   sim_wave *w = t_wave_target(sim__target(SIM_TARGET_GFX1030));
+   w->lanes = 32;
+   SIM_EXEC(w) = 0xFFFFFFFFull;
+   return w;
+}
+
+/* v1 = lane; v_cmp_gt_u32 vcc_lo, 5, v1: lanes 6..31 -> VCC_LO = 0xFFFFFFC0, VCC_HI kept;
+ * the e64 form into s10 leaves s11; v_cndmask reads s10 alone (s11 = -1 ignored);
+ * s_cbranch_vccz looks at VCC_LO only. */
+TEST(w32_compare_masks)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++)
+      w->v[1][l] = l;
+   w->s[107] = 0x12345678; /* VCC_HI */
+   w->s[11] = 0xFFFFFFFF;
+   CHECK_EQ(t_run(w, "v_cmp_gt_u32 vcc_lo, 5, v1\n"
+                     "v_cmp_lt_u32_e64 s10, v1, 3\n"
+                     "v_cndmask_b32_e64 v2, 10, 20, s10\n"
+                     "s_mov_b32 vcc_lo, 0\n"
+                     "s_cbranch_vccz skip\n"
+                     "v_mov_b32 v3, 1\n"
+                     "skip:\n"
+                     "s_nop 0"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[107], 0x12345678u);
+   CHECK_EQ(w->s[10], 0x7u);
+   CHECK_EQ(w->s[11], 0xFFFFFFFFu);
+   for (unsigned l = 0; l < 32; l++)
+      CHECK_EQ(w->v[2][l], l < 3 ? 20u : 10u);
+   CHECK_EQ(w->v[2][40], 0u); /* lane 40 is no lane of a wave32 */
+   CHECK_EQ(w->v[3][0], 0u);  /* VCC_LO = 0: branched, whatever VCC_HI holds */
+}
+
+/* The first comparison again, for its VCC: v_cmp_gt_u32 sets VCC_LO = 0xFFFFFFC0. */
+TEST(w32_vcc)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++)
+      w->v[1][l] = l;
+   CHECK_EQ(t_run(w, "v_cmp_lt_u32 vcc_lo, 5, v1"), SIM_FAULT_NONE);
+   CHECK_EQ(w->s[106], 0xFFFFFFC0u);
+   CHECK_EQ(w->s[107], 0u);
+}
+
+/* 64-bit adds through 32-bit carries: v[2:3] = 0xFFFFFFFF + lane, v[4:5] = 1 + 0:
+ * v_add_co_u32 v6, s12, v2, v4 carries out of lanes 0..31 (all wrap: 0xFFFFFFFF + lane + 1);
+ * v_add_co_ci_u32 v7, s13, v3, v5, s12 adds the carry: v7 = 0 + 0 + 1. */
+TEST(w32_carries)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[2][l] = 0xFFFFFFFFu - (l & 1);
+      w->v[3][l] = 0;
+      w->v[4][l] = 1;
+      w->v[5][l] = 0;
+   }
+   w->s[13] = 0xAAAAAAAA;
+   CHECK_EQ(t_run(w, "v_add_co_u32 v6, s12, v2, v4\n"
+                     "v_add_co_ci_u32_e64 v7, s14, v3, v5, s12\n"
+                     "v_add_co_ci_u32 v8, vcc_lo, 0, v3, vcc_lo"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[12], 0x55555555u); /* even lanes wrapped */
+   CHECK_EQ(w->s[13], 0xAAAAAAAAu); /* a 32-bit carry-out */
+   CHECK_EQ(w->s[14], 0u);
+   for (unsigned l = 0; l < 32; l++) {
+      CHECK_EQ(w->v[6][l], (l & 1) ? 0xFFFFFFFFu : 0u);
+      CHECK_EQ(w->v[7][l], (l & 1) ? 0u : 1u);
+   }
+}
+
+/* s_and_saveexec_b32 s20, s21 (s21 = 0xF0F0F0F0, EXEC_LO = 0xFFFF00FF): s20 = old EXEC_LO,
+ * EXEC_LO = 0xF0F000F0, SCC = 1; writes to EXEC_HI are dropped in a wave32; null reads 0
+ * and its writes vanish. */
+TEST(w32_exec)
+{
+   sim_wave *w = wave32();
+   SIM_EXEC(w) = 0xFFFF00FFull;
+   w->s[21] = 0xF0F0F0F0;
+   CHECK_EQ(t_run(w, "s_and_saveexec_b32 s20, s21\n"
+                     "s_mov_b32 exec_hi, -1\n"
+                     "s_mov_b32 null, 7\n"
+                     "s_add_u32 s22, null, 5\n"
+                     "v_mov_b32 v1, 9"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[20], 0xFFFF00FFu);
+   CHECK_EQ(SIM_EXEC(w), 0xF0F000F0ull);
+   CHECK_EQ(w->s[22], 5u);
+   CHECK_EQ(w->v[1][4], 9u);
+   CHECK_EQ(w->v[1][0], 0u);
+   CHECK_EQ(w->v[1][36], 0u);
+}
+
+/* gfx10's v_cmpx writes EXEC only: VCC keeps its value. */
+TEST(w32_cmpx)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++)
+      w->v[1][l] = l;
+   w->s[106] = 0x1234;
+   CHECK_EQ(t_run(w, "v_cmpx_gt_u32 8, v1"), SIM_FAULT_NONE);
+   CHECK_EQ(SIM_EXEC(w), 0xFFull);
+   CHECK_EQ(w->s[106], 0x1234u);
+}
+
+/* Lane indices modulo the wave size: v_readlane_b32 s2, v1, 33 reads lane 1;
+ * ds_bpermute_b32 with address 4 * (lane + 33) reads lane (lane + 1) % 32. */
+TEST(w32_lane_indices)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = 100 + l;
+      w->v[2][l] = 4 * (l + 33);
+   }
+   CHECK_EQ(t_run(w, "v_readlane_b32 s2, v1, 33\n"
+                     "ds_bpermute_b32 v3, v2, v1\n"
+                     "s_waitcnt lgkmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[2], 101u);
+   for (unsigned l = 0; l < 32; l++)
+      CHECK_EQ(w->v[3][l], 100 + (l + 1) % 32);
+}
+
+/* v_permlanex16_b32 v2, v1, s4, s5 with selects 0xFEDCBA98:0x76543210 (identity): lane i of
+ * a row reads lane i of the other row; DPP8 [7,6,5,4,3,2,1,0] reverses each eight lanes;
+ * row_share:3 gives every lane of a row its lane 3. */
+TEST(gfx10_lane_moves)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++)
+      w->v[1][l] = l;
+   w->s[4] = 0x76543210;
+   w->s[5] = 0xFEDCBA98;
+   CHECK_EQ(t_run(w, "v_permlanex16_b32 v2, v1, s4, s5\n"
+                     "v_mov_b32_dpp v3, v1 dpp8:[7,6,5,4,3,2,1,0]\n"
+                     "v_mov_b32_dpp v4, v1 row_share:3 row_mask:0xf bank_mask:0xf"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 32; l++) {
+      CHECK_EQ(w->v[2][l], l ^ 16);
+      CHECK_EQ(w->v[3][l], (l & ~7u) + 7 - (l & 7));
+      CHECK_EQ(w->v[4][l], (l & ~15u) + 3);
+   }
+}
+
+/* The renamed adds and the FMA with a constant: v_add_nc_u32 (no carry), v_sub_nc_u32,
+ * v_fmamk_f32 v4 = v1 * 2.5 + v2, v_fma_f32 with a VOP3 literal: 3 * 1.5 + 0.5. */
+TEST(gfx10_valu)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = t_u(2.0f);
+      w->v[2][l] = t_u(1.0f);
+      w->v[5][l] = 0xFFFFFFFF;
+      w->v[6][l] = 3;
+   }
+   CHECK_EQ(t_run(w, "v_fmamk_f32 v4, v1, 0x40200000, v2\n"
+                     "v_add_nc_u32 v7, v5, v6\n"
+                     "v_sub_nc_u32 v8, v6, v5\n"
+                     "v_mov_b32 v9, 0x40400000\n"
+                     "v_fma_f32 v10, v9, 0x3fc00000, 0.5"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[4][0], t_u(6.0f));
+   CHECK_EQ(w->v[7][5], 2u);
+   CHECK_EQ(w->v[8][5], 4u);
+   CHECK_EQ(w->v[10][31], t_u(5.0f));
+}
+
+void
+t_gfx1030_tests(void)
+{
+   RUN(w32_compare_masks);
+   RUN(w32_vcc);
+   RUN(w32_carries);
+   RUN(w32_exec);
+   RUN(w32_cmpx);
+   RUN(w32_lane_indices);
+   RUN(gfx10_lane_moves);
+   RUN(gfx10_valu);
+}
