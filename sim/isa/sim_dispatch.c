@@ -169,6 +169,7 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    w->target = d->target;
    w->lanes = (uint8_t)d->lanes;
    w->lane_mask = d->lanes == 64 ? ~0ull : 0xFFFFFFFFull;
+   w->flat_scratch = 0;
    w->scc = 0;
    w->pc = d->entry;
    w->status = SIM_WAVE_RUNNING;
@@ -198,11 +199,18 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
          w->s[n++] = d->qscratch->srd[i];
    } else if (k & KCP_PRIVATE_SEGMENT_BUFFER) {
       /* Scratch V#, as ROCr's InitScratchSRD builds it for GFX9: base = scratch window,
-       * SWIZZLE_ENABLE, ADD_TID_ENABLE, ELEMENT_SIZE = 4 bytes, INDEX_STRIDE = 64. */
+       * SWIZZLE_ENABLE, ADD_TID_ENABLE, ELEMENT_SIZE = 4 bytes, INDEX_STRIDE = 64; for
+       * GFX10 FORMAT = BUF_FMT_32_FLOAT, INDEX_STRIDE = the wave size, RESOURCE_LEVEL,
+       * OOB_SELECT = 3 (raw). */
       w->s[n++] = (uint32_t)SIM_SCRATCH_VA;
       w->s[n++] = (uint32_t)(SIM_SCRATCH_VA >> 32) | 1u << 31;
       w->s[n++] = (uint32_t)wg->scratch_size;
-      w->s[n++] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 4u << 15 | 1u << 19 | 3u << 21 | 1u << 23;
+      if (d->target->gfx_major >= 10)
+         w->s[n++] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 22u << 12 |
+                     (d->lanes == 32 ? 2u : 3u) << 21 | 1u << 23 | 1u << 24 | 3u << 28;
+      else
+         w->s[n++] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 4u << 15 | 1u << 19 | 3u << 21 |
+                     1u << 23;
    }
    if (k & KCP_DISPATCH_PTR) {
       w->s[n++] = (uint32_t)d->packet_va;

@@ -239,6 +239,9 @@ struct sim_wave {
     * SGPRs there: sim__vmask_read/write, sim__exec_write, SIM_VCC_LANES. */
    uint8_t lanes;
    uint64_t lane_mask;
+   /* gfx10's FLAT_SCRATCH, a hardware register (s_setreg HW_REG_FLAT_SCR_LO/HI); gfx9's is
+    * the SGPR pair 102-103: sim__flat_scratch. */
+   uint64_t flat_scratch;
    uint32_t scc;
    uint64_t pc;            /* next instruction while a handler runs */
    uint64_t inst_pc;       /* instruction being executed */
@@ -1368,10 +1371,17 @@ void *sim__flat_ptr(sim_wave *w, uint64_t addr, unsigned lane, uint32_t size, bo
 void *sim__lds_ptr(sim_wave *w, uint32_t addr, uint32_t size);
 /* Byte address within the wave's scratch window of private address `off` for `lane`
  * (swizzled: element size 4, index stride 64, [ISA] 9.x "Buffer addressing"). */
+/* The scratch base FLAT/SCRATCH instructions swizzle private addresses from. */
 static inline uint64_t
-sim__scratch_swizzle(uint64_t base, uint32_t off, unsigned lane)
+sim__flat_scratch(const sim_wave *w)
 {
-   return base + (uint64_t)(off >> 2) * 256 + lane * 4 + (off & 3);
+   return w->target->gfx_major >= 10 ? w->flat_scratch : w->s64[SIM_SRC_FLAT_SCRATCH / 2];
+}
+
+static inline uint64_t
+sim__scratch_swizzle(const sim_wave *w, uint32_t off, unsigned lane)
+{
+   return sim__flat_scratch(w) + (uint64_t)(off >> 2) * 4 * w->lanes + lane * 4 + (off & 3);
 }
 
 /* Vector memory engine shared by FLAT/GLOBAL/SCRATCH (sim_flat.c) and MUBUF

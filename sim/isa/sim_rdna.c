@@ -188,3 +188,50 @@ sim__op_buffer_gl0_inv(sim_wave *w, const sim_inst *in)
    sim__l1_invalidate(w);
 }
 NOP(buffer_gl1_inv)
+
+/* M0-relative VGPR moves (gfx10 has them instead of gfx9's s_set_gpr_idx), for the lanes of
+ * EXEC: v_movreld VGPR[D + M0] = S0; v_movrels VGPR[D] = VGPR[S0 + M0]; v_movrelsd
+ * VGPR[D + M0] = VGPR[S0 + M0]; v_movrelsd_2 VGPR[D + M0[25:16]] = VGPR[S0 + M0[9:0]].
+ * An index past the kernel's VGPRs faults as any VGPR past the allocation does. */
+static void
+movrel(sim_wave *w, const sim_inst *in, uint32_t src_add, uint32_t dst_add, bool src_vgpr)
+{
+   uint32_t t0[64];
+   const uint32_t *S;
+   if (src_vgpr) {
+      if (in->src[0] < SIM_SRC_VGPR) {
+         sim__fault_illegal(w, in, "v_movrels source is not a VGPR");
+         return;
+      }
+      S = sim__vrow(w, in, in->src[0] - SIM_SRC_VGPR + src_add);
+   } else {
+      S = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);
+   }
+   uint32_t *D = S ? sim__vrow(w, in, in->vdst + dst_add) : NULL;
+   if (!D)
+      return;
+   uint64_t m = SIM_EXEC(w);
+   for (unsigned l = 0; l < 64; l++)
+      if ((m >> l) & 1)
+         D[l] = S[l];
+}
+void
+sim__op_v_movreld_b32(sim_wave *w, const sim_inst *in)
+{
+   movrel(w, in, 0, SIM_M0(w), false);
+}
+void
+sim__op_v_movrels_b32(sim_wave *w, const sim_inst *in)
+{
+   movrel(w, in, SIM_M0(w), 0, true);
+}
+void
+sim__op_v_movrelsd_b32(sim_wave *w, const sim_inst *in)
+{
+   movrel(w, in, SIM_M0(w), SIM_M0(w), true);
+}
+void
+sim__op_v_movrelsd_2_b32(sim_wave *w, const sim_inst *in)
+{
+   movrel(w, in, SIM_M0(w) & 0x3FF, (SIM_M0(w) >> 16) & 0x3FF, true);
+}

@@ -177,9 +177,35 @@ TEST(gfx10_valu)
    CHECK_EQ(w->v[10][31], t_u(5.0f));
 }
 
+/* M0-relative moves: M0 = 2; v_movrels_b32 v10, v1 reads v3; v_movreld_b32 v20, v1 writes
+ * v22; gfx10's FLAT_SCRATCH is a hardware register: s_setreg/s_getreg FLAT_SCR_LO/HI. */
+TEST(gfx10_movrel_flat_scratch)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = 100 + l;
+      w->v[3][l] = 300 + l;
+   }
+   w->s[4] = 0x12345000;
+   w->s[5] = 0x7F;
+   CHECK_EQ(t_run(w, "s_mov_b32 m0, 2\n"
+                     "v_movrels_b32 v10, v1\n"
+                     "v_movreld_b32 v20, v1\n"
+                     "s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO), s4\n"
+                     "s_setreg_b32 hwreg(HW_REG_FLAT_SCR_HI), s5\n"
+                     "s_getreg_b32 s6, hwreg(HW_REG_FLAT_SCR_HI)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[10][7], 307u);
+   CHECK_EQ(w->v[22][7], 107u);
+   CHECK_EQ(w->v[20][7], 0u);
+   CHECK_EQ(w->flat_scratch, 0x7F12345000ull);
+   CHECK_EQ(w->s[6], 0x7Fu);
+}
+
 void
 t_gfx1030_tests(void)
 {
+   RUN(gfx10_movrel_flat_scratch);
    RUN(w32_compare_masks);
    RUN(w32_vcc);
    RUN(w32_carries);
