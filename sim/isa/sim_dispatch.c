@@ -812,7 +812,9 @@ sim__isa_dispatch_scratch(unsigned agent, sim_scratch *scratch,
 static void
 kd_registers(sim_disp *d)
 {
-   uint32_t total = ((d->rsrc1 & 0x3F) + 1) * d->target->vgpr_granule;
+   /* gfx10's granule is 8 VGPRs in wave32, 4 in wave64. */
+   uint32_t granule = d->target->gfx_major >= 10 && d->lanes == 64 ? 4 : d->target->vgpr_granule;
+   uint32_t total = ((d->rsrc1 & 0x3F) + 1) * granule;
    d->nvgpr = total;
    d->nagpr = 0;
    if (d->target->unified_agprs) {
@@ -870,7 +872,6 @@ sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
    memcpy(&d->rsrc3, d->kd + 44, 4);
    d->entry = packet->kernel_object + (uint64_t)entry_off;
    d->target = sim__isa_agent_target(agent);
-   kd_registers(d);
    d->nsgpr = 102;
    uint32_t priv_fixed, lds_fixed;
    memcpy(&lds_fixed, d->kd + 0, 4);
@@ -897,6 +898,7 @@ sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
    /* gfx10 runs wave32 when kernel_code_properties.ENABLE_WAVEFRONT_SIZE32 says so (the
     * compiler's default there), else wave64 (AMDGPUUsage "Kernel Descriptor"). */
    d->lanes = d->target->gfx_major >= 10 && (d->kcode & KCP_WAVEFRONT_SIZE32) ? 32 : 64;
+   kd_registers(d);
    d->grid[0] = packet->grid_size_x;
    d->grid[1] = packet->grid_size_y;
    d->grid[2] = packet->grid_size_z;
