@@ -926,8 +926,16 @@ sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
        * group whose waves cannot all be resident never starts on hardware: refused. SGPRs
        * (800 a SIMD, at most 112 a wave) and wave slots (10 a SIMD) fit 4 waves a SIMD. */
       uint32_t items = (uint32_t)d->wgsize[0] * d->wgsize[1] * d->wgsize[2];
-      uint32_t waves = (items + d->lanes - 1) / d->lanes, per_simd = (waves + 3) / 4;
-      uint32_t regs = d->nvgpr + d->nagpr, file = d->target->vgprs_max;
+      uint32_t simds = 4, file = d->target->vgprs_max;
+      if (d->target->gfx_major >= 10) {
+         /* RDNA: a SIMD32 has 1024 VGPRs a lane for wave32s, 512 for wave64s (a 128 KiB
+          * file); a work-group spreads over the 4 SIMDs of a work-group processor with
+          * COMPUTE_PGM_RSRC1.WGP_MODE (bit 29), over the 2 of a CU without it. */
+         simds = (d->rsrc1 >> 29) & 1 ? 4 : 2;
+         file = d->lanes == 32 ? 1024 : 512;
+      }
+      uint32_t waves = (items + d->lanes - 1) / d->lanes, per_simd = (waves + simds - 1) / simds;
+      uint32_t regs = d->nvgpr + d->nagpr;
       if (per_simd * regs > file) {
          char msg[160];
          snprintf(msg, sizeof(msg), "a work-group of %u waves needs %u VGPRs on a SIMD (%u "

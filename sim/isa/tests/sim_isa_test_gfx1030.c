@@ -202,9 +202,46 @@ TEST(gfx10_movrel_flat_scratch)
    CHECK_EQ(w->s[6], 0x7Fu);
 }
 
+/* Dispatches in wave32 (kernel_code_properties.ENABLE_WAVEFRONT_SIZE32): each work-item
+ * stores its lane in its wave (v_mbcnt_lo of -1), so work-item t of a 48-item group writes
+ * t % 32 (t % 64 in wave64), the second wave having 16 lanes. A 1024-item group of 120-VGPR
+ * wave32s fits a work-group processor's 4 SIMDs (8 waves a SIMD, 960 of 1024 VGPRs) with
+ * COMPUTE_PGM_RSRC1.WGP_MODE, not a CU's 2 (16 a SIMD). */
+TEST(gfx10_dispatch_wave32)
+{
+   wave32(); /* llvm-mc for gfx1030 */
+   sim__isa_agent_target_set(4, sim__target(SIM_TARGET_GFX1030));
+   uint32_t *out = t_alloc(1024 * 4, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint64_t *ka = t_alloc(8, SIM_ALLOC_READ);
+   *ka = (uint64_t)(uintptr_t)out;
+   for (unsigned i = 0; i < 1024; i++)
+      out[i] = 0xDEAD;
+   /* RSRC1: VGPRS = 1 (16), DX10_CLAMP, IEEE; RSRC2: 2 user SGPRs. */
+   uint32_t rsrc[3] = {1u | 1u << 21 | 1u << 23, 2u << 1, 0};
+   const uint16_t wg[3] = {48, 1, 1};
+   const char *src = "s_load_dwordx2 s[0:1], s[0:1], 0\n"
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "v_mbcnt_lo_u32_b32 v1, -1, 0\n"
+                     "v_lshlrev_b32 v2, 2, v0\n"
+                     "global_store_dword v2, v1, s[0:1]";
+   t_kcode_extra = 1u << 10;
+   CHECK_EQ(t_dispatch_kd(4, src, rsrc, wg, 1, ka), SIM_FAULT_NONE);
+   for (unsigned t = 0; t < 48; t++)
+      CHECK_EQ(out[t], t % 32);
+   CHECK_EQ(out[48], 0xDEADu);
+   const uint16_t big[3] = {1024, 1, 1};
+   rsrc[0] = 14u | 1u << 21 | 1u << 23 | 1u << 29; /* 120 VGPRs, WGP_MODE */
+   CHECK_EQ(t_dispatch_kd(4, src, rsrc, big, 1, ka), SIM_FAULT_NONE);
+   CHECK_EQ(out[1023], 31u);
+   rsrc[0] &= ~(1u << 29);
+   CHECK_EQ(t_dispatch_kd(4, src, rsrc, big, 1, ka), SIM_FAULT_OUT_OF_RESOURCES);
+   t_kcode_extra = 0;
+}
+
 void
 t_gfx1030_tests(void)
 {
+   RUN(gfx10_dispatch_wave32);
    RUN(gfx10_movrel_flat_scratch);
    RUN(w32_compare_masks);
    RUN(w32_vcc);
