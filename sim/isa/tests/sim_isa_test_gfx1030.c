@@ -204,7 +204,7 @@ TEST(gfx10_movrel_flat_scratch)
 
 /* Dispatches in wave32 (kernel_code_properties.ENABLE_WAVEFRONT_SIZE32): each work-item
  * stores its lane in its wave (v_mbcnt_lo of -1), so work-item t of a 48-item group writes
- * t % 32 (t % 64 in wave64), the second wave having 16 lanes. A 1024-item group of 120-VGPR
+ * t % 32, the second wave having 16 lanes; without the bit the group is one wave64. A 1024-item group of 120-VGPR
  * wave32s fits a work-group processor's 4 SIMDs (8 waves a SIMD, 960 of 1024 VGPRs) with
  * COMPUTE_PGM_RSRC1.WGP_MODE, not a CU's 2 (16 a SIMD). */
 TEST(gfx10_dispatch_wave32)
@@ -229,6 +229,12 @@ TEST(gfx10_dispatch_wave32)
    for (unsigned t = 0; t < 48; t++)
       CHECK_EQ(out[t], t % 32);
    CHECK_EQ(out[48], 0xDEADu);
+   /* Without the bit, a wave64: one wave of 48 lanes, where v_mbcnt_lo counts lanes 0-31. */
+   t_kcode_extra = 0;
+   CHECK_EQ(t_dispatch_kd(4, src, rsrc, wg, 1, ka), SIM_FAULT_NONE);
+   for (unsigned t = 0; t < 48; t++)
+      CHECK_EQ(out[t], t < 32 ? t : 32u);
+   t_kcode_extra = 1u << 10;
    const uint16_t big[3] = {1024, 1, 1};
    rsrc[0] = 14u | 1u << 21 | 1u << 23 | 1u << 29; /* 120 VGPRs, WGP_MODE */
    CHECK_EQ(t_dispatch_kd(4, src, rsrc, big, 1, ka), SIM_FAULT_NONE);
