@@ -29,6 +29,7 @@
 typedef enum sim_target_id {
    SIM_TARGET_GFX906 = 0, /* Vega 20 (GCN5): Radeon VII, MI50 */
    SIM_TARGET_GFX90A,     /* Aldebaran (CDNA2): MI210, MI250 */
+   SIM_TARGET_GFX1030,    /* Navi 21 (RDNA2): Radeon RX 6800/6900 */
    SIM_TARGET_COUNT
 } sim_target_id;
 
@@ -41,7 +42,8 @@ typedef struct sim_target {
    uint32_t gfx_target_version;
    uint32_t elf_mach;           /* EF_AMDGPU_MACH_AMDGCN_* of its code objects */
    bool sramecc;                /* the board's SRAM ECC setting, as isa_name says */
-   uint8_t wave_size;           /* lanes of a wave: 64 on gfx9 */
+   uint8_t gfx_major;           /* the generation, which picks the decoder's field layouts */
+   uint8_t wave_size;           /* lanes of a wave by default: 64 on gfx9, 32 on gfx10 */
    /* CDNA: a second register file of AGPRs (ACC VGPRs) per lane, unified with the VGPRs on
     * gfx90a: a kernel's AGPRs follow its VGPRs at COMPUTE_PGM_RSRC3.ACCUM_OFFSET. */
    bool agprs;
@@ -66,7 +68,7 @@ typedef struct sim_target {
 
 /* The description of target `id`. */
 const sim_target *sim__target(sim_target_id id);
-/* The target named `name` ("gfx906", "gfx90a"), or NULL. */
+/* The target named `name` ("gfx906", "gfx90a", "gfx1030"), or NULL. */
 const sim_target *sim__target_by_name(const char *name);
 /* The targets by name, comma-separated, for messages: "gfx906, gfx90a". */
 const char *sim__target_names(void);

@@ -3,7 +3,9 @@
  * One decoder for every target: per-target opcode tables (sim_opcodes_<target>.def, LLVM's
  * decoding of every opcode slot) and the gfx9 field layouts ([ISA] chapter 12 "Microcode
  * formats", Vega 7nm guide), with gfx90a's extra bits (the ACC bit of vector-memory data, SCC,
- * the VOP3P-MAI fields: AMD's "CDNA2" ISA guide, chapter 12, and LLVM's encodings). The
+ * the VOP3P-MAI fields: AMD's "CDNA2" ISA guide, chapter 12, and LLVM's encodings), and the
+ * gfx10 layouts (AMD's "RDNA2" ISA guide, chapter 13 "Microcode formats": SMEM, VOP3, VOP3P,
+ * DS, FLAT, MUBUF, MTBUF and MIMG moved fields or prefixes; DPP8; literals in VOP3). The
  * output, sim_inst, is the same for every target.
  */
 #include <pthread.h>
@@ -63,6 +65,10 @@ static const dec_row rows_gfx906[] = {
 static const dec_row rows_gfx90a[] = {
 #include "sim_opcodes_gfx90a.def"
 };
+#define SIM_OPCODE(e, o, m) {SIM_ENC_##e, o, SIM_OP_##m},
+static const dec_row rows_gfx1030[] = {
+#include "sim_opcodes_gfx1030.def"
+};
 
 static const struct {
    const dec_row *rows;
@@ -70,6 +76,7 @@ static const struct {
 } dec_rows[SIM_TARGET_COUNT] = {
    [SIM_TARGET_GFX906] = {rows_gfx906, sizeof(rows_gfx906) / sizeof(rows_gfx906[0])},
    [SIM_TARGET_GFX90A] = {rows_gfx90a, sizeof(rows_gfx90a) / sizeof(rows_gfx90a[0])},
+   [SIM_TARGET_GFX1030] = {rows_gfx1030, sizeof(rows_gfx1030) / sizeof(rows_gfx1030[0])},
 };
 
 static void
@@ -109,6 +116,9 @@ is_vop3b(unsigned op)
    case SIM_OP_v_div_scale_f64:
    case SIM_OP_v_mad_u64_u32:
    case SIM_OP_v_mad_i64_i32:
+   case SIM_OP_v_add_co_ci_u32:
+   case SIM_OP_v_sub_co_ci_u32:
+   case SIM_OP_v_subrev_co_ci_u32:
       return true;
    default:
       return false;
@@ -131,7 +141,7 @@ reserved_code(unsigned code)
 }
 
 static bool
-has_invalid_operand(const sim_inst *in)
+has_invalid_operand(const sim_inst *in, bool gfx10)
 {
    bool salu = in->enc == SIM_ENC_SOP1 || in->enc == SIM_ENC_SOP2 || in->enc == SIM_ENC_SOPC;
    bool vop3 = in->enc == SIM_ENC_VOP3 || in->enc == SIM_ENC_VOP3P;
@@ -142,10 +152,10 @@ has_invalid_operand(const sim_inst *in)
       if (reserved_code(c))
          return true;
       /* The SDWA/DPP markers name an operand only in a VOP1/VOP2/VOPC src0; LDS_DIRECT is a
-       * vector source; gfx9's VOP3 has no literal dword. */
+       * vector source; gfx9's VOP3 has no literal dword (gfx10's has). */
       if (salu && (c == SIM_SRC_SDWA || c == SIM_SRC_DPP || c == 254))
          return true;
-      if (vop3 && (c == SIM_SRC_SDWA || c == SIM_SRC_DPP || c == SIM_SRC_LITERAL))
+      if (vop3 && (c == SIM_SRC_SDWA || c == SIM_SRC_DPP || (c == SIM_SRC_LITERAL && !gfx10)))
          return true;
    }
    if ((in->enc == SIM_ENC_MUBUF || in->enc == SIM_ENC_MTBUF) && reserved_code(in->mem.soffset))
@@ -211,17 +221,39 @@ decode_dpp(sim_inst *in, uint32_t d1)
    in->dpp.bound_ctrl = (d1 >> 19) & 1;
    in->neg = ((d1 >> 20) & 1) | ((d1 >> 22) & 1) << 1;
    in->abs = ((d1 >> 21) & 1) | ((d1 >> 23) & 1) << 1;
+   in->dpp.fi = (d1 >> 18) & 1; /* gfx10; gfx9 leaves it zero */
    in->dpp.bank_mask = (d1 >> 24) & 0xF;
    in->dpp.row_mask = (d1 >> 28) & 0xF;
    in->slow_src = 1 | (in->neg | in->abs);
 }
 
-/* VOP1/VOP2/VOPC: src0 may announce an SDWA or DPP dword. */
+/* gfx10 DPP8 (src0 0xE9, or 0xEA with FI): the source VGPR and eight 3-bit lane selects. */
+static void
+decode_dpp8(sim_inst *in, uint32_t d1, bool fi)
+{
+   in->flags |= SIM_IF_DPP;
+   in->dpp.ctrl = SIM_DPP_CTRL_DPP8;
+   in->dpp.row_mask = in->dpp.bank_mask = 0xF; /* DPP8 has no masks: every lane writes */
+   in->src[0] = SIM_SRC_VGPR + (d1 & 0xFF);
+   in->dpp.sel8 = d1 >> 8;
+   in->dpp.fi = fi;
+   in->slow_src = 1;
+}
+
+/* VOP1/VOP2/VOPC: src0 may announce an SDWA, DPP or (gfx10) DPP8 dword. */
 static void
 decode_vop_e32(sim_inst *in, const uint32_t *p, size_t avail, sim_enc base, sim_enc sdwa,
-               sim_enc dpp)
+               sim_enc dpp, bool gfx10)
 {
    in->flags |= SIM_IF_E32 | SIM_IF_VALU;
+   if (gfx10 && (in->src[0] == 0xE9 || in->src[0] == 0xEA)) {
+      uint32_t d1 = avail >= 8 ? p[1] : 0;
+      in->size = 8;
+      in->raw[1] = d1;
+      in->enc = dpp;
+      decode_dpp8(in, d1, in->src[0] == 0xEA);
+      return;
+   }
    if (in->src[0] == SIM_SRC_SDWA || in->src[0] == SIM_SRC_DPP) {
       uint32_t d1 = avail >= 8 ? p[1] : 0;
       in->size = 8;
@@ -251,6 +283,190 @@ set_acc(sim_inst *in, bool acc, bool data1)
    in->vdst += 256;
 }
 
+/* gfx10 MTBUF FORMAT (one 7-bit field, BUF_FMT_*) as the DATA_FORMAT/NUM_FORMAT pair the
+ * gfx9 encoding and the handlers use (LLVM's gfx10 format table); 78 and up are invalid. */
+#define F(d, n) ((d) << 3 | (n))
+static const uint8_t gfx10_buf_format[78] = {
+   0, F(1, 0), F(1, 1), F(1, 2), F(1, 3), F(1, 4), F(1, 5), F(2, 0), F(2, 1), F(2, 2), F(2, 3),
+   F(2, 4), F(2, 5), F(2, 7), F(3, 0), F(3, 1), F(3, 2), F(3, 3), F(3, 4), F(3, 5), F(4, 4),
+   F(4, 5), F(4, 7), F(5, 0), F(5, 1), F(5, 2), F(5, 3), F(5, 4), F(5, 5), F(5, 7), F(6, 0),
+   F(6, 1), F(6, 2), F(6, 3), F(6, 4), F(6, 5), F(6, 7), F(7, 0), F(7, 1), F(7, 2), F(7, 3),
+   F(7, 4), F(7, 5), F(7, 7), F(8, 0), F(8, 1), F(8, 2), F(8, 3), F(8, 4), F(8, 5), F(9, 0),
+   F(9, 1), F(9, 2), F(9, 3), F(9, 4), F(9, 5), F(10, 0), F(10, 1), F(10, 2), F(10, 3),
+   F(10, 4), F(10, 5), F(11, 4), F(11, 5), F(11, 7), F(12, 0), F(12, 1), F(12, 2), F(12, 3),
+   F(12, 4), F(12, 5), F(12, 7), F(13, 4), F(13, 5), F(13, 7), F(14, 4), F(14, 5), F(14, 7),
+};
+#undef F
+
+/* VOP3/VOP3P on gfx10: a source code 255 reads a literal dword after the two words. */
+static void
+take_literal_vop3(sim_inst *in, const uint32_t *p, size_t avail)
+{
+   for (unsigned i = 0; i < 3; i++) {
+      if (in->src[i] == SIM_SRC_LITERAL) {
+         in->literal = avail >= 12 ? p[2] : 0;
+         in->size = 12;
+         return;
+      }
+   }
+}
+
+static void
+flag_if(sim_inst *in, uint32_t w, unsigned bit, uint32_t flag)
+{
+   if ((w >> bit) & 1)
+      in->flags |= flag;
+}
+
+/* The 64-bit encodings of gfx10 (RDNA2 ISA guide, chapter 13): returns the base encoding and
+ * stores the opcode number. The scalar and VOP1/VOP2/VOPC words are gfx9's. */
+static sim_enc
+decode_gfx10(sim_inst *in, const uint32_t *p, size_t avail, const uint16_t (*dec)[SIM_DEC_MAX],
+             unsigned *num)
+{
+   uint32_t w0 = p[0], w1 = avail >= 8 ? p[1] : 0;
+   switch (w0 >> 26) {
+   case 0x3D: /* SMEM: OFFSET (signed 21 bits) and SOFFSET (125, null: none) both present */
+      *num = (w0 >> 18) & 0xFF;
+      in->mem.sbase = (w0 & 0x3F) * 2;
+      in->vdst = (w0 >> 6) & 0x7F;
+      in->flags |= SIM_IF_SMEM_IMM;
+      in->imm = sext(w1 & 0x1FFFFF, 21);
+      if ((w1 >> 25) != 125) {
+         in->flags |= SIM_IF_SMEM_SOE;
+         in->mem.soffset = (w1 >> 25) & 0x7F;
+      }
+      flag_if(in, w0, 16, SIM_IF_GLC);
+      flag_if(in, w0, 14, SIM_IF_DLC);
+      return SIM_ENC_SMEM;
+   case 0x35: /* VOP3: 10-bit opcode (VOPC 0.., VOP2 256.., VOP1 384..) */
+   case 0x33: /* VOP3P */
+      in->flags |= SIM_IF_VOP3 | SIM_IF_VALU;
+      in->src[0] = w1 & 0x1FF;
+      in->src[1] = (w1 >> 9) & 0x1FF;
+      in->src[2] = (w1 >> 18) & 0x1FF;
+      in->neg = (w1 >> 29) & 7;
+      in->vdst = w0 & 0xFF;
+      in->clamp = (w0 >> 15) & 1;
+      take_literal_vop3(in, p, avail);
+      if ((w0 >> 26) == 0x33) {
+         *num = (w0 >> 16) & 0x7F;
+         in->neg_hi = (w0 >> 8) & 7;
+         in->op_sel = (w0 >> 11) & 7;
+         in->op_sel_hi = ((w1 >> 27) & 3) | ((w0 >> 14) & 1) << 2;
+         in->slow_src = 7;
+         return SIM_ENC_VOP3P;
+      }
+      *num = (w0 >> 16) & 0x3FF;
+      in->omod = (w1 >> 27) & 3;
+      if (is_vop3b(dec[SIM_ENC_VOP3][*num])) {
+         in->sdst = (w0 >> 8) & 0x7F;
+      } else {
+         in->abs = (w0 >> 8) & 7;
+         in->op_sel = (w0 >> 11) & 0xF;
+         if (*num < 256)
+            in->sdst = w0 & 0xFF; /* VOPC promoted: the mask result */
+      }
+      in->slow_src = in->abs | in->neg | (in->op_sel & 7);
+      return SIM_ENC_VOP3;
+   case 0x36: /* DS: GDS in bit 17, the opcode in 25:18 */
+      *num = (w0 >> 18) & 0xFF;
+      in->imm = w0 & 0xFF;
+      in->mem.offset1 = (w0 >> 8) & 0xFF;
+      flag_if(in, w0, 17, SIM_IF_GDS);
+      in->mem.addr = w1 & 0xFF;
+      in->mem.data0 = (w1 >> 8) & 0xFF;
+      in->mem.data1 = (w1 >> 16) & 0xFF;
+      in->vdst = (w1 >> 24) & 0xFF;
+      return SIM_ENC_DS;
+   case 0x37: { /* FLAT / SCRATCH / GLOBAL: 12-bit offset (FLAT: unsigned, as LLVM decodes
+                 * it), DLC in bit 12, SADDR null = off */
+      unsigned seg = (w0 >> 14) & 3;
+      *num = (w0 >> 18) & 0x7F;
+      in->imm = seg == 0 ? (int32_t)(w0 & 0xFFF) : sext(w0 & 0xFFF, 12);
+      flag_if(in, w0, 12, SIM_IF_DLC);
+      flag_if(in, w0, 13, SIM_IF_LDS);
+      flag_if(in, w0, 16, SIM_IF_GLC);
+      flag_if(in, w0, 17, SIM_IF_SLC);
+      in->mem.addr = w1 & 0xFF;
+      in->mem.data0 = (w1 >> 8) & 0xFF;
+      in->mem.saddr = (w1 >> 16) & 0x7F;
+      if (in->mem.saddr == 125)
+         in->mem.saddr = 0x7F; /* sim_inst's "off", as gfx9 encodes it */
+      in->vdst = (w1 >> 24) & 0xFF;
+      return seg == 0 ? SIM_ENC_FLAT : seg == 1 ? SIM_ENC_SCRATCH
+                                                : seg == 2 ? SIM_ENC_GLOBAL : SIM_ENC_UNKNOWN;
+   }
+   case 0x38: /* MUBUF: DLC in bit 15, SLC in word 1, opcode bit 7 in bit 25 */
+   case 0x3A: /* MTBUF: the opcode in 18:16 plus word-1 bit 21, FORMAT in 25:19 */
+      in->imm = w0 & 0xFFF;
+      flag_if(in, w0, 12, SIM_IF_OFFEN);
+      flag_if(in, w0, 13, SIM_IF_IDXEN);
+      flag_if(in, w0, 14, SIM_IF_GLC);
+      flag_if(in, w0, 15, SIM_IF_DLC);
+      flag_if(in, w1, 22, SIM_IF_SLC);
+      in->mem.addr = w1 & 0xFF;
+      in->mem.data0 = (w1 >> 8) & 0xFF;
+      in->vdst = in->mem.data0;
+      in->mem.srsrc = ((w1 >> 16) & 0x1F) * 4;
+      in->mem.soffset = (w1 >> 24) & 0xFF;
+      if (in->mem.soffset == SIM_SRC_LITERAL) { /* gfx10 reads a literal SOFFSET */
+         in->literal = avail >= 12 ? p[2] : 0;
+         in->size = 12;
+      }
+      if ((w0 >> 26) == 0x38) {
+         *num = ((w0 >> 18) & 0x7F) | ((w0 >> 25) & 1) << 7;
+         flag_if(in, w0, 16, SIM_IF_LDS);
+         return SIM_ENC_MUBUF;
+      } else {
+         unsigned fmt = (w0 >> 19) & 0x7F;
+         uint8_t f = fmt < sizeof(gfx10_buf_format) ? gfx10_buf_format[fmt] : 0;
+         *num = ((w0 >> 16) & 7) | ((w1 >> 21) & 1) << 3;
+         in->mem.dfmt = f >> 3;
+         in->mem.nfmt = f & 7;
+         return SIM_ENC_MTBUF;
+      }
+   case 0x3C: { /* MIMG: opcode bit 7 in bit 0, NSA dwords, DIM; A16 and D16 in word 1 */
+      *num = ((w0 >> 18) & 0x7F) | (w0 & 1) << 7;
+      unsigned nsa = (w0 >> 1) & 3, dim = (w0 >> 3) & 7;
+      in->mimg.dmask = (w0 >> 8) & 0xF;
+      in->mimg.dim = dim;
+      /* 1D_ARRAY, 2D_ARRAY and 2D_MSAA_ARRAY address a slice: gfx9's DA. */
+      in->mimg.bits = ((w0 >> 12) & 1 ? SIM_MIMG_UNORM : 0) |
+                      (dim == 4 || dim == 5 || dim == 7 ? SIM_MIMG_DA : 0) |
+                      ((w1 >> 30) & 1 ? SIM_MIMG_A16 : 0) |
+                      ((w0 >> 16) & 1 ? SIM_MIMG_TFE : 0) |
+                      ((w0 >> 17) & 1 ? SIM_MIMG_LWE : 0) |
+                      ((w1 >> 31) & 1 ? SIM_MIMG_D16 : 0);
+      flag_if(in, w0, 7, SIM_IF_DLC);
+      flag_if(in, w0, 13, SIM_IF_GLC);
+      flag_if(in, w0, 25, SIM_IF_SLC);
+      in->mimg.vaddr = w1 & 0xFF;
+      in->mimg.vdata = (w1 >> 8) & 0xFF;
+      in->mimg.srsrc = ((w1 >> 16) & 0x1F) * 4;
+      in->mimg.ssamp = ((w1 >> 21) & 0x1F) * 4;
+      in->vdst = in->mimg.vdata;
+      if (nsa) {
+         /* NSA: 4 * nsa more address bytes, one VGPR each; an instruction running past the
+          * end of the code is no instruction. */
+         in->size = 8 + 4 * nsa;
+         if (avail < in->size)
+            return SIM_ENC_UNKNOWN;
+         in->mimg.nsa = nsa;
+         in->mimg.nsa_addr = (const uint8_t *)(p + 2);
+      }
+      return SIM_ENC_MIMG;
+   }
+   case 0x32:
+      in->size = 4;
+      return SIM_ENC_VINTRP;
+   case 0x3E:
+      return SIM_ENC_EXP;
+   default:
+      return SIM_ENC_UNKNOWN;
+   }
+}
+
 void
 sim__decode(const sim_target *t, const uint32_t *p, size_t avail, sim_inst *in)
 {
@@ -259,6 +475,7 @@ sim__decode(const sim_target *t, const uint32_t *p, size_t avail, sim_inst *in)
    /* gfx90a's field layout: the gfx9 one plus ACC and SCC bits (bits gfx906 leaves zero,
     * except MIMG bit 16, TFE there). */
    const bool cdna2 = t->agprs;
+   const bool gfx10 = t->gfx_major >= 10;
    memset(in, 0, sizeof(*in));
    uint32_t w0 = avail >= 4 ? p[0] : 0;
    uint32_t w1 = avail >= 8 ? p[1] : 0;
@@ -277,14 +494,14 @@ sim__decode(const sim_target *t, const uint32_t *p, size_t avail, sim_inst *in)
          num = (w0 >> 9) & 0xFF;
          in->vdst = (w0 >> 17) & 0xFF;
          in->enc = base;
-         decode_vop_e32(in, p, avail, base, SIM_ENC_VOP1_SDWA, SIM_ENC_VOP1_DPP);
+         decode_vop_e32(in, p, avail, base, SIM_ENC_VOP1_SDWA, SIM_ENC_VOP1_DPP, gfx10);
       } else if ((w0 >> 25) == 0x3E) {
          base = SIM_ENC_VOPC;
          num = (w0 >> 17) & 0xFF;
          in->src[1] = SIM_SRC_VGPR + ((w0 >> 9) & 0xFF);
          in->sdst = SIM_SRC_VCC;
          in->enc = base;
-         decode_vop_e32(in, p, avail, base, SIM_ENC_VOPC_SDWA, SIM_ENC_VOPC_DPP);
+         decode_vop_e32(in, p, avail, base, SIM_ENC_VOPC_SDWA, SIM_ENC_VOPC_DPP, gfx10);
       } else {
          base = SIM_ENC_VOP2;
          num = (w0 >> 25) & 0x3F;
@@ -292,17 +509,21 @@ sim__decode(const sim_target *t, const uint32_t *p, size_t avail, sim_inst *in)
          in->src[1] = SIM_SRC_VGPR + ((w0 >> 9) & 0xFF);
          in->sdst = SIM_SRC_VCC;
          in->enc = base;
-         decode_vop_e32(in, p, avail, base, SIM_ENC_VOP2_SDWA, SIM_ENC_VOP2_DPP);
+         decode_vop_e32(in, p, avail, base, SIM_ENC_VOP2_SDWA, SIM_ENC_VOP2_DPP, gfx10);
          /* v_madmk/v_madak: the constant K is a literal that always follows. */
          uint16_t op = dec[base][num];
          if ((op == SIM_OP_v_madmk_f32 || op == SIM_OP_v_madak_f32 ||
-              op == SIM_OP_v_madmk_f16 || op == SIM_OP_v_madak_f16) &&
+              op == SIM_OP_v_madmk_f16 || op == SIM_OP_v_madak_f16 ||
+              op == SIM_OP_v_fmamk_f32 || op == SIM_OP_v_fmaak_f32 ||
+              op == SIM_OP_v_fmamk_f16 || op == SIM_OP_v_fmaak_f16) &&
              in->src[0] != SIM_SRC_LITERAL) {
             in->literal = avail >= 8 ? p[1] : 0;
             in->size = 8;
          }
          if (op == SIM_OP_v_cndmask_b32 || op == SIM_OP_v_addc_co_u32 ||
-             op == SIM_OP_v_subb_co_u32 || op == SIM_OP_v_subbrev_co_u32)
+             op == SIM_OP_v_subb_co_u32 || op == SIM_OP_v_subbrev_co_u32 ||
+             op == SIM_OP_v_add_co_ci_u32 || op == SIM_OP_v_sub_co_ci_u32 ||
+             op == SIM_OP_v_subrev_co_ci_u32)
             in->src[2] = SIM_SRC_VCC;
       }
    } else if ((w0 >> 30) == 2) {
@@ -329,7 +550,7 @@ sim__decode(const sim_target *t, const uint32_t *p, size_t avail, sim_inst *in)
          num = (w0 >> 23) & 0x1F;
          in->vdst = (w0 >> 16) & 0x7F;
          in->imm = (int16_t)(w0 & 0xFFFF);
-         if (num == 20) { /* s_setreg_imm32_b32 */
+         if (dec[base][num] == SIM_OP_s_setreg_imm32_b32) {
             in->literal = w1;
             in->size = 8;
          }
@@ -342,6 +563,12 @@ sim__decode(const sim_target *t, const uint32_t *p, size_t avail, sim_inst *in)
          take_literal(in, p, avail, 2);
       }
       in->enc = base;
+   } else if (gfx10) {
+      in->size = 8;
+      in->raw[1] = w1;
+      base = decode_gfx10(in, p, avail, dec, &num);
+      if (in->enc == 0)
+         in->enc = base;
    } else {
       in->size = 8;
       in->raw[1] = w1;
@@ -541,7 +768,7 @@ sim__decode(const sim_target *t, const uint32_t *p, size_t avail, sim_inst *in)
    }
    if (base == SIM_ENC_VOP3 && num < 256)
       in->vdst = SIM_SRC_NONE;
-   if (has_invalid_operand(in)) {
+   if (has_invalid_operand(in, gfx10)) {
       in->op = SIM_OP_INVALID;
       in->fn = op_illegal;
       return;

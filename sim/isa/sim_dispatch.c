@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "sim_isa_priv.h"
 
-#define SIM_MAX_WAVES 16 /* 1024 work-items */
+#define SIM_MAX_WAVES SIM_WG_MAX_WAVES
 
 /* kernel_code_properties bits ([AMDGPUUsage] "Kernel Descriptor"). */
 enum {
@@ -22,6 +22,7 @@ enum {
    KCP_DISPATCH_ID = 1 << 4,
    KCP_FLAT_SCRATCH_INIT = 1 << 5,
    KCP_PRIVATE_SEGMENT_SIZE = 1 << 6,
+   KCP_WAVEFRONT_SIZE32 = 1 << 10, /* gfx10+ */
    KCP_USES_DYNAMIC_STACK = 1 << 11,
 };
 
@@ -140,8 +141,9 @@ wave_init_packed_tid(const sim_disp *d, const sim_wg *wg, sim_wave *w, unsigned 
    unsigned sx = wg->size[0], sy = wg->size[1];
    unsigned items = sx * sy * wg->size[2];
    unsigned tid = (d->rsrc2 >> 11) & 3;
-   unsigned first = id * 64, live = items > first ? items - first : 0;
-   live = live < 64 ? live : 64;
+   unsigned lanes = d->lanes;
+   unsigned first = id * lanes, live = items > first ? items - first : 0;
+   live = live < lanes ? live : lanes;
    uint32_t x = first % sx, y = (first / sx) % sy, z = first / (sx * sy);
    uint32_t ymask = tid >= 1 ? 0x3FF : 0, zmask = tid >= 2 ? 0x3FF : 0;
    for (unsigned l = 0; l < 64; l++) {
@@ -152,7 +154,7 @@ wave_init_packed_tid(const sim_disp *d, const sim_wg *wg, sim_wave *w, unsigned 
             y = 0, z++;
       }
    }
-   SIM_EXEC(w) = live == 64 ? ~0ull : (1ull << live) - 1;
+   SIM_EXEC(w) = live == 64 ? ~0ull : (1ull << live) - 1; /* lanes past `live` read 0 */
 }
 
 static void
@@ -165,6 +167,9 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    w->nvgpr = d->nvgpr;
    w->nagpr = d->nagpr;
    w->target = d->target;
+   w->lanes = (uint8_t)d->lanes;
+   w->lane_mask = d->lanes == 64 ? ~0ull : 0xFFFFFFFFull;
+   w->flat_scratch = 0;
    w->scc = 0;
    w->pc = d->entry;
    w->status = SIM_WAVE_RUNNING;
@@ -194,11 +199,18 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
          w->s[n++] = d->qscratch->srd[i];
    } else if (k & KCP_PRIVATE_SEGMENT_BUFFER) {
       /* Scratch V#, as ROCr's InitScratchSRD builds it for GFX9: base = scratch window,
-       * SWIZZLE_ENABLE, ADD_TID_ENABLE, ELEMENT_SIZE = 4 bytes, INDEX_STRIDE = 64. */
+       * SWIZZLE_ENABLE, ADD_TID_ENABLE, ELEMENT_SIZE = 4 bytes, INDEX_STRIDE = 64; for
+       * GFX10 FORMAT = BUF_FMT_32_FLOAT, INDEX_STRIDE = the wave size, RESOURCE_LEVEL,
+       * OOB_SELECT = 3 (raw). */
       w->s[n++] = (uint32_t)SIM_SCRATCH_VA;
       w->s[n++] = (uint32_t)(SIM_SCRATCH_VA >> 32) | 1u << 31;
       w->s[n++] = (uint32_t)wg->scratch_size;
-      w->s[n++] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 4u << 15 | 1u << 19 | 3u << 21 | 1u << 23;
+      if (d->target->gfx_major >= 10)
+         w->s[n++] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 22u << 12 |
+                     (d->lanes == 32 ? 2u : 3u) << 21 | 1u << 23 | 1u << 24 | 3u << 28;
+      else
+         w->s[n++] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 4u << 15 | 1u << 19 | 3u << 21 |
+                     1u << 23;
    }
    if (k & KCP_DISPATCH_PTR) {
       w->s[n++] = (uint32_t)d->packet_va;
@@ -249,15 +261,16 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    }
    unsigned items = sx * sy * wg->size[2];
    unsigned tid = (d->rsrc2 >> 11) & 3;
-   unsigned first = id * 64, live = items > first ? items - first : 0;
-   live = live < 64 ? live : 64;
+   unsigned lanes = d->lanes;
+   unsigned first = id * lanes, live = items > first ? items - first : 0;
+   live = live < lanes ? live : lanes;
    /* Work-item id of lane 0, then counted up: no divisions per lane. Lanes past the last
     * work-item read 0. */
    uint32_t x = first % sx, y = (first / sx) % sy, z = first / (sx * sy);
    uint32_t *vx = w->v[0];
    uint32_t *vy = tid >= 1 && w->nvgpr > 1 ? w->v[1] : NULL;
    uint32_t *vz = tid >= 2 && w->nvgpr > 2 ? w->v[2] : NULL;
-   if (sx == 64 || (sx >= items && vy == NULL)) {
+   if (sx == lanes || (sx >= items && vy == NULL)) {
       for (unsigned l = 0; l < 64; l++)
          vx[l] = l < live ? x + l : 0;
    } else {
@@ -283,7 +296,7 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
          }
       }
    }
-   SIM_EXEC(w) = live == 64 ? ~0ull : (1ull << live) - 1;
+   SIM_EXEC(w) = live == 64 ? ~0ull : (1ull << live) - 1; /* lanes past `live` read 0 */
 }
 
 /* ---- Watchdog ----------------------------------------------------------------------------
@@ -489,7 +502,7 @@ wg_take(sim_disp *d, sim_tctx *t, uint64_t *counts, struct sim_l1 *l1)
       wg->size[k] = left < d->wgsize[k] ? left : d->wgsize[k];
       items *= wg->size[k];
    }
-   wg->nwaves = (items + 63) / 64;
+   wg->nwaves = (items + d->lanes - 1) / d->lanes;
    t->live = true; /* from here wg_end undoes what was taken */
    if (d->qscratch) {
       if (!d->gws && !queue_scratch_claim(d, wg))
@@ -799,7 +812,9 @@ sim__isa_dispatch_scratch(unsigned agent, sim_scratch *scratch,
 static void
 kd_registers(sim_disp *d)
 {
-   uint32_t total = ((d->rsrc1 & 0x3F) + 1) * d->target->vgpr_granule;
+   /* gfx10's granule is 8 VGPRs in wave32, 4 in wave64. */
+   uint32_t granule = d->target->gfx_major >= 10 && d->lanes == 64 ? 4 : d->target->vgpr_granule;
+   uint32_t total = ((d->rsrc1 & 0x3F) + 1) * granule;
    d->nvgpr = total;
    d->nagpr = 0;
    if (d->target->unified_agprs) {
@@ -857,7 +872,6 @@ sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
    memcpy(&d->rsrc3, d->kd + 44, 4);
    d->entry = packet->kernel_object + (uint64_t)entry_off;
    d->target = sim__isa_agent_target(agent);
-   kd_registers(d);
    d->nsgpr = 102;
    uint32_t priv_fixed, lds_fixed;
    memcpy(&lds_fixed, d->kd + 0, 4);
@@ -881,6 +895,10 @@ sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
       memcpy(&lds_fixed, code + 64, 4);
       d->kcode &= 0x7f; /* bits 7-9 are v1's grid work-group counts (not set by ROCr) */
    }
+   /* gfx10 runs wave32 when kernel_code_properties.ENABLE_WAVEFRONT_SIZE32 says so (the
+    * compiler's default there), else wave64 (AMDGPUUsage "Kernel Descriptor"). */
+   d->lanes = d->target->gfx_major >= 10 && (d->kcode & KCP_WAVEFRONT_SIZE32) ? 32 : 64;
+   kd_registers(d);
    d->grid[0] = packet->grid_size_x;
    d->grid[1] = packet->grid_size_y;
    d->grid[2] = packet->grid_size_z;
@@ -897,7 +915,7 @@ sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
       d->nwg[k] = (d->grid[k] + d->wgsize[k] - 1) / d->wgsize[k];
       d->nwg_total *= d->nwg[k];
    }
-   if ((uint64_t)d->wgsize[0] * d->wgsize[1] * d->wgsize[2] > SIM_MAX_WAVES * 64) {
+   if ((uint64_t)d->wgsize[0] * d->wgsize[1] * d->wgsize[2] > 1024) {
       st = fail(fault, SIM_FAULT_INVALID_PACKET, 0, "work-group larger than 1024 work-items");
       goto out;
    }
@@ -908,8 +926,16 @@ sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
        * group whose waves cannot all be resident never starts on hardware: refused. SGPRs
        * (800 a SIMD, at most 112 a wave) and wave slots (10 a SIMD) fit 4 waves a SIMD. */
       uint32_t items = (uint32_t)d->wgsize[0] * d->wgsize[1] * d->wgsize[2];
-      uint32_t waves = (items + 63) / 64, per_simd = (waves + 3) / 4;
-      uint32_t regs = d->nvgpr + d->nagpr, file = d->target->vgprs_max;
+      uint32_t simds = 4, file = d->target->vgprs_max;
+      if (d->target->gfx_major >= 10) {
+         /* RDNA: a SIMD32 has 1024 VGPRs a lane for wave32s, 512 for wave64s (a 128 KiB
+          * file); a work-group spreads over the 4 SIMDs of a work-group processor with
+          * COMPUTE_PGM_RSRC1.WGP_MODE (bit 29), over the 2 of a CU without it. */
+         simds = (d->rsrc1 >> 29) & 1 ? 4 : 2;
+         file = d->lanes == 32 ? 1024 : 512;
+      }
+      uint32_t waves = (items + d->lanes - 1) / d->lanes, per_simd = (waves + simds - 1) / simds;
+      uint32_t regs = d->nvgpr + d->nagpr;
       if (per_simd * regs > file) {
          char msg[160];
          snprintf(msg, sizeof(msg), "a work-group of %u waves needs %u VGPRs on a SIMD (%u "
@@ -931,8 +957,8 @@ sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
    if ((d->kcode & KCP_USES_DYNAMIC_STACK) && d->priv_size < SIM_DYNAMIC_STACK)
       d->priv_size = SIM_DYNAMIC_STACK;
    d->priv_size = (d->priv_size + 3) & ~3u;
-   d->wave_scratch = (d->priv_size * 64 + 1023) & ~1023u;
-   if (d->wave_scratch > SIM_MAX_WAVE_SCRATCH || d->priv_size > SIM_MAX_WAVE_SCRATCH / 64) {
+   d->wave_scratch = (d->priv_size * d->lanes + 1023) & ~1023u;
+   if (d->wave_scratch > SIM_MAX_WAVE_SCRATCH || d->priv_size > SIM_MAX_WAVE_SCRATCH / d->lanes) {
       /* More than COMPUTE_TMPRING_SIZE can describe: no gfx906 runs it (on ROCr the
        * scratch request fails the same way, with this status). */
       char msg[128];
@@ -943,7 +969,7 @@ sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
    }
    d->qscratch = scratch;
    d->gws = gws;
-   d->wg_waves = ((uint32_t)d->wgsize[0] * d->wgsize[1] * d->wgsize[2] + 63) / 64;
+   d->wg_waves = ((uint32_t)d->wgsize[0] * d->wgsize[1] * d->wgsize[2] + d->lanes - 1) / d->lanes;
    d->resident_cap = resident_cap(d);
    d->dispatch_id = atomic_fetch_add(&dispatch_counter, 1);
 
@@ -1009,6 +1035,10 @@ sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, sim_gws *gws, uint8_t 
    if (!w->target)
       w->target = sim__target(SIM_TARGET_GFX906);
    d.target = w->target;
+   if (w->lanes != 32)
+      w->lanes = 64; /* a test's wave is a wave64 unless it asks for 32 lanes */
+   w->lane_mask = w->lanes == 64 ? ~0ull : 0xFFFFFFFFull;
+   d.lanes = w->lanes;
    w->counts = sim__counts_thread();
    w->slice = SIM_WAVE_SLICE;
    for (int barriers = 0; barriers < 1000;) {

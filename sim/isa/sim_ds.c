@@ -752,7 +752,8 @@ sim__op_ds_swizzle_b32(sim_wave *w, const sim_inst *in)
 }
 
 /* Thread permutes through the LDS crossbar: ds_permute (push): D[ADDR[i]/4 % 64] = DATA[i];
- * ds_bpermute (pull): D[i] = DATA[ADDR[i]/4 % 64]. Lane ids are VGPR[ADDR] + OFFSET. */
+ * ds_bpermute (pull): D[i] = DATA[ADDR[i]/4 % 64] (% 32 in a wave32). Lane ids are
+ * VGPR[ADDR] + OFFSET. */
 static void
 permute(sim_wave *w, const sim_inst *in, bool back)
 {
@@ -766,7 +767,7 @@ permute(sim_wave *w, const sim_inst *in, bool back)
    for (unsigned l = 0; l < 64; l++) {
       if (!((m >> l) & 1))
          continue;
-      unsigned t = ((A[l] + off) >> 2) & 63;
+      unsigned t = ((A[l] + off) >> 2) & (w->lanes - 1u);
       if (back)
          r[l] = ((m >> t) & 1) ? S[t] : 0;
       else

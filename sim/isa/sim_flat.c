@@ -44,8 +44,7 @@ scratch_xlate(sim_wave *w, const sim_inst *in, unsigned lane, uint32_t k, uint32
 {
    uint32_t off = in->mem.saddr == 0x7F ? w->v[in->mem.addr][lane] : w->s[in->mem.saddr];
    off += (uint32_t)in->imm + k;
-   uint64_t base = w->s64[SIM_SRC_FLAT_SCRATCH / 2];
-   return sim__gpu_ptr(w, sim__scratch_swizzle(base, off, lane), size, write);
+   return sim__gpu_ptr(w, sim__scratch_swizzle(w, off, lane), size, write);
 }
 
 /* ---- Fast path ---------------------------------------------------------------------------

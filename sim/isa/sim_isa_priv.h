@@ -107,7 +107,13 @@ enum {
    SIM_IF_ACC = 1u << 13,
    /* gfx90a: SCC, the system-coherence cache bit of vector memory instructions. */
    SIM_IF_SCC = 1u << 14,
+   /* gfx10: DLC, the device-level-coherent cache bit of SMEM and vector memory. */
+   SIM_IF_DLC = 1u << 15,
 };
+
+/* sim_inst.dpp.ctrl of gfx10's DPP8 (src0 0xE9/0xEA; SIM_IF_DPP is set): beyond the 9-bit
+ * DPP_CTRL field, the lane selects are in dpp.sel8. */
+#define SIM_DPP_CTRL_DPP8 0x200u
 
 /* MIMG modifier bits (sim_inst.mimg.bits); GLC/SLC are SIM_IF_GLC/SIM_IF_SLC. */
 enum {
@@ -147,6 +153,8 @@ struct sim_inst {
       struct {
          uint16_t ctrl;
          uint8_t row_mask, bank_mask, bound_ctrl;
+         uint8_t fi;    /* gfx10 FI: read the source of inactive lanes too */
+         uint32_t sel8; /* DPP8: lane i of each eight reads lane sel8[3i+2:3i] of them */
       } dpp;
       struct {
          /* Data registers: VGPR rows, 256 + n for AGPR n (SIM_IF_ACC; vdst likewise). */
@@ -175,6 +183,12 @@ struct sim_inst {
          uint8_t srsrc, ssamp;  /* SGPR numbers of the T# (8 dwords) and S# (4 dwords) */
          uint8_t dmask;         /* DMASK[3:0] */
          uint8_t bits;          /* SIM_MIMG_* */
+         uint8_t dim : 3;       /* gfx10 DIM (SQ_RSRC_IMG_*); gfx9: 0 */
+         uint8_t nsa : 2;       /* gfx10 NSA: dwords of address bytes after the two words */
+         /* NSA: the address VGPRs after vaddr, one byte each (4 * nsa), not a contiguous
+          * tuple: the instruction's own bytes in the decoded code (kept in code memory so
+          * sim_inst stays 64 bytes), NULL without NSA. */
+         const uint8_t *nsa_addr;
       } mimg;
    };
    uint32_t raw[2];
@@ -219,6 +233,15 @@ struct sim_wave {
    uint32_t nvgpr;
    uint32_t nagpr;
    const sim_target *target;
+   /* The wave's size (the kernel descriptor's choice on gfx10): a wave32 runs as a 64-lane
+    * row whose lanes 32-63 are always off. lane_mask has a bit per lane; EXEC_HI reads 0 in
+    * a wave32 and its writes are dropped, lane masks (VCC, v_cmp results, carries) are 32-bit
+    * SGPRs there: sim__vmask_read/write, sim__exec_write, SIM_VCC_LANES. */
+   uint8_t lanes;
+   uint64_t lane_mask;
+   /* gfx10's FLAT_SCRATCH, a hardware register (s_setreg HW_REG_FLAT_SCR_LO/HI); gfx9's is
+    * the SGPR pair 102-103: sim__flat_scratch. */
+   uint64_t flat_scratch;
    uint32_t scc;
    uint64_t pc;            /* next instruction while a handler runs */
    uint64_t inst_pc;       /* instruction being executed */
@@ -249,6 +272,10 @@ struct sim_wave {
 
 #define SIM_VCC(w) ((w)->s64[SIM_SRC_VCC / 2])
 #define SIM_EXEC(w) ((w)->s64[SIM_SRC_EXEC / 2])
+/* VCC as a lane mask: VCC_LO alone in a wave32 (for VCCZ and the branches). */
+#define SIM_VCC_LANES(w) (SIM_VCC(w) & (w)->lane_mask)
+/* EXEC = v, for the wave's lanes only. */
+#define sim__exec_write(w, v) (SIM_EXEC(w) = (v) & (w)->lane_mask)
 #define SIM_M0(w) ((w)->s[SIM_SRC_M0])
 
 /* Where a private-segment (scratch) address lands: every thread maps the same fake GPU
@@ -259,6 +286,9 @@ struct sim_wave {
 /* Allocations a host thread's waves resolved lately, most recent first. */
 #define SIM_XCACHE_N 4
 
+/* Waves a work-group may have: 1024 work-items in wave32s. */
+#define SIM_WG_MAX_WAVES 32
+
 struct sim_wg {
    sim_disp *disp;
    uint32_t id[3];          /* work-group id */
@@ -267,7 +297,8 @@ struct sim_wg {
    uint32_t lds_size;
    uint8_t *scratch;        /* nwaves * wave_scratch bytes at SIM_SCRATCH_VA */
    uint64_t scratch_size;
-   uint32_t scratch_slot[16]; /* the queue's scratch (sim_disp.qscratch): each wave's slot */
+   uint32_t scratch_slot[SIM_WG_MAX_WAVES]; /* the queue's scratch (sim_disp.qscratch): each
+                                             * wave's slot */
    uint32_t scratch_slots;    /* slots held */
    uint32_t nwaves;
    sim_wave *waves;
@@ -297,6 +328,7 @@ struct sim_disp {
    uint32_t nagpr;           /* gfx90a: AGPRs after COMPUTE_PGM_RSRC3.ACCUM_OFFSET */
    uint32_t rsrc3;
    const sim_target *target; /* the agent's */
+   uint32_t lanes;           /* wave size: 64, or 32 on gfx10 unless the descriptor asks 64 */
    uint32_t grid[3], wgsize[3], nwg[3];
    uint64_t nwg_total;
    uint32_t lds_size;
@@ -494,18 +526,26 @@ sim__sread64(const sim_wave *w, const sim_inst *in, unsigned code, int kind)
 }
 
 /* Scalar destination writes by operand code. Writes to constants are ignored. */
+/* Writes to 125 (gfx10's null; reserved on gfx9) are dropped, so null reads 0; EXEC_HI (127)
+ * keeps only the wave's lanes: nothing in a wave32. */
 static inline void
 sim__swrite32(sim_wave *w, unsigned code, uint32_t v)
 {
-   if (SIM_LIKELY(code < 128))
+   if (SIM_LIKELY(code < 125 || code == 126))
       w->s[code] = v;
+   else if (code == 127)
+      w->s[127] = v & (uint32_t)(w->lane_mask >> 32);
 }
 static inline void
 sim__swrite64(sim_wave *w, unsigned code, uint64_t v)
 {
-   if (SIM_LIKELY(code < 127)) {
+   if (SIM_LIKELY(code < 124)) {
       w->s[code] = (uint32_t)v;
       w->s[code + 1] = (uint32_t)(v >> 32);
+   } else if (code == 124) {
+      w->s[124] = (uint32_t)v;
+   } else if (code == 126) {
+      sim__exec_write(w, v);
    }
 }
 
@@ -590,6 +630,9 @@ void sim__vdst64(sim_wave *w, const sim_inst *in, const uint64_t *r);
 /* Writes a lane mask to the scalar destination: VCC for e32 forms and SDWA without sdst,
  * else in->sdst. Bits of inactive lanes are 0. */
 void sim__vmask_write(sim_wave *w, const sim_inst *in, uint64_t bits);
+/* A comparison's result: to its mask destination (VCC or SDST) and, for v_cmpx, EXEC; gfx10's
+ * v_cmpx writes EXEC only. */
+void sim__vcmp_write(sim_wave *w, const sim_inst *in, uint64_t bits, bool cmpx);
 /* Reads the carry-in / mask source: VCC for e32, else src[2] as a 64-bit SGPR pair. */
 uint64_t sim__vmask_read(sim_wave *w, const sim_inst *in, unsigned i);
 
@@ -1296,9 +1339,7 @@ sim__lanes_keep(void *d, const void *s, uint64_t m)
          c_[l] = (cmp) ? 1 : 0;                                                             \
       }                                                                                     \
       uint64_t bits = sim__lanes_pack(c_) & SIM_EXEC(w);                                    \
-      sim__vmask_write(w, in, bits);                                                        \
-      if (x)                                                                                \
-         SIM_EXEC(w) = bits;                                                                \
+      sim__vcmp_write(w, in, bits, x);                                                      \
    }
 
 #define SIM_VOPC_64(name, ty, vt, cmp, x)                                                   \
@@ -1315,9 +1356,7 @@ sim__lanes_keep(void *d, const void *s, uint64_t m)
          c_[l] = (cmp) ? 1 : 0;                                                             \
       }                                                                                     \
       uint64_t bits = sim__lanes_pack(c_) & SIM_EXEC(w);                                    \
-      sim__vmask_write(w, in, bits);                                                        \
-      if (x)                                                                                \
-         SIM_EXEC(w) = bits;                                                                \
+      sim__vcmp_write(w, in, bits, x);                                                      \
    }
 
 /* ---- Memory (sim_mem.c) ---------------------------------------------------------------- */
@@ -1332,10 +1371,17 @@ void *sim__flat_ptr(sim_wave *w, uint64_t addr, unsigned lane, uint32_t size, bo
 void *sim__lds_ptr(sim_wave *w, uint32_t addr, uint32_t size);
 /* Byte address within the wave's scratch window of private address `off` for `lane`
  * (swizzled: element size 4, index stride 64, [ISA] 9.x "Buffer addressing"). */
+/* The scratch base FLAT/SCRATCH instructions swizzle private addresses from. */
 static inline uint64_t
-sim__scratch_swizzle(uint64_t base, uint32_t off, unsigned lane)
+sim__flat_scratch(const sim_wave *w)
 {
-   return base + (uint64_t)(off >> 2) * 256 + lane * 4 + (off & 3);
+   return w->target->gfx_major >= 10 ? w->flat_scratch : w->s64[SIM_SRC_FLAT_SCRATCH / 2];
+}
+
+static inline uint64_t
+sim__scratch_swizzle(const sim_wave *w, uint32_t off, unsigned lane)
+{
+   return sim__flat_scratch(w) + (uint64_t)(off >> 2) * 4 * w->lanes + lane * 4 + (off & 3);
 }
 
 /* Vector memory engine shared by FLAT/GLOBAL/SCRATCH (sim_flat.c) and MUBUF

@@ -87,8 +87,7 @@ sim__flat_ptr(sim_wave *w, uint64_t addr, unsigned lane, uint32_t size, bool wri
    if (hi == (uint32_t)(SIM_APERTURE_SHARED_BASE >> 32))
       return sim__lds_ptr(w, (uint32_t)addr, size);
    if (hi == (uint32_t)(SIM_APERTURE_PRIVATE_BASE >> 32)) {
-      uint64_t base = w->s64[SIM_SRC_FLAT_SCRATCH / 2];
-      return sim__gpu_ptr(w, sim__scratch_swizzle(base, (uint32_t)addr, lane), size, write);
+      return sim__gpu_ptr(w, sim__scratch_swizzle(w, (uint32_t)addr, lane), size, write);
    }
    return sim__gpu_ptr(w, addr, size, write);
 }

@@ -32,7 +32,8 @@ mubuf_xlate(sim_wave *w, const sim_inst *in, unsigned lane, uint32_t k, uint32_t
    uint32_t stride = (v[1] >> 16) & 0x3FFF;
    bool swizzle = (v[1] >> 31) & 1;
    bool add_tid = (v[3] >> 23) & 1;
-   uint32_t esize = 2u << ((v[3] >> 19) & 3);
+   /* gfx10's V# has no ELEMENT_SIZE: swizzled elements are dwords. */
+   uint32_t esize = w->target->gfx_major >= 10 ? 4 : 2u << ((v[3] >> 19) & 3);
    uint32_t istride = 8u << ((v[3] >> 21) & 3);
    uint32_t soffset = sim__sread32(w, in, in->mem.soffset);
    uint32_t index = 0, offset = (uint32_t)in->imm + k;

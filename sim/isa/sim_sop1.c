@@ -251,7 +251,7 @@ sim__op_s_cbranch_join(sim_wave *w, const sim_inst *in)
    w->csp = (w->csp - 1) & 7;
    unsigned slot = w->csp * 4;
    w->pc = w->s64[slot / 2];
-   SIM_EXEC(w) = w->s64[slot / 2 + 1];
+   sim__exec_write(w, w->s64[slot / 2 + 1]);
 }
 
 /* D.u64 = PC + 4; PC = S0.u64. */
@@ -270,7 +270,7 @@ sim__op_s_swappc_b64(sim_wave *w, const sim_inst *in)
    {                                                                                        \
       uint64_t s = S0_64, e = SIM_EXEC(w);                                                  \
       D64(e);                                                                               \
-      SIM_EXEC(w) = (expr);                                                                 \
+      sim__exec_write(w, (expr));                                                           \
       w->scc = SIM_EXEC(w) != 0;                                                            \
    }
 SAVEEXEC(s_and_saveexec_b64, s & e)
@@ -288,12 +288,45 @@ SAVEEXEC(s_orn1_saveexec_b64, ~s | e)
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       uint64_t s = S0_64, e = SIM_EXEC(w);                                                  \
-      SIM_EXEC(w) = (expr);                                                                 \
+      sim__exec_write(w, (expr));                                                           \
       D64(SIM_EXEC(w));                                                                     \
       w->scc = SIM_EXEC(w) != 0;                                                            \
    }
 WREXEC(s_andn1_wrexec_b64, ~s & e)
 WREXEC(s_andn2_wrexec_b64, s & ~e)
+
+/* gfx10's 32-bit forms, on EXEC_LO (a wave32's whole mask):
+ * D.u32 = EXEC_LO; EXEC_LO = f(S0.u32, EXEC_LO); SCC = (EXEC_LO != 0). */
+#define SAVEEXEC32(name, expr)                                                              \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t s = S0, e = w->s[SIM_SRC_EXEC];                                              \
+      D(e);                                                                                 \
+      w->s[SIM_SRC_EXEC] = (expr);                                                          \
+      w->scc = w->s[SIM_SRC_EXEC] != 0;                                                     \
+   }
+SAVEEXEC32(s_and_saveexec_b32, s & e)
+SAVEEXEC32(s_or_saveexec_b32, s | e)
+SAVEEXEC32(s_xor_saveexec_b32, s ^ e)
+SAVEEXEC32(s_andn2_saveexec_b32, s & ~e)
+SAVEEXEC32(s_orn2_saveexec_b32, s | ~e)
+SAVEEXEC32(s_nand_saveexec_b32, ~(s & e))
+SAVEEXEC32(s_nor_saveexec_b32, ~(s | e))
+SAVEEXEC32(s_xnor_saveexec_b32, ~(s ^ e))
+SAVEEXEC32(s_andn1_saveexec_b32, ~s & e)
+SAVEEXEC32(s_orn1_saveexec_b32, ~s | e)
+
+/* EXEC_LO = f(S0.u32, EXEC_LO); D.u32 = EXEC_LO; SCC = (EXEC_LO != 0). */
+#define WREXEC32(name, expr)                                                                \
+   void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
+   {                                                                                        \
+      uint32_t s = S0, e = w->s[SIM_SRC_EXEC];                                              \
+      w->s[SIM_SRC_EXEC] = (expr);                                                          \
+      D(w->s[SIM_SRC_EXEC]);                                                                \
+      w->scc = w->s[SIM_SRC_EXEC] != 0;                                                     \
+   }
+WREXEC32(s_andn1_wrexec_b32, ~s & e)
+WREXEC32(s_andn2_wrexec_b32, s & ~e)
 
 static uint64_t
 quadmask(uint64_t v)

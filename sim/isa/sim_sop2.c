@@ -343,7 +343,7 @@ sim__cbranch_fork(sim_wave *w, uint64_t mask, uint64_t target, uint64_t next)
    w->s64[slot / 2] = later_pc;
    w->s64[slot / 2 + 1] = later_mask;
    w->csp = (w->csp + 1) & 7;
-   SIM_EXEC(w) = fail_first ? fail : pass;
+   sim__exec_write(w, fail_first ? fail : pass);
    w->pc = fail_first ? next : target;
 }
 

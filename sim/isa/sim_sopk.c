@@ -68,7 +68,8 @@ sim__op_s_call_b64(sim_wave *w, const sim_inst *in)
 }
 
 /* Hardware registers ([ISA] 5.x "s_getreg/s_setreg", HW_REG_MODE = 1): MODE is backed,
- * STATUS and SH_MEM_BASES are read-only views; others read as zero and ignore writes. MODE
+ * STATUS and SH_MEM_BASES are read-only views, gfx10's FLAT_SCR_LO/HI (20/21) the wave's
+ * flat_scratch; others read as zero and ignore writes. MODE
  * layout: FP_ROUND[3:0],
  * FP_DENORM[7:4], DX10_CLAMP[8], IEEE[9], GPR_IDX_EN[27], CSP[31:29]. */
 static uint32_t
@@ -99,11 +100,15 @@ hwreg_get(const sim_wave *w, unsigned id)
    case 1:
       return mode_get(w);
    case 2: /* STATUS: SCC[0], EXECZ[9], VCCZ[10] */
-      return w->scc | (SIM_EXEC(w) == 0) << 9 | (SIM_VCC(w) == 0) << 10;
+      return w->scc | (SIM_EXEC(w) == 0) << 9 | (SIM_VCC_LANES(w) == 0) << 10;
    case 15: /* SH_MEM_BASES: PRIVATE_BASE[15:0], SHARED_BASE[31:16], the apertures' bits
              * 63:48 as amdkfd sets them; LLVM 15 builds gfx9 flat pointers from it. */
       return (uint32_t)(SIM_APERTURE_PRIVATE_BASE >> 48) |
              (uint32_t)(SIM_APERTURE_SHARED_BASE >> 48) << 16;
+   case 20: /* gfx10 FLAT_SCR_LO / FLAT_SCR_HI */
+   case 21:
+      return w->target->gfx_major >= 10 ? (uint32_t)(w->flat_scratch >> (id == 21 ? 32 : 0))
+                                        : 0;
    default:
       return 0;
    }
@@ -125,6 +130,12 @@ setreg(sim_wave *w, const sim_inst *in, uint32_t v)
    uint32_t mask = (size >= 32 ? ~0u : (1u << size) - 1) << off;
    if (id == 1)
       mode_set(w, (mode_get(w) & ~mask) | ((v << off) & mask));
+   if ((id == 20 || id == 21) && w->target->gfx_major >= 10) {
+      unsigned sh = id == 21 ? 32 : 0;
+      uint32_t r = (uint32_t)(w->flat_scratch >> sh);
+      r = (r & ~mask) | ((v << off) & mask);
+      w->flat_scratch = (w->flat_scratch & ~(0xFFFFFFFFull << sh)) | (uint64_t)r << sh;
+   }
 }
 
 /* hwreg(ID)[OFFSET +: SIZE] = S0.u (the SDST field). */

@@ -56,8 +56,8 @@ sim__op_s_branch(sim_wave *w, const sim_inst *in)
    }
 CBRANCH(s_cbranch_scc0, w->scc == 0)
 CBRANCH(s_cbranch_scc1, w->scc != 0)
-CBRANCH(s_cbranch_vccz, SIM_VCC(w) == 0)
-CBRANCH(s_cbranch_vccnz, SIM_VCC(w) != 0)
+CBRANCH(s_cbranch_vccz, SIM_VCC_LANES(w) == 0)
+CBRANCH(s_cbranch_vccnz, SIM_VCC_LANES(w) != 0)
 CBRANCH(s_cbranch_execz, SIM_EXEC(w) == 0)
 CBRANCH(s_cbranch_execnz, SIM_EXEC(w) != 0)
 /* No debugger is attached: the debug-status branches are never taken. */

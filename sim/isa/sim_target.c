@@ -6,11 +6,16 @@
  * kfd_topology.c cites them), gfx90a as an Instinct MI210 (rocminfo: "Chip ID: 29711
  * (0x740f)", "Compute Unit: 104", "SIMDs per CU: 4", "Shader Engines: 8", "Max Waves Per
  * CU: 32", "Max Clock Freq. (MHz): 1700", "L1: 16 KB, L2: 8192 KB"; AMD's specification:
- * 64 GB HBM2e on a 4096-bit bus at 1.6 GHz). gfx_target_version and the ELF machine are
- * amdkfd's (kfd_device.c: gfx906 90006, gfx90a 90010) and LLVM's (EF_AMDGPU_MACH_AMDGCN_
- * GFX906 0x2f, GFX90A 0x3f). Register files: AMDGPUUsage "AMDGPU Processors" and the
- * COMPUTE_PGM_RSRC1 table: gfx906 256 VGPRs in granules of 4; gfx90a 512 unified
- * VGPR/AGPR registers in granules of 8.
+ * 64 GB HBM2e on a 4096-bit bus at 1.6 GHz), gfx1030 as a Radeon RX 6800 XT (rocminfo:
+ * "Chip ID: 29631 (0x73bf)", "Compute Unit: 72", "SIMDs per CU: 2", "Shader Engines: 4",
+ * "Max Waves Per CU: 32", "L1: 16 KB, L2: 4096 KB"; AMD's specification: boost clock
+ * 2250 MHz, 16 GB GDDR6 on a 256-bit bus at 2 GHz (16 Gbps)), the figures
+ * platform/plat_gpu_info.c gives too. gfx_target_version and the ELF machine are amdkfd's
+ * (kfd_device.c: gfx906 90006, gfx90a 90010, gfx1030 100300) and LLVM's
+ * (EF_AMDGPU_MACH_AMDGCN_GFX906 0x2f, GFX90A 0x3f, GFX1030 0x36). Register files:
+ * AMDGPUUsage "AMDGPU Processors" and the COMPUTE_PGM_RSRC1 table: gfx906 256 VGPRs in
+ * granules of 4; gfx90a 512 unified VGPR/AGPR registers in granules of 8; gfx1030 256 VGPRs
+ * a lane, in granules of 8 in wave32 (4 in wave64).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -25,6 +30,7 @@ static const sim_target targets[SIM_TARGET_COUNT] = {
       .isa_name = "amdgcn-amd-amdhsa--gfx906:sramecc-:xnack-",
       .gfx_target_version = 90006,
       .elf_mach = 0x2f,
+      .gfx_major = 9,
       .wave_size = 64,
       .image_sample = true,
       .vgpr_granule = 4,
@@ -43,6 +49,7 @@ static const sim_target targets[SIM_TARGET_COUNT] = {
       .gfx_target_version = 90010,
       .elf_mach = 0x3f,
       .sramecc = true,
+      .gfx_major = 9,
       .wave_size = 64,
       .agprs = true,
       .unified_agprs = true,
@@ -58,6 +65,24 @@ static const sim_target targets[SIM_TARGET_COUNT] = {
       .cus = 104, .simds_per_cu = 4, .waves_per_simd = 8, .shader_engines = 8,
       .l1_kib = 16, .l2_kib = 8192, .memory_width = 4096, .memory_mhz = 1600,
       .vram = 64ull << 30,
+   },
+   [SIM_TARGET_GFX1030] = {
+      .id = SIM_TARGET_GFX1030,
+      .name = "gfx1030",
+      .isa_name = "amdgcn-amd-amdhsa--gfx1030",
+      .gfx_target_version = 100300,
+      .elf_mach = 0x36,
+      .gfx_major = 10,
+      .wave_size = 32,
+      .image_sample = true,
+      .vgpr_granule = 8,
+      .vgprs_max = 256,
+      .product_name = "hsacl software gfx1030",
+      .chip_id = 0x73bf,
+      .max_clock_mhz = 2250,
+      .cus = 72, .simds_per_cu = 2, .waves_per_simd = 16, .shader_engines = 4,
+      .l1_kib = 16, .l2_kib = 4096, .memory_width = 256, .memory_mhz = 2000,
+      .vram = 16ull << 30,
    },
 };
 

@@ -53,7 +53,7 @@ sim__special32(const sim_wave *w, const sim_inst *in, unsigned code, unsigned bi
    case SIM_SRC_PRIVATE_LIMIT:
       return (uint32_t)aperture64(code);
    case SIM_SRC_VCCZ:
-      return SIM_VCC(w) == 0;
+      return SIM_VCC_LANES(w) == 0;
    case SIM_SRC_EXECZ:
       return SIM_EXEC(w) == 0;
    case SIM_SRC_SCC:
@@ -130,11 +130,19 @@ vgpr_row(sim_wave *w, unsigned reg, unsigned slot)
    return w->v[reg];
 }
 
-/* DPP source lane for `lane`, or -1 when out of range ([ISA] 6.x "DPP"). */
+/* DPP source lane for `lane`, or -1 when out of range ([ISA] 6.x "DPP"; gfx10's row_share,
+ * row_xmask and DPP8: RDNA2 ISA 6.2.4 "DPP8 and DPP16"). */
 static int
-dpp_lane(unsigned ctrl, unsigned lane)
+dpp_lane(const sim_inst *in, unsigned lane)
 {
+   unsigned ctrl = in->dpp.ctrl;
    unsigned row = lane & ~15u, r = lane & 15;
+   if (ctrl == SIM_DPP_CTRL_DPP8)
+      return (lane & ~7u) + ((in->dpp.sel8 >> 3 * (lane & 7)) & 7);
+   if (ctrl >= 0x150 && ctrl <= 0x15F) /* row_share: lane n of the row */
+      return row + (ctrl & 15);
+   if (ctrl >= 0x160 && ctrl <= 0x16F) /* row_xmask: lane r ^ n of the row */
+      return row + (r ^ (ctrl & 15));
    if (ctrl <= 0xFF)
       return (lane & ~3u) + ((ctrl >> ((lane & 3) * 2)) & 3);
    if (ctrl >= 0x101 && ctrl <= 0x10F) { /* row_shl */
@@ -179,8 +187,9 @@ dpp_read(sim_wave *w, const sim_inst *in, const uint32_t *src, uint32_t *tmp)
          tmp[l] = 0;
          continue;
       }
-      int s = dpp_lane(in->dpp.ctrl, l);
-      if (s >= 0 && ((exec >> s) & 1)) {
+      int s = dpp_lane(in, l);
+      /* gfx10 FI reads an inactive source lane too. */
+      if (s >= 0 && (((exec >> s) & 1) || in->dpp.fi)) {
          tmp[l] = src[s];
          allow |= 1ull << l;
       } else if (in->dpp.bound_ctrl) {
@@ -436,17 +445,33 @@ sim__vdst64(sim_wave *w, const sim_inst *in, const uint64_t *r)
    sim__lanes_select(hi, rh, m);
 }
 
+/* A lane mask is an SGPR pair in a wave64, one SGPR in a wave32. */
 void
 sim__vmask_write(sim_wave *w, const sim_inst *in, uint64_t bits)
 {
-   if (in->sdst != SIM_SRC_NONE)
+   if (in->sdst == SIM_SRC_NONE)
+      return;
+   if (w->lanes == 32)
+      sim__swrite32(w, in->sdst, (uint32_t)bits);
+   else
       sim__swrite64(w, in->sdst, bits);
 }
 
 uint64_t
 sim__vmask_read(sim_wave *w, const sim_inst *in, unsigned i)
 {
+   if (w->lanes == 32)
+      return sim__sread32(w, in, in->src[i]);
    return sim__sread64(w, in, in->src[i], SIM_K_B64);
+}
+
+void
+sim__vcmp_write(sim_wave *w, const sim_inst *in, uint64_t bits, bool cmpx)
+{
+   if (!cmpx || w->target->gfx_major < 10)
+      sim__vmask_write(w, in, bits);
+   if (cmpx)
+      sim__exec_write(w, bits);
 }
 
 /* ---- Float modes -------------------------------------------------------------------- */

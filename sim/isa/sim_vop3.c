@@ -160,11 +160,11 @@ SHIFT64(v_lshlrev_b64, b << a)
 SHIFT64(v_lshrrev_b64, b >> a)
 SHIFT64(v_ashrrev_i64, (uint64_t)((int64_t)b >> a))
 
-/* SGPR[D] = VGPR[S0].lane[S1.u[5:0]] (ignores EXEC). */
+/* SGPR[D] = VGPR[S0].lane[S1.u[5:0]] (S1.u[4:0] in a wave32; ignores EXEC). */
 void
 sim__op_v_readlane_b32(sim_wave *w, const sim_inst *in)
 {
-   uint32_t lane = sim__sread32(w, in, in->src[1]) & 63;
+   uint32_t lane = sim__sread32(w, in, in->src[1]) & (w->lanes - 1u);
    if (in->src[0] < SIM_SRC_VGPR) {
       sim__fault_illegal(w, in, "v_readlane source is not a VGPR");
       return;
@@ -174,12 +174,12 @@ sim__op_v_readlane_b32(sim_wave *w, const sim_inst *in)
       sim__swrite32(w, in->vdst, row[lane]);
 }
 
-/* VGPR[D].lane[S1.u[5:0]] = SGPR[S0] (ignores EXEC). */
+/* VGPR[D].lane[S1.u[5:0]] = SGPR[S0] (S1.u[4:0] in a wave32; ignores EXEC). */
 void
 sim__op_v_writelane_b32(sim_wave *w, const sim_inst *in)
 {
    uint32_t v = sim__sread32(w, in, in->src[0]);
-   uint32_t lane = sim__sread32(w, in, in->src[1]) & 63;
+   uint32_t lane = sim__sread32(w, in, in->src[1]) & (w->lanes - 1u);
    uint32_t *row = sim__vdst_row(w, in, in->vdst);
    if (row)
       row[lane] = v;

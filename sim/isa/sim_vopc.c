@@ -146,9 +146,7 @@ cmp_class(sim_wave *w, const sim_inst *in, bool f64, bool f16, bool x)
       }
    }
    bits &= SIM_EXEC(w);
-   sim__vmask_write(w, in, bits);
-   if (x)
-      SIM_EXEC(w) = bits;
+   sim__vcmp_write(w, in, bits, x);
 }
 
 void

@@ -39,7 +39,10 @@ static cl_device_id device;
 static cl_context ctx;
 static cl_command_queue queue;
 
-enum { WAVE = 64, NTYPES = 11 };
+enum { MAX_WAVE = 64, NTYPES = 11 };
+/* The sub-group size: the device's wave size (64 on gfx9, 32 on gfx1030), which the host
+ * model follows. */
+static size_t WAVE = 64;
 
 /* Per-type slots of one work-item (T each). */
 enum {
@@ -181,8 +184,8 @@ static const char src[] =
 /* The active work-items of one sub-group, in increasing local id. */
 struct sgrp {
    unsigned n, max_size, sid, gs;
-   unsigned lane[WAVE];
-   size_t gid[WAVE];
+   unsigned lane[MAX_WAVE];
+   size_t gid[MAX_WAVE];
    unsigned b; /* the lane non_uniform_broadcast reads */
 };
 
@@ -465,7 +468,7 @@ run(cl_kernel k, const char *options, const struct launch *L, int mode)
       unsigned lane = (unsigned)(l % WAVE);
       struct sgrp *s = &sg[gs];
       s->sid = (unsigned)(l / WAVE), s->gs = (unsigned)gs;
-      s->max_size = L->local < WAVE ? (unsigned)L->local : WAVE;
+      s->max_size = L->local < WAVE ? (unsigned)L->local : (unsigned)WAVE;
       if (!active(mode, lane, g))
          continue;
       act[g] = true;
@@ -623,6 +626,11 @@ main(int argc, char **argv)
       return 1;
    }
    test_watchdog("api_subgroup_nu", 300);
+   cl_uint wave = 0;
+   if (clGetDeviceInfo(device, CL_DEVICE_WAVEFRONT_WIDTH_AMD, sizeof(wave), &wave, NULL) ==
+          CL_SUCCESS &&
+       (wave == 32 || wave == 64))
+      WAVE = wave;
    cl_int err;
    ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);

@@ -2,9 +2,10 @@
  * Prints sim's decoding of machine words, for sim_isa_decoder_check.py, which compares it
  * with llvm-objdump-19's decoding of the same words.
  *
- * Usage: sim_isa_decode_dump [TARGET] (gfx906, the default, or gfx90a: whose decoding).
+ * Usage: sim_isa_decode_dump [TARGET] (gfx906, the default, gfx90a or gfx1030: whose
+ * decoding).
  *
- * Input (stdin): one instruction per line, "OFFSET W0 [W1 [W2]]" in hex; the words after
+ * Input (stdin): one instruction per line, "OFFSET W0 [W1 .. W4]" in hex; the words after
  * the first are what follows the first word in memory (so a literal can be read). Output
  * (stdout): one line per input line, "OFFSET key=value ...", every field of sim_inst the
  * decoder fills, as plain numbers; the script maps LLVM's text onto these keys. Nothing
@@ -51,12 +52,17 @@ dump(const sim_target *t, const char *tag, const uint32_t *w, size_t avail)
    case SIM_ENC_VOP1_DPP:
    case SIM_ENC_VOP2_DPP:
    case SIM_ENC_VOPC_DPP:
-      printf(" dpp_ctrl=%u row_mask=%u bank_mask=%u bound_ctrl=%u", in.dpp.ctrl, in.dpp.row_mask,
-             in.dpp.bank_mask, in.dpp.bound_ctrl);
+      printf(" dpp_ctrl=%u row_mask=%u bank_mask=%u bound_ctrl=%u fi=%u sel8=%u", in.dpp.ctrl,
+             in.dpp.row_mask, in.dpp.bank_mask, in.dpp.bound_ctrl, in.dpp.fi, in.dpp.sel8);
       break;
    case SIM_ENC_MIMG:
-      printf(" vaddr=%u vdata=%u srsrc=%u ssamp=%u dmask=%u mimg=%u", in.mimg.vaddr, in.mimg.vdata,
-             in.mimg.srsrc, in.mimg.ssamp, in.mimg.dmask, in.mimg.bits);
+      printf(" vaddr=%u vdata=%u srsrc=%u ssamp=%u dmask=%u mimg=%u dim=%u nsa=%u", in.mimg.vaddr,
+             in.mimg.vdata, in.mimg.srsrc, in.mimg.ssamp, in.mimg.dmask, in.mimg.bits,
+             in.mimg.dim, in.mimg.nsa);
+      /* The NSA address VGPRs, little-endian bytes of one hexadecimal number. */
+      printf(" nsa_addr=0x0");
+      for (unsigned i = 4u * in.mimg.nsa; i-- > 0;)
+         printf("%02x", in.mimg.nsa_addr[i]);
       break;
    case SIM_ENC_DS:
    case SIM_ENC_FLAT:
@@ -86,8 +92,8 @@ main(int argc, char **argv)
    char line[256];
    while (fgets(line, sizeof(line), stdin)) {
       char tag[32];
-      uint32_t w[3] = { 0 };
-      int n = sscanf(line, "%31s %x %x %x", tag, &w[0], &w[1], &w[2]);
+      uint32_t w[5] = { 0 };
+      int n = sscanf(line, "%31s %x %x %x %x %x", tag, &w[0], &w[1], &w[2], &w[3], &w[4]);
       if (n < 2) {
          fprintf(stderr, "bad input line: %s", line);
          return 2;

@@ -59,6 +59,7 @@ import sys
 
 # The target under test (main() sets it from the command line).
 MCPU = "gfx906"
+GFX10 = False
 # Encodings whose data registers an ACC bit makes AGPRs (gfx90a): sim adds 256 to them.
 ACC_ENCS = {"DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF", "MIMG"}
 
@@ -150,16 +151,52 @@ PROBES = {
 
 # Variants: returning atomics (glc), MUBUF/FLAT loads to LDS, GLOBAL/SCRATCH with saddr,
 # each printed with other operands.
-for _k in ("FLAT", "GLOBAL", "SCRATCH"):
+def derive_variants():
+  for _k in ("FLAT", "GLOBAL", "SCRATCH"):
     PROBES[_k + "_GLC"] = (lambda b: lambda n, f: [b(n, f)[0] | 1 << 16, b(n, f)[1]])(PROBES[_k][0]), PROBES[_k][1]
     PROBES[_k + "_LDS"] = (lambda b: lambda n, f: [b(n, f)[0] | 1 << 13, b(n, f)[1]])(PROBES[_k][0]), PROBES[_k][1]
-for _k in ("GLOBAL", "SCRATCH"):
+  for _k in ("GLOBAL", "SCRATCH"):
     PROBES[_k + "_SADDR"] = ((lambda b: lambda n, f: [b(n, f)[0], b(n, f)[1] & ~(0x7F << 16) | f["saddr"] << 16])(PROBES[_k][0]),
                              dict(PROBES[_k][1], saddr=16))
-PROBES["MUBUF_GLC"] = (lambda n, f: [PROBES["MUBUF"][0](n, f)[0] | 1 << 14, PROBES["MUBUF"][0](n, f)[1]]), PROBES["MUBUF"][1]
-PROBES["MUBUF_LDS"] = (lambda n, f: [PROBES["MUBUF"][0](n, f)[0] | 1 << 16, PROBES["MUBUF"][0](n, f)[1]]), PROBES["MUBUF"][1]
-PROBES["SMEM_SOE"] = ((lambda n, f: [PROBES["SMEM"][0](n, f)[0] | 1 << 14, PROBES["SMEM"][0](n, f)[1] | 30 << 25]),
-                      PROBES["SMEM"][1])
+  PROBES["MUBUF_GLC"] = (lambda n, f: [PROBES["MUBUF"][0](n, f)[0] | 1 << 14, PROBES["MUBUF"][0](n, f)[1]]), PROBES["MUBUF"][1]
+  PROBES["MUBUF_LDS"] = (lambda n, f: [PROBES["MUBUF"][0](n, f)[0] | 1 << 16, PROBES["MUBUF"][0](n, f)[1]]), PROBES["MUBUF"][1]
+  # gfx9: SOE adds SOFFSET; gfx10's SMEM always has SOFFSET (bit 14 is DLC there).
+  PROBES["SMEM_SOE"] = ((lambda n, f: [PROBES["SMEM"][0](n, f)[0] | (0 if GFX10 else 1 << 14),
+                                       PROBES["SMEM"][0](n, f)[1] & 0x1FFFFFF | 30 << 25]),
+                        PROBES["SMEM"][1])
+
+
+derive_variants()
+
+
+def gfx10_probes():
+    """gfx10's layouts (gfx1030): SMEM under 0xF4 with OFFSET and SOFFSET (125, null, for
+    none) always present, VOP3 under 0xD4 with a 10-bit opcode, VOP3P under 0xCC, the DS
+    opcode in bits 25:18, SADDR null (125) for off, the MTBUF opcode in 18:16 plus word-1 bit
+    21 and one FORMAT field, MIMG's opcode bit 7 in bit 0."""
+    P = PROBES
+    P["SMEM"] = (lambda n, f: [0xF4000000 | n << 18 | f["vdst"] << 6 | f["sbase"] // 2,
+                               f["smem_offset"] | 125 << 25], P["SMEM"][1])
+    for k in ("VOP3", "VOP3_S"):
+        P[k] = (lambda n, f: [0xD4000000 | n << 16 | f["sdst"] << 8 | f["vdst"],
+                              f["src0"] | f["src1"] << 9 | f["src2"] << 18], P[k][1])
+    for k in ("VOP3P", "VOP3P_S"):
+        P[k] = (lambda n, f: [0xCC004000 | n << 16 | f["vdst"],
+                              0x18000000 | f["src0"] | f["src1"] << 9 | f["src2"] << 18], P[k][1])
+    P["DS"] = (lambda n, f: [0xD8000000 | n << 18 | f["offset"],
+                             f["addr"] | f["data0"] << 8 | f["data1"] << 16 | f["vdst"] << 24],
+               P["DS"][1])
+    for k, seg in (("FLAT", 0), ("SCRATCH", 0x4000), ("GLOBAL", 0x8000)):
+        P[k] = ((lambda seg: lambda n, f: [0xDC000000 | seg | n << 18,
+                                           f["addr"] | f["data0"] << 8 | 125 << 16 | f["vdst"] << 24])(seg),
+                P[k][1])
+    P["MTBUF"] = (lambda n, f: [0xE8000000 | (n & 7) << 16 | (1 << 12 if f["addr"] else 0) | 22 << 19 | 0x123,
+                                f["addr"] | f["vdst"] << 8 | f["srsrc"] // 4 << 16 | (n >> 3) << 21 | f["soffset"] << 24],
+                  P["MTBUF"][1])
+    P["MIMG"] = (lambda n, f: [0xF0000F00 | (n & 0x7F) << 18 | n >> 7,
+                               f["vaddr"] | f["vdata"] << 8 | f["srsrc"] // 4 << 16 | f["ssamp"] // 4 << 21],
+                 P["MIMG"][1])
+    derive_variants()
 
 def even_probes():
     """gfx90a refuses VGPR tuples at odd registers: every VGPR field of the probes gets a
@@ -441,8 +478,11 @@ DPP_ONE = {"wave_shl:1": 0x130, "wave_rol:1": 0x134, "wave_shr:1": 0x138,
            "wave_ror:1": 0x13C, "row_mirror": 0x140, "row_half_mirror": 0x141,
            "row_bcast:15": 0x142, "row_bcast:31": 0x143}
 IF = {"glc": 1 << 5, "slc": 1 << 6, "offen": 1 << 7, "idxen": 1 << 8, "gds": 1 << 11,
-      "lds": 1 << 12, "scc": 1 << 14}
+      "lds": 1 << 12, "scc": 1 << 14, "dlc": 1 << 15}
 MIMG_BITS = {"unorm": 1, "da": 2, "a16": 4, "r128": 4, "tfe": 8, "lwe": 16, "d16": 32}
+# gfx10 MIMG DIM (SQ_RSRC_IMG_*); the array ones are gfx9's DA.
+MIMG_DIM = {"1D": 0, "2D": 1, "3D": 2, "CUBE": 3, "1D_ARRAY": 4, "2D_ARRAY": 5, "2D_MSAA": 6,
+            "2D_MSAA_ARRAY": 7}
 VALU_ENCS = {"VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "VOP1_SDWA", "VOP2_SDWA",
              "VOPC_SDWA", "VOP1_DPP", "VOP2_DPP", "VOPC_DPP"}
 SUFFIX_ENC = {"_e32": ("VOP1", "VOP2", "VOPC"), "_e64": ("VOP3",),
@@ -502,12 +542,23 @@ def expected_fields(text, roles, sim):
             smem = [r, 0] if r is not None else [None, (parse_number(tok) or 0) & 0x1FFFFF]
             continue
         if role == "soffset":
-            if not src_matches(tok, sim["soffset"], 0):
+            if not src_matches(tok, sim["soffset"], sim["lit"]):  # gfx10: may be a literal
                 bad.append("soffset: LLVM %s, sim code %d" % (tok, sim["soffset"]))
             continue
         if tok == "off":
             if role == "saddr":
                 exp["saddr"] = 0x7F
+            continue
+        if role == "vaddr" and tok.startswith("["):
+            # gfx10 NSA: [vA, vB, ...], the first in VADDR, the others one byte each after
+            regs = [reg_code(x.strip()) for x in tok.strip("[]").split(",")]
+            if any(r is None or r < 256 for r in regs):
+                bad.append("vaddr: LLVM %s is not a VGPR list" % tok)
+                continue
+            exp["vaddr"] = regs[0] - 256
+            rest = [r - 256 for r in regs[1:]]
+            exp["nsa_addr@mask"] = ((1 << 8 * len(rest)) - 1,
+                                    sum(r << 8 * i for i, r in enumerate(rest)))
             continue
         r = reg_code(tok)
         if r is None and isinstance(parse_number(tok), int):
@@ -534,8 +585,12 @@ def expected_fields(text, roles, sim):
             continue
         if t in IF:
             flags |= IF[t]
-        if enc == "MIMG" and t in MIMG_BITS:
+        if enc == "MIMG" and t in MIMG_BITS and not (GFX10 and t == "r128"):
             mimg |= MIMG_BITS[t]
+        if enc == "MIMG" and k == "dim":
+            exp["dim"] = MIMG_DIM[v.replace("SQ_RSRC_IMG_", "")]
+            if exp["dim"] in (4, 5, 7):
+                mimg |= MIMG_BITS["da"]
         if k == "clamp":
             exp["clamp"] = 1
         elif k in ("mul", "div"):
@@ -569,6 +624,12 @@ def expected_fields(text, roles, sim):
             exp["dpp_ctrl"] = {"row_shl": 0x100, "row_shr": 0x110, "row_ror": 0x120}[k] + int(v, 0)
         elif t in DPP_ONE:
             exp["dpp_ctrl"] = DPP_ONE[t]
+        elif k in ("row_share", "row_xmask"):
+            exp["dpp_ctrl"] = {"row_share": 0x150, "row_xmask": 0x160}[k] + int(v, 0)
+        elif k == "fi":
+            exp["fi"] = int(v, 0)
+        elif k == "dpp8":
+            exp["sel8"] = sum(x << 3 * i for i, x in enumerate(bits_list(v)))
         elif k == "row_mask":
             exp["row_mask"] = int(v, 0)
         elif k == "bank_mask":
@@ -590,10 +651,17 @@ def expected_fields(text, roles, sim):
             exp["dmask"] = int(v, 0)
         elif k == "format" and v.startswith("["):
             for x in v.strip("[]").split(","):
-                if x.startswith("BUF_DATA_FORMAT_"):
+                if x == "BUF_FMT_INVALID":
+                    exp["data1"], exp["offset1"] = 0, 0
+                elif x.startswith("BUF_FMT_"):  # gfx10: one name for both
+                    d, _, nf = x[8:].rpartition("_")
+                    exp["data1"], exp["offset1"] = DFMT[d], NFMT[nf]
+                elif x.startswith("BUF_DATA_FORMAT_"):
                     exp["data1"] = DFMT[x[16:]]
                 else:
                     exp["offset1"] = NFMT[x[15:]]
+        elif k == "format" and GFX10:
+            exp["data1"] = exp["offset1"] = 0  # a number: none of the named formats
         elif k == "format":
             exp["data1"] = int(v, 0) & 15
             exp["offset1"] = int(v, 0) >> 4
@@ -624,7 +692,7 @@ def expected_fields(text, roles, sim):
         if enc.endswith("_DPP"):
             exp.setdefault("bound_ctrl", 0)
     if enc in ("DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF", "SMEM"):
-        mask = sum(IF.values()) if enc != "SMEM" else IF["glc"]
+        mask = sum(IF.values()) if enc != "SMEM" else IF["glc"] | IF["dlc"]
         exp["flags@mask"] = (mask, flags) if "flags@mask" not in exp else (
             exp["flags@mask"][0] | mask, exp["flags@mask"][1] | flags)
         # A MUBUF cache operation without operands (gfx90a's buffer_wbl2 and buffer_invl2,
@@ -641,7 +709,7 @@ def expected_fields(text, roles, sim):
         exp.setdefault("data1", 1)
         exp.setdefault("offset1", 0)
     if enc == "MIMG":
-        exp["flags@mask"] = (IF["glc"] | IF["slc"] | IF["scc"], flags)
+        exp["flags@mask"] = (IF["glc"] | IF["slc"] | IF["scc"] | IF["dlc"], flags)
         exp["mimg"] = mimg
         exp.setdefault("dmask", 0)
     return mnem, exp, bad
@@ -668,6 +736,8 @@ def compare(text, ndw, sim, roles, mod_known):
         sg = sim["soffset"] if f & 1 << 10 else None if f & 1 << 9 else sim["imm"]
         got = (sg, sim["imm"] & 0x1FFFFF if f & 1 << 9 else 0)
         want = exp.pop("smem")
+        if GFX10 and want[0] == 125:  # gfx10's null SGPR offset reads 0: the same as none
+            want = (None, want[1])
         if got != want:
             bad.append("smem offset (sgpr, imm): LLVM %s, sim %s" % (want, got))
     srcpos = [i for i, r in enumerate(roles) if isinstance(r, str) and r.startswith("src")]
@@ -881,6 +951,67 @@ def gen_variants(kind, text, roles):
         emit(ops, m)
     if MCPU == "gfx90a":
         out += gfx90a_variants(kind, mnem, ops, mods, roles)
+    if GFX10:
+        out += gfx10_variants(kind, mnem, ops, mods, roles)
+    return out
+
+
+def gfx10_variants(kind, mnem, ops, mods, roles):
+    """gfx10's fields: DLC, the null SGPR, VOP3 literals, DPP8, row_share/row_xmask and FI,
+    MIMG DIM and NSA addresses."""
+    out = []
+
+    def emit(new_ops, new_mods):
+        out.append(" ".join([mnem + (" " + ", ".join(new_ops) if new_ops else "")] + new_mods))
+
+    srcs = [i for i, r in enumerate(roles) if isinstance(r, str) and r.startswith("src")]
+    for i in srcs:
+        emit(ops[:i] + ["null"] + ops[i + 1:], mods)
+    if kind.startswith("VOP3") and len(srcs) > 1:
+        # one literal read by two sources
+        o = list(ops)
+        o[srcs[0]] = o[srcs[1]] = "0x12345678"
+        emit(o, mods)
+    if kind in ("SMEM", "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF", "MIMG"):
+        emit(ops, mods + ["dlc"])
+        emit(ops, mods + ["glc", "slc", "dlc"])
+    if kind in ("FLAT", "GLOBAL", "SCRATCH"):
+        for off in ("offset:2047", "offset:-2048", "offset:-1", "offset:4095"):
+            emit(ops, mods + [off])
+    if kind in ("MUBUF", "MTBUF"):
+        addr = [i for i, r in enumerate(roles) if r == "addr"]
+        if addr:
+            i = addr[0]
+            emit(ops[:i] + ["v5"] + ops[i + 1:], mods + ["offen", "slc"])
+    if kind == "MTBUF":
+        addr = [i for i, r in enumerate(roles) if r == "addr"]
+        a = ops[:addr[0]] + ["v5"] + ops[addr[0] + 1:] if addr else ops
+        for f in ("BUF_FMT_32_FLOAT", "BUF_FMT_8_8_8_8_UNORM", "BUF_FMT_16_16_SINT",
+                  "BUF_FMT_INVALID", "BUF_FMT_2_10_10_10_SSCALED"):
+            emit(a, ["format:[%s]" % f, "offen"])
+        emit(a, ["format:100", "offen"])
+    if kind.endswith("DPP"):
+        for m in (["dpp8:[7,6,5,4,3,2,1,0]"], ["dpp8:[0,1,2,3,4,5,6,7]", "fi:1"],
+                  ["dpp8:[1,1,1,1,2,2,2,2]"], ["row_share:3", "row_mask:0xf", "bank_mask:0xf"],
+                  ["row_share:15", "row_mask:0x5", "bank_mask:0xa", "fi:1"],
+                  ["row_xmask:1", "row_mask:0xf", "bank_mask:0xf"],
+                  ["row_xmask:15", "row_mask:0xf", "bank_mask:0xf", "bound_ctrl:1"],
+                  ["quad_perm:[1,0,3,2]", "row_mask:0xf", "bank_mask:0xf", "fi:1"]):
+            emit(ops, [x for x in mods if not re.match(r"(quad_perm|row_|bank_|bound_|wave_)", x)] + m)
+    if kind == "MIMG":
+        va = [i for i, r in enumerate(roles) if r == "vaddr"]
+        dims = [x for x in mods if x.startswith("dim:")]
+        rest = [x for x in mods if not x.startswith("dim:")]
+        for d in MIMG_DIM:
+            emit(ops, rest + ["dim:SQ_RSRC_IMG_" + d])
+        if va:
+            # NSA: as many single VGPRs as the address tuple has, not contiguous
+            w = reg_width(ops[va[0]])
+            for regs in ([5 + 3 * j for j in range(w)], [200 - 7 * j for j in range(w)]):
+                if w > 1:
+                    lst = "[" + ", ".join("v%d" % r for r in regs) + "]"
+                    emit(ops[:va[0]] + [lst] + ops[va[0] + 1:], mods)
+                    emit(ops[:va[0]] + [lst] + ops[va[0] + 1:], rest + ["dim:SQ_RSRC_IMG_2D_ARRAY"])
     return out
 
 
@@ -947,8 +1078,8 @@ def random_stream(n, seed):
 
 def sim_decode(dumper, stream, offsets):
     """{offset: {field: value}} from the dumper, decoding the stream at each offset."""
-    padded = stream + [0, 0]
-    lines = ["%x %08x %08x %08x" % (o, padded[o // 4], padded[o // 4 + 1], padded[o // 4 + 2])
+    padded = stream + [0] * 4
+    lines = ["%x %s" % (o, " ".join("%08x" % w for w in padded[o // 4:o // 4 + 5]))
              for o in offsets]
     r = subprocess.run([dumper, MCPU], input="\n".join(lines) + "\n", capture_output=True, text=True)
     if r.returncode:
@@ -959,7 +1090,7 @@ def sim_decode(dumper, stream, offsets):
         d = {}
         for kv in parts[1:]:
             k, v = kv.split("=", 1)
-            d[k] = v if k in ("op", "enc") else int(v)
+            d[k] = v if k in ("op", "enc") else int(v, 0)
         out[int(parts[0], 16)] = d
     return out
 
@@ -1042,6 +1173,10 @@ def main(argv):
     dumper, opdef, tools, workdir = argv[1], argv[2], {"mc": argv[3], "objdump": argv[4]}, argv[5]
     nrandom = int(argv[6]) if len(argv) > 6 else 0
     MCPU = argv[7] if len(argv) > 7 else "gfx906"
+    global GFX10
+    GFX10 = MCPU.startswith("gfx10")
+    if GFX10:
+        gfx10_probes()
     if MCPU == "gfx90a":
         even_probes()
     os.makedirs(workdir, exist_ok=True)

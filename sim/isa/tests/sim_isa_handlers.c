@@ -46,6 +46,8 @@ tables_init(void)
 #include "sim_opcodes_gfx906.def"
 #define SIM_OPCODE(e, o, m) in_target[SIM_TARGET_GFX90A][SIM_OP_##m] = true;
 #include "sim_opcodes_gfx90a.def"
+#define SIM_OPCODE(e, o, m) in_target[SIM_TARGET_GFX1030][SIM_OP_##m] = true;
+#include "sim_opcodes_gfx1030.def"
 }
 
 static const entry *

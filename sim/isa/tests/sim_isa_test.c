@@ -159,6 +159,8 @@ t_run(sim_wave *w, const char *src)
 }
 
 /* SIM_ISA_BENCH=1: lane-instructions per second of a VALU-heavy loop on one thread. */
+uint16_t t_kcode_extra;
+
 sim_fault_kind
 t_dispatch_kd(unsigned agent, const char *src, const uint32_t rsrc[3], const uint16_t wg[3],
               uint32_t groups, void *kernarg)
@@ -172,7 +174,7 @@ t_dispatch_kd(unsigned agent, const char *src, const uint32_t rsrc[3], const uin
    }
    uint8_t *code = t_alloc(256 + len + 64, SIM_ALLOC_READ | SIM_ALLOC_CODE);
    int64_t entry = 256;
-   uint16_t kcode = 1u << 3; /* kernarg segment pointer */
+   uint16_t kcode = 1u << 3 | t_kcode_extra; /* kernarg segment pointer */
    memcpy(code + 16, &entry, 8);
    memcpy(code + 44, &rsrc[2], 4);
    memcpy(code + 48, &rsrc[0], 4);
@@ -274,6 +276,7 @@ main(int argc, char **argv)
    t_wavesync_tests();
    t_nan_tests();
    t_gfx90a_tests();
+   t_gfx1030_tests();
    if (t_failures) {
       fprintf(stderr, "%d check(s) failed\n", t_failures);
       return 1;

@@ -49,6 +49,8 @@ sim_fault_kind t_dispatch(const char *src, uint32_t groups, uint32_t wgsize, voi
 /* Dispatches `groups` work-groups (along x) of wg[0] x wg[1] x wg[2] work-items of `src`
  * on GPU agent `agent` with COMPUTE_PGM_RSRC1/2/3 = rsrc[0..2] in the kernel descriptor and
  * s[0:1] = `kernarg` (user SGPRs as rsrc[1] says). Returns the fault kind (t_fault). */
+/* kernel_code_properties bits t_dispatch_kd adds (ENABLE_WAVEFRONT_SIZE32: 1 << 10). */
+extern uint16_t t_kcode_extra;
 sim_fault_kind t_dispatch_kd(unsigned agent, const char *src, const uint32_t rsrc[3],
                              const uint16_t wg[3], uint32_t groups, void *kernarg);
 
@@ -81,6 +83,7 @@ void t_sample_tests(void);
 void t_wavesync_tests(void);
 void t_nan_tests(void);
 void t_gfx90a_tests(void);
+void t_gfx1030_tests(void);
 
 #define TEST(name) static void name(void)
 #define RUN(name)                                                                           \

@@ -5,15 +5,17 @@ sim_probe_optable.py's output for the others). Run by hand when a table changes;
 is checked in so the repository builds without the corpus:
 
     sim/isa/tools/sim_probe_optable.py gfx90a > /tmp/gfx90a-optable.tsv
+    sim/isa/tools/sim_probe_optable.py gfx1030 > /tmp/gfx1030-optable.tsv
     sim/isa/tools/sim_gen_def.py sim/isa gfx906=../shared/corpus/gfx906-optable.tsv \\
-        gfx90a=/tmp/gfx90a-optable.tsv
+        gfx90a=/tmp/gfx90a-optable.tsv gfx1030=/tmp/gfx1030-optable.tsv
 
 Writes sim_opcodes.def, SIM_OP(mnemonic) once for each mnemonic of any target (the enum
 sim_op: the first target's mnemonics in table order, then each further target's new ones, so
 adding a target renumbers nothing), and sim_opcodes_<target>.def, the target's rows
-SIM_OPCODE(ENCODING, opcode, mnemonic). VOP3 rows at opcode >= 896 are the VOP3P encoding
-seen through the VOP3 prefix and are dropped. VOP1/VOP2/VOPC mnemonics must also exist as
-VOP3 at opcode 320+op / 256+op / op (checked here), so all forms share one handler.
+SIM_OPCODE(ENCODING, opcode, mnemonic). On gfx9 VOP3 rows at opcode >= 896 are the VOP3P
+encoding seen through the VOP3 prefix and are dropped (gfx10's VOP3P has a prefix of its
+own). VOP1/VOP2/VOPC mnemonics must also exist as VOP3 at opcode 320+op (gfx10: 384+op) /
+256+op / op (checked here), so all forms share one handler.
 """
 import os
 import sys
@@ -31,12 +33,13 @@ E32_WITHOUT_VOP3 = ("v_madmk_f32", "v_madak_f32", "v_madmk_f16", "v_madak_f16", 
 
 def read_table(target, path):
     rows = {e: [] for e in ORDER}
+    gfx10 = target.startswith("gfx10")
     with open(path) as f:
         next(f)
         for line in f:
             enc, op, mnem = line.split("\t")[:3]
             op = int(op)
-            if enc == "VOP3" and op >= 896:
+            if enc == "VOP3" and op >= 896 and not gfx10:
                 continue
             if enc == "VOP2" and op >= 62:  # 0x3E/0x3F are the VOPC/VOP1 prefixes
                 continue
@@ -45,7 +48,7 @@ def read_table(target, path):
         if all(o != op for o, _ in rows[enc]):
             rows[enc].append((op, mnem))
     vop3 = {op: m for op, m in rows["VOP3"]}
-    base = {"VOPC": 0, "VOP2": 256, "VOP1": 320}
+    base = {"VOPC": 0, "VOP2": 256, "VOP1": 384 if gfx10 else 320}
     for enc, b in base.items():
         for op, m in rows[enc]:
             if vop3.get(b + op) != m and m not in E32_WITHOUT_VOP3:

@@ -113,6 +113,56 @@ ENCODINGS = [
                                                    [0xF0000300, 0x00000402]]),
 ]
 
+# gfx10 (gfx1030): the same scalar and VOP1/VOP2/VOPC words; SMEM under prefix 0x3D with
+# OFFSET and SOFFSET always present (SOFFSET 125, null, for none); VOP3 under 0x35 with a
+# 10-bit opcode (VOP2 at 256 + op, VOP1 at 384 + op) and VOP3 literals; VOP3P under 0x33; the
+# DS opcode in bits 25:18; FLAT/GLOBAL/SCRATCH with SADDR 125 for off; the MTBUF opcode in
+# bits 18:16 plus word-1 bit 21, a format in 25:19 (1: BUF_FMT_8_UNORM); MUBUF's opcode bit
+# 7 in bit 25, MIMG's in bit 0. An encoding's
+# optional fifth entry gives the opcode bits of the second word.
+ENCODINGS_GFX10 = [e for e in ENCODINGS if e[0] in ("SOP2", "SOP1", "SOPC", "SOPP", "VOP2",
+                                                    "VOP1", "VOPC")] + [
+    ("SOPK", 32, lambda n: 0xB0000000 | n << 23, [[0xB0040010], [0xB0040010, LIT],
+                                                 [0xB0000000], [0xB0000000, LIT],
+                                                 [0xB07D0000]]),
+    ("SMEM", 256, lambda n: 0xF4000000 | n << 18, [[0xF4000100, 0xFA000010],
+                                                   [0xF4000102, 0xFA000010],
+                                                   [0xF4000000, 0xFA000010],
+                                                   [0xF4000000, 0xFA000000],
+                                                   [0xF4000000, 0x00000000]]),
+    ("VOP3", 1024, lambda n: 0xD4000000 | n << 16,
+     [[0xD4000000 | (w[0] & 0xFFFF)] + w[1:] for w in ENCODINGS[9][3]]
+     + [[0xD4000002, 0x000206FF, LIT], [0xD4006A02, 0x000206FF, LIT]]),
+    ("VOP3P", 128, lambda n: 0xCC000000 | n << 16,
+     [[0xCC000000 | (w[0] & 0xFFFF)] + w[1:] for w in ENCODINGS[10][3]]),
+    ("DS", 256, lambda n: 0xD8000000 | n << 18,
+     [[w[0] & 0xFFFF | (0xD8020000 if w[0] & 0x10000 else 0xD8000000)] + w[1:]
+      for w in ENCODINGS[11][3]]),
+    ("FLAT", 128, lambda n: 0xDC000000 | n << 18, [[0xDC000000, 0x007D0002],
+                                                   [0xDC000000, 0x027D0002],
+                                                   [0xDC000000, 0x047D0402],
+                                                   [0xDC000000, 0x027D0402],
+                                                   [0xDC000000, 0x007D0402]]),
+    ("SCRATCH", 128, lambda n: 0xDC004000 | n << 18, [[0xDC004000, 0x007D0002],
+                                                      [0xDC004000, 0x007D0402],
+                                                      [0xDC004000, 0x027D0002],
+                                                      [0xDC004000, 0x007D0400]]),
+    ("GLOBAL", 128, lambda n: 0xDC008000 | n << 18, [[0xDC008000, 0x007D0002],
+                                                     [0xDC008000, 0x027D0002],
+                                                     [0xDC008000, 0x047D0402],
+                                                     [0xDC008000, 0x027D0402],
+                                                     [0xDC008000, 0x007D0402]]),
+    ("MTBUF", 16, lambda n: 0xE8000000 | (n & 7) << 16,
+     [[0xE8081000, 0x80000201], [0xE8081000, 0x80000202], [0xE8081000, 0x80000400]],
+     lambda n: (n >> 3) << 21),
+    # MUBUF: opcode bit 7 in bit 25 (buffer_load_format_d16_* are 128..).
+    ("MUBUF", 256, lambda n: 0xE0000000 | (n & 0x7F) << 18 | (n >> 7) << 25, ENCODINGS[15][3]),
+    # MIMG: opcode bit 7 in bit 0 (image_bvh*_intersect_ray, 230/231, read 11 or 12 address
+    # VGPRs with R128 set).
+    ("MIMG", 256, lambda n: 0xF0000000 | (n & 0x7F) << 18 | n >> 7,
+     ENCODINGS[-1][3] + [[0xF0009F00, 0x00010409]]),
+]
+
 # The marker after every line: s_movk_i32 s0, <line number> (SOPK 0, SIMM16).
 MARKER = 0xB0000000
 
@@ -156,7 +206,11 @@ def decode(lines, mcpu):
 
 def probe(mcpu):
     rows = []
-    for enc, slots, opbits, templates in ENCODINGS:
+    encodings = ENCODINGS_GFX10 if mcpu.startswith("gfx10") else ENCODINGS
+    order = [e[0] for e in ENCODINGS]
+    for enc, slots, opbits, templates, *opbits1 in sorted(encodings,
+                                                          key=lambda e: order.index(e[0])):
+        opbits1 = opbits1[0] if opbits1 else lambda n: 0
         found = {}
         for words in templates:
             todo = [n for n in range(slots) if n not in found]
@@ -164,7 +218,8 @@ def probe(mcpu):
                 break
             field = opbits(slots - 1) | opbits((1 << (slots - 1).bit_length()) - 1)
             w0 = words[0] & ~(field & ~opbits(0))
-            lines = [[w0 | opbits(n)] + words[1:] for n in todo]
+            lines = [[w0 | opbits(n)] + ([words[1] | opbits1(n)] if len(words) > 1 else [])
+                     + words[2:] for n in todo]
             for n, words_n, text in zip(todo, lines, decode(lines, mcpu)):
                 if text is None:
                     continue

@@ -1,0 +1,260 @@
+/*
+ * gfx1030 (RDNA2) instruction tests: wave32 lane masks (32-bit VCC, v_cmp results, carries and
+ * EXEC; EXEC_HI and the null SGPR), the lane-count-dependent instructions (v_readlane,
+ * ds_bpermute), the gfx10 instructions (v_cmpx writing EXEC only, the renamed adds, v_fmamk,
+ * v_permlanex16, DPP8 and row_share, s_*_saveexec_b32) and a gfx10 literal in VOP3. A wave32
+ * test wave has lanes 32-63 off; results worked by hand in the comments.
+ */
+#include "sim_isa_test.h"
+
+static sim_wave *
+wave32(void)
+{
+   sim_wave *w = t_wave_target(sim__target(SIM_TARGET_GFX1030));
+   w->lanes = 32;
+   SIM_EXEC(w) = 0xFFFFFFFFull;
+   return w;
+}
+
+/* v1 = lane; v_cmp_gt_u32 vcc_lo, 5, v1: lanes 6..31 -> VCC_LO = 0xFFFFFFC0, VCC_HI kept;
+ * the e64 form into s10 leaves s11; v_cndmask reads s10 alone (s11 = -1 ignored);
+ * s_cbranch_vccz looks at VCC_LO only. */
+TEST(w32_compare_masks)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++)
+      w->v[1][l] = l;
+   w->s[107] = 0x12345678; /* VCC_HI */
+   w->s[11] = 0xFFFFFFFF;
+   CHECK_EQ(t_run(w, "v_cmp_gt_u32 vcc_lo, 5, v1\n"
+                     "v_cmp_lt_u32_e64 s10, v1, 3\n"
+                     "v_cndmask_b32_e64 v2, 10, 20, s10\n"
+                     "s_mov_b32 vcc_lo, 0\n"
+                     "s_cbranch_vccz skip\n"
+                     "v_mov_b32 v3, 1\n"
+                     "skip:\n"
+                     "s_nop 0"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[107], 0x12345678u);
+   CHECK_EQ(w->s[10], 0x7u);
+   CHECK_EQ(w->s[11], 0xFFFFFFFFu);
+   for (unsigned l = 0; l < 32; l++)
+      CHECK_EQ(w->v[2][l], l < 3 ? 20u : 10u);
+   CHECK_EQ(w->v[2][40], 0u); /* lane 40 is no lane of a wave32 */
+   CHECK_EQ(w->v[3][0], 0u);  /* VCC_LO = 0: branched, whatever VCC_HI holds */
+}
+
+/* The first comparison again, for its VCC: v_cmp_gt_u32 sets VCC_LO = 0xFFFFFFC0. */
+TEST(w32_vcc)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++)
+      w->v[1][l] = l;
+   CHECK_EQ(t_run(w, "v_cmp_lt_u32 vcc_lo, 5, v1"), SIM_FAULT_NONE);
+   CHECK_EQ(w->s[106], 0xFFFFFFC0u);
+   CHECK_EQ(w->s[107], 0u);
+}
+
+/* 64-bit adds through 32-bit carries: v[2:3] = 0xFFFFFFFF + lane, v[4:5] = 1 + 0:
+ * v_add_co_u32 v6, s12, v2, v4 carries out of lanes 0..31 (all wrap: 0xFFFFFFFF + lane + 1);
+ * v_add_co_ci_u32 v7, s13, v3, v5, s12 adds the carry: v7 = 0 + 0 + 1. */
+TEST(w32_carries)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[2][l] = 0xFFFFFFFFu - (l & 1);
+      w->v[3][l] = 0;
+      w->v[4][l] = 1;
+      w->v[5][l] = 0;
+   }
+   w->s[13] = 0xAAAAAAAA;
+   CHECK_EQ(t_run(w, "v_add_co_u32 v6, s12, v2, v4\n"
+                     "v_add_co_ci_u32_e64 v7, s14, v3, v5, s12\n"
+                     "v_add_co_ci_u32 v8, vcc_lo, 0, v3, vcc_lo"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[12], 0x55555555u); /* even lanes wrapped */
+   CHECK_EQ(w->s[13], 0xAAAAAAAAu); /* a 32-bit carry-out */
+   CHECK_EQ(w->s[14], 0u);
+   for (unsigned l = 0; l < 32; l++) {
+      CHECK_EQ(w->v[6][l], (l & 1) ? 0xFFFFFFFFu : 0u);
+      CHECK_EQ(w->v[7][l], (l & 1) ? 0u : 1u);
+   }
+}
+
+/* s_and_saveexec_b32 s20, s21 (s21 = 0xF0F0F0F0, EXEC_LO = 0xFFFF00FF): s20 = old EXEC_LO,
+ * EXEC_LO = 0xF0F000F0, SCC = 1; writes to EXEC_HI are dropped in a wave32; null reads 0
+ * and its writes vanish. */
+TEST(w32_exec)
+{
+   sim_wave *w = wave32();
+   SIM_EXEC(w) = 0xFFFF00FFull;
+   w->s[21] = 0xF0F0F0F0;
+   CHECK_EQ(t_run(w, "s_and_saveexec_b32 s20, s21\n"
+                     "s_mov_b32 exec_hi, -1\n"
+                     "s_mov_b32 null, 7\n"
+                     "s_add_u32 s22, null, 5\n"
+                     "v_mov_b32 v1, 9"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[20], 0xFFFF00FFu);
+   CHECK_EQ(SIM_EXEC(w), 0xF0F000F0ull);
+   CHECK_EQ(w->s[22], 5u);
+   CHECK_EQ(w->v[1][4], 9u);
+   CHECK_EQ(w->v[1][0], 0u);
+   CHECK_EQ(w->v[1][36], 0u);
+}
+
+/* gfx10's v_cmpx writes EXEC only: VCC keeps its value. */
+TEST(w32_cmpx)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++)
+      w->v[1][l] = l;
+   w->s[106] = 0x1234;
+   CHECK_EQ(t_run(w, "v_cmpx_gt_u32 8, v1"), SIM_FAULT_NONE);
+   CHECK_EQ(SIM_EXEC(w), 0xFFull);
+   CHECK_EQ(w->s[106], 0x1234u);
+}
+
+/* Lane indices modulo the wave size: v_readlane_b32 s2, v1, 33 reads lane 1;
+ * ds_bpermute_b32 with address 4 * (lane + 33) reads lane (lane + 1) % 32. */
+TEST(w32_lane_indices)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = 100 + l;
+      w->v[2][l] = 4 * (l + 33);
+   }
+   CHECK_EQ(t_run(w, "v_readlane_b32 s2, v1, 33\n"
+                     "ds_bpermute_b32 v3, v2, v1\n"
+                     "s_waitcnt lgkmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[2], 101u);
+   for (unsigned l = 0; l < 32; l++)
+      CHECK_EQ(w->v[3][l], 100 + (l + 1) % 32);
+}
+
+/* v_permlanex16_b32 v2, v1, s4, s5 with selects 0xFEDCBA98:0x76543210 (identity): lane i of
+ * a row reads lane i of the other row; DPP8 [7,6,5,4,3,2,1,0] reverses each eight lanes;
+ * row_share:3 gives every lane of a row its lane 3. */
+TEST(gfx10_lane_moves)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++)
+      w->v[1][l] = l;
+   w->s[4] = 0x76543210;
+   w->s[5] = 0xFEDCBA98;
+   CHECK_EQ(t_run(w, "v_permlanex16_b32 v2, v1, s4, s5\n"
+                     "v_mov_b32_dpp v3, v1 dpp8:[7,6,5,4,3,2,1,0]\n"
+                     "v_mov_b32_dpp v4, v1 row_share:3 row_mask:0xf bank_mask:0xf"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 32; l++) {
+      CHECK_EQ(w->v[2][l], l ^ 16);
+      CHECK_EQ(w->v[3][l], (l & ~7u) + 7 - (l & 7));
+      CHECK_EQ(w->v[4][l], (l & ~15u) + 3);
+   }
+}
+
+/* The renamed adds and the FMA with a constant: v_add_nc_u32 (no carry), v_sub_nc_u32,
+ * v_fmamk_f32 v4 = v1 * 2.5 + v2, v_fma_f32 with a VOP3 literal: 3 * 1.5 + 0.5. */
+TEST(gfx10_valu)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = t_u(2.0f);
+      w->v[2][l] = t_u(1.0f);
+      w->v[5][l] = 0xFFFFFFFF;
+      w->v[6][l] = 3;
+   }
+   CHECK_EQ(t_run(w, "v_fmamk_f32 v4, v1, 0x40200000, v2\n"
+                     "v_add_nc_u32 v7, v5, v6\n"
+                     "v_sub_nc_u32 v8, v6, v5\n"
+                     "v_mov_b32 v9, 0x40400000\n"
+                     "v_fma_f32 v10, v9, 0x3fc00000, 0.5"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[4][0], t_u(6.0f));
+   CHECK_EQ(w->v[7][5], 2u);
+   CHECK_EQ(w->v[8][5], 4u);
+   CHECK_EQ(w->v[10][31], t_u(5.0f));
+}
+
+/* M0-relative moves: M0 = 2; v_movrels_b32 v10, v1 reads v3; v_movreld_b32 v20, v1 writes
+ * v22; gfx10's FLAT_SCRATCH is a hardware register: s_setreg/s_getreg FLAT_SCR_LO/HI. */
+TEST(gfx10_movrel_flat_scratch)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = 100 + l;
+      w->v[3][l] = 300 + l;
+   }
+   w->s[4] = 0x12345000;
+   w->s[5] = 0x7F;
+   CHECK_EQ(t_run(w, "s_mov_b32 m0, 2\n"
+                     "v_movrels_b32 v10, v1\n"
+                     "v_movreld_b32 v20, v1\n"
+                     "s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO), s4\n"
+                     "s_setreg_b32 hwreg(HW_REG_FLAT_SCR_HI), s5\n"
+                     "s_getreg_b32 s6, hwreg(HW_REG_FLAT_SCR_HI)"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[10][7], 307u);
+   CHECK_EQ(w->v[22][7], 107u);
+   CHECK_EQ(w->v[20][7], 0u);
+   CHECK_EQ(w->flat_scratch, 0x7F12345000ull);
+   CHECK_EQ(w->s[6], 0x7Fu);
+}
+
+/* Dispatches in wave32 (kernel_code_properties.ENABLE_WAVEFRONT_SIZE32): each work-item
+ * stores its lane in its wave (v_mbcnt_lo of -1), so work-item t of a 48-item group writes
+ * t % 32, the second wave having 16 lanes; without the bit the group is one wave64. A 1024-item group of 120-VGPR
+ * wave32s fits a work-group processor's 4 SIMDs (8 waves a SIMD, 960 of 1024 VGPRs) with
+ * COMPUTE_PGM_RSRC1.WGP_MODE, not a CU's 2 (16 a SIMD). */
+TEST(gfx10_dispatch_wave32)
+{
+   wave32(); /* llvm-mc for gfx1030 */
+   sim__isa_agent_target_set(4, sim__target(SIM_TARGET_GFX1030));
+   uint32_t *out = t_alloc(1024 * 4, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint64_t *ka = t_alloc(8, SIM_ALLOC_READ);
+   *ka = (uint64_t)(uintptr_t)out;
+   for (unsigned i = 0; i < 1024; i++)
+      out[i] = 0xDEAD;
+   /* RSRC1: VGPRS = 1 (16), DX10_CLAMP, IEEE; RSRC2: 2 user SGPRs. */
+   uint32_t rsrc[3] = {1u | 1u << 21 | 1u << 23, 2u << 1, 0};
+   const uint16_t wg[3] = {48, 1, 1};
+   const char *src = "s_load_dwordx2 s[0:1], s[0:1], 0\n"
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "v_mbcnt_lo_u32_b32 v1, -1, 0\n"
+                     "v_lshlrev_b32 v2, 2, v0\n"
+                     "global_store_dword v2, v1, s[0:1]";
+   t_kcode_extra = 1u << 10;
+   CHECK_EQ(t_dispatch_kd(4, src, rsrc, wg, 1, ka), SIM_FAULT_NONE);
+   for (unsigned t = 0; t < 48; t++)
+      CHECK_EQ(out[t], t % 32);
+   CHECK_EQ(out[48], 0xDEADu);
+   /* Without the bit, a wave64: one wave of 48 lanes, where v_mbcnt_lo counts lanes 0-31. */
+   t_kcode_extra = 0;
+   CHECK_EQ(t_dispatch_kd(4, src, rsrc, wg, 1, ka), SIM_FAULT_NONE);
+   for (unsigned t = 0; t < 48; t++)
+      CHECK_EQ(out[t], t < 32 ? t : 32u);
+   t_kcode_extra = 1u << 10;
+   const uint16_t big[3] = {1024, 1, 1};
+   rsrc[0] = 14u | 1u << 21 | 1u << 23 | 1u << 29; /* 120 VGPRs, WGP_MODE */
+   CHECK_EQ(t_dispatch_kd(4, src, rsrc, big, 1, ka), SIM_FAULT_NONE);
+   CHECK_EQ(out[1023], 31u);
+   rsrc[0] &= ~(1u << 29);
+   CHECK_EQ(t_dispatch_kd(4, src, rsrc, big, 1, ka), SIM_FAULT_OUT_OF_RESOURCES);
+   t_kcode_extra = 0;
+}
+
+void
+t_gfx1030_tests(void)
+{
+   RUN(gfx10_dispatch_wave32);
+   RUN(gfx10_movrel_flat_scratch);
+   RUN(w32_compare_masks);
+   RUN(w32_vcc);
+   RUN(w32_carries);
+   RUN(w32_exec);
+   RUN(w32_cmpx);
+   RUN(w32_lane_indices);
+   RUN(gfx10_lane_moves);
+   RUN(gfx10_valu);
+}
