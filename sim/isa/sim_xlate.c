@@ -620,10 +620,20 @@ intrin(xl *x, const char *name, LLVMTypeRef t, LLVMValueRef *args, unsigned n)
 }
 
 /* The interpreter's NaN rule (sim__nanfix32): a NaN result becomes the first NaN source
- * quieted, or 0x7FC00000. */
+ * quieted, or 0x7FC00000. Worked out on a side path taken when some lane is NaN (as the
+ * interpreter does), so the common case costs one compare. */
 static LLVMValueRef
 nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
 {
+   LLVMValueRef rbits = LLVMBuildBitCast(x->B, r, x->v32, "");
+   LLVMValueRef rn = LLVMBuildFCmp(x->B, LLVMRealUNO, r, r, "");
+   LLVMValueRef any = LLVMBuildICmp(x->B, LLVMIntNE, LLVMBuildBitCast(x->B, rn, x->i64, ""),
+                                    k64(x, 0), "");
+   LLVMBasicBlockRef from = LLVMGetInsertBlock(x->B);
+   LLVMBasicBlockRef fix = LLVMAppendBasicBlockInContext(x->C, x->fn, "nan");
+   LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBuildCondBr(x->B, any, fix, join);
+   LLVMPositionBuilderAtEnd(x->B, fix);
    LLVMValueRef q = splat(x, k32(x, 0x7FC00000), x->v32);
    for (int i = (int)n - 1; i >= 0; i--) {
       LLVMValueRef isn = LLVMBuildFCmp(x->B, LLVMRealUNO, srcf[i], srcf[i], "");
@@ -631,8 +641,14 @@ nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
                                       splat(x, k32(x, 0x400000), x->v32), "");
       q = LLVMBuildSelect(x->B, isn, bits, q, "");
    }
-   LLVMValueRef rn = LLVMBuildFCmp(x->B, LLVMRealUNO, r, r, "");
-   return LLVMBuildSelect(x->B, rn, q, LLVMBuildBitCast(x->B, r, x->v32, ""), "");
+   LLVMValueRef fixed = LLVMBuildSelect(x->B, rn, q, rbits, "");
+   LLVMBuildBr(x->B, join);
+   LLVMPositionBuilderAtEnd(x->B, join);
+   LLVMValueRef phi = LLVMBuildPhi(x->B, x->v32, "");
+   LLVMValueRef vals[2] = {rbits, fixed};
+   LLVMBasicBlockRef bbs[2] = {from, fix};
+   LLVMAddIncoming(phi, vals, bbs, 2);
+   return phi;
 }
 
 /* Lane mask of `c` (<64 x i1>) as i64, inactive lanes 0. */
@@ -884,7 +900,7 @@ xl_call(sim_wave *w, const sim_inst *in, uint64_t pc)
 {
    w->inst_pc = pc;
    w->pc = pc + in->size;
-   if (SIM_UNLIKELY(xl_check_cur != NULL))
+   if (SIM_UNLIKELY(sim__xlate_mode == 2) && xl_check_cur != NULL)
       return xl_check_call(xl_check_cur, w, in);
    in->fn(w, in);
    return w->status != SIM_WAVE_RUNNING || w->doorbell_va != 0;
@@ -1033,6 +1049,14 @@ xl_compile(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e)
                  (unsigned long long)pc, n,
                  ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e6,
                  xl_compile_ns / 1e6 / xl_compiled, (unsigned long long)xl_compiled);
+      if (getenv("HSACL_SIM_XLATE_VERBOSE"))
+         for (unsigned i = 0; i < n; i++)
+            if (sim__xlate_class(insts[i]) == SIM_XL_CALL || sim__xlate_class(insts[i]) == SIM_XL_END) {
+               char dis[160];
+               sim__disasm(insts[i], dis, sizeof(dis));
+               fprintf(stderr, "   %s: %s\n",
+                       sim__xlate_class(insts[i]) == SIM_XL_CALL ? "call" : "end", dis);
+            }
    }
    return fn;
 }
