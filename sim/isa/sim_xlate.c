@@ -19,6 +19,9 @@
  *
  * HSACL_SIM_XLATE=0 (default) interprets; 1 translates hot blocks; check translates every
  * block on its first run and runs it against the interpreter (xl_check_*).
+ * HSACL_SIM_XLATE_HOT=n: runs of a PC before its block is compiled (50; 1 when checking).
+ * HSACL_SIM_XLATE_VERBOSE: one line a compiled block (size, compile time), and the
+ * instructions it calls the interpreter for.
  */
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
@@ -90,8 +93,10 @@ xl_setup(void)
       LLVMInitializeNativeAsmPrinter();
       /* One target machine for the passes, one (the same settings) for ORC's code
        * generator, which takes ownership of its own. */
-      const char *cg = getenv("HSACL_SIM_XLATE_CG");
-      LLVMCodeGenOptLevel lvl = cg ? (LLVMCodeGenOptLevel)atoi(cg) : LLVMCodeGenLevelLess;
+      /* Code generation at -O1: the blocks are already in SSA form with their registers
+       * in values. Compile time a block measured within noise of -O0 and -O2 (instruction
+       * selection dominates); the speed of the code at each level is not measured yet. */
+      LLVMCodeGenOptLevel lvl = LLVMCodeGenLevelLess;
       char *triple = LLVMGetDefaultTargetTriple();
       char *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
       LLVMTargetRef target = NULL;
@@ -1014,8 +1019,10 @@ xl_compile(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e)
    xl_fn fn = NULL;
    if (any) {
       LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-      const char *passes = getenv("HSACL_SIM_XLATE_PASSES");
-      LLVMErrorRef err = LLVMRunPasses(x.M, passes ? passes : "early-cse,instcombine", xl_tm, po);
+      /* The emitter keeps registers in values itself: what is left is common
+       * subexpressions (EXEC masks, splats) and folding. default<O2> took about twice the
+       * time a block (vadd's: 56 against 30 ms on the loaded 2-core machine). */
+      LLVMErrorRef err = LLVMRunPasses(x.M, "early-cse,instcombine", xl_tm, po);
       LLVMDisposePassBuilderOptions(po);
       if (err)
          LLVMConsumeError(err);
