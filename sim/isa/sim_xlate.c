@@ -928,6 +928,75 @@ emit_call(xl *x, const sim_inst *in, uint64_t pc, bool last)
    LLVMPositionBuilderAtEnd(x->B, next);
 }
 
+/* The branch opcodes a block ends with in its own code, not through the handler. */
+static bool
+xl_branch_lowered(const sim_inst *in)
+{
+   if (in->enc != SIM_ENC_SOPP)
+      return false;
+   switch (in->op) {
+   case SIM_OP_s_branch:
+   case SIM_OP_s_cbranch_scc0:
+   case SIM_OP_s_cbranch_scc1:
+   case SIM_OP_s_cbranch_vccz:
+   case SIM_OP_s_cbranch_vccnz:
+   case SIM_OP_s_cbranch_execz:
+   case SIM_OP_s_cbranch_execnz:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* As sim_sopp.c's BRANCH: PC = next + imm * 4 when taken; a taken backward branch counts
+ * down the wave's slice and yields when it runs out. */
+static void
+emit_branch(xl *x, const sim_inst *in, uint64_t pc)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef cond;
+   switch (in->op) {
+   case SIM_OP_s_cbranch_scc0:
+      cond = LLVMBuildICmp(B, LLVMIntEQ, sccget(x), k32(x, 0), "");
+      break;
+   case SIM_OP_s_cbranch_scc1:
+      cond = LLVMBuildICmp(B, LLVMIntNE, sccget(x), k32(x, 0), "");
+      break;
+   case SIM_OP_s_cbranch_vccz:
+   case SIM_OP_s_cbranch_vccnz:
+      cond = LLVMBuildICmp(B, in->op == SIM_OP_s_cbranch_vccz ? LLVMIntEQ : LLVMIntNE,
+                           sget64(x, SIM_SRC_VCC), k64(x, 0), "");
+      break;
+   case SIM_OP_s_cbranch_execz:
+   case SIM_OP_s_cbranch_execnz:
+      cond = LLVMBuildICmp(B, in->op == SIM_OP_s_cbranch_execz ? LLVMIntEQ : LLVMIntNE,
+                           sget64(x, SIM_SRC_EXEC), k64(x, 0), "");
+      break;
+   default:
+      cond = LLVMConstInt(x->i1, 1, 0);
+      break;
+   }
+   flush(x, false);
+   uint64_t next = pc + in->size, target = next + (uint64_t)((int64_t)in->imm * 4);
+   st(x, k64(x, pc), wptr(x, offsetof(sim_wave, inst_pc)));
+   LLVMValueRef npc = LLVMBuildSelect(B, cond, k64(x, target), k64(x, next), "");
+   st(x, npc, wptr(x, offsetof(sim_wave, pc)));
+   if (in->imm < 0) {
+      LLVMBasicBlockRef taken = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+      LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+      LLVMBuildCondBr(B, cond, taken, x->exit);
+      LLVMPositionBuilderAtEnd(B, taken);
+      LLVMValueRef sl = LLVMBuildSub(B, ld(x, x->i32, wptr(x, offsetof(sim_wave, slice))),
+                                     k32(x, 1), "");
+      st(x, sl, wptr(x, offsetof(sim_wave, slice)));
+      LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, sl, k32(x, 0), ""), out, x->exit);
+      LLVMPositionBuilderAtEnd(B, out);
+      st(x, k32(x, SIM_WAVE_SLICE), wptr(x, offsetof(sim_wave, slice)));
+      st(x, k32(x, SIM_WAVE_YIELD), wptr(x, offsetof(sim_wave, status)));
+   }
+   LLVMBuildRetVoid(B);
+}
+
 /* Builds the block's function `name`; false if nothing in it is lowered. */
 static bool
 xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc)
@@ -973,6 +1042,10 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
             if (in->vdst != SIM_SRC_NONE && op != XO_ICMP && op != XO_FCMP && hi > x->max_vgpr)
                x->max_vgpr = hi;
          }
+      } else if (k == SIM_XL_END && xl_branch_lowered(in)) {
+         emit_branch(x, in, pc);
+         ended = true;
+         break;
       } else if (k == SIM_XL_CALL || k == SIM_XL_END) {
          emit_call(x, in, pc, k == SIM_XL_END);
          if (k == SIM_XL_END) {
@@ -1127,6 +1200,7 @@ typedef struct xl_check {
    const sim_inst **insts;
    unsigned n, next; /* instructions in the block; the reference's next */
    uint64_t start;
+   bool stopped;     /* a call stopped the block (the reference does not go on) */
 } xl_check;
 
 static unsigned
@@ -1204,7 +1278,8 @@ xl_check_call(xl_check *k, sim_wave *w, const sim_inst *in)
    in->fn(w, in);
    xl_check_take(k, w);
    k->next = i + 1;
-   return w->status != SIM_WAVE_RUNNING || w->doorbell_va != 0;
+   k->stopped = w->status != SIM_WAVE_RUNNING || w->doorbell_va != 0;
+   return k->stopped;
 }
 
 static void
@@ -1224,24 +1299,38 @@ xl_run_checked(sim_wave *w, xl_ent *e, uint64_t pc)
    k->insts = insts;
    k->n = sim__xlate_form(w, w->prog, pc, insts, XL_MAX_INSTS);
    k->next = 0;
+   k->stopped = false;
    k->start = pc;
    xl_check_take(k, w);
    k->ref.pc = pc;
    xl_check_cur = k;
    e->fn(w, w->v);
    xl_check_cur = NULL;
-   /* Ended without a call at its end: the reference runs the rest. */
-   if (k->next < k->n && w->status == SIM_WAVE_RUNNING && !w->doorbell_va) {
+   /* Ran to its end in its own code (no call last): the reference runs the rest, and the
+    * two must agree on where the wave goes on and whether it yields. */
+   if (!k->stopped && k->next < k->n) {
       xl_check_sync(k, w, k->n);
-      if (w->pc != k->ref.pc) {
+      if (w->pc != k->ref.pc || w->status != k->ref.status || w->slice != k->ref.slice) {
          fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at 0x%llx ends at pc "
-                 "0x%llx, the interpreter at 0x%llx\n", (unsigned long long)pc,
-                 (unsigned long long)w->pc, (unsigned long long)k->ref.pc);
+                 "0x%llx status %u slice %u, the interpreter at 0x%llx status %u slice %u\n",
+                 (unsigned long long)pc, (unsigned long long)w->pc, w->status, w->slice,
+                 (unsigned long long)k->ref.pc, k->ref.status, k->ref.slice);
          abort();
       }
    }
    free(k);
    atomic_fetch_add(&xl_checked, 1);
+}
+
+/* The block at `pc` if it may run on `w` now. */
+static xl_ent *
+xl_ready(sim_wave *w, uint64_t pc)
+{
+   sim_program *p = w->prog;
+   xl_ent *e = xl_lookup(w, p, pc);
+   if (!e || e->max_vgpr > w->nvgpr || (e->needs_f32 && w->denorm32 != 3))
+      return NULL;
+   return e;
 }
 
 bool
@@ -1250,14 +1339,22 @@ sim__xlate_run(sim_wave *w, uint64_t pc)
    sim_program *p = w->prog;
    if (SIM_UNLIKELY(!p || w->gpr_idx_en))
       return false;
-   xl_ent *e = xl_lookup(w, p, pc);
+   xl_ent *e = xl_ready(w, pc);
    if (!e)
       return false;
-   if (e->max_vgpr > w->nvgpr || (e->needs_f32 && w->denorm32 != 3))
-      return false;
-   if (SIM_UNLIKELY(sim__xlate_mode == 2))
-      xl_run_checked(w, e, pc);
-   else
-      e->fn(w, w->v);
+   /* Block after block while the wave runs on into translated code (a loop's blocks, each
+    * ending in a branch, run without the wave loop; backward branches still yield). */
+   do {
+      if (SIM_UNLIKELY(sim__xlate_mode == 2))
+         xl_run_checked(w, e, w->pc);
+      else
+         e->fn(w, w->v);
+      if (w->status != SIM_WAVE_RUNNING || w->doorbell_va || w->gpr_idx_en)
+         break;
+      p = w->prog;
+      if (w->pc - p->va >= p->size)
+         break;
+      e = xl_ready(w, w->pc);
+   } while (e);
    return true;
 }
