@@ -764,6 +764,13 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
          f[2] = LLVMBuildBitCast(B, vget(x, in->vdst), x->vf, "");
       else if (n == 3)
          f[2] = src_vf(x, in, 2);
+      if (n == 3) {
+         /* Inactive lanes compute 0 * 0 + 0, as sim__fma_rows does: a divergent loop
+          * leaves subnormals there, and each is a microcode assist of the host's FMA. */
+         LLVMValueRef m = execmask(x), z = LLVMConstNull(x->vf);
+         for (unsigned i = 0; i < 3; i++)
+            f[i] = LLVMBuildSelect(B, m, f[i], z, "");
+      }
       LLVMValueRef rf;
       switch (op) {
       case XO_FADD: rf = LLVMBuildFAdd(B, f[0], f[1], ""); break;
@@ -1099,6 +1106,12 @@ xl_compile(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e)
       LLVMDisposePassBuilderOptions(po);
       if (err)
          LLVMConsumeError(err);
+      const char *dump = getenv("HSACL_SIM_XLATE_DUMP");
+      if (dump) {
+         char path[512];
+         snprintf(path, sizeof(path), "%s/%s.ll", dump, name);
+         LLVMPrintModuleToFile(x.M, path, NULL);
+      }
       if (!p->xlate->rt)
          p->xlate->rt = LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(xl_jit));
       LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(x.M, tsc);
