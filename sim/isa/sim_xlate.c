@@ -21,7 +21,7 @@
  * block on its first run and runs it against the interpreter (xl_check_*).
  * HSACL_SIM_XLATE_HOT=n: runs of a PC before its block is compiled (50; 1 when checking).
  * HSACL_SIM_XLATE_VERBOSE: one line a compiled block (size, compile time), and the
- * instructions it calls the interpreter for.
+ * instructions it calls the interpreter for. HSACL_SIM_XLATE_DUMP=<dir>: each block's IR.
  */
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
@@ -310,7 +310,8 @@ xl_xop_of(const sim_inst *in)
       case SIM_OP_v_addc_co_u32: x = XO_CO_ADDC; break;
       case SIM_OP_v_subb_co_u32: x = XO_CO_SUBB; break;
       case SIM_OP_v_lshlrev_b64: x = XO_SHL64; break;
-      case SIM_OP_v_cndmask_b32: return XO_CNDMASK; /* abs/neg: bit 31 */
+      case SIM_OP_v_cndmask_b32: /* abs/neg: bit 31; the mask a 64-bit scalar operand */
+         return xl_src64_ok(in->src[2]) ? XO_CNDMASK : XO_NONE;
       case SIM_OP_v_add_f32: return XO_FADD;
       case SIM_OP_v_sub_f32: return XO_FSUB;
       case SIM_OP_v_subrev_f32: return XO_FSUBREV;
@@ -327,6 +328,8 @@ xl_xop_of(const sim_inst *in)
          break;
       }
       if (!plain)
+         return XO_NONE;
+      if ((x == XO_CO_ADDC || x == XO_CO_SUBB) && !xl_src64_ok(in->src[2]))
          return XO_NONE;
       if (x == XO_ICMP && in->enc != SIM_ENC_VOPC && in->enc != SIM_ENC_VOP3)
          return XO_NONE;

@@ -100,6 +100,16 @@ main(void)
    t = mk(SIM_ENC_VOP2, SIM_OP_v_add_u32, SIM_IF_VALU | SIM_IF_VOP3, V(1), V(2), NONE, 0);
    t.neg = 1; /* integer operation with a float modifier */
    CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   /* The mask of v_cndmask / carry-in of v_addc is a 64-bit scalar operand: an SGPR pair
+    * or an integer constant, not the literal or a float constant. */
+   t = mk(SIM_ENC_VOP3, SIM_OP_v_cndmask_b32, SIM_IF_VALU | SIM_IF_VOP3, V(1), V(2), 106, 0);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_LOWER);
+   t.src[2] = SIM_SRC_LITERAL;
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   t.src[2] = 242;
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   t = mk(SIM_ENC_VOP3, SIM_OP_v_addc_co_u32, SIM_IF_VALU | SIM_IF_VOP3, V(1), V(2), 127, 0);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
    /* What may change the PC, MODE or index mode ends a block. */
    t = mk(SIM_ENC_SOPK, SIM_OP_s_setreg_b32, 0, NONE, NONE, NONE, 0);
    CHECK_EQ(sim__xlate_class(&t), SIM_XL_END);
