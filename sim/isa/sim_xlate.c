@@ -62,7 +62,8 @@ static LLVMOrcLLJITRef xl_jit;
 static LLVMTargetMachineRef xl_tm;
 static uint32_t xl_hot = 50;
 static unsigned long xl_serial;
-static uint64_t xl_compile_ns, xl_compiled;
+static uint64_t xl_compile_ns;            /* under xl_lock */
+static _Atomic uint64_t xl_compiled;
 static _Atomic uint64_t xl_checked; /* blocks compared in the checking mode */
 
 /* The checking mode says at exit how many block runs it compared, so that a test over it
@@ -71,7 +72,8 @@ static void
 xl_report(void)
 {
    fprintf(stderr, "hsacl-sim: xlate check: %llu block runs compared, %llu blocks compiled\n",
-           (unsigned long long)atomic_load(&xl_checked), (unsigned long long)xl_compiled);
+           (unsigned long long)atomic_load(&xl_checked),
+           (unsigned long long)atomic_load(&xl_compiled));
 }
 
 static void
@@ -1139,12 +1141,13 @@ xl_compile(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e)
    clock_gettime(CLOCK_MONOTONIC, &t1);
    if (fn) {
       xl_compile_ns += (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull + t1.tv_nsec - t0.tv_nsec;
-      xl_compiled++;
+      atomic_fetch_add(&xl_compiled, 1);
       if (getenv("HSACL_SIM_XLATE_VERBOSE"))
          fprintf(stderr, "hsacl-sim: xlate block 0x%llx: %u instructions, %.2f ms (mean %.2f ms over %llu)\n",
                  (unsigned long long)pc, n,
                  ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e6,
-                 xl_compile_ns / 1e6 / xl_compiled, (unsigned long long)xl_compiled);
+                 xl_compile_ns / 1e6 / atomic_load(&xl_compiled),
+                 (unsigned long long)atomic_load(&xl_compiled));
       if (getenv("HSACL_SIM_XLATE_VERBOSE"))
          for (unsigned i = 0; i < n; i++)
             if (sim__xlate_class(insts[i]) == SIM_XL_CALL || sim__xlate_class(insts[i]) == SIM_XL_END) {
@@ -1302,11 +1305,10 @@ static void
 xl_run_checked(sim_wave *w, xl_ent *e, uint64_t pc)
 {
    static __thread const sim_inst *insts[XL_MAX_INSTS];
-   static __thread uint32_t (*rows)[64];
-   if (!rows)
-      rows = malloc((size_t)SIM_WAVE_ROWS * 256);
+   uint32_t (*rows)[64] = malloc((size_t)xl_nrows(w) * 256);
    xl_check *k = malloc(sizeof(*k));
    if (!rows || !k) {
+      free(rows);
       free(k);
       e->fn(w, w->v);
       return;
@@ -1335,6 +1337,7 @@ xl_run_checked(sim_wave *w, xl_ent *e, uint64_t pc)
       }
    }
    free(k);
+   free(rows);
    atomic_fetch_add(&xl_checked, 1);
 }
 
