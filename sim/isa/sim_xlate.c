@@ -1370,8 +1370,10 @@ sim__xlate_run(sim_wave *w, uint64_t pc)
          e->fn(w, w->v);
       if (w->status != SIM_WAVE_RUNNING || w->doorbell_va || w->gpr_idx_en)
          break;
+      /* Elsewhere (another code allocation, a misaligned PC): the wave loop fetches, and
+       * faults as it would. */
       p = w->prog;
-      if (w->pc - p->va >= p->size)
+      if (w->pc - p->va >= p->size || (w->pc & 3))
          break;
       e = xl_ready(w, w->pc);
    } while (e);
