@@ -861,6 +861,7 @@ sim__isa_program_free(void *program)
 {
    for (sim_program *p = program, *next; p; p = next) {
       next = p->next;
+      sim__xlate_program_free(p);
       pthread_mutex_destroy(&p->lock);
       free(p->slots);
       free(p);

@@ -61,12 +61,25 @@ sim__wave_run(sim_wave *w)
       return;
    }
    /* Without diagnostics: one test after each instruction for the rare events (a store
-    * reached a doorbell, the wave stopped). */
+    * reached a doorbell, the wave stopped). With HSACL_SIM_XLATE, a translated block may
+    * run in place of the instructions from `pc` on (sim_xlate.c). */
+   sim__xlate_init();
+   const bool xlate = sim__xlate_mode != 0;
    uint64_t pc = w->pc;
    for (;;) {
       const sim_inst *in = sim__fetch_fast(w, pc);
       if (SIM_UNLIKELY(!in))
          return;
+      if (xlate && sim__xlate_run(w, pc)) {
+         if (SIM_UNLIKELY(w->status != SIM_WAVE_RUNNING || w->doorbell_va)) {
+            if (w->doorbell_va)
+               doorbell_written(w);
+            if (w->status != SIM_WAVE_RUNNING)
+               return;
+         }
+         pc = w->pc;
+         continue;
+      }
       w->inst_pc = pc;
       w->pc = pc + in->size;
       in->fn(w, in);

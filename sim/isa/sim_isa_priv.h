@@ -361,6 +361,7 @@ struct sim_program {
    uint64_t va, size;
    sim_inst *slots;   /* one per dword; fn == NULL until decoded */
    pthread_mutex_t lock;
+   struct sim_xlate_prog *xlate; /* translated blocks (sim_xlate.c), NULL until one is hot */
 };
 
 /* The decoded program of `code` for target `t` (one per target that runs it). */
@@ -415,6 +416,30 @@ void sim__counts_flush(uint64_t *counts);
 sim_fault_kind sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, sim_gws *gws,
                                           uint8_t *lds, uint32_t lds_size, uint8_t *scratch,
                                           uint64_t scratch_size, sim_fault *fault);
+
+/* ---- The translator (sim_xlate.c, docs/sim.md "Speed") ------------------------------- */
+
+/* HSACL_SIM_XLATE: 0 interpret, 1 translate hot blocks, 2 (check) translate every block and
+ * compare it with the interpreter. Valid after sim__xlate_init. */
+extern int sim__xlate_mode;
+void sim__xlate_init(void);
+/* Runs the translated block at `pc` (w->prog's) if there is one, counting `pc` towards
+ * hotness otherwise: true when it ran (w->pc, w->status as after interpreting it). */
+bool sim__xlate_run(sim_wave *w, uint64_t pc);
+/* Drops the program's translations (with the program). */
+void sim__xlate_program_free(sim_program *p);
+/* How the block former treats an instruction: lowered to host code, run through its
+ * handler from inside the block, skipped (no-op), or run through its handler as the
+ * block's last instruction (it may change the PC, MODE or index mode). */
+typedef enum sim_xlate_class {
+   SIM_XL_LOWER, SIM_XL_CALL, SIM_XL_SKIP, SIM_XL_END,
+} sim_xlate_class;
+sim_xlate_class sim__xlate_class(const sim_inst *in);
+/* The block at `pc` of `p`: up to `max` instructions into `out`, the last one SIM_XL_END
+ * or the last before the program's end; returns how many. Undecoded slots are decoded
+ * through `w` (w->prog == p), or end the block when `w` is NULL. */
+unsigned sim__xlate_form(sim_wave *w, sim_program *p, uint64_t pc, const sim_inst **out,
+                         unsigned max);
 
 /* ---- Global wave sync (sim_gws.c) ------------------------------------------------------ */
 

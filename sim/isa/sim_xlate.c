@@ -1,0 +1,1383 @@
+/*
+ * The translator: hot blocks of decoded sim_inst lowered to host code through LLVM 19's
+ * ORC JIT (docs/sim.md, "Speed"). It reads only sim_inst and the wave's target description,
+ * never machine words.
+ *
+ * A block starts where the wave loop found a hot PC and runs to the first instruction that
+ * may change the PC, MODE or index mode (branches, s_endpgm, s_barrier, s_setreg, ...),
+ * which it executes last through its interpreter handler. Between them every instruction
+ * is either lowered (sim__xlate_class: XL_LOWER) or, when it is not, called through its
+ * handler (XL_CALL: memory instructions and every VALU/SALU form not lowered yet), so a
+ * block is exact by construction: before a call the block stores every register it holds
+ * in host values, after it the block reads them again.
+ *
+ * Lowered instructions keep VGPR rows as <64 x i32> values, SGPRs and SCC as i32 values,
+ * and write VGPRs through a select on EXEC. They are restricted to forms whose semantics
+ * need nothing of the wave beyond registers: no SDWA/DPP, no output modifiers, f32 work
+ * only when MODE keeps denormals (checked when a block is entered), the interpreter's NaN
+ * rule spelled out in IR.
+ *
+ * HSACL_SIM_XLATE=0 (default) interprets; 1 translates hot blocks; check translates every
+ * block on its first run and runs it against the interpreter (xl_check_*).
+ * HSACL_SIM_XLATE_HOT=n: runs of a PC before its block is compiled (50; 1 when checking).
+ * HSACL_SIM_XLATE_VERBOSE: one line a compiled block (size, compile time), and the
+ * instructions it calls the interpreter for. HSACL_SIM_XLATE_DUMP=<dir>: each block's IR.
+ */
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include "sim_isa_priv.h"
+
+int sim__xlate_mode = -1;
+
+/* Block entries per dword of the program. `fn` is published with a release store. */
+typedef void (*xl_fn)(sim_wave *w, uint32_t (*v)[64]);
+enum { XL_ENT_COLD = 0, XL_ENT_DONE = 1, XL_ENT_NEVER = 2 };
+typedef struct xl_ent {
+   xl_fn fn;
+   uint32_t hits;  /* relaxed atomics: an estimate is enough */
+   uint32_t state; /* XL_ENT_* */
+   /* What entering the block asks of the wave (checked before every run). */
+   uint16_t max_vgpr; /* highest VGPR a lowered instruction names, +1 */
+   uint8_t needs_f32; /* lowered f32 arithmetic: MODE must keep f32 denormals */
+} xl_ent;
+
+struct sim_xlate_prog {
+   xl_ent *ent;
+   LLVMOrcResourceTrackerRef rt; /* the program's compiled blocks */
+};
+
+/* ---- Process-wide JIT --------------------------------------------------------------- */
+
+static pthread_once_t xl_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t xl_lock = PTHREAD_MUTEX_INITIALIZER; /* compiles, one at a time */
+static LLVMOrcLLJITRef xl_jit;
+static LLVMTargetMachineRef xl_tm;
+static uint32_t xl_hot = 50;
+static unsigned long xl_serial;
+static uint64_t xl_compile_ns;            /* under xl_lock */
+static _Atomic uint64_t xl_compiled;
+static _Atomic uint64_t xl_checked; /* blocks compared in the checking mode */
+
+/* The checking mode says at exit how many block runs it compared, so that a test over it
+ * can tell "nothing differed" from "nothing was translated" (tests/CMakeLists.txt). */
+static void
+xl_report(void)
+{
+   fprintf(stderr, "hsacl-sim: xlate check: %llu block runs compared, %llu blocks compiled\n",
+           (unsigned long long)atomic_load(&xl_checked),
+           (unsigned long long)atomic_load(&xl_compiled));
+}
+
+static void
+xl_setup(void)
+{
+   const char *e = getenv("HSACL_SIM_XLATE");
+   int mode = 0;
+   if (e && !strcmp(e, "1"))
+      mode = 1;
+   else if (e && !strcmp(e, "check"))
+      mode = 2;
+   const char *h = getenv("HSACL_SIM_XLATE_HOT");
+   if (h && *h)
+      xl_hot = (uint32_t)strtoul(h, NULL, 10);
+   else if (mode == 2)
+      xl_hot = 1;
+   if (mode) {
+      LLVMInitializeNativeTarget();
+      LLVMInitializeNativeAsmPrinter();
+      /* One target machine for the passes, one (the same settings) for ORC's code
+       * generator, which takes ownership of its own. */
+      /* Code generation at -O1: the blocks are already in SSA form with their registers
+       * in values. Compile time a block measured within noise of -O0 and -O2 (instruction
+       * selection dominates); the speed of the code at each level is not measured yet. */
+      LLVMCodeGenOptLevel lvl = LLVMCodeGenLevelLess;
+      char *triple = LLVMGetDefaultTargetTriple();
+      char *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
+      LLVMTargetRef target = NULL;
+      char *msg = NULL;
+      LLVMTargetMachineRef jit_tm = NULL;
+      if (!LLVMGetTargetFromTriple(triple, &target, &msg)) {
+         xl_tm = LLVMCreateTargetMachine(target, triple, cpu, feat, lvl, LLVMRelocDefault,
+                                         LLVMCodeModelJITDefault);
+         jit_tm = LLVMCreateTargetMachine(target, triple, cpu, feat, lvl, LLVMRelocDefault,
+                                          LLVMCodeModelJITDefault);
+      }
+      LLVMErrorRef err = NULL;
+      if (xl_tm && jit_tm) {
+         LLVMOrcLLJITBuilderRef b = LLVMOrcCreateLLJITBuilder();
+         LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
+            b, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(jit_tm));
+         err = LLVMOrcCreateLLJIT(&xl_jit, b);
+      }
+      LLVMDisposeMessage(triple);
+      LLVMDisposeMessage(cpu);
+      LLVMDisposeMessage(feat);
+      if (msg)
+         fprintf(stderr, "hsacl-sim: translator disabled: %s\n", msg);
+      LLVMDisposeMessage(msg);
+      if (err || !xl_tm || !xl_jit) {
+         if (err) {
+            char *m = LLVMGetErrorMessage(err);
+            fprintf(stderr, "hsacl-sim: translator disabled: %s\n", m);
+            LLVMDisposeErrorMessage(m);
+         }
+         mode = 0;
+      }
+   }
+   if (mode == 2)
+      atexit(xl_report);
+   __atomic_store_n(&sim__xlate_mode, mode, __ATOMIC_RELEASE);
+}
+
+void
+sim__xlate_init(void)
+{
+   pthread_once(&xl_once, xl_setup);
+}
+
+void
+sim__xlate_program_free(sim_program *p)
+{
+   struct sim_xlate_prog *x = p->xlate;
+   if (!x)
+      return;
+   if (x->rt) {
+      pthread_mutex_lock(&xl_lock);
+      LLVMErrorRef err = LLVMOrcResourceTrackerRemove(x->rt);
+      if (err)
+         LLVMConsumeError(err);
+      LLVMOrcReleaseResourceTracker(x->rt);
+      pthread_mutex_unlock(&xl_lock);
+   }
+   free(x->ent);
+   free(x);
+   p->xlate = NULL;
+}
+
+/* ---- The block former ---------------------------------------------------------------- */
+
+/* SALU and SOPP opcodes that may change the PC, MODE or index mode, or stop the wave: a
+ * block executes one of them last, through its handler. */
+static bool
+xl_ends_block(const sim_inst *in)
+{
+   switch (in->enc) {
+   case SIM_ENC_SOPP:
+      return in->op != SIM_OP_s_nop && in->op != SIM_OP_s_waitcnt;
+   case SIM_ENC_SOP1:
+   case SIM_ENC_SOP2:
+   case SIM_ENC_SOPK:
+   case SIM_ENC_SOPC:
+      switch (in->op) {
+      case SIM_OP_s_setpc_b64:
+      case SIM_OP_s_swappc_b64:
+      case SIM_OP_s_rfe_b64:
+      case SIM_OP_s_cbranch_join:
+      case SIM_OP_s_cbranch_g_fork:
+      case SIM_OP_s_cbranch_i_fork:
+      case SIM_OP_s_call_b64:
+      case SIM_OP_s_setreg_b32:
+      case SIM_OP_s_setreg_imm32_b32:
+      case SIM_OP_s_set_gpr_idx_on:
+      case SIM_OP_s_set_gpr_idx_idx:
+      case SIM_OP_s_setvskip:
+         return true;
+      default:
+         return false;
+      }
+   case SIM_ENC_UNKNOWN:
+   case SIM_ENC_EXP:
+      return true;
+   default:
+      /* Vector ALU, memory and VINTRP instructions never change the PC or MODE. */
+      return false;
+   }
+}
+
+/* Scalar source codes a lowered instruction reads: SGPRs, integer and float inline
+ * constants, the literal (32-bit reads). */
+static bool
+xl_src32_ok(unsigned c)
+{
+   return c < 128 || (c >= 128 && c <= 208) || (c >= 240 && c <= 248) || c == SIM_SRC_LITERAL ||
+          (c >= SIM_SRC_VGPR && c < SIM_SRC_VGPR + 256);
+}
+static bool
+xl_src64_ok(unsigned c)
+{
+   return c < 127 || (c >= 128 && c <= 208);
+}
+
+/* A plain VALU form: no SDWA/DPP/modifiers; `fneg` allows abs/neg on f32 sources. */
+static bool
+xl_valu_plain(const sim_inst *in, unsigned nsrc, bool fneg)
+{
+   if (in->flags & (SIM_IF_SDWA | SIM_IF_DPP))
+      return false;
+   if (in->enc != SIM_ENC_VOP1 && in->enc != SIM_ENC_VOP2 && in->enc != SIM_ENC_VOPC &&
+       in->enc != SIM_ENC_VOP3)
+      return false;
+   if (in->omod || in->clamp || in->op_sel || (!fneg && (in->abs | in->neg)))
+      return false;
+   for (unsigned i = 0; i < nsrc; i++)
+      if (in->src[i] != SIM_SRC_NONE && !xl_src32_ok(in->src[i]))
+         return false;
+   return true;
+}
+
+typedef enum {
+   XO_NONE, XO_MOV, XO_ADD, XO_SUB, XO_SUBREV, XO_AND, XO_OR, XO_XOR, XO_SHL, XO_LSHR,
+   XO_ASHR, XO_MULLO, XO_MULU24, XO_MULI24, XO_LSHLADD, XO_ADDLSHL, XO_ADD3, XO_LSHLOR,
+   XO_ANDOR, XO_CO_ADD, XO_CO_SUB, XO_CO_SUBREV, XO_CO_ADDC, XO_CO_SUBB, XO_SHL64,
+   XO_CNDMASK, XO_FADD, XO_FSUB, XO_FSUBREV, XO_FMUL, XO_FMA, XO_FMAD, XO_FMAC, XO_FMACNF,
+   XO_ICMP, XO_FCMP,
+   /* scalar */
+   XO_S_MOV32, XO_S_MOV64, XO_S_ADDU, XO_S_SUBU, XO_S_ADDI, XO_S_ADDC, XO_S_MUL, XO_S_LOG32,
+   XO_S_LOG64, XO_S_SHL32, XO_S_LSHR32, XO_S_ASHR32, XO_S_SHL64, XO_S_CMP, XO_S_SAVEEXEC,
+   XO_S_CSEL32, XO_S_CSEL64,
+} xl_xop;
+
+/* LLVM predicates of the v_cmp / s_cmp opcodes lowered, 0 if none. */
+static int
+xl_icmp_pred(unsigned op)
+{
+   switch (op) {
+#define I(m, p) case SIM_OP_##m: return p;
+   I(v_cmp_eq_u32, LLVMIntEQ) I(v_cmp_ne_u32, LLVMIntNE) I(v_cmp_lt_u32, LLVMIntULT)
+   I(v_cmp_le_u32, LLVMIntULE) I(v_cmp_gt_u32, LLVMIntUGT) I(v_cmp_ge_u32, LLVMIntUGE)
+   I(v_cmp_eq_i32, LLVMIntEQ) I(v_cmp_ne_i32, LLVMIntNE) I(v_cmp_lt_i32, LLVMIntSLT)
+   I(v_cmp_le_i32, LLVMIntSLE) I(v_cmp_gt_i32, LLVMIntSGT) I(v_cmp_ge_i32, LLVMIntSGE)
+   I(s_cmp_eq_u32, LLVMIntEQ) I(s_cmp_lg_u32, LLVMIntNE) I(s_cmp_lt_u32, LLVMIntULT)
+   I(s_cmp_le_u32, LLVMIntULE) I(s_cmp_gt_u32, LLVMIntUGT) I(s_cmp_ge_u32, LLVMIntUGE)
+   I(s_cmp_eq_i32, LLVMIntEQ) I(s_cmp_lg_i32, LLVMIntNE) I(s_cmp_lt_i32, LLVMIntSLT)
+   I(s_cmp_le_i32, LLVMIntSLE) I(s_cmp_gt_i32, LLVMIntSGT) I(s_cmp_ge_i32, LLVMIntSGE)
+#undef I
+   default:
+      return 0;
+   }
+}
+static int
+xl_fcmp_pred(unsigned op)
+{
+   switch (op) {
+#define F(m, p) case SIM_OP_##m: return p;
+   F(v_cmp_lt_f32, LLVMRealOLT) F(v_cmp_eq_f32, LLVMRealOEQ) F(v_cmp_le_f32, LLVMRealOLE)
+   F(v_cmp_gt_f32, LLVMRealOGT) F(v_cmp_lg_f32, LLVMRealONE) F(v_cmp_ge_f32, LLVMRealOGE)
+   F(v_cmp_o_f32, LLVMRealORD) F(v_cmp_u_f32, LLVMRealUNO) F(v_cmp_nge_f32, LLVMRealULT)
+   F(v_cmp_nlg_f32, LLVMRealUEQ) F(v_cmp_ngt_f32, LLVMRealULE) F(v_cmp_nle_f32, LLVMRealUGT)
+   F(v_cmp_neq_f32, LLVMRealUNE) F(v_cmp_nlt_f32, LLVMRealUGE)
+#undef F
+   default:
+      return 0;
+   }
+}
+
+/* How a lowered instruction is computed, XO_NONE when it is not lowered. */
+static xl_xop
+xl_xop_of(const sim_inst *in)
+{
+   bool v = in->flags & SIM_IF_VALU;
+   if (v && in->enc != SIM_ENC_VOP3P) {
+      if (!xl_valu_plain(in, 3, true))
+         return XO_NONE;
+      bool plain = !(in->abs | in->neg);
+      xl_xop x = XO_NONE;
+      switch (in->op) {
+      case SIM_OP_v_mov_b32: x = XO_MOV; break;
+      case SIM_OP_v_add_u32: x = XO_ADD; break;
+      case SIM_OP_v_sub_u32: x = XO_SUB; break;
+      case SIM_OP_v_subrev_u32: x = XO_SUBREV; break;
+      case SIM_OP_v_and_b32: x = XO_AND; break;
+      case SIM_OP_v_or_b32: x = XO_OR; break;
+      case SIM_OP_v_xor_b32: x = XO_XOR; break;
+      case SIM_OP_v_lshlrev_b32: x = XO_SHL; break;
+      case SIM_OP_v_lshrrev_b32: x = XO_LSHR; break;
+      case SIM_OP_v_ashrrev_i32: x = XO_ASHR; break;
+      case SIM_OP_v_mul_lo_u32: x = XO_MULLO; break;
+      case SIM_OP_v_mul_u32_u24: x = XO_MULU24; break;
+      case SIM_OP_v_mul_i32_i24: x = XO_MULI24; break;
+      case SIM_OP_v_lshl_add_u32: x = XO_LSHLADD; break;
+      case SIM_OP_v_add_lshl_u32: x = XO_ADDLSHL; break;
+      case SIM_OP_v_add_co_u32: x = XO_CO_ADD; break;
+      case SIM_OP_v_sub_co_u32: x = XO_CO_SUB; break;
+      case SIM_OP_v_subrev_co_u32: x = XO_CO_SUBREV; break;
+      case SIM_OP_v_addc_co_u32: x = XO_CO_ADDC; break;
+      case SIM_OP_v_subb_co_u32: x = XO_CO_SUBB; break;
+      case SIM_OP_v_lshlrev_b64: x = XO_SHL64; break;
+      case SIM_OP_v_cndmask_b32: /* abs/neg: bit 31; the mask a 64-bit scalar operand */
+         return xl_src64_ok(in->src[2]) ? XO_CNDMASK : XO_NONE;
+      case SIM_OP_v_add_f32: return XO_FADD;
+      case SIM_OP_v_sub_f32: return XO_FSUB;
+      case SIM_OP_v_subrev_f32: return XO_FSUBREV;
+      case SIM_OP_v_mul_f32: return XO_FMUL;
+      case SIM_OP_v_fma_f32: return XO_FMA;
+      case SIM_OP_v_mad_f32: return XO_FMAD;
+      case SIM_OP_v_fmac_f32: return XO_FMAC;
+      case SIM_OP_v_mac_f32: return XO_FMACNF;
+      default:
+         if (xl_icmp_pred(in->op))
+            x = XO_ICMP;
+         else if (xl_fcmp_pred(in->op))
+            x = plain ? XO_FCMP : XO_NONE;
+         break;
+      }
+      if (!plain)
+         return XO_NONE;
+      if ((x == XO_CO_ADDC || x == XO_CO_SUBB) && !xl_src64_ok(in->src[2]))
+         return XO_NONE;
+      if (x == XO_ICMP && in->enc != SIM_ENC_VOPC && in->enc != SIM_ENC_VOP3)
+         return XO_NONE;
+      if (x == XO_SHL64 && !(in->src[1] >= SIM_SRC_VGPR || xl_src64_ok(in->src[1])))
+         return XO_NONE;
+      if (x == XO_SHL64 && in->src[1] >= SIM_SRC_VGPR + 255)
+         return XO_NONE;
+      return x;
+   }
+   if (in->enc == SIM_ENC_SOP1 || in->enc == SIM_ENC_SOP2 || in->enc == SIM_ENC_SOPC) {
+      bool ok32 = xl_src32_ok(in->src[0]) && in->src[0] < SIM_SRC_VGPR &&
+                  (in->src[1] == SIM_SRC_NONE ||
+                   (xl_src32_ok(in->src[1]) && in->src[1] < SIM_SRC_VGPR));
+      bool ok64 = xl_src64_ok(in->src[0]) &&
+                  (in->src[1] == SIM_SRC_NONE || xl_src64_ok(in->src[1]));
+      switch (in->op) {
+      case SIM_OP_s_mov_b32: return ok32 ? XO_S_MOV32 : XO_NONE;
+      case SIM_OP_s_mov_b64: return ok64 ? XO_S_MOV64 : XO_NONE;
+      case SIM_OP_s_add_u32: return ok32 ? XO_S_ADDU : XO_NONE;
+      case SIM_OP_s_sub_u32: return ok32 ? XO_S_SUBU : XO_NONE;
+      case SIM_OP_s_add_i32: return ok32 ? XO_S_ADDI : XO_NONE;
+      case SIM_OP_s_addc_u32: return ok32 ? XO_S_ADDC : XO_NONE;
+      case SIM_OP_s_mul_i32: return ok32 ? XO_S_MUL : XO_NONE;
+      case SIM_OP_s_and_b32: case SIM_OP_s_or_b32: case SIM_OP_s_xor_b32:
+      case SIM_OP_s_andn2_b32:
+         return ok32 ? XO_S_LOG32 : XO_NONE;
+      case SIM_OP_s_and_b64: case SIM_OP_s_or_b64: case SIM_OP_s_xor_b64:
+      case SIM_OP_s_andn2_b64:
+         return ok64 ? XO_S_LOG64 : XO_NONE;
+      case SIM_OP_s_lshl_b32: return ok32 ? XO_S_SHL32 : XO_NONE;
+      case SIM_OP_s_lshr_b32: return ok32 ? XO_S_LSHR32 : XO_NONE;
+      case SIM_OP_s_ashr_i32: return ok32 ? XO_S_ASHR32 : XO_NONE;
+      case SIM_OP_s_lshl_b64:
+         return xl_src64_ok(in->src[0]) && xl_src32_ok(in->src[1]) &&
+                in->src[1] < SIM_SRC_VGPR ? XO_S_SHL64 : XO_NONE;
+      case SIM_OP_s_and_saveexec_b64: case SIM_OP_s_or_saveexec_b64:
+      case SIM_OP_s_xor_saveexec_b64: case SIM_OP_s_andn2_saveexec_b64:
+         return ok64 ? XO_S_SAVEEXEC : XO_NONE;
+      case SIM_OP_s_cselect_b32: return ok32 ? XO_S_CSEL32 : XO_NONE;
+      case SIM_OP_s_cselect_b64: return ok64 ? XO_S_CSEL64 : XO_NONE;
+      default:
+         return in->enc == SIM_ENC_SOPC && xl_icmp_pred(in->op) && ok32 ? XO_S_CMP : XO_NONE;
+      }
+   }
+   return XO_NONE;
+}
+
+sim_xlate_class
+sim__xlate_class(const sim_inst *in)
+{
+   if (in->enc == SIM_ENC_SOPP && (in->op == SIM_OP_s_nop || in->op == SIM_OP_s_waitcnt))
+      return SIM_XL_SKIP; /* no-ops in this model (synchronous memory) */
+   if (xl_ends_block(in))
+      return SIM_XL_END;
+   return xl_xop_of(in) != XO_NONE ? SIM_XL_LOWER : SIM_XL_CALL;
+}
+
+unsigned
+sim__xlate_form(sim_wave *w, sim_program *p, uint64_t pc, const sim_inst **out,
+                unsigned max)
+{
+   unsigned n = 0;
+   while (n < max && pc - p->va < p->size) {
+      const sim_inst *in = &p->slots[(pc - p->va) >> 2];
+      if (!__atomic_load_n(&in->fn, __ATOMIC_ACQUIRE)) {
+         if (!w)
+            break;
+         in = sim__fetch(w, pc); /* in range: decodes, never faults */
+         if (!in)
+            break;
+      }
+      out[n++] = in;
+      if (sim__xlate_class(in) == SIM_XL_END)
+         break;
+      pc += in->size;
+   }
+   return n;
+}
+
+/* ---- IR emission ---------------------------------------------------------------------- */
+
+typedef struct xl {
+   LLVMContextRef C;
+   LLVMModuleRef M;
+   LLVMBuilderRef B;
+   LLVMValueRef fn, w, vb;
+   LLVMTypeRef i1, i32, i64, ptr, v32, vf, vm, v64;
+   LLVMValueRef s[128];
+   bool sd[128];
+   LLVMValueRef v[256];
+   bool vd[256];
+   LLVMValueRef scc;
+   bool sccd;
+   LLVMBasicBlockRef exit;
+   unsigned max_vgpr;
+   bool uses_f32;
+} xl;
+
+static LLVMValueRef
+k32(xl *x, uint32_t v)
+{
+   return LLVMConstInt(x->i32, v, 0);
+}
+static LLVMValueRef
+k64(xl *x, uint64_t v)
+{
+   return LLVMConstInt(x->i64, v, 0);
+}
+static LLVMValueRef
+wptr(xl *x, size_t off)
+{
+   LLVMValueRef i = k64(x, off);
+   return LLVMBuildGEP2(x->B, LLVMInt8TypeInContext(x->C), x->w, &i, 1, "");
+}
+static LLVMValueRef
+vptr(xl *x, unsigned r)
+{
+   LLVMValueRef i = k64(x, (uint64_t)r * 256);
+   return LLVMBuildGEP2(x->B, LLVMInt8TypeInContext(x->C), x->vb, &i, 1, "");
+}
+static LLVMValueRef
+ld(xl *x, LLVMTypeRef t, LLVMValueRef p)
+{
+   LLVMValueRef l = LLVMBuildLoad2(x->B, t, p, "");
+   LLVMSetAlignment(l, 4);
+   return l;
+}
+static void
+st(xl *x, LLVMValueRef v, LLVMValueRef p)
+{
+   LLVMSetAlignment(LLVMBuildStore(x->B, v, p), 4);
+}
+
+static LLVMValueRef
+sget(xl *x, unsigned r)
+{
+   if (!x->s[r])
+      x->s[r] = ld(x, x->i32, wptr(x, offsetof(sim_wave, s) + 4 * r));
+   return x->s[r];
+}
+static void
+sput(xl *x, unsigned r, LLVMValueRef v)
+{
+   if (r < 128) {
+      x->s[r] = v;
+      x->sd[r] = true;
+   }
+}
+static LLVMValueRef
+sget64(xl *x, unsigned r)
+{
+   LLVMValueRef lo = LLVMBuildZExt(x->B, sget(x, r), x->i64, "");
+   LLVMValueRef hi = LLVMBuildZExt(x->B, sget(x, r + 1), x->i64, "");
+   return LLVMBuildOr(x->B, lo, LLVMBuildShl(x->B, hi, k64(x, 32), ""), "");
+}
+static void
+sput64(xl *x, unsigned r, LLVMValueRef v)
+{
+   if (r < 127) {
+      sput(x, r, LLVMBuildTrunc(x->B, v, x->i32, ""));
+      sput(x, r + 1, LLVMBuildTrunc(x->B, LLVMBuildLShr(x->B, v, k64(x, 32), ""), x->i32, ""));
+   }
+}
+static LLVMValueRef
+sccget(xl *x)
+{
+   if (!x->scc)
+      x->scc = ld(x, x->i32, wptr(x, offsetof(sim_wave, scc)));
+   return x->scc;
+}
+static void
+sccput(xl *x, LLVMValueRef b1)
+{
+   x->scc = LLVMBuildZExt(x->B, b1, x->i32, "");
+   x->sccd = true;
+}
+static LLVMValueRef
+vget(xl *x, unsigned r)
+{
+   if (!x->v[r])
+      x->v[r] = ld(x, x->v32, vptr(x, r));
+   if (r + 1 > x->max_vgpr)
+      x->max_vgpr = r + 1;
+   return x->v[r];
+}
+static LLVMValueRef
+execmask(xl *x)
+{
+   return LLVMBuildBitCast(x->B, sget64(x, SIM_SRC_EXEC), x->vm, "");
+}
+/* VGPR r = result in the lanes of EXEC. */
+static void
+vput(xl *x, unsigned r, LLVMValueRef val)
+{
+   LLVMValueRef old = vget(x, r);
+   x->v[r] = LLVMBuildSelect(x->B, execmask(x), val, old, "");
+   x->vd[r] = true;
+}
+
+/* Stores what the block changed; forgets every value when `forget` (a handler runs). */
+static void
+flush(xl *x, bool forget)
+{
+   for (unsigned r = 0; r < 128; r++) {
+      if (x->sd[r])
+         st(x, x->s[r], wptr(x, offsetof(sim_wave, s) + 4 * r));
+      x->sd[r] = false;
+      if (forget)
+         x->s[r] = NULL;
+   }
+   for (unsigned r = 0; r < 256; r++) {
+      if (x->vd[r])
+         st(x, x->v[r], vptr(x, r));
+      x->vd[r] = false;
+      if (forget)
+         x->v[r] = NULL;
+   }
+   if (x->sccd)
+      st(x, x->scc, wptr(x, offsetof(sim_wave, scc)));
+   x->sccd = false;
+   if (forget)
+      x->scc = NULL;
+}
+
+static const uint32_t xl_fconst32[9] = {0x3F000000, 0xBF000000, 0x3F800000,
+                                        0xBF800000, 0x40000000, 0xC0000000,
+                                        0x40800000, 0xC0800000, 0x3E22F983};
+
+/* A 32-bit scalar operand (sim__special32's codes the former accepted). */
+static LLVMValueRef
+src_s32(xl *x, const sim_inst *in, unsigned c)
+{
+   if (c < 128)
+      return sget(x, c);
+   if (c <= 192)
+      return k32(x, c - 128);
+   if (c <= 208)
+      return k32(x, (uint32_t)(192 - (int)c));
+   if (c >= 240 && c <= 248)
+      return k32(x, xl_fconst32[c - 240]);
+   return k32(x, in->literal);
+}
+static LLVMValueRef
+src_s64(xl *x, unsigned c)
+{
+   if (c < 127)
+      return sget64(x, c);
+   return k64(x, (uint64_t)(int64_t)(int32_t)(c <= 192 ? (int)c - 128 : 192 - (int)c));
+}
+static LLVMValueRef
+splat(xl *x, LLVMValueRef s, LLVMTypeRef vt)
+{
+   LLVMValueRef u = LLVMGetUndef(vt);
+   u = LLVMBuildInsertElement(x->B, u, s, k32(x, 0), "");
+   return LLVMBuildShuffleVector(x->B, u, u, LLVMConstNull(LLVMVectorType(x->i32, 64)), "");
+}
+static LLVMValueRef
+src_v(xl *x, const sim_inst *in, unsigned i)
+{
+   unsigned c = in->src[i];
+   LLVMValueRef r = c >= SIM_SRC_VGPR ? vget(x, c - SIM_SRC_VGPR)
+                                      : splat(x, src_s32(x, in, c), x->v32);
+   if (((in->abs | in->neg) >> i) & 1) {
+      if ((in->abs >> i) & 1)
+         r = LLVMBuildAnd(x->B, r, splat(x, k32(x, 0x7FFFFFFF), x->v32), "");
+      if ((in->neg >> i) & 1)
+         r = LLVMBuildXor(x->B, r, splat(x, k32(x, 0x80000000), x->v32), "");
+   }
+   return r;
+}
+static LLVMValueRef
+src_vf(xl *x, const sim_inst *in, unsigned i)
+{
+   return LLVMBuildBitCast(x->B, src_v(x, in, i), x->vf, "");
+}
+static LLVMValueRef
+src_v64(xl *x, const sim_inst *in, unsigned i)
+{
+   unsigned c = in->src[i];
+   if (c >= SIM_SRC_VGPR) {
+      LLVMValueRef lo = LLVMBuildZExt(x->B, vget(x, c - SIM_SRC_VGPR), x->v64, "");
+      LLVMValueRef hi = LLVMBuildZExt(x->B, vget(x, c - SIM_SRC_VGPR + 1), x->v64, "");
+      return LLVMBuildOr(x->B, lo, LLVMBuildShl(x->B, hi, splat(x, k64(x, 32), x->v64), ""),
+                         "");
+   }
+   return splat(x, src_s64(x, c), x->v64);
+}
+
+static LLVMValueRef
+intrin(xl *x, const char *name, LLVMTypeRef t, LLVMValueRef *args, unsigned n)
+{
+   unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+   LLVMValueRef f = LLVMGetIntrinsicDeclaration(x->M, id, &t, 1);
+   LLVMTypeRef ft = LLVMIntrinsicGetType(x->C, id, &t, 1);
+   return LLVMBuildCall2(x->B, ft, f, args, n, "");
+}
+
+/* The interpreter's NaN rule (sim__nanfix32): a NaN result becomes the first NaN source
+ * quieted, or 0x7FC00000. Worked out on a side path taken when some lane is NaN (as the
+ * interpreter does), so the common case costs one compare. */
+static LLVMValueRef
+nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
+{
+   LLVMValueRef rbits = LLVMBuildBitCast(x->B, r, x->v32, "");
+   LLVMValueRef rn = LLVMBuildFCmp(x->B, LLVMRealUNO, r, r, "");
+   LLVMValueRef any = LLVMBuildICmp(x->B, LLVMIntNE, LLVMBuildBitCast(x->B, rn, x->i64, ""),
+                                    k64(x, 0), "");
+   LLVMBasicBlockRef from = LLVMGetInsertBlock(x->B);
+   LLVMBasicBlockRef fix = LLVMAppendBasicBlockInContext(x->C, x->fn, "nan");
+   LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBuildCondBr(x->B, any, fix, join);
+   LLVMPositionBuilderAtEnd(x->B, fix);
+   LLVMValueRef q = splat(x, k32(x, 0x7FC00000), x->v32);
+   for (int i = (int)n - 1; i >= 0; i--) {
+      LLVMValueRef isn = LLVMBuildFCmp(x->B, LLVMRealUNO, srcf[i], srcf[i], "");
+      LLVMValueRef bits = LLVMBuildOr(x->B, LLVMBuildBitCast(x->B, srcf[i], x->v32, ""),
+                                      splat(x, k32(x, 0x400000), x->v32), "");
+      q = LLVMBuildSelect(x->B, isn, bits, q, "");
+   }
+   LLVMValueRef fixed = LLVMBuildSelect(x->B, rn, q, rbits, "");
+   LLVMBuildBr(x->B, join);
+   LLVMPositionBuilderAtEnd(x->B, join);
+   LLVMValueRef phi = LLVMBuildPhi(x->B, x->v32, "");
+   LLVMValueRef vals[2] = {rbits, fixed};
+   LLVMBasicBlockRef bbs[2] = {from, fix};
+   LLVMAddIncoming(phi, vals, bbs, 2);
+   return phi;
+}
+
+/* Lane mask of `c` (<64 x i1>) as i64, inactive lanes 0. */
+static LLVMValueRef
+lanes_mask(xl *x, LLVMValueRef c)
+{
+   return LLVMBuildAnd(x->B, LLVMBuildBitCast(x->B, c, x->i64, ""), sget64(x, SIM_SRC_EXEC),
+                       "");
+}
+
+static void
+emit_valu(xl *x, const sim_inst *in, xl_xop op)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef a, b, c, r = NULL;
+   switch (op) {
+   case XO_MOV:
+      r = src_v(x, in, 0);
+      break;
+#define BIN(o, e)                                                                           \
+   case o:                                                                                  \
+      a = src_v(x, in, 0);                                                                  \
+      b = src_v(x, in, 1);                                                                  \
+      r = (e);                                                                              \
+      break;
+#define K(v) splat(x, k32(x, v), x->v32)
+      BIN(XO_ADD, LLVMBuildAdd(B, a, b, ""))
+      BIN(XO_SUB, LLVMBuildSub(B, a, b, ""))
+      BIN(XO_SUBREV, LLVMBuildSub(B, b, a, ""))
+      BIN(XO_AND, LLVMBuildAnd(B, a, b, ""))
+      BIN(XO_OR, LLVMBuildOr(B, a, b, ""))
+      BIN(XO_XOR, LLVMBuildXor(B, a, b, ""))
+      BIN(XO_SHL, LLVMBuildShl(B, b, LLVMBuildAnd(B, a, K(31), ""), ""))
+      BIN(XO_LSHR, LLVMBuildLShr(B, b, LLVMBuildAnd(B, a, K(31), ""), ""))
+      BIN(XO_ASHR, LLVMBuildAShr(B, b, LLVMBuildAnd(B, a, K(31), ""), ""))
+      BIN(XO_MULLO, LLVMBuildMul(B, a, b, ""))
+      BIN(XO_MULU24, LLVMBuildMul(B, LLVMBuildAnd(B, a, K(0xFFFFFF), ""),
+                                  LLVMBuildAnd(B, b, K(0xFFFFFF), ""), ""))
+      BIN(XO_MULI24, LLVMBuildMul(B, LLVMBuildAShr(B, LLVMBuildShl(B, a, K(8), ""), K(8), ""),
+                                  LLVMBuildAShr(B, LLVMBuildShl(B, b, K(8), ""), K(8), ""), ""))
+   case XO_LSHLADD:
+      a = src_v(x, in, 0), b = src_v(x, in, 1), c = src_v(x, in, 2);
+      r = LLVMBuildAdd(B, LLVMBuildShl(B, a, LLVMBuildAnd(B, b, K(31), ""), ""), c, "");
+      break;
+   case XO_ADDLSHL:
+      a = src_v(x, in, 0), b = src_v(x, in, 1), c = src_v(x, in, 2);
+      r = LLVMBuildShl(B, LLVMBuildAdd(B, a, b, ""), LLVMBuildAnd(B, c, K(31), ""), "");
+      break;
+   case XO_CO_ADD: case XO_CO_SUB: case XO_CO_SUBREV: case XO_CO_ADDC: case XO_CO_SUBB: {
+      a = src_v(x, in, 0), b = src_v(x, in, 1);
+      bool sub = op == XO_CO_SUB || op == XO_CO_SUBREV || op == XO_CO_SUBB;
+      LLVMValueRef X = op == XO_CO_SUBREV ? b : a, Y = op == XO_CO_SUBREV ? a : b;
+      LLVMValueRef ci = K(0);
+      if (op == XO_CO_ADDC || op == XO_CO_SUBB) {
+         LLVMValueRef m = LLVMBuildBitCast(B, src_s64(x, in->src[2]), x->vm, "");
+         ci = LLVMBuildZExt(B, m, x->v32, "");
+      }
+      LLVMValueRef t = sub ? LLVMBuildSub(B, X, Y, "") : LLVMBuildAdd(B, X, Y, "");
+      r = sub ? LLVMBuildSub(B, t, ci, "") : LLVMBuildAdd(B, t, ci, "");
+      LLVMValueRef cy = sub ? LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntULT, X, Y, ""),
+                                          LLVMBuildICmp(B, LLVMIntULT, t, ci, ""), "")
+                            : LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntULT, t, X, ""),
+                                          LLVMBuildICmp(B, LLVMIntULT, r, t, ""), "");
+      LLVMValueRef bits = lanes_mask(x, cy);
+      vput(x, in->vdst, r);
+      if (in->sdst != SIM_SRC_NONE)
+         sput64(x, in->sdst, bits);
+      return;
+   }
+   case XO_SHL64: {
+      LLVMValueRef v = src_v64(x, in, 1);
+      LLVMValueRef s;
+      if (in->src[0] < SIM_SRC_VGPR)
+         s = splat(x, LLVMBuildZExt(B, src_s32(x, in, in->src[0]), x->i64, ""), x->v64);
+      else
+         s = LLVMBuildZExt(B, src_v(x, in, 0), x->v64, "");
+      s = LLVMBuildAnd(B, s, splat(x, k64(x, 63), x->v64), "");
+      LLVMValueRef rr = LLVMBuildShl(B, v, s, "");
+      vput(x, in->vdst, LLVMBuildTrunc(B, rr, x->v32, ""));
+      vput(x, in->vdst + 1,
+           LLVMBuildTrunc(B, LLVMBuildLShr(B, rr, splat(x, k64(x, 32), x->v64), ""), x->v32,
+                          ""));
+      return;
+   }
+   case XO_CNDMASK: {
+      a = src_v(x, in, 0), b = src_v(x, in, 1);
+      LLVMValueRef m = LLVMBuildBitCast(B, src_s64(x, in->src[2]), x->vm, "");
+      r = LLVMBuildSelect(B, m, b, a, "");
+      break;
+   }
+   case XO_ICMP: case XO_FCMP: {
+      LLVMValueRef cmp;
+      if (op == XO_ICMP)
+         cmp = LLVMBuildICmp(B, xl_icmp_pred(in->op), src_v(x, in, 0), src_v(x, in, 1), "");
+      else
+         cmp = LLVMBuildFCmp(B, xl_fcmp_pred(in->op), src_vf(x, in, 0), src_vf(x, in, 1), "");
+      if (in->sdst != SIM_SRC_NONE)
+         sput64(x, in->sdst, lanes_mask(x, cmp));
+      return;
+   }
+   default: {
+      /* f32 arithmetic */
+      LLVMValueRef f[3];
+      unsigned n = op == XO_FMA || op == XO_FMAD || op == XO_FMAC || op == XO_FMACNF ? 3 : 2;
+      f[0] = src_vf(x, in, 0);
+      f[1] = src_vf(x, in, 1);
+      if (op == XO_FMAC || op == XO_FMACNF)
+         f[2] = LLVMBuildBitCast(B, vget(x, in->vdst), x->vf, "");
+      else if (n == 3)
+         f[2] = src_vf(x, in, 2);
+      if (n == 3) {
+         /* Inactive lanes compute 0 * 0 + 0, as sim__fma_rows does: a divergent loop
+          * leaves subnormals there, and each is a microcode assist of the host's FMA. */
+         LLVMValueRef m = execmask(x), z = LLVMConstNull(x->vf);
+         for (unsigned i = 0; i < 3; i++)
+            f[i] = LLVMBuildSelect(B, m, f[i], z, "");
+      }
+      LLVMValueRef rf;
+      switch (op) {
+      case XO_FADD: rf = LLVMBuildFAdd(B, f[0], f[1], ""); break;
+      case XO_FSUB: rf = LLVMBuildFSub(B, f[0], f[1], ""); break;
+      case XO_FSUBREV: rf = LLVMBuildFSub(B, f[1], f[0], ""); break;
+      case XO_FMUL: rf = LLVMBuildFMul(B, f[0], f[1], ""); break;
+      case XO_FMA: case XO_FMAC:
+         rf = intrin(x, "llvm.fma", x->vf, f, 3);
+         break;
+      default: /* mad, mac: the product rounded, then the sum */
+         rf = LLVMBuildFAdd(B, LLVMBuildFMul(B, f[0], f[1], ""), f[2], "");
+         break;
+      }
+      x->uses_f32 = true;
+      r = nanfix(x, rf, f, n);
+      break;
+   }
+#undef BIN
+#undef K
+   }
+   vput(x, in->vdst, r);
+}
+
+static void
+emit_salu(xl *x, const sim_inst *in, xl_xop op)
+{
+   LLVMBuilderRef B = x->B;
+   unsigned d = in->vdst;
+   LLVMValueRef a, b, r;
+   switch (op) {
+   case XO_S_MOV32:
+      sput(x, d, src_s32(x, in, in->src[0]));
+      return;
+   case XO_S_MOV64:
+      sput64(x, d, src_s64(x, in->src[0]));
+      return;
+   case XO_S_CSEL32:
+      a = src_s32(x, in, in->src[0]), b = src_s32(x, in, in->src[1]);
+      sput(x, d, LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntNE, sccget(x), k32(x, 0), ""), a,
+                                 b, ""));
+      return;
+   case XO_S_CSEL64:
+      a = src_s64(x, in->src[0]), b = src_s64(x, in->src[1]);
+      sput64(x, d, LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntNE, sccget(x), k32(x, 0), ""),
+                                   a, b, ""));
+      return;
+   case XO_S_CMP:
+      a = src_s32(x, in, in->src[0]), b = src_s32(x, in, in->src[1]);
+      sccput(x, LLVMBuildICmp(B, xl_icmp_pred(in->op), a, b, ""));
+      return;
+   case XO_S_LOG64: case XO_S_SAVEEXEC: case XO_S_SHL64: {
+      a = src_s64(x, in->src[0]);
+      if (op == XO_S_SHL64) {
+         b = LLVMBuildAnd(B, LLVMBuildZExt(B, src_s32(x, in, in->src[1]), x->i64, ""),
+                          k64(x, 63), "");
+         r = LLVMBuildShl(B, a, b, "");
+         sput64(x, d, r);
+         sccput(x, LLVMBuildICmp(B, LLVMIntNE, r, k64(x, 0), ""));
+         return;
+      }
+      b = op == XO_S_SAVEEXEC ? sget64(x, SIM_SRC_EXEC) : src_s64(x, in->src[1]);
+      switch (in->op) {
+      case SIM_OP_s_and_b64: case SIM_OP_s_and_saveexec_b64: r = LLVMBuildAnd(B, a, b, ""); break;
+      case SIM_OP_s_or_b64: case SIM_OP_s_or_saveexec_b64: r = LLVMBuildOr(B, a, b, ""); break;
+      case SIM_OP_s_xor_b64: case SIM_OP_s_xor_saveexec_b64: r = LLVMBuildXor(B, a, b, ""); break;
+      default: r = LLVMBuildAnd(B, a, LLVMBuildNot(B, b, ""), ""); break;
+      }
+      if (op == XO_S_SAVEEXEC) {
+         sput64(x, d, b);
+         sput64(x, SIM_SRC_EXEC, r);
+      } else {
+         sput64(x, d, r);
+      }
+      sccput(x, LLVMBuildICmp(B, LLVMIntNE, r, k64(x, 0), ""));
+      return;
+   }
+   default:
+      break;
+   }
+   a = src_s32(x, in, in->src[0]), b = src_s32(x, in, in->src[1]);
+   LLVMValueRef sc = NULL;
+   switch (op) {
+   case XO_S_ADDU: case XO_S_ADDC: {
+      LLVMValueRef s = LLVMBuildAdd(B, LLVMBuildZExt(B, a, x->i64, ""),
+                                    LLVMBuildZExt(B, b, x->i64, ""), "");
+      if (op == XO_S_ADDC)
+         s = LLVMBuildAdd(B, s, LLVMBuildZExt(B, sccget(x), x->i64, ""), "");
+      r = LLVMBuildTrunc(B, s, x->i32, "");
+      sc = LLVMBuildICmp(B, LLVMIntUGT, s, k64(x, 0xFFFFFFFFu), "");
+      break;
+   }
+   case XO_S_SUBU:
+      r = LLVMBuildSub(B, a, b, "");
+      sc = LLVMBuildICmp(B, LLVMIntUGT, b, a, "");
+      break;
+   case XO_S_ADDI: {
+      r = LLVMBuildAdd(B, a, b, "");
+      /* signed overflow: a and b agree in sign, r does not */
+      LLVMValueRef o = LLVMBuildAnd(B, LLVMBuildNot(B, LLVMBuildXor(B, a, b, ""), ""),
+                                    LLVMBuildXor(B, a, r, ""), "");
+      sc = LLVMBuildICmp(B, LLVMIntSLT, o, k32(x, 0), "");
+      break;
+   }
+   case XO_S_MUL:
+      r = LLVMBuildMul(B, a, b, "");
+      break;
+   case XO_S_LOG32:
+      switch (in->op) {
+      case SIM_OP_s_and_b32: r = LLVMBuildAnd(B, a, b, ""); break;
+      case SIM_OP_s_or_b32: r = LLVMBuildOr(B, a, b, ""); break;
+      case SIM_OP_s_xor_b32: r = LLVMBuildXor(B, a, b, ""); break;
+      default: r = LLVMBuildAnd(B, a, LLVMBuildNot(B, b, ""), ""); break;
+      }
+      sc = LLVMBuildICmp(B, LLVMIntNE, r, k32(x, 0), "");
+      break;
+   case XO_S_SHL32: case XO_S_LSHR32: case XO_S_ASHR32: {
+      LLVMValueRef s = LLVMBuildAnd(B, b, k32(x, 31), "");
+      r = op == XO_S_SHL32    ? LLVMBuildShl(B, a, s, "")
+          : op == XO_S_LSHR32 ? LLVMBuildLShr(B, a, s, "")
+                              : LLVMBuildAShr(B, a, s, "");
+      sc = LLVMBuildICmp(B, LLVMIntNE, r, k32(x, 0), "");
+      break;
+   }
+   default:
+      return;
+   }
+   sput(x, d, r);
+   if (sc)
+      sccput(x, sc);
+}
+
+/* The helper a block calls for an instruction it runs through the interpreter: as the wave
+ * loop does. Non-zero: the block stops (the wave stopped, or a store reached a doorbell). */
+static __thread struct xl_check *xl_check_cur;
+static int xl_check_call(struct xl_check *k, sim_wave *w, const sim_inst *in);
+
+static int
+xl_call(sim_wave *w, const sim_inst *in, uint64_t pc)
+{
+   w->inst_pc = pc;
+   w->pc = pc + in->size;
+   if (SIM_UNLIKELY(sim__xlate_mode == 2) && xl_check_cur != NULL)
+      return xl_check_call(xl_check_cur, w, in);
+   in->fn(w, in);
+   return w->status != SIM_WAVE_RUNNING || w->doorbell_va != 0;
+}
+
+static void
+emit_call(xl *x, const sim_inst *in, uint64_t pc, bool last)
+{
+   flush(x, true);
+   LLVMTypeRef pt[3] = {x->ptr, x->ptr, x->i64};
+   LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 3, 0);
+   LLVMValueRef f = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)xl_call), x->ptr);
+   LLVMValueRef args[3] = {x->w, LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr),
+                           k64(x, pc)};
+   LLVMValueRef rc = LLVMBuildCall2(x->B, ft, f, args, 3, "");
+   if (last)
+      return;
+   LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBuildCondBr(x->B, LLVMBuildICmp(x->B, LLVMIntNE, rc, k32(x, 0), ""), x->exit, next);
+   LLVMPositionBuilderAtEnd(x->B, next);
+}
+
+/* The branch opcodes a block ends with in its own code, not through the handler. */
+static bool
+xl_branch_lowered(const sim_inst *in)
+{
+   if (in->enc != SIM_ENC_SOPP)
+      return false;
+   switch (in->op) {
+   case SIM_OP_s_branch:
+   case SIM_OP_s_cbranch_scc0:
+   case SIM_OP_s_cbranch_scc1:
+   case SIM_OP_s_cbranch_vccz:
+   case SIM_OP_s_cbranch_vccnz:
+   case SIM_OP_s_cbranch_execz:
+   case SIM_OP_s_cbranch_execnz:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* As sim_sopp.c's BRANCH: PC = next + imm * 4 when taken; a taken backward branch counts
+ * down the wave's slice and yields when it runs out. */
+static void
+emit_branch(xl *x, const sim_inst *in, uint64_t pc)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef cond;
+   switch (in->op) {
+   case SIM_OP_s_cbranch_scc0:
+      cond = LLVMBuildICmp(B, LLVMIntEQ, sccget(x), k32(x, 0), "");
+      break;
+   case SIM_OP_s_cbranch_scc1:
+      cond = LLVMBuildICmp(B, LLVMIntNE, sccget(x), k32(x, 0), "");
+      break;
+   case SIM_OP_s_cbranch_vccz:
+   case SIM_OP_s_cbranch_vccnz:
+      cond = LLVMBuildICmp(B, in->op == SIM_OP_s_cbranch_vccz ? LLVMIntEQ : LLVMIntNE,
+                           sget64(x, SIM_SRC_VCC), k64(x, 0), "");
+      break;
+   case SIM_OP_s_cbranch_execz:
+   case SIM_OP_s_cbranch_execnz:
+      cond = LLVMBuildICmp(B, in->op == SIM_OP_s_cbranch_execz ? LLVMIntEQ : LLVMIntNE,
+                           sget64(x, SIM_SRC_EXEC), k64(x, 0), "");
+      break;
+   default:
+      cond = LLVMConstInt(x->i1, 1, 0);
+      break;
+   }
+   flush(x, false);
+   uint64_t next = pc + in->size, target = next + (uint64_t)((int64_t)in->imm * 4);
+   st(x, k64(x, pc), wptr(x, offsetof(sim_wave, inst_pc)));
+   LLVMValueRef npc = LLVMBuildSelect(B, cond, k64(x, target), k64(x, next), "");
+   st(x, npc, wptr(x, offsetof(sim_wave, pc)));
+   if (in->imm < 0) {
+      LLVMBasicBlockRef taken = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+      LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+      LLVMBuildCondBr(B, cond, taken, x->exit);
+      LLVMPositionBuilderAtEnd(B, taken);
+      LLVMValueRef sl = LLVMBuildSub(B, ld(x, x->i32, wptr(x, offsetof(sim_wave, slice))),
+                                     k32(x, 1), "");
+      st(x, sl, wptr(x, offsetof(sim_wave, slice)));
+      LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, sl, k32(x, 0), ""), out, x->exit);
+      LLVMPositionBuilderAtEnd(B, out);
+      st(x, k32(x, SIM_WAVE_SLICE), wptr(x, offsetof(sim_wave, slice)));
+      st(x, k32(x, SIM_WAVE_YIELD), wptr(x, offsetof(sim_wave, status)));
+   }
+   LLVMBuildRetVoid(B);
+}
+
+/* Builds the block's function `name`; false if nothing in it is lowered. */
+static bool
+xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc)
+{
+   x->i1 = LLVMInt1TypeInContext(x->C);
+   x->i32 = LLVMInt32TypeInContext(x->C);
+   x->i64 = LLVMInt64TypeInContext(x->C);
+   x->ptr = LLVMPointerTypeInContext(x->C, 0);
+   x->uses_f32 = false;
+   x->v32 = LLVMVectorType(x->i32, 64);
+   x->vf = LLVMVectorType(LLVMFloatTypeInContext(x->C), 64);
+   x->vm = LLVMVectorType(x->i1, 64);
+   x->v64 = LLVMVectorType(x->i64, 64);
+   LLVMTypeRef pt[2] = {x->ptr, x->ptr};
+   x->fn = LLVMAddFunction(x->M, name, LLVMFunctionType(LLVMVoidTypeInContext(x->C), pt, 2, 0));
+   x->w = LLVMGetParam(x->fn, 0);
+   x->vb = LLVMGetParam(x->fn, 1);
+   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(x->C, x->fn, "entry");
+   x->exit = LLVMAppendBasicBlockInContext(x->C, x->fn, "exit");
+   LLVMPositionBuilderAtEnd(x->B, x->exit);
+   LLVMBuildRetVoid(x->B);
+   LLVMPositionBuilderAtEnd(x->B, entry);
+   unsigned lowered = 0;
+   bool ended = false;
+   for (unsigned i = 0; i < n; i++) {
+      const sim_inst *in = insts[i];
+      sim_xlate_class k = sim__xlate_class(in);
+      if (k == SIM_XL_LOWER) {
+         xl_xop op = xl_xop_of(in);
+         if (in->flags & SIM_IF_VALU)
+            emit_valu(x, in, op);
+         else
+            emit_salu(x, in, op);
+         lowered++;
+         /* One basic block per instruction: instruction selection works on a block at a
+          * time, and its combines grow faster than linearly with a block's size (a
+          * 64-instruction block of 64-lane selects took 100-300 ms as one). */
+         LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+         LLVMBuildBr(x->B, nb);
+         LLVMPositionBuilderAtEnd(x->B, nb);
+         if (in->flags & SIM_IF_VALU) {
+            unsigned hi = in->vdst + (op == XO_SHL64 ? 2 : 1);
+            if (in->vdst != SIM_SRC_NONE && op != XO_ICMP && op != XO_FCMP && hi > x->max_vgpr)
+               x->max_vgpr = hi;
+         }
+      } else if (k == SIM_XL_END && xl_branch_lowered(in)) {
+         emit_branch(x, in, pc);
+         ended = true;
+         break;
+      } else if (k == SIM_XL_CALL || k == SIM_XL_END) {
+         emit_call(x, in, pc, k == SIM_XL_END);
+         if (k == SIM_XL_END) {
+            ended = true;
+            LLVMBuildRetVoid(x->B);
+            break;
+         }
+      }
+      pc += in->size;
+   }
+   if (!ended) {
+      flush(x, false);
+      st(x, k64(x, pc), wptr(x, offsetof(sim_wave, pc)));
+      LLVMBuildRetVoid(x->B);
+   }
+   return lowered > 0;
+}
+
+/* ---- Compiling -------------------------------------------------------------------------- */
+
+#define XL_MAX_INSTS 64
+
+static xl_fn
+xl_compile(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e)
+{
+   static const sim_inst *insts[XL_MAX_INSTS];
+   unsigned n = sim__xlate_form(w, p, pc, insts, XL_MAX_INSTS);
+   if (n == 0)
+      return NULL;
+   struct timespec t0, t1;
+   clock_gettime(CLOCK_MONOTONIC, &t0);
+   char name[32];
+   snprintf(name, sizeof(name), "xb%lu", ++xl_serial);
+   LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+   xl x;
+   memset(&x, 0, sizeof(x));
+   x.C = LLVMOrcThreadSafeContextGetContext(tsc);
+   x.M = LLVMModuleCreateWithNameInContext(name, x.C);
+   LLVMSetTarget(x.M, LLVMOrcLLJITGetTripleString(xl_jit));
+   LLVMSetDataLayout(x.M, LLVMOrcLLJITGetDataLayoutStr(xl_jit));
+   x.B = LLVMCreateBuilderInContext(x.C);
+   bool any = xl_emit(&x, name, insts, n, pc);
+   LLVMDisposeBuilder(x.B);
+   xl_fn fn = NULL;
+   if (any) {
+      LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+      /* The emitter keeps registers in values itself: what is left is common
+       * subexpressions (EXEC masks, splats) and folding. default<O2> took about twice the
+       * time a block (vadd's: 56 against 30 ms on the loaded 2-core machine). */
+      LLVMErrorRef err = LLVMRunPasses(x.M, "early-cse,instcombine", xl_tm, po);
+      LLVMDisposePassBuilderOptions(po);
+      if (err)
+         LLVMConsumeError(err);
+      const char *dump = getenv("HSACL_SIM_XLATE_DUMP");
+      if (dump) {
+         char path[512];
+         snprintf(path, sizeof(path), "%s/%s.ll", dump, name);
+         LLVMPrintModuleToFile(x.M, path, NULL);
+      }
+      if (!p->xlate->rt)
+         p->xlate->rt = LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(xl_jit));
+      LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(x.M, tsc);
+      err = LLVMOrcLLJITAddLLVMIRModuleWithRT(xl_jit, p->xlate->rt, tsm);
+      LLVMOrcJITTargetAddress addr = 0;
+      if (!err)
+         err = LLVMOrcLLJITLookup(xl_jit, &addr, name);
+      if (err) {
+         char *m = LLVMGetErrorMessage(err);
+         fprintf(stderr, "hsacl-sim: translating the block at 0x%llx failed: %s\n",
+                 (unsigned long long)pc, m);
+         LLVMDisposeErrorMessage(m);
+      } else {
+         fn = (xl_fn)(uintptr_t)addr;
+      }
+   } else {
+      LLVMDisposeModule(x.M);
+   }
+   LLVMOrcDisposeThreadSafeContext(tsc);
+   e->max_vgpr = (uint16_t)x.max_vgpr;
+   e->needs_f32 = x.uses_f32;
+   clock_gettime(CLOCK_MONOTONIC, &t1);
+   if (fn) {
+      xl_compile_ns += (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull + t1.tv_nsec - t0.tv_nsec;
+      atomic_fetch_add(&xl_compiled, 1);
+      if (getenv("HSACL_SIM_XLATE_VERBOSE"))
+         fprintf(stderr, "hsacl-sim: xlate block 0x%llx: %u instructions, %.2f ms (mean %.2f ms over %llu)\n",
+                 (unsigned long long)pc, n,
+                 ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e6,
+                 xl_compile_ns / 1e6 / atomic_load(&xl_compiled),
+                 (unsigned long long)atomic_load(&xl_compiled));
+      if (getenv("HSACL_SIM_XLATE_VERBOSE"))
+         for (unsigned i = 0; i < n; i++)
+            if (sim__xlate_class(insts[i]) == SIM_XL_CALL || sim__xlate_class(insts[i]) == SIM_XL_END) {
+               char dis[160];
+               sim__disasm(insts[i], dis, sizeof(dis));
+               fprintf(stderr, "   %s: %s\n",
+                       sim__xlate_class(insts[i]) == SIM_XL_CALL ? "call" : "end", dis);
+            }
+   }
+   return fn;
+}
+
+/* The block's function at `pc`, compiling it when it has become hot; NULL: interpret. */
+static xl_ent *
+xl_lookup(sim_wave *w, sim_program *p, uint64_t pc)
+{
+   struct sim_xlate_prog *xp = __atomic_load_n(&p->xlate, __ATOMIC_ACQUIRE);
+   if (SIM_UNLIKELY(!xp)) {
+      /* Lowered for gfx9's 64 lanes and its semantics (gfx10's v_cmpx writes EXEC only,
+       * its carries are one SGPR in wave32): gfx10 programs, wave64 ones too, interpret. */
+      if (w->target->wave_size != 64)
+         return NULL;
+      pthread_mutex_lock(&xl_lock);
+      xp = p->xlate;
+      if (!xp) {
+         xp = calloc(1, sizeof(*xp));
+         if (xp)
+            xp->ent = calloc(p->size / 4 + 1, sizeof(xl_ent));
+         if (xp && !xp->ent) {
+            free(xp);
+            xp = NULL;
+         }
+         if (xp)
+            __atomic_store_n(&p->xlate, xp, __ATOMIC_RELEASE);
+      }
+      pthread_mutex_unlock(&xl_lock);
+      if (!xp)
+         return NULL;
+   }
+   xl_ent *e = &xp->ent[(pc - p->va) >> 2];
+   if (SIM_LIKELY(__atomic_load_n(&e->state, __ATOMIC_ACQUIRE) == XL_ENT_DONE))
+      return e;
+   if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == XL_ENT_NEVER)
+      return NULL;
+   uint32_t h = __atomic_load_n(&e->hits, __ATOMIC_RELAXED) + 1;
+   __atomic_store_n(&e->hits, h, __ATOMIC_RELAXED);
+   if (h < xl_hot)
+      return NULL;
+   /* Another thread compiling: interpret meanwhile. */
+   if (pthread_mutex_trylock(&xl_lock) != 0)
+      return NULL;
+   if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == XL_ENT_COLD) {
+      xl_fn fn = xl_compile(w, p, pc, e);
+      e->fn = fn;
+      __atomic_store_n(&e->state, fn ? XL_ENT_DONE : XL_ENT_NEVER, __ATOMIC_RELEASE);
+   }
+   pthread_mutex_unlock(&xl_lock);
+   return __atomic_load_n(&e->state, __ATOMIC_ACQUIRE) == XL_ENT_DONE ? e : NULL;
+}
+
+/* ---- The checking mode ---------------------------------------------------------------- */
+
+/* The block runs on the wave; a copy of the wave state at its entry (`ref`) runs the same
+ * instructions in the interpreter. At each instruction the block hands to the interpreter
+ * (memory, calls) and at its end, the reference is brought up to the same point and the
+ * two register files must agree; then the call runs once, on the wave, and the reference
+ * takes the wave's registers (memory is touched once, by the same handler). */
+typedef struct xl_check {
+   sim_wave ref;
+   uint32_t (*rows)[64];
+   const sim_inst **insts;
+   unsigned n, next; /* instructions in the block; the reference's next */
+   uint64_t start;
+   bool stopped;     /* a call stopped the block (the reference does not go on) */
+} xl_check;
+
+static unsigned
+xl_nrows(const sim_wave *w)
+{
+   return w->nagpr ? 256 + w->nagpr : w->nvgpr;
+}
+
+static void
+xl_check_take(xl_check *k, const sim_wave *w)
+{
+   uint32_t (*rows)[64] = k->ref.v;
+   k->ref = *w;
+   k->ref.v = rows;
+   memcpy(rows, w->v, (size_t)xl_nrows(w) * 256);
+}
+
+static void __attribute__((noreturn))
+xl_check_fail(xl_check *k, const char *what, unsigned reg, unsigned lane, uint32_t got,
+              uint32_t want)
+{
+   /* Name the last instruction before this point that writes the register. */
+   char dis[160] = "?";
+   unsigned from = 0;
+   for (unsigned i = 0; i < k->next && i < k->n; i++)
+      if (sim__xlate_class(k->insts[i]) != SIM_XL_LOWER)
+         from = i + 1;
+   for (unsigned i = from; i < k->next && i < k->n; i++)
+      if (k->insts[i]->vdst == reg || k->insts[i]->sdst == reg ||
+          ((unsigned)k->insts[i]->vdst + 1 == reg && k->insts[i]->op == SIM_OP_v_lshlrev_b64))
+         sim__disasm(k->insts[i], dis, sizeof(dis));
+   fprintf(stderr,
+           "hsacl-sim: HSACL_SIM_XLATE=check: block at pc 0x%llx differs from the interpreter "
+           "before instruction %u of %u: %s%u lane %u: translated 0x%08x, interpreted 0x%08x "
+           "(last written by %s)\n",
+           (unsigned long long)k->start, k->next, k->n, what, reg, lane, got, want, dis);
+   abort();
+}
+
+/* Runs the reference up to instruction `upto` and compares. */
+static void
+xl_check_sync(xl_check *k, sim_wave *w, unsigned upto)
+{
+   sim_wave *r = &k->ref;
+   while (k->next < upto) {
+      const sim_inst *in = k->insts[k->next];
+      r->inst_pc = r->pc;
+      r->pc += in->size;
+      in->fn(r, in);
+      k->next++;
+   }
+   for (unsigned i = 0; i < 128; i++)
+      if (w->s[i] != r->s[i])
+         xl_check_fail(k, "s", i, 0, w->s[i], r->s[i]);
+   if (w->scc != r->scc)
+      xl_check_fail(k, "scc", 0, 0, w->scc, r->scc);
+   for (unsigned v = 0; v < xl_nrows(w); v++)
+      for (unsigned l = 0; l < 64; l++)
+         if (w->v[v][l] != r->v[v][l])
+            xl_check_fail(k, "v", v, l, w->v[v][l], r->v[v][l]);
+}
+
+static int
+xl_check_call(xl_check *k, sim_wave *w, const sim_inst *in)
+{
+   unsigned i = k->next;
+   while (i < k->n && k->insts[i] != in)
+      i++;
+   if (i == k->n) {
+      fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at 0x%llx called an "
+              "instruction it does not hold\n", (unsigned long long)k->start);
+      abort();
+   }
+   xl_check_sync(k, w, i);
+   in->fn(w, in);
+   xl_check_take(k, w);
+   k->next = i + 1;
+   k->stopped = w->status != SIM_WAVE_RUNNING || w->doorbell_va != 0;
+   return k->stopped;
+}
+
+static void
+xl_run_checked(sim_wave *w, xl_ent *e, uint64_t pc)
+{
+   static __thread const sim_inst *insts[XL_MAX_INSTS];
+   uint32_t (*rows)[64] = malloc((size_t)xl_nrows(w) * 256);
+   xl_check *k = malloc(sizeof(*k));
+   if (!rows || !k) {
+      free(rows);
+      free(k);
+      e->fn(w, w->v);
+      return;
+   }
+   k->ref.v = rows;
+   k->insts = insts;
+   k->n = sim__xlate_form(w, w->prog, pc, insts, XL_MAX_INSTS);
+   k->next = 0;
+   k->stopped = false;
+   k->start = pc;
+   xl_check_take(k, w);
+   k->ref.pc = pc;
+   xl_check_cur = k;
+   e->fn(w, w->v);
+   xl_check_cur = NULL;
+   /* Ran to its end in its own code (no call last): the reference runs the rest, and the
+    * two must agree on where the wave goes on and whether it yields. */
+   if (!k->stopped && k->next < k->n) {
+      xl_check_sync(k, w, k->n);
+      if (w->pc != k->ref.pc || w->status != k->ref.status || w->slice != k->ref.slice) {
+         fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at 0x%llx ends at pc "
+                 "0x%llx status %u slice %u, the interpreter at 0x%llx status %u slice %u\n",
+                 (unsigned long long)pc, (unsigned long long)w->pc, w->status, w->slice,
+                 (unsigned long long)k->ref.pc, k->ref.status, k->ref.slice);
+         abort();
+      }
+   }
+   free(k);
+   free(rows);
+   atomic_fetch_add(&xl_checked, 1);
+}
+
+/* The block at `pc` if it may run on `w` now. */
+static xl_ent *
+xl_ready(sim_wave *w, uint64_t pc)
+{
+   sim_program *p = w->prog;
+   xl_ent *e = xl_lookup(w, p, pc);
+   if (!e || e->max_vgpr > w->nvgpr || (e->needs_f32 && w->denorm32 != 3))
+      return NULL;
+   return e;
+}
+
+bool
+sim__xlate_run(sim_wave *w, uint64_t pc)
+{
+   sim_program *p = w->prog;
+   if (SIM_UNLIKELY(!p || w->gpr_idx_en))
+      return false;
+   xl_ent *e = xl_ready(w, pc);
+   if (!e)
+      return false;
+   /* Block after block while the wave runs on into translated code (a loop's blocks, each
+    * ending in a branch, run without the wave loop; backward branches still yield). */
+   do {
+      if (SIM_UNLIKELY(sim__xlate_mode == 2))
+         xl_run_checked(w, e, w->pc);
+      else
+         e->fn(w, w->v);
+      if (w->status != SIM_WAVE_RUNNING || w->doorbell_va || w->gpr_idx_en)
+         break;
+      /* Elsewhere (another code allocation, a misaligned PC): the wave loop fetches, and
+       * faults as it would. */
+      p = w->prog;
+      if (w->pc - p->va >= p->size || (w->pc & 3))
+         break;
+      e = xl_ready(w, w->pc);
+   } while (e);
+   return true;
+}

@@ -1,0 +1,151 @@
+/*
+ * The translator's block former (sim_xlate.c): which instructions a block lowers, hands to
+ * the interpreter from inside, skips or ends with, and where it stops. The translated code
+ * itself is checked against the interpreter by HSACL_SIM_XLATE=check over the instruction
+ * tests and kernels (tests/CMakeLists.txt).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "sim_isa_priv.h"
+
+/* The interpreter's memory lookup: nothing is executed here. */
+const sim_alloc *sim__mem_find(uint64_t va);
+const sim_alloc *
+sim__mem_find(uint64_t va)
+{
+   (void)va;
+   return NULL;
+}
+
+static int failures;
+#define CHECK_EQ(got, want)                                                                 \
+   do {                                                                                     \
+      long long g_ = (long long)(got), w_ = (long long)(want);                              \
+      if (g_ != w_) {                                                                       \
+         fprintf(stderr, "FAIL %s:%d: %s = %lld, want %lld\n", __FILE__, __LINE__, #got, g_, \
+                 w_);                                                                       \
+         failures++;                                                                        \
+      }                                                                                     \
+   } while (0)
+
+static void
+nop_handler(sim_wave *w, const sim_inst *in)
+{
+   (void)w, (void)in;
+}
+
+static sim_inst
+mk(sim_enc enc, sim_op op, uint16_t flags, unsigned s0, unsigned s1, unsigned s2,
+   unsigned vdst)
+{
+   sim_inst in;
+   memset(&in, 0, sizeof(in));
+   in.fn = nop_handler;
+   in.enc = (uint8_t)enc;
+   in.op = (uint16_t)op;
+   in.size = 4;
+   in.flags = flags;
+   in.src[0] = (uint16_t)s0, in.src[1] = (uint16_t)s1, in.src[2] = (uint16_t)s2;
+   in.vdst = (uint16_t)vdst;
+   in.sdst = SIM_SRC_NONE;
+   return in;
+}
+
+#define V(n) (SIM_SRC_VGPR + (n))
+#define NONE SIM_SRC_NONE
+
+int
+main(void)
+{
+   sim_inst code[8];
+   /* v_add_f32 v0, v1, v2            lowered
+    * global_load_dword v3, v[4:5]    through the interpreter
+    * s_waitcnt                       a no-op here
+    * v_mul_f32 (SDWA) v6, v7, v8     through the interpreter: SDWA is not lowered
+    * s_add_u32 s0, s1, 4             lowered
+    * s_cbranch_scc1                  last: it may change the PC
+    * v_mov_b32 v0, v1                not in the block */
+   code[0] = mk(SIM_ENC_VOP2, SIM_OP_v_add_f32, SIM_IF_VALU | SIM_IF_E32, V(1), V(2), NONE, 0);
+   code[1] = mk(SIM_ENC_GLOBAL, SIM_OP_global_load_dword, 0, NONE, NONE, NONE, 3);
+   code[2] = mk(SIM_ENC_SOPP, SIM_OP_s_waitcnt, 0, NONE, NONE, NONE, NONE);
+   code[3] = mk(SIM_ENC_VOP2_SDWA, SIM_OP_v_mul_f32, SIM_IF_VALU | SIM_IF_SDWA, V(7), V(8),
+                NONE, 6);
+   code[4] = mk(SIM_ENC_SOP2, SIM_OP_s_add_u32, 0, 1, 132, NONE, 0);
+   code[5] = mk(SIM_ENC_SOPP, SIM_OP_s_cbranch_scc1, 0, NONE, NONE, NONE, NONE);
+   code[6] = mk(SIM_ENC_VOP1, SIM_OP_v_mov_b32, SIM_IF_VALU | SIM_IF_E32, V(1), NONE, NONE, 0);
+   code[7] = mk(SIM_ENC_VOP3, SIM_OP_v_fma_f32, SIM_IF_VALU | SIM_IF_VOP3, V(1), V(2), V(3), 0);
+
+   CHECK_EQ(sim__xlate_class(&code[0]), SIM_XL_LOWER);
+   CHECK_EQ(sim__xlate_class(&code[1]), SIM_XL_CALL);
+   CHECK_EQ(sim__xlate_class(&code[2]), SIM_XL_SKIP);
+   CHECK_EQ(sim__xlate_class(&code[3]), SIM_XL_CALL);
+   CHECK_EQ(sim__xlate_class(&code[4]), SIM_XL_LOWER);
+   CHECK_EQ(sim__xlate_class(&code[5]), SIM_XL_END);
+   CHECK_EQ(sim__xlate_class(&code[6]), SIM_XL_LOWER);
+
+   /* Forms with what the lowering does not model go through the interpreter. */
+   sim_inst t = code[7];
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_LOWER);
+   t.omod = 1; /* output modifier */
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   t = code[7];
+   t.clamp = 1;
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   t = code[7];
+   t.neg = 2; /* f32 neg is a sign flip: lowered */
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_LOWER);
+   t = code[6];
+   t.src[0] = SIM_SRC_SCC; /* scalar sources beyond SGPRs and constants */
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   t = mk(SIM_ENC_VOP2, SIM_OP_v_add_u32, SIM_IF_VALU | SIM_IF_VOP3, V(1), V(2), NONE, 0);
+   t.neg = 1; /* integer operation with a float modifier */
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   /* The mask of v_cndmask / carry-in of v_addc is a 64-bit scalar operand: an SGPR pair
+    * or an integer constant, not the literal or a float constant. */
+   t = mk(SIM_ENC_VOP3, SIM_OP_v_cndmask_b32, SIM_IF_VALU | SIM_IF_VOP3, V(1), V(2), 106, 0);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_LOWER);
+   t.src[2] = SIM_SRC_LITERAL;
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   t.src[2] = 242;
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   t = mk(SIM_ENC_VOP3, SIM_OP_v_addc_co_u32, SIM_IF_VALU | SIM_IF_VOP3, V(1), V(2), 127, 0);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   /* What may change the PC, MODE or index mode ends a block. */
+   t = mk(SIM_ENC_SOPK, SIM_OP_s_setreg_b32, 0, NONE, NONE, NONE, 0);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_END);
+   t = mk(SIM_ENC_SOP1, SIM_OP_s_setpc_b64, 0, 4, NONE, NONE, NONE);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_END);
+   t = mk(SIM_ENC_SOPC, SIM_OP_s_set_gpr_idx_on, 0, 4, 1, NONE, NONE);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_END);
+   t = mk(SIM_ENC_SOPP, SIM_OP_s_barrier, 0, NONE, NONE, NONE, NONE);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_END);
+   t = mk(SIM_ENC_SOP1, SIM_OP_s_and_saveexec_b64, 0, 106, NONE, NONE, 0);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_LOWER);
+
+   sim_program p;
+   memset(&p, 0, sizeof(p));
+   p.va = 0x1000;
+   p.size = sizeof(code);
+   p.slots = code;
+   const sim_inst *out[16];
+   /* From the start: through the branch, not past it. */
+   CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000, out, 16), 6);
+   CHECK_EQ(out[0] == &code[0], 1);
+   CHECK_EQ(out[5] == &code[5], 1);
+   /* From after the branch: to the program's end. */
+   CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000 + 6 * 4, out, 16), 2);
+   /* A block's length is bounded by `max`. */
+   CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000, out, 3), 3);
+   /* An undecoded slot ends the block when there is no wave to decode it with. */
+   code[4].fn = NULL;
+   CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000, out, 16), 4);
+   /* Outside the program: nothing. */
+   CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000 + sizeof(code), out, 16), 0);
+
+   if (failures) {
+      fprintf(stderr, "%d failures\n", failures);
+      return 1;
+   }
+   printf("sim_xlate_test: ok\n");
+   return 0;
+}
