@@ -627,9 +627,12 @@ plat_GetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_
       RET_STRING("Advanced Micro Devices, Inc.");
    case CL_DRIVER_VERSION: {
       const struct rt_hsa *hsa = rt_hsa();
-      snprintf(buf, sizeof(buf), "hsacl %s (HSA runtime: %s)", HSACL_VERSION_STRING,
-               !hsa ? "none" : hsa->kind == RT_RUNTIME_ROCR ? "ROCr" :
-               hsa->kind == RT_RUNTIME_SIM ? "software gfx906 agent" : hsa->path);
+      if (hsa && hsa->kind == RT_RUNTIME_SIM) /* the agent's target: HSACL_SIM_GPUS */
+         snprintf(buf, sizeof(buf), "hsacl %s (HSA runtime: software %s agent)",
+                  HSACL_VERSION_STRING, dev->name);
+      else
+         snprintf(buf, sizeof(buf), "hsacl %s (HSA runtime: %s)", HSACL_VERSION_STRING,
+                  !hsa ? "none" : hsa->kind == RT_RUNTIME_ROCR ? "ROCr" : hsa->path);
       RET_STRING(buf);
    }
    case CL_DEVICE_PROFILE:

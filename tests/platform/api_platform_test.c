@@ -130,6 +130,11 @@ test_device_info(void)
    char target[32];
    test_sim_target(target, sizeof(target));
    CHECK_STR(name, target);
+   /* The driver version names the runtime, and on the software one the agent's target. */
+   char drv[128] = "", want[64];
+   clGetDeviceInfo(device, CL_DRIVER_VERSION, sizeof(drv), drv, NULL);
+   snprintf(want, sizeof(want), "(HSA runtime: software %s agent)", target);
+   CHECK(strstr(drv, want) != NULL || strstr(drv, "(HSA runtime: ROCr)") != NULL);
    cl_uint u = 0, cus = !strcmp(name, "gfx90a") ? 104 : 60;
    clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(u), &u, NULL);
    CHECK_EQ_INT(u, cus);
