@@ -224,6 +224,16 @@ record_queue(const struct _cl_command_buffer_khr *cb, const struct disp_cmdbuf_c
       .mutable_handle = mutable_handle, .kernel = (is_kernel)                                      \
    }
 
+/* What every command entry point starts with: its common arguments checked (record_begin),
+ * which gives the command buffer `cb` and the command `c` to fill; `err` for the rest. */
+#define RECORD_BEGIN(is_kernel)                                                                    \
+   const struct record_args a = RECORD_ARGS(is_kernel);                                            \
+   struct _cl_command_buffer_khr *cb;                                                              \
+   struct disp_cmdbuf_command c;                                                                   \
+   cl_int err = record_begin(&a, &cb, &c);                                                         \
+   if (err != CL_SUCCESS)                                                                          \
+      return err
+
 cl_int CL_API_CALL
 disp_CommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
                                    cl_command_queue command_queue,
@@ -233,12 +243,7 @@ disp_CommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
                                    cl_sync_point_khr *sync_point,
                                    cl_mutable_command_khr *mutable_handle)
 {
-   const struct record_args a = RECORD_ARGS(false);
-   struct _cl_command_buffer_khr *cb;
-   struct disp_cmdbuf_command c;
-   cl_int err = record_begin(&a, &cb, &c);
-   if (err != CL_SUCCESS)
-      return err;
+   RECORD_BEGIN(false);
    c.kind = DISP_CB_BARRIER;
    return record_end(cb, &c, CL_SUCCESS, sync_point);
 }
@@ -266,12 +271,7 @@ disp_CommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue
                           const cl_sync_point_khr *sync_point_wait_list,
                           cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle)
 {
-   const struct record_args a = RECORD_ARGS(false);
-   struct _cl_command_buffer_khr *cb;
-   struct disp_cmdbuf_command c;
-   cl_int err = record_begin(&a, &cb, &c);
-   if (err != CL_SUCCESS)
-      return err;
+   RECORD_BEGIN(false);
    DRY_RUN(err, mem_EnqueueCopyBuffer(record_queue(cb, &c), src_buffer, dst_buffer, src_offset,
                                       dst_offset, size, 0, NULL, NULL));
    c.kind = DISP_CB_COPY;
@@ -293,12 +293,7 @@ disp_CommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer, cl_command_q
                               const cl_sync_point_khr *sync_point_wait_list,
                               cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle)
 {
-   const struct record_args a = RECORD_ARGS(false);
-   struct _cl_command_buffer_khr *cb;
-   struct disp_cmdbuf_command c;
-   cl_int err = record_begin(&a, &cb, &c);
-   if (err != CL_SUCCESS)
-      return err;
+   RECORD_BEGIN(false);
    DRY_RUN(err, mem_EnqueueCopyBufferRect(record_queue(cb, &c), src_buffer, dst_buffer, src_origin,
                                           dst_origin, region, src_row_pitch, src_slice_pitch,
                                           dst_row_pitch, dst_slice_pitch, 0, NULL, NULL));
@@ -325,12 +320,7 @@ disp_CommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
                                  cl_sync_point_khr *sync_point,
                                  cl_mutable_command_khr *mutable_handle)
 {
-   const struct record_args a = RECORD_ARGS(false);
-   struct _cl_command_buffer_khr *cb;
-   struct disp_cmdbuf_command c;
-   cl_int err = record_begin(&a, &cb, &c);
-   if (err != CL_SUCCESS)
-      return err;
+   RECORD_BEGIN(false);
    DRY_RUN(err, mem_EnqueueCopyBufferToImage(record_queue(cb, &c), src_buffer, dst_image,
                                              src_offset, dst_origin, region, 0, NULL, NULL));
    c.kind = DISP_CB_COPY_BUFFER_TO_IMAGE;
@@ -350,12 +340,7 @@ disp_CommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue 
                          const cl_sync_point_khr *sync_point_wait_list,
                          cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle)
 {
-   const struct record_args a = RECORD_ARGS(false);
-   struct _cl_command_buffer_khr *cb;
-   struct disp_cmdbuf_command c;
-   cl_int err = record_begin(&a, &cb, &c);
-   if (err != CL_SUCCESS)
-      return err;
+   RECORD_BEGIN(false);
    DRY_RUN(err, mem_EnqueueCopyImage(record_queue(cb, &c), src_image, dst_image, src_origin,
                                      dst_origin, region, 0, NULL, NULL));
    c.kind = DISP_CB_COPY_IMAGE;
@@ -377,12 +362,7 @@ disp_CommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
                                  cl_sync_point_khr *sync_point,
                                  cl_mutable_command_khr *mutable_handle)
 {
-   const struct record_args a = RECORD_ARGS(false);
-   struct _cl_command_buffer_khr *cb;
-   struct disp_cmdbuf_command c;
-   cl_int err = record_begin(&a, &cb, &c);
-   if (err != CL_SUCCESS)
-      return err;
+   RECORD_BEGIN(false);
    DRY_RUN(err, mem_EnqueueCopyImageToBuffer(record_queue(cb, &c), src_image, dst_buffer,
                                              src_origin, region, dst_offset, 0, NULL, NULL));
    c.kind = DISP_CB_COPY_IMAGE_TO_BUFFER;
@@ -402,12 +382,7 @@ disp_CommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue
                           const cl_sync_point_khr *sync_point_wait_list,
                           cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle)
 {
-   const struct record_args a = RECORD_ARGS(false);
-   struct _cl_command_buffer_khr *cb;
-   struct disp_cmdbuf_command c;
-   cl_int err = record_begin(&a, &cb, &c);
-   if (err != CL_SUCCESS)
-      return err;
+   RECORD_BEGIN(false);
    DRY_RUN(err, mem_EnqueueFillBuffer(record_queue(cb, &c), buffer, pattern, pattern_size, offset,
                                       size, 0, NULL, NULL));
    c.kind = DISP_CB_FILL;
@@ -428,12 +403,7 @@ disp_CommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue 
                          const cl_sync_point_khr *sync_point_wait_list,
                          cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle)
 {
-   const struct record_args a = RECORD_ARGS(false);
-   struct _cl_command_buffer_khr *cb;
-   struct disp_cmdbuf_command c;
-   cl_int err = record_begin(&a, &cb, &c);
-   if (err != CL_SUCCESS)
-      return err;
+   RECORD_BEGIN(false);
    DRY_RUN(err, mem_EnqueueFillImage(record_queue(cb, &c), image, fill_color, origin, region, 0,
                                      NULL, NULL));
    c.kind = DISP_CB_FILL_IMAGE;
@@ -453,12 +423,7 @@ disp_CommandSVMMemcpyKHR(cl_command_buffer_khr command_buffer, cl_command_queue 
                          const cl_sync_point_khr *sync_point_wait_list,
                          cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle)
 {
-   const struct record_args a = RECORD_ARGS(false);
-   struct _cl_command_buffer_khr *cb;
-   struct disp_cmdbuf_command c;
-   cl_int err = record_begin(&a, &cb, &c);
-   if (err != CL_SUCCESS)
-      return err;
+   RECORD_BEGIN(false);
    DRY_RUN(err, mem_EnqueueSVMMemcpy(record_queue(cb, &c), CL_FALSE, dst_ptr, src_ptr, size, 0,
                                      NULL, NULL));
    c.kind = DISP_CB_SVM_COPY;
@@ -476,12 +441,7 @@ disp_CommandSVMMemFillKHR(cl_command_buffer_khr command_buffer, cl_command_queue
                           const cl_sync_point_khr *sync_point_wait_list,
                           cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle)
 {
-   const struct record_args a = RECORD_ARGS(false);
-   struct _cl_command_buffer_khr *cb;
-   struct disp_cmdbuf_command c;
-   cl_int err = record_begin(&a, &cb, &c);
-   if (err != CL_SUCCESS)
-      return err;
+   RECORD_BEGIN(false);
    DRY_RUN(err, mem_EnqueueSVMMemFill(record_queue(cb, &c), svm_ptr, pattern, pattern_size, size, 0,
                                       NULL, NULL));
    c.kind = DISP_CB_SVM_FILL;
@@ -552,12 +512,7 @@ disp_CommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer, cl_command_qu
                              const cl_sync_point_khr *sync_point_wait_list,
                              cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle)
 {
-   const struct record_args a = RECORD_ARGS(true);
-   struct _cl_command_buffer_khr *cb;
-   struct disp_cmdbuf_command c;
-   cl_int err = record_begin(&a, &cb, &c);
-   if (err != CL_SUCCESS)
-      return err;
+   RECORD_BEGIN(true);
    c.kind = DISP_CB_KERNEL;
    struct _cl_mutable_command_khr *l = icd_calloc(1, sizeof(*l));
    if (!l) {
