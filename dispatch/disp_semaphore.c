@@ -357,6 +357,19 @@ sema_cmd_alloc(bool signal, cl_uint num, const cl_semaphore_khr *semas, struct s
    return CL_SUCCESS;
 }
 
+/* What both enqueues start with: the arguments checked, then the command's payload. */
+static cl_int
+sema_cmd_begin(struct _cl_command_queue *q, bool signal, cl_uint num_sema_objects,
+               const cl_semaphore_khr *sema_objects, cl_uint num_events_in_wait_list,
+               const cl_event *event_wait_list, struct sema_cmd **out)
+{
+   cl_int err = check_command(q, num_sema_objects, sema_objects, num_events_in_wait_list,
+                              event_wait_list);
+   if (err != CL_SUCCESS)
+      return err;
+   return sema_cmd_alloc(signal, num_sema_objects, sema_objects, out);
+}
+
 static void
 command_setup(struct disp_command *cmd, struct sema_cmd *c)
 {
@@ -377,12 +390,9 @@ disp_EnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_sema
 {
    (void)sema_payload_list;
    QUEUE_OR_RETURN(q, command_queue);
-   cl_int err = check_command(q, num_sema_objects, sema_objects, num_events_in_wait_list,
-                              event_wait_list);
-   if (err != CL_SUCCESS)
-      return err;
    struct sema_cmd *c;
-   err = sema_cmd_alloc(true, num_sema_objects, sema_objects, &c);
+   cl_int err = sema_cmd_begin(q, true, num_sema_objects, sema_objects, num_events_in_wait_list,
+                               event_wait_list, &c);
    if (err != CL_SUCCESS)
       return err;
    struct disp_command *cmd;
@@ -422,12 +432,9 @@ disp_EnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_sema_o
 {
    (void)sema_payload_list;
    QUEUE_OR_RETURN(q, command_queue);
-   cl_int err = check_command(q, num_sema_objects, sema_objects, num_events_in_wait_list,
-                              event_wait_list);
-   if (err != CL_SUCCESS)
-      return err;
    struct sema_cmd *c;
-   err = sema_cmd_alloc(false, num_sema_objects, sema_objects, &c);
+   cl_int err = sema_cmd_begin(q, false, num_sema_objects, sema_objects, num_events_in_wait_list,
+                               event_wait_list, &c);
    if (err != CL_SUCCESS)
       return err;
    /* The dependencies: the wait list, then per semaphore the signal it takes or the user
