@@ -76,6 +76,10 @@ cl_int mem__alloc_free(struct _cl_context *ctx, void *ptr, bool usm);
 cl_int mem__check_wait_list_context(const struct _cl_command_queue *q, cl_uint num_events,
                                     const cl_event *wait_list);
 
+/* CL_INVALID_VALUE when [dst, +size) or [src, +size) wraps the address space,
+ * CL_MEM_COPY_OVERLAP when they overlap (the pointer copies of SVM and USM). */
+cl_int mem__check_copy_ranges(const void *dst, const void *src, size_t size);
+
 /* Enqueue a command of `type` that the host runs once its dependencies are complete:
  * copy `size` bytes from `src` to `dst`; fill [dst, +size) with the pattern (copied now, at
  * most 128 bytes); or only order. Inputs validated by the caller, wait list included. */

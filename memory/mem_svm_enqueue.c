@@ -284,16 +284,24 @@ mem_EnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void
    err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
-   uintptr_t d = (uintptr_t)dst_ptr, s0 = (uintptr_t)src_ptr;
-   if (size > UINTPTR_MAX - d || size > UINTPTR_MAX - s0)
-      return ICD_ERROR(CL_INVALID_VALUE, "%zu bytes at %p or %p wrap the address space", size,
-                       dst_ptr, (void *)src_ptr);
-   if (size && d < s0 + size && s0 < d + size)
-      return ICD_ERROR(CL_MEM_COPY_OVERLAP, "[%p, +%zu) and [%p, +%zu) overlap", dst_ptr, size,
-                       (void *)src_ptr, size);
-
+   err = mem__check_copy_ranges(dst_ptr, src_ptr, size);
+   if (err != CL_SUCCESS)
+      return err;
    return mem__enqueue_host_copy(q, CL_COMMAND_SVM_MEMCPY, dst_ptr, src_ptr, size,
                                  blocking_copy, num_events_in_wait_list, event_wait_list, event);
+}
+
+cl_int
+mem__check_copy_ranges(const void *dst, const void *src, size_t size)
+{
+   uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+   if (size > UINTPTR_MAX - d || size > UINTPTR_MAX - s)
+      return ICD_ERROR(CL_INVALID_VALUE, "%zu bytes at %p or %p wrap the address space", size,
+                       dst, src);
+   if (size && d < s + size && s < d + size)
+      return ICD_ERROR(CL_MEM_COPY_OVERLAP, "[%p, +%zu) and [%p, +%zu) overlap", dst, size, src,
+                       size);
+   return CL_SUCCESS;
 }
 
 /* ---- clEnqueueSVMMemFill ------------------------------------------------------------ */
