@@ -125,7 +125,7 @@ main(void)
    sim_program p;
    memset(&p, 0, sizeof(p));
    p.va = 0x1000;
-   p.size = sizeof(code);
+   p.size = 4 * (sizeof(code) / sizeof(code[0])); /* bytes of machine code: a slot a word */
    p.slots = code;
    const sim_inst *out[16];
    /* From the start: through the branch, not past it. */
