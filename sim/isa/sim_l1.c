@@ -14,12 +14,13 @@
  *     buffer_gl1_inv between work-groups shows whichever threads run them.
  *
  * Lines are 64 bytes of one coarse-grained allocation, aligned to the allocation's start as
- * the L2 model's lines are; direct-mapped: 256 lines a CU (16 KiB, the gfx906 vector L1 and
- * the RDNA2 L0), 2048 a GL1 (128 KiB). A load that spans two lines reads the L2 (the model
- * never shows a value staler than one line can hold). Every level is write-through: stores
- * and atomics drop the lines they cover from the storing wave's CU and from the GL1 they
- * pass; the next load refills them from the L2, which holds the store. So a CU sees its own
- * stores and the other CU of its WGP does not until its L0 is invalidated, as on hardware.
+ * the L2 model's lines are (RDNA2's L0 lines are 128 bytes: the L2 model's 64 are kept);
+ * direct-mapped: 256 lines a CU (16 KiB, the gfx906 vector L1 and the RDNA2 L0), 2048 a GL1
+ * (128 KiB). A load that spans two lines reads the L2 (the model never shows a value staler
+ * than one line can hold). Every level is write-through: stores and atomics drop the lines
+ * they cover from the storing wave's CU and from the GL1 they pass; the next load refills
+ * them from the L2, which holds the store. So a CU sees its own stores and the other CU of
+ * its WGP does not until its L0 is invalidated, as on hardware.
  *
  * Only the owning thread touches these caches: no locks.
  */
@@ -150,10 +151,12 @@ load_gfx9(sim_wave *w, level l1, const sim_alloc *a, uint64_t va, uint64_t line)
    return p + (va - line);
 }
 
-/* gfx10 ([RDNA2 ISA] "GLC, DLC and SLC"; LLVM's SIGfx10CacheControl): GLC makes the L0
+/* gfx10, as AMDGPUUsage's GFX10 sequences and LLVM's SIGfx10CacheControl use the bits (GLC
+ * for work-group scope in WGP mode, GLC DLC for agent scope) and llvm-project #89739 quotes
+ * [RDNA2 ISA] 8.1.10 (GLC with SLC evicts the L0 and GL1 entries): GLC makes the L0
  * MISS_EVICT (the load reads the GL1 and the L0 drops the line), DLC makes the GL1
- * MISS_EVICT, and GLC with SLC does too (a nontemporal load evicts both). Otherwise the load
- * may hit in either and fills both (HIT_LRU). */
+ * MISS_EVICT, and GLC with SLC does too. Otherwise the load may hit in either and fills both
+ * (HIT_LRU). */
 static void *
 load_gfx10(sim_wave *w, struct sim_l1 *l1, const sim_alloc *a, uint64_t va, uint64_t line)
 {
