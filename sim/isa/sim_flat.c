@@ -188,7 +188,7 @@ void
 sim__vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kind)
 {
    if (SIM_UNLIKELY(sim__cache_checking))
-      w->l1_load = in->flags & SIM_IF_GLC ? SIM_L1_GLC : SIM_L1_LOAD;
+      w->l1_load = sim__l1_policy(in);
    vm_load(w, in, xl, kind);
    w->l1_load = SIM_L1_NONE;
 }

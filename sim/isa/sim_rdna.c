@@ -179,15 +179,21 @@ sim__op_s_denorm_mode(sim_wave *w, const sim_inst *in)
    w->denorm16_64 = (in->imm >> 2) & 3;
 }
 
-/* Invalidate the per-CU vector L0 ([AMDGPUUsage] "Memory Model GFX10-GFX11": gfx9's
- * buffer_wbinvl1_vol); the GL1 (buffer_gl1_inv) is not modelled: nothing to drop. */
+/* Invalidate the vector L0 of the wave's CU ([AMDGPUUsage] "Memory Model GFX10-GFX11":
+ * gfx9's buffer_wbinvl1_vol), and the shader array's GL1; both exist in the checking mode
+ * (sim_l1.c). */
 void
 sim__op_buffer_gl0_inv(sim_wave *w, const sim_inst *in)
 {
    (void)in;
    sim__l1_invalidate(w);
 }
-NOP(buffer_gl1_inv)
+void
+sim__op_buffer_gl1_inv(sim_wave *w, const sim_inst *in)
+{
+   (void)in;
+   sim__gl1_invalidate(w);
+}
 
 /* M0-relative VGPR moves (gfx10 has them instead of gfx9's s_set_gpr_idx), for the lanes of
  * EXEC: v_movreld VGPR[D + M0] = S0; v_movrels VGPR[D] = VGPR[S0 + M0]; v_movrelsd

@@ -277,6 +277,7 @@ main(int argc, char **argv)
    t_nan_tests();
    t_gfx90a_tests();
    t_gfx1030_tests();
+   t_cache_tests();
    if (t_failures) {
       fprintf(stderr, "%d check(s) failed\n", t_failures);
       return 1;

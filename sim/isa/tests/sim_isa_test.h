@@ -84,6 +84,7 @@ void t_wavesync_tests(void);
 void t_nan_tests(void);
 void t_gfx90a_tests(void);
 void t_gfx1030_tests(void);
+void t_cache_tests(void);
 
 #define TEST(name) static void name(void)
 #define RUN(name)                                                                           \
