@@ -5,6 +5,8 @@
  * v_permlanex16, DPP8 and row_share, s_*_saveexec_b32) and a gfx10 literal in VOP3. A wave32
  * test wave has lanes 32-63 off; results worked by hand in the comments.
  */
+#include <string.h>
+
 #include "sim_isa_test.h"
 
 static sim_wave *
@@ -244,9 +246,63 @@ TEST(gfx10_dispatch_wave32)
    t_kcode_extra = 0;
 }
 
+/* Private memory through ROCr's gfx10 scratch V# (amd_queue_t's, word 3 0x21814fac: FORMAT
+ * 32_UINT, ADD_TID_ENABLE, RESOURCE_LEVEL, OOB_SELECT 2 and INDEX_STRIDE 0, which the CP
+ * fills in from the wave size). Each lane stores 200 + lane at offset 0 and 100 + lane at
+ * offset 4 and reads offset 4 back. Swizzled with index stride 32 (wave32), dword d of
+ * lane l is at slot + d * 128 + l * 4; with 64 (wave64) at slot + d * 256 + l * 4. With
+ * the V#'s stride of 8, lanes l and l + 8 would share a dword. */
+TEST(gfx10_rocr_scratch_swizzle)
+{
+   wave32(); /* llvm-mc for gfx1030 */
+   sim__isa_agent_target_set(4, sim__target(SIM_TARGET_GFX1030));
+   uint32_t *out = t_alloc(64 * 4, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint32_t *mem = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint64_t *ka = t_alloc(8, SIM_ALLOC_READ);
+   *ka = (uint64_t)(uintptr_t)out;
+   uint64_t base = (uint64_t)(uintptr_t)mem;
+   const uint32_t srd[4] = {(uint32_t)base, (uint32_t)(base >> 32) | 1u << 31, 4096,
+                            0x21814fac};
+   sim_scratch qs;
+   sim__scratch_init(&qs);
+   CHECK(sim__scratch_set(&qs, base, 4096, 1024, 1, srd)); /* one slot: the wave's is 0 */
+   /* RSRC1: 16 VGPRs, DX10_CLAMP, IEEE; RSRC2: SCRATCH_EN, 6 user SGPRs (V#, kernarg
+    * pointer): the wave's scratch offset in s6. */
+   const uint32_t rsrc[3] = {1u | 1u << 21 | 1u << 23, 1u | 6u << 1, 0};
+   const char *src = "v_add_nc_u32 v1, 0x64, v0\n"
+                     "v_add_nc_u32 v2, 0xc8, v0\n"
+                     "buffer_store_dword v1, off, s[0:3], s6 offset:4\n"
+                     "buffer_store_dword v2, off, s[0:3], s6\n"
+                     "s_waitcnt_vscnt null, 0\n"
+                     "buffer_load_dword v3, off, s[0:3], s6 offset:4\n"
+                     "s_load_dwordx2 s[8:9], s[4:5], 0\n"
+                     "s_waitcnt vmcnt(0) lgkmcnt(0)\n"
+                     "v_lshlrev_b32 v4, 2, v0\n"
+                     "global_store_dword v4, v3, s[8:9]";
+   t_qscratch = &qs;
+   t_private_size = 8;
+   for (unsigned wave64 = 0; wave64 < 2; wave64++) {
+      unsigned lanes = wave64 ? 64 : 32;
+      const uint16_t wg[3] = {(uint16_t)lanes, 1, 1};
+      memset(mem, 0, 4096);
+      t_kcode_extra = 1u | (wave64 ? 0 : 1u << 10); /* private segment buffer, wave32 */
+      CHECK_EQ(t_dispatch_kd(4, src, rsrc, wg, 1, ka), SIM_FAULT_NONE);
+      for (unsigned l = 0; l < lanes; l++) {
+         CHECK_EQ(out[l], 100 + l);
+         CHECK_EQ(mem[l], 200 + l);
+         CHECK_EQ(mem[lanes + l], 100 + l);
+      }
+   }
+   t_kcode_extra = 0;
+   t_private_size = 0;
+   t_qscratch = NULL;
+   sim__scratch_finish(&qs);
+}
+
 void
 t_gfx1030_tests(void)
 {
+   RUN(gfx10_rocr_scratch_swizzle);
    RUN(gfx10_dispatch_wave32);
    RUN(gfx10_movrel_flat_scratch);
    RUN(w32_compare_masks);
