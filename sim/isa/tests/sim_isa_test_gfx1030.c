@@ -299,9 +299,98 @@ TEST(gfx10_rocr_scratch_swizzle)
    sim__scratch_finish(&qs);
 }
 
+/* A gfx10 V#'s typed format is the one FORMAT field of word 3 (bits 18:12, gfx10's combined
+ * table), not gfx9's DATA_FORMAT/NUM_FORMAT pair. FORMAT 56 is 8_8_8_8_UNORM: bytes
+ * (0xFF, 0, 0x80, 0x33) of element 1 (stride 4, idxen) load as (1, 0, 128/255, 51/255).
+ * FORMAT 22 is 32_FLOAT: buffer_store_format_x stores 2.5 as its bits. (gfx9's reading of
+ * FORMAT 56 is DATA_FORMAT 7, 11_11_10, which the texture model lacks: a fault.) */
+TEST(gfx10_vsharp_format)
+{
+   sim_wave *w = wave32();
+   uint8_t *buf = t_alloc(64, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   const uint8_t texel[4] = {0xFF, 0x00, 0x80, 0x33};
+   memcpy(buf + 4, texel, 4);
+   uint64_t base = (uint64_t)(uintptr_t)buf;
+   uint32_t w3 = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 1u << 24 | 3u << 28; /* XYZW, raw OOB */
+   w->s[8] = (uint32_t)base;
+   w->s[9] = (uint32_t)(base >> 32) | 4u << 16; /* STRIDE 4 */
+   w->s[10] = 16;                               /* NUM_RECORDS: elements */
+   w->s[11] = w3 | 56u << 12;
+   w->s[12] = w->s[8];
+   w->s[13] = w->s[9];
+   w->s[14] = w->s[10];
+   w->s[15] = w3 | 22u << 12;
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = 1;
+      w->v[2][l] = t_u(2.5f);
+      w->v[3][l] = 2 + (l & 1); /* two lanes store the same element: the same value */
+   }
+   SIM_EXEC(w) = 3;
+   CHECK_EQ(t_run(w, "buffer_load_format_xyzw v[4:7], v1, s[8:11], 0 idxen\n"
+                     "buffer_store_format_x v2, v3, s[12:15], 0 idxen"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[4][0], t_u(1.0f));
+   CHECK_EQ(w->v[5][0], t_u(0.0f));
+   CHECK_EQ(w->v[6][1], t_u(128.0f / 255.0f));
+   CHECK_EQ(w->v[7][1], t_u(51.0f / 255.0f));
+   uint32_t f[2];
+   memcpy(f, buf + 8, 8);
+   CHECK_EQ(f[0], t_u(2.5f));
+   CHECK_EQ(f[1], t_u(2.5f));
+}
+
+/* A hand-built gfx10 T# (ROCr's gfx10 layout): 2D, 5 x 3 texels of FORMAT 56
+ * (8_8_8_8_UNORM), WIDTH-1 = 4 split as bits 1:0 in word 1 [31:30] (0) and bits 13:2 in
+ * word 2 (1), HEIGHT-1 = 2 in word 2 [27:14], PITCH-1 = 63 in word 4 (gfx10.3, 2D): texel
+ * (x, y) at base + (y * 64 + x) * 4. Texel (4, 2) holds (0xFF, 0, 0x80, 0x33) -> (1, 0,
+ * 128/255, 51/255); (5, 2) is outside the width: zero memory, alpha 0. As a 2D array (one
+ * layers) the row is the width rounded up to 256 bytes, 64 texels again (no PITCH field),
+ * and BASE_ARRAY is word 4 [28:16]: with BASE_ARRAY 1 and last layer (DEPTH) 1, layer 0 is
+ * slice 1, where texel (2, 1) holds (0, 0xFF, 0, 0xFF). */
+TEST(gfx10_tsharp)
+{
+   sim_wave *w = wave32();
+   uint8_t *img = t_alloc(64 * 4 * 3 * 2 + 256, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint8_t *base = (uint8_t *)(((uintptr_t)img + 255) & ~(uintptr_t)255);
+   const uint8_t texel[4] = {0xFF, 0x00, 0x80, 0x33}, texel1[4] = {0x00, 0xFF, 0x00, 0xFF};
+   memcpy(base + (2 * 64 + 4) * 4, texel, 4);
+   memcpy(base + 64 * 4 * 3 + (1 * 64 + 2) * 4, texel1, 4); /* slice 1, (2, 1) */
+   uint64_t va = (uint64_t)(uintptr_t)base;
+   uint32_t t[8] = {(uint32_t)(va >> 8), (uint32_t)(va >> 40) | 56u << 20 | 0u << 30,
+                    1u | 2u << 14 | 1u << 31, 4u | 5u << 3 | 6u << 6 | 7u << 9 | 9u << 28,
+                    63, 0, 0, 0};
+   memcpy(&w->s[16], t, sizeof(t));
+   t[3] = (t[3] & 0x0FFFFFFF) | 13u << 28; /* 2D array */
+   t[4] = 1u | 1u << 16;                   /* last layer 1, BASE_ARRAY 1 */
+   memcpy(&w->s[24], t, sizeof(t));
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = 4 + l; /* lane 0: x 4, lane 1: x 5 */
+      w->v[2][l] = 2;
+      w->v[8][l] = 2;
+      w->v[9][l] = 1;
+      w->v[10][l] = 0;
+   }
+   SIM_EXEC(w) = 3;
+   CHECK_EQ(t_run(w, "image_load v[4:7], v[1:2], s[16:23] dmask:0xf dim:SQ_RSRC_IMG_2D unorm\n"
+                     "image_load v[12:15], v[8:10], s[24:31] dmask:0xf "
+                     "dim:SQ_RSRC_IMG_2D_ARRAY unorm"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[4][0], t_u(1.0f));
+   CHECK_EQ(w->v[5][0], t_u(0.0f));
+   CHECK_EQ(w->v[6][0], t_u(128.0f / 255.0f));
+   CHECK_EQ(w->v[7][0], t_u(51.0f / 255.0f));
+   CHECK_EQ(w->v[4][1], 0u);
+   CHECK_EQ(w->v[7][1], 0u);
+   CHECK_EQ(w->v[12][0], t_u(0.0f));
+   CHECK_EQ(w->v[13][0], t_u(1.0f));
+   CHECK_EQ(w->v[15][0], t_u(1.0f));
+}
+
 void
 t_gfx1030_tests(void)
 {
+   RUN(gfx10_tsharp);
+   RUN(gfx10_vsharp_format);
    RUN(gfx10_rocr_scratch_swizzle);
    RUN(gfx10_dispatch_wave32);
    RUN(gfx10_movrel_flat_scratch);
