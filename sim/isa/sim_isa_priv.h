@@ -1427,7 +1427,16 @@ enum sim_atomic_op {
    SIM_AT_UMIN, SIM_AT_UMAX, SIM_AT_AND, SIM_AT_OR, SIM_AT_XOR, SIM_AT_SWAP, SIM_AT_CMPSWAP,
    /* gfx90a's float atomics */
    SIM_AT_FADD_F32, SIM_AT_FADD_F64, SIM_AT_FMIN_F64, SIM_AT_FMAX_F64, SIM_AT_PK_ADD_F16,
+   /* gfx10's: f32 min/max (the f64 ones are gfx90a's), a compare-and-swap comparing floats
+    * (32 or 64 bits), the clamped subtract */
+   SIM_AT_FMIN_F32, SIM_AT_FMAX_F32, SIM_AT_FCMPSWAP, SIM_AT_CSUB,
 };
+/* The operations whose DATA is a (source, compare) pair. */
+static inline bool
+sim__atomic_has_cmp(unsigned op)
+{
+   return op == SIM_AT_CMPSWAP || op == SIM_AT_FCMPSWAP;
+}
 /* op(tmp = MEM, DATA) of one lane (cmpswap: MEM = tmp == cmp ? DATA : tmp), 32 or 64 bits;
  * also used by the scalar atomics (sim_smem.c). */
 uint64_t sim__vm_atomic_apply(unsigned op, uint64_t t, uint64_t d, uint64_t cmp, bool wide);

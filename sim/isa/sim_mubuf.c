@@ -123,6 +123,14 @@ AT_FP(buffer_atomic_pk_add_f16, SIM_AT_PK_ADD_F16, false)
 AT_FP(buffer_atomic_add_f64, SIM_AT_FADD_F64, true)
 AT_FP(buffer_atomic_min_f64, SIM_AT_FMIN_F64, true)
 AT_FP(buffer_atomic_max_f64, SIM_AT_FMAX_F64, true)
+/* gfx10's (sim_flat.c): the _x2 min/max are gfx90a's f64 ones. */
+AT_FP(buffer_atomic_fmin, SIM_AT_FMIN_F32, false)
+AT_FP(buffer_atomic_fmax, SIM_AT_FMAX_F32, false)
+AT_FP(buffer_atomic_fmin_x2, SIM_AT_FMIN_F64, true)
+AT_FP(buffer_atomic_fmax_x2, SIM_AT_FMAX_F64, true)
+AT_FP(buffer_atomic_fcmpswap, SIM_AT_FCMPSWAP, false)
+AT_FP(buffer_atomic_fcmpswap_x2, SIM_AT_FCMPSWAP, true)
+AT_FP(buffer_atomic_csub, SIM_AT_CSUB, false)
 
 /*
  * BUFFER_STORE_LDS_DWORD (MUBUF 61, [ISA] 9.x "Buffer instructions": "store one DWORD from

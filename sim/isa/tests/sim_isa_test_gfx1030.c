@@ -386,9 +386,89 @@ TEST(gfx10_tsharp)
    CHECK_EQ(w->v[15][0], t_u(1.0f));
 }
 
+/* gfx10's float atomics and csub, one lane per dword (lanes 0-3, returning the old value):
+ *   fmin  MEM (3, -0, qNaN, 1) with DATA (5, +0, 2, sNaN)  -> (3, -0, 2, sNaN quieted)
+ *   fmax  MEM (3, -0, qNaN, 1) with DATA (5, +0, 2, 0.5)   -> (5, +0, 2, 1)
+ *   fcmpswap (src 7, cmp): MEM (-0, qNaN, 1.5, 2) cmp (+0, qNaN, 1.5, 3)
+ *                                                           -> (7, qNaN, 7, 2): float ==
+ *   fcmpswap_x2 (f64): MEM -0.0 cmp +0.0 -> 7.0; fmin_x2: MEM 2.0 DATA -1.0 -> -1.0
+ *   csub  MEM (10, 3, 0, 7) DATA (4, 5, 0, 7)              -> (6, 0, 0, 0)
+ * and buffer_atomic_fmax through a raw V#: MEM 1 DATA 4 -> 4. */
+TEST(gfx10_float_atomics)
+{
+   sim_wave *w = wave32();
+   uint32_t *m = t_alloc(6 * 16 + 32, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   const uint32_t qnan = 0x7FC00000, snan = 0x7F800001, nz = 0x80000000;
+   const uint32_t init[6][4] = {
+      {t_u(3), nz, qnan, t_u(1)},     {t_u(3), nz, qnan, t_u(1)},
+      {nz, qnan, t_u(1.5f), t_u(2)},  {10, 3, 0, 7},
+      {t_u(1), 0, 0, 0},              {0, 0, 0, 0},
+   };
+   memcpy(m, init, sizeof(init));
+   double *d = (double *)(void *)&m[24];
+   d[0] = -0.0;
+   d[1] = 2.0;
+   uint64_t base = (uint64_t)(uintptr_t)m;
+   w->s[0] = (uint32_t)base;
+   w->s[1] = (uint32_t)(base >> 32);
+   w->s[4] = (uint32_t)base + 64; /* the V#: raw, the fifth row */
+   w->s[5] = (uint32_t)((base + 64) >> 32);
+   w->s[6] = 16;
+   w->s[7] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 22u << 12 | 1u << 24 | 3u << 28;
+   const uint32_t mind[4] = {t_u(5), 0, t_u(2), snan}, maxd[4] = {t_u(5), 0, t_u(2), t_u(0.5f)};
+   const uint32_t cmpv[4] = {0, qnan, t_u(1.5f), t_u(3)}, subd[4] = {4, 5, 0, 7};
+   for (unsigned l = 0; l < 4; l++) {
+      w->v[1][l] = l * 4;
+      w->v[2][l] = mind[l];
+      w->v[3][l] = maxd[l];
+      w->v[4][l] = t_u(7);
+      w->v[5][l] = cmpv[l];
+      w->v[6][l] = subd[l];
+   }
+   /* f64: v[20:21] = 7.0, v[22:23] = +0.0 (fcmpswap_x2); v[24:25] = -1.0 (fmin_x2). */
+   w->v[20][0] = 0;
+   w->v[21][0] = 0x401C0000;
+   w->v[22][0] = w->v[23][0] = 0;
+   w->v[24][0] = 0;
+   w->v[25][0] = 0xBFF00000;
+   w->v[26][0] = 0;
+   w->v[27][0] = 4;
+   SIM_EXEC(w) = 0xF;
+   CHECK_EQ(t_run(w, "global_atomic_fmin v10, v1, v2, s[0:1] glc\n"
+                     "global_atomic_fmax v11, v1, v3, s[0:1] offset:16 glc\n"
+                     "global_atomic_fcmpswap v12, v1, v[4:5], s[0:1] offset:32 glc\n"
+                     "global_atomic_csub v13, v1, v6, s[0:1] offset:48 glc\n"
+                     "s_mov_b32 exec_lo, 1\n"
+                     "global_atomic_fcmpswap_x2 v[14:15], v26, v[20:23], s[0:1] offset:96 glc\n"
+                     "global_atomic_fmin_x2 v[16:17], v26, v[24:25], s[0:1] offset:104 glc\n"
+                     "v_mov_b32 v18, 4.0\n"
+                     "buffer_atomic_fmax v18, off, s[4:7], 0 glc"),
+            SIM_FAULT_NONE);
+   const uint32_t want[4][4] = {
+      {t_u(3), nz, t_u(2), snan | 0x400000},
+      {t_u(5), 0, t_u(2), t_u(1)},
+      {t_u(7), qnan, t_u(7), t_u(2)},
+      {6, 0, 0, 0},
+   };
+   for (unsigned r = 0; r < 4; r++)
+      for (unsigned l = 0; l < 4; l++)
+         CHECK_EQ(m[r * 4 + l], want[r][l]);
+   for (unsigned l = 0; l < 4; l++) {
+      CHECK_EQ(w->v[10][l], init[0][l]);
+      CHECK_EQ(w->v[13][l], init[3][l]);
+   }
+   CHECK_EQ(w->v[12][1], qnan);
+   CHECK(d[0] == 7.0);
+   CHECK(d[1] == -1.0);
+   CHECK_EQ(w->v[15][0], 0x80000000u); /* the old -0.0 */
+   CHECK_EQ(m[16], t_u(4));
+   CHECK_EQ(w->v[18][0], t_u(1));
+}
+
 void
 t_gfx1030_tests(void)
 {
+   RUN(gfx10_float_atomics);
    RUN(gfx10_tsharp);
    RUN(gfx10_vsharp_format);
    RUN(gfx10_rocr_scratch_swizzle);
