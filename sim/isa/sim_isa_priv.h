@@ -775,6 +775,13 @@ sim__nanfix16(double r, float a, float b, float c)
 {
    return SIM_UNLIKELY(r != r) ? (double)sim__nan32(a, b, c) : r;
 }
+/* The legacy (DX9) multiply-adds (0.0 * x = +0.0): a NaN result comes from S2 alone when
+ * the legacy product is +0, so the NaN sources are S0 and S1 only when neither is zero. */
+static inline float
+sim__nanfix32_legacy(float r, float a, float b, float c)
+{
+   return a == 0.0f || b == 0.0f ? sim__nanfix32(r, c, 0.0f, 0.0f) : sim__nanfix32(r, a, b, c);
+}
 /* For templates whose operation picks its NaN itself. */
 #define SIM_NAN_AS_IS(r, a, b, c) (r)
 

@@ -5,6 +5,7 @@
  * v_permlanex16, DPP8 and row_share, s_*_saveexec_b32) and a gfx10 literal in VOP3. A wave32
  * test wave has lanes 32-63 off; results worked by hand in the comments.
  */
+#include <math.h>
 #include <string.h>
 
 #include "sim_isa_test.h"
@@ -465,9 +466,37 @@ TEST(gfx10_float_atomics)
    CHECK_EQ(w->v[18][0], t_u(1));
 }
 
+/* v_fma_legacy_f32 (fused, DX9 zero rule) and v_fmac_legacy_f32 (S2 = D), lanes 0-3:
+ *   (0, inf, 5) -> 5;  (0, NaN, -0) -> +0 (the product is +0);  (2, 3, 1) -> 7;
+ *   (1 + 2^-23, 1 - 2^-23, -1) -> -2^-46 (one rounding: the unfused result is 0). */
+TEST(gfx10_fma_legacy)
+{
+   sim_wave *w = wave32();
+   const float one_p = 1.0f + 0x1p-23f, one_m = 1.0f - 0x1p-23f;
+   const uint32_t a[4] = {0, 0, t_u(2), t_u(one_p)};
+   const uint32_t b[4] = {t_u(INFINITY), 0x7FC00000, t_u(3), t_u(one_m)};
+   const uint32_t c[4] = {t_u(5), 0x80000000, t_u(1), t_u(-1)};
+   for (unsigned l = 0; l < 4; l++) {
+      w->v[0][l] = a[l];
+      w->v[1][l] = b[l];
+      w->v[2][l] = c[l];
+      w->v[4][l] = c[l];
+   }
+   SIM_EXEC(w) = 0xF;
+   CHECK_EQ(t_run(w, "v_fma_legacy_f32 v3, v0, v1, v2\n"
+                     "v_fmac_legacy_f32 v4, v0, v1"),
+            SIM_FAULT_NONE);
+   const uint32_t want[4] = {t_u(5), 0, t_u(7), t_u(-0x1p-46f)};
+   for (unsigned l = 0; l < 4; l++) {
+      CHECK_EQ(w->v[3][l], want[l]);
+      CHECK_EQ(w->v[4][l], want[l]);
+   }
+}
+
 void
 t_gfx1030_tests(void)
 {
+   RUN(gfx10_fma_legacy);
    RUN(gfx10_float_atomics);
    RUN(gfx10_tsharp);
    RUN(gfx10_vsharp_format);
