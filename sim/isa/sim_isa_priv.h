@@ -796,6 +796,13 @@ sim__nanfix16(double r, float a, float b, float c)
 {
    return SIM_UNLIKELY(r != r) ? (double)sim__nan32(a, b, c) : r;
 }
+/* The legacy (DX9) multiply-adds (0.0 * x = +0.0): a NaN result comes from S2 alone when
+ * the legacy product is +0, so the NaN sources are S0 and S1 only when neither is zero. */
+static inline float
+sim__nanfix32_legacy(float r, float a, float b, float c)
+{
+   return a == 0.0f || b == 0.0f ? sim__nanfix32(r, c, 0.0f, 0.0f) : sim__nanfix32(r, a, b, c);
+}
 /* For templates whose operation picks its NaN itself. */
 #define SIM_NAN_AS_IS(r, a, b, c) (r)
 
@@ -1448,7 +1455,16 @@ enum sim_atomic_op {
    SIM_AT_UMIN, SIM_AT_UMAX, SIM_AT_AND, SIM_AT_OR, SIM_AT_XOR, SIM_AT_SWAP, SIM_AT_CMPSWAP,
    /* gfx90a's float atomics */
    SIM_AT_FADD_F32, SIM_AT_FADD_F64, SIM_AT_FMIN_F64, SIM_AT_FMAX_F64, SIM_AT_PK_ADD_F16,
+   /* gfx10's: f32 min/max (the f64 ones are gfx90a's), a compare-and-swap comparing floats
+    * (32 or 64 bits), the clamped subtract */
+   SIM_AT_FMIN_F32, SIM_AT_FMAX_F32, SIM_AT_FCMPSWAP, SIM_AT_CSUB,
 };
+/* The operations whose DATA is a (source, compare) pair. */
+static inline bool
+sim__atomic_has_cmp(unsigned op)
+{
+   return op == SIM_AT_CMPSWAP || op == SIM_AT_FCMPSWAP;
+}
 /* op(tmp = MEM, DATA) of one lane (cmpswap: MEM = tmp == cmp ? DATA : tmp), 32 or 64 bits;
  * also used by the scalar atomics (sim_smem.c). */
 uint64_t sim__vm_atomic_apply(unsigned op, uint64_t t, uint64_t d, uint64_t cmp, bool wide);

@@ -5,6 +5,8 @@
  * semantics stay in one place. What depends on the wave size reads the wave's (sim_wave.lanes,
  * lane_mask).
  */
+#include <math.h>
+
 #include "sim_isa_priv.h"
 
 /* The gfx9 handlers the renamed instructions run (sim_vop2.c, sim_vop3.c). */
@@ -73,6 +75,19 @@ fma_k(sim_wave *w, const sim_inst *in, bool mk, bool f16)
    else
       sim__op_v_fma_f32(w, &t);
 }
+/* D.f = S0.f * S1.f + S2.f fused, with DX9 rules: a zero factor makes the product +0.0
+ * whatever the other (inf, NaN), so D = +0.0 + S2; NaNs as v_mad_legacy_f32. gfx10.3's
+ * v_fmac_legacy_f32 is the same with S2 = D. */
+SIM_VOP_F32_3_NAN(v_fma_legacy_f32, sim__nanfix32_legacy,
+                  a == 0.0f || b == 0.0f ? 0.0f + c : fmaf(a, b, c))
+void
+sim__op_v_fmac_legacy_f32(sim_wave *w, const sim_inst *in)
+{
+   sim_inst t = *in;
+   t.src[2] = SIM_SRC_VGPR + in->vdst;
+   sim__op_v_fma_legacy_f32(w, &t);
+}
+
 void
 sim__op_v_fmamk_f32(sim_wave *w, const sim_inst *in)
 {
