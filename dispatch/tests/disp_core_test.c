@@ -670,6 +670,31 @@ signal_pool_silent(void)
       rt_signal_put(taken[i]);
 }
 
+/* A command's event references its queue only; a user event, the context. */
+static void
+event_references(void)
+{
+   struct _cl_context *ctx = plat_context_from_handle(context);
+   cl_command_queue queue = make_queue(false);
+   struct _cl_command_queue *q = disp_queue_from_handle(queue);
+   unsigned ctx_refs = atomic_load(&ctx->obj.internal_refs);
+   unsigned q_refs = atomic_load(&q->obj.internal_refs);
+   struct disp_command *cmd = NULL;
+   CHECK_EQ_INT(disp_command_create(q, CL_COMMAND_MARKER, 0, NULL, &cmd), CL_SUCCESS);
+   CHECK_EQ_INT((int)atomic_load(&ctx->obj.internal_refs), (int)ctx_refs);
+   CHECK_EQ_INT((int)atomic_load(&q->obj.internal_refs), (int)q_refs + 1);
+   disp_command_abort(cmd);
+   CHECK_EQ_INT((int)atomic_load(&q->obj.internal_refs), (int)q_refs);
+   CHECK_EQ_INT((int)atomic_load(&ctx->obj.internal_refs), (int)ctx_refs);
+   cl_int err = -1;
+   cl_event user = disp_CreateUserEvent(context, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   CHECK_EQ_INT((int)atomic_load(&ctx->obj.internal_refs), (int)ctx_refs + 1);
+   CHECK_EQ_INT(disp_ReleaseEvent(user), CL_SUCCESS);
+   CHECK_EQ_INT((int)atomic_load(&ctx->obj.internal_refs), (int)ctx_refs);
+   CHECK_EQ_INT(disp_ReleaseCommandQueue(queue), CL_SUCCESS);
+}
+
 int
 main(void)
 {
@@ -684,5 +709,6 @@ main(void)
    done_in_submit();
    pool_thread_lists();
    signal_pool_silent();
+   event_references();
    return test_main_end();
 }
