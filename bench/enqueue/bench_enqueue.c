@@ -344,8 +344,8 @@ main(int argc, char **argv)
           "run of the longest N)", repeats);
    printf("burst: N below hsacl's AQL ring (4096 packets), the enqueue path alone; stream: N "
           "above it,\nwaits for ring space included (wall per enqueue = launch rate); round "
-          "trip: enqueue+clFinish\nof one launch, median of the repetitions' means (fastest-slowest "
-          "repetition)\n");
+          "trip: enqueue+clFinish\nof one launch, median of the repetitions' means "
+          "(fastest-slowest repetition)\n");
    printf("%-36s %-6s %6s %11s %10s %16s %12s %14s\n", "platform (device)", "run", "N",
           "enqueue us", "(cpu us)", "drain us/launch", "L2 wb/launch", "round trip us");
    static struct platform plats[8];

@@ -55,8 +55,8 @@ static pthread_cond_t fake_changed = PTHREAD_COND_INITIALIZER;
 static uint64_t generation;
 static struct fake_handler *handlers;
 static atomic_int live_queues;
-static atomic_int registrations; /* hsa_amd_signal_async_handler calls */
-static atomic_int relaxed_stores;  /* hsa_signal_store_relaxed calls (they notify waiters) */
+static atomic_int registrations;  /* hsa_amd_signal_async_handler calls */
+static atomic_int relaxed_stores; /* hsa_signal_store_relaxed calls (they notify waiters) */
 
 static struct fake_signal *
 sig_of(hsa_signal_t s)
