@@ -900,17 +900,21 @@ image_backing(struct _cl_mem *mem, struct _cl_context *ctx, struct _cl_device_id
 /*
  * Makes the descriptor of image handle `h` address mip levels 0..last: ROCr 5.2.3's image
  * extension has no mip levels, so a mipmapped image's descriptor is made for level 0 (its
- * pitch, format and sizes are every level's base) and its T# LAST_LEVEL (dword 3, bits 19:16,
- * the same place in the gfx9 and gfx10 T#) set here; BASE_LEVEL stays 0. The texture unit
- * derives the chain's rows per slice from LAST_LEVEL and the level-0 height (docs/images.md
- * "Mip levels"). Both runtimes keep descriptors in host-visible system memory, the handle
- * being the T#'s address, and nothing reads it until a kernel is launched with it.
+ * pitch, format and sizes are every level's base) and its T# LAST_LEVEL (dword 3, bits 19:16)
+ * and MAX_MIP (dword 5, bits 31:28: the resource's last level, from which the texture unit
+ * lays out the chain; ROCr's resource_ai.h gives the gfx9 layout) set here; BASE_LEVEL stays
+ * 0. Only gfx9 targets report the extension (plat_device_ext.c), so only the gfx9 layout is
+ * written. The chain's rows per slice follow from MAX_MIP and the level-0 height
+ * (docs/images.md "Mip levels"). Both runtimes keep descriptors in host-visible system
+ * memory, the handle being the T#'s address, and nothing reads it until a kernel is
+ * launched with it.
  */
 static void
 set_last_level(hsa_ext_image_t h, cl_uint last)
 {
    volatile uint32_t *t = (volatile uint32_t *)(uintptr_t)h.handle;
    t[3] = (t[3] & ~(0xFu << 16)) | (last & 0xFu) << 16;
+   t[5] = (t[5] & ~(0xFu << 28)) | (last & 0xFu) << 28;
 }
 
 /* One HSA image descriptor per image device of the context, over the image's memory. Errors

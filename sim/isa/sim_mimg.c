@@ -240,8 +240,14 @@ img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
    d->nlevels = last_level >= base_level ? last_level - base_level + 1 : 1;
    d->base_level = base_level;
    d->min_lod = (float)((t[1] >> 8) & 0xFFF) / 256.0f;
-   /* The chain in memory holds levels 0..LAST_LEVEL (BASE_LEVEL only narrows the view). */
-   unsigned top = last_level > base_level ? last_level : base_level;
+   /* The chain in memory holds the resource's levels 0..MAX_MIP (gfx9: dword 5, bits
+    * 31:28; BASE_LEVEL and LAST_LEVEL only narrow the view to a part of it), so a view
+    * past the resource's chain is refused rather than read from the next slice. */
+   unsigned max_mip = w->target->gfx_major < 10 ? t[5] >> 28 : 0; /* gfx10: refused above */
+   if (last_level > max_mip || base_level > max_mip)
+      return unsupported(w, in, "image T# levels %u..%u past the resource's MAX_MIP %u",
+                         base_level, last_level, max_mip);
+   unsigned top = max_mip;
    d->chain_rows = 0;
    for (unsigned m = 0; m <= top; m++)
       d->chain_rows += one_d ? 1 : level_size(d->height, m);
