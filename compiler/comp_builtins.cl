@@ -245,3 +245,6 @@ __ockl_memrealtime_u64(void)
 
 /* ---- device-side enqueue (__opencl_c_device_enqueue) ---- */
 #include "comp_builtins_enqueue.cl"
+
+/* ---- mip levels (cl_khr_mipmap_image) ---- */
+#include "comp_builtins_mipmap.cl"

@@ -73,6 +73,7 @@ static const char usage[] =
 #define PLAT_CL20 0u
 #define PLAT_CL30 0u
 #define PLAT_IMAGES 0u
+#define PLAT_MIPMAPS 0u /* gfx9 but gfx90a and gfx94x, whose kernels cannot use the gradients */
 #define PLAT_IL 1u
 static const struct {
    const char *name;
@@ -85,6 +86,7 @@ static const struct {
 #undef PLAT_EXTENSION
 };
 #undef PLAT_IL
+#undef PLAT_MIPMAPS
 #undef PLAT_IMAGES
 #undef PLAT_CL30
 #undef PLAT_CL20

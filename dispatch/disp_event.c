@@ -37,13 +37,16 @@ disp__event_create(struct _cl_context *ctx, struct _cl_command_queue *q, cl_comm
    ev->command_type = type;
    ev->queue_hidden = false; /* pooled: not zeroed */
    ev->context = ctx;
-   plat_context_retain_internal(ctx);
    if (q) {
+      /* The queue's reference holds the context too (its own, until it is destroyed): one
+       * shared count less to move per launch, on a line the completion thread moves back. */
       ev->queue = q;
       disp_queue_retain_internal(q);
       ev->profiling = (q->properties & CL_QUEUE_PROFILING_ENABLE) != 0;
       if (ev->profiling)
          ev->times[DISP_TIME_QUEUED] = plat_host_timer_ns();
+   } else {
+      plat_context_retain_internal(ctx);
    }
    *out = ev;
    return CL_SUCCESS;
@@ -65,7 +68,8 @@ event_destroy(struct _cl_event *ev)
    icd_object_finish(&ev->obj);
    if (ev->queue)
       disp_queue_release_internal(ev->queue);
-   plat_context_release_internal(ev->context);
+   else
+      plat_context_release_internal(ev->context);
    disp__pool_free(&event_pool, ev);
 }
 
@@ -143,10 +147,13 @@ disp__event_set_status(struct _cl_event *ev, cl_int status, bool may_block)
          }
       }
    }
-   pthread_cond_broadcast(&ev->cond);
-   /* Callbacks may release the event: hold it across them. */
+   /* Callbacks may release the event: hold it across them (and the broadcast). */
    disp_event_retain_internal(ev);
    pthread_mutex_unlock(&ev->lock);
+   /* After the unlock: a woken waiter takes the lock at once instead of blocking on it
+    * again. Waiters test the status under the lock, so each one either saw it or is
+    * waiting by now. */
+   pthread_cond_broadcast(&ev->cond);
 
    bool draining = due ? disp__pending_suspend() : false;
    while (due) {

@@ -363,11 +363,16 @@ disp__queue_commands_done(struct _cl_command_queue *q, struct disp_command *cons
          drop[ndrop++] = ev;
    }
    /* Dekker with disp_Finish: it counts itself in finish_waiters, then reads outstanding;
-    * we drop outstanding, then read finish_waiters (both sequentially consistent). */
+    * we drop outstanding, then read finish_waiters (both sequentially consistent). The
+    * empty critical section orders us after a waiter that read outstanding before the drop
+    * (it is then in pthread_cond_wait); the broadcast follows the unlock, so the woken
+    * waiter does not block again on the lock we still hold (a second wake-up, and on a
+    * loaded machine a second wait for a time slice, in every blocking round trip). The
+    * caller's commands hold the queue through their events until command_finish_free. */
    if (atomic_fetch_sub(&q->outstanding, n) == n && atomic_load(&q->finish_waiters)) {
       pthread_mutex_lock(&q->lock);
-      pthread_cond_broadcast(&q->idle);
       pthread_mutex_unlock(&q->lock);
+      pthread_cond_broadcast(&q->idle);
    }
    for (unsigned i = 0; i < ndrop; i++)
       disp_event_release_internal(drop[i]);

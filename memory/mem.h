@@ -67,7 +67,9 @@ struct mem_map {
  * texels are linear in device memory: texel (x, y, z) of the OpenCL image is at byte
  * x * elem_size + y * row_pitch + z * slice_pitch from the object's device_va, where y is
  * the layer of a 1D array and z the layer of a 2D array (row_pitch and slice_pitch are
- * the device layout's, what the HSA image extension was created with).
+ * the device layout's, what the HSA image extension was created with). A mipmapped image
+ * (cl_khr_mipmap_image) lays its levels out as the gfx9 address library's linear mip chain
+ * (docs/images.md "Mip levels"): mem__image_level gives one level's place in that view.
  */
 struct mem_image {
    cl_image_format format;
@@ -77,8 +79,10 @@ struct mem_image {
                              * 2D image a 2D image (a view: same memory and pitches, a
                              * compatible format) was made from */
    size_t elem_size;        /* bytes per texel */
-   size_t row_pitch;        /* device layout, bytes */
-   size_t slice_pitch;      /* device layout, bytes (row_pitch for a 1D array) */
+   size_t row_pitch;        /* device layout, bytes: level 0's, every level's (the T# PITCH) */
+   size_t slice_pitch;      /* device layout, bytes (row_pitch for a 1D array); a mipmapped
+                             * image's slices (layers of arrays) hold the whole chain */
+   cl_uint num_levels;      /* mip levels in memory and in the T# (1 unless mipmapped) */
    size_t host_row_pitch;   /* CL_MEM_USE_HOST_PTR: the application's pitches */
    size_t host_slice_pitch;
    hsa_ext_image_geometry_t geometry;
@@ -179,6 +183,10 @@ struct _cl_sampler {
    cl_bool normalized_coords;
    cl_addressing_mode addressing_mode;
    cl_filter_mode filter_mode;
+   /* cl_khr_mipmap_image: between mip levels, and the LOD range (S# MIP_FILTER, MIN_LOD,
+    * MAX_LOD; mem_sampler.c) */
+   cl_filter_mode mip_filter_mode;
+   cl_float lod_min, lod_max;
    cl_sampler_properties *props; /* as given, 0-terminated; NULL when none */
    size_t num_props;
    hsa_ext_sampler_t handles[16];

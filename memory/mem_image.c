@@ -348,6 +348,45 @@ host_span(const cl_image_desc *d, size_t min_row, size_t *out)
           !__builtin_add_overflow(a, b, &a) && !__builtin_add_overflow(a, min_row, out);
 }
 
+/* Levels a full mip chain of `d` has: floor(log2(the largest of width, height, depth)) + 1
+ * (array layers are not a dimension). */
+static cl_uint
+max_mip_levels(const cl_image_desc *d)
+{
+   cl_mem_object_type t = d->image_type;
+   size_t big = d->image_width;
+   if (t != CL_MEM_OBJECT_IMAGE1D && t != CL_MEM_OBJECT_IMAGE1D_ARRAY &&
+       d->image_height > big)
+      big = d->image_height;
+   if (t == CL_MEM_OBJECT_IMAGE3D && d->image_depth > big)
+      big = d->image_depth;
+   cl_uint n = 0;
+   for (; big; big >>= 1)
+      n++;
+   return n;
+}
+
+/* cl_khr_mipmap_image, num_mip_levels > 1: devices reporting the extension, a 1D, 1D array,
+ * 2D, 2D array or 3D image made from no memory object, at most a full chain of levels; else
+ * CL_INVALID_IMAGE_DESCRIPTOR. (Mipmapped images take no host pointer: the entry point
+ * answers CL_INVALID_HOST_PTR; no depth format: check_mip_format.) */
+static cl_int
+check_mip_levels(const cl_image_desc *d, const struct _cl_mem *buf,
+                 const struct _cl_device_id *dev)
+{
+   if (!plat_device_has_image_feature(dev, "cl_khr_mipmap_image"))
+      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "num_mip_levels %u: the device does not "
+                       "report cl_khr_mipmap_image (must be 0 or 1)", d->num_mip_levels);
+   if (d->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER || buf)
+      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "num_mip_levels %u for a 1D buffer image "
+                       "or an image made from a memory object", d->num_mip_levels);
+   if (d->num_mip_levels > max_mip_levels(d))
+      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "num_mip_levels %u exceeds the %u levels "
+                       "of a full chain of a %zu x %zu x %zu image", d->num_mip_levels,
+                       max_mip_levels(d), d->image_width, d->image_height, d->image_depth);
+   return CL_SUCCESS;
+}
+
 /* §5.3.1 "Image Descriptor": the fields of `d` for its type; CL_INVALID_IMAGE_DESCRIPTOR
  * and CL_INVALID_IMAGE_SIZE in the specification's order. `buf` is d->buffer validated
  * (NULL when not given). */
@@ -367,10 +406,14 @@ check_desc(const cl_image_desc *d, size_t elem, void *host_ptr, struct _cl_mem *
       return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_depth is 0");
    if (arr && d->image_array_size == 0)
       return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "image_array_size is 0");
-   if (d->num_mip_levels != 0 || d->num_samples != 0)
-      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "num_mip_levels %u / num_samples %u: "
-                       "mipmaps and multisampling are not supported (must be 0)",
-                       d->num_mip_levels, d->num_samples);
+   if (d->num_samples != 0)
+      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "num_samples %u: multisampling is not "
+                       "supported (must be 0)", d->num_samples);
+   if (d->num_mip_levels > 1) {
+      cl_int err = check_mip_levels(d, buf, dev);
+      if (err != CL_SUCCESS)
+         return err;
+   }
    if (t == CL_MEM_OBJECT_IMAGE1D_BUFFER && !buf)
       return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "a 1D buffer image needs a buffer");
    if (buf && t != CL_MEM_OBJECT_IMAGE1D_BUFFER && t != CL_MEM_OBJECT_IMAGE2D)
@@ -528,6 +571,9 @@ static cl_int
 check_view_desc(const cl_image_desc *d, const struct _cl_mem *parent)
 {
    const struct mem_image *pim = parent->image;
+   if (pim->num_levels > 1)
+      return ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "mem_object is a mipmapped 2D image: "
+                       "a view would address its level 0 only");
    if (d->image_width != pim->desc.image_width || d->image_height != pim->desc.image_height ||
        d->image_depth != 0 || d->image_array_size != 0 || d->image_slice_pitch != 0 ||
        d->num_mip_levels != 0 || d->num_samples != 0 ||
@@ -623,6 +669,54 @@ mem__image_extent(const struct mem_image *im, size_t ext[3])
    }
 }
 
+/* Texels of a dimension of `size` texels at mip level m: max(1, size >> m). */
+static size_t
+level_size(size_t size, cl_uint m)
+{
+   size_t v = m < sizeof(size_t) * 8 ? size >> m : 0;
+   return v ? v : 1;
+}
+
+/* Rows of levels 0..n-1 of one slice in the linear mip chain: one a level for the 1D types
+ * (their levels are one row each), max(1, height >> m) for the others. */
+static size_t
+chain_rows(const struct mem_image *im, cl_uint n)
+{
+   cl_mem_object_type t = im->desc.image_type;
+   bool one_d = t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+   size_t rows = 0;
+   for (cl_uint m = 0; m < n; m++)
+      rows += one_d ? 1 : level_size(im->desc.image_height, m);
+   return rows;
+}
+
+void
+mem__image_level(const struct mem_image *im, cl_uint level, struct mem_level *out)
+{
+   cl_mem_object_type t = im->desc.image_type;
+   size_t ext[3];
+   mem__image_extent(im, ext);
+   out->offset = chain_rows(im, level) * im->row_pitch;
+   out->row_pitch = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? im->slice_pitch : im->row_pitch;
+   out->slice_pitch = im->slice_pitch;
+   out->ext[0] = level_size(ext[0], level);
+   out->ext[1] = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? ext[1] : level_size(ext[1], level);
+   out->ext[2] = t == CL_MEM_OBJECT_IMAGE3D ? level_size(ext[2], level) : ext[2];
+}
+
+/* Level 0's slice pitch (a 1D array's layer pitch): what the HSA image extension takes and
+ * the T# implies for an image without mip levels. */
+static size_t
+base_slice_pitch(const struct mem_image *im)
+{
+   cl_mem_object_type t = im->desc.image_type;
+   if (t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+      return im->row_pitch;
+   if (t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY)
+      return im->row_pitch * im->desc.image_height;
+   return 0;
+}
+
 void
 mem__image_finish(struct _cl_mem *mem)
 {
@@ -714,28 +808,31 @@ image_layout(struct _cl_device_id *dev, const cl_image_format *fmt, const cl_ima
    im->host_row_pitch = hrow;
    im->host_slice_pitch = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? hrow * ext[1] : hslice;
 
+   im->num_levels = desc->num_mip_levels > 1 ? desc->num_mip_levels : 1;
    if (buf) {
       im->row_pitch = t == CL_MEM_OBJECT_IMAGE2D ? hrow : min_row;
       im->slice_pitch = t == CL_MEM_OBJECT_IMAGE2D ? hrow * ext[1] : min_row;
       *size = im->slice_pitch;
    } else {
       im->row_pitch = (min_row + LINEAR_ROW_ALIGN - 1) & ~(size_t)(LINEAR_ROW_ALIGN - 1);
-      im->slice_pitch =
-         t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? im->row_pitch : im->row_pitch * ext[1];
+      /* A slice (a 1D array's layer) holds its whole mip chain (docs/images.md). */
+      im->slice_pitch = im->row_pitch * chain_rows(im, im->num_levels);
       hsa_ext_image_descriptor_t hd = hsa_desc(im);
       hsa_ext_image_data_info_t info = { 0 };
-      size_t slice_arg = (t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
-                          t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-                            ? im->slice_pitch : 0;
       hsa_status_t st = hsa->img.hsa_ext_image_data_get_info_with_layout(
          dev->agent, &hd, HSA_ACCESS_PERMISSION_RW, HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR,
-         im->row_pitch, slice_arg, &info);
+         im->row_pitch, base_slice_pitch(im), &info);
       if (st != HSA_STATUS_SUCCESS) {
          icd_free(im);
          return rt_error(st, CL_IMAGE_FORMAT_NOT_SUPPORTED,
                          "hsa_ext_image_data_get_info_with_layout (linear image)");
       }
       *size = info.size;
+      if (im->num_levels > 1) {
+         /* The extension sizes level 0 only: the chain is every slice's (layer's) levels. */
+         size_t slices = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? ext[1] : ext[2];
+         *size = im->slice_pitch * slices;
+      }
    }
 
    *out = im;
@@ -800,6 +897,26 @@ image_backing(struct _cl_mem *mem, struct _cl_context *ctx, struct _cl_device_id
    return CL_SUCCESS;
 }
 
+/*
+ * Makes the descriptor of image handle `h` address mip levels 0..last: ROCr 5.2.3's image
+ * extension has no mip levels, so a mipmapped image's descriptor is made for level 0 (its
+ * pitch, format and sizes are every level's base) and its T# LAST_LEVEL (dword 3, bits 19:16)
+ * and MAX_MIP (dword 5, bits 31:28: the resource's last level, from which the texture unit
+ * lays out the chain; ROCr's resource_ai.h gives the gfx9 layout) set here; BASE_LEVEL stays
+ * 0. Only gfx9 targets report the extension (plat_device_ext.c), so only the gfx9 layout is
+ * written. The chain's rows per slice follow from MAX_MIP and the level-0 height
+ * (docs/images.md "Mip levels"). Both runtimes keep descriptors in host-visible system
+ * memory, the handle being the T#'s address, and nothing reads it until a kernel is
+ * launched with it.
+ */
+static void
+set_last_level(hsa_ext_image_t h, cl_uint last)
+{
+   volatile uint32_t *t = (volatile uint32_t *)(uintptr_t)h.handle;
+   t[3] = (t[3] & ~(0xFu << 16)) | (last & 0xFu) << 16;
+   t[5] = (t[5] & ~(0xFu << 28)) | (last & 0xFu) << 28;
+}
+
 /* One HSA image descriptor per image device of the context, over the image's memory. Errors
  * leave the descriptors made to mem__object_destroy. */
 static cl_int
@@ -812,9 +929,7 @@ image_descriptors(struct _cl_mem *mem, struct _cl_context *ctx)
    size_t ext[3];
    mem__image_extent(im, ext);
    size_t min_row = ext[0] * im->elem_size;
-   size_t slice_arg = (t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
-                       t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-                         ? im->slice_pitch : 0;
+   size_t slice_arg = base_slice_pitch(im);
    /* A 1D buffer image's descriptor is a buffer resource (its stride is the element), but
     * ROCr 5.2.3 still sizes it as a linear 1D surface first, and its address library
     * asserts (aborting the process) unless the row pitch is the 256-byte aligned one. */
@@ -833,6 +948,8 @@ image_descriptors(struct _cl_mem *mem, struct _cl_context *ctx)
          im->handles[i].handle = 0;
          return rt_error(st, CL_OUT_OF_RESOURCES, "hsa_ext_image_create_with_layout");
       }
+      if (im->num_levels > 1)
+         set_last_level(im->handles[i], im->num_levels - 1);
    }
    return CL_SUCCESS;
 }
@@ -1000,6 +1117,20 @@ mem_CreateImageWithProperties(cl_context context, const cl_mem_properties *prope
          goto out;
    }
    bool wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+   if (!view && image_desc->num_mip_levels > 1) {
+      /* cl_khr_mipmap_image "Restrictions": no host pointer, no depth images. */
+      if (host_ptr || wants_ptr) {
+         err = ICD_ERROR(CL_INVALID_HOST_PTR, "a mipmapped image takes no host_ptr nor "
+                         "CL_MEM_USE_HOST_PTR / CL_MEM_COPY_HOST_PTR");
+         goto out;
+      }
+      if (image_format->image_channel_order == CL_DEPTH) {
+         err = ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "num_mip_levels %u with a CL_DEPTH "
+                         "image: depth images cannot be mipmapped",
+                         image_desc->num_mip_levels);
+         goto out;
+      }
+   }
    if (!host_ptr != !wants_ptr) {
       err = ICD_ERROR(CL_INVALID_HOST_PTR, "host_ptr %p with flags 0x%llx: USE/COPY_HOST_PTR "
                       "need a host_ptr, other flags take none", host_ptr,
@@ -1080,7 +1211,7 @@ mem_GetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size
    case CL_IMAGE_ROW_PITCH:
       return ICD_GET_INFO_SCALAR(size_t, im->row_pitch, pvs, pv, pvsr);
    case CL_IMAGE_SLICE_PITCH: {
-      size_t s = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? im->row_pitch
+      size_t s = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? im->slice_pitch
                  : (t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D)
                     ? im->slice_pitch : 0;
       return ICD_GET_INFO_SCALAR(size_t, s, pvs, pv, pvsr);
@@ -1101,6 +1232,7 @@ mem_GetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size
       return ICD_GET_INFO_SCALAR(cl_mem, b ? mem_mem_to_handle(b) : NULL, pvs, pv, pvsr);
    }
    case CL_IMAGE_NUM_MIP_LEVELS:
+      return ICD_GET_INFO_SCALAR(cl_uint, im->desc.num_mip_levels, pvs, pv, pvsr);
    case CL_IMAGE_NUM_SAMPLES:
       return ICD_GET_INFO_SCALAR(cl_uint, 0, pvs, pv, pvsr);
    default:

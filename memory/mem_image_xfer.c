@@ -35,24 +35,61 @@ check_image(struct _cl_command_queue *q, cl_mem handle, struct _cl_mem **out, co
    return CL_SUCCESS;
 }
 
+/* A command's region of an image, resolved: the mip level, its place in the byte-rectangle
+ * view, and the origin within it (the level coordinate taken out). */
+struct at {
+   cl_uint level;
+   struct mem_level lv;
+   size_t o[3];
+};
+
+/* cl_khr_mipmap_image: the origin component naming the mip level of a mipmapped image, the
+ * one after the type's coordinates (origin[3] for 2D arrays and 3D images). */
+static unsigned
+mip_index(cl_mem_object_type t)
+{
+   switch (t) {
+   case CL_MEM_OBJECT_IMAGE1D:
+      return 1;
+   case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+   case CL_MEM_OBJECT_IMAGE2D:
+      return 2;
+   default:
+      return 3;
+   }
+}
+
 /*
- * §5.3.3: origin and region inside the image, region non-zero, and the coordinates the
- * image type does not have at 0 (origin) or 1 (region).
+ * §5.3.3: origin and region inside the image (a mipmapped image's level, which the origin
+ * names, else CL_INVALID_MIP_LEVEL), region non-zero, and the coordinates the image type
+ * does not have at 0 (origin) or 1 (region).
  */
 static cl_int
 check_region(const struct _cl_mem *mem, const size_t *origin, const size_t *region,
-             const char *what)
+             const char *what, struct at *at)
 {
    if (!origin || !region)
       return ICD_ERROR(CL_INVALID_VALUE, "%s origin or region is NULL", what);
-   size_t ext[3];
-   mem__image_extent(mem->image, ext);
+   const struct mem_image *im = mem->image;
+   memcpy(at->o, origin, sizeof(at->o));
+   at->level = 0;
+   if (im->num_levels > 1) {
+      unsigned k = mip_index(im->desc.image_type);
+      if (origin[k] >= im->num_levels)
+         return ICD_ERROR(CL_INVALID_MIP_LEVEL, "%s origin[%u] names mip level %zu of an "
+                          "image of %u levels", what, k, origin[k], im->num_levels);
+      at->level = (cl_uint)origin[k];
+      if (k < 3)
+         at->o[k] = 0;
+   }
+   mem__image_level(im, at->level, &at->lv);
+   const size_t *ext = at->lv.ext, *o = at->o;
    for (int i = 0; i < 3; i++) {
-      if (region[i] == 0 || origin[i] > ext[i] || region[i] > ext[i] - origin[i])
+      if (region[i] == 0 || o[i] > ext[i] || region[i] > ext[i] - o[i])
          return ICD_ERROR(CL_INVALID_VALUE, "%s region {%zu, %zu, %zu} at {%zu, %zu, %zu} is "
-                          "empty or outside the image of {%zu, %zu, %zu}", what, region[0],
-                          region[1], region[2], origin[0], origin[1], origin[2], ext[0],
-                          ext[1], ext[2]);
+                          "empty or outside the image (level %u) of {%zu, %zu, %zu}", what,
+                          region[0], region[1], region[2], o[0], o[1], o[2], at->level,
+                          ext[0], ext[1], ext[2]);
    }
    /* Within an extent of 1 the origin is 0 and the region 1 (checked above), which are
     * exactly the values §5.3.3 requires of the coordinates a type does not have. */
@@ -68,14 +105,15 @@ check_queue_images(const struct _cl_command_queue *q)
    return CL_SUCCESS;
 }
 
-/* Byte origin and region of a texel region, in the image's memory. */
+/* Byte origin and region of a texel region, in the image's memory with the pitches of the
+ * level `at` names (its offset folded into the first coordinate). */
 static void
-byte_rect(const struct mem_image *im, const size_t *origin, const size_t *region, size_t bo[3],
+byte_rect(const struct mem_image *im, const struct at *at, const size_t *region, size_t bo[3],
           size_t br[3])
 {
-   bo[0] = origin[0] * im->elem_size;
-   bo[1] = origin[1];
-   bo[2] = origin[2];
+   bo[0] = at->lv.offset + at->o[0] * im->elem_size;
+   bo[1] = at->o[1];
+   bo[2] = at->o[2];
    br[0] = region[0] * im->elem_size;
    br[1] = region[1];
    br[2] = region[2];
@@ -147,7 +185,8 @@ enqueue_image_rw(cl_command_queue command_queue, cl_mem image, cl_bool blocking,
    cl_int err = check_image(q, image, &mem, "image");
    if (err != CL_SUCCESS)
       return err;
-   err = check_region(mem, origin, region, "image");
+   struct at at;
+   err = check_region(mem, origin, region, "image", &at);
    if (err != CL_SUCCESS)
       return err;
    if (!ptr)
@@ -166,11 +205,11 @@ enqueue_image_rw(cl_command_queue command_queue, cl_mem image, cl_bool blocking,
    if (err != CL_SUCCESS)
       return err;
    size_t bo[3], br[3];
-   byte_rect(mem->image, origin, region, bo, br);
+   byte_rect(mem->image, &at, region, bo, br);
    const size_t zero[3] = { 0, 0, 0 };
    return mem__enqueue_rect_rw(q, mem, read ? CL_COMMAND_READ_IMAGE : CL_COMMAND_WRITE_IMAGE,
-                               read, blocking, bo, zero, br, mem->image->row_pitch,
-                               mem->image->slice_pitch, hrow, hslice, ptr, false, num_events,
+                               read, blocking, bo, zero, br, at.lv.row_pitch,
+                               at.lv.slice_pitch, hrow, hslice, ptr, false, num_events,
                                wait_list, event);
 }
 
@@ -227,9 +266,10 @@ mem_EnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem ds
        src->image->format.image_channel_data_type != dst->image->format.image_channel_data_type)
       return ICD_ERROR(CL_IMAGE_FORMAT_MISMATCH, "src_image and dst_image have different "
                        "formats");
-   err = check_region(src, src_origin, region, "src_image");
+   struct at sa, da;
+   err = check_region(src, src_origin, region, "src_image", &sa);
    if (err == CL_SUCCESS)
-      err = check_region(dst, dst_origin, region, "dst_image");
+      err = check_region(dst, dst_origin, region, "dst_image", &da);
    if (err != CL_SUCCESS)
       return err;
    err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list, event_wait_list);
@@ -238,15 +278,15 @@ mem_EnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem ds
    err = check_queue_images(q);
    if (err != CL_SUCCESS)
       return err;
-   if (src == dst && boxes_overlap(src_origin, dst_origin, region))
+   if (src == dst && sa.level == da.level && boxes_overlap(sa.o, da.o, region))
       return ICD_ERROR(CL_MEM_COPY_OVERLAP, "source and destination regions of one image "
                        "overlap");
    size_t so[3], sr[3], d0[3], dr[3];
-   byte_rect(src->image, src_origin, region, so, sr);
-   byte_rect(dst->image, dst_origin, region, d0, dr);
+   byte_rect(src->image, &sa, region, so, sr);
+   byte_rect(dst->image, &da, region, d0, dr);
    return mem__enqueue_rect_copy(q, src, dst, CL_COMMAND_COPY_IMAGE, so, d0, sr,
-                                 src->image->row_pitch, src->image->slice_pitch,
-                                 dst->image->row_pitch, dst->image->slice_pitch,
+                                 sa.lv.row_pitch, sa.lv.slice_pitch, da.lv.row_pitch,
+                                 da.lv.slice_pitch,
                                  num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -283,7 +323,8 @@ enqueue_image_buffer(cl_command_queue command_queue, cl_mem image, cl_mem buffer
    }
    if (err != CL_SUCCESS)
       return err;
-   err = check_region(img, origin, region, to_buffer ? "src_image" : "dst_image");
+   struct at at;
+   err = check_region(img, origin, region, to_buffer ? "src_image" : "dst_image", &at);
    if (err != CL_SUCCESS)
       return err;
    size_t row = region[0] * img->image->elem_size, slice = row * region[1], bytes;
@@ -300,14 +341,14 @@ enqueue_image_buffer(cl_command_queue command_queue, cl_mem image, cl_mem buffer
    if (img->parent && mem_root(img->parent) == mem_root(buf))
       return ICD_ERROR(CL_MEM_COPY_OVERLAP, "the image is made from the buffer's memory");
    size_t io[3], ir[3];
-   byte_rect(img->image, origin, region, io, ir);
+   byte_rect(img->image, &at, region, io, ir);
    const size_t bo[3] = { offset, 0, 0 };
    if (to_buffer)
       return mem__enqueue_rect_copy(q, img, buf, CL_COMMAND_COPY_IMAGE_TO_BUFFER, io, bo, ir,
-                                    img->image->row_pitch, img->image->slice_pitch, row, slice,
+                                    at.lv.row_pitch, at.lv.slice_pitch, row, slice,
                                     num_events, wait_list, event);
    return mem__enqueue_rect_copy(q, buf, img, CL_COMMAND_COPY_BUFFER_TO_IMAGE, bo, io, ir, row,
-                                 slice, img->image->row_pitch, img->image->slice_pitch,
+                                 slice, at.lv.row_pitch, at.lv.slice_pitch,
                                  num_events, wait_list, event);
 }
 
@@ -481,7 +522,8 @@ mem_EnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void *f
       return err;
    if (!fill_color)
       return ICD_ERROR(CL_INVALID_VALUE, "fill_color is NULL");
-   err = check_region(mem, origin, region, "image");
+   struct at at;
+   err = check_region(mem, origin, region, "image", &at);
    if (err != CL_SUCCESS)
       return err;
    err = disp_validate_wait_list(disp_queue_context(q), num_events_in_wait_list, event_wait_list);
@@ -500,10 +542,11 @@ mem_EnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void *f
    for (size_t off = 0; off < bytes; off += im->elem_size)
       memcpy(data + off, texel, im->elem_size);
    size_t bo[3], br[3];
-   byte_rect(im, origin, region, bo, br);
+   byte_rect(im, &at, region, bo, br);
    const size_t zero[3] = { 0, 0, 0 };
    return mem__enqueue_rect_rw(q, mem, CL_COMMAND_FILL_IMAGE, false, false, bo, zero, br,
-                               im->row_pitch, im->slice_pitch, row, row * region[1], data, true,
+                               at.lv.row_pitch, at.lv.slice_pitch, row, row * region[1], data,
+                               true,
                                num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -528,7 +571,8 @@ mem_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocki
    err = check_image(q, image, &mem, "image");
    if (err != CL_SUCCESS)
       goto out;
-   err = check_region(mem, origin, region, "image");
+   struct at at;
+   err = check_region(mem, origin, region, "image", &at);
    if (err != CL_SUCCESS)
       goto out;
    const struct mem_image *im = mem->image;
@@ -568,7 +612,7 @@ mem_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocki
          err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a mapping");
          goto out;
       }
-      byte_rect(im, origin, region, map->rect_origin, map->rect_region);
+      byte_rect(im, &at, region, map->rect_origin, map->rect_region); /* level 0 */
       map->rect = true;
       map->flags = map_flags;
       map->host_ptr = (char *)mem->host_ptr + map->rect_origin[0] +
@@ -597,19 +641,20 @@ mem_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocki
       goto out;
    }
    /* The bytes from the region's first texel to its last, with the image's own pitches. */
-   size_t first = origin[0] * im->elem_size + origin[1] * im->row_pitch +
-                  origin[2] * im->slice_pitch;
-   size_t end = (origin[0] + region[0]) * im->elem_size +
-                (origin[1] + region[1] - 1) * im->row_pitch +
-                (origin[2] + region[2] - 1) * im->slice_pitch;
+   const struct mem_level *lv = &at.lv;
+   const size_t *o = at.o;
+   size_t first = lv->offset + o[0] * im->elem_size + o[1] * lv->row_pitch +
+                  o[2] * lv->slice_pitch;
+   size_t end = lv->offset + (o[0] + region[0]) * im->elem_size +
+                (o[1] + region[1] - 1) * lv->row_pitch + (o[2] + region[2] - 1) * lv->slice_pitch;
    err = mem__enqueue_map(q, mem, CL_COMMAND_MAP_IMAGE, blocking_map, map_flags, first,
                           end - first, num_events_in_wait_list, event_wait_list, event,
                           &result);
    if (err == CL_SUCCESS) {
       *image_row_pitch = im->row_pitch;
       if (image_slice_pitch)
-         *image_slice_pitch = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? im->row_pitch
-                              : slices                         ? im->slice_pitch
+         *image_slice_pitch = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? lv->row_pitch
+                              : slices                         ? lv->slice_pitch
                                                                : 0;
    }
 out:

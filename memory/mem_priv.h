@@ -113,6 +113,15 @@ void mem__image_finish(struct _cl_mem *mem);
  * slices}. */
 void mem__image_extent(const struct mem_image *im, size_t ext[3]);
 
+/* One mip level of an image in the byte-rectangle view: its first texel `offset` bytes from
+ * the image's device_va, its row pitch (layer pitch of a 1D array) and slice pitch, and its
+ * extent as mem__image_extent gives it. Level 0 of an image without mip levels is the
+ * image. */
+struct mem_level {
+   size_t offset, row_pitch, slice_pitch, ext[3];
+};
+void mem__image_level(const struct mem_image *im, cl_uint level, struct mem_level *out);
+
 /* ---- transfers shared by buffer and image commands (mem_transfer.c) ---- */
 
 /*

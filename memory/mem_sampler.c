@@ -15,6 +15,7 @@
 #include "runtime/rt.h"
 #include "platform/plat.h"
 
+#include <math.h>
 #include <string.h>
 
 static void
@@ -72,11 +73,46 @@ hsa_addressing(cl_addressing_mode m)
    }
 }
 
+/* cl_khr_mipmap_image's sampler properties, with the extension's defaults. */
+struct mip_props {
+   cl_filter_mode filter;
+   cl_float lod_min, lod_max;
+};
+static const struct mip_props default_mip = { CL_FILTER_NEAREST, 0.0f, CL_MAXFLOAT };
+
+/* A LOD in the S#'s unsigned 4.8 fixed point, clamped to what it holds [0, 4095/256]. */
+static uint32_t
+lod_u4_8(cl_float lod)
+{
+   if (!(lod > 0.0f))
+      return 0;
+   return lod >= 4095.0f / 256.0f ? 0xFFFu : (uint32_t)lrintf(lod * 256.0f);
+}
+
+/*
+ * Sets the mip filter and LOD range of sampler handle `h` on a device reporting
+ * cl_khr_mipmap_image: the HSA sampler descriptor has none, so they are written into the S#
+ * the runtime made (its address is the handle; host-visible system memory on both
+ * runtimes): MIP_FILTER (dword 2, bits 27:26: 1 point, 2 linear), MIN_LOD and MAX_LOD (dword
+ * 1, bits 11:0 and 23:12, unsigned 4.8). The runtimes' own S# has MIP_FILTER NONE (always
+ * level 0), which the extension's default, CL_FILTER_NEAREST between levels, replaces; on an
+ * image of one level every mip filter samples level 0, so images without mip levels sample
+ * as before.
+ */
+static void
+set_mip_fields(hsa_ext_sampler_t h, const struct mip_props *mp)
+{
+   volatile uint32_t *r = (volatile uint32_t *)(uintptr_t)h.handle;
+   uint32_t mip = mp->filter == CL_FILTER_LINEAR ? 2u : 1u;
+   r[1] = (r[1] & ~0xFFFFFFu) | lod_u4_8(mp->lod_min) | lod_u4_8(mp->lod_max) << 12;
+   r[2] = (r[2] & ~(3u << 26)) | mip << 26;
+}
+
 /* Returns a new sampler with one API reference; arguments validated. */
 static cl_int
 sampler_create(struct _cl_context *ctx, cl_bool norm, cl_addressing_mode addr,
-               cl_filter_mode filter, const cl_sampler_properties *props, size_t num_props,
-               struct _cl_sampler **out)
+               cl_filter_mode filter, const struct mip_props *mp,
+               const cl_sampler_properties *props, size_t num_props, struct _cl_sampler **out)
 {
    const struct rt_hsa *hsa = rt_hsa();
    struct _cl_sampler *s = icd_calloc(1, sizeof(*s));
@@ -88,6 +124,9 @@ sampler_create(struct _cl_context *ctx, cl_bool norm, cl_addressing_mode addr,
    s->normalized_coords = norm ? CL_TRUE : CL_FALSE;
    s->addressing_mode = addr;
    s->filter_mode = filter;
+   s->mip_filter_mode = mp->filter;
+   s->lod_min = mp->lod_min;
+   s->lod_max = mp->lod_max;
    cl_int err = CL_SUCCESS;
    if (props) {
       s->props = icd_malloc(num_props * sizeof(*props));
@@ -116,6 +155,8 @@ sampler_create(struct _cl_context *ctx, cl_bool norm, cl_addressing_mode addr,
          err = rt_error(st, CL_OUT_OF_RESOURCES, "hsa_ext_sampler_create");
          goto out_destroy;
       }
+      if (plat_device_has_image_feature(ctx->devices[i], "cl_khr_mipmap_image"))
+         set_mip_fields(s->handles[i], mp);
    }
    *out = s;
    return CL_SUCCESS;
@@ -123,6 +164,28 @@ sampler_create(struct _cl_context *ctx, cl_bool norm, cl_addressing_mode addr,
 out_destroy:
    sampler_destroy(s);
    return err;
+}
+
+/* True when a device of `ctx` reports cl_khr_mipmap_image (its sampler properties). */
+static bool
+context_has_mipmaps(const struct _cl_context *ctx)
+{
+   for (cl_uint i = 0; i < ctx->num_devices; i++) {
+      if (plat_device_has_image_feature(ctx->devices[i], "cl_khr_mipmap_image"))
+         return true;
+   }
+   return false;
+}
+
+/* A cl_float sampler property: the float's bits in the value's low 32 bits (a union of the
+ * property and a float, as applications write it on little-endian hosts). */
+static cl_float
+prop_float(cl_sampler_properties v)
+{
+   uint32_t bits = (uint32_t)v;
+   cl_float f;
+   memcpy(&f, &bits, sizeof(f));
+   return f;
 }
 
 static bool
@@ -167,8 +230,11 @@ mem_CreateSamplerWithProperties(cl_context context,
    cl_addressing_mode addr = CL_ADDRESS_CLAMP;
    cl_filter_mode filter = CL_FILTER_NEAREST;
    size_t num_props = 0;
+   struct mip_props mp = default_mip;
+   bool mips = context_has_mipmaps(ctx);
    if (sampler_properties) {
-      bool seen_norm = false, seen_addr = false, seen_filter = false;
+      bool seen_norm = false, seen_addr = false, seen_filter = false, seen_mip = false,
+           seen_min = false, seen_max = false;
       size_t i = 0;
       for (; sampler_properties[i]; i += 2) {
          cl_sampler_properties name = sampler_properties[i], v = sampler_properties[i + 1];
@@ -177,6 +243,25 @@ mem_CreateSamplerWithProperties(cl_context context,
          case CL_SAMPLER_NORMALIZED_COORDS: seen = &seen_norm; norm = (cl_bool)v; break;
          case CL_SAMPLER_ADDRESSING_MODE: seen = &seen_addr; addr = (cl_addressing_mode)v; break;
          case CL_SAMPLER_FILTER_MODE: seen = &seen_filter; filter = (cl_filter_mode)v; break;
+         case CL_SAMPLER_MIP_FILTER_MODE_KHR:
+            if (!mips)
+               goto unknown;
+            seen = &seen_mip;
+            mp.filter = (cl_filter_mode)v;
+            break;
+         case CL_SAMPLER_LOD_MIN_KHR:
+            if (!mips)
+               goto unknown;
+            seen = &seen_min;
+            mp.lod_min = prop_float(v);
+            break;
+         case CL_SAMPLER_LOD_MAX_KHR:
+            if (!mips)
+               goto unknown;
+            seen = &seen_max;
+            mp.lod_max = prop_float(v);
+            break;
+         unknown:
          default:
             err = ICD_ERROR(CL_INVALID_VALUE, "unknown sampler property 0x%llx",
                             (unsigned long long)name);
@@ -199,11 +284,16 @@ mem_CreateSamplerWithProperties(cl_context context,
    err = check_sampler_values(norm, addr, filter);
    if (err != CL_SUCCESS)
       goto out;
+   if (mp.filter != CL_FILTER_NEAREST && mp.filter != CL_FILTER_LINEAR) {
+      err = ICD_ERROR(CL_INVALID_VALUE, "mip filter mode 0x%x is not one of OpenCL's",
+                      (unsigned)mp.filter);
+      goto out;
+   }
    if (!context_has_images(ctx)) {
       err = ICD_ERROR(CL_INVALID_OPERATION, "no device of the context supports images");
       goto out;
    }
-   err = sampler_create(ctx, norm, addr, filter, sampler_properties, num_props, &s);
+   err = sampler_create(ctx, norm, addr, filter, &mp, sampler_properties, num_props, &s);
    if (err != CL_SUCCESS)
       goto out;
    icd_set_errcode(errcode_ret, CL_SUCCESS);
@@ -232,7 +322,8 @@ mem_CreateSampler(cl_context context, cl_bool normalized_coords,
       err = ICD_ERROR(CL_INVALID_OPERATION, "no device of the context supports images");
       goto out;
    }
-   err = sampler_create(ctx, normalized_coords, addressing_mode, filter_mode, NULL, 0, &s);
+   err = sampler_create(ctx, normalized_coords, addressing_mode, filter_mode, &default_mip,
+                        NULL, 0, &s);
    if (err != CL_SUCCESS)
       goto out;
    icd_set_errcode(errcode_ret, CL_SUCCESS);
@@ -284,10 +375,21 @@ mem_GetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_
       return ICD_GET_INFO_SCALAR(cl_addressing_mode, s->addressing_mode, pvs, pv, pvsr);
    case CL_SAMPLER_FILTER_MODE:
       return ICD_GET_INFO_SCALAR(cl_filter_mode, s->filter_mode, pvs, pv, pvsr);
+   case CL_SAMPLER_MIP_FILTER_MODE_KHR:
+   case CL_SAMPLER_LOD_MIN_KHR:
+   case CL_SAMPLER_LOD_MAX_KHR:
+      if (!context_has_mipmaps(s->context))
+         break;
+      if (param_name == CL_SAMPLER_MIP_FILTER_MODE_KHR)
+         return ICD_GET_INFO_SCALAR(cl_filter_mode, s->mip_filter_mode, pvs, pv, pvsr);
+      return ICD_GET_INFO_SCALAR(cl_float, param_name == CL_SAMPLER_LOD_MIN_KHR ? s->lod_min
+                                                                                : s->lod_max,
+                                 pvs, pv, pvsr);
    case CL_SAMPLER_PROPERTIES:
       return icd_get_info(s->props, s->num_props * sizeof(cl_sampler_properties), pvs, pv,
                           pvsr);
    default:
-      return ICD_ERROR(CL_INVALID_VALUE, "unknown sampler query 0x%x", (unsigned)param_name);
+      break;
    }
+   return ICD_ERROR(CL_INVALID_VALUE, "unknown sampler query 0x%x", (unsigned)param_name);
 }

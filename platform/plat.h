@@ -262,6 +262,10 @@ struct _cl_device_id {
    /* CL_DEVICE_IMAGE_SUPPORT: the runtime's HSA image extension serves this agent
     * (plat_device_image.c). */
    bool image_support;
+   /* Mipmapped images (cl_khr_mipmap_image): image support on a target whose T# hsacl sets
+    * mip levels in and whose ISA has every sampling form the extension needs
+    * (plat_device_image.c). */
+   bool mipmap_support;
    /* What the device reports, built at creation (plat_device_ext.c) from
     * plat_extensions.def, the profile, image_support and the SPIR-V translator's presence:
     * its extensions (CL_DEVICE_EXTENSIONS[_WITH_VERSION]: extension_string, space

@@ -51,6 +51,8 @@ entry_applies(const struct _cl_device_id *dev, unsigned when, bool il)
       return false;
    if ((when & PLAT_IMAGES) && !dev->image_support)
       return false;
+   if ((when & PLAT_MIPMAPS) && !dev->mipmap_support)
+      return false;
    if ((when & PLAT_CL30) && plat_opencl_version() < CL_MAKE_VERSION(3, 0, 0))
       return false;
    return true;

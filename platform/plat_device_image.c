@@ -31,6 +31,7 @@ plat__device_image_init(struct _cl_device_id *dev)
 {
    const struct rt_hsa *hsa = rt_hsa();
    dev->image_support = false;
+   dev->mipmap_support = false;
    if (!hsa || !hsa->has_images)
       return;
    hsa_ext_image_format_t fmt = { .channel_type = HSA_EXT_IMAGE_CHANNEL_TYPE_UNORM_INT8,
@@ -46,6 +47,12 @@ plat__device_image_init(struct _cl_device_id *dev)
       return;
    }
    dev->image_support = true;
+   /* Mip levels are set in the gfx9 T# (memory/mem_image.c) and laid out as the gfx9
+    * address library's linear chain; the gradient forms of read_image{f,i,ui} are
+    * IMAGE_SAMPLE_D, which gfx90a and gfx94x lack (LLVM's extended-image-insts: the compiler
+    * refuses such kernels there). gfx10's T# and chain are not built for mip levels. */
+   const plat_gpu_info *gi = &dev->info;
+   dev->mipmap_support = gi->gfx_major == 9 && gi->gfx_minor == 0 && gi->gfx_stepping != 10;
 }
 
 void

@@ -33,6 +33,7 @@ bool plat__device_info_image(const struct _cl_device_id *dev, cl_device_info par
 #define PLAT_IL 2u     /* profiles with IL programs, with the SPIR-V translator present */
 #define PLAT_IMAGES 4u /* devices with image support */
 #define PLAT_CL30 8u   /* profiles of OpenCL 3.0 and later (clCreateBufferWithProperties) */
+#define PLAT_MIPMAPS 16u /* devices with mipmap support (plat_device_image.c) */
 
 /* Builds dev->extensions, features and their strings (plat_device_ext.c): after
  * dev->image_support is known. CL_OUT_OF_HOST_MEMORY leaves nothing allocated. */

@@ -1,7 +1,10 @@
 /*
  * runtime/rt_signal.c — a free list of HSA signals, so the steady-state enqueue path
  * creates none (hsa_signal_create may be a system call on ROCr). A signal handed out has
- * the value 1; one returned may have any value.
+ * the value 1; one returned may have any value. The value is reset with a silent store:
+ * nobody waits for a signal in the free list, and a notifying store costs a sequentially
+ * consistent fence and a look at the waiters (ROCr's InterruptSignal::StoreRelaxed, the
+ * software runtime's signal_notify) on every launch.
  *
  * Signals are taken by the enqueueing threads and mostly given back by the completion path,
  * so the cache is two stacks with a lock each: takers pop `take` under take_lock, givers
@@ -94,7 +97,7 @@ rt_signal_get(hsa_signal_t *out)
       thread_refill();
    if (mine.count) {
       *out = mine.sig[--mine.count];
-      hsa->hsa_signal_store_relaxed(*out, 1);
+      hsa->hsa_signal_silent_store_relaxed(*out, 1);
       return CL_SUCCESS;
    }
    /* Created with no consumer list, like ROCclr's, so any agent may wait on it. */

@@ -29,6 +29,10 @@
  *    clears converted as an image store of the pattern would convert them (isa/sim_texel.c;
  *    for sRGB images the pattern goes through the linear-to-sRGB curve first).
  *
+ * On a gfx10 agent the descriptors are gfx10's (write_srd_gfx10: the T# and V# fields
+ * gfx10 moved, FORMAT from gfx10's combined table, PITCH-1 in word 4 on gfx10.3), with the
+ * same linear layout: gfx10's address library also rounds a linear row up to 256 bytes.
+ *
  * Handles are checked against a registry, so a bad handle is an INVALID_ARGUMENT instead
  * of a crash (ROCr would dereference it).
  */
@@ -376,15 +380,58 @@ image_find(uint64_t h)
 
 /* ---- Descriptors -------------------------------------------------------------------------- */
 
+/* gfx10's words as ROCr's gfx10 image manager writes them: the V# of a 1D buffer image has
+ * gfx10's word 3 (FORMAT, INDEX_STRIDE the element size's low 2 bits, RESOURCE_LEVEL); a
+ * T# has FORMAT in word 1 with WIDTH-1's low 2 bits, the rest of WIDTH-1 and HEIGHT-1 in
+ * word 2 (RESOURCE_LEVEL), DEPTH in word 4 and, on gfx10.3 for 1D and 2D non-array images,
+ * PITCH-1 in word 4 bits 13:0 (isa/sim_mimg.c tfields_of reads them). */
 static void
-write_srd(sim_image *im, const layout *lay)
+write_srd_gfx10(sim_image *im, const layout *lay, const sim_target *target)
+{
+   const hsa_ext_image_descriptor_t *d = &im->desc;
+   const uint8_t *sw = order_swizzle[d->format.channel_order];
+   uint64_t va = (uint64_t)(uintptr_t)im->data;
+   uint32_t *w = im->srd;
+   unsigned fmt = sim__texel_gfx10_img_format_of(im->prop.dfmt, im->prop.nfmt);
+   if (d->geometry == HSA_EXT_IMAGE_GEOMETRY_1DB) {
+      w[0] = (uint32_t)va;
+      w[1] = (uint32_t)(va >> 32) & 0xFFFF;
+      w[1] |= (uint32_t)(im->prop.bytes & 0x3FFF) << 16; /* STRIDE */
+      w[2] = (uint32_t)((uint32_t)d->width * im->prop.bytes);
+      w[3] = sw[0] | sw[1] << 3 | sw[2] << 6 | sw[3] << 9 | (fmt & 0x7F) << 12;
+      w[3] |= (uint32_t)(im->prop.bytes & 3) << 21 | 1u << 24;
+      return;
+   }
+   bool array = d->geometry == HSA_EXT_IMAGE_GEOMETRY_1DA ||
+                d->geometry == HSA_EXT_IMAGE_GEOMETRY_2DA ||
+                d->geometry == HSA_EXT_IMAGE_GEOMETRY_2DADEPTH;
+   bool three_d = d->geometry == HSA_EXT_IMAGE_GEOMETRY_3D;
+   uint32_t width_m1 = (uint32_t)(d->width - 1), height_m1 = d->height ? d->height - 1 : 0;
+   w[0] = (uint32_t)((va & 0xFFFFFFFFFFull) >> 8);
+   w[1] = (uint32_t)(va >> 40) & 0xFF;
+   w[1] |= (fmt & 0x1FF) << 20 | (width_m1 & 3) << 30;
+   w[2] = (width_m1 >> 2 & 0xFFF) | (height_m1 & 0x3FFF) << 14 | 1u << 31;
+   w[3] = sw[0] | sw[1] << 3 | sw[2] << 6 | sw[3] << 9;
+   w[3] |= bc_swizzle(sw) << 25 | (uint32_t)geometry_type[d->geometry] << 28; /* linear */
+   if (array)
+      w[4] = (uint32_t)((d->array_size > 1 ? d->array_size : 1) - 1) & 0x1FFF;
+   else if (three_d)
+      w[4] = (uint32_t)(d->depth - 1) & 0x1FFF;
+   else if (target->gfx_target_version >= 100300)
+      w[4] = (uint32_t)(lay->pitch - 1) & 0x3FFF;
+}
+
+static void
+write_srd(sim_image *im, const layout *lay, const sim_target *target)
 {
    const hsa_ext_image_descriptor_t *d = &im->desc;
    const uint8_t *sw = order_swizzle[d->format.channel_order];
    uint64_t va = (uint64_t)(uintptr_t)im->data;
    uint32_t *w = im->srd;
    memset(w, 0, sizeof(im->srd));
-   if (d->geometry == HSA_EXT_IMAGE_GEOMETRY_1DB) {
+   if (target->gfx_major >= 10) {
+      write_srd_gfx10(im, lay, target);
+   } else if (d->geometry == HSA_EXT_IMAGE_GEOMETRY_1DB) {
       w[0] = (uint32_t)va;
       w[1] = (uint32_t)(va >> 32) & 0xFFFF;
       w[1] |= (uint32_t)(im->prop.bytes & 0x3FFF) << 16; /* STRIDE */
@@ -480,7 +527,6 @@ image_create(hsa_agent_t agent, const hsa_ext_image_descriptor_t *d, const void 
       return st;
    if ((uintptr_t)data % 256)
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-   (void)agent;
    sim_image *im = object_alloc(sizeof(sim_image));
    if (!im)
       return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
@@ -489,7 +535,7 @@ image_create(hsa_agent_t agent, const hsa_ext_image_descriptor_t *d, const void 
    im->data = (uint8_t *)(uintptr_t)data;
    im->row_pitch = lay.pitch * prop.bytes;
    im->slice_pitch = lay.slice_size;
-   write_srd(im, &lay);
+   write_srd(im, &lay, sim__gpu_target(sim__agent_get(agent)->gpu));
    pthread_mutex_lock(&reg_lock);
    im->next = images;
    images = im;

@@ -333,6 +333,19 @@ typedef struct sim_texel_fmt {
 
 /* DATA_FORMAT / NUM_FORMAT -> *f; false for a combination the texture unit model lacks. */
 bool sim__texel_format(unsigned dfmt, unsigned nfmt, sim_texel_fmt *f);
+/* gfx10's one FORMAT field (BUF_FMT_*: MTBUF's, a V#'s word 3 bits 18:12) -> the
+ * DATA_FORMAT / NUM_FORMAT pair of gfx9 the texel code takes; false for an invalid value. */
+bool sim__texel_gfx10_format(unsigned fmt, unsigned *dfmt, unsigned *nfmt);
+/* gfx10's T# FORMAT (9 bits, word 1 bits 28:20: FORMAT's values, then the sRGB and packed
+ * 16-bit image formats from 128) -> DATA_FORMAT / NUM_FORMAT in gfx9's image numbering;
+ * false for one the texture model lacks. */
+bool sim__texel_gfx10_img_format(unsigned fmt, unsigned *dfmt, unsigned *nfmt);
+/* The inverse: the gfx10 T# FORMAT of gfx9's image DATA_FORMAT / NUM_FORMAT (a V#'s FORMAT
+ * when below 128); 0 (invalid) for a pair gfx10 has no format for. */
+unsigned sim__texel_gfx10_img_format_of(unsigned dfmt, unsigned nfmt);
+/* The DATA_FORMAT / NUM_FORMAT pair of a V# with word 3 `w3` on a GPU of generation
+ * `gfx_major` (gfx9: bits 18:15 and 14:12; gfx10: FORMAT); false for an invalid FORMAT. */
+bool sim__texel_vsharp_format(unsigned gfx_major, uint32_t w3, unsigned *dfmt, unsigned *nfmt);
 /* Overrides the conversion (the _pck opcodes' raw forms). */
 void sim__texel_set_conv(sim_texel_fmt *f, unsigned conv);
 void sim__texel_unpack(const sim_texel_fmt *f, const uint8_t *p, uint32_t raw[4]);

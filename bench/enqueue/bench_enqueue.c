@@ -17,8 +17,11 @@
  *            the machine is busy with other work too (a wait for ring space that sleeps
  *            costs wall time, not CPU time)
  *   drain    time from the end of those enqueues until clFinish returns, per launch
- * and once per platform:
- *   round    enqueue-to-completion round trip (enqueue + clFinish), per launch
+ * and, once per repetition, after its runs:
+ *   round    enqueue-to-completion round trip (enqueue + clFinish of one launch), the mean
+ *            of a batch of round trips; printed as the median over the repetitions, beside
+ *            the fastest and slowest repetition (on a loaded machine every thread hop of
+ *            the round trip waits for a time slice: one batch varies by 10x and more)
  * and, for hsacl on its software GPU (either runtime), from the GPU's own counters
  * (HSACL_SIM_CACHE_STATS, sim/sim_isa.h):
  *   L2 wb    packets with a system-scope release (an L2 write-back on gfx9) per launch,
@@ -116,7 +119,8 @@ struct platform {
    cl_mem bufs[2];
    struct run_figures reps[MAX_RUNS][MAX_REPEATS];
    struct run_figures runs[MAX_RUNS]; /* medians */
-   double round_us;
+   double round_reps[MAX_REPEATS];
+   double round_us, round_min_us, round_max_us; /* median, fastest, slowest repetition */
 };
 
 static bool mark, no_round, cold;
@@ -200,22 +204,26 @@ platform_setup(cl_platform_id id, struct platform *p, const int *launches, int n
    return true;
 }
 
-static void
-platform_round_trips(struct platform *p, const int *launches, int nruns)
+/* Round trips per repetition: a tenth of the longest run, at least 100, at most 500. */
+static int
+round_trips(const int *launches, int nruns)
 {
-   int rounds = 0;
-   if (!no_round) {
-      rounds = launches[nruns - 1] / 10 > 100 ? launches[nruns - 1] / 10 : 100;
-      if (rounds > 2000)
-         rounds = 2000;
-   }
-   double t3 = now_us();
+   if (no_round)
+      return 0;
+   int rounds = launches[nruns - 1] / 10 > 100 ? launches[nruns - 1] / 10 : 100;
+   return rounds > 500 ? 500 : rounds;
+}
+
+/* One batch of `rounds` round trips (enqueue one launch, clFinish); the mean per launch. */
+static double
+round_trip_batch(struct platform *p, int rounds)
+{
+   double t0 = now_us();
    for (int i = 0; i < rounds; i++) {
       clEnqueueNDRangeKernel(p->q, p->k, 1, NULL, &gsize, &lsize, 0, NULL, NULL);
       clFinish(p->q);
    }
-   double t4 = now_us();
-   p->round_us = rounds ? (t4 - t3) / rounds : 0;
+   return rounds ? (now_us() - t0) / rounds : 0;
 }
 
 static void
@@ -241,6 +249,8 @@ cmp_double(const void *a, const void *b)
    return x < y ? -1 : x > y;
 }
 
+static double median_of(const double *v, int n);
+
 /* The median of one field over the repetitions of a run. */
 static double
 median(const struct run_figures *reps, int n, size_t field)
@@ -248,6 +258,14 @@ median(const struct run_figures *reps, int n, size_t field)
    double v[MAX_REPEATS];
    for (int i = 0; i < n; i++)
       v[i] = *(const double *)((const char *)&reps[i] + field);
+   return median_of(v, n);
+}
+
+static double
+median_of(const double *v_in, int n)
+{
+   double v[MAX_REPEATS];
+   memcpy(v, v_in, (size_t)n * sizeof(*v));
    qsort(v, (size_t)n, sizeof(*v), cmp_double);
    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
@@ -255,6 +273,12 @@ median(const struct run_figures *reps, int n, size_t field)
 static void
 platform_medians(struct platform *p, int nruns)
 {
+   p->round_us = median_of(p->round_reps, repeats);
+   p->round_min_us = p->round_max_us = p->round_reps[0];
+   for (int i = 1; i < repeats; i++) {
+      p->round_min_us = p->round_reps[i] < p->round_min_us ? p->round_reps[i] : p->round_min_us;
+      p->round_max_us = p->round_reps[i] > p->round_max_us ? p->round_reps[i] : p->round_max_us;
+   }
    for (int r = 0; r < nruns; r++) {
       struct run_figures *m = &p->runs[r];
       m->launches = p->reps[r][0].launches;
@@ -320,7 +344,8 @@ main(int argc, char **argv)
           "run of the longest N)", repeats);
    printf("burst: N below hsacl's AQL ring (4096 packets), the enqueue path alone; stream: N "
           "above it,\nwaits for ring space included (wall per enqueue = launch rate); round "
-          "trip: enqueue+clFinish\n");
+          "trip: enqueue+clFinish\nof one launch, median of the repetitions' means "
+          "(fastest-slowest repetition)\n");
    printf("%-36s %-6s %6s %11s %10s %16s %12s %14s\n", "platform (device)", "run", "N",
           "enqueue us", "(cpu us)", "drain us/launch", "L2 wb/launch", "round trip us");
    static struct platform plats[8];
@@ -334,15 +359,19 @@ main(int argc, char **argv)
          printf("%-36.36s %s\n", plats[i].name, "(no device or build failed)");
    }
    /* Repetition by repetition, every platform in turn. */
-   for (int rep = 0; rep < repeats; rep++)
-      for (cl_uint i = 0; i < n; i++)
+   int rounds = round_trips(launches, nruns);
+   for (int rep = 0; rep < repeats; rep++) {
+      for (cl_uint i = 0; i < n; i++) {
          for (int r = 0; plats[i].ok && r < nruns; r++)
             timed_run(&plats[i], launches[r], mark && r == 0, &plats[i].reps[r][rep]);
+         if (plats[i].ok)
+            plats[i].round_reps[rep] = round_trip_batch(&plats[i], rounds);
+      }
+   }
    for (cl_uint i = 0; i < n; i++) {
       if (!plats[i].ok)
          continue;
       platform_medians(&plats[i], nruns);
-      platform_round_trips(&plats[i], launches, nruns);
       for (int r = 0; r < nruns; r++) {
          const struct run_figures *f = &plats[i].runs[r];
          printf("%-36.36s %-6s %6d %11.3f %10.3f %16.3f", r == 0 ? plats[i].name : "",
@@ -352,7 +381,8 @@ main(int argc, char **argv)
          else
             printf(" %12s", "-");
          if (r == nruns - 1 && plats[i].round_us > 0)
-            printf(" %14.1f", plats[i].round_us);
+            printf(" %14.1f (%.1f-%.1f)", plats[i].round_us, plats[i].round_min_us,
+                   plats[i].round_max_us);
          printf("\n");
       }
    }

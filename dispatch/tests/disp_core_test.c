@@ -12,7 +12,9 @@
  * completion FIFO retire in submission order whatever order their signals reach 0 in; and a
  * command held back on the pending list is submitted once its user event completes; and a
  * command whose work is done when it is submitted completes on the enqueueing thread; and
- * the object pools' per-thread lists are given back at a thread's exit.
+ * the object pools' per-thread lists are given back at a thread's exit; and a signal taken
+ * from the signal pool is reset to 1 without a notifying store (nobody waits on a pooled
+ * signal; a notifying store costs every launch a fence, on ROCr a look at its KFD event).
  */
 #include "dispatch/disp.h"
 #include "dispatch/disp_priv.h"
@@ -53,7 +55,8 @@ static pthread_cond_t fake_changed = PTHREAD_COND_INITIALIZER;
 static uint64_t generation;
 static struct fake_handler *handlers;
 static atomic_int live_queues;
-static atomic_int registrations; /* hsa_amd_signal_async_handler calls */
+static atomic_int registrations;  /* hsa_amd_signal_async_handler calls */
+static atomic_int relaxed_stores; /* hsa_signal_store_relaxed calls (they notify waiters) */
 
 static struct fake_signal *
 sig_of(hsa_signal_t s)
@@ -127,6 +130,20 @@ fake_signal_store(hsa_signal_t s, hsa_signal_value_t v)
 {
    atomic_store(&sig_of(s)->value, v);
    fake_bump();
+}
+
+static void
+fake_signal_store_relaxed(hsa_signal_t s, hsa_signal_value_t v)
+{
+   atomic_fetch_add(&relaxed_stores, 1);
+   fake_signal_store(s, v);
+}
+
+/* No waiter is told (HSA 1.2 hsa_signal_silent_store_relaxed): no bump. */
+static void
+fake_signal_silent_store(hsa_signal_t s, hsa_signal_value_t v)
+{
+   atomic_store(&sig_of(s)->value, v);
 }
 
 static void
@@ -298,7 +315,8 @@ fake_install(void)
    t.hsa_signal_destroy = fake_signal_destroy;
    t.hsa_signal_load_relaxed = fake_signal_load;
    t.hsa_signal_load_scacquire = fake_signal_load;
-   t.hsa_signal_store_relaxed = fake_signal_store;
+   t.hsa_signal_store_relaxed = fake_signal_store_relaxed;
+   t.hsa_signal_silent_store_relaxed = fake_signal_silent_store;
    t.hsa_signal_store_screlease = fake_signal_store;
    t.hsa_signal_subtract_screlease = fake_signal_subtract;
    t.hsa_signal_wait_scacquire = fake_signal_wait;
@@ -630,6 +648,53 @@ pool_thread_lists(void)
    icd_free(last);
 }
 
+/* Signals come back from the pool at 1, reset by a silent store. */
+static void
+signal_pool_silent(void)
+{
+   hsa_signal_t taken[40];
+   for (int i = 0; i < 40; i++) {
+      CHECK(rt_signal_get(&taken[i]) == CL_SUCCESS);
+      atomic_store(&sig_of(taken[i])->value, i % 2 ? 0 : -5); /* as a completion leaves it */
+   }
+   for (int i = 0; i < 40; i++)
+      rt_signal_put(taken[i]);
+   int stores = atomic_load(&relaxed_stores);
+   /* More than one thread batch: some come from the given-back stack. */
+   for (int i = 0; i < 40; i++) {
+      CHECK(rt_signal_get(&taken[i]) == CL_SUCCESS);
+      CHECK_EQ_INT((int)atomic_load(&sig_of(taken[i])->value), 1);
+   }
+   CHECK_EQ_INT(atomic_load(&relaxed_stores), stores);
+   for (int i = 0; i < 40; i++)
+      rt_signal_put(taken[i]);
+}
+
+/* A command's event references its queue only; a user event, the context. */
+static void
+event_references(void)
+{
+   struct _cl_context *ctx = plat_context_from_handle(context);
+   cl_command_queue queue = make_queue(false);
+   struct _cl_command_queue *q = disp_queue_from_handle(queue);
+   unsigned ctx_refs = atomic_load(&ctx->obj.internal_refs);
+   unsigned q_refs = atomic_load(&q->obj.internal_refs);
+   struct disp_command *cmd = NULL;
+   CHECK_EQ_INT(disp_command_create(q, CL_COMMAND_MARKER, 0, NULL, &cmd), CL_SUCCESS);
+   CHECK_EQ_INT((int)atomic_load(&ctx->obj.internal_refs), (int)ctx_refs);
+   CHECK_EQ_INT((int)atomic_load(&q->obj.internal_refs), (int)q_refs + 1);
+   disp_command_abort(cmd);
+   CHECK_EQ_INT((int)atomic_load(&q->obj.internal_refs), (int)q_refs);
+   CHECK_EQ_INT((int)atomic_load(&ctx->obj.internal_refs), (int)ctx_refs);
+   cl_int err = -1;
+   cl_event user = disp_CreateUserEvent(context, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   CHECK_EQ_INT((int)atomic_load(&ctx->obj.internal_refs), (int)ctx_refs + 1);
+   CHECK_EQ_INT(disp_ReleaseEvent(user), CL_SUCCESS);
+   CHECK_EQ_INT((int)atomic_load(&ctx->obj.internal_refs), (int)ctx_refs);
+   CHECK_EQ_INT(disp_ReleaseCommandQueue(queue), CL_SUCCESS);
+}
+
 int
 main(void)
 {
@@ -643,5 +708,7 @@ main(void)
    pending_submit();
    done_in_submit();
    pool_thread_lists();
+   signal_pool_silent();
+   event_references();
    return test_main_end();
 }

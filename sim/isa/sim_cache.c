@@ -338,6 +338,61 @@ sim__cache_fence(unsigned agent, unsigned acquire, unsigned release)
    pthread_rwlock_unlock(&c->lock);
 }
 
+/* gfx90a's buffer_wbl2 and buffer_invl2, from a wave while its dispatch holds the agent's
+ * lock shared. The write-back copies the dirty bytes to memory but leaves them dirty: a wave
+ * of another thread may be between marking bytes dirty and writing them (sim__cache_ptr),
+ * and clearing its marks would lose its bytes from every later write-back. So the packet
+ * fence at the dispatch's end writes them again, which changes nothing that was already
+ * written. The invalidation is the acquire's new epoch; a fill racing with it keeps the old
+ * epoch, so the line is filled again on its next access. */
+static uint64_t
+write_back_running(agent_cache *c)
+{
+   uint64_t written = 0;
+   pthread_mutex_lock(&c->list_lock);
+   for (shadow *s = c->list; s; s = s->next) {
+      uint64_t groups = (s->lines + 63) / 64;
+      for (uint64_t gw = 0; gw < (groups + 63) / 64; gw++) {
+         uint64_t bits = atomic_load_explicit(&s->dirty_group[gw], memory_order_acquire);
+         while (bits) {
+            uint64_t g = gw * 64 + (uint64_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            uint64_t end = (g + 1) * 64 < s->lines ? (g + 1) * 64 : s->lines;
+            for (uint64_t l = g * 64; l < end; l++) {
+               uint64_t m = atomic_load_explicit(&s->dirty[l], memory_order_acquire);
+               uint8_t *dst = s->alloc->view + l * LINE, *src = s->data + l * LINE;
+               for (unsigned b = 0; m; b++, m >>= 1)
+                  if (m & 1)
+                     dst[b] = src[b];
+               written++;
+            }
+         }
+      }
+   }
+   pthread_mutex_unlock(&c->list_lock);
+   return written;
+}
+
+void
+sim__cache_wave_release(sim_wave *w)
+{
+   unsigned agent = w->wg->disp->agent;
+   if (!sim__cache_checking || agent >= SIM_CACHE_AGENTS)
+      return;
+   count(&stats->lines_written, write_back_running(&agents[agent]));
+}
+
+void
+sim__cache_wave_acquire(sim_wave *w)
+{
+   unsigned agent = w->wg->disp->agent;
+   if (!sim__cache_checking || agent >= SIM_CACHE_AGENTS)
+      return;
+   uint32_t e = atomic_fetch_add(&agents[agent].epoch, 1) + 1;
+   if (e < FIRST_EPOCH)
+      atomic_store(&agents[agent].epoch, FIRST_EPOCH); /* see fence_locked */
+}
+
 void
 sim__cache_dispatch_begin(unsigned agent, unsigned acquire)
 {

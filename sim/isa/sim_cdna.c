@@ -232,20 +232,20 @@ sim__op_v_dot8c_i32_i4(sim_wave *w, const sim_inst *in)
 
 /* ---- L2 write-back and invalidate (MUBUF, no operands) -----------------------------------
  * gfx90a's system-scope release writes the L2 back with buffer_wbl2 and its acquire
- * invalidates it with buffer_invl2 (AMDGPUUsage, "Memory Model GFX90A, GFX942"). The
- * interpreter's L2 (the checking mode, sim_cache.c) holds only coarse-grained memory, which
- * HSA makes coherent with the host and other agents only at dispatch boundaries, where the
- * CP's fences write it back and invalidate it; fine-grained memory, which a kernel shares
- * with the host while it runs, is not cached. So these change nothing another agent may
- * look at before the dispatch ends: the lines stay as they are until the CP's fence. */
+ * invalidates it with buffer_invl2 (AMDGPUUsage, "Memory Model GFX90A"), so that
+ * coarse-grained data another agent or the host reads after a fine-grained flag is current.
+ * The checking mode's L2 (sim_cache.c) holds coarse-grained memory: wbl2 writes its dirty
+ * bytes to memory, invl2 makes its clean lines miss. */
 void
 sim__op_buffer_wbl2(sim_wave *w, const sim_inst *in)
 {
-   (void)w, (void)in;
+   (void)in;
+   sim__cache_wave_release(w);
 }
 
 void
 sim__op_buffer_invl2(sim_wave *w, const sim_inst *in)
 {
-   (void)w, (void)in;
+   (void)in;
+   sim__cache_wave_acquire(w);
 }

@@ -283,21 +283,6 @@ set_acc(sim_inst *in, bool acc, bool data1)
    in->vdst += 256;
 }
 
-/* gfx10 MTBUF FORMAT (one 7-bit field, BUF_FMT_*) as the DATA_FORMAT/NUM_FORMAT pair the
- * gfx9 encoding and the handlers use (LLVM's gfx10 format table); 78 and up are invalid. */
-#define F(d, n) ((d) << 3 | (n))
-static const uint8_t gfx10_buf_format[78] = {
-   0, F(1, 0), F(1, 1), F(1, 2), F(1, 3), F(1, 4), F(1, 5), F(2, 0), F(2, 1), F(2, 2), F(2, 3),
-   F(2, 4), F(2, 5), F(2, 7), F(3, 0), F(3, 1), F(3, 2), F(3, 3), F(3, 4), F(3, 5), F(4, 4),
-   F(4, 5), F(4, 7), F(5, 0), F(5, 1), F(5, 2), F(5, 3), F(5, 4), F(5, 5), F(5, 7), F(6, 0),
-   F(6, 1), F(6, 2), F(6, 3), F(6, 4), F(6, 5), F(6, 7), F(7, 0), F(7, 1), F(7, 2), F(7, 3),
-   F(7, 4), F(7, 5), F(7, 7), F(8, 0), F(8, 1), F(8, 2), F(8, 3), F(8, 4), F(8, 5), F(9, 0),
-   F(9, 1), F(9, 2), F(9, 3), F(9, 4), F(9, 5), F(10, 0), F(10, 1), F(10, 2), F(10, 3),
-   F(10, 4), F(10, 5), F(11, 4), F(11, 5), F(11, 7), F(12, 0), F(12, 1), F(12, 2), F(12, 3),
-   F(12, 4), F(12, 5), F(12, 7), F(13, 4), F(13, 5), F(13, 7), F(14, 4), F(14, 5), F(14, 7),
-};
-#undef F
-
 /* VOP3/VOP3P on gfx10: a source code 255 reads a literal dword after the two words. */
 static void
 take_literal_vop3(sim_inst *in, const uint32_t *p, size_t avail)
@@ -419,11 +404,11 @@ decode_gfx10(sim_inst *in, const uint32_t *p, size_t avail, const uint16_t (*dec
          flag_if(in, w0, 16, SIM_IF_LDS);
          return SIM_ENC_MUBUF;
       } else {
-         unsigned fmt = (w0 >> 19) & 0x7F;
-         uint8_t f = fmt < sizeof(gfx10_buf_format) ? gfx10_buf_format[fmt] : 0;
+         unsigned dfmt = 0, nfmt = 0; /* an invalid FORMAT: DATA_FORMAT 0, as gfx9's */
+         sim__texel_gfx10_format((w0 >> 19) & 0x7F, &dfmt, &nfmt);
          *num = ((w0 >> 16) & 7) | ((w1 >> 21) & 1) << 3;
-         in->mem.dfmt = f >> 3;
-         in->mem.nfmt = f & 7;
+         in->mem.dfmt = (uint8_t)dfmt;
+         in->mem.nfmt = (uint8_t)nfmt;
          return SIM_ENC_MTBUF;
       }
    case 0x3C: { /* MIMG: opcode bit 7 in bit 0, NSA dwords, DIM; A16 and D16 in word 1 */

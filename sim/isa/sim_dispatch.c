@@ -194,9 +194,14 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    unsigned n = 0;
    uint16_t k = d->kcode;
    if ((k & KCP_PRIVATE_SEGMENT_BUFFER) && d->qscratch) {
-      /* The queue's V# (amd_queue_t.scratch_resource_descriptor), as the CP loads it. */
+      /* The queue's V# (amd_queue_t.scratch_resource_descriptor), as the CP loads it. On
+       * gfx10 the CP fills in INDEX_STRIDE from the dispatch's wave size (ROCr's
+       * InitScratchSRD leaves it 0, "filled in by CP"): 2 (32) for wave32, 3 (64) for
+       * wave64, so ADD_TID_ENABLE gives every lane its own dword column. */
       for (int i = 0; i < 4; i++)
          w->s[n++] = d->qscratch->srd[i];
+      if (d->target->gfx_major >= 10)
+         w->s[n - 1] = (w->s[n - 1] & ~(3u << 21)) | (d->lanes == 32 ? 2u : 3u) << 21;
    } else if (k & KCP_PRIVATE_SEGMENT_BUFFER) {
       /* Scratch V#, as ROCr's InitScratchSRD builds it for GFX9: base = scratch window,
        * SWIZZLE_ENABLE, ADD_TID_ENABLE, ELEMENT_SIZE = 4 bytes, INDEX_STRIDE = 64; for

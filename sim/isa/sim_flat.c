@@ -188,7 +188,7 @@ void
 sim__vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kind)
 {
    if (SIM_UNLIKELY(sim__cache_checking))
-      w->l1_load = in->flags & SIM_IF_GLC ? SIM_L1_GLC : SIM_L1_LOAD;
+      w->l1_load = sim__l1_policy(in);
    vm_load(w, in, xl, kind);
    w->l1_load = SIM_L1_NONE;
 }
@@ -391,6 +391,18 @@ sim__vm_atomic_apply(unsigned op, uint64_t t, uint64_t d, uint64_t cmp, bool wid
    case SIM_AT_FMIN_F64: return sim__as_u64(sim__fmin64(sim__as_f64(t), sim__as_f64(d), true));
    case SIM_AT_FMAX_F64: return sim__as_u64(sim__fmax64(sim__as_f64(t), sim__as_f64(d), true));
    case SIM_AT_PK_ADD_F16: return pk_add_f16((uint32_t)t, (uint32_t)d);
+   /* gfx10: f32 min/max as V_MIN_F32 / V_MAX_F32 in IEEE mode (the f64 forms above); the
+    * float compare-and-swap stores when MEM == cmp as floats (-0 equals +0, a NaN equals
+    * nothing); csub: MEM = DATA > MEM ? 0 : MEM - DATA, unsigned. */
+   case SIM_AT_FMIN_F32:
+      return sim__as_u32(sim__fmin32(sim__as_f32((uint32_t)t), sim__as_f32((uint32_t)d), true));
+   case SIM_AT_FMAX_F32:
+      return sim__as_u32(sim__fmax32(sim__as_f32((uint32_t)t), sim__as_f32((uint32_t)d), true));
+   case SIM_AT_FCMPSWAP:
+      if (wide)
+         return sim__as_f64(t) == sim__as_f64(cmp) ? d : t;
+      return sim__as_f32((uint32_t)t) == sim__as_f32((uint32_t)cmp) ? d : t;
+   case SIM_AT_CSUB: return d > t ? 0 : t - d;
    default: return t == cmp ? d : t; /* cmpswap: DATA[0] = src, DATA[1] = cmp */
    }
 }
@@ -424,7 +436,7 @@ sim__vm_atomic_rmw(void *p, unsigned op, uint64_t d, uint64_t cmp, bool wide)
 void
 sim__vm_atomic(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned op, bool wide)
 {
-   unsigned nd = wide ? 2 : 1, ndata = op == SIM_AT_CMPSWAP ? 2 * nd : nd;
+   unsigned nd = wide ? 2 : 1, ndata = sim__atomic_has_cmp(op) ? 2 * nd : nd;
    bool rtn = (in->flags & SIM_IF_GLC) != 0;
    if (!check_rows(w, in, in->mem.data0, ndata) || (rtn && !check_rows(w, in, in->vdst, nd)) ||
        (addr_rows(in) && !check_rows(w, in, in->mem.addr, addr_rows(in))))
@@ -445,7 +457,7 @@ sim__vm_atomic(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned op, bo
       cmp[l] = 0;
       if (wide)
          data[l] |= (uint64_t)w->v[r + 1][l] << 32;
-      if (op == SIM_AT_CMPSWAP) {
+      if (sim__atomic_has_cmp(op)) {
          cmp[l] = w->v[r + nd][l];
          if (wide)
             cmp[l] |= (uint64_t)w->v[r + nd + 1][l] << 32;
@@ -574,6 +586,17 @@ AT_FP(global_atomic_min_f64, global, SIM_AT_FMIN_F64, true)
 AT_FP(global_atomic_max_f64, global, SIM_AT_FMAX_F64, true)
 AT_FP(global_atomic_add_f32, global, SIM_AT_FADD_F32, false)
 AT_FP(global_atomic_pk_add_f16, global, SIM_AT_PK_ADD_F16, false)
+/* gfx10's float atomics (fmin_x2 / fmax_x2 are gfx90a's min_f64 / max_f64) and csub. */
+#define AT_GFX10(seg)                                                                       \
+   AT_FP(seg##_atomic_fmin, seg, SIM_AT_FMIN_F32, false)                                    \
+   AT_FP(seg##_atomic_fmax, seg, SIM_AT_FMAX_F32, false)                                    \
+   AT_FP(seg##_atomic_fmin_x2, seg, SIM_AT_FMIN_F64, true)                                  \
+   AT_FP(seg##_atomic_fmax_x2, seg, SIM_AT_FMAX_F64, true)                                  \
+   AT_FP(seg##_atomic_fcmpswap, seg, SIM_AT_FCMPSWAP, false)                                \
+   AT_FP(seg##_atomic_fcmpswap_x2, seg, SIM_AT_FCMPSWAP, true)
+AT_GFX10(flat)
+AT_GFX10(global)
+AT_FP(global_atomic_csub, global, SIM_AT_CSUB, false)
 
 LOADS(flat)
 STORES(flat)

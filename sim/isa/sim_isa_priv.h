@@ -263,7 +263,7 @@ struct sim_wave {
    uint64_t *counts;       /* per-thread execution counters or NULL */
    bool trace;
    /* Set by sim__vm_load while it runs in the checking mode: its coarse-grained accesses
-    * go through the work-group's vector L1 (sim_l1.c); SIM_L1_GLC forces a miss. */
+    * go through the work-group's vector caches (sim_l1.c) under these SIM_L1_* bits. */
    uint8_t l1_load;
 };
 
@@ -472,31 +472,52 @@ void *sim__cache_ptr(sim_wave *w, const sim_alloc *a, uint64_t va, uint32_t size
  * applies the release fence. */
 void sim__cache_dispatch_begin(unsigned agent, unsigned acquire);
 void sim__cache_dispatch_end(unsigned agent, unsigned release);
+/* gfx90a's buffer_wbl2 (the wave's agent's dirty bytes reach memory, and stay dirty until
+ * the next packet fence) and buffer_invl2 (its clean lines are filled again on their next
+ * access), during a dispatch. */
+void sim__cache_wave_release(sim_wave *w);
+void sim__cache_wave_acquire(sim_wave *w);
 
 /*
- * The vector L1 of a compute unit, in the checking mode (sim_l1.c). gfx906 gives each CU a
- * 16 KiB write-through vector L1 ([AMDGPUUsage] "Memory Model GFX6-GFX9"): a load without
- * GLC may hit a line filled earlier, which goes stale when another CU (or agent) writes the
- * word in the L2; a GLC load misses and fetches the line again; atomics go to the L2; stores write through;
- * BUFFER_WBINVL1(_VOL) invalidates, and so does the CP at a dispatch's start. Modelled for
- * coarse-grained memory only, the memory the L2 model caches: fine-grained memory is mapped
- * uncached (MTYPE UC), and the backend's system-scope sequences rely on an acquire's
- * BUFFER_WBINVL1_VOL for it too, so no line of it outlives an acquire; the model keeps none.
+ * The vector caches of a host thread, in the checking mode (sim_l1.c): the vector L1 of a
+ * compute unit on gfx9, the two CUs' L0s and the shader array's GL1 of a work-group
+ * processor on gfx10. gfx906 gives each CU a 16 KiB write-through vector L1 ([AMDGPUUsage]
+ * "Memory Model GFX6-GFX9"): a load without GLC may hit a line filled earlier, which goes
+ * stale when another CU (or agent) writes the word in the L2; a GLC load misses and fetches
+ * the line again; atomics go to the L2; stores write through; BUFFER_WBINVL1(_VOL)
+ * invalidates, and so does the CP at a dispatch's start. gfx10 ("Memory Model GFX10-GFX11")
+ * adds the per-CU L0 (two a WGP: in WGP mode a work-group's waves see different L0s;
+ * buffer_gl0_inv) and the GL1 (buffer_gl1_inv), GLC/DLC/SLC choosing which a load may hit.
+ * Modelled for coarse-grained memory only, the memory the L2 model caches: fine-grained
+ * memory is mapped uncached (MTYPE UC), and the backend's system-scope sequences rely on an
+ * acquire's invalidate for it too, so no line of it outlives an acquire; the model keeps
+ * none.
  */
 struct sim_l1;
-enum { SIM_L1_NONE = 0, SIM_L1_LOAD = 1, SIM_L1_GLC = 2 };
-/* The L1 for this thread's work-groups (allocated on first use, emptied). NULL when out of
- * memory: loads then go to the L2. */
+/* sim_wave.l1_load: NONE, or LOAD with the load's cache-policy bits. */
+enum { SIM_L1_NONE = 0, SIM_L1_LOAD = 1, SIM_L1_GLC = 2, SIM_L1_DLC = 4, SIM_L1_SLC = 8 };
+static inline uint8_t
+sim__l1_policy(const sim_inst *in)
+{
+   return (uint8_t)(SIM_L1_LOAD | (in->flags & SIM_IF_GLC ? SIM_L1_GLC : 0) |
+                    (in->flags & SIM_IF_DLC ? SIM_L1_DLC : 0) |
+                    (in->flags & SIM_IF_SLC ? SIM_L1_SLC : 0));
+}
+/* The caches for this thread's work-groups (allocated on first use, emptied). NULL when out
+ * of memory: loads then go to the L2. */
 struct sim_l1 *sim__l1_begin(struct sim_l1 **slot);
 void sim__l1_free(struct sim_l1 *l1);
-/* A load of [va, va + size) in coarse-grained `a` through the wave's L1; with GLC
- * (w->l1_load == SIM_L1_GLC) the line is fetched again from the L2 ("force miss and
- * re-fetch"). */
+/* A load of [va, va + size) in coarse-grained `a` through the wave's caches, under the
+ * policy in w->l1_load (gfx9: GLC fetches the line again from the L2, "force miss and
+ * re-fetch"; gfx10: GLC misses the L0, DLC or GLC+SLC the GL1). */
 void *sim__l1_load_ptr(sim_wave *w, const sim_alloc *a, uint64_t va, uint32_t size);
-/* A store or atomic to [va, va + size): the lines it covers leave the wave's L1. */
+/* A store or atomic to [va, va + size): the lines it covers leave the wave's CU's L1/L0
+ * and the GL1. */
 void sim__l1_drop(sim_wave *w, const sim_alloc *a, uint64_t va, uint32_t size);
-/* BUFFER_WBINVL1(_VOL): every line leaves the wave's L1. */
+/* BUFFER_WBINVL1(_VOL), BUFFER_GL0_INV: every line leaves the wave's CU's L1/L0. */
 void sim__l1_invalidate(sim_wave *w);
+/* BUFFER_GL1_INV: every line leaves the wave's GL1. */
+void sim__gl1_invalidate(sim_wave *w);
 
 /* The allocation holding GPU VA `va` (its mapped pages: `reach`), or NULL: the
  * work-group's translation cache, then sim__mem_find. */
@@ -774,6 +795,13 @@ static inline double
 sim__nanfix16(double r, float a, float b, float c)
 {
    return SIM_UNLIKELY(r != r) ? (double)sim__nan32(a, b, c) : r;
+}
+/* The legacy (DX9) multiply-adds (0.0 * x = +0.0): a NaN result comes from S2 alone when
+ * the legacy product is +0, so the NaN sources are S0 and S1 only when neither is zero. */
+static inline float
+sim__nanfix32_legacy(float r, float a, float b, float c)
+{
+   return a == 0.0f || b == 0.0f ? sim__nanfix32(r, c, 0.0f, 0.0f) : sim__nanfix32(r, a, b, c);
 }
 /* For templates whose operation picks its NaN itself. */
 #define SIM_NAN_AS_IS(r, a, b, c) (r)
@@ -1427,7 +1455,16 @@ enum sim_atomic_op {
    SIM_AT_UMIN, SIM_AT_UMAX, SIM_AT_AND, SIM_AT_OR, SIM_AT_XOR, SIM_AT_SWAP, SIM_AT_CMPSWAP,
    /* gfx90a's float atomics */
    SIM_AT_FADD_F32, SIM_AT_FADD_F64, SIM_AT_FMIN_F64, SIM_AT_FMAX_F64, SIM_AT_PK_ADD_F16,
+   /* gfx10's: f32 min/max (the f64 ones are gfx90a's), a compare-and-swap comparing floats
+    * (32 or 64 bits), the clamped subtract */
+   SIM_AT_FMIN_F32, SIM_AT_FMAX_F32, SIM_AT_FCMPSWAP, SIM_AT_CSUB,
 };
+/* The operations whose DATA is a (source, compare) pair. */
+static inline bool
+sim__atomic_has_cmp(unsigned op)
+{
+   return op == SIM_AT_CMPSWAP || op == SIM_AT_FCMPSWAP;
+}
 /* op(tmp = MEM, DATA) of one lane (cmpswap: MEM = tmp == cmp ? DATA : tmp), 32 or 64 bits;
  * also used by the scalar atomics (sim_smem.c). */
 uint64_t sim__vm_atomic_apply(unsigned op, uint64_t t, uint64_t d, uint64_t cmp, bool wide);

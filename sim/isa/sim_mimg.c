@@ -14,6 +14,10 @@
  *      w5  [12:0] BASE_ARRAY
  *   S#     see "Sampler (S#)" below
  *
+ * gfx10 moves FORMAT (one field), WIDTH, DEPTH, BASE_ARRAY and PITCH (tfields_of); a gfx10
+ * wave reads its T#s and buffer resources in its generation's layout (the V# FORMAT:
+ * sim__texel_vsharp_format).
+ *
  * Image atomics (IMAGE_ATOMIC_*) address like IMAGE_LOAD and operate on the texel bits.
  * What is modelled: SW_MODE 0 (linear, with the gfx9 linear mip chain, level_of(): texel
  * (x, y, slice) of level m at base + ((slice * chain_rows + row0(m) + y) * pitch + x) *
@@ -112,8 +116,9 @@ type_name(unsigned t)
 static bool
 buf_decode(sim_wave *w, const sim_inst *in, unsigned conv, const uint32_t *t, img *d)
 {
-   unsigned dfmt = (t[3] >> 15) & 0xF, nfmt = (t[3] >> 12) & 7;
-   if (!sim__texel_format(dfmt, conv == CONV_FORMAT ? nfmt : SIM_NFMT_UINT, &d->f))
+   unsigned dfmt = 0, nfmt = 0;
+   bool valid = sim__texel_vsharp_format(w->target->gfx_major, t[3], &dfmt, &nfmt);
+   if (!valid || !sim__texel_format(dfmt, conv == CONV_FORMAT ? nfmt : SIM_NFMT_UINT, &d->f))
       return unsupported(w, in, "buffer resource DATA_FORMAT %u with NUM_FORMAT %u not "
                          "supported", dfmt, nfmt);
    if (conv != CONV_FORMAT)
@@ -145,15 +150,54 @@ level_size(uint32_t size, unsigned m)
    return v ? v : 1;
 }
 
-/* Decodes the T# at SGPR in->mimg.srsrc; faults (and returns false) on what is not
- * modelled. `conv` is CONV_FORMAT or a raw _pck conversion. */
+/* The T# fields gfx9 and gfx10 place differently. gfx10 (RDNA2 T#, as ROCr's gfx10 image
+ * manager writes it): w1 [28:20] FORMAT (sim__texel_gfx10_img_format), [31:30] WIDTH-1
+ * bits 1:0; w2 [11:0] WIDTH-1 bits 13:2, [27:14] HEIGHT-1; w3 as gfx9's; w4 [12:0] DEPTH
+ * (3D: depth-1; arrays: last slice), [28:16] BASE_ARRAY. No PITCH field: gfx10.3
+ * (gfx_target_version 10.3 on) reads PITCH-1 from w4 [13:0] for 1D and 2D non-array
+ * images; otherwise a linear row is the width rounded up to 256 bytes (the gfx10 address
+ * library's linear pitch alignment). */
+typedef struct tfields {
+   unsigned dfmt, nfmt;
+   bool fmt_ok;
+   uint32_t width_m1, height_m1, depth_field, base_array;
+   uint32_t pitch; /* 0: the gfx10 implied pitch */
+} tfields;
+
+static tfields
+tfields_of(const sim_target *target, const uint32_t *t, unsigned type)
+{
+   tfields f = {0};
+   if (target->gfx_major < 10) {
+      f.dfmt = (t[1] >> 20) & 0x3F;
+      f.nfmt = (t[1] >> 26) & 0xF;
+      f.fmt_ok = true;
+      f.width_m1 = t[2] & 0x3FFF;
+      f.height_m1 = (t[2] >> 14) & 0x3FFF;
+      f.depth_field = t[4] & 0x1FFF;
+      f.pitch = ((t[4] >> 13) & 0xFFFF) + 1;
+      f.base_array = t[5] & 0x1FFF;
+      return f;
+   }
+   f.fmt_ok = sim__texel_gfx10_img_format((t[1] >> 20) & 0x1FF, &f.dfmt, &f.nfmt);
+   f.width_m1 = (t[1] >> 30) | (t[2] & 0xFFF) << 2;
+   f.height_m1 = (t[2] >> 14) & 0x3FFF;
+   f.depth_field = t[4] & 0x1FFF;
+   f.base_array = (t[4] >> 16) & 0x1FFF;
+   bool custom_pitch = target->gfx_target_version >= 100300 &&
+                       (type == IMG_1D || type == IMG_2D || type == IMG_2D_MSAA);
+   f.pitch = custom_pitch ? (t[4] & 0x3FFF) + 1 : 0;
+   return f;
+}
+
+/* Decodes the T# at SGPR in->mimg.srsrc (the layout of the wave's generation); faults (and
+ * returns false) on what is not modelled. `conv` is CONV_FORMAT or a raw _pck conversion. */
 static bool
 img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
 {
    if (in->mimg.srsrc + 8 > 128)
       return unsupported(w, in, "T# at s%u runs past the SGPR file", in->mimg.srsrc);
    const uint32_t *t = &w->s[in->mimg.srsrc];
-   unsigned dfmt = (t[1] >> 20) & 0x3F, nfmt = (t[1] >> 26) & 0xF;
    unsigned sw_mode = (t[3] >> 20) & 0x1F, type = t[3] >> 28;
    unsigned base_level = (t[3] >> 12) & 0xF, last_level = (t[3] >> 16) & 0xF;
    if (type == 0)
@@ -163,9 +207,17 @@ img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
                          sw_mode);
    if (type < IMG_1D || type == IMG_CUBE || type >= IMG_2D_MSAA)
       return unsupported(w, in, "image T# TYPE %u (%s) not supported", type, type_name(type));
-   if (!sim__texel_format(dfmt, conv == CONV_FORMAT ? nfmt : SIM_NFMT_UINT, &d->f))
+   tfields tf = tfields_of(w->target, t, type);
+   if (!tf.fmt_ok)
+      return unsupported(w, in, "image T# FORMAT %u not supported", (t[1] >> 20) & 0x1FF);
+   if (!sim__texel_format(tf.dfmt, conv == CONV_FORMAT ? tf.nfmt : SIM_NFMT_UINT, &d->f))
       return unsupported(w, in, "image T# DATA_FORMAT %u with NUM_FORMAT %u not supported",
-                         dfmt, nfmt);
+                         tf.dfmt, tf.nfmt);
+   /* gfx10's linear mip chain (smallest level first, each level's own pitch) is not the
+    * gfx9 chain level_of() walks. */
+   if (w->target->gfx_major >= 10 && (last_level || base_level))
+      return unsupported(w, in, "gfx10 linear mip chain (LAST_LEVEL %u) not supported",
+                         last_level);
    if (conv != CONV_FORMAT)
       sim__texel_set_conv(&d->f, conv);
    d->bpe = d->f.bytes;
@@ -173,18 +225,29 @@ img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
    d->buffer = false;
    d->base = (uint64_t)t[0] << 8 | (uint64_t)(t[1] & 0xFF) << 40;
    d->type = type;
-   d->width = (t[2] & 0x3FFF) + 1;
+   d->width = tf.width_m1 + 1;
    bool one_d = type == IMG_1D || type == IMG_1D_ARRAY;
-   d->height = one_d ? 1 : ((t[2] >> 14) & 0x3FFF) + 1;
-   d->depth = type == IMG_3D ? (t[4] & 0x1FFF) + 1 : 1;
-   d->pitch = ((t[4] >> 13) & 0xFFFF) + 1;
-   d->base_array = t[5] & 0x1FFF;
-   d->last_array = t[4] & 0x1FFF;
+   d->height = one_d ? 1 : tf.height_m1 + 1;
+   d->depth = type == IMG_3D ? tf.depth_field + 1 : 1;
+   if (tf.pitch) {
+      d->pitch = tf.pitch;
+   } else {
+      uint32_t align = 256 / d->bpe;
+      d->pitch = (d->width + align - 1) / align * align;
+   }
+   d->base_array = tf.base_array;
+   d->last_array = tf.depth_field;
    d->nlevels = last_level >= base_level ? last_level - base_level + 1 : 1;
    d->base_level = base_level;
    d->min_lod = (float)((t[1] >> 8) & 0xFFF) / 256.0f;
-   /* The chain in memory holds levels 0..LAST_LEVEL (BASE_LEVEL only narrows the view). */
-   unsigned top = last_level > base_level ? last_level : base_level;
+   /* The chain in memory holds the resource's levels 0..MAX_MIP (gfx9: dword 5, bits
+    * 31:28; BASE_LEVEL and LAST_LEVEL only narrow the view to a part of it), so a view
+    * past the resource's chain is refused rather than read from the next slice. */
+   unsigned max_mip = w->target->gfx_major < 10 ? t[5] >> 28 : 0; /* gfx10: refused above */
+   if (last_level > max_mip || base_level > max_mip)
+      return unsupported(w, in, "image T# levels %u..%u past the resource's MAX_MIP %u",
+                         base_level, last_level, max_mip);
+   unsigned top = max_mip;
    d->chain_rows = 0;
    for (unsigned m = 0; m <= top; m++)
       d->chain_rows += one_d ? 1 : level_size(d->height, m);

@@ -11,7 +11,8 @@
  * fault.
  *
  * The _FORMAT forms (1D buffer images) read or write one element of the V#'s
- * DATA_FORMAT / NUM_FORMAT (word 3 bits 18:15 and 14:12) with the texture unit's
+ * DATA_FORMAT / NUM_FORMAT (word 3 bits 18:15 and 14:12; gfx10: the one FORMAT field, bits
+ * 18:12, of gfx10's combined table, sim__texel_vsharp_format) with the texture unit's
  * conversions and DST_SEL (isa/sim_texel.c): loads return the first n components, stores
  * write the first n (the others 0); _D16 packs two 16-bit components per VGPR (f16 for
  * float formats, the low 16 bits of integers); _D16_HI_X reads or writes bits 31:16 of the
@@ -122,6 +123,14 @@ AT_FP(buffer_atomic_pk_add_f16, SIM_AT_PK_ADD_F16, false)
 AT_FP(buffer_atomic_add_f64, SIM_AT_FADD_F64, true)
 AT_FP(buffer_atomic_min_f64, SIM_AT_FMIN_F64, true)
 AT_FP(buffer_atomic_max_f64, SIM_AT_FMAX_F64, true)
+/* gfx10's (sim_flat.c): the _x2 min/max are gfx90a's f64 ones. */
+AT_FP(buffer_atomic_fmin, SIM_AT_FMIN_F32, false)
+AT_FP(buffer_atomic_fmax, SIM_AT_FMAX_F32, false)
+AT_FP(buffer_atomic_fmin_x2, SIM_AT_FMIN_F64, true)
+AT_FP(buffer_atomic_fmax_x2, SIM_AT_FMAX_F64, true)
+AT_FP(buffer_atomic_fcmpswap, SIM_AT_FCMPSWAP, false)
+AT_FP(buffer_atomic_fcmpswap_x2, SIM_AT_FCMPSWAP, true)
+AT_FP(buffer_atomic_csub, SIM_AT_CSUB, false)
 
 /*
  * BUFFER_STORE_LDS_DWORD (MUBUF 61, [ISA] 9.x "Buffer instructions": "store one DWORD from
@@ -166,13 +175,15 @@ static void
 mubuf_format(sim_wave *w, const sim_inst *in, unsigned n, bool store, bool d16, bool hi)
 {
    const uint32_t *v = &w->s[in->mem.srsrc & 0x7C];
-   unsigned dfmt = (v[3] >> 15) & 0xF, nfmt = (v[3] >> 12) & 7;
+   unsigned dfmt = 0, nfmt = 0;
+   bool valid = sim__texel_vsharp_format(w->target->gfx_major, v[3], &dfmt, &nfmt);
    if (in->enc == SIM_ENC_MTBUF) {
       dfmt = in->mem.dfmt;
       nfmt = in->mem.nfmt;
+      valid = true;
    }
    sim_texel_fmt f;
-   if (!sim__texel_format(dfmt, nfmt, &f)) {
+   if (!valid || !sim__texel_format(dfmt, nfmt, &f)) {
       char why[96];
       snprintf(why, sizeof(why), "buffer V# DATA_FORMAT %u with NUM_FORMAT %u not supported",
                dfmt, nfmt);

@@ -5,6 +5,8 @@
  * semantics stay in one place. What depends on the wave size reads the wave's (sim_wave.lanes,
  * lane_mask).
  */
+#include <math.h>
+
 #include "sim_isa_priv.h"
 
 /* The gfx9 handlers the renamed instructions run (sim_vop2.c, sim_vop3.c). */
@@ -73,6 +75,19 @@ fma_k(sim_wave *w, const sim_inst *in, bool mk, bool f16)
    else
       sim__op_v_fma_f32(w, &t);
 }
+/* D.f = S0.f * S1.f + S2.f fused, with DX9 rules: a zero factor makes the product +0.0
+ * whatever the other (inf, NaN), so D = +0.0 + S2; NaNs as v_mad_legacy_f32. gfx10.3's
+ * v_fmac_legacy_f32 is the same with S2 = D. */
+SIM_VOP_F32_3_NAN(v_fma_legacy_f32, sim__nanfix32_legacy,
+                  a == 0.0f || b == 0.0f ? 0.0f + c : fmaf(a, b, c))
+void
+sim__op_v_fmac_legacy_f32(sim_wave *w, const sim_inst *in)
+{
+   sim_inst t = *in;
+   t.src[2] = SIM_SRC_VGPR + in->vdst;
+   sim__op_v_fma_legacy_f32(w, &t);
+}
+
 void
 sim__op_v_fmamk_f32(sim_wave *w, const sim_inst *in)
 {
@@ -179,15 +194,21 @@ sim__op_s_denorm_mode(sim_wave *w, const sim_inst *in)
    w->denorm16_64 = (in->imm >> 2) & 3;
 }
 
-/* Invalidate the per-CU vector L0 ([AMDGPUUsage] "Memory Model GFX10-GFX11": gfx9's
- * buffer_wbinvl1_vol); the GL1 (buffer_gl1_inv) is not modelled: nothing to drop. */
+/* Invalidate the vector L0 of the wave's CU ([AMDGPUUsage] "Memory Model GFX10-GFX11":
+ * gfx9's buffer_wbinvl1_vol), and the shader array's GL1; both exist in the checking mode
+ * (sim_l1.c). */
 void
 sim__op_buffer_gl0_inv(sim_wave *w, const sim_inst *in)
 {
    (void)in;
    sim__l1_invalidate(w);
 }
-NOP(buffer_gl1_inv)
+void
+sim__op_buffer_gl1_inv(sim_wave *w, const sim_inst *in)
+{
+   (void)in;
+   sim__gl1_invalidate(w);
+}
 
 /* M0-relative VGPR moves (gfx10 has them instead of gfx9's s_set_gpr_idx), for the lanes of
  * EXEC: v_movreld VGPR[D + M0] = S0; v_movrels VGPR[D] = VGPR[S0 + M0]; v_movrelsd

@@ -63,6 +63,76 @@ nfmt_ok(unsigned nfmt, const uint8_t *bits, unsigned nch, bool packed)
    }
 }
 
+/* gfx10 FORMAT (one 7-bit field, BUF_FMT_*, of MTBUF and of a V#) as gfx9's DATA_FORMAT /
+ * NUM_FORMAT pair (LLVM's gfx10 format table); 0 and 78 and up are invalid. */
+#define F(d, n) ((d) << 3 | (n))
+static const uint8_t gfx10_buf_format[78] = {
+   0, F(1, 0), F(1, 1), F(1, 2), F(1, 3), F(1, 4), F(1, 5), F(2, 0), F(2, 1), F(2, 2), F(2, 3),
+   F(2, 4), F(2, 5), F(2, 7), F(3, 0), F(3, 1), F(3, 2), F(3, 3), F(3, 4), F(3, 5), F(4, 4),
+   F(4, 5), F(4, 7), F(5, 0), F(5, 1), F(5, 2), F(5, 3), F(5, 4), F(5, 5), F(5, 7), F(6, 0),
+   F(6, 1), F(6, 2), F(6, 3), F(6, 4), F(6, 5), F(6, 7), F(7, 0), F(7, 1), F(7, 2), F(7, 3),
+   F(7, 4), F(7, 5), F(7, 7), F(8, 0), F(8, 1), F(8, 2), F(8, 3), F(8, 4), F(8, 5), F(9, 0),
+   F(9, 1), F(9, 2), F(9, 3), F(9, 4), F(9, 5), F(10, 0), F(10, 1), F(10, 2), F(10, 3),
+   F(10, 4), F(10, 5), F(11, 4), F(11, 5), F(11, 7), F(12, 0), F(12, 1), F(12, 2), F(12, 3),
+   F(12, 4), F(12, 5), F(12, 7), F(13, 4), F(13, 5), F(13, 7), F(14, 4), F(14, 5), F(14, 7),
+};
+#undef F
+
+bool
+sim__texel_gfx10_format(unsigned fmt, unsigned *dfmt, unsigned *nfmt)
+{
+   if (fmt == 0 || fmt >= sizeof(gfx10_buf_format))
+      return false;
+   *dfmt = gfx10_buf_format[fmt] >> 3;
+   *nfmt = gfx10_buf_format[fmt] & 7;
+   return true;
+}
+
+/* gfx10 image formats past FORMAT's values: IMG_FORMAT_8_SRGB 128, 8_8_SRGB 129,
+ * 8_8_8_8_SRGB 130, 5_6_5_UNORM 133, 1_5_5_5_UNORM 134 (ROCr's gfx10 image format table). */
+static const uint8_t gfx10_img_format[][3] = {
+   {128, SIM_DFMT_8, SIM_NFMT_SRGB},       {129, SIM_DFMT_8_8, SIM_NFMT_SRGB},
+   {130, SIM_DFMT_8_8_8_8, SIM_NFMT_SRGB}, {133, SIM_DFMT_5_6_5, SIM_NFMT_UNORM},
+   {134, SIM_DFMT_1_5_5_5, SIM_NFMT_UNORM},
+};
+
+bool
+sim__texel_gfx10_img_format(unsigned fmt, unsigned *dfmt, unsigned *nfmt)
+{
+   if (fmt < 128)
+      return sim__texel_gfx10_format(fmt, dfmt, nfmt);
+   for (unsigned i = 0; i < sizeof(gfx10_img_format) / sizeof(gfx10_img_format[0]); i++) {
+      if (gfx10_img_format[i][0] == fmt) {
+         *dfmt = gfx10_img_format[i][1];
+         *nfmt = gfx10_img_format[i][2];
+         return true;
+      }
+   }
+   return false;
+}
+
+unsigned
+sim__texel_gfx10_img_format_of(unsigned dfmt, unsigned nfmt)
+{
+   for (unsigned f = 1; f < sizeof(gfx10_buf_format); f++)
+      if (gfx10_buf_format[f] == (dfmt << 3 | nfmt))
+         return f;
+   for (unsigned i = 0; i < sizeof(gfx10_img_format) / sizeof(gfx10_img_format[0]); i++)
+      if (gfx10_img_format[i][1] == dfmt && gfx10_img_format[i][2] == nfmt)
+         return gfx10_img_format[i][0];
+   return 0;
+}
+
+bool
+sim__texel_vsharp_format(unsigned gfx_major, uint32_t w3, unsigned *dfmt, unsigned *nfmt)
+{
+   if (gfx_major >= 10)
+      return sim__texel_gfx10_format((w3 >> 12) & 0x7F, dfmt, nfmt);
+   *dfmt = (w3 >> 15) & 0xF;
+   *nfmt = (w3 >> 12) & 7;
+   return true;
+}
+
 bool
 sim__texel_format(unsigned dfmt, unsigned nfmt, sim_texel_fmt *f)
 {

@@ -803,13 +803,9 @@ sim__op_v_cvt_pkrtz_f16_f32(sim_wave *w, const sim_inst *in)
 
 /* ---- Legacy multiply-add, cube map ------------------------------------------------------ */
 
-/* D.f = S0.f * S1.f + S2.f with DX9 rules (0.0 * x = +0.0), two roundings. A NaN result
- * comes from S2 alone when the legacy product is +0, so the NaN sources are S0 and S1 only
- * when neither is zero. */
-#define LEGACY_NANFIX(r, a, b, c)                                                           \
-   ((a) == 0.0f || (b) == 0.0f ? sim__nanfix32(r, c, 0.0f, 0.0f) : sim__nanfix32(r, a, b, c))
-SIM_VOP_F32_3_NAN(v_mad_legacy_f32, LEGACY_NANFIX, sim__fmul_legacy(a, b) + c)
-#undef LEGACY_NANFIX
+/* D.f = S0.f * S1.f + S2.f with DX9 rules (0.0 * x = +0.0), two roundings; the NaN rule
+ * of sim__nanfix32_legacy. */
+SIM_VOP_F32_3_NAN(v_mad_legacy_f32, sim__nanfix32_legacy, sim__fmul_legacy(a, b) + c)
 
 /* Cube map major axis: z when |S2| >= |S0| and |S2| >= |S1|, else y when |S1| >= |S0|,
  * else x (NaN comparisons are false). */

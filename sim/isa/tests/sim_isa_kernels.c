@@ -26,7 +26,7 @@ static int g_fail;
 static const char *g_test = "";
 static const char *g_dir, *g_variant;
 static hsa_agent_t g_gpu, g_cpu;
-static hsa_amd_memory_pool_t g_sys, g_karg;
+static hsa_amd_memory_pool_t g_sys, g_karg, g_coarse;
 static hsa_queue_t *g_q;
 static _Atomic int g_qerr;
 static uint64_t g_goff[3];
@@ -86,6 +86,8 @@ find_pool(hsa_amd_memory_pool_t p, void *d)
       g_karg = p;
    else if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED) && !g_sys.handle)
       g_sys = p;
+   else if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) && !g_coarse.handle)
+      g_coarse = p;
    return HSA_STATUS_SUCCESS;
 }
 
@@ -101,6 +103,21 @@ gmem(size_t n)
 {
    void *p;
    HSA(hsa_amd_memory_pool_allocate(g_sys, n ? n : 4, 0, &p));
+   hsa_amd_agents_allow_access(1, &g_gpu, NULL, p);
+   memset(p, 0, n);
+   return p;
+}
+
+/* Zeroed coarse-grained system memory (what the L2 checking mode caches), or gmem's when
+ * the CPU has no coarse-grained pool. The dispatches' system-scope fences make it coherent
+ * with the host at their boundaries. */
+static void *
+cmem(size_t n)
+{
+   if (!g_coarse.handle)
+      return gmem(n);
+   void *p;
+   HSA(hsa_amd_memory_pool_allocate(g_coarse, n ? n : 4, 0, &p));
    hsa_amd_agents_allow_access(1, &g_gpu, NULL, p);
    memset(p, 0, n);
    return p;
@@ -1973,6 +1990,27 @@ t_native(void)
    kclose(&f);
 }
 
+/* Work-items exchange values through coarse-grained global memory across the two waves of
+ * 64-item groups (x04_wg_exchange.cl): each reads its mirror's slot after a work-group
+ * release/acquire. Built for gfx1030 too and run there in the L2 checking mode, where the
+ * waves are on different L0s (CMakeLists.txt: sim_isa_kernels_gfx1030_check). */
+static void
+t_wg_exchange(void)
+{
+   kfile f = kopen("x04_wg_exchange");
+   enum { N = 256 };
+   int32_t *a = cmem(N * 4), *c = cmem(N * 4), *out = cmem(2 * N * 4), want[2 * N];
+   for (int i = 0; i < N; i++) {
+      a[i] = 3 * i + 1;
+      c[i] = 5 * i + 2;
+      want[i] = a[i] + 1000;
+      want[N + i] = c[i] + 2000;
+   }
+   if (!run(kget(&f, "wg_exchange"), 1, G(N), G(64), ARGS(AP(a), AP(c), AP(out))))
+      CHK("out", out, want, 2 * N);
+   kclose(&f);
+}
+
 static const struct test {
    const char *name;
    void (*fn)(void);
@@ -1992,6 +2030,7 @@ static const struct test {
    {"localvec", t_localvec},   {"dconv", t_dconv},          {"sobel", t_sobel},
    {"vec_misc", t_vec_misc},   {"loops", t_loops},          {"wg_ops", t_wg_ops},
    {"async_copy", t_async_copy}, {"wave_progress", t_wave_progress}, {"fpmisc", t_fpmisc}, {"fast_math", t_fast_math},     {"native", t_native},
+   {"wg_exchange", t_wg_exchange},
 };
 
 int

@@ -160,6 +160,8 @@ t_run(sim_wave *w, const char *src)
 
 /* SIM_ISA_BENCH=1: lane-instructions per second of a VALU-heavy loop on one thread. */
 uint16_t t_kcode_extra;
+sim_scratch *t_qscratch;
+uint32_t t_private_size;
 
 sim_fault_kind
 t_dispatch_kd(unsigned agent, const char *src, const uint32_t rsrc[3], const uint16_t wg[3],
@@ -193,7 +195,8 @@ t_dispatch_kd(unsigned agent, const char *src, const uint32_t rsrc[3], const uin
    p->grid_size_z = wg[2];
    p->kernel_object = (uint64_t)(uintptr_t)code;
    p->kernarg_address = kernarg;
-   sim__isa_dispatch_queue(agent, NULL, NULL, p, (uint64_t)(uintptr_t)p, &t_fault);
+   p->private_segment_size = t_private_size;
+   sim__isa_dispatch_queue(agent, t_qscratch, NULL, p, (uint64_t)(uintptr_t)p, &t_fault);
    return t_fault.kind;
 }
 
@@ -277,6 +280,7 @@ main(int argc, char **argv)
    t_nan_tests();
    t_gfx90a_tests();
    t_gfx1030_tests();
+   t_cache_tests();
    if (t_failures) {
       fprintf(stderr, "%d check(s) failed\n", t_failures);
       return 1;

@@ -51,6 +51,10 @@ sim_fault_kind t_dispatch(const char *src, uint32_t groups, uint32_t wgsize, voi
  * s[0:1] = `kernarg` (user SGPRs as rsrc[1] says). Returns the fault kind (t_fault). */
 /* kernel_code_properties bits t_dispatch_kd adds (ENABLE_WAVEFRONT_SIZE32: 1 << 10). */
 extern uint16_t t_kcode_extra;
+/* The queue scratch t_dispatch_kd's dispatches have (NULL: none) and their packets'
+ * private_segment_size. */
+extern sim_scratch *t_qscratch;
+extern uint32_t t_private_size;
 sim_fault_kind t_dispatch_kd(unsigned agent, const char *src, const uint32_t rsrc[3],
                              const uint16_t wg[3], uint32_t groups, void *kernarg);
 
@@ -84,6 +88,7 @@ void t_wavesync_tests(void);
 void t_nan_tests(void);
 void t_gfx90a_tests(void);
 void t_gfx1030_tests(void);
+void t_cache_tests(void);
 
 #define TEST(name) static void name(void)
 #define RUN(name)                                                                           \

@@ -5,6 +5,9 @@
  * v_permlanex16, DPP8 and row_share, s_*_saveexec_b32) and a gfx10 literal in VOP3. A wave32
  * test wave has lanes 32-63 off; results worked by hand in the comments.
  */
+#include <math.h>
+#include <string.h>
+
 #include "sim_isa_test.h"
 
 static sim_wave *
@@ -244,9 +247,260 @@ TEST(gfx10_dispatch_wave32)
    t_kcode_extra = 0;
 }
 
+/* Private memory through ROCr's gfx10 scratch V# (amd_queue_t's, word 3 0x21814fac: FORMAT
+ * 32_UINT, ADD_TID_ENABLE, RESOURCE_LEVEL, OOB_SELECT 2 and INDEX_STRIDE 0, which the CP
+ * fills in from the wave size). Each lane stores 200 + lane at offset 0 and 100 + lane at
+ * offset 4 and reads offset 4 back. Swizzled with index stride 32 (wave32), dword d of
+ * lane l is at slot + d * 128 + l * 4; with 64 (wave64) at slot + d * 256 + l * 4. With
+ * the V#'s stride of 8, lanes l and l + 8 would share a dword. */
+TEST(gfx10_rocr_scratch_swizzle)
+{
+   wave32(); /* llvm-mc for gfx1030 */
+   sim__isa_agent_target_set(4, sim__target(SIM_TARGET_GFX1030));
+   uint32_t *out = t_alloc(64 * 4, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint32_t *mem = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint64_t *ka = t_alloc(8, SIM_ALLOC_READ);
+   *ka = (uint64_t)(uintptr_t)out;
+   uint64_t base = (uint64_t)(uintptr_t)mem;
+   const uint32_t srd[4] = {(uint32_t)base, (uint32_t)(base >> 32) | 1u << 31, 4096,
+                            0x21814fac};
+   sim_scratch qs;
+   sim__scratch_init(&qs);
+   CHECK(sim__scratch_set(&qs, base, 4096, 1024, 1, srd)); /* one slot: the wave's is 0 */
+   /* RSRC1: 16 VGPRs, DX10_CLAMP, IEEE; RSRC2: SCRATCH_EN, 6 user SGPRs (V#, kernarg
+    * pointer): the wave's scratch offset in s6. */
+   const uint32_t rsrc[3] = {1u | 1u << 21 | 1u << 23, 1u | 6u << 1, 0};
+   const char *src = "v_add_nc_u32 v1, 0x64, v0\n"
+                     "v_add_nc_u32 v2, 0xc8, v0\n"
+                     "buffer_store_dword v1, off, s[0:3], s6 offset:4\n"
+                     "buffer_store_dword v2, off, s[0:3], s6\n"
+                     "s_waitcnt_vscnt null, 0\n"
+                     "buffer_load_dword v3, off, s[0:3], s6 offset:4\n"
+                     "s_load_dwordx2 s[8:9], s[4:5], 0\n"
+                     "s_waitcnt vmcnt(0) lgkmcnt(0)\n"
+                     "v_lshlrev_b32 v4, 2, v0\n"
+                     "global_store_dword v4, v3, s[8:9]";
+   t_qscratch = &qs;
+   t_private_size = 8;
+   for (unsigned wave64 = 0; wave64 < 2; wave64++) {
+      unsigned lanes = wave64 ? 64 : 32;
+      const uint16_t wg[3] = {(uint16_t)lanes, 1, 1};
+      memset(mem, 0, 4096);
+      t_kcode_extra = 1u | (wave64 ? 0 : 1u << 10); /* private segment buffer, wave32 */
+      CHECK_EQ(t_dispatch_kd(4, src, rsrc, wg, 1, ka), SIM_FAULT_NONE);
+      for (unsigned l = 0; l < lanes; l++) {
+         CHECK_EQ(out[l], 100 + l);
+         CHECK_EQ(mem[l], 200 + l);
+         CHECK_EQ(mem[lanes + l], 100 + l);
+      }
+   }
+   t_kcode_extra = 0;
+   t_private_size = 0;
+   t_qscratch = NULL;
+   sim__scratch_finish(&qs);
+}
+
+/* A gfx10 V#'s typed format is the one FORMAT field of word 3 (bits 18:12, gfx10's combined
+ * table), not gfx9's DATA_FORMAT/NUM_FORMAT pair. FORMAT 56 is 8_8_8_8_UNORM: bytes
+ * (0xFF, 0, 0x80, 0x33) of element 1 (stride 4, idxen) load as (1, 0, 128/255, 51/255).
+ * FORMAT 22 is 32_FLOAT: buffer_store_format_x stores 2.5 as its bits. (gfx9's reading of
+ * FORMAT 56 is DATA_FORMAT 7, 11_11_10, which the texture model lacks: a fault.) */
+TEST(gfx10_vsharp_format)
+{
+   sim_wave *w = wave32();
+   uint8_t *buf = t_alloc(64, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   const uint8_t texel[4] = {0xFF, 0x00, 0x80, 0x33};
+   memcpy(buf + 4, texel, 4);
+   uint64_t base = (uint64_t)(uintptr_t)buf;
+   uint32_t w3 = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 1u << 24 | 3u << 28; /* XYZW, raw OOB */
+   w->s[8] = (uint32_t)base;
+   w->s[9] = (uint32_t)(base >> 32) | 4u << 16; /* STRIDE 4 */
+   w->s[10] = 16;                               /* NUM_RECORDS: elements */
+   w->s[11] = w3 | 56u << 12;
+   w->s[12] = w->s[8];
+   w->s[13] = w->s[9];
+   w->s[14] = w->s[10];
+   w->s[15] = w3 | 22u << 12;
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = 1;
+      w->v[2][l] = t_u(2.5f);
+      w->v[3][l] = 2 + (l & 1); /* two lanes store the same element: the same value */
+   }
+   SIM_EXEC(w) = 3;
+   CHECK_EQ(t_run(w, "buffer_load_format_xyzw v[4:7], v1, s[8:11], 0 idxen\n"
+                     "buffer_store_format_x v2, v3, s[12:15], 0 idxen"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[4][0], t_u(1.0f));
+   CHECK_EQ(w->v[5][0], t_u(0.0f));
+   CHECK_EQ(w->v[6][1], t_u(128.0f / 255.0f));
+   CHECK_EQ(w->v[7][1], t_u(51.0f / 255.0f));
+   uint32_t f[2];
+   memcpy(f, buf + 8, 8);
+   CHECK_EQ(f[0], t_u(2.5f));
+   CHECK_EQ(f[1], t_u(2.5f));
+}
+
+/* A hand-built gfx10 T# (ROCr's gfx10 layout): 2D, 5 x 3 texels of FORMAT 56
+ * (8_8_8_8_UNORM), WIDTH-1 = 4 split as bits 1:0 in word 1 [31:30] (0) and bits 13:2 in
+ * word 2 (1), HEIGHT-1 = 2 in word 2 [27:14], PITCH-1 = 63 in word 4 (gfx10.3, 2D): texel
+ * (x, y) at base + (y * 64 + x) * 4. Texel (4, 2) holds (0xFF, 0, 0x80, 0x33) -> (1, 0,
+ * 128/255, 51/255); (5, 2) is outside the width: zero memory, alpha 0. As a 2D array (one
+ * layers) the row is the width rounded up to 256 bytes, 64 texels again (no PITCH field),
+ * and BASE_ARRAY is word 4 [28:16]: with BASE_ARRAY 1 and last layer (DEPTH) 1, layer 0 is
+ * slice 1, where texel (2, 1) holds (0, 0xFF, 0, 0xFF). */
+TEST(gfx10_tsharp)
+{
+   sim_wave *w = wave32();
+   uint8_t *img = t_alloc(64 * 4 * 3 * 2 + 256, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint8_t *base = (uint8_t *)(((uintptr_t)img + 255) & ~(uintptr_t)255);
+   const uint8_t texel[4] = {0xFF, 0x00, 0x80, 0x33}, texel1[4] = {0x00, 0xFF, 0x00, 0xFF};
+   memcpy(base + (2 * 64 + 4) * 4, texel, 4);
+   memcpy(base + 64 * 4 * 3 + (1 * 64 + 2) * 4, texel1, 4); /* slice 1, (2, 1) */
+   uint64_t va = (uint64_t)(uintptr_t)base;
+   uint32_t t[8] = {(uint32_t)(va >> 8), (uint32_t)(va >> 40) | 56u << 20 | 0u << 30,
+                    1u | 2u << 14 | 1u << 31, 4u | 5u << 3 | 6u << 6 | 7u << 9 | 9u << 28,
+                    63, 0, 0, 0};
+   memcpy(&w->s[16], t, sizeof(t));
+   t[3] = (t[3] & 0x0FFFFFFF) | 13u << 28; /* 2D array */
+   t[4] = 1u | 1u << 16;                   /* last layer 1, BASE_ARRAY 1 */
+   memcpy(&w->s[24], t, sizeof(t));
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = 4 + l; /* lane 0: x 4, lane 1: x 5 */
+      w->v[2][l] = 2;
+      w->v[8][l] = 2;
+      w->v[9][l] = 1;
+      w->v[10][l] = 0;
+   }
+   SIM_EXEC(w) = 3;
+   CHECK_EQ(t_run(w, "image_load v[4:7], v[1:2], s[16:23] dmask:0xf dim:SQ_RSRC_IMG_2D unorm\n"
+                     "image_load v[12:15], v[8:10], s[24:31] dmask:0xf "
+                     "dim:SQ_RSRC_IMG_2D_ARRAY unorm"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->v[4][0], t_u(1.0f));
+   CHECK_EQ(w->v[5][0], t_u(0.0f));
+   CHECK_EQ(w->v[6][0], t_u(128.0f / 255.0f));
+   CHECK_EQ(w->v[7][0], t_u(51.0f / 255.0f));
+   CHECK_EQ(w->v[4][1], 0u);
+   CHECK_EQ(w->v[7][1], 0u);
+   CHECK_EQ(w->v[12][0], t_u(0.0f));
+   CHECK_EQ(w->v[13][0], t_u(1.0f));
+   CHECK_EQ(w->v[15][0], t_u(1.0f));
+}
+
+/* gfx10's float atomics and csub, one lane per dword (lanes 0-3, returning the old value):
+ *   fmin  MEM (3, -0, qNaN, 1) with DATA (5, +0, 2, sNaN)  -> (3, -0, 2, sNaN quieted)
+ *   fmax  MEM (3, -0, qNaN, 1) with DATA (5, +0, 2, 0.5)   -> (5, +0, 2, 1)
+ *   fcmpswap (src 7, cmp): MEM (-0, qNaN, 1.5, 2) cmp (+0, qNaN, 1.5, 3)
+ *                                                           -> (7, qNaN, 7, 2): float ==
+ *   fcmpswap_x2 (f64): MEM -0.0 cmp +0.0 -> 7.0; fmin_x2: MEM 2.0 DATA -1.0 -> -1.0
+ *   csub  MEM (10, 3, 0, 7) DATA (4, 5, 0, 7)              -> (6, 0, 0, 0)
+ * and buffer_atomic_fmax through a raw V#: MEM 1 DATA 4 -> 4. */
+TEST(gfx10_float_atomics)
+{
+   sim_wave *w = wave32();
+   uint32_t *m = t_alloc(6 * 16 + 32, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   const uint32_t qnan = 0x7FC00000, snan = 0x7F800001, nz = 0x80000000;
+   const uint32_t init[6][4] = {
+      {t_u(3), nz, qnan, t_u(1)},     {t_u(3), nz, qnan, t_u(1)},
+      {nz, qnan, t_u(1.5f), t_u(2)},  {10, 3, 0, 7},
+      {t_u(1), 0, 0, 0},              {0, 0, 0, 0},
+   };
+   memcpy(m, init, sizeof(init));
+   double *d = (double *)(void *)&m[24];
+   d[0] = -0.0;
+   d[1] = 2.0;
+   uint64_t base = (uint64_t)(uintptr_t)m;
+   w->s[0] = (uint32_t)base;
+   w->s[1] = (uint32_t)(base >> 32);
+   w->s[4] = (uint32_t)base + 64; /* the V#: raw, the fifth row */
+   w->s[5] = (uint32_t)((base + 64) >> 32);
+   w->s[6] = 16;
+   w->s[7] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 22u << 12 | 1u << 24 | 3u << 28;
+   const uint32_t mind[4] = {t_u(5), 0, t_u(2), snan}, maxd[4] = {t_u(5), 0, t_u(2), t_u(0.5f)};
+   const uint32_t cmpv[4] = {0, qnan, t_u(1.5f), t_u(3)}, subd[4] = {4, 5, 0, 7};
+   for (unsigned l = 0; l < 4; l++) {
+      w->v[1][l] = l * 4;
+      w->v[2][l] = mind[l];
+      w->v[3][l] = maxd[l];
+      w->v[4][l] = t_u(7);
+      w->v[5][l] = cmpv[l];
+      w->v[6][l] = subd[l];
+   }
+   /* f64: v[20:21] = 7.0, v[22:23] = +0.0 (fcmpswap_x2); v[24:25] = -1.0 (fmin_x2). */
+   w->v[20][0] = 0;
+   w->v[21][0] = 0x401C0000;
+   w->v[22][0] = w->v[23][0] = 0;
+   w->v[24][0] = 0;
+   w->v[25][0] = 0xBFF00000;
+   w->v[26][0] = 0;
+   w->v[27][0] = 4;
+   SIM_EXEC(w) = 0xF;
+   CHECK_EQ(t_run(w, "global_atomic_fmin v10, v1, v2, s[0:1] glc\n"
+                     "global_atomic_fmax v11, v1, v3, s[0:1] offset:16 glc\n"
+                     "global_atomic_fcmpswap v12, v1, v[4:5], s[0:1] offset:32 glc\n"
+                     "global_atomic_csub v13, v1, v6, s[0:1] offset:48 glc\n"
+                     "s_mov_b32 exec_lo, 1\n"
+                     "global_atomic_fcmpswap_x2 v[14:15], v26, v[20:23], s[0:1] offset:96 glc\n"
+                     "global_atomic_fmin_x2 v[16:17], v26, v[24:25], s[0:1] offset:104 glc\n"
+                     "v_mov_b32 v18, 4.0\n"
+                     "buffer_atomic_fmax v18, off, s[4:7], 0 glc"),
+            SIM_FAULT_NONE);
+   const uint32_t want[4][4] = {
+      {t_u(3), nz, t_u(2), snan | 0x400000},
+      {t_u(5), 0, t_u(2), t_u(1)},
+      {t_u(7), qnan, t_u(7), t_u(2)},
+      {6, 0, 0, 0},
+   };
+   for (unsigned r = 0; r < 4; r++)
+      for (unsigned l = 0; l < 4; l++)
+         CHECK_EQ(m[r * 4 + l], want[r][l]);
+   for (unsigned l = 0; l < 4; l++) {
+      CHECK_EQ(w->v[10][l], init[0][l]);
+      CHECK_EQ(w->v[13][l], init[3][l]);
+   }
+   CHECK_EQ(w->v[12][1], qnan);
+   CHECK(d[0] == 7.0);
+   CHECK(d[1] == -1.0);
+   CHECK_EQ(w->v[15][0], 0x80000000u); /* the old -0.0 */
+   CHECK_EQ(m[16], t_u(4));
+   CHECK_EQ(w->v[18][0], t_u(1));
+}
+
+/* v_fma_legacy_f32 (fused, DX9 zero rule) and v_fmac_legacy_f32 (S2 = D), lanes 0-3:
+ *   (0, inf, 5) -> 5;  (0, NaN, -0) -> +0 (the product is +0);  (2, 3, 1) -> 7;
+ *   (1 + 2^-23, 1 - 2^-23, -1) -> -2^-46 (one rounding: the unfused result is 0). */
+TEST(gfx10_fma_legacy)
+{
+   sim_wave *w = wave32();
+   const float one_p = 1.0f + 0x1p-23f, one_m = 1.0f - 0x1p-23f;
+   const uint32_t a[4] = {0, 0, t_u(2), t_u(one_p)};
+   const uint32_t b[4] = {t_u(INFINITY), 0x7FC00000, t_u(3), t_u(one_m)};
+   const uint32_t c[4] = {t_u(5), 0x80000000, t_u(1), t_u(-1)};
+   for (unsigned l = 0; l < 4; l++) {
+      w->v[0][l] = a[l];
+      w->v[1][l] = b[l];
+      w->v[2][l] = c[l];
+      w->v[4][l] = c[l];
+   }
+   SIM_EXEC(w) = 0xF;
+   CHECK_EQ(t_run(w, "v_fma_legacy_f32 v3, v0, v1, v2\n"
+                     "v_fmac_legacy_f32 v4, v0, v1"),
+            SIM_FAULT_NONE);
+   const uint32_t want[4] = {t_u(5), 0, t_u(7), t_u(-0x1p-46f)};
+   for (unsigned l = 0; l < 4; l++) {
+      CHECK_EQ(w->v[3][l], want[l]);
+      CHECK_EQ(w->v[4][l], want[l]);
+   }
+}
+
 void
 t_gfx1030_tests(void)
 {
+   RUN(gfx10_fma_legacy);
+   RUN(gfx10_float_atomics);
+   RUN(gfx10_tsharp);
+   RUN(gfx10_vsharp_format);
+   RUN(gfx10_rocr_scratch_swizzle);
    RUN(gfx10_dispatch_wave32);
    RUN(gfx10_movrel_flat_scratch);
    RUN(w32_compare_masks);

@@ -31,7 +31,7 @@ set_tsharp(sim_wave *w, unsigned n, tdesc d)
    t[2] = (d.width - 1) | (d.height ? d.height - 1 : 0) << 14;
    t[3] = (d.sel ? d.sel : SEL_XYZW) | d.last_level << 16 | d.sw_mode << 20 | d.type << 28;
    t[4] = d.depth | ((d.pitch ? d.pitch : d.width) - 1) << 13;
-   t[5] = d.base_array;
+   t[5] = d.base_array | d.last_level << 28; /* MAX_MIP: the chain is the view's */
    t[6] = t[7] = 0;
 }
 

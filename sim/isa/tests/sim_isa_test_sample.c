@@ -36,7 +36,7 @@ put_t(sim_wave *w, unsigned n, img_desc d)
    t[3] = (4 | 5 << 3 | 6 << 6 | 7 << 9) | d.base_level << 12 | d.last_level << 16 |
           d.type << 28;
    t[4] = d.depth | ((d.pitch ? d.pitch : d.width) - 1) << 13;
-   t[5] = d.base_array;
+   t[5] = d.base_array | d.last_level << 28; /* MAX_MIP: the chain is the view's */
    t[6] = t[7] = 0;
 }
 
