@@ -134,6 +134,16 @@ symbols_sound(const unsigned char *b, const Elf64_Ehdr *eh, const Elf64_Shdr *sy
       memcpy(&sym, b + symtab->sh_offset + off, sizeof(sym));
       if (sym.st_name >= str.sh_size)
          return false;
+      /* A symbol of a loaded section lies inside it: ROCr 5.2.3's loader asserts (aborts
+       * the process) on an address outside every segment (Segment::Offset); found by
+       * comp_api_program's one-byte corruptions on gfx1030. */
+      if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= eh->e_shnum)
+         continue;
+      Elf64_Shdr sec;
+      memcpy(&sec, b + eh->e_shoff + (size_t)sym.st_shndx * sizeof(Elf64_Shdr), sizeof(sec));
+      if ((sec.sh_flags & SHF_ALLOC) &&
+          (sym.st_value < sec.sh_addr || sym.st_value - sec.sh_addr > sec.sh_size))
+         return false;
    }
    return true;
 }

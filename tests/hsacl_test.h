@@ -124,6 +124,16 @@ test_sim_target(char *out, size_t size)
    snprintf(out, size, "%.*s", (int)n, l);
 }
 
+/* The wave size, and so the sub-group size, of OpenCL kernels on that GPU: 32 on gfx10 and
+ * later (RDNA; the driver compiles for wave32 there, as AMD's does), 64 on GCN and CDNA. */
+static inline unsigned
+test_sim_wave_size(void)
+{
+   char t[32];
+   test_sim_target(t, sizeof(t));
+   return !strncmp(t, "gfx1", 4) && strlen(t) >= 7 ? 32 : 64;
+}
+
 static inline int
 test_main_end(void)
 {

@@ -377,7 +377,8 @@ test_dots(cl_program p, const char *options)
 }
 
 /* ---- sub-group rotate -----------------------------------------------------------------
- * Work-groups of 100 work-items: one full sub-group of 64 and a partial one of 36. Each
+ * Work-groups of 100 work-items: full sub-groups of the wave size (64: one; 32 on gfx10 and
+ * later: three) and a partial one (36, or 4). Each
  * work-item writes rotate by delta[k] and clustered rotate (cluster 4, 8, 16, 32) of its
  * global id, for int and double; the model rotates within the actual sub-group. */
 
@@ -402,8 +403,9 @@ test_rotate(cl_program p, const char *options)
       clEnqueueReadBuffer(queue, db, CL_TRUE, 0, sizeof(d), d, 0, NULL, NULL);
       unsigned bad = 0;
       for (int i = 0; i < G; i++) {
-         int wg = i / WG, lid = i % WG, sg = lid / 64, sgl = lid % 64;
-         int size = sg == 0 ? 64 : WG - 64, base = wg * WG + sg * 64;
+         int w = (int)test_sim_wave_size();
+         int wg = i / WG, lid = i % WG, sg = lid / w, sgl = lid % w;
+         int size = WG - sg * w < w ? WG - sg * w : w, base = wg * WG + sg * w;
          int want[6];
          static const int cs[4] = { 4, 8, 16, 32 };
          want[0] = base + (((sgl + delta) % size) + size) % size;
@@ -415,7 +417,8 @@ test_rotate(cl_program p, const char *options)
          int dw = base + (((sgl - delta) % size) + size) % size;
          for (int c = 0; c < 6; c++) {
             /* A cluster cut short by the partial sub-group's end (lanes 32-35 of 36 in
-             * clusters of 8, 16 and 32): the lanes it reads do not exist, undefined. */
+             * clusters of 8, 16 and 32; lanes 0-3 of 4 in those of 8 and up): the lanes it
+             * reads do not exist, undefined. */
             int cl = c >= 1 && c <= 4 ? cs[c - 1] : 0;
             if (cl && (sgl & ~(cl - 1)) + cl > size)
                continue;

@@ -238,7 +238,7 @@ test_work_group_info(cl_program p)
    CHECK(cwg[0] == 0 && cwg[1] == 0 && cwg[2] == 0);
    clGetKernelWorkGroupInfo(plain, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
                             sizeof(mult), &mult, NULL);
-   CHECK_EQ_INT(mult, 64); /* gfx906: wave64 */
+   CHECK_EQ_INT(mult, test_sim_wave_size()); /* the wave size */
    clGetKernelWorkGroupInfo(plain, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(local), &local,
                             NULL);
    CHECK_EQ_INT(local, 0); /* __local argument not set yet */
@@ -283,7 +283,7 @@ test_work_group_info(cl_program p)
       CHECK_EQ_INT(sg, CL_INVALID_OPERATION);
    } else {
       CHECK_EQ_INT(sg, CL_SUCCESS);
-      CHECK_EQ_INT(out, 64);
+      CHECK_EQ_INT(out, test_sim_wave_size()); /* a group of 64: one full sub-group */
    }
    CHECK_EQ_INT(clGetKernelSubGroupInfo(NULL, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
                                         sizeof(local_size), local_size, sizeof(out), &out, NULL),

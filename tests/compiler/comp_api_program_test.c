@@ -264,6 +264,50 @@ guarded_copy(const unsigned char *bin, size_t size, void **map, size_t *map_size
 }
 
 /*
+ * A symbol of a loaded section whose value lies outside it (one byte of a gfx1030 binary's
+ * .symtab flipped by the corruption sweep below): ROCr 5.2.3's loader asserted and aborted
+ * the process (Segment::Offset). Every such binary is CL_INVALID_BINARY, on either runtime.
+ */
+static void
+test_symbol_outside_section(const unsigned char *bin, size_t size)
+{
+   Elf64_Ehdr eh;
+   memcpy(&eh, bin, sizeof(eh));
+   unsigned char *bad = malloc(size);
+   int tried = 0;
+   for (unsigned i = 0; i < eh.e_shnum; i++) {
+      Elf64_Shdr sh;
+      memcpy(&sh, bin + eh.e_shoff + i * sizeof(sh), sizeof(sh));
+      if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
+         continue;
+      for (uint64_t off = 0; off < sh.sh_size; off += sizeof(Elf64_Sym)) {
+         Elf64_Sym sym;
+         memcpy(&sym, bin + sh.sh_offset + off, sizeof(sym));
+         if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= eh.e_shnum)
+            continue;
+         Elf64_Shdr sec;
+         memcpy(&sec, bin + eh.e_shoff + sym.st_shndx * sizeof(sec), sizeof(sec));
+         if (!(sec.sh_flags & SHF_ALLOC))
+            continue;
+         memcpy(bad, bin, size);
+         sym.st_value ^= 0xffull << 32;
+         memcpy(bad + sh.sh_offset + off, &sym, sizeof(sym));
+         const unsigned char *bins[1] = { bad };
+         cl_int status = 0, err = 0;
+         cl_program r = clCreateProgramWithBinary(context, 1, &device, &size, bins, &status,
+                                                  &err);
+         CHECK(r == NULL);
+         CHECK_EQ_INT(err, CL_INVALID_BINARY);
+         if (r)
+            clReleaseProgram(r);
+         tried++;
+      }
+   }
+   CHECK(tried > 0);
+   free(bad);
+}
+
+/*
  * Issue #17, bug 2: a PT_NOTE p_offset (or, with no PT_NOTE, an SHT_NOTE sh_offset) near
  * 2^64 passed LLVM's `offset + size > buffer size` test and findNote read outside the
  * application's buffer (heap-buffer-overflow under ASan; here a fault on the guard page).
@@ -753,6 +797,7 @@ test_binaries(void)
       }
    }
    free(bad);
+   test_symbol_outside_section(bin, size);
    test_absurd_offsets(bin, size);
    free(bin);
    clReleaseProgram(p);

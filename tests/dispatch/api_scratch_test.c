@@ -32,10 +32,10 @@ static const char *source =
 
 static const char *too_big =
    "kernel void huge(global uint *out, global const uint *idx, uint n) {\n"
-   "   uint t[40000];\n"
+   "   uint t[80000];\n"
    "   uint g = get_global_id(0);\n"
-   "   for (uint i = 0; i < 40000; i++) t[i] = g + i;\n"
-   "   out[g] = t[idx[g % n] % 40000];\n"
+   "   for (uint i = 0; i < 80000; i++) t[i] = g + i;\n"
+   "   out[g] = t[idx[g % n] % 80000];\n"
    "}\n";
 
 #define N 2048

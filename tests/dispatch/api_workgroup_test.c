@@ -465,7 +465,8 @@ test_kernel_queries(cl_program p)
    CHECK_EQ_INT(wg_info_size(red, CL_KERNEL_WORK_GROUP_SIZE), 1024);
    CHECK_EQ_INT(wg_info_size(r1024, CL_KERNEL_WORK_GROUP_SIZE), 1024);
    CHECK_EQ_INT(wg_info_size(r32, CL_KERNEL_WORK_GROUP_SIZE), 1024);
-   CHECK_EQ_INT(wg_info_size(red, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE), 64);
+   CHECK_EQ_INT(wg_info_size(red, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE),
+                test_sim_wave_size());
    size_t cwg[3];
    CHECK_EQ_INT(clGetKernelWorkGroupInfo(red, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
                                          sizeof(cwg), cwg, NULL), CL_SUCCESS);
@@ -474,17 +475,18 @@ test_kernel_queries(cl_program p)
                                          sizeof(cwg), cwg, NULL), CL_SUCCESS);
    CHECK(cwg[0] == 32 && cwg[1] == 32 && cwg[2] == 1);
 
-   /* Sub-groups (wavefronts of 64) agree: 16 in a group of 1024. */
+   /* Sub-groups (wavefronts) agree: 16 of 64 in a group of 1024, 32 of 32 on gfx10+. */
    if (test_device_lists(device, CL_DEVICE_EXTENSIONS, "cl_khr_subgroups")) {
-      size_t v = 0, count = 16, local[3] = { 0 }, l1024 = 1024;
+      size_t waves = 1024 / test_sim_wave_size();
+      size_t v = 0, count = waves, local[3] = { 0 }, l1024 = 1024;
       CHECK_EQ_INT(clGetKernelSubGroupInfo(red, device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
                                            sizeof(v), &v, NULL), CL_SUCCESS);
-      CHECK_EQ_INT(v, 16);
+      CHECK_EQ_INT(v, waves);
       CHECK_EQ_INT(clGetKernelSubGroupInfo(red, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
                                            sizeof(count), &count, sizeof(local), local, NULL),
                    CL_SUCCESS);
       CHECK(local[0] == 1024 && local[1] == 1 && local[2] == 1);
-      count = 17;
+      count = waves + 1;
       CHECK_EQ_INT(clGetKernelSubGroupInfo(red, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
                                            sizeof(count), &count, sizeof(local), local, NULL),
                    CL_SUCCESS);
@@ -492,10 +494,10 @@ test_kernel_queries(cl_program p)
       CHECK_EQ_INT(clGetKernelSubGroupInfo(red, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
                                            sizeof(l1024), &l1024, sizeof(v), &v, NULL),
                    CL_SUCCESS);
-      CHECK_EQ_INT(v, 16);
+      CHECK_EQ_INT(v, waves);
       CHECK_EQ_INT(clGetKernelSubGroupInfo(r32, device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
                                            sizeof(v), &v, NULL), CL_SUCCESS);
-      CHECK_EQ_INT(v, 16);
+      CHECK_EQ_INT(v, waves);
    }
 
    /* The suggested local size stays at the common case (<= 256). */
@@ -762,7 +764,7 @@ test_variant_failure(void)
       size_t v = 0;
       CHECK_EQ_INT(clGetKernelSubGroupInfo(red, device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
                                            sizeof(v), &v, NULL), CL_SUCCESS);
-      CHECK_EQ_INT(v, 4);
+      CHECK_EQ_INT(v, 256 / test_sim_wave_size());
    }
    clReleaseMemObject(b);
    run_reduce(red, 256);

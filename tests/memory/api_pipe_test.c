@@ -924,11 +924,11 @@ main(int argc, char **argv)
          for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
             test_by_value(prog, &kinds[k], kinds[k].size == MAX_PACKET ? 40 : 300, k % 2 ? 64 : 0);
          /* Reservations: per work-item of 3 packets, work-groups of 64 and of 100 (two
-          * sub-groups, the second partial), sub-groups. */
+          * sub-groups of 64, the second partial), sub-groups (of the wave size). */
          test_reservations(prog, "rsv", 256, 64, 1, 3, 500);
          test_reservations(prog, "wg", 512, 64, 64, 1, 300);
          test_reservations(prog, "wg", 400, 100, 100, 1, 250);
-         test_reservations(prog, "sg", 512, 128, 64, 1, 200);
+         test_reservations(prog, "sg", 512, 128, test_sim_wave_size(), 1, 200);
          test_two_queues(prog);
          clReleaseProgram(prog);
       }

@@ -135,12 +135,12 @@ test_device_info(void)
    clGetDeviceInfo(device, CL_DRIVER_VERSION, sizeof(drv), drv, NULL);
    snprintf(want, sizeof(want), "(HSA runtime: software %s agent)", target);
    CHECK(strstr(drv, want) != NULL || strstr(drv, "(HSA runtime: ROCr)") != NULL);
-   cl_uint u = 0, cus = !strcmp(name, "gfx90a") ? 104 : 60;
+   cl_uint u = 0, cus = !strcmp(name, "gfx90a") ? 104 : !strcmp(name, "gfx1030") ? 72 : 60;
    clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(u), &u, NULL);
    CHECK_EQ_INT(u, cus);
    size_t s = 0;
    clGetDeviceInfo(device, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof(s), &s, NULL);
-   CHECK_EQ_INT(s, 64);
+   CHECK_EQ_INT(s, test_sim_wave_size()); /* the wave size kernels are compiled for */
    clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(s), &s, NULL);
    CHECK_EQ_INT(s, 1024); /* the hardware's (larger launches run the wide variant) */
    size_t items[3] = { 0, 0, 0 };

@@ -876,7 +876,7 @@ check_programs_20(void)
       CHECK_EQ_INT(sg_info(inc, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR,
                            sizeof(local), &local, sizeof(sg_size), &sg_size, NULL),
                    CL_SUCCESS);
-   CHECK_EQ_INT(sg_size, 64);
+   CHECK_EQ_INT(sg_size, test_sim_wave_size());
    if (svm && inc) {
       CHECK_EQ_INT(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_WRITE, svm, 256 * sizeof(cl_int), 0,
                                    NULL, NULL),
@@ -891,7 +891,7 @@ check_programs_20(void)
       clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, svm, 256 * sizeof(cl_int), 0, NULL, NULL);
       ok = 1;
       for (int i = 0; i < 256; i++)
-         ok &= svm[i] == i + 64;
+         ok &= svm[i] == i + (int)test_sim_wave_size();
       CHECK(ok);
       clEnqueueSVMUnmap(queue, svm, 0, NULL, NULL);
       clFinish(queue);

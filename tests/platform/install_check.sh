@@ -38,7 +38,7 @@ check_run() {
       grep -q "calling init: $libdir/hsacl-kfd/libhsakmt.so.1\$" "$err" ||
          bad "$label: the installed software KFD ($libdir/hsacl-kfd) not loaded"
    else
-      grep -q 'driver hsacl .*(HSA runtime: software gfx906 agent)' <<<"$out" ||
+      grep -q "driver hsacl .*(HSA runtime: software gfx[0-9a-f]* agent)" <<<"$out" ||
          bad "$label: the driver is not on the software runtime"
       grep -q "calling init: $libdir/libhsacl-sim.so\$" "$err" ||
          bad "$label: $libdir/libhsacl-sim.so not loaded"
