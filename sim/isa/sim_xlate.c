@@ -17,7 +17,7 @@
  * only when MODE keeps denormals (checked when a block is entered), the interpreter's NaN
  * rule spelled out in IR.
  *
- * HSACL_SIM_XLATE=0 (default) interprets; 1 translates hot blocks on a compile worker
+ * HSACL_SIM_XLATE=0 interprets; 1 (default) translates hot blocks on a compile worker
  * thread while the waves interpret on (xl_worker); check translates every block on its
  * first run, on the wave's thread, and runs it against the interpreter (xl_check_*).
  * HSACL_SIM_XLATE_HOT=n: runs of a PC before its block is compiled (50; 1 when checking).
@@ -123,10 +123,12 @@ xl_report_runs(void)
 static void
 xl_setup(void)
 {
+   /* On unless HSACL_SIM_XLATE=0: the whole test suite passes translated, and a block
+    * compiles on the worker, so no dispatch waits for LLVM (docs/sim.md "Speed"). */
    const char *e = getenv("HSACL_SIM_XLATE");
-   int mode = 0;
-   if (e && !strcmp(e, "1"))
-      mode = 1;
+   int mode = 1;
+   if (e && !strcmp(e, "0"))
+      mode = 0;
    else if (e && !strcmp(e, "check"))
       mode = 2;
    const char *h = getenv("HSACL_SIM_XLATE_HOT");
