@@ -66,11 +66,13 @@ sim__wave_run(sim_wave *w)
    sim__xlate_init();
    const bool xlate = sim__xlate_mode != 0;
    uint64_t pc = w->pc;
+   bool leader = true;
    for (;;) {
       const sim_inst *in = sim__fetch_fast(w, pc);
       if (SIM_UNLIKELY(!in))
          return;
-      if (xlate && sim__xlate_run(w, pc)) {
+      if (xlate && sim__xlate_run(w, pc, leader)) {
+         leader = true;
          if (SIM_UNLIKELY(w->status != SIM_WAVE_RUNNING || w->doorbell_va)) {
             if (w->doorbell_va)
                doorbell_written(w);
@@ -83,6 +85,8 @@ sim__wave_run(sim_wave *w)
       w->inst_pc = pc;
       w->pc = pc + in->size;
       in->fn(w, in);
+      if (xlate)
+         leader = sim__xlate_class(in) == SIM_XL_END;
       if (SIM_UNLIKELY(w->status != SIM_WAVE_RUNNING || w->doorbell_va)) {
          if (w->doorbell_va)
             doorbell_written(w);

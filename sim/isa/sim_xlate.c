@@ -17,9 +17,12 @@
  * only when MODE keeps denormals (checked when a block is entered), the interpreter's NaN
  * rule spelled out in IR.
  *
- * HSACL_SIM_XLATE=0 (default) interprets; 1 translates hot blocks; check translates every
- * block on its first run and runs it against the interpreter (xl_check_*).
+ * HSACL_SIM_XLATE=0 interprets; 1 (default) translates hot blocks on a compile worker
+ * thread while the waves interpret on (xl_worker); check translates every block on its
+ * first run, on the wave's thread, and runs it against the interpreter (xl_check_*).
  * HSACL_SIM_XLATE_HOT=n: runs of a PC before its block is compiled (50; 1 when checking).
+ * HSACL_SIM_XLATE_STALL_MS=n: the worker waits n ms before each compile (tests: a slow
+ * compile must not hold up a dispatch, nor a program's free or the process's exit).
  * HSACL_SIM_XLATE_VERBOSE: one line a compiled block (size, compile time), and the
  * instructions it calls the interpreter for. HSACL_SIM_XLATE_DUMP=<dir>: each block's IR.
  */
@@ -39,7 +42,7 @@ int sim__xlate_mode = -1;
 
 /* Block entries per dword of the program. `fn` is published with a release store. */
 typedef void (*xl_fn)(sim_wave *w, uint32_t (*v)[64]);
-enum { XL_ENT_COLD = 0, XL_ENT_DONE = 1, XL_ENT_NEVER = 2 };
+enum { XL_ENT_COLD = 0, XL_ENT_DONE = 1, XL_ENT_NEVER = 2, XL_ENT_QUEUED = 3 };
 typedef struct xl_ent {
    xl_fn fn;
    uint32_t hits;  /* relaxed atomics: an estimate is enough */
@@ -57,7 +60,7 @@ struct sim_xlate_prog {
 /* ---- Process-wide JIT --------------------------------------------------------------- */
 
 static pthread_once_t xl_once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t xl_lock = PTHREAD_MUTEX_INITIALIZER; /* compiles, one at a time */
+static pthread_mutex_t xl_lock = PTHREAD_MUTEX_INITIALIZER; /* the JIT: compiles, removals */
 static LLVMOrcLLJITRef xl_jit;
 static LLVMTargetMachineRef xl_tm;
 static uint32_t xl_hot = 50;
@@ -65,6 +68,34 @@ static unsigned long xl_serial;
 static uint64_t xl_compile_ns;            /* under xl_lock */
 static _Atomic uint64_t xl_compiled;
 static _Atomic uint64_t xl_checked; /* blocks compared in the checking mode */
+static uint32_t xl_stall_ms;        /* HSACL_SIM_XLATE_STALL_MS (tests) */
+
+#define XL_MAX_INSTS 64
+
+/* A hot block waiting for the compile worker. The instructions are pointers into the
+ * program's decoded slots (stable until the program is freed, which first takes the
+ * program's jobs out of the queue: sim__xlate_program_free). */
+typedef struct xl_job {
+   struct xl_job *next;
+   sim_program *p;
+   uint64_t pc;
+   xl_ent *e;
+   unsigned n;
+   const sim_inst *insts[XL_MAX_INSTS];
+} xl_job;
+
+/* The compile worker: one thread, started with the first hot block, compiles blocks in
+ * the order they became hot while waves go on interpreting; a block runs translated from
+ * the first time a wave finds its entry published (release store of `state`). */
+static struct {
+   pthread_mutex_t lock;
+   pthread_cond_t cond; /* a job queued, stop, the current job finished or cancelled */
+   xl_job *head, *tail;
+   xl_job *cur;         /* taken by the worker */
+   bool cur_cancelled;  /* its program is being freed: publish nothing */
+   bool started, stop;
+   pthread_t thread;
+} xl_q = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
 
 /* The checking mode says at exit how many block runs it compared, so that a test over it
  * can tell "nothing differed" from "nothing was translated" (tests/CMakeLists.txt). */
@@ -76,13 +107,28 @@ xl_report(void)
            (unsigned long long)atomic_load(&xl_compiled));
 }
 
+/* HSACL_SIM_XLATE=1 with HSACL_SIM_XLATE_VERBOSE counts block runs (a test tells a worker
+ * that compiled and published from one that never did). */
+static bool xl_verbose;
+static _Atomic uint64_t xl_runs;
+
+static void
+xl_report_runs(void)
+{
+   fprintf(stderr, "hsacl-sim: xlate: %llu blocks compiled, %llu block runs\n",
+           (unsigned long long)atomic_load(&xl_compiled),
+           (unsigned long long)atomic_load(&xl_runs));
+}
+
 static void
 xl_setup(void)
 {
+   /* On unless HSACL_SIM_XLATE=0: the whole test suite passes translated, and a block
+    * compiles on the worker, so no dispatch waits for LLVM (docs/sim.md "Speed"). */
    const char *e = getenv("HSACL_SIM_XLATE");
-   int mode = 0;
-   if (e && !strcmp(e, "1"))
-      mode = 1;
+   int mode = 1;
+   if (e && !strcmp(e, "0"))
+      mode = 0;
    else if (e && !strcmp(e, "check"))
       mode = 2;
    const char *h = getenv("HSACL_SIM_XLATE_HOT");
@@ -90,6 +136,9 @@ xl_setup(void)
       xl_hot = (uint32_t)strtoul(h, NULL, 10);
    else if (mode == 2)
       xl_hot = 1;
+   const char *st = getenv("HSACL_SIM_XLATE_STALL_MS");
+   if (st && *st)
+      xl_stall_ms = (uint32_t)strtoul(st, NULL, 10);
    if (mode) {
       LLVMInitializeNativeTarget();
       LLVMInitializeNativeAsmPrinter();
@@ -100,11 +149,23 @@ xl_setup(void)
        * selection dominates); the speed of the code at each level is not measured yet. */
       LLVMCodeGenOptLevel lvl = LLVMCodeGenLevelLess;
       char *triple = LLVMGetDefaultTargetTriple();
-      char *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
+      char *cpu = LLVMGetHostCPUName(), *host_feat = LLVMGetHostCPUFeatures();
+      /* The host's features, plus HSACL_SIM_XLATE_MATTR (LLVM's -mattr syntax, e.g.
+       * "-avx512f") to try others. AVX-512 holds a 64-lane row in 4 registers (AVX2 in 8):
+       * without it the bench kernels' code was 1.3-2.3x slower and their blocks compiled
+       * slower too (docs/sim.md "Speed"). */
+      const char *mattr = getenv("HSACL_SIM_XLATE_MATTR");
+      if (!mattr)
+         mattr = "";
+      size_t flen = strlen(host_feat) + strlen(mattr) + 2;
+      char *feat = malloc(flen);
+      if (feat)
+         snprintf(feat, flen, "%s%s%s", host_feat, *host_feat && *mattr ? "," : "", mattr);
+      LLVMDisposeMessage(host_feat);
       LLVMTargetRef target = NULL;
       char *msg = NULL;
       LLVMTargetMachineRef jit_tm = NULL;
-      if (!LLVMGetTargetFromTriple(triple, &target, &msg)) {
+      if (feat && !LLVMGetTargetFromTriple(triple, &target, &msg)) {
          xl_tm = LLVMCreateTargetMachine(target, triple, cpu, feat, lvl, LLVMRelocDefault,
                                          LLVMCodeModelJITDefault);
          jit_tm = LLVMCreateTargetMachine(target, triple, cpu, feat, lvl, LLVMRelocDefault,
@@ -119,7 +180,7 @@ xl_setup(void)
       }
       LLVMDisposeMessage(triple);
       LLVMDisposeMessage(cpu);
-      LLVMDisposeMessage(feat);
+      free(feat);
       if (msg)
          fprintf(stderr, "hsacl-sim: translator disabled: %s\n", msg);
       LLVMDisposeMessage(msg);
@@ -132,8 +193,11 @@ xl_setup(void)
          mode = 0;
       }
    }
+   xl_verbose = getenv("HSACL_SIM_XLATE_VERBOSE") != NULL;
    if (mode == 2)
       atexit(xl_report);
+   else if (mode == 1 && xl_verbose)
+      atexit(xl_report_runs);
    __atomic_store_n(&sim__xlate_mode, mode, __ATOMIC_RELEASE);
 }
 
@@ -143,12 +207,41 @@ sim__xlate_init(void)
    pthread_once(&xl_once, xl_setup);
 }
 
+/* The program's queued blocks leave the queue; a block of it the worker has taken is
+ * cancelled (a stalled one at once, one in LLVM when it is done: a compile is not
+ * interruptible), so that no job outlives the slots and entries it points into. */
+static void
+xl_q_drop(sim_program *p)
+{
+   pthread_mutex_lock(&xl_q.lock);
+   xl_job **pp = &xl_q.head, *last = NULL;
+   while (*pp) {
+      xl_job *j = *pp;
+      if (j->p == p) {
+         *pp = j->next;
+         free(j);
+      } else {
+         last = j;
+         pp = &j->next;
+      }
+   }
+   xl_q.tail = last;
+   if (xl_q.cur && xl_q.cur->p == p) {
+      xl_q.cur_cancelled = true;
+      pthread_cond_broadcast(&xl_q.cond);
+      while (xl_q.cur && xl_q.cur->p == p)
+         pthread_cond_wait(&xl_q.cond, &xl_q.lock);
+   }
+   pthread_mutex_unlock(&xl_q.lock);
+}
+
 void
 sim__xlate_program_free(sim_program *p)
 {
    struct sim_xlate_prog *x = p->xlate;
    if (!x)
       return;
+   xl_q_drop(p);
    if (x->rt) {
       pthread_mutex_lock(&xl_lock);
       LLVMErrorRef err = LLVMOrcResourceTrackerRemove(x->rt);
@@ -1078,15 +1171,11 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
 
 /* ---- Compiling -------------------------------------------------------------------------- */
 
-#define XL_MAX_INSTS 64
-
+/* Compiles the block `insts[0..n)` at `pc` of `p` under xl_lock; fills the entry's entry
+ * conditions (published with its state by the caller). */
 static xl_fn
-xl_compile(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e)
+xl_compile(sim_program *p, uint64_t pc, xl_ent *e, const sim_inst *const *insts, unsigned n)
 {
-   static const sim_inst *insts[XL_MAX_INSTS];
-   unsigned n = sim__xlate_form(w, p, pc, insts, XL_MAX_INSTS);
-   if (n == 0)
-      return NULL;
    struct timespec t0, t1;
    clock_gettime(CLOCK_MONOTONIC, &t0);
    char name[32];
@@ -1099,7 +1188,7 @@ xl_compile(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e)
    LLVMSetTarget(x.M, LLVMOrcLLJITGetTripleString(xl_jit));
    LLVMSetDataLayout(x.M, LLVMOrcLLJITGetDataLayoutStr(xl_jit));
    x.B = LLVMCreateBuilderInContext(x.C);
-   bool any = xl_emit(&x, name, insts, n, pc);
+   bool any = xl_emit(&x, name, (const sim_inst **)insts, n, pc);
    LLVMDisposeBuilder(x.B);
    xl_fn fn = NULL;
    if (any) {
@@ -1160,9 +1249,178 @@ xl_compile(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e)
    return fn;
 }
 
+/* ---- The compile worker --------------------------------------------------------------- */
+
+/* Waits HSACL_SIM_XLATE_STALL_MS before a compile, or less when the job is cancelled or the
+ * worker stops: lets a test hold a block in the worker while its dispatch runs and its
+ * program is freed. Under xl_q.lock. */
+static void
+xl_stall(void)
+{
+   struct timespec until;
+   clock_gettime(CLOCK_REALTIME, &until);
+   until.tv_sec += xl_stall_ms / 1000;
+   until.tv_nsec += (long)(xl_stall_ms % 1000) * 1000000;
+   if (until.tv_nsec >= 1000000000) {
+      until.tv_sec++;
+      until.tv_nsec -= 1000000000;
+   }
+   while (!xl_q.cur_cancelled && !xl_q.stop &&
+          pthread_cond_timedwait(&xl_q.cond, &xl_q.lock, &until) == 0)
+      ;
+}
+
+static void xl_q_shutdown(void);
+
+static void *
+xl_worker(void *arg)
+{
+   (void)arg;
+   pthread_mutex_lock(&xl_q.lock);
+   for (;;) {
+      while (!xl_q.head && !xl_q.stop)
+         pthread_cond_wait(&xl_q.cond, &xl_q.lock);
+      if (xl_q.stop)
+         break;
+      xl_job *j = xl_q.head;
+      xl_q.head = j->next;
+      if (!xl_q.head)
+         xl_q.tail = NULL;
+      xl_q.cur = j;
+      xl_q.cur_cancelled = false;
+      if (xl_stall_ms)
+         xl_stall();
+      xl_fn fn = NULL;
+      if (!xl_q.cur_cancelled && !xl_q.stop) {
+         pthread_mutex_unlock(&xl_q.lock);
+         pthread_mutex_lock(&xl_lock);
+         fn = xl_compile(j->p, j->pc, j->e, j->insts, j->n);
+         pthread_mutex_unlock(&xl_lock);
+         /* Again after the first compile: exit handlers run last-registered first, and
+          * static objects LLVM made during that compile must outlive the worker. */
+         static bool registered_after_compile;
+         if (!registered_after_compile) {
+            registered_after_compile = true;
+            atexit(xl_q_shutdown);
+         }
+         pthread_mutex_lock(&xl_q.lock);
+      }
+      if (!xl_q.cur_cancelled && !xl_q.stop) {
+         j->e->fn = fn;
+         __atomic_store_n(&j->e->state, fn ? XL_ENT_DONE : XL_ENT_NEVER, __ATOMIC_RELEASE);
+      }
+      xl_q.cur = NULL;
+      pthread_cond_broadcast(&xl_q.cond);
+      free(j);
+   }
+   pthread_mutex_unlock(&xl_q.lock);
+   return NULL;
+}
+
+/* At exit (or when the library is unloaded) the worker finishes the block it compiles,
+ * if any, and ends before LLVM's static objects are destroyed; queued blocks are
+ * dropped. */
+static void
+xl_q_shutdown(void)
+{
+   pthread_mutex_lock(&xl_q.lock);
+   bool started = xl_q.started;
+   xl_q.stop = true;
+   pthread_cond_broadcast(&xl_q.cond);
+   while (xl_q.head) {
+      xl_job *j = xl_q.head;
+      xl_q.head = j->next;
+      free(j);
+   }
+   xl_q.tail = NULL;
+   xl_q.started = false; /* registered twice (xl_worker): the second call joins nothing */
+   pthread_mutex_unlock(&xl_q.lock);
+   if (started)
+      pthread_join(xl_q.thread, NULL);
+}
+
+/* fork: the child gets no worker, so the parent forks only while the worker holds neither
+ * a job nor the JIT; the child puts its queued blocks back to cold (they queue again when
+ * hot) and starts a worker of its own when it needs one. */
+static void
+xl_fork_prepare(void)
+{
+   pthread_mutex_lock(&xl_q.lock);
+   while (xl_q.cur)
+      pthread_cond_wait(&xl_q.cond, &xl_q.lock);
+}
+
+static void
+xl_fork_parent(void)
+{
+   pthread_mutex_unlock(&xl_q.lock);
+}
+
+static void
+xl_fork_child(void)
+{
+   while (xl_q.head) {
+      xl_job *j = xl_q.head;
+      xl_q.head = j->next;
+      __atomic_store_n(&j->e->state, XL_ENT_COLD, __ATOMIC_RELAXED);
+      free(j);
+   }
+   xl_q.tail = NULL;
+   xl_q.started = false;
+   pthread_cond_init(&xl_q.cond, NULL);
+   pthread_mutex_unlock(&xl_q.lock);
+}
+
+/* Hands the hot block at `pc` to the worker; the wave goes on interpreting. */
+static void
+xl_enqueue(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e)
+{
+   uint32_t cold = XL_ENT_COLD;
+   if (!__atomic_compare_exchange_n(&e->state, &cold, XL_ENT_QUEUED, false, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED))
+      return; /* another wave queued it */
+   xl_job *j = malloc(sizeof(*j));
+   if (j)
+      j->n = sim__xlate_form(w, p, pc, j->insts, XL_MAX_INSTS);
+   if (!j || !j->n) {
+      free(j);
+      __atomic_store_n(&e->state, XL_ENT_NEVER, __ATOMIC_RELEASE);
+      return;
+   }
+   j->next = NULL;
+   j->p = p;
+   j->pc = pc;
+   j->e = e;
+   pthread_mutex_lock(&xl_q.lock);
+   if (!xl_q.started && !xl_q.stop) {
+      if (pthread_create(&xl_q.thread, NULL, xl_worker, NULL) == 0) {
+         static bool registered;
+         if (!registered) {
+            registered = true;
+            atexit(xl_q_shutdown);
+            pthread_atfork(xl_fork_prepare, xl_fork_parent, xl_fork_child);
+         }
+         xl_q.started = true;
+      }
+   }
+   if (!xl_q.started) {
+      pthread_mutex_unlock(&xl_q.lock);
+      free(j);
+      __atomic_store_n(&e->state, XL_ENT_NEVER, __ATOMIC_RELEASE);
+      return;
+   }
+   if (xl_q.tail)
+      xl_q.tail->next = j;
+   else
+      xl_q.head = j;
+   xl_q.tail = j;
+   pthread_cond_signal(&xl_q.cond);
+   pthread_mutex_unlock(&xl_q.lock);
+}
+
 /* The block's function at `pc`, compiling it when it has become hot; NULL: interpret. */
 static xl_ent *
-xl_lookup(sim_wave *w, sim_program *p, uint64_t pc)
+xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
 {
    struct sim_xlate_prog *xp = __atomic_load_n(&p->xlate, __ATOMIC_ACQUIRE);
    if (SIM_UNLIKELY(!xp)) {
@@ -1190,17 +1448,24 @@ xl_lookup(sim_wave *w, sim_program *p, uint64_t pc)
    xl_ent *e = &xp->ent[(pc - p->va) >> 2];
    if (SIM_LIKELY(__atomic_load_n(&e->state, __ATOMIC_ACQUIRE) == XL_ENT_DONE))
       return e;
-   if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == XL_ENT_NEVER)
+   if (!leader || __atomic_load_n(&e->state, __ATOMIC_RELAXED) == XL_ENT_NEVER)
       return NULL;
    uint32_t h = __atomic_load_n(&e->hits, __ATOMIC_RELAXED) + 1;
    __atomic_store_n(&e->hits, h, __ATOMIC_RELAXED);
-   if (h < xl_hot)
+   if (h < xl_hot || __atomic_load_n(&e->state, __ATOMIC_RELAXED) != XL_ENT_COLD)
       return NULL;
-   /* Another thread compiling: interpret meanwhile. */
+   if (sim__xlate_mode != 2) {
+      xl_enqueue(w, p, pc, e);
+      return NULL;
+   }
+   /* The checking mode compiles on the wave's thread: every block is compared from its
+    * first run on. Another thread compiling: interpret meanwhile. */
    if (pthread_mutex_trylock(&xl_lock) != 0)
       return NULL;
    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == XL_ENT_COLD) {
-      xl_fn fn = xl_compile(w, p, pc, e);
+      const sim_inst *insts[XL_MAX_INSTS];
+      unsigned n = sim__xlate_form(w, p, pc, insts, XL_MAX_INSTS);
+      xl_fn fn = n ? xl_compile(p, pc, e, insts, n) : NULL;
       e->fn = fn;
       __atomic_store_n(&e->state, fn ? XL_ENT_DONE : XL_ENT_NEVER, __ATOMIC_RELEASE);
    }
@@ -1345,22 +1610,22 @@ xl_run_checked(sim_wave *w, xl_ent *e, uint64_t pc)
 
 /* The block at `pc` if it may run on `w` now. */
 static xl_ent *
-xl_ready(sim_wave *w, uint64_t pc)
+xl_ready(sim_wave *w, uint64_t pc, bool leader)
 {
    sim_program *p = w->prog;
-   xl_ent *e = xl_lookup(w, p, pc);
+   xl_ent *e = xl_lookup(w, p, pc, leader);
    if (!e || e->max_vgpr > w->nvgpr || (e->needs_f32 && w->denorm32 != 3))
       return NULL;
    return e;
 }
 
 bool
-sim__xlate_run(sim_wave *w, uint64_t pc)
+sim__xlate_run(sim_wave *w, uint64_t pc, bool leader)
 {
    sim_program *p = w->prog;
    if (SIM_UNLIKELY(!p || w->gpr_idx_en))
       return false;
-   xl_ent *e = xl_ready(w, pc);
+   xl_ent *e = xl_ready(w, pc, leader);
    if (!e)
       return false;
    /* Block after block while the wave runs on into translated code (a loop's blocks, each
@@ -1370,6 +1635,8 @@ sim__xlate_run(sim_wave *w, uint64_t pc)
          xl_run_checked(w, e, w->pc);
       else
          e->fn(w, w->v);
+      if (SIM_UNLIKELY(xl_verbose))
+         atomic_fetch_add_explicit(&xl_runs, 1, memory_order_relaxed);
       if (w->status != SIM_WAVE_RUNNING || w->doorbell_va || w->gpr_idx_en)
          break;
       /* Elsewhere (another code allocation, a misaligned PC): the wave loop fetches, and
@@ -1377,7 +1644,7 @@ sim__xlate_run(sim_wave *w, uint64_t pc)
       p = w->prog;
       if (w->pc - p->va >= p->size || (w->pc & 3))
          break;
-      e = xl_ready(w, w->pc);
+      e = xl_ready(w, w->pc, true);
    } while (e);
    return true;
 }
