@@ -255,39 +255,54 @@ sim__cache_ptr(sim_wave *w, const sim_alloc *a, uint64_t va, uint32_t size, bool
 
 /* ---- fences -------------------------------------------------------------------------- */
 
-/* Writes back the dirty bytes of every line of agent `c`. Lock held exclusively. */
+/* Copies the bytes of `m` (one bit a byte) of line `src` to `dst`, run by run. */
+static void
+copy_dirty_bytes(uint8_t *dst, const uint8_t *src, uint64_t m)
+{
+   if (m == ~0ull) {
+      memcpy(dst, src, LINE);
+      return;
+   }
+   while (m) {
+      unsigned b = (unsigned)__builtin_ctzll(m);
+      unsigned e = b;
+      while (e < 64 && (m >> e) & 1)
+         e++;
+      memcpy(dst + b, src + b, e - b);
+      m = e < 64 ? m & ~((1ull << e) - 1) : 0;
+   }
+}
+
+/* Writes the dirty bytes of every line of agent `c` to memory and returns how many lines it
+ * wrote. At a packet fence (the agent's lock held exclusively) the lines become clean and
+ * valid in the current epoch; with `keep_dirty` (buffer_wbl2, waves running: see
+ * write_back_running) their marks stay. */
 static uint64_t
-write_back(agent_cache *c)
+write_back_lines(agent_cache *c, bool keep_dirty)
 {
    uint64_t written = 0;
    pthread_mutex_lock(&c->list_lock);
    for (shadow *s = c->list; s; s = s->next) {
       uint64_t groups = (s->lines + 63) / 64;
       for (uint64_t gw = 0; gw < (groups + 63) / 64; gw++) {
-         uint64_t bits = atomic_exchange_explicit(&s->dirty_group[gw], 0, memory_order_relaxed);
+         uint64_t bits = keep_dirty
+                            ? atomic_load_explicit(&s->dirty_group[gw], memory_order_acquire)
+                            : atomic_exchange_explicit(&s->dirty_group[gw], 0,
+                                                       memory_order_relaxed);
          while (bits) {
             uint64_t g = gw * 64 + (uint64_t)__builtin_ctzll(bits);
             bits &= bits - 1;
             uint64_t end = (g + 1) * 64 < s->lines ? (g + 1) * 64 : s->lines;
             for (uint64_t l = g * 64; l < end; l++) {
-               uint64_t m = atomic_exchange_explicit(&s->dirty[l], 0, memory_order_relaxed);
+               uint64_t m = keep_dirty
+                               ? atomic_load_explicit(&s->dirty[l], memory_order_acquire)
+                               : atomic_exchange_explicit(&s->dirty[l], 0, memory_order_relaxed);
                if (!m)
                   continue;
-               uint8_t *dst = s->alloc->view + l * LINE, *src = s->data + l * LINE;
-               if (m == ~0ull) {
-                  memcpy(dst, src, LINE);
-               } else {
-                  while (m) {
-                     unsigned b = (unsigned)__builtin_ctzll(m);
-                     unsigned e = b;
-                     while (e < 64 && (m >> e) & 1)
-                        e++;
-                     memcpy(dst + b, src + b, e - b);
-                     m = e < 64 ? m & ~((1ull << e) - 1) : 0;
-                  }
-               }
-               /* Still valid and now clean: in this epoch, as filled. */
-               atomic_store_explicit(&s->state[l], atomic_load(&c->epoch), memory_order_relaxed);
+               copy_dirty_bytes(s->alloc->view + l * LINE, s->data + l * LINE, m);
+               if (!keep_dirty) /* still valid and now clean: in this epoch, as filled */
+                  atomic_store_explicit(&s->state[l], atomic_load(&c->epoch),
+                                        memory_order_relaxed);
                written++;
             }
          }
@@ -295,6 +310,12 @@ write_back(agent_cache *c)
    }
    pthread_mutex_unlock(&c->list_lock);
    return written;
+}
+
+static uint64_t
+write_back(agent_cache *c)
+{
+   return write_back_lines(c, false);
 }
 
 static void
@@ -348,29 +369,7 @@ sim__cache_fence(unsigned agent, unsigned acquire, unsigned release)
 static uint64_t
 write_back_running(agent_cache *c)
 {
-   uint64_t written = 0;
-   pthread_mutex_lock(&c->list_lock);
-   for (shadow *s = c->list; s; s = s->next) {
-      uint64_t groups = (s->lines + 63) / 64;
-      for (uint64_t gw = 0; gw < (groups + 63) / 64; gw++) {
-         uint64_t bits = atomic_load_explicit(&s->dirty_group[gw], memory_order_acquire);
-         while (bits) {
-            uint64_t g = gw * 64 + (uint64_t)__builtin_ctzll(bits);
-            bits &= bits - 1;
-            uint64_t end = (g + 1) * 64 < s->lines ? (g + 1) * 64 : s->lines;
-            for (uint64_t l = g * 64; l < end; l++) {
-               uint64_t m = atomic_load_explicit(&s->dirty[l], memory_order_acquire);
-               uint8_t *dst = s->alloc->view + l * LINE, *src = s->data + l * LINE;
-               for (unsigned b = 0; m; b++, m >>= 1)
-                  if (m & 1)
-                     dst[b] = src[b];
-               written++;
-            }
-         }
-      }
-   }
-   pthread_mutex_unlock(&c->list_lock);
-   return written;
+   return write_back_lines(c, true);
 }
 
 void
