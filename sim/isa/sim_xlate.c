@@ -150,13 +150,16 @@ xl_setup(void)
       LLVMCodeGenOptLevel lvl = LLVMCodeGenLevelLess;
       char *triple = LLVMGetDefaultTargetTriple();
       char *cpu = LLVMGetHostCPUName(), *host_feat = LLVMGetHostCPUFeatures();
-      /* The host's features, plus HSACL_SIM_XLATE_MATTR (LLVM's -mattr syntax, e.g.
-       * "-avx512f") to try others. AVX-512 holds a 64-lane row in 4 registers (AVX2 in 8):
-       * without it the bench kernels' code was 1.3-2.3x slower and their blocks compiled
-       * slower too (docs/sim.md "Speed"). */
+      /* The host's features less AVX512BW, or HSACL_SIM_XLATE_MATTR (LLVM's -mattr
+       * syntax, e.g. "-avx512f"; "" for the host's own) to try others. AVX-512 holds a
+       * 64-lane row in 4 registers (AVX2 in 8): without it the bench kernels' code was
+       * 1.3-2.3x slower and their blocks compiled slower too. With AVX512BW's 64-bit
+       * masks, instruction selection of one of float_math's blocks (64-lane selects
+       * around fma) ran for minutes; without them it takes a second and the bench
+       * kernels' code runs as fast (docs/sim.md "Speed"). */
       const char *mattr = getenv("HSACL_SIM_XLATE_MATTR");
       if (!mattr)
-         mattr = "";
+         mattr = "-avx512bw";
       size_t flen = strlen(host_feat) + strlen(mattr) + 2;
       char *feat = malloc(flen);
       if (feat)
