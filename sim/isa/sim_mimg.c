@@ -25,8 +25,9 @@
  * 2D array; data formats 8, 16, 32, 8_8, 16_16, 32_32, 8_8_8_8, 16_16_16_16, 32_32_32_32 and
  * the packed 5_6_5, 1_5_5_5, 2_10_10_10 with the number formats each admits (UNORM, SNORM,
  * USCALED, SSCALED, UINT, SINT, FLOAT for 16 and 32 bits, SRGB for 8 bits; the conversions
- * are isa/sim_texel.c's); DMASK, D16, A16, TFE/LWE (the status VGPR reads 0: nothing is
- * ever non-resident). GLC/SLC are cache policy (no caches here); DA is implied by TYPE.
+ * are isa/sim_texel.c's); DMASK, D16, A16, gfx10's NSA address lists (addr_vgpr), TFE/LWE
+ * (the status VGPR reads 0: nothing is ever non-resident). GLC/SLC are cache policy (no
+ * caches here); DA is implied by TYPE.
  * A buffer resource (TYPE 0: a V# in dwords 0-3, as ROCr's 1D buffer images are) used by
  * image_load / image_store addresses element x at BASE + x * STRIDE, NUM_RECORDS / STRIDE
  * elements, in the V#'s formats. Bilinear weights are multiples of 1/256 (16.8 fixed-point
@@ -258,12 +259,26 @@ img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
    return true;
 }
 
-/* The VGPRs the instruction names must exist: `naddr` address components, `ndata` data
- * dwords. */
+/* The VGPR of address dword `dw`: VADDR + dw, or with gfx10's NSA encoding VADDR for dword 0
+ * and NSA byte dw - 1 for the others (any VGPRs, in any order: LLVM's form for three or more
+ * address dwords not in consecutive registers). */
+static unsigned
+addr_vgpr(const sim_inst *in, unsigned dw)
+{
+   return in->mimg.nsa && dw ? in->mimg.nsa_addr[dw - 1] : in->mimg.vaddr + dw;
+}
+
+/* The VGPRs the instruction names must exist: `adw` address dwords, `ndata` data dwords. */
 static bool
 check_vgpr_dwords(sim_wave *w, const sim_inst *in, unsigned adw, unsigned ndata)
 {
-   if (in->mimg.vaddr + adw > w->nvgpr || in->mimg.vdata + ndata > w->nvgpr)
+   if (in->mimg.nsa && adw > 1 + 4u * in->mimg.nsa)
+      return unsupported(w, in, "%u image address dwords, NSA names %u", adw,
+                         1 + 4u * in->mimg.nsa);
+   for (unsigned dw = 0; dw < adw; dw++)
+      if (addr_vgpr(in, dw) >= w->nvgpr)
+         return unsupported(w, in, "image operands beyond the %u allocated VGPRs", w->nvgpr);
+   if (in->mimg.vdata + ndata > w->nvgpr)
       return unsupported(w, in, "image operands beyond the %u allocated VGPRs", w->nvgpr);
    return true;
 }
@@ -275,13 +290,13 @@ check_vgprs(sim_wave *w, const sim_inst *in, unsigned naddr, unsigned ndata)
    return check_vgpr_dwords(w, in, adw, ndata);
 }
 
-/* Address component k of lane l: VGPR vaddr+k, or with A16 half k&1 of VGPR vaddr+k/2. */
+/* Address component k of lane l: address dword k, or with A16 half k&1 of dword k/2. */
 static uint32_t
 addr_comp(const sim_wave *w, const sim_inst *in, unsigned k, unsigned l)
 {
    if (in->mimg.bits & SIM_MIMG_A16)
-      return (w->v[in->mimg.vaddr + k / 2][l] >> (16 * (k & 1))) & 0xFFFF;
-   return w->v[in->mimg.vaddr + k][l];
+      return (w->v[addr_vgpr(in, k / 2)][l] >> (16 * (k & 1))) & 0xFFFF;
+   return w->v[addr_vgpr(in, k)][l];
 }
 
 /* ---- Texels ------------------------------------------------------------------------- */
@@ -875,9 +890,9 @@ static float
 arg_float(const sim_wave *w, const sim_inst *in, const alayout *a, unsigned k, unsigned l)
 {
    if (k < a->nextra || !(in->mimg.bits & SIM_MIMG_A16))
-      return sim__as_f32(w->v[in->mimg.vaddr + k][l]);
+      return sim__as_f32(w->v[addr_vgpr(in, k)][l]);
    unsigned j = k - a->nextra;
-   uint32_t h = (w->v[in->mimg.vaddr + a->nextra + j / 2][l] >> (16 * (j & 1))) & 0xFFFF;
+   uint32_t h = (w->v[addr_vgpr(in, a->nextra + j / 2)][l] >> (16 * (j & 1))) & 0xFFFF;
    return sim__f16_to_f32(h);
 }
 
@@ -1188,7 +1203,7 @@ lane_offsets(const sim_wave *w, const sim_inst *in, const sctx *c, unsigned l, i
    off[0] = off[1] = off[2] = 0;
    if (!(c->flags & SMP_O))
       return;
-   uint32_t o = w->v[in->mimg.vaddr][l];
+   uint32_t o = w->v[addr_vgpr(in, 0)][l];
    for (unsigned k = 0; k < c->a.nd; k++)
       off[k] = sext_bits((o >> (8 * k)) & 0x3F, 6);
 }

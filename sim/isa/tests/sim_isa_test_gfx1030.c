@@ -387,6 +387,67 @@ TEST(gfx10_tsharp)
    CHECK_EQ(w->v[15][0], t_u(1.0f));
 }
 
+/* gfx10 NSA (non-sequential address) MIMG: the address dwords are VADDR and then one VGPR
+ * per NSA byte, in any order, as LLVM encodes image accesses of three or more address dwords
+ * (2D arrays, 3D) not in consecutive registers. Gfx10 T#s of ROCr's layout, FORMAT 56
+ * (8_8_8_8_UNORM), 5 x 3 texels, 2 slices (DEPTH 1), no PITCH field: a row is 64 texels
+ * (256 bytes), a slice 3 * 256 bytes. The VGPRs after each VADDR hold 0, so reading the
+ * address as a contiguous tuple would reach (x, 0, 0), a zero texel (alpha 0), or store there.
+ *   image_load  [v20, v3, v11] = (2, 1, 1) of the 2D array: (0, 0xFF, 0, 0xFF) -> (0, 1, 0, 1)
+ *   image_store [v24, v2, v9] = (1, 2, 1) of the 3D image: (1, 0, 1, 0) -> bytes FF 00 FF 00
+ *               at ((1 * 3 + 2) * 64 + 1) * 4
+ *   image_sample_lz [v28, v31, v27] = (0.5, 0.5, 1.0) of the 2D array, point, normalized:
+ *               texel (floor(2.5), floor(1.5)) = (2, 1) of slice 1 -> (0, 1, 0, 1) */
+TEST(gfx10_mimg_nsa)
+{
+   sim_wave *w = wave32();
+   const unsigned slice = 64 * 4 * 3;
+   uint8_t *mem = t_alloc(4 * slice + 256, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint8_t *arr = (uint8_t *)(((uintptr_t)mem + 255) & ~(uintptr_t)255), *vol = arr + 2 * slice;
+   const uint8_t texel[4] = {0x00, 0xFF, 0x00, 0xFF};
+   memcpy(arr + slice + (1 * 64 + 2) * 4, texel, 4);
+   uint64_t va = (uint64_t)(uintptr_t)arr, vb = (uint64_t)(uintptr_t)vol;
+   const uint32_t sel = 4u | 5u << 3 | 6u << 6 | 7u << 9;
+   uint32_t ta[8] = {(uint32_t)(va >> 8), (uint32_t)(va >> 40) | 56u << 20, 1u | 2u << 14,
+                     sel | 13u << 28, 1, 0, 0, 0};
+   uint32_t tb[8] = {(uint32_t)(vb >> 8), (uint32_t)(vb >> 40) | 56u << 20, 1u | 2u << 14,
+                     sel | 10u << 28, 1, 0, 0, 0};
+   memcpy(&w->s[16], ta, sizeof(ta));
+   memcpy(&w->s[24], tb, sizeof(tb));
+   w->s[32] = 2u | 2u << 3 | 2u << 6; /* S#: clamp to edge, point, normalized */
+   w->s[33] = 0xFFFu << 12;
+   w->s[34] = w->s[35] = 0;
+   static const struct {
+      unsigned v;
+      uint32_t x;
+   } regs[] = {
+      {20, 2}, {3, 1}, {11, 1}, /* load address */
+      {24, 1}, {2, 2}, {9, 1},  /* store address */
+      {28, 0x3F000000}, {31, 0x3F000000}, {27, 0x3F800000}, /* sample: 0.5, 0.5, 1.0 */
+      {21, 0}, {22, 0}, {25, 0}, {26, 0}, {29, 0}, {30, 0}, /* after each VADDR */
+      {12, 0x3F800000}, {13, 0}, {14, 0x3F800000}, {15, 0}, /* store data (1, 0, 1, 0) */
+   };
+   for (unsigned i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+      for (unsigned l = 0; l < 64; l++)
+         w->v[regs[i].v][l] = regs[i].x;
+   SIM_EXEC(w) = 1;
+   CHECK_EQ(t_run(w, "image_load v[4:7], [v20, v3, v11], s[16:23] dmask:0xf "
+                     "dim:SQ_RSRC_IMG_2D_ARRAY unorm\n"
+                     "image_store v[12:15], [v24, v2, v9], s[24:31] dmask:0xf "
+                     "dim:SQ_RSRC_IMG_3D unorm\n"
+                     "image_sample_lz v[40:43], [v28, v31, v27], s[16:23], s[32:35] dmask:0xf "
+                     "dim:SQ_RSRC_IMG_2D_ARRAY"),
+            SIM_FAULT_NONE);
+   const uint32_t want[4] = {t_u(0.0f), t_u(1.0f), t_u(0.0f), t_u(1.0f)};
+   for (unsigned c = 0; c < 4; c++) {
+      CHECK_EQ(w->v[4 + c][0], want[c]);
+      CHECK_EQ(w->v[40 + c][0], want[c]);
+   }
+   const uint8_t stored[4] = {0xFF, 0x00, 0xFF, 0x00}, zero[4] = {0};
+   CHECK(memcmp(vol + slice + (2 * 64 + 1) * 4, stored, 4) == 0);
+   CHECK(memcmp(vol + 1 * 4, zero, 4) == 0); /* (1, 0, 0): not written */
+}
+
 /* gfx10's float atomics and csub, one lane per dword (lanes 0-3, returning the old value):
  *   fmin  MEM (3, -0, qNaN, 1) with DATA (5, +0, 2, sNaN)  -> (3, -0, 2, sNaN quieted)
  *   fmax  MEM (3, -0, qNaN, 1) with DATA (5, +0, 2, 0.5)   -> (5, +0, 2, 1)
@@ -499,6 +560,7 @@ t_gfx1030_tests(void)
    RUN(gfx10_fma_legacy);
    RUN(gfx10_float_atomics);
    RUN(gfx10_tsharp);
+   RUN(gfx10_mimg_nsa);
    RUN(gfx10_vsharp_format);
    RUN(gfx10_rocr_scratch_swizzle);
    RUN(gfx10_dispatch_wave32);
