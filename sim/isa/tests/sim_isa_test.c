@@ -30,15 +30,14 @@ sim__mem_find(uint64_t va)
    return NULL;
 }
 
-void *
-t_alloc(size_t size, uint32_t flags)
+void
+t_register(void *p, size_t size, uint32_t flags)
 {
    if (t_nallocs == T_MAX_ALLOCS) {
       fprintf(stderr, "sim_isa_test: more than %d allocations (T_MAX_ALLOCS)\n", T_MAX_ALLOCS);
       abort();
    }
    size_t rounded = (size + 4095) & ~(size_t)4095;
-   void *p = aligned_alloc(4096, rounded);
    memset(p, 0, rounded);
    sim_alloc *a = &t_allocs[t_nallocs++];
    a->va = (uint64_t)(uintptr_t)p;
@@ -47,6 +46,14 @@ t_alloc(size_t size, uint32_t flags)
    a->view = p;
    a->flags = flags;
    atomic_init(&a->isa_program, NULL);
+}
+
+void *
+t_alloc(size_t size, uint32_t flags)
+{
+   size_t rounded = (size + 4095) & ~(size_t)4095;
+   void *p = aligned_alloc(4096, rounded);
+   t_register(p, size, flags);
    return p;
 }
 

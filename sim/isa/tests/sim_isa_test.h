@@ -60,6 +60,9 @@ sim_fault_kind t_dispatch_kd(unsigned agent, const char *src, const uint32_t rsr
 
 /* Test memory the harness's sim__mem_find knows: host pointer == GPU VA. */
 void *t_alloc(size_t size, uint32_t flags);
+/* Registers `size` bytes at `p` (page-aligned; zeroed up to the next page) as a guest
+ * allocation, as t_alloc does with memory of its own. */
+void t_register(void *p, size_t size, uint32_t flags);
 extern uint8_t t_lds[65536];
 extern uint32_t t_lds_size;
 extern uint8_t *t_scratch;

@@ -3,6 +3,7 @@
  * hand. */
 #include <math.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include "sim_isa_test.h"
 
 /* T# TYPE, DATA_FORMAT, NUM_FORMAT, DST_SEL values. */
@@ -606,7 +607,16 @@ TEST(mimg_faults)
             SIM_FAULT_ILLEGAL_INSTRUCTION);
    CHECK(strstr(t_fault.message, "BORDER_COLOR_TYPE 3") != NULL);
 
-   /* A 1024x1024 RGBA8 image at a 4 KiB allocation: texel (0, 100) is outside it. */
+   /* A 1024x1024 RGBA8 image at a 4 KiB allocation: texel (0, 100) is outside it. The
+    * allocation starts a private 1 MiB mapping, so that no other allocation of the tests
+    * can lie 400 KiB past it (heap layouts differ, e.g. under ThreadSanitizer). */
+   uint8_t *lone = mmap(NULL, 1u << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                        -1, 0);
+   CHECK(lone != MAP_FAILED);
+   if (lone == MAP_FAILED)
+      return;
+   t_register(lone, 4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   img = lone;
    w = t_wave();
    set_tsharp(w, 0, (tdesc){img, T_2D, DF_8_8_8_8, NF_UNORM, 1024, 1024});
    vset_all(w, 5, 100);
