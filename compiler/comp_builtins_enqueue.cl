@@ -230,8 +230,14 @@ dq_enqueue(queue_t q, uint flags, const ndrange_t *r, int nwl, const clk_event_t
       if (__atomic_load_n(&c->state, __ATOMIC_RELAXED) == DQ_FREE &&
           dq_cas(&c->state, DQ_FREE, DQ_BUILDING)) {
          rec = c;
-         /* The scheduler looks at records below rec_used only. */
-         __atomic_fetch_max(&h->rec_used, at + 1u, __ATOMIC_RELAXED);
+         /* The scheduler looks at records below rec_used only. A maximum by
+          * compare-and-swap: the queue is host memory, and PCIe has atomic add, swap and
+          * compare-and-swap only. */
+         uint used = __atomic_load_n(&h->rec_used, __ATOMIC_RELAXED);
+         while (used < at + 1u &&
+                !__atomic_compare_exchange_n(&h->rec_used, &used, at + 1u, false,
+                                             __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            ;
       }
    }
    if (!rec) {
