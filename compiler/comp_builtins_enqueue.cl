@@ -13,7 +13,9 @@
  *
  * A queue_t is the address of a device queue (global memory the driver allocates):
  *   header (DQ_HDR bytes), then nrec records of DQ_REC bytes, then nev events of DQ_EV bytes.
- * enqueue_kernel claims a FREE record (compare-and-swap from a rotating hint), writes the
+ * enqueue_kernel claims a FREE record (compare-and-swap from a rotating hint, which the
+ * scheduler sets back to 0 when a tree ends, so a tree's records are the lowest ones, and
+ * rec_used bounds what the scheduler scans), writes the
  * dispatch packet body (grid, work-group sizes, segment sizes from the block's runtime
  * handle, which the driver fills at load: { kernel_object, private size, group size }) and
  * the kernarg (the block literal, then one 32-bit LDS offset per local argument, then the
@@ -60,6 +62,7 @@ typedef struct {
    uint sched_private, sched_group;       /* 56 */
    ulong tick_num, tick_den;              /* 64: ns = ticks * num / den */
    ulong launches;                        /* 80 */
+   uint rec_used, pad;                    /* 88: records [0, rec_used) may be taken */
 } dq_hdr;
 
 typedef struct {
@@ -222,10 +225,20 @@ dq_enqueue(queue_t q, uint flags, const ndrange_t *r, int nwl, const clk_event_t
    uint start = __atomic_fetch_add(&h->rec_hint, 1u, __ATOMIC_RELAXED);
    global dq_rec *rec = 0;
    for (uint i = 0; i < n && !rec; i++) {
-      global dq_rec *c = (global dq_rec *)(h->rec_base + (ulong)((start + i) % n) * DQ_REC);
+      uint at = (start + i) % n;
+      global dq_rec *c = (global dq_rec *)(h->rec_base + (ulong)at * DQ_REC);
       if (__atomic_load_n(&c->state, __ATOMIC_RELAXED) == DQ_FREE &&
-          dq_cas(&c->state, DQ_FREE, DQ_BUILDING))
+          dq_cas(&c->state, DQ_FREE, DQ_BUILDING)) {
          rec = c;
+         /* The scheduler looks at records below rec_used only. A maximum by
+          * compare-and-swap: the queue is host memory, and PCIe has atomic add, swap and
+          * compare-and-swap only. */
+         uint used = __atomic_load_n(&h->rec_used, __ATOMIC_RELAXED);
+         while (used < at + 1u &&
+                !__atomic_compare_exchange_n(&h->rec_used, &used, at + 1u, false,
+                                             __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            ;
+      }
    }
    if (!rec) {
       if (ev) {

@@ -489,20 +489,6 @@ kernel_properties(const struct _cl_command_buffer_khr *cb, const icd_command_pro
    return CL_SUCCESS;
 }
 
-/* Whether `k` may enqueue kernels (device-side enqueue): its code takes the default device
- * queue as a hidden argument. */
-static bool
-enqueues(const struct _cl_kernel *k, const struct _cl_device_id *dev)
-{
-   const struct comp_kernel_device *kd = comp_kernel_for_device(k, dev);
-   if (!kd)
-      return false;
-   for (cl_uint i = kd->sig->num_explicit_args; i < kd->sig->num_args; i++)
-      if (kd->sig->args[i].kind == COMP_ARG_HIDDEN_DEFAULT_QUEUE)
-         return true;
-   return false;
-}
-
 cl_int CL_API_CALL
 disp_CommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
                              const icd_command_properties_khr *properties, cl_kernel kernel,
@@ -528,13 +514,6 @@ disp_CommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer, cl_command_qu
    if (k && comp_kernel_context(k) != cb->context) {
       err = ICD_ERROR(CL_INVALID_CONTEXT, "kernel and command buffer belong to different "
                                           "contexts");
-      return record_end(cb, &c, err, NULL);
-   }
-   if (k && enqueues(k, cb->queues[c.queue_index]->device)) {
-      err = ICD_ERROR(CL_INVALID_OPERATION,
-                      "kernel %s enqueues kernels, which command "
-                      "buffers do not support",
-                      comp_kernel_name(k));
       return record_end(cb, &c, err, NULL);
    }
    DRY_RUN(err,

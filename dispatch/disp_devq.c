@@ -59,6 +59,7 @@ struct dq_hdr {
    uint32_t sched_private, sched_group;
    uint64_t tick_num, tick_den;
    uint64_t launches;
+   uint32_t rec_used, pad; /* records [0, rec_used) may be taken (the built-ins' max) */
 };
 /* A tree's block (its own allocation: the scheduler's kernarg at 0, this at DQ_TREE_AT). */
 struct dq_tree {
@@ -77,7 +78,8 @@ static const char sched_src[] =
    "#define DQ_REC 1024u\n#define DQ_EV 64u\n"
    "typedef struct { uint magic, nrec, nev, flags; ulong rec_base, ev_base;\n"
    "  uint rec_hint, ev_hint, root_pending, failed; ulong sched_ko;\n"
-   "  uint sched_private, sched_group; ulong tick_num, tick_den, launches; } dq_hdr;\n"
+   "  uint sched_private, sched_group; ulong tick_num, tick_den, launches;\n"
+   "  uint rec_used, pad; } dq_hdr;\n"
    "typedef struct { ulong hdr, ring_base; uint ring_mask, pad;\n"
    "  ulong ring_next, self_index, done_signal, hsa_queue, sched_kernarg, printf_buffer;\n"
    "  ulong doorbell_signal; } dq_tree;\n"
@@ -132,7 +134,10 @@ static const char sched_src[] =
    "  if (get_global_id(0)) return;\n"
    "  global dq_hdr *h = (global dq_hdr *)t->hdr;\n"
    "  ulong now = __ockl_memrealtime_u64();\n"
-   "  uint n = h->nrec;\n"
+   /* Only records a built-in took since the tree began (no kernel of the tree runs now):
+    * a launch of 16384 children leaves nothing above them to look at, nor does a small
+    * tree on a large queue. */
+   "  uint n = min(h->nrec, h->rec_used);\n"
    "  for (uint i = 0; i < n; i++) {\n"
    "    global dq_rec *r = (global dq_rec *)(h->rec_base + (ulong)i * DQ_REC);\n"
    "    if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == 3u) {\n"
@@ -196,6 +201,8 @@ static const char sched_src[] =
    "      if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == 2u) complete(h, r, -5, now);\n"
    "    }\n"
    "  }\n"
+   /* Every record is FREE: the next tree claims from record 0 again. */
+   "  h->rec_hint = 0; h->rec_used = 0;\n"
    "  uint w[16] = { 0 };\n"
    "  w[14] = (uint)t->done_signal; w[15] = (uint)(t->done_signal >> 32);\n"
    "  put(t, 3u | (1u << 8) | (2u << 9) | (2u << 11), w);\n"

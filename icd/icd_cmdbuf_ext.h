@@ -116,10 +116,9 @@ typedef cl_bitfield icd_platform_command_buffer_capabilities_khr;
  * simultaneous use come with the replay through the ordinary enqueue paths, out-of-order
  * queues with the sync points becoming event wait lists (dispatch/disp_cmdbuf.c); with
  * cl_khr_command_buffer_multi_device, several queues of one device too
- * (CL_COMMAND_BUFFER_CAPABILITY_MULTIPLE_QUEUE_KHR, platform/plat_device_amd.c). Not
- * device-side enqueue: the kernel of the CTS device_enqueue sub-test loses children on hsacl
- * even through clEnqueueNDRangeKernel (docs/cmdbuf.md), so recording a kernel that enqueues
- * is refused (CL_INVALID_OPERATION, as the extension requires without the capability). */
+ * (CL_COMMAND_BUFFER_CAPABILITY_MULTIPLE_QUEUE_KHR), and device-side enqueue wherever the
+ * device has it (CL_COMMAND_BUFFER_CAPABILITY_DEVICE_SIDE_ENQUEUE_KHR): both added by
+ * platform/plat_device_amd.c. */
 #define ICD_CMDBUF_CAPABILITIES                                                                    \
    (CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |                                               \
     CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR |                                            \

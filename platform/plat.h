@@ -178,12 +178,14 @@ bool plat_query_in_profile(cl_version added);
  * CL_DEVICE_MAX_ON_DEVICE_QUEUES, CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE / _MAX_SIZE (one
  * command is a 1 KiB record) and CL_DEVICE_MAX_ON_DEVICE_EVENTS (the device events of one
  * device queue, the pool the built-ins allocate from). The preferred size, which a queue
- * created without CL_QUEUE_SIZE gets, holds 2048 commands: a child for every work-item of a
- * 1024-item launch pending at once (children enqueued with CLK_ENQUEUE_FLAGS_WAIT_KERNEL
- * wait for their parent to end), twice over. */
+ * created without CL_QUEUE_SIZE gets, holds 16384 commands: a child for every work-item of a
+ * 16384-item launch pending at once (children wait for their parent to end), the CTS's
+ * default element count, whose command-buffer device_enqueue kernel ignores
+ * CLK_DEVICE_QUEUE_FULL. The scheduler scans only the records a tree took, so a large queue
+ * costs memory, not time. */
 #define PLAT_DEVQ_MAX_QUEUES 1u
-#define PLAT_DEVQ_PREFERRED_SIZE (2u * 1024 * 1024)
-#define PLAT_DEVQ_MAX_SIZE (8u * 1024 * 1024)
+#define PLAT_DEVQ_PREFERRED_SIZE (16u * 1024 * 1024)
+#define PLAT_DEVQ_MAX_SIZE (64u * 1024 * 1024)
 #define PLAT_DEVQ_MAX_EVENTS 1024u
 
 /* Per-device state of the modules above platform (conventions.md rule 23): one slot per

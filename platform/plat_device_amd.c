@@ -185,7 +185,9 @@ plat__device_info_vendor(const struct _cl_device_id *dev, cl_device_info param_n
              ICD_CMDBUF_CAPABILITIES |
                 (plat_device_has_extension(dev, "cl_khr_command_buffer_multi_device")
                     ? CL_COMMAND_BUFFER_CAPABILITY_MULTIPLE_QUEUE_KHR
-                    : 0));
+                    : 0) |
+                (plat_profile_opencl_c_20() ? CL_COMMAND_BUFFER_CAPABILITY_DEVICE_SIDE_ENQUEUE_KHR
+                                            : 0));
    case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
       if (!plat_device_has_extension(dev, "cl_khr_command_buffer"))
          return false;

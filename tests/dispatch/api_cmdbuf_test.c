@@ -7,7 +7,8 @@
  * fills and copies; a mutated argument and global size; the info queries; every error the
  * extensions name; commands over the queues of two GPUs (HSACL_KFD_GPUS=2) with sync points
  * between them, remapped to one queue and to the queues swapped; a substitute queue of the
- * other device is CL_INCOMPATIBLE_COMMAND_QUEUE_KHR.
+ * other device is CL_INCOMPATIBLE_COMMAND_QUEUE_KHR; a kernel that enqueues kernels on the
+ * device, replayed as a whole tree.
  *
  * Debian's cl_ext.h has a provisional version of the extensions (other prototypes, another
  * configuration layout and structure-type value): the 0.9.8 declarations are spelled out
@@ -637,6 +638,66 @@ test_multi_device(void)
    clReleaseCommandQueue(qs[1]);
 }
 
+/* CL_COMMAND_BUFFER_CAPABILITY_DEVICE_SIDE_ENQUEUE_KHR: a kernel whose N / 2 work-items each
+ * enqueue a two-item child on the default device queue, recorded and replayed twice; each
+ * replay's event completes when every child did (c is read through the other queue, which
+ * does not wait for q). */
+static void
+test_device_enqueue(void)
+{
+   static const char *src =
+      "kernel void spawn(global int *out, int v) {\n"
+      "  int i = (int)get_global_id(0);\n"
+      "  int r = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(2),\n"
+      "    ^{ out[2 * i + (int)get_global_id(0)] = v + 2 * i + (int)get_global_id(0); });\n"
+      "  if (r) out[2 * i] = r;\n"
+      "}\n";
+   cl_device_command_buffer_capabilities_khr caps = 0;
+   CHECK_EQ_INT(clGetDeviceInfo(devices[0], CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR,
+                                sizeof(caps), &caps, NULL),
+                CL_SUCCESS);
+   CHECK(caps & CL_COMMAND_BUFFER_CAPABILITY_DEVICE_SIDE_ENQUEUE_KHR);
+   cl_int err;
+   const cl_queue_properties dq_props[] = { CL_QUEUE_PROPERTIES,
+                                            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                                               CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT,
+                                            0 };
+   cl_command_queue dq = clCreateCommandQueueWithProperties(ctx, devices[0], dq_props, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+   CHECK_EQ_INT(clBuildProgram(p, 1, &devices[0], "-cl-std=CL3.0", NULL, NULL), CL_SUCCESS);
+   cl_kernel spawn = clCreateKernel(p, "spawn", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   const int v = 1000, later = 5;
+   CHECK_EQ_INT(clSetKernelArg(spawn, 0, sizeof(c), &c), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(spawn, 1, sizeof(v), &v), CL_SUCCESS);
+   cl_command_buffer_khr cb = create(1, &q, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   size_t g = N / 2;
+   CHECK_EQ_INT(ndrange(cb, NULL, NULL, spawn, 1, NULL, &g, NULL, 0, NULL, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(finalize(cb), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(spawn, 1, sizeof(later), &later), CL_SUCCESS);
+   for (int round = 0; round < 2; round++) {
+      poison_c();
+      CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+      cl_event ev;
+      CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, &ev), CL_SUCCESS);
+      CHECK_EQ_INT(clWaitForEvents(1, &ev), CL_SUCCESS);
+      clReleaseEvent(ev);
+      int h[N], bad = 0;
+      CHECK_EQ_INT(clEnqueueReadBuffer(ooo, c, CL_TRUE, 0, sizeof(h), h, 0, NULL, NULL),
+                   CL_SUCCESS);
+      for (int i = 0; i < N; i++)
+         bad += h[i] != v + i;
+      CHECK_EQ_INT(bad, 0);
+   }
+   CHECK_EQ_INT(release(cb), CL_SUCCESS);
+   clReleaseKernel(spawn);
+   clReleaseProgram(p);
+   clReleaseCommandQueue(dq);
+}
+
 int
 main(void)
 {
@@ -716,6 +777,7 @@ main(void)
    test_mutable();
    test_errors();
    test_multi_device();
+   test_device_enqueue();
 
    clReleaseMemObject(a);
    clReleaseMemObject(b);

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -687,35 +688,56 @@ build(const char *options)
    return p;
 }
 
-/* A default queue of the preferred size (no CL_QUEUE_SIZE) holds a child for each of 1024
- * work-items at once: with CLK_ENQUEUE_FLAGS_WAIT_KERNEL none runs before the parent ends. */
+/* `n` work-items of kernel "each" enqueue one child each on a default queue of `size` bytes
+ * (0: no CL_QUEUE_SIZE, the preferred size); with CLK_ENQUEUE_FLAGS_WAIT_KERNEL none runs
+ * before the parent ends, so all are held at once. Every slot shows its child's run or the
+ * CLK_DEVICE_QUEUE_FULL the work-item got (a 0 is a child lost silently); `want_ran` children
+ * ran. */
 static void
-test_preferred_size(cl_program p)
+each_check(cl_program p, cl_uint size, int n, int want_ran)
 {
-   enum { N = 1024 };
    cl_queue_properties props[] = { CL_QUEUE_PROPERTIES,
                                    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
                                       CL_QUEUE_ON_DEVICE_DEFAULT,
-                                   0 };
+                                   size ? CL_QUEUE_SIZE : 0, size, 0 };
    cl_int err;
    cl_command_queue dq = clCreateCommandQueueWithProperties(ctx, device, props, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
    cl_kernel k = kernel(p, "each");
-   cl_mem out = buffer(N * sizeof(int));
+   cl_mem out = buffer((size_t)n * sizeof(int));
    clSetKernelArg(k, 0, sizeof(out), &out);
-   run(k, N);
-   static int h[N];
-   read_ints(out, h, N);
-   int wrong = 0;
-   for (int i = 0; i < N; i++)
-      wrong += h[i] != i + 1;
-   CHECK_EQ_INT(wrong, 0);
-   if (wrong)
-      fprintf(stderr, "each: h[%d] = %d (-161 is CLK_DEVICE_QUEUE_FULL)\n", N - 1, h[N - 1]);
+   run(k, (size_t)n);
+   int *h = malloc((size_t)n * sizeof(int));
+   read_ints(out, h, (size_t)n);
+   int ran = 0, full = 0, lost = 0, first_lost = -1;
+   for (int i = 0; i < n; i++) {
+      ran += h[i] == i + 1;
+      full += h[i] == -161; /* CLK_DEVICE_QUEUE_FULL */
+      if (h[i] != i + 1 && h[i] != -161 && first_lost < 0)
+         first_lost = i;
+   }
+   lost = n - ran - full;
+   CHECK_EQ_INT(lost, 0);
+   CHECK_EQ_INT(ran, want_ran);
+   if (lost || ran != want_ran)
+      fprintf(stderr, "each %d on %u bytes: %d ran, %d full, first lost %d (%d)\n", n, size,
+              ran, full, first_lost, first_lost < 0 ? 0 : h[first_lost]);
+   free(h);
    clReleaseMemObject(out);
    clReleaseKernel(k);
    if (dq)
       clReleaseCommandQueue(dq);
+}
+
+/* A default queue of the preferred size holds a child for each of 16384 work-items, the
+ * CTS's default element count (its command-buffer device_enqueue sub-test ignores what
+ * enqueue_kernel returns). Past a queue's capacity, every work-item's enqueue either runs
+ * or returns CLK_DEVICE_QUEUE_FULL, however many work-items claim records at once. */
+static void
+test_capacity(cl_program p)
+{
+   each_check(p, 0, 16384, 16384);
+   each_check(p, 64 * 1024, 1000, 64);
 }
 
 static cl_command_queue
@@ -790,9 +812,9 @@ test_queries(bool v20)
    clGetDeviceInfo(device, CL_DEVICE_MAX_ON_DEVICE_EVENTS, sizeof(u), &u, NULL);
    CHECK_EQ_INT(u, 1024);
    clGetDeviceInfo(device, CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, sizeof(u), &u, NULL);
-   CHECK_EQ_INT(u, 2 * 1024 * 1024);
+   CHECK_EQ_INT(u, 16 * 1024 * 1024);
    clGetDeviceInfo(device, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, sizeof(u), &u, NULL);
-   CHECK_EQ_INT(u, 8 * 1024 * 1024);
+   CHECK_EQ_INT(u, 64 * 1024 * 1024);
    cl_command_queue_properties props = 0;
    clGetDeviceInfo(device, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES, sizeof(props), &props, NULL);
    CHECK_EQ_INT(props, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
@@ -869,7 +891,7 @@ main(int argc, char **argv)
       CHECK_EQ_INT(err, CL_SUCCESS);
       test_full(p, small);
       clReleaseCommandQueue(small);
-      test_preferred_size(p);
+      test_capacity(p);
       test_set_default(p);
       clReleaseProgram(p);
       /* OpenCL C 2.0 */

@@ -355,7 +355,7 @@ test_queue(void)
    CHECK_EQ_INT(err, CL_SUCCESS);
    cl_uint qsize = 0;
    clGetCommandQueueInfo(dq, CL_QUEUE_SIZE, sizeof(qsize), &qsize, NULL);
-   CHECK_EQ_INT(qsize, 2 * 1024 * 1024); /* CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE */
+   CHECK_EQ_INT(qsize, 16 * 1024 * 1024); /* CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE */
    if (dq)
       clReleaseCommandQueue(dq);
    clCreateCommandQueue(ctx, device, CL_QUEUE_ON_DEVICE, &err);
