@@ -45,7 +45,7 @@
 struct kfd_doorbell_trap {
    _Atomic uintptr_t page; /* 0: free slot */
    _Atomic uint32_t rings; /* faults taken (the fault thread counts) */
-   uint32_t wake_bits;     /* kfd_queue_wake's argument */
+   _Atomic uint32_t wake_bits; /* kfd_queue_wake's argument */
 };
 
 static struct kfd_doorbell_trap traps[MAX_TRAPS];
@@ -75,7 +75,7 @@ rung(uintptr_t page)
       struct kfd_doorbell_trap *t = &traps[i];
       if (atomic_load_explicit(&t->page, memory_order_acquire) == page) {
          atomic_fetch_add(&t->rings, 1);
-         kfd_queue_wake(t->wake_bits);
+         kfd_queue_wake(atomic_load_explicit(&t->wake_bits, memory_order_relaxed));
          return;
       }
    }
@@ -152,7 +152,7 @@ kfd_doorbell_trap_create(void *page, uint32_t wake_bits)
          continue;
       /* No fault reaches the slot before the page is first protected (by its CP, which
        * starts after this returns). */
-      t->wake_bits = wake_bits;
+      atomic_store(&t->wake_bits, wake_bits);
       atomic_store(&t->rings, 0);
       return t;
    }
