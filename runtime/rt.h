@@ -90,7 +90,8 @@ void rt_executable_destroy(struct rt_executable *exe);
 /* ---- signals (rt_signal.c) -------------------------------------------------------- */
 
 /* Signals from a free list, so the steady-state enqueue path makes no system call. A
- * signal handed out has the value 1; one given back may have any value. Thread safe. */
+ * signal handed out has the value 1; one given back may have any value (put resets it: no
+ * one may wait for it any more). Thread safe. */
 cl_int rt_signal_get(hsa_signal_t *out);
 void rt_signal_put(hsa_signal_t signal);
 

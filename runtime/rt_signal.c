@@ -1,10 +1,13 @@
 /*
  * runtime/rt_signal.c — a free list of HSA signals, so the steady-state enqueue path
  * creates none (hsa_signal_create may be a system call on ROCr). A signal handed out has
- * the value 1; one returned may have any value. The value is reset with a silent store:
- * nobody waits for a signal in the free list, and a notifying store costs a sequentially
- * consistent fence and a look at the waiters (ROCr's InterruptSignal::StoreRelaxed, the
- * software runtime's signal_notify) on every launch.
+ * the value 1; one returned may have any value. The value is reset as it is given back, with
+ * a silent store: nobody waits for a signal given back (nor in the free list), and a
+ * notifying store costs a sequentially consistent fence and a look at the waiters (ROCr's
+ * InterruptSignal::StoreRelaxed, the software runtime's signal_notify) on every launch. At
+ * the give-back the signal's cache line is the completion path's, which just read the value;
+ * the enqueueing thread then only copies the handle into a packet: a reset there cost it a
+ * cache miss on a line the GPU and the completion path last wrote.
  *
  * Signals are taken by the enqueueing threads and mostly given back by the completion path,
  * so the cache is two stacks with a lock each: takers pop `take` under take_lock, givers
@@ -96,8 +99,7 @@ rt_signal_get(hsa_signal_t *out)
    if (!mine.count)
       thread_refill();
    if (mine.count) {
-      *out = mine.sig[--mine.count];
-      hsa->hsa_signal_silent_store_relaxed(*out, 1);
+      *out = mine.sig[--mine.count]; /* at 1 (rt_signal_put) */
       return CL_SUCCESS;
    }
    /* Created with no consumer list, like ROCclr's, so any agent may wait on it. */
@@ -110,6 +112,7 @@ rt_signal_get(hsa_signal_t *out)
 void
 rt_signal_put(hsa_signal_t signal)
 {
+   rt_hsa()->hsa_signal_silent_store_relaxed(signal, 1);
    pthread_mutex_lock(&give_lock);
    if (give.count < SIGNAL_CACHE_MAX) {
       give.sig[give.count++] = signal;

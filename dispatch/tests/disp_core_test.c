@@ -57,6 +57,7 @@ static struct fake_handler *handlers;
 static atomic_int live_queues;
 static atomic_int registrations;  /* hsa_amd_signal_async_handler calls */
 static atomic_int relaxed_stores; /* hsa_signal_store_relaxed calls (they notify waiters) */
+static atomic_int silent_stores;  /* hsa_signal_silent_store_relaxed calls */
 
 static struct fake_signal *
 sig_of(hsa_signal_t s)
@@ -143,6 +144,7 @@ fake_signal_store_relaxed(hsa_signal_t s, hsa_signal_value_t v)
 static void
 fake_signal_silent_store(hsa_signal_t s, hsa_signal_value_t v)
 {
+   atomic_fetch_add(&silent_stores, 1);
    atomic_store(&sig_of(s)->value, v);
 }
 
@@ -648,7 +650,8 @@ pool_thread_lists(void)
    icd_free(last);
 }
 
-/* Signals come back from the pool at 1, reset by a silent store. */
+/* Signals come back from the pool at 1, reset by a silent store as they are given back: the
+ * enqueueing thread's get touches no signal (a store there was a cache miss a launch). */
 static void
 signal_pool_silent(void)
 {
@@ -659,13 +662,14 @@ signal_pool_silent(void)
    }
    for (int i = 0; i < 40; i++)
       rt_signal_put(taken[i]);
-   int stores = atomic_load(&relaxed_stores);
+   int stores = atomic_load(&relaxed_stores), silent = atomic_load(&silent_stores);
    /* More than one thread batch: some come from the given-back stack. */
    for (int i = 0; i < 40; i++) {
       CHECK(rt_signal_get(&taken[i]) == CL_SUCCESS);
       CHECK_EQ_INT((int)atomic_load(&sig_of(taken[i])->value), 1);
    }
    CHECK_EQ_INT(atomic_load(&relaxed_stores), stores);
+   CHECK_EQ_INT(atomic_load(&silent_stores), silent);
    for (int i = 0; i < 40; i++)
       rt_signal_put(taken[i]);
 }

@@ -306,6 +306,9 @@ hsaKmtSetEvent(HsaEvent *Event)
    if (k)
       set_locked(k);
    pthread_mutex_unlock(&event_lock);
+   /* The host is busy with the GPU (ROCr wakes its async-event thread when it arms a
+    * handler for a packet it just rang): let polling command processors look now. */
+   kfd_queue_host_waits();
    return k ? HSAKMT_STATUS_SUCCESS : HSAKMT_STATUS_INVALID_HANDLE;
 }
 
@@ -427,8 +430,8 @@ hsaKmtWaitOnMultipleEvents(HsaEvent *Events[], HSAuint32 NumEvents, bool WaitOnA
    if (!activated)
       return HSAKMT_STATUS_NO_MEMORY;
    kfd_waiter self = {Events, NumEvents, activated, NULL};
-   /* The host is about to sleep on the GPU: let idle command processors look now. */
-   kfd_queue_kick();
+   /* The host is about to sleep on the GPU: let polling command processors look now. */
+   kfd_queue_host_waits();
    struct timespec deadline;
    clock_gettime(CLOCK_MONOTONIC, &deadline);
    deadline.tv_sec += Milliseconds / 1000;

@@ -99,5 +99,26 @@ bool kfd_queue_quiet_locked(const sim_cp *self);
 /* Makes idle command processors look at their doorbells now (a host thread is about to
  * sleep waiting for the GPU). */
 void kfd_queue_kick(void);
+/* A host thread calls into the KFD's events (sets one, or is about to sleep waiting for the
+ * GPU): the CPs that poll their doorbells look now. */
+void kfd_queue_host_waits(void);
+/* Wakes the CPs sleeping with any of `bits` (a trapped doorbell was rung). Async-signal
+ * safe: kfd_doorbell.c's fault handler calls it. */
+void kfd_queue_wake(uint32_t bits);
+
+/* ---- doorbell traps (kfd_doorbell.c) --------------------------------------------------- */
+
+typedef struct kfd_doorbell_trap kfd_doorbell_trap;
+/* Traps host stores to the doorbell page `page`: each store to it while armed wakes the
+ * CPs of `wake_bits` (kfd_queue_wake). NULL when the process does not trap
+ * (HSACL_KFD_DOORBELL=poll, HSACL_CRASH_RECOVERY, no slot): that queue's CP polls. */
+kfd_doorbell_trap *kfd_doorbell_trap_create(void *page, uint32_t wake_bits);
+/* Accepts NULL; the page is writable again. Before the page is unmapped. */
+void kfd_doorbell_trap_destroy(kfd_doorbell_trap *trap);
+/* Stores trapped so far; each made the page writable again before it was counted. */
+uint32_t kfd_doorbell_rings(kfd_doorbell_trap *trap);
+/* Makes the page read-only: the next store to it is trapped. CP thread, before its last look
+ * at the doorbell. */
+bool kfd_doorbell_arm(kfd_doorbell_trap *trap);
 
 #endif

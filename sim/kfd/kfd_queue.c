@@ -10,11 +10,13 @@
  * release store of a packet index; the CP reads packets only up to the last index rung
  * (sim_cp.h). The doorbell is a page of its own mapped for the GPUs as SIM_ALLOC_DOORBELL
  * memory, so a kernel's ring (ockl's __ockl_hsa_signal_store through ROCr's doorbell
- * signal) kicks the CPs at once (doorbell_hook). Nothing traps ROCr's host store, so the CP
- * polls the doorbell: after its poll budget it sleeps on a process-wide "kick" word with a
- * bounded timeout (KICK_MAX_NS), and a host thread about to sleep on an event kicks it
- * (hsaKmtWaitOnMultipleEvents): idle queues cost at most a few hundred wake-ups a second,
- * and a host waiting for a result wakes the CP at once.
+ * signal) kicks the CPs at once (doorbell_hook). ROCr's host store: a CP that ran packets in
+ * the last HOT_NS polls the doorbell after its poll budget, napping KICK_MIN_NS on a
+ * process-wide "kick" word that a host thread calling into the KFD's events pulls
+ * (kfd_queue_host_waits: ROCr arms an async handler after it rings, and waits in the KFD);
+ * a cold CP write-protects its doorbell page and sleeps without a timeout, and the store's
+ * fault wakes it (kfd_doorbell.c). Where the process cannot trap, a cold CP's nap grows up
+ * to KICK_MAX_NS.
  *
  * Completion (amd_hsa_signal.h): start_ts/end_ts (+0x20/+0x28) when profiling
  * (queue_properties.ENABLE_PROFILING), value (+8) decremented (release); if
@@ -81,6 +83,9 @@ typedef struct kfd_queue {
    uint64_t idle_ns;           /* current idle sleep */
    uint64_t last_read;         /* read index at the last idle sleep */
    uint64_t hot_until;         /* sleep KICK_MIN_NS until then (CP thread only) */
+   kfd_doorbell_trap *trap;    /* host stores to the doorbell fault; NULL: polled */
+   bool armed;                 /* this idle sleep: the page is write-protected (CP thread) */
+   uint32_t armed_rings;       /* the trap's rings when the CP last protected the page */
    pthread_t thread;
    struct kfd_queue *next;
 } kfd_queue;
@@ -103,6 +108,18 @@ futex_wait(_Atomic uint32_t *word, uint32_t old, uint64_t timeout_ns)
    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, old, &ts, NULL, 0);
 }
 
+/* A CP asleep on its trapped doorbell waits on the kick word with a bit of its own: its ring
+ * wakes it alone, a kick (FUTEX_WAKE, every bit) every CP, and a host's call into the KFD
+ * (HOST_KICK) only the polling ones (their FUTEX_WAIT has every bit). Queue ids share bits
+ * 0-30: a collision wakes one more. */
+#define HOST_KICK (1u << 31)
+
+static uint32_t
+queue_bit(const kfd_queue *q)
+{
+   return 1u << (q->id % 31);
+}
+
 void
 kfd_queue_kick(void)
 {
@@ -111,6 +128,24 @@ kfd_queue_kick(void)
       atomic_fetch_add(&kick_seq, 1);
       syscall(SYS_futex, &kick_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
    }
+}
+
+/* A host thread calls into the KFD's events (ROCr arms an async handler after it rang, or is
+ * about to sleep waiting for the GPU): polling CPs look at their doorbells now. A CP asleep
+ * on its trapped doorbell stays asleep: a ring of it would have woken it. */
+void
+kfd_queue_host_waits(void)
+{
+   atomic_thread_fence(memory_order_seq_cst);
+   if (atomic_load_explicit(&kick_sleepers, memory_order_relaxed))
+      kfd_queue_wake(HOST_KICK);
+}
+
+void
+kfd_queue_wake(uint32_t bits)
+{
+   atomic_fetch_add(&kick_seq, 1);
+   syscall(SYS_futex, &kick_seq, FUTEX_WAKE_BITSET_PRIVATE, INT_MAX, NULL, NULL, bits);
 }
 
 /* A wave rang a doorbell (sim__doorbell_hook): every idle CP looks at its own. */
@@ -177,15 +212,45 @@ cp_wait_signals(sim_cp *cp, const uint64_t *handles, uint32_t count,
    }
 }
 
-/* ---- idle: sleep on the kick word, with a growing timeout -------------------------------- */
+/* ---- idle: poll while hot, trap the doorbell when cold ----------------------------------- */
 
+/*
+ * A queue that processed packets in the last HOT_NS is hot: its CP naps KICK_MIN_NS and
+ * looks at the doorbell, since a ring through the trap costs more than the naps on a
+ * loaded machine (kfd_doorbell.c); a host thread that calls into the KFD's events (ROCr
+ * arming an async handler, waiting on a signal) kicks it at once (kfd_queue_host_waits).
+ * A cold CP with a trapped doorbell protects the page and sleeps without a timeout. It
+ * protects it unless no ring lifted the protection since it last did: the fault thread
+ * lifts it before it counts the ring and wakes the CP, so an unchanged count means the page
+ * is protected, or a lift is under way whose wake-up comes after this ticket was taken and
+ * ends the sleep. The CP's look at the doorbell after this (sim__cp_run) sees every ring
+ * stored before the protection. A cold CP without a trap sleeps longer and longer, up to
+ * KICK_MAX_NS.
+ */
 static uint32_t
 cp_idle_prepare(sim_cp *cp)
 {
-   (void)cp;
+   kfd_queue *q = cp->owner;
    uint32_t ticket = atomic_load(&kick_seq);
    atomic_fetch_add(&kick_sleepers, 1);
    atomic_thread_fence(memory_order_seq_cst);
+   uint64_t now = sim__cp_clock();
+   uint64_t r = atomic_load_explicit(cp->read_index, memory_order_relaxed);
+   if (r != q->last_read) {
+      q->last_read = r;
+      q->hot_until = now + HOT_NS;
+      q->idle_ns = KICK_MIN_NS;
+   }
+   q->armed = false;
+   if (q->trap && now >= q->hot_until) {
+      uint32_t rings = kfd_doorbell_rings(q->trap);
+      if (rings == q->armed_rings) {
+         q->armed = true;
+      } else if (kfd_doorbell_arm(q->trap)) {
+         q->armed_rings = rings;
+         q->armed = true;
+      }
+   }
    return ticket;
 }
 
@@ -196,12 +261,6 @@ cp_idle_cancel(sim_cp *cp)
    atomic_fetch_sub(&kick_sleepers, 1);
 }
 
-/*
- * A queue that processed packets in the last HOT_NS polls every KICK_MIN_NS: a host that
- * waits for each launch (ROCr's async-handler thread already asleep in the KFD, the
- * application on its own condition variable: nobody kicks) submits the next one within
- * that window. Afterwards the sleep doubles up to KICK_MAX_NS.
- */
 static void reclaim_code(void);
 
 static void
@@ -209,16 +268,18 @@ cp_idle_sleep(sim_cp *cp, uint32_t ticket)
 {
    kfd_queue *q = cp->owner;
    reclaim_code(); /* this CP is quiet now; a kick meanwhile ends the sleep at once */
-   uint64_t now = sim__cp_clock();
-   uint64_t r = atomic_load_explicit(cp->read_index, memory_order_relaxed);
-   if (r != q->last_read) {
-      q->last_read = r;
-      q->hot_until = now + HOT_NS;
-      q->idle_ns = KICK_MIN_NS;
+   if (q->armed) {
+      /* No timeout: its ring, a kick or the queue's end wakes it; a lost wake-up hangs.
+       * Its own bit: another queue's ring and a host's call (HOST_KICK) leave it asleep. */
+      syscall(SYS_futex, &kick_seq, FUTEX_WAIT_BITSET_PRIVATE, ticket, NULL, NULL,
+              queue_bit(q));
+      atomic_fetch_sub(&kick_sleepers, 1);
+      return;
    }
+   bool hot = sim__cp_clock() < q->hot_until;
    futex_wait(&kick_seq, ticket, q->idle_ns);
    atomic_fetch_sub(&kick_sleepers, 1);
-   if (now >= q->hot_until)
+   if (!hot)
       q->idle_ns = q->idle_ns * 2 > KICK_MAX_NS ? KICK_MAX_NS : q->idle_ns * 2;
 }
 
@@ -485,6 +546,13 @@ lookup_locked(HSA_QUEUEID id)
    return NULL;
 }
 
+static void
+doorbell_destroy(kfd_queue *q)
+{
+   kfd_doorbell_trap_destroy(q->trap);
+   kfd_memory_doorbell_destroy((void *)q->doorbell);
+}
+
 KFD_EXPORT HSAKMT_STATUS HSAKMTAPI
 hsaKmtCreateQueue(HSAuint32 NodeId, HSA_QUEUE_TYPE Type, HSAuint32 QueuePercentage,
                   HSA_QUEUE_PRIORITY Priority, void *QueueAddress, HSAuint64 QueueSizeInBytes,
@@ -512,7 +580,7 @@ hsaKmtCreateQueue(HSAuint32 NodeId, HSA_QUEUE_TYPE Type, HSAuint32 QueuePercenta
    q->doorbell = kfd_memory_doorbell_create();
    if (!q->doorbell)
       goto out_free;
-   atomic_store(q->doorbell, -1); /* nothing rung */
+   atomic_store(q->doorbell, -1); /* nothing rung; the page is populated before the trap */
    __atomic_store_n(&sim__doorbell_hook, doorbell_hook, __ATOMIC_RELEASE);
    q->node = NodeId;
    q->amdq = (amd_queue_t *)((uint8_t *)QueueResource->Queue_read_ptr_aql -
@@ -521,6 +589,8 @@ hsaKmtCreateQueue(HSAuint32 NodeId, HSA_QUEUE_TYPE Type, HSAuint32 QueuePercenta
    pthread_mutex_lock(&queues_lock);
    q->id = next_queue_id++;
    pthread_mutex_unlock(&queues_lock);
+   q->trap = kfd_doorbell_trap_create((void *)q->doorbell, queue_bit(q));
+   q->armed_rings = UINT32_MAX; /* protect at the first sleep */
    sim__cp_init(&q->cp, &kfd_cp_ops, q, q->id, QueueAddress, (uint32_t)packets,
                 (_Atomic uint64_t *)QueueResource->Queue_read_ptr_aql,
                 (_Atomic uint64_t *)QueueResource->Queue_write_ptr_aql, q->doorbell);
@@ -541,7 +611,7 @@ hsaKmtCreateQueue(HSAuint32 NodeId, HSA_QUEUE_TYPE Type, HSAuint32 QueuePercenta
 out_free:
    sim__gws_finish(&q->gws);
    sim__scratch_finish(&q->scratch);
-   kfd_memory_doorbell_destroy((void *)q->doorbell);
+   doorbell_destroy(q);
    free(q);
    return HSAKMT_STATUS_NO_MEMORY;
 }
@@ -578,7 +648,7 @@ queue_destroy(kfd_queue *q)
    pthread_join(q->thread, NULL);
    sim__gws_finish(&q->gws);
    sim__scratch_finish(&q->scratch);
-   kfd_memory_doorbell_destroy((void *)q->doorbell);
+   doorbell_destroy(q);
    free(q);
 }
 
