@@ -6,7 +6,8 @@
  * between levels, buffer <-> image copies, maps and kernel writes at a level
  * (write_imagef(image, coord, lod, colour)); kernels read every level with read_imagef(...,
  * lod) through a sampler with CL_SAMPLER_MIP_FILTER_MODE_KHR NEAREST, the 2D image also
- * between levels (LINEAR), with gradients, and with CL_SAMPLER_LOD_MIN_KHR / _MAX_KHR;
+ * between levels (LINEAR), with gradients, with CL_SAMPLER_LOD_MIN_KHR / _MAX_KHR, and through
+ * literal and program-scope samplers (the extension's defaults: nearest level, LOD 0..MAXFLOAT);
  * get_image_num_mip_levels and CL_IMAGE_NUM_MIP_LEVELS; and the errors the extension and
  * OpenCL 3.0 §5.3 give (CL_INVALID_IMAGE_DESCRIPTOR, CL_INVALID_HOST_PTR,
  * CL_INVALID_MIP_LEVEL, CL_INVALID_VALUE).
@@ -57,6 +58,23 @@ static const char *source =
    "   int x = get_global_id(0), y = get_global_id(1);\n"
    "   o[y * get_global_size(0) + x] = read_imagef(im, s,\n"
    "      (float2)((x + 0.5f) / e.x, (y + 0.5f) / e.y), (float2)(g, 0.0f), (float2)(0.0f, g));\n"
+   "}\n"
+   /* Samplers from the source: the extension's default mip filter (NEAREST) and LOD range. */
+   "kernel void rl_2d(read_only image2d_t im, sampler_t unused, float lod, int4 e,\n"
+   "                  global float4 *o) {\n"
+   "   const sampler_t s = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE |\n"
+   "                       CLK_FILTER_NEAREST;\n"
+   "   int x = get_global_id(0), y = get_global_id(1);\n"
+   "   o[y * get_global_size(0) + x] =\n"
+   "      read_imagef(im, s, (float2)((x + 0.5f) / e.x, (y + 0.5f) / e.y), lod);\n"
+   "}\n"
+   "constant sampler_t ps = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT |\n"
+   "                        CLK_FILTER_LINEAR;\n"
+   "kernel void rp_2d(read_only image2d_t im, sampler_t unused, float lod, int4 e,\n"
+   "                  global float4 *o) {\n"
+   "   int x = get_global_id(0), y = get_global_id(1);\n"
+   "   o[y * get_global_size(0) + x] =\n"
+   "      read_imagef(im, ps, (float2)((x + 0.5f) / e.x, (y + 0.5f) / e.y), lod);\n"
    "}\n";
 
 static cl_device_id device;
@@ -412,6 +430,13 @@ lod_selection(const struct img *im)
    check_read(im, "rd", range, 4.0f, 2, 2, false, "LOD_MAX 2");
    for (cl_uint m = 0; m < im->levels; m++)
       check_read(im, "gd", near, ldexpf(1.0f, (int)m) / (float)im->w, m, m, false, "gradients");
+   /* A literal sampler (nearest texels) and a program-scope one (bilinear texels, read at
+    * the level's texel centres): the nearest level, up to the last (LOD_MAX MAXFLOAT). */
+   check_read(im, "rl", near, 1.4f, 1, 1, false, "literal sampler at 1.4");
+   check_read(im, "rl", near, 1.6f, 1, 2, false, "literal sampler at 1.6");
+   check_read(im, "rl", near, 40.0f, last, last, false, "literal sampler past the last level");
+   check_read(im, "rp", near, 1.6f, 2, 2, false, "program-scope sampler at 1.6");
+   check_read(im, "rp", near, 2.4f, 2, 2, false, "program-scope sampler at 2.4");
    cl_filter_mode got = 0;
    CHECK_EQ_INT(clGetSamplerInfo(lin, CL_SAMPLER_MIP_FILTER_MODE_KHR, sizeof got, &got, NULL),
                 CL_SUCCESS);
