@@ -79,10 +79,12 @@ struct mem_image {
                              * 2D image a 2D image (a view: same memory and pitches, a
                              * compatible format) was made from */
    size_t elem_size;        /* bytes per texel */
-   size_t row_pitch;        /* device layout, bytes: level 0's, every level's (the T# PITCH) */
+   size_t row_pitch;        /* device layout, bytes: level 0's (the T# PITCH; gfx9 chains:
+                             * every level's) */
    size_t slice_pitch;      /* device layout, bytes (row_pitch for a 1D array); a mipmapped
                              * image's slices (layers of arrays) hold the whole chain */
    cl_uint num_levels;      /* mip levels in memory and in the T# (1 unless mipmapped) */
+   bool gfx10_chain;        /* mipmapped, laid out as gfx10's linear chain (mem_image.c) */
    size_t host_row_pitch;   /* CL_MEM_USE_HOST_PTR: the application's pitches */
    size_t host_slice_pitch;
    hsa_ext_image_geometry_t geometry;

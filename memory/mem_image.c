@@ -311,6 +311,24 @@ image_device(const struct _cl_context *ctx)
    return NULL;
 }
 
+/* Whether the context's image devices lay mip chains out alike: one chain in memory serves
+ * every device's descriptor, and gfx9's and gfx10's linear chains differ. */
+static bool
+mip_layouts_agree(const struct _cl_context *ctx)
+{
+   int gfx10 = -1;
+   for (cl_uint i = 0; i < ctx->num_devices; i++) {
+      const struct _cl_device_id *d = ctx->devices[i];
+      if (!d->image_support)
+         continue;
+      int g = d->info.gfx_major == 10;
+      if (gfx10 >= 0 && g != gfx10)
+         return false;
+      gfx10 = g;
+   }
+   return true;
+}
+
 /*
  * The bytes of host memory from host_ptr that an image of descriptor `d` covers (§5.3.1.2:
  * the row pitch defaults to width x element size `min_row`; the slice pitch to row pitch x
@@ -677,17 +695,52 @@ level_size(size_t size, cl_uint m)
    return v ? v : 1;
 }
 
-/* Rows of levels 0..n-1 of one slice in the linear mip chain: one a level for the 1D types
- * (their levels are one row each), max(1, height >> m) for the others. */
+/* Rows of level m in a slice of the linear mip chain: one for the 1D types, max(1, height
+ * >> m) for the others. */
 static size_t
-chain_rows(const struct mem_image *im, cl_uint n)
+level_rows(const struct mem_image *im, cl_uint m)
 {
    cl_mem_object_type t = im->desc.image_type;
    bool one_d = t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_ARRAY;
-   size_t rows = 0;
-   for (cl_uint m = 0; m < n; m++)
-      rows += one_d ? 1 : level_size(im->desc.image_height, m);
-   return rows;
+   return one_d ? 1 : level_size(im->desc.image_height, m);
+}
+
+/* Row pitch of level m in bytes: gfx9's chain has level 0's for every level; gfx10's gives
+ * each level its width rounded up to 256 bytes, as the row of an image of one level. */
+static size_t
+level_pitch(const struct mem_image *im, cl_uint m)
+{
+   if (!im->gfx10_chain)
+      return im->row_pitch;
+   size_t row = level_size(im->desc.image_width, m) * im->elem_size;
+   return (row + LINEAR_ROW_ALIGN - 1) & ~(size_t)(LINEAR_ROW_ALIGN - 1);
+}
+
+/* Byte offset of level m within a slice (a 3D slice, an array layer) of the linear mip
+ * chain (docs/images.md "Mip levels"): gfx9 puts the levels one below the other from level
+ * 0; gfx10 puts the smallest level first, level m after levels num_levels - 1 .. m + 1. */
+static size_t
+level_offset(const struct mem_image *im, cl_uint m)
+{
+   size_t off = 0;
+   if (!im->gfx10_chain) {
+      for (cl_uint k = 0; k < m; k++)
+         off += level_rows(im, k) * im->row_pitch;
+      return off;
+   }
+   for (cl_uint k = m + 1; k < im->num_levels; k++)
+      off += level_rows(im, k) * level_pitch(im, k);
+   return off;
+}
+
+/* Bytes of one slice's whole chain (levels 0..num_levels - 1). */
+static size_t
+chain_bytes(const struct mem_image *im)
+{
+   size_t n = 0;
+   for (cl_uint m = 0; m < im->num_levels; m++)
+      n += level_rows(im, m) * level_pitch(im, m);
+   return n;
 }
 
 void
@@ -696,8 +749,8 @@ mem__image_level(const struct mem_image *im, cl_uint level, struct mem_level *ou
    cl_mem_object_type t = im->desc.image_type;
    size_t ext[3];
    mem__image_extent(im, ext);
-   out->offset = chain_rows(im, level) * im->row_pitch;
-   out->row_pitch = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? im->slice_pitch : im->row_pitch;
+   out->offset = level_offset(im, level);
+   out->row_pitch = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? im->slice_pitch : level_pitch(im, level);
    out->slice_pitch = im->slice_pitch;
    out->ext[0] = level_size(ext[0], level);
    out->ext[1] = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? ext[1] : level_size(ext[1], level);
@@ -809,6 +862,7 @@ image_layout(struct _cl_device_id *dev, const cl_image_format *fmt, const cl_ima
    im->host_slice_pitch = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? hrow * ext[1] : hslice;
 
    im->num_levels = desc->num_mip_levels > 1 ? desc->num_mip_levels : 1;
+   im->gfx10_chain = im->num_levels > 1 && dev->info.gfx_major == 10;
    if (buf) {
       im->row_pitch = t == CL_MEM_OBJECT_IMAGE2D ? hrow : min_row;
       im->slice_pitch = t == CL_MEM_OBJECT_IMAGE2D ? hrow * ext[1] : min_row;
@@ -816,7 +870,7 @@ image_layout(struct _cl_device_id *dev, const cl_image_format *fmt, const cl_ima
    } else {
       im->row_pitch = (min_row + LINEAR_ROW_ALIGN - 1) & ~(size_t)(LINEAR_ROW_ALIGN - 1);
       /* A slice (a 1D array's layer) holds its whole mip chain (docs/images.md). */
-      im->slice_pitch = im->row_pitch * chain_rows(im, im->num_levels);
+      im->slice_pitch = chain_bytes(im);
       hsa_ext_image_descriptor_t hd = hsa_desc(im);
       hsa_ext_image_data_info_t info = { 0 };
       hsa_status_t st = hsa->img.hsa_ext_image_data_get_info_with_layout(
@@ -900,21 +954,21 @@ image_backing(struct _cl_mem *mem, struct _cl_context *ctx, struct _cl_device_id
 /*
  * Makes the descriptor of image handle `h` address mip levels 0..last: ROCr 5.2.3's image
  * extension has no mip levels, so a mipmapped image's descriptor is made for level 0 (its
- * pitch, format and sizes are every level's base) and its T# LAST_LEVEL (dword 3, bits 19:16)
- * and MAX_MIP (dword 5, bits 31:28: the resource's last level, from which the texture unit
- * lays out the chain; ROCr's resource_ai.h gives the gfx9 layout) set here; BASE_LEVEL stays
- * 0. Only gfx9 targets report the extension (plat_device_ext.c), so only the gfx9 layout is
- * written. The chain's rows per slice follow from MAX_MIP and the level-0 height
- * (docs/images.md "Mip levels"). Both runtimes keep descriptors in host-visible system
+ * pitch, format and sizes are every level's base) and its T# LAST_LEVEL (dword 3, bits 19:16,
+ * on gfx9 and gfx10) and MAX_MIP (the resource's last level, from which the texture unit
+ * lays out the chain: gfx9 dword 5 bits 31:28, ROCr's resource_ai.h; gfx10 dword 5 bits 7:4,
+ * resource_nv.h) set here; BASE_LEVEL stays 0. The chain follows from MAX_MIP and level 0's
+ * sizes (docs/images.md "Mip levels"). Both runtimes keep descriptors in host-visible system
  * memory, the handle being the T#'s address, and nothing reads it until a kernel is
  * launched with it.
  */
 static void
-set_last_level(hsa_ext_image_t h, cl_uint last)
+set_last_level(hsa_ext_image_t h, cl_uint last, bool gfx10)
 {
    volatile uint32_t *t = (volatile uint32_t *)(uintptr_t)h.handle;
+   unsigned max_mip_shift = gfx10 ? 4 : 28;
    t[3] = (t[3] & ~(0xFu << 16)) | (last & 0xFu) << 16;
-   t[5] = (t[5] & ~(0xFu << 28)) | (last & 0xFu) << 28;
+   t[5] = (t[5] & ~(0xFu << max_mip_shift)) | (last & 0xFu) << max_mip_shift;
 }
 
 /* One HSA image descriptor per image device of the context, over the image's memory. Errors
@@ -949,7 +1003,7 @@ image_descriptors(struct _cl_mem *mem, struct _cl_context *ctx)
          return rt_error(st, CL_OUT_OF_RESOURCES, "hsa_ext_image_create_with_layout");
       }
       if (im->num_levels > 1)
-         set_last_level(im->handles[i], im->num_levels - 1);
+         set_last_level(im->handles[i], im->num_levels - 1, im->gfx10_chain);
    }
    return CL_SUCCESS;
 }
@@ -1127,6 +1181,12 @@ mem_CreateImageWithProperties(cl_context context, const cl_mem_properties *prope
       if (image_format->image_channel_order == CL_DEPTH) {
          err = ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "num_mip_levels %u with a CL_DEPTH "
                          "image: depth images cannot be mipmapped",
+                         image_desc->num_mip_levels);
+         goto out;
+      }
+      if (!mip_layouts_agree(ctx)) {
+         err = ICD_ERROR(CL_INVALID_IMAGE_DESCRIPTOR, "num_mip_levels %u in a context of "
+                         "gfx9 and gfx10 devices, whose linear mip chains differ",
                          image_desc->num_mip_levels);
          goto out;
       }

@@ -651,7 +651,9 @@ mem_EnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocki
                           end - first, num_events_in_wait_list, event_wait_list, event,
                           &result);
    if (err == CL_SUCCESS) {
-      *image_row_pitch = im->row_pitch;
+      /* The level's own row pitch (gfx10 chains give each level one); a 1D array's level
+       * rows are its layers (lv->row_pitch), its row pitch stays level 0's. */
+      *image_row_pitch = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? im->row_pitch : lv->row_pitch;
       if (image_slice_pitch)
          *image_slice_pitch = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? lv->row_pitch
                               : slices                         ? lv->slice_pitch

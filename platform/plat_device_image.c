@@ -47,12 +47,14 @@ plat__device_image_init(struct _cl_device_id *dev)
       return;
    }
    dev->image_support = true;
-   /* Mip levels are set in the gfx9 T# (memory/mem_image.c) and laid out as the gfx9
-    * address library's linear chain; the gradient forms of read_image{f,i,ui} are
-    * IMAGE_SAMPLE_D, which gfx90a and gfx94x lack (LLVM's extended-image-insts: the compiler
-    * refuses such kernels there). gfx10's T# and chain are not built for mip levels. */
+   /* Mip levels are set in the gfx9 or gfx10 T# (memory/mem_image.c) and laid out as that
+    * generation's address library lays out a linear chain; the gradient forms of
+    * read_image{f,i,ui} are IMAGE_SAMPLE_D, which gfx90a and gfx94x lack (LLVM's
+    * extended-image-insts: the compiler refuses such kernels there). gfx11's linear chain
+    * and T# are not built. */
    const plat_gpu_info *gi = &dev->info;
-   dev->mipmap_support = gi->gfx_major == 9 && gi->gfx_minor == 0 && gi->gfx_stepping != 10;
+   dev->mipmap_support = (gi->gfx_major == 9 && gi->gfx_minor == 0 && gi->gfx_stepping != 10) ||
+                         gi->gfx_major == 10;
 }
 
 void

@@ -7,8 +7,8 @@
 # sub_group_*, get_sub_group_*_mask, bitfield_*, bit_reverse, dot*, the atomics of
 # atomic_half, atomic_float and atomic_double, clock_read_*) and their sg_*/bd_*/clk_* helpers
 # are additions, not overrides: they are left out of both checks, as are the pp_* helpers of
-# comp_builtins_pipe.cl and the dq_* ones of comp_builtins_enqueue.cl (their built-ins are
-# overrides and checked).
+# comp_builtins_pipe.cl, the dq_* ones of comp_builtins_enqueue.cl (their built-ins are
+# overrides and checked) and the ls_* S# tables of comp_builtins_mipmap.cl.
 # Run as: cmake -DNM=<llvm-nm> -DBUILTINS=<comp_builtins.bc> -DLIBDIR=<device libs>
 #               -DEXPECT=<count> -P comp_builtins_names.cmake
 execute_process(COMMAND ${NM} --defined-only --format=just-symbols ${BUILTINS}
@@ -25,7 +25,7 @@ endif()
 string(REGEX MATCHALL "[^\n]+" ours "${ours}")
 string(REGEX MATCHALL "[^\n]+" libs "${libs}")
 list(REMOVE_DUPLICATES libs)
-list(FILTER ours EXCLUDE REGEX "^(sg_|bd_|pp_|dq_|clk_|_ZL[0-9]+(sg|bd|pp|dq|clk)_)")
+list(FILTER ours EXCLUDE REGEX "^(sg_|bd_|pp_|dq_|clk_|ls_|_ZL[0-9]+(sg|bd|pp|dq|clk)_)")
 list(FILTER ours EXCLUDE REGEX
      "^_Z[0-9]+(sub_group_|get_sub_group_[a-z]+_mask|bitfield_|bit_reverse|dot|__spirv_|clock_read_)")
 list(FILTER ours EXCLUDE REGEX "^_Z[0-9]+atomic_[a-z_]+PU3AS[0-9]VU7_Atomic(Dh|f|d)")

@@ -19,9 +19,9 @@
  * sim__texel_vsharp_format).
  *
  * Image atomics (IMAGE_ATOMIC_*) address like IMAGE_LOAD and operate on the texel bits.
- * What is modelled: SW_MODE 0 (linear, with the gfx9 linear mip chain, level_of(): texel
- * (x, y, slice) of level m at base + ((slice * chain_rows + row0(m) + y) * pitch + x) *
- * bytes_per_texel); mip levels BASE_LEVEL..LAST_LEVEL; types 1D, 2D, 3D, 1D array and
+ * What is modelled: SW_MODE 0 (linear, with the linear mip chain of the wave's generation,
+ * level_of(): texel (x, y, slice) of level m at base + slice * slice_bytes + off(m) +
+ * (y * pitch(m) + x) * bytes_per_texel); mip levels BASE_LEVEL..LAST_LEVEL; types 1D, 2D, 3D, 1D array and
  * 2D array; data formats 8, 16, 32, 8_8, 16_16, 32_32, 8_8_8_8, 16_16_16_16, 32_32_32_32 and
  * the packed 5_6_5, 1_5_5_5, 2_10_10_10 with the number formats each admits (UNORM, SNORM,
  * USCALED, SSCALED, UINT, SINT, FLOAT for 16 and 32 bits, SRGB for 8 bits; the conversions
@@ -76,7 +76,9 @@ typedef struct img {
    uint32_t base_array, last_array;
    uint32_t nlevels;              /* LAST_LEVEL - BASE_LEVEL + 1 */
    uint32_t base_level;           /* BASE_LEVEL: level 0 of the view */
-   uint32_t chain_rows;           /* rows of one slice's mip chain (levels 0..LAST_LEVEL) */
+   uint32_t max_mip;              /* MAX_MIP: the resource's last level (the chain's) */
+   uint64_t slice_bytes;          /* bytes of one slice's mip chain (levels 0..MAX_MIP) */
+   bool gfx10_chain;              /* levels laid out as gfx10's linear chain (level_of) */
    float min_lod;                 /* T# MIN_LOD (u4.8): a resource clamp of the LOD */
    uint8_t type, ncoord;          /* address components before the mip level */
    uint8_t bpe;                   /* bytes per texel */
@@ -135,7 +137,9 @@ buf_decode(sim_wave *w, const sim_inst *in, unsigned conv, const uint32_t *t, im
    d->base_array = d->last_array = 0;
    d->nlevels = 1;
    d->base_level = 0;
-   d->chain_rows = 1;
+   d->max_mip = 0;
+   d->slice_bytes = 0; /* one row, one slice */
+   d->gfx10_chain = false;
    d->min_lod = 0.0f;
    for (unsigned i = 0; i < 4; i++)
       d->sel[i] = (t[3] >> (3 * i)) & 7;
@@ -149,6 +153,54 @@ level_size(uint32_t size, unsigned m)
 {
    uint32_t v = m < 32 ? size >> m : 0;
    return v ? v : 1;
+}
+
+/*
+ * One mip level of a linear image. Level m's size is max(1, size >> m) in each dimension,
+ * depth included (1D types: one row); each slice (3D slice or array layer) holds the
+ * resource's whole chain, levels 0..MAX_MIP (slice_bytes), and level m of slice s starts
+ * at s * slice_bytes + off. `m` is absolute (BASE_LEVEL added). The chain within a slice:
+ *  - gfx9 (the gfx9 address library's linear chain): every level has the T#'s pitch; the
+ *    levels follow one another downwards, level m starting at row sum(k < m) max(1,
+ *    height >> k) (1D types: row m);
+ *  - gfx10 with MAX_MIP > 0 (the gfx10 address library's linear chain, Gfx10Lib's
+ *    HwlComputeSurfaceInfoLinear): every level has its own pitch, its width rounded up to
+ *    256 bytes' worth of texels, and the smallest level comes first: level m starts at
+ *    sum(k > m) pitch(k) * rows(k) * bytes per texel.
+ */
+typedef struct lvl {
+   uint32_t w, h, dp, pitch; /* pitch: texels per row */
+   uint64_t off;             /* bytes from the slice's start */
+} lvl;
+
+/* gfx10's pitch of level m of a chain: its width rounded up to 256 bytes' worth. */
+static uint32_t
+gfx10_level_pitch(const img *d, unsigned m)
+{
+   uint32_t align = 256 / d->bpe;
+   return (level_size(d->width, m) + align - 1) / align * align;
+}
+
+static lvl
+level_of(const img *d, unsigned m)
+{
+   lvl v = {d->width, d->height, d->depth, d->pitch, 0};
+   if (d->buffer)
+      return v;
+   bool one_d = d->type == IMG_1D || d->type == IMG_1D_ARRAY;
+   v.w = level_size(d->width, m);
+   v.h = one_d ? 1 : level_size(d->height, m);
+   v.dp = d->type == IMG_3D ? level_size(d->depth, m) : 1;
+   if (!d->gfx10_chain) {
+      for (unsigned k = 0; k < m; k++)
+         v.off += (uint64_t)(one_d ? 1 : level_size(d->height, k)) * d->pitch * d->bpe;
+      return v;
+   }
+   v.pitch = gfx10_level_pitch(d, m);
+   for (unsigned k = m + 1; k <= d->max_mip; k++)
+      v.off += (uint64_t)gfx10_level_pitch(d, k) * (one_d ? 1 : level_size(d->height, k)) *
+               d->bpe;
+   return v;
 }
 
 /* The T# fields gfx9 and gfx10 place differently. gfx10 (RDNA2 T#, as ROCr's gfx10 image
@@ -214,11 +266,6 @@ img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
    if (!sim__texel_format(tf.dfmt, conv == CONV_FORMAT ? tf.nfmt : SIM_NFMT_UINT, &d->f))
       return unsupported(w, in, "image T# DATA_FORMAT %u with NUM_FORMAT %u not supported",
                          tf.dfmt, tf.nfmt);
-   /* gfx10's linear mip chain (smallest level first, each level's own pitch) is not the
-    * gfx9 chain level_of() walks. */
-   if (w->target->gfx_major >= 10 && (last_level || base_level))
-      return unsupported(w, in, "gfx10 linear mip chain (LAST_LEVEL %u) not supported",
-                         last_level);
    if (conv != CONV_FORMAT)
       sim__texel_set_conv(&d->f, conv);
    d->bpe = d->f.bytes;
@@ -242,16 +289,24 @@ img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
    d->base_level = base_level;
    d->min_lod = (float)((t[1] >> 8) & 0xFFF) / 256.0f;
    /* The chain in memory holds the resource's levels 0..MAX_MIP (gfx9: dword 5, bits
-    * 31:28; BASE_LEVEL and LAST_LEVEL only narrow the view to a part of it), so a view
-    * past the resource's chain is refused rather than read from the next slice. */
-   unsigned max_mip = w->target->gfx_major < 10 ? t[5] >> 28 : 0; /* gfx10: refused above */
-   if (last_level > max_mip || base_level > max_mip)
+    * 31:28; gfx10: dword 5, bits 7:4, ROCr's resource_nv.h; BASE_LEVEL and LAST_LEVEL only
+    * narrow the view to a part of it), so a view past the resource's chain is refused
+    * rather than read from the next slice. */
+   bool gfx10 = w->target->gfx_major >= 10;
+   d->max_mip = gfx10 ? (t[5] >> 4) & 0xF : t[5] >> 28;
+   if (last_level > d->max_mip || base_level > d->max_mip)
       return unsupported(w, in, "image T# levels %u..%u past the resource's MAX_MIP %u",
-                         base_level, last_level, max_mip);
-   unsigned top = max_mip;
-   d->chain_rows = 0;
-   for (unsigned m = 0; m <= top; m++)
-      d->chain_rows += one_d ? 1 : level_size(d->height, m);
+                         base_level, last_level, d->max_mip);
+   d->gfx10_chain = gfx10 && d->max_mip > 0;
+   if (d->gfx10_chain && tf.pitch && tf.pitch != gfx10_level_pitch(d, 0))
+      return unsupported(w, in, "image T# PITCH %u with mip levels (MAX_MIP %u) not "
+                         "supported, the chain's level-0 pitch is %u", tf.pitch, d->max_mip,
+                         gfx10_level_pitch(d, 0));
+   d->slice_bytes = 0;
+   for (unsigned m = 0; m <= d->max_mip; m++) {
+      lvl v = level_of(d, m);
+      d->slice_bytes += (uint64_t)v.pitch * v.h * d->bpe;
+   }
    for (unsigned i = 0; i < 4; i++)
       d->sel[i] = (t[3] >> (3 * i)) & 7;
    static const uint8_t ncoord[] = {1, 2, 3, 0, 2, 3};
@@ -307,38 +362,11 @@ sext_bits(uint32_t v, unsigned bits)
    return bits >= 32 ? (int32_t)v : (int32_t)(v << (32 - bits)) >> (32 - bits);
 }
 
-/*
- * One mip level of a linear image, as the gfx9 address library lays out a linear mip chain:
- * every level has the chain's pitch; within each slice (3D slice or array layer) the levels
- * follow one another downwards, level m starting at row sum(k < m) max(1, height >> k)
- * (1D types: row m); a slice holds the whole chain (chain_rows rows). Level m's size is
- * max(1, size >> m) in each dimension, depth included. `m` is absolute (BASE_LEVEL added).
- */
-typedef struct lvl {
-   uint32_t w, h, dp, row0;
-} lvl;
-
-static lvl
-level_of(const img *d, unsigned m)
-{
-   lvl v = {d->width, d->height, d->depth, 0};
-   if (d->buffer || m == 0)
-      return v;
-   bool one_d = d->type == IMG_1D || d->type == IMG_1D_ARRAY;
-   for (unsigned k = 0; k < m; k++)
-      v.row0 += one_d ? 1 : level_size(d->height, k);
-   v.w = level_size(d->width, m);
-   v.h = one_d ? 1 : level_size(d->height, m);
-   v.dp = d->type == IMG_3D ? level_size(d->depth, m) : 1;
-   return v;
-}
-
 /* Byte address of texel (x, y, slice) of level `v`; slice is the 3D slice or array layer. */
 static uint64_t
 texel_addr(const img *d, const lvl *v, uint32_t x, uint32_t y, uint32_t slice)
 {
-   return d->base + (((uint64_t)slice * d->chain_rows + v->row0 + y) * d->pitch + x) *
-                       d->stride;
+   return d->base + slice * d->slice_bytes + v->off + ((uint64_t)y * v->pitch + x) * d->stride;
 }
 
 /* The shader components of the texel at `addr` (isa/sim_texel.c). False after a fault. */

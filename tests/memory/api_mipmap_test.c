@@ -6,7 +6,8 @@
  * between levels, buffer <-> image copies, maps and kernel writes at a level
  * (write_imagef(image, coord, lod, colour)); kernels read every level with read_imagef(...,
  * lod) through a sampler with CL_SAMPLER_MIP_FILTER_MODE_KHR NEAREST, the 2D image also
- * between levels (LINEAR), with gradients, and with CL_SAMPLER_LOD_MIN_KHR / _MAX_KHR;
+ * between levels (LINEAR), with gradients, with CL_SAMPLER_LOD_MIN_KHR / _MAX_KHR, and through
+ * literal and program-scope samplers (the extension's defaults: nearest level, LOD 0..MAXFLOAT);
  * get_image_num_mip_levels and CL_IMAGE_NUM_MIP_LEVELS; and the errors the extension and
  * OpenCL 3.0 §5.3 give (CL_INVALID_IMAGE_DESCRIPTOR, CL_INVALID_HOST_PTR,
  * CL_INVALID_MIP_LEVEL, CL_INVALID_VALUE).
@@ -20,6 +21,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #define KERNEL_TYPE(name, T, C, IDX, COORD_R, COORD_W)                                       \
    "kernel void lv_" name "(read_only " T " im, global int *o) {\n"                          \
@@ -57,6 +59,23 @@ static const char *source =
    "   int x = get_global_id(0), y = get_global_id(1);\n"
    "   o[y * get_global_size(0) + x] = read_imagef(im, s,\n"
    "      (float2)((x + 0.5f) / e.x, (y + 0.5f) / e.y), (float2)(g, 0.0f), (float2)(0.0f, g));\n"
+   "}\n"
+   /* Samplers from the source: the extension's default mip filter (NEAREST) and LOD range. */
+   "kernel void rl_2d(read_only image2d_t im, sampler_t unused, float lod, int4 e,\n"
+   "                  global float4 *o) {\n"
+   "   const sampler_t s = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE |\n"
+   "                       CLK_FILTER_NEAREST;\n"
+   "   int x = get_global_id(0), y = get_global_id(1);\n"
+   "   o[y * get_global_size(0) + x] =\n"
+   "      read_imagef(im, s, (float2)((x + 0.5f) / e.x, (y + 0.5f) / e.y), lod);\n"
+   "}\n"
+   "constant sampler_t ps = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT |\n"
+   "                        CLK_FILTER_LINEAR;\n"
+   "kernel void rp_2d(read_only image2d_t im, sampler_t unused, float lod, int4 e,\n"
+   "                  global float4 *o) {\n"
+   "   int x = get_global_id(0), y = get_global_id(1);\n"
+   "   o[y * get_global_size(0) + x] =\n"
+   "      read_imagef(im, ps, (float2)((x + 0.5f) / e.x, (y + 0.5f) / e.y), lod);\n"
    "}\n";
 
 static cl_device_id device;
@@ -412,6 +431,13 @@ lod_selection(const struct img *im)
    check_read(im, "rd", range, 4.0f, 2, 2, false, "LOD_MAX 2");
    for (cl_uint m = 0; m < im->levels; m++)
       check_read(im, "gd", near, ldexpf(1.0f, (int)m) / (float)im->w, m, m, false, "gradients");
+   /* A literal sampler (nearest texels) and a program-scope one (bilinear texels, read at
+    * the level's texel centres): the nearest level, up to the last (LOD_MAX MAXFLOAT). */
+   check_read(im, "rl", near, 1.4f, 1, 1, false, "literal sampler at 1.4");
+   check_read(im, "rl", near, 1.6f, 1, 2, false, "literal sampler at 1.6");
+   check_read(im, "rl", near, 40.0f, last, last, false, "literal sampler past the last level");
+   check_read(im, "rp", near, 1.6f, 2, 2, false, "program-scope sampler at 1.6");
+   check_read(im, "rp", near, 2.4f, 2, 2, false, "program-scope sampler at 2.4");
    cl_filter_mode got = 0;
    CHECK_EQ_INT(clGetSamplerInfo(lin, CL_SAMPLER_MIP_FILTER_MODE_KHR, sizeof got, &got, NULL),
                 CL_SUCCESS);
@@ -483,10 +509,47 @@ errors(struct img *im)
    clReleaseMemObject(parent);
 }
 
+/* `mixed` (HSACL_SIM_GPUS=gfx906,gfx1030): a context of a gfx9 and a gfx10 device refuses
+ * mipmapped images, whose one chain in memory cannot be both generations' layout, and still
+ * makes images of one level. */
+static int
+mixed_context(void)
+{
+   cl_platform_id plat;
+   cl_device_id devs[2];
+   cl_uint n = 0;
+   CHECK_EQ_INT(clGetPlatformIDs(1, &plat, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clGetDeviceIDs(plat, CL_DEVICE_TYPE_GPU, 2, devs, &n), CL_SUCCESS);
+   CHECK_EQ_INT(n, 2);
+   if (n != 2)
+      return test_main_end();
+   char a[64] = "", b[64] = "";
+   clGetDeviceInfo(devs[0], CL_DEVICE_NAME, sizeof a, a, NULL);
+   clGetDeviceInfo(devs[1], CL_DEVICE_NAME, sizeof b, b, NULL);
+   CHECK(strncmp(a, "gfx9", 4) == 0 && strncmp(b, "gfx10", 5) == 0);
+   CHECK(test_device_lists(devs[1], CL_DEVICE_EXTENSIONS, "cl_khr_mipmap_image"));
+   cl_int err;
+   cl_context mc = clCreateContext(NULL, 2, devs, NULL, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_image_format f = { CL_RGBA, CL_FLOAT };
+   cl_image_desc d = { .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 16,
+                       .image_height = 8, .num_mip_levels = 2 };
+   CHECK(!clCreateImage(mc, 0, &f, &d, NULL, &err));
+   CHECK_EQ_INT(err, CL_INVALID_IMAGE_DESCRIPTOR);
+   d.num_mip_levels = 1;
+   cl_mem one = clCreateImage(mc, 0, &f, &d, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   clReleaseMemObject(one);
+   clReleaseContext(mc);
+   return test_main_end();
+}
+
 int
-main(void)
+main(int argc, char **argv)
 {
    test_watchdog("api_mipmap_test", 240);
+   if (argc > 1 && strcmp(argv[1], "mixed") == 0)
+      return mixed_context();
    if (!test_cl_open(&device, &ctx, &q))
       return 1;
    CHECK(test_device_lists(device, CL_DEVICE_EXTENSIONS, "cl_khr_mipmap_image"));
@@ -498,7 +561,7 @@ main(void)
       { "1d", CL_MEM_OBJECT_IMAGE1D, 16, 1, 1, 5 },
       { "1da", CL_MEM_OBJECT_IMAGE1D_ARRAY, 16, 1, 3, 4 },
       { "2d", CL_MEM_OBJECT_IMAGE2D, 16, 8, 1, 5 },
-      { "2da", CL_MEM_OBJECT_IMAGE2D_ARRAY, 8, 4, 2, 4 },
+      { "2da", CL_MEM_OBJECT_IMAGE2D_ARRAY, 32, 4, 2, 4 }, /* gfx10: pitches 512, 256 */
       { "3d", CL_MEM_OBJECT_IMAGE3D, 8, 4, 4, 4 },
    };
    for (size_t i = 0; i < sizeof ims / sizeof *ims; i++) {

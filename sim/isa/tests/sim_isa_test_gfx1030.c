@@ -448,6 +448,79 @@ TEST(gfx10_mimg_nsa)
    CHECK(memcmp(vol + 1 * 4, zero, 4) == 0); /* (1, 0, 0): not written */
 }
 
+/* A gfx10 linear mip chain (the gfx10 address library's: smallest level first, each level's
+ * own pitch, its width rounded up to 256 bytes): a 2D T# of 5 x 3 texels of FORMAT 56
+ * (8_8_8_8_UNORM), PITCH-1 63, LAST_LEVEL and MAX_MIP (word 5 [7:4]) 2. Level 2 (1 x 1,
+ * pitch 64) is at byte 0, level 1 (2 x 1, pitch 64) at 256, level 0 (5 x 3, pitch 64) at 512;
+ * a slice is 1280 bytes. As a 1D array of 2 layers with MAX_MIP 1 (levels of 5 and 2 texels,
+ * each one row of 64), a layer is 512 bytes: level 1 at 0, level 0 at 256.
+ *   image_load_mip (4, 2, 0) -> byte 512 + (2 * 64 + 4) * 4: (0xFF, 0, 0x80, 0x33)
+ *   image_load_mip (1, 0, 1) -> byte 256 + 4: (0, 0xFF, 0, 0xFF)
+ *   image_load_mip (0, 0, 2) -> byte 0: (0x33, 0x33, 0x33, 0x33)
+ *   image_store_mip (1, 0, 1) of the 1D array's layer 1 (x 1, layer 1, level 0) -> byte
+ *   512 + 256 + 4; (1, 1, 1) (level 1 of layer 1) -> byte 512 + 4
+ *   image_sample_l at LOD 1 (S# MIP_FILTER POINT), (0.75, 0.5): level 1 texel (1, 0). */
+TEST(gfx10_mip_chain)
+{
+   sim_wave *w = wave32();
+   uint8_t *mem = t_alloc(1280 + 1024 + 256, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint8_t *base = (uint8_t *)(((uintptr_t)mem + 255) & ~(uintptr_t)255), *arr = base + 1280;
+   const uint8_t t0[4] = {0xFF, 0x00, 0x80, 0x33}, t1[4] = {0x00, 0xFF, 0x00, 0xFF},
+                 t2[4] = {0x33, 0x33, 0x33, 0x33};
+   memcpy(base + 512 + (2 * 64 + 4) * 4, t0, 4);
+   memcpy(base + 256 + 4, t1, 4);
+   memcpy(base, t2, 4);
+   uint64_t va = (uint64_t)(uintptr_t)base, vb = (uint64_t)(uintptr_t)arr;
+   const uint32_t sel = 4u | 5u << 3 | 6u << 6 | 7u << 9;
+   uint32_t t[8] = {(uint32_t)(va >> 8), (uint32_t)(va >> 40) | 56u << 20, 1u | 2u << 14,
+                    sel | 2u << 16 | 9u << 28, 63, 2u << 4, 0, 0};
+   uint32_t ta[8] = {(uint32_t)(vb >> 8), (uint32_t)(vb >> 40) | 56u << 20, 1u,
+                     sel | 1u << 16 | 12u << 28, 1, 1u << 4, 0, 0};
+   memcpy(&w->s[16], t, sizeof(t));
+   memcpy(&w->s[24], ta, sizeof(ta));
+   w->s[32] = 2u | 2u << 3 | 2u << 6; /* S#: clamp to edge, point, normalized */
+   w->s[33] = 0xFFFu << 12;
+   w->s[34] = 1u << 26; /* MIP_FILTER POINT */
+   w->s[35] = 0;
+   static const uint32_t lane_xyz[3][3] = {{4, 2, 0}, {1, 0, 1}, {0, 0, 2}};
+   static const uint32_t store_xyz[2][3] = {{1, 1, 0}, {1, 1, 1}}; /* x, layer, level */
+   for (unsigned l = 0; l < 3; l++)
+      for (unsigned c = 0; c < 3; c++)
+         w->v[1 + c][l] = lane_xyz[l][c];
+   for (unsigned l = 0; l < 2; l++) {
+      for (unsigned c = 0; c < 3; c++)
+         w->v[8 + c][l] = store_xyz[l][c];
+      w->v[12][l] = t_u(1.0f);
+      w->v[13][l] = t_u(0.0f);
+      w->v[14][l] = t_u(l ? 0.0f : 1.0f);
+      w->v[15][l] = t_u(1.0f);
+   }
+   for (unsigned l = 0; l < 32; l++) {
+      w->v[20][l] = t_u(0.75f); /* s, t, LOD */
+      w->v[21][l] = t_u(0.5f);
+      w->v[22][l] = t_u(1.0f);
+   }
+   SIM_EXEC(w) = 7;
+   CHECK_EQ(t_run(w, "image_load_mip v[4:7], v[1:3], s[16:23] dmask:0xf "
+                     "dim:SQ_RSRC_IMG_2D unorm\n"
+                     "image_sample_l v[40:43], v[20:22], s[16:23], s[32:35] dmask:0xf "
+                     "dim:SQ_RSRC_IMG_2D"),
+            SIM_FAULT_NONE);
+   SIM_EXEC(w) = 3;
+   CHECK_EQ(t_run(w, "image_store_mip v[12:15], v[8:10], s[24:31] dmask:0xf "
+                     "dim:SQ_RSRC_IMG_1D_ARRAY unorm"),
+            SIM_FAULT_NONE);
+   const uint8_t *want[3] = {t0, t1, t2};
+   for (unsigned l = 0; l < 3; l++)
+      for (unsigned c = 0; c < 4; c++)
+         CHECK_EQ(w->v[4 + c][l], t_u(want[l][c] / 255.0f));
+   for (unsigned c = 0; c < 4; c++)
+      CHECK_EQ(w->v[40 + c][0], t_u(t1[c] / 255.0f));
+   const uint8_t s0[4] = {0xFF, 0x00, 0xFF, 0xFF}, s1[4] = {0xFF, 0x00, 0x00, 0xFF};
+   CHECK(memcmp(arr + 512 + 256 + 4, s0, 4) == 0);
+   CHECK(memcmp(arr + 512 + 4, s1, 4) == 0);
+}
+
 /* gfx10's float atomics and csub, one lane per dword (lanes 0-3, returning the old value):
  *   fmin  MEM (3, -0, qNaN, 1) with DATA (5, +0, 2, sNaN)  -> (3, -0, 2, sNaN quieted)
  *   fmax  MEM (3, -0, qNaN, 1) with DATA (5, +0, 2, 0.5)   -> (5, +0, 2, 1)
@@ -561,6 +634,7 @@ t_gfx1030_tests(void)
    RUN(gfx10_float_atomics);
    RUN(gfx10_tsharp);
    RUN(gfx10_mimg_nsa);
+   RUN(gfx10_mip_chain);
    RUN(gfx10_vsharp_format);
    RUN(gfx10_rocr_scratch_swizzle);
    RUN(gfx10_dispatch_wave32);
