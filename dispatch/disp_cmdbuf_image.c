@@ -21,10 +21,11 @@
  * command by command (disp_cmdbuf.c): several queues, copies and fills (not AQL packets
  * here: they go through the runtime's copy engine or memory/'s own paths), kernels that
  * call printf or may enqueue kernels (a printf buffer or a device-queue tree per launch),
- * arguments still to be set. A replay whose wait list has an event held on the host (a user
- * event) or on a profiling queue also goes command by command: the first would be submitted
- * later by whichever thread completes that event, possibly the completion path, which must
- * not wait for ring space for many packets; the second needs each kernel's times.
+ * arguments still to be set. A replay that an event held on the host (a user event) would
+ * hold back, in its wait list or through a held command of its queue, or on a profiling
+ * queue, also goes command by command: the first would be submitted later by whichever
+ * thread completes that event, possibly the completion path, which must not wait for ring
+ * space for many packets; the second needs each kernel's times.
  *
  * Lock order: the command buffer's lock, then the command core's.
  */
@@ -233,20 +234,39 @@ disp__cmdbuf_image_refresh_locked(struct _cl_command_buffer_khr *cb, const cl_ui
       cb->image = NULL; /* replays go command by command */
 }
 
+/* Whether `e` is held on the host: neither terminal nor wired into HSA work. */
+static bool
+held(struct _cl_event *e)
+{
+   cl_int s = atomic_load(&e->status);
+   return s != CL_COMPLETE && s >= 0 && !atomic_load(&e->submitted);
+}
+
+/* Whether a command of `q` is held on the host now (its in-order predecessor or barrier
+ * would hold the replay back). Held commands are on q->commands (disp_command.c), which
+ * q->lock keeps alive; a command on its way to the ring may still read as held. */
+static bool
+queue_holds(struct _cl_command_queue *q)
+{
+   bool found = false;
+   pthread_mutex_lock(&q->lock);
+   for (struct disp_command *c = q->commands; c && !found; c = c->next_in_queue)
+      found = held(c->event);
+   pthread_mutex_unlock(&q->lock);
+   return found;
+}
+
 bool
 disp__cmdbuf_image_usable_locked(const struct _cl_command_buffer_khr *cb,
-                                 const struct _cl_command_queue *q, cl_uint num_events,
+                                 struct _cl_command_queue *q, cl_uint num_events,
                                  const cl_event *wait_list)
 {
    if (!cb->image || q->device != cb->image->dev || (q->properties & CL_QUEUE_PROFILING_ENABLE))
       return false;
-   for (cl_uint i = 0; i < num_events; i++) {
-      struct _cl_event *e = disp_event_from_handle(wait_list[i]);
-      cl_int s = atomic_load(&e->status);
-      if (s != CL_COMPLETE && s >= 0 && !atomic_load(&e->submitted))
+   for (cl_uint i = 0; i < num_events; i++)
+      if (held(disp_event_from_handle(wait_list[i])))
          return false;
-   }
-   return true;
+   return !queue_holds(q);
 }
 
 /* The replay command's submission (disp_command.c, under q->submit_lock): a barrier over

@@ -475,10 +475,11 @@ void disp__cmdbuf_image_refresh_locked(struct _cl_command_buffer_khr *cb,
 /* Drops cb's reference on its image (destruction). */
 void disp__cmdbuf_image_drop_locked(struct _cl_command_buffer_khr *cb);
 /* Whether a replay of cb's image on `q` after `wait_list` can go as one command: an image,
- * `q` of its device without profiling, and no event of the wait list held on the host
- * (a user event), so the replay is submitted now, by this thread. Under cb->lock. */
+ * `q` of its device without profiling, and no event of the wait list nor command of `q`
+ * held on the host (a user event), so the replay is submitted now, by this thread. Under
+ * cb->lock; takes q->lock. */
 bool disp__cmdbuf_image_usable_locked(const struct _cl_command_buffer_khr *cb,
-                                      const struct _cl_command_queue *q, cl_uint num_events,
+                                      struct _cl_command_queue *q, cl_uint num_events,
                                       const cl_event *wait_list);
 /* Enqueues cb->image on `q` as one command of type CL_COMMAND_COMMAND_BUFFER_KHR (its event
  * in *event when asked), the image held until it completes. Under cb->lock. */

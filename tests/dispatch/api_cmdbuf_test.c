@@ -467,7 +467,8 @@ wrong(cl_mem m, int lo, int hi, size_t split)
 /* Command buffers of kernels only: replays of packets built at finalize
  * (disp_cmdbuf_image.c). b = (b * 2 + 3) * 2 + 1 per replay, the two launches ordered by a
  * sync point and a barrier; the kernel's arguments re-set after recording change nothing;
- * three replays at once behind a kernel's event run one after the other; an update while a
+ * three replays at once behind a kernel's event run one after the other; a replay behind a
+ * command of its queue held on a user event waits for it; an update while a
  * replay may still run reaches the replays after it only, and an update with none in flight
  * rewrites the packet in place. */
 static void
@@ -516,6 +517,23 @@ test_prebuilt(void)
    for (int i = 0; i < 3; i++)
       clReleaseEvent(ev[i]);
    clReleaseEvent(before);
+
+   /* Behind a command of its queue held on a user event: runs once the gate opens. */
+   fill_b(1);
+   cl_event gate = clCreateUserEvent(ctx, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueMarkerWithWaitList(q, 1, &gate, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, &ev[0]), CL_SUCCESS);
+   cl_int status = 0;
+   CHECK_EQ_INT(
+      clGetEventInfo(ev[0], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, NULL),
+      CL_SUCCESS);
+   CHECK(status > CL_COMPLETE);
+   CHECK_EQ_INT(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+   CHECK_EQ_INT(clWaitForEvents(1, ev), CL_SUCCESS);
+   CHECK_EQ_INT(wrong(b, 11, 11, N), 0);
+   clReleaseEvent(ev[0]);
+   clReleaseEvent(gate);
 
    /* An update between two replays, the first possibly still running: the second launch
     * writes c (c = c * 2 + 5) over half the range in the second replay only. */
