@@ -492,8 +492,8 @@ disp_EnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
    if (cb->num_queues == 1 &&
        disp__cmdbuf_image_usable_locked(cb, qs[0], num_events_in_wait_list, event_wait_list)) {
       /* The common case: one command over the packets built at finalize. */
-      err = disp__cmdbuf_image_enqueue_locked(cb, qs[0], num_events_in_wait_list,
-                                              event_wait_list, event);
+      err = disp__cmdbuf_image_enqueue_locked(cb, qs[0], num_events_in_wait_list, event_wait_list,
+                                              event);
       pthread_mutex_unlock(&cb->lock);
       return err;
    }

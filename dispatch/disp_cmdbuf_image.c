@@ -225,8 +225,7 @@ disp__cmdbuf_image_refresh_locked(struct _cl_command_buffer_khr *cb, const cl_ui
 {
    /* No replay holds the image when the command buffer's is the only reference; replays
     * take theirs under cb->lock, which the caller holds. */
-   if (cb->image && changed &&
-       atomic_load_explicit(&cb->image->refs, memory_order_acquire) == 1 &&
+   if (cb->image && changed && atomic_load_explicit(&cb->image->refs, memory_order_acquire) == 1 &&
        image_update_in_place(cb, changed, num_changed))
       return;
    disp__cmdbuf_image_drop_locked(cb);
@@ -316,8 +315,7 @@ disp__cmdbuf_image_enqueue_locked(struct _cl_command_buffer_khr *cb, struct _cl_
 {
    struct disp__cmdbuf_image *img = cb->image;
    struct disp_command *cmd = NULL;
-   cl_int err =
-      disp_command_create(q, CL_COMMAND_COMMAND_BUFFER_KHR, num_events, wait_list, &cmd);
+   cl_int err = disp_command_create(q, CL_COMMAND_COMMAND_BUFFER_KHR, num_events, wait_list, &cmd);
    if (err != CL_SUCCESS)
       return err;
    atomic_fetch_add_explicit(&img->refs, 1, memory_order_relaxed);

@@ -539,8 +539,7 @@ test_prebuilt(void)
     * writes c (c = c * 2 + 5) over half the range in the second replay only. */
    fill_b(1);
    const int minus = -1;
-   CHECK_EQ_INT(clEnqueueFillBuffer(q, c, &minus, sizeof(minus), 0, N * sizeof(int), 0, NULL,
-                                    NULL),
+   CHECK_EQ_INT(clEnqueueFillBuffer(q, c, &minus, sizeof(minus), 0, N * sizeof(int), 0, NULL, NULL),
                 CL_SUCCESS);
    CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
    const int five = 5;
