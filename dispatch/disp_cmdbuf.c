@@ -4,7 +4,9 @@
  * Recording is disp_cmdbuf_record.c; mutable dispatch is disp_cmdbuf_mutable.c. Design:
  * docs/cmdbuf.md.
  *
- * A replay enqueues each recorded command through the entry point that recorded it, with
+ * A replay on one queue of a command buffer of kernels is one command over packets built at
+ * finalize (disp_cmdbuf_image.c). Otherwise a replay enqueues each recorded command through
+ * the entry point that recorded it, with
  * the parameters checked at record time (a kernel through the launch planned at record
  * time, unchecked), on the queue it was recorded for (or its substitute): the command,
  * queue and event core is the one every enqueue uses. Sync points
@@ -120,6 +122,7 @@ parse_properties(const cl_command_buffer_properties_khr *props, struct _cl_comma
 static void
 cmdbuf_destroy(struct _cl_command_buffer_khr *cb)
 {
+   disp__cmdbuf_image_drop_locked(cb); /* no other thread has cb any more */
    for (cl_uint i = 0; i < cb->num_commands; i++)
       disp__cmdbuf_command_finish(&cb->commands[i]);
    icd_free(cb->commands);
@@ -215,9 +218,12 @@ disp_FinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer)
                        (void *)command_buffer);
    cl_int err = CL_SUCCESS;
    pthread_mutex_lock(&cb->lock);
-   if (cb->finalized)
+   if (cb->finalized) {
       err = ICD_ERROR(CL_INVALID_OPERATION, "the command buffer is already finalized");
-   cb->finalized = true;
+   } else {
+      cb->finalized = true;
+      disp__cmdbuf_image_refresh_locked(cb, NULL, 0);
+   }
    pthread_mutex_unlock(&cb->lock);
    return err;
 }
@@ -483,6 +489,14 @@ disp_EnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
 
    /* Updates (clUpdateMutableCommandsKHR) wait for the replay to have enqueued. */
    pthread_mutex_lock(&cb->lock);
+   if (cb->num_queues == 1 &&
+       disp__cmdbuf_image_usable_locked(cb, qs[0], num_events_in_wait_list, event_wait_list)) {
+      /* The common case: one command over the packets built at finalize. */
+      err = disp__cmdbuf_image_enqueue_locked(cb, qs[0], num_events_in_wait_list, event_wait_list,
+                                              event);
+      pthread_mutex_unlock(&cb->lock);
+      return err;
+   }
    const cl_uint nc = cb->num_commands;
    struct replay r = {
       .queues = qs,
@@ -658,6 +672,9 @@ disp_RemapCommandBufferKHR(cl_command_buffer_khr command_buffer, cl_bool automat
       err = remap_check(copy);
    if (err != CL_SUCCESS)
       goto out_destroy;
+   pthread_mutex_lock(&copy->lock);
+   disp__cmdbuf_image_refresh_locked(copy, NULL, 0);
+   pthread_mutex_unlock(&copy->lock);
    icd_set_errcode(errcode_ret, CL_SUCCESS);
    return disp_cmdbuf_to_handle(copy);
 out_destroy:

@@ -8,8 +8,8 @@
  * dry-run mode, and only when every configuration passed swaps them in: an update that
  * fails changes nothing. Updates and replays exclude each other through the command
  * buffer's lock, so a replay enqueues either the old or the new state, never a mix; replays
- * already enqueued keep the kernel state they were enqueued with (each launch writes its
- * kernarg segment when it is enqueued).
+ * already enqueued keep the kernel state they were enqueued with (a launch writes its kernarg
+ * segment when it is enqueued; a pre-built replay holds the image it was enqueued with).
  */
 #include "dispatch/disp.h"
 #include "dispatch/disp_priv.h"
@@ -155,6 +155,24 @@ commit(struct update *u)
    l->plan = u->plan;
 }
 
+/* The pre-built replay follows the committed updates: the packets of the commands they
+ * changed are rebuilt (in place when no replay holds them, disp_cmdbuf_image.c). */
+static void
+refresh_image_locked(struct _cl_command_buffer_khr *cb, const struct update *u, cl_uint n)
+{
+   cl_uint *changed = icd_malloc(n * sizeof(*changed));
+   cl_uint m = 0;
+   for (cl_uint i = 0; changed && i < n; i++) {
+      cl_uint c = 0;
+      while (c < cb->num_commands && cb->commands[c].launch != u[i].l)
+         c++;
+      changed[m++] = c;
+   }
+   /* Out of memory for the list: built anew. */
+   disp__cmdbuf_image_refresh_locked(cb, changed, m);
+   icd_free(changed);
+}
+
 cl_int CL_API_CALL
 disp_UpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer, cl_uint num_configs,
                               const icd_command_buffer_update_type_khr *config_types,
@@ -185,6 +203,8 @@ disp_UpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer, cl_uint num_
       err = prepare(cb, configs[i], &u[i]);
    for (cl_uint i = 0; i < num_configs && err == CL_SUCCESS; i++)
       commit(&u[i]);
+   if (err == CL_SUCCESS)
+      refresh_image_locked(cb, u, num_configs);
    pthread_mutex_unlock(&cb->lock);
    for (cl_uint i = 0; i < num_configs; i++)
       if (u[i].clone)

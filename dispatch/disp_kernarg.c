@@ -79,6 +79,34 @@ ring_create(struct _cl_command_queue *q, uint64_t bytes, uint32_t entries,
    return CL_SUCCESS;
 }
 
+/* Kernarg memory of `bytes` that `dev` may read, outside any ring: a command buffer's
+ * pre-built segments (disp_cmdbuf_image.c), which live as long as the command buffer's image. */
+cl_int
+disp__kernarg_block_alloc(struct _cl_device_id *dev, size_t bytes, void **out)
+{
+   const struct rt_hsa *hsa = rt_hsa();
+   hsa_amd_memory_pool_t pool = dev->has_kernarg_pool ? dev->kernarg_pool : dev->system_pool;
+   hsa_status_t st = hsa->hsa_amd_memory_pool_allocate(pool, bytes, 0, out);
+   if (st != HSA_STATUS_SUCCESS) {
+      *out = NULL;
+      return rt_status_to_cl(st, "allocating pre-built kernarg segments");
+   }
+   st = hsa->hsa_amd_agents_allow_access(1, &dev->agent, NULL, *out);
+   if (st != HSA_STATUS_SUCCESS) {
+      hsa->hsa_amd_memory_pool_free(*out);
+      *out = NULL;
+      return rt_status_to_cl(st, "granting the GPU access to pre-built kernarg segments");
+   }
+   return CL_SUCCESS;
+}
+
+void
+disp__kernarg_block_free(void *block)
+{
+   if (block)
+      rt_hsa()->hsa_amd_memory_pool_free(block);
+}
+
 /* Moves the ring's tail past the entries returned from the oldest on. Allocator only. */
 static void
 ring_reclaim(struct disp_kernarg_ring *r)

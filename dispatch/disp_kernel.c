@@ -390,12 +390,12 @@ launch_printf_buffer(struct launch *l, struct _cl_command_queue *q,
    return CL_SUCCESS;
 }
 
-/* The packet, all but header and completion signal (launch_submit). */
+/* The packet, all but header and completion signal (launch_submit), for the kernarg
+ * segment at `kernarg`. */
 static void
-launch_packet(struct launch *l, const struct comp_kernel_device *kd, const struct disp__range *r,
-              uint32_t lds)
+launch_packet(hsa_kernel_dispatch_packet_t *p, const struct comp_kernel_device *kd,
+              const struct disp__range *r, uint32_t lds, void *kernarg)
 {
-   hsa_kernel_dispatch_packet_t *p = &l->packet;
    p->setup = (uint16_t)(r->work_dim << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS);
    p->workgroup_size_x = (uint16_t)r->local[0];
    p->workgroup_size_y = (uint16_t)r->local[1];
@@ -407,7 +407,7 @@ launch_packet(struct launch *l, const struct comp_kernel_device *kd, const struc
       kd->private_segment_size + (kd->dynamic_stack ? DISP_DYNAMIC_STACK_BYTES : 0);
    p->group_segment_size = lds;
    p->kernel_object = kd->kernel_object;
-   p->kernarg_address = l->slot.ptr;
+   p->kernarg_address = kernarg;
 }
 
 /* Fills a created launch of `k` (launch record `kd`, printf formats `info`) over `r`: the
@@ -439,7 +439,7 @@ launch_build(struct disp_command *cmd, struct _cl_kernel *k, const struct comp_k
    err = disp__kernarg_write_hidden(ka, q->device, kd, r, lds, l->printf_buffer);
    if (err != CL_SUCCESS)
       return err;
-   launch_packet(l, kd, r, lds);
+   launch_packet(&l->packet, kd, r, lds, l->slot.ptr);
    /* Host work after the kernel only for profiling times and printf output; without it the
     * packet decrements the event's own signal (no second signal, disp_command.c). */
    if (!cmd->event->profiling && !l->printf_buffer)
@@ -551,6 +551,36 @@ disp__launch_enqueue_plan(struct _cl_command_queue *q, const struct disp__launch
       return err;
    }
    return disp_command_enqueue(cmd, event, false);
+}
+
+/* What launch_build writes for plan `p` on a queue `q` of the plan's device, without a
+ * command: the kernarg segment into `ka` (p->kd->kernarg_segment_size bytes, at least 64) and
+ * the packet body (all but header and completion signal) pointing at it, for a command
+ * buffer's pre-built replay (disp_cmdbuf_image.c). References on the arguments' objects go to
+ * `refs` (what was taken stays there on failure). A kernel that needs per-launch host state,
+ * a printf buffer or a device queue, cannot be pre-built: CL_INVALID_OPERATION, no log. */
+cl_int
+disp__launch_build_packet(struct _cl_command_queue *q, const struct disp__launch_plan *p,
+                          unsigned char *ka, struct disp__kernarg_refs *refs,
+                          hsa_kernel_dispatch_packet_t *packet)
+{
+   const struct comp_kernel_device *kd = p->kd;
+   if (p->empty || sig_has_arg(kd->sig, COMP_ARG_HIDDEN_PRINTF_BUFFER) ||
+       sig_has_arg(kd->sig, COMP_ARG_HIDDEN_DEFAULT_QUEUE))
+      return CL_INVALID_OPERATION;
+   memset(ka, 0, kd->kernarg_segment_size);
+   uint32_t lds;
+   cl_int err = disp__kernarg_write_explicit(ka, q, p->kernel, kd, refs, &lds);
+   if (err != CL_SUCCESS)
+      return err;
+   if (refs->devq)
+      return CL_INVALID_OPERATION;
+   err = disp__kernarg_write_hidden(ka, q->device, kd, &p->range, lds, NULL);
+   if (err != CL_SUCCESS)
+      return err;
+   memset(packet, 0, sizeof(*packet));
+   launch_packet(packet, kd, &p->range, lds, ka);
+   return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL

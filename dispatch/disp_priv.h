@@ -242,6 +242,10 @@ cl_int disp__kernarg_alloc(struct _cl_command_queue *q, uint32_t size,
                            struct disp_kernarg_slot *slot);
 /* Returns a segment: any thread, no lock (the allocator reclaims it). */
 void disp__kernarg_free(struct disp_kernarg_slot *slot);
+/* Kernarg memory outside the rings, for a command buffer's pre-built segments; freed by
+ * disp__kernarg_block_free (accepts NULL) once no packet can read it. */
+cl_int disp__kernarg_block_alloc(struct _cl_device_id *dev, size_t bytes, void **out);
+void disp__kernarg_block_free(void *block);
 
 /* The range of a launch; 1 (sizes) and 0 (offsets) beyond work_dim. */
 struct disp__range {
@@ -350,6 +354,12 @@ cl_int disp__launch_prepare(cl_command_queue command_queue, cl_kernel kernel, cl
                             const size_t *local_work_size, struct disp__launch_plan *p);
 cl_int disp__launch_enqueue_plan(struct _cl_command_queue *q, const struct disp__launch_plan *p,
                                  cl_uint num_events, const cl_event *wait_list, cl_event *event);
+/* Writes a launch of `p` (on a queue of its device) without a command: its kernarg segment
+ * into `ka` and its packet but header and completion signal; CL_INVALID_OPERATION for a
+ * launch that needs per-launch host state (printf, device-side enqueue, an empty range). */
+cl_int disp__launch_build_packet(struct _cl_command_queue *q, const struct disp__launch_plan *p,
+                                 unsigned char *ka, struct disp__kernarg_refs *refs,
+                                 hsa_kernel_dispatch_packet_t *packet);
 
 /* ---- command buffers (disp_cmdbuf.c, disp_cmdbuf_record.c; docs/cmdbuf.md) ------------ */
 
@@ -430,6 +440,9 @@ struct _cl_command_buffer_khr {
    bool finalized;
    struct disp_cmdbuf_command *commands;
    cl_uint num_commands, cap_commands;
+   /* The pre-built replay (disp_cmdbuf_image.c), under lock; NULL: replays go command by
+    * command. Replays in flight hold references of their own. */
+   struct disp__cmdbuf_image *image;
 };
 ICD_DEFINE_HANDLE_CASTS(disp_cmdbuf, struct _cl_command_buffer_khr, cl_command_buffer_khr,
                         ICD_TYPE_COMMAND_BUFFER)
@@ -449,5 +462,29 @@ cl_int disp__cmdbuf_command_copy(struct disp_cmdbuf_command *dst,
                                  struct _cl_command_buffer_khr *owner);
 /* Drops what a recorded command holds. */
 void disp__cmdbuf_command_finish(struct disp_cmdbuf_command *c);
+
+/* ---- pre-built replays (disp_cmdbuf_image.c) ---- */
+
+struct disp__cmdbuf_image;
+/* Makes cb->image match cb's commands (finalize, remap, after an update of the commands
+ * `changed`, or all when `changed` is NULL): rewritten in place when no replay holds it,
+ * else built anew (the old one goes with its last replay). A command buffer the pre-built
+ * path cannot run, or a failure to build, leaves cb->image NULL. Under cb->lock. */
+void disp__cmdbuf_image_refresh_locked(struct _cl_command_buffer_khr *cb,
+                                       const cl_uint *changed, cl_uint num_changed);
+/* Drops cb's reference on its image (destruction). */
+void disp__cmdbuf_image_drop_locked(struct _cl_command_buffer_khr *cb);
+/* Whether a replay of cb's image on `q` after `wait_list` can go as one command: an image,
+ * `q` of its device without profiling, and no event of the wait list nor command of `q`
+ * held on the host (a user event), so the replay is submitted now, by this thread. Under
+ * cb->lock; takes q->lock. */
+bool disp__cmdbuf_image_usable_locked(const struct _cl_command_buffer_khr *cb,
+                                      struct _cl_command_queue *q, cl_uint num_events,
+                                      const cl_event *wait_list);
+/* Enqueues cb->image on `q` as one command of type CL_COMMAND_COMMAND_BUFFER_KHR (its event
+ * in *event when asked), the image held until it completes. Under cb->lock. */
+cl_int disp__cmdbuf_image_enqueue_locked(struct _cl_command_buffer_khr *cb,
+                                         struct _cl_command_queue *q, cl_uint num_events,
+                                         const cl_event *wait_list, cl_event *event);
 
 #endif

@@ -4,7 +4,9 @@
  * dispatch/disp_cmdbuf*.c): a fill, a copy, a kernel and a rectangle copy chained by sync
  * points, replayed several times on the recording queue and on a substitute out-of-order
  * queue, twice at once; the arguments captured at record time; image fills and copies, SVM
- * fills and copies; a mutated argument and global size; the info queries; every error the
+ * fills and copies; a mutated argument and global size; command buffers of kernels only
+ * (replayed from pre-built packets) with arguments re-set after recording, replays at once
+ * and updates between replays; the info queries; every error the
  * extensions name; commands over the queues of two GPUs (HSACL_KFD_GPUS=2) with sync points
  * between them, remapped to one queue and to the queues swapped; a substitute queue of the
  * other device is CL_INCOMPATIBLE_COMMAND_QUEUE_KHR; a kernel that enqueues kernels on the
@@ -446,6 +448,141 @@ test_mutable(void)
 }
 
 static void
+fill_b(int v)
+{
+   CHECK_EQ_INT(clEnqueueFillBuffer(q, b, &v, sizeof(v), 0, N * sizeof(int), 0, NULL, NULL),
+                CL_SUCCESS);
+}
+
+/* Counts the elements of `m` that differ from `lo` below `split` and from `hi` from there. */
+static int
+wrong(cl_mem m, int lo, int hi, size_t split)
+{
+   int h[N], bad = 0;
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof(h), h, 0, NULL, NULL), CL_SUCCESS);
+   for (size_t i = 0; i < N; i++)
+      bad += h[i] != (i < split ? lo : hi);
+   return bad;
+}
+
+/* Command buffers of kernels only: replays of packets built at finalize
+ * (disp_cmdbuf_image.c). b = (b * 2 + 3) * 2 + 1 per replay, the two launches ordered by a
+ * sync point and a barrier; the kernel's arguments re-set after recording change nothing;
+ * three replays at once behind a kernel's event run one after the other; a replay behind a
+ * command of its queue held on a user event waits for it; an update while a
+ * replay may still run reaches the replays after it only, and an update with none in flight
+ * rewrites the packet in place. */
+static void
+test_prebuilt(void)
+{
+   cl_int err;
+   cl_command_buffer_properties_khr props[] = { CL_COMMAND_BUFFER_FLAGS_KHR,
+                                                CL_COMMAND_BUFFER_MUTABLE_KHR, 0 };
+   cl_command_buffer_khr cb = create(1, &q, props, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   const int three = 3, one = 1;
+   size_t g = N;
+   cl_sync_point_khr s[3];
+   cl_mutable_command_khr second = NULL;
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(b), &b), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof(three), &three), CL_SUCCESS);
+   CHECK_EQ_INT(ndrange(cb, NULL, NULL, k, 1, NULL, &g, NULL, 0, NULL, &s[0], NULL), CL_SUCCESS);
+   CHECK_EQ_INT(barrier(cb, NULL, NULL, 1, &s[0], &s[1], NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof(one), &one), CL_SUCCESS);
+   CHECK_EQ_INT(ndrange(cb, NULL, NULL, k, 1, NULL, &g, NULL, 1, &s[1], &s[2], &second),
+                CL_SUCCESS);
+   CHECK_EQ_INT(finalize(cb), CL_SUCCESS);
+   const int hundred = 100;
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(c), &c), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof(hundred), &hundred), CL_SUCCESS);
+   fill_b(1);
+   CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(wrong(b, 11, 11, N), 0);
+
+   /* Behind a submitted kernel's event, three at once: 1 -> 11 (the kernel: 1 * 2 + 9) ->
+    * 51 -> 211 -> 851. */
+   fill_b(1);
+   cl_event before, ev[3];
+   const int nine = 9;
+   CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(b), &b), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof(nine), &nine), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, &before), CL_SUCCESS);
+   for (int i = 0; i < 3; i++)
+      CHECK_EQ_INT(enqueue(0, NULL, cb, 1, &before, &ev[i]), CL_SUCCESS);
+   CHECK_EQ_INT(clWaitForEvents(3, ev), CL_SUCCESS);
+   CHECK_EQ_INT(wrong(b, 851, 851, N), 0);
+   cl_command_type type = 0;
+   CHECK_EQ_INT(clGetEventInfo(ev[2], CL_EVENT_COMMAND_TYPE, sizeof(type), &type, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(type, CL_COMMAND_COMMAND_BUFFER_KHR);
+   for (int i = 0; i < 3; i++)
+      clReleaseEvent(ev[i]);
+   clReleaseEvent(before);
+
+   /* Behind a command of its queue held on a user event: runs once the gate opens. */
+   fill_b(1);
+   cl_event gate = clCreateUserEvent(ctx, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueMarkerWithWaitList(q, 1, &gate, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, &ev[0]), CL_SUCCESS);
+   cl_int status = 0;
+   CHECK_EQ_INT(
+      clGetEventInfo(ev[0], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, NULL),
+      CL_SUCCESS);
+   CHECK(status > CL_COMPLETE);
+   CHECK_EQ_INT(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+   CHECK_EQ_INT(clWaitForEvents(1, ev), CL_SUCCESS);
+   CHECK_EQ_INT(wrong(b, 11, 11, N), 0);
+   clReleaseEvent(ev[0]);
+   clReleaseEvent(gate);
+
+   /* An update between two replays, the first possibly still running: the second launch
+    * writes c (c = c * 2 + 5) over half the range in the second replay only. */
+   fill_b(1);
+   const int minus = -1;
+   CHECK_EQ_INT(clEnqueueFillBuffer(q, c, &minus, sizeof(minus), 0, N * sizeof(int), 0, NULL, NULL),
+                CL_SUCCESS);
+   CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
+   const int five = 5;
+   const size_t half = N / 2;
+   cl_mutable_dispatch_arg_khr args[2] = { { 0, sizeof(c), &c }, { 1, sizeof(five), &five } };
+   struct dispatch_config cfg = {
+      .command = second, .num_args = 2, .arg_list = args, .global_work_size = &half
+   };
+   const cl_uint ctype = CONFIG_TYPE_DISPATCH;
+   const void *cfgs[] = { &cfg };
+   CHECK_EQ_INT(update(cb, 1, &ctype, cfgs), CL_SUCCESS);
+   CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(wrong(b, 25, 25, N), 0); /* 1 -> 11 by the first replay, 11 * 2 + 3 by the second */
+   CHECK_EQ_INT(wrong(c, 3, -1, half), 0);
+
+   /* Nothing in flight: rewritten in place; the full range again, v = 7. */
+   const int seven = 7;
+   args[1].arg_value = &seven;
+   cfg.global_work_size = &g;
+   CHECK_EQ_INT(update(cb, 1, &ctype, cfgs), CL_SUCCESS);
+   CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(wrong(b, 53, 53, N), 0);
+   CHECK_EQ_INT(wrong(c, 13, 5, half), 0);
+   CHECK_EQ_INT(release(cb), CL_SUCCESS);
+
+   /* Recorded on the out-of-order queue: sync points order the launches. */
+   cb = create(1, &ooo, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof(three), &three), CL_SUCCESS);
+   CHECK_EQ_INT(ndrange(cb, NULL, NULL, k, 1, NULL, &g, NULL, 0, NULL, &s[0], NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof(one), &one), CL_SUCCESS);
+   CHECK_EQ_INT(ndrange(cb, NULL, NULL, k, 1, NULL, &g, NULL, 1, &s[0], NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(finalize(cb), CL_SUCCESS);
+   fill_b(1);
+   CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
+   CHECK_EQ_INT(enqueue(1, &ooo, cb, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clFinish(ooo), CL_SUCCESS);
+   CHECK_EQ_INT(wrong(b, 11, 11, N), 0);
+   CHECK_EQ_INT(release(cb), CL_SUCCESS);
+}
+
+static void
 test_errors(void)
 {
    cl_int err;
@@ -775,6 +912,7 @@ main(void)
    test_replay();
    test_images_svm();
    test_mutable();
+   test_prebuilt();
    test_errors();
    test_multi_device();
    test_device_enqueue();
