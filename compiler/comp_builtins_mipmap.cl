@@ -42,7 +42,7 @@ MIP_LEVELS_ACCESS(image2d_array_depth_t)
  * program source. Only the default values for these properties will be used": NEAREST, 0 and
  * MAXFLOAT. ROCm 5.2's opencl.bc gives these samplers MIP_FILTER NONE, so read_imagef(...,
  * lod) through one read level 0 whatever the LOD. The S# below is opencl.bc's field for
- * field (same clamp, filter and per-generation bits, so nothing else changes) with
+ * field (same clamp, filter and per-generation bits) except gfx10's border colour (below) and
  * MIP_FILTER POINT: the nearest level, as with an API sampler of the default mip filter
  * (memory/mem_sampler.c). Images of one level sample level 0 under any mip filter.
  *
@@ -82,7 +82,11 @@ MIP_LEVELS_ACCESS(image2d_array_depth_t)
 
 static __constant uint ls_gfx8[26][4] = LS_TABLE(0u, 0u);
 static __constant uint ls_gfx9[26][4] = LS_TABLE(1u << 31, 0u);
-static __constant uint ls_gfx10[26][4] = LS_TABLE(1u << 29, 1u << 30);
+/* BORDER_COLOR_TYPE 0 (transparent black) on every generation: OpenCL's CLAMP reads
+ * (0,0,0,0) outside an image with alpha (the T#'s DST_SEL gives alpha 1 to formats without).
+ * opencl.bc's gfx10 table has 1, opaque black, whose alpha 1 OpenCL does not allow; ROCr's
+ * API samplers use transparent black on gfx10 as on gfx9 (image_manager_nv.cpp). */
+static __constant uint ls_gfx10[26][4] = LS_TABLE(1u << 29, 0u);
 
 /* __oclc_ISA_version: see comp_builtins_bitdot.cl (declared there, folded per build). */
 __constant uint *

@@ -40,6 +40,11 @@ static const char *source =
    "   out[y * get_image_width(src) + x] = read_imagef(src,\n"
    "      CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST, c);\n"
    "}\n"
+   "kernel void literal_border(read_only image2d_t src, global float4 *out) {\n"
+   "   const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;\n"
+   "   out[0] = read_imagef(src, s, (float2)(-3.0f, 1.5f));\n"
+   "   out[1] = read_imagef(src, s, (float2)(1.5f, 100.0f));\n"
+   "}\n"
    "kernel void border(read_only image2d_t src, sampler_t s, global float4 *out) {\n"
    "   out[0] = read_imagef(src, s, (float2)(-3.0f, 1.5f));\n"
    "   out[1] = read_imagef(src, s, (float2)(1.5f, 100.0f));\n"
@@ -163,6 +168,18 @@ test_copies(void)
    for (size_t i = 0; i < W * H * 4; i++)
       bad += fabsf(fo[i] - px[i] / 255.0f) > 1e-6f;
    CHECK_EQ_INT(bad, 0);
+   clReleaseKernel(k);
+
+   /* A literal CLAMP sampler outside the image: the border colour, (0,0,0,0) for RGBA
+    * (transparent black on every generation; opencl.bc's gfx10 table asks for opaque black). */
+   k = kernel("literal_border");
+   clSetKernelArg(k, 0, sizeof src, &src);
+   clSetKernelArg(k, 1, sizeof out, &out);
+   size_t single = 1;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, &single, NULL, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, out, CL_TRUE, 0, 32, fo, 0, NULL, NULL), CL_SUCCESS);
+   for (int i = 0; i < 8; i++)
+      CHECK(fo[i] == 0.0f);
    clReleaseKernel(k);
 
    /* A sampler argument: CLAMP gives the border colour (0,0,0,0 for RGBA) outside,
