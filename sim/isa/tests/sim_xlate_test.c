@@ -2,8 +2,8 @@
  * The translator's block former (sim_xlate.c): which instructions a block lowers, hands to
  * the interpreter from inside, skips or ends with, and where it stops. The translated code
  * itself is checked against the interpreter by HSACL_SIM_XLATE=check over the instruction
- * tests and kernels (tests/CMakeLists.txt). Then fork: a child compiles with a worker of its
- * own, even when another thread held the JIT while the parent forked.
+ * tests and kernels (tests/CMakeLists.txt). With the argument "fork": a child compiles with
+ * a worker of its own, even when another thread held the JIT while the parent forked.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -148,8 +148,17 @@ test_fork(void)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
+   if (argc > 1 && !strcmp(argv[1], "fork")) {
+      test_fork();
+      if (failures) {
+         fprintf(stderr, "%d failures\n", failures);
+         return 1;
+      }
+      printf("sim_xlate_test fork: ok\n");
+      return 0;
+   }
    sim_inst code[8];
    /* v_add_f32 v0, v1, v2            lowered
     * global_load_dword v3, v[4:5]    through the interpreter
@@ -234,8 +243,6 @@ main(void)
    CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000, out, 16), 4);
    /* Outside the program: nothing. */
    CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000 + sizeof(code), out, 16), 0);
-
-   test_fork();
 
    if (failures) {
       fprintf(stderr, "%d failures\n", failures);
