@@ -193,7 +193,8 @@ sim__xlate_program_free(sim_program *p)
    if (!x)
       return;
    sim__xlate_q_drop(p);
-   if (x->rt) {
+   /* A child of fork leaves the inherited JIT alone: the code stays mapped until it exits. */
+   if (x->rt && !sim__xlate_forked) {
       pthread_mutex_lock(&xl_lock);
       LLVMErrorRef err = LLVMOrcResourceTrackerRemove(x->rt);
       if (err)
@@ -1353,7 +1354,7 @@ xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
    /* The checking mode compiles on the wave's thread: every block is compared from its
     * first run on. Another thread compiling: interpret meanwhile. */
    sim__xlate_start();
-   if (pthread_mutex_trylock(&xl_lock) != 0)
+   if (sim__xlate_forked || pthread_mutex_trylock(&xl_lock) != 0)
       return NULL;
    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == XL_ENT_COLD) {
       const sim_inst *insts[XL_MAX_INSTS];

@@ -50,6 +50,9 @@ void sim__xlate_enqueue(sim_wave *w, sim_program *p, uint64_t pc, sim_xlate_ent 
 /* Before the checking mode's first compile on a wave's thread: the same warm-up and exit
  * handler as the worker's. */
 void sim__xlate_start(void);
+/* A child of fork: it compiles nothing and leaves the inherited JIT alone (the worker's
+ * fork handler says why). */
+extern bool sim__xlate_forked;
 /* Takes the program's blocks out of the queue and waits for the one the worker holds. */
 void sim__xlate_q_drop(sim_program *p);
 

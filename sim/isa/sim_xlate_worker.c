@@ -117,10 +117,12 @@ xl_q_shutdown(void)
       pthread_join(xl_q.thread, NULL);
 }
 
-/* fork: the child gets no worker, so the parent forks only while the worker holds no job
- * and no thread holds the JIT (a child must not inherit a lock nobody will release); the
- * child puts its queued blocks back to cold (they queue again when hot) and starts a worker
- * of its own when it needs one. */
+/* fork: the parent forks only while the worker holds no job and no thread holds the JIT (a
+ * child must not inherit a lock nobody will release). The child does not compile: ORC runs
+ * tasks on threads of its own (its task dispatcher), which the child does not have and whose
+ * locks and counts it inherits as they were, so a compile in the child could wait for them
+ * for ever (seen under ASan: 1 child of 3). It runs the blocks the parent published (their
+ * code is in its memory) and interprets the rest; its queued blocks are dropped. */
 static void
 xl_fork_prepare(void)
 {
@@ -147,15 +149,18 @@ xl_fork_child(void)
    while (xl_q.head) {
       xl_job *j = xl_q.head;
       xl_q.head = j->next;
-      __atomic_store_n(&j->e->state, XL_ENT_COLD, __ATOMIC_RELAXED);
+      __atomic_store_n(&j->e->state, XL_ENT_NEVER, __ATOMIC_RELAXED);
       free(j);
    }
    xl_q.tail = NULL;
    xl_q.started = false;
    xl_q.forking = false;
+   sim__xlate_forked = true;
    pthread_cond_init(&xl_q.cond, NULL);
    pthread_mutex_unlock(&xl_q.lock);
 }
+
+bool sim__xlate_forked;
 
 static pthread_once_t xl_start_once = PTHREAD_ONCE_INIT;
 
@@ -195,7 +200,7 @@ sim__xlate_enqueue(sim_wave *w, sim_program *p, uint64_t pc, sim_xlate_ent *e)
    j->e = e;
    sim__xlate_start();
    pthread_mutex_lock(&xl_q.lock);
-   if (!xl_q.started && !xl_q.stop &&
+   if (!xl_q.started && !xl_q.stop && !sim__xlate_forked &&
        pthread_create(&xl_q.thread, NULL, xl_worker, NULL) == 0)
       xl_q.started = true;
    if (!xl_q.started) {
