@@ -17,9 +17,12 @@
  * only when MODE keeps denormals (checked when a block is entered), the interpreter's NaN
  * rule spelled out in IR.
  *
- * HSACL_SIM_XLATE=0 interprets; 1 (default) translates hot blocks on a compile worker
- * thread while the waves interpret on (xl_worker); check translates every block on its
- * first run, on the wave's thread, and runs it against the interpreter (xl_check_*).
+ * HSACL_SIM_XLATE=0 interprets; 1 translates hot blocks on a compile worker thread while
+ * the waves interpret on (sim_xlate_worker.c, which also keeps the process's exit and fork
+ * safe); check translates every block on its first run, on the wave's thread, and runs it
+ * against the interpreter (xl_check_*). The compile budget: a block ends early once its IR
+ * passes HSACL_SIM_XLATE_IR_MAX instructions (XL_IR_MAX), so no compile holds the worker
+ * (and an exit that waits for it) long.
  * HSACL_SIM_XLATE_HOT=n: runs of a PC before its block is compiled (50; 1 when checking).
  * HSACL_SIM_XLATE_STALL_MS=n: the worker waits n ms before each compile (tests: a slow
  * compile must not hold up a dispatch, nor a program's free or the process's exit).
@@ -36,21 +39,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include "sim_isa_priv.h"
+#include "sim_xlate_priv.h"
 
 int sim__xlate_mode = -1;
 
-/* Block entries per dword of the program. `fn` is published with a release store. */
-typedef void (*xl_fn)(sim_wave *w, uint32_t (*v)[64]);
-enum { XL_ENT_COLD = 0, XL_ENT_DONE = 1, XL_ENT_NEVER = 2, XL_ENT_QUEUED = 3 };
-typedef struct xl_ent {
-   xl_fn fn;
-   uint32_t hits;  /* relaxed atomics: an estimate is enough */
-   uint32_t state; /* XL_ENT_* */
-   /* What entering the block asks of the wave (checked before every run). */
-   uint16_t max_vgpr; /* highest VGPR a lowered instruction names, +1 */
-   uint8_t needs_f32; /* lowered f32 arithmetic: MODE must keep f32 denormals */
-} xl_ent;
+typedef sim_xlate_fn xl_fn;
+typedef sim_xlate_ent xl_ent;
 
 struct sim_xlate_prog {
    xl_ent *ent;
@@ -60,7 +54,8 @@ struct sim_xlate_prog {
 /* ---- Process-wide JIT --------------------------------------------------------------- */
 
 static pthread_once_t xl_once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t xl_lock = PTHREAD_MUTEX_INITIALIZER; /* the JIT: compiles, removals */
+pthread_mutex_t sim__xlate_jit_lock = PTHREAD_MUTEX_INITIALIZER;
+#define xl_lock sim__xlate_jit_lock
 static LLVMOrcLLJITRef xl_jit;
 static LLVMTargetMachineRef xl_tm;
 static uint32_t xl_hot = 50;
@@ -68,34 +63,11 @@ static unsigned long xl_serial;
 static uint64_t xl_compile_ns;            /* under xl_lock */
 static _Atomic uint64_t xl_compiled;
 static _Atomic uint64_t xl_checked; /* blocks compared in the checking mode */
-static uint32_t xl_stall_ms;        /* HSACL_SIM_XLATE_STALL_MS (tests) */
-
-#define XL_MAX_INSTS 64
-
-/* A hot block waiting for the compile worker. The instructions are pointers into the
- * program's decoded slots (stable until the program is freed, which first takes the
- * program's jobs out of the queue: sim__xlate_program_free). */
-typedef struct xl_job {
-   struct xl_job *next;
-   sim_program *p;
-   uint64_t pc;
-   xl_ent *e;
-   unsigned n;
-   const sim_inst *insts[XL_MAX_INSTS];
-} xl_job;
-
-/* The compile worker: one thread, started with the first hot block, compiles blocks in
- * the order they became hot while waves go on interpreting; a block runs translated from
- * the first time a wave finds its entry published (release store of `state`). */
-static struct {
-   pthread_mutex_t lock;
-   pthread_cond_t cond; /* a job queued, stop, the current job finished or cancelled */
-   xl_job *head, *tail;
-   xl_job *cur;         /* taken by the worker */
-   bool cur_cancelled;  /* its program is being freed: publish nothing */
-   bool started, stop;
-   pthread_t thread;
-} xl_q = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+uint32_t sim__xlate_stall_ms;       /* HSACL_SIM_XLATE_STALL_MS (tests) */
+#define XL_MAX_INSTS SIM_XLATE_MAX_INSTS
+/* The compile budget: IR instructions in a block before it ends early. */
+#define XL_IR_MAX 1000
+static unsigned xl_ir_max = XL_IR_MAX; /* HSACL_SIM_XLATE_IR_MAX */
 
 /* The checking mode says at exit how many block runs it compared, so that a test over it
  * can tell "nothing differed" from "nothing was translated" (tests/CMakeLists.txt). */
@@ -137,9 +109,12 @@ xl_setup(void)
       xl_hot = (uint32_t)strtoul(h, NULL, 10);
    else if (mode == 2)
       xl_hot = 1;
+   const char *irm = getenv("HSACL_SIM_XLATE_IR_MAX");
+   if (irm && *irm)
+      xl_ir_max = (unsigned)strtoul(irm, NULL, 10);
    const char *st = getenv("HSACL_SIM_XLATE_STALL_MS");
    if (st && *st)
-      xl_stall_ms = (uint32_t)strtoul(st, NULL, 10);
+      sim__xlate_stall_ms = (uint32_t)strtoul(st, NULL, 10);
    if (mode) {
       LLVMInitializeNativeTarget();
       LLVMInitializeNativeAsmPrinter();
@@ -211,42 +186,15 @@ sim__xlate_init(void)
    pthread_once(&xl_once, xl_setup);
 }
 
-/* The program's queued blocks leave the queue; a block of it the worker has taken is
- * cancelled (a stalled one at once, one in LLVM when it is done: a compile is not
- * interruptible), so that no job outlives the slots and entries it points into. */
-static void
-xl_q_drop(sim_program *p)
-{
-   pthread_mutex_lock(&xl_q.lock);
-   xl_job **pp = &xl_q.head, *last = NULL;
-   while (*pp) {
-      xl_job *j = *pp;
-      if (j->p == p) {
-         *pp = j->next;
-         free(j);
-      } else {
-         last = j;
-         pp = &j->next;
-      }
-   }
-   xl_q.tail = last;
-   if (xl_q.cur && xl_q.cur->p == p) {
-      xl_q.cur_cancelled = true;
-      pthread_cond_broadcast(&xl_q.cond);
-      while (xl_q.cur && xl_q.cur->p == p)
-         pthread_cond_wait(&xl_q.cond, &xl_q.lock);
-   }
-   pthread_mutex_unlock(&xl_q.lock);
-}
-
 void
 sim__xlate_program_free(sim_program *p)
 {
    struct sim_xlate_prog *x = p->xlate;
    if (!x)
       return;
-   xl_q_drop(p);
-   if (x->rt) {
+   sim__xlate_q_drop(p);
+   /* A child of fork leaves the inherited JIT alone: the code stays mapped until it exits. */
+   if (x->rt && !sim__xlate_forked) {
       pthread_mutex_lock(&xl_lock);
       LLVMErrorRef err = LLVMOrcResourceTrackerRemove(x->rt);
       if (err)
@@ -525,6 +473,8 @@ typedef struct xl {
    LLVMBasicBlockRef exit;
    unsigned max_vgpr;
    bool uses_f32;
+   unsigned n;  /* instructions emitted: the block's length after the compile budget */
+   unsigned ir; /* IR instructions of the function before optimisation */
 } xl;
 
 static LLVMValueRef
@@ -1106,7 +1056,19 @@ emit_branch(xl *x, const sim_inst *in, uint64_t pc)
    LLVMBuildRetVoid(B);
 }
 
-/* Builds the block's function `name`; false if nothing in it is lowered. */
+/* Instructions in the block's function so far. */
+static unsigned
+xl_ir_size(xl *x)
+{
+   unsigned k = 0;
+   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(x->fn); b; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+         k++;
+   return k;
+}
+
+/* Builds the block's function `name` from up to `n` instructions (x->n says how many the
+ * compile budget let in); false if nothing in it is lowered. */
 static bool
 xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc)
 {
@@ -1130,6 +1092,7 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
    LLVMPositionBuilderAtEnd(x->B, entry);
    unsigned lowered = 0;
    bool ended = false;
+   x->n = n;
    for (unsigned i = 0; i < n; i++) {
       const sim_inst *in = insts[i];
       sim_xlate_class k = sim__xlate_class(in);
@@ -1164,6 +1127,12 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
          }
       }
       pc += in->size;
+      /* The compile budget: a block ends early once its IR passes xl_ir_max
+       * instructions; the wave goes on at the next PC, a leader of a block of its own. */
+      if (i + 1 < n && xl_ir_size(x) > xl_ir_max) {
+         x->n = i + 1;
+         break;
+      }
    }
    if (!ended) {
       flush(x, false);
@@ -1175,10 +1144,12 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
 
 /* ---- Compiling -------------------------------------------------------------------------- */
 
-/* Compiles the block `insts[0..n)` at `pc` of `p` under xl_lock; fills the entry's entry
- * conditions (published with its state by the caller). */
+/* Compiles the block `insts[0..n)` at `pc` under xl_lock into the resource tracker `*rt`
+ * (created on first use); fills the entry's entry conditions (published with its state by
+ * the caller). `warm`: the warm-up's block, not counted. */
 static xl_fn
-xl_compile(sim_program *p, uint64_t pc, xl_ent *e, const sim_inst *const *insts, unsigned n)
+xl_compile(LLVMOrcResourceTrackerRef *rt, uint64_t pc, xl_ent *e, const sim_inst *const *insts,
+           unsigned n, bool warm)
 {
    struct timespec t0, t1;
    clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -1193,6 +1164,7 @@ xl_compile(sim_program *p, uint64_t pc, xl_ent *e, const sim_inst *const *insts,
    LLVMSetDataLayout(x.M, LLVMOrcLLJITGetDataLayoutStr(xl_jit));
    x.B = LLVMCreateBuilderInContext(x.C);
    bool any = xl_emit(&x, name, (const sim_inst **)insts, n, pc);
+   x.ir = xl_ir_size(&x);
    LLVMDisposeBuilder(x.B);
    xl_fn fn = NULL;
    if (any) {
@@ -1210,10 +1182,10 @@ xl_compile(sim_program *p, uint64_t pc, xl_ent *e, const sim_inst *const *insts,
          snprintf(path, sizeof(path), "%s/%s.ll", dump, name);
          LLVMPrintModuleToFile(x.M, path, NULL);
       }
-      if (!p->xlate->rt)
-         p->xlate->rt = LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(xl_jit));
+      if (!*rt)
+         *rt = LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(xl_jit));
       LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(x.M, tsc);
-      err = LLVMOrcLLJITAddLLVMIRModuleWithRT(xl_jit, p->xlate->rt, tsm);
+      err = LLVMOrcLLJITAddLLVMIRModuleWithRT(xl_jit, *rt, tsm);
       LLVMOrcJITTargetAddress addr = 0;
       if (!err)
          err = LLVMOrcLLJITLookup(xl_jit, &addr, name);
@@ -1231,18 +1203,19 @@ xl_compile(sim_program *p, uint64_t pc, xl_ent *e, const sim_inst *const *insts,
    LLVMOrcDisposeThreadSafeContext(tsc);
    e->max_vgpr = (uint16_t)x.max_vgpr;
    e->needs_f32 = x.uses_f32;
+   e->n = (uint8_t)x.n;
    clock_gettime(CLOCK_MONOTONIC, &t1);
-   if (fn) {
+   if (fn && !warm) {
       xl_compile_ns += (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull + t1.tv_nsec - t0.tv_nsec;
       atomic_fetch_add(&xl_compiled, 1);
       if (getenv("HSACL_SIM_XLATE_VERBOSE"))
-         fprintf(stderr, "hsacl-sim: xlate block 0x%llx: %u instructions, %.2f ms (mean %.2f ms over %llu)\n",
-                 (unsigned long long)pc, n,
+         fprintf(stderr, "hsacl-sim: xlate block 0x%llx: %u instructions, %u IR, %.2f ms (mean %.2f ms over %llu)\n",
+                 (unsigned long long)pc, x.n, x.ir,
                  ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e6,
                  xl_compile_ns / 1e6 / atomic_load(&xl_compiled),
                  (unsigned long long)atomic_load(&xl_compiled));
       if (getenv("HSACL_SIM_XLATE_VERBOSE"))
-         for (unsigned i = 0; i < n; i++)
+         for (unsigned i = 0; i < x.n; i++)
             if (sim__xlate_class(insts[i]) == SIM_XL_CALL || sim__xlate_class(insts[i]) == SIM_XL_END) {
                char dis[160];
                sim__disasm(insts[i], dis, sizeof(dis));
@@ -1253,173 +1226,89 @@ xl_compile(sim_program *p, uint64_t pc, xl_ent *e, const sim_inst *const *insts,
    return fn;
 }
 
-/* ---- The compile worker --------------------------------------------------------------- */
-
-/* Waits HSACL_SIM_XLATE_STALL_MS before a compile, or less when the job is cancelled or the
- * worker stops: lets a test hold a block in the worker while its dispatch runs and its
- * program is freed. Under xl_q.lock. */
-static void
-xl_stall(void)
+xl_fn
+sim__xlate_compile(sim_program *p, uint64_t pc, xl_ent *e, const sim_inst *const *insts,
+                   unsigned n)
 {
-   struct timespec until;
-   clock_gettime(CLOCK_REALTIME, &until);
-   until.tv_sec += xl_stall_ms / 1000;
-   until.tv_nsec += (long)(xl_stall_ms % 1000) * 1000000;
-   if (until.tv_nsec >= 1000000000) {
-      until.tv_sec++;
-      until.tv_nsec -= 1000000000;
-   }
-   while (!xl_q.cur_cancelled && !xl_q.stop &&
-          pthread_cond_timedwait(&xl_q.cond, &xl_q.lock, &until) == 0)
-      ;
+   pthread_mutex_lock(&xl_lock);
+   xl_fn fn = xl_compile(&p->xlate->rt, pc, e, insts, n, false);
+   pthread_mutex_unlock(&xl_lock);
+   return fn;
 }
 
-static void xl_q_shutdown(void);
+/* gfx9 machine code of the warm-up block: every kind of lowered instruction (integer,
+ * carry, 64-bit shift, multiply, compare, select, f32 with the NaN side path and source
+ * modifiers, scalar arithmetic, logic, compare, select and saveexec), a called memory
+ * instruction and a backward branch (the slice count). Assembled with llvm-mc-19
+ * -mcpu=gfx906 -show-encoding. */
+static const uint32_t xl_warm_code[] = {
+   0x68020702,              /* v_add_u32 v1, v2, v3 */
+   0x32080b01,              /* v_add_co_u32 v4, vcc, v1, v5 */
+   0xd11c6a06, 0x01a90107,  /* v_addc_co_u32 v6, vcc, v7, 0, vcc */
+   0xd28f0008, 0x00020882,  /* v_lshlrev_b64 v[8:9], 2, v[4:5] */
+   0xd285000a, 0x00000901,  /* v_mul_lo_u32 v10, v1, s4 */
+   0xd108000b, 0x0001070a,  /* v_mul_u32_u24 v11, v10, 3 */
+   0x2218169f,              /* v_ashrrev_i32 v12, 31, v11 */
+   0xd1fd000d, 0x0405050c,  /* v_lshl_add_u32 v13, v12, 2, v1 */
+   0x7d920501,              /* v_cmp_lt_u32 vcc, v1, v2 */
+   0x001c0501,              /* v_cndmask_b32 v14, v1, v2, vcc */
+   0xd0440006, 0x0001e503,  /* v_cmp_gt_f32 s[6:7], v3, 1.0 */
+   0x021e1d03,              /* v_add_f32 v15, v3, v14 */
+   0xd1050010, 0x00000b0f,  /* v_mul_f32 v16, v15, s5 */
+   0xd1cb0411, 0x240e1f10,  /* v_fma_f32 v17, -v16, v15, |v3| */
+   0x2c242310,              /* v_mac_f32 v18, v16, v17 */
+   0xd1020013, 0x0001e112,  /* v_sub_f32 v19, v18, 0.5 */
+   0xdc508000, 0x147f0008,  /* global_load_dword v20, v[8:9], off */
+   0x80088404,              /* s_add_u32 s8, s4, 4 */
+   0x82098005,              /* s_addc_u32 s9, s5, 0 */
+   0x920a0908,              /* s_mul_i32 s10, s8, s9 */
+   0x8e8c8208,              /* s_lshl_b64 s[12:13], s[8:9], 2 */
+   0x868e7e0c,              /* s_and_b64 s[14:15], s[12:13], exec */
+   0xbf04870a,              /* s_cmp_lt_i32 s10, 7 */
+   0x8590800e,              /* s_cselect_b64 s[16:17], s[14:15], 0 */
+   0xbe92206a,              /* s_and_saveexec_b64 s[18:19], vcc */
+   0xbf85ffec,              /* s_cbranch_scc1 -20 */
+};
 
-static void *
-xl_worker(void *arg)
+void
+sim__xlate_warm(void)
 {
-   (void)arg;
-   pthread_mutex_lock(&xl_q.lock);
-   for (;;) {
-      while (!xl_q.head && !xl_q.stop)
-         pthread_cond_wait(&xl_q.cond, &xl_q.lock);
-      if (xl_q.stop)
+   enum { N = sizeof(xl_warm_code) / sizeof(xl_warm_code[0]) };
+   sim_inst *slots = calloc(N, sizeof(*slots));
+   const sim_inst *insts[N];
+   unsigned n = 0;
+   if (!slots)
+      return;
+   const sim_target *t = sim__target(SIM_TARGET_GFX906);
+   for (size_t at = 0; at < N; at += slots[at].size / 4) {
+      sim__decode(t, &xl_warm_code[at], (N - at) * 4, &slots[at]);
+      if (!slots[at].size)
          break;
-      xl_job *j = xl_q.head;
-      xl_q.head = j->next;
-      if (!xl_q.head)
-         xl_q.tail = NULL;
-      xl_q.cur = j;
-      xl_q.cur_cancelled = false;
-      if (xl_stall_ms)
-         xl_stall();
-      xl_fn fn = NULL;
-      if (!xl_q.cur_cancelled && !xl_q.stop) {
-         pthread_mutex_unlock(&xl_q.lock);
-         pthread_mutex_lock(&xl_lock);
-         fn = xl_compile(j->p, j->pc, j->e, j->insts, j->n);
-         pthread_mutex_unlock(&xl_lock);
-         /* Again after the first compile: exit handlers run last-registered first, and
-          * static objects LLVM made during that compile must outlive the worker. */
-         static bool registered_after_compile;
-         if (!registered_after_compile) {
-            registered_after_compile = true;
-            atexit(xl_q_shutdown);
-         }
-         pthread_mutex_lock(&xl_q.lock);
-      }
-      if (!xl_q.cur_cancelled && !xl_q.stop) {
-         j->e->fn = fn;
-         __atomic_store_n(&j->e->state, fn ? XL_ENT_DONE : XL_ENT_NEVER, __ATOMIC_RELEASE);
-      }
-      xl_q.cur = NULL;
-      pthread_cond_broadcast(&xl_q.cond);
-      free(j);
+      insts[n++] = &slots[at];
    }
-   pthread_mutex_unlock(&xl_q.lock);
-   return NULL;
+   LLVMOrcResourceTrackerRef rt = NULL;
+   xl_ent e;
+   memset(&e, 0, sizeof(e));
+   pthread_mutex_lock(&xl_lock);
+   xl_fn fn = xl_compile(&rt, 0x1000, &e, insts, n, true);
+   if (rt) {
+      LLVMErrorRef err = LLVMOrcResourceTrackerRemove(rt);
+      if (err)
+         LLVMConsumeError(err);
+      LLVMOrcReleaseResourceTracker(rt);
+   }
+   pthread_mutex_unlock(&xl_lock);
+   if (!fn || e.n != n)
+      fprintf(stderr, "hsacl-sim: the translator's warm-up block did not compile whole "
+              "(%u of %u instructions)\n", e.n, n);
+   free(slots);
 }
 
-/* At exit (or when the library is unloaded) the worker finishes the block it compiles,
- * if any, and ends before LLVM's static objects are destroyed; queued blocks are
- * dropped. */
-static void
-xl_q_shutdown(void)
+const xl_ent *
+sim__xlate_entry(const sim_program *p, uint64_t pc)
 {
-   pthread_mutex_lock(&xl_q.lock);
-   bool started = xl_q.started;
-   xl_q.stop = true;
-   pthread_cond_broadcast(&xl_q.cond);
-   while (xl_q.head) {
-      xl_job *j = xl_q.head;
-      xl_q.head = j->next;
-      free(j);
-   }
-   xl_q.tail = NULL;
-   xl_q.started = false; /* registered twice (xl_worker): the second call joins nothing */
-   pthread_mutex_unlock(&xl_q.lock);
-   if (started)
-      pthread_join(xl_q.thread, NULL);
-}
-
-/* fork: the child gets no worker, so the parent forks only while the worker holds neither
- * a job nor the JIT; the child puts its queued blocks back to cold (they queue again when
- * hot) and starts a worker of its own when it needs one. */
-static void
-xl_fork_prepare(void)
-{
-   pthread_mutex_lock(&xl_q.lock);
-   while (xl_q.cur)
-      pthread_cond_wait(&xl_q.cond, &xl_q.lock);
-}
-
-static void
-xl_fork_parent(void)
-{
-   pthread_mutex_unlock(&xl_q.lock);
-}
-
-static void
-xl_fork_child(void)
-{
-   while (xl_q.head) {
-      xl_job *j = xl_q.head;
-      xl_q.head = j->next;
-      __atomic_store_n(&j->e->state, XL_ENT_COLD, __ATOMIC_RELAXED);
-      free(j);
-   }
-   xl_q.tail = NULL;
-   xl_q.started = false;
-   pthread_cond_init(&xl_q.cond, NULL);
-   pthread_mutex_unlock(&xl_q.lock);
-}
-
-/* Hands the hot block at `pc` to the worker; the wave goes on interpreting. */
-static void
-xl_enqueue(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e)
-{
-   uint32_t cold = XL_ENT_COLD;
-   if (!__atomic_compare_exchange_n(&e->state, &cold, XL_ENT_QUEUED, false, __ATOMIC_RELAXED,
-                                    __ATOMIC_RELAXED))
-      return; /* another wave queued it */
-   xl_job *j = malloc(sizeof(*j));
-   if (j)
-      j->n = sim__xlate_form(w, p, pc, j->insts, XL_MAX_INSTS);
-   if (!j || !j->n) {
-      free(j);
-      __atomic_store_n(&e->state, XL_ENT_NEVER, __ATOMIC_RELEASE);
-      return;
-   }
-   j->next = NULL;
-   j->p = p;
-   j->pc = pc;
-   j->e = e;
-   pthread_mutex_lock(&xl_q.lock);
-   if (!xl_q.started && !xl_q.stop) {
-      if (pthread_create(&xl_q.thread, NULL, xl_worker, NULL) == 0) {
-         static bool registered;
-         if (!registered) {
-            registered = true;
-            atexit(xl_q_shutdown);
-            pthread_atfork(xl_fork_prepare, xl_fork_parent, xl_fork_child);
-         }
-         xl_q.started = true;
-      }
-   }
-   if (!xl_q.started) {
-      pthread_mutex_unlock(&xl_q.lock);
-      free(j);
-      __atomic_store_n(&e->state, XL_ENT_NEVER, __ATOMIC_RELEASE);
-      return;
-   }
-   if (xl_q.tail)
-      xl_q.tail->next = j;
-   else
-      xl_q.head = j;
-   xl_q.tail = j;
-   pthread_cond_signal(&xl_q.cond);
-   pthread_mutex_unlock(&xl_q.lock);
+   struct sim_xlate_prog *xp = __atomic_load_n(&p->xlate, __ATOMIC_ACQUIRE);
+   return xp ? &xp->ent[(pc - p->va) >> 2] : NULL;
 }
 
 /* The block's function at `pc`, compiling it when it has become hot; NULL: interpret. */
@@ -1459,17 +1348,18 @@ xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
    if (h < xl_hot || __atomic_load_n(&e->state, __ATOMIC_RELAXED) != XL_ENT_COLD)
       return NULL;
    if (sim__xlate_mode != 2) {
-      xl_enqueue(w, p, pc, e);
+      sim__xlate_enqueue(w, p, pc, e);
       return NULL;
    }
    /* The checking mode compiles on the wave's thread: every block is compared from its
     * first run on. Another thread compiling: interpret meanwhile. */
-   if (pthread_mutex_trylock(&xl_lock) != 0)
+   sim__xlate_start();
+   if (sim__xlate_forked || pthread_mutex_trylock(&xl_lock) != 0)
       return NULL;
    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == XL_ENT_COLD) {
       const sim_inst *insts[XL_MAX_INSTS];
       unsigned n = sim__xlate_form(w, p, pc, insts, XL_MAX_INSTS);
-      xl_fn fn = n ? xl_compile(p, pc, e, insts, n) : NULL;
+      xl_fn fn = n ? xl_compile(&p->xlate->rt, pc, e, insts, n, false) : NULL;
       e->fn = fn;
       __atomic_store_n(&e->state, fn ? XL_ENT_DONE : XL_ENT_NEVER, __ATOMIC_RELEASE);
    }
@@ -1586,7 +1476,7 @@ xl_run_checked(sim_wave *w, xl_ent *e, uint64_t pc)
    }
    k->ref.v = rows;
    k->insts = insts;
-   k->n = sim__xlate_form(w, w->prog, pc, insts, XL_MAX_INSTS);
+   k->n = sim__xlate_form(w, w->prog, pc, insts, e->n);
    k->next = 0;
    k->stopped = false;
    k->start = pc;

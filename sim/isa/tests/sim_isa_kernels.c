@@ -10,13 +10,17 @@
  * (block_count +0, group_size +12, remainder +18, global_offset +40, grid_dims +64,
  * printf_buffer +72), as `llvm-readelf-19 --notes` shows for these kernels.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
@@ -2033,6 +2037,35 @@ static const struct test {
    {"wg_exchange", t_wg_exchange},
 };
 
+/* HSACL_TEST_EXIT_FORKS=n: the process forks n children one after another before it uses
+ * the runtime; each runs the tests and exits at once, without hsa_shut_down, as an
+ * application may: with HSACL_SIM_XLATE=1 and HSACL_SIM_XLATE_HOT=1 its exit meets the
+ * translator's compile worker inside LLVM (sim_xlate_worker.c), which must neither crash
+ * nor abort. Returns -1 in a child, else the parent's exit status. */
+static int
+exit_forks(unsigned n)
+{
+   unsigned bad = 0;
+   for (unsigned i = 0; i < n; i++) {
+      fflush(NULL);
+      pid_t pid = fork();
+      if (pid < 0)
+         DIE("fork: %s", strerror(errno));
+      if (pid == 0)
+         return -1;
+      int st;
+      if (waitpid(pid, &st, 0) < 0)
+         DIE("waitpid: %s", strerror(errno));
+      if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+         fprintf(stderr, "child %u: %s %d\n", i, WIFSIGNALED(st) ? "signal" : "exit status",
+                 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+         bad++;
+      }
+   }
+   printf("%u children exited, %u failed\n", n, bad);
+   return bad != 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -2043,6 +2076,14 @@ main(int argc, char **argv)
    g_daz = !strcmp(g_variant, "daz");
    g_hsacl_built = !strcmp(g_variant, "spirv");
    const char *filter = argc > 3 ? argv[3] : NULL;
+   const char *forks = getenv("HSACL_TEST_EXIT_FORKS");
+   bool child = false;
+   if (forks && *forks) {
+      int rc = exit_forks((unsigned)strtoul(forks, NULL, 10));
+      if (rc >= 0)
+         return rc;
+      child = true;
+   }
    HSA(hsa_init());
    HSA(hsa_iterate_agents(find_agent, NULL));
    if (!g_gpu.handle || !g_cpu.handle)
@@ -2073,6 +2114,8 @@ main(int argc, char **argv)
    printf("%d tests, %d failures [%s], %.2fs, %llu work-items\n", ran, g_fail, g_variant,
           (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9,
           (unsigned long long)g_lanes);
+   if (child)
+      exit(g_fail != 0);
    hsa_queue_destroy(g_q);
    hsa_shut_down();
    return g_fail != 0;

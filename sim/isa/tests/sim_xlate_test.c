@@ -2,11 +2,17 @@
  * The translator's block former (sim_xlate.c): which instructions a block lowers, hands to
  * the interpreter from inside, skips or ends with, and where it stops. The translated code
  * itself is checked against the interpreter by HSACL_SIM_XLATE=check over the instruction
- * tests and kernels (tests/CMakeLists.txt).
+ * tests and kernels (tests/CMakeLists.txt). With the argument "fork": a child of fork
+ * interprets a hot block instead of hanging, even when another thread held the JIT while
+ * the parent forked, and the parent's worker compiles on.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "sim_isa_priv.h"
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "sim_xlate_priv.h"
 
 /* The interpreter's memory lookup: nothing is executed here. */
 const sim_alloc *sim__mem_find(uint64_t va);
@@ -54,9 +60,115 @@ mk(sim_enc enc, sim_op op, uint16_t flags, unsigned s0, unsigned s1, unsigned s2
 #define V(n) (SIM_SRC_VGPR + (n))
 #define NONE SIM_SRC_NONE
 
-int
-main(void)
+/* ---- fork ---------------------------------------------------------------------------- */
+
+/* v_add_u32 v1, v2, v3; s_add_u32 s8, s4, 4; s_endpgm (llvm-mc-19 -mcpu=gfx906). */
+static const uint32_t fork_code[] = {0x68020702, 0x80088404, 0xbf810000};
+
+typedef struct {
+   sim_program p;
+   sim_inst slots[3];
+   sim_wave w;
+} fork_prog;
+
+static void
+fork_prog_init(fork_prog *f, uint64_t va)
 {
+   memset(f, 0, sizeof(*f));
+   const sim_target *t = sim__target(SIM_TARGET_GFX906);
+   for (unsigned i = 0; i < 3; i++)
+      sim__decode(t, &fork_code[i], 4, &f->slots[i]);
+   f->p.target = t;
+   f->p.va = va;
+   f->p.size = sizeof(fork_code);
+   f->p.slots = f->slots;
+   f->w.target = t;
+   f->w.prog = &f->p;
+}
+
+/* Makes the block at the program's start hot (HSACL_SIM_XLATE_HOT=1: its first run queues
+ * it) and waits up to `s` seconds for the worker to publish it: 0 when it did, 2 when the
+ * block ran before it was compiled, 3 when it is still queued, 4 when the translator gave
+ * up on it (no worker, or the compile failed). */
+static int
+fork_compiled(fork_prog *f, unsigned s)
+{
+   if (sim__xlate_run(&f->w, f->p.va, true))
+      return 2;
+   struct timespec t0, t;
+   clock_gettime(CLOCK_MONOTONIC, &t0);
+   do {
+      const sim_xlate_ent *e = sim__xlate_entry(&f->p, f->p.va);
+      uint32_t st = e ? __atomic_load_n(&e->state, __ATOMIC_ACQUIRE) : XL_ENT_COLD;
+      if (st == XL_ENT_DONE)
+         return 0;
+      if (st == XL_ENT_NEVER)
+         return 4;
+      usleep(1000);
+      clock_gettime(CLOCK_MONOTONIC, &t);
+   } while (t.tv_sec - t0.tv_sec < (time_t)s);
+   return 3;
+}
+
+static void *
+hold_jit(void *arg)
+{
+   (void)arg;
+   pthread_mutex_lock(&sim__xlate_jit_lock);
+   usleep(200 * 1000);
+   pthread_mutex_unlock(&sim__xlate_jit_lock);
+   return NULL;
+}
+
+/* The parent's worker has compiled a block; another thread holds the JIT (as a program's
+ * free does) when the parent forks. The child must not hang on a hot block: it interprets
+ * it (its translator compiles nothing: sim_xlate_worker.c), where a JIT lock it inherited
+ * locked would never be released. The parent's worker goes on compiling after the fork. */
+static void
+test_fork(void)
+{
+   setenv("HSACL_SIM_XLATE", "1", 1);
+   setenv("HSACL_SIM_XLATE_HOT", "1", 1);
+   sim__xlate_init();
+   if (sim__xlate_mode != 1) {
+      fprintf(stderr, "FAIL: the translator did not start (mode %d)\n", sim__xlate_mode);
+      failures++;
+      return;
+   }
+   static fork_prog a, b;
+   fork_prog_init(&a, 0x10000);
+   fork_prog_init(&b, 0x20000);
+   CHECK_EQ(fork_compiled(&a, 60), 0);
+   pthread_t t;
+   pthread_create(&t, NULL, hold_jit, NULL);
+   usleep(20 * 1000); /* the helper holds the JIT */
+   fflush(NULL);
+   pid_t pid = fork();
+   if (pid == 0) {
+      alarm(90); /* a child stuck on a lock dies of SIGALRM */
+      _exit(fork_compiled(&b, 60) == 4 ? 0 : 5);
+   }
+   pthread_join(t, NULL);
+   int st = 0;
+   CHECK_EQ(waitpid(pid, &st, 0), pid);
+   CHECK_EQ(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), 0);
+   CHECK_EQ(fork_compiled(&b, 60), 0);
+   sim__xlate_program_free(&a.p);
+   sim__xlate_program_free(&b.p);
+}
+
+int
+main(int argc, char **argv)
+{
+   if (argc > 1 && !strcmp(argv[1], "fork")) {
+      test_fork();
+      if (failures) {
+         fprintf(stderr, "%d failures\n", failures);
+         return 1;
+      }
+      printf("sim_xlate_test fork: ok\n");
+      return 0;
+   }
    sim_inst code[8];
    /* v_add_f32 v0, v1, v2            lowered
     * global_load_dword v3, v[4:5]    through the interpreter
