@@ -159,12 +159,13 @@ buffer(void)
    return m;
 }
 
-/* Counts the elements of c that differ from `lo` below `split` and from `hi` from there. */
+/* Counts the elements of `m`, read on `on`, that differ from `lo` below `split` and from `hi`
+ * from there. */
 static int
-wrong_c(cl_command_queue on, int lo, int hi, size_t split)
+wrong_in(cl_command_queue on, cl_mem m, int lo, int hi, size_t split)
 {
    int h[N], bad = 0;
-   CHECK_EQ_INT(clEnqueueReadBuffer(on, c, CL_TRUE, 0, sizeof(h), h, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(on, m, CL_TRUE, 0, sizeof(h), h, 0, NULL, NULL), CL_SUCCESS);
    for (size_t i = 0; i < N; i++)
       bad += h[i] != (i < split ? lo : hi);
    return bad;
@@ -226,7 +227,7 @@ test_replay(void)
       CHECK_EQ_INT(clGetEventInfo(ev, CL_EVENT_COMMAND_QUEUE, sizeof(evq), &evq, NULL), CL_SUCCESS);
       CHECK(evq == q);
       CHECK_EQ_INT(clWaitForEvents(1, &ev), CL_SUCCESS);
-      CHECK_EQ_INT(wrong_c(q, 5, 5, N), 0);
+      CHECK_EQ_INT(wrong_in(q, c, 5, 5, N), 0);
       clReleaseEvent(ev);
    }
    /* On an out-of-order substitute queue, behind a user event, twice at once: the sync
@@ -246,7 +247,7 @@ test_replay(void)
    CHECK(status > CL_COMPLETE); /* held back by the gate */
    CHECK_EQ_INT(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
    CHECK_EQ_INT(clWaitForEvents(2, done), CL_SUCCESS);
-   CHECK_EQ_INT(wrong_c(ooo, 5, 5, N), 0);
+   CHECK_EQ_INT(wrong_in(ooo, c, 5, 5, N), 0);
    clReleaseEvent(done[0]);
    clReleaseEvent(done[1]);
    clReleaseEvent(gate);
@@ -266,7 +267,7 @@ test_replay(void)
    CHECK_EQ_INT(finalize(rep), CL_SUCCESS);
    CHECK_EQ_INT(enqueue(1, &ooo, rep, 0, NULL, NULL), CL_SUCCESS);
    CHECK_EQ_INT(clFinish(ooo), CL_SUCCESS);
-   CHECK_EQ_INT(wrong_c(ooo, 7, 7, N), 0);
+   CHECK_EQ_INT(wrong_in(ooo, c, 7, 7, N), 0);
    CHECK_EQ_INT(release(rep), CL_SUCCESS);
 
    /* Info queries. */
@@ -329,7 +330,7 @@ test_images_svm(void)
    CHECK_EQ_INT(finalize(cb), CL_SUCCESS);
    poison_c();
    CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
-   CHECK_EQ_INT(wrong_c(q, 0x04030201, 0, N), 0);
+   CHECK_EQ_INT(wrong_in(q, c, 0x04030201, 0, N), 0);
    CHECK_EQ_INT(release(cb), CL_SUCCESS);
    clReleaseMemObject(img);
    clReleaseMemObject(img2);
@@ -394,7 +395,7 @@ test_mutable(void)
    for (int i = 0; i < 2; i++) {
       poison_c();
       CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
-      CHECK_EQ_INT(wrong_c(q, 12, 1, half), 0);
+      CHECK_EQ_INT(wrong_in(q, c, 12, 1, half), 0);
    }
    /* A failing update changes nothing: argument 5 does not exist. */
    cl_mutable_dispatch_arg_khr bad_arg = { 5, sizeof(v), &v };
@@ -406,7 +407,7 @@ test_mutable(void)
    CHECK_EQ_INT(update(cb, 2, types, bad_cfgs), CL_INVALID_ARG_INDEX);
    poison_c();
    CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
-   CHECK_EQ_INT(wrong_c(q, 12, 1, half), 0);
+   CHECK_EQ_INT(wrong_in(q, c, 12, 1, half), 0);
    CHECK_EQ_INT(update(cb, 1, &type, NULL), CL_INVALID_VALUE);
    struct dispatch_config stale = { .command = (cl_mutable_command_khr)&cfg };
    const void *stale_cfgs[] = { &stale };
@@ -442,7 +443,7 @@ test_mutable(void)
    CHECK_EQ_INT(clEnqueueFillBuffer(q, c, &zero, sizeof(zero), 0, N * sizeof(int), 0, NULL, NULL),
                 CL_SUCCESS);
    CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
-   CHECK_EQ_INT(wrong_c(q, 10, 0, half), 0);
+   CHECK_EQ_INT(wrong_in(q, c, 10, 0, half), 0);
    CHECK_EQ_INT(release(cb), CL_SUCCESS);
    clReleaseKernel(unset);
 }
@@ -452,17 +453,6 @@ fill_b(int v)
 {
    CHECK_EQ_INT(clEnqueueFillBuffer(q, b, &v, sizeof(v), 0, N * sizeof(int), 0, NULL, NULL),
                 CL_SUCCESS);
-}
-
-/* Counts the elements of `m` that differ from `lo` below `split` and from `hi` from there. */
-static int
-wrong(cl_mem m, int lo, int hi, size_t split)
-{
-   int h[N], bad = 0;
-   CHECK_EQ_INT(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof(h), h, 0, NULL, NULL), CL_SUCCESS);
-   for (size_t i = 0; i < N; i++)
-      bad += h[i] != (i < split ? lo : hi);
-   return bad;
 }
 
 /* Command buffers of kernels only: replays of packets built at finalize
@@ -497,7 +487,7 @@ test_prebuilt(void)
    CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof(hundred), &hundred), CL_SUCCESS);
    fill_b(1);
    CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
-   CHECK_EQ_INT(wrong(b, 11, 11, N), 0);
+   CHECK_EQ_INT(wrong_in(q, b, 11, 11, N), 0);
 
    /* Behind a submitted kernel's event, three at once: 1 -> 11 (the kernel: 1 * 2 + 9) ->
     * 51 -> 211 -> 851. */
@@ -510,7 +500,7 @@ test_prebuilt(void)
    for (int i = 0; i < 3; i++)
       CHECK_EQ_INT(enqueue(0, NULL, cb, 1, &before, &ev[i]), CL_SUCCESS);
    CHECK_EQ_INT(clWaitForEvents(3, ev), CL_SUCCESS);
-   CHECK_EQ_INT(wrong(b, 851, 851, N), 0);
+   CHECK_EQ_INT(wrong_in(q, b, 851, 851, N), 0);
    cl_command_type type = 0;
    CHECK_EQ_INT(clGetEventInfo(ev[2], CL_EVENT_COMMAND_TYPE, sizeof(type), &type, NULL),
                 CL_SUCCESS);
@@ -532,7 +522,7 @@ test_prebuilt(void)
    CHECK(status > CL_COMPLETE);
    CHECK_EQ_INT(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
    CHECK_EQ_INT(clWaitForEvents(1, ev), CL_SUCCESS);
-   CHECK_EQ_INT(wrong(b, 11, 11, N), 0);
+   CHECK_EQ_INT(wrong_in(q, b, 11, 11, N), 0);
    clReleaseEvent(ev[0]);
    clReleaseEvent(gate);
 
@@ -553,8 +543,8 @@ test_prebuilt(void)
    const void *cfgs[] = { &cfg };
    CHECK_EQ_INT(update(cb, 1, &ctype, cfgs), CL_SUCCESS);
    CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
-   CHECK_EQ_INT(wrong(b, 25, 25, N), 0); /* 1 -> 11 by the first replay, 11 * 2 + 3 by the second */
-   CHECK_EQ_INT(wrong(c, 3, -1, half), 0);
+   CHECK_EQ_INT(wrong_in(q, b, 25, 25, N), 0); /* 1 -> 11 by the first replay, 11 * 2 + 3 by the second */
+   CHECK_EQ_INT(wrong_in(q, c, 3, -1, half), 0);
 
    /* Nothing in flight: rewritten in place; the full range again, v = 7. */
    const int seven = 7;
@@ -562,8 +552,8 @@ test_prebuilt(void)
    cfg.global_work_size = &g;
    CHECK_EQ_INT(update(cb, 1, &ctype, cfgs), CL_SUCCESS);
    CHECK_EQ_INT(enqueue(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
-   CHECK_EQ_INT(wrong(b, 53, 53, N), 0);
-   CHECK_EQ_INT(wrong(c, 13, 5, half), 0);
+   CHECK_EQ_INT(wrong_in(q, b, 53, 53, N), 0);
+   CHECK_EQ_INT(wrong_in(q, c, 13, 5, half), 0);
    CHECK_EQ_INT(release(cb), CL_SUCCESS);
 
    /* Recorded on the out-of-order queue: sync points order the launches. */
@@ -578,7 +568,7 @@ test_prebuilt(void)
    CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
    CHECK_EQ_INT(enqueue(1, &ooo, cb, 0, NULL, NULL), CL_SUCCESS);
    CHECK_EQ_INT(clFinish(ooo), CL_SUCCESS);
-   CHECK_EQ_INT(wrong(b, 11, 11, N), 0);
+   CHECK_EQ_INT(wrong_in(q, b, 11, 11, N), 0);
    CHECK_EQ_INT(release(cb), CL_SUCCESS);
 }
 
@@ -736,7 +726,7 @@ test_multi_device(void)
    CHECK(evq == NULL); /* a replay over several queues belongs to none */
    CHECK_EQ_INT(clWaitForEvents(1, &ev), CL_SUCCESS);
    clReleaseEvent(ev);
-   CHECK_EQ_INT(wrong_c(q, 9, 9, N), 0);
+   CHECK_EQ_INT(wrong_in(q, c, 9, 9, N), 0);
 
    cl_mutable_command_khr mh2 = NULL;
    cl_command_buffer_khr one_q = remap(cb, CL_TRUE, 1, &q, 1, &mh, &mh2, &err);
@@ -751,7 +741,7 @@ test_multi_device(void)
    CHECK_EQ_INT(state, CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR);
    poison_c();
    CHECK_EQ_INT(enqueue(0, NULL, one_q, 0, NULL, NULL), CL_SUCCESS);
-   CHECK_EQ_INT(wrong_c(q, 9, 9, N), 0);
+   CHECK_EQ_INT(wrong_in(q, c, 9, 9, N), 0);
    cl_command_queue swapped[2] = { qs[1], qs[0] };
    cl_command_buffer_khr sw = remap(cb, CL_FALSE, 2, swapped, 0, NULL, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
@@ -760,7 +750,7 @@ test_multi_device(void)
    CHECK_EQ_INT(enqueue(0, NULL, sw, 0, NULL, &ev), CL_SUCCESS);
    CHECK_EQ_INT(clWaitForEvents(1, &ev), CL_SUCCESS);
    clReleaseEvent(ev);
-   CHECK_EQ_INT(wrong_c(q, 9, 9, N), 0);
+   CHECK_EQ_INT(wrong_in(q, c, 9, 9, N), 0);
    CHECK(remap(cb, CL_FALSE, 1, &q, 0, NULL, NULL, &err) == NULL);
    CHECK_EQ_INT(err, CL_INVALID_VALUE);
    CHECK(remap(cb, CL_TRUE, 0, NULL, 0, NULL, NULL, &err) == NULL);

@@ -120,6 +120,15 @@ run2d(cl_kernel k, size_t w, size_t h)
    CHECK_EQ_INT(clFinish(q), CL_SUCCESS);
 }
 
+/* Runs `k` (its last argument `out`) as one work-item and reads its two float4 results. */
+static void
+run_two_reads(cl_kernel k, cl_mem out, float fo[8])
+{
+   size_t one = 1;
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueReadBuffer(q, out, CL_TRUE, 0, 32, fo, 0, NULL, NULL), CL_SUCCESS);
+}
+
 enum { W = 16, H = 8 };
 
 static void
@@ -175,9 +184,7 @@ test_copies(void)
    k = kernel("literal_border");
    clSetKernelArg(k, 0, sizeof src, &src);
    clSetKernelArg(k, 1, sizeof out, &out);
-   size_t single = 1;
-   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, &single, NULL, 0, NULL, NULL), CL_SUCCESS);
-   CHECK_EQ_INT(clEnqueueReadBuffer(q, out, CL_TRUE, 0, 32, fo, 0, NULL, NULL), CL_SUCCESS);
+   run_two_reads(k, out, fo);
    for (int i = 0; i < 8; i++)
       CHECK(fo[i] == 0.0f);
    clReleaseKernel(k);
@@ -196,14 +203,11 @@ test_copies(void)
    CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof src, &src), CL_INVALID_SAMPLER);
    CHECK_EQ_INT(clSetKernelArg(k, 1, 4, &clamp), CL_INVALID_ARG_SIZE);
    clSetKernelArg(k, 2, sizeof out, &out);
-   size_t one = 1;
-   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
-   CHECK_EQ_INT(clEnqueueReadBuffer(q, out, CL_TRUE, 0, 32, fo, 0, NULL, NULL), CL_SUCCESS);
+   run_two_reads(k, out, fo);
    for (int i = 0; i < 8; i++)
       CHECK(fo[i] == 0.0f);
    CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof edge, &edge), CL_SUCCESS);
-   CHECK_EQ_INT(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
-   CHECK_EQ_INT(clEnqueueReadBuffer(q, out, CL_TRUE, 0, 32, fo, 0, NULL, NULL), CL_SUCCESS);
+   run_two_reads(k, out, fo);
    /* (-3, 1.5) -> texel (0, 1); (1.5, 100) -> texel (1, H - 1). */
    for (int c = 0; c < 4; c++) {
       CHECK(fabsf(fo[c] - px[(1 * W + 0) * 4 + c] / 255.0f) < 1e-6f);

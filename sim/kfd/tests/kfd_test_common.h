@@ -227,4 +227,20 @@ kfd_test_dispatch(hsa_queue_t *q, const kfd_test_kernel *k, void *kernarg, uint3
    hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)index);
 }
 
+/* Publishes a barrier-AND completing `done` at the next index, without ringing. */
+static inline uint64_t
+kfd_test_write_unrung_barrier(hsa_queue_t *q, hsa_signal_t done)
+{
+   uint64_t index = hsa_queue_add_write_index_scacq_screl(q, 1);
+   hsa_barrier_and_packet_t *p =
+      (hsa_barrier_and_packet_t *)q->base_address + (index & (q->size - 1));
+   memset((uint8_t *)p + 4, 0, sizeof(*p) - 4);
+   p->completion_signal = done;
+   uint32_t header = HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE |
+                     HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
+                     HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
+   __atomic_store_n((uint32_t *)p, header, __ATOMIC_RELEASE);
+   return index;
+}
+
 #endif

@@ -32,22 +32,6 @@ wait_done(hsa_signal_t s, uint64_t timeout_ns)
                                     HSA_WAIT_STATE_BLOCKED);
 }
 
-/* Publishes a barrier-AND completing `done` at the next index, without ringing. */
-static uint64_t
-write_unrung_barrier(hsa_queue_t *q, hsa_signal_t done)
-{
-   uint64_t index = hsa_queue_add_write_index_scacq_screl(q, 1);
-   hsa_barrier_and_packet_t *p =
-      (hsa_barrier_and_packet_t *)q->base_address + (index & (q->size - 1));
-   memset((uint8_t *)p + 4, 0, sizeof(*p) - 4);
-   p->completion_signal = done;
-   uint32_t header = HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE |
-                     HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
-                     HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
-   __atomic_store_n((uint32_t *)p, header, __ATOMIC_RELEASE);
-   return index;
-}
-
 /* The sum of voluntary_ctxt_switches over the process's threads. */
 static long
 voluntary_switches(void)
@@ -88,13 +72,13 @@ main(void)
    CHECK_HSA(hsa_signal_create(1, 0, NULL, &done));
 
    /* Not rung: not run. */
-   uint64_t i0 = write_unrung_barrier(q, done);
+   uint64_t i0 = kfd_test_write_unrung_barrier(q, done);
    CHECK(wait_done(done, 200000000ull) == 1);
    CHECK(hsa_queue_load_read_index_scacquire(q) == i0);
 
    /* Rung by ROCr's host store while the queue is hot. */
    for (int r = 0; r < ROUNDS; r++) {
-      uint64_t i = r ? write_unrung_barrier(q, done) : i0;
+      uint64_t i = r ? kfd_test_write_unrung_barrier(q, done) : i0;
       hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)i);
       CHECK(wait_done(done, 30000000000ull) == 0);
       hsa_signal_store_screlease(done, 1);
@@ -112,7 +96,7 @@ main(void)
 
    /* Rung while cold: the trap wakes the CP. */
    for (int r = 0; r < COLD_ROUNDS; r++) {
-      uint64_t i = write_unrung_barrier(q, done);
+      uint64_t i = kfd_test_write_unrung_barrier(q, done);
       nanosleep(&cold, NULL);
       hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)i);
       CHECK(wait_done(done, 30000000000ull) == 0);

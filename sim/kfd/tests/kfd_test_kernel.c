@@ -178,22 +178,6 @@ test_trap(kfd_test_env *env, const char *trap_path)
    printf("trap: queue error callback with HSA_STATUS_ERROR_EXCEPTION\n");
 }
 
-/* Publishes a barrier-AND completing `done` at the next index, without ringing. */
-static uint64_t
-write_unrung_barrier(hsa_queue_t *q, hsa_signal_t done)
-{
-   uint64_t index = hsa_queue_add_write_index_scacq_screl(q, 1);
-   hsa_barrier_and_packet_t *p =
-      (hsa_barrier_and_packet_t *)q->base_address + (index & (q->size - 1));
-   memset((uint8_t *)p + 4, 0, sizeof(*p) - 4);
-   p->completion_signal = done;
-   uint32_t header = HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE |
-                     HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
-                     HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
-   __atomic_store_n((uint32_t *)p, header, __ATOMIC_RELEASE);
-   return index;
-}
-
 /*
  * The CP reads a packet only after the doorbell was written with its index (sim_cp.h): by
  * ROCr's host store, or by a kernel's store through ROCr's doorbell signal
@@ -211,14 +195,14 @@ test_doorbell(kfd_test_env *env, hsa_queue_t *q, const char *ring_path)
    hsa_signal_t done, ran;
    CHECK_HSA(hsa_signal_create(1, 0, NULL, &done));
    CHECK_HSA(hsa_signal_create(1, 0, NULL, &ran));
-   uint64_t i0 = write_unrung_barrier(other, done);
+   uint64_t i0 = kfd_test_write_unrung_barrier(other, done);
    CHECK(wait_done(done, 200000000ull) == 1);
    CHECK(hsa_queue_load_read_index_scacquire(other) == i0);
    hsa_signal_store_screlease(other->doorbell_signal, (hsa_signal_value_t)i0);
    CHECK(wait_done(done, 30000000000ull) == 0);
    /* From the GPU: nothing but the kernel's store rings for packet i0 + 1. */
    hsa_signal_store_screlease(done, 1);
-   uint64_t i1 = write_unrung_barrier(other, done);
+   uint64_t i1 = kfd_test_write_unrung_barrier(other, done);
    CHECK(wait_done(done, 200000000ull) == 1);
    uint64_t *kernarg = kfd_test_alloc(env, env->kernarg_pool, 4096);
    memset(kernarg, 0, 4096);
