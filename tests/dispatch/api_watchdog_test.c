@@ -131,12 +131,13 @@ main(void)
                                         NULL),
                 CL_PROFILING_INFO_NOT_AVAILABLE);
 
-   /* Both queues and the process work on. */
+   /* Both queues and the process work on. (A's kernel finishes before B's starts: two
+    * queues are not ordered, and both kernels read-modify-write the same elements.) */
    CHECK_EQ_INT(clEnqueueNDRangeKernel(qa, add1, 1, NULL, &gn, NULL, 0, NULL, NULL),
                 CL_SUCCESS);
+   CHECK_EQ_INT(clFinish(qa), CL_SUCCESS);
    CHECK_EQ_INT(clEnqueueNDRangeKernel(qb, add1, 1, NULL, &gn, NULL, 0, NULL, NULL),
                 CL_SUCCESS);
-   CHECK_EQ_INT(clFinish(qa), CL_SUCCESS);
    CHECK_EQ_INT(clEnqueueReadBuffer(qb, a, CL_TRUE, 0, sizeof(host), host, 0, NULL, NULL),
                 CL_SUCCESS);
    bad = 0;
