@@ -300,6 +300,8 @@ MOD_WORDS = {"gds", "glc", "slc", "lds", "tfe", "offen", "idxen", "addr64", "uno
 
 
 def split_tokens(s):
+    if not any(c in s for c in "[]()"):
+        return [t for t in s.split(" ") if t]  # what the loop below gives without brackets
     toks, depth, cur = [], 0, ""
     for ch in s:
         if ch in "[(":
@@ -321,8 +323,19 @@ def is_modifier(t):
     return t in MOD_WORDS or re.match(r"^[a-z_0-9]+:", t) is not None
 
 
+# split_line() of every line seen: the comparison splits each line several times.
+_SPLIT = {}
+
+
 def split_line(text):
-    """LLVM line -> (mnemonic, [operand], [modifier])."""
+    """LLVM line -> (mnemonic, (operand, ...), (modifier, ...)), shared between callers."""
+    r = _SPLIT.get(text)
+    if r is None:
+        r = _SPLIT[text] = split_line_uncached(text)
+    return r
+
+
+def split_line_uncached(text):
     text = re.sub(r"/\*.*?\*/", "", text).strip()
     parts = text.split(None, 1)
     toks = split_tokens(parts[1]) if len(parts) > 1 else []
@@ -333,7 +346,7 @@ def split_line(text):
     if i < len(toks) and (ops or not is_modifier(toks[i])):
         ops.append(toks[i])
         i += 1
-    return parts[0], ops, toks[i:]
+    return parts[0], tuple(ops), tuple(toks[i:])
 
 
 SPECIAL = {"flat_scratch": 102, "flat_scratch_lo": 102, "flat_scratch_hi": 103,
@@ -773,8 +786,18 @@ def compare(text, ndw, sim, roles, mod_known):
     return bad
 
 
+_MODIFIER_KEYS = {}
+
+
 def modifier_keys(text):
-    """The VALU modifiers a line shows, to learn which mnemonics have them."""
+    """The VALU modifiers a line shows, to learn which mnemonics have them (memoised)."""
+    r = _MODIFIER_KEYS.get(text)
+    if r is None:
+        r = _MODIFIER_KEYS[text] = frozenset(modifier_keys_uncached(text))
+    return r
+
+
+def modifier_keys_uncached(text):
     _, ops, mods = split_line(text)
     keys = set()
     for i, tok in enumerate(ops):
@@ -842,6 +865,7 @@ def decorate(tok, how):
 def gen_variants(kind, text, roles):
     """Assembly lines from one probe line: one operand kind or modifier set at a time."""
     mnem, ops, mods = split_line(text)
+    ops, mods = list(ops), list(mods)
     out = []
 
     def emit(new_ops, new_mods):
@@ -1078,9 +1102,8 @@ def random_stream(n, seed):
 
 def sim_decode(dumper, stream, offsets):
     """{offset: {field: value}} from the dumper, decoding the stream at each offset."""
-    padded = stream + [0] * 4
-    lines = ["%x %s" % (o, " ".join("%08x" % w for w in padded[o // 4:o // 4 + 5]))
-             for o in offsets]
+    hexw = ["%08x" % w for w in stream + [0] * 4]
+    lines = ["%x %s" % (o, " ".join(hexw[o // 4:o // 4 + 5])) for o in offsets]
     r = subprocess.run([dumper, MCPU], input="\n".join(lines) + "\n", capture_output=True, text=True)
     if r.returncode:
         sys.exit("%s failed: %s" % (dumper, r.stderr[:2000]))
@@ -1111,6 +1134,11 @@ class Report:
         self.info.setdefault(cls, []).append(msg)
 
 
+def hex_words(stream, off):
+    """The words at byte offset off, for a message (made only when one is printed)."""
+    return " ".join("%08x" % w for w in stream[off // 4:off // 4 + 3])
+
+
 def check_stream(name, stream, starts, llvm, sim, roles, mod_known, rep):
     """Compares sim with LLVM at each start offset (None: every offset LLVM printed)."""
     counts = {"valid": 0, "invalid": 0, "graphics": 0}
@@ -1120,13 +1148,12 @@ def check_stream(name, stream, starts, llvm, sim, roles, mod_known, rep):
             continue
         dw, text = llvm[off]
         s = sim[off]
-        words = " ".join("%08x" % w for w in stream[off // 4:off // 4 + 3])
         if text is None:
             counts["invalid"] += 1
             if s["op"] != "<invalid>":
                 # Not a failure: see "What is not compared" in the docstring.
                 rep.note("%s: LLVM refuses, sim decodes %s" % (name, s["enc"]),
-                         "[%s] sim %s" % (words, s["op"]))
+                         "[%s] sim %s" % (hex_words(stream, off), s["op"]))
             continue
         if "/*Invalid" in text or "/* Invalid" in text:
             # LLVM decodes the opcode but marks an operand it cannot encode (an SGPR
@@ -1136,17 +1163,17 @@ def check_stream(name, stream, starts, llvm, sim, roles, mod_known, rep):
             counts["marked"] = counts.get("marked", 0) + 1
             if s["op"] != "<invalid>":
                 for b in compare(re.sub(r"\s.*", "", text), len(dw), s, None, mod_known):
-                    rep.add("%s: %s" % (name, b.split(":")[0]), "[%s] %s: %s" % (words, text, b))
+                    rep.add("%s: %s" % (name, b.split(":")[0]), "[%s] %s: %s" % (hex_words(stream, off), text, b))
             continue
         if GRAPHICS_ONLY.match(text):
             # Refused, or decoded to an opcode without a handler (which faults).
             counts["graphics"] += 1
             if s["op"] != "<invalid>" and s["op"] != re.sub(r"_e64$", "", split_line(text)[0]):
-                rep.add("graphics-only instruction not refused", "[%s] %s" % (words, text))
+                rep.add("graphics-only instruction not refused", "[%s] %s" % (hex_words(stream, off), text))
             continue
         counts["valid"] += 1
         if s["op"] == "<invalid>":
-            rep.add("%s: LLVM valid, sim refuses" % name, "[%s] %s" % (words, text))
+            rep.add("%s: LLVM valid, sim refuses" % name, "[%s] %s" % (hex_words(stream, off), text))
             continue
         mnem, ops, _ = split_line(text)
         rl = roles.get((mnem, len(ops)))
@@ -1154,7 +1181,7 @@ def check_stream(name, stream, starts, llvm, sim, roles, mod_known, rep):
             rl = ["imm"]  # s_endpgm and friends print no zero immediate
         for b in compare(text, len(dw), s, rl, mod_known):
             rep.add("%s: %s" % (name, re.sub(r"\d+|0x[0-9a-f]+", "N", b.split(":")[0])),
-                    "[%s] %s: %s" % (words, text, b))
+                    "[%s] %s: %s" % (hex_words(stream, off), text, b))
     return counts
 
 
