@@ -654,10 +654,15 @@ pending_drain(bool may_block)
       pthread_mutex_unlock(&pending_lock);
       if (!ready)
          return;
+      /* The application may have released the queue: once the command is pushed (or
+       * finished) it may be retired and q freed, and command_submit still reads it. */
+      struct _cl_command_queue *q = ready->queue;
+      disp_queue_retain_internal(q);
       if (state < 0)
          command_finish(ready, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, may_block);
       else
          command_submit(ready, ready->dep_signals, num, may_block, locked);
+      disp_queue_release_internal(q);
    }
 }
 
@@ -690,8 +695,13 @@ disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool blockin
    if (quiet) {
       atomic_store_explicit(&ev->obj.refcount, 0, memory_order_relaxed);
       cmd->quiet = true;
+   } else {
+      ev->holds_queue = true;
+      disp_queue_retain_internal(q);
    }
-   atomic_fetch_add(&q->outstanding, 1);
+   /* The commands in flight hold q together (disp__queue_commands_done drops it). */
+   if (atomic_fetch_add(&q->outstanding, 1) == 0)
+      disp_queue_retain_internal(q);
    if (in_order) {
       /* last_event's reference on the predecessor passes to cmd->prev. */
       struct _cl_event *before = atomic_exchange(&q->last_event, ev);
