@@ -422,7 +422,9 @@ submit_trylock(struct disp_command *cmd, uint32_t num_deps)
  * outside the ring). *num_deps_io receives the dependencies that remain (the status the
  * event starts with follows from it); *run_inline says the command is host work with
  * nothing to wait for, which the caller runs on this thread. For a command put on the FIFO
- * the event gets an internal reference, which submit_watch drops.
+ * the event becomes submitted before the push and, unless the command is quiet (nothing
+ * touches its event after the push then), gets an internal reference, which submit_watch
+ * drops.
  */
 static cl_int
 submit_locked(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t *num_deps_io,
@@ -490,7 +492,10 @@ submit_locked(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t *num_
           * reference taken here. */
          if (cmd->listed)
             disp__queue_unlist(q, cmd);
-         disp_event_retain_internal(ev);
+         /* A quiet command's event is not touched after the push: no reference. */
+         atomic_store(&ev->submitted, true);
+         if (!cmd->quiet)
+            disp_event_retain_internal(ev);
          fifo_push(q, &cmd->fifo);
       } else if (err == CL_SUCCESS && !cmd->listed) {
          disp__queue_list(q, cmd); /* in flight outside the ring (a copy) */
@@ -504,10 +509,11 @@ submit_locked(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t *num_
  * (armed here if it is not), of one outside it through a handler of its own (or a wait on
  * this thread if none can be registered), or on this thread when its work is already done
  * (a runtime may finish a small copy inside hsa_amd_memory_async_copy: a handler would
- * cost two thread switches, more than the copy). `ev` is cmd's event. */
+ * cost two thread switches, more than the copy). `ev` is cmd's event; `quiet`, cmd's, read
+ * before the push (submit_locked took no reference on a quiet command's event). */
 static void
 submit_watch(struct disp_command *cmd, struct _cl_command_queue *q, struct _cl_event *ev,
-             bool in_ring, bool may_block)
+             bool in_ring, bool quiet, bool may_block)
 {
    const struct rt_hsa *hsa = rt_hsa();
    if (in_ring) {
@@ -521,7 +527,8 @@ submit_watch(struct disp_command *cmd, struct _cl_command_queue *q, struct _cl_e
          disp_queue_release_internal(q);
          disp__runtime_callback_leave();
       }
-      disp_event_release_internal(ev);
+      if (!quiet)
+         disp_event_release_internal(ev);
    } else if (hsa->hsa_signal_load_scacquire(cmd->work_signal) == 0) {
       work_done(cmd, may_block);
    } else {
@@ -565,7 +572,8 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
       disp__pending_event_done(NULL, may_block);
       return;
    }
-   atomic_store(&ev->submitted, true);
+   if (!in_ring)
+      atomic_store(&ev->submitted, true);
    /* Nothing to wait for: it starts now (one transition runs SUBMITTED callbacks first).
     * Ignored if the command completed meanwhile (a terminal status never changes). */
    if (!quiet)
@@ -576,7 +584,7 @@ command_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_
       disp__pending_event_done(NULL, may_block);
       return;
    }
-   submit_watch(cmd, q, ev, in_ring, may_block);
+   submit_watch(cmd, q, ev, in_ring, quiet, may_block);
    /* Commands held back for this one may now wire its signal, and those the completion
     * path left held while we had the submit lock may go. */
    disp__pending_event_done(NULL, may_block);
@@ -646,10 +654,15 @@ pending_drain(bool may_block)
       pthread_mutex_unlock(&pending_lock);
       if (!ready)
          return;
+      /* The application may have released the queue: once the command is pushed (or
+       * finished) it may be retired and q freed, and command_submit still reads it. */
+      struct _cl_command_queue *q = ready->queue;
+      disp_queue_retain_internal(q);
       if (state < 0)
          command_finish(ready, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, may_block);
       else
          command_submit(ready, ready->dep_signals, num, may_block, locked);
+      disp_queue_release_internal(q);
    }
 }
 
@@ -671,12 +684,26 @@ disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool blockin
       return ICD_ERROR(CL_INVALID_OPERATION, "a blocking command enqueued in an event callback "
                        "run by the completion thread: it would wait for itself");
    }
-   /* The command holds an internal reference on its event until it finishes. */
-   disp_event_retain_internal(ev);
-   atomic_fetch_add(&q->outstanding, 1);
+   /* The event's internal references, in one step before the queue can see it (a marker may
+    * have published it as the barrier event: an add, not a store): the command's until it
+    * finishes, last_event's (in order), the blocking wait's; the API side's goes when the
+    * application takes no handle (a quiet command). Nobody else holds an API reference. */
+   const bool quiet = !event_out;
+   unsigned refs = 1u + in_order + blocking - quiet;
+   if (refs)
+      atomic_fetch_add_explicit(&ev->obj.internal_refs, refs, memory_order_relaxed);
+   if (quiet) {
+      atomic_store_explicit(&ev->obj.refcount, 0, memory_order_relaxed);
+      cmd->quiet = true;
+   } else {
+      ev->holds_queue = true;
+      disp_queue_retain_internal(q);
+   }
+   /* The commands in flight hold q together (disp__queue_commands_done drops it). */
+   if (atomic_fetch_add(&q->outstanding, 1) == 0)
+      disp_queue_retain_internal(q);
    if (in_order) {
       /* last_event's reference on the predecessor passes to cmd->prev. */
-      disp_event_retain_internal(ev);
       struct _cl_event *before = atomic_exchange(&q->last_event, ev);
       if (before && !terminal(atomic_load(&before->status)))
          cmd->prev = before;
@@ -692,19 +719,15 @@ disp_command_enqueue(struct disp_command *cmd, cl_event *event_out, bool blockin
       pthread_mutex_unlock(&q->lock);
    }
 
-   if (event_out) {
+   if (event_out)
       *event_out = disp_event_to_handle(ev);
-   } else if (icd_object_release(&ev->obj)) {
-      disp_event_release_internal(ev); /* the API side never sees it */
-      cmd->quiet = true;
-   }
    /* A blocking command returns with the events it waited for complete too (their work is
     * done when it completes, but the runtime thread that retires them may lag: ROCr's
-    * async-handler thread does). References: cmd may be freed before the wait ends. */
+    * async-handler thread does). References (the wait's on ev is taken above): cmd may be
+    * freed before the wait ends. */
    struct _cl_event **waited = NULL;
    cl_uint num_waited = 0;
    if (blocking) {
-      disp_event_retain_internal(ev);
       if (cmd->num_deps) {
          waited = icd_calloc(cmd->num_deps, sizeof(*waited));
          for (cl_uint i = 0; waited && i < cmd->num_deps; i++) {

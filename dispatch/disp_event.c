@@ -37,11 +37,14 @@ disp__event_create(struct _cl_context *ctx, struct _cl_command_queue *q, cl_comm
    ev->command_type = type;
    ev->queue_hidden = false; /* pooled: not zeroed */
    ev->context = ctx;
+   ev->holds_queue = false;
    if (q) {
-      /* The queue's reference holds the context too (its own, until it is destroyed): one
-       * shared count less to move per launch, on a line the completion thread moves back. */
+      /* The queue holds the context (its own reference, until it is destroyed). A reference
+       * on the queue is taken when the command is enqueued, and only for an event the
+       * application gets (disp_command_enqueue): the caller holds q until then, its commands
+       * in flight hold it after. One shared count less to move per quiet launch, on a line
+       * the completion thread moves back. */
       ev->queue = q;
-      disp_queue_retain_internal(q);
       ev->profiling = (q->properties & CL_QUEUE_PROFILING_ENABLE) != 0;
       if (ev->profiling)
          ev->times[DISP_TIME_QUEUED] = plat_host_timer_ns();
@@ -66,9 +69,9 @@ event_destroy(struct _cl_event *ev)
    pthread_cond_destroy(&ev->cond);
    pthread_mutex_destroy(&ev->lock);
    icd_object_finish(&ev->obj);
-   if (ev->queue)
+   if (ev->holds_queue)
       disp_queue_release_internal(ev->queue);
-   else
+   else if (!ev->queue)
       plat_context_release_internal(ev->context);
    disp__pool_free(&event_pool, ev);
 }

@@ -111,6 +111,11 @@ thread_take(struct disp_pool *p, unsigned i)
          pthread_setspecific(thread_key, (void *)1);
    }
    t->heads[i] = *obj;
+   /* The next object was last written by the completion path, on another CPU: its line
+    * comes over while this one is being used (reading its link here was the dearest load of
+    * an enqueue). */
+   if (t->heads[i])
+      __builtin_prefetch(t->heads[i], 1);
    if (++t->taken[i] == COUNT_BATCH) {
       atomic_fetch_sub_explicit(&p->count, COUNT_BATCH, memory_order_relaxed);
       t->taken[i] = 0;

@@ -17,7 +17,8 @@
 struct _cl_event {
    struct icd_object obj;
    struct _cl_context *context;      /* internal reference */
-   struct _cl_command_queue *queue;  /* internal reference; NULL for user events */
+   struct _cl_command_queue *queue;  /* NULL for user events */
+   bool holds_queue;                 /* an internal reference on `queue` (disp_priv.h) */
    cl_command_type command_type;
    hsa_signal_t signal;              /* 0 handle: none (user events) */
    atomic_int status;                /* written under lock; read lock-free */
@@ -125,8 +126,11 @@ struct _cl_command_queue {
    uint64_t checkpoint_index[DISP_CHECKPOINTS]; /* packet index of each; UINT64_MAX: none */
    uint32_t checkpoint_next;
    uint64_t checkpoint_last;     /* packet index of the newest checkpoint */
-   /* obj.internal_refs: API references together hold one; every event of the queue holds
-    * one. Destroyed when the count drops to zero. */
+   /* obj.internal_refs: API references together hold one; its commands in flight together
+    * hold one (taken as `outstanding` leaves 0, dropped as it returns there); every event of
+    * the queue the application has a handle on holds one (holds_queue), events of quiet
+    * commands none (nothing reads their queue once their command is over). Destroyed when
+    * the count drops to zero. */
 };
 ICD_HEADER_FIRST(struct _cl_command_queue);
 

@@ -354,8 +354,8 @@ disp__queue_commands_done(struct _cl_command_queue *q, struct disp_command *cons
       pthread_mutex_unlock(&q->lock);
    }
    /* Completed events need not be kept for ordering; this also breaks the
-    * queue -> event -> queue reference cycle. An enqueue that swapped it out first owns
-    * the reference instead. */
+    * queue -> event -> queue reference cycle of an event the application holds. An enqueue
+    * that swapped it out first owns the reference instead. */
    for (unsigned i = 0; i < n; i++) {
       struct _cl_event *ev = cmds[i]->event;
       if (atomic_load(&q->last_event) == ev &&
@@ -368,14 +368,17 @@ disp__queue_commands_done(struct _cl_command_queue *q, struct disp_command *cons
     * (it is then in pthread_cond_wait); the broadcast follows the unlock, so the woken
     * waiter does not block again on the lock we still hold (a second wake-up, and on a
     * loaded machine a second wait for a time slice, in every blocking round trip). The
-    * caller's commands hold the queue through their events until command_finish_free. */
-   if (atomic_fetch_sub(&q->outstanding, n) == n && atomic_load(&q->finish_waiters)) {
+    * commands in flight hold q together: the last one's reference goes last. */
+   const bool idle = atomic_fetch_sub(&q->outstanding, n) == n;
+   if (idle && atomic_load(&q->finish_waiters)) {
       pthread_mutex_lock(&q->lock);
       pthread_mutex_unlock(&q->lock);
       pthread_cond_broadcast(&q->idle);
    }
    for (unsigned i = 0; i < ndrop; i++)
       disp_event_release_internal(drop[i]);
+   if (idle)
+      disp_queue_release_internal(q);
 }
 
 /* Ticks of HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY in one millisecond (calibrated when the
@@ -776,7 +779,7 @@ disp_ReleaseCommandQueue(cl_command_queue command_queue)
       return ICD_ERROR(CL_INVALID_COMMAND_QUEUE, "command_queue %p is not an hsacl queue",
                        (void *)command_queue);
    /* §5.1: the last release flushes (commands are already submitted); the queue lives on
-    * until its commands' events let go of it. */
+    * while commands are in flight and events the application holds refer to it. */
    if (icd_object_release(&q->obj))
       disp_queue_release_internal(q);
    return CL_SUCCESS;

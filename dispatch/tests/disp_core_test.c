@@ -27,6 +27,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- the fake HSA table -------------------------------------------------------------- */
 
@@ -674,11 +675,26 @@ signal_pool_silent(void)
       rt_signal_put(taken[i]);
 }
 
-/* A command's event references its queue only; a user event, the context. */
+/* Until the queues earlier checks released are destroyed (the last reference may go on the
+ * completion thread, which destroys a queue on a thread of its own): the context's internal
+ * references are then its API side's alone. */
+static void
+wait_queues_destroyed(struct _cl_context *ctx)
+{
+   for (int i = 0; i < 2000 && atomic_load(&ctx->obj.internal_refs) > 1; i++)
+      usleep(1000);
+   CHECK_EQ_INT((int)atomic_load(&ctx->obj.internal_refs), 1);
+}
+
+/* A user event references the context. A command's event references its queue only when the
+ * application gets it, from the enqueue on; the queue's commands in flight hold it together:
+ * a quiet command leaves no reference behind, and one created but never enqueued takes
+ * none. */
 static void
 event_references(void)
 {
    struct _cl_context *ctx = plat_context_from_handle(context);
+   wait_queues_destroyed(ctx);
    cl_command_queue queue = make_queue(false);
    struct _cl_command_queue *q = disp_queue_from_handle(queue);
    unsigned ctx_refs = atomic_load(&ctx->obj.internal_refs);
@@ -686,10 +702,20 @@ event_references(void)
    struct disp_command *cmd = NULL;
    CHECK_EQ_INT(disp_command_create(q, CL_COMMAND_MARKER, 0, NULL, &cmd), CL_SUCCESS);
    CHECK_EQ_INT((int)atomic_load(&ctx->obj.internal_refs), (int)ctx_refs);
-   CHECK_EQ_INT((int)atomic_load(&q->obj.internal_refs), (int)q_refs + 1);
+   CHECK_EQ_INT((int)atomic_load(&q->obj.internal_refs), (int)q_refs);
    disp_command_abort(cmd);
    CHECK_EQ_INT((int)atomic_load(&q->obj.internal_refs), (int)q_refs);
    CHECK_EQ_INT((int)atomic_load(&ctx->obj.internal_refs), (int)ctx_refs);
+   /* A marker with nothing to wait for completes inside the enqueue. */
+   cl_event marker = NULL;
+   CHECK_EQ_INT(disp_EnqueueMarkerWithWaitList(queue, 0, NULL, &marker), CL_SUCCESS);
+   CHECK_EQ_INT(event_status(marker), CL_COMPLETE);
+   CHECK_EQ_INT((int)atomic_load(&q->obj.internal_refs), (int)q_refs + 1);
+   CHECK_EQ_INT(disp_ReleaseEvent(marker), CL_SUCCESS);
+   CHECK_EQ_INT((int)atomic_load(&q->obj.internal_refs), (int)q_refs);
+   CHECK_EQ_INT(disp_EnqueueMarkerWithWaitList(queue, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT((int)atomic_load(&q->obj.internal_refs), (int)q_refs);
+   CHECK_EQ_INT((int)atomic_load(&q->outstanding), 0);
    cl_int err = -1;
    cl_event user = disp_CreateUserEvent(context, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
