@@ -17,8 +17,8 @@
  * only when MODE keeps denormals (checked when a block is entered), the interpreter's NaN
  * rule spelled out in IR.
  *
- * HSACL_SIM_XLATE=0 interprets; 1 translates hot blocks on a compile worker thread while
- * the waves interpret on (sim_xlate_worker.c, which also keeps the process's exit and fork
+ * HSACL_SIM_XLATE=0 interprets; 1 (the default) translates hot blocks on a compile worker
+ * thread while the waves interpret on (sim_xlate_worker.c, which also keeps the process's exit and fork
  * safe); check translates every block on its first run, on the wave's thread, and runs it
  * against the interpreter (xl_check_*). The compile budget: a block ends early once its IR
  * passes HSACL_SIM_XLATE_IR_MAX instructions (XL_IR_MAX), so no compile holds the worker
@@ -101,13 +101,12 @@ xl_report_runs(void)
 static void
 xl_setup(void)
 {
-   /* Off unless HSACL_SIM_XLATE=1 or check: a process that exits while the worker is
-    * inside LLVM can have LLVM's static objects destroyed under it (docs/sim.md "Speed"),
-    * so translation is not yet the default. */
+   /* On unless HSACL_SIM_XLATE=0: with the work threshold short runs compile nothing, so
+    * the suite no longer pays for compiles it never uses (docs/sim.md "Speed"). */
    const char *e = getenv("HSACL_SIM_XLATE");
-   int mode = 0;
-   if (e && !strcmp(e, "1"))
-      mode = 1;
+   int mode = 1;
+   if (e && !strcmp(e, "0"))
+      mode = 0;
    else if (e && !strcmp(e, "check"))
       mode = 2;
    /* HSACL_SIM_XLATE_HOT alone (tests: 1 compiles on the first run) or the checking mode
