@@ -17,13 +17,15 @@
  * only when MODE keeps denormals (checked when a block is entered), the interpreter's NaN
  * rule spelled out in IR.
  *
- * HSACL_SIM_XLATE=0 interprets; 1 translates hot blocks on a compile worker thread while
- * the waves interpret on (sim_xlate_worker.c, which also keeps the process's exit and fork
+ * HSACL_SIM_XLATE=0 interprets; 1 (the default) translates hot blocks on a compile worker
+ * thread while the waves interpret on (sim_xlate_worker.c, which also keeps the process's exit and fork
  * safe); check translates every block on its first run, on the wave's thread, and runs it
  * against the interpreter (xl_check_*). The compile budget: a block ends early once its IR
  * passes HSACL_SIM_XLATE_IR_MAX instructions (XL_IR_MAX), so no compile holds the worker
  * (and an exit that waits for it) long.
- * HSACL_SIM_XLATE_HOT=n: runs of a PC before its block is compiled (50; 1 when checking).
+ * HSACL_SIM_XLATE_HOT=n: runs of a PC before its block is compiled (50; 1 when checking);
+ * HSACL_SIM_XLATE_WORK=n: and its runs times its length must reach n (XL_WORK; 0 when
+ * checking or when only HOT is set), so that short runs compile nothing (xl_worth).
  * HSACL_SIM_XLATE_STALL_MS=n: the worker waits n ms before each compile (tests: a slow
  * compile must not hold up a dispatch, nor a program's free or the process's exit).
  * HSACL_SIM_XLATE_VERBOSE: one line a compiled block (size, compile time), and the
@@ -59,6 +61,10 @@ pthread_mutex_t sim__xlate_jit_lock = PTHREAD_MUTEX_INITIALIZER;
 static LLVMOrcLLJITRef xl_jit;
 static LLVMTargetMachineRef xl_tm;
 static uint32_t xl_hot = 50;
+/* The work threshold: a block is compiled once its runs times its length have reached
+ * this many instructions interpreted (HSACL_SIM_XLATE_WORK; docs/sim.md "Speed"). */
+#define XL_WORK 200000
+static uint64_t xl_work = XL_WORK;
 static unsigned long xl_serial;
 static uint64_t xl_compile_ns;            /* under xl_lock */
 static _Atomic uint64_t xl_compiled;
@@ -95,20 +101,26 @@ xl_report_runs(void)
 static void
 xl_setup(void)
 {
-   /* Off unless HSACL_SIM_XLATE=1 or check: a process that exits while the worker is
-    * inside LLVM can have LLVM's static objects destroyed under it (docs/sim.md "Speed"),
-    * so translation is not yet the default. */
+   /* On unless HSACL_SIM_XLATE=0: with the work threshold short runs compile nothing, so
+    * the suite no longer pays for compiles it never uses (docs/sim.md "Speed"). */
    const char *e = getenv("HSACL_SIM_XLATE");
-   int mode = 0;
-   if (e && !strcmp(e, "1"))
-      mode = 1;
+   int mode = 1;
+   if (e && !strcmp(e, "0"))
+      mode = 0;
    else if (e && !strcmp(e, "check"))
       mode = 2;
+   /* HSACL_SIM_XLATE_HOT alone (tests: 1 compiles on the first run) or the checking mode
+    * (every block compared from its first run) sets no work threshold. */
    const char *h = getenv("HSACL_SIM_XLATE_HOT");
+   const char *wk = getenv("HSACL_SIM_XLATE_WORK");
    if (h && *h)
       xl_hot = (uint32_t)strtoul(h, NULL, 10);
    else if (mode == 2)
       xl_hot = 1;
+   if (wk && *wk)
+      xl_work = strtoull(wk, NULL, 10);
+   else if ((h && *h) || mode == 2)
+      xl_work = 0;
    const char *irm = getenv("HSACL_SIM_XLATE_IR_MAX");
    if (irm && *irm)
       xl_ir_max = (unsigned)strtoul(irm, NULL, 10);
@@ -1311,6 +1323,29 @@ sim__xlate_entry(const sim_program *p, uint64_t pc)
    return xp ? &xp->ent[(pc - p->va) >> 2] : NULL;
 }
 
+/* The work threshold, past the run count: has the block at `pc`, run `h` times, been
+ * interpreted for about as long as compiling it takes? A compile costs about as much as
+ * interpreting a million instructions (30-50 ms against 15-50 ns a vector instruction);
+ * compiling once the interpretation so far has cost a fixed share of that (ski rental:
+ * interpret until what was spent equals the price, then buy) keeps a process from paying
+ * more than about twice the better of "never compile" and "compile at once", whatever
+ * the block does next. Short runs (most tests) then compile nothing. */
+static bool
+xl_worth(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e, uint32_t h)
+{
+   unsigned len = __atomic_load_n(&e->len, __ATOMIC_RELAXED);
+   if (!len) {
+      const sim_inst *insts[XL_MAX_INSTS];
+      len = sim__xlate_form(w, p, pc, insts, XL_MAX_INSTS);
+      if (!len) {
+         __atomic_store_n(&e->state, XL_ENT_NEVER, __ATOMIC_RELAXED);
+         return false;
+      }
+      __atomic_store_n(&e->len, (uint16_t)len, __ATOMIC_RELAXED);
+   }
+   return (uint64_t)h * len >= xl_work;
+}
+
 /* The block's function at `pc`, compiling it when it has become hot; NULL: interpret. */
 static xl_ent *
 xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
@@ -1346,6 +1381,8 @@ xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
    uint32_t h = __atomic_load_n(&e->hits, __ATOMIC_RELAXED) + 1;
    __atomic_store_n(&e->hits, h, __ATOMIC_RELAXED);
    if (h < xl_hot || __atomic_load_n(&e->state, __ATOMIC_RELAXED) != XL_ENT_COLD)
+      return NULL;
+   if (xl_work && !xl_worth(w, p, pc, e, h))
       return NULL;
    if (sim__xlate_mode != 2) {
       sim__xlate_enqueue(w, p, pc, e);
