@@ -289,27 +289,32 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
       for (unsigned l = 0; l < 64; l++)
          vx[l] = l < live ? x + l : 0;
    } else {
-      for (unsigned l = 0; l < 64; l++) {
-         vx[l] = l < live ? x : 0;
+      /* The live lanes only (a one-work-item work-group has one), then zeros. */
+      for (unsigned l = 0; l < live; l++) {
+         vx[l] = x;
          if (++x == sx) {
             x = 0;
             if (++y == sy)
                y = 0, z++;
          }
       }
+      memset(vx + live, 0, (64 - live) * sizeof(*vx));
    }
    if (vy) {
       x = first % sx, y = (first / sx) % sy, z = first / (sx * sy);
-      for (unsigned l = 0; l < 64; l++) {
-         vy[l] = l < live ? y : 0;
+      for (unsigned l = 0; l < live; l++) {
+         vy[l] = y;
          if (vz)
-            vz[l] = l < live ? z : 0;
+            vz[l] = z;
          if (++x == sx) {
             x = 0;
             if (++y == sy)
                y = 0, z++;
          }
       }
+      memset(vy + live, 0, (64 - live) * sizeof(*vy));
+      if (vz)
+         memset(vz + live, 0, (64 - live) * sizeof(*vz));
    }
    SIM_EXEC(w) = live == 64 ? ~0ull : (1ull << live) - 1; /* lanes past `live` read 0 */
 }

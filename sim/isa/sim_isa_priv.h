@@ -283,8 +283,11 @@ struct sim_wave {
  * FLAT_SCRATCH point into it. Below 2^48 (V# base width), above host user space. */
 #define SIM_SCRATCH_VA 0x0000F00000000000ull
 
-/* Allocations a host thread's waves resolved lately, most recent first. */
-#define SIM_XCACHE_N 4
+/* Allocations a host thread's waves resolved lately, most recent first. Eight: with four,
+ * a kernel copying one image to another (CTS test_basic imagedim_*) cycled through more
+ * allocations than the cache held, so its accesses missed into sim__mem_find and its lock
+ * (8% of a one-work-item work-group's time in perf; nothing with eight). */
+#define SIM_XCACHE_N 8
 
 /* Waves a work-group may have: 1024 work-items in wave32s. */
 #define SIM_WG_MAX_WAVES 32
@@ -813,17 +816,50 @@ sim__nanfix32_legacy(float r, float a, float b, float c)
  * VALU handler templates: the lane loop lives here, not in handlers. Each computes all 64
  * lanes into a temporary (vectorisable; inactive lanes compute garbage that is never
  * written) and hands the result to the shared writer. `a`, `b`, `c` name lane values.
+ * SIM_LANE_LOOP is that loop.
  */
+
+/* A wave with at most this many lanes of EXEC computes only those lanes. */
+#define SIM_SPARSE_LANES 8
+/* True when `m` has at most SIM_SPARSE_LANES bits (no popcount call: the build has no
+ * -mpopcnt). */
+static inline bool
+sim__lanes_sparse(uint64_t m)
+{
+   for (int i = 0; i < SIM_SPARSE_LANES; i++)
+      m &= m - 1;
+   return m == 0;
+}
+/* Runs the statement (the variadic arguments) for lane `l` into result row `r`: every lane
+ * when EXEC has many (one straight loop the compiler vectorises), only EXEC's when it has
+ * few. The 64-lane loop costs the same for one lane as for 64, and one-work-item work-groups
+ * run one-lane waves (CTS test_basic imagedim_non_pow2: 1e9 of them, a third of their time
+ * in the VALU loops, mostly floorf and 1/x of 63 inactive lanes). On the sparse path `r` is the temporary
+ * (sim__vdst32_rows gives the destination row only when EXEC is full) and its other lanes
+ * are set to 0, which the writer never stores (it stores a subset of EXEC: sim__vmask). */
+#define SIM_LANE_LOOP(w, r, l, ...)                                                         \
+   do {                                                                                     \
+      uint64_t ex_ = SIM_EXEC(w);                                                           \
+      if (SIM_UNLIKELY(sim__lanes_sparse(ex_))) {                                           \
+         memset((r), 0, 64 * sizeof(*(r)));                                                 \
+         for (; ex_; ex_ &= ex_ - 1) {                                                      \
+            unsigned l = (unsigned)__builtin_ctzll(ex_);                                    \
+            __VA_ARGS__                                                                     \
+         }                                                                                  \
+      } else {                                                                              \
+         for (unsigned l = 0; l < 64; l++) {                                                \
+            __VA_ARGS__                                                                     \
+         }                                                                                  \
+      }                                                                                     \
+   } while (0)
+
 #define SIM_VOP_U32_1(name, expr)                                                           \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
       uint32_t t0[64], r_[64];                                                              \
       const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
       uint32_t *r = sim__vdst32_rows(w, in, r_);                                            \
-      for (unsigned l = 0; l < 64; l++) {                                                   \
-         uint32_t a = A[l];                                                                 \
-         r[l] = (expr);                                                                     \
-      }                                                                                     \
+      SIM_LANE_LOOP(w, r, l, uint32_t a = A[l]; r[l] = (expr););                            \
       sim__vdst32(w, in, r);                                                                \
    }
 
@@ -836,18 +872,12 @@ sim__nanfix32_legacy(float r, float a, float b, float c)
       uint32_t *r = sim__vdst32_rows(w, in, r_);                                            \
       if (sim__src_uniform(in, 0)) {                                                        \
          const uint32_t a = sim__special32(w, in, in->src[0], 32);                          \
-         for (unsigned l = 0; l < 64; l++) {                                                \
-            uint32_t b = B[l];                                                              \
-            r[l] = (expr);                                                                  \
-         }                                                                                  \
+         SIM_LANE_LOOP(w, r, l, uint32_t b = B[l]; r[l] = (expr););                         \
          sim__vdst32(w, in, r);                                                             \
          return;                                                                            \
       }                                                                                     \
       const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);                            \
-      for (unsigned l = 0; l < 64; l++) {                                                   \
-         uint32_t a = A[l], b = B[l];                                                       \
-         r[l] = (expr);                                                                     \
-      }                                                                                     \
+      SIM_LANE_LOOP(w, r, l, uint32_t a = A[l]; uint32_t b = B[l]; r[l] = (expr););         \
       sim__vdst32(w, in, r);                                                                \
    }
 
@@ -859,10 +889,8 @@ sim__nanfix32_legacy(float r, float a, float b, float c)
       const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);                            \
       const uint32_t *C = sim__vsrc32(w, in, 2, SIM_VT_B32, t2);                            \
       uint32_t *r = sim__vdst32_rows(w, in, r_);                                            \
-      for (unsigned l = 0; l < 64; l++) {                                                   \
-         uint32_t a = A[l], b = B[l], c = C[l];                                             \
-         r[l] = (expr);                                                                     \
-      }                                                                                     \
+      SIM_LANE_LOOP(w, r, l, uint32_t a = A[l]; uint32_t b = B[l]; uint32_t c = C[l];       \
+                    r[l] = (expr););                                                        \
       sim__vdst32(w, in, r);                                                                \
    }
 
@@ -878,11 +906,8 @@ sim__nanfix32_legacy(float r, float a, float b, float c)
       if (r == A)                                                                           \
          r = r_; /* the NaN pass reads the sources */                                       \
       int nan_ = 0;                                                                         \
-      for (unsigned l = 0; l < 64; l++) {                                                   \
-         float a = A[l];                                                                    \
-         r[l] = (expr);                                                                     \
-         nan_ |= r[l] != r[l];                                                              \
-      }                                                                                     \
+      SIM_LANE_LOOP(w, r, l, float a = A[l];                                                \
+                    r[l] = (expr); nan_ |= r[l] != r[l];);                                  \
       /* NaN in some lane, active or not: the NaN rule for the lanes written. */           \
       if (SIM_UNLIKELY(nan_))                                                               \
          for (uint64_t k_ = sim__nan_lanes32(r, SIM_EXEC(w)); k_; k_ &= k_ - 1) {           \
@@ -907,11 +932,8 @@ sim__nanfix32_legacy(float r, float a, float b, float c)
       if (r == A || r == B)                                                                 \
          r = r_; /* the NaN pass reads the sources */                                       \
       int nan_ = 0;                                                                         \
-      for (unsigned l = 0; l < 64; l++) {                                                   \
-         float a = A[l], b = B[l];                                                          \
-         r[l] = (expr);                                                                     \
-         nan_ |= r[l] != r[l];                                                              \
-      }                                                                                     \
+      SIM_LANE_LOOP(w, r, l, float a = A[l]; float b = B[l];                                \
+                    r[l] = (expr); nan_ |= r[l] != r[l];);                                  \
       /* NaN in some lane, active or not: the NaN rule for the lanes written. */           \
       if (SIM_UNLIKELY(nan_))                                                               \
          for (uint64_t k_ = sim__nan_lanes32(r, SIM_EXEC(w)); k_; k_ &= k_ - 1) {           \
@@ -943,11 +965,8 @@ void sim__fma_rows(float *r, const float *a, const float *b, const float *c, uin
       if (r == A || r == B || r == C)                                                       \
          r = r_; /* the NaN pass reads the sources */                                       \
       int nan_ = 0;                                                                         \
-      for (unsigned l = 0; l < 64; l++) {                                                   \
-         float a = A[l], b = B[l], c = C[l];                                                \
-         r[l] = (expr);                                                                     \
-         nan_ |= r[l] != r[l];                                                              \
-      }                                                                                     \
+      SIM_LANE_LOOP(w, r, l, float a = A[l]; float b = B[l]; float c = C[l];                \
+                    r[l] = (expr); nan_ |= r[l] != r[l];);                                  \
       /* NaN in some lane, active or not: the NaN rule for the lanes written. */           \
       if (SIM_UNLIKELY(nan_))                                                               \
          for (uint64_t k_ = sim__nan_lanes32(r, SIM_EXEC(w)); k_; k_ &= k_ - 1) {           \

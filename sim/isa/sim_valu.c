@@ -339,6 +339,13 @@ masked_store(uint32_t *d, const uint32_t *r, uint64_t m)
          memcpy(d, r, 256);
       return;
    }
+   if (sim__lanes_sparse(m)) {
+      for (; m; m &= m - 1) {
+         unsigned l = (unsigned)__builtin_ctzll(m);
+         d[l] = r[l];
+      }
+      return;
+   }
    sim__lanes_select(d, r, m);
 }
 
