@@ -271,8 +271,16 @@ main(int argc, char **argv)
    int cfd = mkstemp(counts);
    if (cfd >= 0)
       close(cfd);
-   printf("hsacl software GPU (gfx906 interpreter) vs PoCL, best of %d launches; lane-instr = "
-          "vector instructions x active lanes (scalar instructions not included)\n", reps);
+   /* The children inherit HSACL_SIM_XLATE: 0 interprets, anything else (or nothing)
+    * translates hot blocks (docs/sim.md, "Speed"). */
+   const char *xlate = getenv("HSACL_SIM_XLATE");
+   const char *mode = "translator";
+   if (xlate && strcmp(xlate, "0") == 0)
+      mode = "interpreter";
+   else if (xlate && strcmp(xlate, "check") == 0)
+      mode = "translator checked against the interpreter";
+   printf("hsacl software GPU (gfx906, %s) vs PoCL, best of %d launches; lane-instr = "
+          "vector instructions x active lanes (scalar instructions not included)\n", mode, reps);
    print_load("before");
    printf("%-7s %10s %9s | %8s %8s %9s %6s | %8s %8s %5s %9s %6s | %8s\n", "", "lane-", "scalar",
           "1 thread", "", "", "ratio", "all", "cores", "", "", "ratio", "PoCL");
