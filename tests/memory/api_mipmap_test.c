@@ -509,6 +509,23 @@ errors(struct img *im)
    clReleaseMemObject(parent);
 }
 
+/* `c` refuses a mipmapped 2D image (CL_INVALID_IMAGE_DESCRIPTOR) and makes one of a single
+ * level. */
+static void
+mip_levels_refused(cl_context c)
+{
+   cl_int err;
+   cl_image_format f = { CL_RGBA, CL_FLOAT };
+   cl_image_desc d = { .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 16,
+                       .image_height = 8, .num_mip_levels = 2 };
+   CHECK(!clCreateImage(c, 0, &f, &d, NULL, &err));
+   CHECK_EQ_INT(err, CL_INVALID_IMAGE_DESCRIPTOR);
+   d.num_mip_levels = 1;
+   cl_mem one = clCreateImage(c, 0, &f, &d, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   clReleaseMemObject(one);
+}
+
 /* `mixed` (HSACL_SIM_GPUS=gfx906,gfx1030): a context of a gfx9 and a gfx10 device refuses
  * mipmapped images, whose one chain in memory cannot be both generations' layout, and still
  * makes images of one level. */
@@ -531,15 +548,7 @@ mixed_context(void)
    cl_int err;
    cl_context mc = clCreateContext(NULL, 2, devs, NULL, NULL, &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
-   cl_image_format f = { CL_RGBA, CL_FLOAT };
-   cl_image_desc d = { .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 16,
-                       .image_height = 8, .num_mip_levels = 2 };
-   CHECK(!clCreateImage(mc, 0, &f, &d, NULL, &err));
-   CHECK_EQ_INT(err, CL_INVALID_IMAGE_DESCRIPTOR);
-   d.num_mip_levels = 1;
-   cl_mem one = clCreateImage(mc, 0, &f, &d, NULL, &err);
-   CHECK_EQ_INT(err, CL_SUCCESS);
-   clReleaseMemObject(one);
+   mip_levels_refused(mc);
    clReleaseContext(mc);
    return test_main_end();
 }
@@ -552,16 +561,7 @@ no_mipmaps(void)
 {
    CHECK(!test_device_lists(device, CL_DEVICE_EXTENSIONS, "cl_khr_mipmap_image"));
    CHECK(!test_device_lists(device, CL_DEVICE_EXTENSIONS, "cl_khr_mipmap_image_writes"));
-   cl_int err;
-   cl_image_format f = { CL_RGBA, CL_FLOAT };
-   cl_image_desc d = { .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 16,
-                       .image_height = 8, .num_mip_levels = 2 };
-   CHECK(!clCreateImage(ctx, 0, &f, &d, NULL, &err));
-   CHECK_EQ_INT(err, CL_INVALID_IMAGE_DESCRIPTOR);
-   d.num_mip_levels = 1;
-   cl_mem one = clCreateImage(ctx, 0, &f, &d, NULL, &err);
-   CHECK_EQ_INT(err, CL_SUCCESS);
-   clReleaseMemObject(one);
+   mip_levels_refused(ctx);
    clReleaseCommandQueue(q);
    clReleaseContext(ctx);
    return test_main_end();
