@@ -475,6 +475,11 @@ typedef struct xl {
    LLVMModuleRef M;
    LLVMBuilderRef B;
    LLVMValueRef fn, w, vb;
+   /* The wave's lanes (64, or 32 for a wave32: the first half of each 64-lane VGPR row)
+    * and its lane-mask type (i64 or i32: EXEC, VCC, v_cmp results and carries, one SGPR
+    * in a wave32). v32, vf, vm and v64 are vectors of `lanes` elements. */
+   unsigned lanes;
+   LLVMTypeRef mask_t;
    LLVMTypeRef i1, i32, i64, ptr, v32, vf, vm, v64;
    LLVMValueRef s[128];
    bool sd[128];
@@ -554,6 +559,26 @@ sput64(xl *x, unsigned r, LLVMValueRef v)
       sput(x, r + 1, LLVMBuildTrunc(x->B, LLVMBuildLShr(x->B, v, k64(x, 32), ""), x->i32, ""));
    }
 }
+/* The lane mask held in the SGPR(s) at `r` (EXEC, VCC, a v_cmp or carry destination), as
+ * x->mask_t: the pair r, r+1 in a wave64, r alone in a wave32. */
+static LLVMValueRef
+mget(xl *x, unsigned r)
+{
+   return x->lanes == 64 ? sget64(x, r) : sget(x, r);
+}
+static void
+mput(xl *x, unsigned r, LLVMValueRef v)
+{
+   if (x->lanes == 64)
+      sput64(x, r, v);
+   else
+      sput(x, r, v);
+}
+static LLVMValueRef
+mzero(xl *x)
+{
+   return LLVMConstNull(x->mask_t);
+}
 static LLVMValueRef
 sccget(xl *x)
 {
@@ -579,7 +604,7 @@ vget(xl *x, unsigned r)
 static LLVMValueRef
 execmask(xl *x)
 {
-   return LLVMBuildBitCast(x->B, sget64(x, SIM_SRC_EXEC), x->vm, "");
+   return LLVMBuildBitCast(x->B, mget(x, SIM_SRC_EXEC), x->vm, "");
 }
 /* VGPR r = result in the lanes of EXEC. */
 static void
@@ -645,7 +670,8 @@ splat(xl *x, LLVMValueRef s, LLVMTypeRef vt)
 {
    LLVMValueRef u = LLVMGetUndef(vt);
    u = LLVMBuildInsertElement(x->B, u, s, k32(x, 0), "");
-   return LLVMBuildShuffleVector(x->B, u, u, LLVMConstNull(LLVMVectorType(x->i32, 64)), "");
+   return LLVMBuildShuffleVector(x->B, u, u, LLVMConstNull(LLVMVectorType(x->i32, x->lanes)),
+                                 "");
 }
 static LLVMValueRef
 src_v(xl *x, const sim_inst *in, unsigned i)
@@ -660,6 +686,16 @@ src_v(xl *x, const sim_inst *in, unsigned i)
          r = LLVMBuildXor(x->B, r, splat(x, k32(x, 0x80000000), x->v32), "");
    }
    return r;
+}
+/* A lane-mask operand (carry-in, v_cndmask's select) of code `c` (the former accepts
+ * xl_src64_ok codes): an SGPR pair or a sign-extended inline constant in a wave64, the
+ * low 32 bits of those in a wave32. */
+static LLVMValueRef
+src_mask(xl *x, unsigned c)
+{
+   if (x->lanes == 64)
+      return src_s64(x, c);
+   return LLVMBuildTrunc(x->B, src_s64(x, c), x->i32, "");
 }
 static LLVMValueRef
 src_vf(xl *x, const sim_inst *in, unsigned i)
@@ -696,8 +732,8 @@ nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
 {
    LLVMValueRef rbits = LLVMBuildBitCast(x->B, r, x->v32, "");
    LLVMValueRef rn = LLVMBuildFCmp(x->B, LLVMRealUNO, r, r, "");
-   LLVMValueRef any = LLVMBuildICmp(x->B, LLVMIntNE, LLVMBuildBitCast(x->B, rn, x->i64, ""),
-                                    k64(x, 0), "");
+   LLVMValueRef any = LLVMBuildICmp(x->B, LLVMIntNE,
+                                    LLVMBuildBitCast(x->B, rn, x->mask_t, ""), mzero(x), "");
    LLVMBasicBlockRef from = LLVMGetInsertBlock(x->B);
    LLVMBasicBlockRef fix = LLVMAppendBasicBlockInContext(x->C, x->fn, "nan");
    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
@@ -720,11 +756,11 @@ nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
    return phi;
 }
 
-/* Lane mask of `c` (<64 x i1>) as i64, inactive lanes 0. */
+/* Lane mask of `c` (<lanes x i1>) as x->mask_t, inactive lanes 0. */
 static LLVMValueRef
 lanes_mask(xl *x, LLVMValueRef c)
 {
-   return LLVMBuildAnd(x->B, LLVMBuildBitCast(x->B, c, x->i64, ""), sget64(x, SIM_SRC_EXEC),
+   return LLVMBuildAnd(x->B, LLVMBuildBitCast(x->B, c, x->mask_t, ""), mget(x, SIM_SRC_EXEC),
                        "");
 }
 
@@ -772,7 +808,7 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       LLVMValueRef X = op == XO_CO_SUBREV ? b : a, Y = op == XO_CO_SUBREV ? a : b;
       LLVMValueRef ci = K(0);
       if (op == XO_CO_ADDC || op == XO_CO_SUBB) {
-         LLVMValueRef m = LLVMBuildBitCast(B, src_s64(x, in->src[2]), x->vm, "");
+         LLVMValueRef m = LLVMBuildBitCast(B, src_mask(x, in->src[2]), x->vm, "");
          ci = LLVMBuildZExt(B, m, x->v32, "");
       }
       LLVMValueRef t = sub ? LLVMBuildSub(B, X, Y, "") : LLVMBuildAdd(B, X, Y, "");
@@ -784,7 +820,7 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       LLVMValueRef bits = lanes_mask(x, cy);
       vput(x, in->vdst, r);
       if (in->sdst != SIM_SRC_NONE)
-         sput64(x, in->sdst, bits);
+         mput(x, in->sdst, bits);
       return;
    }
    case XO_SHL64: {
@@ -804,7 +840,7 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
    }
    case XO_CNDMASK: {
       a = src_v(x, in, 0), b = src_v(x, in, 1);
-      LLVMValueRef m = LLVMBuildBitCast(B, src_s64(x, in->src[2]), x->vm, "");
+      LLVMValueRef m = LLVMBuildBitCast(B, src_mask(x, in->src[2]), x->vm, "");
       r = LLVMBuildSelect(B, m, b, a, "");
       break;
    }
@@ -815,7 +851,7 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       else
          cmp = LLVMBuildFCmp(B, xl_fcmp_pred(in->op), src_vf(x, in, 0), src_vf(x, in, 1), "");
       if (in->sdst != SIM_SRC_NONE)
-         sput64(x, in->sdst, lanes_mask(x, cmp));
+         mput(x, in->sdst, lanes_mask(x, cmp));
       return;
    }
    default: {
@@ -1036,12 +1072,12 @@ emit_branch(xl *x, const sim_inst *in, uint64_t pc)
    case SIM_OP_s_cbranch_vccz:
    case SIM_OP_s_cbranch_vccnz:
       cond = LLVMBuildICmp(B, in->op == SIM_OP_s_cbranch_vccz ? LLVMIntEQ : LLVMIntNE,
-                           sget64(x, SIM_SRC_VCC), k64(x, 0), "");
+                           mget(x, SIM_SRC_VCC), mzero(x), "");
       break;
    case SIM_OP_s_cbranch_execz:
    case SIM_OP_s_cbranch_execnz:
       cond = LLVMBuildICmp(B, in->op == SIM_OP_s_cbranch_execz ? LLVMIntEQ : LLVMIntNE,
-                           sget64(x, SIM_SRC_EXEC), k64(x, 0), "");
+                           mget(x, SIM_SRC_EXEC), mzero(x), "");
       break;
    default:
       cond = LLVMConstInt(x->i1, 1, 0);
@@ -1079,8 +1115,8 @@ xl_ir_size(xl *x)
    return k;
 }
 
-/* Builds the block's function `name` from up to `n` instructions (x->n says how many the
- * compile budget let in); false if nothing in it is lowered. */
+/* Builds the block's function `name` for x->lanes lanes from up to `n` instructions (x->n
+ * says how many the compile budget let in); false if nothing in it is lowered. */
 static bool
 xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc)
 {
@@ -1089,10 +1125,11 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
    x->i64 = LLVMInt64TypeInContext(x->C);
    x->ptr = LLVMPointerTypeInContext(x->C, 0);
    x->uses_f32 = false;
-   x->v32 = LLVMVectorType(x->i32, 64);
-   x->vf = LLVMVectorType(LLVMFloatTypeInContext(x->C), 64);
-   x->vm = LLVMVectorType(x->i1, 64);
-   x->v64 = LLVMVectorType(x->i64, 64);
+   x->mask_t = LLVMIntTypeInContext(x->C, x->lanes);
+   x->v32 = LLVMVectorType(x->i32, x->lanes);
+   x->vf = LLVMVectorType(LLVMFloatTypeInContext(x->C), x->lanes);
+   x->vm = LLVMVectorType(x->i1, x->lanes);
+   x->v64 = LLVMVectorType(x->i64, x->lanes);
    LLVMTypeRef pt[2] = {x->ptr, x->ptr};
    x->fn = LLVMAddFunction(x->M, name, LLVMFunctionType(LLVMVoidTypeInContext(x->C), pt, 2, 0));
    x->w = LLVMGetParam(x->fn, 0);
@@ -1175,6 +1212,7 @@ xl_compile(LLVMOrcResourceTrackerRef *rt, uint64_t pc, xl_ent *e, const sim_inst
    LLVMSetTarget(x.M, LLVMOrcLLJITGetTripleString(xl_jit));
    LLVMSetDataLayout(x.M, LLVMOrcLLJITGetDataLayoutStr(xl_jit));
    x.B = LLVMCreateBuilderInContext(x.C);
+   x.lanes = 64;
    bool any = xl_emit(&x, name, (const sim_inst **)insts, n, pc);
    x.ir = xl_ir_size(&x);
    LLVMDisposeBuilder(x.B);
