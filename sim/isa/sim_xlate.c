@@ -1453,6 +1453,8 @@ xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
    __atomic_store_n(&e->hits, h, __ATOMIC_RELAXED);
    if (h < xl_hot || __atomic_load_n(&e->state, __ATOMIC_RELAXED) != XL_ENT_COLD)
       return NULL;
+   if (w->lanes != 32 && w->lanes != 64)
+      return NULL; /* the lowering knows these two wave sizes */
    if (xl_work && !xl_worth(w, p, pc, e, h))
       return NULL;
    if (sim__xlate_mode != 2) {

@@ -83,6 +83,8 @@ fork_prog_init(fork_prog *f, uint64_t va)
    f->p.size = sizeof(fork_code);
    f->p.slots = f->slots;
    f->w.target = t;
+   f->w.lanes = 64; /* a wave64, as a gfx906 dispatch makes it (blocks are per wave size) */
+   f->w.lane_mask = ~0ull;
    f->w.prog = &f->p;
 }
 
