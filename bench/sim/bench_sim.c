@@ -279,8 +279,13 @@ main(int argc, char **argv)
       mode = "interpreter";
    else if (xlate && strcmp(xlate, "check") == 0)
       mode = "translator checked against the interpreter";
-   printf("hsacl software GPU (gfx906, %s) vs PoCL, best of %d launches; lane-instr = "
-          "vector instructions x active lanes (scalar instructions not included)\n", mode, reps);
+   /* The children inherit HSACL_SIM_GPUS too: the target they run on (gfx906 without it). */
+   const char *gpus = getenv("HSACL_SIM_GPUS");
+   if (!gpus || !*gpus)
+      gpus = "gfx906";
+   printf("hsacl software GPU (%s, %s) vs PoCL, best of %d launches; lane-instr = "
+          "vector instructions x active lanes (scalar instructions not included)\n", gpus, mode,
+          reps);
    print_load("before");
    printf("%-7s %10s %9s | %8s %8s %9s %6s | %8s %8s %5s %9s %6s | %8s\n", "", "lane-", "scalar",
           "1 thread", "", "", "ratio", "all", "cores", "", "", "ratio", "PoCL");

@@ -11,11 +11,14 @@
  * block is exact by construction: before a call the block stores every register it holds
  * in host values, after it the block reads them again.
  *
- * Lowered instructions keep VGPR rows as <64 x i32> values, SGPRs and SCC as i32 values,
- * and write VGPRs through a select on EXEC. They are restricted to forms whose semantics
- * need nothing of the wave beyond registers: no SDWA/DPP, no output modifiers, f32 work
- * only when MODE keeps denormals (checked when a block is entered), the interpreter's NaN
- * rule spelled out in IR.
+ * Lowered instructions keep VGPR rows as <64 x i32> values (<32 x i32> for a wave32: the
+ * first half of its 64-lane rows, the half it uses), SGPRs and SCC as i32 values, and
+ * write VGPRs through a select on EXEC (an i64 mask, i32 in a wave32, as VCC and the lane
+ * masks of v_cmp and carries). A block is compiled for the wave size of the wave that
+ * found it hot and runs only on waves of that size. They are restricted to forms whose
+ * semantics need nothing of the wave beyond registers: no SDWA/DPP, no output modifiers,
+ * f32 work only when MODE keeps denormals (checked when a block is entered), the
+ * interpreter's NaN rule spelled out in IR.
  *
  * HSACL_SIM_XLATE=0 interprets; 1 (the default) translates hot blocks on a compile worker
  * thread while the waves interpret on (sim_xlate_worker.c, which also keeps the process's exit and fork
@@ -293,13 +296,13 @@ xl_valu_plain(const sim_inst *in, unsigned nsrc, bool fneg)
 typedef enum {
    XO_NONE, XO_MOV, XO_ADD, XO_SUB, XO_SUBREV, XO_AND, XO_OR, XO_XOR, XO_SHL, XO_LSHR,
    XO_ASHR, XO_MULLO, XO_MULU24, XO_MULI24, XO_LSHLADD, XO_ADDLSHL, XO_ADD3, XO_LSHLOR,
-   XO_ANDOR, XO_CO_ADD, XO_CO_SUB, XO_CO_SUBREV, XO_CO_ADDC, XO_CO_SUBB, XO_SHL64,
+   XO_ANDOR, XO_CO_ADD, XO_CO_SUB, XO_CO_SUBREV, XO_CO_ADDC, XO_CO_SUBB, XO_CO_SUBBREV, XO_SHL64,
    XO_CNDMASK, XO_FADD, XO_FSUB, XO_FSUBREV, XO_FMUL, XO_FMA, XO_FMAD, XO_FMAC, XO_FMACNF,
    XO_ICMP, XO_FCMP,
    /* scalar */
    XO_S_MOV32, XO_S_MOV64, XO_S_ADDU, XO_S_SUBU, XO_S_ADDI, XO_S_ADDC, XO_S_MUL, XO_S_LOG32,
    XO_S_LOG64, XO_S_SHL32, XO_S_LSHR32, XO_S_ASHR32, XO_S_SHL64, XO_S_CMP, XO_S_SAVEEXEC,
-   XO_S_CSEL32, XO_S_CSEL64,
+   XO_S_SAVEEXEC32, XO_S_CSEL32, XO_S_CSEL64,
 } xl_xop;
 
 /* LLVM predicates of the v_cmp / s_cmp opcodes lowered, 0 if none. */
@@ -348,10 +351,12 @@ xl_xop_of(const sim_inst *in)
       bool plain = !(in->abs | in->neg);
       xl_xop x = XO_NONE;
       switch (in->op) {
+      /* gfx10's names of gfx9 operations (sim_rdna.c runs the gfx9 handlers) share their
+       * lowering: v_add/sub/subrev_nc_u32, v_add/sub/subrev_co_ci_u32. */
       case SIM_OP_v_mov_b32: x = XO_MOV; break;
-      case SIM_OP_v_add_u32: x = XO_ADD; break;
-      case SIM_OP_v_sub_u32: x = XO_SUB; break;
-      case SIM_OP_v_subrev_u32: x = XO_SUBREV; break;
+      case SIM_OP_v_add_u32: case SIM_OP_v_add_nc_u32: x = XO_ADD; break;
+      case SIM_OP_v_sub_u32: case SIM_OP_v_sub_nc_u32: x = XO_SUB; break;
+      case SIM_OP_v_subrev_u32: case SIM_OP_v_subrev_nc_u32: x = XO_SUBREV; break;
       case SIM_OP_v_and_b32: x = XO_AND; break;
       case SIM_OP_v_or_b32: x = XO_OR; break;
       case SIM_OP_v_xor_b32: x = XO_XOR; break;
@@ -366,8 +371,9 @@ xl_xop_of(const sim_inst *in)
       case SIM_OP_v_add_co_u32: x = XO_CO_ADD; break;
       case SIM_OP_v_sub_co_u32: x = XO_CO_SUB; break;
       case SIM_OP_v_subrev_co_u32: x = XO_CO_SUBREV; break;
-      case SIM_OP_v_addc_co_u32: x = XO_CO_ADDC; break;
-      case SIM_OP_v_subb_co_u32: x = XO_CO_SUBB; break;
+      case SIM_OP_v_addc_co_u32: case SIM_OP_v_add_co_ci_u32: x = XO_CO_ADDC; break;
+      case SIM_OP_v_subb_co_u32: case SIM_OP_v_sub_co_ci_u32: x = XO_CO_SUBB; break;
+      case SIM_OP_v_subbrev_co_u32: case SIM_OP_v_subrev_co_ci_u32: x = XO_CO_SUBBREV; break;
       case SIM_OP_v_lshlrev_b64: x = XO_SHL64; break;
       case SIM_OP_v_cndmask_b32: /* abs/neg: bit 31; the mask a 64-bit scalar operand */
          return xl_src64_ok(in->src[2]) ? XO_CNDMASK : XO_NONE;
@@ -388,7 +394,8 @@ xl_xop_of(const sim_inst *in)
       }
       if (!plain)
          return XO_NONE;
-      if ((x == XO_CO_ADDC || x == XO_CO_SUBB) && !xl_src64_ok(in->src[2]))
+      if ((x == XO_CO_ADDC || x == XO_CO_SUBB || x == XO_CO_SUBBREV) &&
+          !xl_src64_ok(in->src[2]))
          return XO_NONE;
       if (x == XO_ICMP && in->enc != SIM_ENC_VOPC && in->enc != SIM_ENC_VOP3)
          return XO_NONE;
@@ -427,6 +434,9 @@ xl_xop_of(const sim_inst *in)
       case SIM_OP_s_and_saveexec_b64: case SIM_OP_s_or_saveexec_b64:
       case SIM_OP_s_xor_saveexec_b64: case SIM_OP_s_andn2_saveexec_b64:
          return ok64 ? XO_S_SAVEEXEC : XO_NONE;
+      case SIM_OP_s_and_saveexec_b32: case SIM_OP_s_or_saveexec_b32:
+      case SIM_OP_s_xor_saveexec_b32: case SIM_OP_s_andn2_saveexec_b32:
+         return ok32 ? XO_S_SAVEEXEC32 : XO_NONE;
       case SIM_OP_s_cselect_b32: return ok32 ? XO_S_CSEL32 : XO_NONE;
       case SIM_OP_s_cselect_b64: return ok64 ? XO_S_CSEL64 : XO_NONE;
       default:
@@ -475,6 +485,11 @@ typedef struct xl {
    LLVMModuleRef M;
    LLVMBuilderRef B;
    LLVMValueRef fn, w, vb;
+   /* The wave's lanes (64, or 32 for a wave32: the first half of each 64-lane VGPR row)
+    * and its lane-mask type (i64 or i32: EXEC, VCC, v_cmp results and carries, one SGPR
+    * in a wave32). v32, vf, vm and v64 are vectors of `lanes` elements. */
+   unsigned lanes;
+   LLVMTypeRef mask_t;
    LLVMTypeRef i1, i32, i64, ptr, v32, vf, vm, v64;
    LLVMValueRef s[128];
    bool sd[128];
@@ -531,10 +546,14 @@ sget(xl *x, unsigned r)
       x->s[r] = ld(x, x->i32, wptr(x, offsetof(sim_wave, s) + 4 * r));
    return x->s[r];
 }
+/* SGPR writes as sim__swrite32/64 make them: to 125 (gfx10's null) dropped, to EXEC_HI
+ * only the wave's lanes (nothing in a wave32), a 64-bit write to M0 only M0. */
 static void
 sput(xl *x, unsigned r, LLVMValueRef v)
 {
-   if (r < 128) {
+   if (r == SIM_SRC_EXEC + 1 && x->lanes != 64)
+      v = k32(x, 0);
+   if (r < 128 && r != 125) {
       x->s[r] = v;
       x->sd[r] = true;
    }
@@ -549,10 +568,32 @@ sget64(xl *x, unsigned r)
 static void
 sput64(xl *x, unsigned r, LLVMValueRef v)
 {
-   if (r < 127) {
+   if (r == 124)
+      sput(x, r, LLVMBuildTrunc(x->B, v, x->i32, ""));
+   if (r < 124 || r == SIM_SRC_EXEC) {
       sput(x, r, LLVMBuildTrunc(x->B, v, x->i32, ""));
       sput(x, r + 1, LLVMBuildTrunc(x->B, LLVMBuildLShr(x->B, v, k64(x, 32), ""), x->i32, ""));
    }
+}
+/* The lane mask held in the SGPR(s) at `r` (EXEC, VCC, a v_cmp or carry destination), as
+ * x->mask_t: the pair r, r+1 in a wave64, r alone in a wave32. */
+static LLVMValueRef
+mget(xl *x, unsigned r)
+{
+   return x->lanes == 64 ? sget64(x, r) : sget(x, r);
+}
+static void
+mput(xl *x, unsigned r, LLVMValueRef v)
+{
+   if (x->lanes == 64)
+      sput64(x, r, v);
+   else
+      sput(x, r, v);
+}
+static LLVMValueRef
+mzero(xl *x)
+{
+   return LLVMConstNull(x->mask_t);
 }
 static LLVMValueRef
 sccget(xl *x)
@@ -579,7 +620,7 @@ vget(xl *x, unsigned r)
 static LLVMValueRef
 execmask(xl *x)
 {
-   return LLVMBuildBitCast(x->B, sget64(x, SIM_SRC_EXEC), x->vm, "");
+   return LLVMBuildBitCast(x->B, mget(x, SIM_SRC_EXEC), x->vm, "");
 }
 /* VGPR r = result in the lanes of EXEC. */
 static void
@@ -645,7 +686,8 @@ splat(xl *x, LLVMValueRef s, LLVMTypeRef vt)
 {
    LLVMValueRef u = LLVMGetUndef(vt);
    u = LLVMBuildInsertElement(x->B, u, s, k32(x, 0), "");
-   return LLVMBuildShuffleVector(x->B, u, u, LLVMConstNull(LLVMVectorType(x->i32, 64)), "");
+   return LLVMBuildShuffleVector(x->B, u, u, LLVMConstNull(LLVMVectorType(x->i32, x->lanes)),
+                                 "");
 }
 static LLVMValueRef
 src_v(xl *x, const sim_inst *in, unsigned i)
@@ -660,6 +702,18 @@ src_v(xl *x, const sim_inst *in, unsigned i)
          r = LLVMBuildXor(x->B, r, splat(x, k32(x, 0x80000000), x->v32), "");
    }
    return r;
+}
+/* A lane-mask operand (carry-in, v_cndmask's select) of code `c` (the former accepts
+ * xl_src64_ok codes): an SGPR pair or a sign-extended inline constant in a wave64, the
+ * low 32 bits of those in a wave32. */
+static LLVMValueRef
+src_mask(xl *x, unsigned c)
+{
+   if (x->lanes == 64)
+      return src_s64(x, c);
+   if (c < 128)
+      return sget(x, c);
+   return k32(x, (uint32_t)(c <= 192 ? (int)c - 128 : 192 - (int)c));
 }
 static LLVMValueRef
 src_vf(xl *x, const sim_inst *in, unsigned i)
@@ -696,8 +750,8 @@ nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
 {
    LLVMValueRef rbits = LLVMBuildBitCast(x->B, r, x->v32, "");
    LLVMValueRef rn = LLVMBuildFCmp(x->B, LLVMRealUNO, r, r, "");
-   LLVMValueRef any = LLVMBuildICmp(x->B, LLVMIntNE, LLVMBuildBitCast(x->B, rn, x->i64, ""),
-                                    k64(x, 0), "");
+   LLVMValueRef any = LLVMBuildICmp(x->B, LLVMIntNE,
+                                    LLVMBuildBitCast(x->B, rn, x->mask_t, ""), mzero(x), "");
    LLVMBasicBlockRef from = LLVMGetInsertBlock(x->B);
    LLVMBasicBlockRef fix = LLVMAppendBasicBlockInContext(x->C, x->fn, "nan");
    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
@@ -720,11 +774,11 @@ nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
    return phi;
 }
 
-/* Lane mask of `c` (<64 x i1>) as i64, inactive lanes 0. */
+/* Lane mask of `c` (<lanes x i1>) as x->mask_t, inactive lanes 0. */
 static LLVMValueRef
 lanes_mask(xl *x, LLVMValueRef c)
 {
-   return LLVMBuildAnd(x->B, LLVMBuildBitCast(x->B, c, x->i64, ""), sget64(x, SIM_SRC_EXEC),
+   return LLVMBuildAnd(x->B, LLVMBuildBitCast(x->B, c, x->mask_t, ""), mget(x, SIM_SRC_EXEC),
                        "");
 }
 
@@ -766,13 +820,15 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       a = src_v(x, in, 0), b = src_v(x, in, 1), c = src_v(x, in, 2);
       r = LLVMBuildShl(B, LLVMBuildAdd(B, a, b, ""), LLVMBuildAnd(B, c, K(31), ""), "");
       break;
-   case XO_CO_ADD: case XO_CO_SUB: case XO_CO_SUBREV: case XO_CO_ADDC: case XO_CO_SUBB: {
+   case XO_CO_ADD: case XO_CO_SUB: case XO_CO_SUBREV: case XO_CO_ADDC: case XO_CO_SUBB:
+   case XO_CO_SUBBREV: {
       a = src_v(x, in, 0), b = src_v(x, in, 1);
-      bool sub = op == XO_CO_SUB || op == XO_CO_SUBREV || op == XO_CO_SUBB;
-      LLVMValueRef X = op == XO_CO_SUBREV ? b : a, Y = op == XO_CO_SUBREV ? a : b;
+      bool sub = op != XO_CO_ADD && op != XO_CO_ADDC;
+      bool rev = op == XO_CO_SUBREV || op == XO_CO_SUBBREV;
+      LLVMValueRef X = rev ? b : a, Y = rev ? a : b;
       LLVMValueRef ci = K(0);
-      if (op == XO_CO_ADDC || op == XO_CO_SUBB) {
-         LLVMValueRef m = LLVMBuildBitCast(B, src_s64(x, in->src[2]), x->vm, "");
+      if (op == XO_CO_ADDC || op == XO_CO_SUBB || op == XO_CO_SUBBREV) {
+         LLVMValueRef m = LLVMBuildBitCast(B, src_mask(x, in->src[2]), x->vm, "");
          ci = LLVMBuildZExt(B, m, x->v32, "");
       }
       LLVMValueRef t = sub ? LLVMBuildSub(B, X, Y, "") : LLVMBuildAdd(B, X, Y, "");
@@ -784,7 +840,7 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       LLVMValueRef bits = lanes_mask(x, cy);
       vput(x, in->vdst, r);
       if (in->sdst != SIM_SRC_NONE)
-         sput64(x, in->sdst, bits);
+         mput(x, in->sdst, bits);
       return;
    }
    case XO_SHL64: {
@@ -804,7 +860,7 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
    }
    case XO_CNDMASK: {
       a = src_v(x, in, 0), b = src_v(x, in, 1);
-      LLVMValueRef m = LLVMBuildBitCast(B, src_s64(x, in->src[2]), x->vm, "");
+      LLVMValueRef m = LLVMBuildBitCast(B, src_mask(x, in->src[2]), x->vm, "");
       r = LLVMBuildSelect(B, m, b, a, "");
       break;
    }
@@ -815,7 +871,7 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       else
          cmp = LLVMBuildFCmp(B, xl_fcmp_pred(in->op), src_vf(x, in, 0), src_vf(x, in, 1), "");
       if (in->sdst != SIM_SRC_NONE)
-         sput64(x, in->sdst, lanes_mask(x, cmp));
+         mput(x, in->sdst, lanes_mask(x, cmp));
       return;
    }
    default: {
@@ -903,6 +959,9 @@ emit_salu(xl *x, const sim_inst *in, xl_xop op)
       default: r = LLVMBuildAnd(B, a, LLVMBuildNot(B, b, ""), ""); break;
       }
       if (op == XO_S_SAVEEXEC) {
+         /* EXEC keeps the wave's lanes (sim__exec_write); SCC says whether any is left. */
+         if (x->lanes != 64)
+            r = LLVMBuildAnd(B, r, k64(x, 0xFFFFFFFFu), "");
          sput64(x, d, b);
          sput64(x, SIM_SRC_EXEC, r);
       } else {
@@ -911,6 +970,19 @@ emit_salu(xl *x, const sim_inst *in, xl_xop op)
       sccput(x, LLVMBuildICmp(B, LLVMIntNE, r, k64(x, 0), ""));
       return;
    }
+   case XO_S_SAVEEXEC32:
+      /* gfx10's 32-bit forms act on EXEC_LO, in a wave64 too (sim_sop1.c SAVEEXEC32). */
+      a = src_s32(x, in, in->src[0]), b = sget(x, SIM_SRC_EXEC);
+      switch (in->op) {
+      case SIM_OP_s_and_saveexec_b32: r = LLVMBuildAnd(B, a, b, ""); break;
+      case SIM_OP_s_or_saveexec_b32: r = LLVMBuildOr(B, a, b, ""); break;
+      case SIM_OP_s_xor_saveexec_b32: r = LLVMBuildXor(B, a, b, ""); break;
+      default: r = LLVMBuildAnd(B, a, LLVMBuildNot(B, b, ""), ""); break;
+      }
+      sput(x, d, b);
+      sput(x, SIM_SRC_EXEC, r);
+      sccput(x, LLVMBuildICmp(B, LLVMIntNE, r, k32(x, 0), ""));
+      return;
    default:
       break;
    }
@@ -1036,12 +1108,12 @@ emit_branch(xl *x, const sim_inst *in, uint64_t pc)
    case SIM_OP_s_cbranch_vccz:
    case SIM_OP_s_cbranch_vccnz:
       cond = LLVMBuildICmp(B, in->op == SIM_OP_s_cbranch_vccz ? LLVMIntEQ : LLVMIntNE,
-                           sget64(x, SIM_SRC_VCC), k64(x, 0), "");
+                           mget(x, SIM_SRC_VCC), mzero(x), "");
       break;
    case SIM_OP_s_cbranch_execz:
    case SIM_OP_s_cbranch_execnz:
       cond = LLVMBuildICmp(B, in->op == SIM_OP_s_cbranch_execz ? LLVMIntEQ : LLVMIntNE,
-                           sget64(x, SIM_SRC_EXEC), k64(x, 0), "");
+                           mget(x, SIM_SRC_EXEC), mzero(x), "");
       break;
    default:
       cond = LLVMConstInt(x->i1, 1, 0);
@@ -1079,8 +1151,8 @@ xl_ir_size(xl *x)
    return k;
 }
 
-/* Builds the block's function `name` from up to `n` instructions (x->n says how many the
- * compile budget let in); false if nothing in it is lowered. */
+/* Builds the block's function `name` for x->lanes lanes from up to `n` instructions (x->n
+ * says how many the compile budget let in); false if nothing in it is lowered. */
 static bool
 xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc)
 {
@@ -1089,10 +1161,11 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
    x->i64 = LLVMInt64TypeInContext(x->C);
    x->ptr = LLVMPointerTypeInContext(x->C, 0);
    x->uses_f32 = false;
-   x->v32 = LLVMVectorType(x->i32, 64);
-   x->vf = LLVMVectorType(LLVMFloatTypeInContext(x->C), 64);
-   x->vm = LLVMVectorType(x->i1, 64);
-   x->v64 = LLVMVectorType(x->i64, 64);
+   x->mask_t = LLVMIntTypeInContext(x->C, x->lanes);
+   x->v32 = LLVMVectorType(x->i32, x->lanes);
+   x->vf = LLVMVectorType(LLVMFloatTypeInContext(x->C), x->lanes);
+   x->vm = LLVMVectorType(x->i1, x->lanes);
+   x->v64 = LLVMVectorType(x->i64, x->lanes);
    LLVMTypeRef pt[2] = {x->ptr, x->ptr};
    x->fn = LLVMAddFunction(x->M, name, LLVMFunctionType(LLVMVoidTypeInContext(x->C), pt, 2, 0));
    x->w = LLVMGetParam(x->fn, 0);
@@ -1175,6 +1248,7 @@ xl_compile(LLVMOrcResourceTrackerRef *rt, uint64_t pc, xl_ent *e, const sim_inst
    LLVMSetTarget(x.M, LLVMOrcLLJITGetTripleString(xl_jit));
    LLVMSetDataLayout(x.M, LLVMOrcLLJITGetDataLayoutStr(xl_jit));
    x.B = LLVMCreateBuilderInContext(x.C);
+   x.lanes = e->lanes;
    bool any = xl_emit(&x, name, (const sim_inst **)insts, n, pc);
    x.ir = xl_ir_size(&x);
    LLVMDisposeBuilder(x.B);
@@ -1301,6 +1375,7 @@ sim__xlate_warm(void)
    LLVMOrcResourceTrackerRef rt = NULL;
    xl_ent e;
    memset(&e, 0, sizeof(e));
+   e.lanes = 64;
    pthread_mutex_lock(&xl_lock);
    xl_fn fn = xl_compile(&rt, 0x1000, &e, insts, n, true);
    if (rt) {
@@ -1352,10 +1427,6 @@ xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
 {
    struct sim_xlate_prog *xp = __atomic_load_n(&p->xlate, __ATOMIC_ACQUIRE);
    if (SIM_UNLIKELY(!xp)) {
-      /* Lowered for gfx9's 64 lanes and its semantics (gfx10's v_cmpx writes EXEC only,
-       * its carries are one SGPR in wave32): gfx10 programs, wave64 ones too, interpret. */
-      if (w->target->wave_size != 64)
-         return NULL;
       pthread_mutex_lock(&xl_lock);
       xp = p->xlate;
       if (!xp) {
@@ -1382,6 +1453,8 @@ xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
    __atomic_store_n(&e->hits, h, __ATOMIC_RELAXED);
    if (h < xl_hot || __atomic_load_n(&e->state, __ATOMIC_RELAXED) != XL_ENT_COLD)
       return NULL;
+   if (w->lanes != 32 && w->lanes != 64)
+      return NULL; /* the lowering knows these two wave sizes */
    if (xl_work && !xl_worth(w, p, pc, e, h))
       return NULL;
    if (sim__xlate_mode != 2) {
@@ -1394,6 +1467,7 @@ xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
    if (sim__xlate_forked || pthread_mutex_trylock(&xl_lock) != 0)
       return NULL;
    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == XL_ENT_COLD) {
+      e->lanes = w->lanes;
       const sim_inst *insts[XL_MAX_INSTS];
       unsigned n = sim__xlate_form(w, p, pc, insts, XL_MAX_INSTS);
       xl_fn fn = n ? xl_compile(&p->xlate->rt, pc, e, insts, n, false) : NULL;
@@ -1545,7 +1619,8 @@ xl_ready(sim_wave *w, uint64_t pc, bool leader)
 {
    sim_program *p = w->prog;
    xl_ent *e = xl_lookup(w, p, pc, leader);
-   if (!e || e->max_vgpr > w->nvgpr || (e->needs_f32 && w->denorm32 != 3))
+   if (!e || e->max_vgpr > w->nvgpr || (e->needs_f32 && w->denorm32 != 3) ||
+       e->lanes != w->lanes)
       return NULL;
    return e;
 }

@@ -23,6 +23,8 @@ typedef struct sim_xlate_ent {
    uint16_t max_vgpr; /* highest VGPR a lowered instruction names, +1 */
    uint8_t needs_f32; /* lowered f32 arithmetic: MODE must keep f32 denormals */
    uint8_t n;         /* instructions the block runs (the compile budget may cut it) */
+   uint8_t lanes;     /* the wave size it is compiled for: set by whoever takes the cold
+                       * entry (the wave that queues or compiles it), from that wave */
    uint16_t len;      /* instructions the block would hold, counted once it has become hot
                        * (the work threshold weighs its runs by it); 0 before */
 } sim_xlate_ent;

@@ -83,6 +83,8 @@ fork_prog_init(fork_prog *f, uint64_t va)
    f->p.size = sizeof(fork_code);
    f->p.slots = f->slots;
    f->w.target = t;
+   f->w.lanes = 64; /* a wave64, as a gfx906 dispatch makes it (blocks are per wave size) */
+   f->w.lane_mask = ~0ull;
    f->w.prog = &f->p;
 }
 
@@ -233,6 +235,18 @@ main(int argc, char **argv)
    CHECK_EQ(sim__xlate_class(&t), SIM_XL_END);
    t = mk(SIM_ENC_SOP1, SIM_OP_s_and_saveexec_b64, 0, 106, NONE, NONE, 0);
    CHECK_EQ(sim__xlate_class(&t), SIM_XL_LOWER);
+   /* gfx10's names of gfx9 operations share their lowering; the 32-bit saveexec forms (a
+    * wave32's EXEC) are lowered, s_orn2 and the other forms not lowered are called. */
+   t = mk(SIM_ENC_VOP2, SIM_OP_v_add_nc_u32, SIM_IF_VALU | SIM_IF_E32, V(1), V(2), NONE, 0);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_LOWER);
+   t = mk(SIM_ENC_VOP3, SIM_OP_v_sub_co_ci_u32, SIM_IF_VALU | SIM_IF_VOP3, V(1), V(2), 106, 0);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_LOWER);
+   t = mk(SIM_ENC_VOP2, SIM_OP_v_subrev_co_ci_u32, SIM_IF_VALU | SIM_IF_E32, V(1), V(2), 106, 0);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_LOWER);
+   t = mk(SIM_ENC_SOP1, SIM_OP_s_and_saveexec_b32, 0, 106, NONE, NONE, 0);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_LOWER);
+   t = mk(SIM_ENC_SOP1, SIM_OP_s_orn2_saveexec_b32, 0, 106, NONE, NONE, 0);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
 
    sim_program p;
    memset(&p, 0, sizeof(p));
