@@ -10,7 +10,7 @@
  * Lifetimes: the API references of a program or kernel together hold one internal
  * reference; the object is destroyed when its internal count drops to zero. A kernel holds
  * an internal reference on its program, a program on its context; an in-flight launch
- * holds one on the kernel (comp_kernel_retain_internal). While a kernel exists its
+ * holds one on the kernel (comp_kernel_retain_internal; through its argument capture). While a kernel exists its
  * program cannot be rebuilt (CL_INVALID_OPERATION), so everything a kernel points to in
  * its program is immutable for the kernel's lifetime.
  */
@@ -122,6 +122,24 @@ const struct comp_kernel_arg_value *comp_kernel_arg(const struct _cl_kernel *ker
 
 void comp_kernel_retain_internal(struct _cl_kernel *kernel);
 void comp_kernel_release_internal(struct _cl_kernel *kernel);
+
+/*
+ * The kernel's argument lock. clSetKernelArg and its kin change a value under it and clear
+ * the launch capture with it; whoever reads the values while other threads may set them
+ * (a launch capturing them, the set-arguments check) holds it. Taken with no other lock
+ * held but the driver's own short ones inside (none of this module's).
+ */
+void comp_kernel_args_lock(struct _cl_kernel *kernel);
+void comp_kernel_args_unlock(struct _cl_kernel *kernel);
+
+/* Whether every explicit argument has been set (they are never unset); no lock. */
+bool comp_kernel_args_all_set(const struct _cl_kernel *kernel);
+
+/* The launch capture (dispatch/disp_args.c): an object of dispatch's built from the current
+ * argument values, which the kernel keeps without holding it and forgets (NULL) whenever an
+ * argument changes. Under the argument lock. */
+void *comp_kernel_capture_locked(const struct _cl_kernel *kernel);
+void comp_kernel_set_capture_locked(struct _cl_kernel *kernel, void *capture);
 
 /* The launch record of `kernel` on `device`; NULL when the program has no executable for
  * that device (clEnqueueNDRangeKernel: CL_INVALID_PROGRAM_EXECUTABLE). */

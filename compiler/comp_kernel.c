@@ -22,7 +22,10 @@
 static void
 kernel_destroy(struct _cl_kernel *k)
 {
+   /* A capture holds the kernel: none is left when it goes. */
+   assert(!k->capture);
    comp__kernel_args_finish(k);
+   pthread_mutex_destroy(&k->args_lock);
    icd_free(k->devices);
    if (k->program) {
       pthread_mutex_lock(&k->program->lock);
@@ -60,6 +63,36 @@ comp_kernel_arg(const struct _cl_kernel *kernel, cl_uint index)
 }
 
 void
+comp_kernel_args_lock(struct _cl_kernel *kernel)
+{
+   pthread_mutex_lock(&kernel->args_lock);
+}
+
+void
+comp_kernel_args_unlock(struct _cl_kernel *kernel)
+{
+   pthread_mutex_unlock(&kernel->args_lock);
+}
+
+bool
+comp_kernel_args_all_set(const struct _cl_kernel *kernel)
+{
+   return atomic_load_explicit(&kernel->num_set, memory_order_relaxed) == kernel->num_args;
+}
+
+void *
+comp_kernel_capture_locked(const struct _cl_kernel *kernel)
+{
+   return kernel->capture;
+}
+
+void
+comp_kernel_set_capture_locked(struct _cl_kernel *kernel, void *capture)
+{
+   kernel->capture = capture;
+}
+
+void
 comp_kernel_retain_internal(struct _cl_kernel *kernel)
 {
    icd_object_retain_internal(&kernel->obj);
@@ -80,6 +113,7 @@ kernel_alloc(struct _cl_program *prog, const struct comp_kernel *sig)
    if (!k)
       return NULL;
    icd_object_init(&k->obj, ICD_TYPE_KERNEL);
+   pthread_mutex_init(&k->args_lock, NULL);
    k->context = prog->context;
    k->sig = sig;
    k->name = sig->name;
@@ -563,9 +597,11 @@ comp_GetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
    case CL_KERNEL_LOCAL_MEM_SIZE: {
       /* Fixed LDS plus the __local arguments set so far (sizes from clSetKernelArg). */
       cl_ulong local = kd->group_segment_size;
+      pthread_mutex_lock(&k->args_lock);
       for (cl_uint i = 0; i < k->num_args; i++)
          if (sig->args[i].kind == COMP_ARG_DYNAMIC_SHARED_POINTER && k->args[i].set)
             local += k->args[i].size;
+      pthread_mutex_unlock(&k->args_lock);
       return ICD_GET_INFO_SCALAR(cl_ulong, local, param_value_size, param_value,
                                  param_value_size_ret);
    }

@@ -21,9 +21,11 @@
  * clGetCommandQueueInfo). It depends on the API's contract, not on those modules' structs,
  * and writes nothing of theirs.
  *
- * Not locked: the specification makes clSetKernelArg and clSetKernelExecInfo on one kernel
- * from several threads the application's problem (Appendix A.2); an enqueue copies the
- * values.
+ * The specification makes clSetKernelArg and clSetKernelExecInfo on one kernel from several
+ * threads the application's problem (Appendix A.2), but not an enqueue of the kernel on
+ * another thread: a value changes under the kernel's argument lock, which also forgets the
+ * launch capture dispatch/ keeps in the kernel (comp.h), so the next launch captures the
+ * values anew while launches already enqueued keep theirs.
  */
 #include "comp_program_priv.h"
 #include "platform/plat.h"
@@ -82,18 +84,24 @@ is_image_type(cl_mem_object_type t)
 
 /* Stores the raw value of explicit argument `index` (< kernel->num_args): copies `size`
  * bytes of `value`, or records a NULL value (local memory size, NULL buffer) when `value`
- * is NULL, and marks it set (and not an SVM pointer). The caller validated index, size and
- * value against kernel->sig. CL_OUT_OF_HOST_MEMORY leaves the old value. */
+ * is NULL, and marks it set, an SVM pointer or not (`svm`). The caller validated index,
+ * size and value against kernel->sig. CL_OUT_OF_HOST_MEMORY leaves the old value. Under
+ * the argument lock; forgets the launch capture. */
 static cl_int
-kernel_set_arg_raw(struct _cl_kernel *kernel, cl_uint index, size_t size, const void *value)
+kernel_set_arg_raw(struct _cl_kernel *kernel, cl_uint index, size_t size, const void *value,
+                   bool svm)
 {
    struct comp_kernel_arg_value *a = &kernel->args[index];
+   cl_int err = CL_SUCCESS;
+   pthread_mutex_lock(&kernel->args_lock);
    if (value) {
       if (size > a->capacity) {
          void *p = icd_realloc(a->value, size);
-         if (!p)
-            return ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "kernel argument %u (%zu bytes)", index,
-                             size);
+         if (!p) {
+            err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "kernel argument %u (%zu bytes)", index,
+                            size);
+            goto out_unlock;
+         }
          a->value = p;
          a->capacity = size;
       }
@@ -104,9 +112,14 @@ kernel_set_arg_raw(struct _cl_kernel *kernel, cl_uint index, size_t size, const 
       a->capacity = 0;
    }
    a->size = size;
+   if (!a->set)
+      atomic_fetch_add_explicit(&kernel->num_set, 1, memory_order_relaxed);
    a->set = true;
-   a->svm = false;
-   return CL_SUCCESS;
+   a->svm = svm;
+   kernel->capture = NULL;
+out_unlock:
+   pthread_mutex_unlock(&kernel->args_lock);
+   return err;
 }
 
 #define KERNEL_OR_RETURN(k, handle)                                                          \
@@ -138,7 +151,7 @@ comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
       }
       /* A NULL value or a NULL cl_mem is a NULL pointer (§5.9.2). */
       return kernel_set_arg_raw(k, arg_index, sizeof(cl_mem),
-                                     arg_value ? arg_value : &(cl_mem){ NULL });
+                                arg_value ? arg_value : &(cl_mem){ NULL }, false);
    case COMP_ARG_DYNAMIC_SHARED_POINTER:
       if (arg_value)
          return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is __local: arg_value must "
@@ -148,7 +161,7 @@ comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
       if (arg_size == 0 && plat_opencl_version() < CL_MAKE_VERSION(3, 1, 0))
          return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is __local: size is 0",
                           arg_index, k->name);
-      return kernel_set_arg_raw(k, arg_index, arg_size, NULL);
+      return kernel_set_arg_raw(k, arg_index, arg_size, NULL, false);
    case COMP_ARG_BY_VALUE:
       if (arg_size != a->size)
          return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s takes %u bytes, not %zu",
@@ -156,7 +169,7 @@ comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
       if (!arg_value)
          return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s: arg_value is NULL",
                           arg_index, k->name);
-      return kernel_set_arg_raw(k, arg_index, arg_size, arg_value);
+      return kernel_set_arg_raw(k, arg_index, arg_size, arg_value, false);
    case COMP_ARG_SAMPLER: {
       if (arg_size != sizeof(cl_sampler))
          return ICD_ERROR(CL_INVALID_ARG_SIZE, "argument %u of %s is a sampler: size must be "
@@ -166,7 +179,7 @@ comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
           s.context != plat_context_to_handle(k->context))
          return ICD_ERROR(CL_INVALID_SAMPLER, "argument %u of %s: not a sampler of the "
                           "kernel's context", arg_index, k->name);
-      return kernel_set_arg_raw(k, arg_index, sizeof(cl_sampler), arg_value);
+      return kernel_set_arg_raw(k, arg_index, sizeof(cl_sampler), arg_value, false);
    }
    case COMP_ARG_PIPE: {
       /* §5.9.2: a pipe argument takes a pipe object of the kernel's context. */
@@ -183,7 +196,7 @@ comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
       if (m.context != plat_context_to_handle(k->context))
          return ICD_ERROR(CL_INVALID_MEM_OBJECT, "argument %u of %s: pipe of another context",
                           arg_index, k->name);
-      return kernel_set_arg_raw(k, arg_index, sizeof(cl_mem), arg_value);
+      return kernel_set_arg_raw(k, arg_index, sizeof(cl_mem), arg_value, false);
    }
    case COMP_ARG_IMAGE: {
       if (arg_size != sizeof(cl_mem))
@@ -207,7 +220,7 @@ comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
          return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s: the image's access flags "
                           "0x%llx do not allow the argument's access qualifier", arg_index,
                           k->name, (unsigned long long)f);
-      return kernel_set_arg_raw(k, arg_index, sizeof(cl_mem), arg_value);
+      return kernel_set_arg_raw(k, arg_index, sizeof(cl_mem), arg_value, false);
    }
    case COMP_ARG_QUEUE: {
       /* queue_t: a device queue of the kernel's context (device-side enqueue, disp_devq.c) */
@@ -224,7 +237,8 @@ comp_SetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const vo
          return ICD_ERROR(CL_INVALID_DEVICE_QUEUE, "argument %u of %s: %p is not a device "
                           "queue of the kernel's context", arg_index, k->name,
                           (void *)*(const cl_command_queue *)arg_value);
-      return kernel_set_arg_raw(k, arg_index, sizeof(cl_command_queue), arg_value);
+      return kernel_set_arg_raw(k, arg_index, sizeof(cl_command_queue), arg_value,
+                                false);
    }
    default:
       return ICD_ERROR(CL_INVALID_ARG_VALUE, "argument %u of %s is of a kind hsacl does not "
@@ -255,11 +269,7 @@ set_arg_pointer(struct _cl_kernel *k, cl_uint arg_index, const void *arg_value)
    if (a->kind != COMP_ARG_GLOBAL_BUFFER)
       return ICD_ERROR(CL_INVALID_ARG_INDEX, "argument %u of %s is not a pointer to global or "
                        "constant memory", arg_index, k->name);
-   cl_int err = kernel_set_arg_raw(k, arg_index, sizeof(arg_value), &arg_value);
-   if (err != CL_SUCCESS)
-      return err;
-   k->args[arg_index].svm = true;
-   return CL_SUCCESS;
+   return kernel_set_arg_raw(k, arg_index, sizeof(arg_value), &arg_value, true);
 }
 
 /*
@@ -394,11 +404,10 @@ comp__kernel_args_copy(struct _cl_kernel *k, const struct _cl_kernel *src)
    for (cl_uint i = 0; i < src->num_args; i++) {
       const struct comp_kernel_arg_value *a = &src->args[i];
       if (a->set) {
-         cl_int err = kernel_set_arg_raw(k, i, a->size, a->value);
+         cl_int err = kernel_set_arg_raw(k, i, a->size, a->value, a->svm);
          if (err != CL_SUCCESS)
             return err;
       }
-      k->args[i].svm = a->svm;
    }
    for (int set = 0; set < COMP_PTR_SETS; set++) {
       cl_int err = set_pointer_list(k, set, src->num_ptrs[set] * sizeof(void *), src->ptrs[set]);

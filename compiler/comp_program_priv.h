@@ -49,11 +49,16 @@ struct _cl_kernel {
     * no executable for that device. Points into the program. */
    const struct comp_kernel_device **devices;
    cl_uint num_devices;
-   /* Explicit argument values: sig->num_explicit_args entries. Not locked: the
-    * specification makes clSetKernelArg on one kernel from several threads the
-    * application's problem (OpenCL 3.0 API Appendix A.2); enqueue copies them. */
+   /* Explicit argument values: sig->num_explicit_args entries. clSetKernelArg on one kernel
+    * from several threads is the application's problem (OpenCL 3.0 API Appendix A.2); an
+    * enqueue beside it is not, so values change under args_lock. */
    struct comp_kernel_arg_value *args;
    cl_uint num_args;
+   /* Guards args' values against launches capturing them (comp_kernel_args_lock), and the
+    * launch capture (dispatch's, not held: comp_kernel_capture_locked). */
+   pthread_mutex_t args_lock;
+   void *capture;
+   atomic_uint num_set;                  /* arguments set so far (written under args_lock) */
    /* clSetKernelExecInfo's pointer sets (CL_KERNEL_EXEC_INFO_SVM_PTRS, _USM_PTRS_INTEL,
     * _DEVICE_PTRS_EXT) and indirect-access flags (CL_KERNEL_EXEC_INFO_INDIRECT_*_INTEL,
     * COMP_INDIRECT_* bits), as last given; kept and cloned, but nothing needs to be made

@@ -29,14 +29,11 @@
 /* Scratch per work-item granted to kernels with a dynamic call stack. */
 #define DISP_DYNAMIC_STACK_BYTES 16384u
 
-#define LAUNCH_INLINE_MEMS 16
-
 struct launch {
-   struct _cl_kernel *kernel;       /* internal reference */
-   /* What the explicit arguments hold (disp_kernarg.c); refs.devq: device-side enqueue, the
-    * device queue children go to. */
-   struct disp__kernarg_refs refs;
-   struct _cl_mem *inline_mems[LAUNCH_INLINE_MEMS]; /* refs.mems when the kernel has few args */
+   /* The kernel's arguments as enqueued (disp_args.c), held: it holds the kernel and the
+    * objects the arguments name. */
+   struct disp__args *args;
+   struct disp_devq *devq;          /* device-side enqueue: the device queue children go to */
    hsa_kernel_dispatch_packet_t packet; /* complete but for header and signal */
    struct disp_kernarg_slot slot;   /* kernarg memory */
    void *printf_buffer;             /* staging memory, host visible; or NULL */
@@ -67,21 +64,12 @@ launch_release(struct disp_command *cmd)
    if (l->tree)
       disp_devq_tree_finish(l->tree);
    l->tree = NULL;
-   l->refs.devq = NULL;
+   l->devq = NULL;
    if (l->printf_buffer)
       mem_staging_free(cmd->queue->device, l->printf_buffer,
                        printf_buffer_bytes(cmd->queue->device));
-   for (cl_uint i = 0; i < l->refs.num_mems; i++)
-      mem_release_internal(l->refs.mems[i]);
-   if (l->refs.mems != l->inline_mems)
-      icd_free(l->refs.mems);
-   for (cl_uint i = 0; i < l->refs.num_samplers; i++)
-      mem_sampler_release_internal(l->refs.samplers[i]);
-   icd_free(l->refs.samplers);
-   l->refs.samplers = NULL;
-   l->refs.num_samplers = 0;
-   if (l->kernel)
-      comp_kernel_release_internal(l->kernel);
+   if (l->args)
+      disp__args_release(l->args);
    disp__pool_free(&launch_pool, l);
 }
 
@@ -129,11 +117,11 @@ launch_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_d
    l->packet.header = (uint16_t)((HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
                                  ((in_order ? 1 : 0) << HSA_PACKET_HEADER_BARRIER) |
                                  disp__fence_kernel_scopes(cmd));
-   if (!l->refs.devq)
+   if (!l->devq)
       return disp_queue_write_packet(q, &l->packet);
    /* A kernel that may enqueue: its command completes when its whole tree did. */
    hsa_signal_t parent, done, prev;
-   cl_int err = disp_devq_tree_start(l->refs.devq, l->printf_buffer, &parent, &done, &prev,
+   cl_int err = disp_devq_tree_start(l->devq, l->printf_buffer, &parent, &done, &prev,
                                      &l->tree);
    if (err != CL_SUCCESS)
       return err;
@@ -294,18 +282,6 @@ launch_local_size(struct _cl_command_queue *q, const struct _cl_kernel *k,
    return CL_SUCCESS;
 }
 
-/* §5.10 CL_INVALID_KERNEL_ARGS: every argument set. */
-static cl_int
-check_args_set(const struct _cl_kernel *k)
-{
-   const cl_uint n = comp_kernel_num_args(k);
-   for (cl_uint i = 0; i < n; i++)
-      if (!comp_kernel_arg(k, i)->set)
-         return ICD_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u of kernel %s is not set", i,
-                          comp_kernel_name(k));
-   return CL_SUCCESS;
-}
-
 /* An empty launch (a global size of 0, OpenCL 2.1 on): nothing to run, a host command that
  * completes once its wait list has. */
 static cl_int
@@ -320,11 +296,10 @@ enqueue_empty(struct _cl_command_queue *q, cl_command_type type, cl_uint num_eve
    return disp_command_enqueue(nop, event, false);
 }
 
-/* A launch command of `k` on `q`, its payload holding an internal reference on the kernel
- * and room for the references its arguments take. On failure nothing is left. */
+/* A launch command on `q`, its payload empty. On failure nothing is left. */
 static cl_int
-launch_create(struct _cl_command_queue *q, struct _cl_kernel *k, cl_command_type type,
-              cl_uint num_events, const cl_event *wait_list, struct disp_command **out)
+launch_create(struct _cl_command_queue *q, cl_command_type type, cl_uint num_events,
+              const cl_event *wait_list, struct disp_command **out)
 {
    struct disp_command *cmd = NULL;
    struct launch *l = disp__pool_alloc(&launch_pool);
@@ -335,7 +310,7 @@ launch_create(struct _cl_command_queue *q, struct _cl_kernel *k, cl_command_type
       disp__pool_free(&launch_pool, l);
       return err;
    }
-   l->refs.devq = NULL;
+   l->devq = NULL;
    l->tree = NULL;
    cmd->payload = l;
    cmd->release = launch_release;
@@ -343,16 +318,6 @@ launch_create(struct _cl_command_queue *q, struct _cl_kernel *k, cl_command_type
    cmd->uses_aql = true;
    cmd->submit = launch_submit;
    cmd->complete = launch_complete;
-   l->kernel = k;
-   comp_kernel_retain_internal(k);
-   l->refs.mems = comp_kernel_num_args(k) <= LAUNCH_INLINE_MEMS
-                     ? l->inline_mems
-                     : icd_calloc(comp_kernel_num_args(k), sizeof(*l->refs.mems));
-   if (!l->refs.mems) {
-      err = ICD_ERROR(CL_OUT_OF_HOST_MEMORY, "allocating a launch's buffer list");
-      disp_command_abort(cmd);
-      return err;
-   }
    *out = cmd;
    return CL_SUCCESS;
 }
@@ -377,7 +342,7 @@ launch_printf_buffer(struct launch *l, struct _cl_command_queue *q,
                      const struct comp_kernel *sig, const struct comp_program_info *info)
 {
    if (!sig_has_arg(sig, COMP_ARG_HIDDEN_PRINTF_BUFFER) &&
-       !(l->refs.devq && info && info->num_printfs))
+       !(l->devq && info && info->num_printfs))
       return CL_SUCCESS;
    cl_int err = mem_staging_alloc(q->device, printf_buffer_bytes(q->device), &l->printf_buffer);
    if (err != CL_SUCCESS) {
@@ -411,28 +376,30 @@ launch_packet(hsa_kernel_dispatch_packet_t *p, const struct comp_kernel_device *
 }
 
 /* Fills a created launch of `k` (launch record `kd`, printf formats `info`) over `r`: the
- * kernarg segment (explicit arguments, the device queue, the printf buffer, hidden
- * arguments) and the packet. On failure the caller aborts the command, whose release drops
- * whatever was taken. */
+ * kernarg segment (the capture of the explicit arguments, the device queue, the printf
+ * buffer, hidden arguments) and the packet. On failure the caller aborts the command, whose
+ * release drops whatever was taken. */
 static cl_int
 launch_build(struct disp_command *cmd, struct _cl_kernel *k, const struct comp_kernel_device *kd,
              const struct comp_program_info *info, const struct disp__range *r)
 {
    struct launch *l = cmd->payload;
    struct _cl_command_queue *q = cmd->queue;
-   cl_int err =
-      disp__kernarg_alloc(q, kd->kernarg_segment_size ? kd->kernarg_segment_size : 64, &l->slot);
+   cl_int err = disp__args_get(q, k, kd, &l->args);
    if (err != CL_SUCCESS)
       return err;
+   err = disp__kernarg_alloc(q, kd->kernarg_segment_size ? kd->kernarg_segment_size : 64,
+                             &l->slot);
+   if (err != CL_SUCCESS)
+      return err;
+   /* The explicit arguments and zeros: every hidden argument is written below. */
    unsigned char *ka = l->slot.ptr;
-   memset(ka, 0, kd->kernarg_segment_size);
-   uint32_t lds;
-   err = disp__kernarg_write_explicit(ka, q, k, kd, &l->refs, &lds);
-   if (err != CL_SUCCESS)
-      return err;
+   memcpy(ka, l->args->ka, kd->kernarg_segment_size);
+   const uint32_t lds = l->args->lds;
+   l->devq = l->args->refs.devq;
    /* A kernel that calls get_default_queue() may enqueue on the device's default queue. */
-   if (!l->refs.devq && sig_has_arg(kd->sig, COMP_ARG_HIDDEN_DEFAULT_QUEUE))
-      l->refs.devq = disp_devq_default(q->device);
+   if (!l->devq && sig_has_arg(kd->sig, COMP_ARG_HIDDEN_DEFAULT_QUEUE))
+      l->devq = disp_devq_default(q->device);
    err = launch_printf_buffer(l, q, kd->sig, info);
    if (err != CL_SUCCESS)
       return err;
@@ -474,7 +441,7 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
    err = disp_validate_wait_list(q->context, num_events_in_wait_list, event_wait_list);
    if (err != CL_SUCCESS)
       return err;
-   err = check_args_set(k);
+   err = disp__args_check_set(k);
    if (err != CL_SUCCESS)
       return err;
    if (empty)
@@ -487,7 +454,7 @@ enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_d
    if (err != CL_SUCCESS)
       return err;
    struct disp_command *cmd = NULL;
-   err = launch_create(q, k, type, num_events_in_wait_list, event_wait_list, &cmd);
+   err = launch_create(q, type, num_events_in_wait_list, event_wait_list, &cmd);
    if (err != CL_SUCCESS)
       return err;
    err = launch_build(cmd, k, kd, info, &r);
@@ -520,7 +487,7 @@ disp__launch_prepare(cl_command_queue command_queue, cl_kernel kernel, cl_uint w
    err = launch_local_size(q, p->kernel, kd, local_work_size, p->empty, &p->range);
    if (err != CL_SUCCESS)
       return err;
-   err = check_args_set(p->kernel);
+   err = disp__args_check_set(p->kernel);
    if (err != CL_SUCCESS)
       return err;
    p->info = NULL;
@@ -541,8 +508,7 @@ disp__launch_enqueue_plan(struct _cl_command_queue *q, const struct disp__launch
    if (p->empty)
       return enqueue_empty(q, CL_COMMAND_NDRANGE_KERNEL, num_events, wait_list, event);
    struct disp_command *cmd = NULL;
-   cl_int err = launch_create(q, p->kernel, CL_COMMAND_NDRANGE_KERNEL, num_events, wait_list,
-                              &cmd);
+   cl_int err = launch_create(q, CL_COMMAND_NDRANGE_KERNEL, num_events, wait_list, &cmd);
    if (err != CL_SUCCESS)
       return err;
    err = launch_build(cmd, p->kernel, p->kd, p->info, &p->range);
@@ -570,7 +536,9 @@ disp__launch_build_packet(struct _cl_command_queue *q, const struct disp__launch
       return CL_INVALID_OPERATION;
    memset(ka, 0, kd->kernarg_segment_size);
    uint32_t lds;
+   comp_kernel_args_lock(p->kernel);
    cl_int err = disp__kernarg_write_explicit(ka, q, p->kernel, kd, refs, &lds);
+   comp_kernel_args_unlock(p->kernel);
    if (err != CL_SUCCESS)
       return err;
    if (refs->devq)
@@ -620,7 +588,7 @@ disp_GetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_kerne
    cl_int err = launch_target(command_queue, kernel, &q, &k, &kd);
    if (err != CL_SUCCESS)
       return err;
-   err = check_args_set(k);
+   err = disp__args_check_set(k);
    if (err != CL_SUCCESS)
       return err;
    size_t g[3], off[3], lsz[3] = { 1, 1, 1 };

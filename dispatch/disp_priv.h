@@ -274,15 +274,45 @@ struct disp__kernarg_refs {
    struct disp_devq *devq;
 };
 
-/* Writes the explicit arguments of `k` (signature kd->sig, values k->args, all set) into the
- * zeroed segment `ka` for a launch on `q`, taking references into `refs`; *lds receives the
- * group segment size with the __local arguments placed after the static LDS. An error
- * (a released object, no image support, too much LDS, an argument outside the segment)
- * leaves in `refs` what was taken, for the launch's release. */
+/* Writes the explicit arguments of `k` (signature kd->sig, values k->args, all set; under
+ * the kernel's argument lock) into the zeroed segment `ka` for a launch on `q`, taking
+ * references into `refs`; *lds receives the group segment size with the __local arguments
+ * placed after the static LDS. An error (a released object, no image support, too much LDS,
+ * an argument outside the segment) leaves in `refs` what was taken, for its holder's
+ * release. */
 cl_int disp__kernarg_write_explicit(unsigned char *ka, struct _cl_command_queue *q,
                                     const struct _cl_kernel *k,
                                     const struct comp_kernel_device *kd,
                                     struct disp__kernarg_refs *refs, uint32_t *lds);
+
+/*
+ * A kernel's launch capture (disp_args.c): the explicit arguments written into a kernarg
+ * template for one launch record, and internal references on the kernel and on the objects
+ * the arguments name, shared by the launches enqueued until an argument changes. Immutable
+ * but for `holders`.
+ */
+struct disp__args {
+   atomic_uint holders;                 /* launches holding it */
+   struct _cl_kernel *kernel;           /* internal reference */
+   const struct comp_kernel_device *kd; /* the code the template was written for */
+   uint32_t lds;                        /* group segment with the __local arguments placed */
+   struct disp__kernarg_refs refs;      /* refs.devq: a queue_t argument's device queue */
+   unsigned char ka[];                  /* kd->kernarg_segment_size bytes: the explicit
+                                         * arguments, zeros elsewhere */
+};
+
+/* Returns a new hold on the capture of `k`'s current arguments (all set: the caller checked
+ * disp__args_check_set) for `kd` on `q`'s device: the kernel's current one, else a new one
+ * the kernel then points at. The errors of disp__kernarg_write_explicit, or
+ * CL_OUT_OF_HOST_MEMORY. The caller holds a reference on `k`. Thread safe. */
+cl_int disp__args_get(struct _cl_command_queue *q, struct _cl_kernel *k,
+                      const struct comp_kernel_device *kd, struct disp__args **out);
+
+/* Drops a hold; the last frees the capture and drops what it holds. Any thread. */
+void disp__args_release(struct disp__args *a);
+
+/* §5.10 CL_INVALID_KERNEL_ARGS (logged) unless every argument of `k` is set. */
+cl_int disp__args_check_set(struct _cl_kernel *k);
 
 /* Writes the hidden arguments of code object V5 (AMDGPUUsage "Code Object V5 Metadata") for
  * the range `r`, group segment `lds` and the launch's printf buffer (or NULL) on `dev`. */
