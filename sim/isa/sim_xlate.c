@@ -537,6 +537,26 @@ sput64(xl *x, unsigned r, LLVMValueRef v)
       sput(x, r + 1, LLVMBuildTrunc(x->B, LLVMBuildLShr(x->B, v, k64(x, 32), ""), x->i32, ""));
    }
 }
+/* The lane mask held in the SGPR(s) at `r` (EXEC, VCC, a v_cmp or carry destination), as
+ * x->mask_t: the pair r, r+1 in a wave64, r alone in a wave32. */
+static LLVMValueRef
+mget(xl *x, unsigned r)
+{
+   return x->lanes == 64 ? sget64(x, r) : sget(x, r);
+}
+static void
+mput(xl *x, unsigned r, LLVMValueRef v)
+{
+   if (x->lanes == 64)
+      sput64(x, r, v);
+   else
+      sput(x, r, v);
+}
+static LLVMValueRef
+mzero(xl *x)
+{
+   return LLVMConstNull(x->mask_t);
+}
 static LLVMValueRef
 sccget(xl *x)
 {
@@ -558,11 +578,6 @@ vget(xl *x, unsigned r)
    if (r + 1 > x->max_vgpr)
       x->max_vgpr = r + 1;
    return x->v[r];
-}
-static LLVMValueRef
-mget(xl *x, unsigned r)
-{
-   return x->lanes == 64 ? sget64(x, r) : sget(x, r);
 }
 static LLVMValueRef
 execmask(xl *x)
@@ -650,6 +665,16 @@ src_v(xl *x, const sim_inst *in, unsigned i)
    }
    return r;
 }
+/* A lane-mask operand (carry-in, v_cndmask's select) of code `c` (the former accepts
+ * xl_src64_ok codes): an SGPR pair or a sign-extended inline constant in a wave64, the
+ * low 32 bits of those in a wave32. */
+static LLVMValueRef
+src_mask(xl *x, unsigned c)
+{
+   if (x->lanes == 64)
+      return src_s64(x, c);
+   return LLVMBuildTrunc(x->B, src_s64(x, c), x->i32, "");
+}
 static LLVMValueRef
 src_vf(xl *x, const sim_inst *in, unsigned i)
 {
@@ -722,8 +747,8 @@ nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
 {
    LLVMValueRef rbits = LLVMBuildBitCast(x->B, r, x->v32, "");
    LLVMValueRef rn = LLVMBuildFCmp(x->B, LLVMRealUNO, r, r, "");
-   LLVMValueRef any = LLVMBuildICmp(x->B, LLVMIntNE, LLVMBuildBitCast(x->B, rn, x->i64, ""),
-                                    k64(x, 0), "");
+   LLVMValueRef any = LLVMBuildICmp(x->B, LLVMIntNE,
+                                    LLVMBuildBitCast(x->B, rn, x->mask_t, ""), mzero(x), "");
    LLVMBasicBlockRef from = LLVMGetInsertBlock(x->B);
    LLVMBasicBlockRef fix = LLVMAppendBasicBlockInContext(x->C, x->fn, "nan");
    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
@@ -746,11 +771,11 @@ nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
    return phi;
 }
 
-/* Lane mask of `c` (<64 x i1>) as i64, inactive lanes 0. */
+/* Lane mask of `c` (<lanes x i1>) as x->mask_t, inactive lanes 0. */
 static LLVMValueRef
 lanes_mask(xl *x, LLVMValueRef c)
 {
-   return LLVMBuildAnd(x->B, LLVMBuildBitCast(x->B, c, x->i64, ""), sget64(x, SIM_SRC_EXEC),
+   return LLVMBuildAnd(x->B, LLVMBuildBitCast(x->B, c, x->mask_t, ""), mget(x, SIM_SRC_EXEC),
                        "");
 }
 
@@ -798,7 +823,7 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       LLVMValueRef X = op == XO_CO_SUBREV ? b : a, Y = op == XO_CO_SUBREV ? a : b;
       LLVMValueRef ci = K(0);
       if (op == XO_CO_ADDC || op == XO_CO_SUBB) {
-         LLVMValueRef m = LLVMBuildBitCast(B, src_s64(x, in->src[2]), x->vm, "");
+         LLVMValueRef m = LLVMBuildBitCast(B, src_mask(x, in->src[2]), x->vm, "");
          ci = LLVMBuildZExt(B, m, x->v32, "");
       }
       LLVMValueRef t = sub ? LLVMBuildSub(B, X, Y, "") : LLVMBuildAdd(B, X, Y, "");
@@ -810,7 +835,7 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       LLVMValueRef bits = lanes_mask(x, cy);
       vput(x, in->vdst, r);
       if (in->sdst != SIM_SRC_NONE)
-         sput64(x, in->sdst, bits);
+         mput(x, in->sdst, bits);
       return;
    }
    case XO_SHL64: {
@@ -830,7 +855,7 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
    }
    case XO_CNDMASK: {
       a = src_v(x, in, 0), b = src_v(x, in, 1);
-      LLVMValueRef m = LLVMBuildBitCast(B, src_s64(x, in->src[2]), x->vm, "");
+      LLVMValueRef m = LLVMBuildBitCast(B, src_mask(x, in->src[2]), x->vm, "");
       r = LLVMBuildSelect(B, m, b, a, "");
       break;
    }
@@ -841,7 +866,7 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       else
          cmp = LLVMBuildFCmp(B, xl_fcmp_pred(in->op), src_vf(x, in, 0), src_vf(x, in, 1), "");
       if (in->sdst != SIM_SRC_NONE)
-         sput64(x, in->sdst, lanes_mask(x, cmp));
+         mput(x, in->sdst, lanes_mask(x, cmp));
       return;
    }
    default: {
@@ -1078,12 +1103,12 @@ emit_branch(xl *x, const sim_inst *in, uint64_t pc)
    case SIM_OP_s_cbranch_vccz:
    case SIM_OP_s_cbranch_vccnz:
       cond = LLVMBuildICmp(B, in->op == SIM_OP_s_cbranch_vccz ? LLVMIntEQ : LLVMIntNE,
-                           sget64(x, SIM_SRC_VCC), k64(x, 0), "");
+                           mget(x, SIM_SRC_VCC), mzero(x), "");
       break;
    case SIM_OP_s_cbranch_execz:
    case SIM_OP_s_cbranch_execnz:
       cond = LLVMBuildICmp(B, in->op == SIM_OP_s_cbranch_execz ? LLVMIntEQ : LLVMIntNE,
-                           sget64(x, SIM_SRC_EXEC), k64(x, 0), "");
+                           mget(x, SIM_SRC_EXEC), mzero(x), "");
       break;
    default:
       cond = LLVMConstInt(x->i1, 1, 0);
@@ -1121,8 +1146,8 @@ xl_ir_size(xl *x)
    return k;
 }
 
-/* Builds the block's function `name` from up to `n` instructions (x->n says how many the
- * compile budget let in); false if nothing in it is lowered. */
+/* Builds the block's function `name` for x->lanes lanes from up to `n` instructions (x->n
+ * says how many the compile budget let in); false if nothing in it is lowered. */
 static bool
 xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc)
 {

@@ -70,8 +70,9 @@ typedef struct sim_xl {
    LLVMModuleRef M;
    LLVMBuilderRef B;
    LLVMValueRef fn, w, vb;
-   /* The wave's lanes and its lane-mask type (EXEC, VCC, compare results, carries);
-    * v32, vf, vm and v64 are vectors of `lanes` elements. */
+   /* The wave's lanes (64, or 32 for a wave32: the first half of each 64-lane VGPR row)
+    * and its lane-mask type (i64 or i32: EXEC, VCC, v_cmp results and carries, one SGPR
+    * in a wave32). v32, vf, vm and v64 are vectors of `lanes` elements. */
    unsigned lanes;
    LLVMTypeRef mask_t;
    LLVMTypeRef i1, i32, i64, ptr, v32, vf, vm, v64;
