@@ -70,6 +70,24 @@ alloc_plain(const sim_wave *w, const sim_alloc *a, const sim_inst *in)
    return true;
 }
 
+const sim_alloc *
+sim__vm_direct(sim_wave *w, const sim_inst *in, uint64_t va, uint64_t bytes, bool write)
+{
+   const sim_alloc *a = sim__alloc_find(w, va);
+   if (!a)
+      return NULL;
+   if (bytes > a->reach || va - a->va > a->reach - bytes || !alloc_plain(w, a, in))
+      return NULL;
+   /* Doorbell stores take the general path, which tells the CP (sim__gpu_ptr). */
+   if (write && ((a->flags & (SIM_ALLOC_CODE | SIM_ALLOC_DOORBELL)) ||
+                 !(a->flags & SIM_ALLOC_WRITE)))
+      return NULL;
+   /* Cached lines are not one block: lane by lane through sim__gpu_ptr. */
+   if (SIM_UNLIKELY(sim__cache_checking) && (a->flags & SIM_ALLOC_COARSE))
+      return NULL;
+   return a;
+}
+
 /* Host base pointer for the wave's accesses, or NULL: lane l accesses
  * base + (uint64_t)(*rel + lo[l]), lo being the address VGPR (low words). `*unit` is set
  * when every lane is active and lane l accesses lo[0] + l * bytes (one block).
@@ -110,17 +128,8 @@ vm_fast(sim_wave *w, const sim_inst *in, uint64_t m, uint32_t bytes, bool write,
                                              : (uint64_t)(int64_t)in->imm;
       rbase = ((uint64_t)h << 32) + imm;
    }
-   const sim_alloc *a = sim__alloc_find(w, rbase + lo[first]);
+   const sim_alloc *a = sim__vm_direct(w, in, rbase + lo[first], bytes, write);
    if (!a)
-      return NULL;
-   if (a->reach < bytes || !alloc_plain(w, a, in))
-      return NULL;
-   /* Doorbell stores take the general path, which tells the CP (sim__gpu_ptr). */
-   if (write && ((a->flags & (SIM_ALLOC_CODE | SIM_ALLOC_DOORBELL)) ||
-                 !(a->flags & SIM_ALLOC_WRITE)))
-      return NULL;
-   /* Cached lines are not one block: lane by lane through sim__gpu_ptr. */
-   if (SIM_UNLIKELY(sim__cache_checking) && (a->flags & SIM_ALLOC_COARSE))
       return NULL;
    int64_t r = (int64_t)(rbase - a->va);
    int64_t lim = (int64_t)(a->reach - bytes);

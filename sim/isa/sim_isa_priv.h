@@ -1470,6 +1470,13 @@ enum sim_vm_kind {
    SIM_VM_16_D16, SIM_VM_16_D16_HI,
 };
 void sim__vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kind);
+/* The allocation holding all of [va, va + bytes) if the GLOBAL/FLAT fast paths (the
+ * interpreter's and the translator's, sim_xlate_mem.c) may reach it directly through its
+ * view: it overlaps neither the scratch window nor (FLAT) an aperture, a store may write
+ * it and is no doorbell, and the checking mode does not cache it. NULL: lane by lane
+ * through sim__gpu_ptr, which reports faults. */
+const sim_alloc *sim__vm_direct(sim_wave *w, const sim_inst *in, uint64_t va, uint64_t bytes,
+                                bool write);
 /* Stores 1, 2 or 4*n bytes; `hi` stores bits 31:16 (the _d16_hi forms). */
 void sim__vm_store(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned bytes, bool hi);
 enum sim_atomic_op {

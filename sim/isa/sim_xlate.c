@@ -453,7 +453,7 @@ sim__xlate_class(const sim_inst *in)
       return SIM_XL_SKIP; /* no-ops in this model (synchronous memory) */
    if (xl_ends_block(in))
       return SIM_XL_END;
-   return xl_xop_of(in) != XO_NONE ? SIM_XL_LOWER : SIM_XL_CALL;
+   return xl_xop_of(in) != XO_NONE || sim__xl_mem_lowered(in) ? SIM_XL_LOWER : SIM_XL_CALL;
 }
 
 unsigned
@@ -480,29 +480,7 @@ sim__xlate_form(sim_wave *w, sim_program *p, uint64_t pc, const sim_inst **out,
 
 /* ---- IR emission ---------------------------------------------------------------------- */
 
-typedef struct xl {
-   LLVMContextRef C;
-   LLVMModuleRef M;
-   LLVMBuilderRef B;
-   LLVMValueRef fn, w, vb;
-   /* The wave's lanes (64, or 32 for a wave32: the first half of each 64-lane VGPR row)
-    * and its lane-mask type (i64 or i32: EXEC, VCC, v_cmp results and carries, one SGPR
-    * in a wave32). v32, vf, vm and v64 are vectors of `lanes` elements. */
-   unsigned lanes;
-   LLVMTypeRef mask_t;
-   LLVMTypeRef i1, i32, i64, ptr, v32, vf, vm, v64;
-   LLVMValueRef s[128];
-   bool sd[128];
-   LLVMValueRef v[256];
-   bool vd[256];
-   LLVMValueRef scc;
-   bool sccd;
-   LLVMBasicBlockRef exit;
-   unsigned max_vgpr;
-   bool uses_f32;
-   unsigned n;  /* instructions emitted: the block's length after the compile budget */
-   unsigned ir; /* IR instructions of the function before optimisation */
-} xl;
+typedef sim_xl xl;
 
 static LLVMValueRef
 k32(xl *x, uint32_t v)
@@ -740,6 +718,43 @@ intrin(xl *x, const char *name, LLVMTypeRef t, LLVMValueRef *args, unsigned n)
    LLVMValueRef f = LLVMGetIntrinsicDeclaration(x->M, id, &t, 1);
    LLVMTypeRef ft = LLVMIntrinsicGetType(x->C, id, &t, 1);
    return LLVMBuildCall2(x->B, ft, f, args, n, "");
+}
+
+LLVMValueRef
+sim__xl_intrin(xl *x, const char *name, LLVMTypeRef *t, unsigned nt, LLVMValueRef *args,
+               unsigned n)
+{
+   unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+   LLVMValueRef f = LLVMGetIntrinsicDeclaration(x->M, id, t, nt);
+   LLVMTypeRef ft = LLVMIntrinsicGetType(x->C, id, t, nt);
+   return LLVMBuildCall2(x->B, ft, f, args, n, "");
+}
+
+/* The register values for sim_xlate_mem.c. */
+LLVMValueRef
+sim__xl_sget64(xl *x, unsigned r)
+{
+   return sget64(x, r);
+}
+LLVMValueRef
+sim__xl_mget(xl *x, unsigned r)
+{
+   return mget(x, r);
+}
+LLVMValueRef
+sim__xl_vget(xl *x, unsigned r)
+{
+   return vget(x, r);
+}
+LLVMValueRef
+sim__xl_splat(xl *x, LLVMValueRef s, LLVMTypeRef vt)
+{
+   return splat(x, s, vt);
+}
+void
+sim__xl_flush(xl *x, bool forget)
+{
+   flush(x, forget);
 }
 
 /* The interpreter's NaN rule (sim__nanfix32): a NaN result becomes the first NaN source
@@ -1054,16 +1069,32 @@ xl_call(sim_wave *w, const sim_inst *in, uint64_t pc)
    return w->status != SIM_WAVE_RUNNING || w->doorbell_va != 0;
 }
 
-static void
-emit_call(xl *x, const sim_inst *in, uint64_t pc, bool last)
+LLVMValueRef
+sim__xl_call(xl *x, const sim_inst *in, uint64_t pc)
 {
-   flush(x, true);
    LLVMTypeRef pt[3] = {x->ptr, x->ptr, x->i64};
    LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 3, 0);
    LLVMValueRef f = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)xl_call), x->ptr);
    LLVMValueRef args[3] = {x->w, LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr),
                            k64(x, pc)};
-   LLVMValueRef rc = LLVMBuildCall2(x->B, ft, f, args, 3, "");
+   return LLVMBuildCall2(x->B, ft, f, args, 3, "");
+}
+
+void
+sim__xl_hook(xl *x, void (*fn)(sim_wave *, const sim_inst *), const sim_inst *in)
+{
+   LLVMTypeRef pt[2] = {x->ptr, x->ptr};
+   LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(x->C), pt, 2, 0);
+   LLVMValueRef f = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)fn), x->ptr);
+   LLVMValueRef args[2] = {x->w, LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr)};
+   LLVMBuildCall2(x->B, ft, f, args, 2, "");
+}
+
+static void
+emit_call(xl *x, const sim_inst *in, uint64_t pc, bool last)
+{
+   flush(x, true);
+   LLVMValueRef rc = sim__xl_call(x, in, pc);
    if (last)
       return;
    LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
@@ -1183,7 +1214,9 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
       sim_xlate_class k = sim__xlate_class(in);
       if (k == SIM_XL_LOWER) {
          xl_xop op = xl_xop_of(in);
-         if (in->flags & SIM_IF_VALU)
+         if (op == XO_NONE)
+            sim__xl_emit_mem(x, in, pc);
+         else if (in->flags & SIM_IF_VALU)
             emit_valu(x, in, op);
          else
             emit_salu(x, in, op);
@@ -1194,7 +1227,7 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
          LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
          LLVMBuildBr(x->B, nb);
          LLVMPositionBuilderAtEnd(x->B, nb);
-         if (in->flags & SIM_IF_VALU) {
+         if ((in->flags & SIM_IF_VALU) && op != XO_NONE) {
             unsigned hi = in->vdst + (op == XO_SHL64 ? 2 : 1);
             if (in->vdst != SIM_SRC_NONE && op != XO_ICMP && op != XO_FCMP && hi > x->max_vgpr)
                x->max_vgpr = hi;
@@ -1295,11 +1328,11 @@ xl_compile(LLVMOrcResourceTrackerRef *rt, uint64_t pc, xl_ent *e, const sim_inst
       xl_compile_ns += (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull + t1.tv_nsec - t0.tv_nsec;
       atomic_fetch_add(&xl_compiled, 1);
       if (getenv("HSACL_SIM_XLATE_VERBOSE"))
-         fprintf(stderr, "hsacl-sim: xlate block 0x%llx: %u instructions, %u IR, %.2f ms (mean %.2f ms over %llu)\n",
+         fprintf(stderr, "hsacl-sim: xlate block 0x%llx: %u instructions, %u IR, %.2f ms (mean %.2f ms over %llu), code at %p\n",
                  (unsigned long long)pc, x.n, x.ir,
                  ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e6,
                  xl_compile_ns / 1e6 / atomic_load(&xl_compiled),
-                 (unsigned long long)atomic_load(&xl_compiled));
+                 (unsigned long long)atomic_load(&xl_compiled), (void *)(uintptr_t)fn);
       if (getenv("HSACL_SIM_XLATE_VERBOSE"))
          for (unsigned i = 0; i < x.n; i++)
             if (sim__xlate_class(insts[i]) == SIM_XL_CALL || sim__xlate_class(insts[i]) == SIM_XL_END) {
@@ -1492,6 +1525,9 @@ typedef struct xl_check {
    unsigned n, next; /* instructions in the block; the reference's next */
    uint64_t start;
    bool stopped;     /* a call stopped the block (the reference does not go on) */
+   /* A lowered store in progress: the bytes it may write as they were before it. */
+   uint8_t *snap_at, *snap;
+   size_t snap_len;
 } xl_check;
 
 static unsigned
@@ -1554,8 +1590,9 @@ xl_check_sync(xl_check *k, sim_wave *w, unsigned upto)
             xl_check_fail(k, "v", v, l, w->v[v][l], r->v[v][l]);
 }
 
-static int
-xl_check_call(xl_check *k, sim_wave *w, const sim_inst *in)
+/* The index of `in` in the block from the reference's next instruction on. */
+static unsigned
+xl_check_index(xl_check *k, const sim_inst *in)
 {
    unsigned i = k->next;
    while (i < k->n && k->insts[i] != in)
@@ -1565,12 +1602,78 @@ xl_check_call(xl_check *k, sim_wave *w, const sim_inst *in)
               "instruction it does not hold\n", (unsigned long long)k->start);
       abort();
    }
+   return i;
+}
+
+static int
+xl_check_call(xl_check *k, sim_wave *w, const sim_inst *in)
+{
+   unsigned i = xl_check_index(k, in);
    xl_check_sync(k, w, i);
    in->fn(w, in);
    xl_check_take(k, w);
    k->next = i + 1;
    k->stopped = w->status != SIM_WAVE_RUNNING || w->doorbell_va != 0;
    return k->stopped;
+}
+
+/* A lowered store writes memory in the block's own code, which the reference must not do
+ * a second time unseen: the block has stored its registers before the hook. Stores of more
+ * than XL_CHECK_SNAP_MAX bytes' span are not compared (the reference's handler writes
+ * them again). */
+#define XL_CHECK_SNAP_MAX (16u << 20)
+void
+sim__xlate_check_store_pre(sim_wave *w, const sim_inst *in)
+{
+   xl_check *k = xl_check_cur;
+   if (!k)
+      return;
+   xl_check_sync(k, w, xl_check_index(k, in));
+   free(k->snap);
+   k->snap = NULL;
+   uint8_t *at;
+   size_t len;
+   if (!sim__xlate_mem_range(&k->ref, in, &at, &len) || len > XL_CHECK_SNAP_MAX)
+      return;
+   k->snap = malloc(len);
+   if (!k->snap)
+      return;
+   memcpy(k->snap, at, len);
+   k->snap_at = at;
+   k->snap_len = len;
+}
+
+void
+sim__xlate_check_store_post(sim_wave *w, const sim_inst *in)
+{
+   xl_check *k = xl_check_cur;
+   (void)w;
+   if (!k)
+      return;
+   unsigned i = xl_check_index(k, in);
+   uint8_t *got = k->snap ? malloc(k->snap_len) : NULL;
+   if (got) {
+      memcpy(got, k->snap_at, k->snap_len);
+      memcpy(k->snap_at, k->snap, k->snap_len);
+   }
+   sim_wave *r = &k->ref;
+   r->inst_pc = r->pc;
+   r->pc += in->size;
+   in->fn(r, in);
+   k->next = i + 1;
+   for (size_t b = 0; got && b < k->snap_len; b++)
+      if (got[b] != k->snap_at[b]) {
+         char dis[160];
+         sim__disasm(in, dis, sizeof(dis));
+         fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at pc 0x%llx, instruction "
+                 "%u (%s) stored 0x%02x at host %p, the interpreter 0x%02x\n",
+                 (unsigned long long)k->start, i, dis, got[b], (void *)(k->snap_at + b),
+                 k->snap_at[b]);
+         abort();
+      }
+   free(got);
+   free(k->snap);
+   k->snap = NULL;
 }
 
 static void
@@ -1591,6 +1694,7 @@ xl_run_checked(sim_wave *w, xl_ent *e, uint64_t pc)
    k->next = 0;
    k->stopped = false;
    k->start = pc;
+   k->snap = NULL;
    xl_check_take(k, w);
    k->ref.pc = pc;
    xl_check_cur = k;
@@ -1608,6 +1712,7 @@ xl_run_checked(sim_wave *w, xl_ent *e, uint64_t pc)
          abort();
       }
    }
+   free(k->snap);
    free(k);
    free(rows);
    atomic_fetch_add(&xl_checked, 1);

@@ -1,11 +1,13 @@
 /*
  * The translator's parts (docs/sim.md "Speed"): sim_xlate.c (the block former, the IR
- * lowering, compiling, the cache look-up and the checking mode) and sim_xlate_worker.c
- * (the compile worker, the process's exit and fork).
+ * lowering, compiling, the cache look-up and the checking mode), sim_xlate_mem.c (the
+ * lowering of vector memory instructions) and sim_xlate_worker.c (the compile worker, the
+ * process's exit and fork).
  */
 #ifndef SIM_XLATE_PRIV_H
 #define SIM_XLATE_PRIV_H
 
+#include <llvm-c/Core.h>
 #include <pthread.h>
 #include "sim_isa_priv.h"
 
@@ -59,5 +61,71 @@ void sim__xlate_start(void);
 extern bool sim__xlate_forked;
 /* Takes the program's blocks out of the queue and waits for the one the worker holds. */
 void sim__xlate_q_drop(sim_program *p);
+
+/* ---- IR emission (sim_xlate.c; memory instructions in sim_xlate_mem.c) ---------------- */
+
+/* One block's function while it is built. Registers live in values: s/v hold the value of
+ * an SGPR / VGPR row once read or written (NULL: not loaded yet), sd/vd say it differs
+ * from the wave's copy, which the block stores before a handler runs and at its end. */
+typedef struct sim_xl {
+   LLVMContextRef C;
+   LLVMModuleRef M;
+   LLVMBuilderRef B;
+   LLVMValueRef fn, w, vb;
+   /* The wave's lanes (64, or 32 for a wave32: the first half of each 64-lane VGPR row)
+    * and its lane-mask type (i64 or i32: EXEC, VCC, v_cmp results and carries, one SGPR
+    * in a wave32). v32, vf, vm and v64 are vectors of `lanes` elements. */
+   unsigned lanes;
+   LLVMTypeRef mask_t;
+   LLVMTypeRef i1, i32, i64, ptr, v32, vf, vm, v64;
+   LLVMValueRef s[128];
+   bool sd[128];
+   LLVMValueRef v[256];
+   bool vd[256];
+   LLVMValueRef scc;
+   bool sccd;
+   LLVMBasicBlockRef exit; /* returns to the wave loop (the wave's state is stored) */
+   unsigned max_vgpr;
+   bool uses_f32;
+   unsigned n;  /* instructions emitted: the block's length after the compile budget */
+   unsigned ir; /* IR instructions of the function before optimisation */
+} sim_xl;
+
+/* The register values of sim_xlate.c's emitter: an SGPR pair as i64, the lane mask at SGPR
+ * `r` as x->mask_t, a VGPR row; a scalar splatted to a vector of type `vt`. */
+LLVMValueRef sim__xl_sget64(sim_xl *x, unsigned r);
+LLVMValueRef sim__xl_mget(sim_xl *x, unsigned r);
+LLVMValueRef sim__xl_vget(sim_xl *x, unsigned r);
+LLVMValueRef sim__xl_splat(sim_xl *x, LLVMValueRef s, LLVMTypeRef vt);
+/* A call of the overloaded intrinsic `name` over the types `t[0..nt)`. */
+LLVMValueRef sim__xl_intrin(sim_xl *x, const char *name, LLVMTypeRef *t, unsigned nt,
+                            LLVMValueRef *args, unsigned n);
+/* Stores what the block changed; forgets every value when `forget` (a handler runs). */
+void sim__xl_flush(sim_xl *x, bool forget);
+/* Emits the call of `in`'s handler at `pc` as the wave loop runs it (no flush): the i32 is
+ * non-zero when the block must stop (the wave stopped, or a store reached a doorbell). */
+LLVMValueRef sim__xl_call(sim_xl *x, const sim_inst *in, uint64_t pc);
+/* Emits a call of the C function `f(w, in)` (the checking mode's hooks). */
+void sim__xl_hook(sim_xl *x, void (*f)(sim_wave *, const sim_inst *), const sim_inst *in);
+
+/* The memory lowering (sim_xlate_mem.c). Is `in` lowered? */
+bool sim__xl_mem_lowered(const sim_inst *in);
+/* Emits lowered `in` at `pc`. */
+void sim__xl_emit_mem(sim_xl *x, const sim_inst *in, uint64_t pc);
+/* For translated blocks: `*host` = the host address of GPU VA `rbase` (lane l's access is
+ * at *host + lo[l]) when the accesses of `in`, from rbase + lmin to rbase + lmax plus its
+ * size, all fall in one allocation the fast paths may reach directly (sim__vm_direct);
+ * else 0, and the block calls the handler, which faults as interpreted. */
+int sim__xlate_mem_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t lmin,
+                        uint32_t lmax, uint8_t **host);
+/* The checking mode: the host bytes lowered store `in` of `w` may write, by its registers;
+ * false when they are not in one directly reachable allocation (the block calls the
+ * handler then). */
+bool sim__xlate_mem_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len);
+/* The checking mode around a lowered store (sim_xlate.c): before it the reference is
+ * brought up to it and compared, and the bytes it may write are kept; after it, what the
+ * block wrote must be what the interpreter's handler writes over the kept bytes. */
+void sim__xlate_check_store_pre(sim_wave *w, const sim_inst *in);
+void sim__xlate_check_store_post(sim_wave *w, const sim_inst *in);
 
 #endif

@@ -20,6 +20,14 @@ set_ptr_vgpr(sim_wave *w, unsigned v, const void *p, unsigned stride)
    }
 }
 
+static void
+set_lane_ptr(sim_wave *w, unsigned v, unsigned l, const void *p)
+{
+   uint64_t a = (uint64_t)(uintptr_t)p;
+   w->v[v][l] = (uint32_t)a;
+   w->v[v + 1][l] = (uint32_t)(a >> 32);
+}
+
 /* SMEM: imm offset and SGPR offset forms. */
 TEST(smem_load)
 {
@@ -61,6 +69,109 @@ TEST(global_load_store)
    CHECK_EQ(buf[128 + 10], 10 * 3 + 1);
    /* lane 1: short at byte 4*1+8+2 = 14 -> high half of buf[3] */
    CHECK_EQ(buf[3] >> 16, (1 * 3 + 1) & 0xFFFF);
+}
+
+/* The address patterns of the translator's GLOBAL/FLAT lowering (sim_xlate_mem.c; under
+ * HSACL_SIM_XLATE=check every one is compared with the interpreter): consecutive dwords in
+ * each 16-lane segment, one address a segment, a gather, unit-stride x2, a gather x4,
+ * segment stores, a scatter whose lanes collide (the last lane wins), an x2 store whose
+ * lanes overlap (through the handler), partial EXEC and EXEC zero (nothing happens, not
+ * even a fault). */
+TEST(global_lowered_patterns)
+{
+   uint32_t *buf = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint32_t *out = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   for (unsigned i = 0; i < 1024; i++)
+      buf[i] = i * 7 + 1;
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      uint64_t seg = 4 * ((l / 16) * 100 + l % 16), uni = 4 * (l / 16 * 5);
+      uint64_t gat = 4 * ((l * 37) % 512);
+      set_lane_ptr(w, 0, l, (uint8_t *)buf + seg);
+      set_lane_ptr(w, 2, l, (uint8_t *)buf + uni);
+      set_lane_ptr(w, 4, l, (uint8_t *)buf + gat);
+      set_lane_ptr(w, 6, l, (uint8_t *)buf + 2048 + 8 * l);
+      set_lane_ptr(w, 22, l, (uint8_t *)out + seg);
+      set_lane_ptr(w, 24, l, (uint8_t *)out + 3000 + 4 * (l % 8));
+      set_lane_ptr(w, 26, l, (uint8_t *)out + 2048 + 8 * l);
+      set_lane_ptr(w, 30, l, (uint8_t *)out + 3200 + 4 * (l % 4));
+      set_lane_ptr(w, 32, l, (void *)(uintptr_t)0x10); /* never reached: EXEC is 0 */
+      w->v[28][l] = 0xDEAD;
+   }
+   CHECK_EQ(t_run(w, "global_load_dword v10, v[0:1], off\n"
+                     "global_load_dword v11, v[2:3], off\n"
+                     "global_load_dword v12, v[4:5], off offset:4\n"
+                     "global_load_dwordx2 v[14:15], v[6:7], off\n"
+                     "flat_load_dwordx4 v[16:19], v[4:5]\n"
+                     "s_waitcnt vmcnt(0) lgkmcnt(0)\n"
+                     "v_add_u32 v20, 1, v10\n"
+                     "global_store_dword v[22:23], v20, off\n"
+                     "global_store_dword v[24:25], v12, off\n"
+                     "global_store_dwordx2 v[26:27], v[14:15], off\n"
+                     "global_store_dwordx2 v[30:31], v[16:17], off\n"
+                     "s_mov_b64 exec, 0x5555\n"
+                     "global_load_dword v28, v[4:5], off\n"
+                     "s_mov_b64 exec, 0\n"
+                     "global_store_dword v[32:33], v10, off\n"
+                     "global_load_dword v29, v[32:33], off"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l++) {
+      unsigned seg = (l / 16) * 100 + l % 16, gat = (l * 37) % 512;
+      CHECK_EQ(w->v[10][l], seg * 7 + 1);
+      CHECK_EQ(w->v[11][l], (l / 16 * 5) * 7 + 1);
+      CHECK_EQ(w->v[12][l], (gat + 1) * 7 + 1);
+      CHECK_EQ(w->v[14][l], (512 + 2 * l) * 7 + 1);
+      CHECK_EQ(w->v[15][l], (513 + 2 * l) * 7 + 1);
+      CHECK_EQ(w->v[19][l], (gat + 3) * 7 + 1);
+      CHECK_EQ(out[seg], seg * 7 + 2);
+      CHECK_EQ(out[512 + 2 * l + 1], (513 + 2 * l) * 7 + 1);
+      CHECK_EQ(w->v[28][l], l < 16 && l % 2 == 0 ? gat * 7 + 1 : 0xDEAD);
+   }
+   for (unsigned j = 0; j < 8; j++) /* lane 56 + j stored last at dword j */
+      CHECK_EQ(out[750 + j], (((56 + j) * 37 % 512) + 1) * 7 + 1);
+   /* x2 lanes at dword 800 + l % 4: lane 63 writes 803 and 804 last (803 was lane 62's
+    * second dword), 802 is lane 62's first. */
+   CHECK_EQ(out[804], (63 * 37 % 512) * 7 + 8);
+   CHECK_EQ(out[803], (63 * 37 % 512) * 7 + 1);
+   CHECK_EQ(out[802], (62 * 37 % 512) * 7 + 1);
+}
+
+/* A fault in a translated block's load or store (sim_xlate_mem.c calls the handler then):
+ * the interpreter's kind and address, the lanes before the faulting one done, and nothing
+ * after the faulting instruction. */
+TEST(fault_lowered_access)
+{
+   uint32_t *buf = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint32_t *out = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   for (unsigned i = 0; i < 1024; i++)
+      buf[i] = i + 100;
+   sim_wave *w = t_wave();
+   set_ptr_vgpr(w, 0, buf, 4);
+   set_lane_ptr(w, 0, 40, (uint8_t *)buf + 4096); /* the next page: no allocation */
+   set_ptr_vgpr(w, 2, out, 4);
+   for (unsigned l = 0; l < 64; l++)
+      w->v[4][l] = 0xAAAA;
+   CHECK_EQ(t_run(w, "v_mov_b32 v6, 7\n"
+                     "global_load_dword v4, v[0:1], off\n"
+                     "global_store_dword v[2:3], v6, off"),
+            SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_fault.address, (uint64_t)(uintptr_t)buf + 4096);
+   CHECK_EQ(w->v[4][39], 139);
+   CHECK_EQ(w->v[4][41], 0xAAAA);
+   CHECK_EQ(out[0], 0);
+   w = t_wave();
+   set_ptr_vgpr(w, 0, buf, 4);
+   set_lane_ptr(w, 0, 40, (uint8_t *)buf + 4096);
+   set_ptr_vgpr(w, 2, out, 4);
+   CHECK_EQ(t_run(w, "v_mov_b32 v6, 7\n"
+                     "global_store_dword v[0:1], v6, off\n"
+                     "global_store_dword v[2:3], v6, off"),
+            SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_fault.address, (uint64_t)(uintptr_t)buf + 4096);
+   CHECK_EQ(buf[39], 7);
+   CHECK_EQ(buf[41], 141);
+   CHECK_EQ(out[0], 0);
+   CHECK_EQ(out[63], 0);
 }
 
 /* global atomics: add without return from every lane, cmpswap with return. */
@@ -381,6 +492,8 @@ t_mem_tests(void)
 {
    RUN(smem_load);
    RUN(global_load_store);
+   RUN(global_lowered_patterns);
+   RUN(fault_lowered_access);
    RUN(global_atomics);
    RUN(global_atomics_combined);
    RUN(ds_ops);

@@ -173,7 +173,7 @@ main(int argc, char **argv)
    }
    sim_inst code[8];
    /* v_add_f32 v0, v1, v2            lowered
-    * global_load_dword v3, v[4:5]    through the interpreter
+    * global_load_dword v3, v[4:5]    lowered (sim_xlate_mem.c)
     * s_waitcnt                       a no-op here
     * v_mul_f32 (SDWA) v6, v7, v8     through the interpreter: SDWA is not lowered
     * s_add_u32 s0, s1, 4             lowered
@@ -190,12 +190,34 @@ main(int argc, char **argv)
    code[7] = mk(SIM_ENC_VOP3, SIM_OP_v_fma_f32, SIM_IF_VALU | SIM_IF_VOP3, V(1), V(2), V(3), 0);
 
    CHECK_EQ(sim__xlate_class(&code[0]), SIM_XL_LOWER);
-   CHECK_EQ(sim__xlate_class(&code[1]), SIM_XL_CALL);
+   CHECK_EQ(sim__xlate_class(&code[1]), SIM_XL_LOWER);
    CHECK_EQ(sim__xlate_class(&code[2]), SIM_XL_SKIP);
    CHECK_EQ(sim__xlate_class(&code[3]), SIM_XL_CALL);
    CHECK_EQ(sim__xlate_class(&code[4]), SIM_XL_LOWER);
    CHECK_EQ(sim__xlate_class(&code[5]), SIM_XL_END);
    CHECK_EQ(sim__xlate_class(&code[6]), SIM_XL_LOWER);
+
+   /* Vector memory: the dword loads and stores of GLOBAL and FLAT (an SGPR base or none);
+    * other widths, atomics, scratch, MUBUF and AGPR data go through the interpreter. */
+   sim_inst mm = mk(SIM_ENC_FLAT, SIM_OP_flat_store_dwordx4, 0, NONE, NONE, NONE, NONE);
+   mm.mem.saddr = 0x7F;
+   CHECK_EQ(sim__xlate_class(&mm), SIM_XL_LOWER);
+   mm = code[1];
+   mm.mem.saddr = 4; /* s[4:5] + v4 */
+   CHECK_EQ(sim__xlate_class(&mm), SIM_XL_LOWER);
+   mm.flags = SIM_IF_ACC;
+   CHECK_EQ(sim__xlate_class(&mm), SIM_XL_CALL);
+   mm = code[1];
+   mm.vdst = 254; /* v[254:257] past the rows the emitter holds */
+   mm.op = SIM_OP_global_load_dwordx4;
+   CHECK_EQ(sim__xlate_class(&mm), SIM_XL_CALL);
+   mm = code[1];
+   mm.op = SIM_OP_global_load_ushort;
+   CHECK_EQ(sim__xlate_class(&mm), SIM_XL_CALL);
+   mm.op = SIM_OP_global_atomic_add;
+   CHECK_EQ(sim__xlate_class(&mm), SIM_XL_CALL);
+   mm = mk(SIM_ENC_SCRATCH, SIM_OP_scratch_load_dword, 0, NONE, NONE, NONE, 3);
+   CHECK_EQ(sim__xlate_class(&mm), SIM_XL_CALL);
 
    /* Forms with what the lowering does not model go through the interpreter. */
    sim_inst t = code[7];
