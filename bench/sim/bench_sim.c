@@ -5,6 +5,8 @@
  * For each kernel (vector add, work-group reduction with barriers, matrix multiply,
  * Mandelbrot) the parent runs child processes of itself, each with its own environment
  * set before the OpenCL runtime initialises:
+ * (and copy1, a copy in work-groups of one work-item: what a work-group and a wave cost,
+ * as in CTS test_basic's imagedim_* kernels)
  *   hsacl, HSACL_SIM_THREADS=1        wall time per launch (best of the repetitions)
  *   hsacl, HSACL_SIM_THREADS=<cores>  the same on all cores
  *   hsacl, HSACL_SIM_COUNTS=<file>    one launch with the interpreter's per-opcode counters:
@@ -61,11 +63,14 @@ static const char *source =
    "    float t = zr * zr - zi * zi + cr; zi = 2.0f * zr * zi + ci; zr = t; it++;\n"
    "  }\n"
    "  out[y * w + x] = it;\n"
+   "}\n"
+   "kernel void copy1(global const int *in, global int *out) {\n"
+   "  size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0); out[i] = in[i];\n"
    "}\n";
 
 enum { VADD_N = 1 << 20, RED_N = 1 << 20, RED_L = 256, MM_N = 256, MB_W = 512, MB_H = 512,
-       MB_IT = 256 };
-static const char *const kernels[] = {"vadd", "reduce", "matmul", "mandel"};
+       MB_IT = 256, C1_W = 256, C1_H = 256 };
+static const char *const kernels[] = {"vadd", "reduce", "matmul", "mandel", "copy1"};
 #define NK (sizeof(kernels) / sizeof(kernels[0]))
 
 static double
@@ -148,6 +153,16 @@ child(const char *name, int reps)
          CL(clSetKernelArg(k, i, sizeof(cl_mem), &bufs[i]));
       CL(clSetKernelArg(k, 3, sizeof(int), &n));
       dims = 2, g[0] = g[1] = MM_N, l[0] = 16, l[1] = 16, outn = MM_N * MM_N;
+      free(a);
+   } else if (!strcmp(name, "copy1")) {
+      int *a = malloc(C1_W * C1_H * 4);
+      for (int i = 0; i < C1_W * C1_H; i++)
+         a[i] = i * 7 + 1;
+      bufs[0] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, C1_W * C1_H * 4, a, &err);
+      bufs[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, C1_W * C1_H * 4, NULL, &err);
+      CL(clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[0]));
+      CL(clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[2]));
+      dims = 2, g[0] = C1_W, g[1] = C1_H, l[0] = 1, l[1] = 1, outn = C1_W * C1_H;
       free(a);
    } else {
       int w = MB_W, h = MB_H, it = MB_IT;

@@ -167,12 +167,83 @@ wave_init_packed_tid(const sim_disp *d, const sim_wg *wg, sim_wave *w, unsigned 
    SIM_EXEC(w) = live == 64 ? ~0ull : (1ull << live) - 1; /* lanes past `live` read 0 */
 }
 
+/* The user SGPRs of the dispatch's waves, dense from s0 in the order of the set-up table
+ * ([AMDGPUUsage] "Initial Kernel Execution State"): the same for every wave but the private
+ * segment buffer's size without the queue's scratch (wave_init patches it). */
+static void
+sgprs_init(sim_disp *d)
+{
+   const hsa_kernel_dispatch_packet_t *pk = d->packet;
+   uint32_t *s = d->user_sgpr;
+   unsigned n = 0;
+   uint16_t k = d->kcode;
+   memset(s, 0, sizeof(d->user_sgpr));
+   d->scratch_size_sgpr = -1;
+   if ((k & KCP_PRIVATE_SEGMENT_BUFFER) && d->qscratch) {
+      /* The queue's V# (amd_queue_t.scratch_resource_descriptor), as the CP loads it. On
+       * gfx10 the CP fills in INDEX_STRIDE from the dispatch's wave size (ROCr's
+       * InitScratchSRD leaves it 0, "filled in by CP"): 2 (32) for wave32, 3 (64) for
+       * wave64, so ADD_TID_ENABLE gives every lane its own dword column. */
+      for (int i = 0; i < 4; i++)
+         s[n++] = d->qscratch->srd[i];
+      if (d->target->gfx_major >= 10)
+         s[n - 1] = (s[n - 1] & ~(3u << 21)) | (d->lanes == 32 ? 2u : 3u) << 21;
+   } else if (k & KCP_PRIVATE_SEGMENT_BUFFER) {
+      /* Scratch V#, as ROCr's InitScratchSRD builds it for GFX9: base = scratch window,
+       * SWIZZLE_ENABLE, ADD_TID_ENABLE, ELEMENT_SIZE = 4 bytes, INDEX_STRIDE = 64; for
+       * GFX10 FORMAT = BUF_FMT_32_FLOAT, INDEX_STRIDE = the wave size, RESOURCE_LEVEL,
+       * OOB_SELECT = 3 (raw). The size is the work-group's scratch (wave_init). */
+      s[n++] = (uint32_t)SIM_SCRATCH_VA;
+      s[n++] = (uint32_t)(SIM_SCRATCH_VA >> 32) | 1u << 31;
+      d->scratch_size_sgpr = (int8_t)n++;
+      if (d->target->gfx_major >= 10)
+         s[n++] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 22u << 12 |
+                  (d->lanes == 32 ? 2u : 3u) << 21 | 1u << 23 | 1u << 24 | 3u << 28;
+      else
+         s[n++] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 4u << 15 | 1u << 19 | 3u << 21 |
+                  1u << 23;
+   }
+   if (k & KCP_DISPATCH_PTR) {
+      s[n++] = (uint32_t)d->packet_va;
+      s[n++] = (uint32_t)(d->packet_va >> 32);
+   }
+   if (k & KCP_QUEUE_PTR) {
+      s[n++] = 0; /* amd_queue_t is not modelled; code object v5 does not read it */
+      s[n++] = 0;
+   }
+   if (k & KCP_KERNARG_SEGMENT_PTR) {
+      uint64_t ka = (uint64_t)(uintptr_t)pk->kernarg_address;
+      s[n++] = (uint32_t)ka;
+      s[n++] = (uint32_t)(ka >> 32);
+   }
+   if (k & KCP_DISPATCH_ID) {
+      s[n++] = (uint32_t)d->dispatch_id;
+      s[n++] = (uint32_t)(d->dispatch_id >> 32);
+   }
+   if (k & KCP_FLAT_SCRATCH_INIT) {
+      /* GFX9 absolute flat scratch: the queue's scratch base; the kernel adds its wave
+       * offset. */
+      uint64_t base = d->qscratch ? d->qscratch->base : SIM_SCRATCH_VA;
+      s[n++] = (uint32_t)base;
+      s[n++] = (uint32_t)(base >> 32);
+   }
+   if (k & KCP_PRIVATE_SEGMENT_SIZE)
+      s[n++] = d->priv_size;
+   /* System SGPRs follow the USER_SGPR_COUNT user SGPRs (at most 31; the gap reads 0). */
+   unsigned user = (d->rsrc2 >> 1) & 0x1F;
+   d->nuser = (uint8_t)(user > n ? user : n);
+}
+
+/*
+ * A wave's initial state. What the hardware sets is set: the user and system SGPRs the
+ * descriptor enables, EXEC, the work-item id VGPRs (their inactive lanes read 0, so a wave32
+ * leaves lanes 32-63 of its rows zero) and MODE from COMPUTE_PGM_RSRC1. The other SGPRs and
+ * VGPRs are undefined on hardware and keep what the home's last wave left (VCC, M0 and the
+ * like too); s[125], gfx10's null, stays 0 since writes to it are dropped.
+ */
 static void
 wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
 {
-   const hsa_kernel_dispatch_packet_t *pk = d->packet;
-   uint64_t *counts = w->counts;
-   memset(w->s, 0, sizeof(w->s));
    w->v = t->vgprs + (size_t)id * SIM_WAVE_ROWS;
    w->nvgpr = d->nvgpr;
    w->nagpr = d->nagpr;
@@ -190,72 +261,19 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    w->prog = wg->prog;
    w->gpr_idx_en = false;
    w->csp = 0;
-   w->counts = counts;
    w->round32 = (d->rsrc1 >> 12) & 3;
    w->round16_64 = (d->rsrc1 >> 14) & 3;
    w->denorm32 = (d->rsrc1 >> 16) & 3;
    w->denorm16_64 = (d->rsrc1 >> 18) & 3;
    w->dx10_clamp = (d->rsrc1 >> 21) & 1;
    w->ieee = (d->rsrc1 >> 23) & 1;
-   w->trace = d->trace && d->trace_wave == id && wg->id[0] == d->trace_wg[0] &&
+   w->trace = SIM_UNLIKELY(d->trace) && d->trace_wave == id && wg->id[0] == d->trace_wg[0] &&
               wg->id[1] == d->trace_wg[1] && wg->id[2] == d->trace_wg[2];
 
-   /* User SGPRs, dense from s0 in the order of the set-up table. */
-   unsigned n = 0;
-   uint16_t k = d->kcode;
-   if ((k & KCP_PRIVATE_SEGMENT_BUFFER) && d->qscratch) {
-      /* The queue's V# (amd_queue_t.scratch_resource_descriptor), as the CP loads it. On
-       * gfx10 the CP fills in INDEX_STRIDE from the dispatch's wave size (ROCr's
-       * InitScratchSRD leaves it 0, "filled in by CP"): 2 (32) for wave32, 3 (64) for
-       * wave64, so ADD_TID_ENABLE gives every lane its own dword column. */
-      for (int i = 0; i < 4; i++)
-         w->s[n++] = d->qscratch->srd[i];
-      if (d->target->gfx_major >= 10)
-         w->s[n - 1] = (w->s[n - 1] & ~(3u << 21)) | (d->lanes == 32 ? 2u : 3u) << 21;
-   } else if (k & KCP_PRIVATE_SEGMENT_BUFFER) {
-      /* Scratch V#, as ROCr's InitScratchSRD builds it for GFX9: base = scratch window,
-       * SWIZZLE_ENABLE, ADD_TID_ENABLE, ELEMENT_SIZE = 4 bytes, INDEX_STRIDE = 64; for
-       * GFX10 FORMAT = BUF_FMT_32_FLOAT, INDEX_STRIDE = the wave size, RESOURCE_LEVEL,
-       * OOB_SELECT = 3 (raw). */
-      w->s[n++] = (uint32_t)SIM_SCRATCH_VA;
-      w->s[n++] = (uint32_t)(SIM_SCRATCH_VA >> 32) | 1u << 31;
-      w->s[n++] = (uint32_t)wg->scratch_size;
-      if (d->target->gfx_major >= 10)
-         w->s[n++] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 22u << 12 |
-                     (d->lanes == 32 ? 2u : 3u) << 21 | 1u << 23 | 1u << 24 | 3u << 28;
-      else
-         w->s[n++] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 4u << 15 | 1u << 19 | 3u << 21 |
-                     1u << 23;
-   }
-   if (k & KCP_DISPATCH_PTR) {
-      w->s[n++] = (uint32_t)d->packet_va;
-      w->s[n++] = (uint32_t)(d->packet_va >> 32);
-   }
-   if (k & KCP_QUEUE_PTR) {
-      w->s[n++] = 0; /* amd_queue_t is not modelled; code object v5 does not read it */
-      w->s[n++] = 0;
-   }
-   if (k & KCP_KERNARG_SEGMENT_PTR) {
-      uint64_t ka = (uint64_t)(uintptr_t)pk->kernarg_address;
-      w->s[n++] = (uint32_t)ka;
-      w->s[n++] = (uint32_t)(ka >> 32);
-   }
-   if (k & KCP_DISPATCH_ID) {
-      w->s[n++] = (uint32_t)d->dispatch_id;
-      w->s[n++] = (uint32_t)(d->dispatch_id >> 32);
-   }
-   if (k & KCP_FLAT_SCRATCH_INIT) {
-      /* GFX9 absolute flat scratch: the queue's scratch base; the kernel adds its wave
-       * offset. */
-      uint64_t base = d->qscratch ? d->qscratch->base : SIM_SCRATCH_VA;
-      w->s[n++] = (uint32_t)base;
-      w->s[n++] = (uint32_t)(base >> 32);
-   }
-   if (k & KCP_PRIVATE_SEGMENT_SIZE)
-      w->s[n++] = d->priv_size;
-   /* System SGPRs follow the USER_SGPR_COUNT user SGPRs. */
-   unsigned user = (d->rsrc2 >> 1) & 0x1F;
-   n = user > n ? user : n;
+   unsigned n = d->nuser;
+   memcpy(w->s, d->user_sgpr, n * sizeof(w->s[0]));
+   if (d->scratch_size_sgpr >= 0)
+      w->s[d->scratch_size_sgpr] = (uint32_t)wg->scratch_size;
    if ((d->rsrc2 >> 7) & 1)
       w->s[n++] = wg->id[0];
    if ((d->rsrc2 >> 8) & 1)
@@ -264,9 +282,10 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
       w->s[n++] = wg->id[2];
    if ((d->rsrc2 >> 10) & 1)
       w->s[n++] = (id == 0 ? 1u << 31 : 0) | wg->nwaves;
-   if (d->rsrc2 & 1) /* private segment wave offset: the wave's slot */
-      w->s[n++] = d->qscratch ? wg->scratch_slot[id] * d->qscratch->wave_bytes
-                              : id * d->wave_scratch;
+   if (d->rsrc2 & 1) /* private segment wave offset: the wave's slot (0 without one) */
+      w->s[n++] = !d->qscratch          ? id * d->wave_scratch
+                  : wg->scratch_slots ? wg->scratch_slot[id] * d->qscratch->wave_bytes
+                                      : 0;
 
    /* VGPRs: work-item ids, unpacked (gfx906) or packed into v0 (gfx90a). */
    unsigned sx = wg->size[0], sy = wg->size[1];
@@ -432,7 +451,6 @@ queue_scratch_claim(sim_disp *d, sim_wg *wg)
    wg->scratch = NULL;
    wg->scratch_size = 0;
    wg->scratch_slots = 0;
-   memset(wg->scratch_slot, 0, sizeof(wg->scratch_slot));
    if (!d->wave_scratch || !d->qscratch->slots)
       return true;
    if (sim__scratch_claim(d->qscratch, wg->nwaves, wg->scratch_slot)) {
@@ -464,27 +482,77 @@ fault_oom(sim_disp *d, const char *what)
 
 enum { TAKE_STARTED = 1, TAKE_BUSY = 0, TAKE_NONE = -1, TAKE_FAULT = -2 };
 
-/* Starts the next work-group of `d` in home `t`: TAKE_STARTED, TAKE_NONE when none is left,
- * TAKE_FAULT when the dispatch faulted, or (GWS dispatches only) TAKE_BUSY when the GPU has
- * no room for another of its work-groups now. A GWS dispatch's work-groups may wait for
- * each other, so one never waits for scratch slots other work-groups hold: it takes the
- * slots of a whole work-group without waiting, before it takes the work-group. */
+/* Host threads of the pool (the workers and a dispatching thread). */
+static unsigned pool_threads = 1;
+
+/* Work-groups a thread claims with one atomic add on the dispatch's counter: a share of
+ * those left (1/8 of a thread's part, guided self-scheduling, so the last claims are single
+ * work-groups and the threads end together), at most SIM_WG_BATCH. One at a time for a GWS
+ * dispatch (each is counted resident as it is taken) and while other dispatches are open
+ * (a thread moves on after one work-group). */
+#define SIM_WG_BATCH 32u
+
+/* Work-groups claimed and not yet started: [next, end); `id` is the id of `next`. */
+typedef struct wg_batch {
+   uint64_t next, end;
+   uint32_t id[3];
+} wg_batch;
+
+/* Claims work-groups of `d` into the empty batch `b`; false when none is left. */
+static bool
+batch_claim(sim_disp *d, wg_batch *b)
+{
+   uint64_t n = 1;
+   if (!d->gws && atomic_load_explicit(&pool_open, memory_order_relaxed) <= 1) {
+      uint64_t seen = atomic_load_explicit(&d->next_wg, memory_order_relaxed);
+      uint64_t left = seen < d->nwg_total ? d->nwg_total - seen : 0;
+      n = left / (8u * pool_threads);
+      n = n < 1 ? 1 : n > SIM_WG_BATCH ? SIM_WG_BATCH : n;
+   }
+   uint64_t i = atomic_fetch_add_explicit(&d->next_wg, n, memory_order_relaxed);
+   if (i >= d->nwg_total)
+      return false;
+   b->next = i;
+   b->end = d->nwg_total - i < n ? d->nwg_total : i + n;
+   b->id[0] = (uint32_t)(i % d->nwg[0]);
+   b->id[1] = (uint32_t)((i / d->nwg[0]) % d->nwg[1]);
+   b->id[2] = (uint32_t)(i / ((uint64_t)d->nwg[0] * d->nwg[1]));
+   return true;
+}
+
+/* The next work-group of batch `b` into `id` (the batch is not empty). */
+static void
+batch_next(const sim_disp *d, wg_batch *b, uint32_t id[3])
+{
+   memcpy(id, b->id, sizeof(b->id));
+   b->next++;
+   if (++b->id[0] == d->nwg[0]) {
+      b->id[0] = 0;
+      if (++b->id[1] == d->nwg[1])
+         b->id[1] = 0, b->id[2]++;
+   }
+}
+
+/* Starts the next work-group of `d` (from batch `b`, claiming more when it is empty) in home
+ * `t`: TAKE_STARTED, TAKE_NONE when none is left, TAKE_FAULT when the dispatch faulted, or
+ * (GWS dispatches only) TAKE_BUSY when the GPU has no room for another of its work-groups
+ * now. A GWS dispatch's work-groups may wait for each other, so one never waits for scratch
+ * slots other work-groups hold: it takes the slots of a whole work-group without waiting,
+ * before it takes the work-group. */
 static int
-wg_take(sim_disp *d, sim_tctx *t, uint64_t *counts, struct sim_l1 *l1)
+wg_take(sim_disp *d, sim_tctx *t, wg_batch *b, uint64_t *counts, struct sim_l1 *l1)
 {
    sim_wg *wg = &t->wg;
-   /* The translation caches stay for the whole dispatch (run_workgroups_ex empties them). */
-   const sim_alloc *xcache[SIM_XCACHE_N];
-   sim_program *prog = wg->prog;
-   memcpy(xcache, wg->xcache, sizeof(xcache));
-   memset(wg, 0, sizeof(*wg));
-   memcpy(wg->xcache, xcache, sizeof(xcache));
-   wg->prog = prog;
+   /* The translation caches (xcache, prog) stay for the whole dispatch (run_workgroups_ex
+    * empties them); the rest is set here. */
    wg->disp = d;
    wg->lds = t->lds;
    wg->lds_size = d->lds_size;
    wg->waves = t->waves;
    wg->l1 = l1;
+   wg->scratch = NULL;
+   wg->scratch_size = 0;
+   wg->scratch_slots = 0;
    bool slots = d->qscratch && d->wave_scratch && d->qscratch->slots;
    if (d->gws) {
       if (atomic_fetch_add(&d->resident, 1) >= d->resident_cap) {
@@ -505,24 +573,22 @@ wg_take(sim_disp *d, sim_tctx *t, uint64_t *counts, struct sim_l1 *l1)
          wg->scratch_slots = d->wg_waves;
       }
    }
-   uint64_t i = atomic_fetch_add_explicit(&d->next_wg, 1, memory_order_relaxed);
-   if (i >= d->nwg_total) {
+   if (b->next == b->end && !batch_claim(d, b)) {
       if (wg->scratch_slots)
          sim__scratch_release(d->qscratch, wg->scratch_slots, wg->scratch_slot);
+      wg->scratch_slots = 0;
       if (d->gws)
          atomic_fetch_sub(&d->resident, 1);
       return TAKE_NONE;
    }
-   wg->id[0] = (uint32_t)(i % d->nwg[0]);
-   wg->id[1] = (uint32_t)((i / d->nwg[0]) % d->nwg[1]);
-   wg->id[2] = (uint32_t)(i / ((uint64_t)d->nwg[0] * d->nwg[1]));
+   batch_next(d, b, wg->id);
    unsigned items = 1;
    for (int k = 0; k < 3; k++) {
       uint32_t left = d->grid[k] - wg->id[k] * d->wgsize[k];
       wg->size[k] = left < d->wgsize[k] ? left : d->wgsize[k];
       items *= wg->size[k];
    }
-   wg->nwaves = (items + d->lanes - 1) / d->lanes;
+   wg->nwaves = (items + d->lanes - 1) >> (d->lanes == 64 ? 6 : 5);
    t->live = true; /* from here wg_end undoes what was taken */
    if (d->qscratch) {
       if (!d->gws && !queue_scratch_claim(d, wg))
@@ -592,15 +658,20 @@ run_workgroups_ex(sim_disp *d, bool *rotate)
       c->wg.prog = NULL;
    }
    unsigned held = 0; /* homes of this thread holding a work-group */
+   wg_batch batch = {0, 0, {0, 0, 0}};
    for (;;) {
-      if (atomic_load_explicit(&d->faulted, memory_order_relaxed) || watchdog_expired(d))
+      /* The watchdog between claims: a batch is of short work-groups (a long one ends its
+       * turns in wg_run, which looks at the clock). */
+      bool claimed = batch.next != batch.end;
+      if (atomic_load_explicit(&d->faulted, memory_order_relaxed) ||
+          (!claimed && watchdog_expired(d)))
          break;
-      if (!held && rotate && *rotate &&
+      if (!held && !claimed && rotate && *rotate &&
           atomic_load_explicit(&pool_open, memory_order_relaxed) > 1)
          break; /* another dispatch is open: let the caller share this thread */
       uint64_t seen = d->gws ? sim__gws_changes(d->gws) : 0;
       if (!held) {
-         int st = wg_take(d, t, counts, l1);
+         int st = wg_take(d, t, &batch, counts, l1);
          if (st == TAKE_BUSY) {
             sim__gws_wait_change(d->gws, seen, 1000000);
             continue;
@@ -624,7 +695,7 @@ run_workgroups_ex(sim_disp *d, bool *rotate)
          continue;
       /* Every work-group here waits on GWS: room for one more? */
       sim_tctx *c = tctx_spare(t);
-      int st = c ? wg_take(d, c, counts, l1) : TAKE_BUSY;
+      int st = c ? wg_take(d, c, &batch, counts, l1) : TAKE_BUSY;
       if (st == TAKE_STARTED)
          held++;
       else if (st == TAKE_FAULT)
@@ -723,6 +794,7 @@ static void
 pool_init(void)
 {
    unsigned n = sim__nthreads();
+   pool_threads = n;
    for (unsigned i = 1; i < n; i++) {
       pthread_t th;
       pthread_attr_t attr;
@@ -992,6 +1064,7 @@ sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
    d->wg_waves = ((uint32_t)d->wgsize[0] * d->wgsize[1] * d->wgsize[2] + d->lanes - 1) / d->lanes;
    d->resident_cap = resident_cap(d);
    d->dispatch_id = atomic_fetch_add(&dispatch_counter, 1);
+   sgprs_init(d);
 
    const char *tr = getenv("HSACL_SIM_TRACE");
    if (tr && *tr) {

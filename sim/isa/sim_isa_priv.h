@@ -338,6 +338,13 @@ struct sim_disp {
    uint32_t priv_size;       /* per work-item, dword-rounded */
    uint32_t wave_scratch;    /* per wave, 1 KiB granules */
    uint64_t dispatch_id;
+   /* Initial SGPRs every wave of the dispatch starts with (sim_dispatch.c sgprs_init): the
+    * user SGPRs, nuser of them (USER_SGPR_COUNT or more); the system SGPRs follow. The
+    * private segment buffer's size dword (s[scratch_size_sgpr], or -1) is the work-group's
+    * when the queue has no scratch. */
+   uint32_t user_sgpr[32];
+   uint8_t nuser;
+   int8_t scratch_size_sgpr;
    sim_fault fault;          /* first fault, written by the thread that set `faulted` */
    uint32_t trace_wg[3], trace_wave;
    bool trace;

@@ -442,6 +442,15 @@ sim__vdst64(sim_wave *w, const sim_inst *in, const uint64_t *r)
       }
       return;
    }
+   if (sim__lanes_sparse(m)) {
+      /* A few lanes (one-work-item work-groups): those alone. */
+      for (; m; m &= m - 1) {
+         unsigned l = (unsigned)__builtin_ctzll(m);
+         lo[l] = (uint32_t)r[l];
+         hi[l] = (uint32_t)(r[l] >> 32);
+      }
+      return;
+   }
    /* Halves split first (vectorises), then two masked row stores. */
    uint32_t rl[64], rh[64];
    for (unsigned l = 0; l < 64; l++) {

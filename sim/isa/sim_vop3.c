@@ -104,17 +104,19 @@ mad64(sim_wave *w, const sim_inst *in, bool sgn)
    const uint32_t *A = sim__vsrc32(w, in, 0, SIM_VT_B32, t0);
    const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_B32, t1);
    sim__vsrc64(w, in, 2, sgn ? SIM_VT_I64 : SIM_VT_B64, C);
-   for (unsigned l = 0; l < 64; l++) {
+   /* Only EXEC's lanes when it has few (one-work-item work-groups index with it); the
+    * carries of other lanes are never written (sim__vmask is a subset of EXEC). */
+   SIM_LANE_LOOP(w, r, l, {
       if (sgn) {
          __int128 p = (__int128)((int64_t)(int32_t)A[l] * (int32_t)B[l]) + (int64_t)C[l];
          r[l] = (uint64_t)p;
          co |= (uint64_t)(p != (int64_t)p) << l;
       } else {
-         unsigned __int128 p = (unsigned __int128)((uint64_t)A[l] * B[l]) + C[l];
-         r[l] = (uint64_t)p;
-         co |= (uint64_t)(p >> 64 != 0) << l;
+         uint64_t p = (uint64_t)A[l] * B[l] + C[l];
+         r[l] = p;
+         co |= (uint64_t)(p < C[l]) << l; /* the product is below 2^64 - 2^33: one carry */
       }
-   }
+   });
    uint64_t m = sim__vmask(w, in);
    sim__vdst64(w, in, r);
    sim__vmask_write(w, in, co & m);

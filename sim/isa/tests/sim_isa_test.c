@@ -167,6 +167,7 @@ t_run(sim_wave *w, const char *src)
 
 /* SIM_ISA_BENCH=1: lane-instructions per second of a VALU-heavy loop on one thread. */
 uint16_t t_kcode_extra;
+uint32_t t_groups_yz[2] = {1, 1};
 sim_scratch *t_qscratch;
 uint32_t t_private_size;
 
@@ -198,8 +199,8 @@ t_dispatch_kd(unsigned agent, const char *src, const uint32_t rsrc[3], const uin
    p->workgroup_size_y = wg[1];
    p->workgroup_size_z = wg[2];
    p->grid_size_x = groups * wg[0];
-   p->grid_size_y = wg[1];
-   p->grid_size_z = wg[2];
+   p->grid_size_y = t_groups_yz[0] * wg[1];
+   p->grid_size_z = t_groups_yz[1] * wg[2];
    p->kernel_object = (uint64_t)(uintptr_t)code;
    p->kernarg_address = kernarg;
    p->private_segment_size = t_private_size;
@@ -284,6 +285,7 @@ main(int argc, char **argv)
    t_ops_tests();
    t_sample_tests();
    t_wavesync_tests();
+   t_dispatch_tests(); /* after t_wavesync_tests: the 2 s watchdog */
    t_nan_tests();
    t_gfx90a_tests();
    t_gfx1030_tests();

@@ -46,7 +46,10 @@ extern sim_gws *t_gws;
 sim_fault_kind t_dispatch(const char *src, uint32_t groups, uint32_t wgsize, void *kernarg,
                           sim_gws *gws);
 
-/* Dispatches `groups` work-groups (along x) of wg[0] x wg[1] x wg[2] work-items of `src`
+/* Work-groups along y and z of t_dispatch_kd's dispatches (1 and 1 unless a test sets
+ * them). */
+extern uint32_t t_groups_yz[2];
+/* Dispatches `groups` work-groups (along x; t_groups_yz along y and z) of wg[0] x wg[1] x wg[2] work-items of `src`
  * on GPU agent `agent` with COMPUTE_PGM_RSRC1/2/3 = rsrc[0..2] in the kernel descriptor and
  * s[0:1] = `kernarg` (user SGPRs as rsrc[1] says). Returns the fault kind (t_fault). */
 /* kernel_code_properties bits t_dispatch_kd adds (ENABLE_WAVEFRONT_SIZE32: 1 << 10). */
@@ -88,6 +91,7 @@ void t_scratch_tests(void);
 void t_ops_tests(void);
 void t_sample_tests(void);
 void t_wavesync_tests(void);
+void t_dispatch_tests(void);
 void t_nan_tests(void);
 void t_gfx90a_tests(void);
 void t_gfx1030_tests(void);

@@ -1,0 +1,83 @@
+/* Work-group scheduling (sim_dispatch.c): threads claim work-groups in batches of
+ * consecutive ids; every work-group of a grid runs exactly once with its own id, and the
+ * watchdog still stops a dispatch of many short work-groups. */
+#include <stdlib.h>
+#include <string.h>
+#include "sim_isa_test.h"
+
+/* s2, s3, s4 = work-group id x, y, z (COMPUTE_PGM_RSRC2 bits 7-9, after 2 user SGPRs). */
+static const uint32_t t_rsrc[3] = {7u | 1u << 21 | 1u << 23, 2u << 1 | 7u << 7, 0};
+
+/* Lane 0 adds 1 to out[(z * ny + y) * nx + x] (s[0:1] = out), after `loop` iterations of a
+ * scalar loop (fewer than SIM_WAVE_SLICE: the wave's first turn ends it). */
+static void
+t_count_src(char *src, size_t n, unsigned nx, unsigned ny, unsigned loop)
+{
+   snprintf(src, n,
+            "s_mov_b32 s6, %u\n"
+            "loop:\n"
+            "s_sub_u32 s6, s6, 1\n"
+            "s_cmp_lg_u32 s6, 0\n"
+            "s_cbranch_scc1 loop\n"
+            "s_mul_i32 s5, s4, %u\n"
+            "s_add_u32 s5, s5, s3\n"
+            "s_mul_i32 s5, s5, %u\n"
+            "s_add_u32 s5, s5, s2\n"
+            "s_lshl_b32 s5, s5, 2\n"
+            "v_mov_b32 v1, s5\n"
+            "v_mov_b32 v2, 1\n"
+            "s_mov_b64 exec, 1\n"
+            "global_atomic_add v1, v2, s[0:1]\n"
+            "s_waitcnt vmcnt(0)",
+            loop, ny, nx);
+}
+
+/* 37 x 5 x 3 work-groups of 64 work-items, then 20000 of one work-item: each counted once
+ * at its own id (a batch's ids carry from x into y and z). */
+TEST(workgroups_exactly_once)
+{
+   char src[512];
+   const uint16_t wg64[3] = {64, 1, 1}, wg1[3] = {1, 1, 1};
+   uint32_t *out = t_alloc(4 * 20000, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   t_count_src(src, sizeof(src), 37, 5, 1);
+   t_groups_yz[0] = 5, t_groups_yz[1] = 3;
+   CHECK_EQ(t_dispatch_kd(0, src, t_rsrc, wg64, 37, out), SIM_FAULT_NONE);
+   t_groups_yz[0] = t_groups_yz[1] = 1;
+   unsigned bad = 0;
+   for (unsigned i = 0; i < 37 * 5 * 3; i++)
+      bad += out[i] != 1;
+   CHECK_EQ(bad, 0);
+   CHECK_EQ(out[37 * 5 * 3], 0);
+   memset(out, 0, 4 * 20000);
+   t_count_src(src, sizeof(src), 20000, 1, 1);
+   CHECK_EQ(t_dispatch_kd(0, src, t_rsrc, wg1, 20000, out), SIM_FAULT_NONE);
+   bad = 0;
+   for (unsigned i = 0; i < 20000; i++)
+      bad += out[i] != 1;
+   CHECK_EQ(bad, 0);
+}
+
+/* 2^21 work-groups of 1000 loop iterations (seconds of work) whose waves end in one turn,
+ * so only the checks between claims see the clock: the 2 s watchdog stops the dispatch
+ * part way, and no work-group ran twice. */
+TEST(watchdog_between_claims)
+{
+   enum { N = 1u << 21 };
+   char src[512];
+   const uint16_t wg1[3] = {1, 1, 1};
+   uint32_t *out = t_alloc(4 * (size_t)N, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   t_count_src(src, sizeof(src), N, 1, 1000);
+   CHECK_EQ(t_dispatch_kd(0, src, t_rsrc, wg1, N, out), SIM_FAULT_WATCHDOG);
+   unsigned ran = 0, twice = 0;
+   for (unsigned i = 0; i < N; i++)
+      ran += out[i] != 0, twice += out[i] > 1;
+   CHECK(ran > 0 && ran < N);
+   CHECK_EQ(twice, 0);
+}
+
+void
+t_dispatch_tests(void)
+{
+   RUN(workgroups_exactly_once);
+   RUN(watchdog_between_claims);
+}
