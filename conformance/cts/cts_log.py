@@ -3,7 +3,9 @@
 Every CTS binary built on test_common/harness prints, per selected sub-test:
 
     <name>...                              before it runs
-    <name> passed | <name> FAILED          its result
+    <name> passed | <name> FAILED          its result (after its start line; a line of the
+                                           same form for a name never started is the
+                                           sub-test's own output, not a result)
     <name> test not supported              the test skipped itself (TEST_SKIPPED_ITSELF)
     <name> skipped (requires at least ...) the device's version is too low
     <name> test currently not implemented  no function behind the name
@@ -85,11 +87,16 @@ def parse_log(text, exit_status=None, results_json=None):
     r = Result()
     r.exit = exit_status
     running = None
+    started = set()
     for raw in text.splitlines():
         line = raw.rstrip("\r")
         m = _RESULT.match(line)
         if m and m.group("name") == "Test" and m.group("what").startswith("skipped"):
             continue  # the whole suite's version skip, followed by the initialisation lines
+        if m and m.group("name") not in started:
+            # A sub-test's own line that looks like a result ("test_add... passed",
+            # "get_global_linear_id passed"): the harness names a sub-test before its result.
+            continue
         if m:
             what = m.group("what")
             r._set(m.group("name"), _OUTCOME.get(what, "skip"))
@@ -99,6 +106,7 @@ def parse_log(text, exit_status=None, results_json=None):
         m = _START.match(line)
         if m:
             running = m.group("name")
+            started.add(running)
             continue
         m = _INIT.match(line)
         if m:

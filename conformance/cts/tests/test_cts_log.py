@@ -76,6 +76,16 @@ check((v.passed, v.failed, v.skipped) == (0, 0, 34) and v.ok, f"version skip {v.
 m = cts_log.parse_log("a...\na passed\nb...\nb FAILED\nFAILED 1 of 2 tests.\n", 1)
 check(m.summary == ("FAILED", 1, 2) and (m.passed, m.failed) == (1, 1), "summary n of m")
 
+#    A sub-test's own lines shaped like results are not sub-tests: test_basic's intmath_*
+#    print "test_add... passed" per operation, global_linear_id "get_global_linear_id
+#    passed" (CTS v2026-07-09-00); only the names the harness started count.
+inner = ("intmath_int...\ntest_add... passed\ntest_sub... FAILED\nintmath_int passed\n"
+         "global_linear_id...\nget_global_linear_id passed\nglobal_linear_id passed\n"
+         "PASSED 2 of 2 tests.\n")
+n = cts_log.parse_log(inner, 0)
+check(n.order == ["intmath_int", "global_linear_id"] and (n.passed, n.failed) == (2, 0)
+      and n.ok, f"inner result lines ignored: {n.subtests}")
+
 # 7. Tier files in the CTS's CSV format, as the runner reads them.
 import importlib.machinery, importlib.util  # noqa: E401,E402
 loader = importlib.machinery.SourceFileLoader("cts_run", os.path.join(HERE, "..", "run"))
@@ -120,7 +130,7 @@ try:
     for exe, delay in (("test_slow", 2), ("test_fast", 0)):
         path = os.path.join(tmp, "cts", "test_conformance", "fake", exe)
         with open(path, "w") as f:
-            f.write(f"#!/bin/sh\nsleep {delay}\necho '{exe}_sub passed'\n"
+            f.write(f"#!/bin/sh\nsleep {delay}\necho '{exe}_sub...'\necho '{exe}_sub passed'\n"
                     f"echo 'PASSED sub-test.'\necho 'PASSED test.'\n")
         os.chmod(path, 0o755)
     tier = os.path.join(tmp, "two.csv")
