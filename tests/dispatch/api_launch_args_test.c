@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "hsacl_test.h"
+#include "hsacl_cl_test.h"
 
 static cl_context ctx;
 static cl_device_id device;
@@ -25,16 +25,6 @@ static cl_command_queue q;
 static const char *source =
    "kernel void put(global int *out, int slot, int v) { out[slot] = v; }\n"
    "kernel void copy(global int *dst, global const int *src) { dst[0] = src[0]; }\n";
-
-static cl_mem
-buffer(size_t bytes, const void *init)
-{
-   cl_int err;
-   cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), bytes,
-                             (void *)init, &err);
-   CHECK_EQ_INT(err, CL_SUCCESS);
-   return m;
-}
 
 static void
 set_put(cl_kernel k, cl_mem out, int slot, int v)
@@ -52,7 +42,8 @@ test_set_after_enqueue(cl_program p)
    cl_int err;
    cl_kernel k = clCreateKernel(p, "put", &err);
    static const int zero[4];
-   cl_mem a = buffer(sizeof(zero), zero), b = buffer(sizeof(zero), zero);
+   cl_mem a = test_cl_buffer(ctx, sizeof(zero), zero);
+   cl_mem b = test_cl_buffer(ctx, sizeof(zero), zero);
    cl_event gate = clCreateUserEvent(ctx, &err);
    const size_t one = 1;
    set_put(k, a, 0, 1);
@@ -105,7 +96,8 @@ test_release_after_enqueue(cl_program p)
    cl_int err;
    cl_kernel k = clCreateKernel(p, "copy", &err);
    const int seven = 7, zero = 0;
-   cl_mem src = buffer(sizeof(int), &seven), dst = buffer(sizeof(int), &zero);
+   cl_mem src = test_cl_buffer(ctx, sizeof(int), &seven);
+   cl_mem dst = test_cl_buffer(ctx, sizeof(int), &zero);
    CHECK_EQ_INT(clSetMemObjectDestructorCallback(src, on_destroy, NULL), CL_SUCCESS);
    CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(dst), &dst), CL_SUCCESS);
    CHECK_EQ_INT(clSetKernelArg(k, 1, sizeof(src), &src), CL_SUCCESS);
@@ -165,8 +157,8 @@ test_threads(cl_program p)
    cl_int err;
    shared_kernel = clCreateKernel(p, "put", &err);
    static int zero[SLOTS];
-   seen[0] = buffer(sizeof(zero), zero);
-   seen[1] = buffer(sizeof(zero), zero);
+   seen[0] = test_cl_buffer(ctx, sizeof(zero), zero);
+   seen[1] = test_cl_buffer(ctx, sizeof(zero), zero);
    int v = 1;
    set_put(shared_kernel, seen[1], v, 1);
    pthread_t t[3];
@@ -205,17 +197,11 @@ test_threads(cl_program p)
 int
 main(void)
 {
-   cl_platform_id platform;
-   cl_int err;
-   clGetPlatformIDs(1, &platform, NULL);
-   if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS) {
-      fprintf(stderr, "no hsacl device\n");
+   if (!test_cl_open(&device, &ctx, &q))
       return 1;
-   }
-   ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-   q = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
-   cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
-   CHECK_EQ_INT(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_SUCCESS);
+   cl_program p = test_cl_build(ctx, device, source, NULL, 0, NULL);
+   if (!p)
+      return test_main_end();
    test_set_after_enqueue(p);
    test_release_after_enqueue(p);
    test_threads(p);
