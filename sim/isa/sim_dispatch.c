@@ -365,6 +365,15 @@ watchdog_init(void)
    watchdog_ns = (uint64_t)(s * 1e9);
 }
 
+uint64_t
+sim__watchdog_swap(uint64_t ns)
+{
+   pthread_once(&watchdog_once, watchdog_init);
+   uint64_t old = watchdog_ns;
+   watchdog_ns = ns;
+   return old;
+}
+
 /* The coarse clock (the last tick, a few ms old) is enough for a deadline in seconds and
  * costs no timer read: it is taken between work-groups and wave turns (vadd: 4% in perf
  * with CLOCK_MONOTONIC). */

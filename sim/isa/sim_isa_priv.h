@@ -1513,5 +1513,9 @@ void sim__vm_atomic(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned o
 /* ---- Environment ------------------------------------------------------------------------ */
 
 unsigned sim__nthreads(void);
+/* Sets the dispatch watchdog (0: none) for dispatches started after the call, and returns the
+ * one in force (HSACL_SIM_WATCHDOG, read once). For tests that need a short watchdog for
+ * one case and none for another in one process; not called while a dispatch starts. */
+uint64_t sim__watchdog_swap(uint64_t ns);
 
 #endif
