@@ -54,9 +54,13 @@ mem_saddr(const sim_inst *in)
    return in->enc == SIM_ENC_GLOBAL && in->mem.saddr != 0x7F;
 }
 
+static bool ds_lowered(const sim_inst *in);
+
 bool
 sim__xl_mem_lowered(const sim_inst *in)
 {
+   if (in->enc == SIM_ENC_DS)
+      return ds_lowered(in);
    if (in->enc != SIM_ENC_GLOBAL && in->enc != SIM_ENC_FLAT)
       return false;
    bool store;
@@ -93,9 +97,13 @@ sim__xlate_mem_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t lm
    return 1;
 }
 
+static bool ds_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len);
+
 bool
 sim__xlate_mem_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len)
 {
+   if (in->enc == SIM_ENC_DS)
+      return ds_range(w, in, at, len);
    bool store;
    uint64_t bytes = 4ull * mem_dwords(in, &store);
    uint64_t m = SIM_EXEC(w), lo = UINT64_MAX, hi = 0;
@@ -427,8 +435,23 @@ emit_fast_store(sim_xl *x, const sim_inst *in, LLVMValueRef host, LLVMValueRef l
    LLVMBuildBr(B, done);
 }
 
-void
-sim__xl_emit_mem(sim_xl *x, const sim_inst *in, uint64_t pc)
+/* The allocation's slot `out` in the entry block, which sim__xlate_mem_base fills. */
+static LLVMValueRef
+entry_alloca(sim_xl *x)
+{
+   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(x->fn);
+   LLVMBuilderRef eb = LLVMCreateBuilderInContext(x->C);
+   if (LLVMGetFirstInstruction(entry))
+      LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(entry));
+   else
+      LLVMPositionBuilderAtEnd(eb, entry);
+   LLVMValueRef out = LLVMBuildAlloca(eb, x->ptr, "");
+   LLVMDisposeBuilder(eb);
+   return out;
+}
+
+static void
+emit_vmem(sim_xl *x, const sim_inst *in, uint64_t pc)
 {
    LLVMBuilderRef B = x->B;
    bool store;
@@ -468,14 +491,7 @@ sim__xl_emit_mem(sim_xl *x, const sim_inst *in, uint64_t pc)
 
    /* One allocation for every active lane? */
    LLVMPositionBuilderAtEnd(B, test);
-   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(x->fn);
-   LLVMBuilderRef eb = LLVMCreateBuilderInContext(x->C);
-   if (LLVMGetFirstInstruction(entry))
-      LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(entry));
-   else
-      LLVMPositionBuilderAtEnd(eb, entry);
-   LLVMValueRef out = LLVMBuildAlloca(eb, x->ptr, "");
-   LLVMDisposeBuilder(eb);
+   LLVMValueRef out = entry_alloca(x);
    LLVMTypeRef pt[6] = {x->ptr, x->ptr, x->i64, x->i32, x->i32, x->ptr};
    LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 6, 0);
    LLVMValueRef f = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_mem_base), x->ptr);
@@ -521,4 +537,276 @@ sim__xl_emit_mem(sim_xl *x, const sim_inst *in, uint64_t pc)
       x->v[d + k] = phi;
       x->vd[d + k] = true;
    }
+}
+
+/* ---- LDS ------------------------------------------------------------------------------ */
+
+/* Dwords a lane moves for the lowered DS opcodes (0: not lowered). */
+static unsigned
+ds_dwords(const sim_inst *in, bool *store)
+{
+   *store = in->op == SIM_OP_ds_write_b32 || in->op == SIM_OP_ds_write_b64;
+   switch (in->op) {
+   case SIM_OP_ds_read_b32: case SIM_OP_ds_write_b32: return 1;
+   case SIM_OP_ds_read_b64: case SIM_OP_ds_write_b64: return 2;
+   default: return 0;
+   }
+}
+
+static bool
+ds_lowered(const sim_inst *in)
+{
+   bool store;
+   unsigned n = ds_dwords(in, &store);
+   /* The GDS form faults in the handler; AGPR data lives past the emitter's 256 rows. */
+   if (!n || (in->flags & (SIM_IF_GDS | SIM_IF_ACC)))
+      return false;
+   unsigned d = store ? in->mem.data0 : in->vdst;
+   return d + n <= 256;
+}
+
+/* sim_ds.c's ds_offset: {OFFSET1, OFFSET0}. */
+static uint32_t
+ds_off(const sim_inst *in)
+{
+   return (uint32_t)in->imm | (uint32_t)in->mem.offset1 << 8;
+}
+
+/* The work-group's LDS (w->wg->lds) and its size, loaded where the block needs them. */
+static void
+lds_get(sim_xl *x, LLVMValueRef *lds, LLVMValueRef *size)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
+   LLVMValueRef i = k64(x, offsetof(sim_wave, wg));
+   LLVMValueRef wg = LLVMBuildLoad2(B, x->ptr, LLVMBuildGEP2(B, i8, x->w, &i, 1, ""), "");
+   i = k64(x, offsetof(sim_wg, lds));
+   *lds = LLVMBuildLoad2(B, x->ptr, LLVMBuildGEP2(B, i8, wg, &i, 1, ""), "");
+   i = k64(x, offsetof(sim_wg, lds_size));
+   *size = LLVMBuildLoad2(B, x->i32, LLVMBuildGEP2(B, i8, wg, &i, 1, ""), "");
+}
+
+/* The lowest active lane of the non-zero mask `exec`, as i32. */
+static LLVMValueRef
+first_lane(sim_xl *x, LLVMValueRef exec)
+{
+   LLVMValueRef args[2] = {exec, LLVMConstInt(x->i1, 1, 0)};
+   return LLVMBuildTrunc(x->B, sim__xl_intrin(x, "llvm.cttz", &x->mask_t, 1, args, 2), x->i32,
+                         "");
+}
+
+/* i1: the active lanes' addresses a[l] are amin + (l - first) * step, `first` the lowest
+ * active lane. */
+static LLVMValueRef
+ds_consecutive(sim_xl *x, LLVMValueRef a, LLVMValueRef m, LLVMValueRef first, LLVMValueRef amin,
+               uint32_t step)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef base = LLVMBuildSub(B, amin, LLVMBuildMul(B, first, k32(x, step), ""), "");
+   LLVMValueRef want = LLVMBuildAdd(B, sim__xl_splat(x, base, x->v32), lane_steps(x, step), "");
+   LLVMValueRef ok = LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntEQ, a, want, ""),
+                                 LLVMBuildNot(B, m, ""), "");
+   return LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildBitCast(B, ok, x->mask_t, ""),
+                        LLVMConstAllOnes(x->mask_t), "");
+}
+
+/* Where lane 0 of a vector access over such lanes starts: lds + amin - first * step (the
+ * lanes before `first` are masked off and never touched; amin + 4 * 63 cannot pass 2^32,
+ * amin being inside the LDS). */
+static LLVMValueRef
+ds_vec_at(sim_xl *x, LLVMValueRef lds, LLVMValueRef amin, LLVMValueRef first, uint32_t step)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef back = LLVMBuildMul(B, LLVMBuildZExt(B, first, x->i64, ""), k64(x, step), "");
+   LLVMValueRef off = LLVMBuildSub(B, LLVMBuildZExt(B, amin, x->i64, ""), back, "");
+   return LLVMBuildGEP2(B, LLVMInt8TypeInContext(x->C), lds, &off, 1, "");
+}
+
+/* The lane mask `m` with each lane's bit repeated `n` times (the mask of n interleaved
+ * rows). */
+static LLVMValueRef
+mask_repeat(sim_xl *x, LLVMValueRef m, unsigned n)
+{
+   LLVMValueRef idx[128];
+   for (unsigned l = 0; l < x->lanes; l++)
+      for (unsigned k = 0; k < n; k++)
+         idx[l * n + k] = k32(x, l);
+   return LLVMBuildShuffleVector(x->B, m, LLVMGetUndef(x->vm), LLVMConstVector(idx, n * x->lanes),
+                                 "");
+}
+
+/* Inline DS access of every active lane at lds + a[l] (all in range): one masked vector
+ * load or store when the active lanes are consecutive (reduce's l[lid], l[lid + s] while
+ * lid < s), else a masked gather, or for dword stores a masked scatter (lanes in order, a
+ * later lane's store to the same address wins, as sim_ds.c's lane loop). Multi-dword
+ * stores that are not consecutive branch to `slow` (lanes writing overlapping dwords must
+ * keep lane order). Loads leave their rows in rows[0..n) and the block they end in in
+ * *from. */
+static void
+emit_ds_fast(sim_xl *x, const sim_inst *in, LLVMValueRef lds, LLVMValueRef a, LLVMValueRef amin,
+             LLVMValueRef exec, LLVMValueRef m, LLVMValueRef *regs, unsigned n, bool store,
+             LLVMValueRef *rows, LLVMBasicBlockRef *from, LLVMBasicBlockRef slow,
+             LLVMBasicBlockRef done)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMTypeRef vt = LLVMVectorType(x->i32, n * x->lanes);
+   LLVMBasicBlockRef vb = bb(x), gb = store && n > 1 ? slow : bb(x);
+   LLVMValueRef first = first_lane(x, exec);
+   LLVMBuildCondBr(B, ds_consecutive(x, a, m, first, amin, 4 * n), vb, gb);
+
+   LLVMPositionBuilderAtEnd(B, vb);
+   LLVMValueRef p = ds_vec_at(x, lds, amin, first, 4 * n);
+   LLVMValueRef vm = n == 1 ? m : mask_repeat(x, m, n);
+   LLVMTypeRef t[2] = {vt, x->ptr};
+   LLVMValueRef u[2];
+   if (store) {
+      LLVMValueRef args[4] = {n == 1 ? regs[0] : interleave(x, regs, n), p, k32(x, 4), vm};
+      sim__xl_intrin(x, "llvm.masked.store", t, 2, args, 4);
+      if (sim__xlate_mode == 2)
+         sim__xl_hook(x, sim__xlate_check_store_post, in);
+      LLVMBuildBr(B, done);
+   } else {
+      LLVMValueRef old = n == 1 ? regs[0] : interleave(x, regs, n);
+      LLVMValueRef args[4] = {p, k32(x, 4), vm, old};
+      LLVMValueRef v = sim__xl_intrin(x, "llvm.masked.load", t, 2, args, 4);
+      for (unsigned k = 0; k < n; k++)
+         u[k] = n == 1 ? v : deinterleave(x, v, n, k);
+      LLVMBuildBr(B, done);
+   }
+   if (store && n > 1)
+      return;
+
+   LLVMPositionBuilderAtEnd(B, gb);
+   LLVMTypeRef gt[2] = {x->v32, LLVMVectorType(x->ptr, x->lanes)};
+   LLVMValueRef g[2];
+   if (store) {
+      LLVMValueRef args[4] = {regs[0], lane_ptrs(x, lds, a, 0), k32(x, 4), m};
+      sim__xl_intrin(x, "llvm.masked.scatter", gt, 2, args, 4);
+      if (sim__xlate_mode == 2)
+         sim__xl_hook(x, sim__xlate_check_store_post, in);
+      LLVMBuildBr(B, done);
+      return;
+   }
+   for (unsigned k = 0; k < n; k++) {
+      LLVMValueRef args[4] = {lane_ptrs(x, lds, a, k), k32(x, 4), m, regs[k]};
+      g[k] = sim__xl_intrin(x, "llvm.masked.gather", gt, 2, args, 4);
+   }
+   LLVMBuildBr(B, done);
+   LLVMPositionBuilderAtEnd(B, done);
+   for (unsigned k = 0; k < n; k++) {
+      rows[k] = LLVMBuildPhi(B, x->v32, "");
+      LLVMValueRef vals[2] = {u[k], g[k]};
+      LLVMBasicBlockRef bbs[2] = {vb, gb};
+      LLVMAddIncoming(rows[k], vals, bbs, 2);
+   }
+   *from = done;
+}
+
+/* ds_read/write_b32/b64: lane l's address a[l] = ADDR[l] + offset (32-bit), in range when
+ * a[l] + bytes <= the work-group's LDS size (sim__lds_ptr); one test of the active lanes'
+ * highest a[l] per wave-instruction, inline (the LDS is the work-group's own, no
+ * allocation to look up). Out of range the handler runs and faults as interpreted. */
+static void
+emit_ds(sim_xl *x, const sim_inst *in, uint64_t pc)
+{
+   LLVMBuilderRef B = x->B;
+   bool store;
+   unsigned n = ds_dwords(in, &store), bytes = 4 * n;
+   unsigned d = store ? in->mem.data0 : in->vdst;
+   if (store && sim__xlate_mode == 2) {
+      sim__xl_flush(x, false);
+      sim__xl_hook(x, sim__xlate_check_store_pre, in);
+   }
+   LLVMValueRef exec = sim__xl_mget(x, SIM_SRC_EXEC);
+   LLVMValueRef m = LLVMBuildBitCast(B, exec, x->vm, "");
+   LLVMValueRef a = LLVMBuildAdd(B, sim__xl_vget(x, in->mem.addr),
+                                 sim__xl_splat(x, k32(x, ds_off(in)), x->v32), "");
+   LLVMValueRef regs[2];
+   for (unsigned k = 0; k < n; k++)
+      regs[k] = sim__xl_vget(x, d + k);
+   if (!store && d + n > x->max_vgpr)
+      x->max_vgpr = d + n;
+   LLVMValueRef amin = reduce(x, "llvm.vector.reduce.umin", a, m, UINT32_MAX);
+   LLVMValueRef amax = reduce(x, "llvm.vector.reduce.umax", a, m, 0);
+   LLVMValueRef lds, size;
+   lds_get(x, &lds, &size);
+   LLVMBasicBlockRef start = LLVMGetInsertBlock(B), test = bb(x), fast = bb(x), slow = bb(x);
+   LLVMBasicBlockRef slow_ok = bb(x), done = bb(x);
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, exec, LLVMConstNull(x->mask_t), ""), test,
+                   done);
+
+   /* Every active lane inside the LDS? */
+   LLVMPositionBuilderAtEnd(B, test);
+   LLVMValueRef fits = LLVMBuildICmp(B, LLVMIntUGE, size, k32(x, bytes), "");
+   LLVMValueRef below = LLVMBuildICmp(B, LLVMIntULE, amax,
+                                      LLVMBuildSub(B, size, k32(x, bytes), ""), "");
+   LLVMBuildCondBr(B, LLVMBuildAnd(B, fits, below, ""), fast, slow);
+
+   LLVMPositionBuilderAtEnd(B, fast);
+   LLVMValueRef fast_rows[2];
+   LLVMBasicBlockRef fast_end = NULL;
+   if (store) {
+      emit_ds_fast(x, in, lds, a, amin, exec, m, regs, n, true, NULL, NULL, slow, done);
+   } else {
+      LLVMBasicBlockRef join = bb(x);
+      emit_ds_fast(x, in, lds, a, amin, exec, m, regs, n, false, fast_rows, &fast_end, slow,
+                   join);
+      LLVMBuildBr(B, done);
+   }
+
+   /* Through the handler. */
+   LLVMPositionBuilderAtEnd(B, slow);
+   spill(x);
+   LLVMValueRef rc = sim__xl_call(x, in, pc);
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, rc, k32(x, 0), ""), x->exit, slow_ok);
+   LLVMPositionBuilderAtEnd(B, slow_ok);
+   LLVMValueRef slow_rows[2];
+   for (unsigned k = 0; !store && k < n; k++)
+      slow_rows[k] = row_load(x, d + k);
+   LLVMBuildBr(B, done);
+
+   LLVMPositionBuilderAtEnd(B, done);
+   if (store)
+      return;
+   for (unsigned k = 0; k < n; k++) {
+      LLVMValueRef phi = LLVMBuildPhi(B, x->v32, "");
+      LLVMValueRef vals[3] = {regs[k], fast_rows[k], slow_rows[k]};
+      LLVMBasicBlockRef bbs[3] = {start, fast_end, slow_ok};
+      LLVMAddIncoming(phi, vals, bbs, 3);
+      x->v[d + k] = phi;
+      x->vd[d + k] = true;
+   }
+}
+
+/* The LDS bytes lowered DS store `in` of `w` may write (the checking mode). */
+static bool
+ds_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len)
+{
+   bool store;
+   uint32_t bytes = 4 * ds_dwords(in, &store), off = ds_off(in);
+   uint64_t m = SIM_EXEC(w);
+   uint32_t lo = UINT32_MAX, hi = 0;
+   if (!m)
+      return false;
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      uint32_t a = w->v[in->mem.addr][l] + off;
+      lo = a < lo ? a : lo;
+      hi = a > hi ? a : hi;
+   }
+   if (w->wg->lds_size < bytes || hi > w->wg->lds_size - bytes)
+      return false;
+   *at = w->wg->lds + lo;
+   *len = (size_t)(hi - lo) + bytes;
+   return true;
+}
+
+void
+sim__xl_emit_mem(sim_xl *x, const sim_inst *in, uint64_t pc)
+{
+   if (in->enc == SIM_ENC_DS)
+      emit_ds(x, in, pc);
+   else
+      emit_vmem(x, in, pc);
 }

@@ -297,6 +297,121 @@ TEST(ds_ops)
    CHECK_EQ(w->v[7][2], 6); /* (3 + 3) & 0xff, lane 2's dword at 264 */
 }
 
+static uint32_t
+lds32(uint32_t byte)
+{
+   uint32_t v;
+   memcpy(&v, t_lds + byte, 4);
+   return v;
+}
+
+/* The patterns of the translator's DS lowering (sim_xlate_mem.c; HSACL_SIM_XLATE=check
+ * compares each with the interpreter): consecutive dwords (one vector store and load), a
+ * gather, a scatter whose lanes collide (the last lane wins), b64 consecutive and
+ * gathered, a b64 store whose lanes overlap (through the handler), consecutive lanes of a
+ * partial EXEC starting past lane 0 (reduce's l[lid + s] while lid < s), a partial-EXEC
+ * gather, the destination as the address, and EXEC zero with addresses beyond the LDS
+ * (nothing happens, not even a fault). */
+TEST(ds_lowered_patterns)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = 4 * l;
+      w->v[1][l] = 100 + l;
+      w->v[2][l] = 4 * ((l * 37) % 512);
+      w->v[3][l] = 4096 + 4 * (l % 8);
+      w->v[4][l] = 8192 + 8 * l;
+      w->v[5][l] = 12288 + 4 * (l % 4);
+      w->v[6][l] = 0x6000 + l;
+      w->v[7][l] = 0x7000 + l;
+      w->v[16][l] = 256 + 4 * ((l * 5) % 64);
+      w->v[17][l] = 0x80000; /* beyond the LDS: never reached, EXEC is 0 */
+      w->v[14][l] = 0xDEAD;
+      w->v[15][l] = 0xDEAD;
+   }
+   for (unsigned i = 0; i < 1024; i++) {
+      uint32_t v = 3 * i + 1;
+      memcpy(t_lds + 4 * i, &v, 4);
+   }
+   CHECK_EQ(t_run(w, "ds_read_b32 v10, v2 offset:4\n"
+                     "ds_write_b32 v0, v1 offset:256\n"
+                     "ds_read_b32 v11, v0 offset:256\n"
+                     "ds_write_b32 v3, v1\n"
+                     "ds_write_b64 v4, v[6:7]\n"
+                     "ds_read_b64 v[8:9], v4\n"
+                     "ds_read_b64 v[12:13], v2\n"
+                     "ds_write_b64 v5, v[6:7]\n"
+                     "ds_read_b32 v16, v16\n"
+                     "s_mov_b64 exec, 0xFF00\n"
+                     "ds_read_b32 v14, v0 offset:256\n"
+                     "ds_write_b32 v0, v14 offset:512\n"
+                     "s_mov_b64 exec, 0x5555\n"
+                     "ds_read_b32 v15, v2\n"
+                     "s_mov_b64 exec, 0\n"
+                     "ds_write_b32 v17, v1\n"
+                     "ds_read_b32 v18, v17"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l++) {
+      unsigned gat = (l * 37) % 512;
+      /* v10 read before the stores; v12/v13 after them (dwords 64-127 hold 100 + l). */
+      CHECK_EQ(w->v[10][l], 3 * (gat + 1) + 1);
+      CHECK_EQ(w->v[11][l], 100 + l);
+      CHECK_EQ(lds32(8192 + 8 * l), 0x6000 + l);
+      CHECK_EQ(w->v[8][l], 0x6000 + l);
+      CHECK_EQ(w->v[9][l], 0x7000 + l);
+      unsigned d0 = gat, d1 = gat + 1;
+      CHECK_EQ(w->v[12][l], d0 >= 64 && d0 < 128 ? 100 + d0 - 64 : 3 * d0 + 1);
+      CHECK_EQ(w->v[13][l], d1 >= 64 && d1 < 128 ? 100 + d1 - 64 : 3 * d1 + 1);
+      CHECK_EQ(w->v[16][l], 100 + (l * 5) % 64);
+      CHECK_EQ(w->v[14][l], l >= 8 && l < 16 ? 100 + l : 0xDEAD);
+      CHECK_EQ(lds32(512 + 4 * l), l >= 8 && l < 16 ? 100 + l : 3 * (128 + l) + 1);
+      unsigned late = gat >= 64 && gat < 128 ? 100 + gat - 64 : 3 * gat + 1;
+      CHECK_EQ(w->v[15][l], l < 16 && l % 2 == 0 ? late : 0xDEAD);
+   }
+   for (unsigned j = 0; j < 8; j++) /* lane 56 + j stored last at dword j */
+      CHECK_EQ(lds32(4096 + 4 * j), 100 + 56 + j);
+   /* b64 lanes at 12288 + 4 * (l % 4): lane 63 writes dwords 3 and 4 last, lane 62 dword 2. */
+   CHECK_EQ(lds32(12288 + 16), 0x7000 + 63);
+   CHECK_EQ(lds32(12288 + 12), 0x6000 + 63);
+   CHECK_EQ(lds32(12288 + 8), 0x6000 + 62);
+   CHECK_EQ(lds32(12288 + 4), 0x6000 + 61);
+}
+
+/* A DS access beyond the LDS in a translated block (the handler runs then): the
+ * interpreter's fault and address, lanes before the faulting one done, nothing after the
+ * faulting instruction. */
+TEST(fault_lowered_lds)
+{
+   for (unsigned store = 0; store < 2; store++) {
+      sim_wave *w = t_wave();
+      t_lds_size = 1024;
+      for (unsigned l = 0; l < 64; l++) {
+         w->v[0][l] = 4 * l;
+         w->v[1][l] = 512 + 4 * l;
+         w->v[4][l] = 0xAAAA;
+         uint32_t v = 50 + l;
+         memcpy(t_lds + 4 * l, &v, 4);
+      }
+      w->v[0][40] = 1024;
+      CHECK_EQ(t_run(w, store ? "v_mov_b32 v6, 7\n"
+                                "ds_write_b32 v0, v6\n"
+                                "ds_write_b32 v1, v6"
+                              : "v_mov_b32 v6, 7\n"
+                                "ds_read_b32 v4, v0\n"
+                                "ds_write_b32 v1, v6"),
+               SIM_FAULT_MEMORY_VIOLATION);
+      CHECK_EQ(t_fault.address, SIM_APERTURE_SHARED_BASE + 1024);
+      if (store) {
+         CHECK_EQ(lds32(4 * 39), 7);
+         CHECK_EQ(lds32(4 * 41), 50 + 41);
+      } else {
+         CHECK_EQ(w->v[4][39], 50 + 39);
+         CHECK_EQ(w->v[4][41], 0xAAAA);
+      }
+      CHECK_EQ(lds32(512), 0);
+   }
+}
+
 /* MUBUF scratch with the dispatch's swizzled V# and FLAT private aperture: same bytes. */
 TEST(scratch_swizzle_and_private_aperture)
 {
@@ -509,6 +624,8 @@ t_mem_tests(void)
    RUN(global_atomics);
    RUN(global_atomics_combined);
    RUN(ds_ops);
+   RUN(ds_lowered_patterns);
+   RUN(fault_lowered_lds);
    RUN(scratch_swizzle_and_private_aperture);
    RUN(flat_lds_aperture);
    RUN(flat_aperture_sh_mem_bases);
