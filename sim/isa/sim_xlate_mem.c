@@ -1,6 +1,8 @@
 /*
- * The translator's lowering of vector memory instructions (docs/sim.md "Speed"): the dword
- * loads and stores of GLOBAL and FLAT (`*_load_dword`, `_dwordx2/x3/x4`, the same stores).
+ * The translator's lowering of memory instructions (docs/sim.md "Speed"): the dword loads
+ * and stores of GLOBAL and FLAT (`*_load_dword`, `_dwordx2/x3/x4`, the same stores), of the
+ * LDS (`ds_read/write_b32/b64`, "LDS" below) and the scalar loads (`s_load_dword*`,
+ * `s_buffer_load_dword*`, "Scalar loads" below).
  *
  * The interpreter's fast path (sim_flat.c vm_fast) once per wave-instruction, in IR: every
  * active lane's address is R + lo[l] with a per-instruction 64-bit R (the SGPR base plus
@@ -55,12 +57,15 @@ mem_saddr(const sim_inst *in)
 }
 
 static bool ds_lowered(const sim_inst *in);
+static bool smem_lowered(const sim_inst *in);
 
 bool
 sim__xl_mem_lowered(const sim_inst *in)
 {
    if (in->enc == SIM_ENC_DS)
       return ds_lowered(in);
+   if (in->enc == SIM_ENC_SMEM)
+      return smem_lowered(in);
    if (in->enc != SIM_ENC_GLOBAL && in->enc != SIM_ENC_FLAT)
       return false;
    bool store;
@@ -802,11 +807,136 @@ ds_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len)
    return true;
 }
 
+/* ---- Scalar loads --------------------------------------------------------------------- */
+
+/* Dwords of the lowered SMEM loads (0: not lowered); `buffer`: the s_buffer_ form, whose
+ * SBASE is a V# (base address = bits 47:0). */
+static unsigned
+smem_dwords(const sim_inst *in, bool *buffer)
+{
+   *buffer = false;
+   switch (in->op) {
+   case SIM_OP_s_load_dword: return 1;
+   case SIM_OP_s_load_dwordx2: return 2;
+   case SIM_OP_s_load_dwordx4: return 4;
+   case SIM_OP_s_load_dwordx8: return 8;
+   case SIM_OP_s_load_dwordx16: return 16;
+   default: break;
+   }
+   *buffer = true;
+   switch (in->op) {
+   case SIM_OP_s_buffer_load_dword: return 1;
+   case SIM_OP_s_buffer_load_dwordx2: return 2;
+   case SIM_OP_s_buffer_load_dwordx4: return 4;
+   case SIM_OP_s_buffer_load_dwordx8: return 8;
+   case SIM_OP_s_buffer_load_dwordx16: return 16;
+   default: return 0;
+   }
+}
+
+/* Destinations below M0 only: sim__swrite32 writes those as they are. */
+static bool
+smem_lowered(const sim_inst *in)
+{
+   bool buffer;
+   unsigned n = smem_dwords(in, &buffer);
+   return n && in->vdst + n <= 124 && in->mem.sbase < 127;
+}
+
+int
+sim__xlate_smem_base(sim_wave *w, const sim_inst *in, uint64_t va, const uint8_t **host)
+{
+   bool buffer;
+   const sim_alloc *a = sim__vm_direct(w, in, va, 4ull * smem_dwords(in, &buffer), false);
+   if (!a)
+      return 0;
+   *host = a->view + (va - a->va);
+   return 1;
+}
+
+/* sim_smem.c's address: SBASE (+ IMM offset or SGPR[OFFSET]) (+ SGPR[SOFFSET] with SOE),
+ * dword-aligned. */
+static LLVMValueRef
+smem_addr(sim_xl *x, const sim_inst *in, bool buffer)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef base = sim__xl_sget64(x, in->mem.sbase);
+   if (buffer)
+      base = LLVMBuildAnd(B, base, k64(x, 0xFFFFFFFFFFFFull), "");
+   LLVMValueRef off = (in->flags & SIM_IF_SMEM_IMM)
+                         ? k64(x, (uint64_t)(int64_t)in->imm)
+                         : LLVMBuildZExt(B, sim__xl_sget(x, in->imm & 0x7F), x->i64, "");
+   if (in->flags & SIM_IF_SMEM_SOE)
+      off = LLVMBuildAdd(B, off,
+                         LLVMBuildZExt(B, sim__xl_sget(x, in->mem.soffset & 0x7F), x->i64, ""),
+                         "");
+   return LLVMBuildAnd(B, LLVMBuildAdd(B, base, off, ""), k64(x, ~3ull), "");
+}
+
+/* s_load_dword(xN) / s_buffer_load_dword(xN): one call (sim__xlate_smem_base: the
+ * allocation check of the vector loads) and inline dword loads into the destination
+ * SGPRs' values; outside one directly reachable allocation the handler runs and faults or
+ * loads as interpreted. */
+static void
+emit_smem(sim_xl *x, const sim_inst *in, uint64_t pc)
+{
+   LLVMBuilderRef B = x->B;
+   bool buffer;
+   unsigned n = smem_dwords(in, &buffer);
+   LLVMValueRef va = smem_addr(x, in, buffer);
+   LLVMValueRef out = entry_alloca(x);
+   LLVMTypeRef pt[4] = {x->ptr, x->ptr, x->i64, x->ptr};
+   LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 4, 0);
+   LLVMValueRef f = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_smem_base), x->ptr);
+   LLVMValueRef args[4] = {x->w, LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr), va,
+                           out};
+   LLVMValueRef ok = LLVMBuildCall2(B, ft, f, args, 4, "");
+   LLVMBasicBlockRef fast = bb(x), slow = bb(x), slow_ok = bb(x), done = bb(x);
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, ok, k32(x, 0), ""), fast, slow);
+
+   LLVMPositionBuilderAtEnd(B, fast);
+   LLVMValueRef host = LLVMBuildLoad2(B, x->ptr, out, "");
+   LLVMValueRef got[16], slow_got[16];
+   for (unsigned i = 0; i < n; i++) {
+      LLVMValueRef o = k64(x, 4 * i);
+      got[i] = LLVMBuildLoad2(B, x->i32,
+                              LLVMBuildGEP2(B, LLVMInt8TypeInContext(x->C), host, &o, 1, ""), "");
+      LLVMSetAlignment(got[i], 4);
+   }
+   LLVMBuildBr(B, done);
+
+   /* Through the handler; it writes only the destinations. */
+   LLVMPositionBuilderAtEnd(B, slow);
+   spill(x);
+   LLVMValueRef rc = sim__xl_call(x, in, pc);
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, rc, k32(x, 0), ""), x->exit, slow_ok);
+   LLVMPositionBuilderAtEnd(B, slow_ok);
+   for (unsigned i = 0; i < n; i++) {
+      LLVMValueRef o = k64(x, offsetof(sim_wave, s) + 4 * (in->vdst + i));
+      slow_got[i] = LLVMBuildLoad2(B, x->i32,
+                                   LLVMBuildGEP2(B, LLVMInt8TypeInContext(x->C), x->w, &o, 1, ""),
+                                   "");
+      LLVMSetAlignment(slow_got[i], 4);
+   }
+   LLVMBuildBr(B, done);
+
+   LLVMPositionBuilderAtEnd(B, done);
+   for (unsigned i = 0; i < n; i++) {
+      LLVMValueRef phi = LLVMBuildPhi(B, x->i32, "");
+      LLVMValueRef vals[2] = {got[i], slow_got[i]};
+      LLVMBasicBlockRef bbs[2] = {fast, slow_ok};
+      LLVMAddIncoming(phi, vals, bbs, 2);
+      sim__xl_sput(x, in->vdst + i, phi);
+   }
+}
+
 void
 sim__xl_emit_mem(sim_xl *x, const sim_inst *in, uint64_t pc)
 {
    if (in->enc == SIM_ENC_DS)
       emit_ds(x, in, pc);
+   else if (in->enc == SIM_ENC_SMEM)
+      emit_smem(x, in, pc);
    else
       emit_vmem(x, in, pc);
 }

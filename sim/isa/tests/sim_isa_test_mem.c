@@ -186,6 +186,76 @@ TEST(fault_lowered_access)
    CHECK_EQ(out[63], 0);
 }
 
+/* The forms of the translator's SMEM lowering (sim_xlate_mem.c; HSACL_SIM_XLATE=check
+ * compares each with the interpreter): s_load_dword to x16 with an immediate offset, an
+ * SGPR offset, SOE (SGPR plus immediate), an unaligned offset (the address's low bits are
+ * dropped), s_buffer_load through a V# whose bits 48+ are set, a pointer loaded over its
+ * own base and used by the next load, and a loaded value used by a lowered SALU op. */
+TEST(smem_lowered_forms)
+{
+   uint32_t *buf = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   for (unsigned i = 0; i < 1024; i++)
+      buf[i] = 0x1000 + i;
+   uint64_t at = (uint64_t)(uintptr_t)(buf + 200);
+   buf[100] = (uint32_t)at;
+   buf[101] = (uint32_t)(at >> 32);
+   sim_wave *w = t_wave();
+   set_ptr_sgpr(w, 4, buf);
+   set_ptr_sgpr(w, 60, buf);
+   set_ptr_sgpr(w, 64, buf);
+   w->s[65] |= 0x00AB0000u; /* V# bits 48+: not address */
+   w->s[20] = 24;
+   CHECK_EQ(t_run(w, "s_load_dword s8, s[4:5], 0x6\n"
+                     "s_load_dwordx2 s[10:11], s[4:5], s20\n"
+                     "s_load_dwordx4 s[12:15], s[4:5], s20 offset:0x10\n"
+                     "s_load_dwordx8 s[16:23], s[4:5], 0x40\n"
+                     "s_load_dwordx16 s[24:39], s[4:5], 0x80\n"
+                     "s_buffer_load_dword s40, s[64:67], 0x8\n"
+                     "s_buffer_load_dwordx2 s[42:43], s[64:67], 0x10\n"
+                     "s_load_dwordx2 s[60:61], s[60:61], 0x190\n"
+                     "s_load_dword s62, s[60:61], 0x4\n"
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "s_add_u32 s63, s8, s62"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[8], 0x1001);
+   CHECK_EQ(w->s[10], 0x1006);
+   CHECK_EQ(w->s[11], 0x1007);
+   CHECK_EQ(w->s[12], 0x100A);
+   CHECK_EQ(w->s[15], 0x100D);
+   for (unsigned i = 0; i < 8; i++)
+      CHECK_EQ(w->s[16 + i], 0x1010 + i);
+   for (unsigned i = 0; i < 16; i++)
+      CHECK_EQ(w->s[24 + i], 0x1020 + i);
+   CHECK_EQ(w->s[40], 0x1002);
+   CHECK_EQ(w->s[43], 0x1005);
+   CHECK_EQ(w->s[60], (uint32_t)at);
+   CHECK_EQ(w->s[62], 0x1000 + 201);
+   CHECK_EQ(w->s[63], 0x1001 + 0x1000 + 201);
+}
+
+/* A faulting scalar load in a translated block (the handler runs then): the interpreter's
+ * kind and address, the instruction before it done and the one after it not; one past
+ * the end of an allocation, and one straddling it. */
+TEST(fault_lowered_smem)
+{
+   uint32_t *buf = alloc_before_hole(4096);
+   for (unsigned k = 0; k < 2; k++) {
+      sim_wave *w = t_wave();
+      set_ptr_sgpr(w, 4, (uint8_t *)buf + (k ? 4092 : 4096));
+      CHECK_EQ(t_run(w, k ? "s_mov_b32 s8, 7\n"
+                            "s_load_dwordx2 s[10:11], s[4:5], 0x0\n"
+                            "s_mov_b32 s9, 7"
+                          : "s_mov_b32 s8, 7\n"
+                            "s_load_dword s10, s[4:5], 0x0\n"
+                            "s_mov_b32 s9, 7"),
+               SIM_FAULT_MEMORY_VIOLATION);
+      CHECK_EQ(t_fault.address, (uint64_t)(uintptr_t)buf + (k ? 4092 : 4096));
+      CHECK_EQ(w->s[8], 7);
+      CHECK_EQ(w->s[9], 0);
+      CHECK_EQ(w->s[10], 0);
+   }
+}
+
 /* global atomics: add without return from every lane, cmpswap with return. */
 TEST(global_atomics)
 {
@@ -621,6 +691,8 @@ t_mem_tests(void)
    RUN(global_load_store);
    RUN(global_lowered_patterns);
    RUN(fault_lowered_access);
+   RUN(smem_lowered_forms);
+   RUN(fault_lowered_smem);
    RUN(global_atomics);
    RUN(global_atomics_combined);
    RUN(ds_ops);
