@@ -99,6 +99,16 @@ sim__xlate_mem_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t lm
    if (!a)
       return 0;
    *host = a->view + (rbase - a->va);
+   /* The block's next run of `in` checks against `a` inline (last_alloc), unless a
+    * work-group's scratch window could overlap it (alloc_plain's test depends on the
+    * work-group; allocations lie below the window). */
+   if (a->va + a->reach <= SIM_SCRATCH_VA) {
+      struct sim_xlast *s = &w->wg->xlast[sim__xlast_slot(in)];
+      s->in = in;
+      s->va = a->va;
+      s->end = a->va + a->reach;
+      s->delta = (uintptr_t)a->view - (uintptr_t)a->va;
+   }
    return 1;
 }
 
@@ -440,6 +450,40 @@ emit_fast_store(sim_xl *x, const sim_inst *in, LLVMValueRef host, LLVMValueRef l
    LLVMBuildBr(B, done);
 }
 
+/* i1: `in`'s accesses, rbase + lmin to rbase + lmax + bytes, lie in the allocation
+ * sim__xlate_mem_base last accepted for `in` on this thread in this dispatch (sim_wg.xlast;
+ * matmul's two loads alternate between two buffers, which the translation cache's first
+ * entry could not hold both of); `*host` = the host address of rbase then. */
+static LLVMValueRef
+last_alloc(sim_xl *x, const sim_inst *in, LLVMValueRef rbase, LLVMValueRef lmin,
+           LLVMValueRef lmax, unsigned bytes, LLVMValueRef *host)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
+   LLVMValueRef i = k64(x, offsetof(sim_wave, wg));
+   LLVMValueRef wg = LLVMBuildLoad2(B, x->ptr, LLVMBuildGEP2(B, i8, x->w, &i, 1, ""), "");
+   size_t slot = offsetof(sim_wg, xlast) + sim__xlast_slot(in) * sizeof(struct sim_xlast);
+   LLVMValueRef f[4];
+   static const size_t at[4] = {offsetof(struct sim_xlast, in), offsetof(struct sim_xlast, va),
+                                offsetof(struct sim_xlast, end),
+                                offsetof(struct sim_xlast, delta)};
+   for (unsigned k = 0; k < 4; k++) {
+      i = k64(x, slot + at[k]);
+      f[k] = LLVMBuildLoad2(B, k ? x->i64 : x->ptr, LLVMBuildGEP2(B, i8, wg, &i, 1, ""), "");
+   }
+   LLVMValueRef lo = LLVMBuildAdd(B, rbase, LLVMBuildZExt(B, lmin, x->i64, ""), "");
+   LLVMValueRef hi = LLVMBuildAdd(B, LLVMBuildAdd(B, rbase, LLVMBuildZExt(B, lmax, x->i64, ""), ""),
+                                  k64(x, bytes), "");
+   LLVMValueRef me = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr);
+   LLVMValueRef ok = LLVMBuildICmp(B, LLVMIntEQ, f[0], me, "");
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntUGE, lo, rbase, ""), "");
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntUGE, hi, lo, ""), "");
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntUGE, lo, f[1], ""), "");
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntULE, hi, f[2], ""), "");
+   *host = LLVMBuildIntToPtr(B, LLVMBuildAdd(B, f[3], rbase, ""), x->ptr, "");
+   return ok;
+}
+
 /* The allocation's slot `out` in the entry block, which sim__xlate_mem_base fills. */
 static LLVMValueRef
 entry_alloca(sim_xl *x)
@@ -502,15 +546,24 @@ emit_vmem(sim_xl *x, const sim_inst *in, uint64_t pc)
    LLVMValueRef f = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_mem_base), x->ptr);
    LLVMValueRef args[6] = {x->w, LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr),
                            rbase, lmin, lmax, out};
-   LLVMBasicBlockRef call = bb(x);
-   LLVMBuildCondBr(B, uniform, call, slow);
+   LLVMBasicBlockRef look = bb(x), call = bb(x), called = bb(x);
+   LLVMBuildCondBr(B, uniform, look, slow);
+   LLVMPositionBuilderAtEnd(B, look);
+   LLVMValueRef last_host;
+   LLVMBuildCondBr(B, last_alloc(x, in, rbase, lmin, lmax, 4 * n, &last_host), fast, call);
    LLVMPositionBuilderAtEnd(B, call);
    LLVMValueRef ok = LLVMBuildCall2(B, ft, f, args, 6, "");
-   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, ok, k32(x, 0), ""), fast, slow);
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, ok, k32(x, 0), ""), called, slow);
+   LLVMPositionBuilderAtEnd(B, called);
+   LLVMValueRef got = LLVMBuildLoad2(B, x->ptr, out, "");
+   LLVMBuildBr(B, fast);
 
    /* Inline. */
    LLVMPositionBuilderAtEnd(B, fast);
-   LLVMValueRef host = LLVMBuildLoad2(B, x->ptr, out, "");
+   LLVMValueRef host = LLVMBuildPhi(B, x->ptr, "");
+   LLVMValueRef hv[2] = {last_host, got};
+   LLVMBasicBlockRef hb[2] = {look, called};
+   LLVMAddIncoming(host, hv, hb, 2);
    LLVMValueRef fast_rows[4];
    LLVMBasicBlockRef fast_end = NULL;
    if (store)

@@ -186,6 +186,46 @@ TEST(fault_lowered_access)
    CHECK_EQ(out[63], 0);
 }
 
+/* The translator's inline allocation check (sim_wg.xlast): one global load in a loop over
+ * pointers to A, A + 256 bytes, B and a range leaving B at lane 40. The first run fills
+ * the instruction's slot, the second hits it, the third misses it (another allocation)
+ * and the fourth goes past B's end: the handler faults with lanes 0-39 loaded. */
+TEST(global_lowered_last_alloc)
+{
+   uint32_t *a = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint32_t *b = alloc_before_hole(4096);
+   for (unsigned i = 0; i < 1024; i++) {
+      a[i] = 1000 + i;
+      b[i] = 2000 + i;
+   }
+   sim_wave *w = t_wave();
+   set_ptr_vgpr(w, 0, a, 4);
+   set_ptr_vgpr(w, 2, a + 64, 4);
+   set_ptr_vgpr(w, 4, b, 4);
+   set_ptr_vgpr(w, 6, b + 512, 4);
+   set_lane_ptr(w, 6, 40, (uint8_t *)b + 4096);
+   w->s[10] = 4;
+   CHECK_EQ(t_run(w, "loop:\n"
+                     "global_load_dword v8, v[0:1], off\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "v_add_u32 v9, v9, v8\n"
+                     "v_mov_b32 v0, v2\n"
+                     "v_mov_b32 v1, v3\n"
+                     "v_mov_b32 v2, v4\n"
+                     "v_mov_b32 v3, v5\n"
+                     "v_mov_b32 v4, v6\n"
+                     "v_mov_b32 v5, v7\n"
+                     "s_sub_u32 s10, s10, 1\n"
+                     "s_cmp_lg_u32 s10, 0\n"
+                     "s_cbranch_scc1 loop"),
+            SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_fault.address, (uint64_t)(uintptr_t)b + 4096);
+   for (unsigned l = 0; l < 64; l++)
+      CHECK_EQ(w->v[9][l], (1000 + l) + (1064 + l) + (2000 + l));
+   CHECK_EQ(w->v[8][39], 2512 + 39);
+   CHECK_EQ(w->v[8][41], 2000 + 41);
+}
+
 /* The forms of the translator's SMEM lowering (sim_xlate_mem.c; HSACL_SIM_XLATE=check
  * compares each with the interpreter): s_load_dword to x16 with an immediate offset, an
  * SGPR offset, SOE (SGPR plus immediate), an unaligned offset (the address's low bits are
@@ -691,6 +731,7 @@ t_mem_tests(void)
    RUN(global_load_store);
    RUN(global_lowered_patterns);
    RUN(fault_lowered_access);
+   RUN(global_lowered_last_alloc);
    RUN(smem_lowered_forms);
    RUN(fault_lowered_smem);
    RUN(global_atomics);
