@@ -664,6 +664,7 @@ run_workgroups_ex(sim_disp *d, bool *rotate)
    for (unsigned k = 0; k <= t->nextra; k++) {
       sim_tctx *c = k ? t->extra[k - 1] : t;
       memset(c->wg.xcache, 0, sizeof(c->wg.xcache));
+      memset(c->wg.xlast, 0, sizeof(c->wg.xlast));
       c->wg.prog = NULL;
    }
    unsigned held = 0; /* homes of this thread holding a work-group */

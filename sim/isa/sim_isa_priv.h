@@ -289,6 +289,14 @@ struct sim_wave {
  * (8% of a one-work-item work-group's time in perf; nothing with eight). */
 #define SIM_XCACHE_N 8
 
+/* Slots of sim_wg.xlast (a power of two). */
+#define SIM_XLAST_N 16
+static inline unsigned
+sim__xlast_slot(const sim_inst *in)
+{
+   return (unsigned)((uintptr_t)in / sizeof(sim_inst)) % SIM_XLAST_N;
+}
+
 /* Waves a work-group may have: 1024 work-items in wave32s. */
 #define SIM_WG_MAX_WAVES 32
 
@@ -310,6 +318,14 @@ struct sim_wg {
     * while a dispatch that uses it runs (HSA), so waves after the first skip
     * sim__mem_find and its lock. Written by this thread only. */
    const sim_alloc *xcache[SIM_XCACHE_N];
+   /* The translator's allocation check inline (sim_xlate_mem.c): per lowered GLOBAL/FLAT
+    * instruction (slot by its address), the allocation sim__xlate_mem_base last accepted
+    * for it, as its VA range and host delta. Emptied with xcache: valid for the dispatch. */
+   struct sim_xlast {
+      const sim_inst *in;
+      uint64_t va, end; /* [va, end) */
+      uintptr_t delta;  /* host = delta + VA */
+   } xlast[SIM_XLAST_N];
    sim_program *prog;
    /* Checking mode: the vector L1 of the "compute unit" (host thread) running the
     * work-group, invalidated when the thread joins a dispatch (sim_l1.c); NULL otherwise. */

@@ -732,6 +732,16 @@ sim__xl_intrin(xl *x, const char *name, LLVMTypeRef *t, unsigned nt, LLVMValueRe
 
 /* The register values for sim_xlate_mem.c. */
 LLVMValueRef
+sim__xl_sget(xl *x, unsigned r)
+{
+   return sget(x, r);
+}
+void
+sim__xl_sput(xl *x, unsigned r, LLVMValueRef v)
+{
+   sput(x, r, v);
+}
+LLVMValueRef
 sim__xl_sget64(xl *x, unsigned r)
 {
    return sget64(x, r);

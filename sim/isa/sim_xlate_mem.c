@@ -1,6 +1,8 @@
 /*
- * The translator's lowering of vector memory instructions (docs/sim.md "Speed"): the dword
- * loads and stores of GLOBAL and FLAT (`*_load_dword`, `_dwordx2/x3/x4`, the same stores).
+ * The translator's lowering of memory instructions (docs/sim.md "Speed"): the dword loads
+ * and stores of GLOBAL and FLAT (`*_load_dword`, `_dwordx2/x3/x4`, the same stores), of the
+ * LDS (`ds_read/write_b32/b64`, "LDS" below) and the scalar loads (`s_load_dword*`,
+ * `s_buffer_load_dword*`, "Scalar loads" below).
  *
  * The interpreter's fast path (sim_flat.c vm_fast) once per wave-instruction, in IR: every
  * active lane's address is R + lo[l] with a per-instruction 64-bit R (the SGPR base plus
@@ -54,9 +56,16 @@ mem_saddr(const sim_inst *in)
    return in->enc == SIM_ENC_GLOBAL && in->mem.saddr != 0x7F;
 }
 
+static bool ds_lowered(const sim_inst *in);
+static bool smem_lowered(const sim_inst *in);
+
 bool
 sim__xl_mem_lowered(const sim_inst *in)
 {
+   if (in->enc == SIM_ENC_DS)
+      return ds_lowered(in);
+   if (in->enc == SIM_ENC_SMEM)
+      return smem_lowered(in);
    if (in->enc != SIM_ENC_GLOBAL && in->enc != SIM_ENC_FLAT)
       return false;
    bool store;
@@ -90,12 +99,26 @@ sim__xlate_mem_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t lm
    if (!a)
       return 0;
    *host = a->view + (rbase - a->va);
+   /* The block's next run of `in` checks against `a` inline (last_alloc), unless a
+    * work-group's scratch window could overlap it (alloc_plain's test depends on the
+    * work-group; allocations lie below the window). */
+   if (a->va + a->reach <= SIM_SCRATCH_VA) {
+      struct sim_xlast *s = &w->wg->xlast[sim__xlast_slot(in)];
+      s->in = in;
+      s->va = a->va;
+      s->end = a->va + a->reach;
+      s->delta = (uintptr_t)a->view - (uintptr_t)a->va;
+   }
    return 1;
 }
+
+static bool ds_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len);
 
 bool
 sim__xlate_mem_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len)
 {
+   if (in->enc == SIM_ENC_DS)
+      return ds_range(w, in, at, len);
    bool store;
    uint64_t bytes = 4ull * mem_dwords(in, &store);
    uint64_t m = SIM_EXEC(w), lo = UINT64_MAX, hi = 0;
@@ -427,8 +450,57 @@ emit_fast_store(sim_xl *x, const sim_inst *in, LLVMValueRef host, LLVMValueRef l
    LLVMBuildBr(B, done);
 }
 
-void
-sim__xl_emit_mem(sim_xl *x, const sim_inst *in, uint64_t pc)
+/* i1: `in`'s accesses, rbase + lmin to rbase + lmax + bytes, lie in the allocation
+ * sim__xlate_mem_base last accepted for `in` on this thread in this dispatch (sim_wg.xlast;
+ * matmul's two loads alternate between two buffers, which the translation cache's first
+ * entry could not hold both of); `*host` = the host address of rbase then. */
+static LLVMValueRef
+last_alloc(sim_xl *x, const sim_inst *in, LLVMValueRef rbase, LLVMValueRef lmin,
+           LLVMValueRef lmax, unsigned bytes, LLVMValueRef *host)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
+   LLVMValueRef i = k64(x, offsetof(sim_wave, wg));
+   LLVMValueRef wg = LLVMBuildLoad2(B, x->ptr, LLVMBuildGEP2(B, i8, x->w, &i, 1, ""), "");
+   size_t slot = offsetof(sim_wg, xlast) + sim__xlast_slot(in) * sizeof(struct sim_xlast);
+   LLVMValueRef f[4];
+   static const size_t at[4] = {offsetof(struct sim_xlast, in), offsetof(struct sim_xlast, va),
+                                offsetof(struct sim_xlast, end),
+                                offsetof(struct sim_xlast, delta)};
+   for (unsigned k = 0; k < 4; k++) {
+      i = k64(x, slot + at[k]);
+      f[k] = LLVMBuildLoad2(B, k ? x->i64 : x->ptr, LLVMBuildGEP2(B, i8, wg, &i, 1, ""), "");
+   }
+   LLVMValueRef lo = LLVMBuildAdd(B, rbase, LLVMBuildZExt(B, lmin, x->i64, ""), "");
+   LLVMValueRef hi = LLVMBuildAdd(B, LLVMBuildAdd(B, rbase, LLVMBuildZExt(B, lmax, x->i64, ""), ""),
+                                  k64(x, bytes), "");
+   LLVMValueRef me = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr);
+   LLVMValueRef ok = LLVMBuildICmp(B, LLVMIntEQ, f[0], me, "");
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntUGE, lo, rbase, ""), "");
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntUGE, hi, lo, ""), "");
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntUGE, lo, f[1], ""), "");
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntULE, hi, f[2], ""), "");
+   *host = LLVMBuildIntToPtr(B, LLVMBuildAdd(B, f[3], rbase, ""), x->ptr, "");
+   return ok;
+}
+
+/* The allocation's slot `out` in the entry block, which sim__xlate_mem_base fills. */
+static LLVMValueRef
+entry_alloca(sim_xl *x)
+{
+   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(x->fn);
+   LLVMBuilderRef eb = LLVMCreateBuilderInContext(x->C);
+   if (LLVMGetFirstInstruction(entry))
+      LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(entry));
+   else
+      LLVMPositionBuilderAtEnd(eb, entry);
+   LLVMValueRef out = LLVMBuildAlloca(eb, x->ptr, "");
+   LLVMDisposeBuilder(eb);
+   return out;
+}
+
+static void
+emit_vmem(sim_xl *x, const sim_inst *in, uint64_t pc)
 {
    LLVMBuilderRef B = x->B;
    bool store;
@@ -468,28 +540,30 @@ sim__xl_emit_mem(sim_xl *x, const sim_inst *in, uint64_t pc)
 
    /* One allocation for every active lane? */
    LLVMPositionBuilderAtEnd(B, test);
-   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(x->fn);
-   LLVMBuilderRef eb = LLVMCreateBuilderInContext(x->C);
-   if (LLVMGetFirstInstruction(entry))
-      LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(entry));
-   else
-      LLVMPositionBuilderAtEnd(eb, entry);
-   LLVMValueRef out = LLVMBuildAlloca(eb, x->ptr, "");
-   LLVMDisposeBuilder(eb);
+   LLVMValueRef out = entry_alloca(x);
    LLVMTypeRef pt[6] = {x->ptr, x->ptr, x->i64, x->i32, x->i32, x->ptr};
    LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 6, 0);
    LLVMValueRef f = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_mem_base), x->ptr);
    LLVMValueRef args[6] = {x->w, LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr),
                            rbase, lmin, lmax, out};
-   LLVMBasicBlockRef call = bb(x);
-   LLVMBuildCondBr(B, uniform, call, slow);
+   LLVMBasicBlockRef look = bb(x), call = bb(x), called = bb(x);
+   LLVMBuildCondBr(B, uniform, look, slow);
+   LLVMPositionBuilderAtEnd(B, look);
+   LLVMValueRef last_host;
+   LLVMBuildCondBr(B, last_alloc(x, in, rbase, lmin, lmax, 4 * n, &last_host), fast, call);
    LLVMPositionBuilderAtEnd(B, call);
    LLVMValueRef ok = LLVMBuildCall2(B, ft, f, args, 6, "");
-   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, ok, k32(x, 0), ""), fast, slow);
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, ok, k32(x, 0), ""), called, slow);
+   LLVMPositionBuilderAtEnd(B, called);
+   LLVMValueRef got = LLVMBuildLoad2(B, x->ptr, out, "");
+   LLVMBuildBr(B, fast);
 
    /* Inline. */
    LLVMPositionBuilderAtEnd(B, fast);
-   LLVMValueRef host = LLVMBuildLoad2(B, x->ptr, out, "");
+   LLVMValueRef host = LLVMBuildPhi(B, x->ptr, "");
+   LLVMValueRef hv[2] = {last_host, got};
+   LLVMBasicBlockRef hb[2] = {look, called};
+   LLVMAddIncoming(host, hv, hb, 2);
    LLVMValueRef fast_rows[4];
    LLVMBasicBlockRef fast_end = NULL;
    if (store)
@@ -521,4 +595,401 @@ sim__xl_emit_mem(sim_xl *x, const sim_inst *in, uint64_t pc)
       x->v[d + k] = phi;
       x->vd[d + k] = true;
    }
+}
+
+/* ---- LDS ------------------------------------------------------------------------------ */
+
+/* Dwords a lane moves for the lowered DS opcodes (0: not lowered). */
+static unsigned
+ds_dwords(const sim_inst *in, bool *store)
+{
+   *store = in->op == SIM_OP_ds_write_b32 || in->op == SIM_OP_ds_write_b64;
+   switch (in->op) {
+   case SIM_OP_ds_read_b32: case SIM_OP_ds_write_b32: return 1;
+   case SIM_OP_ds_read_b64: case SIM_OP_ds_write_b64: return 2;
+   default: return 0;
+   }
+}
+
+static bool
+ds_lowered(const sim_inst *in)
+{
+   bool store;
+   unsigned n = ds_dwords(in, &store);
+   /* The GDS form faults in the handler; AGPR data lives past the emitter's 256 rows. */
+   if (!n || (in->flags & (SIM_IF_GDS | SIM_IF_ACC)))
+      return false;
+   unsigned d = store ? in->mem.data0 : in->vdst;
+   return d + n <= 256;
+}
+
+/* sim_ds.c's ds_offset: {OFFSET1, OFFSET0}. */
+static uint32_t
+ds_off(const sim_inst *in)
+{
+   return (uint32_t)in->imm | (uint32_t)in->mem.offset1 << 8;
+}
+
+/* The work-group's LDS (w->wg->lds) and its size, loaded where the block needs them. */
+static void
+lds_get(sim_xl *x, LLVMValueRef *lds, LLVMValueRef *size)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
+   LLVMValueRef i = k64(x, offsetof(sim_wave, wg));
+   LLVMValueRef wg = LLVMBuildLoad2(B, x->ptr, LLVMBuildGEP2(B, i8, x->w, &i, 1, ""), "");
+   i = k64(x, offsetof(sim_wg, lds));
+   *lds = LLVMBuildLoad2(B, x->ptr, LLVMBuildGEP2(B, i8, wg, &i, 1, ""), "");
+   i = k64(x, offsetof(sim_wg, lds_size));
+   *size = LLVMBuildLoad2(B, x->i32, LLVMBuildGEP2(B, i8, wg, &i, 1, ""), "");
+}
+
+/* The lowest active lane of the non-zero mask `exec`, as i32. */
+static LLVMValueRef
+first_lane(sim_xl *x, LLVMValueRef exec)
+{
+   LLVMValueRef args[2] = {exec, LLVMConstInt(x->i1, 1, 0)};
+   return LLVMBuildTrunc(x->B, sim__xl_intrin(x, "llvm.cttz", &x->mask_t, 1, args, 2), x->i32,
+                         "");
+}
+
+/* i1: the active lanes' addresses a[l] are amin + (l - first) * step, `first` the lowest
+ * active lane. */
+static LLVMValueRef
+ds_consecutive(sim_xl *x, LLVMValueRef a, LLVMValueRef m, LLVMValueRef first, LLVMValueRef amin,
+               uint32_t step)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef base = LLVMBuildSub(B, amin, LLVMBuildMul(B, first, k32(x, step), ""), "");
+   LLVMValueRef want = LLVMBuildAdd(B, sim__xl_splat(x, base, x->v32), lane_steps(x, step), "");
+   LLVMValueRef ok = LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntEQ, a, want, ""),
+                                 LLVMBuildNot(B, m, ""), "");
+   return LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildBitCast(B, ok, x->mask_t, ""),
+                        LLVMConstAllOnes(x->mask_t), "");
+}
+
+/* Where lane 0 of a vector access over such lanes starts: lds + amin - first * step (the
+ * lanes before `first` are masked off and never touched; amin + 4 * 63 cannot pass 2^32,
+ * amin being inside the LDS). */
+static LLVMValueRef
+ds_vec_at(sim_xl *x, LLVMValueRef lds, LLVMValueRef amin, LLVMValueRef first, uint32_t step)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef back = LLVMBuildMul(B, LLVMBuildZExt(B, first, x->i64, ""), k64(x, step), "");
+   LLVMValueRef off = LLVMBuildSub(B, LLVMBuildZExt(B, amin, x->i64, ""), back, "");
+   return LLVMBuildGEP2(B, LLVMInt8TypeInContext(x->C), lds, &off, 1, "");
+}
+
+/* The lane mask `m` with each lane's bit repeated `n` times (the mask of n interleaved
+ * rows). */
+static LLVMValueRef
+mask_repeat(sim_xl *x, LLVMValueRef m, unsigned n)
+{
+   LLVMValueRef idx[128];
+   for (unsigned l = 0; l < x->lanes; l++)
+      for (unsigned k = 0; k < n; k++)
+         idx[l * n + k] = k32(x, l);
+   return LLVMBuildShuffleVector(x->B, m, LLVMGetUndef(x->vm), LLVMConstVector(idx, n * x->lanes),
+                                 "");
+}
+
+/* Inline DS access of every active lane at lds + a[l] (all in range): one masked vector
+ * load or store when the active lanes are consecutive (reduce's l[lid], l[lid + s] while
+ * lid < s), else a masked gather, or for dword stores a masked scatter (lanes in order, a
+ * later lane's store to the same address wins, as sim_ds.c's lane loop). Multi-dword
+ * stores that are not consecutive branch to `slow` (lanes writing overlapping dwords must
+ * keep lane order). Loads leave their rows in rows[0..n) and the block they end in in
+ * *from. */
+static void
+emit_ds_fast(sim_xl *x, const sim_inst *in, LLVMValueRef lds, LLVMValueRef a, LLVMValueRef amin,
+             LLVMValueRef exec, LLVMValueRef m, LLVMValueRef *regs, unsigned n, bool store,
+             LLVMValueRef *rows, LLVMBasicBlockRef *from, LLVMBasicBlockRef slow,
+             LLVMBasicBlockRef done)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMTypeRef vt = LLVMVectorType(x->i32, n * x->lanes);
+   LLVMBasicBlockRef vb = bb(x), gb = store && n > 1 ? slow : bb(x);
+   LLVMValueRef first = first_lane(x, exec);
+   LLVMBuildCondBr(B, ds_consecutive(x, a, m, first, amin, 4 * n), vb, gb);
+
+   LLVMPositionBuilderAtEnd(B, vb);
+   LLVMValueRef p = ds_vec_at(x, lds, amin, first, 4 * n);
+   LLVMValueRef vm = n == 1 ? m : mask_repeat(x, m, n);
+   LLVMTypeRef t[2] = {vt, x->ptr};
+   LLVMValueRef u[2];
+   if (store) {
+      LLVMValueRef args[4] = {n == 1 ? regs[0] : interleave(x, regs, n), p, k32(x, 4), vm};
+      sim__xl_intrin(x, "llvm.masked.store", t, 2, args, 4);
+      if (sim__xlate_mode == 2)
+         sim__xl_hook(x, sim__xlate_check_store_post, in);
+      LLVMBuildBr(B, done);
+   } else {
+      LLVMValueRef old = n == 1 ? regs[0] : interleave(x, regs, n);
+      LLVMValueRef args[4] = {p, k32(x, 4), vm, old};
+      LLVMValueRef v = sim__xl_intrin(x, "llvm.masked.load", t, 2, args, 4);
+      for (unsigned k = 0; k < n; k++)
+         u[k] = n == 1 ? v : deinterleave(x, v, n, k);
+      LLVMBuildBr(B, done);
+   }
+   if (store && n > 1)
+      return;
+
+   LLVMPositionBuilderAtEnd(B, gb);
+   LLVMTypeRef gt[2] = {x->v32, LLVMVectorType(x->ptr, x->lanes)};
+   LLVMValueRef g[2];
+   if (store) {
+      LLVMValueRef args[4] = {regs[0], lane_ptrs(x, lds, a, 0), k32(x, 4), m};
+      sim__xl_intrin(x, "llvm.masked.scatter", gt, 2, args, 4);
+      if (sim__xlate_mode == 2)
+         sim__xl_hook(x, sim__xlate_check_store_post, in);
+      LLVMBuildBr(B, done);
+      return;
+   }
+   for (unsigned k = 0; k < n; k++) {
+      LLVMValueRef args[4] = {lane_ptrs(x, lds, a, k), k32(x, 4), m, regs[k]};
+      g[k] = sim__xl_intrin(x, "llvm.masked.gather", gt, 2, args, 4);
+   }
+   LLVMBuildBr(B, done);
+   LLVMPositionBuilderAtEnd(B, done);
+   for (unsigned k = 0; k < n; k++) {
+      rows[k] = LLVMBuildPhi(B, x->v32, "");
+      LLVMValueRef vals[2] = {u[k], g[k]};
+      LLVMBasicBlockRef bbs[2] = {vb, gb};
+      LLVMAddIncoming(rows[k], vals, bbs, 2);
+   }
+   *from = done;
+}
+
+/* ds_read/write_b32/b64: lane l's address a[l] = ADDR[l] + offset (32-bit), in range when
+ * a[l] + bytes <= the work-group's LDS size (sim__lds_ptr); one test of the active lanes'
+ * highest a[l] per wave-instruction, inline (the LDS is the work-group's own, no
+ * allocation to look up). Out of range the handler runs and faults as interpreted. */
+static void
+emit_ds(sim_xl *x, const sim_inst *in, uint64_t pc)
+{
+   LLVMBuilderRef B = x->B;
+   bool store;
+   unsigned n = ds_dwords(in, &store), bytes = 4 * n;
+   unsigned d = store ? in->mem.data0 : in->vdst;
+   if (store && sim__xlate_mode == 2) {
+      sim__xl_flush(x, false);
+      sim__xl_hook(x, sim__xlate_check_store_pre, in);
+   }
+   LLVMValueRef exec = sim__xl_mget(x, SIM_SRC_EXEC);
+   LLVMValueRef m = LLVMBuildBitCast(B, exec, x->vm, "");
+   LLVMValueRef a = LLVMBuildAdd(B, sim__xl_vget(x, in->mem.addr),
+                                 sim__xl_splat(x, k32(x, ds_off(in)), x->v32), "");
+   LLVMValueRef regs[2];
+   for (unsigned k = 0; k < n; k++)
+      regs[k] = sim__xl_vget(x, d + k);
+   if (!store && d + n > x->max_vgpr)
+      x->max_vgpr = d + n;
+   LLVMValueRef amin = reduce(x, "llvm.vector.reduce.umin", a, m, UINT32_MAX);
+   LLVMValueRef amax = reduce(x, "llvm.vector.reduce.umax", a, m, 0);
+   LLVMValueRef lds, size;
+   lds_get(x, &lds, &size);
+   LLVMBasicBlockRef start = LLVMGetInsertBlock(B), test = bb(x), fast = bb(x), slow = bb(x);
+   LLVMBasicBlockRef slow_ok = bb(x), done = bb(x);
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, exec, LLVMConstNull(x->mask_t), ""), test,
+                   done);
+
+   /* Every active lane inside the LDS? */
+   LLVMPositionBuilderAtEnd(B, test);
+   LLVMValueRef fits = LLVMBuildICmp(B, LLVMIntUGE, size, k32(x, bytes), "");
+   LLVMValueRef below = LLVMBuildICmp(B, LLVMIntULE, amax,
+                                      LLVMBuildSub(B, size, k32(x, bytes), ""), "");
+   LLVMBuildCondBr(B, LLVMBuildAnd(B, fits, below, ""), fast, slow);
+
+   LLVMPositionBuilderAtEnd(B, fast);
+   LLVMValueRef fast_rows[2];
+   LLVMBasicBlockRef fast_end = NULL;
+   if (store) {
+      emit_ds_fast(x, in, lds, a, amin, exec, m, regs, n, true, NULL, NULL, slow, done);
+   } else {
+      LLVMBasicBlockRef join = bb(x);
+      emit_ds_fast(x, in, lds, a, amin, exec, m, regs, n, false, fast_rows, &fast_end, slow,
+                   join);
+      LLVMBuildBr(B, done);
+   }
+
+   /* Through the handler. */
+   LLVMPositionBuilderAtEnd(B, slow);
+   spill(x);
+   LLVMValueRef rc = sim__xl_call(x, in, pc);
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, rc, k32(x, 0), ""), x->exit, slow_ok);
+   LLVMPositionBuilderAtEnd(B, slow_ok);
+   LLVMValueRef slow_rows[2];
+   for (unsigned k = 0; !store && k < n; k++)
+      slow_rows[k] = row_load(x, d + k);
+   LLVMBuildBr(B, done);
+
+   LLVMPositionBuilderAtEnd(B, done);
+   if (store)
+      return;
+   for (unsigned k = 0; k < n; k++) {
+      LLVMValueRef phi = LLVMBuildPhi(B, x->v32, "");
+      LLVMValueRef vals[3] = {regs[k], fast_rows[k], slow_rows[k]};
+      LLVMBasicBlockRef bbs[3] = {start, fast_end, slow_ok};
+      LLVMAddIncoming(phi, vals, bbs, 3);
+      x->v[d + k] = phi;
+      x->vd[d + k] = true;
+   }
+}
+
+/* The LDS bytes lowered DS store `in` of `w` may write (the checking mode). */
+static bool
+ds_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len)
+{
+   bool store;
+   uint32_t bytes = 4 * ds_dwords(in, &store), off = ds_off(in);
+   uint64_t m = SIM_EXEC(w);
+   uint32_t lo = UINT32_MAX, hi = 0;
+   if (!m)
+      return false;
+   for (unsigned l = 0; l < 64; l++) {
+      if (!((m >> l) & 1))
+         continue;
+      uint32_t a = w->v[in->mem.addr][l] + off;
+      lo = a < lo ? a : lo;
+      hi = a > hi ? a : hi;
+   }
+   if (w->wg->lds_size < bytes || hi > w->wg->lds_size - bytes)
+      return false;
+   *at = w->wg->lds + lo;
+   *len = (size_t)(hi - lo) + bytes;
+   return true;
+}
+
+/* ---- Scalar loads --------------------------------------------------------------------- */
+
+/* Dwords of the lowered SMEM loads (0: not lowered); `buffer`: the s_buffer_ form, whose
+ * SBASE is a V# (base address = bits 47:0). */
+static unsigned
+smem_dwords(const sim_inst *in, bool *buffer)
+{
+   *buffer = false;
+   switch (in->op) {
+   case SIM_OP_s_load_dword: return 1;
+   case SIM_OP_s_load_dwordx2: return 2;
+   case SIM_OP_s_load_dwordx4: return 4;
+   case SIM_OP_s_load_dwordx8: return 8;
+   case SIM_OP_s_load_dwordx16: return 16;
+   default: break;
+   }
+   *buffer = true;
+   switch (in->op) {
+   case SIM_OP_s_buffer_load_dword: return 1;
+   case SIM_OP_s_buffer_load_dwordx2: return 2;
+   case SIM_OP_s_buffer_load_dwordx4: return 4;
+   case SIM_OP_s_buffer_load_dwordx8: return 8;
+   case SIM_OP_s_buffer_load_dwordx16: return 16;
+   default: return 0;
+   }
+}
+
+/* Destinations below M0 only: sim__swrite32 writes those as they are. */
+static bool
+smem_lowered(const sim_inst *in)
+{
+   bool buffer;
+   unsigned n = smem_dwords(in, &buffer);
+   return n && in->vdst + n <= 124 && in->mem.sbase < 127;
+}
+
+int
+sim__xlate_smem_base(sim_wave *w, const sim_inst *in, uint64_t va, const uint8_t **host)
+{
+   bool buffer;
+   const sim_alloc *a = sim__vm_direct(w, in, va, 4ull * smem_dwords(in, &buffer), false);
+   if (!a)
+      return 0;
+   *host = a->view + (va - a->va);
+   return 1;
+}
+
+/* sim_smem.c's address: SBASE (+ IMM offset or SGPR[OFFSET]) (+ SGPR[SOFFSET] with SOE),
+ * dword-aligned. */
+static LLVMValueRef
+smem_addr(sim_xl *x, const sim_inst *in, bool buffer)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef base = sim__xl_sget64(x, in->mem.sbase);
+   if (buffer)
+      base = LLVMBuildAnd(B, base, k64(x, 0xFFFFFFFFFFFFull), "");
+   LLVMValueRef off = (in->flags & SIM_IF_SMEM_IMM)
+                         ? k64(x, (uint64_t)(int64_t)in->imm)
+                         : LLVMBuildZExt(B, sim__xl_sget(x, in->imm & 0x7F), x->i64, "");
+   if (in->flags & SIM_IF_SMEM_SOE)
+      off = LLVMBuildAdd(B, off,
+                         LLVMBuildZExt(B, sim__xl_sget(x, in->mem.soffset & 0x7F), x->i64, ""),
+                         "");
+   return LLVMBuildAnd(B, LLVMBuildAdd(B, base, off, ""), k64(x, ~3ull), "");
+}
+
+/* s_load_dword(xN) / s_buffer_load_dword(xN): one call (sim__xlate_smem_base: the
+ * allocation check of the vector loads) and inline dword loads into the destination
+ * SGPRs' values; outside one directly reachable allocation the handler runs and faults or
+ * loads as interpreted. */
+static void
+emit_smem(sim_xl *x, const sim_inst *in, uint64_t pc)
+{
+   LLVMBuilderRef B = x->B;
+   bool buffer;
+   unsigned n = smem_dwords(in, &buffer);
+   LLVMValueRef va = smem_addr(x, in, buffer);
+   LLVMValueRef out = entry_alloca(x);
+   LLVMTypeRef pt[4] = {x->ptr, x->ptr, x->i64, x->ptr};
+   LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 4, 0);
+   LLVMValueRef f = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_smem_base), x->ptr);
+   LLVMValueRef args[4] = {x->w, LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr), va,
+                           out};
+   LLVMValueRef ok = LLVMBuildCall2(B, ft, f, args, 4, "");
+   LLVMBasicBlockRef fast = bb(x), slow = bb(x), slow_ok = bb(x), done = bb(x);
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, ok, k32(x, 0), ""), fast, slow);
+
+   LLVMPositionBuilderAtEnd(B, fast);
+   LLVMValueRef host = LLVMBuildLoad2(B, x->ptr, out, "");
+   LLVMValueRef got[16], slow_got[16];
+   for (unsigned i = 0; i < n; i++) {
+      LLVMValueRef o = k64(x, 4 * i);
+      got[i] = LLVMBuildLoad2(B, x->i32,
+                              LLVMBuildGEP2(B, LLVMInt8TypeInContext(x->C), host, &o, 1, ""), "");
+      LLVMSetAlignment(got[i], 4);
+   }
+   LLVMBuildBr(B, done);
+
+   /* Through the handler; it writes only the destinations. */
+   LLVMPositionBuilderAtEnd(B, slow);
+   spill(x);
+   LLVMValueRef rc = sim__xl_call(x, in, pc);
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, rc, k32(x, 0), ""), x->exit, slow_ok);
+   LLVMPositionBuilderAtEnd(B, slow_ok);
+   for (unsigned i = 0; i < n; i++) {
+      LLVMValueRef o = k64(x, offsetof(sim_wave, s) + 4 * (in->vdst + i));
+      slow_got[i] = LLVMBuildLoad2(B, x->i32,
+                                   LLVMBuildGEP2(B, LLVMInt8TypeInContext(x->C), x->w, &o, 1, ""),
+                                   "");
+      LLVMSetAlignment(slow_got[i], 4);
+   }
+   LLVMBuildBr(B, done);
+
+   LLVMPositionBuilderAtEnd(B, done);
+   for (unsigned i = 0; i < n; i++) {
+      LLVMValueRef phi = LLVMBuildPhi(B, x->i32, "");
+      LLVMValueRef vals[2] = {got[i], slow_got[i]};
+      LLVMBasicBlockRef bbs[2] = {fast, slow_ok};
+      LLVMAddIncoming(phi, vals, bbs, 2);
+      sim__xl_sput(x, in->vdst + i, phi);
+   }
+}
+
+void
+sim__xl_emit_mem(sim_xl *x, const sim_inst *in, uint64_t pc)
+{
+   if (in->enc == SIM_ENC_DS)
+      emit_ds(x, in, pc);
+   else if (in->enc == SIM_ENC_SMEM)
+      emit_smem(x, in, pc);
+   else
+      emit_vmem(x, in, pc);
 }

@@ -91,8 +91,11 @@ typedef struct sim_xl {
    unsigned ir; /* IR instructions of the function before optimisation */
 } sim_xl;
 
-/* The register values of sim_xlate.c's emitter: an SGPR pair as i64, the lane mask at SGPR
- * `r` as x->mask_t, a VGPR row; a scalar splatted to a vector of type `vt`. */
+/* The register values of sim_xlate.c's emitter: an SGPR as i32 (and its write, as
+ * sim__swrite32 makes it), an SGPR pair as i64, the lane mask at SGPR `r` as x->mask_t, a
+ * VGPR row; a scalar splatted to a vector of type `vt`. */
+LLVMValueRef sim__xl_sget(sim_xl *x, unsigned r);
+void sim__xl_sput(sim_xl *x, unsigned r, LLVMValueRef v);
 LLVMValueRef sim__xl_sget64(sim_xl *x, unsigned r);
 LLVMValueRef sim__xl_mget(sim_xl *x, unsigned r);
 LLVMValueRef sim__xl_vget(sim_xl *x, unsigned r);
@@ -108,7 +111,8 @@ LLVMValueRef sim__xl_call(sim_xl *x, const sim_inst *in, uint64_t pc);
 /* Emits a call of the C function `f(w, in)` (the checking mode's hooks). */
 void sim__xl_hook(sim_xl *x, void (*f)(sim_wave *, const sim_inst *), const sim_inst *in);
 
-/* The memory lowering (sim_xlate_mem.c). Is `in` lowered? */
+/* The memory lowering (sim_xlate_mem.c: GLOBAL/FLAT, DS and SMEM loads). Is `in`
+ * lowered? */
 bool sim__xl_mem_lowered(const sim_inst *in);
 /* Emits lowered `in` at `pc`. */
 void sim__xl_emit_mem(sim_xl *x, const sim_inst *in, uint64_t pc);
@@ -118,6 +122,10 @@ void sim__xl_emit_mem(sim_xl *x, const sim_inst *in, uint64_t pc);
  * else 0, and the block calls the handler, which faults as interpreted. */
 int sim__xlate_mem_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t lmin,
                         uint32_t lmax, uint8_t **host);
+/* For translated blocks: `*host` = the host address of the scalar load `in` at GPU VA `va`
+ * when its dwords lie in one allocation the fast paths may reach directly; else 0, and the
+ * block calls the handler. */
+int sim__xlate_smem_base(sim_wave *w, const sim_inst *in, uint64_t va, const uint8_t **host);
 /* The checking mode: the host bytes lowered store `in` of `w` may write, by its registers;
  * false when they are not in one directly reachable allocation (the block calls the
  * handler then). */

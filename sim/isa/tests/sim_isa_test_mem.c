@@ -186,6 +186,116 @@ TEST(fault_lowered_access)
    CHECK_EQ(out[63], 0);
 }
 
+/* The translator's inline allocation check (sim_wg.xlast): one global load in a loop over
+ * pointers to A, A + 256 bytes, B and a range leaving B at lane 40. The first run fills
+ * the instruction's slot, the second hits it, the third misses it (another allocation)
+ * and the fourth goes past B's end: the handler faults with lanes 0-39 loaded. */
+TEST(global_lowered_last_alloc)
+{
+   uint32_t *a = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint32_t *b = alloc_before_hole(4096);
+   for (unsigned i = 0; i < 1024; i++) {
+      a[i] = 1000 + i;
+      b[i] = 2000 + i;
+   }
+   sim_wave *w = t_wave();
+   set_ptr_vgpr(w, 0, a, 4);
+   set_ptr_vgpr(w, 2, a + 64, 4);
+   set_ptr_vgpr(w, 4, b, 4);
+   set_ptr_vgpr(w, 6, b + 512, 4);
+   set_lane_ptr(w, 6, 40, (uint8_t *)b + 4096);
+   w->s[10] = 4;
+   CHECK_EQ(t_run(w, "loop:\n"
+                     "global_load_dword v8, v[0:1], off\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "v_add_u32 v9, v9, v8\n"
+                     "v_mov_b32 v0, v2\n"
+                     "v_mov_b32 v1, v3\n"
+                     "v_mov_b32 v2, v4\n"
+                     "v_mov_b32 v3, v5\n"
+                     "v_mov_b32 v4, v6\n"
+                     "v_mov_b32 v5, v7\n"
+                     "s_sub_u32 s10, s10, 1\n"
+                     "s_cmp_lg_u32 s10, 0\n"
+                     "s_cbranch_scc1 loop"),
+            SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_fault.address, (uint64_t)(uintptr_t)b + 4096);
+   for (unsigned l = 0; l < 64; l++)
+      CHECK_EQ(w->v[9][l], (1000 + l) + (1064 + l) + (2000 + l));
+   CHECK_EQ(w->v[8][39], 2512 + 39);
+   CHECK_EQ(w->v[8][41], 2000 + 41);
+}
+
+/* The forms of the translator's SMEM lowering (sim_xlate_mem.c; HSACL_SIM_XLATE=check
+ * compares each with the interpreter): s_load_dword to x16 with an immediate offset, an
+ * SGPR offset, SOE (SGPR plus immediate), an unaligned offset (the address's low bits are
+ * dropped), s_buffer_load through a V# whose bits 48+ are set, a pointer loaded over its
+ * own base and used by the next load, and a loaded value used by a lowered SALU op. */
+TEST(smem_lowered_forms)
+{
+   uint32_t *buf = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   for (unsigned i = 0; i < 1024; i++)
+      buf[i] = 0x1000 + i;
+   uint64_t at = (uint64_t)(uintptr_t)(buf + 200);
+   buf[100] = (uint32_t)at;
+   buf[101] = (uint32_t)(at >> 32);
+   sim_wave *w = t_wave();
+   set_ptr_sgpr(w, 4, buf);
+   set_ptr_sgpr(w, 60, buf);
+   set_ptr_sgpr(w, 64, buf);
+   w->s[65] |= 0x00AB0000u; /* V# bits 48+: not address */
+   w->s[20] = 24;
+   CHECK_EQ(t_run(w, "s_load_dword s8, s[4:5], 0x6\n"
+                     "s_load_dwordx2 s[10:11], s[4:5], s20\n"
+                     "s_load_dwordx4 s[12:15], s[4:5], s20 offset:0x10\n"
+                     "s_load_dwordx8 s[16:23], s[4:5], 0x40\n"
+                     "s_load_dwordx16 s[24:39], s[4:5], 0x80\n"
+                     "s_buffer_load_dword s40, s[64:67], 0x8\n"
+                     "s_buffer_load_dwordx2 s[42:43], s[64:67], 0x10\n"
+                     "s_load_dwordx2 s[60:61], s[60:61], 0x190\n"
+                     "s_load_dword s62, s[60:61], 0x4\n"
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "s_add_u32 s63, s8, s62"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[8], 0x1001);
+   CHECK_EQ(w->s[10], 0x1006);
+   CHECK_EQ(w->s[11], 0x1007);
+   CHECK_EQ(w->s[12], 0x100A);
+   CHECK_EQ(w->s[15], 0x100D);
+   for (unsigned i = 0; i < 8; i++)
+      CHECK_EQ(w->s[16 + i], 0x1010 + i);
+   for (unsigned i = 0; i < 16; i++)
+      CHECK_EQ(w->s[24 + i], 0x1020 + i);
+   CHECK_EQ(w->s[40], 0x1002);
+   CHECK_EQ(w->s[43], 0x1005);
+   CHECK_EQ(w->s[60], (uint32_t)at);
+   CHECK_EQ(w->s[62], 0x1000 + 201);
+   CHECK_EQ(w->s[63], 0x1001 + 0x1000 + 201);
+}
+
+/* A faulting scalar load in a translated block (the handler runs then): the interpreter's
+ * kind and address, the instruction before it done and the one after it not; one past
+ * the end of an allocation, and one straddling it. */
+TEST(fault_lowered_smem)
+{
+   uint32_t *buf = alloc_before_hole(4096);
+   for (unsigned k = 0; k < 2; k++) {
+      sim_wave *w = t_wave();
+      set_ptr_sgpr(w, 4, (uint8_t *)buf + (k ? 4092 : 4096));
+      CHECK_EQ(t_run(w, k ? "s_mov_b32 s8, 7\n"
+                            "s_load_dwordx2 s[10:11], s[4:5], 0x0\n"
+                            "s_mov_b32 s9, 7"
+                          : "s_mov_b32 s8, 7\n"
+                            "s_load_dword s10, s[4:5], 0x0\n"
+                            "s_mov_b32 s9, 7"),
+               SIM_FAULT_MEMORY_VIOLATION);
+      CHECK_EQ(t_fault.address, (uint64_t)(uintptr_t)buf + (k ? 4092 : 4096));
+      CHECK_EQ(w->s[8], 7);
+      CHECK_EQ(w->s[9], 0);
+      CHECK_EQ(w->s[10], 0);
+   }
+}
+
 /* global atomics: add without return from every lane, cmpswap with return. */
 TEST(global_atomics)
 {
@@ -295,6 +405,121 @@ TEST(ds_ops)
    memcpy(&v, t_lds + 4 * 65, 4);
    CHECK_EQ(v, 1000 + 63 + 2); /* then lane 1 of ds_add_rtn (offset 256 + 4) added 2 */
    CHECK_EQ(w->v[7][2], 6); /* (3 + 3) & 0xff, lane 2's dword at 264 */
+}
+
+static uint32_t
+lds32(uint32_t byte)
+{
+   uint32_t v;
+   memcpy(&v, t_lds + byte, 4);
+   return v;
+}
+
+/* The patterns of the translator's DS lowering (sim_xlate_mem.c; HSACL_SIM_XLATE=check
+ * compares each with the interpreter): consecutive dwords (one vector store and load), a
+ * gather, a scatter whose lanes collide (the last lane wins), b64 consecutive and
+ * gathered, a b64 store whose lanes overlap (through the handler), consecutive lanes of a
+ * partial EXEC starting past lane 0 (reduce's l[lid + s] while lid < s), a partial-EXEC
+ * gather, the destination as the address, and EXEC zero with addresses beyond the LDS
+ * (nothing happens, not even a fault). */
+TEST(ds_lowered_patterns)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = 4 * l;
+      w->v[1][l] = 100 + l;
+      w->v[2][l] = 4 * ((l * 37) % 512);
+      w->v[3][l] = 4096 + 4 * (l % 8);
+      w->v[4][l] = 8192 + 8 * l;
+      w->v[5][l] = 12288 + 4 * (l % 4);
+      w->v[6][l] = 0x6000 + l;
+      w->v[7][l] = 0x7000 + l;
+      w->v[16][l] = 256 + 4 * ((l * 5) % 64);
+      w->v[17][l] = 0x80000; /* beyond the LDS: never reached, EXEC is 0 */
+      w->v[14][l] = 0xDEAD;
+      w->v[15][l] = 0xDEAD;
+   }
+   for (unsigned i = 0; i < 1024; i++) {
+      uint32_t v = 3 * i + 1;
+      memcpy(t_lds + 4 * i, &v, 4);
+   }
+   CHECK_EQ(t_run(w, "ds_read_b32 v10, v2 offset:4\n"
+                     "ds_write_b32 v0, v1 offset:256\n"
+                     "ds_read_b32 v11, v0 offset:256\n"
+                     "ds_write_b32 v3, v1\n"
+                     "ds_write_b64 v4, v[6:7]\n"
+                     "ds_read_b64 v[8:9], v4\n"
+                     "ds_read_b64 v[12:13], v2\n"
+                     "ds_write_b64 v5, v[6:7]\n"
+                     "ds_read_b32 v16, v16\n"
+                     "s_mov_b64 exec, 0xFF00\n"
+                     "ds_read_b32 v14, v0 offset:256\n"
+                     "ds_write_b32 v0, v14 offset:512\n"
+                     "s_mov_b64 exec, 0x5555\n"
+                     "ds_read_b32 v15, v2\n"
+                     "s_mov_b64 exec, 0\n"
+                     "ds_write_b32 v17, v1\n"
+                     "ds_read_b32 v18, v17"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l++) {
+      unsigned gat = (l * 37) % 512;
+      /* v10 read before the stores; v12/v13 after them (dwords 64-127 hold 100 + l). */
+      CHECK_EQ(w->v[10][l], 3 * (gat + 1) + 1);
+      CHECK_EQ(w->v[11][l], 100 + l);
+      CHECK_EQ(lds32(8192 + 8 * l), 0x6000 + l);
+      CHECK_EQ(w->v[8][l], 0x6000 + l);
+      CHECK_EQ(w->v[9][l], 0x7000 + l);
+      unsigned d0 = gat, d1 = gat + 1;
+      CHECK_EQ(w->v[12][l], d0 >= 64 && d0 < 128 ? 100 + d0 - 64 : 3 * d0 + 1);
+      CHECK_EQ(w->v[13][l], d1 >= 64 && d1 < 128 ? 100 + d1 - 64 : 3 * d1 + 1);
+      CHECK_EQ(w->v[16][l], 100 + (l * 5) % 64);
+      CHECK_EQ(w->v[14][l], l >= 8 && l < 16 ? 100 + l : 0xDEAD);
+      CHECK_EQ(lds32(512 + 4 * l), l >= 8 && l < 16 ? 100 + l : 3 * (128 + l) + 1);
+      unsigned late = gat >= 64 && gat < 128 ? 100 + gat - 64 : 3 * gat + 1;
+      CHECK_EQ(w->v[15][l], l < 16 && l % 2 == 0 ? late : 0xDEAD);
+   }
+   for (unsigned j = 0; j < 8; j++) /* lane 56 + j stored last at dword j */
+      CHECK_EQ(lds32(4096 + 4 * j), 100 + 56 + j);
+   /* b64 lanes at 12288 + 4 * (l % 4): lane 63 writes dwords 3 and 4 last, lane 62 dword 2. */
+   CHECK_EQ(lds32(12288 + 16), 0x7000 + 63);
+   CHECK_EQ(lds32(12288 + 12), 0x6000 + 63);
+   CHECK_EQ(lds32(12288 + 8), 0x6000 + 62);
+   CHECK_EQ(lds32(12288 + 4), 0x6000 + 61);
+}
+
+/* A DS access beyond the LDS in a translated block (the handler runs then): the
+ * interpreter's fault and address, lanes before the faulting one done, nothing after the
+ * faulting instruction. */
+TEST(fault_lowered_lds)
+{
+   for (unsigned store = 0; store < 2; store++) {
+      sim_wave *w = t_wave();
+      t_lds_size = 1024;
+      for (unsigned l = 0; l < 64; l++) {
+         w->v[0][l] = 4 * l;
+         w->v[1][l] = 512 + 4 * l;
+         w->v[4][l] = 0xAAAA;
+         uint32_t v = 50 + l;
+         memcpy(t_lds + 4 * l, &v, 4);
+      }
+      w->v[0][40] = 1024;
+      CHECK_EQ(t_run(w, store ? "v_mov_b32 v6, 7\n"
+                                "ds_write_b32 v0, v6\n"
+                                "ds_write_b32 v1, v6"
+                              : "v_mov_b32 v6, 7\n"
+                                "ds_read_b32 v4, v0\n"
+                                "ds_write_b32 v1, v6"),
+               SIM_FAULT_MEMORY_VIOLATION);
+      CHECK_EQ(t_fault.address, SIM_APERTURE_SHARED_BASE + 1024);
+      if (store) {
+         CHECK_EQ(lds32(4 * 39), 7);
+         CHECK_EQ(lds32(4 * 41), 50 + 41);
+      } else {
+         CHECK_EQ(w->v[4][39], 50 + 39);
+         CHECK_EQ(w->v[4][41], 0xAAAA);
+      }
+      CHECK_EQ(lds32(512), 0);
+   }
 }
 
 /* MUBUF scratch with the dispatch's swizzled V# and FLAT private aperture: same bytes. */
@@ -506,9 +731,14 @@ t_mem_tests(void)
    RUN(global_load_store);
    RUN(global_lowered_patterns);
    RUN(fault_lowered_access);
+   RUN(global_lowered_last_alloc);
+   RUN(smem_lowered_forms);
+   RUN(fault_lowered_smem);
    RUN(global_atomics);
    RUN(global_atomics_combined);
    RUN(ds_ops);
+   RUN(ds_lowered_patterns);
+   RUN(fault_lowered_lds);
    RUN(scratch_swizzle_and_private_aperture);
    RUN(flat_lds_aperture);
    RUN(flat_aperture_sh_mem_bases);
