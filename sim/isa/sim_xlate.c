@@ -298,7 +298,7 @@ typedef enum {
    XO_ASHR, XO_MULLO, XO_MULU24, XO_MULI24, XO_LSHLADD, XO_ADDLSHL, XO_ADD3, XO_LSHLOR,
    XO_ANDOR, XO_CO_ADD, XO_CO_SUB, XO_CO_SUBREV, XO_CO_ADDC, XO_CO_SUBB, XO_CO_SUBBREV, XO_SHL64,
    XO_CNDMASK, XO_FADD, XO_FSUB, XO_FSUBREV, XO_FMUL, XO_FMA, XO_FMAD, XO_FMAC, XO_FMACNF,
-   XO_ICMP, XO_FCMP,
+   XO_FFLOOR, XO_FTRUNC, XO_CVT_F32_U32, XO_CVT_F32_I32, XO_ICMP, XO_FCMP,
    /* scalar */
    XO_S_MOV32, XO_S_MOV64, XO_S_ADDU, XO_S_SUBU, XO_S_ADDI, XO_S_ADDC, XO_S_MUL, XO_S_LOG32,
    XO_S_LOG64, XO_S_SHL32, XO_S_LSHR32, XO_S_ASHR32, XO_S_SHL64, XO_S_CMP, XO_S_SAVEEXEC,
@@ -368,6 +368,11 @@ xl_xop_of(const sim_inst *in)
       case SIM_OP_v_mul_i32_i24: x = XO_MULI24; break;
       case SIM_OP_v_lshl_add_u32: x = XO_LSHLADD; break;
       case SIM_OP_v_add_lshl_u32: x = XO_ADDLSHL; break;
+      case SIM_OP_v_add3_u32: x = XO_ADD3; break;
+      case SIM_OP_v_lshl_or_b32: x = XO_LSHLOR; break;
+      case SIM_OP_v_and_or_b32: x = XO_ANDOR; break;
+      case SIM_OP_v_cvt_f32_u32: x = XO_CVT_F32_U32; break;
+      case SIM_OP_v_cvt_f32_i32: x = XO_CVT_F32_I32; break;
       case SIM_OP_v_add_co_u32: x = XO_CO_ADD; break;
       case SIM_OP_v_sub_co_u32: x = XO_CO_SUB; break;
       case SIM_OP_v_subrev_co_u32: x = XO_CO_SUBREV; break;
@@ -385,6 +390,8 @@ xl_xop_of(const sim_inst *in)
       case SIM_OP_v_mad_f32: return XO_FMAD;
       case SIM_OP_v_fmac_f32: return XO_FMAC;
       case SIM_OP_v_mac_f32: return XO_FMACNF;
+      case SIM_OP_v_floor_f32: return XO_FFLOOR;
+      case SIM_OP_v_trunc_f32: return XO_FTRUNC;
       default:
          if (xl_icmp_pred(in->op))
             x = XO_ICMP;
@@ -845,6 +852,26 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       a = src_v(x, in, 0), b = src_v(x, in, 1), c = src_v(x, in, 2);
       r = LLVMBuildShl(B, LLVMBuildAdd(B, a, b, ""), LLVMBuildAnd(B, c, K(31), ""), "");
       break;
+   case XO_ADD3:
+      a = src_v(x, in, 0), b = src_v(x, in, 1), c = src_v(x, in, 2);
+      r = LLVMBuildAdd(B, LLVMBuildAdd(B, a, b, ""), c, "");
+      break;
+   case XO_LSHLOR:
+      a = src_v(x, in, 0), b = src_v(x, in, 1), c = src_v(x, in, 2);
+      r = LLVMBuildOr(B, LLVMBuildShl(B, a, LLVMBuildAnd(B, b, K(31), ""), ""), c, "");
+      break;
+   case XO_ANDOR:
+      a = src_v(x, in, 0), b = src_v(x, in, 1), c = src_v(x, in, 2);
+      r = LLVMBuildOr(B, LLVMBuildAnd(B, a, b, ""), c, "");
+      break;
+   /* (float)u and (float)i as the interpreter computes them: the host's rounding, to
+    * nearest even; no result is subnormal or NaN. */
+   case XO_CVT_F32_U32:
+      r = LLVMBuildBitCast(B, LLVMBuildUIToFP(B, src_v(x, in, 0), x->vf, ""), x->v32, "");
+      break;
+   case XO_CVT_F32_I32:
+      r = LLVMBuildBitCast(B, LLVMBuildSIToFP(B, src_v(x, in, 0), x->vf, ""), x->v32, "");
+      break;
    case XO_CO_ADD: case XO_CO_SUB: case XO_CO_SUBREV: case XO_CO_ADDC: case XO_CO_SUBB:
    case XO_CO_SUBBREV: {
       a = src_v(x, in, 0), b = src_v(x, in, 1);
@@ -902,9 +929,12 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
    default: {
       /* f32 arithmetic */
       LLVMValueRef f[3];
-      unsigned n = op == XO_FMA || op == XO_FMAD || op == XO_FMAC || op == XO_FMACNF ? 3 : 2;
+      unsigned n = op == XO_FMA || op == XO_FMAD || op == XO_FMAC || op == XO_FMACNF ? 3
+                   : op == XO_FFLOOR || op == XO_FTRUNC                            ? 1
+                                                                                    : 2;
       f[0] = src_vf(x, in, 0);
-      f[1] = src_vf(x, in, 1);
+      if (n > 1)
+         f[1] = src_vf(x, in, 1);
       if (op == XO_FMAC || op == XO_FMACNF)
          f[2] = LLVMBuildBitCast(B, vget(x, in->vdst), x->vf, "");
       else if (n == 3)
@@ -925,6 +955,8 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       case XO_FMA: case XO_FMAC:
          rf = intrin(x, "llvm.fma", x->vf, f, 3);
          break;
+      case XO_FFLOOR: rf = intrin(x, "llvm.floor", x->vf, f, 1); break;
+      case XO_FTRUNC: rf = intrin(x, "llvm.trunc", x->vf, f, 1); break;
       default: /* mad, mac: the product rounded, then the sum */
          rf = LLVMBuildFAdd(B, LLVMBuildFMul(B, f[0], f[1], ""), f[2], "");
          break;

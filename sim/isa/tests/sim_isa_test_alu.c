@@ -1,4 +1,7 @@
 /* Scalar and vector ALU tests. Expected values are computed by hand from the ISA. */
+#include <math.h>
+#include <string.h>
+
 #include "sim_isa_test.h"
 
 TEST(sop2_add_carry)
@@ -369,9 +372,65 @@ TEST(special_regs)
    CHECK_EQ(w->s[4], 0xFFFF0000u);
 }
 
+/* What the translator lowers of the integer three-operand forms, the int-to-float
+ * conversions and floor/trunc (sim_xlate.c), over 64 lanes of edge values: carries past
+ * 2^32, shift counts past 31, values float cannot hold exactly (rounded to nearest even),
+ * and for floor/trunc signed zeros, subnormals, halves, infinities and NaNs (quieted). In
+ * sim_xlate_check_unit the block also runs translated, compared with the interpreter. */
+TEST(lowered_alu_forms)
+{
+   static const uint32_t u[] = {0, 1, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, 0x01000001,
+                                0xFFFFFF7F, 0xFFFFFF80, 0x12345678, 33, 32, 31};
+   static const uint32_t f[] = {0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x3FC00000,
+                                0xBFC00000, 0x40200000, 0xC0200000, 0x7F800000, 0xFF800000,
+                                0x7FC00001, 0xFF800123, 0x4B7FFFFF, 0xCB000001, 0x3F7FFFFF,
+                                0xBF7FFFFF, 0x7149F2CA};
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = u[l % 12] + l / 12;
+      w->v[2][l] = u[(l * 5 + 3) % 12];
+      w->v[3][l] = u[(l * 7 + 1) % 12] ^ (l << 20);
+      w->v[4][l] = f[l % 17];
+   }
+   CHECK_EQ(t_run(w, "v_add3_u32 v10, v1, v2, v3\n"
+                     "v_lshl_or_b32 v11, v1, v2, v3\n"
+                     "v_and_or_b32 v12, v1, v2, v3\n"
+                     "v_cvt_f32_u32 v13, v1\n"
+                     "v_cvt_f32_i32 v14, v1\n"
+                     "v_floor_f32 v15, v4\n"
+                     "v_trunc_f32 v16, v4\n"
+                     "v_cvt_f32_u32_e64 v17, v2\n"
+                     "v_floor_f32_e64 v18, -v4"),
+            SIM_FAULT_NONE);
+   unsigned bad = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t a = w->v[1][l], b = w->v[2][l], c = w->v[3][l], x = w->v[4][l];
+      float fx, r;
+      memcpy(&fx, &x, 4);
+      uint32_t fl, tr, nf, quiet = x | 0x400000;
+      r = floorf(fx), memcpy(&fl, &r, 4);
+      r = truncf(fx), memcpy(&tr, &r, 4);
+      r = floorf(-fx), memcpy(&nf, &r, 4);
+      if (fx != fx)
+         fl = tr = quiet, nf = quiet ^ 0x80000000;
+      float cu = (float)a, ci = (float)(int32_t)a, cb = (float)b;
+      bad += w->v[10][l] != a + b + c;
+      bad += w->v[11][l] != ((a << (b & 31)) | c);
+      bad += w->v[12][l] != ((a & b) | c);
+      bad += memcmp(&w->v[13][l], &cu, 4) != 0;
+      bad += memcmp(&w->v[14][l], &ci, 4) != 0;
+      bad += w->v[15][l] != fl;
+      bad += w->v[16][l] != tr;
+      bad += memcmp(&w->v[17][l], &cb, 4) != 0;
+      bad += w->v[18][l] != nf;
+   }
+   CHECK_EQ(bad, 0);
+}
+
 void
 t_alu_tests(void)
 {
+   RUN(lowered_alu_forms);
    RUN(saveexec_execz);
    RUN(vopc_masks);
    RUN(carry_chains);
