@@ -484,6 +484,40 @@ last_alloc(sim_xl *x, const sim_inst *in, LLVMValueRef rbase, LLVMValueRef lmin,
    return ok;
 }
 
+/* The handler's path of lowered vector access `in` (from `slow`, on to `slow_ok`, or out of
+ * the block when it faulted), then, for a load, the join at `done` of its `n` destination
+ * rows from VGPR `d`: what they held when `start` branched there, the fast path's values
+ * (from `fast_end`) and what the handler wrote. */
+static void
+emit_handler_join(sim_xl *x, const sim_inst *in, uint64_t pc, bool store, unsigned d,
+                  unsigned n, LLVMBasicBlockRef slow, LLVMBasicBlockRef slow_ok,
+                  LLVMBasicBlockRef done, LLVMBasicBlockRef start, const LLVMValueRef *old,
+                  const LLVMValueRef *fast_rows, LLVMBasicBlockRef fast_end)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMPositionBuilderAtEnd(B, slow);
+   spill(x);
+   LLVMValueRef rc = sim__xl_call(x, in, pc);
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, rc, k32(x, 0), ""), x->exit, slow_ok);
+   LLVMPositionBuilderAtEnd(B, slow_ok);
+   LLVMValueRef slow_rows[4];
+   for (unsigned k = 0; !store && k < n; k++)
+      slow_rows[k] = row_load(x, d + k);
+   LLVMBuildBr(B, done);
+
+   LLVMPositionBuilderAtEnd(B, done);
+   if (store)
+      return;
+   for (unsigned k = 0; k < n; k++) {
+      LLVMValueRef phi = LLVMBuildPhi(B, x->v32, "");
+      LLVMValueRef vals[3] = {old[k], fast_rows[k], slow_rows[k]};
+      LLVMBasicBlockRef bbs[3] = {start, fast_end, slow_ok};
+      LLVMAddIncoming(phi, vals, bbs, 3);
+      x->v[d + k] = phi;
+      x->vd[d + k] = true;
+   }
+}
+
 /* The allocation's slot `out` in the entry block, which sim__xlate_mem_base fills. */
 static LLVMValueRef
 entry_alloca(sim_xl *x)
@@ -573,28 +607,8 @@ emit_vmem(sim_xl *x, const sim_inst *in, uint64_t pc)
       LLVMBuildBr(B, done);
    }
 
-   /* Through the handler. */
-   LLVMPositionBuilderAtEnd(B, slow);
-   spill(x);
-   LLVMValueRef rc = sim__xl_call(x, in, pc);
-   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, rc, k32(x, 0), ""), x->exit, slow_ok);
-   LLVMPositionBuilderAtEnd(B, slow_ok);
-   LLVMValueRef slow_rows[4];
-   for (unsigned k = 0; !store && k < n; k++)
-      slow_rows[k] = row_load(x, d + k);
-   LLVMBuildBr(B, done);
-
-   LLVMPositionBuilderAtEnd(B, done);
-   if (store)
-      return;
-   for (unsigned k = 0; k < n; k++) {
-      LLVMValueRef phi = LLVMBuildPhi(B, x->v32, "");
-      LLVMValueRef vals[3] = {old[k], fast_rows[k], slow_rows[k]};
-      LLVMBasicBlockRef bbs[3] = {start, fast_end, slow_ok};
-      LLVMAddIncoming(phi, vals, bbs, 3);
-      x->v[d + k] = phi;
-      x->vd[d + k] = true;
-   }
+   emit_handler_join(x, in, pc, store, d, n, slow, slow_ok, done, start, old, fast_rows,
+                     fast_end);
 }
 
 /* ---- LDS ------------------------------------------------------------------------------ */
@@ -812,28 +826,8 @@ emit_ds(sim_xl *x, const sim_inst *in, uint64_t pc)
       LLVMBuildBr(B, done);
    }
 
-   /* Through the handler. */
-   LLVMPositionBuilderAtEnd(B, slow);
-   spill(x);
-   LLVMValueRef rc = sim__xl_call(x, in, pc);
-   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, rc, k32(x, 0), ""), x->exit, slow_ok);
-   LLVMPositionBuilderAtEnd(B, slow_ok);
-   LLVMValueRef slow_rows[2];
-   for (unsigned k = 0; !store && k < n; k++)
-      slow_rows[k] = row_load(x, d + k);
-   LLVMBuildBr(B, done);
-
-   LLVMPositionBuilderAtEnd(B, done);
-   if (store)
-      return;
-   for (unsigned k = 0; k < n; k++) {
-      LLVMValueRef phi = LLVMBuildPhi(B, x->v32, "");
-      LLVMValueRef vals[3] = {regs[k], fast_rows[k], slow_rows[k]};
-      LLVMBasicBlockRef bbs[3] = {start, fast_end, slow_ok};
-      LLVMAddIncoming(phi, vals, bbs, 3);
-      x->v[d + k] = phi;
-      x->vd[d + k] = true;
-   }
+   emit_handler_join(x, in, pc, store, d, n, slow, slow_ok, done, start, regs, fast_rows,
+                     fast_end);
 }
 
 /* The LDS bytes lowered DS store `in` of `w` may write (the checking mode). */
