@@ -518,6 +518,17 @@ emit_handler_join(sim_xl *x, const sim_inst *in, uint64_t pc, bool store, unsign
    }
 }
 
+/* The checking mode: a lowered store's bytes are taken before it (sim__xlate_check_store_pre)
+ * with the registers flushed, so the hook reads what the block computed. */
+static void
+check_store_pre(sim_xl *x, const sim_inst *in, bool store)
+{
+   if (store && sim__xlate_mode == 2) {
+      sim__xl_flush(x, false);
+      sim__xl_hook(x, sim__xlate_check_store_pre, in);
+   }
+}
+
 /* The allocation's slot `out` in the entry block, which sim__xlate_mem_base fills. */
 static LLVMValueRef
 entry_alloca(sim_xl *x)
@@ -540,10 +551,7 @@ emit_vmem(sim_xl *x, const sim_inst *in, uint64_t pc)
    bool store;
    unsigned n = mem_dwords(in, &store);
    unsigned d = store ? in->mem.data0 : in->vdst;
-   if (store && sim__xlate_mode == 2) {
-      sim__xl_flush(x, false);
-      sim__xl_hook(x, sim__xlate_check_store_pre, in);
-   }
+   check_store_pre(x, in, store);
    LLVMValueRef exec = sim__xl_mget(x, SIM_SRC_EXEC);
    LLVMValueRef m = LLVMBuildBitCast(B, exec, x->vm, "");
    LLVMValueRef lo = sim__xl_vget(x, in->mem.addr);
@@ -785,10 +793,7 @@ emit_ds(sim_xl *x, const sim_inst *in, uint64_t pc)
    bool store;
    unsigned n = ds_dwords(in, &store), bytes = 4 * n;
    unsigned d = store ? in->mem.data0 : in->vdst;
-   if (store && sim__xlate_mode == 2) {
-      sim__xl_flush(x, false);
-      sim__xl_hook(x, sim__xlate_check_store_pre, in);
-   }
+   check_store_pre(x, in, store);
    LLVMValueRef exec = sim__xl_mget(x, SIM_SRC_EXEC);
    LLVMValueRef m = LLVMBuildBitCast(B, exec, x->vm, "");
    LLVMValueRef a = LLVMBuildAdd(B, sim__xl_vget(x, in->mem.addr),

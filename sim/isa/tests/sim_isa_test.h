@@ -4,6 +4,7 @@
 #define SIM_ISA_TEST_H
 
 #include <stdio.h>
+#include <string.h>
 #include "sim_isa_priv.h"
 
 extern int t_failures;
@@ -67,6 +68,14 @@ void *t_alloc(size_t size, uint32_t flags);
  * allocation, as t_alloc does with memory of its own. */
 void t_register(void *p, size_t size, uint32_t flags);
 extern uint8_t t_lds[65536];
+/* The dword of t_lds at byte `addr` (any alignment). */
+static inline uint32_t
+t_lds32(uint32_t addr)
+{
+   uint32_t v;
+   memcpy(&v, t_lds + addr, 4);
+   return v;
+}
 extern uint32_t t_lds_size;
 extern uint8_t *t_scratch;
 extern uint64_t t_scratch_size;

@@ -407,14 +407,6 @@ TEST(ds_ops)
    CHECK_EQ(w->v[7][2], 6); /* (3 + 3) & 0xff, lane 2's dword at 264 */
 }
 
-static uint32_t
-lds32(uint32_t byte)
-{
-   uint32_t v;
-   memcpy(&v, t_lds + byte, 4);
-   return v;
-}
-
 /* The patterns of the translator's DS lowering (sim_xlate_mem.c; HSACL_SIM_XLATE=check
  * compares each with the interpreter): consecutive dwords (one vector store and load), a
  * gather, a scatter whose lanes collide (the last lane wins), b64 consecutive and
@@ -466,7 +458,7 @@ TEST(ds_lowered_patterns)
       /* v10 read before the stores; v12/v13 after them (dwords 64-127 hold 100 + l). */
       CHECK_EQ(w->v[10][l], 3 * (gat + 1) + 1);
       CHECK_EQ(w->v[11][l], 100 + l);
-      CHECK_EQ(lds32(8192 + 8 * l), 0x6000 + l);
+      CHECK_EQ(t_lds32(8192 + 8 * l), 0x6000 + l);
       CHECK_EQ(w->v[8][l], 0x6000 + l);
       CHECK_EQ(w->v[9][l], 0x7000 + l);
       unsigned d0 = gat, d1 = gat + 1;
@@ -474,17 +466,17 @@ TEST(ds_lowered_patterns)
       CHECK_EQ(w->v[13][l], d1 >= 64 && d1 < 128 ? 100 + d1 - 64 : 3 * d1 + 1);
       CHECK_EQ(w->v[16][l], 100 + (l * 5) % 64);
       CHECK_EQ(w->v[14][l], l >= 8 && l < 16 ? 100 + l : 0xDEAD);
-      CHECK_EQ(lds32(512 + 4 * l), l >= 8 && l < 16 ? 100 + l : 3 * (128 + l) + 1);
+      CHECK_EQ(t_lds32(512 + 4 * l), l >= 8 && l < 16 ? 100 + l : 3 * (128 + l) + 1);
       unsigned late = gat >= 64 && gat < 128 ? 100 + gat - 64 : 3 * gat + 1;
       CHECK_EQ(w->v[15][l], l < 16 && l % 2 == 0 ? late : 0xDEAD);
    }
    for (unsigned j = 0; j < 8; j++) /* lane 56 + j stored last at dword j */
-      CHECK_EQ(lds32(4096 + 4 * j), 100 + 56 + j);
+      CHECK_EQ(t_lds32(4096 + 4 * j), 100 + 56 + j);
    /* b64 lanes at 12288 + 4 * (l % 4): lane 63 writes dwords 3 and 4 last, lane 62 dword 2. */
-   CHECK_EQ(lds32(12288 + 16), 0x7000 + 63);
-   CHECK_EQ(lds32(12288 + 12), 0x6000 + 63);
-   CHECK_EQ(lds32(12288 + 8), 0x6000 + 62);
-   CHECK_EQ(lds32(12288 + 4), 0x6000 + 61);
+   CHECK_EQ(t_lds32(12288 + 16), 0x7000 + 63);
+   CHECK_EQ(t_lds32(12288 + 12), 0x6000 + 63);
+   CHECK_EQ(t_lds32(12288 + 8), 0x6000 + 62);
+   CHECK_EQ(t_lds32(12288 + 4), 0x6000 + 61);
 }
 
 /* A DS access beyond the LDS in a translated block (the handler runs then): the
@@ -512,13 +504,13 @@ TEST(fault_lowered_lds)
                SIM_FAULT_MEMORY_VIOLATION);
       CHECK_EQ(t_fault.address, SIM_APERTURE_SHARED_BASE + 1024);
       if (store) {
-         CHECK_EQ(lds32(4 * 39), 7);
-         CHECK_EQ(lds32(4 * 41), 50 + 41);
+         CHECK_EQ(t_lds32(4 * 39), 7);
+         CHECK_EQ(t_lds32(4 * 41), 50 + 41);
       } else {
          CHECK_EQ(w->v[4][39], 50 + 39);
          CHECK_EQ(w->v[4][41], 0xAAAA);
       }
-      CHECK_EQ(lds32(512), 0);
+      CHECK_EQ(t_lds32(512), 0);
    }
 }
 

@@ -375,14 +375,6 @@ lds_put32(uint32_t addr, uint32_t v)
    memcpy(t_lds + addr, &v, 4);
 }
 
-static uint32_t
-lds_get32(uint32_t addr)
-{
-   uint32_t v;
-   memcpy(&v, t_lds + addr, 4);
-   return v;
-}
-
 static void
 lds_put64(uint32_t addr, uint64_t v)
 {
@@ -443,18 +435,18 @@ TEST(ds_float_atomics)
             SIM_FAULT_NONE);
    CHECK_EQ(w->v[20][0], t_u(1.5f));
    CHECK_EQ(w->v[20][1], t_u(2.5f));
-   CHECK_EQ(lds_get32(0), t_u(4.5f));
+   CHECK_EQ(t_lds32(0), t_u(4.5f));
    CHECK_EQ(w->v[21][0], t_u(5.0f));
    CHECK_EQ(w->v[21][1], t_u(5.0f));
-   CHECK_EQ(lds_get32(8), t_u(3.0f));
-   CHECK_EQ(lds_get32(12), 0);          /* max(-0, +0) = +0 */
+   CHECK_EQ(t_lds32(8), t_u(3.0f));
+   CHECK_EQ(t_lds32(12), 0);          /* max(-0, +0) = +0 */
    CHECK_EQ(w->v[22][0], 0);            /* +0 == -0: stored */
    CHECK_EQ(w->v[22][1], t_u(7.0f));
-   CHECK_EQ(lds_get32(16), t_u(7.0f));
-   CHECK_EQ(lds_get32(20), 0x7FC00000); /* NaN never equal */
+   CHECK_EQ(t_lds32(16), t_u(7.0f));
+   CHECK_EQ(t_lds32(20), 0x7FC00000); /* NaN never equal */
    CHECK_EQ(w->v[28][0], 5);
    CHECK_EQ(w->v[28][1], 2);
-   CHECK_EQ(lds_get32(24), 12);
+   CHECK_EQ(t_lds32(24), 12);
    CHECK_EQ(vget64(w, 24, 0), 0x4000000000000000ull);
    CHECK_EQ(vget64(w, 24, 1), 0x3FF0000000000000ull);
    CHECK_EQ(lds_get64(32), 0x3FF0000000000000ull);
@@ -462,9 +454,9 @@ TEST(ds_float_atomics)
    CHECK_EQ(vget64(w, 26, 0), 0x3FF0000000000000ull);
    CHECK_EQ(vget64(w, 26, 1), 0x4022000000000000ull);
    CHECK_EQ(lds_get64(48), 0x4022000000000000ull);
-   CHECK_EQ(lds_get32(56), t_u(3.0f));
+   CHECK_EQ(t_lds32(56), t_u(3.0f));
    CHECK_EQ(w->v[29][1], 0);            /* max(0, NaN) = 0 by lane 0 */
-   CHECK_EQ(lds_get32(60), t_u(3.0f));
+   CHECK_EQ(t_lds32(60), t_u(3.0f));
 
    /* MODE's denormal flushing applies: the smallest denormal twice is 2 * 2^-149 with
     * denormals, 0 with f32 denormals flushed. */
@@ -475,7 +467,7 @@ TEST(ds_float_atomics)
       lds_put32(0, 1);
       vset(w, 1, 1);
       CHECK_EQ(t_run(w, "ds_add_f32 v0, v1"), SIM_FAULT_NONE);
-      CHECK_EQ(lds_get32(0), flush ? 0 : 2);
+      CHECK_EQ(t_lds32(0), flush ? 0 : 2);
    }
 }
 
@@ -510,26 +502,26 @@ TEST(ds_exchanges)
    CHECK_EQ(w->v[3][0], 0x102);
    CHECK_EQ(w->v[2][1], 0x105);
    CHECK_EQ(w->v[3][1], 0x106);
-   CHECK_EQ(lds_get32(4), 0xA0);
-   CHECK_EQ(lds_get32(8), 0xB0);
-   CHECK_EQ(lds_get32(20), 0xA1);
-   CHECK_EQ(lds_get32(24), 0xB1);
+   CHECK_EQ(t_lds32(4), 0xA0);
+   CHECK_EQ(t_lds32(8), 0xB0);
+   CHECK_EQ(t_lds32(20), 0xA1);
+   CHECK_EQ(t_lds32(24), 0xB1);
    CHECK_EQ(vget64(w, 6, 0), 0x0000018100000180ull); /* dwords 128, 129 (byte 512) */
    CHECK_EQ(vget64(w, 8, 0), 0x0000020100000200ull); /* dwords 256, 257 (byte 1024) */
    CHECK_EQ(vget64(w, 6, 1), 0x0000018500000184ull);
    CHECK_EQ(lds_get64(512), 0xC1000000C0ull);
    CHECK_EQ(lds_get64(1024), 0xD1000000D0ull);
    CHECK_EQ(lds_get64(1040), 0xD3000000D2ull);
-   CHECK_EQ(lds_get32(2112), 0xE0);
-   CHECK_EQ(lds_get32(2116), 0xE1);
+   CHECK_EQ(t_lds32(2112), 0xE0);
+   CHECK_EQ(t_lds32(2116), 0xE1);
    CHECK_EQ(w->v[15][0], 0xE1);
    CHECK_EQ(w->v[15][1], 0x100 + 530);
    CHECK_EQ(vget64(w, 16, 0), 0x0000010900000108ull);
-   CHECK_EQ(lds_get32(32), 5);     /* bit 31 set: written without it */
-   CHECK_EQ(lds_get32(36), 0x109); /* bit 63 clear: kept */
+   CHECK_EQ(t_lds32(32), 5);     /* bit 31 set: written without it */
+   CHECK_EQ(t_lds32(36), 0x109); /* bit 63 clear: kept */
    CHECK_EQ(vget64(w, 16, 1), 0x0000010D0000010Cull);
-   CHECK_EQ(lds_get32(48), 0x10C);
-   CHECK_EQ(lds_get32(52), 0x7FFFFFFF);
+   CHECK_EQ(t_lds32(48), 0x10C);
+   CHECK_EQ(t_lds32(52), 0x7FFFFFFF);
 }
 
 /* DS_APPEND / DS_CONSUME: RETURN_DATA = MEM[M0[15:0] + OFFSET] in every active lane, then
@@ -551,7 +543,7 @@ TEST(ds_append_consume)
    CHECK_EQ(w->v[1][4], 0xDEAD);
    CHECK_EQ(w->v[2][1], 18);
    CHECK_EQ(w->v[3][0], 0xBEEF);
-   CHECK_EQ(lds_get32(64), 16);
+   CHECK_EQ(t_lds32(64), 16);
    w = t_wave();
    CHECK_EQ(t_run(w, "ds_append v1 gds"), SIM_FAULT_ILLEGAL_INSTRUCTION);
    w = t_wave();
@@ -589,14 +581,14 @@ TEST(ds_src2)
                      "ds_read_b32 v11, v4\n"
                      "ds_add_src2_f32 v4 offset:1\n"),
             SIM_FAULT_NONE);
-   CHECK_EQ(lds_get32(32), 12);
-   CHECK_EQ(lds_get32(64), 70);
+   CHECK_EQ(t_lds32(32), 12);
+   CHECK_EQ(t_lds32(64), 70);
    CHECK_EQ(w->v[10][0], 1); /* max_i(1, -1) */
-   CHECK_EQ(lds_get32(84), 0xFFFFFFFF);
+   CHECK_EQ(t_lds32(84), 0xFFFFFFFF);
    /* then A = 132 & ~7 = 128, B = (128 + 12) & ~7 = 136: doubled */
    CHECK_EQ(lds_get64(128), 0x4444444422222222ull);
    CHECK_EQ(w->v[11][0], t_u(-1.0f));
-   CHECK_EQ(lds_get32(160), t_u(-2.0f));
+   CHECK_EQ(t_lds32(160), t_u(-2.0f));
 }
 
 /* ---- Scalar atomics -------------------------------------------------------------------------
