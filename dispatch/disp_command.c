@@ -157,6 +157,76 @@ deps_failed(const struct disp_command *cmd)
    return cmd->prev && event_failed(cmd->prev);
 }
 
+/*
+ * A dependency of `cmd` (a wait-list event, or its in-order predecessor) that is not
+ * terminal, or NULL. A command's HSA work may finish before a dependency is retired: that
+ * one's own queue retires it, on its own handler, which may not have run yet. `cmd` is
+ * retired after its dependencies, so that an application that sees it CL_COMPLETE sees its
+ * wait list complete too (§5.11: the wait list completes before the command starts).
+ * Commands of `fifo_q`'s completion FIFO are skipped: they are ahead of `cmd` there, and
+ * the FIFO retires them first.
+ */
+static struct _cl_event *
+dep_unretired(const struct disp_command *cmd, const struct _cl_command_queue *fifo_q)
+{
+   for (cl_uint i = 0; i <= cmd->num_deps; i++) {
+      struct _cl_event *dep = i < cmd->num_deps ? cmd->deps[i] : cmd->prev;
+      if (!dep || (fifo_q && dep->queue == fifo_q && dep->aql_queue))
+         continue;
+      if (!terminal(atomic_load(&dep->status)))
+         return dep;
+   }
+   return NULL;
+}
+
+/* A retirement put off until a dependency is retired (retire_after). */
+struct retire_deferral {
+   struct disp_event_callback cb; /* first: the event frees the deferral as its callback */
+   hsa_signal_t signal;           /* the command's work signal, already 0 */
+   hsa_amd_signal_handler handler;
+   void *arg;
+};
+
+/* The dependency is retired: the retirement goes on, on a runtime thread (not nested in
+ * the dependency's completion, whose queue may be the one retiring it). */
+static void CL_CALLBACK
+deferral_fire(cl_event event, cl_int status, void *data)
+{
+   (void)event;
+   (void)status;
+   struct retire_deferral *d = data;
+   const struct rt_hsa *hsa = rt_hsa();
+   if (hsa->hsa_amd_signal_async_handler(d->signal, HSA_SIGNAL_CONDITION_EQ, 0, d->handler,
+                                         d->arg) != HSA_STATUS_SUCCESS)
+      d->handler(0, d->arg);
+}
+
+/*
+ * Calls handler(0, arg) on a runtime thread once `dep` is terminal; `signal` is the
+ * command's work signal, already 0. Returns false when `dep` is terminal already, or no
+ * memory is left for the deferral (then the command is retired now, before it).
+ */
+static bool
+retire_after(struct _cl_event *dep, hsa_signal_t signal, hsa_amd_signal_handler handler,
+             void *arg)
+{
+   struct retire_deferral *d = icd_malloc(sizeof(*d));
+   if (!d) {
+      icd_log(ICD_LOG_WARN, "dispatch", "no memory to retire a command after its "
+              "dependency: retired first");
+      return false;
+   }
+   d->cb.fn = deferral_fire;
+   d->cb.user_data = d;
+   d->signal = signal;
+   d->handler = handler;
+   d->arg = arg;
+   if (disp__event_when_terminal(dep, &d->cb))
+      return true;
+   icd_free(d);
+   return false;
+}
+
 /* First half of retiring a command that reached a terminal state with `status`: releases
  * HSA work waiting for it and its payload, and stores the event's final status (before the
  * queue can look idle). The second half is disp__queue_commands_done, then command_free. */
@@ -213,9 +283,14 @@ command_finish(struct disp_command *cmd, cl_int status, bool may_block)
 }
 
 /* Retires a command outside the AQL ring (a copy) whose work is done. */
+static bool work_done_handler(hsa_signal_value_t value, void *arg);
+
 static void
 work_done(struct disp_command *cmd, bool may_block)
 {
+   struct _cl_event *wait = dep_unretired(cmd, NULL);
+   if (wait && retire_after(wait, cmd->work_signal, work_done_handler, cmd))
+      return;
    cl_int status = cmd->fault_status;
    /* Behind a failed command its work ran on garbage: no completion step (a read's copy to
     * the application's memory), the command fails. */
@@ -308,10 +383,13 @@ queue_retire(struct _cl_command_queue *q)
       struct disp_command *batch[RETIRE_BATCH];
       unsigned n = 0;
       struct disp_fifo_node *h;
+      struct _cl_event *wait = NULL; /* the oldest command's unretired dependency */
       pthread_mutex_lock(&q->fifo_lock);
       while (n < RETIRE_BATCH && (h = fifo_peek_locked(q))) {
          struct disp_command *cmd = disp__fifo_command(q, h);
          if (hsa->hsa_signal_load_scacquire(cmd->work_signal) != 0)
+            break;
+         if ((wait = dep_unretired(cmd, q)))
             break;
          fifo_pop_locked(q, h);
          batch[n++] = cmd;
@@ -328,6 +406,14 @@ queue_retire(struct _cl_command_queue *q)
          disp__queue_commands_done(q, batch, n);
          for (unsigned i = 0; i < n; i++)
             command_finish_free(batch[i]);
+         continue;
+      }
+      /* Done, but a dependency on another queue is not retired yet: `armed` stays ours
+       * until it is, and passes to the handler retire_after registers then. */
+      if (wait) {
+         if (retire_after(wait, disp__fifo_command(q, h)->work_signal,
+                          queue_retire_handler, q))
+            return;
          continue;
       }
       if (h) {

@@ -172,6 +172,20 @@ disp__event_set_status(struct _cl_event *ev, cl_int status, bool may_block)
    disp_event_release_internal(ev);
 }
 
+bool
+disp__event_when_terminal(struct _cl_event *ev, struct disp_event_callback *cb)
+{
+   cb->status = CL_COMPLETE; /* a negative status runs it too */
+   pthread_mutex_lock(&ev->lock);
+   bool registered = !status_terminal(atomic_load(&ev->status));
+   if (registered) {
+      cb->next = ev->callbacks;
+      ev->callbacks = cb;
+   }
+   pthread_mutex_unlock(&ev->lock);
+   return registered;
+}
+
 cl_int
 disp_event_wait(struct _cl_event *ev)
 {

@@ -172,6 +172,14 @@ void disp__pending_event_done(struct _cl_event *ev, bool may_block);
 bool disp__pending_suspend(void);
 void disp__pending_resume(bool was);
 
+/*
+ * Registers `cb` (its fn and user_data set by the caller, which allocated it with
+ * icd_malloc) to run once `ev` is terminal, like a CL_COMPLETE callback of the application:
+ * on the thread that completes `ev`, which frees it after. Returns false, registering
+ * nothing, when `ev` is terminal already.
+ */
+bool disp__event_when_terminal(struct _cl_event *ev, struct disp_event_callback *cb);
+
 /* disp_event_set_status(); `may_block` as for disp__pending_event_done. */
 void disp__event_set_status(struct _cl_event *ev, cl_int status, bool may_block);
 

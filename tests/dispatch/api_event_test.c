@@ -295,6 +295,38 @@ test_callback_waits_for_held(cl_command_queue q)
 }
 
 /* Several threads enqueue markers on one queue and on their own queues. */
+/* A command complete means its wait list is complete (§5.11: the list completes before it
+ * starts), also when the list's event is another queue's, retired by that queue's own
+ * completion handler: a marker (in the AQL ring) and a copy (outside it) behind another
+ * queue's copy. Many rounds, as the two retirements race. */
+static void
+test_dependant_after_dependency(cl_command_queue q1, cl_command_queue q2)
+{
+   enum { SIZE = 1 << 16 };
+   cl_int err;
+   cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, SIZE, NULL, &err);
+   cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, SIZE, NULL, &err);
+   cl_mem c = clCreateBuffer(ctx, CL_MEM_READ_WRITE, SIZE, NULL, &err);
+   int early = 0;
+   for (int i = 0; i < 1000; i++) {
+      cl_event first = NULL, then = NULL;
+      CHECK_EQ_INT(clEnqueueCopyBuffer(q1, a, b, 0, 0, SIZE, 0, NULL, &first), CL_SUCCESS);
+      if (i % 2)
+         err = clEnqueueMarkerWithWaitList(q2, 1, &first, &then);
+      else
+         err = clEnqueueCopyBuffer(q2, a, c, 0, 0, SIZE, 1, &first, &then);
+      CHECK_EQ_INT(err, CL_SUCCESS);
+      CHECK_EQ_INT(clWaitForEvents(1, &then), CL_SUCCESS);
+      early += status_of(first) != CL_COMPLETE;
+      clReleaseEvent(first);
+      clReleaseEvent(then);
+   }
+   CHECK_EQ_INT(early, 0);
+   clReleaseMemObject(a);
+   clReleaseMemObject(b);
+   clReleaseMemObject(c);
+}
+
 static cl_command_queue shared_q;
 
 static void *
@@ -346,6 +378,7 @@ main(void)
    test_user_event_gates_marker(q1);
    test_failure_propagates(q1);
    test_cross_queue(q1, q2);
+   test_dependant_after_dependency(q1, q2);
    test_out_of_order_barrier();
    test_errors(q1);
    test_threads();
