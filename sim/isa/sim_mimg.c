@@ -68,6 +68,24 @@ enum {
    CONV_RAW_S = SIM_CONV_RAW_S,
 };
 
+/*
+ * One mip level of a linear image. Level m's size is max(1, size >> m) in each dimension,
+ * depth included (1D types: one row); each slice (3D slice or array layer) holds the
+ * resource's whole chain, levels 0..MAX_MIP (slice_bytes), and level m of slice s starts
+ * at s * slice_bytes + off. `m` is absolute (BASE_LEVEL added). The chain within a slice:
+ *  - gfx9 (the gfx9 address library's linear chain): every level has the T#'s pitch; the
+ *    levels follow one another downwards, level m starting at row sum(k < m) max(1,
+ *    height >> k) (1D types: row m);
+ *  - gfx10 with MAX_MIP > 0 (the gfx10 address library's linear chain, Gfx10Lib's
+ *    HwlComputeSurfaceInfoLinear): every level has its own pitch, its width rounded up to
+ *    256 bytes' worth of texels, and the smallest level comes first: level m starts at
+ *    sum(k > m) pitch(k) * rows(k) * bytes per texel.
+ */
+typedef struct lvl {
+   uint32_t w, h, dp, pitch; /* pitch: texels per row */
+   uint64_t off;             /* bytes from the slice's start */
+} lvl;
+
 /* A decoded, supported T#. */
 typedef struct img {
    uint64_t base;
@@ -86,7 +104,13 @@ typedef struct img {
    bool buffer;                   /* a buffer resource (V#) in the T# slot */
    uint8_t sel[4];
    sim_texel_fmt f;               /* f.conv, f.is_int: results are integers */
+   lvl view0;                     /* level BASE_LEVEL, which most accesses address */
+   /* The allocation the base texel lies in, when texels there may be reached through its
+    * view directly (sim__vm_direct; set by the instruction, for its access): texel_ptr. */
+   const sim_alloc *direct;
 } img;
+
+static lvl level_of(const img *d, unsigned m);
 
 static bool
 unsupported(sim_wave *w, const sim_inst *in, const char *fmt, ...)
@@ -144,6 +168,8 @@ buf_decode(sim_wave *w, const sim_inst *in, unsigned conv, const uint32_t *t, im
    for (unsigned i = 0; i < 4; i++)
       d->sel[i] = (t[3] >> (3 * i)) & 7;
    d->ncoord = 1;
+   d->view0 = level_of(d, 0);
+   d->direct = NULL;
    return true;
 }
 
@@ -154,24 +180,6 @@ level_size(uint32_t size, unsigned m)
    uint32_t v = m < 32 ? size >> m : 0;
    return v ? v : 1;
 }
-
-/*
- * One mip level of a linear image. Level m's size is max(1, size >> m) in each dimension,
- * depth included (1D types: one row); each slice (3D slice or array layer) holds the
- * resource's whole chain, levels 0..MAX_MIP (slice_bytes), and level m of slice s starts
- * at s * slice_bytes + off. `m` is absolute (BASE_LEVEL added). The chain within a slice:
- *  - gfx9 (the gfx9 address library's linear chain): every level has the T#'s pitch; the
- *    levels follow one another downwards, level m starting at row sum(k < m) max(1,
- *    height >> k) (1D types: row m);
- *  - gfx10 with MAX_MIP > 0 (the gfx10 address library's linear chain, Gfx10Lib's
- *    HwlComputeSurfaceInfoLinear): every level has its own pitch, its width rounded up to
- *    256 bytes' worth of texels, and the smallest level comes first: level m starts at
- *    sum(k > m) pitch(k) * rows(k) * bytes per texel.
- */
-typedef struct lvl {
-   uint32_t w, h, dp, pitch; /* pitch: texels per row */
-   uint64_t off;             /* bytes from the slice's start */
-} lvl;
 
 /* gfx10's pitch of level m of a chain: its width rounded up to 256 bytes' worth. */
 static uint32_t
@@ -201,6 +209,13 @@ level_of(const img *d, unsigned m)
       v.off += (uint64_t)gfx10_level_pitch(d, k) * (one_d ? 1 : level_size(d->height, k)) *
                d->bpe;
    return v;
+}
+
+/* Level m (absolute) of the view: BASE_LEVEL's decoded once per instruction. */
+static lvl
+img_level(const img *d, unsigned m)
+{
+   return m == d->base_level ? d->view0 : level_of(d, m);
 }
 
 /* The T# fields gfx9 and gfx10 place differently. gfx10 (RDNA2 T#, as ROCr's gfx10 image
@@ -311,6 +326,8 @@ img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
       d->sel[i] = (t[3] >> (3 * i)) & 7;
    static const uint8_t ncoord[] = {1, 2, 3, 0, 2, 3};
    d->ncoord = ncoord[type - IMG_1D];
+   d->view0 = level_of(d, base_level);
+   d->direct = NULL;
    return true;
 }
 
@@ -369,11 +386,29 @@ texel_addr(const img *d, const lvl *v, uint32_t x, uint32_t y, uint32_t slice)
    return d->base + slice * d->slice_bytes + v->off + ((uint64_t)y * v->pitch + x) * d->stride;
 }
 
+/* Host pointer of the texel at `addr`: through d->direct's view when the texel lies there
+ * (no look-up per lane), else sim__gpu_ptr, which faults as the access must. */
+static uint8_t *
+texel_ptr(sim_wave *w, const img *d, uint64_t addr, bool write)
+{
+   const sim_alloc *a = d->direct;
+   if (a && addr - a->va <= a->reach - d->bpe)
+      return a->view + (addr - a->va);
+   return sim__gpu_ptr(w, addr, d->bpe, write);
+}
+
+/* For the accesses of instruction `in` to image `d`: texel_ptr's direct allocation. */
+static void
+img_direct(sim_wave *w, const sim_inst *in, img *d, bool write)
+{
+   d->direct = d->bpe ? sim__vm_direct(w, in, d->base, d->bpe, write) : NULL;
+}
+
 /* The shader components of the texel at `addr` (isa/sim_texel.c). False after a fault. */
 static bool
 texel_load(sim_wave *w, const img *d, uint64_t addr, uint32_t comp[4])
 {
-   const uint8_t *p = sim__gpu_ptr(w, addr, d->bpe, false);
+   const uint8_t *p = texel_ptr(w, d, addr, false);
    if (!p)
       return false;
    sim__texel_read(&d->f, d->sel, p, comp);
@@ -473,7 +508,7 @@ int_coords(const sim_wave *w, const sim_inst *in, const img *d, bool mip, unsign
    uint32_t m = mip ? addr_comp(w, in, d->ncoord, l) : 0;
    if (m >= d->nlevels)
       return false;
-   lvl v = level_of(d, d->base_level + m);
+   lvl v = img_level(d, d->base_level + m);
    uint32_t x = addr_comp(w, in, 0, l), y = 0, slice = 0;
    switch (d->type) {
    case IMG_2D:
@@ -517,6 +552,7 @@ mimg_load(sim_wave *w, const sim_inst *in, unsigned conv, bool mip)
    bool status = in->mimg.bits & (SIM_MIMG_TFE | SIM_MIMG_LWE);
    if (!check_vgprs(w, in, d.ncoord + mip, data_dwords(in) + status))
       return;
+   img_direct(w, in, &d, false);
    for (unsigned l = 0; l < 64; l++) {
       if (!((exec >> l) & 1))
          continue;
@@ -541,6 +577,7 @@ mimg_store(sim_wave *w, const sim_inst *in, unsigned conv, bool mip)
       return;
    if (!check_vgprs(w, in, d.ncoord + mip, data_dwords(in)))
       return;
+   img_direct(w, in, &d, true);
    for (unsigned l = 0; l < 64; l++) {
       if (!((exec >> l) & 1))
          continue;
@@ -549,7 +586,7 @@ mimg_store(sim_wave *w, const sim_inst *in, unsigned conv, bool mip)
          continue;
       uint32_t comp[4];
       read_store_data(w, in, &d, l, comp);
-      uint8_t *p = sim__gpu_ptr(w, addr, d.bpe, true);
+      uint8_t *p = texel_ptr(w, &d, addr, true);
       if (!p)
          return;
       sim__texel_write(&d.f, d.sel, comp, p);
@@ -1016,6 +1053,8 @@ typedef struct sctx {
    unsigned flags;
    bool arrayed;
    uint32_t border[4];
+   bool lod_free;  /* the LOD cannot change what is sampled: ll0 is every lane's */
+   lane_lod ll0;
 } sctx;
 
 /* The texel (x, y, z) of level v (-1 in any index: the border colour). */
@@ -1058,7 +1097,7 @@ sample_level(sim_wave *w, const sctx *c, unsigned level, const float u[3], const
              uint32_t layer, const lane_lod *ll, float zref, float acc[4], uint32_t raw[4],
              bool *single)
 {
-   lvl v = level_of(&c->d, level);
+   lvl v = img_level(&c->d, level);
    tap t[3];
    level_taps(c, &v, u, off, ll->linear, ll->z_linear, t);
    bool cmp = c->flags & SMP_C;
@@ -1093,7 +1132,7 @@ static bool
 gather_level(sim_wave *w, const sctx *c, unsigned level, const float u[3], const int off[3],
              uint32_t layer, float zref, unsigned comp_i, uint32_t out[4])
 {
-   lvl v = level_of(&c->d, level);
+   lvl v = img_level(&c->d, level);
    tap t[3];
    level_taps(c, &v, u, off, true, false, t);
    int64_t xs[4], ys[4];
@@ -1166,8 +1205,8 @@ lane_raw_lod(const sim_wave *w, const sim_inst *in, const sctx *c, unsigned l)
          dv[i] = u2[i] - u0[i];
       }
    }
-   lvl b = level_of(&c->d, c->d.base_level);
-   float scale[3] = {(float)b.w, (float)b.h, (float)b.dp};
+   const lvl *b = &c->d.view0;
+   float scale[3] = {(float)b->w, (float)b->h, (float)b->dp};
    if (c->s.unnorm)
       scale[0] = scale[1] = scale[2] = 1.0f;
    float lod = lod_from_derivs(dh, dv, a->nd, scale);
@@ -1221,6 +1260,13 @@ sample_setup(sim_wave *w, const sim_inst *in, unsigned flags, sctx *c)
    if (any_border && c->s.border_type == 3)
       return unsupported(w, in, "S# BORDER_COLOR_TYPE 3 (border colour table) not supported");
    border_colour(w, in, d, c->s.border_type, c->border);
+   img_direct(w, in, d, false);
+   /* One XY filter whatever the LOD, and one level: the LOD selects nothing, and sampling
+    * skips computing it (its derivatives read three other lanes' coordinates). */
+   c->lod_free = !(flags & (SMP_GATHER | SMP_GATHER_H | SMP_GET_LOD)) &&
+                 c->s.min == c->s.mag && (c->s.mip_filter == MIP_NONE || d->nlevels == 1);
+   if (c->lod_free)
+      select_levels(d, &c->s, flags, 0.0f, &c->ll0);
    return true;
 }
 
@@ -1270,9 +1316,11 @@ sample_lane(sim_wave *w, const sim_inst *in, const sctx *c, unsigned l, uint32_t
    lane_offsets(w, in, c, l, off);
    uint32_t layer = lane_layer(c, u);
    float zref = lane_zref(w, in, c, l);
-   float lod = lane_clamped_lod(w, in, c, l, lane_raw_lod(w, in, c, l));
-   lane_lod ll;
-   select_levels(&c->d, &c->s, c->flags, lod, &ll);
+   lane_lod ll = c->ll0;
+   if (!c->lod_free) {
+      float lod = lane_clamped_lod(w, in, c, l, lane_raw_lod(w, in, c, l));
+      select_levels(&c->d, &c->s, c->flags, lod, &ll);
+   }
    float acc[2][4] = {{0}};
    uint32_t raw[2][4];
    bool single[2];
@@ -1423,7 +1471,7 @@ sim__op_image_get_resinfo(sim_wave *w, const sim_inst *in)
          continue;
       uint32_t m = addr_comp(w, in, 0, l), comp[4] = {0, 0, 0, d.nlevels};
       if (m < d.nlevels) {
-         lvl v = level_of(&d, d.base_level + m);
+         lvl v = img_level(&d, d.base_level + m);
          comp[0] = v.w;
          switch (d.type) {
          case IMG_2D: comp[1] = v.h; break;

@@ -642,6 +642,69 @@ TEST(mimg_faults)
    CHECK(sim__handler(SIM_OP_image_sample) != NULL);
 }
 
+/* Texels are reached through the allocation of the image's base texel when they lie in it
+ * (sim_mimg.c texel_ptr); one past it goes through the allocation look-up. A 1024-wide RGBA8
+ * image whose row 0 is one 4 KiB allocation and row 1 the next: a store and a load with
+ * lanes in both rows move every texel; a sample of row 1 reads the second allocation. An
+ * image in a read-only allocation: a store faults at the first lane's texel, writing
+ * nothing (the direct path never writes what the look-up would refuse). */
+TEST(mimg_texels_across_allocations)
+{
+   uint8_t *m = mmap(NULL, 1u << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+                     0);
+   CHECK(m != MAP_FAILED);
+   if (m == MAP_FAILED)
+      return;
+   t_register(m, 4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   t_register(m + 4096, 4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   sim_wave *w = t_wave();
+   set_tsharp(w, 0, (tdesc){m, T_2D, DF_8_8_8_8, NF_UINT, 1024, 2});
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[4][l] = 1000 + l % 24;
+      w->v[5][l] = l / 24 & 1;
+      for (unsigned c = 0; c < 4; c++)
+         w->v[c][l] = (l * 4 + c) & 0xFF;
+   }
+   SIM_EXEC(w) = (1ull << 48) - 1; /* lanes 0-23 row 0, 24-47 row 1 */
+   CHECK_EQ(t_run(w, "image_store v[0:3], v[4:5], s[0:7] dmask:0xf unorm\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "image_load v[8:11], v[4:5], s[0:7] dmask:0xf unorm\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 48; l++) {
+      const uint8_t *p = m + ((l / 24) * 1024 + 1000 + l % 24) * 4;
+      for (unsigned c = 0; c < 4; c++) {
+         CHECK_EQ(p[c], (l * 4 + c) & 0xFF);
+         CHECK_EQ(w->v[8 + c][l], (l * 4 + c) & 0xFF);
+      }
+   }
+   w = t_wave();
+   set_tsharp(w, 0, (tdesc){m, T_2D, DF_8_8_8_8, NF_UNORM, 1024, 2});
+   set_ssharp(w, 8, C_EDGE, C_EDGE, false, true, 0);
+   vset_all(w, 4, t_u(1030.5f - 24.0f));
+   vset_all(w, 5, t_u(1.5f));
+   CHECK_EQ(t_run(w, "image_sample_lz v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf"),
+            SIM_FAULT_NONE);
+   /* Texel (1006, 1) is lane 30's store: bytes 120..123. */
+   for (unsigned c = 0; c < 4; c++)
+      CHECK_EQ(w->v[c][5], t_u((float)(120 + c) / 255.0f));
+
+   uint8_t *ro = m + 65536;
+   t_register(ro, 4096, SIM_ALLOC_READ);
+   memset(ro, 0x5A, 4096);
+   w = t_wave();
+   set_tsharp(w, 0, (tdesc){ro, T_2D, DF_8_8_8_8, NF_UNORM, 16, 16});
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[4][l] = l % 16;
+      w->v[5][l] = l / 16;
+   }
+   CHECK_EQ(t_run(w, "image_store v[0:3], v[4:5], s[0:7] dmask:0xf unorm"),
+            SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_fault.address, (uint64_t)(uintptr_t)ro);
+   for (unsigned b = 0; b < 4096; b++)
+      CHECK_EQ(ro[b], 0x5A);
+}
+
 /* Packed formats, with ROCr's RGB swizzle (X, Y, Z, W) = (Z, Y, X, 1) for 565 and 1555:
  *  565  store (r, g, b) = (1.0, 0.5, 0.25): X = b = round(7.75) = 8, Y = g = round(31.5)
  *       = 32 (to even), Z = r = 31: 8 | 32 << 5 | 31 << 11 = 0xFC08;
@@ -988,5 +1051,6 @@ t_mimg_tests(void)
    RUN(mimg_sample_float_int_array);
    RUN(mimg_srgb_mirror_once_1d_array);
    RUN(mimg_faults);
+   RUN(mimg_texels_across_allocations);
    RUN(mimg_atomics);
 }
