@@ -212,14 +212,30 @@ linear_to_srgb(float c)
    return c <= 0.0031308f ? c * 12.92f : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
 }
 
-uint32_t
-sim__texel_to_reg(const sim_texel_fmt *f, unsigned c, uint32_t raw)
+/* raw / 255.0f of every 8-bit channel value, the UNORM and SRGB conversion of most images'
+ * channels: folded by the compiler (the same IEEE division, rounded to nearest), so a
+ * texel costs no division. */
+#define U8(i) ((float)(i) / 255.0f)
+#define U8x4(i) U8(i), U8((i) + 1), U8((i) + 2), U8((i) + 3)
+#define U8x16(i) U8x4(i), U8x4((i) + 4), U8x4((i) + 8), U8x4((i) + 12)
+#define U8x64(i) U8x16(i), U8x16((i) + 16), U8x16((i) + 32), U8x16((i) + 48)
+static const float unorm8[256] = {U8x64(0), U8x64(64), U8x64(128), U8x64(192)};
+#undef U8x64
+#undef U8x16
+#undef U8x4
+#undef U8
+
+/* sim__texel_to_reg, inlined into sim__texel_read. */
+static inline uint32_t
+to_reg(const sim_texel_fmt *f, unsigned c, uint32_t raw)
 {
    unsigned bits = f->bits[c];
    uint32_t max = chan_max(bits);
    int32_t s = sext_bits(raw, bits);
    switch (f->conv) {
    case SIM_NFMT_UNORM:
+      if (bits == 8)
+         return sim__as_u32(unorm8[raw & 0xFF]);
       return sim__as_u32((float)raw / (float)max);
    case SIM_NFMT_SNORM: {
       float v = (float)s / (float)(max >> 1);
@@ -235,12 +251,18 @@ sim__texel_to_reg(const sim_texel_fmt *f, unsigned c, uint32_t raw)
    case SIM_NFMT_FLOAT:
       return bits == 16 ? sim__as_u32(sim__f16_to_f32(raw)) : raw;
    case SIM_NFMT_SRGB: {
-      float v = (float)raw / 255.0f;
+      float v = unorm8[raw & 0xFF];
       return sim__as_u32(c < 3 ? srgb_to_linear(v) : v);
    }
    default: /* SIM_NFMT_UINT, SIM_CONV_RAW_U */
       return raw;
    }
+}
+
+uint32_t
+sim__texel_to_reg(const sim_texel_fmt *f, unsigned c, uint32_t raw)
+{
+   return to_reg(f, c, raw);
 }
 
 static uint32_t
@@ -262,8 +284,9 @@ clamp_encode(float v, float lo, float hi, uint32_t mask)
    return (uint32_t)(int32_t)lrintf(v) & mask;
 }
 
-uint32_t
-sim__texel_from_reg(const sim_texel_fmt *f, unsigned c, uint32_t v)
+/* sim__texel_from_reg, inlined into sim__texel_write. */
+static inline uint32_t
+from_reg(const sim_texel_fmt *f, unsigned c, uint32_t v)
 {
    uint32_t max = chan_max(f->bits[c]);
    float x = sim__as_f32(v);
@@ -297,6 +320,12 @@ sim__texel_from_reg(const sim_texel_fmt *f, unsigned c, uint32_t v)
 }
 
 uint32_t
+sim__texel_from_reg(const sim_texel_fmt *f, unsigned c, uint32_t v)
+{
+   return from_reg(f, c, v);
+}
+
+uint32_t
 sim__texel_one(const sim_texel_fmt *f)
 {
    return f->is_int ? 1u : 0x3F800000u;
@@ -310,7 +339,7 @@ sim__texel_read(const sim_texel_fmt *f, const uint8_t sel[4], const uint8_t *p,
    if (p)
       sim__texel_unpack(f, p, raw);
    for (unsigned c = 0; c < 4; c++)
-      ch[c] = c < f->nch ? sim__texel_to_reg(f, c, raw[c]) : c == 3 ? sim__texel_one(f) : 0;
+      ch[c] = c < f->nch ? to_reg(f, c, raw[c]) : c == 3 ? sim__texel_one(f) : 0;
    for (unsigned i = 0; i < 4; i++) {
       unsigned s = sel[i];
       out[i] = s >= SIM_SEL_X ? ch[s - SIM_SEL_X] : s == SIM_SEL_1 ? sim__texel_one(f) : 0;
@@ -325,7 +354,7 @@ sim__texel_write(const sim_texel_fmt *f, const uint8_t sel[4], const uint32_t co
    for (unsigned c = 0; c < f->nch; c++) {
       for (unsigned i = 0; i < 4; i++) {
          if (sel[i] == SIM_SEL_X + c) {
-            raw[c] = sim__texel_from_reg(f, c, comp[i]);
+            raw[c] = from_reg(f, c, comp[i]);
             break;
          }
       }

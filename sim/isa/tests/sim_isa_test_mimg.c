@@ -705,6 +705,23 @@ TEST(mimg_texels_across_allocations)
       CHECK_EQ(ro[b], 0x5A);
 }
 
+/* An 8-bit UNORM (and SRGB alpha) channel converts to raw / 255.0f exactly, as the
+ * division at run time gives it (sim_texel.c folds it into a table). */
+TEST(texel_unorm8_exact)
+{
+   sim_texel_fmt f;
+   CHECK(sim__texel_format(SIM_DFMT_8_8_8_8, SIM_NFMT_UNORM, &f));
+   sim_texel_fmt srgb;
+   CHECK(sim__texel_format(SIM_DFMT_8_8_8_8, SIM_NFMT_SRGB, &srgb));
+   volatile float max = 255.0f;
+   for (uint32_t raw = 0; raw < 256; raw++) {
+      uint32_t want = t_u((float)raw / max);
+      CHECK_EQ(sim__texel_to_reg(&f, 0, raw), want);
+      CHECK_EQ(sim__texel_to_reg(&f, 3, raw), want);
+      CHECK_EQ(sim__texel_to_reg(&srgb, 3, raw), want);
+   }
+}
+
 /* Packed formats, with ROCr's RGB swizzle (X, Y, Z, W) = (Z, Y, X, 1) for 565 and 1555:
  *  565  store (r, g, b) = (1.0, 0.5, 0.25): X = b = round(7.75) = 8, Y = g = round(31.5)
  *       = 32 (to even), Z = r = 31: 8 | 32 << 5 | 31 << 11 = 0xFC08;
@@ -1052,5 +1069,6 @@ t_mimg_tests(void)
    RUN(mimg_srgb_mirror_once_1d_array);
    RUN(mimg_faults);
    RUN(mimg_texels_across_allocations);
+   RUN(texel_unorm8_exact);
    RUN(mimg_atomics);
 }
