@@ -6,7 +6,8 @@
  * Mandelbrot) the parent runs child processes of itself, each with its own environment
  * set before the OpenCL runtime initialises:
  * (and copy1, a copy in work-groups of one work-item: what a work-group and a wave cost,
- * as in CTS test_basic's imagedim_* kernels)
+ * as in CTS test_basic's imagedim_* kernels; and image, a 1024 x 1024 RGBA8 image copied
+ * through a nearest sampler in 16 x 16 work-groups: the image instructions)
  *   hsacl, HSACL_SIM_THREADS=1        wall time per launch (best of the repetitions)
  *   hsacl, HSACL_SIM_THREADS=<cores>  the same on all cores
  *   hsacl, HSACL_SIM_COUNTS=<file>    one launch with the interpreter's per-opcode counters:
@@ -28,6 +29,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,11 +68,17 @@ static const char *source =
    "}\n"
    "kernel void copy1(global const int *in, global int *out) {\n"
    "  size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0); out[i] = in[i];\n"
+   "}\n"
+   "constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |\n"
+   "                             CLK_FILTER_NEAREST;\n"
+   "kernel void image(read_only image2d_t in, write_only image2d_t out) {\n"
+   "  int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+   "  write_imagef(out, p, read_imagef(in, nearest, p));\n"
    "}\n";
 
 enum { VADD_N = 1 << 20, RED_N = 1 << 20, RED_L = 256, MM_N = 256, MB_W = 512, MB_H = 512,
-       MB_IT = 256, C1_W = 256, C1_H = 256 };
-static const char *const kernels[] = {"vadd", "reduce", "matmul", "mandel", "copy1"};
+       MB_IT = 256, C1_W = 256, C1_H = 256, IM_W = 1024, IM_H = 1024 };
+static const char *const kernels[] = {"vadd", "reduce", "matmul", "mandel", "copy1", "image"};
 #define NK (sizeof(kernels) / sizeof(kernels[0]))
 
 static double
@@ -119,6 +127,7 @@ child(const char *name, int reps)
    size_t g[2] = {1, 1}, l[2] = {64, 1}, outn = 0;
    unsigned dims = 1;
    cl_mem bufs[3] = {0};
+   bool image = false; /* bufs[0] and bufs[2] are images */
    if (!strcmp(name, "vadd")) {
       int *a = malloc(VADD_N * 4), *b = malloc(VADD_N * 4);
       for (int i = 0; i < VADD_N; i++)
@@ -164,6 +173,23 @@ child(const char *name, int reps)
       CL(clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[2]));
       dims = 2, g[0] = C1_W, g[1] = C1_H, l[0] = 1, l[1] = 1, outn = C1_W * C1_H;
       free(a);
+   } else if (!strcmp(name, "image")) {
+      cl_image_format fmt = {CL_RGBA, CL_UNORM_INT8};
+      cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = IM_W,
+                            .image_height = IM_H};
+      unsigned *a = malloc(IM_W * IM_H * 4);
+      for (unsigned i = 0; i < IM_W * IM_H; i++)
+         a[i] = i * 2654435761u;
+      bufs[0] = clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &fmt, &desc, a,
+                              &err);
+      CL(err);
+      bufs[2] = clCreateImage(ctx, CL_MEM_WRITE_ONLY, &fmt, &desc, NULL, &err);
+      CL(err);
+      CL(clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[0]));
+      CL(clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[2]));
+      dims = 2, g[0] = IM_W, g[1] = IM_H, l[0] = 16, l[1] = 16, outn = IM_W * IM_H;
+      image = true;
+      free(a);
    } else {
       int w = MB_W, h = MB_H, it = MB_IT;
       bufs[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, MB_W * MB_H * 4, NULL, &err);
@@ -185,7 +211,12 @@ child(const char *name, int reps)
       best_cpu = c < best_cpu ? c : best_cpu;
    }
    int *out = malloc(outn * 4);
-   CL(clEnqueueReadBuffer(q, bufs[2], CL_TRUE, 0, outn * 4, out, 0, NULL, NULL));
+   if (image) {
+      size_t origin[3] = {0, 0, 0}, region[3] = {g[0], g[1], 1};
+      CL(clEnqueueReadImage(q, bufs[2], CL_TRUE, origin, region, 0, 0, out, 0, NULL, NULL));
+   } else {
+      CL(clEnqueueReadBuffer(q, bufs[2], CL_TRUE, 0, outn * 4, out, 0, NULL, NULL));
+   }
    unsigned long long sum = 0;
    for (size_t i = 0; i < outn; i++)
       sum = sum * 31 + (unsigned)out[i];
