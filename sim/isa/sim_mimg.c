@@ -1104,16 +1104,14 @@ sample_level(sim_wave *w, const sctx *c, unsigned level, const float u[3], const
    *single = t[0].n * t[1].n * t[2].n == 1 && !cmp;
    for (unsigned i = 0; i < 4; i++)
       acc[i] = 0.0f;
+   if (*single) /* straight into raw: no copy of the texel just stored */
+      return fetch(w, c, &v, t[0].i[0], t[1].i[0], t[2].i[0], layer, raw);
    for (unsigned a = 0; a < t[2].n; a++)
       for (unsigned b = 0; b < t[1].n; b++)
          for (unsigned e = 0; e < t[0].n; e++) {
             uint32_t tex[4];
             if (!fetch(w, c, &v, t[0].i[e], t[1].i[b], t[2].i[a], layer, tex))
                return false;
-            if (*single) {
-               memcpy(raw, tex, sizeof(tex));
-               continue;
-            }
             float wt = t[0].wt[e] * t[1].wt[b] * t[2].wt[a];
             if (cmp) {
                acc[0] += wt * depth_compare(c->s.cmp_func, zref, sim__as_f32(tex[0]));
