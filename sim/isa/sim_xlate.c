@@ -460,7 +460,9 @@ sim__xlate_class(const sim_inst *in)
       return SIM_XL_SKIP; /* no-ops in this model (synchronous memory) */
    if (xl_ends_block(in))
       return SIM_XL_END;
-   return xl_xop_of(in) != XO_NONE || sim__xl_mem_lowered(in) ? SIM_XL_LOWER : SIM_XL_CALL;
+   return xl_xop_of(in) != XO_NONE || sim__xl_alu_lowered(in) || sim__xl_mem_lowered(in)
+             ? SIM_XL_LOWER
+             : SIM_XL_CALL;
 }
 
 unsigned
@@ -812,6 +814,48 @@ lanes_mask(xl *x, LLVMValueRef c)
 {
    return LLVMBuildAnd(x->B, LLVMBuildBitCast(x->B, c, x->mask_t, ""), mget(x, SIM_SRC_EXEC),
                        "");
+}
+
+/* The VALU emitter's pieces for sim_xlate_alu.c. */
+bool
+sim__xl_valu_plain(const sim_inst *in, unsigned nsrc, bool fneg)
+{
+   return xl_valu_plain(in, nsrc, fneg);
+}
+bool
+sim__xl_src64_ok(unsigned c)
+{
+   return xl_src64_ok(c);
+}
+LLVMValueRef
+sim__xl_src_v(xl *x, const sim_inst *in, unsigned i)
+{
+   return src_v(x, in, i);
+}
+LLVMValueRef
+sim__xl_src_v64(xl *x, const sim_inst *in, unsigned i)
+{
+   return src_v64(x, in, i);
+}
+void
+sim__xl_vput(xl *x, unsigned r, LLVMValueRef val)
+{
+   vput(x, r, val);
+}
+void
+sim__xl_mput(xl *x, unsigned r, LLVMValueRef v)
+{
+   mput(x, r, v);
+}
+LLVMValueRef
+sim__xl_lanes_mask(xl *x, LLVMValueRef c)
+{
+   return lanes_mask(x, c);
+}
+LLVMValueRef
+sim__xl_nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
+{
+   return nanfix(x, r, srcf, n);
 }
 
 static void
@@ -1256,7 +1300,9 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
       sim_xlate_class k = sim__xlate_class(in);
       if (k == SIM_XL_LOWER) {
          xl_xop op = xl_xop_of(in);
-         if (op == XO_NONE)
+         if (op == XO_NONE && sim__xl_alu_lowered(in))
+            sim__xl_emit_alu(x, in);
+         else if (op == XO_NONE)
             sim__xl_emit_mem(x, in, pc);
          else if (in->flags & SIM_IF_VALU)
             emit_valu(x, in, op);
