@@ -74,13 +74,14 @@ k32(sim_xl *x, uint32_t v)
 {
    return LLVMConstInt(x->i32, v, 0);
 }
+/* A row of `v` / of the float `f`. */
 static LLVMValueRef
-K(sim_xl *x, uint32_t v)
+splat32(sim_xl *x, uint32_t v)
 {
    return sim__xl_splat(x, k32(x, v), x->v32);
 }
 static LLVMValueRef
-Kf(sim_xl *x, float f)
+splatf(sim_xl *x, float f)
 {
    return sim__xl_splat(x, LLVMConstReal(LLVMFloatTypeInContext(x->C), f), x->vf);
 }
@@ -98,7 +99,7 @@ as_u(sim_xl *x, LLVMValueRef f)
 static LLVMValueRef
 expo(sim_xl *x, LLVMValueRef bits)
 {
-   return LLVMBuildAnd(x->B, LLVMBuildLShr(x->B, bits, K(x, 23), ""), K(x, 0xFF), "");
+   return LLVMBuildAnd(x->B, LLVMBuildLShr(x->B, bits, splat32(x, 23), ""), splat32(x, 0xFF), "");
 }
 
 /* A subnormal lane of `bits` as the zero of its sign (sim_vop1.c trans_in32/trans_out32:
@@ -107,9 +108,9 @@ static LLVMValueRef
 flush_sub(sim_xl *x, LLVMValueRef bits)
 {
    LLVMBuilderRef B = x->B;
-   LLVMValueRef tiny = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, bits, K(x, 0x7F800000), ""),
-                                     K(x, 0), "");
-   return LLVMBuildSelect(B, tiny, LLVMBuildAnd(B, bits, K(x, 0x80000000), ""), bits, "");
+   LLVMValueRef e = LLVMBuildAnd(B, bits, splat32(x, 0x7F800000), "");
+   LLVMValueRef tiny = LLVMBuildICmp(B, LLVMIntEQ, e, splat32(x, 0), "");
+   return LLVMBuildSelect(B, tiny, LLVMBuildAnd(B, bits, splat32(x, 0x80000000), ""), bits, "");
 }
 
 /* D.f = 1.0 / S0.f with S0 and the quotient flushed: the host's IEEE division, correctly
@@ -119,7 +120,7 @@ static LLVMValueRef
 emit_rcp(sim_xl *x, LLVMValueRef a)
 {
    LLVMValueRef af = as_f(x, a);
-   LLVMValueRef q = LLVMBuildFDiv(x->B, Kf(x, 1.0f), as_f(x, flush_sub(x, a)), "");
+   LLVMValueRef q = LLVMBuildFDiv(x->B, splatf(x, 1.0f), as_f(x, flush_sub(x, a)), "");
    return sim__xl_nanfix(x, as_f(x, flush_sub(x, as_u(x, q))), &af, 1);
 }
 
@@ -130,15 +131,16 @@ static void
 frexp_parts(sim_xl *x, LLVMValueRef a, LLVMValueRef *mant, LLVMValueRef *exp, LLVMValueRef *fin)
 {
    LLVMBuilderRef B = x->B;
-   LLVMValueRef sub = LLVMBuildICmp(B, LLVMIntEQ, expo(x, a), K(x, 0), "");
-   LLVMValueRef s = as_u(x, LLVMBuildSelect(B, sub, LLVMBuildFMul(B, as_f(x, a), Kf(x, 0x1p32f), ""),
-                                            as_f(x, a), ""));
+   LLVMValueRef sub = LLVMBuildICmp(B, LLVMIntEQ, expo(x, a), splat32(x, 0), "");
+   LLVMValueRef scaled = LLVMBuildFMul(B, as_f(x, a), splatf(x, 0x1p32f), "");
+   LLVMValueRef s = as_u(x, LLVMBuildSelect(B, sub, scaled, as_f(x, a), ""));
    LLVMValueRef e = expo(x, s);
-   *fin = LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntNE, e, K(x, 0), ""),
-                       LLVMBuildICmp(B, LLVMIntNE, e, K(x, 0xFF), ""), "");
-   *mant = LLVMBuildOr(B, LLVMBuildAnd(B, s, K(x, 0x807FFFFF), ""), K(x, 0x3F000000), "");
-   *exp = LLVMBuildSub(B, LLVMBuildSub(B, e, K(x, 126), ""),
-                       LLVMBuildSelect(B, sub, K(x, 32), K(x, 0), ""), "");
+   *fin = LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntNE, e, splat32(x, 0), ""),
+                       LLVMBuildICmp(B, LLVMIntNE, e, splat32(x, 0xFF), ""), "");
+   *mant = LLVMBuildOr(B, LLVMBuildAnd(B, s, splat32(x, 0x807FFFFF), ""),
+                       splat32(x, 0x3F000000), "");
+   *exp = LLVMBuildSub(B, LLVMBuildSub(B, e, splat32(x, 126), ""),
+                       LLVMBuildSelect(B, sub, splat32(x, 32), splat32(x, 0), ""), "");
 }
 
 /* D.f = S0.f * 2^S1.i as ldexpf rounds it (once, to nearest even, subnormal results
@@ -149,7 +151,7 @@ static LLVMValueRef
 emit_ldexp(sim_xl *x, LLVMValueRef a, LLVMValueRef n)
 {
    LLVMBuilderRef B = x->B;
-   LLVMValueRef lo = K(x, (uint32_t)-300), hi = K(x, 300);
+   LLVMValueRef lo = splat32(x, (uint32_t)-300), hi = splat32(x, 300);
    n = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSGT, n, hi, ""), hi, n, "");
    n = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, n, lo, ""), lo, n, "");
    LLVMTypeRef vd = LLVMVectorType(LLVMDoubleTypeInContext(x->C), x->lanes);
@@ -172,8 +174,8 @@ cvt_round(sim_xl *x, LLVMValueRef a, LLVMValueRef f)
    LLVMBuilderRef B = x->B;
    LLVMTypeRef t[2] = {x->v32, x->vf};
    LLVMValueRef r = sim__xl_intrin(x, "llvm.fptosi.sat", t, 2, &f, 1);
-   LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, a, K(x, 0), "");
-   LLVMValueRef nan = LLVMBuildSelect(B, neg, K(x, 0x80000000u), K(x, 0x7FFFFFFFu), "");
+   LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, a, splat32(x, 0), "");
+   LLVMValueRef nan = LLVMBuildSelect(B, neg, splat32(x, 0x80000000u), splat32(x, 0x7FFFFFFFu), "");
    return LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealUNO, as_f(x, a), as_f(x, a), ""), nan, r, "");
 }
 
@@ -229,7 +231,7 @@ sim__xl_emit_alu(sim_xl *x, const sim_inst *in)
       r = cvt_round(x, a, sim__xl_intrin(x, "llvm.floor", &x->vf, 1, &af, 1));
       break;
    case XA_CVT_RPI: {
-      LLVMValueRef h = LLVMBuildFAdd(B, af, Kf(x, 0.5f), "");
+      LLVMValueRef h = LLVMBuildFAdd(B, af, splatf(x, 0.5f), "");
       r = cvt_round(x, a, sim__xl_intrin(x, "llvm.floor", &x->vf, 1, &h, 1));
       break;
    }
@@ -238,7 +240,8 @@ sim__xl_emit_alu(sim_xl *x, const sim_inst *in)
                    : in->op == SIM_OP_v_cvt_f32_ubyte1 ? 1
                    : in->op == SIM_OP_v_cvt_f32_ubyte2 ? 2
                                                        : 3;
-      LLVMValueRef byte = LLVMBuildAnd(B, LLVMBuildLShr(B, a, K(x, 8 * k), ""), K(x, 0xFF), "");
+      LLVMValueRef byte = LLVMBuildAnd(B, LLVMBuildLShr(B, a, splat32(x, 8 * k), ""),
+                                       splat32(x, 0xFF), "");
       r = as_u(x, LLVMBuildUIToFP(B, byte, x->vf, ""));
       break;
    }
@@ -253,7 +256,7 @@ sim__xl_emit_alu(sim_xl *x, const sim_inst *in)
       break;
    case XA_FREXP_EXP:
       frexp_parts(x, a, &mant, &exp, &fin);
-      r = LLVMBuildSelect(B, fin, exp, K(x, 0), "");
+      r = LLVMBuildSelect(B, fin, exp, splat32(x, 0), "");
       break;
    case XA_LDEXP:
       r = emit_ldexp(x, a, sim__xl_src_v(x, in, 1));

@@ -438,7 +438,9 @@ ref_cvt_i32(float f)
 {
    if (isnan(f))
       return 0;
-   return f >= 2147483648.0f ? 0x7FFFFFFFu : f < -2147483648.0f ? 0x80000000u : (uint32_t)(int32_t)f;
+   return f >= 2147483648.0f    ? 0x7FFFFFFFu
+          : f < -2147483648.0f ? 0x80000000u
+                               : (uint32_t)(int32_t)f;
 }
 static uint32_t
 ref_cvt_round(float f, float rounded)
