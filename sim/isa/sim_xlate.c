@@ -296,7 +296,7 @@ xl_valu_plain(const sim_inst *in, unsigned nsrc, bool fneg)
 typedef enum {
    XO_NONE, XO_MOV, XO_ADD, XO_SUB, XO_SUBREV, XO_AND, XO_OR, XO_XOR, XO_SHL, XO_LSHR,
    XO_ASHR, XO_MULLO, XO_MULU24, XO_MULI24, XO_LSHLADD, XO_ADDLSHL, XO_ADD3, XO_LSHLOR,
-   XO_ANDOR, XO_CO_ADD, XO_CO_SUB, XO_CO_SUBREV, XO_CO_ADDC, XO_CO_SUBB, XO_CO_SUBBREV, XO_SHL64,
+   XO_ANDOR, XO_MINMAX, XO_CO_ADD, XO_CO_SUB, XO_CO_SUBREV, XO_CO_ADDC, XO_CO_SUBB, XO_CO_SUBBREV, XO_SHL64,
    XO_CNDMASK, XO_FADD, XO_FSUB, XO_FSUBREV, XO_FMUL, XO_FMA, XO_FMAD, XO_FMAC, XO_FMACNF,
    XO_FFLOOR, XO_FTRUNC, XO_CVT_F32_U32, XO_CVT_F32_I32, XO_ICMP, XO_FCMP,
    /* scalar */
@@ -371,6 +371,10 @@ xl_xop_of(const sim_inst *in)
       case SIM_OP_v_add3_u32: x = XO_ADD3; break;
       case SIM_OP_v_lshl_or_b32: x = XO_LSHLOR; break;
       case SIM_OP_v_and_or_b32: x = XO_ANDOR; break;
+      case SIM_OP_v_min_i32: case SIM_OP_v_max_i32: case SIM_OP_v_min_u32:
+      case SIM_OP_v_max_u32:
+         x = XO_MINMAX;
+         break;
       case SIM_OP_v_cvt_f32_u32: x = XO_CVT_F32_U32; break;
       case SIM_OP_v_cvt_f32_i32: x = XO_CVT_F32_I32; break;
       case SIM_OP_v_add_co_u32: x = XO_CO_ADD; break;
@@ -908,6 +912,16 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       a = src_v(x, in, 0), b = src_v(x, in, 1), c = src_v(x, in, 2);
       r = LLVMBuildOr(B, LLVMBuildAnd(B, a, b, ""), c, "");
       break;
+   case XO_MINMAX: {
+      /* S0 when it compares below (above) S1, else S1, as sim_vop2.c picks. */
+      LLVMIntPredicate p = in->op == SIM_OP_v_min_i32   ? LLVMIntSLT
+                           : in->op == SIM_OP_v_max_i32 ? LLVMIntSGT
+                           : in->op == SIM_OP_v_min_u32 ? LLVMIntULT
+                                                        : LLVMIntUGT;
+      a = src_v(x, in, 0), b = src_v(x, in, 1);
+      r = LLVMBuildSelect(B, LLVMBuildICmp(B, p, a, b, ""), a, b, "");
+      break;
+   }
    /* (float)u and (float)i as the interpreter computes them: the host's rounding, to
     * nearest even; no result is subnormal or NaN. */
    case XO_CVT_F32_U32:

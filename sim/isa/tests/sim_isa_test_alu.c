@@ -372,11 +372,12 @@ TEST(special_regs)
    CHECK_EQ(w->s[4], 0xFFFF0000u);
 }
 
-/* What the translator lowers of the integer three-operand forms, the int-to-float
- * conversions and floor/trunc (sim_xlate.c), over 64 lanes of edge values: carries past
- * 2^32, shift counts past 31, values float cannot hold exactly (rounded to nearest even),
- * and for floor/trunc signed zeros, subnormals, halves, infinities and NaNs (quieted). In
- * sim_xlate_check_unit the block also runs translated, compared with the interpreter. */
+/* What the translator lowers of the integer three-operand forms, integer min/max, the
+ * int-to-float conversions and floor/trunc (sim_xlate.c), over 64 lanes of edge values:
+ * carries past 2^32, shift counts past 31, signed and unsigned order of values past 2^31,
+ * values float cannot hold exactly (rounded to nearest even), and for floor/trunc signed
+ * zeros, subnormals, halves, infinities and NaNs (quieted). In sim_xlate_check_unit the
+ * block also runs translated, compared with the interpreter. */
 TEST(lowered_alu_forms)
 {
    static const uint32_t u[] = {0, 1, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, 0x01000001,
@@ -386,6 +387,7 @@ TEST(lowered_alu_forms)
                                 0x7FC00001, 0xFF800123, 0x4B7FFFFF, 0xCB000001, 0x3F7FFFFF,
                                 0xBF7FFFFF, 0x7149F2CA};
    sim_wave *w = t_wave();
+   w->s[4] = 0x80000001u;
    for (unsigned l = 0; l < 64; l++) {
       w->v[1][l] = u[l % 12] + l / 12;
       w->v[2][l] = u[(l * 5 + 3) % 12];
@@ -400,7 +402,11 @@ TEST(lowered_alu_forms)
                      "v_floor_f32 v15, v4\n"
                      "v_trunc_f32 v16, v4\n"
                      "v_cvt_f32_u32_e64 v17, v2\n"
-                     "v_floor_f32_e64 v18, -v4"),
+                     "v_floor_f32_e64 v18, -v4\n"
+                     "v_min_i32 v19, v1, v2\n"
+                     "v_max_i32_e64 v20, v2, v3\n"
+                     "v_min_u32 v21, s4, v1\n"
+                     "v_max_u32 v22, -1, v3"),
             SIM_FAULT_NONE);
    unsigned bad = 0;
    for (unsigned l = 0; l < 64; l++) {
@@ -423,6 +429,10 @@ TEST(lowered_alu_forms)
       bad += w->v[16][l] != tr;
       bad += memcmp(&w->v[17][l], &cb, 4) != 0;
       bad += w->v[18][l] != nf;
+      bad += w->v[19][l] != ((int32_t)a < (int32_t)b ? a : b);
+      bad += w->v[20][l] != ((int32_t)b > (int32_t)c ? b : c);
+      bad += w->v[21][l] != (0x80000001u < a ? 0x80000001u : a);
+      bad += w->v[22][l] != 0xFFFFFFFFu;
    }
    CHECK_EQ(bad, 0);
 }
