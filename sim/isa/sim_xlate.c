@@ -296,7 +296,8 @@ xl_valu_plain(const sim_inst *in, unsigned nsrc, bool fneg)
 typedef enum {
    XO_NONE, XO_MOV, XO_ADD, XO_SUB, XO_SUBREV, XO_AND, XO_OR, XO_XOR, XO_SHL, XO_LSHR,
    XO_ASHR, XO_MULLO, XO_MULU24, XO_MULI24, XO_LSHLADD, XO_ADDLSHL, XO_ADD3, XO_LSHLOR,
-   XO_ANDOR, XO_MINMAX, XO_CO_ADD, XO_CO_SUB, XO_CO_SUBREV, XO_CO_ADDC, XO_CO_SUBB, XO_CO_SUBBREV, XO_SHL64,
+   XO_ANDOR, XO_MINMAX, XO_CO_ADD, XO_CO_SUB, XO_CO_SUBREV, XO_CO_ADDC, XO_CO_SUBB,
+   XO_CO_SUBBREV, XO_SHL64,
    XO_CNDMASK, XO_FADD, XO_FSUB, XO_FSUBREV, XO_FMUL, XO_FMA, XO_FMAD, XO_FMAC, XO_FMACNF,
    XO_FFLOOR, XO_FTRUNC, XO_CVT_F32_U32, XO_CVT_F32_I32, XO_ICMP, XO_FCMP,
    /* scalar */
@@ -1647,6 +1648,14 @@ xl_check_take(xl_check *k, const sim_wave *w)
    memcpy(rows, w->v, (size_t)xl_nrows(w) * 256);
 }
 
+/* Lowered VALU forms that write a VGPR pair (the failure message names their writer). */
+static bool
+xl_writes_pair(const sim_inst *in)
+{
+   return in->op == SIM_OP_v_lshlrev_b64 || in->op == SIM_OP_v_mad_u64_u32 ||
+          in->op == SIM_OP_v_mad_i64_i32;
+}
+
 static void __attribute__((noreturn))
 xl_check_fail(xl_check *k, const char *what, unsigned reg, unsigned lane, uint32_t got,
               uint32_t want)
@@ -1659,7 +1668,7 @@ xl_check_fail(xl_check *k, const char *what, unsigned reg, unsigned lane, uint32
          from = i + 1;
    for (unsigned i = from; i < k->next && i < k->n; i++)
       if (k->insts[i]->vdst == reg || k->insts[i]->sdst == reg ||
-          ((unsigned)k->insts[i]->vdst + 1 == reg && k->insts[i]->op == SIM_OP_v_lshlrev_b64))
+          ((unsigned)k->insts[i]->vdst + 1 == reg && xl_writes_pair(k->insts[i])))
          sim__disasm(k->insts[i], dis, sizeof(dis));
    fprintf(stderr,
            "hsacl-sim: HSACL_SIM_XLATE=check: block at pc 0x%llx differs from the interpreter "
