@@ -296,7 +296,8 @@ xl_valu_plain(const sim_inst *in, unsigned nsrc, bool fneg)
 typedef enum {
    XO_NONE, XO_MOV, XO_ADD, XO_SUB, XO_SUBREV, XO_AND, XO_OR, XO_XOR, XO_SHL, XO_LSHR,
    XO_ASHR, XO_MULLO, XO_MULU24, XO_MULI24, XO_LSHLADD, XO_ADDLSHL, XO_ADD3, XO_LSHLOR,
-   XO_ANDOR, XO_CO_ADD, XO_CO_SUB, XO_CO_SUBREV, XO_CO_ADDC, XO_CO_SUBB, XO_CO_SUBBREV, XO_SHL64,
+   XO_ANDOR, XO_MINMAX, XO_CO_ADD, XO_CO_SUB, XO_CO_SUBREV, XO_CO_ADDC, XO_CO_SUBB,
+   XO_CO_SUBBREV, XO_SHL64,
    XO_CNDMASK, XO_FADD, XO_FSUB, XO_FSUBREV, XO_FMUL, XO_FMA, XO_FMAD, XO_FMAC, XO_FMACNF,
    XO_FFLOOR, XO_FTRUNC, XO_CVT_F32_U32, XO_CVT_F32_I32, XO_ICMP, XO_FCMP,
    /* scalar */
@@ -371,6 +372,10 @@ xl_xop_of(const sim_inst *in)
       case SIM_OP_v_add3_u32: x = XO_ADD3; break;
       case SIM_OP_v_lshl_or_b32: x = XO_LSHLOR; break;
       case SIM_OP_v_and_or_b32: x = XO_ANDOR; break;
+      case SIM_OP_v_min_i32: case SIM_OP_v_max_i32: case SIM_OP_v_min_u32:
+      case SIM_OP_v_max_u32:
+         x = XO_MINMAX;
+         break;
       case SIM_OP_v_cvt_f32_u32: x = XO_CVT_F32_U32; break;
       case SIM_OP_v_cvt_f32_i32: x = XO_CVT_F32_I32; break;
       case SIM_OP_v_add_co_u32: x = XO_CO_ADD; break;
@@ -460,7 +465,9 @@ sim__xlate_class(const sim_inst *in)
       return SIM_XL_SKIP; /* no-ops in this model (synchronous memory) */
    if (xl_ends_block(in))
       return SIM_XL_END;
-   return xl_xop_of(in) != XO_NONE || sim__xl_mem_lowered(in) ? SIM_XL_LOWER : SIM_XL_CALL;
+   return xl_xop_of(in) != XO_NONE || sim__xl_alu_lowered(in) || sim__xl_mem_lowered(in)
+             ? SIM_XL_LOWER
+             : SIM_XL_CALL;
 }
 
 unsigned
@@ -814,6 +821,48 @@ lanes_mask(xl *x, LLVMValueRef c)
                        "");
 }
 
+/* The VALU emitter's pieces for sim_xlate_alu.c. */
+bool
+sim__xl_valu_plain(const sim_inst *in, unsigned nsrc, bool fneg)
+{
+   return xl_valu_plain(in, nsrc, fneg);
+}
+bool
+sim__xl_src64_ok(unsigned c)
+{
+   return xl_src64_ok(c);
+}
+LLVMValueRef
+sim__xl_src_v(xl *x, const sim_inst *in, unsigned i)
+{
+   return src_v(x, in, i);
+}
+LLVMValueRef
+sim__xl_src_v64(xl *x, const sim_inst *in, unsigned i)
+{
+   return src_v64(x, in, i);
+}
+void
+sim__xl_vput(xl *x, unsigned r, LLVMValueRef val)
+{
+   vput(x, r, val);
+}
+void
+sim__xl_mput(xl *x, unsigned r, LLVMValueRef v)
+{
+   mput(x, r, v);
+}
+LLVMValueRef
+sim__xl_lanes_mask(xl *x, LLVMValueRef c)
+{
+   return lanes_mask(x, c);
+}
+LLVMValueRef
+sim__xl_nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
+{
+   return nanfix(x, r, srcf, n);
+}
+
 static void
 emit_valu(xl *x, const sim_inst *in, xl_xop op)
 {
@@ -864,6 +913,16 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       a = src_v(x, in, 0), b = src_v(x, in, 1), c = src_v(x, in, 2);
       r = LLVMBuildOr(B, LLVMBuildAnd(B, a, b, ""), c, "");
       break;
+   case XO_MINMAX: {
+      /* S0 when it compares below (above) S1, else S1, as sim_vop2.c picks. */
+      LLVMIntPredicate p = in->op == SIM_OP_v_min_i32   ? LLVMIntSLT
+                           : in->op == SIM_OP_v_max_i32 ? LLVMIntSGT
+                           : in->op == SIM_OP_v_min_u32 ? LLVMIntULT
+                                                        : LLVMIntUGT;
+      a = src_v(x, in, 0), b = src_v(x, in, 1);
+      r = LLVMBuildSelect(B, LLVMBuildICmp(B, p, a, b, ""), a, b, "");
+      break;
+   }
    /* (float)u and (float)i as the interpreter computes them: the host's rounding, to
     * nearest even; no result is subnormal or NaN. */
    case XO_CVT_F32_U32:
@@ -1256,7 +1315,9 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
       sim_xlate_class k = sim__xlate_class(in);
       if (k == SIM_XL_LOWER) {
          xl_xop op = xl_xop_of(in);
-         if (op == XO_NONE)
+         if (op == XO_NONE && sim__xl_alu_lowered(in))
+            sim__xl_emit_alu(x, in);
+         else if (op == XO_NONE)
             sim__xl_emit_mem(x, in, pc);
          else if (in->flags & SIM_IF_VALU)
             emit_valu(x, in, op);
@@ -1587,6 +1648,14 @@ xl_check_take(xl_check *k, const sim_wave *w)
    memcpy(rows, w->v, (size_t)xl_nrows(w) * 256);
 }
 
+/* Lowered VALU forms that write a VGPR pair (the failure message names their writer). */
+static bool
+xl_writes_pair(const sim_inst *in)
+{
+   return in->op == SIM_OP_v_lshlrev_b64 || in->op == SIM_OP_v_mad_u64_u32 ||
+          in->op == SIM_OP_v_mad_i64_i32;
+}
+
 static void __attribute__((noreturn))
 xl_check_fail(xl_check *k, const char *what, unsigned reg, unsigned lane, uint32_t got,
               uint32_t want)
@@ -1599,7 +1668,7 @@ xl_check_fail(xl_check *k, const char *what, unsigned reg, unsigned lane, uint32
          from = i + 1;
    for (unsigned i = from; i < k->next && i < k->n; i++)
       if (k->insts[i]->vdst == reg || k->insts[i]->sdst == reg ||
-          ((unsigned)k->insts[i]->vdst + 1 == reg && k->insts[i]->op == SIM_OP_v_lshlrev_b64))
+          ((unsigned)k->insts[i]->vdst + 1 == reg && xl_writes_pair(k->insts[i])))
          sim__disasm(k->insts[i], dis, sizeof(dis));
    fprintf(stderr,
            "hsacl-sim: HSACL_SIM_XLATE=check: block at pc 0x%llx differs from the interpreter "

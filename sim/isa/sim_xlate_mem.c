@@ -1,8 +1,8 @@
 /*
  * The translator's lowering of memory instructions (docs/sim.md "Speed"): the dword loads
  * and stores of GLOBAL and FLAT (`*_load_dword`, `_dwordx2/x3/x4`, the same stores), of the
- * LDS (`ds_read/write_b32/b64`, "LDS" below) and the scalar loads (`s_load_dword*`,
- * `s_buffer_load_dword*`, "Scalar loads" below).
+ * LDS (`ds_read/write_b32/b64`, `ds_read2/write2(st64)_b32/b64`, "LDS" below) and the
+ * scalar loads (`s_load_dword*`, `s_buffer_load_dword*`, "Scalar loads" below).
  *
  * The interpreter's fast path (sim_flat.c vm_fast) once per wave-instruction, in IR: every
  * active lane's address is R + lo[l] with a per-instruction 64-bit R (the SGPR base plus
@@ -199,19 +199,22 @@ unit_stride(sim_xl *x, LLVMValueRef exec, LLVMValueRef lo, uint32_t step)
    return LLVMBuildAnd(B, LLVMBuildAnd(B, full, all, ""), nowrap, "");
 }
 
-/* The lanes' host pointers to dword `k`: host + lo[l] + 4k, written as
- * (host + 2^31 + 4k) + sext(lo[l] - 2^31) so that the host's gathers and scatters take
- * 32-bit indices (16 lanes an instruction on AVX-512; 64-bit pointers take 8 and a row of
- * them eight registers). */
+/* The host pointers to dword `k` of the elements of `lo` (a row, or write2's two rows
+ * interleaved): host + lo[l] + 4k, written as (host + 2^31 + 4k) + sext(lo[l] - 2^31) so
+ * that the host's gathers and scatters take 32-bit indices (16 lanes an instruction on
+ * AVX-512; 64-bit pointers take 8 and a row of them eight registers). */
 static LLVMValueRef
 lane_ptrs(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, unsigned k)
 {
    LLVMBuilderRef B = x->B;
    LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
-   LLVMValueRef off = k64(x, 0x80000000ull + 4 * k);
+   unsigned n = LLVMGetVectorSize(LLVMTypeOf(lo));
+   LLVMValueRef off = k64(x, 0x80000000ull + 4 * k), sign[128];
    LLVMValueRef base = LLVMBuildGEP2(B, i8, host, &off, 1, "");
-   LLVMValueRef idx = LLVMBuildXor(B, lo, sim__xl_splat(x, k32(x, 0x80000000u), x->v32), "");
-   idx = LLVMBuildSExt(B, idx, x->v64, "");
+   for (unsigned i = 0; i < n; i++)
+      sign[i] = k32(x, 0x80000000u);
+   LLVMValueRef idx = LLVMBuildXor(B, lo, LLVMConstVector(sign, n), "");
+   idx = LLVMBuildSExt(B, idx, LLVMVectorType(x->i64, n), "");
    return LLVMBuildGEP2(B, i8, base, &idx, 1, "");
 }
 
@@ -621,35 +624,68 @@ emit_vmem(sim_xl *x, const sim_inst *in, uint64_t pc)
 
 /* ---- LDS ------------------------------------------------------------------------------ */
 
-/* Dwords a lane moves for the lowered DS opcodes (0: not lowered). */
-static unsigned
-ds_dwords(const sim_inst *in, bool *store)
+/* A lowered DS form: each active lane moves `n` dwords at each of its `naddr` addresses,
+ * ADDR + off[i] in 32 bits (sim_ds.c: ds_read/write_b32/b64 at {OFFSET1, OFFSET0};
+ * read2/write2 at OFFSET0 and OFFSET1 times the size, st64 times 64 more). */
+typedef struct ds_form {
+   unsigned n, naddr;
+   bool store;
+   uint32_t off[2];
+} ds_form;
+
+static const struct {
+   uint16_t op;
+   uint8_t bytes, scale, naddr, store;
+} ds_forms[] = {
+   {SIM_OP_ds_read_b32, 4, 0, 1, 0},       {SIM_OP_ds_write_b32, 4, 0, 1, 1},
+   {SIM_OP_ds_read_b64, 8, 0, 1, 0},       {SIM_OP_ds_write_b64, 8, 0, 1, 1},
+   {SIM_OP_ds_read2_b32, 4, 1, 2, 0},      {SIM_OP_ds_write2_b32, 4, 1, 2, 1},
+   {SIM_OP_ds_read2_b64, 8, 1, 2, 0},      {SIM_OP_ds_write2_b64, 8, 1, 2, 1},
+   {SIM_OP_ds_read2st64_b32, 4, 64, 2, 0}, {SIM_OP_ds_write2st64_b32, 4, 64, 2, 1},
+   {SIM_OP_ds_read2st64_b64, 8, 64, 2, 0}, {SIM_OP_ds_write2st64_b64, 8, 64, 2, 1},
+};
+
+/* `in`'s form; false when its opcode is not lowered. */
+static bool
+ds_form_of(const sim_inst *in, ds_form *f)
 {
-   *store = in->op == SIM_OP_ds_write_b32 || in->op == SIM_OP_ds_write_b64;
-   switch (in->op) {
-   case SIM_OP_ds_read_b32: case SIM_OP_ds_write_b32: return 1;
-   case SIM_OP_ds_read_b64: case SIM_OP_ds_write_b64: return 2;
-   default: return 0;
+   *f = (ds_form){0};
+   for (unsigned i = 0; i < sizeof(ds_forms) / sizeof(ds_forms[0]); i++) {
+      if (ds_forms[i].op != in->op)
+         continue;
+      uint32_t unit = (uint32_t)ds_forms[i].bytes * ds_forms[i].scale;
+      f->n = ds_forms[i].bytes / 4;
+      f->naddr = ds_forms[i].naddr;
+      f->store = ds_forms[i].store;
+      f->off[0] = f->naddr == 1 ? (uint32_t)in->imm | (uint32_t)in->mem.offset1 << 8
+                                : (uint32_t)in->imm * unit;
+      f->off[1] = (uint32_t)in->mem.offset1 * unit;
+      return true;
    }
+   return false;
+}
+
+/* The first VGPR of address i's dwords: DATA0 / DATA1 of a store, the destination rows in
+ * order of a load. */
+static unsigned
+ds_reg(const sim_inst *in, const ds_form *f, unsigned i)
+{
+   if (f->store)
+      return i ? in->mem.data1 : in->mem.data0;
+   return in->vdst + i * f->n;
 }
 
 static bool
 ds_lowered(const sim_inst *in)
 {
-   bool store;
-   unsigned n = ds_dwords(in, &store);
+   ds_form f;
    /* The GDS form faults in the handler; AGPR data lives past the emitter's 256 rows. */
-   if (!n || (in->flags & (SIM_IF_GDS | SIM_IF_ACC)))
+   if (!ds_form_of(in, &f) || (in->flags & (SIM_IF_GDS | SIM_IF_ACC)))
       return false;
-   unsigned d = store ? in->mem.data0 : in->vdst;
-   return d + n <= 256;
-}
-
-/* sim_ds.c's ds_offset: {OFFSET1, OFFSET0}. */
-static uint32_t
-ds_off(const sim_inst *in)
-{
-   return (uint32_t)in->imm | (uint32_t)in->mem.offset1 << 8;
+   for (unsigned i = 0; i < f.naddr; i++)
+      if (ds_reg(in, &f, i) + f.n > 256)
+         return false;
+   return true;
 }
 
 /* The work-group's LDS (w->wg->lds) and its size, loaded where the block needs them. */
@@ -715,6 +751,52 @@ mask_repeat(sim_xl *x, LLVMValueRef m, unsigned n)
                                  "");
 }
 
+/* One masked vector access of the active lanes' `n` dwords at lds + a[l], the lanes
+ * consecutive from the lowest active one, `first`, at `amin`: a store of regs[0..n), or a
+ * load into rows[0..n) (regs in the masked-off lanes). */
+static void
+ds_vec_access(sim_xl *x, LLVMValueRef lds, LLVMValueRef amin, LLVMValueRef first,
+              LLVMValueRef m, LLVMValueRef *regs, unsigned n, bool store, LLVMValueRef *rows)
+{
+   LLVMTypeRef t[2] = {LLVMVectorType(x->i32, n * x->lanes), x->ptr};
+   LLVMValueRef p = ds_vec_at(x, lds, amin, first, 4 * n);
+   LLVMValueRef vm = n == 1 ? m : mask_repeat(x, m, n);
+   LLVMValueRef data = n == 1 ? regs[0] : interleave(x, regs, n);
+   if (store) {
+      LLVMValueRef args[4] = {data, p, k32(x, 4), vm};
+      sim__xl_intrin(x, "llvm.masked.store", t, 2, args, 4);
+      return;
+   }
+   LLVMValueRef args[4] = {p, k32(x, 4), vm, data};
+   LLVMValueRef v = sim__xl_intrin(x, "llvm.masked.load", t, 2, args, 4);
+   for (unsigned k = 0; k < n; k++)
+      rows[k] = n == 1 ? v : deinterleave(x, v, n, k);
+}
+
+/* One masked scatter of the dword rows data[0..na) to lds + a[i][l], element l * na + i:
+ * lanes in order and a lane's addresses in order, so a later store to the same dword wins
+ * as in sim_ds.c's lane loop. */
+static void
+ds_scatter(sim_xl *x, LLVMValueRef lds, LLVMValueRef *a, LLVMValueRef *data, unsigned na,
+           LLVMValueRef m)
+{
+   LLVMValueRef lo = na == 1 ? a[0] : interleave(x, a, na);
+   LLVMValueRef v = na == 1 ? data[0] : interleave(x, data, na);
+   LLVMValueRef vm = na == 1 ? m : mask_repeat(x, m, na);
+   LLVMTypeRef t[2] = {LLVMTypeOf(v), LLVMVectorType(x->ptr, na * x->lanes)};
+   LLVMValueRef args[4] = {v, lane_ptrs(x, lds, lo, 0), k32(x, 4), vm};
+   sim__xl_intrin(x, "llvm.masked.scatter", t, 2, args, 4);
+}
+
+/* The end of an inline DS store: the checking mode's comparison, then on to `done`. */
+static void
+ds_store_done(sim_xl *x, const sim_inst *in, LLVMBasicBlockRef done)
+{
+   if (sim__xlate_mode == 2)
+      sim__xl_hook(x, sim__xlate_check_store_post, in);
+   LLVMBuildBr(x->B, done);
+}
+
 /* Inline DS access of every active lane at lds + a[l] (all in range): one masked vector
  * load or store when the active lanes are consecutive (reduce's l[lid], l[lid + s] while
  * lid < s), else a masked gather, or for dword stores a masked scatter (lanes in order, a
@@ -729,44 +811,28 @@ emit_ds_fast(sim_xl *x, const sim_inst *in, LLVMValueRef lds, LLVMValueRef a, LL
              LLVMBasicBlockRef done)
 {
    LLVMBuilderRef B = x->B;
-   LLVMTypeRef vt = LLVMVectorType(x->i32, n * x->lanes);
    LLVMBasicBlockRef vb = bb(x), gb = store && n > 1 ? slow : bb(x);
    LLVMValueRef first = first_lane(x, exec);
    LLVMBuildCondBr(B, ds_consecutive(x, a, m, first, amin, 4 * n), vb, gb);
 
    LLVMPositionBuilderAtEnd(B, vb);
-   LLVMValueRef p = ds_vec_at(x, lds, amin, first, 4 * n);
-   LLVMValueRef vm = n == 1 ? m : mask_repeat(x, m, n);
-   LLVMTypeRef t[2] = {vt, x->ptr};
    LLVMValueRef u[2];
-   if (store) {
-      LLVMValueRef args[4] = {n == 1 ? regs[0] : interleave(x, regs, n), p, k32(x, 4), vm};
-      sim__xl_intrin(x, "llvm.masked.store", t, 2, args, 4);
-      if (sim__xlate_mode == 2)
-         sim__xl_hook(x, sim__xlate_check_store_post, in);
+   ds_vec_access(x, lds, amin, first, m, regs, n, store, u);
+   if (store)
+      ds_store_done(x, in, done);
+   else
       LLVMBuildBr(B, done);
-   } else {
-      LLVMValueRef old = n == 1 ? regs[0] : interleave(x, regs, n);
-      LLVMValueRef args[4] = {p, k32(x, 4), vm, old};
-      LLVMValueRef v = sim__xl_intrin(x, "llvm.masked.load", t, 2, args, 4);
-      for (unsigned k = 0; k < n; k++)
-         u[k] = n == 1 ? v : deinterleave(x, v, n, k);
-      LLVMBuildBr(B, done);
-   }
    if (store && n > 1)
       return;
 
    LLVMPositionBuilderAtEnd(B, gb);
-   LLVMTypeRef gt[2] = {x->v32, LLVMVectorType(x->ptr, x->lanes)};
-   LLVMValueRef g[2];
    if (store) {
-      LLVMValueRef args[4] = {regs[0], lane_ptrs(x, lds, a, 0), k32(x, 4), m};
-      sim__xl_intrin(x, "llvm.masked.scatter", gt, 2, args, 4);
-      if (sim__xlate_mode == 2)
-         sim__xl_hook(x, sim__xlate_check_store_post, in);
-      LLVMBuildBr(B, done);
+      ds_scatter(x, lds, &a, regs, 1, m);
+      ds_store_done(x, in, done);
       return;
    }
+   LLVMTypeRef gt[2] = {x->v32, LLVMVectorType(x->ptr, x->lanes)};
+   LLVMValueRef g[2];
    for (unsigned k = 0; k < n; k++) {
       LLVMValueRef args[4] = {lane_ptrs(x, lds, a, k), k32(x, 4), m, regs[k]};
       g[k] = sim__xl_intrin(x, "llvm.masked.gather", gt, 2, args, 4);
@@ -782,29 +848,71 @@ emit_ds_fast(sim_xl *x, const sim_inst *in, LLVMValueRef lds, LLVMValueRef a, LL
    *from = done;
 }
 
-/* ds_read/write_b32/b64: lane l's address a[l] = ADDR[l] + offset (32-bit), in range when
- * a[l] + bytes <= the work-group's LDS size (sim__lds_ptr); one test of the active lanes'
- * highest a[l] per wave-instruction, inline (the LDS is the work-group's own, no
- * allocation to look up). Out of range the handler runs and faults as interpreted. */
+/* write2's inline stores (addresses a[0..2), all in range; regs[0..n) DATA0's rows,
+ * regs[n..2n) DATA1's): when both addresses' active lanes are consecutive and the two
+ * ranges apart, one masked vector store each; else for dwords one scatter of both in the
+ * handler's order (lane by lane, OFFSET0's before OFFSET1's); other b64 stores branch to
+ * `slow` (lanes writing overlapping dwords must keep that order). */
+static void
+emit_ds_fast_write2(sim_xl *x, const sim_inst *in, LLVMValueRef lds, LLVMValueRef *a,
+                    LLVMValueRef *amin, LLVMValueRef *amax, LLVMValueRef exec, LLVMValueRef m,
+                    LLVMValueRef *regs, unsigned n, LLVMBasicBlockRef slow,
+                    LLVMBasicBlockRef done)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMBasicBlockRef vb = bb(x), gb = n > 1 ? slow : bb(x);
+   LLVMValueRef first = first_lane(x, exec), bytes = k32(x, 4 * n);
+   /* amax + bytes does not wrap: both ranges are inside the LDS. */
+   LLVMValueRef below = LLVMBuildICmp(B, LLVMIntULE, LLVMBuildAdd(B, amax[0], bytes, ""),
+                                      amin[1], "");
+   LLVMValueRef above = LLVMBuildICmp(B, LLVMIntULE, LLVMBuildAdd(B, amax[1], bytes, ""),
+                                      amin[0], "");
+   LLVMValueRef ok = LLVMBuildOr(B, below, above, "");
+   for (unsigned i = 0; i < 2; i++)
+      ok = LLVMBuildAnd(B, ok, ds_consecutive(x, a[i], m, first, amin[i], 4 * n), "");
+   LLVMBuildCondBr(B, ok, vb, gb);
+
+   LLVMPositionBuilderAtEnd(B, vb);
+   for (unsigned i = 0; i < 2; i++)
+      ds_vec_access(x, lds, amin[i], first, m, regs + i * n, n, true, NULL);
+   ds_store_done(x, in, done);
+   if (n > 1)
+      return;
+   LLVMPositionBuilderAtEnd(B, gb);
+   ds_scatter(x, lds, a, regs, 2, m);
+   ds_store_done(x, in, done);
+}
+
+/* The lowered DS forms: lane l's address i is a_i[l] = ADDR[l] + off[i] (32-bit), in
+ * range when a_i[l] + bytes <= the work-group's LDS size (sim__lds_ptr); one test of the
+ * active lanes' highest address per wave-instruction, inline (the LDS is the work-group's
+ * own, no allocation to look up). Out of range the handler runs and faults as
+ * interpreted, at the first bad lane in lane order. A read2 is two loads of one address
+ * each (nothing is stored between them), a write2 emit_ds_fast_write2. */
 static void
 emit_ds(sim_xl *x, const sim_inst *in, uint64_t pc)
 {
    LLVMBuilderRef B = x->B;
-   bool store;
-   unsigned n = ds_dwords(in, &store), bytes = 4 * n;
-   unsigned d = store ? in->mem.data0 : in->vdst;
-   check_store_pre(x, in, store);
+   ds_form f;
+   ds_form_of(in, &f);
+   unsigned n = f.n, bytes = 4 * n, d = ds_reg(in, &f, 0);
+   check_store_pre(x, in, f.store);
    LLVMValueRef exec = sim__xl_mget(x, SIM_SRC_EXEC);
    LLVMValueRef m = LLVMBuildBitCast(B, exec, x->vm, "");
-   LLVMValueRef a = LLVMBuildAdd(B, sim__xl_vget(x, in->mem.addr),
-                                 sim__xl_splat(x, k32(x, ds_off(in)), x->v32), "");
-   LLVMValueRef regs[2];
-   for (unsigned k = 0; k < n; k++)
-      regs[k] = sim__xl_vget(x, d + k);
-   if (!store && d + n > x->max_vgpr)
-      x->max_vgpr = d + n;
-   LLVMValueRef amin = reduce(x, "llvm.vector.reduce.umin", a, m, UINT32_MAX);
-   LLVMValueRef amax = reduce(x, "llvm.vector.reduce.umax", a, m, 0);
+   LLVMValueRef addr = sim__xl_vget(x, in->mem.addr);
+   LLVMValueRef a[2], amin[2], amax[2], regs[4], top = NULL;
+   for (unsigned i = 0; i < f.naddr; i++) {
+      a[i] = LLVMBuildAdd(B, addr, sim__xl_splat(x, k32(x, f.off[i]), x->v32), "");
+      amin[i] = reduce(x, "llvm.vector.reduce.umin", a[i], m, UINT32_MAX);
+      amax[i] = reduce(x, "llvm.vector.reduce.umax", a[i], m, 0);
+      top = i ? LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntUGT, amax[i], top, ""), amax[i], top,
+                                "")
+              : amax[i];
+      for (unsigned k = 0; k < n; k++)
+         regs[i * n + k] = sim__xl_vget(x, ds_reg(in, &f, i) + k);
+   }
+   if (!f.store && d + n * f.naddr > x->max_vgpr)
+      x->max_vgpr = d + n * f.naddr;
    LLVMValueRef lds, size;
    lds_get(x, &lds, &size);
    LLVMBasicBlockRef start = LLVMGetInsertBlock(B), test = bb(x), fast = bb(x), slow = bb(x);
@@ -815,32 +923,35 @@ emit_ds(sim_xl *x, const sim_inst *in, uint64_t pc)
    /* Every active lane inside the LDS? */
    LLVMPositionBuilderAtEnd(B, test);
    LLVMValueRef fits = LLVMBuildICmp(B, LLVMIntUGE, size, k32(x, bytes), "");
-   LLVMValueRef below = LLVMBuildICmp(B, LLVMIntULE, amax,
+   LLVMValueRef below = LLVMBuildICmp(B, LLVMIntULE, top,
                                       LLVMBuildSub(B, size, k32(x, bytes), ""), "");
    LLVMBuildCondBr(B, LLVMBuildAnd(B, fits, below, ""), fast, slow);
 
    LLVMPositionBuilderAtEnd(B, fast);
-   LLVMValueRef fast_rows[2];
+   LLVMValueRef fast_rows[4];
    LLVMBasicBlockRef fast_end = NULL;
-   if (store) {
-      emit_ds_fast(x, in, lds, a, amin, exec, m, regs, n, true, NULL, NULL, slow, done);
+   if (f.store && f.naddr == 2) {
+      emit_ds_fast_write2(x, in, lds, a, amin, amax, exec, m, regs, n, slow, done);
+   } else if (f.store) {
+      emit_ds_fast(x, in, lds, a[0], amin[0], exec, m, regs, n, true, NULL, NULL, slow, done);
    } else {
-      LLVMBasicBlockRef join = bb(x);
-      emit_ds_fast(x, in, lds, a, amin, exec, m, regs, n, false, fast_rows, &fast_end, slow,
-                   join);
+      for (unsigned i = 0; i < f.naddr; i++)
+         emit_ds_fast(x, in, lds, a[i], amin[i], exec, m, regs + i * n, n, false,
+                      fast_rows + i * n, &fast_end, slow, bb(x));
       LLVMBuildBr(B, done);
    }
 
-   emit_handler_join(x, in, pc, store, d, n, slow, slow_ok, done, start, regs, fast_rows,
-                     fast_end);
+   emit_handler_join(x, in, pc, f.store, d, n * f.naddr, slow, slow_ok, done, start, regs,
+                     fast_rows, fast_end);
 }
 
 /* The LDS bytes lowered DS store `in` of `w` may write (the checking mode). */
 static bool
 ds_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len)
 {
-   bool store;
-   uint32_t bytes = 4 * ds_dwords(in, &store), off = ds_off(in);
+   ds_form f;
+   ds_form_of(in, &f);
+   uint32_t bytes = 4 * f.n;
    uint64_t m = SIM_EXEC(w);
    uint32_t lo = UINT32_MAX, hi = 0;
    if (!m)
@@ -848,9 +959,11 @@ ds_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len)
    for (unsigned l = 0; l < 64; l++) {
       if (!((m >> l) & 1))
          continue;
-      uint32_t a = w->v[in->mem.addr][l] + off;
-      lo = a < lo ? a : lo;
-      hi = a > hi ? a : hi;
+      for (unsigned i = 0; i < f.naddr; i++) {
+         uint32_t a = w->v[in->mem.addr][l] + f.off[i];
+         lo = a < lo ? a : lo;
+         hi = a > hi ? a : hi;
+      }
    }
    if (w->wg->lds_size < bytes || hi > w->wg->lds_size - bytes)
       return false;

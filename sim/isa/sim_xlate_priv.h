@@ -1,8 +1,9 @@
 /*
  * The translator's parts (docs/sim.md "Speed"): sim_xlate.c (the block former, the IR
- * lowering, compiling, the cache look-up and the checking mode), sim_xlate_mem.c (the
- * lowering of vector memory instructions) and sim_xlate_worker.c (the compile worker, the
- * process's exit and fork).
+ * lowering, compiling, the cache look-up and the checking mode), sim_xlate_alu.c (the
+ * lowering of conversions, v_rcp_f32, v_frexp_*, v_ldexp_f32 and the 64-bit
+ * multiply-adds), sim_xlate_mem.c (the lowering of memory instructions) and
+ * sim_xlate_worker.c (the compile worker, the process's exit and fork).
  */
 #ifndef SIM_XLATE_PRIV_H
 #define SIM_XLATE_PRIV_H
@@ -110,6 +111,28 @@ void sim__xl_flush(sim_xl *x, bool forget);
 LLVMValueRef sim__xl_call(sim_xl *x, const sim_inst *in, uint64_t pc);
 /* Emits a call of the C function `f(w, in)` (the checking mode's hooks). */
 void sim__xl_hook(sim_xl *x, void (*f)(sim_wave *, const sim_inst *), const sim_inst *in);
+
+/* The VALU emitter's pieces for sim_xlate_alu.c: is `in` a plain VALU form (no SDWA/DPP,
+ * output modifiers, clamp or op_sel; sources the emitter reads; abs/neg only when `fneg`),
+ * is `c` a 64-bit scalar source it reads; source i as a row (abs/neg applied as sign-bit
+ * operations) or as 64-bit lanes; VGPR `r` = `val` in EXEC's lanes; the lane mask of `c`
+ * (<lanes x i1>) as x->mask_t, inactive lanes 0, and its write to the SGPR(s) at `r`; the
+ * interpreter's NaN rule over the f32 result `r` of the f32 sources srcf[0..n) (an i32
+ * row). */
+bool sim__xl_valu_plain(const sim_inst *in, unsigned nsrc, bool fneg);
+bool sim__xl_src64_ok(unsigned c);
+LLVMValueRef sim__xl_src_v(sim_xl *x, const sim_inst *in, unsigned i);
+LLVMValueRef sim__xl_src_v64(sim_xl *x, const sim_inst *in, unsigned i);
+void sim__xl_vput(sim_xl *x, unsigned r, LLVMValueRef val);
+LLVMValueRef sim__xl_lanes_mask(sim_xl *x, LLVMValueRef c);
+void sim__xl_mput(sim_xl *x, unsigned r, LLVMValueRef v);
+LLVMValueRef sim__xl_nanfix(sim_xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n);
+
+/* The VALU forms of sim_xlate_alu.c (conversions, v_rcp_f32, v_frexp_*, v_ldexp_f32,
+ * v_mad_u64_u32/v_mad_i64_i32). Is `in` one of them? */
+bool sim__xl_alu_lowered(const sim_inst *in);
+/* Emits lowered `in`. */
+void sim__xl_emit_alu(sim_xl *x, const sim_inst *in);
 
 /* The memory lowering (sim_xlate_mem.c: GLOBAL/FLAT, DS and SMEM loads). Is `in`
  * lowered? */

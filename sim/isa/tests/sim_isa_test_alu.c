@@ -372,11 +372,12 @@ TEST(special_regs)
    CHECK_EQ(w->s[4], 0xFFFF0000u);
 }
 
-/* What the translator lowers of the integer three-operand forms, the int-to-float
- * conversions and floor/trunc (sim_xlate.c), over 64 lanes of edge values: carries past
- * 2^32, shift counts past 31, values float cannot hold exactly (rounded to nearest even),
- * and for floor/trunc signed zeros, subnormals, halves, infinities and NaNs (quieted). In
- * sim_xlate_check_unit the block also runs translated, compared with the interpreter. */
+/* What the translator lowers of the integer three-operand forms, integer min/max, the
+ * int-to-float conversions and floor/trunc (sim_xlate.c), over 64 lanes of edge values:
+ * carries past 2^32, shift counts past 31, signed and unsigned order of values past 2^31,
+ * values float cannot hold exactly (rounded to nearest even), and for floor/trunc signed
+ * zeros, subnormals, halves, infinities and NaNs (quieted). In sim_xlate_check_unit the
+ * block also runs translated, compared with the interpreter. */
 TEST(lowered_alu_forms)
 {
    static const uint32_t u[] = {0, 1, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, 0x01000001,
@@ -386,6 +387,7 @@ TEST(lowered_alu_forms)
                                 0x7FC00001, 0xFF800123, 0x4B7FFFFF, 0xCB000001, 0x3F7FFFFF,
                                 0xBF7FFFFF, 0x7149F2CA};
    sim_wave *w = t_wave();
+   w->s[4] = 0x80000001u;
    for (unsigned l = 0; l < 64; l++) {
       w->v[1][l] = u[l % 12] + l / 12;
       w->v[2][l] = u[(l * 5 + 3) % 12];
@@ -400,7 +402,11 @@ TEST(lowered_alu_forms)
                      "v_floor_f32 v15, v4\n"
                      "v_trunc_f32 v16, v4\n"
                      "v_cvt_f32_u32_e64 v17, v2\n"
-                     "v_floor_f32_e64 v18, -v4"),
+                     "v_floor_f32_e64 v18, -v4\n"
+                     "v_min_i32 v19, v1, v2\n"
+                     "v_max_i32_e64 v20, v2, v3\n"
+                     "v_min_u32 v21, s4, v1\n"
+                     "v_max_u32 v22, -1, v3"),
             SIM_FAULT_NONE);
    unsigned bad = 0;
    for (unsigned l = 0; l < 64; l++) {
@@ -423,14 +429,154 @@ TEST(lowered_alu_forms)
       bad += w->v[16][l] != tr;
       bad += memcmp(&w->v[17][l], &cb, 4) != 0;
       bad += w->v[18][l] != nf;
+      bad += w->v[19][l] != ((int32_t)a < (int32_t)b ? a : b);
+      bad += w->v[20][l] != ((int32_t)b > (int32_t)c ? b : c);
+      bad += w->v[21][l] != (0x80000001u < a ? 0x80000001u : a);
+      bad += w->v[22][l] != 0xFFFFFFFFu;
    }
    CHECK_EQ(bad, 0);
+}
+
+/* The handlers' f32-to-integer conversions (sim_vop1.c), as the lowering must match them. */
+static uint32_t
+ref_cvt_u32(float f)
+{
+   return isnan(f) || f <= 0.0f ? 0 : f >= 4294967296.0f ? 0xFFFFFFFFu : (uint32_t)f;
+}
+static uint32_t
+ref_cvt_i32(float f)
+{
+   if (isnan(f))
+      return 0;
+   return f >= 2147483648.0f    ? 0x7FFFFFFFu
+          : f < -2147483648.0f ? 0x80000000u
+                               : (uint32_t)(int32_t)f;
+}
+static uint32_t
+ref_cvt_round(float f, float rounded)
+{
+   return isnan(f) ? (signbit(f) ? 0x80000000u : 0x7FFFFFFFu) : ref_cvt_i32(rounded);
+}
+/* An f32 result's bits, a NaN result as the source NaN quieted (sim__nanfix32). */
+static uint32_t
+ref_f32(float r, uint32_t src)
+{
+   uint32_t u;
+   memcpy(&u, &r, 4);
+   return r != r ? src | 0x400000 : u;
+}
+/* A subnormal as the zero of its sign (the transcendental unit's flushing). */
+static float
+ref_flush(float f)
+{
+   return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
+}
+
+/* What sim_xlate_alu.c lowers, over 64 lanes of edge values (in sim_xlate_check_unit also
+ * run translated and compared with the interpreter): f32-to-integer conversions at and
+ * past the saturation bounds, halves, signed zeros, subnormals, infinities and NaNs (the
+ * floor-based ones give a NaN its sign's bound); bytes to float; v_rcp_f32 of subnormals
+ * (flushed: infinities), of values whose reciprocal is subnormal (flushed to zero), of
+ * zeros, infinities and NaNs, with and without -|S0|; frexp of subnormals, zeros,
+ * infinities and NaNs; ldexp to subnormal results (rounded once, to nearest even), past
+ * overflow and underflow and with exponents beyond +-2^31 - 1; the 64-bit multiply-adds
+ * with carries out of an SGPR pair, a VGPR pair and an inline constant. */
+TEST(lowered_alu_scaling)
+{
+   static const uint32_t f[] = {
+      0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007FFFFF, 0x807FFFFF, 0x00800000,
+      0x3F800000, 0xBF800000, 0x3F000000, 0xBF000000, 0x3FC00000, 0xBFC00000, 0x40200000,
+      0xC0200000, 0x4F800000, 0x4F7FFFFF, 0x4F000000, 0xCF000000, 0xCF000001, 0x4EFFFFFF,
+      0x7F800000, 0xFF800000, 0x7FC00001, 0x7F800123, 0xFF800123, 0x7F7FFFFF, 0x7E800000,
+      0x7F000000, 0x40400000, 0xC0E00000, 0x00FFFFFF, 0x3EFFFFFF, 0xBEFFFFFF, 0x12345678,
+      0xFEDCBA98, 0x00400001};
+   static const int32_t e[] = {-300, -200, -149, -150, -126, -1, 0, 1, 127, 128, 254, 300,
+                               INT32_MIN, INT32_MAX, -160, 25, -24, -127};
+   enum { NF = sizeof(f) / sizeof(f[0]), NE = sizeof(e) / sizeof(e[0]) };
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = 0x9E3779B9u * (l + 1) ^ (l << 27);
+      w->v[2][l] = l & 1 ? 0xFFFFFFFFu - l : 0x01234567u * l;
+      w->v[3][l] = l & 2 ? 0xFFFFFFFFu - l : l;
+      w->v[4][l] = l & 4 ? 0xFFFFFFFFu : 0x80000000u + l;
+      w->v[5][l] = f[l % NF];
+      w->v[6][l] = (uint32_t)e[(l * 7 + 3) % NE];
+      w->v[7][l] = f[(l * 5 + 11) % NF];
+   }
+   w->s[8] = 0xFFFFFFF0u, w->s[9] = 0xFFFFFFFFu;
+   CHECK_EQ(t_run(w, "v_cvt_u32_f32 v10, v5\n"
+                     "v_cvt_i32_f32 v11, v5\n"
+                     "v_cvt_flr_i32_f32 v12, v5\n"
+                     "v_cvt_rpi_i32_f32 v13, v5\n"
+                     "v_cvt_f32_ubyte0 v14, v1\n"
+                     "v_cvt_f32_ubyte1 v15, v1\n"
+                     "v_cvt_f32_ubyte2 v16, v1\n"
+                     "v_cvt_f32_ubyte3 v17, v1\n"
+                     "v_rcp_f32 v18, v5\n"
+                     "v_rcp_f32_e64 v19, -|v5|\n"
+                     "v_rcp_iflag_f32 v20, v7\n"
+                     "v_frexp_mant_f32 v21, v5\n"
+                     "v_frexp_exp_i32_f32 v22, v5\n"
+                     "v_ldexp_f32 v23, v5, v6\n"
+                     "v_ldexp_f32 v24, -v7, v6\n"
+                     "v_cvt_i32_f32_e64 v25, -v7\n"
+                     "v_mad_u64_u32 v[26:27], vcc, v1, v2, v[3:4]\n"
+                     "v_mad_u64_u32 v[28:29], s[10:11], v2, v1, s[8:9]\n"
+                     "v_mad_i64_i32 v[30:31], s[12:13], v1, v2, v[3:4]\n"
+                     "v_mad_i64_i32 v[32:33], s[14:15], v2, v2, -1"),
+            SIM_FAULT_NONE);
+   unsigned bad = 0;
+   uint64_t cy[4] = {0, 0, 0, 0};
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t ab = w->v[5][l], bb = w->v[7][l], a1 = w->v[1][l], a2 = w->v[2][l];
+      int32_t n = (int32_t)w->v[6][l];
+      float a, b, na, nb;
+      memcpy(&a, &ab, 4), memcpy(&b, &bb, 4);
+      na = -fabsf(a), nb = -b;
+      uint32_t nab, nbb;
+      memcpy(&nab, &na, 4), memcpy(&nbb, &nb, 4);
+      int ex = 0;
+      float mant = isfinite(a) ? frexpf(a, &ex) : a;
+      bad += w->v[10][l] != ref_cvt_u32(a);
+      bad += w->v[11][l] != ref_cvt_i32(a);
+      bad += w->v[12][l] != ref_cvt_round(a, floorf(a));
+      bad += w->v[13][l] != ref_cvt_round(a, floorf(a + 0.5f));
+      for (unsigned k = 0; k < 4; k++)
+         bad += w->v[14 + k][l] != ref_f32((float)((a1 >> 8 * k) & 0xFF), 0);
+      bad += w->v[18][l] != ref_f32(ref_flush(1.0f / ref_flush(a)), ab);
+      bad += w->v[19][l] != ref_f32(ref_flush(1.0f / ref_flush(na)), nab);
+      bad += w->v[20][l] != ref_f32(ref_flush(1.0f / ref_flush(b)), bb);
+      bad += w->v[21][l] != ref_f32(mant, ab);
+      bad += w->v[22][l] != (uint32_t)ex;
+      bad += w->v[23][l] != ref_f32(ldexpf(a, n), ab);
+      bad += w->v[24][l] != ref_f32(ldexpf(nb, n), nbb);
+      bad += w->v[25][l] != ref_cvt_i32(nb);
+      uint64_t c34 = w->v[3][l] | (uint64_t)w->v[4][l] << 32, s89 = 0xFFFFFFFFFFFFFFF0ull;
+      uint64_t u0 = (uint64_t)a1 * a2 + c34, u1 = (uint64_t)a2 * a1 + s89;
+      __int128 i0 = (__int128)((int64_t)(int32_t)a1 * (int32_t)a2) + (int64_t)c34;
+      __int128 i1 = (__int128)((int64_t)(int32_t)a2 * (int32_t)a2) - 1;
+      bad += (w->v[26][l] | (uint64_t)w->v[27][l] << 32) != u0;
+      bad += (w->v[28][l] | (uint64_t)w->v[29][l] << 32) != u1;
+      bad += (w->v[30][l] | (uint64_t)w->v[31][l] << 32) != (uint64_t)i0;
+      bad += (w->v[32][l] | (uint64_t)w->v[33][l] << 32) != (uint64_t)i1;
+      cy[0] |= (uint64_t)(u0 < c34) << l;
+      cy[1] |= (uint64_t)(u1 < s89) << l;
+      cy[2] |= (uint64_t)(i0 != (int64_t)i0) << l;
+      cy[3] |= (uint64_t)(i1 != (int64_t)i1) << l;
+   }
+   CHECK_EQ(bad, 0);
+   CHECK_EQ(w->s64[SIM_SRC_VCC / 2], cy[0]);
+   CHECK_EQ(w->s64[5], cy[1]);
+   CHECK_EQ(w->s64[6], cy[2]);
+   CHECK_EQ(w->s64[7], cy[3]);
+   CHECK(cy[0] != 0 && cy[0] != ~0ull && cy[1] != 0 && cy[2] != 0);
 }
 
 void
 t_alu_tests(void)
 {
    RUN(lowered_alu_forms);
+   RUN(lowered_alu_scaling);
    RUN(saveexec_execz);
    RUN(vopc_masks);
    RUN(carry_chains);

@@ -84,6 +84,41 @@ TEST(w32_carries)
    }
 }
 
+/* The translator's 64-bit multiply-add in a wave32 (sim_xlate_alu.c): the carry a 32-bit
+ * mask in SDST alone (s11 kept), lanes off EXEC neither written nor carrying, the null
+ * SDST (gfx10's v_mad_u64_u32 v[a:b], null, ... of 64-bit indices) dropped. */
+TEST(w32_mad64)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = 0xFFFF0000u + l * 0x1111u;
+      w->v[2][l] = 0x10001u * (l + 1);
+      w->v[3][l] = 0xFFFFFFFFu - l;
+      w->v[4][l] = l & 1 ? 0xFFFFFFFFu : 0;
+      w->v[20][l] = w->v[21][l] = w->v[22][l] = 0xDEAD;
+   }
+   w->s[11] = 0xAAAAAAAA;
+   SIM_EXEC(w) = 0x0FFFFFFF;
+   CHECK_EQ(t_run(w, "v_mad_u64_u32 v[20:21], s10, v1, v2, v[3:4]\n"
+                     "v_mad_i64_i32 v[22:23], null, v2, v1, v[3:4]"),
+            SIM_FAULT_NONE);
+   uint32_t cy = 0;
+   for (unsigned l = 0; l < 32; l++) {
+      uint64_t c = w->v[3][l] | (uint64_t)w->v[4][l] << 32;
+      uint64_t u = (uint64_t)w->v[1][l] * w->v[2][l] + c;
+      uint64_t i = (uint64_t)((int64_t)(int32_t)w->v[2][l] * (int32_t)w->v[1][l]) + c;
+      bool on = l < 28;
+      cy |= (uint32_t)(on && u < c) << l;
+      CHECK_EQ(w->v[20][l], on ? (uint32_t)u : 0xDEAD);
+      CHECK_EQ(w->v[21][l], on ? (uint32_t)(u >> 32) : 0xDEAD);
+      CHECK_EQ(w->v[22][l], on ? (uint32_t)i : 0xDEAD);
+   }
+   CHECK(cy != 0 && cy != 0x0FFFFFFF);
+   CHECK_EQ(w->s[10], cy);
+   CHECK_EQ(w->s[11], 0xAAAAAAAAu);
+   CHECK_EQ(w->v[20][40], 0xDEAD); /* lane 40 is no lane of a wave32 */
+}
+
 /* s_and_saveexec_b32 s20, s21 (s21 = 0xF0F0F0F0, EXEC_LO = 0xFFFF00FF): s20 = old EXEC_LO,
  * EXEC_LO = 0xF0F000F0, SCC = 1; writes to EXEC_HI are dropped in a wave32; null reads 0
  * and its writes vanish. */
@@ -642,6 +677,7 @@ t_gfx1030_tests(void)
    RUN(w32_compare_masks);
    RUN(w32_vcc);
    RUN(w32_carries);
+   RUN(w32_mad64);
    RUN(w32_exec);
    RUN(w32_cmpx);
    RUN(w32_lane_indices);

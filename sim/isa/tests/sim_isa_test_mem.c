@@ -514,6 +514,150 @@ TEST(fault_lowered_lds)
    }
 }
 
+/* The translator's read2/write2 lowering (sim_xlate_mem.c; HSACL_SIM_XLATE=check compares
+ * each with the interpreter): b32, b64 and st64 forms whose lanes are consecutive and whose
+ * two ranges lie apart (two vector stores, two vector loads), a write2_b32 whose ranges
+ * overlap (lane l's OFFSET1 dword is lane l + 1's OFFSET0 one: one scatter, lane order),
+ * colliding lanes (the last write in lane order wins), a gathered read2, a b64 write2 whose
+ * lanes overlap (through the handler), a partial EXEC starting past lane 0, the destination
+ * as the address, and EXEC zero with addresses beyond the LDS (nothing happens). */
+TEST(ds2_lowered_patterns)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = 4 * l;
+      w->v[2][l] = 4 * ((l * 37) % 512);
+      w->v[3][l] = 4096 + 4 * (l % 8);
+      w->v[4][l] = 12288 + 8 * l;
+      w->v[5][l] = 16384 + 8 * (l % 4);
+      w->v[6][l] = 0x6000 + l;
+      w->v[7][l] = 0x7000 + l;
+      w->v[8][l] = 0x8000 + l;
+      w->v[9][l] = 0x9000 + l;
+      w->v[17][l] = 0x80000; /* beyond the LDS: never reached, EXEC is 0 */
+      w->v[20][l] = 1024 + 4 * l;
+      w->v[21][l] = 8192 + 4 * l;
+      w->v[22][l] = 20480 + 8 * l;
+      w->v[34][l] = 4 * l;
+      w->v[32][l] = w->v[33][l] = w->v[36][l] = 0xDEAD;
+   }
+   for (unsigned i = 0; i < 16384; i++) {
+      uint32_t v = 3 * i + 1;
+      memcpy(t_lds + 4 * i, &v, 4);
+   }
+   CHECK_EQ(t_run(w, "ds_read2_b32 v[12:13], v2 offset0:1 offset1:3\n"
+                     "ds_read2st64_b32 v[14:15], v0 offset0:1 offset1:2\n"
+                     "ds_read2_b32 v[34:35], v34 offset1:1\n"
+                     "ds_write2_b32 v0, v6, v7 offset1:64\n"
+                     "ds_read2_b32 v[10:11], v0 offset1:64\n"
+                     "ds_write2_b32 v20, v6, v7 offset1:1\n"
+                     "ds_write2_b32 v3, v6, v7 offset1:2\n"
+                     "ds_write2st64_b32 v21, v6, v7 offset1:1\n"
+                     "ds_write2_b64 v4, v[6:7], v[8:9] offset1:64\n"
+                     "ds_read2_b64 v[24:27], v4 offset1:64\n"
+                     "ds_write2_b64 v5, v[6:7], v[8:9] offset1:1\n"
+                     "ds_write2st64_b64 v22, v[6:7], v[8:9] offset1:1\n"
+                     "ds_read2st64_b64 v[28:31], v22 offset1:1\n"
+                     "s_mov_b64 exec, 0xFF00\n"
+                     "ds_read2_b32 v[32:33], v0 offset0:2 offset1:16\n"
+                     "ds_write2_b32 v0, v8, v9 offset0:128 offset1:192\n"
+                     "s_mov_b64 exec, 0\n"
+                     "ds_write2_b32 v17, v6, v7 offset1:1\n"
+                     "ds_read2_b32 v[36:37], v17 offset1:1"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l++) {
+      unsigned gat = (l * 37) % 512;
+      /* Before the stores: dword i holds 3i + 1. */
+      CHECK_EQ(w->v[12][l], 3 * (gat + 1) + 1);
+      CHECK_EQ(w->v[13][l], 3 * (gat + 3) + 1);
+      CHECK_EQ(w->v[14][l], 3 * (l + 64) + 1);
+      CHECK_EQ(w->v[15][l], 3 * (l + 128) + 1);
+      CHECK_EQ(w->v[34][l], 3 * l + 1);
+      CHECK_EQ(w->v[35][l], 3 * (l + 1) + 1);
+      CHECK_EQ(w->v[10][l], 0x6000 + l);
+      CHECK_EQ(w->v[11][l], 0x7000 + l);
+      /* Overlapping ranges: lane l + 1's OFFSET0 store comes after lane l's OFFSET1 one. */
+      CHECK_EQ(t_lds32(1024 + 4 * l), 0x6000 + l);
+      CHECK_EQ(t_lds32(8192 + 4 * l), 0x6000 + l);
+      CHECK_EQ(t_lds32(8192 + 256 + 4 * l), 0x7000 + l);
+      CHECK_EQ(w->v[24][l], 0x6000 + l);
+      CHECK_EQ(w->v[25][l], 0x7000 + l);
+      CHECK_EQ(w->v[26][l], 0x8000 + l);
+      CHECK_EQ(w->v[27][l], 0x9000 + l);
+      CHECK_EQ(w->v[28][l], 0x6000 + l);
+      CHECK_EQ(w->v[29][l], 0x7000 + l);
+      CHECK_EQ(w->v[30][l], 0x8000 + l);
+      CHECK_EQ(w->v[31][l], 0x9000 + l);
+      bool on = l >= 8 && l < 16;
+      /* Lanes 8-15 read dwords l + 2 and l + 16, which the write2 at v0 wrote. */
+      CHECK_EQ(w->v[32][l], on ? 0x6000 + l + 2 : 0xDEAD);
+      CHECK_EQ(w->v[33][l], on ? 0x6000 + l + 16 : 0xDEAD);
+      CHECK_EQ(w->v[36][l], 0xDEAD);
+   }
+   CHECK_EQ(t_lds32(1024 + 256), 0x7000 + 63);
+   /* write2 at 4096 + 4 * (l % 8) and 8 bytes on: dwords 0-1 last written by lanes 56-57's
+    * OFFSET0, dwords 2-7 by lanes 58-63's OFFSET0 (after lanes 56-61's OFFSET1), dwords 8-9
+    * by lanes 62-63's OFFSET1. */
+   for (unsigned j = 0; j < 8; j++)
+      CHECK_EQ(t_lds32(4096 + 4 * j), 0x6000 + 56 + j);
+   CHECK_EQ(t_lds32(4096 + 32), 0x7000 + 62);
+   CHECK_EQ(t_lds32(4096 + 36), 0x7000 + 63);
+   /* write2_b64 lanes at 16384 + 8 * (l % 4), OFFSET1 8 bytes on: lane 63 writes dwords 6-7
+    * and 8-9 last, lane 62 4-5 (OFFSET0) after lane 61's OFFSET1 at 4-5. */
+   CHECK_EQ(t_lds32(16384 + 36), 0x9000 + 63);
+   CHECK_EQ(t_lds32(16384 + 32), 0x8000 + 63);
+   CHECK_EQ(t_lds32(16384 + 28), 0x7000 + 63);
+   CHECK_EQ(t_lds32(16384 + 24), 0x6000 + 63);
+   CHECK_EQ(t_lds32(16384 + 20), 0x7000 + 62);
+   CHECK_EQ(t_lds32(16384 + 16), 0x6000 + 62);
+   /* The partial-EXEC write2 (lanes 8-15) at dwords l + 128 and l + 192. */
+   for (unsigned l = 0; l < 64; l++) {
+      bool on = l >= 8 && l < 16;
+      CHECK_EQ(t_lds32(4 * (l + 128)), on ? 0x8000 + l : 3 * (l + 128) + 1);
+      CHECK_EQ(t_lds32(4 * (l + 192)), on ? 0x9000 + l : 3 * (l + 192) + 1);
+   }
+}
+
+/* A read2 and a write2 beyond the LDS at lane 40 in a translated block, its OFFSET0
+ * address inside and its OFFSET1 one past the end: the handler runs, faults at that
+ * address, lanes 0-39 done (both of their addresses), nothing of lane 40 and after. */
+TEST(fault_lowered_lds2)
+{
+   for (unsigned store = 0; store < 2; store++) {
+      sim_wave *w = t_wave();
+      t_lds_size = 1024;
+      for (unsigned l = 0; l < 64; l++) {
+         w->v[0][l] = 4 * l;
+         w->v[1][l] = 512 + 4 * l;
+         w->v[4][l] = w->v[5][l] = 0xAAAA;
+         uint32_t v = 50 + l;
+         memcpy(t_lds + 4 * l, &v, 4);
+         memcpy(t_lds + 256 + 4 * l, &v, 4);
+      }
+      w->v[0][40] = 1000;
+      CHECK_EQ(t_run(w, store ? "v_mov_b32 v6, 7\n"
+                                "ds_write2_b32 v0, v6, v6 offset1:8\n"
+                                "ds_write_b32 v1, v6"
+                              : "v_mov_b32 v6, 7\n"
+                                "ds_read2_b32 v[4:5], v0 offset1:8\n"
+                                "ds_write_b32 v1, v6"),
+               SIM_FAULT_MEMORY_VIOLATION);
+      CHECK_EQ(t_fault.address, SIM_APERTURE_SHARED_BASE + 1032);
+      if (store) {
+         /* Lanes 0-39 wrote dwords 0-39 and 8-47; lane 40 would write 250 and 258. */
+         CHECK_EQ(t_lds32(4 * 47), 7);
+         CHECK_EQ(t_lds32(4 * 48), 50 + 48);
+         CHECK_EQ(t_lds32(1000), 0);
+      } else {
+         CHECK_EQ(w->v[4][39], 50 + 39);
+         CHECK_EQ(w->v[5][39], 50 + 47);
+         CHECK_EQ(w->v[4][40], 0xAAAA);
+         CHECK_EQ(w->v[5][40], 0xAAAA);
+      }
+      CHECK_EQ(t_lds32(512), 0);
+   }
+}
+
 /* MUBUF scratch with the dispatch's swizzled V# and FLAT private aperture: same bytes. */
 TEST(scratch_swizzle_and_private_aperture)
 {
@@ -731,6 +875,8 @@ t_mem_tests(void)
    RUN(ds_ops);
    RUN(ds_lowered_patterns);
    RUN(fault_lowered_lds);
+   RUN(ds2_lowered_patterns);
+   RUN(fault_lowered_lds2);
    RUN(scratch_swizzle_and_private_aperture);
    RUN(flat_lds_aperture);
    RUN(flat_aperture_sh_mem_bases);

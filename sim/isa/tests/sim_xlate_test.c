@@ -246,6 +246,33 @@ main(int argc, char **argv)
    CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
    t = mk(SIM_ENC_VOP3, SIM_OP_v_addc_co_u32, SIM_IF_VALU | SIM_IF_VOP3, V(1), V(2), 127, 0);
    CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   /* sim_xlate_alu.c: abs/neg on the f32 source only (the handlers read the others as
+    * integers, without modifiers); v_mad_u64_u32's S2 a 64-bit source the emitter reads
+    * and D a pair it holds. */
+   t = mk(SIM_ENC_VOP3, SIM_OP_v_ldexp_f32, SIM_IF_VALU | SIM_IF_VOP3, V(1), V(2), NONE, 0);
+   t.neg = 1;
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_LOWER);
+   t.neg = 2;
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   t = mk(SIM_ENC_VOP3, SIM_OP_v_cvt_f32_ubyte1, SIM_IF_VALU | SIM_IF_VOP3, V(1), NONE, NONE, 0);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_LOWER);
+   t.abs = 1;
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   t = mk(SIM_ENC_VOP3, SIM_OP_v_mad_u64_u32, SIM_IF_VALU | SIM_IF_VOP3, V(1), V(2), V(4), 6);
+   t.sdst = 106;
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_LOWER);
+   t.src[2] = SIM_SRC_LITERAL;
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   t.src[2] = V(4), t.vdst = 255;
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   /* DS read2/write2: not the GDS form, data within the rows the emitter holds. */
+   t = mk(SIM_ENC_DS, SIM_OP_ds_write2st64_b64, 0, NONE, NONE, NONE, NONE);
+   t.mem.data0 = 2, t.mem.data1 = 254;
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_LOWER);
+   t.mem.data1 = 255;
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
+   t = mk(SIM_ENC_DS, SIM_OP_ds_read2_b32, SIM_IF_GDS, NONE, NONE, NONE, 2);
+   CHECK_EQ(sim__xlate_class(&t), SIM_XL_CALL);
    /* What may change the PC, MODE or index mode ends a block. */
    t = mk(SIM_ENC_SOPK, SIM_OP_s_setreg_b32, 0, NONE, NONE, NONE, 0);
    CHECK_EQ(sim__xlate_class(&t), SIM_XL_END);
