@@ -316,6 +316,10 @@ xl_icmp_pred(unsigned op)
    I(v_cmp_le_u32, LLVMIntULE) I(v_cmp_gt_u32, LLVMIntUGT) I(v_cmp_ge_u32, LLVMIntUGE)
    I(v_cmp_eq_i32, LLVMIntEQ) I(v_cmp_ne_i32, LLVMIntNE) I(v_cmp_lt_i32, LLVMIntSLT)
    I(v_cmp_le_i32, LLVMIntSLE) I(v_cmp_gt_i32, LLVMIntSGT) I(v_cmp_ge_i32, LLVMIntSGE)
+   I(v_cmpx_eq_u32, LLVMIntEQ) I(v_cmpx_ne_u32, LLVMIntNE) I(v_cmpx_lt_u32, LLVMIntULT)
+   I(v_cmpx_le_u32, LLVMIntULE) I(v_cmpx_gt_u32, LLVMIntUGT) I(v_cmpx_ge_u32, LLVMIntUGE)
+   I(v_cmpx_eq_i32, LLVMIntEQ) I(v_cmpx_ne_i32, LLVMIntNE) I(v_cmpx_lt_i32, LLVMIntSLT)
+   I(v_cmpx_le_i32, LLVMIntSLE) I(v_cmpx_gt_i32, LLVMIntSGT) I(v_cmpx_ge_i32, LLVMIntSGE)
    I(s_cmp_eq_u32, LLVMIntEQ) I(s_cmp_lg_u32, LLVMIntNE) I(s_cmp_lt_u32, LLVMIntULT)
    I(s_cmp_le_u32, LLVMIntULE) I(s_cmp_gt_u32, LLVMIntUGT) I(s_cmp_ge_u32, LLVMIntUGE)
    I(s_cmp_eq_i32, LLVMIntEQ) I(s_cmp_lg_i32, LLVMIntNE) I(s_cmp_lt_i32, LLVMIntSLT)
@@ -335,9 +339,34 @@ xl_fcmp_pred(unsigned op)
    F(v_cmp_o_f32, LLVMRealORD) F(v_cmp_u_f32, LLVMRealUNO) F(v_cmp_nge_f32, LLVMRealULT)
    F(v_cmp_nlg_f32, LLVMRealUEQ) F(v_cmp_ngt_f32, LLVMRealULE) F(v_cmp_nle_f32, LLVMRealUGT)
    F(v_cmp_neq_f32, LLVMRealUNE) F(v_cmp_nlt_f32, LLVMRealUGE)
+   F(v_cmpx_lt_f32, LLVMRealOLT) F(v_cmpx_eq_f32, LLVMRealOEQ) F(v_cmpx_le_f32, LLVMRealOLE)
+   F(v_cmpx_gt_f32, LLVMRealOGT) F(v_cmpx_lg_f32, LLVMRealONE) F(v_cmpx_ge_f32, LLVMRealOGE)
+   F(v_cmpx_o_f32, LLVMRealORD) F(v_cmpx_u_f32, LLVMRealUNO) F(v_cmpx_nge_f32, LLVMRealULT)
+   F(v_cmpx_nlg_f32, LLVMRealUEQ) F(v_cmpx_ngt_f32, LLVMRealULE) F(v_cmpx_nle_f32, LLVMRealUGT)
+   F(v_cmpx_neq_f32, LLVMRealUNE) F(v_cmpx_nlt_f32, LLVMRealUGE)
 #undef F
    default:
       return 0;
+   }
+}
+
+/* Whether the lowered compare `op` is a v_cmpx (it writes EXEC too). */
+static bool
+xl_cmpx(unsigned op)
+{
+   switch (op) {
+   case SIM_OP_v_cmpx_eq_u32: case SIM_OP_v_cmpx_ne_u32: case SIM_OP_v_cmpx_lt_u32:
+   case SIM_OP_v_cmpx_le_u32: case SIM_OP_v_cmpx_gt_u32: case SIM_OP_v_cmpx_ge_u32:
+   case SIM_OP_v_cmpx_eq_i32: case SIM_OP_v_cmpx_ne_i32: case SIM_OP_v_cmpx_lt_i32:
+   case SIM_OP_v_cmpx_le_i32: case SIM_OP_v_cmpx_gt_i32: case SIM_OP_v_cmpx_ge_i32:
+   case SIM_OP_v_cmpx_lt_f32: case SIM_OP_v_cmpx_eq_f32: case SIM_OP_v_cmpx_le_f32:
+   case SIM_OP_v_cmpx_gt_f32: case SIM_OP_v_cmpx_lg_f32: case SIM_OP_v_cmpx_ge_f32:
+   case SIM_OP_v_cmpx_o_f32: case SIM_OP_v_cmpx_u_f32: case SIM_OP_v_cmpx_nge_f32:
+   case SIM_OP_v_cmpx_nlg_f32: case SIM_OP_v_cmpx_ngt_f32: case SIM_OP_v_cmpx_nle_f32:
+   case SIM_OP_v_cmpx_neq_f32: case SIM_OP_v_cmpx_nlt_f32:
+      return true;
+   default:
+      return false;
    }
 }
 
@@ -981,8 +1010,14 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
          cmp = LLVMBuildICmp(B, xl_icmp_pred(in->op), src_v(x, in, 0), src_v(x, in, 1), "");
       else
          cmp = LLVMBuildFCmp(B, xl_fcmp_pred(in->op), src_vf(x, in, 0), src_vf(x, in, 1), "");
-      if (in->sdst != SIM_SRC_NONE)
-         mput(x, in->sdst, lanes_mask(x, cmp));
+      /* As sim__vcmp_write: gfx10's v_cmpx writes EXEC alone, gfx9's the destination
+       * (VCC or SDST) too. */
+      LLVMValueRef m = lanes_mask(x, cmp);
+      bool cmpx = xl_cmpx(in->op);
+      if (in->sdst != SIM_SRC_NONE && !(cmpx && x->gfx10))
+         mput(x, in->sdst, m);
+      if (cmpx)
+         mput(x, SIM_SRC_EXEC, m);
       return;
    }
    default: {
@@ -1369,8 +1404,8 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
  * (created on first use); fills the entry's entry conditions (published with its state by
  * the caller). `warm`: the warm-up's block, not counted. */
 static xl_fn
-xl_compile(LLVMOrcResourceTrackerRef *rt, uint64_t pc, xl_ent *e, const sim_inst *const *insts,
-           unsigned n, bool warm)
+xl_compile(LLVMOrcResourceTrackerRef *rt, const sim_target *t, uint64_t pc, xl_ent *e,
+           const sim_inst *const *insts, unsigned n, bool warm)
 {
    struct timespec t0, t1;
    clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -1385,6 +1420,7 @@ xl_compile(LLVMOrcResourceTrackerRef *rt, uint64_t pc, xl_ent *e, const sim_inst
    LLVMSetDataLayout(x.M, LLVMOrcLLJITGetDataLayoutStr(xl_jit));
    x.B = LLVMCreateBuilderInContext(x.C);
    x.lanes = e->lanes;
+   x.gfx10 = t->gfx_major >= 10;
    bool any = xl_emit(&x, name, (const sim_inst **)insts, n, pc);
    x.ir = xl_ir_size(&x);
    LLVMDisposeBuilder(x.B);
@@ -1453,7 +1489,7 @@ sim__xlate_compile(sim_program *p, uint64_t pc, xl_ent *e, const sim_inst *const
                    unsigned n)
 {
    pthread_mutex_lock(&xl_lock);
-   xl_fn fn = xl_compile(&p->xlate->rt, pc, e, insts, n, false);
+   xl_fn fn = xl_compile(&p->xlate->rt, p->target, pc, e, insts, n, false);
    pthread_mutex_unlock(&xl_lock);
    return fn;
 }
@@ -1513,7 +1549,7 @@ sim__xlate_warm(void)
    memset(&e, 0, sizeof(e));
    e.lanes = 64;
    pthread_mutex_lock(&xl_lock);
-   xl_fn fn = xl_compile(&rt, 0x1000, &e, insts, n, true);
+   xl_fn fn = xl_compile(&rt, t, 0x1000, &e, insts, n, true);
    if (rt) {
       LLVMErrorRef err = LLVMOrcResourceTrackerRemove(rt);
       if (err)
@@ -1606,7 +1642,7 @@ xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
       e->lanes = w->lanes;
       const sim_inst *insts[XL_MAX_INSTS];
       unsigned n = sim__xlate_form(w, p, pc, insts, XL_MAX_INSTS);
-      xl_fn fn = n ? xl_compile(&p->xlate->rt, pc, e, insts, n, false) : NULL;
+      xl_fn fn = n ? xl_compile(&p->xlate->rt, p->target, pc, e, insts, n, false) : NULL;
       e->fn = fn;
       __atomic_store_n(&e->state, fn ? XL_ENT_DONE : XL_ENT_NEVER, __ATOMIC_RELEASE);
    }

@@ -77,6 +77,7 @@ typedef struct sim_xl {
     * and its lane-mask type (i64 or i32: EXEC, VCC, v_cmp results and carries, one SGPR
     * in a wave32). v32, vf, vm and v64 are vectors of `lanes` elements. */
    unsigned lanes;
+   bool gfx10; /* the program's generation is gfx10 or later (v_cmpx writes EXEC alone) */
    LLVMTypeRef mask_t;
    LLVMTypeRef i1, i32, i64, ptr, v32, vf, vm, v64;
    LLVMValueRef s[128];

@@ -372,6 +372,37 @@ TEST(special_regs)
    CHECK_EQ(w->s[4], 0xFFFF0000u);
 }
 
+/* v_cmpx on gfx9 writes its destination (VCC for VOPC, SDST for VOP3) and EXEC, both the
+ * compare in EXEC's lanes; what follows in the block runs under the new EXEC (the
+ * translator keeps EXEC in a value: sim_xlate_check_unit compares it). */
+TEST(lowered_cmpx)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = l;
+      w->v[2][l] = t_u((float)l - 20.5f);
+      w->v[5][l] = 0xAAAA;
+      w->v[6][l] = 0xBBBB;
+   }
+   SIM_EXEC(w) = 0xFFFFFFFF0FFFFFFFull;
+   CHECK_EQ(t_run(w, "s_mov_b64 s[20:21], exec\n"
+                     "v_cmpx_gt_u32 vcc, 50, v1\n"
+                     "v_mov_b32 v5, 1\n"
+                     "s_mov_b64 exec, s[20:21]\n"
+                     "v_cmpx_lt_f32_e64 s[8:9], 0, v2\n"
+                     "v_mov_b32 v6, 2"),
+            SIM_FAULT_NONE);
+   uint64_t first = 0x0003FFFF0FFFFFFFull; /* lanes under 50, of the old EXEC */
+   CHECK_EQ(w->s64[SIM_SRC_VCC / 2], first);
+   uint64_t second = 0xFFFFFFFF0FFFFFFFull & ~((1ull << 21) - 1); /* l - 20.5 > 0 */
+   CHECK_EQ(w->s64[4], second);
+   CHECK_EQ(SIM_EXEC(w), second);
+   for (unsigned l = 0; l < 64; l++) {
+      CHECK_EQ(w->v[5][l], (first >> l) & 1 ? 1u : 0xAAAAu);
+      CHECK_EQ(w->v[6][l], (second >> l) & 1 ? 2u : 0xBBBBu);
+   }
+}
+
 /* What the translator lowers of the integer three-operand forms, integer min/max, the
  * int-to-float conversions and floor/trunc (sim_xlate.c), over 64 lanes of edge values:
  * carries past 2^32, shift counts past 31, signed and unsigned order of values past 2^31,
@@ -576,6 +607,7 @@ void
 t_alu_tests(void)
 {
    RUN(lowered_alu_forms);
+   RUN(lowered_cmpx);
    RUN(lowered_alu_scaling);
    RUN(saveexec_execz);
    RUN(vopc_masks);

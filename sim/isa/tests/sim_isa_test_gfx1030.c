@@ -119,6 +119,31 @@ TEST(w32_mad64)
    CHECK_EQ(w->v[20][40], 0xDEAD); /* lane 40 is no lane of a wave32 */
 }
 
+/* gfx10's v_cmpx writes EXEC alone (VCC kept; the VOP3 form has no destination), in the
+ * wave's 32 lanes; the next instruction runs under it. */
+TEST(w32_cmpx_block)
+{
+   sim_wave *w = wave32();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = l;
+      w->v[5][l] = 0xAAAA;
+   }
+   w->s[SIM_SRC_VCC] = 0x12345678;
+   SIM_EXEC(w) = 0xFFFF0FFFull;
+   CHECK_EQ(t_run(w, "v_cmpx_gt_u32 20, v1\n"
+                     "v_mov_b32 v5, 1\n"
+                     "v_cmpx_le_u32_e64 3, v1\n"
+                     "v_mov_b32 v5, 2"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[SIM_SRC_VCC], 0x12345678u);
+   CHECK_EQ(SIM_EXEC(w), 0x000FFFF8ull & 0xFFFF0FFFull);
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t want = l >= 32 || !((0xFFFF0FFFu >> l) & 1) || l >= 20 ? 0xAAAA
+                      : l >= 3 ? 2 : 1;
+      CHECK_EQ(w->v[5][l], want);
+   }
+}
+
 /* s_and_saveexec_b32 s20, s21 (s21 = 0xF0F0F0F0, EXEC_LO = 0xFFFF00FF): s20 = old EXEC_LO,
  * EXEC_LO = 0xF0F000F0, SCC = 1; writes to EXEC_HI are dropped in a wave32; null reads 0
  * and its writes vanish. */
@@ -678,6 +703,7 @@ t_gfx1030_tests(void)
    RUN(w32_vcc);
    RUN(w32_carries);
    RUN(w32_mad64);
+   RUN(w32_cmpx_block);
    RUN(w32_exec);
    RUN(w32_cmpx);
    RUN(w32_lane_indices);
