@@ -136,7 +136,8 @@ ICD_HEADER_FIRST(struct _cl_command_queue);
 
 /* Writes `packet` (64 bytes, header last) into the queue's AQL ring with a release store
  * of header+setup and rings the doorbell; waits for ring space when the ring is full.
- * Caller holds q->submit_lock (not q->lock). */
+ * Caller holds q->submit_lock (not q->lock): its holder is the only producer of the ring
+ * (the write index moves with a plain store). */
 cl_int disp_queue_write_packet(struct _cl_command_queue *q, const void *packet);
 
 /* Writes BARRIER_AND packets waiting for `deps` (5 per packet); the last one decrements

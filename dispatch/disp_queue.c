@@ -485,7 +485,11 @@ disp_queue_write_packet(struct _cl_command_queue *q, const void *packet)
          return err;
    }
    hsa_queue_t *hq = q->hsa_queue;
-   uint64_t index = hsa->hsa_queue_add_write_index_scacq_screl(hq, 1);
+   /* The submit lock's holder is the ring's only producer: a plain store moves the write
+    * index (a locked add was one more full fence per packet); the doorbell's release store
+    * below publishes it with the packet. */
+   uint64_t index = hsa->hsa_queue_load_write_index_relaxed(hq);
+   hsa->hsa_queue_store_write_index_relaxed(hq, index + 1);
    /* Ring full: wait for the packet processor to consume. Only submit_lock is held: the
     * completion path, which the packets ahead may wait for (host commands' signals), never
     * needs it. */
