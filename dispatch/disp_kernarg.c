@@ -151,19 +151,19 @@ ring_take(struct disp_kernarg_ring *r, uint32_t size, struct disp_kernarg_slot *
 }
 
 /*
- * Takes `size` bytes (aligned to 64) of kernarg memory for a launch of `q`. Entries are
- * returned out of order; a ring reuses bytes only once every older entry is back. A full
- * ring (launches in flight faster than the completion path retires them, or held on user
- * events) is replaced by a larger one rather than blocking the application thread; the
- * steady state allocates nothing.
+ * Takes `size` bytes (aligned to 64) of kernarg memory for a launch of `q`, under its submit
+ * lock. Entries are returned out of order; a ring reuses bytes only once every older entry
+ * is back. A full ring (launches in flight faster than the completion path retires them) is
+ * replaced by a larger one rather than waiting: the submitter may be the completion path,
+ * which must not wait for it; the steady state allocates nothing.
  */
 cl_int
-disp__kernarg_alloc(struct _cl_command_queue *q, uint32_t size, struct disp_kernarg_slot *slot)
+disp__kernarg_alloc_locked(struct _cl_command_queue *q, uint32_t size,
+                           struct disp_kernarg_slot *slot)
 {
    size = (size + 63u) & ~63u;
    memset(slot, 0, sizeof(*slot));
    cl_int err = CL_SUCCESS;
-   pthread_mutex_lock(&q->kernarg_lock);
    struct disp_kernarg_ring *r = q->kernarg;
    /* Rings replaced earlier go once drained (one pool free each, not per launch). */
    while (r && r->older) {
@@ -193,7 +193,6 @@ disp__kernarg_alloc(struct _cl_command_queue *q, uint32_t size, struct disp_kern
          (void)ok;
       }
    }
-   pthread_mutex_unlock(&q->kernarg_lock);
    return err;
 }
 
@@ -361,6 +360,18 @@ disp__kernarg_write_explicit(unsigned char *ka, struct _cl_command_queue *q,
    if (*lds > q->device->info.lds_size)
       return ICD_ERROR(CL_OUT_OF_RESOURCES, "kernel %s needs %u bytes of local memory, the "
                        "device has %u", comp_kernel_name(k), *lds, q->device->info.lds_size);
+   return CL_SUCCESS;
+}
+
+cl_int
+disp__kernarg_hidden_fit(const struct comp_kernel_device *kd)
+{
+   const struct comp_kernel *sig = kd->sig;
+   for (cl_uint i = sig->num_explicit_args; i < sig->num_args; i++) {
+      cl_int err = kernarg_fits(&sig->args[i], kd);
+      if (err != CL_SUCCESS)
+         return err;
+   }
    return CL_SUCCESS;
 }
 

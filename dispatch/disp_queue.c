@@ -255,7 +255,6 @@ queue_destroy_now(struct _cl_command_queue *q)
          rt_hsa()->hsa_signal_destroy(q->checkpoint[i]);
    }
    pthread_cond_destroy(&q->idle);
-   pthread_mutex_destroy(&q->kernarg_lock);
    pthread_mutex_destroy(&q->fifo_lock);
    pthread_mutex_destroy(&q->lock);
    pthread_mutex_destroy(&q->submit_lock);
@@ -576,7 +575,6 @@ queue_create(struct _cl_context *ctx, struct _cl_device_id *dev,
    icd_object_init(&q->obj, ICD_TYPE_COMMAND_QUEUE);
    disp__mutex_init(&q->lock);
    disp__mutex_init(&q->submit_lock);
-   disp__mutex_init(&q->kernarg_lock);
    disp__mutex_init(&q->fifo_lock);
    pthread_cond_init(&q->idle, NULL);
    atomic_init(&q->fifo_stub.next, NULL);
