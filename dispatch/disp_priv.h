@@ -54,8 +54,9 @@ ICD_HEADER_FIRST(struct _cl_event);
  * to the AQL ring under the same lock, so a launch held back on the host holds no segment);
  * the completion path returns a segment by setting bit 63 of its entry with one atomic OR,
  * and the allocator reclaims returned entries from the oldest on. A full ring is replaced by
- * one twice its size, kept as the queue's ring from then on; the old one stays on `older`
- * until all its segments are back, then the allocator frees it.
+ * one with twice the entries or twice the bytes, whichever ran out, kept as the queue's ring
+ * from then on; the old one stays on `older` until all its segments are back, then the
+ * allocator frees it.
  */
 struct disp_kernarg_ring {
    void *base;              /* `bytes` of kernarg-pool memory */
@@ -242,7 +243,7 @@ void disp__fence_released(struct disp_command *cmd);
 void disp__kernarg_ring_finish(struct _cl_command_queue *q);
 
 /* Takes `size` bytes (aligned to 64) of q's kernarg ring for a launch being submitted.
- * Caller holds q->submit_lock. A full ring is replaced by one twice its size. */
+ * Caller holds q->submit_lock. A full ring is replaced by a larger one. */
 cl_int disp__kernarg_alloc_locked(struct _cl_command_queue *q, uint32_t size,
                                   struct disp_kernarg_slot *slot);
 /* Returns a segment: any thread, no lock (the allocator reclaims it). */
