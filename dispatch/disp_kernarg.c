@@ -383,7 +383,7 @@ disp__kernarg_hidden_fit(const struct comp_kernel_device *kd)
 }
 
 cl_int
-disp__kernarg_write_hidden(unsigned char *ka, struct _cl_device_id *dev,
+disp__kernarg_write_hidden(unsigned char *ka, struct disp_devq *default_queue,
                            const struct comp_kernel_device *kd, const struct disp__range *r,
                            uint32_t lds, void *printf_buffer)
 {
@@ -427,7 +427,7 @@ disp__kernarg_write_hidden(unsigned char *ka, struct _cl_device_id *dev,
          break;
       case COMP_ARG_HIDDEN_DEFAULT_QUEUE:
          /* get_default_queue(); 0 without a default device queue (disp_devq.c) */
-         v = disp_devq_address(disp_devq_default(dev));
+         v = disp_devq_address(default_queue);
          break;
       default:
          /* Not used by OpenCL on this device (hostcall, completion action (0: the host's

@@ -34,6 +34,9 @@ struct launch {
     * objects the arguments name. */
    struct disp__args *args;
    struct disp_devq *devq;          /* device-side enqueue: the device queue children go to */
+   /* The device's default device queue when enqueued, for a kernel that calls
+    * get_default_queue() (its hidden argument is written at submission); or NULL. */
+   struct disp_devq *default_devq;
    /* Complete but for header, signal and kernarg address (launch_submit). With `offset`, the
     * range the hidden arguments describe. */
    hsa_kernel_dispatch_packet_t packet;
@@ -123,7 +126,7 @@ launch_kernarg_locked(struct launch *l, struct _cl_command_queue *q)
       .offset = { l->offset[0], l->offset[1], l->offset[2] },
       .local = { p->workgroup_size_x, p->workgroup_size_y, p->workgroup_size_z },
    };
-   err = disp__kernarg_write_hidden(ka, q->device, kd, &r, p->group_segment_size,
+   err = disp__kernarg_write_hidden(ka, l->default_devq, kd, &r, p->group_segment_size,
                                     l->printf_buffer);
    l->packet.kernarg_address = ka;
    return err;
@@ -422,8 +425,10 @@ launch_build(struct disp_command *cmd, struct _cl_kernel *k, const struct comp_k
    const uint32_t lds = l->args->lds;
    l->devq = l->args->refs.devq;
    /* A kernel that calls get_default_queue() may enqueue on the device's default queue. */
-   if (!l->devq && sig_has_arg(kd->sig, COMP_ARG_HIDDEN_DEFAULT_QUEUE))
-      l->devq = disp_devq_default(q->device);
+   if (sig_has_arg(kd->sig, COMP_ARG_HIDDEN_DEFAULT_QUEUE))
+      l->default_devq = disp_devq_default(q->device);
+   if (!l->devq)
+      l->devq = l->default_devq;
    err = launch_printf_buffer(l, q, kd->sig, info);
    if (err != CL_SUCCESS)
       return err;
@@ -566,7 +571,7 @@ disp__launch_build_packet(struct _cl_command_queue *q, const struct disp__launch
       return err;
    if (refs->devq)
       return CL_INVALID_OPERATION;
-   err = disp__kernarg_write_hidden(ka, q->device, kd, &p->range, lds, NULL);
+   err = disp__kernarg_write_hidden(ka, NULL, kd, &p->range, lds, NULL);
    if (err != CL_SUCCESS)
       return err;
    memset(packet, 0, sizeof(*packet));

@@ -322,8 +322,9 @@ cl_int disp__args_check_set(struct _cl_kernel *k);
 cl_int disp__kernarg_hidden_fit(const struct comp_kernel_device *kd);
 
 /* Writes the hidden arguments of code object V5 (AMDGPUUsage "Code Object V5 Metadata") for
- * the range `r`, group segment `lds` and the launch's printf buffer (or NULL) on `dev`. */
-cl_int disp__kernarg_write_hidden(unsigned char *ka, struct _cl_device_id *dev,
+ * the range `r`, group segment `lds`, the launch's printf buffer (or NULL) and the device's
+ * default device queue as the launch was enqueued (or NULL). */
+cl_int disp__kernarg_write_hidden(unsigned char *ka, struct disp_devq *default_queue,
                                   const struct comp_kernel_device *kd,
                                   const struct disp__range *r, uint32_t lds,
                                   void *printf_buffer);
