@@ -58,7 +58,10 @@ args_capture_locked(struct _cl_command_queue *q, struct _cl_kernel *k,
    comp_kernel_retain_internal(k);
    a->kd = kd;
    *out = a;
-   return disp__kernarg_write_explicit(a->ka, q, k, kd, &a->refs, &a->lds);
+   cl_int err = disp__kernarg_write_explicit(a->ka, q, k, kd, &a->refs, &a->lds);
+   if (err == CL_SUCCESS)
+      err = disp__kernarg_hidden_fit(kd);
+   return err;
 }
 
 /* One more holder for `a`, unless its count already reached zero. */

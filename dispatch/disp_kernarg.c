@@ -19,11 +19,14 @@
 
 /* ---- the ring ----------------------------------------------------------------------- */
 
-/* The first ring of a queue; a full ring is replaced by one twice its size (disp.h). Launches
- * of small kernels (COV5 segments are ~320 bytes) fit one per entry until the AQL ring
+/* The first ring of a queue. A full ring is replaced by one with twice what ran out, entries
+ * or bytes (disp_priv.h): the allocator walks all of a ring's bytes round and round, so
+ * they are what the enqueueing thread's stores miss in the cache, and a ring only grows its
+ * bytes for segments that need them (a kernel without hidden arguments takes 64 bytes a
+ * launch, one with them ~320). Launches take one entry each until the AQL ring
  * (DISP_AQL_QUEUE_PACKETS, disp_queue.c) is full; segments still held by commands waiting
- * for the completion path or held on user events make a queue grow its ring, once. */
-#define RING_BYTES (2u << 20)
+ * for the completion path make a queue grow its ring, once or twice. */
+#define RING_BYTES (256u << 10)
 #define RING_ENTRIES 4096u
 
 static void
@@ -121,13 +124,17 @@ ring_reclaim(struct disp_kernarg_ring *r)
    }
 }
 
-/* Takes `size` bytes from `r`, or returns false when it has no room. Allocator only. */
+/* Takes `size` bytes from `r`, or returns false when it has no room (*no_entry: its entries
+ * ran out, not its bytes). Allocator only. */
 static bool
-ring_take(struct disp_kernarg_ring *r, uint32_t size, struct disp_kernarg_slot *slot)
+ring_take(struct disp_kernarg_ring *r, uint32_t size, struct disp_kernarg_slot *slot,
+          bool *no_entry)
 {
+   *no_entry = false;
    if (r->count == r->entries) {
       ring_reclaim(r);
-      if (r->count == r->entries)
+      *no_entry = r->count == r->entries;
+      if (*no_entry)
          return false;
    }
    uint64_t head = r->head;
@@ -151,19 +158,19 @@ ring_take(struct disp_kernarg_ring *r, uint32_t size, struct disp_kernarg_slot *
 }
 
 /*
- * Takes `size` bytes (aligned to 64) of kernarg memory for a launch of `q`. Entries are
- * returned out of order; a ring reuses bytes only once every older entry is back. A full
- * ring (launches in flight faster than the completion path retires them, or held on user
- * events) is replaced by a larger one rather than blocking the application thread; the
- * steady state allocates nothing.
+ * Takes `size` bytes (aligned to 64) of kernarg memory for a launch of `q`, under its submit
+ * lock. Entries are returned out of order; a ring reuses bytes only once every older entry
+ * is back. A full ring (launches in flight faster than the completion path retires them) is
+ * replaced by a larger one rather than waiting: the submitter may be the completion path,
+ * which must not wait for it; the steady state allocates nothing.
  */
 cl_int
-disp__kernarg_alloc(struct _cl_command_queue *q, uint32_t size, struct disp_kernarg_slot *slot)
+disp__kernarg_alloc_locked(struct _cl_command_queue *q, uint32_t size,
+                           struct disp_kernarg_slot *slot)
 {
    size = (size + 63u) & ~63u;
    memset(slot, 0, sizeof(*slot));
    cl_int err = CL_SUCCESS;
-   pthread_mutex_lock(&q->kernarg_lock);
    struct disp_kernarg_ring *r = q->kernarg;
    /* Rings replaced earlier go once drained (one pool free each, not per launch). */
    while (r && r->older) {
@@ -174,13 +181,13 @@ disp__kernarg_alloc(struct _cl_command_queue *q, uint32_t size, struct disp_kern
       r->older = old->older;
       ring_destroy(old);
    }
-   if (!r || (uint64_t)size * 4 > r->bytes || !ring_take(r, size, slot)) {
+   bool no_entry = false;
+   if (!r || (uint64_t)size * 4 > r->bytes || !ring_take(r, size, slot, &no_entry)) {
       struct disp_kernarg_ring *bigger = NULL;
-      err = ring_create(q, r ? (uint64_t)r->bytes * 2 : 0, r ? r->entries * 2 : 0, &bigger);
-      if (err == CL_SUCCESS && (uint64_t)size * 4 > bigger->bytes) {
-         ring_destroy(bigger);
-         err = ring_create(q, (uint64_t)size * 4, r ? r->entries * 2 : 0, &bigger);
-      }
+      uint64_t bytes = r ? (uint64_t)r->bytes * (no_entry ? 1 : 2) : 0;
+      if (bytes < (uint64_t)size * 4)
+         bytes = (uint64_t)size * 4;
+      err = ring_create(q, bytes, r ? r->entries * (no_entry ? 2 : 1) : 0, &bigger);
       if (err == CL_SUCCESS) {
          if (r)
             icd_log(ICD_LOG_DEBUG, "dispatch", "queue %p: kernarg ring full (%u entries, "
@@ -188,12 +195,11 @@ disp__kernarg_alloc(struct _cl_command_queue *q, uint32_t size, struct disp_kern
                     bigger->entries, bigger->bytes);
          bigger->older = r;
          q->kernarg = bigger;
-         bool ok = ring_take(bigger, size, slot);
+         bool ok = ring_take(bigger, size, slot, &no_entry);
          assert(ok);
          (void)ok;
       }
    }
-   pthread_mutex_unlock(&q->kernarg_lock);
    return err;
 }
 
@@ -365,7 +371,19 @@ disp__kernarg_write_explicit(unsigned char *ka, struct _cl_command_queue *q,
 }
 
 cl_int
-disp__kernarg_write_hidden(unsigned char *ka, struct _cl_device_id *dev,
+disp__kernarg_hidden_fit(const struct comp_kernel_device *kd)
+{
+   const struct comp_kernel *sig = kd->sig;
+   for (cl_uint i = sig->num_explicit_args; i < sig->num_args; i++) {
+      cl_int err = kernarg_fits(&sig->args[i], kd);
+      if (err != CL_SUCCESS)
+         return err;
+   }
+   return CL_SUCCESS;
+}
+
+cl_int
+disp__kernarg_write_hidden(unsigned char *ka, struct disp_devq *default_queue,
                            const struct comp_kernel_device *kd, const struct disp__range *r,
                            uint32_t lds, void *printf_buffer)
 {
@@ -409,7 +427,7 @@ disp__kernarg_write_hidden(unsigned char *ka, struct _cl_device_id *dev,
          break;
       case COMP_ARG_HIDDEN_DEFAULT_QUEUE:
          /* get_default_queue(); 0 without a default device queue (disp_devq.c) */
-         v = disp_devq_address(disp_devq_default(dev));
+         v = disp_devq_address(default_queue);
          break;
       default:
          /* Not used by OpenCL on this device (hostcall, completion action (0: the host's

@@ -34,8 +34,14 @@ struct launch {
     * objects the arguments name. */
    struct disp__args *args;
    struct disp_devq *devq;          /* device-side enqueue: the device queue children go to */
-   hsa_kernel_dispatch_packet_t packet; /* complete but for header and signal */
-   struct disp_kernarg_slot slot;   /* kernarg memory */
+   /* The device's default device queue when enqueued, for a kernel that calls
+    * get_default_queue() (its hidden argument is written at submission); or NULL. */
+   struct disp_devq *default_devq;
+   /* Complete but for header, signal and kernarg address (launch_submit). With `offset`, the
+    * range the hidden arguments describe. */
+   hsa_kernel_dispatch_packet_t packet;
+   size_t offset[3];                /* global offsets */
+   struct disp_kernarg_slot slot;   /* kernarg memory, from submission on */
    void *printf_buffer;             /* staging memory, host visible; or NULL */
    const struct comp_program_info *printf_info;
    struct disp_devq_tree *tree;     /* its launch (disp_devq.c), once submitted */
@@ -100,6 +106,32 @@ launch_complete(struct disp_command *cmd)
    return CL_SUCCESS;
 }
 
+/* The launch's kernarg segment, taken and written as it is submitted (under q's submit
+ * lock, which is the kernarg ring's): the capture's template (explicit arguments and zeros),
+ * then the hidden arguments for the packet's range. */
+static cl_int
+launch_kernarg_locked(struct launch *l, struct _cl_command_queue *q)
+{
+   const struct comp_kernel_device *kd = l->args->kd;
+   const hsa_kernel_dispatch_packet_t *p = &l->packet;
+   cl_int err = disp__kernarg_alloc_locked(
+      q, kd->kernarg_segment_size ? kd->kernarg_segment_size : 64, &l->slot);
+   if (err != CL_SUCCESS)
+      return err;
+   unsigned char *ka = l->slot.ptr;
+   memcpy(ka, l->args->ka, kd->kernarg_segment_size);
+   struct disp__range r = {
+      .work_dim = p->setup >> HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS,
+      .global = { p->grid_size_x, p->grid_size_y, p->grid_size_z },
+      .offset = { l->offset[0], l->offset[1], l->offset[2] },
+      .local = { p->workgroup_size_x, p->workgroup_size_y, p->workgroup_size_z },
+   };
+   err = disp__kernarg_write_hidden(ka, l->default_devq, kd, &r, p->group_segment_size,
+                                    l->printf_buffer);
+   l->packet.kernarg_address = ka;
+   return err;
+}
+
 static cl_int
 launch_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_deps,
               hsa_signal_t signal)
@@ -107,9 +139,12 @@ launch_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_d
    struct launch *l = cmd->payload;
    struct _cl_command_queue *q = cmd->queue;
    const bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+   cl_int err = launch_kernarg_locked(l, q);
+   if (err != CL_SUCCESS)
+      return err;
    if (num_deps) {
-      cl_int err = disp_queue_barrier_and_scoped(q, deps, num_deps, (hsa_signal_t){ 0 },
-                                                 disp__fence_barrier_scopes(q));
+      err = disp_queue_barrier_and_scoped(q, deps, num_deps, (hsa_signal_t){ 0 },
+                                          disp__fence_barrier_scopes(q));
       if (err != CL_SUCCESS)
          return err;
    }
@@ -121,8 +156,7 @@ launch_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_d
       return disp_queue_write_packet(q, &l->packet);
    /* A kernel that may enqueue: its command completes when its whole tree did. */
    hsa_signal_t parent, done, prev;
-   cl_int err = disp_devq_tree_start(l->devq, l->printf_buffer, &parent, &done, &prev,
-                                     &l->tree);
+   err = disp_devq_tree_start(l->devq, l->printf_buffer, &parent, &done, &prev, &l->tree);
    if (err != CL_SUCCESS)
       return err;
    if (prev.handle)
@@ -376,9 +410,9 @@ launch_packet(hsa_kernel_dispatch_packet_t *p, const struct comp_kernel_device *
 }
 
 /* Fills a created launch of `k` (launch record `kd`, printf formats `info`) over `r`: the
- * kernarg segment (the capture of the explicit arguments, the device queue, the printf
- * buffer, hidden arguments) and the packet. On failure the caller aborts the command, whose
- * release drops whatever was taken. */
+ * capture of the explicit arguments, the device queue, the printf buffer and the packet
+ * (the kernarg segment is written at submission, launch_kernarg_locked). On failure the
+ * caller aborts the command, whose release drops whatever was taken. */
 static cl_int
 launch_build(struct disp_command *cmd, struct _cl_kernel *k, const struct comp_kernel_device *kd,
              const struct comp_program_info *info, const struct disp__range *r)
@@ -388,25 +422,19 @@ launch_build(struct disp_command *cmd, struct _cl_kernel *k, const struct comp_k
    cl_int err = disp__args_get(q, k, kd, &l->args);
    if (err != CL_SUCCESS)
       return err;
-   err = disp__kernarg_alloc(q, kd->kernarg_segment_size ? kd->kernarg_segment_size : 64,
-                             &l->slot);
-   if (err != CL_SUCCESS)
-      return err;
-   /* The explicit arguments and zeros: every hidden argument is written below. */
-   unsigned char *ka = l->slot.ptr;
-   memcpy(ka, l->args->ka, kd->kernarg_segment_size);
    const uint32_t lds = l->args->lds;
    l->devq = l->args->refs.devq;
    /* A kernel that calls get_default_queue() may enqueue on the device's default queue. */
-   if (!l->devq && sig_has_arg(kd->sig, COMP_ARG_HIDDEN_DEFAULT_QUEUE))
-      l->devq = disp_devq_default(q->device);
+   if (sig_has_arg(kd->sig, COMP_ARG_HIDDEN_DEFAULT_QUEUE))
+      l->default_devq = disp_devq_default(q->device);
+   if (!l->devq)
+      l->devq = l->default_devq;
    err = launch_printf_buffer(l, q, kd->sig, info);
    if (err != CL_SUCCESS)
       return err;
-   err = disp__kernarg_write_hidden(ka, q->device, kd, r, lds, l->printf_buffer);
-   if (err != CL_SUCCESS)
-      return err;
-   launch_packet(&l->packet, kd, r, lds, l->slot.ptr);
+   launch_packet(&l->packet, kd, r, lds, NULL);
+   for (cl_uint i = 0; i < 3; i++)
+      l->offset[i] = r->offset[i];
    /* Host work after the kernel only for profiling times and printf output; without it the
     * packet decrements the event's own signal (no second signal, disp_command.c). */
    if (!cmd->event->profiling && !l->printf_buffer)
@@ -543,7 +571,7 @@ disp__launch_build_packet(struct _cl_command_queue *q, const struct disp__launch
       return err;
    if (refs->devq)
       return CL_INVALID_OPERATION;
-   err = disp__kernarg_write_hidden(ka, q->device, kd, &p->range, lds, NULL);
+   err = disp__kernarg_write_hidden(ka, NULL, kd, &p->range, lds, NULL);
    if (err != CL_SUCCESS)
       return err;
    memset(packet, 0, sizeof(*packet));

@@ -50,11 +50,13 @@ ICD_HEADER_FIRST(struct _cl_event);
 
 /*
  * Kernarg segments come from a ring of kernarg-pool memory per queue (disp_kernarg.c). Only
- * enqueueing threads allocate (under the queue's kernarg_lock); the completion path returns
- * a segment by setting bit 63 of its entry with one atomic OR, and the allocator reclaims
- * returned entries from the oldest on. A full ring is replaced by one twice its size, kept
- * as the queue's ring from then on; the old one stays on `older` until all its segments
- * are back, then the allocator frees it.
+ * the holder of the queue's submit lock allocates, as it submits a launch (its packet goes
+ * to the AQL ring under the same lock, so a launch held back on the host holds no segment);
+ * the completion path returns a segment by setting bit 63 of its entry with one atomic OR,
+ * and the allocator reclaims returned entries from the oldest on. A full ring is replaced by
+ * one with twice the entries or twice the bytes, whichever ran out, kept as the queue's ring
+ * from then on; the old one stays on `older` until all its segments are back, then the
+ * allocator frees it.
  */
 struct disp_kernarg_ring {
    void *base;              /* `bytes` of kernarg-pool memory */
@@ -108,8 +110,7 @@ struct _cl_command_queue {
                                   * under submit_lock and lock) */
    atomic_bool fault_pending;    /* set by the error callback before it takes submit_lock:
                                   * a writer waiting for ring space gives up */
-   pthread_mutex_t kernarg_lock; /* allocators of kernarg segments (enqueueing threads) */
-   struct disp_kernarg_ring *kernarg; /* under kernarg_lock; NULL until the first launch */
+   struct disp_kernarg_ring *kernarg; /* under submit_lock; NULL until the first launch */
    /* Completion FIFO (disp_command.c): `fifo_tail` is pushed by the submit lock's holder;
     * `fifo_head` moves under fifo_lock, taken by whoever holds `armed` (the handler, or the
     * thread arming it) and by the rare walkers of the FIFO (markers, the fault callback). */
@@ -136,7 +137,8 @@ ICD_HEADER_FIRST(struct _cl_command_queue);
 
 /* Writes `packet` (64 bytes, header last) into the queue's AQL ring with a release store
  * of header+setup and rings the doorbell; waits for ring space when the ring is full.
- * Caller holds q->submit_lock (not q->lock). */
+ * Caller holds q->submit_lock (not q->lock): its holder is the only producer of the ring
+ * (the write index moves with a plain store). */
 cl_int disp_queue_write_packet(struct _cl_command_queue *q, const void *packet);
 
 /* Writes BARRIER_AND packets waiting for `deps` (5 per packet); the last one decrements
@@ -248,10 +250,10 @@ void disp__fence_released(struct disp_command *cmd);
 /* Frees the queue's kernarg ring (queue destruction: no launch is in flight). */
 void disp__kernarg_ring_finish(struct _cl_command_queue *q);
 
-/* Takes `size` bytes (aligned to 64) of q's kernarg ring for a launch; an enqueueing thread,
- * under q->kernarg_lock (taken inside). A full ring is replaced by one twice its size. */
-cl_int disp__kernarg_alloc(struct _cl_command_queue *q, uint32_t size,
-                           struct disp_kernarg_slot *slot);
+/* Takes `size` bytes (aligned to 64) of q's kernarg ring for a launch being submitted.
+ * Caller holds q->submit_lock. A full ring is replaced by a larger one. */
+cl_int disp__kernarg_alloc_locked(struct _cl_command_queue *q, uint32_t size,
+                                  struct disp_kernarg_slot *slot);
 /* Returns a segment: any thread, no lock (the allocator reclaims it). */
 void disp__kernarg_free(struct disp_kernarg_slot *slot);
 /* Kernarg memory outside the rings, for a command buffer's pre-built segments; freed by
@@ -322,9 +324,15 @@ void disp__args_release(struct disp__args *a);
 /* §5.10 CL_INVALID_KERNEL_ARGS (logged) unless every argument of `k` is set. */
 cl_int disp__args_check_set(struct _cl_kernel *k);
 
+/* CL_INVALID_KERNEL_DEFINITION (logged) unless every hidden argument of `kd` lies inside its
+ * kernarg segment: a launch checks it as it captures its arguments, so that writing them at
+ * submission (disp__kernarg_write_hidden) cannot fail. */
+cl_int disp__kernarg_hidden_fit(const struct comp_kernel_device *kd);
+
 /* Writes the hidden arguments of code object V5 (AMDGPUUsage "Code Object V5 Metadata") for
- * the range `r`, group segment `lds` and the launch's printf buffer (or NULL) on `dev`. */
-cl_int disp__kernarg_write_hidden(unsigned char *ka, struct _cl_device_id *dev,
+ * the range `r`, group segment `lds`, the launch's printf buffer (or NULL) and the device's
+ * default device queue as the launch was enqueued (or NULL). */
+cl_int disp__kernarg_write_hidden(unsigned char *ka, struct disp_devq *default_queue,
                                   const struct comp_kernel_device *kd,
                                   const struct disp__range *r, uint32_t lds,
                                   void *printf_buffer);

@@ -255,7 +255,6 @@ queue_destroy_now(struct _cl_command_queue *q)
          rt_hsa()->hsa_signal_destroy(q->checkpoint[i]);
    }
    pthread_cond_destroy(&q->idle);
-   pthread_mutex_destroy(&q->kernarg_lock);
    pthread_mutex_destroy(&q->fifo_lock);
    pthread_mutex_destroy(&q->lock);
    pthread_mutex_destroy(&q->submit_lock);
@@ -430,9 +429,12 @@ disp__queue_checkpoint_locked(struct _cl_command_queue *q, uint32_t packets)
  * index - size (HSA PSA §2.8.3). HSA has no wait on a queue's read index, so the writer
  * spins a little (a GPU frees slots fast), then blocks on the oldest checkpoint signal past
  * that packet (disp.h), which the packet processor decrements once it got there; it wakes
- * with much of the ring free and refills it in one go. Without a usable checkpoint it naps
- * 50 us at a time. A faulted ring is never consumed again: the fault callback sets
- * fault_pending, seen within a millisecond.
+ * with much of the ring free and refills it in one go. On ROCr it naps until that signal
+ * drops instead: ROCr's blocking wait spins for 200 us before it sleeps in the KFD, and a
+ * full ring made every few hundred launches spend that on the enqueueing thread (over half
+ * of a stream's CPU time there). Without a usable checkpoint it naps 50 us at a time. A
+ * faulted ring is never consumed again: the fault callback sets fault_pending, seen within
+ * a millisecond.
  */
 static cl_int
 wait_for_slot(struct _cl_command_queue *q, hsa_queue_t *hq, uint64_t index)
@@ -458,11 +460,15 @@ wait_for_slot(struct _cl_command_queue *q, hsa_queue_t *hq, uint64_t index)
          if (pick < 0 || at < q->checkpoint_index[pick])
             pick = i;
       }
-      if (pick >= 0) {
+      struct timespec nap = { 0, 50000 };
+      if (pick >= 0 && hsa->kind != RT_RUNTIME_ROCR) {
          hsa->hsa_signal_wait_scacquire(q->checkpoint[pick], HSA_SIGNAL_CONDITION_LT, 1,
                                         ms_ticks(), HSA_WAIT_STATE_BLOCKED);
+      } else if (pick >= 0) {
+         while (hsa->hsa_signal_load_relaxed(q->checkpoint[pick]) >= 1 &&
+                !atomic_load(&q->fault_pending))
+            nanosleep(&nap, NULL);
       } else {
-         struct timespec nap = { 0, 50000 };
          nanosleep(&nap, NULL);
       }
    }
@@ -485,7 +491,11 @@ disp_queue_write_packet(struct _cl_command_queue *q, const void *packet)
          return err;
    }
    hsa_queue_t *hq = q->hsa_queue;
-   uint64_t index = hsa->hsa_queue_add_write_index_scacq_screl(hq, 1);
+   /* The submit lock's holder is the ring's only producer: a plain store moves the write
+    * index (a locked add was one more full fence per packet); the doorbell's release store
+    * below publishes it with the packet. */
+   uint64_t index = hsa->hsa_queue_load_write_index_relaxed(hq);
+   hsa->hsa_queue_store_write_index_relaxed(hq, index + 1);
    /* Ring full: wait for the packet processor to consume. Only submit_lock is held: the
     * completion path, which the packets ahead may wait for (host commands' signals), never
     * needs it. */
@@ -572,7 +582,6 @@ queue_create(struct _cl_context *ctx, struct _cl_device_id *dev,
    icd_object_init(&q->obj, ICD_TYPE_COMMAND_QUEUE);
    disp__mutex_init(&q->lock);
    disp__mutex_init(&q->submit_lock);
-   disp__mutex_init(&q->kernarg_lock);
    disp__mutex_init(&q->fifo_lock);
    pthread_cond_init(&q->idle, NULL);
    atomic_init(&q->fifo_stub.next, NULL);

@@ -275,6 +275,12 @@ fake_queue_add_write(const hsa_queue_t *q, uint64_t n)
    return atomic_fetch_add(&((struct fake_queue *)q)->write, n);
 }
 
+static void
+fake_queue_store_write(const hsa_queue_t *q, uint64_t value)
+{
+   atomic_store(&((struct fake_queue *)q)->write, value);
+}
+
 static hsa_status_t
 fake_system_get_info(hsa_system_info_t attribute, void *value)
 {
@@ -330,6 +336,7 @@ fake_install(void)
    t.hsa_queue_load_write_index_relaxed = fake_queue_load_write;
    t.hsa_queue_load_read_index_scacquire = fake_queue_load_read;
    t.hsa_queue_add_write_index_scacq_screl = fake_queue_add_write;
+   t.hsa_queue_store_write_index_relaxed = fake_queue_store_write;
    t.hsa_amd_profiling_set_profiler_enabled = fake_profiler_enabled;
    t.kind = RT_RUNTIME_PATH;
    CHECK(rt_hsa_install(&t));

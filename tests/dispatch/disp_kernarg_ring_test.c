@@ -1,10 +1,11 @@
 /*
  * tests/dispatch/disp_kernarg_ring_test.c — kernarg segments beyond the queue's kernarg ring
- * (dispatch/disp_kernel.c: 4096 entries, 2 MiB, replaced by a larger ring when full): more
- * launches in flight than the ring holds, held behind a user event (the enqueues must not
- * block) or streamed, on in-order and out-of-order queues, with segments small (the ring's
- * entries run out) and large (its bytes run out). Every launch must run with the arguments
- * it was enqueued with. Through the ICD loader, like tests/.
+ * (dispatch/disp_kernarg.c: 4096 entries, 256 KiB, replaced by a larger ring when full; a
+ * launch takes its segment when it is submitted): more launches in flight than the ring
+ * holds, held behind a user event (the enqueues must not block; the event's release submits
+ * them all at once) or streamed, on in-order and out-of-order queues, with segments small
+ * (the ring's entries run out) and large (its bytes run out). Every launch must run with the
+ * arguments it was enqueued with. Through the ICD loader, like tests/.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -17,7 +18,7 @@
 
 #define HELD 6000   /* > 4096 ring entries */
 #define STREAM 12000
-#define BIG_HELD 4000 /* segments of > 1 KiB: > 4 MiB, past the ring the first test grew */
+#define BIG_HELD 4000 /* segments of > 1 KiB: more bytes than the rings the first tests grew */
 #define BIG_WORDS 256
 
 static cl_context ctx;
@@ -76,7 +77,8 @@ launch_small(cl_command_queue q, int i, int round, cl_uint nwait, const cl_event
    return clEnqueueNDRangeKernel(q, small_k, 1, NULL, &one, &one, nwait, wait, NULL);
 }
 
-/* HELD launches behind a user event: every kernarg segment is live at once. */
+/* HELD launches behind a user event, submitted all at once when it is set: more kernarg
+ * segments live than the ring has entries while the completion path catches up. */
 static void
 test_held(cl_command_queue q, bool in_order)
 {
