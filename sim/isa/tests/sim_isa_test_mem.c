@@ -479,21 +479,31 @@ TEST(ds_lowered_patterns)
    CHECK_EQ(t_lds32(12288 + 4), 0x6000 + 61);
 }
 
+/* The lowered-LDS fault tests' wave over 1024 bytes of LDS: v0 = 4 * lane, v1 = 512 +
+ * 4 * lane, v4 = v5 = 0xAAAA; LDS dwords l and 64 + l hold 50 + l. */
+static sim_wave *
+lds_fault_wave(void)
+{
+   sim_wave *w = t_wave();
+   t_lds_size = 1024;
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = 4 * l;
+      w->v[1][l] = 512 + 4 * l;
+      w->v[4][l] = w->v[5][l] = 0xAAAA;
+      uint32_t v = 50 + l;
+      memcpy(t_lds + 4 * l, &v, 4);
+      memcpy(t_lds + 256 + 4 * l, &v, 4);
+   }
+   return w;
+}
+
 /* A DS access beyond the LDS in a translated block (the handler runs then): the
  * interpreter's fault and address, lanes before the faulting one done, nothing after the
  * faulting instruction. */
 TEST(fault_lowered_lds)
 {
    for (unsigned store = 0; store < 2; store++) {
-      sim_wave *w = t_wave();
-      t_lds_size = 1024;
-      for (unsigned l = 0; l < 64; l++) {
-         w->v[0][l] = 4 * l;
-         w->v[1][l] = 512 + 4 * l;
-         w->v[4][l] = 0xAAAA;
-         uint32_t v = 50 + l;
-         memcpy(t_lds + 4 * l, &v, 4);
-      }
+      sim_wave *w = lds_fault_wave();
       w->v[0][40] = 1024;
       CHECK_EQ(t_run(w, store ? "v_mov_b32 v6, 7\n"
                                 "ds_write_b32 v0, v6\n"
@@ -624,16 +634,7 @@ TEST(ds2_lowered_patterns)
 TEST(fault_lowered_lds2)
 {
    for (unsigned store = 0; store < 2; store++) {
-      sim_wave *w = t_wave();
-      t_lds_size = 1024;
-      for (unsigned l = 0; l < 64; l++) {
-         w->v[0][l] = 4 * l;
-         w->v[1][l] = 512 + 4 * l;
-         w->v[4][l] = w->v[5][l] = 0xAAAA;
-         uint32_t v = 50 + l;
-         memcpy(t_lds + 4 * l, &v, 4);
-         memcpy(t_lds + 256 + 4 * l, &v, 4);
-      }
+      sim_wave *w = lds_fault_wave();
       w->v[0][40] = 1000;
       CHECK_EQ(t_run(w, store ? "v_mov_b32 v6, 7\n"
                                 "ds_write2_b32 v0, v6, v6 offset1:8\n"
