@@ -3,7 +3,8 @@
  * variant, and checks each code object:
  *   - the build succeeds and the metadata parses;
  *   - kernel names, argument count/offsets/sizes/value kinds, kernarg size and segment
- *     sizes agree with `llvm-readelf --notes` (an independent MessagePack reader);
+ *     sizes agree with `llvm-readelf --notes` (an independent MessagePack reader, run once
+ *     over all the code objects);
  *   - every wavefront size is the one the target should use;
  *   - no device-library function survives as a called function: every STT_FUNC symbol of
  *     the code object is a kernel or a function the kernel source itself defines (a
@@ -95,126 +96,173 @@ canon_from_info(const struct comp_program_info *info, struct strbuf *b)
 }
 
 /* The same from `llvm-readelf --notes` YAML: kernels are "  - " items of amdhsa.kernels,
- * their keys indented by 4; arguments are "      - " items, keys indented by 8. */
+ * their keys indented by 4; arguments are "      - " items, keys indented by 8. One parser
+ * state per code object: readelf runs once over all of them (loading libLLVM is most of a
+ * readelf run), and each object's output starts with a "File: " line. */
 struct ykernel {
    char name[256], symbol[256];
    unsigned kernarg, group, priv, wave, nargs;
    struct strbuf args;
 };
 
+struct yparse {
+   struct strbuf *out;
+   bool in_kernels, have, have_arg, in_args; /* in_args: between ".args:" and the next key */
+   struct ykernel k;
+   unsigned aoff, asize;
+   char akind[64];
+};
+
 static void
-canon_from_readelf(const char *readelf, const char *path, struct strbuf *b)
+y_flush_arg(struct yparse *y)
 {
-   char cmd[4096];
-   int n = snprintf(cmd, sizeof(cmd), "%s --notes '%s'", readelf, path);
-   if (n < 0 || (size_t)n >= sizeof(cmd)) {
-      FAIL("command line for %s too long", path);
+   if (y->have_arg) {
+      sb_printf(&y->k.args, "  A %u %u %s\n", y->aoff, y->asize, y->akind);
+      y->k.nargs++;
+   }
+   y->have_arg = false;
+}
+
+static void
+y_flush_kernel(struct yparse *y)
+{
+   y_flush_arg(y);
+   if (y->have) {
+      const struct ykernel *k = &y->k;
+      sb_printf(y->out, "K %s %s kernarg=%u group=%u private=%u wave=%u nargs=%u\n%s", k->name,
+                k->symbol, k->kernarg, k->group, k->priv, k->wave, k->nargs,
+                k->args.s ? k->args.s : "");
+      free(y->k.args.s);
+   }
+   memset(&y->k, 0, sizeof(y->k));
+   y->have = false;
+}
+
+/* Sets the kernel-level (indent 4) or argument-level (indent 8) field `key`. */
+static void
+y_field(struct yparse *y, size_t indent, const char *key, const char *val)
+{
+   struct ykernel *k = &y->k;
+   if (indent == 4) {
+      y_flush_arg(y);
+      y->in_args = !strcmp(key, ".args");
+      if (!strcmp(key, ".name"))
+         snprintf(k->name, sizeof(k->name), "%s", val);
+      else if (!strcmp(key, ".symbol"))
+         snprintf(k->symbol, sizeof(k->symbol), "%s", val);
+      else if (!strcmp(key, ".kernarg_segment_size"))
+         k->kernarg = strtoul(val, NULL, 0);
+      else if (!strcmp(key, ".group_segment_fixed_size"))
+         k->group = strtoul(val, NULL, 0);
+      else if (!strcmp(key, ".private_segment_fixed_size"))
+         k->priv = strtoul(val, NULL, 0);
+      else if (!strcmp(key, ".wavefront_size"))
+         k->wave = strtoul(val, NULL, 0);
+   } else if (indent == 8) {
+      if (!strcmp(key, ".offset"))
+         y->aoff = strtoul(val, NULL, 0);
+      else if (!strcmp(key, ".size"))
+         y->asize = strtoul(val, NULL, 0);
+      else if (!strcmp(key, ".value_kind"))
+         snprintf(y->akind, sizeof(y->akind), "%s", val);
+   }
+}
+
+/* One line of a code object's readelf output (without its newline). */
+static void
+y_line(struct yparse *y, char *line)
+{
+   if (!strncmp(line, "amdhsa.kernels:", 15)) {
+      y->in_kernels = true;
       return;
    }
-   FILE *p = popen(cmd, "r");
-   if (!p) {
-      FAIL("cannot run %s", cmd);
+   if (line[0] && line[0] != ' ') {
+      if (y->in_kernels)
+         y_flush_kernel(y);
+      y->in_kernels = false;
       return;
    }
+   if (!y->in_kernels)
+      return;
+   size_t indent = strspn(line, " ");
+   char *key = line + indent;
+   if (!strncmp(key, "- ", 2)) {
+      if (indent == 2) {
+         y_flush_kernel(y);
+         y->have = true;
+         y->in_args = false;
+      } else if (indent == 6) {
+         if (!y->in_args)
+            return; /* an item of another sequence (.language_version, ...) */
+         y_flush_arg(y);
+         y->have_arg = true;
+      }
+      indent += 2;
+      key += 2;
+   }
+   char *colon = strchr(key, ':');
+   if (!colon)
+      return;
+   *colon = 0;
+   char *val = colon + 1;
+   val += strspn(val, " ");
+   size_t vl = strlen(val);
+   if (vl >= 2 && (val[0] == '\'' || val[0] == '"')) {
+      val[vl - 1] = 0;
+      val++;
+   }
+   y_field(y, indent, key, val);
+}
+
+static void
+y_end(struct yparse *y)
+{
+   if (y->in_kernels)
+      y_flush_kernel(y);
+   y->out = NULL;
+}
+
+/* A built code object waiting for readelf: its file and our canonical text. */
+struct pending {
+   char co[8300];
+   const char *kname;
+   struct strbuf ours, theirs;
+   bool seen;
+};
+
+/* Runs `readelf --notes` once over every pending code object and fills their `theirs`. */
+static void
+canon_from_readelf(const char *readelf, struct pending *pend, unsigned npend)
+{
+   struct strbuf cmd = { 0 };
+   sb_printf(&cmd, "%s --notes", readelf);
+   for (unsigned i = 0; i < npend; i++)
+      sb_printf(&cmd, " '%s'", pend[i].co);
+   FILE *p = npend ? popen(cmd.s, "r") : NULL;
+   if (npend && !p)
+      FAIL("cannot run %s", readelf);
    char line[4096];
-   bool in_kernels = false;
-   struct ykernel k = { 0 };
-   bool have = false;
-   unsigned aoff = 0, asize = 0;
-   char akind[64] = "";
-   bool have_arg = false;
-   bool in_args = false; /* between ".args:" and the next kernel-level key */
-
-#define FLUSH_ARG()                                                                          \
-   do {                                                                                      \
-      if (have_arg) {                                                                        \
-         sb_printf(&k.args, "  A %u %u %s\n", aoff, asize, akind);                           \
-         k.nargs++;                                                                          \
-      }                                                                                      \
-      have_arg = false;                                                                      \
-   } while (0)
-#define FLUSH_KERNEL()                                                                       \
-   do {                                                                                      \
-      FLUSH_ARG();                                                                           \
-      if (have) {                                                                            \
-         sb_printf(b, "K %s %s kernarg=%u group=%u private=%u wave=%u nargs=%u\n%s", k.name,   \
-                   k.symbol, k.kernarg, k.group, k.priv, k.wave, k.nargs,                     \
-                   k.args.s ? k.args.s : "");                                                \
-         free(k.args.s);                                                                     \
-      }                                                                                      \
-      memset(&k, 0, sizeof(k));                                                              \
-      have = false;                                                                          \
-   } while (0)
-
-   while (fgets(line, sizeof(line), p)) {
+   struct yparse y = { 0 };
+   if (npend == 1) /* readelf names the files only when it has several */
+      pend[0].seen = true, y.out = &pend[0].theirs;
+   while (p && fgets(line, sizeof(line), p)) {
       line[strcspn(line, "\n")] = 0;
-      if (!strncmp(line, "amdhsa.kernels:", 15)) {
-         in_kernels = true;
+      if (!strncmp(line, "File: ", 6)) {
+         y_end(&y);
+         for (unsigned i = 0; i < npend && !y.out; i++)
+            if (!pend[i].seen && !strcmp(line + 6, pend[i].co))
+               pend[i].seen = true, y.out = &pend[i].theirs;
+         if (!y.out)
+            FAIL("readelf printed a file it was not given: %s", line + 6);
          continue;
       }
-      if (line[0] && line[0] != ' ') {
-         if (in_kernels)
-            FLUSH_KERNEL();
-         in_kernels = false;
-         continue;
-      }
-      if (!in_kernels)
-         continue;
-      size_t indent = strspn(line, " ");
-      char *key = line + indent;
-      if (!strncmp(key, "- ", 2)) {
-         if (indent == 2) {
-            FLUSH_KERNEL();
-            have = true;
-            in_args = false;
-         } else if (indent == 6) {
-            if (!in_args)
-               continue; /* an item of another sequence (.language_version, ...) */
-            FLUSH_ARG();
-            have_arg = true;
-         }
-         indent += 2;
-         key += 2;
-      }
-      char *colon = strchr(key, ':');
-      if (!colon)
-         continue;
-      *colon = 0;
-      char *val = colon + 1;
-      val += strspn(val, " ");
-      size_t vl = strlen(val);
-      if (vl >= 2 && (val[0] == '\'' || val[0] == '"')) {
-         val[vl - 1] = 0;
-         val++;
-      }
-      if (indent == 4) {
-         FLUSH_ARG();
-         in_args = !strcmp(key, ".args");
-         if (!strcmp(key, ".name"))
-            snprintf(k.name, sizeof(k.name), "%s", val);
-         else if (!strcmp(key, ".symbol"))
-            snprintf(k.symbol, sizeof(k.symbol), "%s", val);
-         else if (!strcmp(key, ".kernarg_segment_size"))
-            k.kernarg = strtoul(val, NULL, 0);
-         else if (!strcmp(key, ".group_segment_fixed_size"))
-            k.group = strtoul(val, NULL, 0);
-         else if (!strcmp(key, ".private_segment_fixed_size"))
-            k.priv = strtoul(val, NULL, 0);
-         else if (!strcmp(key, ".wavefront_size"))
-            k.wave = strtoul(val, NULL, 0);
-      } else if (indent == 8) {
-         if (!strcmp(key, ".offset"))
-            aoff = strtoul(val, NULL, 0);
-         else if (!strcmp(key, ".size"))
-            asize = strtoul(val, NULL, 0);
-         else if (!strcmp(key, ".value_kind"))
-            snprintf(akind, sizeof(akind), "%s", val);
-      }
+      if (y.out)
+         y_line(&y, line);
    }
-   if (in_kernels)
-      FLUSH_KERNEL();
-   if (pclose(p) != 0)
-      FAIL("%s failed", cmd);
+   y_end(&y);
+   if (p && pclose(p) != 0)
+      FAIL("%s --notes failed", readelf);
+   free(cmd.s);
 }
 
 /* True if `name` occurs in `text` as a whole identifier. */
@@ -300,9 +348,12 @@ main(int argc, char **argv)
    }
    struct timespec t0, t1;
    clock_gettime(CLOCK_MONOTONIC, &t0);
-   unsigned kernels = 0;
+   unsigned kernels = 0, npend = 0;
+   struct pending *pend = calloc(n, sizeof(*pend));
+   if (!pend)
+      abort();
    for (int i = 0; i < n; i++) {
-      char path[4096], opts[1024], co[8300];
+      char path[4096], opts[1024];
       snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
       size_t size;
       char *src = slurp(path, &size);
@@ -335,25 +386,32 @@ main(int argc, char **argv)
       check_functions(ents[i]->d_name, out.data, out.size, src, out.info,
                       strstr(variant, "-cl-opt-disable") != NULL);
 
-      snprintf(co, sizeof(co), "%s/%s.co", outdir, ents[i]->d_name);
-      FILE *f = fopen(co, "wb");
+      struct pending *pe = &pend[npend];
+      snprintf(pe->co, sizeof(pe->co), "%s/%s.co", outdir, ents[i]->d_name);
+      FILE *f = fopen(pe->co, "wb");
       if (!f || fwrite(out.data, 1, out.size, f) != out.size || fclose(f)) {
-         FAIL("cannot write %s", co);
+         FAIL("cannot write %s", pe->co);
          goto next;
       }
-      struct strbuf ours = { 0 }, theirs = { 0 };
-      canon_from_info(out.info, &ours);
-      canon_from_readelf(readelf, co, &theirs);
-      if (!theirs.s || strcmp(ours.s, theirs.s))
-         FAIL("%s %s: metadata differs from llvm-readelf\n--- ours\n%s--- readelf\n%s", target,
-              ents[i]->d_name, ours.s, theirs.s ? theirs.s : "(nothing)\n");
-      free(ours.s);
-      free(theirs.s);
+      pe->kname = ents[i]->d_name;
+      canon_from_info(out.info, &pe->ours);
+      npend++;
    next:
       comp_output_finish(&out);
       free(src);
-      free(ents[i]);
    }
+   canon_from_readelf(readelf, pend, npend);
+   for (unsigned i = 0; i < npend; i++) {
+      const struct pending *pe = &pend[i];
+      if (!pe->theirs.s || strcmp(pe->ours.s, pe->theirs.s))
+         FAIL("%s %s: metadata differs from llvm-readelf\n--- ours\n%s--- readelf\n%s", target,
+              pe->kname, pe->ours.s, pe->theirs.s ? pe->theirs.s : "(nothing)\n");
+      free(pe->ours.s);
+      free(pe->theirs.s);
+   }
+   free(pend);
+   for (int i = 0; i < n; i++)
+      free(ents[i]);
    free(ents);
    clock_gettime(CLOCK_MONOTONIC, &t1);
    printf("%s [%s]: %d programs, %u kernels, %.2f s, %d failures\n", target, variant, n,
