@@ -1,10 +1,11 @@
-/* Harness: sim__mem_find over test allocations, llvm-mc assembly, wave runner. */
+/* Harness: sim__mem_find over test allocations, assembly (sim_isa_test_asm.cpp), wave runner. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "sim_isa_test.h"
+#include "sim_isa_test_asm.h"
 
 int t_failures;
 const char *t_current = "";
@@ -88,37 +89,24 @@ t_wave_target(const sim_target *target)
    return &t_w;
 }
 
-/* Assembles with llvm-mc into an ELF relocatable object and returns its .text. */
+/* Assembles with LLVM's MC layer into an ELF relocatable object and returns its .text. */
 static uint8_t *
 assemble(const char *src, size_t *len)
 {
-   char sname[] = "/tmp/sim_isa_XXXXXX.s";
-   int fd = mkstemps(sname, 2);
-   if (fd < 0)
+   size_t n = strlen(src);
+   char *text_src = malloc(n + sizeof("\ns_endpgm\n"));
+   if (!text_src)
       return NULL;
-   FILE *f = fdopen(fd, "w");
-   fprintf(f, "%s\ns_endpgm\n", src);
-   fclose(f);
-   char oname[64], cmd[512];
-   snprintf(oname, sizeof(oname), "%s.o", sname);
-   snprintf(cmd, sizeof(cmd),
-            "%s -triple=amdgcn-amd-amdhsa -mcpu=%s -filetype=obj -o %s %s", SIM_LLVM_MC,
-            t_mcpu, oname, sname);
-   int rc = system(cmd);
-   unlink(sname);
-   if (rc != 0) {
-      fprintf(stderr, "llvm-mc failed on:\n%s\n", src);
+   memcpy(text_src, src, n);
+   memcpy(text_src + n, "\ns_endpgm\n", sizeof("\ns_endpgm\n"));
+   size_t objsize = 0;
+   uint8_t *elf = t_assemble_object(t_mcpu, text_src, &objsize);
+   free(text_src);
+   if (!elf || objsize < 0x40) {
+      fprintf(stderr, "the assembler failed on:\n%s\n", src);
+      free(elf);
       return NULL;
    }
-   FILE *o = fopen(oname, "rb");
-   fseek(o, 0, SEEK_END);
-   long n = ftell(o);
-   fseek(o, 0, SEEK_SET);
-   uint8_t *elf = malloc(n);
-   if (fread(elf, 1, n, o) != (size_t)n)
-      n = 0;
-   fclose(o);
-   unlink(oname);
    /* ELF64: section headers at e_shoff, e_shentsize 64, names in e_shstrndx. */
    uint64_t shoff;
    uint16_t shnum, shstrndx;

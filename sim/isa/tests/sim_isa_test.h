@@ -1,5 +1,6 @@
-/* Single-wave test harness of the interpreter (gfx906; gfx90a through t_wave_target): assembles snippets with llvm-mc,
- * runs them on one wave through sim__isa_run_wave_for_test, checks hand-computed results. */
+/* Single-wave test harness of the interpreter (gfx906; gfx90a through t_wave_target):
+ * assembles snippets with LLVM's MC layer in the process (sim_isa_test_asm.h), runs them on
+ * one wave through sim__isa_run_wave_for_test, checks hand-computed results. */
 #ifndef SIM_ISA_TEST_H
 #define SIM_ISA_TEST_H
 
