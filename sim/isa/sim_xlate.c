@@ -713,14 +713,16 @@ xl_names_row(const sim_inst *in, unsigned r)
           (in->enc == SIM_ENC_DS && xl_rows_in(in->mem.data1, 4, r)) || xl_rows_in(in->vdst, 4, r);
 }
 /* The index of the next instruction after `i` of insts[0..n) that names row `r`, or n
- * when a called or ending instruction comes first (the block forgets every value there). */
+ * when a called or ending instruction comes first (the block forgets every value there,
+ * or ends). */
 static unsigned
 xl_next_use(const sim_inst **insts, unsigned n, unsigned i, unsigned r)
 {
    for (unsigned j = i + 1; j < n; j++) {
-      if (sim__xlate_class(insts[j]) != SIM_XL_LOWER)
+      sim_xlate_class k = sim__xlate_class(insts[j]);
+      if (k == SIM_XL_CALL || k == SIM_XL_END)
          return n;
-      if (xl_names_row(insts[j], r))
+      if (k == SIM_XL_LOWER && xl_names_row(insts[j], r))
          return j;
    }
    return n;
