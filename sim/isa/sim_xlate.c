@@ -77,6 +77,10 @@ uint32_t sim__xlate_stall_ms;       /* HSACL_SIM_XLATE_STALL_MS (tests) */
 /* The compile budget: IR instructions in a block before it ends early. */
 #define XL_IR_MAX 1000
 static unsigned xl_ir_max = XL_IR_MAX; /* HSACL_SIM_XLATE_IR_MAX */
+/* 64-lane VGPR rows a block holds in values between its instructions (xl_rows_retire):
+ * four are 16 of AVX-512's 32 registers, the rest left for the instructions' temporaries. */
+#define XL_ROWS_HELD 4
+static unsigned xl_rows_held = XL_ROWS_HELD; /* HSACL_SIM_XLATE_ROWS */
 
 /* The checking mode says at exit how many block runs it compared, so that a test over it
  * can tell "nothing differed" from "nothing was translated" (tests/CMakeLists.txt). */
@@ -127,6 +131,9 @@ xl_setup(void)
    const char *irm = getenv("HSACL_SIM_XLATE_IR_MAX");
    if (irm && *irm)
       xl_ir_max = (unsigned)strtoul(irm, NULL, 10);
+   const char *rows = getenv("HSACL_SIM_XLATE_ROWS");
+   if (rows && *rows)
+      xl_rows_held = (unsigned)strtoul(rows, NULL, 10);
    const char *st = getenv("HSACL_SIM_XLATE_STALL_MS");
    if (st && *st)
       sim__xlate_stall_ms = (uint32_t)strtoul(st, NULL, 10);
@@ -629,11 +636,16 @@ sccput(xl *x, LLVMValueRef b1)
    x->scc = LLVMBuildZExt(x->B, b1, x->i32, "");
    x->sccd = true;
 }
+/* A row is read from the register file with a volatile load: a row the block stored and
+ * forgot (xl_rows_retire) must be read again from memory, not forwarded from its store by
+ * early-cse into a value live across the block, which is what the retiring avoids. */
 static LLVMValueRef
 vget(xl *x, unsigned r)
 {
-   if (!x->v[r])
+   if (!x->v[r]) {
       x->v[r] = ld(x, x->v32, vptr(x, r));
+      LLVMSetVolatile(x->v[r], 1);
+   }
    if (r + 1 > x->max_vgpr)
       x->max_vgpr = r + 1;
    return x->v[r];
@@ -675,6 +687,84 @@ flush(xl *x, bool forget)
    x->sccd = false;
    if (forget)
       x->scc = NULL;
+}
+
+/* Does lowered instruction `in` read or write VGPR row `r`? Over-approximated (every VGPR
+ * operand taken as 64 bits, every memory data operand as four dwords): the answer only
+ * decides which rows a block holds in values, never a result. */
+static bool
+xl_rows_in(unsigned first, unsigned n, unsigned r)
+{
+   return first != SIM_SRC_NONE && r >= first && r < first + n;
+}
+static bool
+xl_names_row(const sim_inst *in, unsigned r)
+{
+   if (in->flags & SIM_IF_VALU) {
+      for (unsigned i = 0; i < 3; i++)
+         if (in->src[i] != SIM_SRC_NONE && in->src[i] >= SIM_SRC_VGPR &&
+             xl_rows_in(in->src[i] - SIM_SRC_VGPR, 2, r))
+            return true;
+      return xl_rows_in(in->vdst, 2, r);
+   }
+   if (in->enc != SIM_ENC_DS && in->enc != SIM_ENC_GLOBAL && in->enc != SIM_ENC_FLAT)
+      return false;
+   return xl_rows_in(in->mem.addr, 2, r) || xl_rows_in(in->mem.data0, 4, r) ||
+          (in->enc == SIM_ENC_DS && xl_rows_in(in->mem.data1, 4, r)) || xl_rows_in(in->vdst, 4, r);
+}
+/* The index of the next instruction after `i` of insts[0..n) that names row `r`, or n
+ * when a called or ending instruction comes first (the block forgets every value there,
+ * or ends). */
+static unsigned
+xl_next_use(const sim_inst **insts, unsigned n, unsigned i, unsigned r)
+{
+   for (unsigned j = i + 1; j < n; j++) {
+      sim_xlate_class k = sim__xlate_class(insts[j]);
+      if (k == SIM_XL_CALL || k == SIM_XL_END)
+         return n;
+      if (k == SIM_XL_LOWER && xl_names_row(insts[j], r))
+         return j;
+   }
+   return n;
+}
+
+/* Row r goes back to the register file: stored when changed, read again where next used. */
+static void
+xl_row_forget(xl *x, unsigned r)
+{
+   if (x->vd[r])
+      st(x, x->v[r], vptr(x, r));
+   x->vd[r] = false;
+   x->v[r] = NULL;
+}
+/* After lowered instruction i of insts[0..n): the rows the block will not use again are
+ * stored when changed and forgotten, and of the others it holds the xl_rows_held used
+ * soonest (the rest stored and forgotten likewise: their next use reads them again from
+ * the register file). A 64-lane row is four AVX-512 registers: rows held in values across
+ * a block outgrow the 32 registers, and the code generator then spills them to the stack,
+ * reloads them, and stores them to the register file at the block's end; read from the
+ * register file instead, a row costs the same reload and no spill store. */
+static void
+xl_rows_retire(xl *x, const sim_inst **insts, unsigned n, unsigned i)
+{
+   unsigned next[256], held = 0;
+   for (unsigned r = 0; r < 256; r++) {
+      next[r] = n;
+      if (x->v[r] && (next[r] = xl_next_use(insts, n, i, r)) < n)
+         held++;
+   }
+   for (unsigned r = 0; r < 256; r++)
+      if (x->v[r] && next[r] == n)
+         xl_row_forget(x, r);
+   /* xl_rows_held counts 64-lane rows: a wave32's take half the registers. */
+   while (held > xl_rows_held * 64 / x->lanes) {
+      unsigned far = 0;
+      for (unsigned r = 0; r < 256; r++)
+         if (x->v[r] && (!x->v[far] || next[r] > next[far]))
+            far = r;
+      xl_row_forget(x, far);
+      held--;
+   }
 }
 
 static const uint32_t xl_fconst32[9] = {0x3F000000, 0xBF000000, 0x3F800000,
@@ -1359,6 +1449,7 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
          else
             emit_salu(x, in, op);
          lowered++;
+         xl_rows_retire(x, insts, n, i);
          /* One basic block per instruction: instruction selection works on a block at a
           * time, and its combines grow faster than linearly with a block's size (a
           * 64-instruction block of 64-lane selects took 100-300 ms as one). */

@@ -9,6 +9,7 @@
 
 int t_failures;
 const char *t_current = "";
+const char *t_only;
 sim_fault t_fault;
 uint8_t t_lds[65536];
 uint32_t t_lds_size = sizeof(t_lds);
@@ -264,6 +265,7 @@ main(int argc, char **argv)
    }
    t_scratch_size = 1 << 20;
    t_scratch = calloc(1, t_scratch_size);
+   t_only = getenv("SIM_ISA_ONLY");
    t_alu_tests();
    t_mem_tests();
    t_cover_tests();

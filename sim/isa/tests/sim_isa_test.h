@@ -108,10 +108,13 @@ void t_gfx1030_tests(void);
 void t_cache_tests(void);
 
 #define TEST(name) static void name(void)
+/* SIM_ISA_ONLY=<test> runs that test alone (the whole program takes minutes). */
+extern const char *t_only;
 #define RUN(name)                                                                           \
    do {                                                                                     \
       t_current = #name;                                                                    \
-      name();                                                                               \
+      if (!t_only || !strcmp(t_only, #name))                                                \
+         name();                                                                            \
    } while (0)
 
 #endif

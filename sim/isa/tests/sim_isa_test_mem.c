@@ -226,6 +226,77 @@ TEST(global_lowered_last_alloc)
    CHECK_EQ(w->v[8][41], 2000 + 41);
 }
 
+/* The VGPR rows a translated block holds in values (sim_xlate.c's xl_rows_retire) under
+ * a partial EXEC: a chain of nine rows, more than the block holds, read back in the
+ * opposite order (each stored, forgotten and read again from the register file), a row
+ * never read again, one written twice, a lowered load whose address rows were retired, a
+ * called instruction (v_sad_u32) and a lowered load faulting at lane 40: the rows written
+ * before the fault hold their values in EXEC's lanes and their old ones elsewhere, the
+ * faulting load's lanes 0-39 are loaded and the row after it is untouched. */
+TEST(lowered_rows_retired)
+{
+   uint32_t *buf = alloc_before_hole(4096);
+   for (unsigned i = 0; i < 1024; i++)
+      buf[i] = 3 * i + 1;
+   sim_wave *w = t_wave();
+   set_ptr_vgpr(w, 0, buf, 4);
+   set_ptr_vgpr(w, 2, buf + 64, 4);
+   set_lane_ptr(w, 2, 40, (uint8_t *)buf + 4096); /* the next page: no allocation */
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[4][l] = l;
+      for (unsigned r = 10; r < 26; r++)
+         w->v[r][l] = 0xC0DE0000 + r * 64 + l;
+   }
+   uint64_t exec = 0xF0F0FFFF0000FFF7ull;
+   SIM_EXEC(w) = exec;
+   CHECK_EQ(t_run(w, "v_add_u32 v10, v4, 1\n"
+                     "v_add_u32 v11, v10, v4\n"
+                     "v_add_u32 v12, v11, v4\n"
+                     "v_add_u32 v13, v12, v4\n"
+                     "v_add_u32 v14, v13, v4\n"
+                     "v_add_u32 v15, v14, v4\n"
+                     "v_add_u32 v16, v15, v4\n"
+                     "v_add_u32 v17, v16, v4\n"
+                     "v_add_u32 v18, v17, v4\n"
+                     "v_mov_b32 v19, 5\n"
+                     "global_load_dword v20, v[0:1], off\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "v_add_u32 v21, v18, v17\n"
+                     "v_add_u32 v21, v21, v16\n"
+                     "v_add_u32 v21, v21, v15\n"
+                     "v_add_u32 v21, v21, v14\n"
+                     "v_add_u32 v21, v21, v13\n"
+                     "v_add_u32 v21, v21, v12\n"
+                     "v_add_u32 v21, v21, v11\n"
+                     "v_add_u32 v21, v21, v10\n"
+                     "v_mul_lo_u32 v10, v10, v20\n"
+                     "v_sad_u32 v22, v10, v11, v12\n"
+                     "v_add_u32 v23, v22, v13\n"
+                     "global_load_dword v24, v[2:3], off\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "v_mov_b32 v25, 9"),
+            SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_fault.address, (uint64_t)(uintptr_t)buf + 4096);
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t on = (exec >> l) & 1, chain[9], sum = 0;
+      for (unsigned k = 0; k < 9; k++) {
+         chain[k] = (k + 1) * l + 1;
+         sum += chain[k];
+         if (k > 0)
+            CHECK_EQ(w->v[10 + k][l], on ? chain[k] : 0xC0DE0000 + (10 + k) * 64 + l);
+      }
+      uint32_t v10 = chain[0] * (3 * l + 1), v22 = v10 - chain[1] + chain[2];
+      CHECK_EQ(w->v[10][l], on ? v10 : 0xC0DE0000 + 10 * 64 + l);
+      CHECK_EQ(w->v[19][l], on ? 5 : 0xC0DE0000 + 19 * 64 + l);
+      CHECK_EQ(w->v[20][l], on ? 3 * l + 1 : 0xC0DE0000 + 20 * 64 + l);
+      CHECK_EQ(w->v[21][l], on ? sum : 0xC0DE0000 + 21 * 64 + l);
+      CHECK_EQ(w->v[22][l], on ? v22 : 0xC0DE0000 + 22 * 64 + l);
+      CHECK_EQ(w->v[23][l], on ? v22 + chain[3] : 0xC0DE0000 + 23 * 64 + l);
+      CHECK_EQ(w->v[24][l], on && l < 40 ? 3 * (64 + l) + 1 : 0xC0DE0000 + 24 * 64 + l);
+      CHECK_EQ(w->v[25][l], 0xC0DE0000 + 25 * 64 + l);
+   }
+}
+
 /* The forms of the translator's SMEM lowering (sim_xlate_mem.c; HSACL_SIM_XLATE=check
  * compares each with the interpreter): s_load_dword to x16 with an immediate offset, an
  * SGPR offset, SOE (SGPR plus immediate), an unaligned offset (the address's low bits are
@@ -869,6 +940,7 @@ t_mem_tests(void)
    RUN(global_lowered_patterns);
    RUN(fault_lowered_access);
    RUN(global_lowered_last_alloc);
+   RUN(lowered_rows_retired);
    RUN(smem_lowered_forms);
    RUN(fault_lowered_smem);
    RUN(global_atomics);
