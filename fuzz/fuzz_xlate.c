@@ -666,13 +666,14 @@ gen_salu(fx_gen *g, const fx_form *f)
    return true;
 }
 
-/* A byte offset of a memory instruction: small, dword-aligned mostly. */
+/* A byte offset of a memory instruction: small and dword-aligned mostly, an eighth of
+ * them up to 8 KiB, a sixteenth negative (most of those fault, as do most large ones). */
 static int
 pick_offset(fx_gen *g, int lo, int hi)
 {
    unsigned b = take(g->in);
-   int off = (b & 0x80) ? (int)(take(g->in) | (b & 0x1F) << 8) : (int)(b & 0x1F) * 4;
-   if (b & 0x40)
+   int off = (b & 0xE0) == 0xE0 ? (int)(take(g->in) | (b & 0x1F) << 8) : (int)(b & 0x1F) * 4;
+   if ((take(g->in) & 15) == 0)
       off = -off;
    if (off < lo)
       off = lo;
@@ -714,7 +715,7 @@ gen_mem(fx_gen *g, const fx_form *f)
          saddr = b & 8 ? 2 : 0;
          addr = 20 + ((b >> 4) & 1);
       }
-      if (b & 0x80)
+      if ((b & 0xE0) == 0xE0)
          addr = pick_vpair(g); /* an address computed by the block, or garbage */
       int off = global ? pick_offset(g, gfx10 ? -2048 : -4096, gfx10 ? 2047 : 4095)
                        : gfx10 ? 0 : pick_offset(g, 0, 4095);
@@ -731,11 +732,13 @@ gen_mem(fx_gen *g, const fx_form *f)
    case FK_DS_RD2:
    case FK_DS_WR2: {
       unsigned b = take(g->in);
-      unsigned addr = b & 0x80 ? pick_vreg(g) : 20 + (b & 1);
+      unsigned addr = (b & 0xE0) == 0xE0 ? pick_vreg(g) : 20 + (b & 1);
       unsigned off0, off1;
       if (k == FK_DS_RD2 || k == FK_DS_WR2) {
-         off0 = take(g->in) & (b & 2 ? 0xFF : 0x1F);
-         off1 = take(g->in) & (b & 4 ? 0xFF : 0x1F);
+         /* In elements, or 64 of them for st64: mostly inside a 4 KiB LDS. */
+         unsigned m = strstr(sim__op_names[f->op], "st64") ? 7 : 0x1F;
+         off0 = take(g->in) & ((b & 0x0E) == 0x0E ? 0xFF : m);
+         off1 = take(g->in) & ((b & 0x70) == 0x70 ? 0xFF : m);
       } else {
          unsigned o = (unsigned)pick_offset(g, 0, 0xFFFF);
          off0 = o & 0xFF, off1 = o >> 8;
@@ -840,12 +843,14 @@ gen_program(fx_in *in, const fx_wave *wv, fx_prog *p)
 
 /* ---- The wave's registers and memory -------------------------------------------------- */
 
-/* Per-lane byte offsets of an address register: unit stride, one address, random, strided,
- * reversed, misaligned, a lane past the end, below the start. */
+/* Per-lane byte offsets of an address register (`pat`'s low 4 bits): unit stride, one
+ * address, random, strided, reversed, misaligned, a lane past the end, below the start;
+ * half the patterns are unit stride or random (the last two fault, and a fault ends the
+ * program). */
 static uint32_t
 lane_offset(unsigned pat, unsigned l, unsigned k, unsigned bad, uint64_t *seed, uint32_t size)
 {
-   switch (pat & 7) {
+   switch (pat & 8 ? (pat & 1) * 2 : pat & 7) {
    case 0: return (l + k) * 4;
    case 1: return k * 4;
    case 2: return (uint32_t)(rnd(seed) % (size / 4)) * 4;
@@ -895,11 +900,11 @@ gen_state(fx_in *in, const fx_wave *wv, fx_state *s)
       unsigned pat = take(in), k = take(in) % 64, bad = take(in) % wv->lanes;
       for (unsigned l = 0; l < 64; l++) {
          uint32_t off = lane_offset(pat, l, k, bad, &seed, FX_BUF);
-         uint32_t loff = lane_offset(pat >> 3, l, k, bad, &seed, wv->lds_size);
+         uint32_t loff = lane_offset(pat >> 4, l, k, bad, &seed, wv->lds_size);
          uint64_t va = buf + (uint64_t)(int64_t)(int32_t)off;
          s->v[16 + 2 * a][l] = (uint32_t)va;
          s->v[17 + 2 * a][l] = (uint32_t)(va >> 32);
-         s->v[20 + a][l] = pat & 0x40 ? off : loff;
+         s->v[20 + a][l] = k & 1 ? off : loff; /* GLOBAL's SADDR offsets, or the LDS's */
       }
    }
    for (unsigned v = 22; v < FX_VGPRS; v++)
