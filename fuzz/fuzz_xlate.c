@@ -2,8 +2,9 @@
  * fuzz/fuzz_xlate.c — the software GPU's translator (sim/isa/sim_xlate*.c) against its
  * interpreter, on random valid instruction sequences (issue #27).
  *
- * Input: a target byte (gfx906, gfx90a, gfx1030 in wave32 or wave64), a mode byte (EXEC,
- * MODE's f32 denormals, LDS size), then bytes that choose the wave's registers, the LDS
+ * Input: a target byte (gfx906, gfx90a, gfx1030 in wave32 or wave64), a mode byte (MODE's
+ * f32 denormals, LDS size), an EXEC pattern byte, then bytes that choose the wave's
+ * registers (data, address pairs mostly inside the buffer and the LDS, SGPRs), the LDS
  * and buffer contents (a PRNG seeded from the input fills lanes and bytes) and 1-8
  * instructions, each a form of the table below with operands drawn so the encoding is one
  * the assembler accepts (register classes and alignment, the constant bus, literals where
