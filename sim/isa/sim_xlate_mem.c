@@ -98,7 +98,10 @@ sim__xlate_mem_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t lm
    const sim_alloc *a = sim__vm_direct(w, in, lo, span, store);
    if (!a)
       return 0;
-   *host = a->view + (rbase - a->va);
+   /* rbase may lie below the allocation (the lanes' offsets bring the accesses into it):
+    * the host base is computed as an integer, since a pointer outside the allocation's
+    * object is undefined in C (UBSan's pointer-overflow; fuzz_xlate found it). */
+   *host = (uint8_t *)((uintptr_t)a->view + (uintptr_t)(rbase - a->va));
    /* The block's next run of `in` checks against `a` inline (last_alloc), unless a
     * work-group's scratch window could overlap it (alloc_plain's test depends on the
     * work-group; allocations lie below the window). */
