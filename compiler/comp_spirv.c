@@ -420,6 +420,30 @@ collect_output(int outfd, int errfd, struct growbuf *out, struct growbuf *msgs, 
    return true;
 }
 
+/* The helper's environment: this process's, with LLVM's crash-time symbolization off. A
+ * translator that crashes on a module (a hostile or damaged one can make llvm-spirv-15
+ * abort) would otherwise start llvm-symbolizer for its stack trace, which costs more than
+ * the translation; the build fails either way, and the log keeps the unsymbolized trace.
+ * malloc'd array of borrowed strings; NULL when out of memory. */
+static char **
+helper_environ(void)
+{
+   static char nosym[] = "LLVM_DISABLE_SYMBOLIZATION=1";
+   size_t n = 0;
+   while (environ[n])
+      n++;
+   char **env = malloc((n + 2) * sizeof(*env));
+   if (!env)
+      return NULL;
+   size_t k = 0;
+   for (size_t i = 0; i < n; i++)
+      if (strncmp(environ[i], "LLVM_DISABLE_SYMBOLIZATION=", 27))
+         env[k++] = environ[i];
+   env[k++] = nosym;
+   env[k] = NULL;
+   return env;
+}
+
 /*
  * Runs argv[0] (looked up in PATH unless it names a folder) with `input` on its standard
  * input, its standard output in *out and its standard error in *msgs (both malloc'd and
@@ -435,6 +459,7 @@ run_process(const char *what, char *const argv[], const void *input, size_t size
    pid_t pid = -1;
    posix_spawn_file_actions_t fa;
    bool fa_ok = false, oom = false;
+   char **env = NULL;
 
    res->timed_out = false;
    res->overflow = false;
@@ -460,8 +485,13 @@ run_process(const char *what, char *const argv[], const void *input, size_t size
       st = COMP_OUT_OF_MEMORY;
       goto out_close;
    }
-   int rc = strchr(argv[0], '/') ? posix_spawn(&pid, argv[0], &fa, NULL, argv, environ)
-                                 : posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+   env = helper_environ();
+   if (!env) {
+      st = COMP_OUT_OF_MEMORY;
+      goto out_close;
+   }
+   int rc = strchr(argv[0], '/') ? posix_spawn(&pid, argv[0], &fa, NULL, argv, env)
+                                 : posix_spawnp(&pid, argv[0], &fa, NULL, argv, env);
    if (rc) {
       pid = -1;
       *why = format("cannot run the %s '%s': %s", what, argv[0], strerror(rc));
@@ -483,6 +513,7 @@ run_process(const char *what, char *const argv[], const void *input, size_t size
    st = oom ? COMP_OUT_OF_MEMORY : COMP_OK;
 
 out_close:
+   free(env);
    if (fa_ok)
       posix_spawn_file_actions_destroy(&fa);
    if (in >= 0)
