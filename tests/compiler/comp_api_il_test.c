@@ -12,8 +12,9 @@
  * launch); the IL extensions (cl_khr_il_program, cl_khr_spirv_*) and SPIR-V queries
  * reported with the translator and not without it, clCreateProgramWithILKHR; argument names
  * from the module; specialization constants and their errors;
- * clCompileProgram of IL linked with an OpenCL C object; a few thousand mutated modules
- * rejected or built without a crash; an empty build log for a clean module; OpFDiv with
+ * clCompileProgram of IL linked with an OpenCL C object; a thousand mutated modules
+ * rejected or built without a crash (each one the structural checks pass costs a validator
+ * process; fuzz/fuzz_spirv mutates far more); an empty build log for a clean module; OpFDiv with
  * the accuracy of OpenCL C's `/` (fdiv.spv, spirv-as); a module with recursion refused
  * (il_recursion.spv).
  */
@@ -692,7 +693,7 @@ test_mutations(const uint32_t *good, size_t size)
 {
    unsigned created = 0, built = 0, rejected = 0;
    uint32_t *m = malloc(size + 64);
-   for (int iter = 0; iter < 3000; iter++) {
+   for (int iter = 0; iter < 1000; iter++) {
       size_t n = size;
       memcpy(m, good, size);
       unsigned kind = next() % 4, count = 1 + next() % 4;
@@ -731,7 +732,7 @@ test_mutations(const uint32_t *good, size_t size)
    }
    free(m);
    printf("mutations: %u rejected, %u accepted (%u built)\n", rejected, created, built);
-   CHECK(rejected > 1000);
+   CHECK(rejected > 300);
 }
 
 int
