@@ -1073,7 +1073,10 @@ def assemble(lines, workdir, tools):
     src = os.path.join(workdir, "corpus.s")
     with open(src, "w") as f:
         f.write("\n".join(lines) + "\n")
-    r = run([tools["mc"], "-arch=amdgcn", "-mcpu=" + MCPU, "-show-encoding", src])
+    # The rejected lines' diagnostics are not read (the count is what is left of the lines):
+    # to /dev/null, not through a pipe into this process.
+    r = subprocess.run([tools["mc"], "-arch=amdgcn", "-mcpu=" + MCPU, "-show-encoding", src],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     out = []
     for line in r.stdout.splitlines():
         m = re.search(r"; encoding: \[([^\]]*)\]", line)
