@@ -429,6 +429,7 @@ static char **
 helper_environ(void)
 {
    static char nosym[] = "LLVM_DISABLE_SYMBOLIZATION=1";
+   const size_t name_len = sizeof("LLVM_DISABLE_SYMBOLIZATION=") - 1;
    size_t n = 0;
    while (environ[n])
       n++;
@@ -437,7 +438,7 @@ helper_environ(void)
       return NULL;
    size_t k = 0;
    for (size_t i = 0; i < n; i++)
-      if (strncmp(environ[i], "LLVM_DISABLE_SYMBOLIZATION=", 27))
+      if (strncmp(environ[i], nosym, name_len))
          env[k++] = environ[i];
    env[k++] = nosym;
    env[k] = NULL;
