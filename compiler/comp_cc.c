@@ -6,9 +6,11 @@
 #include "runtime/rt_tools.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage[] =
    "NAME\n"
@@ -17,6 +19,7 @@ static const char usage[] =
    "SYNOPSIS\n"
    "    hsacl-cc [-mcpu=TARGET] [--emit=KIND] [-o OUTPUT] [BUILD-OPTIONS...] INPUT.cl\n"
    "    hsacl-cc [-mcpu=TARGET] [--emit=KIND] [-o OUTPUT] [BUILD-OPTIONS...] INPUT.spv\n"
+   "    hsacl-cc --batch=LIST\n"
    "\n"
    "DESCRIPTION\n"
    "    Compiles INPUT.cl exactly as clBuildProgram does (clang frontend, ROCm device\n"
@@ -43,6 +46,14 @@ static const char usage[] =
    "                    of a program is built for larger groups (1024 on gfx9).\n"
    "    --metadata      Print the parsed kernel metadata to standard output (exe only).\n"
    "    --version       Print the compiler identity and exit.\n"
+   "    --batch=LIST    Run many compilations in this one process (the libraries load\n"
+   "                    once): every line of LIST ('-': standard input) is one command\n"
+   "                    line of the forms above, its arguments separated by tabs, with\n"
+   "                    -o OUTPUT. A line's standard output goes to OUTPUT.out, its\n"
+   "                    standard error to OUTPUT.err; after each line hsacl-cc prints\n"
+   "                    'done N STATUS' (N counting lines from 1, STATUS its exit\n"
+   "                    status) to standard output. If the process dies, the lines\n"
+   "                    without 'done' did not finish: the first of them killed it.\n"
    "    --help          Print this text and exit.\n"
    "\n"
    "    Every other argument starting with '-' is an OpenCL build option (OpenCL 3.0 API\n"
@@ -204,8 +215,9 @@ print_metadata(const struct comp_program_info *info)
              info->printfs[i].format);
 }
 
-int
-main(int argc, char **argv)
+/* One compilation: argv[1..argc-1] as on the command line. Returns the exit status. */
+static int
+cc_run(int argc, char **argv)
 {
    const char *target = "gfx906", *output = NULL, *input = NULL;
    enum comp_emit emit = COMP_EMIT_EXECUTABLE;
@@ -363,4 +375,102 @@ out:
    free(extensions);
    free(features);
    return rc;
+}
+
+/* Points fd `to` at a new file `path` + `suffix`; returns false (and says why) if it cannot. */
+static bool
+redirect(int to, const char *path, const char *suffix)
+{
+   char name[4096];
+   if (snprintf(name, sizeof(name), "%s%s", path, suffix) >= (int)sizeof(name)) {
+      fprintf(stderr, "hsacl-cc: output name too long: '%s'\n", path);
+      return false;
+   }
+   int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+   if (fd < 0) {
+      fprintf(stderr, "hsacl-cc: cannot create '%s': %s\n", name, strerror(errno));
+      return false;
+   }
+   int ok = dup2(fd, to) >= 0;
+   close(fd);
+   return ok;
+}
+
+/* One line of a batch: splits it at tabs into an argument vector, runs it with its
+ * standard output and error in OUTPUT.out and OUTPUT.err, and restores both. A line
+ * without -o OUTPUT is a usage error (status 2): its outputs would have no name. */
+static int
+batch_line(char *line, int out_fd, int err_fd)
+{
+   size_t n = 2;
+   for (char *p = line; *p; p++)
+      n += *p == '\t';
+   char **argv = calloc(n + 1, sizeof(*argv));
+   if (!argv)
+      return 2;
+   int argc = 0;
+   argv[argc++] = "hsacl-cc";
+   for (char *tok = strtok(line, "\t"); tok; tok = strtok(NULL, "\t"))
+      argv[argc++] = tok;
+   const char *output = NULL;
+   for (int i = 1; i + 1 < argc; i++)
+      if (!strcmp(argv[i], "-o"))
+         output = argv[i + 1];
+   int rc = 2;
+   if (!output || !strcmp(output, "-")) {
+      fprintf(stderr, "hsacl-cc: --batch: a line without -o OUTPUT\n");
+      goto out;
+   }
+   fflush(stdout);
+   fflush(stderr);
+   if (!redirect(STDOUT_FILENO, output, ".out") || !redirect(STDERR_FILENO, output, ".err"))
+      goto restore;
+   rc = cc_run(argc, argv);
+restore:
+   fflush(stdout);
+   fflush(stderr);
+   dup2(out_fd, STDOUT_FILENO);
+   dup2(err_fd, STDERR_FILENO);
+out:
+   free(argv);
+   return rc;
+}
+
+/* --batch=LIST: every line one compilation, in this process; 'done N STATUS' after each. */
+static int
+cc_batch(const char *list)
+{
+   FILE *f = strcmp(list, "-") ? fopen(list, "r") : stdin;
+   if (!f) {
+      fprintf(stderr, "hsacl-cc: cannot read '%s': %s\n", list, strerror(errno));
+      return 2;
+   }
+   int out_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+   int err_fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+   int rc = out_fd < 0 || err_fd < 0 ? 2 : 0;
+   char *line = NULL;
+   size_t cap = 0;
+   ssize_t len;
+   for (unsigned long n = 1; !rc && (len = getline(&line, &cap, f)) >= 0; n++) {
+      if (len && line[len - 1] == '\n')
+         line[len - 1] = 0;
+      printf("done %lu %d\n", n, batch_line(line, out_fd, err_fd));
+      fflush(stdout);
+   }
+   free(line);
+   if (out_fd >= 0)
+      close(out_fd);
+   if (err_fd >= 0)
+      close(err_fd);
+   if (f != stdin)
+      fclose(f);
+   return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+   if (argc == 2 && !strncmp(argv[1], "--batch=", 8))
+      return cc_batch(argv[1] + 8);
+   return cc_run(argc, argv);
 }
