@@ -449,9 +449,13 @@ packet_ready(sim_cp *cp, uint64_t *index)
    if (r >= cp->rung) {
       /* Acquire: the packets were published before the ring (PSA §2.9.3). */
       int64_t bell = atomic_load_explicit(cp->doorbell, memory_order_acquire);
-      if (bell < 0 || (uint64_t)bell < r)
-         return false;
-      cp->rung = (uint64_t)bell + 1;
+      if (bell < 0 || bell == cp->bell_seen)
+         return false; /* no ring since the last look */
+      cp->bell_seen = bell;
+      /* A ring: read up to the write pointer (sim_cp.h). The word may be below r when
+       * producers rang out of order; the ring still counts. */
+      uint64_t w = atomic_load(cp->write_index);
+      cp->rung = w > (uint64_t)bell + 1 ? w : (uint64_t)bell + 1;
    }
    uint64_t w = atomic_load(cp->write_index);
    if (r >= w || slot_unreleased(cp, r))
@@ -480,6 +484,7 @@ sim__cp_run(sim_cp *cp)
    bool slept = false, polled = false;
    cp->next = atomic_load(cp->read_index);
    cp->rung = cp->next;
+   cp->bell_seen = -1; /* any ring before this thread started counts */
    while (!atomic_load(&cp->stop)) {
       uint64_t index;
       if (slot_unreleased(cp, cp->next)) {

@@ -6,14 +6,20 @@
  * rings and amd_signal_t signals. Both reach the interpreter only through
  * sim__isa_dispatch (sim_isa.h).
  *
- * What the core does, for both: it reads a packet only once the queue's doorbell has been
- * written with that packet's index or a later one, as a hardware CP does (the HSA System
+ * What the core does, for both: it reads a packet only once a ring of the queue's doorbell
+ * came after the packet's slot was taken, as a hardware CP does (the HSA System
  * Architecture Specification's AQL doorbell signal, AMDGPUUsage "Kernel Dispatch": the
  * producer publishes the packet, then rings with its index — ROCr writes the last packet's,
  * write_index + n - 1 in amd_blit_kernel.cpp, hsacl each packet's). A packet the producer wrote
- * but did not ring for is not run — a missing doorbell hangs the queue as on hardware.
- * The CP keeps the largest value seen (producers of a multi-producer queue may ring out of
- * order); a negative value (the front end's initial -1) allows nothing. The doorbell is a
+ * but nobody rang for since is not run — a missing doorbell hangs the queue as on hardware.
+ * A ring is a change of the doorbell word since the CP last looked (a cold CP's trap sees
+ * each store); on one the CP may read up to the larger of the index rung + 1 and the write
+ * index, which it loads after the doorbell: gfx9's CP reads its write pointer from memory
+ * (ROCr passes write_dispatch_id as Queue_write_ptr_aql for doorbell type 2: "hardware
+ * write pointer supports AQL semantics"), the doorbell only wakes it. So producers of a
+ * multi-producer queue may ring out of order — ROCr's blit kernels share one queue under
+ * separate locks, and the word then ends below the last packet published — and every packet
+ * still runs. A negative value (the front end's initial -1) allows nothing. The doorbell is a
  * 64-bit word the front end names (sim_cp.doorbell): the software runtime's doorbell
  * signal points at it (AMD_SIGNAL_KIND_DOORBELL, as ROCr's), the software KFD's is the
  * word ROCr received as Queue_DoorBell; both are SIM_ALLOC_DOORBELL memory, so a wave's
@@ -154,6 +160,7 @@ struct sim_cp {
    _Atomic uint64_t *write_index; /* advanced by producers */
    _Atomic int64_t *doorbell;     /* the last packet index rung (-1: none); see the top */
    uint64_t rung;                 /* CP thread: packets below this index were rung for */
+   int64_t bell_seen;             /* CP thread: the doorbell word at the last ring seen */
    _Atomic bool stop;             /* set by the front end to end sim__cp_run */
    _Atomic bool error;            /* set by the core when a packet failed */
    _Atomic bool suspended;        /* no packet is started while set (hsaKmtUpdateQueue 0%) */

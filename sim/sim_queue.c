@@ -11,7 +11,7 @@
  * its value operations act on a doorbell word of the queue's own (SIM_ALLOC_DOORBELL
  * system memory), which a kernel writes through the signal too (ockl's
  * __ockl_hsa_signal_store); such a write reaches doorbell_hook, which wakes the CP. The CP
- * reads packets only up to the last index rung (sim_cp.h). Barrier waits watch their signals and sleep on the epoch.
+ * reads packets only after a ring (sim_cp.h). Barrier waits watch their signals and sleep on the epoch.
  * Fence scopes are recorded only: host memory is coherent and the interpreter's stores are
  * visible on return.
  *

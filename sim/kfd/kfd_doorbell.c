@@ -10,8 +10,8 @@
  * seen by that look, a store after it faults. The ringing thread blocks in the kernel; this
  * file's thread reads the fault, lifts the protection (which lets the store complete),
  * counts the ring and wakes that queue's CP (kfd_queue_wake). So a cold CP sleeps without a
- * timeout and an idle queue costs no wake-ups; the CP still reads packets only up to the
- * index rung.
+ * timeout and an idle queue costs no wake-ups; the CP still reads packets only after a ring
+ * (sim_cp.h).
  *
  * A ring through the trap costs a fault, two protection changes and two more scheduler hops
  * (the fault thread, the ringer again), on a 2-CPU VM under load from 70 us to several ms

@@ -7,8 +7,8 @@
  * &amd_queue_t.read_dispatch_id (offset 0x80) and Queue_write_ptr_aql =
  * &write_dispatch_id (0x38, doorbell type 2); so amd_queue_t = read pointer - 0x80. It keeps
  * Queue_DoorBell (its doorbell signal's hardware_doorbell_ptr) and rings it with a 64-bit
- * release store of a packet index; the CP reads packets only up to the last index rung
- * (sim_cp.h). The doorbell is a page of its own mapped for the GPUs as SIM_ALLOC_DOORBELL
+ * release store of a packet index; the CP reads packets only after a ring, then up to the
+ * write index (sim_cp.h). The doorbell is a page of its own mapped for the GPUs as SIM_ALLOC_DOORBELL
  * memory, so a kernel's ring (ockl's __ockl_hsa_signal_store through ROCr's doorbell
  * signal) kicks the CPs at once (doorbell_hook). ROCr's host store: a CP that ran packets in
  * the last HOT_NS polls the doorbell after its poll budget, napping KICK_MIN_NS on a

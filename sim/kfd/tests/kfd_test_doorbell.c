@@ -8,10 +8,15 @@
  *     the voluntary context switches of all the process's threads stay a handful (a CP
  *     polling its doorbell with growing naps wakes about a hundred times);
  *   - and a ring of the cold queue wakes its CP through the doorbell trap (the KFD's kick
- *     of polling CPs does not reach it): without the trap the wait would never end.
+ *     of polling CPs does not reach it): without the trap the wait would never end;
+ *   - two producers of a multi-producer queue ringing out of order (the later packet's
+ *     index, then the earlier one's, so the doorbell word ends below the last packet, as
+ *     ROCr's blit kernels sharing one queue under separate locks do) run both packets: a
+ *     ring lets the CP read up to the write pointer, as gfx9's does.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <string.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <time.h>
@@ -84,6 +89,36 @@ main(void)
       hsa_signal_store_screlease(done, 1);
    }
    CHECK(atomic_load(&errors_seen) == 0);
+
+   /* Out of order: while the CP waits in a barrier on `gate`, packets i+1 and i+2 are
+    * published and rung i+2 first, then i+1; the CP sees only the last word. */
+   hsa_signal_t gate, done2;
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &gate));
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &done2));
+   uint64_t g = hsa_queue_add_write_index_scacq_screl(q, 1);
+   hsa_barrier_and_packet_t *gp =
+      (hsa_barrier_and_packet_t *)q->base_address + (g & (q->size - 1));
+   memset((uint8_t *)gp + 4, 0, sizeof(*gp) - 4);
+   gp->dep_signal[0] = gate;
+   gp->completion_signal = done;
+   __atomic_store_n((uint32_t *)gp, HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE,
+                    __ATOMIC_RELEASE);
+   hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)g);
+   struct timespec settle = {0, 50 * 1000000L};
+   nanosleep(&settle, NULL); /* the CP is in the barrier by now (not needed to pass) */
+   uint64_t a = kfd_test_write_unrung_barrier(q, done2);
+   uint64_t b = kfd_test_write_unrung_barrier(q, done2);
+   CHECK(b == a + 1);
+   hsa_signal_store_screlease(done2, 2);
+   hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)b);
+   hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)a);
+   hsa_signal_store_screlease(gate, 0);
+   CHECK(wait_done(done, 30000000000ull) == 0);
+   CHECK(wait_done(done2, 30000000000ull) == 0);
+   CHECK(hsa_queue_load_read_index_scacquire(q) == b + 1);
+   hsa_signal_store_screlease(done, 1);
+   CHECK_HSA(hsa_signal_destroy(gate));
+   CHECK_HSA(hsa_signal_destroy(done2));
 
    /* Cold: nobody wakes. */
    struct timespec cold = {0, COLD_MS * 1000000L}, idle = {0, IDLE_MS * 1000000L};
