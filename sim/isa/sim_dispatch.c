@@ -143,6 +143,18 @@ tctx_spare(sim_tctx *t)
 
 /* ---- Initial state -------------------------------------------------------------------- */
 
+/* Work-item id (x, y, z) of flat index `first` in a work-group sx wide and sy high. Wave 0
+ * (every wave of a one-wave work-group) starts at 0 without the four divisions. */
+static void
+tid_of(uint32_t first, uint32_t sx, uint32_t sy, uint32_t *x, uint32_t *y, uint32_t *z)
+{
+   if (first < sx) {
+      *x = first, *y = 0, *z = 0;
+      return;
+   }
+   *x = first % sx, *y = (first / sx) % sy, *z = first / (sx * sy);
+}
+
 /* v0 = X | Y << 10 | Z << 20 of each lane's work-item; the IDs the descriptor does not
  * enable (COMPUTE_PGM_RSRC2.TIDIG_COMP_CNT) read 0. */
 static void
@@ -154,7 +166,8 @@ wave_init_packed_tid(const sim_disp *d, const sim_wg *wg, sim_wave *w, unsigned 
    unsigned lanes = d->lanes;
    unsigned first = id * lanes, live = items > first ? items - first : 0;
    live = live < lanes ? live : lanes;
-   uint32_t x = first % sx, y = (first / sx) % sy, z = first / (sx * sy);
+   uint32_t x, y, z;
+   tid_of(first, sx, sy, &x, &y, &z);
    uint32_t ymask = tid >= 1 ? 0x3FF : 0, zmask = tid >= 2 ? 0x3FF : 0;
    for (unsigned l = 0; l < 64; l++) {
       w->v[0][l] = l < live ? x | (y & ymask) << 10 | (z & zmask) << 20 : 0;
@@ -270,8 +283,13 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    w->trace = SIM_UNLIKELY(d->trace) && d->trace_wave == id && wg->id[0] == d->trace_wg[0] &&
               wg->id[1] == d->trace_wg[1] && wg->id[2] == d->trace_wg[2];
 
+   /* All 32 dwords (those past nuser are 0 and the system SGPRs follow): a copy of a fixed
+    * size is a few vector moves, one of nuser dwords was a `rep movsq` (12% of wg_take on
+    * copy1, whose work-groups are one wave each). The SGPRs it covers past the system ones
+    * are undefined on hardware. */
    unsigned n = d->nuser;
-   memcpy(w->s, d->user_sgpr, n * sizeof(w->s[0]));
+   _Static_assert(sizeof(d->user_sgpr) <= sizeof(w->s), "user SGPRs fit the file");
+   memcpy(w->s, d->user_sgpr, sizeof(d->user_sgpr));
    if (d->scratch_size_sgpr >= 0)
       w->s[d->scratch_size_sgpr] = (uint32_t)wg->scratch_size;
    if ((d->rsrc2 >> 7) & 1)
@@ -300,7 +318,8 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
    live = live < lanes ? live : lanes;
    /* Work-item id of lane 0, then counted up: no divisions per lane. Lanes past the last
     * work-item read 0. */
-   uint32_t x = first % sx, y = (first / sx) % sy, z = first / (sx * sy);
+   uint32_t x, y, z;
+   tid_of(first, sx, sy, &x, &y, &z);
    uint32_t *vx = w->v[0];
    uint32_t *vy = tid >= 1 && w->nvgpr > 1 ? w->v[1] : NULL;
    uint32_t *vz = tid >= 2 && w->nvgpr > 2 ? w->v[2] : NULL;
@@ -320,7 +339,7 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
       memset(vx + live, 0, (64 - live) * sizeof(*vx));
    }
    if (vy) {
-      x = first % sx, y = (first / sx) % sy, z = first / (sx * sy);
+      tid_of(first, sx, sy, &x, &y, &z);
       for (unsigned l = 0; l < live; l++) {
          vy[l] = y;
          if (vz)

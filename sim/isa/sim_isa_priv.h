@@ -289,8 +289,10 @@ struct sim_wave {
  * (8% of a one-work-item work-group's time in perf; nothing with eight). */
 #define SIM_XCACHE_N 8
 
-/* Slots of sim_wg.xlast (a power of two). */
-#define SIM_XLAST_N 16
+/* Slots of sim_wg.xlast (a power of two), one per dword of code in a row: 64 hold the
+ * memory instructions of a block of 64 instructions without two of them sharing a slot
+ * (with 16, vadd's four scalar and three vector accesses evicted each other every wave). */
+#define SIM_XLAST_N 64
 static inline unsigned
 sim__xlast_slot(const sim_inst *in)
 {

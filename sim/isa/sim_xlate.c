@@ -610,11 +610,30 @@ mget(xl *x, unsigned r)
 {
    return x->lanes == 64 ? sget64(x, r) : sget(x, r);
 }
+/* `v` through an empty inline asm: the same i64, which instcombine cannot see into. A lane
+ * mask's upper half, trunc(lshr(bitcast <64 x i1>, 32)), is otherwise canonicalised to
+ * extractelement(bitcast <64 x i1> to <2 x i32>, 1), which the x86 back end without
+ * AVX512BW builds through the stack: two 16-bit kmovw stores read by one 32-bit load, a
+ * failed store forward at every carry (the hottest samples of vadd's block). */
+static LLVMValueRef
+mask_opaque(xl *x, LLVMValueRef v)
+{
+   LLVMTypeRef ft = LLVMFunctionType(x->i64, &x->i64, 1, 0);
+   LLVMValueRef a = LLVMGetInlineAsm(ft, "", 0, "=r,0", 4, 0, 0, LLVMInlineAsmDialectATT, 0);
+   LLVMValueRef c = LLVMBuildCall2(x->B, ft, a, &v, 1, "");
+   unsigned mem = LLVMGetEnumAttributeKindForName("memory", 6);
+   LLVMAddCallSiteAttribute(c, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(x->C, mem, 0));
+   unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+   LLVMAddCallSiteAttribute(c, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(x->C, nounwind, 0));
+   return c;
+}
 static void
 mput(xl *x, unsigned r, LLVMValueRef v)
 {
    if (x->lanes == 64)
-      sput64(x, r, v);
+      sput64(x, r, mask_opaque(x, v));
    else
       sput(x, r, v);
 }

@@ -86,6 +86,21 @@ mem_imm(const sim_inst *in)
    return in->enc == SIM_ENC_FLAT ? (uint64_t)(uint32_t)in->imm : (uint64_t)(int64_t)in->imm;
 }
 
+/* The block's next run of `in` checks against `a` inline (last_alloc), unless a
+ * work-group's scratch window could overlap it (alloc_plain's test depends on the
+ * work-group; allocations lie below the window). */
+static void
+xlast_fill(sim_wave *w, const sim_inst *in, const sim_alloc *a)
+{
+   if (a->va + a->reach > SIM_SCRATCH_VA)
+      return;
+   struct sim_xlast *s = &w->wg->xlast[sim__xlast_slot(in)];
+   s->in = in;
+   s->va = a->va;
+   s->end = a->va + a->reach;
+   s->delta = (uintptr_t)a->view - (uintptr_t)a->va;
+}
+
 int
 sim__xlate_mem_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t lmin,
                     uint32_t lmax, uint8_t **host)
@@ -102,16 +117,7 @@ sim__xlate_mem_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t lm
     * the host base is computed as an integer, since a pointer outside the allocation's
     * object is undefined in C (UBSan's pointer-overflow; fuzz_xlate found it). */
    *host = (uint8_t *)((uintptr_t)a->view + (uintptr_t)(rbase - a->va));
-   /* The block's next run of `in` checks against `a` inline (last_alloc), unless a
-    * work-group's scratch window could overlap it (alloc_plain's test depends on the
-    * work-group; allocations lie below the window). */
-   if (a->va + a->reach <= SIM_SCRATCH_VA) {
-      struct sim_xlast *s = &w->wg->xlast[sim__xlast_slot(in)];
-      s->in = in;
-      s->va = a->va;
-      s->end = a->va + a->reach;
-      s->delta = (uintptr_t)a->view - (uintptr_t)a->va;
-   }
+   xlast_fill(w, in, a);
    return 1;
 }
 
@@ -359,6 +365,33 @@ seg_part(sim_xl *x, LLVMValueRef row, unsigned q)
    return LLVMBuildShuffleVector(x->B, row, LLVMGetUndef(x->v32), LLVMConstVector(idx, SEG), "");
 }
 
+/* One active lane (EXEC a power of two; the caller has tested it non-zero): a one-work-item
+ * work-group's wave (copy1; CTS test_basic's imagedim_*). Its accesses are scalar loads and
+ * stores at that lane's address: a gather or scatter costs the instructions of 64 lanes
+ * (four 16-lane vpgatherdd, about 9% of copy1's time) for one. `*lane` is its index. */
+static LLVMValueRef
+one_lane(sim_xl *x, LLVMValueRef exec, LLVMValueRef *lane)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef below = LLVMBuildSub(B, exec, LLVMConstInt(x->mask_t, 1, 0), "");
+   LLVMValueRef one = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, exec, below, ""),
+                                    LLVMConstNull(x->mask_t), "");
+   LLVMTypeRef t = x->mask_t;
+   LLVMValueRef args[2] = {exec, LLVMConstInt(x->i1, 0, 0)};
+   LLVMValueRef l = sim__xl_intrin(x, "llvm.cttz", &t, 1, args, 2);
+   *lane = LLVMGetIntTypeWidth(x->mask_t) == 32 ? l : LLVMBuildTrunc(B, l, x->i32, "");
+   return one;
+}
+
+/* Dword `k` of lane `lane`'s access at host + lo[lane]. */
+static LLVMValueRef
+lane_at(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef lane, unsigned k)
+{
+   LLVMValueRef p = host_at(x, host, LLVMBuildExtractElement(x->B, lo, lane, ""));
+   LLVMValueRef o = k64(x, 4 * k);
+   return LLVMBuildGEP2(x->B, LLVMInt8TypeInContext(x->C), p, &o, 1, "");
+}
+
 /* The fast path's loads into rows[0..n), from lanes at host + lo: dwords in consecutive
  * segments (one vector load a segment; n > 1: one load of the whole wave, unit stride),
  * one address a segment (one dword each, n = 1), else gathers. */
@@ -370,6 +403,17 @@ emit_fast_load(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef exec,
    LLVMBuilderRef B = x->B;
    LLVMTypeRef segt = LLVMVectorType(x->i32, SEG);
    LLVMBasicBlockRef ub = bb(x), gb = bb(x), join = bb(x), tb = n == 1 ? bb(x) : gb, sb = NULL;
+   LLVMBasicBlockRef ob = bb(x), many = bb(x);
+   LLVMValueRef lane, o[4];
+   LLVMBuildCondBr(B, one_lane(x, exec, &lane), ob, many);
+   LLVMPositionBuilderAtEnd(B, ob);
+   for (unsigned k = 0; k < n; k++) {
+      LLVMValueRef d = LLVMBuildLoad2(B, x->i32, lane_at(x, host, lo, lane, k), "");
+      LLVMSetAlignment(d, 4);
+      o[k] = LLVMBuildInsertElement(B, old[k], d, lane, "");
+   }
+   LLVMBuildBr(B, join);
+   LLVMPositionBuilderAtEnd(B, many);
    LLVMBuildCondBr(B, n == 1 ? seg_pattern(x, exec, lo, 4) : unit_stride(x, exec, lo, 4 * n), ub,
                    tb);
    LLVMPositionBuilderAtEnd(B, ub);
@@ -415,9 +459,9 @@ emit_fast_load(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef exec,
    LLVMPositionBuilderAtEnd(B, join);
    for (unsigned k = 0; k < n; k++) {
       rows[k] = LLVMBuildPhi(B, x->v32, "");
-      LLVMValueRef vals[3] = {u[k], g[k], sc};
-      LLVMBasicBlockRef bbs[3] = {ub, gb, sb};
-      LLVMAddIncoming(rows[k], vals, bbs, n == 1 ? 3 : 2);
+      LLVMValueRef vals[4] = {o[k], u[k], g[k], sc};
+      LLVMBasicBlockRef bbs[4] = {ob, ub, gb, sb};
+      LLVMAddIncoming(rows[k], vals, bbs, n == 1 ? 4 : 3);
    }
    *from = join;
 }
@@ -432,6 +476,19 @@ emit_fast_store(sim_xl *x, const sim_inst *in, LLVMValueRef host, LLVMValueRef l
 {
    LLVMBuilderRef B = x->B;
    LLVMBasicBlockRef ub = bb(x), gb = n == 1 ? bb(x) : slow;
+   /* One lane: its dwords in order, as the handler stores them (no other lane to overlap). */
+   LLVMBasicBlockRef ob = bb(x), many = bb(x);
+   LLVMValueRef lane;
+   LLVMBuildCondBr(B, one_lane(x, exec, &lane), ob, many);
+   LLVMPositionBuilderAtEnd(B, ob);
+   for (unsigned k = 0; k < n; k++)
+      LLVMSetAlignment(LLVMBuildStore(B, LLVMBuildExtractElement(B, data[k], lane, ""),
+                                      lane_at(x, host, lo, lane, k)),
+                       4);
+   if (sim__xlate_mode == 2)
+      sim__xl_hook(x, sim__xlate_check_store_post, in);
+   LLVMBuildBr(B, done);
+   LLVMPositionBuilderAtEnd(B, many);
    LLVMBuildCondBr(B, n == 1 ? seg_pattern(x, exec, lo, 4) : unit_stride(x, exec, lo, 4 * n), ub,
                    gb);
    LLVMPositionBuilderAtEnd(B, ub);
@@ -1019,6 +1076,7 @@ sim__xlate_smem_base(sim_wave *w, const sim_inst *in, uint64_t va, const uint8_t
    if (!a)
       return 0;
    *host = a->view + (va - a->va);
+   xlast_fill(w, in, a);
    return 1;
 }
 
@@ -1041,10 +1099,12 @@ smem_addr(sim_xl *x, const sim_inst *in, bool buffer)
    return LLVMBuildAnd(B, LLVMBuildAdd(B, base, off, ""), k64(x, ~3ull), "");
 }
 
-/* s_load_dword(xN) / s_buffer_load_dword(xN): one call (sim__xlate_smem_base: the
- * allocation check of the vector loads) and inline dword loads into the destination
- * SGPRs' values; outside one directly reachable allocation the handler runs and faults or
- * loads as interpreted. */
+/* s_load_dword(xN) / s_buffer_load_dword(xN): the allocation the instruction's last run
+ * on this thread reached (sim_wg.xlast, as the vector loads' last_alloc) tested inline, else
+ * one call (sim__xlate_smem_base: the allocation check of the vector loads, which fills
+ * that slot), and inline dword loads into the destination SGPRs' values; outside one
+ * directly reachable allocation the handler runs and faults or loads as interpreted. Every
+ * wave starts with its kernarg loads, so the call was paid by every wave (vadd, copy1). */
 static void
 emit_smem(sim_xl *x, const sim_inst *in, uint64_t pc)
 {
@@ -1058,12 +1118,23 @@ emit_smem(sim_xl *x, const sim_inst *in, uint64_t pc)
    LLVMValueRef f = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_smem_base), x->ptr);
    LLVMValueRef args[4] = {x->w, LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr), va,
                            out};
-   LLVMValueRef ok = LLVMBuildCall2(B, ft, f, args, 4, "");
+   LLVMBasicBlockRef look = LLVMGetInsertBlock(B), call = bb(x), called = bb(x);
    LLVMBasicBlockRef fast = bb(x), slow = bb(x), slow_ok = bb(x), done = bb(x);
-   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, ok, k32(x, 0), ""), fast, slow);
+   LLVMValueRef last_host;
+   LLVMBuildCondBr(B, last_alloc(x, in, va, k32(x, 0), k32(x, 0), 4 * n, &last_host), fast,
+                   call);
+   LLVMPositionBuilderAtEnd(B, call);
+   LLVMValueRef ok = LLVMBuildCall2(B, ft, f, args, 4, "");
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, ok, k32(x, 0), ""), called, slow);
+   LLVMPositionBuilderAtEnd(B, called);
+   LLVMValueRef got_host = LLVMBuildLoad2(B, x->ptr, out, "");
+   LLVMBuildBr(B, fast);
 
    LLVMPositionBuilderAtEnd(B, fast);
-   LLVMValueRef host = LLVMBuildLoad2(B, x->ptr, out, "");
+   LLVMValueRef host = LLVMBuildPhi(B, x->ptr, "");
+   LLVMValueRef hv[2] = {last_host, got_host};
+   LLVMBasicBlockRef hb[2] = {look, called};
+   LLVMAddIncoming(host, hv, hb, 2);
    LLVMValueRef got[16], slow_got[16];
    for (unsigned i = 0; i < n; i++) {
       LLVMValueRef o = k64(x, 4 * i);

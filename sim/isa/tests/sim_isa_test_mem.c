@@ -136,6 +136,55 @@ TEST(global_lowered_patterns)
    CHECK_EQ(out[802], (62 * 37 % 512) * 7 + 1);
 }
 
+/* One active lane (the lowering's scalar path, sim_xlate_mem.c one_lane): lanes 37, 0 and
+ * 63 load and store alone, dword and multi-dword forms (an x2 store 16 bytes a lane apart
+ * is not unit stride); the other lanes' registers and addresses are untouched. */
+TEST(global_lowered_one_lane)
+{
+   uint32_t *buf = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint32_t *out = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   for (unsigned i = 0; i < 1024; i++)
+      buf[i] = i * 7 + 1;
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      set_lane_ptr(w, 0, l, (uint8_t *)buf + 4 * ((l * 37) % 512));
+      set_lane_ptr(w, 2, l, (uint8_t *)out + 16 * l);
+      for (unsigned r = 10; r < 14; r++)
+         w->v[r][l] = 0xDEAD;
+      w->v[20][l] = 1000 + l;
+      w->v[21][l] = 2000 + l;
+   }
+   CHECK_EQ(t_run(w, "s_lshl_b64 exec, 1, 37\n"
+                     "global_load_dword v10, v[0:1], off\n"
+                     "global_load_dwordx2 v[12:13], v[0:1], off offset:8\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "global_store_dwordx2 v[2:3], v[20:21], off\n"
+                     "global_store_dword v[2:3], v10, off offset:8\n"
+                     "s_mov_b64 exec, 1\n"
+                     "global_store_dword v[2:3], v20, off offset:12\n"
+                     "s_lshl_b64 exec, 1, 63\n"
+                     "global_load_dword v11, v[0:1], off\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "global_store_dword v[2:3], v11, off offset:12"),
+            SIM_FAULT_NONE);
+   unsigned g37 = 37 * 37 % 512, g63 = 63 * 37 % 512;
+   for (unsigned l = 0; l < 64; l++) {
+      CHECK_EQ(w->v[10][l], l == 37 ? g37 * 7 + 1 : 0xDEAD);
+      CHECK_EQ(w->v[11][l], l == 63 ? g63 * 7 + 1 : 0xDEAD);
+      CHECK_EQ(w->v[12][l], l == 37 ? (g37 + 2) * 7 + 1 : 0xDEAD);
+      CHECK_EQ(w->v[13][l], l == 37 ? (g37 + 3) * 7 + 1 : 0xDEAD);
+   }
+   CHECK_EQ(out[37 * 4], 1037);
+   CHECK_EQ(out[37 * 4 + 1], 2037);
+   CHECK_EQ(out[37 * 4 + 2], g37 * 7 + 1);
+   CHECK_EQ(out[3], 1000);
+   CHECK_EQ(out[63 * 4 + 3], g63 * 7 + 1);
+   unsigned written = 0;
+   for (unsigned i = 0; i < 1024; i++)
+      written += out[i] != 0;
+   CHECK_EQ(written, 5);
+}
+
 /* An allocation of SIZE bytes (page-aligned) whose next page is host memory but no
  * allocation, whatever the heap's layout (a sanitizer's heap places blocks back to back):
  * an access there faults by the allocation check. */
@@ -938,6 +987,7 @@ t_mem_tests(void)
    RUN(smem_load);
    RUN(global_load_store);
    RUN(global_lowered_patterns);
+   RUN(global_lowered_one_lane);
    RUN(fault_lowered_access);
    RUN(global_lowered_last_alloc);
    RUN(lowered_rows_retired);
