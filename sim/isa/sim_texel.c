@@ -425,10 +425,21 @@ sim__texel_read_lanes(const sim_texel_fmt *f, const uint8_t sel[4], unsigned dma
       }
    }
    if (is_unorm8(f)) {
-      for (; m; m &= m - 1) {
-         unsigned l = (unsigned)__builtin_ctzll(m);
-         for (unsigned j = 0; j < n; j++)
-            out[j][l] = isrc[j] < 0 ? ik[j] : sim__as_u32(unorm8[p[l][isrc[j]]]);
+      /* The texels' bytes first, then one component of every lane at a time. */
+      uint32_t t[64], r[64];
+      memset(t, 0, sizeof(t));
+      for (uint64_t k = m; k; k &= k - 1) {
+         unsigned l = (unsigned)__builtin_ctzll(k);
+         memcpy(&t[l], p[l], f->bytes);
+      }
+      for (unsigned j = 0; j < n; j++) {
+         unsigned sh = isrc[j] < 0 ? 0 : 8u * (unsigned)isrc[j];
+         for (unsigned l = 0; l < 64; l++)
+            r[l] = isrc[j] < 0 ? ik[j] : sim__as_u32(unorm8[(t[l] >> sh) & 0xFF]);
+         if (m == ~0ull)
+            memcpy(out[j], r, sizeof(r));
+         else
+            sim__lanes_select(out[j], r, m);
       }
       return;
    }
@@ -490,16 +501,19 @@ sim__texel_write_lanes(const sim_texel_fmt *f, const uint8_t sel[4], unsigned dm
    if (is_unorm8(f)) {
       /* Every lane's bytes first (a loop the compiler vectorises), then one copy a lane. */
       uint8_t b[4][64];
-      for (unsigned c = 0; c < f->nch; c++) {
+      for (unsigned c = 0; c < 4; c++) { /* src[c] < 0, k[c] 0 past the format's channels */
          if (src[c] < 0)
             memset(b[c], (uint8_t)k[c], 64);
          else
             unorm8_encode_row(in[src[c]], b[c]);
       }
+      uint32_t t[64]; /* little-endian texels: channel X in the lowest byte */
+      for (unsigned l = 0; l < 64; l++)
+         t[l] = b[0][l] | (uint32_t)b[1][l] << 8 | (uint32_t)b[2][l] << 16 |
+                (uint32_t)b[3][l] << 24;
       for (; m; m &= m - 1) {
          unsigned l = (unsigned)__builtin_ctzll(m);
-         uint8_t t[4] = {b[0][l], b[1][l], b[2][l], b[3][l]};
-         memcpy(p[l], t, f->nch);
+         memcpy(p[l], &t[l], f->nch);
       }
       return;
    }
