@@ -539,6 +539,29 @@ data_rows(sim_wave *w, const sim_inst *in, uint32_t *rows[4])
       rows[j] = w->v[in->mimg.vdata + j];
 }
 
+/* p[l] = row0 + (y[l] * pitch + x[l]) * stride of level v for all 64 lanes; only the lanes
+ * whose (x, y) lies in the level are used. When the level's bytes fit in 32 bits, in 32-bit
+ * lanes the compiler vectorises (for the lanes used, no offset wraps). */
+static void
+lane_ptrs(uint8_t *row0, const img *d, const lvl *v, const uint32_t *restrict x,
+          const uint32_t *restrict y, uint8_t **restrict p)
+{
+   uintptr_t b = (uintptr_t)row0;
+   uint64_t span = ((uint64_t)(v->h - 1) * v->pitch + v->w) * d->stride;
+   if (span <= UINT32_MAX) {
+      uint32_t pitch = v->pitch, stride = d->stride, off[64];
+      for (unsigned l = 0; l < 64; l++)
+         off[l] = (y[l] * pitch + x[l]) * stride;
+      for (unsigned l = 0; l < 64; l++)
+         p[l] = (uint8_t *)(b + off[l]);
+      return;
+   }
+   for (unsigned l = 0; l < 64; l++)
+      p[l] = (uint8_t *)(b + ((uint64_t)y[l] * v->pitch + x[l]) * d->stride);
+}
+
+static const uint32_t zero_row[64]; /* the y of 1D images */
+
 /* Integer coordinates of IMAGE_LOAD / IMAGE_STORE at BASE_LEVEL (int_coords): p[l] for the
  * lanes of `exec` inside the level; returns those lanes. */
 static uint64_t
@@ -547,17 +570,12 @@ int_texels_fast(const sim_wave *w, const sim_inst *in, const img *d, uint8_t *ro
 {
    const lvl *v = &d->view0;
    const uint32_t *xs = w->v[addr_vgpr(in, 0)];
-   const uint32_t *ys = d->type == IMG_2D ? w->v[addr_vgpr(in, 1)] : NULL;
-   uint64_t inside = 0;
-   for (uint64_t m = exec; m; m &= m - 1) {
-      unsigned l = (unsigned)__builtin_ctzll(m);
-      uint32_t x = xs[l], y = ys ? ys[l] : 0;
-      if (x >= v->w || y >= v->h)
-         continue;
-      p[l] = row0 + ((uint64_t)y * v->pitch + x) * d->stride;
-      inside |= 1ull << l;
-   }
-   return inside;
+   const uint32_t *ys = d->type == IMG_2D ? w->v[addr_vgpr(in, 1)] : zero_row;
+   uint32_t inside[64];
+   for (unsigned l = 0; l < 64; l++)
+      inside[l] = (xs[l] < v->w) & (ys[l] < v->h);
+   lane_ptrs(row0, d, v, xs, ys, p);
+   return sim__lanes_pack32(inside) & exec;
 }
 
 /* ---- Integer addressing (load / store) ------------------------------------------------- */
@@ -1465,18 +1483,16 @@ sample_fast(sim_wave *w, const sim_inst *in, const sctx *c, uint64_t exec)
       point_index_lanes(w->v[addr_vgpr(in, k0 + 1)], v.h, c->s.clamp[1], c->s.unnorm, ys);
    else
       memset(ys, 0, sizeof(ys));
-   const uint8_t *p[64];
-   uint64_t border = 0;
-   for (uint64_t m = exec; m; m &= m - 1) {
-      unsigned l = (unsigned)__builtin_ctzll(m);
-      if ((xs[l] | ys[l]) < 0)
-         border |= 1ull << l;
-      else
-         p[l] = row0 + ((uint64_t)(uint32_t)ys[l] * v.pitch + (uint32_t)xs[l]) * d->stride;
-   }
+   uint8_t *p[64];
+   uint32_t out[64];
+   for (unsigned l = 0; l < 64; l++)
+      out[l] = (xs[l] | ys[l]) < 0;
+   uint64_t border = sim__lanes_pack32(out) & exec;
+   lane_ptrs(row0, d, &v, (const uint32_t *)xs, (const uint32_t *)ys, p);
    uint32_t *rows[4];
    data_rows(w, in, rows);
-   sim__texel_read_lanes(&d->f, d->sel, eff_dmask(in), p, exec & ~border, rows);
+   sim__texel_read_lanes(&d->f, d->sel, eff_dmask(in), (const uint8_t *const *)p,
+                         exec & ~border, rows);
    for (; border; border &= border - 1)
       write_result(w, in, (unsigned)__builtin_ctzll(border), c->border, false);
    return true;
