@@ -428,9 +428,16 @@ sim__texel_read_lanes(const sim_texel_fmt *f, const uint8_t sel[4], unsigned dma
       /* The texels' bytes first, then one component of every lane at a time. */
       uint32_t t[64], r[64];
       memset(t, 0, sizeof(t));
-      for (uint64_t k = m; k; k &= k - 1) {
-         unsigned l = (unsigned)__builtin_ctzll(k);
-         memcpy(&t[l], p[l], f->bytes);
+      if (f->bytes == 4) { /* RGBA8, most images: a copy of constant size */
+         for (uint64_t k = m; k; k &= k - 1) {
+            unsigned l = (unsigned)__builtin_ctzll(k);
+            memcpy(&t[l], p[l], 4);
+         }
+      } else {
+         for (uint64_t k = m; k; k &= k - 1) {
+            unsigned l = (unsigned)__builtin_ctzll(k);
+            memcpy(&t[l], p[l], f->bytes);
+         }
       }
       for (unsigned j = 0; j < n; j++) {
          unsigned sh = isrc[j] < 0 ? 0 : 8u * (unsigned)isrc[j];
@@ -511,9 +518,13 @@ sim__texel_write_lanes(const sim_texel_fmt *f, const uint8_t sel[4], unsigned dm
       for (unsigned l = 0; l < 64; l++)
          t[l] = b[0][l] | (uint32_t)b[1][l] << 8 | (uint32_t)b[2][l] << 16 |
                 (uint32_t)b[3][l] << 24;
+      unsigned bytes = f->nch;
       for (; m; m &= m - 1) {
          unsigned l = (unsigned)__builtin_ctzll(m);
-         memcpy(p[l], &t[l], f->nch);
+         if (bytes == 4) /* RGBA8, most images: a copy of constant size */
+            memcpy(p[l], &t[l], 4);
+         else
+            memcpy(p[l], &t[l], bytes);
       }
       return;
    }
