@@ -360,5 +360,13 @@ void sim__texel_read(const sim_texel_fmt *f, const uint8_t sel[4], const uint8_t
  * (channels no component names are 0). */
 void sim__texel_write(const sim_texel_fmt *f, const uint8_t sel[4], const uint32_t comp[4],
                       uint8_t *p);
+/* Lanes of `m`: out[j][l] = the j-th component DMASK selects of the texel at p[l], as
+ * sim__texel_read reads it (32 bits each: no D16). */
+void sim__texel_read_lanes(const sim_texel_fmt *f, const uint8_t sel[4], unsigned dmask,
+                           const uint8_t *const p[64], uint64_t m, uint32_t *const out[4]);
+/* Lanes of `m`: the texel at p[l] = the components DMASK selects, the j-th from in[j][l]
+ * (the others 0), as sim__texel_write stores them. */
+void sim__texel_write_lanes(const sim_texel_fmt *f, const uint8_t sel[4], unsigned dmask,
+                            const uint32_t *const in[4], uint64_t m, uint8_t *const p[64]);
 
 #endif

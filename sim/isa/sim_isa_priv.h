@@ -472,6 +472,16 @@ sim_xlate_class sim__xlate_class(const sim_inst *in);
 unsigned sim__xlate_form(sim_wave *w, sim_program *p, uint64_t pc, const sim_inst **out,
                          unsigned max);
 
+/* ---- The texture unit (sim_mimg.c) ------------------------------------------------------ */
+
+/* The texture unit's wave-wide fast paths (sim_mimg.c, docs/sim.md "Images"), on unless a
+ * test clears it to run the per-lane path the fast paths must agree with. Written only by
+ * tests, between runs. */
+extern bool sim__mimg_fast;
+/* Instructions the calling thread has run through those fast paths (tests check that the
+ * cases they compare took them). */
+extern __thread uint64_t sim__mimg_fast_runs;
+
 /* ---- Global wave sync (sim_gws.c) ------------------------------------------------------ */
 
 enum { SIM_GWS_WAIT_NONE = 0, SIM_GWS_WAIT_SEMA_P, SIM_GWS_WAIT_BARRIER };

@@ -497,6 +497,87 @@ read_store_data(const sim_wave *w, const sim_inst *in, const img *d, unsigned l,
    }
 }
 
+/* ---- Wave-wide fast paths ---------------------------------------------------------------
+ * The accesses OpenCL kernels make most — IMAGE_LOAD and IMAGE_STORE without a mip operand,
+ * IMAGE_SAMPLE* point-sampled at one level through a clamp or border mode — of a 1D or 2D
+ * image, with 32-bit address and data VGPRs and no TFE/LWE, when the whole level lies in
+ * the allocation texel_ptr reaches directly (checked once: level_view): the coordinates of
+ * every lane first, then the texels of all lanes through the format's lane batch
+ * (sim__texel_read_lanes / sim__texel_write_lanes). No texel of that level can fault, so
+ * the results and faults are the per-lane path's, which serves everything else (and the
+ * checking mode, whose coarse allocations are never direct). */
+bool sim__mimg_fast = true;
+__thread uint64_t sim__mimg_fast_runs;
+
+/* Host address of texel (0, 0) of level v when every texel of the level (slice 0) lies in
+ * d->direct, else NULL. */
+static uint8_t *
+level_view(const img *d, const lvl *v)
+{
+   const sim_alloc *a = d->direct;
+   uint64_t first = d->base + v->off;
+   if (!a || !v->w || !v->h || first < a->va || first - a->va > a->reach)
+      return NULL;
+   uint64_t span = ((uint64_t)(v->h - 1) * v->pitch + (v->w - 1)) * d->stride + d->bpe;
+   return span <= a->reach - (first - a->va) ? a->view + (first - a->va) : NULL;
+}
+
+/* The fast paths' common conditions on the instruction. */
+static bool
+fast_inst(const sim_inst *in, const img *d)
+{
+   return sim__mimg_fast && (d->type == IMG_1D || d->type == IMG_2D) && !d->buffer &&
+          !(in->mimg.bits & (SIM_MIMG_A16 | SIM_MIMG_D16 | SIM_MIMG_TFE | SIM_MIMG_LWE));
+}
+
+/* The data VGPR rows of the components DMASK selects. */
+static void
+data_rows(sim_wave *w, const sim_inst *in, uint32_t *rows[4])
+{
+   unsigned n = (unsigned)__builtin_popcount(eff_dmask(in));
+   for (unsigned j = 0; j < n; j++)
+      rows[j] = w->v[in->mimg.vdata + j];
+}
+
+/* p[l] = row0 + (y[l] * pitch + x[l]) * stride of level v for all 64 lanes; only the lanes
+ * whose (x, y) lies in the level are used. When the level's bytes fit in 32 bits, in 32-bit
+ * lanes the compiler vectorises (for the lanes used, no offset wraps). */
+static void
+lane_ptrs(uint8_t *row0, const img *d, const lvl *v, const uint32_t *restrict x,
+          const uint32_t *restrict y, uint8_t **restrict p)
+{
+   uintptr_t b = (uintptr_t)row0;
+   uint64_t span = ((uint64_t)(v->h - 1) * v->pitch + v->w) * d->stride;
+   if (span <= UINT32_MAX) {
+      uint32_t pitch = v->pitch, stride = d->stride, off[64];
+      for (unsigned l = 0; l < 64; l++)
+         off[l] = (y[l] * pitch + x[l]) * stride;
+      for (unsigned l = 0; l < 64; l++)
+         p[l] = (uint8_t *)(b + off[l]);
+      return;
+   }
+   for (unsigned l = 0; l < 64; l++)
+      p[l] = (uint8_t *)(b + ((uint64_t)y[l] * v->pitch + x[l]) * d->stride);
+}
+
+static const uint32_t zero_row[64]; /* the y of 1D images */
+
+/* Integer coordinates of IMAGE_LOAD / IMAGE_STORE at BASE_LEVEL (int_coords): p[l] for the
+ * lanes of `exec` inside the level; returns those lanes. */
+static uint64_t
+int_texels_fast(const sim_wave *w, const sim_inst *in, const img *d, uint8_t *row0,
+                uint64_t exec, uint8_t *p[64])
+{
+   const lvl *v = &d->view0;
+   const uint32_t *xs = w->v[addr_vgpr(in, 0)];
+   const uint32_t *ys = d->type == IMG_2D ? w->v[addr_vgpr(in, 1)] : zero_row;
+   uint32_t inside[64];
+   for (unsigned l = 0; l < 64; l++)
+      inside[l] = (xs[l] < v->w) & (ys[l] < v->h);
+   lane_ptrs(row0, d, v, xs, ys, p);
+   return sim__lanes_pack32(inside) & exec;
+}
+
 /* ---- Integer addressing (load / store) ------------------------------------------------- */
 
 /* Lane l's texel address; false when the coordinates (or the mip level) are outside the
@@ -542,6 +623,29 @@ int_coords(const sim_wave *w, const sim_inst *in, const img *d, bool mip, unsign
    return true;
 }
 
+/* mimg_load's fast path (above "Wave-wide fast paths"): false when it does not apply. */
+static bool
+load_fast(sim_wave *w, const sim_inst *in, const img *d, bool mip, uint64_t exec)
+{
+   uint8_t *row0 = !mip && fast_inst(in, d) ? level_view(d, &d->view0) : NULL;
+   if (!row0)
+      return false;
+   sim__mimg_fast_runs++;
+   uint8_t *p[64];
+   uint64_t inside = int_texels_fast(w, in, d, row0, exec, p);
+   uint32_t *rows[4];
+   data_rows(w, in, rows);
+   sim__texel_read_lanes(&d->f, d->sel, eff_dmask(in), (const uint8_t *const *)p, inside,
+                         rows);
+   if (inside == exec)
+      return true;
+   uint32_t zero[4]; /* out of range: a zero texel */
+   sim__texel_read(&d->f, d->sel, NULL, zero);
+   for (uint64_t m = exec & ~inside; m; m &= m - 1)
+      write_result(w, in, (unsigned)__builtin_ctzll(m), zero, d->f.is_int);
+   return true;
+}
+
 static void
 mimg_load(sim_wave *w, const sim_inst *in, unsigned conv, bool mip)
 {
@@ -553,6 +657,8 @@ mimg_load(sim_wave *w, const sim_inst *in, unsigned conv, bool mip)
    if (!check_vgprs(w, in, d.ncoord + mip, data_dwords(in) + status))
       return;
    img_direct(w, in, &d, false);
+   if (load_fast(w, in, &d, mip, exec))
+      return;
    for (unsigned l = 0; l < 64; l++) {
       if (!((exec >> l) & 1))
          continue;
@@ -568,6 +674,23 @@ mimg_load(sim_wave *w, const sim_inst *in, unsigned conv, bool mip)
    }
 }
 
+/* mimg_store's fast path (above "Wave-wide fast paths"): false when it does not apply. */
+static bool
+store_fast(sim_wave *w, const sim_inst *in, const img *d, bool mip, uint64_t exec)
+{
+   uint8_t *row0 = !mip && fast_inst(in, d) ? level_view(d, &d->view0) : NULL;
+   if (!row0)
+      return false;
+   sim__mimg_fast_runs++;
+   uint8_t *p[64];
+   uint64_t inside = int_texels_fast(w, in, d, row0, exec, p);
+   uint32_t *rows[4];
+   data_rows(w, in, rows);
+   sim__texel_write_lanes(&d->f, d->sel, eff_dmask(in), (const uint32_t *const *)rows, inside,
+                          p);
+   return true;
+}
+
 static void
 mimg_store(sim_wave *w, const sim_inst *in, unsigned conv, bool mip)
 {
@@ -578,6 +701,8 @@ mimg_store(sim_wave *w, const sim_inst *in, unsigned conv, bool mip)
    if (!check_vgprs(w, in, d.ncoord + mip, data_dwords(in)))
       return;
    img_direct(w, in, &d, true);
+   if (store_fast(w, in, &d, mip, exec))
+      return;
    for (unsigned l = 0; l < 64; l++) {
       if (!((exec >> l) & 1))
          continue;
@@ -1304,6 +1429,75 @@ lane_zref(const sim_wave *w, const sim_inst *in, const sctx *c, unsigned l)
    return z;
 }
 
+/* Point-sampled texel index of every lane along one dimension of `size` texels under a
+ * clamp or border mode (CLAMP_LAST_TEXEL up): make_tap's without a texel offset, -1 for the
+ * border. Half-border modes clamp a point sample to the edge as CLAMP_LAST_TEXEL does.
+ * Clamping the texel coordinate to [-1, size] keeps every index on its side of the edges
+ * (below -1 floors below 0, past size to size or more) and makes the 16.8 fixed-point
+ * value at most 2^22 in magnitude, where adding and subtracting 1.5 * 2^23 is
+ * nearbyint's round-to-nearest-even without a call; the floor is a shift. */
+static void
+point_index_lanes(const uint32_t *restrict u, uint32_t size, unsigned mode, bool unnorm,
+                  int32_t *restrict idx)
+{
+   float fs = (float)size, scale = unnorm ? 1.0f : fs;
+   bool mirror = mode == TEX_MIRROR_ONCE_LAST_TEXEL || mode == TEX_MIRROR_ONCE_HALF_BORDER ||
+                 mode == TEX_MIRROR_ONCE_BORDER;
+   uint32_t sign = mirror ? 0x7FFFFFFFu : 0xFFFFFFFFu; /* fabsf: the sign bit cleared */
+   int32_t top = (int32_t)size - 1, outside = mode == TEX_CLAMP_BORDER ||
+                                                mode == TEX_MIRROR_ONCE_BORDER ? -1 : 0;
+   /* Written without branches, for the vectoriser. */
+   for (unsigned l = 0; l < 64; l++) {
+      float x = sim__as_f32(sim__as_u32(sim__as_f32(u[l]) * scale) & sign);
+      x = x != x ? 0.0f : x;
+      x = x < -1.0f ? -1.0f : x;
+      x = x > fs ? fs : x;
+      float q = (x * (1 << SUBTEXEL_BITS) + 12582912.0f) - 12582912.0f;
+      int32_t i = (int32_t)q >> SUBTEXEL_BITS;
+      /* Border: -1 outside; clamp: the nearest edge texel. */
+      int32_t lo = outside ? -1 : 0, hi = outside ? -1 : top;
+      idx[l] = i < 0 ? lo : i > top ? hi : i;
+   }
+}
+
+/* mimg_sample's fast path (above "Wave-wide fast paths"): false when it does not apply. */
+static bool
+sample_fast(sim_wave *w, const sim_inst *in, const sctx *c, uint64_t exec)
+{
+   if (!fast_inst(in, &c->d) || !c->lod_free || c->ll0.linear ||
+       (c->flags & (SMP_C | SMP_O | SMP_GATHER | SMP_GATHER_H | SMP_GET_LOD)))
+      return false;
+   for (unsigned k = 0; k < c->a.nd; k++)
+      if (c->s.clamp[k] < TEX_CLAMP_LAST_TEXEL)
+         return false;
+   const img *d = &c->d;
+   lvl v = img_level(d, c->ll0.level[0]);
+   uint8_t *row0 = level_view(d, &v);
+   if (!row0)
+      return false;
+   sim__mimg_fast_runs++;
+   unsigned k0 = c->a.nextra + c->a.nderiv;
+   int32_t xs[64], ys[64];
+   point_index_lanes(w->v[addr_vgpr(in, k0)], v.w, c->s.clamp[0], c->s.unnorm, xs);
+   if (c->a.nd > 1)
+      point_index_lanes(w->v[addr_vgpr(in, k0 + 1)], v.h, c->s.clamp[1], c->s.unnorm, ys);
+   else
+      memset(ys, 0, sizeof(ys));
+   uint8_t *p[64];
+   uint32_t out[64];
+   for (unsigned l = 0; l < 64; l++)
+      out[l] = (xs[l] | ys[l]) < 0;
+   uint64_t border = sim__lanes_pack32(out) & exec;
+   lane_ptrs(row0, d, &v, (const uint32_t *)xs, (const uint32_t *)ys, p);
+   uint32_t *rows[4];
+   data_rows(w, in, rows);
+   sim__texel_read_lanes(&d->f, d->sel, eff_dmask(in), (const uint8_t *const *)p,
+                         exec & ~border, rows);
+   for (; border; border &= border - 1)
+      write_result(w, in, (unsigned)__builtin_ctzll(border), c->border, false);
+   return true;
+}
+
 /* One lane of IMAGE_SAMPLE*: filtered result into comp, false after a fault. */
 static bool
 sample_lane(sim_wave *w, const sim_inst *in, const sctx *c, unsigned l, uint32_t comp[4])
@@ -1364,6 +1558,8 @@ mimg_sample(sim_wave *w, const sim_inst *in, unsigned flags)
       unsupported(w, in, "gather4 DMASK 0x%x: one component", in->mimg.dmask);
       return;
    }
+   if (sample_fast(w, in, &c, exec))
+      return;
    unsigned comp_i = (unsigned)__builtin_ctz(eff_dmask(in));
    for (unsigned l = 0; l < 64; l++) {
       if (!((exec >> l) & 1))

@@ -265,14 +265,22 @@ sim__texel_to_reg(const sim_texel_fmt *f, unsigned c, uint32_t raw)
    return to_reg(f, c, raw);
 }
 
-static uint32_t
+/* lrintf(x) for 0 <= x < 2^23, without a call: adding 2^23 rounds x to an integer in the
+ * current rounding mode (as lrintf rounds), subtracting it again is exact. */
+static inline uint32_t
+rint_small(float x)
+{
+   return (uint32_t)((x + 8388608.0f) - 8388608.0f);
+}
+
+static inline uint32_t
 unorm_encode(float v, uint32_t max)
 {
    if (!(v > 0.0f)) /* also NaN */
       return 0;
    if (v >= 1.0f)
       return max;
-   return (uint32_t)lrintf(v * (float)max);
+   return rint_small(v * (float)max); /* max <= 65535: UNORM channels have <= 16 bits */
 }
 
 static uint32_t
@@ -360,4 +368,181 @@ sim__texel_write(const sim_texel_fmt *f, const uint8_t sel[4], const uint32_t co
       }
    }
    sim__texel_pack(f, raw, p);
+}
+
+/* ---- Lane batches --------------------------------------------------------------------
+ * The texture unit's fast paths (isa/sim_mimg.c) convert the texels of a whole wave at
+ * once: the DST_SEL / DMASK plan is made once per instruction, and the formats most images
+ * have — 8-bit UNORM channels, 32-bit channels read unconverted — take a conversion without
+ * the generic switch. Every other format goes through sim__texel_read / sim__texel_write
+ * lane by lane, so the results are theirs bit for bit. */
+
+/* UNORM with 8-bit channels (8, 8_8, 8_8_8_8): unorm8 and rint_small. */
+static bool
+is_unorm8(const sim_texel_fmt *f)
+{
+   return f->conv == SIM_NFMT_UNORM && !f->packed && f->bits[0] == 8;
+}
+
+/* 32-bit channels whose conversion returns the bits (to_reg / from_reg of 32 bits). */
+static bool
+is_raw32(const sim_texel_fmt *f)
+{
+   return f->bits[0] == 32 && f->conv != SIM_NFMT_USCALED && f->conv != SIM_NFMT_SSCALED;
+}
+
+/* Where read component i comes from: channel src[i] of the texel, or (src[i] < 0) the
+ * constant k[i] (SIM_SEL_0 / SIM_SEL_1, or a channel the format lacks: W reads one). */
+static void
+read_plan(const sim_texel_fmt *f, const uint8_t sel[4], int8_t src[4], uint32_t k[4])
+{
+   for (unsigned i = 0; i < 4; i++) {
+      unsigned s = sel[i];
+      src[i] = -1;
+      k[i] = s == SIM_SEL_1 ? sim__texel_one(f) : 0;
+      if (s < SIM_SEL_X)
+         continue;
+      if (s - SIM_SEL_X < f->nch)
+         src[i] = (int8_t)(s - SIM_SEL_X);
+      else if (s == SIM_SEL_W)
+         k[i] = sim__texel_one(f);
+   }
+}
+
+void
+sim__texel_read_lanes(const sim_texel_fmt *f, const uint8_t sel[4], unsigned dmask,
+                      const uint8_t *const p[64], uint64_t m, uint32_t *const out[4])
+{
+   int8_t src[4], isrc[4];
+   uint32_t k[4], ik[4];
+   unsigned n = 0, comp[4];
+   read_plan(f, sel, src, k);
+   for (unsigned i = 0; i < 4; i++) {
+      if ((dmask >> i) & 1) {
+         comp[n] = i;
+         isrc[n] = src[i];
+         ik[n++] = k[i];
+      }
+   }
+   if (is_unorm8(f)) {
+      /* The texels' bytes first, then one component of every lane at a time. */
+      uint32_t t[64], r[64];
+      memset(t, 0, sizeof(t));
+      if (f->bytes == 4) { /* RGBA8, most images: a copy of constant size */
+         for (uint64_t k = m; k; k &= k - 1) {
+            unsigned l = (unsigned)__builtin_ctzll(k);
+            memcpy(&t[l], p[l], 4);
+         }
+      } else {
+         for (uint64_t k = m; k; k &= k - 1) {
+            unsigned l = (unsigned)__builtin_ctzll(k);
+            memcpy(&t[l], p[l], f->bytes);
+         }
+      }
+      for (unsigned j = 0; j < n; j++) {
+         unsigned sh = isrc[j] < 0 ? 0 : 8u * (unsigned)isrc[j];
+         for (unsigned l = 0; l < 64; l++)
+            r[l] = isrc[j] < 0 ? ik[j] : sim__as_u32(unorm8[(t[l] >> sh) & 0xFF]);
+         if (m == ~0ull)
+            memcpy(out[j], r, sizeof(r));
+         else
+            sim__lanes_select(out[j], r, m);
+      }
+      return;
+   }
+   if (is_raw32(f)) {
+      for (; m; m &= m - 1) {
+         unsigned l = (unsigned)__builtin_ctzll(m);
+         for (unsigned j = 0; j < n; j++) {
+            uint32_t v = ik[j];
+            if (isrc[j] >= 0)
+               memcpy(&v, p[l] + 4 * isrc[j], 4);
+            out[j][l] = v;
+         }
+      }
+      return;
+   }
+   for (; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(m);
+      uint32_t c[4];
+      sim__texel_read(f, sel, p[l], c);
+      for (unsigned j = 0; j < n; j++)
+         out[j][l] = c[comp[j]];
+   }
+}
+
+/* 64 lanes' 8-bit UNORM channel values from their values v: unorm_encode(x, 255) without
+ * branches, for the vectoriser (NaN and x <= 0 give 0, x >= 1 gives 255). */
+static void
+unorm8_encode_row(const uint32_t *restrict v, uint8_t *restrict b)
+{
+   for (unsigned l = 0; l < 64; l++) {
+      float x = sim__as_f32(v[l]);
+      x = x > 0.0f ? x : 0.0f;
+      x = x < 1.0f ? x : 1.0f;
+      b[l] = (uint8_t)(int32_t)((x * 255.0f + 8388608.0f) - 8388608.0f);
+   }
+}
+
+void
+sim__texel_write_lanes(const sim_texel_fmt *f, const uint8_t sel[4], unsigned dmask,
+                       const uint32_t *const in[4], uint64_t m, uint8_t *const p[64])
+{
+   /* Channel c from input row src[c] (the first component whose DST_SEL names it), or the
+    * constant k[c]: a component outside DMASK stores as 0 would, a channel no component
+    * names is 0. */
+   int8_t src[4] = {-1, -1, -1, -1}, row[4];
+   uint32_t k[4] = {0, 0, 0, 0};
+   unsigned n = 0;
+   for (unsigned i = 0; i < 4; i++)
+      row[i] = (dmask >> i) & 1 ? (int8_t)n++ : -1;
+   for (unsigned c = 0; c < f->nch; c++) {
+      for (unsigned i = 0; i < 4; i++) {
+         if (sel[i] == SIM_SEL_X + c) {
+            src[c] = row[i];
+            k[c] = row[i] < 0 ? from_reg(f, c, 0) : 0;
+            break;
+         }
+      }
+   }
+   if (is_unorm8(f)) {
+      /* Every lane's bytes first (a loop the compiler vectorises), then one copy a lane. */
+      uint8_t b[4][64];
+      for (unsigned c = 0; c < 4; c++) { /* src[c] < 0, k[c] 0 past the format's channels */
+         if (src[c] < 0)
+            memset(b[c], (uint8_t)k[c], 64);
+         else
+            unorm8_encode_row(in[src[c]], b[c]);
+      }
+      uint32_t t[64]; /* little-endian texels: channel X in the lowest byte */
+      for (unsigned l = 0; l < 64; l++)
+         t[l] = b[0][l] | (uint32_t)b[1][l] << 8 | (uint32_t)b[2][l] << 16 |
+                (uint32_t)b[3][l] << 24;
+      unsigned bytes = f->nch;
+      for (; m; m &= m - 1) {
+         unsigned l = (unsigned)__builtin_ctzll(m);
+         if (bytes == 4) /* RGBA8, most images: a copy of constant size */
+            memcpy(p[l], &t[l], 4);
+         else
+            memcpy(p[l], &t[l], bytes);
+      }
+      return;
+   }
+   if (is_raw32(f)) {
+      for (; m; m &= m - 1) {
+         unsigned l = (unsigned)__builtin_ctzll(m);
+         uint32_t raw[4];
+         for (unsigned c = 0; c < f->nch; c++)
+            raw[c] = src[c] < 0 ? k[c] : in[src[c]][l];
+         memcpy(p[l], raw, 4u * f->nch);
+      }
+      return;
+   }
+   for (; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(m);
+      uint32_t comp[4];
+      for (unsigned i = 0; i < 4; i++)
+         comp[i] = row[i] < 0 ? 0 : in[row[i]][l];
+      sim__texel_write(f, sel, comp, p[l]);
+   }
 }

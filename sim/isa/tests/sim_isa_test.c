@@ -270,6 +270,7 @@ main(int argc, char **argv)
    t_mem_tests();
    t_cover_tests();
    t_mimg_tests();
+   t_mimg_fast_tests();
    t_f16_tests();
    t_scratch_tests();
    t_ops_tests();
