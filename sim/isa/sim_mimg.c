@@ -623,18 +623,30 @@ int_coords(const sim_wave *w, const sim_inst *in, const img *d, bool mip, unsign
    return true;
 }
 
-/* mimg_load's fast path (above "Wave-wide fast paths"): false when it does not apply. */
+/* The start of load_fast and store_fast: the texel of each lane of `exec` inside the level
+ * (p; *inside, their mask) and the data rows; false when the fast path does not apply. */
 static bool
-load_fast(sim_wave *w, const sim_inst *in, const img *d, bool mip, uint64_t exec)
+fast_lanes(sim_wave *w, const sim_inst *in, const img *d, bool mip, uint64_t exec,
+           uint8_t **p, uint64_t *inside, uint32_t **rows)
 {
    uint8_t *row0 = !mip && fast_inst(in, d) ? level_view(d, &d->view0) : NULL;
    if (!row0)
       return false;
    sim__mimg_fast_runs++;
-   uint8_t *p[64];
-   uint64_t inside = int_texels_fast(w, in, d, row0, exec, p);
-   uint32_t *rows[4];
+   *inside = int_texels_fast(w, in, d, row0, exec, p);
    data_rows(w, in, rows);
+   return true;
+}
+
+/* mimg_load's fast path (above "Wave-wide fast paths"): false when it does not apply. */
+static bool
+load_fast(sim_wave *w, const sim_inst *in, const img *d, bool mip, uint64_t exec)
+{
+   uint8_t *p[64];
+   uint32_t *rows[4];
+   uint64_t inside;
+   if (!fast_lanes(w, in, d, mip, exec, p, &inside, rows))
+      return false;
    sim__texel_read_lanes(&d->f, d->sel, eff_dmask(in), (const uint8_t *const *)p, inside,
                          rows);
    if (inside == exec)
@@ -678,14 +690,11 @@ mimg_load(sim_wave *w, const sim_inst *in, unsigned conv, bool mip)
 static bool
 store_fast(sim_wave *w, const sim_inst *in, const img *d, bool mip, uint64_t exec)
 {
-   uint8_t *row0 = !mip && fast_inst(in, d) ? level_view(d, &d->view0) : NULL;
-   if (!row0)
-      return false;
-   sim__mimg_fast_runs++;
    uint8_t *p[64];
-   uint64_t inside = int_texels_fast(w, in, d, row0, exec, p);
    uint32_t *rows[4];
-   data_rows(w, in, rows);
+   uint64_t inside;
+   if (!fast_lanes(w, in, d, mip, exec, p, &inside, rows))
+      return false;
    sim__texel_write_lanes(&d->f, d->sel, eff_dmask(in), (const uint32_t *const *)rows, inside,
                           p);
    return true;
