@@ -25,7 +25,7 @@
  * safe); check translates every block on its first run, on the wave's thread, and runs it
  * against the interpreter (xl_check_*). The compile budget: a block ends early once its IR
  * passes HSACL_SIM_XLATE_IR_MAX instructions (XL_IR_MAX), so no compile holds the worker
- * (and an exit that waits for it) long.
+ * (and an exit that waits for it) long, but takes its end when only that is left.
  * HSACL_SIM_XLATE_HOT=n: runs of a PC before its block is compiled (50; 1 when checking);
  * HSACL_SIM_XLATE_WORK=n: and its runs times its length must reach n (XL_WORK; 0 when
  * checking or when only HOT is set), so that short runs compile nothing (xl_worth).
@@ -1427,6 +1427,19 @@ xl_ir_size(xl *x)
    return k;
 }
 
+/* Is all that is left of the block from insts[i] its ending instruction, behind no-ops?
+ * Then the compile budget does not cut it: the cut would leave a block that lowers nothing
+ * and is interpreted, an extra trip through the wave loop (every wave of vadd, whose block
+ * passed the budget just before its s_endpgm), and the end adds a call or a branch to the
+ * IR, so a block still stays within the budget and one instruction. */
+static bool
+xl_only_end_left(const sim_inst **insts, unsigned n, unsigned i)
+{
+   while (i < n && sim__xlate_class(insts[i]) == SIM_XL_SKIP)
+      i++;
+   return i + 1 == n && sim__xlate_class(insts[i]) == SIM_XL_END;
+}
+
 /* Builds the block's function `name` for x->lanes lanes from up to `n` instructions (x->n
  * says how many the compile budget let in); false if nothing in it is lowered. */
 static bool
@@ -1495,7 +1508,7 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
       pc += in->size;
       /* The compile budget: a block ends early once its IR passes xl_ir_max
        * instructions; the wave goes on at the next PC, a leader of a block of its own. */
-      if (i + 1 < n && xl_ir_size(x) > xl_ir_max) {
+      if (i + 1 < n && !xl_only_end_left(insts, n, i + 1) && xl_ir_size(x) > xl_ir_max) {
          x->n = i + 1;
          break;
       }

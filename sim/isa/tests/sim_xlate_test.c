@@ -4,7 +4,8 @@
  * itself is checked against the interpreter by HSACL_SIM_XLATE=check over the instruction
  * tests and kernels (tests/CMakeLists.txt). With the argument "fork": a child of fork
  * interprets a hot block instead of hanging, even when another thread held the JIT while
- * the parent forked, and the parent's worker compiles on.
+ * the parent forked, and the parent's worker compiles on. With "budget": a block cut by the
+ * compile budget still takes its end when nothing else is left.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -71,21 +72,28 @@ typedef struct {
    sim_wave w;
 } fork_prog;
 
+/* A program of three one-dword instructions `code` at `va`, and a wave64 to run it. */
 static void
-fork_prog_init(fork_prog *f, uint64_t va)
+prog_init(fork_prog *f, uint64_t va, const uint32_t code[3])
 {
    memset(f, 0, sizeof(*f));
    const sim_target *t = sim__target(SIM_TARGET_GFX906);
    for (unsigned i = 0; i < 3; i++)
-      sim__decode(t, &fork_code[i], 4, &f->slots[i]);
+      sim__decode(t, &code[i], 4, &f->slots[i]);
    f->p.target = t;
    f->p.va = va;
-   f->p.size = sizeof(fork_code);
+   f->p.size = 3 * 4;
    f->p.slots = f->slots;
    f->w.target = t;
    f->w.lanes = 64; /* a wave64, as a gfx906 dispatch makes it (blocks are per wave size) */
    f->w.lane_mask = ~0ull;
    f->w.prog = &f->p;
+}
+
+static void
+fork_prog_init(fork_prog *f, uint64_t va)
+{
+   prog_init(f, va, fork_code);
 }
 
 /* Makes the block at the program's start hot (HSACL_SIM_XLATE_HOT=1: its first run queues
@@ -159,16 +167,53 @@ test_fork(void)
    sim__xlate_program_free(&b.p);
 }
 
+/* ---- The compile budget ------------------------------------------------------------- */
+
+/* v_add_u32 v1, v2, v3; s_waitcnt 0; s_endpgm (llvm-mc-19 -mcpu=gfx906). */
+static const uint32_t end_code[] = {0x68020702, 0xbf8c0000, 0xbf810000};
+
+/* With a budget of one IR instruction, every lowered instruction passes it. A block whose
+ * only instruction left is its end (behind a no-op) takes it: cut, the end would be
+ * interpreted, a trip through the wave loop. One with more left is still cut after its
+ * first instruction (the budget still bounds a block). */
+static void
+test_budget(void)
+{
+   setenv("HSACL_SIM_XLATE", "1", 1);
+   setenv("HSACL_SIM_XLATE_HOT", "1", 1);
+   setenv("HSACL_SIM_XLATE_IR_MAX", "1", 1);
+   sim__xlate_init();
+   if (sim__xlate_mode != 1) {
+      fprintf(stderr, "FAIL: the translator did not start (mode %d)\n", sim__xlate_mode);
+      failures++;
+      return;
+   }
+   static fork_prog a, b;
+   prog_init(&a, 0x10000, end_code);
+   prog_init(&b, 0x20000, fork_code);
+   CHECK_EQ(fork_compiled(&a, 60), 0);
+   CHECK_EQ(fork_compiled(&b, 60), 0);
+   const sim_xlate_ent *ea = sim__xlate_entry(&a.p, a.p.va);
+   const sim_xlate_ent *eb = sim__xlate_entry(&b.p, b.p.va);
+   CHECK_EQ(ea ? ea->n : 0, 3);
+   CHECK_EQ(eb ? eb->n : 0, 1);
+   sim__xlate_program_free(&a.p);
+   sim__xlate_program_free(&b.p);
+}
+
 int
 main(int argc, char **argv)
 {
-   if (argc > 1 && !strcmp(argv[1], "fork")) {
-      test_fork();
+   if (argc > 1 && (!strcmp(argv[1], "fork") || !strcmp(argv[1], "budget"))) {
+      if (!strcmp(argv[1], "fork"))
+         test_fork();
+      else
+         test_budget();
       if (failures) {
          fprintf(stderr, "%d failures\n", failures);
          return 1;
       }
-      printf("sim_xlate_test fork: ok\n");
+      printf("sim_xlate_test %s: ok\n", argv[1]);
       return 0;
    }
    sim_inst code[8];
