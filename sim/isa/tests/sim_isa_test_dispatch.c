@@ -79,9 +79,54 @@ TEST(watchdog_between_claims)
    CHECK_EQ(twice, 0);
 }
 
+/* out[id] = id for every work-item (global id along x), through VGPR `v`: s2 = work-group
+ * id x, `shift` = log2 of the work-group size. */
+static void
+t_ids_src(char *src, size_t n, unsigned v, unsigned shift)
+{
+   snprintf(src, n,
+            "s_lshl_b32 s5, s2, %u\n"
+            "v_add_u32 v%u, s5, v0\n"
+            "v_lshlrev_b32 v1, 2, v%u\n"
+            "global_store_dword v1, v%u, s[0:1]\n"
+            "s_waitcnt vmcnt(0)",
+            shift, v, v, v);
+}
+
+/* A host thread's home keeps the wave slots' per-dispatch state (VGPR rows, VGPR count, wave
+ * size, id) from one work-group to the next of a dispatch, and sets it again for the next
+ * dispatch: one-wave work-groups of 8 VGPRs, then four-wave ones of 32 VGPRs using v31 (a
+ * slot set only for the first dispatch would have no VGPR rows, or 8 VGPRs), then 8 VGPRs
+ * again, where v9 must fault (a count left at 32 would let it run). */
+TEST(home_state_per_dispatch)
+{
+   char src[512];
+   const uint16_t wg64[3] = {64, 1, 1}, wg256[3] = {256, 1, 1};
+   const uint32_t r8[3] = {1u | 1u << 21 | 1u << 23, t_rsrc[1], 0};
+   uint32_t *out = t_alloc(4 * 4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   t_ids_src(src, sizeof(src), 7, 6);
+   CHECK_EQ(t_dispatch_kd(0, src, r8, wg64, 16, out), SIM_FAULT_NONE);
+   unsigned bad = 0;
+   for (unsigned i = 0; i < 1024; i++)
+      bad += out[i] != i;
+   CHECK_EQ(bad, 0);
+   memset(out, 0, 4 * 4096);
+   t_ids_src(src, sizeof(src), 31, 8);
+   CHECK_EQ(t_dispatch_kd(0, src, t_rsrc, wg256, 16, out), SIM_FAULT_NONE);
+   bad = 0;
+   for (unsigned i = 0; i < 4096; i++)
+      bad += out[i] != i;
+   CHECK_EQ(bad, 0);
+   t_ids_src(src, sizeof(src), 9, 6);
+   CHECK_EQ(t_dispatch_kd(0, src, r8, wg64, 16, out), SIM_FAULT_ILLEGAL_INSTRUCTION);
+   t_ids_src(src, sizeof(src), 7, 6);
+   CHECK_EQ(t_dispatch_kd(0, src, r8, wg64, 16, out), SIM_FAULT_NONE);
+}
+
 void
 t_dispatch_tests(void)
 {
    RUN(workgroups_exactly_once);
    RUN(watchdog_between_claims);
+   RUN(home_state_per_dispatch);
 }
