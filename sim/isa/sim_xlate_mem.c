@@ -383,25 +383,22 @@ one_lane(sim_xl *x, LLVMValueRef exec, LLVMValueRef *lane)
    return one;
 }
 
-/* Dword `k` of the one active lane's access at host + `lo1`, that lane's lo: the minimum
- * over EXEC emit_vmem has computed (extracting the lane from the row by its index took the
- * row through the stack). */
+/* Dword `k` of lane `lane`'s access at host + lo[lane]. */
 static LLVMValueRef
-lane_at(sim_xl *x, LLVMValueRef host, LLVMValueRef lo1, unsigned k)
+lane_at(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef lane, unsigned k)
 {
-   LLVMValueRef p = host_at(x, host, lo1);
+   LLVMValueRef p = host_at(x, host, LLVMBuildExtractElement(x->B, lo, lane, ""));
    LLVMValueRef o = k64(x, 4 * k);
    return LLVMBuildGEP2(x->B, LLVMInt8TypeInContext(x->C), p, &o, 1, "");
 }
 
-/* The fast path's loads into rows[0..n), from lanes at host + lo (`lmin`: the least lo of
- * EXEC's lanes): dwords in consecutive segments (one vector load a segment; n > 1: one load
- * of the whole wave, unit stride), one address a segment (one dword each, n = 1), else
- * gathers. */
+/* The fast path's loads into rows[0..n), from lanes at host + lo: dwords in consecutive
+ * segments (one vector load a segment; n > 1: one load of the whole wave, unit stride),
+ * one address a segment (one dword each, n = 1), else gathers. */
 static void
-emit_fast_load(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef lmin,
-               LLVMValueRef exec, LLVMValueRef m, LLVMValueRef *old, unsigned n,
-               LLVMValueRef *rows, LLVMBasicBlockRef *from)
+emit_fast_load(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef exec,
+               LLVMValueRef m, LLVMValueRef *old, unsigned n, LLVMValueRef *rows,
+               LLVMBasicBlockRef *from)
 {
    LLVMBuilderRef B = x->B;
    LLVMTypeRef segt = LLVMVectorType(x->i32, SEG);
@@ -410,13 +407,10 @@ emit_fast_load(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef lmin,
    LLVMValueRef lane, o[4];
    LLVMBuildCondBr(B, one_lane(x, exec, &lane), ob, many);
    LLVMPositionBuilderAtEnd(B, ob);
-   /* The dword goes to the lane as a select by EXEC (that lane alone) of its broadcast: an
-    * insertelement at a variable index stored the row to the stack, the dword into it and
-    * loaded the row back, a failed store forward (the hottest spot of copy1's block). */
    for (unsigned k = 0; k < n; k++) {
-      LLVMValueRef d = LLVMBuildLoad2(B, x->i32, lane_at(x, host, lmin, k), "");
+      LLVMValueRef d = LLVMBuildLoad2(B, x->i32, lane_at(x, host, lo, lane, k), "");
       LLVMSetAlignment(d, 4);
-      o[k] = LLVMBuildSelect(B, m, sim__xl_splat(x, d, x->v32), old[k], "");
+      o[k] = LLVMBuildInsertElement(B, old[k], d, lane, "");
    }
    LLVMBuildBr(B, join);
    LLVMPositionBuilderAtEnd(B, many);
@@ -477,8 +471,8 @@ emit_fast_load(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef lmin,
  * a scatter; `slow` takes the multi-dword forms that are neither. */
 static void
 emit_fast_store(sim_xl *x, const sim_inst *in, LLVMValueRef host, LLVMValueRef lo,
-                LLVMValueRef lmin, LLVMValueRef exec, LLVMValueRef m, LLVMValueRef *data,
-                unsigned n, LLVMBasicBlockRef slow, LLVMBasicBlockRef done)
+                LLVMValueRef exec, LLVMValueRef m, LLVMValueRef *data, unsigned n,
+                LLVMBasicBlockRef slow, LLVMBasicBlockRef done)
 {
    LLVMBuilderRef B = x->B;
    LLVMBasicBlockRef ub = bb(x), gb = n == 1 ? bb(x) : slow;
@@ -489,7 +483,7 @@ emit_fast_store(sim_xl *x, const sim_inst *in, LLVMValueRef host, LLVMValueRef l
    LLVMPositionBuilderAtEnd(B, ob);
    for (unsigned k = 0; k < n; k++)
       LLVMSetAlignment(LLVMBuildStore(B, LLVMBuildExtractElement(B, data[k], lane, ""),
-                                      lane_at(x, host, lmin, k)),
+                                      lane_at(x, host, lo, lane, k)),
                        4);
    if (sim__xlate_mode == 2)
       sim__xl_hook(x, sim__xlate_check_store_post, in);
@@ -678,9 +672,9 @@ emit_vmem(sim_xl *x, const sim_inst *in, uint64_t pc)
    LLVMValueRef fast_rows[4];
    LLVMBasicBlockRef fast_end = NULL;
    if (store)
-      emit_fast_store(x, in, host, lo, lmin, exec, m, data, n, slow, done);
+      emit_fast_store(x, in, host, lo, exec, m, data, n, slow, done);
    else {
-      emit_fast_load(x, host, lo, lmin, exec, m, old, n, fast_rows, &fast_end);
+      emit_fast_load(x, host, lo, exec, m, old, n, fast_rows, &fast_end);
       LLVMBuildBr(B, done);
    }
 
