@@ -60,6 +60,9 @@ typedef struct sim_tctx {
    struct sim_l1 *l1; /* checking mode: this thread's vector L1 (the thread's first only) */
    struct sim_tctx **extra; /* the thread's further homes, kept for later dispatches */
    unsigned nextra;
+   /* sim_disp.dispatch_id + 1 of the dispatch whose invariant state the work-group record
+    * and wave slots hold (home_begin); 0: none yet. */
+   uint64_t disp_seq;
 } sim_tctx;
 
 static pthread_key_t tctx_key;
@@ -247,6 +250,19 @@ sgprs_init(sim_disp *d)
    d->nuser = (uint8_t)(user > n ? user : n);
 }
 
+/* Lanes 0-63 of a VGPR row = 0, as sixteen 16-byte stores (rows are 256-byte aligned). Not
+ * memset: GCC makes a clear of 256 bytes `rep stosq`, whose start-up cost a one-lane
+ * work-group's set-up several times over (23% of copy1 in perf); a memset of 64 - live
+ * lanes is a library call. Straight-line stores are not turned into either. */
+static inline void
+row_clear(uint32_t *row)
+{
+   typedef uint32_t v4 __attribute__((vector_size(16)));
+   v4 *p = (v4 *)row, z = {0, 0, 0, 0};
+   p[0] = z, p[1] = z, p[2] = z, p[3] = z, p[4] = z, p[5] = z, p[6] = z, p[7] = z;
+   p[8] = z, p[9] = z, p[10] = z, p[11] = z, p[12] = z, p[13] = z, p[14] = z, p[15] = z;
+}
+
 /*
  * A wave's initial state. What the hardware sets is set: the user and system SGPRs the
  * descriptor enables, EXEC, the work-item id VGPRs (their inactive lanes read 0, so a wave32
@@ -255,22 +271,15 @@ sgprs_init(sim_disp *d)
  * like too); s[125], gfx10's null, stays 0 since writes to it are dropped.
  */
 static void
-wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
+wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id)
 {
-   w->v = t->vgprs + (size_t)id * SIM_WAVE_ROWS;
-   w->nvgpr = d->nvgpr;
-   w->nagpr = d->nagpr;
-   w->target = d->target;
-   w->lanes = (uint8_t)d->lanes;
-   w->lane_mask = d->lanes == 64 ? ~0ull : 0xFFFFFFFFull;
+   /* What is the same for every wave of the dispatch in this slot is set by home_begin. */
    w->flat_scratch = 0;
    w->scc = 0;
    w->pc = d->entry;
    w->status = SIM_WAVE_RUNNING;
    w->doorbell_va = 0;
    w->slice = SIM_WAVE_SLICE;
-   w->id = id;
-   w->wg = wg;
    w->prog = wg->prog;
    w->gpr_idx_en = false;
    w->csp = 0;
@@ -327,7 +336,9 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
       for (unsigned l = 0; l < 64; l++)
          vx[l] = l < live ? x + l : 0;
    } else {
-      /* The live lanes only (a one-work-item work-group has one), then zeros. */
+      /* The live lanes only (a one-work-item work-group has one) over zeros. */
+      if (live < 64)
+         row_clear(vx);
       for (unsigned l = 0; l < live; l++) {
          vx[l] = x;
          if (++x == sx) {
@@ -336,10 +347,14 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
                y = 0, z++;
          }
       }
-      memset(vx + live, 0, (64 - live) * sizeof(*vx));
    }
    if (vy) {
       tid_of(first, sx, sy, &x, &y, &z);
+      if (live < 64) {
+         row_clear(vy);
+         if (vz)
+            row_clear(vz);
+      }
       for (unsigned l = 0; l < live; l++) {
          vy[l] = y;
          if (vz)
@@ -350,9 +365,6 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, sim_tctx *t)
                y = 0, z++;
          }
       }
-      memset(vy + live, 0, (64 - live) * sizeof(*vy));
-      if (vz)
-         memset(vz + live, 0, (64 - live) * sizeof(*vz));
    }
    SIM_EXEC(w) = live == 64 ? ~0ull : (1ull << live) - 1; /* lanes past `live` read 0 */
 }
@@ -561,6 +573,33 @@ batch_next(const sim_disp *d, wg_batch *b, uint32_t id[3])
    }
 }
 
+/* What stays the same in home `t` for every work-group of `d` the calling thread runs there:
+ * the work-group record's dispatch and LDS, and of each wave slot its VGPR rows, id,
+ * sizes and counters. Set on the first work-group of `d` in `t`; nothing the waves run
+ * writes these. */
+static void
+home_begin(sim_disp *d, sim_tctx *t, uint64_t *counts)
+{
+   sim_wg *wg = &t->wg;
+   wg->disp = d;
+   wg->lds = t->lds;
+   wg->lds_size = d->lds_size;
+   wg->waves = t->waves;
+   for (unsigned id = 0; id < d->wg_waves; id++) {
+      sim_wave *w = &t->waves[id];
+      w->v = t->vgprs + (size_t)id * SIM_WAVE_ROWS;
+      w->nvgpr = d->nvgpr;
+      w->nagpr = d->nagpr;
+      w->target = d->target;
+      w->lanes = (uint8_t)d->lanes;
+      w->lane_mask = d->lanes == 64 ? ~0ull : 0xFFFFFFFFull;
+      w->id = id;
+      w->wg = wg;
+      w->counts = counts;
+   }
+   t->disp_seq = d->dispatch_id + 1;
+}
+
 /* Starts the next work-group of `d` (from batch `b`, claiming more when it is empty) in home
  * `t`: TAKE_STARTED, TAKE_NONE when none is left, TAKE_FAULT when the dispatch faulted, or
  * (GWS dispatches only) TAKE_BUSY when the GPU has no room for another of its work-groups
@@ -572,12 +611,10 @@ wg_take(sim_disp *d, sim_tctx *t, wg_batch *b, uint64_t *counts, struct sim_l1 *
 {
    sim_wg *wg = &t->wg;
    /* The translation caches (xcache, prog) stay for the whole dispatch (run_workgroups_ex
-    * empties them); the rest is set here. */
-   wg->disp = d;
-   wg->lds = t->lds;
-   wg->lds_size = d->lds_size;
-   wg->waves = t->waves;
-   wg->l1 = l1;
+    * empties them), and so does what home_begin sets; the rest is set here. */
+   if (t->disp_seq != d->dispatch_id + 1)
+      home_begin(d, t, counts);
+   wg->l1 = l1; /* the same each time; run_workgroups_ex takes it again on each entry */
    wg->scratch = NULL;
    wg->scratch_size = 0;
    wg->scratch_slots = 0;
@@ -638,11 +675,10 @@ wg_take(sim_disp *d, sim_tctx *t, wg_batch *b, uint64_t *counts, struct sim_l1 *
    }
    if (!d->qscratch)
       wg->scratch = t->scratch;
-   memset(wg->lds, 0, wg->lds_size);
-   for (unsigned w = 0; w < wg->nwaves; w++) {
-      t->waves[w].counts = counts;
-      wave_init(d, wg, &t->waves[w], w, t);
-   }
+   if (wg->lds_size)
+      memset(wg->lds, 0, wg->lds_size);
+   for (unsigned w = 0; w < wg->nwaves; w++)
+      wave_init(d, wg, &t->waves[w], w);
    return TAKE_STARTED;
 }
 

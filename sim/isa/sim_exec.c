@@ -63,8 +63,12 @@ sim__wave_run(sim_wave *w)
    /* Without diagnostics: one test after each instruction for the rare events (a store
     * reached a doorbell, the wave stopped). With HSACL_SIM_XLATE, a translated block may
     * run in place of the instructions from `pc` on (sim_xlate.c). */
-   sim__xlate_init();
-   const bool xlate = sim__xlate_mode != 0;
+   int mode = __atomic_load_n(&sim__xlate_mode, __ATOMIC_ACQUIRE);
+   if (SIM_UNLIKELY(mode < 0)) {
+      sim__xlate_init();
+      mode = __atomic_load_n(&sim__xlate_mode, __ATOMIC_ACQUIRE);
+   }
+   const bool xlate = mode != 0;
    uint64_t pc = w->pc;
    bool leader = true;
    for (;;) {

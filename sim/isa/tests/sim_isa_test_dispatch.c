@@ -79,9 +79,91 @@ TEST(watchdog_between_claims)
    CHECK_EQ(twice, 0);
 }
 
+/* out[id] = id for every work-item (global id along x), through VGPR `v`: s2 = work-group
+ * id x, `shift` = log2 of the work-group size. */
+static void
+t_ids_src(char *src, size_t n, unsigned v, unsigned shift)
+{
+   snprintf(src, n,
+            "s_lshl_b32 s5, s2, %u\n"
+            "v_add_u32 v%u, s5, v0\n"
+            "v_lshlrev_b32 v1, 2, v%u\n"
+            "global_store_dword v1, v%u, s[0:1]\n"
+            "s_waitcnt vmcnt(0)",
+            shift, v, v, v);
+}
+
+/* A host thread's home keeps the wave slots' per-dispatch state (VGPR rows, VGPR count, wave
+ * size, id) from one work-group to the next of a dispatch, and sets it again for the next
+ * dispatch: one-wave work-groups of 8 VGPRs, then four-wave ones of 32 VGPRs using v31 (a
+ * slot set only for the first dispatch would have no VGPR rows, or 8 VGPRs), then 8 VGPRs
+ * again, where v9 must fault (a count left at 32 would let it run). */
+TEST(home_state_per_dispatch)
+{
+   char src[512];
+   const uint16_t wg64[3] = {64, 1, 1}, wg256[3] = {256, 1, 1};
+   const uint32_t r8[3] = {1u | 1u << 21 | 1u << 23, t_rsrc[1], 0};
+   uint32_t *out = t_alloc(4 * 4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   t_ids_src(src, sizeof(src), 7, 6);
+   CHECK_EQ(t_dispatch_kd(0, src, r8, wg64, 16, out), SIM_FAULT_NONE);
+   unsigned bad = 0;
+   for (unsigned i = 0; i < 1024; i++)
+      bad += out[i] != i;
+   CHECK_EQ(bad, 0);
+   memset(out, 0, 4 * 4096);
+   t_ids_src(src, sizeof(src), 31, 8);
+   CHECK_EQ(t_dispatch_kd(0, src, t_rsrc, wg256, 16, out), SIM_FAULT_NONE);
+   bad = 0;
+   for (unsigned i = 0; i < 4096; i++)
+      bad += out[i] != i;
+   CHECK_EQ(bad, 0);
+   t_ids_src(src, sizeof(src), 9, 6);
+   CHECK_EQ(t_dispatch_kd(0, src, r8, wg64, 16, out), SIM_FAULT_ILLEGAL_INSTRUCTION);
+   t_ids_src(src, sizeof(src), 7, 6);
+   CHECK_EQ(t_dispatch_kd(0, src, r8, wg64, 16, out), SIM_FAULT_NONE);
+}
+
+/* The work-item id rows v0-v2 of a partial wave: the live lanes' ids, 0 in the others, over
+ * rows a previous wave of the same home filled with ones (the set-up clears them whole;
+ * the other VGPRs keep what that wave left). Work-groups of 3 x 2 x 2 and of one work-item
+ * (a one-work-item wave: copy1's), each the only one of its dispatch, so the dispatching
+ * thread runs it after the filling one. */
+TEST(id_rows_partial_wave)
+{
+   static const char *fill = "s_mov_b64 exec, -1\n"
+                             "v_mov_b32 v0, -1\n"
+                             "v_mov_b32 v1, -1\n"
+                             "v_mov_b32 v2, -1";
+   static const char *dump = "s_mov_b64 exec, -1\n"
+                             "v_mbcnt_lo_u32_b32 v4, -1, 0\n"
+                             "v_mbcnt_hi_u32_b32 v4, -1, v4\n"
+                             "v_lshlrev_b32 v3, 2, v4\n"
+                             "global_store_dword v3, v0, s[0:1]\n"
+                             "global_store_dword v3, v1, s[0:1] offset:256\n"
+                             "global_store_dword v3, v2, s[0:1] offset:512\n"
+                             "s_waitcnt vmcnt(0)";
+   const uint32_t rsrc[3] = {t_rsrc[0], t_rsrc[1] | 2u << 11, 0}; /* ids x, y and z */
+   const uint16_t wg64[3] = {64, 1, 1}, sizes[2][3] = {{3, 2, 2}, {1, 1, 1}};
+   uint32_t *out = t_alloc(3 * 256, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   for (unsigned c = 0; c < 2; c++) {
+      const uint16_t *wg = sizes[c];
+      unsigned items = wg[0] * wg[1] * wg[2], bad = 0;
+      CHECK_EQ(t_dispatch_kd(0, fill, rsrc, wg64, 1, out), SIM_FAULT_NONE);
+      CHECK_EQ(t_dispatch_kd(0, dump, rsrc, wg, 1, out), SIM_FAULT_NONE);
+      for (unsigned l = 0; l < 64; l++) {
+         uint32_t x = l < items ? l % wg[0] : 0, y = l < items ? l / wg[0] % wg[1] : 0;
+         uint32_t z = l < items ? l / (wg[0] * wg[1]) : 0;
+         bad += out[l] != x || out[64 + l] != y || out[128 + l] != z;
+      }
+      CHECK_EQ(bad, 0);
+   }
+}
+
 void
 t_dispatch_tests(void)
 {
    RUN(workgroups_exactly_once);
    RUN(watchdog_between_claims);
+   RUN(home_state_per_dispatch);
+   RUN(id_rows_partial_wave);
 }
