@@ -130,12 +130,10 @@ hold_jit(void *arg)
    return NULL;
 }
 
-/* The parent's worker has compiled a block; another thread holds the JIT (as a program's
- * free does) when the parent forks. The child must not hang on a hot block: it interprets
- * it (its translator compiles nothing: sim_xlate_worker.c), where a JIT lock it inherited
- * locked would never be released. The parent's worker goes on compiling after the fork. */
-static void
-test_fork(void)
+/* Starts the translator with every block hot at once; false (a failure counted) if it
+ * did not start. */
+static bool
+translator_started(void)
 {
    setenv("HSACL_SIM_XLATE", "1", 1);
    setenv("HSACL_SIM_XLATE_HOT", "1", 1);
@@ -143,8 +141,20 @@ test_fork(void)
    if (sim__xlate_mode != 1) {
       fprintf(stderr, "FAIL: the translator did not start (mode %d)\n", sim__xlate_mode);
       failures++;
-      return;
+      return false;
    }
+   return true;
+}
+
+/* The parent's worker has compiled a block; another thread holds the JIT (as a program's
+ * free does) when the parent forks. The child must not hang on a hot block: it interprets
+ * it (its translator compiles nothing: sim_xlate_worker.c), where a JIT lock it inherited
+ * locked would never be released. The parent's worker goes on compiling after the fork. */
+static void
+test_fork(void)
+{
+   if (!translator_started())
+      return;
    static fork_prog a, b;
    fork_prog_init(&a, 0x10000);
    fork_prog_init(&b, 0x20000);
@@ -179,15 +189,9 @@ static const uint32_t end_code[] = {0x68020702, 0xbf8c0000, 0xbf810000};
 static void
 test_budget(void)
 {
-   setenv("HSACL_SIM_XLATE", "1", 1);
-   setenv("HSACL_SIM_XLATE_HOT", "1", 1);
    setenv("HSACL_SIM_XLATE_IR_MAX", "1", 1);
-   sim__xlate_init();
-   if (sim__xlate_mode != 1) {
-      fprintf(stderr, "FAIL: the translator did not start (mode %d)\n", sim__xlate_mode);
-      failures++;
+   if (!translator_started())
       return;
-   }
    static fork_prog a, b;
    prog_init(&a, 0x10000, end_code);
    prog_init(&b, 0x20000, fork_code);
