@@ -1792,8 +1792,9 @@ typedef struct xl_check {
    unsigned n, next; /* instructions in the block; the reference's next */
    uint64_t start;
    bool stopped;     /* a call stopped the block (the reference does not go on) */
-   /* A lowered store in progress: the bytes it may write as they were before it. */
-   uint8_t *snap_at, *snap;
+   /* A lowered store in progress: the bytes it may write as they were before it, and
+    * which of them its lanes write (snap_mask; NULL: all). */
+   uint8_t *snap_at, *snap, *snap_mask;
    size_t snap_len;
 } xl_check;
 
@@ -1895,7 +1896,9 @@ xl_check_call(xl_check *k, sim_wave *w, const sim_inst *in)
 /* A lowered store writes memory in the block's own code, which the reference must not do
  * a second time unseen: the block has stored its registers before the hook. Stores of more
  * than XL_CHECK_SNAP_MAX bytes' span are not compared (the reference's handler writes
- * them again). */
+ * them again). Only the bytes the store's lanes write are put back and compared: between
+ * them, in the span, waves of other work-groups on other threads store at the same time
+ * (mandel's rows), and putting their bytes back would undo those stores. */
 #define XL_CHECK_SNAP_MAX (16u << 20)
 void
 sim__xlate_check_store_pre(sim_wave *w, const sim_inst *in)
@@ -1905,14 +1908,18 @@ sim__xlate_check_store_pre(sim_wave *w, const sim_inst *in)
       return;
    xl_check_sync(k, w, xl_check_index(k, in));
    free(k->snap);
-   k->snap = NULL;
+   free(k->snap_mask);
+   k->snap = k->snap_mask = NULL;
    uint8_t *at;
    size_t len;
-   if (!sim__xlate_mem_range(&k->ref, in, &at, &len) || len > XL_CHECK_SNAP_MAX)
+   if (!sim__xlate_mem_range(&k->ref, in, &at, &len, &k->snap_mask))
       return;
-   k->snap = malloc(len);
-   if (!k->snap)
+   k->snap = len <= XL_CHECK_SNAP_MAX ? malloc(len) : NULL;
+   if (!k->snap) {
+      free(k->snap_mask);
+      k->snap_mask = NULL;
       return;
+   }
    memcpy(k->snap, at, len);
    k->snap_at = at;
    k->snap_len = len;
@@ -1927,9 +1934,15 @@ sim__xlate_check_store_post(sim_wave *w, const sim_inst *in)
       return;
    unsigned i = xl_check_index(k, in);
    uint8_t *got = k->snap ? malloc(k->snap_len) : NULL;
+   const uint8_t *mask = k->snap_mask;
    if (got) {
       memcpy(got, k->snap_at, k->snap_len);
-      memcpy(k->snap_at, k->snap, k->snap_len);
+      if (!mask)
+         memcpy(k->snap_at, k->snap, k->snap_len);
+      else
+         for (size_t b = 0; b < k->snap_len; b++)
+            if (mask[b])
+               k->snap_at[b] = k->snap[b];
    }
    sim_wave *r = &k->ref;
    r->inst_pc = r->pc;
@@ -1937,7 +1950,7 @@ sim__xlate_check_store_post(sim_wave *w, const sim_inst *in)
    in->fn(r, in);
    k->next = i + 1;
    for (size_t b = 0; got && b < k->snap_len; b++)
-      if (got[b] != k->snap_at[b]) {
+      if ((!mask || mask[b]) && got[b] != k->snap_at[b]) {
          char dis[160];
          sim__disasm(in, dis, sizeof(dis));
          fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at pc 0x%llx, instruction "
@@ -1948,7 +1961,8 @@ sim__xlate_check_store_post(sim_wave *w, const sim_inst *in)
       }
    free(got);
    free(k->snap);
-   k->snap = NULL;
+   free(k->snap_mask);
+   k->snap = k->snap_mask = NULL;
 }
 
 static void
@@ -1969,7 +1983,7 @@ xl_run_checked(sim_wave *w, xl_ent *e, uint64_t pc)
    k->next = 0;
    k->stopped = false;
    k->start = pc;
-   k->snap = NULL;
+   k->snap = k->snap_mask = NULL;
    xl_check_take(k, w);
    k->ref.pc = pc;
    xl_check_cur = k;
@@ -1988,6 +2002,7 @@ xl_run_checked(sim_wave *w, xl_ent *e, uint64_t pc)
       }
    }
    free(k->snap);
+   free(k->snap_mask);
    free(k);
    free(rows);
    atomic_fetch_add(&xl_checked, 1);

@@ -25,6 +25,7 @@
  */
 #include <llvm-c/Core.h>
 #include <stdlib.h>
+#include <string.h>
 #include "sim_xlate_priv.h"
 
 /* Dwords a lane moves, 0 if `in` is not one of the lowered opcodes. */
@@ -123,9 +124,24 @@ sim__xlate_mem_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t lm
 
 static bool ds_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len);
 
-bool
-sim__xlate_mem_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len)
+/* The address lane `l` of GLOBAL/FLAT access `in` reaches. */
+static uint64_t
+lane_va(sim_wave *w, const sim_inst *in, unsigned l)
 {
+   uint64_t va = w->v[in->mem.addr][l];
+   if (mem_saddr(in))
+      va += sim__sread64(w, in, in->mem.saddr, SIM_K_B64);
+   else
+      va |= (uint64_t)w->v[in->mem.addr + 1][l] << 32;
+   return va + mem_imm(in);
+}
+
+bool
+sim__xlate_mem_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len,
+                     uint8_t **mask)
+{
+   if (mask)
+      *mask = NULL;
    if (in->enc == SIM_ENC_DS)
       return ds_range(w, in, at, len);
    bool store;
@@ -136,12 +152,7 @@ sim__xlate_mem_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len)
    for (unsigned l = 0; l < 64; l++) {
       if (!((m >> l) & 1))
          continue;
-      uint64_t va = w->v[in->mem.addr][l];
-      if (mem_saddr(in))
-         va += sim__sread64(w, in, in->mem.saddr, SIM_K_B64);
-      else
-         va |= (uint64_t)w->v[in->mem.addr + 1][l] << 32;
-      va += mem_imm(in);
+      uint64_t va = lane_va(w, in, l);
       lo = va < lo ? va : lo;
       hi = va > hi ? va : hi;
    }
@@ -152,6 +163,14 @@ sim__xlate_mem_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len)
       return false;
    *at = a->view + (lo - a->va);
    *len = hi + bytes - lo;
+   if (mask) {
+      *mask = calloc(*len, 1);
+      if (!*mask)
+         return false;
+      for (unsigned l = 0; l < 64; l++)
+         if ((m >> l) & 1)
+            memset(*mask + (lane_va(w, in, l) - lo), 1, bytes);
+   }
    return true;
 }
 

@@ -152,8 +152,11 @@ int sim__xlate_mem_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_
 int sim__xlate_smem_base(sim_wave *w, const sim_inst *in, uint64_t va, const uint8_t **host);
 /* The checking mode: the host bytes lowered store `in` of `w` may write, by its registers;
  * false when they are not in one directly reachable allocation (the block calls the
- * handler then). */
-bool sim__xlate_mem_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len);
+ * handler then). With `mask`, *mask (malloc'd, *len bytes; the caller frees it) is 1 at the
+ * bytes an active lane writes and 0 between them, where other waves may write at the same
+ * time; NULL for LDS (DS), which only the work-group's waves, on this thread, reach. */
+bool sim__xlate_mem_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len,
+                          uint8_t **mask);
 /* The checking mode around a lowered store (sim_xlate.c): before it the reference is
  * brought up to it and compared, and the bytes it may write are kept; after it, what the
  * block wrote must be what the interpreter's handler writes over the kept bytes. */
