@@ -71,6 +71,16 @@ TEST(global_load_store)
    CHECK_EQ(buf[3] >> 16, (1 * 3 + 1) & 0xFFFF);
 }
 
+/* The lowering tests' buffers: `buf` holds i * 7 + 1 at dword i, `out` is empty; 4 KiB each. */
+static void
+lowered_bufs(uint32_t **buf, uint32_t **out)
+{
+   *buf = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   *out = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   for (unsigned i = 0; i < 1024; i++)
+      (*buf)[i] = i * 7 + 1;
+}
+
 /* The address patterns of the translator's GLOBAL/FLAT lowering (sim_xlate_mem.c; under
  * HSACL_SIM_XLATE=check every one is compared with the interpreter): consecutive dwords in
  * each 16-lane segment, one address a segment, a gather, unit-stride x2, a gather x4,
@@ -79,10 +89,8 @@ TEST(global_load_store)
  * even a fault). */
 TEST(global_lowered_patterns)
 {
-   uint32_t *buf = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
-   uint32_t *out = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
-   for (unsigned i = 0; i < 1024; i++)
-      buf[i] = i * 7 + 1;
+   uint32_t *buf, *out;
+   lowered_bufs(&buf, &out);
    sim_wave *w = t_wave();
    for (unsigned l = 0; l < 64; l++) {
       uint64_t seg = 4 * ((l / 16) * 100 + l % 16), uni = 4 * (l / 16 * 5);
@@ -141,10 +149,8 @@ TEST(global_lowered_patterns)
  * is not unit stride); the other lanes' registers and addresses are untouched. */
 TEST(global_lowered_one_lane)
 {
-   uint32_t *buf = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
-   uint32_t *out = t_alloc(4096, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
-   for (unsigned i = 0; i < 1024; i++)
-      buf[i] = i * 7 + 1;
+   uint32_t *buf, *out;
+   lowered_bufs(&buf, &out);
    sim_wave *w = t_wave();
    for (unsigned l = 0; l < 64; l++) {
       set_lane_ptr(w, 0, l, (uint8_t *)buf + 4 * ((l * 37) % 512));
