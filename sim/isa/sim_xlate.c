@@ -1895,11 +1895,10 @@ xl_check_call(xl_check *k, sim_wave *w, const sim_inst *in)
 
 /* A lowered store writes memory in the block's own code, which the reference must not do
  * a second time unseen: the block has stored its registers before the hook. Stores of more
- * than XL_CHECK_SNAP_MAX bytes' span are not compared (the reference's handler writes
+ * than SIM_XLATE_CHECK_SNAP_MAX bytes' span are not compared (the reference's handler writes
  * them again). Only the bytes the store's lanes write are put back and compared: between
  * them, in the span, waves of other work-groups on other threads store at the same time
  * (mandel's rows), and putting their bytes back would undo those stores. */
-#define XL_CHECK_SNAP_MAX (16u << 20)
 void
 sim__xlate_check_store_pre(sim_wave *w, const sim_inst *in)
 {
@@ -1914,7 +1913,7 @@ sim__xlate_check_store_pre(sim_wave *w, const sim_inst *in)
    size_t len;
    if (!sim__xlate_mem_range(&k->ref, in, &at, &len, &k->snap_mask))
       return;
-   k->snap = len <= XL_CHECK_SNAP_MAX ? malloc(len) : NULL;
+   k->snap = len <= SIM_XLATE_CHECK_SNAP_MAX ? malloc(len) : NULL;
    if (!k->snap) {
       free(k->snap_mask);
       k->snap_mask = NULL;

@@ -163,7 +163,7 @@ sim__xlate_mem_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len,
       return false;
    *at = a->view + (lo - a->va);
    *len = hi + bytes - lo;
-   if (mask) {
+   if (mask && *len <= SIM_XLATE_CHECK_SNAP_MAX) {
       *mask = calloc(*len, 1);
       if (!*mask)
          return false;

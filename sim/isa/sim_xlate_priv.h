@@ -154,7 +154,9 @@ int sim__xlate_smem_base(sim_wave *w, const sim_inst *in, uint64_t va, const uin
  * false when they are not in one directly reachable allocation (the block calls the
  * handler then). With `mask`, *mask (malloc'd, *len bytes; the caller frees it) is 1 at the
  * bytes an active lane writes and 0 between them, where other waves may write at the same
- * time; NULL for LDS (DS), which only the work-group's waves, on this thread, reach. */
+ * time; NULL for LDS (DS), which only the work-group's waves, on this thread, reach, and
+ * for a span over SIM_XLATE_CHECK_SNAP_MAX bytes (the checking mode does not compare those). */
+#define SIM_XLATE_CHECK_SNAP_MAX (16u << 20)
 bool sim__xlate_mem_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len,
                           uint8_t **mask);
 /* The checking mode around a lowered store (sim_xlate.c): before it the reference is
