@@ -146,13 +146,13 @@ sim__xlate_mem_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len,
       return ds_range(w, in, at, len);
    bool store;
    uint64_t bytes = 4ull * mem_dwords(in, &store);
-   uint64_t m = SIM_EXEC(w), lo = UINT64_MAX, hi = 0;
+   uint64_t m = SIM_EXEC(w), lo = UINT64_MAX, hi = 0, vas[64];
    if (!m)
       return false;
    for (unsigned l = 0; l < 64; l++) {
       if (!((m >> l) & 1))
          continue;
-      uint64_t va = lane_va(w, in, l);
+      uint64_t va = vas[l] = lane_va(w, in, l);
       lo = va < lo ? va : lo;
       hi = va > hi ? va : hi;
    }
@@ -169,7 +169,7 @@ sim__xlate_mem_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len,
          return false;
       for (unsigned l = 0; l < 64; l++)
          if ((m >> l) & 1)
-            memset(*mask + (lane_va(w, in, l) - lo), 1, bytes);
+            memset(*mask + (vas[l] - lo), 1, bytes);
    }
    return true;
 }
