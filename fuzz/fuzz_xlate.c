@@ -198,6 +198,16 @@ enc_vop3(fx_gen *g, unsigned op, unsigned vdst, unsigned mid, unsigned clamp,
    put(g->p, neg << 29 | omod << 27 | src[2] << 18 | src[1] << 9 | src[0]);
 }
 
+/* VOP3P: the packed forms' op_sel / op_sel_hi (bit i for source i) and neg_lo / neg_hi. */
+static void
+enc_vop3p(fx_gen *g, unsigned op, unsigned vdst, unsigned clamp, const unsigned src[3],
+          unsigned op_sel, unsigned op_sel_hi, unsigned neg, unsigned neg_hi)
+{
+   put(g->p, (g->gfx10 ? 0xCC000000u : 0xD3800000u) | op << 16 | clamp << 15 |
+                ((op_sel_hi >> 2) & 1) << 14 | (op_sel & 7) << 11 | (neg_hi & 7) << 8 | vdst);
+   put(g->p, (neg & 7) << 29 | (op_sel_hi & 3) << 27 | src[2] << 18 | src[1] << 9 | src[0]);
+}
+
 /* ---- Operands ------------------------------------------------------------------------- */
 
 enum { V0 = 256, SRC_LIT = 255 };
@@ -367,6 +377,7 @@ typedef enum {
    FK_GLOBAL_LD, FK_GLOBAL_ST, FK_FLAT_LD, FK_FLAT_ST, /* `w` dwords */
    FK_DS_RD, FK_DS_WR, FK_DS_RD2, FK_DS_WR2,             /* `w` dwords an element */
    FK_SMEM,    /* s_load_dword, `w` dwords */
+   FK_VOP3P,   /* packed 16-bit, `w` sources: op_sel, op_sel_hi, neg_lo, neg_hi */
 } fx_kind;
 
 typedef struct fx_form {
@@ -408,6 +419,11 @@ static const fx_form forms[] = {
    F(v_add_co_ci_u32, FK_COCI, 2, 0), F(v_sub_co_ci_u32, FK_COCI, 2, 0),
    F(v_subrev_co_ci_u32, FK_COCI, 2, 0), F(v_cndmask_b32, FK_CNDMASK, 2, 0),
    F(v_mac_f32, FK_MAC, 2, 1), F(v_fmac_f32, FK_MAC, 2, 1),
+   F(v_add_f16, FK_VOP2, 2, 1), F(v_sub_f16, FK_VOP2, 2, 1), F(v_subrev_f16, FK_VOP2, 2, 1),
+   F(v_mul_f16, FK_VOP2, 2, 1), F(v_fma_f16, FK_VOP3, 3, 1), F(v_mad_f16, FK_VOP3, 3, 1),
+   F(v_mac_f16, FK_MAC, 2, 1), F(v_cvt_f16_f32, FK_VOP1, 1, 1),
+   F(v_cvt_f32_f16, FK_VOP1, 1, 1), F(v_pk_add_f16, FK_VOP3P, 2, 0),
+   F(v_pk_mul_f16, FK_VOP3P, 2, 0), F(v_pk_fma_f16, FK_VOP3P, 3, 0),
    F(v_lshlrev_b64, FK_SHL64, 2, 0), F(v_mad_u64_u32, FK_MAD64, 3, 0),
    F(v_mad_i64_i32, FK_MAD64, 3, 0),
    F(v_cmp_eq_u32, FK_CMP, 2, 0), F(v_cmp_lt_i32, FK_CMP, 2, 0), F(v_cmp_ge_u32, FK_CMP, 2, 0),
@@ -571,6 +587,23 @@ gen_valu(fx_gen *g, const fx_form *f)
          unsigned sd = f->kind == FK_CNDMASK ? 0 : pick_mask_dst(g);
          enc_vop3(g, (unsigned)n3, d, sd, 0, src, 0, 0);
       }
+      put_literal(g);
+      return true;
+   }
+   case FK_VOP3P: {
+      if ((n3 = opnum(t, SIM_ENC_VOP3P, f->op)) < 0)
+         return false;
+      bus_reset(g, true, false);
+      for (unsigned i = 0; i < f->w; i++)
+         src[i] = pick_src(g, true, true);
+      /* Mostly the plain form (op_sel 0, op_sel_hi all ones); now and then a clamp (the
+       * block calls the handler). */
+      unsigned m = take(g->in), sel = 0, selhi = 7, ng = 0, nghi = 0;
+      if (m & 1)
+         sel = take(g->in) & 7, selhi = take(g->in) & 7;
+      if (m & 2)
+         ng = take(g->in) & 7, nghi = take(g->in) & 7;
+      enc_vop3p(g, (unsigned)n3, pick_vdst(g), (m & 0x1C) == 0x1C, src, sel, selhi, ng, nghi);
       put_literal(g);
       return true;
    }

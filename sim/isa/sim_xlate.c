@@ -17,8 +17,8 @@
  * masks of v_cmp and carries). A block is compiled for the wave size of the wave that
  * found it hot and runs only on waves of that size. They are restricted to forms whose
  * semantics need nothing of the wave beyond registers: no SDWA/DPP, no output modifiers,
- * f32 work only when MODE keeps denormals (checked when a block is entered), the
- * interpreter's NaN rule spelled out in IR.
+ * f32 (f16) work only when MODE keeps f32 (f16) denormals (checked when a block is
+ * entered), the interpreter's NaN rule spelled out in IR.
  *
  * HSACL_SIM_XLATE=0 interprets; 1 (the default) translates hot blocks on a compile worker
  * thread while the waves interpret on (sim_xlate_worker.c, which also keeps the process's exit and fork
@@ -501,7 +501,8 @@ sim__xlate_class(const sim_inst *in)
       return SIM_XL_SKIP; /* no-ops in this model (synchronous memory) */
    if (xl_ends_block(in))
       return SIM_XL_END;
-   return xl_xop_of(in) != XO_NONE || sim__xl_alu_lowered(in) || sim__xl_mem_lowered(in)
+   return xl_xop_of(in) != XO_NONE || sim__xl_alu_lowered(in) || sim__xl_f16_lowered(in) ||
+                   sim__xl_mem_lowered(in)
              ? SIM_XL_LOWER
              : SIM_XL_CALL;
 }
@@ -1450,6 +1451,7 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
    x->i64 = LLVMInt64TypeInContext(x->C);
    x->ptr = LLVMPointerTypeInContext(x->C, 0);
    x->uses_f32 = false;
+   x->uses_f16 = false;
    x->mask_t = LLVMIntTypeInContext(x->C, x->lanes);
    x->v32 = LLVMVectorType(x->i32, x->lanes);
    x->vf = LLVMVectorType(LLVMFloatTypeInContext(x->C), x->lanes);
@@ -1474,6 +1476,8 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
          xl_xop op = xl_xop_of(in);
          if (op == XO_NONE && sim__xl_alu_lowered(in))
             sim__xl_emit_alu(x, in);
+         else if (op == XO_NONE && sim__xl_f16_lowered(in))
+            sim__xl_emit_f16(x, in);
          else if (op == XO_NONE)
             sim__xl_emit_mem(x, in, pc);
          else if (in->flags & SIM_IF_VALU)
@@ -1589,6 +1593,7 @@ xl_compile(LLVMOrcResourceTrackerRef *rt, const sim_target *t, uint64_t pc, xl_e
    LLVMOrcDisposeThreadSafeContext(tsc);
    e->max_vgpr = (uint16_t)x.max_vgpr;
    e->needs_f32 = x.uses_f32;
+   e->needs_f16 = x.uses_f16;
    e->n = (uint8_t)x.n;
    clock_gettime(CLOCK_MONOTONIC, &t1);
    if (fn && !warm) {
@@ -2014,6 +2019,7 @@ xl_ready(sim_wave *w, uint64_t pc, bool leader)
    sim_program *p = w->prog;
    xl_ent *e = xl_lookup(w, p, pc, leader);
    if (!e || e->max_vgpr > w->nvgpr || (e->needs_f32 && w->denorm32 != 3) ||
+       (e->needs_f16 && (w->denorm16_64 & 3) != 3) ||
        e->lanes != w->lanes)
       return NULL;
    return e;

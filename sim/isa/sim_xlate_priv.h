@@ -2,7 +2,7 @@
  * The translator's parts (docs/sim.md "Speed"): sim_xlate.c (the block former, the IR
  * lowering, compiling, the cache look-up and the checking mode), sim_xlate_alu.c (the
  * lowering of conversions, v_rcp_f32, v_frexp_*, v_ldexp_f32 and the 64-bit
- * multiply-adds), sim_xlate_mem.c (the lowering of memory instructions) and
+ * multiply-adds), sim_xlate_f16.c (half-precision arithmetic and conversions), sim_xlate_mem.c (the lowering of memory instructions) and
  * sim_xlate_worker.c (the compile worker, the process's exit and fork).
  */
 #ifndef SIM_XLATE_PRIV_H
@@ -25,6 +25,7 @@ typedef struct sim_xlate_ent {
    /* What entering the block asks of the wave (checked before every run). */
    uint16_t max_vgpr; /* highest VGPR a lowered instruction names, +1 */
    uint8_t needs_f32; /* lowered f32 arithmetic: MODE must keep f32 denormals */
+   uint8_t needs_f16; /* lowered f16 arithmetic: MODE must keep f16 denormals */
    uint8_t n;         /* instructions the block runs (the compile budget may cut it) */
    uint8_t lanes;     /* the wave size it is compiled for: set by whoever takes the cold
                        * entry (the wave that queues or compiles it), from that wave */
@@ -89,6 +90,7 @@ typedef struct sim_xl {
    LLVMBasicBlockRef exit; /* returns to the wave loop (the wave's state is stored) */
    unsigned max_vgpr;
    bool uses_f32;
+   bool uses_f16;
    unsigned n;  /* instructions emitted: the block's length after the compile budget */
    unsigned ir; /* IR instructions of the function before optimisation */
 } sim_xl;
@@ -134,6 +136,11 @@ LLVMValueRef sim__xl_nanfix(sim_xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsig
 bool sim__xl_alu_lowered(const sim_inst *in);
 /* Emits lowered `in`. */
 void sim__xl_emit_alu(sim_xl *x, const sim_inst *in);
+
+/* The half-precision forms of sim_xlate_f16.c. Is `in` one of them? */
+bool sim__xl_f16_lowered(const sim_inst *in);
+/* Emits lowered `in`. */
+void sim__xl_emit_f16(sim_xl *x, const sim_inst *in);
 
 /* The memory lowering (sim_xlate_mem.c: GLOBAL/FLAT, DS and SMEM loads). Is `in`
  * lowered? */

@@ -135,6 +135,12 @@ assemble(const char *src, size_t *len)
    return text;
 }
 
+uint8_t *
+t_text(const char *src, size_t *len)
+{
+   return assemble(src, len);
+}
+
 sim_fault_kind
 t_run(sim_wave *w, const char *src)
 {

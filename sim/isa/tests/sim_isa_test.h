@@ -38,6 +38,9 @@ sim_wave *t_wave_target(const sim_target *target);
 /* Assembles `src` (s_endpgm appended) and runs it on `w`. Returns the fault kind; the
  * fault record is in t_fault. */
 sim_fault_kind t_run(sim_wave *w, const char *src);
+/* What t_run runs for `src`: its machine code (malloc'd), *len bytes; NULL when it does
+ * not assemble. */
+uint8_t *t_text(const char *src, size_t *len);
 extern sim_fault t_fault;
 /* The GWS allocation t_run's waves have (NULL: none). */
 extern sim_gws *t_gws;

@@ -255,6 +255,253 @@ TEST(vop3p_int_dot)
    CHECK_EQ(w->v[19][0], 105);
 }
 
+/* ---- The translator's f16 lowering (sim_xlate_f16.c) ------------------------------------
+ * References computed independently of both: the exact value in double (sums and products
+ * of two halves) or long double (a fused multiply-add: at most 63 significant bits), rounded
+ * once to f16 by the compiler's conversion; a NaN result as the first NaN source quieted. */
+static double
+h2d(uint16_t h)
+{
+   _Float16 x;
+   memcpy(&x, &h, 2);
+   return (double)x;
+}
+static bool
+h_nan(uint16_t h)
+{
+   return (h & 0x7FFF) > 0x7C00;
+}
+static uint16_t
+ld2h(long double v, const uint16_t *src, unsigned n)
+{
+   if (v != v) {
+      for (unsigned i = 0; i < n; i++)
+         if (h_nan(src[i]))
+            return src[i] | 0x200;
+      return 0x7E00;
+   }
+   _Float16 x = (_Float16)v;
+   uint16_t u;
+   memcpy(&u, &x, 2);
+   return u;
+}
+enum { RH_ADD, RH_SUB, RH_SUBREV, RH_MUL, RH_FMA, RH_MAD };
+static uint16_t
+ref16(unsigned op, uint16_t a, uint16_t b, uint16_t c)
+{
+   uint16_t s[3] = {a, b, c};
+   long double x = h2d(a), y = h2d(b), z = h2d(c);
+   switch (op) {
+   case RH_ADD: return ld2h(x + y, s, 2);
+   case RH_SUB: return ld2h(x - y, s, 2);
+   case RH_SUBREV: return ld2h(y - x, s, 2);
+   case RH_MUL: return ld2h(x * y, s, 2);
+   case RH_FMA: return ld2h(x * y + z, s, 3);
+   default: {
+      uint16_t p = ld2h(x * y, s, 2);
+      long double r = h2d(p) + z;
+      return ld2h(r, s, 3);
+   }
+   }
+}
+
+/* Every instruction of `src` is one the translator lowers. */
+static void
+all_lowered(const sim_target *t, const char *src)
+{
+   size_t len = 0;
+   uint8_t *text = t_text(src, &len);
+   CHECK(text != NULL);
+   if (!text)
+      return;
+   for (size_t off = 0; off + 4 < len;) { /* the appended s_endpgm ends it */
+      sim_inst in;
+      memset(&in, 0, sizeof(in));
+      sim__decode(t, (const uint32_t *)(text + off), len - off, &in);
+      if (in.size == 0)
+         break;
+      if (sim__xlate_class(&in) != SIM_XL_LOWER) {
+         char dis[160];
+         sim__disasm(&in, dis, sizeof(dis));
+         fprintf(stderr, "FAIL %s: not lowered: %s\n", t_current, dis);
+         t_failures++;
+      }
+      off += in.size;
+   }
+   free(text);
+}
+
+static uint64_t
+f16_rnd(uint64_t *s)
+{
+   *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+   return *s >> 29;
+}
+/* An f16 operand: an edge value (zeros, subnormals, the normal range's ends, one ulp about
+ * 1, halfway cases, infinities, quiet and signalling NaNs of both signs) or random bits. */
+static uint16_t
+f16_pick(uint64_t *s)
+{
+   static const uint16_t edge[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x0400, 0x8400,
+                                   0x3C00, 0xBC00, 0x3C01, 0x3BFF, 0x7BFF, 0xFBFF, 0x7C00,
+                                   0xFC00, 0x7E00, 0x7D00, 0xFE01, 0x3555, 0x5640, 0x1400,
+                                   0x0200, 0x4001, 0xC3FF, 0x6000, 0x1001};
+   uint64_t r = f16_rnd(s);
+   return r & 1 ? edge[(r >> 1) % (sizeof(edge) / sizeof(edge[0]))] : (uint16_t)(r >> 8);
+}
+
+/* The lowered f16 forms over 64 lanes of edge and random operands (and a multiply-add
+ * rounding would get wrong through f32 to nearest), eight rounds, full and
+ * partial EXEC, on gfx906 (wave64) and gfx1030 (wave32): v_add/sub/subrev/mul_f16 (VOP2,
+ * VOP3 with abs/neg, an inline constant, an SGPR, a literal), v_fma_f16 and v_mad_f16 (high
+ * half kept), v_mac_f16, v_cvt_f32_f16, v_cvt_f16_f32, v_pk_add/mul/fma_f16 with op_sel,
+ * op_sel_hi, neg_lo, neg_hi and an inline constant, against the references above; lanes
+ * outside EXEC keep their values. In sim_xlate_check_unit the block also runs translated,
+ * compared with the interpreter; every instruction must be one the translator lowers. */
+TEST(lowered_f16_forms)
+{
+   static const char gfx9[] = "v_add_f16 v10, v1, v2\n"
+                              "v_sub_f16 v11, v1, v2\n"
+                              "v_subrev_f16_e64 v12, -v1, |v2|\n"
+                              "v_mul_f16 v13, v1, v2\n"
+                              "v_fma_f16 v14, v1, v2, v3\n"
+                              "v_fma_f16 v15, -v1, v2, |v3|\n"
+                              "v_mad_f16 v16, v1, v2, v3\n"
+                              "v_mac_f16 v17, v1, v2\n"
+                              "v_cvt_f32_f16 v18, v1\n"
+                              "v_cvt_f16_f32 v19, v4\n"
+                              "v_pk_add_f16 v20, v1, v2\n"
+                              "v_pk_mul_f16 v21, v1, v2 op_sel:[1,0] op_sel_hi:[0,1]\n"
+                              "v_pk_fma_f16 v22, v1, v2, v3\n"
+                              "v_pk_fma_f16 v23, v1, v2, v3 op_sel:[0,1,1] neg_lo:[1,0,1] "
+                              "neg_hi:[0,1,1]\n"
+                              "v_add_f16 v24, 1.0, v1\n"
+                              "v_mul_f16 v25, s4, v2\n"
+                              "v_pk_add_f16 v26, v1, 0.5\n"
+                              "v_add_f16 v27, 0x3555, v1\n"
+                              "v_fma_f16 v28, v1, 2.0, v3\n"
+                              "v_cvt_f16_f32_e64 v29, -|v4|";
+   static const char gfx10[] = "v_add_f16 v10, v1, v2\n"
+                               "v_sub_f16 v11, v1, v2\n"
+                               "v_subrev_f16_e64 v12, -v1, |v2|\n"
+                               "v_mul_f16 v13, v1, v2\n"
+                               "v_fma_f16 v14, v1, v2, v3\n"
+                               "v_fma_f16 v15, -v1, v2, |v3|\n"
+                               "v_cvt_f32_f16 v18, v1\n"
+                               "v_cvt_f16_f32 v19, v4\n"
+                               "v_pk_add_f16 v20, v1, v2\n"
+                               "v_pk_mul_f16 v21, v1, v2 op_sel:[1,0] op_sel_hi:[0,1]\n"
+                               "v_pk_fma_f16 v22, v1, v2, v3\n"
+                               "v_pk_fma_f16 v23, v1, v2, v3 op_sel:[0,1,1] neg_lo:[1,0,1] "
+                               "neg_hi:[0,1,1]\n"
+                               "v_add_f16 v24, 1.0, v1\n"
+                               "v_mul_f16 v25, s4, v2";
+   static const uint32_t f32[] = {0x00000000, 0x80000000, 0x00000001, 0x33800000, 0x33800001,
+                                  0x387FC000, 0x38800000, 0x477FE000, 0x477FF000, 0x477FEFFF,
+                                  0x7F800000, 0xFF800000, 0x7FC00001, 0xFFA00123, 0x3F800FFF,
+                                  0x3F801000, 0x3F803000, 0xC7800000};
+   uint64_t seed = 0x5eed;
+   for (unsigned tg = 0; tg < 2; tg++) {
+      bool g10 = tg == 1;
+      for (unsigned round = 0; round < 8; round++) {
+         sim_wave *w = g10 ? t_wave_target(sim__target(SIM_TARGET_GFX1030)) : t_wave();
+         if (g10)
+            w->lanes = 32;
+         unsigned lanes = g10 ? 32 : 64;
+         uint64_t exec = round & 1 ? 0xF0F05A5A0FF0A5C3ull : ~0ull;
+         if (g10)
+            exec &= 0xFFFFFFFFull;
+         SIM_EXEC(w) = exec;
+         uint16_t sgpr = f16_pick(&seed);
+         w->s[4] = 0xABCD0000u | sgpr;
+         for (unsigned l = 0; l < 64; l++) {
+            for (unsigned r = 1; r <= 3; r++)
+               w->v[r][l] = (uint32_t)f16_pick(&seed) << 16 | f16_pick(&seed);
+            uint32_t fr = (uint32_t)f16_rnd(&seed);
+            w->v[4][l] = fr & 1 ? f32[(fr >> 1) % (sizeof(f32) / 4)] : (uint32_t)f16_rnd(&seed);
+            for (unsigned r = 10; r < 30; r++)
+               w->v[r][l] = 0xDEAD0000u + r * 0x101 + l;
+            /* Lanes 0-1: a fused multiply-add whose exact value lies 2^-21 below the
+             * midpoint between 1025 and 1026 (0.5 * (1 + 2^-10) * (1 - 2^-10) + 1025):
+             * rounded to nearest in f32 first, it would tie to 1026. */
+            if (l < 2) {
+               uint32_t sg = l ? 0x80008000u : 0;
+               w->v[1][l] = 0x38013801u ^ sg, w->v[2][l] = 0x3BFE3BFEu;
+               w->v[3][l] = 0x64016401u ^ sg;
+            }
+            w->v[17][l] = (w->v[17][l] & 0xFFFF0000u) | (w->v[3][l] & 0xFFFF);
+         }
+         uint32_t old[30][64];
+         memcpy(old, w->v, sizeof(old));
+         const char *src = g10 ? gfx10 : gfx9;
+         if (round == 0)
+            all_lowered(w->target, src);
+         CHECK_EQ(t_run(w, src), SIM_FAULT_NONE);
+         unsigned bad = 0;
+         for (unsigned l = 0; l < lanes; l++) {
+            uint32_t v1 = old[1][l], v2 = old[2][l], v3 = old[3][l], v4 = old[4][l];
+            uint16_t a = v1 & 0xFFFF, b = v2 & 0xFFFF, c = v3 & 0xFFFF;
+            uint16_t ah = v1 >> 16, bh = v2 >> 16, ch = v3 >> 16;
+            uint32_t e[30];
+            memcpy(e, (uint32_t[30]){0}, sizeof(e));
+            bool want[30] = {0};
+#define WANT(r, v) (e[r] = (v), want[r] = true)
+            WANT(10, ref16(RH_ADD, a, b, 0));
+            WANT(11, ref16(RH_SUB, a, b, 0));
+            WANT(12, ref16(RH_SUBREV, a ^ 0x8000, b & 0x7FFF, 0));
+            WANT(13, ref16(RH_MUL, a, b, 0));
+            WANT(14, (old[14][l] & 0xFFFF0000u) | ref16(RH_FMA, a, b, c));
+            WANT(15, (old[15][l] & 0xFFFF0000u) | ref16(RH_FMA, a ^ 0x8000, b, c & 0x7FFF));
+            if (!g10) {
+               WANT(16, (old[16][l] & 0xFFFF0000u) | ref16(RH_MAD, a, b, c));
+               WANT(17, (old[17][l] & 0xFFFF0000u) | ref16(RH_MAD, a, b, c));
+            }
+            float fa = (float)h2d(a), f4;
+            uint32_t fab;
+            memcpy(&fab, &fa, 4);
+            WANT(18, fab);
+            memcpy(&f4, &v4, 4);
+            _Float16 hf = (_Float16)f4;
+            uint16_t hb;
+            memcpy(&hb, &hf, 2);
+            WANT(19, hb);
+            WANT(20, ref16(RH_ADD, a, b, 0) | (uint32_t)ref16(RH_ADD, ah, bh, 0) << 16);
+            WANT(21, ref16(RH_MUL, ah, b, 0) | (uint32_t)ref16(RH_MUL, a, bh, 0) << 16);
+            WANT(22, ref16(RH_FMA, a, b, c) | (uint32_t)ref16(RH_FMA, ah, bh, ch) << 16);
+            WANT(23, ref16(RH_FMA, a ^ 0x8000, bh, ch ^ 0x8000) |
+                        (uint32_t)ref16(RH_FMA, ah, bh ^ 0x8000, ch ^ 0x8000) << 16);
+            WANT(24, ref16(RH_ADD, 0x3C00, a, 0));
+            WANT(25, ref16(RH_MUL, sgpr, b, 0));
+            if (!g10) {
+               WANT(26, ref16(RH_ADD, a, 0x3800, 0) | (uint32_t)ref16(RH_ADD, ah, 0, 0) << 16);
+               WANT(27, ref16(RH_ADD, 0x3555, a, 0));
+               WANT(28, (old[28][l] & 0xFFFF0000u) | ref16(RH_FMA, a, 0x4000, c));
+               float n4 = -fabsf(f4);
+               if (f4 != f4) {
+                  uint32_t nb = v4 | 0x80000000u;
+                  memcpy(&n4, &nb, 4);
+               }
+               hf = (_Float16)n4;
+               memcpy(&hb, &hf, 2);
+               WANT(29, hb);
+            }
+#undef WANT
+            bool on = (exec >> l) & 1;
+            for (unsigned r = 10; r < 30; r++) {
+               if (!want[r])
+                  continue;
+               uint32_t got = w->v[r][l], exp = on ? e[r] : old[r][l];
+               if (got != exp && bad++ < 8)
+                  fprintf(stderr, "FAIL %s: %s round %u lane %u v%u: got 0x%08x, want 0x%08x "
+                          "(v1 0x%08x v2 0x%08x v3 0x%08x v4 0x%08x)\n", t_current,
+                          g10 ? "gfx1030" : "gfx906", round, l, r, got, exp, v1, v2, v3, v4);
+            }
+         }
+         CHECK_EQ(bad, 0);
+      }
+   }
+}
+
 void
 t_f16_tests(void)
 {
@@ -265,4 +512,5 @@ t_f16_tests(void)
    RUN(vop3p_f16);
    RUN(vop2_mul_hi_24);
    RUN(vop3p_int_dot);
+   RUN(lowered_f16_forms);
 }
