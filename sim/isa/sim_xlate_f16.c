@@ -15,8 +15,9 @@
  *   f16 (nearest even): the product is exact in f32, and for the others 24 >= 2 * 11 + 2
  *   bits makes rounding to f32 first innocuous, so the result is the handlers' rounding of
  *   the exact value.
- * - The fused multiply-add is rounded to odd in f32 (the product is exact there, TwoSum
- *   gives the sum's error), then to nearest even in f16.
+ * - The fused multiply-add is the host's fused f32 one, rounded to nearest even in f16,
+ *   unless that sits on an f16 midpoint: then rounded to odd in f32 (the product is exact
+ *   there, TwoSum gives the sum's error) before (fma_f16).
  * - v_mad_f16 / v_mac_f16 round the product to f16 first (not fused), then the sum.
  * - A NaN result is the first NaN source (after abs/neg) quieted (| 0x200), else 0x7E00:
  *   the interpreter's rule (sim__nanfix16 through f32 and back), applied in f32 before
@@ -243,6 +244,49 @@ fma_odd(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
    return LLVMBuildBitCast(B, LLVMBuildAdd(B, sb, d, ""), h->vf, "");
 }
 
+/* fma(a, b, c) of f16 values widened to f32, as f32 that rounds to the correct f16: the
+ * fused f32 result (rounded to nearest once) where it is not on an f16 rounding midpoint,
+ * which it may have been rounded onto: above the exact value's side of every midpoint
+ * otherwise, as rounding to nearest is monotonic and the midpoints are f32 values. When
+ * some lane's result is on one (rare), fma_odd's for every lane, on a side path.
+ * A midpoint has the bit below f16's last at position k of the 24-bit significand and
+ * nothing under it: k = 12 from 2^-14 up, 125 - E below (the biased exponent E; f16's
+ * subnormal spacing is 2^-24); none below 2^-25 (k > 23). */
+static LLVMValueRef
+fma_f16(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
+{
+   sim_xl *x = h->x;
+   LLVMBuilderRef B = h->B;
+   LLVMValueRef args[3] = {a, b, c};
+   LLVMValueRef r = sim__xl_intrin(x, "llvm.fma", &h->vf, 1, args, 3);
+   LLVMValueRef bits = LLVMBuildBitCast(B, r, h->vi32, "");
+   LLVMValueRef e = LLVMBuildAnd(B, LLVMBuildLShr(B, bits, k32(h, 23), ""), k32(h, 0xFF), "");
+   LLVMValueRef kv[2] = {k32(h, 12), LLVMBuildSub(B, k32(h, 125), e, "")};
+   LLVMValueRef k = sim__xl_intrin(x, "llvm.smax", &h->vi32, 1, kv, 2);
+   kv[0] = k, kv[1] = k32(h, 24);
+   k = sim__xl_intrin(x, "llvm.umin", &h->vi32, 1, kv, 2);
+   LLVMValueRef sig = LLVMBuildOr(B, LLVMBuildAnd(B, bits, k32(h, 0x7FFFFF), ""), k32(h, 0x800000), "");
+   LLVMValueRef below = LLVMBuildSub(B, LLVMBuildShl(B, k32(h, 2), k, ""), k32(h, 1), "");
+   LLVMValueRef m = LLVMBuildXor(B, LLVMBuildAnd(B, sig, below, ""),
+                                 LLVMBuildShl(B, k32(h, 1), k, ""), "");
+   /* m is 0 on a midpoint: a reduction, not a mask bitcast (see nanfix). */
+   LLVMValueRef least = sim__xl_intrin(x, "llvm.vector.reduce.umin", &h->vi32, 1, &m, 1);
+   LLVMValueRef any = LLVMBuildICmp(B, LLVMIntEQ, least, LLVMConstInt(x->i32, 0, 0), "");
+   LLVMBasicBlockRef from = LLVMGetInsertBlock(B);
+   LLVMBasicBlockRef mid = LLVMAppendBasicBlockInContext(x->C, x->fn, "mid16");
+   LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBuildCondBr(B, any, mid, join);
+   LLVMPositionBuilderAtEnd(B, mid);
+   LLVMValueRef odd = fma_odd(h, a, b, c);
+   LLVMBuildBr(B, join);
+   LLVMPositionBuilderAtEnd(B, join);
+   LLVMValueRef phi = LLVMBuildPhi(B, h->vf, "");
+   LLVMValueRef vals[2] = {r, odd};
+   LLVMBasicBlockRef bbs[2] = {from, mid};
+   LLVMAddIncoming(phi, vals, bbs, 2);
+   return phi;
+}
+
 /* The f32 result of `op` over widened sources s[0..2], the NaN rule applied: rounded once
  * to f16 it is the handler's result. */
 static LLVMValueRef
@@ -255,7 +299,7 @@ compute(xh *h, xh_op op, LLVMValueRef *s, unsigned ns)
    case XH_SUB: r = LLVMBuildFSub(B, s[0], s[1], ""); break;
    case XH_SUBREV: r = LLVMBuildFSub(B, s[1], s[0], ""); break;
    case XH_MUL: case XH_PK_MUL: r = LLVMBuildFMul(B, s[0], s[1], ""); break;
-   case XH_FMA: case XH_PK_FMA: r = fma_odd(h, s[0], s[1], s[2]); break;
+   case XH_FMA: case XH_PK_FMA: r = fma_f16(h, s[0], s[1], s[2]); break;
    default: { /* mad, mac: the product rounded to f16, then the sum */
       LLVMValueRef p = LLVMBuildFPExt(B, LLVMBuildFPTrunc(B, LLVMBuildFMul(B, s[0], s[1], ""),
                                                           h->vh, ""), h->vf, "");
