@@ -174,6 +174,34 @@ widen(xh *h, LLVMValueRef bits16)
    return LLVMBuildFPExt(h->B, LLVMBuildBitCast(h->B, bits16, h->vh, ""), h->vf, "");
 }
 
+/* A side path: side_open branches to a new block when `cond` (i1) holds and returns the
+ * block it came from; side_close joins it, the value `common` from `from`, `taken` from the
+ * side path. */
+static LLVMBasicBlockRef
+side_open(xh *h, LLVMValueRef cond, const char *name, LLVMBasicBlockRef *join)
+{
+   sim_xl *x = h->x;
+   LLVMBasicBlockRef from = LLVMGetInsertBlock(h->B);
+   LLVMBasicBlockRef side = LLVMAppendBasicBlockInContext(x->C, x->fn, name);
+   *join = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBuildCondBr(h->B, cond, side, *join);
+   LLVMPositionBuilderAtEnd(h->B, side);
+   return from;
+}
+static LLVMValueRef
+side_close(xh *h, LLVMBasicBlockRef from, LLVMBasicBlockRef join, LLVMValueRef common,
+           LLVMValueRef taken)
+{
+   LLVMBasicBlockRef side = LLVMGetInsertBlock(h->B);
+   LLVMBuildBr(h->B, join);
+   LLVMPositionBuilderAtEnd(h->B, join);
+   LLVMValueRef phi = LLVMBuildPhi(h->B, LLVMTypeOf(common), "");
+   LLVMValueRef vals[2] = {common, taken};
+   LLVMBasicBlockRef bbs[2] = {from, side};
+   LLVMAddIncoming(phi, vals, bbs, 2);
+   return phi;
+}
+
 /* f32 elements' NaN test on their bits: (bits & 0x7FFFFFFF) > 0x7F800000. Not an fcmp:
  * instcombine turns an fcmp of a widened half into an fcmp of halves, and without
  * AVX512-FP16 instruction selection compares those one element at a time. */
@@ -199,22 +227,11 @@ nanfix(xh *h, LLVMValueRef r, LLVMValueRef *src, unsigned ns)
    LLVMValueRef m = LLVMBuildAnd(B, LLVMBuildBitCast(B, r, h->vi32, ""), k32(h, 0x7FFFFFFF), "");
    LLVMValueRef top = sim__xl_intrin(x, "llvm.vector.reduce.umax", &h->vi32, 1, &m, 1);
    LLVMValueRef any = LLVMBuildICmp(B, LLVMIntUGT, top, LLVMConstInt(x->i32, 0x7F800000, 0), "");
-   LLVMBasicBlockRef from = LLVMGetInsertBlock(B);
-   LLVMBasicBlockRef fix = LLVMAppendBasicBlockInContext(x->C, x->fn, "nan16");
-   LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
-   LLVMBuildCondBr(B, any, fix, join);
-   LLVMPositionBuilderAtEnd(B, fix);
+   LLVMBasicBlockRef join, from = side_open(h, any, "nan16", &join);
    LLVMValueRef q = LLVMBuildBitCast(B, k32(h, 0x7FC00000), h->vf, "");
    for (int i = (int)ns - 1; i >= 0; i--)
       q = LLVMBuildSelect(B, is_nan(h, src[i]), src[i], q, "");
-   LLVMValueRef fixed = LLVMBuildSelect(B, is_nan(h, r), q, r, "");
-   LLVMBuildBr(B, join);
-   LLVMPositionBuilderAtEnd(B, join);
-   LLVMValueRef phi = LLVMBuildPhi(B, h->vf, "");
-   LLVMValueRef vals[2] = {r, fixed};
-   LLVMBasicBlockRef bbs[2] = {from, fix};
-   LLVMAddIncoming(phi, vals, bbs, 2);
-   return phi;
+   return side_close(h, from, join, r, LLVMBuildSelect(B, is_nan(h, r), q, r, ""));
 }
 
 /* fma(a, b, c) of f16 values widened to f32, rounded to odd in f32. The product is exact
@@ -272,19 +289,8 @@ fma_f16(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
    /* m is 0 on a midpoint: a reduction, not a mask bitcast (see nanfix). */
    LLVMValueRef least = sim__xl_intrin(x, "llvm.vector.reduce.umin", &h->vi32, 1, &m, 1);
    LLVMValueRef any = LLVMBuildICmp(B, LLVMIntEQ, least, LLVMConstInt(x->i32, 0, 0), "");
-   LLVMBasicBlockRef from = LLVMGetInsertBlock(B);
-   LLVMBasicBlockRef mid = LLVMAppendBasicBlockInContext(x->C, x->fn, "mid16");
-   LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
-   LLVMBuildCondBr(B, any, mid, join);
-   LLVMPositionBuilderAtEnd(B, mid);
-   LLVMValueRef odd = fma_odd(h, a, b, c);
-   LLVMBuildBr(B, join);
-   LLVMPositionBuilderAtEnd(B, join);
-   LLVMValueRef phi = LLVMBuildPhi(B, h->vf, "");
-   LLVMValueRef vals[2] = {r, odd};
-   LLVMBasicBlockRef bbs[2] = {from, mid};
-   LLVMAddIncoming(phi, vals, bbs, 2);
-   return phi;
+   LLVMBasicBlockRef join, from = side_open(h, any, "mid16", &join);
+   return side_close(h, from, join, r, fma_odd(h, a, b, c));
 }
 
 /* The f32 result of `op` over widened sources s[0..2], the NaN rule applied: rounded once

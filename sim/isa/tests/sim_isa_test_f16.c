@@ -360,42 +360,31 @@ f16_pick(uint64_t *s)
  * compared with the interpreter; every instruction must be one the translator lowers. */
 TEST(lowered_f16_forms)
 {
-   static const char gfx9[] = "v_add_f16 v10, v1, v2\n"
-                              "v_sub_f16 v11, v1, v2\n"
-                              "v_subrev_f16_e64 v12, -v1, |v2|\n"
-                              "v_mul_f16 v13, v1, v2\n"
-                              "v_fma_f16 v14, v1, v2, v3\n"
-                              "v_fma_f16 v15, -v1, v2, |v3|\n"
+   /* Both targets' forms, then gfx9's alone (gfx10 has no v_mad_f16 / v_mac_f16). */
+#define F16_BOTH                                                                          \
+   "v_add_f16 v10, v1, v2\n"                                                               \
+   "v_sub_f16 v11, v1, v2\n"                                                               \
+   "v_subrev_f16_e64 v12, -v1, |v2|\n"                                                     \
+   "v_mul_f16 v13, v1, v2\n"                                                               \
+   "v_fma_f16 v14, v1, v2, v3\n"                                                           \
+   "v_fma_f16 v15, -v1, v2, |v3|\n"                                                        \
+   "v_cvt_f32_f16 v18, v1\n"                                                               \
+   "v_cvt_f16_f32 v19, v4\n"                                                               \
+   "v_pk_add_f16 v20, v1, v2\n"                                                            \
+   "v_pk_mul_f16 v21, v1, v2 op_sel:[1,0] op_sel_hi:[0,1]\n"                               \
+   "v_pk_fma_f16 v22, v1, v2, v3\n"                                                        \
+   "v_pk_fma_f16 v23, v1, v2, v3 op_sel:[0,1,1] neg_lo:[1,0,1] neg_hi:[0,1,1]\n"           \
+   "v_add_f16 v24, 1.0, v1\n"                                                              \
+   "v_mul_f16 v25, s4, v2"
+   static const char gfx10[] = F16_BOTH;
+   static const char gfx9[] = F16_BOTH "\n"
                               "v_mad_f16 v16, v1, v2, v3\n"
                               "v_mac_f16 v17, v1, v2\n"
-                              "v_cvt_f32_f16 v18, v1\n"
-                              "v_cvt_f16_f32 v19, v4\n"
-                              "v_pk_add_f16 v20, v1, v2\n"
-                              "v_pk_mul_f16 v21, v1, v2 op_sel:[1,0] op_sel_hi:[0,1]\n"
-                              "v_pk_fma_f16 v22, v1, v2, v3\n"
-                              "v_pk_fma_f16 v23, v1, v2, v3 op_sel:[0,1,1] neg_lo:[1,0,1] "
-                              "neg_hi:[0,1,1]\n"
-                              "v_add_f16 v24, 1.0, v1\n"
-                              "v_mul_f16 v25, s4, v2\n"
                               "v_pk_add_f16 v26, v1, 0.5\n"
                               "v_add_f16 v27, 0x3555, v1\n"
                               "v_fma_f16 v28, v1, 2.0, v3\n"
                               "v_cvt_f16_f32_e64 v29, -|v4|";
-   static const char gfx10[] = "v_add_f16 v10, v1, v2\n"
-                               "v_sub_f16 v11, v1, v2\n"
-                               "v_subrev_f16_e64 v12, -v1, |v2|\n"
-                               "v_mul_f16 v13, v1, v2\n"
-                               "v_fma_f16 v14, v1, v2, v3\n"
-                               "v_fma_f16 v15, -v1, v2, |v3|\n"
-                               "v_cvt_f32_f16 v18, v1\n"
-                               "v_cvt_f16_f32 v19, v4\n"
-                               "v_pk_add_f16 v20, v1, v2\n"
-                               "v_pk_mul_f16 v21, v1, v2 op_sel:[1,0] op_sel_hi:[0,1]\n"
-                               "v_pk_fma_f16 v22, v1, v2, v3\n"
-                               "v_pk_fma_f16 v23, v1, v2, v3 op_sel:[0,1,1] neg_lo:[1,0,1] "
-                               "neg_hi:[0,1,1]\n"
-                               "v_add_f16 v24, 1.0, v1\n"
-                               "v_mul_f16 v25, s4, v2";
+#undef F16_BOTH
    static const uint32_t f32[] = {0x00000000, 0x80000000, 0x00000001, 0x33800000, 0x33800001,
                                   0x387FC000, 0x38800000, 0x477FE000, 0x477FF000, 0x477FEFFF,
                                   0x7F800000, 0xFF800000, 0x7FC00001, 0xFFA00123, 0x3F800FFF,
