@@ -64,12 +64,22 @@ device_state(const struct _cl_device_id *dev)
    return plat_device_slot(dev, PLAT_SLOT_FENCE, sizeof(struct fence_device));
 }
 
+/* The counters of q's device when agent scope may be used for kernels of queue `q`; else
+ * NULL. */
+static struct fence_device *
+agent_scope_state(const struct _cl_command_queue *q)
+{
+   pthread_once(&mode_once, mode_init);
+   if (fence_mode != 0 || q->context->num_devices != 1)
+      return NULL;
+   return device_state(q->device);
+}
+
 /* Agent scope may be used for kernels of queue `q`. */
 static bool
 agent_scope_allowed(const struct _cl_command_queue *q)
 {
-   pthread_once(&mode_once, mode_init);
-   return fence_mode == 0 && q->context->num_devices == 1 && device_state(q->device) != NULL;
+   return agent_scope_state(q) != NULL;
 }
 
 void
@@ -81,11 +91,10 @@ disp_fence_host_wrote(void)
 uint16_t
 disp__fence_kernel_scopes(struct disp_command *cmd)
 {
-   struct _cl_command_queue *q = cmd->queue;
-   if (!agent_scope_allowed(q))
+   struct fence_device *fd = agent_scope_state(cmd->queue);
+   if (!fd)
       return (uint16_t)((HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
                         (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
-   struct fence_device *fd = device_state(q->device);
    hsa_fence_scope_t acquire = HSA_FENCE_SCOPE_AGENT;
    uint64_t epoch = atomic_load(&write_epoch);
    /* The exchange only when the epoch moved: a locked instruction per launch on a line

@@ -427,30 +427,28 @@ disp__queue_checkpoint_locked(struct _cl_command_queue *q, uint32_t packets)
 /*
  * Waits until packet `index` of `hq` has a slot: the packet processor consumed packet
  * index - size (HSA PSA §2.8.3). HSA has no wait on a queue's read index, so the writer
- * spins a little (a GPU frees slots fast), then blocks on the oldest checkpoint signal past
- * that packet (disp.h), which the packet processor decrements once it got there; it wakes
- * with much of the ring free and refills it in one go. On ROCr it naps until that signal
- * drops instead: ROCr's blocking wait spins for 200 us before it sleeps in the KFD, and a
- * full ring made every few hundred launches spend that on the enqueueing thread (over half
- * of a stream's CPU time there). Without a usable checkpoint it naps 50 us at a time. A
- * faulted ring is never consumed again: the fault callback sets fault_pending, seen within
- * a millisecond.
+ * blocks on the oldest checkpoint signal past that packet (disp.h), which the packet
+ * processor decrements once it got there; it wakes with much of the ring free and refills
+ * it in one go. It does not spin first: a writer that went on at the first freed slot
+ * found the ring full again at its next packet and spun again, in step with the packet
+ * processor, CPU time on every launch while the device is the slower side. On ROCr it naps
+ * until that signal drops instead: ROCr's blocking wait spins for 200 us before it sleeps
+ * in the KFD, and a full ring made every few hundred launches spend that on the enqueueing
+ * thread (over half of a stream's CPU time there). Without a usable checkpoint it naps
+ * 50 us at a time. A faulted ring is never consumed again: the fault callback sets
+ * fault_pending, seen within a millisecond.
  */
 static cl_int
 wait_for_slot(struct _cl_command_queue *q, hsa_queue_t *hq, uint64_t index)
 {
    const struct rt_hsa *hsa = rt_hsa();
    const uint64_t need = index - hq->size; /* the packet that must be consumed */
-   for (unsigned spins = 0;; spins++) {
+   for (;;) {
       if (index - hsa->hsa_queue_load_read_index_scacquire(hq) < hq->size)
          return CL_SUCCESS;
       if (atomic_load(&q->fault_pending))
          return ICD_ERROR(CL_OUT_OF_RESOURCES, "the AQL queue faulted while waiting for "
                           "ring space");
-      if (spins < 256) {
-         __builtin_ia32_pause();
-         continue;
-      }
       int pick = -1;
       for (int i = 0; i < DISP_CHECKPOINTS; i++) {
          uint64_t at = q->checkpoint_index[i];

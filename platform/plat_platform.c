@@ -150,7 +150,13 @@ version_init(void)
 cl_version
 plat_opencl_version(void)
 {
+   /* Every launch asks (the meaning of a global size of 0): one load once it is known. */
+   static _Atomic cl_version known;
+   cl_version v = atomic_load_explicit(&known, memory_order_relaxed);
+   if (v)
+      return v;
    pthread_once(&version_once, version_init);
+   atomic_store_explicit(&known, opencl_version, memory_order_relaxed);
    return opencl_version;
 }
 

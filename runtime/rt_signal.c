@@ -96,10 +96,14 @@ cl_int
 rt_signal_get(hsa_signal_t *out)
 {
    const struct rt_hsa *hsa = rt_hsa();
-   if (!mine.count)
+   /* One TLS lookup: libhsacl is dlopened, so `&mine` is a call to __tls_get_addr, which
+    * GCC would repeat at every use; the empty asm keeps the address in a register. */
+   struct thread_signals *t = &mine;
+   __asm__("" : "+r"(t));
+   if (!t->count)
       thread_refill();
-   if (mine.count) {
-      *out = mine.sig[--mine.count]; /* at 1 (rt_signal_put) */
+   if (t->count) {
+      *out = t->sig[--t->count]; /* at 1 (rt_signal_put) */
       return CL_SUCCESS;
    }
    /* Created with no consumer list, like ROCclr's, so any agent may wait on it. */
