@@ -1,11 +1,14 @@
 /*
  * The translator's lowering of half-precision VALU forms (docs/sim.md "Speed"): v_add_f16,
- * v_sub_f16, v_subrev_f16, v_mul_f16, v_fma_f16, v_mad_f16, v_mac_f16, v_cvt_f16_f32,
- * v_cvt_f32_f16 (VOP1/VOP2/VOP3 without op_sel, clamp or output modifiers; abs/neg allowed)
- * and the packed v_pk_add_f16, v_pk_mul_f16, v_pk_fma_f16 (op_sel, op_sel_hi, neg_lo and
- * neg_hi allowed; no clamp): what OpenCL half and half-vector arithmetic compiles to on gfx9.
- * Each computes bit for bit what its handler does (sim_vop1.c, sim_vop2.c, sim_vop3.c,
- * sim_vop3p.c) for every input:
+ * v_sub_f16, v_subrev_f16, v_mul_f16, v_fma_f16, v_mad_f16, v_mac_f16, gfx10's v_fmac_f16,
+ * v_min_f16, v_max_f16, v_cvt_f16_f32, v_cvt_f32_f16, v_cvt_pkrtz_f16_f32, v_pack_b32_f16
+ * and the compares v_cmp(x)_*_f16 (VOP1/VOP2/VOPC/VOP3 without clamp or output modifiers;
+ * abs/neg allowed; op_sel only on v_pack_b32_f16), and the packed v_pk_add_f16,
+ * v_pk_mul_f16, v_pk_fma_f16, v_pk_min_f16, v_pk_max_f16 (op_sel, op_sel_hi, neg_lo and
+ * neg_hi allowed; no clamp) and v_pk_fmac_f16 (gfx90a, gfx10): what OpenCL half and
+ * half-vector code compiles to. Each computes bit for bit what its handler does
+ * (sim_vop1.c, sim_vop2.c, sim_vop3.c, sim_vop3p.c, sim_vopc.c, sim_rdna.c, sim_cdna.c) for
+ * every input:
  *
  * - Sources are f16 bits (an inline float constant is its f16 value; integer constants and
  *   literals give their low 16 bits; abs/neg act on bit 15), widened exactly to f32. A
@@ -17,27 +20,58 @@
  *   the exact value.
  * - The fused multiply-add is the host's fused f32 one, rounded to nearest even in f16,
  *   unless that sits on an f16 midpoint: then rounded to odd in f32 (the product is exact
- *   there, TwoSum gives the sum's error) before (fma_f16).
+ *   there, TwoSum gives the sum's error) before (fma_f16). v_fmac_f16 and v_pk_fmac_f16
+ *   are it with D as the addend, as their handlers run them.
  * - v_mad_f16 / v_mac_f16 round the product to f16 first (not fused), then the sum.
  * - A NaN result is the first NaN source (after abs/neg) quieted (| 0x200), else 0x7E00:
  *   the interpreter's rule (sim__nanfix16 through f32 and back), applied in f32 before
  *   the result is narrowed.
- * - VOP2 forms and v_cvt_f16_f32 zero bits 31:16 of D (sim__vdst16); v_fma_f16,
- *   v_mad_f16 and v_mac_f16 keep them (sim__vdst16_preserve); packed forms write 32 bits.
+ * - Min/max and the compares work on the bits (minmax16, emit_cmp): an integer key orders
+ *   the values, NaNs are bit tests. Min/max follow sim__fminmax16 (the IEEE bit read from
+ *   the wave for the signalling-NaN rule; the packed forms' halves were quieted on the way
+ *   in, so it never applies to them); a NaN result is quieted, as the store through f32
+ *   does.
+ * - v_cvt_pkrtz_f16_f32 narrows to nearest even and steps one encoding toward zero where
+ *   that went past the value (sim_vop3.c f16_rtz); v_pack_b32_f16 moves bits.
+ * - VOP2 forms, v_min/max_f16 and v_cvt_f16_f32 zero bits 31:16 of D (sim__vdst16);
+ *   v_fma_f16, v_mad_f16, v_mac_f16 and v_fmac_f16 keep them (sim__vdst16_preserve);
+ *   packed forms write 32 bits.
  *
  * MODE: the handlers flush f16 subnormal inputs and results unless MODE keeps f16
  * denormals, so every block holding one of these sets x->uses_f16 and runs only where
  * MODE keeps them (both bits, OpenCL's default); the conversions to and from f32 also set
- * x->uses_f32.
+ * x->uses_f32. The compares and v_pack_b32_f16 read the bits as they are and run in any
+ * MODE.
  */
 #include <llvm-c/Core.h>
 #include <stdlib.h>
 #include "sim_xlate_priv.h"
 
 typedef enum {
-   XH_NONE, XH_ADD, XH_SUB, XH_SUBREV, XH_MUL, XH_FMA, XH_MAD, XH_MAC, XH_CVT_F16_F32,
-   XH_CVT_F32_F16, XH_PK_ADD, XH_PK_MUL, XH_PK_FMA,
+   XH_NONE, XH_ADD, XH_SUB, XH_SUBREV, XH_MUL, XH_FMA, XH_MAD, XH_MAC, XH_FMAC, XH_MIN,
+   XH_MAX, XH_CVT_F16_F32, XH_CVT_F32_F16, XH_CVT_PKRTZ, XH_PACK, XH_CMP, XH_PK_ADD, XH_PK_MUL,
+   XH_PK_FMA, XH_PK_FMAC, XH_PK_MIN, XH_PK_MAX,
 } xh_op;
+
+/* An f16 compare as the outcomes it is true for (S0 below, equal to, above S1, unordered:
+ * a NaN source; the "n" forms are the negations, [ISA] VOPC opcode list, sim_vopc.c FCMP),
+ * XC_F16 marking one and XC_X a v_cmpx; 0 for any other opcode. */
+enum { XC_LT = 1, XC_EQ = 2, XC_GT = 4, XC_UN = 8, XC_F16 = 16, XC_X = 32 };
+static unsigned
+xh_cmp_of(unsigned op)
+{
+   switch (op) {
+#define C(name, set)                                                                          \
+   case SIM_OP_v_cmp_##name##_f16: return XC_F16 | (set);                                    \
+   case SIM_OP_v_cmpx_##name##_f16: return XC_F16 | XC_X | (set);
+   C(f, 0) C(lt, XC_LT) C(eq, XC_EQ) C(le, XC_LT | XC_EQ) C(gt, XC_GT) C(lg, XC_LT | XC_GT)
+   C(ge, XC_EQ | XC_GT) C(o, XC_LT | XC_EQ | XC_GT) C(u, XC_UN) C(nge, XC_LT | XC_UN)
+   C(nlg, XC_EQ | XC_UN) C(ngt, XC_LT | XC_EQ | XC_UN) C(nle, XC_GT | XC_UN)
+   C(neq, XC_LT | XC_GT | XC_UN) C(nlt, XC_EQ | XC_GT | XC_UN) C(tru, 15)
+#undef C
+   default: return 0;
+   }
+}
 
 /* A source code the lowering reads: SGPRs, integer and float inline constants, the
  * literal, VGPRs. */
@@ -60,6 +94,8 @@ xh_op_of(const sim_inst *in)
       case SIM_OP_v_pk_add_f16: op = XH_PK_ADD; break;
       case SIM_OP_v_pk_mul_f16: op = XH_PK_MUL; break;
       case SIM_OP_v_pk_fma_f16: op = XH_PK_FMA, n = 3; break;
+      case SIM_OP_v_pk_min_f16: op = XH_PK_MIN; break;
+      case SIM_OP_v_pk_max_f16: op = XH_PK_MAX; break;
       default: return XH_NONE;
       }
       if (in->clamp || in->omod || in->vdst >= 256)
@@ -69,8 +105,17 @@ xh_op_of(const sim_inst *in)
             return XH_NONE;
       return op;
    }
+   /* v_pack_b32_f16 takes op_sel (LLVM packs high halves with it): it picks the source
+    * halves, and D is 32 bits. */
+   sim_inst t = *in;
+   if (in->op == SIM_OP_v_pack_b32_f16)
+      t.op_sel = 0;
    /* No output modifiers, clamp or op_sel; abs/neg on the float sources. */
-   if (!sim__xl_valu_plain(in, 3, true) || in->vdst >= 256)
+   if (!sim__xl_valu_plain(&t, 3, true))
+      return XH_NONE;
+   if (xh_cmp_of(in->op))
+      return XH_CMP;
+   if (in->vdst >= 256)
       return XH_NONE;
    switch (in->op) {
    case SIM_OP_v_add_f16: return XH_ADD;
@@ -81,8 +126,17 @@ xh_op_of(const sim_inst *in)
    case SIM_OP_v_mad_f16: return XH_MAD;
    /* The VOP3 form's modifiers would apply to S0/S1 only; D is read as it is. */
    case SIM_OP_v_mac_f16: return (in->abs | in->neg) & 4 ? XH_NONE : XH_MAC;
+   /* gfx10: v_fma_f16 with D as S2, as sim_rdna.c runs it (modifiers of S2 act on D). */
+   case SIM_OP_v_fmac_f16: return XH_FMAC;
+   case SIM_OP_v_min_f16: return XH_MIN;
+   case SIM_OP_v_max_f16: return XH_MAX;
    case SIM_OP_v_cvt_f16_f32: return XH_CVT_F16_F32;
    case SIM_OP_v_cvt_f32_f16: return XH_CVT_F32_F16;
+   case SIM_OP_v_cvt_pkrtz_f16_f32: return XH_CVT_PKRTZ;
+   case SIM_OP_v_pack_b32_f16: return XH_PACK;
+   /* v_pk_fma_f16 with D as S2, each source's halves in place, no modifiers (sim_cdna.c;
+    * it clears neg but not abs, which the VOP2 form has none of). */
+   case SIM_OP_v_pk_fmac_f16: return in->abs | in->neg ? XH_NONE : XH_PK_FMAC;
    default: return XH_NONE;
    }
 }
@@ -323,21 +377,32 @@ narrow(xh *h, LLVMValueRef f)
    return LLVMBuildBitCast(h->B, LLVMBuildFPTrunc(h->B, f, h->vh, ""), h->vi16, "");
 }
 
-/* Source i of a VOP1/VOP2/VOP3 form as f32: the low half of its row, abs/neg applied to
- * bit 15. */
+/* Source i of a VOP1/VOP2/VOP3 form as f16 bits in i32 lanes: the low half of its row
+ * (the high half with op_sel[i], which only v_pack_b32_f16 is lowered with), abs/neg
+ * applied to bit 15 (sim__vsrc32 with SIM_VT_F16). */
 static LLVMValueRef
-src16(xh *h, const sim_inst *in, unsigned i)
+src_bits16(xh *h, const sim_inst *in, unsigned i)
 {
    sim_xl *x = h->x;
    LLVMValueRef v = raw32(x, in, i);
+   if ((in->op_sel >> i) & 1)
+      v = LLVMBuildLShr(h->B, v, krow(x, 16), "");
+   else
+      v = LLVMBuildAnd(h->B, v, krow(x, 0xFFFF), "");
    if ((in->abs >> i) & 1)
       v = LLVMBuildAnd(h->B, v, krow(x, 0x7FFF), "");
    if ((in->neg >> i) & 1)
       v = LLVMBuildXor(h->B, v, krow(x, 0x8000), "");
-   return widen(h, LLVMBuildTrunc(h->B, v, h->vi16, ""));
+   return v;
+}
+/* The same as f32. */
+static LLVMValueRef
+src16(xh *h, const sim_inst *in, unsigned i)
+{
+   return widen(h, LLVMBuildTrunc(h->B, src_bits16(h, in, i), h->vi16, ""));
 }
 
-/* Source i of a packed form as 2 x lanes f32 elements in place: its row with the halves
+/* Source i of a packed form as 2 x lanes f16 elements in place: its row with the halves
  * op_sel (low) and op_sel_hi (high) pick moved into place, neg_lo / neg_hi applied. */
 static LLVMValueRef
 src_packed(xh *h, const sim_inst *in, unsigned i)
@@ -356,7 +421,140 @@ src_packed(xh *h, const sim_inst *in, unsigned i)
    uint32_t neg = ((in->neg >> i) & 1 ? 0x8000u : 0) | ((in->neg_hi >> i) & 1 ? 0x80000000u : 0);
    if (neg)
       v = LLVMBuildXor(B, v, krow(x, neg), "");
-   return widen(h, LLVMBuildBitCast(B, v, h->vi16, ""));
+   return LLVMBuildBitCast(B, v, h->vi16, "");
+}
+
+/* ---- Bit-level forms: min/max, compares, packing ------------------------------------------
+ * On f16 bits held in i32 elements (values below 0x10000): no conversion, no float compare
+ * (instcombine narrows an fcmp of widened halves to one of halves, which instruction
+ * selection without AVX512-FP16 takes apart element by element). */
+
+static LLVMValueRef
+is_nan16(xh *h, LLVMValueRef bits)
+{
+   LLVMValueRef m = LLVMBuildAnd(h->B, bits, k32(h, 0x7FFF), "");
+   return LLVMBuildICmp(h->B, LLVMIntUGT, m, k32(h, 0x7C00), "");
+}
+
+/* The quiet bit is clear: a NaN's is a signalling one. */
+static LLVMValueRef
+quiet_clear(xh *h, LLVMValueRef bits)
+{
+   LLVMValueRef q = LLVMBuildAnd(h->B, bits, k32(h, 0x200), "");
+   return LLVMBuildICmp(h->B, LLVMIntEQ, q, LLVMConstNull(h->vi32), "");
+}
+
+/* A signed integer in the order of the f16 values (not NaN), -0 and +0 both 0: the
+ * magnitude, negated for a negative value. */
+static LLVMValueRef
+order_key(xh *h, LLVMValueRef bits)
+{
+   LLVMBuilderRef B = h->B;
+   LLVMValueRef m = LLVMBuildAnd(B, bits, k32(h, 0x7FFF), "");
+   LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, bits, k32(h, 0x8000), ""),
+                                    LLVMConstNull(h->vi32), "");
+   return LLVMBuildSelect(B, neg, LLVMBuildNeg(B, m, ""), m, "");
+}
+
+/* MODE's IEEE bit of the wave, read where the instruction runs (an s_setreg before it is
+ * a handler call, after which the block reads the wave again). */
+static LLVMValueRef
+wave_ieee(sim_xl *x)
+{
+   LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
+   LLVMValueRef off = LLVMConstInt(x->i64, offsetof(sim_wave, ieee), 0);
+   LLVMValueRef p = LLVMBuildGEP2(x->B, i8, x->w, &off, 1, "");
+   LLVMValueRef v = LLVMBuildLoad2(x->B, i8, p, "");
+   return LLVMBuildICmp(x->B, LLVMIntNE, v, LLVMConstInt(i8, 0, 0), "");
+}
+
+/* sim__fminmax16's result as the f16 handlers store it: the smaller (larger) value, -0
+ * below +0; a NaN operand yields the other (S1 when both are); under `ieee` (an i1, NULL:
+ * never) a signalling NaN operand is the result, S0 first. Storing went through f32 and
+ * back, which quiets a NaN result (| 0x200). */
+static LLVMValueRef
+minmax16(xh *h, LLVMValueRef a, LLVMValueRef b, bool max, LLVMValueRef ieee)
+{
+   LLVMBuilderRef B = h->B;
+   LLVMValueRef ka = order_key(h, a), kb = order_key(h, b);
+   LLVMValueRef pick_a = LLVMBuildICmp(B, max ? LLVMIntSGT : LLVMIntSLT, ka, kb, "");
+   LLVMValueRef r = LLVMBuildSelect(B, pick_a, a, b, "");
+   LLVMValueRef zeros = max ? LLVMBuildAnd(B, a, b, "") : LLVMBuildOr(B, a, b, "");
+   r = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntEQ, ka, kb, ""), zeros, r, "");
+   LLVMValueRef na = is_nan16(h, a), nb = is_nan16(h, b);
+   r = LLVMBuildSelect(B, nb, a, r, "");
+   r = LLVMBuildSelect(B, na, b, r, "");
+   if (ieee) {
+      LLVMValueRef sa = LLVMBuildAnd(B, na, quiet_clear(h, a), "");
+      LLVMValueRef sb = LLVMBuildAnd(B, nb, quiet_clear(h, b), "");
+      LLVMValueRef ri = LLVMBuildSelect(B, sa, a, LLVMBuildSelect(B, sb, b, r, ""), "");
+      r = LLVMBuildSelect(B, ieee, ri, r, "");
+   }
+   LLVMValueRef q = LLVMBuildSelect(B, is_nan16(h, r), k32(h, 0x200), LLVMConstNull(h->vi32), "");
+   return LLVMBuildOr(B, r, q, "");
+}
+
+/* v_cmp(x)_*_f16: the compare of S0's and S1's low halves (abs/neg on bit 15; no MODE
+ * flushing, as the handler reads the bits) in EXEC's lanes, written as sim__vcmp_write
+ * does: gfx10's v_cmpx to EXEC alone, gfx9's to the destination (VCC or SDST) too. */
+static void
+emit_cmp(sim_xl *x, const sim_inst *in)
+{
+   xh h;
+   xh_types(&h, x, x->lanes);
+   LLVMBuilderRef B = x->B;
+   unsigned k = xh_cmp_of(in->op);
+   LLVMValueRef a = src_bits16(&h, in, 0), b = src_bits16(&h, in, 1);
+   LLVMValueRef un = LLVMBuildOr(B, is_nan16(&h, a), is_nan16(&h, b), "");
+   LLVMValueRef ka = order_key(&h, a), kb = order_key(&h, b), ord;
+   switch (k & (XC_LT | XC_EQ | XC_GT)) {
+   case 0: ord = LLVMConstNull(x->vm); break;
+   case XC_LT: ord = LLVMBuildICmp(B, LLVMIntSLT, ka, kb, ""); break;
+   case XC_EQ: ord = LLVMBuildICmp(B, LLVMIntEQ, ka, kb, ""); break;
+   case XC_GT: ord = LLVMBuildICmp(B, LLVMIntSGT, ka, kb, ""); break;
+   case XC_LT | XC_EQ: ord = LLVMBuildICmp(B, LLVMIntSLE, ka, kb, ""); break;
+   case XC_EQ | XC_GT: ord = LLVMBuildICmp(B, LLVMIntSGE, ka, kb, ""); break;
+   case XC_LT | XC_GT: ord = LLVMBuildICmp(B, LLVMIntNE, ka, kb, ""); break;
+   default: ord = LLVMConstAllOnes(x->vm); break;
+   }
+   /* The keys of a NaN mean nothing: an unordered lane is the compare's XC_UN. */
+   LLVMValueRef c = k & XC_UN ? LLVMBuildOr(B, un, ord, "")
+                              : LLVMBuildAnd(B, LLVMBuildNot(B, un, ""), ord, "");
+   LLVMValueRef m = sim__xl_lanes_mask(x, c);
+   bool cmpx = k & XC_X;
+   if (in->sdst != SIM_SRC_NONE && !(cmpx && x->gfx10))
+      sim__xl_mput(x, in->sdst, m);
+   if (cmpx)
+      sim__xl_mput(x, SIM_SRC_EXEC, m);
+}
+
+/* v_pack_b32_f16: D = {S1.f16, S0.f16}, the halves op_sel picks, abs/neg on bit 15. */
+static void
+emit_pack(sim_xl *x, const sim_inst *in)
+{
+   xh h;
+   xh_types(&h, x, x->lanes);
+   LLVMValueRef a = src_bits16(&h, in, 0), b = src_bits16(&h, in, 1);
+   sim__xl_vput(x, in->vdst, LLVMBuildOr(x->B, a, LLVMBuildShl(x->B, b, krow(x, 16), ""), ""));
+}
+
+/* f32 elements `f` rounded toward zero to f16, as bits in i32 elements (sim_vop3.c
+ * f16_rtz): rounded to nearest even, then one step toward zero where that went past the
+ * value's magnitude (an overflow to infinity becomes 65504; a NaN stays as narrowing makes
+ * it). */
+static LLVMValueRef
+rtz16(xh *h, LLVMValueRef f)
+{
+   LLVMBuilderRef B = h->B;
+   LLVMValueRef hv = LLVMBuildFPTrunc(B, f, h->vh, "");
+   LLVMValueRef bits = LLVMBuildZExt(B, LLVMBuildBitCast(B, hv, h->vi16, ""), h->vi32, "");
+   LLVMValueRef mag = LLVMBuildAnd(B, LLVMBuildBitCast(B, f, h->vi32, ""), k32(h, 0x7FFFFFFF), "");
+   LLVMValueRef back = LLVMBuildBitCast(B, LLVMBuildFPExt(B, hv, h->vf, ""), h->vi32, "");
+   back = LLVMBuildAnd(B, back, k32(h, 0x7FFFFFFF), "");
+   /* Magnitudes compare as their bits when not NaN. */
+   LLVMValueRef past = LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntULE, mag, k32(h, 0x7F800000), ""),
+                                    LLVMBuildICmp(B, LLVMIntUGT, back, mag, ""), "");
+   return LLVMBuildSub(B, bits, LLVMBuildZExt(B, past, h->vi32, ""), "");
 }
 
 static void
@@ -365,31 +563,45 @@ emit_packed(sim_xl *x, const sim_inst *in, xh_op op)
    unsigned ns = op == XH_PK_FMA ? 3 : 2;
    xh h;
    xh_types(&h, x, 2 * x->lanes);
-   LLVMValueRef s[3];
-   for (unsigned i = 0; i < ns; i++)
-      s[i] = src_packed(&h, in, i);
-   LLVMValueRef r = narrow(&h, compute(&h, op, s, ns));
+   LLVMValueRef s[3], r;
+   if (op == XH_PK_MIN || op == XH_PK_MAX) {
+      /* The handler's halves went through f32 (sim__f16_in), which quiets a signalling
+       * NaN: IEEE mode's sNaN rule never applies. */
+      for (unsigned i = 0; i < 2; i++)
+         s[i] = LLVMBuildZExt(x->B, src_packed(&h, in, i), h.vi32, "");
+      r = LLVMBuildTrunc(x->B, minmax16(&h, s[0], s[1], op == XH_PK_MAX, NULL), h.vi16, "");
+   } else {
+      for (unsigned i = 0; i < ns; i++)
+         s[i] = widen(&h, src_packed(&h, in, i));
+      r = narrow(&h, compute(&h, op, s, ns));
+   }
    sim__xl_vput(x, in->vdst, LLVMBuildBitCast(x->B, r, x->v32, ""));
 }
 
-void
-sim__xl_emit_f16(sim_xl *x, const sim_inst *in)
+/* The row forms: arithmetic, min/max and the conversions. */
+static void
+emit_row(sim_xl *x, const sim_inst *in, xh_op op)
 {
-   xh_op op = xh_op_of(in);
-   if (op == XH_NONE)
-      return;
-   x->uses_f16 = true;
-   if (op == XH_PK_ADD || op == XH_PK_MUL || op == XH_PK_FMA) {
-      emit_packed(x, in, op);
-      return;
-   }
    xh h;
    xh_types(&h, x, x->lanes);
    LLVMBuilderRef B = x->B;
-   LLVMValueRef f;
+   LLVMValueRef f, r;
    if (op == XH_CVT_F32_F16) {
       x->uses_f32 = true;
       sim__xl_vput(x, in->vdst, LLVMBuildBitCast(B, src16(&h, in, 0), x->v32, ""));
+      return;
+   }
+   if (op == XH_MIN || op == XH_MAX) {
+      LLVMValueRef a = src_bits16(&h, in, 0), b = src_bits16(&h, in, 1);
+      sim__xl_vput(x, in->vdst, minmax16(&h, a, b, op == XH_MAX, wave_ieee(x)));
+      return;
+   }
+   if (op == XH_CVT_PKRTZ) {
+      /* f32 sources (abs/neg at bit 31, f32 inline constants), MODE's f32 input flushing. */
+      x->uses_f32 = true;
+      LLVMValueRef lo = rtz16(&h, LLVMBuildBitCast(B, sim__xl_src_v(x, in, 0), h.vf, ""));
+      LLVMValueRef hi = rtz16(&h, LLVMBuildBitCast(B, sim__xl_src_v(x, in, 1), h.vf, ""));
+      sim__xl_vput(x, in->vdst, LLVMBuildOr(B, lo, LLVMBuildShl(B, hi, krow(x, 16), ""), ""));
       return;
    }
    if (op == XH_CVT_F16_F32) {
@@ -407,10 +619,45 @@ sim__xl_emit_f16(sim_xl *x, const sim_inst *in)
          s[2] = src16(&h, in, 2);
       f = compute(&h, op, s, ns);
    }
-   LLVMValueRef r = LLVMBuildZExt(B, narrow(&h, f), x->v32, "");
+   r = LLVMBuildZExt(B, narrow(&h, f), x->v32, "");
    if (op == XH_FMA || op == XH_MAD || op == XH_MAC) {
       LLVMValueRef old = sim__xl_vget(x, in->vdst);
       r = LLVMBuildOr(B, r, LLVMBuildAnd(B, old, krow(x, 0xFFFF0000u), ""), "");
    }
    sim__xl_vput(x, in->vdst, r);
+}
+
+void
+sim__xl_emit_f16(sim_xl *x, const sim_inst *in)
+{
+   xh_op op = xh_op_of(in);
+   sim_inst t = *in;
+   switch (op) {
+   case XH_NONE:
+      return;
+   /* Bit operations and compares: the handlers read the bits as they are, in any MODE. */
+   case XH_CMP:
+      emit_cmp(x, in);
+      return;
+   case XH_PACK:
+      emit_pack(x, in);
+      return;
+   /* The implied operand made explicit, as the handlers do (sim_rdna.c, sim_cdna.c). */
+   case XH_FMAC:
+      t.src[2] = SIM_SRC_VGPR + in->vdst;
+      op = XH_FMA;
+      break;
+   case XH_PK_FMAC:
+      t.src[2] = SIM_SRC_VGPR + in->vdst;
+      t.op_sel = 0, t.op_sel_hi = 7, t.neg = t.neg_hi = 0;
+      op = XH_PK_FMA;
+      break;
+   default:
+      break;
+   }
+   x->uses_f16 = true;
+   if (op >= XH_PK_ADD)
+      emit_packed(x, &t, op);
+   else
+      emit_row(x, &t, op);
 }

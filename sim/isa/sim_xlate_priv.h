@@ -2,7 +2,8 @@
  * The translator's parts (docs/sim.md "Speed"): sim_xlate.c (the block former, the IR
  * lowering, compiling, the cache look-up and the checking mode), sim_xlate_alu.c (the
  * lowering of conversions, v_rcp_f32, v_frexp_*, v_ldexp_f32 and the 64-bit
- * multiply-adds), sim_xlate_f16.c (half-precision arithmetic and conversions), sim_xlate_mem.c (the lowering of memory instructions) and
+ * multiply-adds), sim_xlate_f16.c (half-precision arithmetic, min/max, compares, packing and
+ * conversions), sim_xlate_mem.c (the lowering of memory instructions) and
  * sim_xlate_worker.c (the compile worker, the process's exit and fork).
  */
 #ifndef SIM_XLATE_PRIV_H

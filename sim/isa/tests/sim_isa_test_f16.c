@@ -305,6 +305,91 @@ ref16(unsigned op, uint16_t a, uint16_t b, uint16_t c)
    }
 }
 
+/* A NaN quieted: what a trip through f32 makes of it. */
+static uint16_t
+h_quiet(uint16_t h)
+{
+   return h_nan(h) ? h | 0x200 : h;
+}
+/* v_min/max_f16 by the ISA guide's rules: in IEEE mode a signalling NaN operand is the
+ * result (S0 first), else a NaN operand gives the other operand (S1 when both are); -0
+ * below +0; a NaN result quieted. */
+static uint16_t
+ref_minmax(uint16_t a, uint16_t b, bool max, bool ieee)
+{
+   if (h_nan(a) || h_nan(b)) {
+      if (ieee && h_nan(a) && !(a & 0x200))
+         return a | 0x200;
+      if (ieee && h_nan(b) && !(b & 0x200))
+         return b | 0x200;
+      return h_quiet(h_nan(a) ? b : a);
+   }
+   double x = h2d(a), y = h2d(b);
+   if (x == 0 && y == 0) /* the zero of the sign max (min) wants, if either has it */
+      return (a == b || max == !(a & 0x8000)) ? a : b;
+   return (max ? x >= y : x <= y) ? a : b;
+}
+/* v_pk_min/max_f16: the halves reach the operation through f32, quieted: no sNaN rule. */
+static uint16_t
+ref_pk_minmax(uint16_t a, uint16_t b, bool max)
+{
+   return ref_minmax(h_quiet(a), h_quiet(b), max, false);
+}
+/* The f32 `bits` rounded toward zero to f16: the largest f16 magnitude not above the
+ * value's (a binary search of the finite encodings), infinities kept, a NaN narrowed
+ * (sign, quiet bit, top payload bits). */
+static uint16_t
+ref_rtz(uint32_t bits)
+{
+   uint16_t sign = (bits >> 16) & 0x8000;
+   if ((bits & 0x7FFFFFFF) > 0x7F800000)
+      return sign | 0x7E00 | ((bits >> 13) & 0x3FF);
+   if ((bits & 0x7FFFFFFF) == 0x7F800000)
+      return sign | 0x7C00;
+   float f;
+   memcpy(&f, &bits, 4);
+   double m = fabs((double)f);
+   unsigned lo = 0, hi = 0x7BFF; /* h2d(lo) <= m */
+   while (lo < hi) {
+      unsigned mid = (lo + hi + 1) / 2;
+      if (h2d((uint16_t)mid) <= m)
+         lo = mid;
+      else
+         hi = mid - 1;
+   }
+   return sign | (uint16_t)lo;
+}
+/* The f16 compares in VOPC opcode order (f, lt, eq, le, gt, lg, ge, o, u, nge, nlg, ngt,
+ * nle, neq, nlt, tru), from their definitions over the values. */
+static const char *const cmp16_names[16] = {"f",   "lt",  "eq",  "le",  "gt",  "lg",
+                                            "ge",  "o",   "u",   "nge", "nlg", "ngt",
+                                            "nle", "neq", "nlt", "tru"};
+static bool
+ref_cmp16(unsigned p, uint16_t a, uint16_t b)
+{
+   double x = h2d(a), y = h2d(b);
+   bool un = isnan(x) || isnan(y);
+   bool lt = !un && x < y, eq = !un && x == y, gt = !un && x > y;
+   switch (p) {
+   case 0: return false;
+   case 1: return lt;
+   case 2: return eq;
+   case 3: return lt || eq;
+   case 4: return gt;
+   case 5: return lt || gt;
+   case 6: return eq || gt;
+   case 7: return !un;
+   case 8: return un;
+   case 9: return !(eq || gt);
+   case 10: return !(lt || gt);
+   case 11: return !gt;
+   case 12: return !(lt || eq);
+   case 13: return !eq;
+   case 14: return !lt;
+   default: return true;
+   }
+}
+
 /* Every instruction of `src` is one the translator lowers. */
 static void
 all_lowered(const sim_target *t, const char *src)
@@ -350,17 +435,115 @@ f16_pick(uint64_t *s)
    return r & 1 ? edge[(r >> 1) % (sizeof(edge) / sizeof(edge[0]))] : (uint16_t)(r >> 8);
 }
 
+/* The compares of lowered_f16_forms: VOPC forms (VCC copied out), every compare in the
+ * VOP3 form (operand patterns cmp16_ops) and, last, two v_cmpx, for gfx9 (wave64, SGPR
+ * pairs) or gfx10 (wave32: one SGPR a mask; v_cmpx writes EXEC alone). */
+static const char *const cmp16_ops[3] = {"v1, v2", "-v1, |v2|", "v2, -|v1|"};
+static void
+cmp16_program(char *buf, size_t n, bool g10)
+{
+   size_t k = (size_t)snprintf(buf, n, "%s",
+                               g10 ? "v_cmp_lt_f16_e32 vcc_lo, v1, v2\ns_mov_b32 s10, vcc_lo\n"
+                                     "v_cmp_nlg_f16_e32 vcc_lo, s4, v2\ns_mov_b32 s12, vcc_lo\n"
+                                   : "v_cmp_lt_f16 vcc, v1, v2\ns_mov_b64 s[10:11], vcc\n"
+                                     "v_cmp_nlg_f16 vcc, s4, v2\ns_mov_b64 s[12:13], vcc\n");
+   for (unsigned i = 0; i < 16; i++) {
+      char d[16];
+      if (g10)
+         snprintf(d, sizeof(d), "s%u", 14 + i);
+      else
+         snprintf(d, sizeof(d), "s[%u:%u]", 14 + 2 * i, 15 + 2 * i);
+      k += (size_t)snprintf(buf + k, n - k, "v_cmp_%s_f16_e64 %s, %s\n", cmp16_names[i], d,
+                            cmp16_ops[i % 3]);
+   }
+   snprintf(buf + k, n - k, "%s",
+            g10 ? "v_cmpx_le_f16_e32 v1, v3\nv_cmpx_nle_f16_e64 -|v2|, v1"
+                : "v_cmpx_le_f16 vcc, v1, v3\ns_mov_b64 s[46:47], vcc\n"
+                  "v_cmpx_nle_f16_e64 s[48:49], -|v2|, v1");
+}
+
+/* The masks cmp16_program's compares wrote for the registers `old` (EXEC `exec`). */
+static void
+check_cmp16(sim_wave *w, uint32_t old[][64], uint64_t exec, uint16_t sgpr, bool g10)
+{
+   unsigned lanes = g10 ? 32 : 64;
+   uint64_t want[20] = {0}, x1 = 0, x2 = 0;
+   for (unsigned l = 0; l < lanes; l++) {
+      uint16_t a = old[1][l] & 0xFFFF, b = old[2][l] & 0xFFFF, c = old[3][l] & 0xFFFF;
+      uint16_t ops[3][2] = {{a, b}, {a ^ 0x8000, b & 0x7FFF}, {b, a | 0x8000}};
+      uint64_t bit = 1ull << l;
+      want[0] |= ref_cmp16(1, a, b) ? bit : 0;
+      want[1] |= ref_cmp16(10, sgpr, b) ? bit : 0;
+      for (unsigned i = 0; i < 16; i++)
+         want[2 + i] |= ref_cmp16(i, ops[i % 3][0], ops[i % 3][1]) ? bit : 0;
+      x1 |= ref_cmp16(3, a, c) ? bit : 0;
+      x2 |= ref_cmp16(12, b | 0x8000, a) ? bit : 0;
+   }
+   x1 &= exec;
+   x2 &= x1;
+   for (unsigned i = 0; i < 18; i++) {
+      unsigned r = i < 2 ? 10 + 2 * i : 14 + (g10 ? i - 2 : 2 * (i - 2));
+      uint64_t got = g10 ? w->s[r] : w->s64[r / 2], exp = want[i] & exec;
+      if (got != exp)
+         fprintf(stderr, "FAIL %s: %s mask at s%u (%s): got 0x%016llx, want 0x%016llx\n",
+                 t_current, g10 ? "gfx1030" : "gfx906", r,
+                 i < 2 ? (i ? "nlg vcc" : "lt vcc") : cmp16_names[i - 2],
+                 (unsigned long long)got, (unsigned long long)exp);
+      CHECK_EQ(got, exp);
+   }
+   CHECK_EQ(SIM_EXEC(w), x2);
+   if (!g10) {
+      CHECK_EQ(w->s64[23], x1);
+      CHECK_EQ(w->s64[24], x2);
+   }
+}
+
+/* The references of lowered_f16_forms' bit-level forms (min/max, packing, conversion
+ * toward zero, gfx10's v_fmac_f16 / v_pk_fmac_f16) in lane l of the registers `old`. */
+static void
+want_f16_bits(uint32_t *e, bool *want, uint32_t old[][64], unsigned l, uint16_t sgpr, bool ieee,
+              bool g10)
+{
+   uint32_t v1 = old[1][l], v2 = old[2][l], v3 = old[3][l], v4 = old[4][l], v5 = old[5][l];
+   uint16_t a = v1 & 0xFFFF, b = v2 & 0xFFFF, c = v3 & 0xFFFF;
+   uint16_t ah = v1 >> 16, bh = v2 >> 16, ch = v3 >> 16;
+#define WANT(r, v) (e[r] = (v), want[r] = true)
+   WANT(30, ref_minmax(a, b, false, ieee));
+   WANT(31, ref_minmax(a, b, true, ieee));
+   WANT(32, ref_minmax(a ^ 0x8000, b & 0x7FFF, false, ieee));
+   WANT(33, ref_minmax(b, a | 0x8000, true, ieee));
+   WANT(34, ref_pk_minmax(a, b, false) | (uint32_t)ref_pk_minmax(ah, bh, false) << 16);
+   WANT(35, ref_pk_minmax(ah ^ 0x8000, b, true) |
+               (uint32_t)ref_pk_minmax(a, bh ^ 0x8000, true) << 16);
+   WANT(36, a | (uint32_t)b << 16);
+   WANT(37, (ah ^ 0x8000) | (uint32_t)(bh & 0x7FFF) << 16);
+   WANT(38, ref_rtz(v4) | (uint32_t)ref_rtz(v5) << 16);
+   WANT(39, ref_rtz(v4 ^ 0x80000000u) | (uint32_t)ref_rtz(v5 & 0x7FFFFFFF) << 16);
+   WANT(40, ref_minmax(sgpr, b, true, ieee));
+   WANT(43, ref_minmax(0x3800, a, false, ieee));
+   if (g10) {
+      uint32_t d = old[41][l];
+      WANT(41, (d & 0xFFFF0000u) | ref16(RH_FMA, a, b, d & 0xFFFF));
+      WANT(42, ref16(RH_FMA, a, b, c) | (uint32_t)ref16(RH_FMA, ah, bh, ch) << 16);
+   }
+#undef WANT
+}
+
 /* The lowered f16 forms over 64 lanes of edge and random operands (and a multiply-add
- * rounding would get wrong through f32 to nearest), eight rounds, full and
- * partial EXEC, on gfx906 (wave64) and gfx1030 (wave32): v_add/sub/subrev/mul_f16 (VOP2,
- * VOP3 with abs/neg, an inline constant, an SGPR, a literal), v_fma_f16 and v_mad_f16 (high
- * half kept), v_mac_f16, v_cvt_f32_f16, v_cvt_f16_f32, v_pk_add/mul/fma_f16 with op_sel,
- * op_sel_hi, neg_lo, neg_hi and an inline constant, against the references above; lanes
- * outside EXEC keep their values. In sim_xlate_check_unit the block also runs translated,
- * compared with the interpreter; every instruction must be one the translator lowers. */
+ * rounding would get wrong through f32 to nearest), eight rounds, full and partial EXEC,
+ * IEEE mode on and off, on gfx906 (wave64) and gfx1030 (wave32): v_add/sub/subrev/mul_f16
+ * (VOP2, VOP3 with abs/neg, an inline constant, an SGPR, a literal), v_fma_f16 and
+ * v_mad_f16 (high half kept), v_mac_f16, v_cvt_f32_f16, v_cvt_f16_f32, v_pk_add/mul/fma_f16
+ * with op_sel, op_sel_hi, neg_lo, neg_hi and an inline constant, v_min/max_f16 (VOP2, VOP3
+ * with abs/neg, an SGPR, a constant), v_pk_min/max_f16, v_pack_b32_f16 (op_sel),
+ * v_cvt_pkrtz_f16_f32, gfx10's v_fmac_f16 and v_pk_fmac_f16, and every f16 compare (VOPC,
+ * VOP3, v_cmpx), against the references above; lanes outside EXEC keep their values. In
+ * sim_xlate_check_unit the block also runs translated, compared with the interpreter;
+ * every instruction must be one the translator lowers. */
 TEST(lowered_f16_forms)
 {
-   /* Both targets' forms, then gfx9's alone (gfx10 has no v_mad_f16 / v_mac_f16). */
+   /* Both targets' forms, then gfx9's alone (gfx10 has no v_mad_f16 / v_mac_f16) and
+    * gfx10's (v_fmac_f16, v_pk_fmac_f16); the compares last (v_cmpx changes EXEC). */
 #define F16_BOTH                                                                          \
    "v_add_f16 v10, v1, v2\n"                                                               \
    "v_sub_f16 v11, v1, v2\n"                                                               \
@@ -375,23 +558,39 @@ TEST(lowered_f16_forms)
    "v_pk_fma_f16 v22, v1, v2, v3\n"                                                        \
    "v_pk_fma_f16 v23, v1, v2, v3 op_sel:[0,1,1] neg_lo:[1,0,1] neg_hi:[0,1,1]\n"           \
    "v_add_f16 v24, 1.0, v1\n"                                                              \
-   "v_mul_f16 v25, s4, v2"
-   static const char gfx10[] = F16_BOTH;
-   static const char gfx9[] = F16_BOTH "\n"
-                              "v_mad_f16 v16, v1, v2, v3\n"
-                              "v_mac_f16 v17, v1, v2\n"
-                              "v_pk_add_f16 v26, v1, 0.5\n"
-                              "v_add_f16 v27, 0x3555, v1\n"
-                              "v_fma_f16 v28, v1, 2.0, v3\n"
-                              "v_cvt_f16_f32_e64 v29, -|v4|";
+   "v_mul_f16 v25, s4, v2\n"                                                               \
+   "v_min_f16 v30, v1, v2\n"                                                               \
+   "v_max_f16 v31, v1, v2\n"                                                               \
+   "v_min_f16_e64 v32, -v1, |v2|\n"                                                        \
+   "v_max_f16_e64 v33, v2, -|v1|\n"                                                        \
+   "v_pk_min_f16 v34, v1, v2\n"                                                            \
+   "v_pk_max_f16 v35, v1, v2 op_sel:[1,0] op_sel_hi:[0,1] neg_lo:[1,0] neg_hi:[0,1]\n"     \
+   "v_pack_b32_f16 v36, v1, v2\n"                                                          \
+   "v_pack_b32_f16 v37, -v1, |v2| op_sel:[1,1]\n"                                          \
+   "v_cvt_pkrtz_f16_f32 v38, v4, v5\n"                                                     \
+   "v_cvt_pkrtz_f16_f32_e64 v39, -v4, |v5|\n"                                              \
+   "v_max_f16 v40, s4, v2\n"                                                               \
+   "v_min_f16 v43, 0.5, v1\n"
+   static const char gfx10[] = F16_BOTH "v_fmac_f16 v41, v1, v2\n"
+                                        "v_pk_fmac_f16 v42, v1, v2\n";
+   static const char gfx9[] = F16_BOTH "v_mad_f16 v16, v1, v2, v3\n"
+                                       "v_mac_f16 v17, v1, v2\n"
+                                       "v_pk_add_f16 v26, v1, 0.5\n"
+                                       "v_add_f16 v27, 0x3555, v1\n"
+                                       "v_fma_f16 v28, v1, 2.0, v3\n"
+                                       "v_cvt_f16_f32_e64 v29, -|v4|\n";
 #undef F16_BOTH
    static const uint32_t f32[] = {0x00000000, 0x80000000, 0x00000001, 0x33800000, 0x33800001,
                                   0x387FC000, 0x38800000, 0x477FE000, 0x477FF000, 0x477FEFFF,
                                   0x7F800000, 0xFF800000, 0x7FC00001, 0xFFA00123, 0x3F800FFF,
-                                  0x3F801000, 0x3F803000, 0xC7800000};
+                                  0x3F801000, 0x3F803000, 0xC7800000, 0x33000000, 0x33000001,
+                                  0xB3000001, 0x7F7FFFFF, 0xC77FF000};
    uint64_t seed = 0x5eed;
    for (unsigned tg = 0; tg < 2; tg++) {
       bool g10 = tg == 1;
+      char src[4096];
+      size_t n = (size_t)snprintf(src, sizeof(src), "%s", g10 ? gfx10 : gfx9);
+      cmp16_program(src + n, sizeof(src) - n, g10);
       for (unsigned round = 0; round < 8; round++) {
          sim_wave *w = g10 ? t_wave_target(sim__target(SIM_TARGET_GFX1030)) : t_wave();
          if (g10)
@@ -401,14 +600,18 @@ TEST(lowered_f16_forms)
          if (g10)
             exec &= 0xFFFFFFFFull;
          SIM_EXEC(w) = exec;
+         bool ieee = !(round & 2);
+         w->ieee = ieee;
          uint16_t sgpr = f16_pick(&seed);
          w->s[4] = 0xABCD0000u | sgpr;
          for (unsigned l = 0; l < 64; l++) {
             for (unsigned r = 1; r <= 3; r++)
                w->v[r][l] = (uint32_t)f16_pick(&seed) << 16 | f16_pick(&seed);
-            uint32_t fr = (uint32_t)f16_rnd(&seed);
-            w->v[4][l] = fr & 1 ? f32[(fr >> 1) % (sizeof(f32) / 4)] : (uint32_t)f16_rnd(&seed);
-            for (unsigned r = 10; r < 30; r++)
+            for (unsigned r = 4; r <= 5; r++) {
+               uint32_t fr = (uint32_t)f16_rnd(&seed);
+               w->v[r][l] = fr & 1 ? f32[(fr >> 1) % (sizeof(f32) / 4)] : (uint32_t)f16_rnd(&seed);
+            }
+            for (unsigned r = 10; r < 44; r++)
                w->v[r][l] = 0xDEAD0000u + r * 0x101 + l;
             /* Lanes 0-1: a fused multiply-add whose exact value lies 2^-21 below the
              * midpoint between 1025 and 1026 (0.5 * (1 + 2^-10) * (1 - 2^-10) + 1025):
@@ -417,12 +620,16 @@ TEST(lowered_f16_forms)
                uint32_t sg = l ? 0x80008000u : 0;
                w->v[1][l] = 0x38013801u ^ sg, w->v[2][l] = 0x3BFE3BFEu;
                w->v[3][l] = 0x64016401u ^ sg;
+            } else if (l % 8 == 5) {
+               /* Equal operands, and -0 against +0 where S0 is a zero. */
+               w->v[2][l] = (w->v[2][l] & 0xFFFF0000u) | ((w->v[1][l] ^ (l & 8) << 12) & 0xFFFF);
             }
             w->v[17][l] = (w->v[17][l] & 0xFFFF0000u) | (w->v[3][l] & 0xFFFF);
+            w->v[41][l] = (w->v[41][l] & 0xFFFF0000u) | (w->v[3][l] & 0xFFFF);
+            w->v[42][l] = w->v[3][l];
          }
-         uint32_t old[30][64];
+         uint32_t old[44][64];
          memcpy(old, w->v, sizeof(old));
-         const char *src = g10 ? gfx10 : gfx9;
          if (round == 0)
             all_lowered(w->target, src);
          CHECK_EQ(t_run(w, src), SIM_FAULT_NONE);
@@ -431,9 +638,9 @@ TEST(lowered_f16_forms)
             uint32_t v1 = old[1][l], v2 = old[2][l], v3 = old[3][l], v4 = old[4][l];
             uint16_t a = v1 & 0xFFFF, b = v2 & 0xFFFF, c = v3 & 0xFFFF;
             uint16_t ah = v1 >> 16, bh = v2 >> 16, ch = v3 >> 16;
-            uint32_t e[30];
-            memcpy(e, (uint32_t[30]){0}, sizeof(e));
-            bool want[30] = {0};
+            uint32_t e[44];
+            memcpy(e, (uint32_t[44]){0}, sizeof(e));
+            bool want[44] = {0};
 #define WANT(r, v) (e[r] = (v), want[r] = true)
             WANT(10, ref16(RH_ADD, a, b, 0));
             WANT(11, ref16(RH_SUB, a, b, 0));
@@ -475,18 +682,21 @@ TEST(lowered_f16_forms)
                WANT(29, hb);
             }
 #undef WANT
+            want_f16_bits(e, want, old, l, sgpr, ieee, g10);
             bool on = (exec >> l) & 1;
-            for (unsigned r = 10; r < 30; r++) {
+            for (unsigned r = 10; r < 44; r++) {
                if (!want[r])
                   continue;
                uint32_t got = w->v[r][l], exp = on ? e[r] : old[r][l];
                if (got != exp && bad++ < 8)
                   fprintf(stderr, "FAIL %s: %s round %u lane %u v%u: got 0x%08x, want 0x%08x "
-                          "(v1 0x%08x v2 0x%08x v3 0x%08x v4 0x%08x)\n", t_current,
-                          g10 ? "gfx1030" : "gfx906", round, l, r, got, exp, v1, v2, v3, v4);
+                          "(v1 0x%08x v2 0x%08x v3 0x%08x v4 0x%08x v5 0x%08x)\n", t_current,
+                          g10 ? "gfx1030" : "gfx906", round, l, r, got, exp, v1, v2, v3, v4,
+                          old[5][l]);
             }
          }
          CHECK_EQ(bad, 0);
+         check_cmp16(w, old, exec, sgpr, g10);
       }
    }
 }
