@@ -3,14 +3,15 @@
  * interpreter, on random valid instruction sequences (issue #27).
  *
  * Input: a target byte (gfx906, gfx90a, gfx1030 in wave32 or wave64), a mode byte (MODE's
- * f32 denormals, LDS size), an EXEC pattern byte, then bytes that choose the wave's
- * registers (data, address pairs mostly inside the buffer and the LDS, SGPRs), the LDS
- * and buffer contents (a PRNG seeded from the input fills lanes and bytes) and 1-8
- * instructions, each a form of the table below with operands drawn so the encoding is one
- * the assembler accepts (register classes and alignment, the constant bus, literals where
- * the encoding has one), then s_endpgm. The words are written into a code allocation and
- * decoded by the simulator's decoder as a kernel's are; every instruction must decode to
- * the operation and size the generator meant (else the generator is wrong: abort).
+ * f32 and f16 denormals and IEEE bit, LDS size), an EXEC pattern byte, then bytes that
+ * choose the wave's registers (data, f32 and f16 special values, address pairs mostly
+ * inside the buffer and the LDS, SGPRs), the LDS and buffer contents (a PRNG seeded from
+ * the input fills lanes and bytes) and 1-8 instructions, each a form of the table below
+ * with operands drawn so the encoding is one the assembler accepts (register classes and
+ * alignment, the constant bus, literals where the encoding has one), then s_endpgm. The
+ * words are written into a code allocation and decoded by the simulator's decoder as a
+ * kernel's are; every instruction must decode to the operation and size the generator
+ * meant (else the generator is wrong: abort).
  *
  * The wave runs twice from the same registers and memory: interpreted (sim__xlate_mode 0,
  * as HSACL_SIM_XLATE=0) and translated in the checking mode (HSACL_SIM_XLATE=check: every
@@ -111,6 +112,13 @@ static const uint32_t special_f32[] = {
    0xCF000000, 0x4B000000, 0x3EFFFFFF, 0x3F000000, 0x4EFFFFFF, 0x5F800000,
 };
 #define N_SPECIAL (sizeof(special_f32) / sizeof(special_f32[0]))
+/* f16 halves of the same kinds: zeros, subnormals, the normal range's ends, infinities,
+ * quiet and signalling NaNs of both signs. */
+static const uint16_t special_f16[] = {
+   0x0000, 0x8000, 0x0001, 0x83FF, 0x0400, 0x3C00, 0xBC00, 0x3C01, 0x7BFF, 0xFBFF, 0x7C00,
+   0xFC00, 0x7E00, 0xFE01, 0x7D00, 0xFC01,
+};
+#define N_SPECIAL16 (sizeof(special_f16) / sizeof(special_f16[0]))
 
 /* ---- The wave's world ----------------------------------------------------------------- */
 
@@ -155,7 +163,7 @@ typedef struct fx_state {
 typedef struct fx_wave {
    const sim_target *t;
    unsigned lanes;
-   uint8_t denorm32;
+   uint8_t denorm32, denorm16, ieee;
    uint32_t lds_size;
 } fx_wave;
 
@@ -424,6 +432,14 @@ static const fx_form forms[] = {
    F(v_mac_f16, FK_MAC, 2, 1), F(v_cvt_f16_f32, FK_VOP1, 1, 1),
    F(v_cvt_f32_f16, FK_VOP1, 1, 1), F(v_pk_add_f16, FK_VOP3P, 2, 0),
    F(v_pk_mul_f16, FK_VOP3P, 2, 0), F(v_pk_fma_f16, FK_VOP3P, 3, 0),
+   F(v_min_f16, FK_VOP2, 2, 1), F(v_max_f16, FK_VOP2, 2, 1), F(v_pk_min_f16, FK_VOP3P, 2, 0),
+   F(v_pk_max_f16, FK_VOP3P, 2, 0), F(v_pack_b32_f16, FK_VOP3, 2, 1),
+   F(v_cvt_pkrtz_f16_f32, FK_VOP2, 2, 1), F(v_fmac_f16, FK_MAC, 2, 1),
+   F(v_pk_fmac_f16, FK_MAC, 2, 0), F(v_cmp_lt_f16, FK_CMP, 2, 1), F(v_cmp_eq_f16, FK_CMP, 2, 1),
+   F(v_cmp_ge_f16, FK_CMP, 2, 1), F(v_cmp_o_f16, FK_CMP, 2, 1), F(v_cmp_u_f16, FK_CMP, 2, 1),
+   F(v_cmp_nlg_f16, FK_CMP, 2, 1), F(v_cmp_neq_f16, FK_CMP, 2, 1),
+   F(v_cmp_tru_f16, FK_CMP, 2, 1), F(v_cmpx_gt_f16, FK_CMP, 2, 1),
+   F(v_cmpx_nle_f16, FK_CMP, 2, 1),
    F(v_lshlrev_b64, FK_SHL64, 2, 0), F(v_mad_u64_u32, FK_MAD64, 3, 0),
    F(v_mad_i64_i32, FK_MAD64, 3, 0),
    F(v_cmp_eq_u32, FK_CMP, 2, 0), F(v_cmp_lt_i32, FK_CMP, 2, 0), F(v_cmp_ge_u32, FK_CMP, 2, 0),
@@ -563,6 +579,9 @@ gen_valu(fx_gen *g, const fx_form *f)
       if (f->w == 2)
          abs &= 3, neg &= 3;
       enc_vop3(g, (unsigned)n3, pick_vdst(g), abs, clamp, src, neg, omod);
+      /* v_pack_b32_f16 picks its source halves with op_sel (bits 11-12). */
+      if (f->op == SIM_OP_v_pack_b32_f16)
+         g->p->w[g->p->n - 2] |= (take(g->in) & 3) << 11;
       put_literal(g);
       return true;
    case FK_CO:
@@ -911,7 +930,11 @@ lane_values(fx_in *in, uint64_t *seed, uint32_t row[64])
       case 0: case 7: row[l] = c; break;
       case 1: row[l] = l; break;
       case 2: row[l] = (uint32_t)r; break;
-      case 3: row[l] = special_f32[r % N_SPECIAL]; break;
+      case 3: /* f32 values, or pairs of f16 halves */
+         row[l] = pat & 8 ? (uint32_t)special_f16[(r >> 8) % N_SPECIAL16] << 16 |
+                               special_f16[r % N_SPECIAL16]
+                          : special_f32[r % N_SPECIAL];
+         break;
       case 4: row[l] = (uint32_t)(int32_t)(r % 64) - 32; break;
       case 5: /* a normal f32 of moderate exponent, either sign */
          row[l] = (uint32_t)(r & 0x807FFFFF) | (uint32_t)(100 + (r >> 32) % 56) << 23;
@@ -996,8 +1019,8 @@ run(const fx_wave *wv, const fx_state *init, int mode, fx_state *out)
    wave.target = wv->t;
    wave.lanes = (uint8_t)wv->lanes;
    wave.denorm32 = wv->denorm32;
-   wave.denorm16_64 = 3;
-   wave.ieee = 1;
+   wave.denorm16_64 = wv->denorm16;
+   wave.ieee = wv->ieee;
    wave.dx10_clamp = 1;
    memset(lds, 0, sizeof(lds));
    memcpy(lds, init->lds, sizeof(init->lds));
@@ -1016,9 +1039,10 @@ run(const fx_wave *wv, const fx_state *init, int mode, fx_state *out)
 static void
 print_program(const fx_wave *wv, const fx_prog *p, FILE *o)
 {
-   fprintf(o, "fuzz_xlate: %s wave%u, f32 denormals %u, LDS %u bytes; llvm-mc-19 --disassemble "
-           "-triple=amdgcn-amd-amdhsa -mcpu=%s%s:\n", wv->t->name, wv->lanes, wv->denorm32,
-           wv->lds_size, wv->t->name, wv->lanes == 64 && wv->t->gfx_major >= 10
+   fprintf(o, "fuzz_xlate: %s wave%u, f32 denormals %u, f16 denormals %u, IEEE %u, LDS %u "
+           "bytes; llvm-mc-19 --disassemble -triple=amdgcn-amd-amdhsa -mcpu=%s%s:\n",
+           wv->t->name, wv->lanes, wv->denorm32, wv->denorm16, wv->ieee, wv->lds_size,
+           wv->t->name, wv->lanes == 64 && wv->t->gfx_major >= 10
                                         ? " -mattr=+wavefrontsize64" : "");
    for (unsigned i = 0; i < p->count; i++) {
       unsigned end = i + 1 < p->count ? p->start[i + 1] : p->n;
@@ -1124,6 +1148,8 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
    wv.t = sim__target(ids[tb & 3]);
    wv.lanes = wv.t->gfx_major >= 10 && !(tb & 4) ? 32 : 64;
    wv.denorm32 = (mode & 0x30) == 0x30 ? 0 : 3; /* kernels: all denormals, or f32 flushed */
+   wv.denorm16 = (mode & 0x0C) == 0x0C ? 0 : 3; /* f16 flushed now and then */
+   wv.ieee = (mode & 3) != 3;                   /* IEEE mode mostly on, as in kernels */
    static const uint32_t lds_sizes[] = {4096, 4096, 1024, 65536};
    wv.lds_size = lds_sizes[(mode >> 6) & 3];
    gen_state(&in, &wv, &init);
