@@ -1158,14 +1158,57 @@ sim__fmin64(double a, double b, bool ieee)
 }
 
 /* ---- Half precision -----------------------------------------------------------------------
- * Conversions through the compiler's _Float16 (IEEE binary16, round to nearest even). */
+ * Conversions as the compiler's _Float16 does them (IEEE binary16, round to nearest even;
+ * a NaN keeps its sign and payload's high bits and is quieted). The compiler's are calls
+ * into libgcc's soft-float (__extendhfsf2, __truncdfhf2) without AVX512-FP16: most of an
+ * interpreted f16 instruction's time. sim__f16_to_f32 and sim__f64_to_f16 compute the
+ * same bits inline; sim_isa_test_f16.c's f16_conversions compares them with the
+ * compiler's on every half and on every rounding boundary of every half. */
 static inline float
 sim__f16_to_f32(uint32_t h)
 {
-   _Float16 x;
-   uint16_t u = (uint16_t)h;
-   memcpy(&x, &u, 2);
-   return (float)x;
+   uint32_t sign = (h & 0x8000u) << 16, em = h & 0x7FFFu, u;
+   float f;
+   if (em >= 0x7C00u) {
+      /* Infinity, or a NaN: payload moved up, quieted. */
+      u = sign | 0x7F800000u | ((em & 0x3FFu) << 13) | ((em & 0x3FFu) ? 0x00400000u : 0);
+   } else if (em >= 0x0400u) {
+      u = sign | ((em << 13) + ((127u - 15u) << 23)); /* normal: exponent rebiased */
+   } else {
+      f = (float)em * 0x1p-24f; /* zero or subnormal: exact, em x 2^-24 */
+      memcpy(&u, &f, 4);
+      u |= sign;
+   }
+   memcpy(&f, &u, 4);
+   return f;
+}
+
+/* `d` rounded once to f16 bits (nearest even). */
+static inline uint32_t
+sim__f64_to_f16(double d)
+{
+   uint64_t u;
+   memcpy(&u, &d, 8);
+   uint32_t sign = (uint32_t)(u >> 48) & 0x8000u;
+   uint64_t a = u & 0x7FFFFFFFFFFFFFFFull;
+   if (a >= 0x7FF0000000000000ull) /* infinity; a NaN quieted, its payload's top 10 bits */
+      return sign | 0x7C00u |
+             (a > 0x7FF0000000000000ull ? 0x200u | ((uint32_t)(a >> 42) & 0x3FFu) : 0);
+   int e = (int)(a >> 52) - 1023;
+   if (e < -25) /* below half the smallest subnormal (2^-25): rounds to zero */
+      return sign;
+   /* The significand with its leading bit, shifted to f16's 10 fraction bits: 42 for a
+    * normal result, more below 2^-14 (subnormal results). */
+   uint64_t m = (a & 0x000FFFFFFFFFFFFFull) | 0x0010000000000000ull;
+   unsigned s = e >= -14 ? 42u : 42u + (unsigned)(-14 - e);
+   uint64_t r = m >> s, rem = m & ((1ull << s) - 1), half = 1ull << (s - 1);
+   if (rem > half || (rem == half && (r & 1)))
+      r++;
+   if (e < -14) /* subnormal, or the smallest normal if it rounded up to 0x400 */
+      return sign | (uint32_t)r;
+   /* r holds the leading bit (0x400..0x800): it adds one to the exponent field. */
+   uint64_t bits = ((uint64_t)(e + 14) << 10) + r;
+   return sign | (bits >= 0x7C00u ? 0x7C00u : (uint32_t)bits);
 }
 
 static inline uint32_t
@@ -1206,8 +1249,8 @@ sim__f16_bits_in(const sim_wave *w, uint32_t h)
 }
 
 /* f16 result of a value computed in f32 or f64: VOP3 output modifier (not in IEEE mode),
- * clamp to [0, 1] (NaN -> 0 under DX10_CLAMP), one rounding to nearest even (double ->
- * _Float16 converts directly), then output flushing. Values computed exactly in f32/f64
+ * clamp to [0, 1] (NaN -> 0 under DX10_CLAMP), one rounding to nearest even (double to
+ * f16 directly, sim__f64_to_f16), then output flushing. Values computed exactly in f32/f64
  * (sums, products, roundings of f16 operands) therefore give the correctly rounded f16. */
 static inline uint32_t
 sim__f16_result(const sim_wave *w, const sim_inst *in, double s)
@@ -1216,9 +1259,7 @@ sim__f16_result(const sim_wave *w, const sim_inst *in, double s)
       s *= in->omod == 3 ? 0.5 : (double)(1u << in->omod);
    if (SIM_UNLIKELY(in->clamp))
       s = s != s ? (w->dx10_clamp ? 0.0 : s) : s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
-   _Float16 x = (_Float16)s;
-   uint16_t u;
-   memcpy(&u, &x, 2);
+   uint32_t u = sim__f64_to_f16(s);
    if (!(w->denorm16_64 & 2) && (u & 0x7C00) == 0)
       u &= 0x8000;
    return u;

@@ -701,9 +701,105 @@ TEST(lowered_f16_forms)
    }
 }
 
+/* The compiler's conversions (libgcc's soft-float), the reference of sim__f16_to_f32 and
+ * sim__f64_to_f16. */
+static uint32_t
+ref_f16_to_f32(uint32_t h)
+{
+   _Float16 x;
+   uint16_t u16 = (uint16_t)h;
+   memcpy(&x, &u16, 2);
+   float f = (float)x;
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return u;
+}
+
+static uint32_t
+ref_f64_to_f16(double d)
+{
+   _Float16 x = (_Float16)d;
+   uint16_t u;
+   memcpy(&u, &x, 2);
+   return u;
+}
+
+static unsigned conv_failures;
+
+static void
+check_f64_to_f16(uint64_t bits)
+{
+   double d;
+   memcpy(&d, &bits, 8);
+   uint32_t got = sim__f64_to_f16(d), want = ref_f64_to_f16(d);
+   if (got != want && conv_failures++ < 8) {
+      fprintf(stderr, "FAIL %s: f64 0x%016llx (%a): got 0x%04x, want 0x%04x\n", t_current,
+              (unsigned long long)bits, d, got, want);
+      t_failures++;
+   }
+}
+
+/* Every half widened (all 65536, NaNs with every payload); to f16 from double: every half,
+ * the midpoints between neighbours (ties) and one double ulp on each side of them, the
+ * same around the overflow bound, halves of the smallest subnormal, NaNs with payloads,
+ * and random doubles near f16's range and anywhere. */
+TEST(f16_conversions)
+{
+   conv_failures = 0;
+   for (uint32_t h = 0; h < 0x10000; h++) {
+      float f = sim__f16_to_f32(h);
+      uint32_t got;
+      memcpy(&got, &f, 4);
+      if (got != ref_f16_to_f32(h) && conv_failures++ < 8) {
+         fprintf(stderr, "FAIL %s: f16 0x%04x: got 0x%08x, want 0x%08x\n", t_current, h, got,
+                 ref_f16_to_f32(h));
+         t_failures++;
+      }
+   }
+   for (uint32_t h = 0; h < 0x10000; h++) {
+      float f = sim__f16_to_f32(h);
+      double v = f;
+      uint64_t b;
+      memcpy(&b, &v, 8);
+      check_f64_to_f16(b);
+      if ((h & 0x7C00) == 0x7C00)
+         continue;
+      /* The tie to the next half up in magnitude (the largest finite: to 65520). */
+      double up = (h & 0x7FFF) == 0x7BFF ? 65520.0 : fabs((double)sim__f16_to_f32((h & 0x7FFF) + 1));
+      double mid = (fabs(v) + up) / 2 * (h & 0x8000 ? -1 : 1);
+      memcpy(&b, &mid, 8);
+      check_f64_to_f16(b);
+      check_f64_to_f16(b + 1);
+      check_f64_to_f16(b - 1);
+   }
+   static const uint64_t edges[] = {
+      0x3E70000000000000ull, /* 2^-24, the smallest subnormal */
+      0x3E60000000000000ull, /* 2^-25: ties to 0 */
+      0x3E60000000000001ull, 0x3E5FFFFFFFFFFFFFull, 0x3E50000000000000ull,
+      0x3E78000000000000ull, /* 1.5 x 2^-24: ties to 2 x 2^-24 */
+      0x3F0FFC0000000000ull, 0x3F0FFE0000000000ull, /* near 2^-14, the smallest normal */
+      0x7FF0000000000000ull, 0x7FF0000000000001ull, 0x7FF4000000000000ull,
+      0x7FF8000000000000ull, 0x7FFFFFFFFFFFFFFFull, 0x7FF0040000000000ull,
+      0x7FF003FFFFFFFFFFull, 0x0000000000000001ull, 0x000FFFFFFFFFFFFFull,
+      0x7FEFFFFFFFFFFFFFull, 0x40F0000000000000ull /* 65536 */,
+   };
+   for (unsigned i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+      check_f64_to_f16(edges[i]);
+      check_f64_to_f16(edges[i] | 0x8000000000000000ull);
+   }
+   uint64_t x = 0x9E3779B97F4A7C15ull;
+   for (unsigned i = 0; i < 2000000; i++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      /* Half of them with an exponent within f16's range and a little beyond. */
+      uint64_t b = i & 1 ? x : (x & 0x800FFFFFFFFFFFFFull) | ((uint64_t)(1023 - 28 + x % 46) << 52);
+      check_f64_to_f16(b);
+   }
+}
+
 void
 t_f16_tests(void)
 {
+   RUN(f16_conversions);
    RUN(vop2_f16);
    RUN(vop1_f16);
    RUN(vopc_f16);
