@@ -1167,28 +1167,20 @@ sim__fmin64(double a, double b, bool ieee)
 static inline float
 sim__f16_to_f32(uint32_t h)
 {
-   uint32_t sign = (h & 0x8000u) << 16, em = h & 0x7FFFu, u;
-   float f;
-   if (em >= 0x7C00u) {
-      /* Infinity, or a NaN: payload moved up, quieted. */
-      u = sign | 0x7F800000u | ((em & 0x3FFu) << 13) | ((em & 0x3FFu) ? 0x00400000u : 0);
-   } else if (em >= 0x0400u) {
-      u = sign | ((em << 13) + ((127u - 15u) << 23)); /* normal: exponent rebiased */
-   } else {
-      f = (float)em * 0x1p-24f; /* zero or subnormal: exact, em x 2^-24 */
-      memcpy(&u, &f, 4);
-      u |= sign;
-   }
-   memcpy(&f, &u, 4);
-   return f;
+   uint32_t sign = (h & 0x8000u) << 16, em = h & 0x7FFFu;
+   if (em >= 0x7C00u) /* infinity, or a NaN: payload moved up, quieted */
+      return sim__as_f32(sign | 0x7F800000u | ((em & 0x3FFu) << 13) |
+                         ((em & 0x3FFu) ? 0x00400000u : 0));
+   if (em >= 0x0400u) /* normal: the exponent rebiased */
+      return sim__as_f32(sign | ((em << 13) + ((127u - 15u) << 23)));
+   return sim__as_f32(sign | sim__as_u32((float)em * 0x1p-24f)); /* exact: em x 2^-24 */
 }
 
 /* `d` rounded once to f16 bits (nearest even). */
 static inline uint32_t
 sim__f64_to_f16(double d)
 {
-   uint64_t u;
-   memcpy(&u, &d, 8);
+   uint64_t u = sim__as_u64(d);
    uint32_t sign = (uint32_t)(u >> 48) & 0x8000u;
    uint64_t a = u & 0x7FFFFFFFFFFFFFFFull;
    if (a >= 0x7FF0000000000000ull) /* infinity; a NaN quieted, its payload's top 10 bits */
