@@ -173,23 +173,34 @@ xh_types(xh *h, sim_xl *x, unsigned n)
    h->vi32 = LLVMVectorType(x->i32, n);
 }
 
-/* A constant vector of `n` i32 elements: `even` in the even elements, `odd` in the odd. */
+/* A constant vector of `n` elements of integer type `et`: `even` in the even elements,
+ * `odd` in the odd. */
 static LLVMValueRef
-k32x2(sim_xl *x, unsigned n, uint32_t even, uint32_t odd)
+kvec(LLVMTypeRef et, unsigned n, uint32_t even, uint32_t odd)
 {
    LLVMValueRef *e = malloc(n * sizeof(*e));
    if (!e)
       return NULL;
    for (unsigned i = 0; i < n; i++)
-      e[i] = LLVMConstInt(x->i32, i & 1 ? odd : even, 0);
+      e[i] = LLVMConstInt(et, i & 1 ? odd : even, 0);
    LLVMValueRef r = LLVMConstVector(e, n);
    free(e);
    return r;
 }
 static LLVMValueRef
+k32x2(sim_xl *x, unsigned n, uint32_t even, uint32_t odd)
+{
+   return kvec(x->i32, n, even, odd);
+}
+static LLVMValueRef
 k32(xh *h, uint32_t v)
 {
    return k32x2(h->x, h->n, v, v);
+}
+static LLVMValueRef
+k16(xh *h, uint16_t v)
+{
+   return kvec(LLVMInt16TypeInContext(h->x->C), h->n, v, v);
 }
 static LLVMValueRef
 krow(sim_xl *x, uint32_t v)
@@ -370,11 +381,20 @@ compute(xh *h, xh_op op, LLVMValueRef *s, unsigned ns)
    return nanfix(h, r, s, ns);
 }
 
-/* f32 rounded to nearest even in f16, as bits. */
+/* f32 rounded to nearest even in f16, as bits; a NaN quieted. Every NaN the handlers
+ * store is quiet (the NaN rule's source quieted, or 0x7E00), and so is the host's
+ * narrowing of one, but not what the IR says: LLVM leaves NaNs' quiet bit unspecified,
+ * and instcombine folds fptrunc(fpext(x)) to x, so a signalling NaN source that the NaN
+ * rule picked came through unquieted (fuzz_xlate: v_pk_fma_f16 with a signalling NaN in
+ * a lane). The bit is set on the bits, which no fold sees through. */
 static LLVMValueRef
 narrow(xh *h, LLVMValueRef f)
 {
-   return LLVMBuildBitCast(h->B, LLVMBuildFPTrunc(h->B, f, h->vh, ""), h->vi16, "");
+   LLVMBuilderRef B = h->B;
+   LLVMValueRef bits = LLVMBuildBitCast(B, LLVMBuildFPTrunc(B, f, h->vh, ""), h->vi16, "");
+   LLVMValueRef nan = LLVMBuildICmp(B, LLVMIntUGT, LLVMBuildAnd(B, bits, k16(h, 0x7FFF), ""),
+                                    k16(h, 0x7C00), "");
+   return LLVMBuildOr(B, bits, LLVMBuildSelect(B, nan, k16(h, 0x200), k16(h, 0), ""), "");
 }
 
 /* Source i of a VOP1/VOP2/VOP3 form as f16 bits in i32 lanes: the low half of its row
