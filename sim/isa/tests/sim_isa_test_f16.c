@@ -540,6 +540,9 @@ want_f16_bits(uint32_t *e, bool *want, uint32_t old[][64], unsigned l, uint16_t 
  * VOP3, v_cmpx), against the references above; lanes outside EXEC keep their values. In
  * sim_xlate_check_unit the block also runs translated, compared with the interpreter;
  * every instruction must be one the translator lowers. */
+/* The registers lowered_f16_forms' programs write, v10 up. */
+#define F16_REGS 45
+
 TEST(lowered_f16_forms)
 {
    /* Both targets' forms, then gfx9's alone (gfx10 has no v_mad_f16 / v_mac_f16) and
@@ -578,7 +581,12 @@ TEST(lowered_f16_forms)
                                        "v_pk_add_f16 v26, v1, 0.5\n"
                                        "v_add_f16 v27, 0x3555, v1\n"
                                        "v_fma_f16 v28, v1, 2.0, v3\n"
-                                       "v_cvt_f16_f32_e64 v29, -|v4|\n";
+                                       "v_cvt_f16_f32_e64 v29, -|v4|\n"
+                                       /* An integer inline constant's halves (0xFFF4,
+                                        * 0xFFFF) as S2: every result a NaN, the NaN rule's
+                                        * pick quieted even where instcombine would fold
+                                        * its narrowing back to a signalling source. */
+                                       "v_pk_fma_f16 v44, v1, v2, -12\n";
 #undef F16_BOTH
    static const uint32_t f32[] = {0x00000000, 0x80000000, 0x00000001, 0x33800000, 0x33800001,
                                   0x387FC000, 0x38800000, 0x477FE000, 0x477FF000, 0x477FEFFF,
@@ -611,7 +619,7 @@ TEST(lowered_f16_forms)
                uint32_t fr = (uint32_t)f16_rnd(&seed);
                w->v[r][l] = fr & 1 ? f32[(fr >> 1) % (sizeof(f32) / 4)] : (uint32_t)f16_rnd(&seed);
             }
-            for (unsigned r = 10; r < 44; r++)
+            for (unsigned r = 10; r < F16_REGS; r++)
                w->v[r][l] = 0xDEAD0000u + r * 0x101 + l;
             /* Lanes 0-1: a fused multiply-add whose exact value lies 2^-21 below the
              * midpoint between 1025 and 1026 (0.5 * (1 + 2^-10) * (1 - 2^-10) + 1025):
@@ -628,7 +636,7 @@ TEST(lowered_f16_forms)
             w->v[41][l] = (w->v[41][l] & 0xFFFF0000u) | (w->v[3][l] & 0xFFFF);
             w->v[42][l] = w->v[3][l];
          }
-         uint32_t old[44][64];
+         uint32_t old[F16_REGS][64];
          memcpy(old, w->v, sizeof(old));
          if (round == 0)
             all_lowered(w->target, src);
@@ -638,9 +646,9 @@ TEST(lowered_f16_forms)
             uint32_t v1 = old[1][l], v2 = old[2][l], v3 = old[3][l], v4 = old[4][l];
             uint16_t a = v1 & 0xFFFF, b = v2 & 0xFFFF, c = v3 & 0xFFFF;
             uint16_t ah = v1 >> 16, bh = v2 >> 16, ch = v3 >> 16;
-            uint32_t e[44];
-            memcpy(e, (uint32_t[44]){0}, sizeof(e));
-            bool want[44] = {0};
+            uint32_t e[F16_REGS];
+            memcpy(e, (uint32_t[F16_REGS]){0}, sizeof(e));
+            bool want[F16_REGS] = {0};
 #define WANT(r, v) (e[r] = (v), want[r] = true)
             WANT(10, ref16(RH_ADD, a, b, 0));
             WANT(11, ref16(RH_SUB, a, b, 0));
@@ -680,11 +688,12 @@ TEST(lowered_f16_forms)
                hf = (_Float16)n4;
                memcpy(&hb, &hf, 2);
                WANT(29, hb);
+               WANT(44, ref16(RH_FMA, a, b, 0xFFF4) | (uint32_t)ref16(RH_FMA, ah, bh, 0xFFFF) << 16);
             }
 #undef WANT
             want_f16_bits(e, want, old, l, sgpr, ieee, g10);
             bool on = (exec >> l) & 1;
-            for (unsigned r = 10; r < 44; r++) {
+            for (unsigned r = 10; r < F16_REGS; r++) {
                if (!want[r])
                   continue;
                uint32_t got = w->v[r][l], exp = on ? e[r] : old[r][l];
