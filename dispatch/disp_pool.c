@@ -42,18 +42,6 @@ struct thread_lists {
    unsigned taken[POOL_SLOTS];
 };
 static _Thread_local struct thread_lists mine;
-
-/* The calling thread's lists. libhsacl is dlopened, so `&mine` is a call to
- * __tls_get_addr, and GCC recomputes such an address at each use rather than keep it in a
- * register (three calls per allocation); the empty asm makes it an opaque value, computed
- * once. */
-static inline struct thread_lists *
-thread_mine(void)
-{
-   struct thread_lists *t = &mine;
-   __asm__("" : "+r"(t));
-   return t;
-}
 static pthread_key_t thread_key;
 static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
 
@@ -112,7 +100,7 @@ pool_slot(struct disp_pool *p)
 static void **
 thread_take(struct disp_pool *p, unsigned i)
 {
-   struct thread_lists *t = thread_mine();
+   struct thread_lists *t = ICD_TLS_ADDR(mine);
    void **obj = t->heads[i];
    if (!obj) {
       obj = atomic_exchange_explicit(&p->returned, NULL, memory_order_acquire);

@@ -44,6 +44,17 @@ typedef enum icd_type {
 /* Alive objects carry ICD_CHECK_WORD ^ type; destroy writes 0. */
 #define ICD_CHECK_WORD 0x6873636cu /* "hscl" */
 
+/* The address of the thread-local variable `var`, computed once. libhsacl is dlopened, so
+ * taking it is a call to __tls_get_addr, and GCC computes it again at each use rather than
+ * keep it in a register (three calls where one was needed, on the launch path); the empty
+ * asm makes it an opaque value. */
+#define ICD_TLS_ADDR(var)                                                                    \
+   __extension__({                                                                           \
+      __typeof__(&(var)) icd_tls_p_ = &(var);                                                \
+      __asm__("" : "+r"(icd_tls_p_));                                                        \
+      icd_tls_p_;                                                                            \
+   })
+
 /*
  * Two reference counts (architecture.md "Every CL object starts with struct icd_object"):
  * `refcount` counts the application's references (CL_*_REFERENCE_COUNT); `internal_refs`

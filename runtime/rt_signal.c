@@ -96,10 +96,7 @@ cl_int
 rt_signal_get(hsa_signal_t *out)
 {
    const struct rt_hsa *hsa = rt_hsa();
-   /* One TLS lookup: libhsacl is dlopened, so `&mine` is a call to __tls_get_addr, which
-    * GCC would repeat at every use; the empty asm keeps the address in a register. */
-   struct thread_signals *t = &mine;
-   __asm__("" : "+r"(t));
+   struct thread_signals *t = ICD_TLS_ADDR(mine);
    if (!t->count)
       thread_refill();
    if (t->count) {
