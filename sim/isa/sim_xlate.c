@@ -51,10 +51,22 @@ int sim__xlate_mode = -1;
 typedef sim_xlate_fn xl_fn;
 typedef sim_xlate_ent xl_ent;
 
+/* Each block start has two entries: ent[i] compiled for any EXEC, ent[nent + i] for waves
+ * that enter with every lane in EXEC ("full": the emitter takes EXEC as the constant all
+ * ones until the block writes it, so LLVM drops the selects that keep inactive lanes, the
+ * partial-wave paths of memory accesses and the mask bookkeeping around them). */
 struct sim_xlate_prog {
    xl_ent *ent;
+   size_t nent;
    LLVMOrcResourceTrackerRef rt; /* the program's compiled blocks */
 };
+
+/* Is `e` one of the entries compiled for a full EXEC? */
+static bool
+xl_ent_full(const struct sim_xlate_prog *xp, const xl_ent *e)
+{
+   return e >= xp->ent + xp->nent;
+}
 
 /* ---- Process-wide JIT --------------------------------------------------------------- */
 
@@ -571,6 +583,8 @@ st(xl *x, LLVMValueRef v, LLVMValueRef p)
 static LLVMValueRef
 sget(xl *x, unsigned r)
 {
+   if (!x->s[r] && x->exec_full && (r == SIM_SRC_EXEC || (r == SIM_SRC_EXEC + 1 && x->lanes == 64)))
+      x->s[r] = k32(x, ~0u);
    if (!x->s[r])
       x->s[r] = ld(x, x->i32, wptr(x, offsetof(sim_wave, s) + 4 * r));
    return x->s[r];
@@ -705,8 +719,10 @@ flush(xl *x, bool forget)
    if (x->sccd)
       st(x, x->scc, wptr(x, offsetof(sim_wave, scc)));
    x->sccd = false;
-   if (forget)
+   if (forget) {
       x->scc = NULL;
+      x->exec_full = false; /* a handler may have changed EXEC: read it from now on */
+   }
 }
 
 /* Does lowered instruction `in` read or write VGPR row `r`? Over-approximated (every VGPR
@@ -1532,7 +1548,7 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
  * the caller). `warm`: the warm-up's block, not counted. */
 static xl_fn
 xl_compile(LLVMOrcResourceTrackerRef *rt, const sim_target *t, uint64_t pc, xl_ent *e,
-           const sim_inst *const *insts, unsigned n, bool warm)
+           bool full, const sim_inst *const *insts, unsigned n, bool warm)
 {
    struct timespec t0, t1;
    clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -1547,6 +1563,7 @@ xl_compile(LLVMOrcResourceTrackerRef *rt, const sim_target *t, uint64_t pc, xl_e
    LLVMSetDataLayout(x.M, LLVMOrcLLJITGetDataLayoutStr(xl_jit));
    x.B = LLVMCreateBuilderInContext(x.C);
    x.lanes = e->lanes;
+   x.exec_full = full;
    x.gfx10 = t->gfx_major >= 10;
    bool any = xl_emit(&x, name, (const sim_inst **)insts, n, pc);
    x.ir = xl_ir_size(&x);
@@ -1622,7 +1639,8 @@ sim__xlate_compile(sim_program *p, uint64_t pc, xl_ent *e, const sim_inst *const
                    unsigned n)
 {
    pthread_mutex_lock(&xl_lock);
-   xl_fn fn = xl_compile(&p->xlate->rt, p->target, pc, e, insts, n, false);
+   xl_fn fn = xl_compile(&p->xlate->rt, p->target, pc, e, xl_ent_full(p->xlate, e), insts, n,
+                         false);
    pthread_mutex_unlock(&xl_lock);
    return fn;
 }
@@ -1682,7 +1700,7 @@ sim__xlate_warm(void)
    memset(&e, 0, sizeof(e));
    e.lanes = 64;
    pthread_mutex_lock(&xl_lock);
-   xl_fn fn = xl_compile(&rt, t, 0x1000, &e, insts, n, true);
+   xl_fn fn = xl_compile(&rt, t, 0x1000, &e, false, insts, n, true);
    if (rt) {
       LLVMErrorRef err = LLVMOrcResourceTrackerRemove(rt);
       if (err)
@@ -1697,10 +1715,10 @@ sim__xlate_warm(void)
 }
 
 const xl_ent *
-sim__xlate_entry(const sim_program *p, uint64_t pc)
+sim__xlate_entry(const sim_program *p, uint64_t pc, bool full)
 {
    struct sim_xlate_prog *xp = __atomic_load_n(&p->xlate, __ATOMIC_ACQUIRE);
-   return xp ? &xp->ent[(pc - p->va) >> 2] : NULL;
+   return xp ? &xp->ent[(full ? xp->nent : 0) + ((pc - p->va) >> 2)] : NULL;
 }
 
 /* The work threshold, past the run count: has the block at `pc`, run `h` times, been
@@ -1711,7 +1729,7 @@ sim__xlate_entry(const sim_program *p, uint64_t pc)
  * more than about twice the better of "never compile" and "compile at once", whatever
  * the block does next. Short runs (most tests) then compile nothing. */
 static bool
-xl_worth(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e, uint32_t h)
+xl_worth(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e, uint32_t h, unsigned scale)
 {
    unsigned len = __atomic_load_n(&e->len, __ATOMIC_RELAXED);
    if (!len) {
@@ -1723,10 +1741,15 @@ xl_worth(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e, uint32_t h)
       }
       __atomic_store_n(&e->len, (uint16_t)len, __ATOMIC_RELAXED);
    }
-   return (uint64_t)h * len >= xl_work;
+   return (uint64_t)h * len >= xl_work * scale;
 }
 
-/* The block's function at `pc`, compiling it when it has become hot; NULL: interpret. */
+/* The block's function at `pc` for `w`'s EXEC, compiling it when it has become hot; NULL:
+ * interpret. A wave with every lane in EXEC runs the full variant, or the general one
+ * while its own is not compiled; the full variant of a block whose general one is compiled
+ * waits for XL_FULL_AGAIN times the work threshold (what it saves is a share of a
+ * translated run, about a tenth, not an interpreted one). */
+#define XL_FULL_AGAIN 128
 static xl_ent *
 xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
 {
@@ -1736,8 +1759,10 @@ xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
       xp = p->xlate;
       if (!xp) {
          xp = calloc(1, sizeof(*xp));
-         if (xp)
-            xp->ent = calloc(p->size / 4 + 1, sizeof(xl_ent));
+         if (xp) {
+            xp->nent = p->size / 4 + 1;
+            xp->ent = calloc(2 * xp->nent, sizeof(xl_ent));
+         }
          if (xp && !xp->ent) {
             free(xp);
             xp = NULL;
@@ -1749,38 +1774,44 @@ xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
       if (!xp)
          return NULL;
    }
-   xl_ent *e = &xp->ent[(pc - p->va) >> 2];
+   size_t i = (pc - p->va) >> 2;
+   xl_ent *g = &xp->ent[i];
+   bool full = SIM_EXEC(w) == w->lane_mask;
+   xl_ent *e = full ? &xp->ent[xp->nent + i] : g;
    if (SIM_LIKELY(__atomic_load_n(&e->state, __ATOMIC_ACQUIRE) == XL_ENT_DONE))
       return e;
+   xl_ent *run = full && __atomic_load_n(&g->state, __ATOMIC_ACQUIRE) == XL_ENT_DONE ? g : NULL;
    if (!leader || __atomic_load_n(&e->state, __ATOMIC_RELAXED) == XL_ENT_NEVER)
-      return NULL;
+      return run;
    uint32_t h = __atomic_load_n(&e->hits, __ATOMIC_RELAXED) + 1;
    __atomic_store_n(&e->hits, h, __ATOMIC_RELAXED);
    if (h < xl_hot || __atomic_load_n(&e->state, __ATOMIC_RELAXED) != XL_ENT_COLD)
-      return NULL;
+      return run;
    if (w->lanes != 32 && w->lanes != 64)
       return NULL; /* the lowering knows these two wave sizes */
-   if (xl_work && !xl_worth(w, p, pc, e, h))
-      return NULL;
+   if (xl_work && !xl_worth(w, p, pc, e, h, run ? XL_FULL_AGAIN : 1))
+      return run;
    if (sim__xlate_mode != 2) {
       sim__xlate_enqueue(w, p, pc, e);
-      return NULL;
+      return run;
    }
    /* The checking mode compiles on the wave's thread: every block is compared from its
     * first run on. Another thread compiling: interpret meanwhile. */
    sim__xlate_start();
    if (sim__xlate_forked || pthread_mutex_trylock(&xl_lock) != 0)
-      return NULL;
+      return run;
    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == XL_ENT_COLD) {
       e->lanes = w->lanes;
       const sim_inst *insts[XL_MAX_INSTS];
       unsigned n = sim__xlate_form(w, p, pc, insts, XL_MAX_INSTS);
-      xl_fn fn = n ? xl_compile(&p->xlate->rt, p->target, pc, e, insts, n, false) : NULL;
+      xl_fn fn = n ? xl_compile(&p->xlate->rt, p->target, pc, e, xl_ent_full(xp, e), insts, n,
+                                false)
+                   : NULL;
       e->fn = fn;
       __atomic_store_n(&e->state, fn ? XL_ENT_DONE : XL_ENT_NEVER, __ATOMIC_RELEASE);
    }
    pthread_mutex_unlock(&xl_lock);
-   return __atomic_load_n(&e->state, __ATOMIC_ACQUIRE) == XL_ENT_DONE ? e : NULL;
+   return __atomic_load_n(&e->state, __ATOMIC_ACQUIRE) == XL_ENT_DONE ? e : run;
 }
 
 /* ---- The checking mode ---------------------------------------------------------------- */

@@ -34,8 +34,9 @@ typedef struct sim_xlate_ent {
                        * (the work threshold weighs its runs by it); 0 before */
 } sim_xlate_ent;
 
-/* The entry of the block at `pc` of `p`, NULL before the program has one (tests). */
-const sim_xlate_ent *sim__xlate_entry(const sim_program *p, uint64_t pc);
+/* The entry of the block at `pc` of `p` (`full`: the variant for waves with every lane in
+ * EXEC), NULL before the program has one (tests). */
+const sim_xlate_ent *sim__xlate_entry(const sim_program *p, uint64_t pc, bool full);
 
 /* The JIT (compiles, removals of a program's code). */
 extern pthread_mutex_t sim__xlate_jit_lock;
@@ -88,6 +89,9 @@ typedef struct sim_xl {
    bool vd[256];
    LLVMValueRef scc;
    bool sccd;
+   /* EXEC holds every lane until the block writes it or a handler runs: its first read is
+    * the constant (the entry's "full" variant, sim_xlate.c's struct sim_xlate_prog). */
+   bool exec_full;
    LLVMBasicBlockRef exit; /* returns to the wave loop (the wave's state is stored) */
    unsigned max_vgpr;
    bool uses_f32;

@@ -5,7 +5,8 @@
  * tests and kernels (tests/CMakeLists.txt). With the argument "fork": a child of fork
  * interprets a hot block instead of hanging, even when another thread held the JIT while
  * the parent forked, and the parent's worker compiles on. With "budget": a block cut by the
- * compile budget still takes its end when nothing else is left.
+ * compile budget still takes its end when nothing else is left. With "full": a wave with
+ * every lane in EXEC compiles the block's full-EXEC variant, a partial wave the general one.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -108,7 +109,9 @@ fork_compiled(fork_prog *f, unsigned s)
    struct timespec t0, t;
    clock_gettime(CLOCK_MONOTONIC, &t0);
    do {
-      const sim_xlate_ent *e = sim__xlate_entry(&f->p, f->p.va);
+      /* The entry the wave's EXEC picks: the full variant when every lane is on. */
+      const sim_xlate_ent *e =
+         sim__xlate_entry(&f->p, f->p.va, SIM_EXEC(&f->w) == f->w.lane_mask);
       uint32_t st = e ? __atomic_load_n(&e->state, __ATOMIC_ACQUIRE) : XL_ENT_COLD;
       if (st == XL_ENT_DONE)
          return 0;
@@ -197,10 +200,51 @@ test_budget(void)
    prog_init(&b, 0x20000, fork_code);
    CHECK_EQ(fork_compiled(&a, 60), 0);
    CHECK_EQ(fork_compiled(&b, 60), 0);
-   const sim_xlate_ent *ea = sim__xlate_entry(&a.p, a.p.va);
-   const sim_xlate_ent *eb = sim__xlate_entry(&b.p, b.p.va);
+   const sim_xlate_ent *ea = sim__xlate_entry(&a.p, a.p.va, false);
+   const sim_xlate_ent *eb = sim__xlate_entry(&b.p, b.p.va, false);
    CHECK_EQ(ea ? ea->n : 0, 3);
    CHECK_EQ(eb ? eb->n : 0, 1);
+   sim__xlate_program_free(&a.p);
+   sim__xlate_program_free(&b.p);
+}
+
+/* ---- The full-EXEC variant ------------------------------------------------------------ */
+
+static uint32_t
+ent_state(const fork_prog *f, bool full)
+{
+   const sim_xlate_ent *e = sim__xlate_entry(&f->p, f->p.va, full);
+   return e ? __atomic_load_n(&e->state, __ATOMIC_ACQUIRE) : XL_ENT_COLD;
+}
+
+/* Each block start has two entries (sim_xlate.c): a wave whose EXEC holds every lane of
+ * its size compiles the full variant and leaves the general one cold; a partial wave (or
+ * a wave32's lanes in a wave64's EXEC) compiles the general one. Which one runs, and that
+ * it computes what the interpreter does, is the checking mode's part (a full variant run
+ * for a partial wave fails every kernel test there). */
+static void
+test_full(void)
+{
+   if (!translator_started())
+      return;
+   static fork_prog a, b;
+   prog_init(&a, 0x10000, end_code);
+   SIM_EXEC(&a.w) = a.w.lane_mask;
+   CHECK_EQ(fork_compiled(&a, 60), 0);
+   CHECK_EQ(ent_state(&a, true), XL_ENT_DONE);
+   CHECK_EQ(ent_state(&a, false), XL_ENT_COLD);
+   SIM_EXEC(&a.w) = 0x8000000000000001ull;
+   CHECK_EQ(fork_compiled(&a, 60), 0);
+   CHECK_EQ(ent_state(&a, false), XL_ENT_DONE);
+
+   prog_init(&b, 0x20000, end_code);
+   b.w.lanes = 32, b.w.lane_mask = 0xFFFFFFFFull;
+   SIM_EXEC(&b.w) = 0xFFFFFFFFull;
+   CHECK_EQ(fork_compiled(&b, 60), 0);
+   CHECK_EQ(ent_state(&b, true), XL_ENT_DONE);
+   CHECK_EQ(ent_state(&b, false), XL_ENT_COLD);
+   const sim_xlate_ent *e = sim__xlate_entry(&b.p, b.p.va, true);
+   CHECK_EQ(e ? e->lanes : 0, 32);
    sim__xlate_program_free(&a.p);
    sim__xlate_program_free(&b.p);
 }
@@ -208,9 +252,12 @@ test_budget(void)
 int
 main(int argc, char **argv)
 {
-   if (argc > 1 && (!strcmp(argv[1], "fork") || !strcmp(argv[1], "budget"))) {
+   if (argc > 1 && (!strcmp(argv[1], "fork") || !strcmp(argv[1], "budget") ||
+                    !strcmp(argv[1], "full"))) {
       if (!strcmp(argv[1], "fork"))
          test_fork();
+      else if (!strcmp(argv[1], "full"))
+         test_full();
       else
          test_budget();
       if (failures) {
