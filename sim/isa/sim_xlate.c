@@ -52,20 +52,28 @@ typedef sim_xlate_fn xl_fn;
 typedef sim_xlate_ent xl_ent;
 
 /* Each block start has two entries: ent[i] compiled for any EXEC, ent[nent + i] for waves
- * that enter with every lane in EXEC ("full": the emitter takes EXEC as the constant all
- * ones until the block writes it, so LLVM drops the selects that keep inactive lanes, the
- * partial-wave paths of memory accesses and the mask bookkeeping around them). */
+ * that enter with one EXEC, a prefix of the lanes (all of them, a partial wave's, one
+ * work-item's): the emitter takes EXEC as that constant until the block writes it, so LLVM
+ * drops the selects that keep inactive lanes, the partial-wave paths of memory accesses
+ * and the mask bookkeeping around them, and the arithmetic of lanes no result keeps. */
 struct sim_xlate_prog {
    xl_ent *ent;
    size_t nent;
    LLVMOrcResourceTrackerRef rt; /* the program's compiled blocks */
 };
 
-/* Is `e` one of the entries compiled for a full EXEC? */
-static bool
-xl_ent_full(const struct sim_xlate_prog *xp, const xl_ent *e)
+/* The lanes of `exec` if it is a prefix of lanes (the low n, n >= 1), else 0. */
+static unsigned
+xl_prefix_lanes(uint64_t exec)
 {
-   return e >= xp->ent + xp->nent;
+   return exec && !(exec & (exec + 1)) ? (unsigned)__builtin_popcountll(exec) : 0;
+}
+
+void
+sim__xlate_take(sim_wave *w, sim_program *p, xl_ent *e)
+{
+   e->lanes = w->lanes;
+   e->exec_lanes = e >= p->xlate->ent + p->xlate->nent ? xl_prefix_lanes(SIM_EXEC(w)) : 0;
 }
 
 /* ---- Process-wide JIT --------------------------------------------------------------- */
@@ -583,8 +591,10 @@ st(xl *x, LLVMValueRef v, LLVMValueRef p)
 static LLVMValueRef
 sget(xl *x, unsigned r)
 {
-   if (!x->s[r] && x->exec_full && (r == SIM_SRC_EXEC || (r == SIM_SRC_EXEC + 1 && x->lanes == 64)))
-      x->s[r] = k32(x, ~0u);
+   if (!x->s[r] && x->exec_known && r == SIM_SRC_EXEC)
+      x->s[r] = k32(x, (uint32_t)x->exec_k);
+   if (!x->s[r] && x->exec_known && r == SIM_SRC_EXEC + 1 && x->lanes == 64)
+      x->s[r] = k32(x, (uint32_t)(x->exec_k >> 32));
    if (!x->s[r])
       x->s[r] = ld(x, x->i32, wptr(x, offsetof(sim_wave, s) + 4 * r));
    return x->s[r];
@@ -721,7 +731,7 @@ flush(xl *x, bool forget)
    x->sccd = false;
    if (forget) {
       x->scc = NULL;
-      x->exec_full = false; /* a handler may have changed EXEC: read it from now on */
+      x->exec_known = false; /* a handler may have changed EXEC: read it from now on */
    }
 }
 
@@ -1548,7 +1558,7 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
  * the caller). `warm`: the warm-up's block, not counted. */
 static xl_fn
 xl_compile(LLVMOrcResourceTrackerRef *rt, const sim_target *t, uint64_t pc, xl_ent *e,
-           bool full, const sim_inst *const *insts, unsigned n, bool warm)
+           const sim_inst *const *insts, unsigned n, bool warm)
 {
    struct timespec t0, t1;
    clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -1563,7 +1573,8 @@ xl_compile(LLVMOrcResourceTrackerRef *rt, const sim_target *t, uint64_t pc, xl_e
    LLVMSetDataLayout(x.M, LLVMOrcLLJITGetDataLayoutStr(xl_jit));
    x.B = LLVMCreateBuilderInContext(x.C);
    x.lanes = e->lanes;
-   x.exec_full = full;
+   x.exec_known = e->exec_lanes != 0;
+   x.exec_k = e->exec_lanes >= 64 ? ~0ull : (1ull << e->exec_lanes) - 1;
    x.gfx10 = t->gfx_major >= 10;
    bool any = xl_emit(&x, name, (const sim_inst **)insts, n, pc);
    x.ir = xl_ir_size(&x);
@@ -1609,8 +1620,7 @@ xl_compile(LLVMOrcResourceTrackerRef *rt, const sim_target *t, uint64_t pc, xl_e
    }
    LLVMOrcDisposeThreadSafeContext(tsc);
    e->max_vgpr = (uint16_t)x.max_vgpr;
-   e->needs_f32 = x.uses_f32;
-   e->needs_f16 = x.uses_f16;
+   e->needs = (x.uses_f32 ? XL_NEEDS_F32 : 0) | (x.uses_f16 ? XL_NEEDS_F16 : 0);
    e->n = (uint8_t)x.n;
    clock_gettime(CLOCK_MONOTONIC, &t1);
    if (fn && !warm) {
@@ -1639,8 +1649,7 @@ sim__xlate_compile(sim_program *p, uint64_t pc, xl_ent *e, const sim_inst *const
                    unsigned n)
 {
    pthread_mutex_lock(&xl_lock);
-   xl_fn fn = xl_compile(&p->xlate->rt, p->target, pc, e, xl_ent_full(p->xlate, e), insts, n,
-                         false);
+   xl_fn fn = xl_compile(&p->xlate->rt, p->target, pc, e, insts, n, false);
    pthread_mutex_unlock(&xl_lock);
    return fn;
 }
@@ -1700,7 +1709,7 @@ sim__xlate_warm(void)
    memset(&e, 0, sizeof(e));
    e.lanes = 64;
    pthread_mutex_lock(&xl_lock);
-   xl_fn fn = xl_compile(&rt, t, 0x1000, &e, false, insts, n, true);
+   xl_fn fn = xl_compile(&rt, t, 0x1000, &e, insts, n, true);
    if (rt) {
       LLVMErrorRef err = LLVMOrcResourceTrackerRemove(rt);
       if (err)
@@ -1715,10 +1724,10 @@ sim__xlate_warm(void)
 }
 
 const xl_ent *
-sim__xlate_entry(const sim_program *p, uint64_t pc, bool full)
+sim__xlate_entry(const sim_program *p, uint64_t pc, bool exec_const)
 {
    struct sim_xlate_prog *xp = __atomic_load_n(&p->xlate, __ATOMIC_ACQUIRE);
-   return xp ? &xp->ent[(full ? xp->nent : 0) + ((pc - p->va) >> 2)] : NULL;
+   return xp ? &xp->ent[(exec_const ? xp->nent : 0) + ((pc - p->va) >> 2)] : NULL;
 }
 
 /* The work threshold, past the run count: has the block at `pc`, run `h` times, been
@@ -1745,11 +1754,12 @@ xl_worth(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e, uint32_t h, unsign
 }
 
 /* The block's function at `pc` for `w`'s EXEC, compiling it when it has become hot; NULL:
- * interpret. A wave with every lane in EXEC runs the full variant, or the general one
- * while its own is not compiled; the full variant of a block whose general one is compiled
- * waits for XL_FULL_AGAIN times the work threshold (what it saves is a share of a
- * translated run, about a tenth, not an interpreted one). */
-#define XL_FULL_AGAIN 128
+ * interpret. A wave whose EXEC is a prefix of its lanes runs the constant-EXEC variant when
+ * it was compiled for that EXEC, and makes it when it is cold; otherwise (or meanwhile) the
+ * general one. A constant variant of a block whose general one is compiled waits for
+ * XL_CONST_AGAIN times the work threshold: what it saves is a share of a translated run
+ * (a tenth for full waves, half for one-lane ones), not an interpreted one. */
+#define XL_CONST_AGAIN 128
 static xl_ent *
 xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
 {
@@ -1775,12 +1785,20 @@ xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
          return NULL;
    }
    size_t i = (pc - p->va) >> 2;
-   xl_ent *g = &xp->ent[i];
-   bool full = SIM_EXEC(w) == w->lane_mask;
-   xl_ent *e = full ? &xp->ent[xp->nent + i] : g;
-   if (SIM_LIKELY(__atomic_load_n(&e->state, __ATOMIC_ACQUIRE) == XL_ENT_DONE))
-      return e;
-   xl_ent *run = full && __atomic_load_n(&g->state, __ATOMIC_ACQUIRE) == XL_ENT_DONE ? g : NULL;
+   xl_ent *g = &xp->ent[i], *e = g;
+   unsigned cl = xl_prefix_lanes(SIM_EXEC(w));
+   if (cl) {
+      xl_ent *c = &xp->ent[xp->nent + i];
+      uint32_t cs = __atomic_load_n(&c->state, __ATOMIC_ACQUIRE);
+      if (SIM_LIKELY(cs == XL_ENT_DONE && c->exec_lanes == cl))
+         return c;
+      if (cs == XL_ENT_COLD || cs == XL_ENT_QUEUED)
+         e = c; /* the wave's own variant is still to come */
+   }
+   bool gdone = __atomic_load_n(&g->state, __ATOMIC_ACQUIRE) == XL_ENT_DONE;
+   if (SIM_LIKELY(e == g && gdone))
+      return g;
+   xl_ent *run = gdone ? g : NULL;
    if (!leader || __atomic_load_n(&e->state, __ATOMIC_RELAXED) == XL_ENT_NEVER)
       return run;
    uint32_t h = __atomic_load_n(&e->hits, __ATOMIC_RELAXED) + 1;
@@ -1789,7 +1807,7 @@ xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
       return run;
    if (w->lanes != 32 && w->lanes != 64)
       return NULL; /* the lowering knows these two wave sizes */
-   if (xl_work && !xl_worth(w, p, pc, e, h, run ? XL_FULL_AGAIN : 1))
+   if (xl_work && !xl_worth(w, p, pc, e, h, run ? XL_CONST_AGAIN : 1))
       return run;
    if (sim__xlate_mode != 2) {
       sim__xlate_enqueue(w, p, pc, e);
@@ -1801,12 +1819,10 @@ xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
    if (sim__xlate_forked || pthread_mutex_trylock(&xl_lock) != 0)
       return run;
    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == XL_ENT_COLD) {
-      e->lanes = w->lanes;
+      sim__xlate_take(w, p, e);
       const sim_inst *insts[XL_MAX_INSTS];
       unsigned n = sim__xlate_form(w, p, pc, insts, XL_MAX_INSTS);
-      xl_fn fn = n ? xl_compile(&p->xlate->rt, p->target, pc, e, xl_ent_full(xp, e), insts, n,
-                                false)
-                   : NULL;
+      xl_fn fn = n ? xl_compile(&p->xlate->rt, p->target, pc, e, insts, n, false) : NULL;
       e->fn = fn;
       __atomic_store_n(&e->state, fn ? XL_ENT_DONE : XL_ENT_NEVER, __ATOMIC_RELEASE);
    }
@@ -2049,8 +2065,8 @@ xl_ready(sim_wave *w, uint64_t pc, bool leader)
 {
    sim_program *p = w->prog;
    xl_ent *e = xl_lookup(w, p, pc, leader);
-   if (!e || e->max_vgpr > w->nvgpr || (e->needs_f32 && w->denorm32 != 3) ||
-       (e->needs_f16 && (w->denorm16_64 & 3) != 3) ||
+   if (!e || e->max_vgpr > w->nvgpr || ((e->needs & XL_NEEDS_F32) && w->denorm32 != 3) ||
+       ((e->needs & XL_NEEDS_F16) && (w->denorm16_64 & 3) != 3) ||
        e->lanes != w->lanes)
       return NULL;
    return e;

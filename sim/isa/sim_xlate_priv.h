@@ -25,18 +25,24 @@ typedef struct sim_xlate_ent {
    uint32_t state; /* XL_ENT_* */
    /* What entering the block asks of the wave (checked before every run). */
    uint16_t max_vgpr; /* highest VGPR a lowered instruction names, +1 */
-   uint8_t needs_f32; /* lowered f32 arithmetic: MODE must keep f32 denormals */
-   uint8_t needs_f16; /* lowered f16 arithmetic: MODE must keep f16 denormals */
+   uint8_t needs;     /* XL_NEEDS_F32/F16: lowered f32/f16 arithmetic, MODE must keep
+                       * f32/f16 denormals */
    uint8_t n;         /* instructions the block runs (the compile budget may cut it) */
    uint8_t lanes;     /* the wave size it is compiled for: set by whoever takes the cold
                        * entry (the wave that queues or compiles it), from that wave */
+   uint8_t exec_lanes; /* the constant-EXEC variant: compiled for EXEC = the low exec_lanes
+                        * lanes, set with `lanes`; 0 (the general entry): any EXEC */
    uint16_t len;      /* instructions the block would hold, counted once it has become hot
                        * (the work threshold weighs its runs by it); 0 before */
 } sim_xlate_ent;
+enum { XL_NEEDS_F32 = 1, XL_NEEDS_F16 = 2 };
 
-/* The entry of the block at `pc` of `p` (`full`: the variant for waves with every lane in
- * EXEC), NULL before the program has one (tests). */
-const sim_xlate_ent *sim__xlate_entry(const sim_program *p, uint64_t pc, bool full);
+/* The entry of the block at `pc` of `p` (`exec_const`: its constant-EXEC variant), NULL
+ * before the program has one (tests). */
+const sim_xlate_ent *sim__xlate_entry(const sim_program *p, uint64_t pc, bool exec_const);
+/* Sets the entry conditions of cold entry `e` of `p` from the wave that takes it (queues
+ * or compiles it): its wave size and, for a constant-EXEC entry, its EXEC. */
+void sim__xlate_take(sim_wave *w, sim_program *p, sim_xlate_ent *e);
 
 /* The JIT (compiles, removals of a program's code). */
 extern pthread_mutex_t sim__xlate_jit_lock;
@@ -89,9 +95,10 @@ typedef struct sim_xl {
    bool vd[256];
    LLVMValueRef scc;
    bool sccd;
-   /* EXEC holds every lane until the block writes it or a handler runs: its first read is
-    * the constant (the entry's "full" variant, sim_xlate.c's struct sim_xlate_prog). */
-   bool exec_full;
+   /* EXEC is exec_k until the block writes it or a handler runs: its first read is the
+    * constant (the constant-EXEC variant, sim_xlate.c's struct sim_xlate_prog). */
+   bool exec_known;
+   uint64_t exec_k;
    LLVMBasicBlockRef exit; /* returns to the wave loop (the wave's state is stored) */
    unsigned max_vgpr;
    bool uses_f32;

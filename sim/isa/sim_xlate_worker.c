@@ -186,7 +186,7 @@ sim__xlate_enqueue(sim_wave *w, sim_program *p, uint64_t pc, sim_xlate_ent *e)
    if (!__atomic_compare_exchange_n(&e->state, &cold, XL_ENT_QUEUED, false, __ATOMIC_RELAXED,
                                     __ATOMIC_RELAXED))
       return; /* another wave queued it */
-   e->lanes = w->lanes; /* published with the entry's state, as its entry conditions */
+   sim__xlate_take(w, p, e); /* published with the entry's state */
    xl_job *j = malloc(sizeof(*j));
    if (j)
       j->n = sim__xlate_form(w, p, pc, j->insts, SIM_XLATE_MAX_INSTS);

@@ -5,8 +5,9 @@
  * tests and kernels (tests/CMakeLists.txt). With the argument "fork": a child of fork
  * interprets a hot block instead of hanging, even when another thread held the JIT while
  * the parent forked, and the parent's worker compiles on. With "budget": a block cut by the
- * compile budget still takes its end when nothing else is left. With "full": a wave with
- * every lane in EXEC compiles the block's full-EXEC variant, a partial wave the general one.
+ * compile budget still takes its end when nothing else is left. With "exec-const": a wave whose
+ * EXEC is a prefix of its lanes compiles the block's constant-EXEC variant, others the
+ * general one.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -109,9 +110,14 @@ fork_compiled(fork_prog *f, unsigned s)
    struct timespec t0, t;
    clock_gettime(CLOCK_MONOTONIC, &t0);
    do {
-      /* The entry the wave's EXEC picks: the full variant when every lane is on. */
-      const sim_xlate_ent *e =
-         sim__xlate_entry(&f->p, f->p.va, SIM_EXEC(&f->w) == f->w.lane_mask);
+      /* The entry the wave's EXEC picks: the constant variant for a prefix of the lanes,
+       * unless it was made for another one. */
+      uint64_t x = SIM_EXEC(&f->w);
+      const sim_xlate_ent *c = sim__xlate_entry(&f->p, f->p.va, true);
+      bool pre = x && !(x & (x + 1));
+      bool other = c && __atomic_load_n(&c->state, __ATOMIC_ACQUIRE) == XL_ENT_DONE &&
+                   c->exec_lanes != (unsigned)__builtin_popcountll(x);
+      const sim_xlate_ent *e = sim__xlate_entry(&f->p, f->p.va, pre && !other);
       uint32_t st = e ? __atomic_load_n(&e->state, __ATOMIC_ACQUIRE) : XL_ENT_COLD;
       if (st == XL_ENT_DONE)
          return 0;
@@ -208,56 +214,78 @@ test_budget(void)
    sim__xlate_program_free(&b.p);
 }
 
-/* ---- The full-EXEC variant ------------------------------------------------------------ */
+/* ---- The constant-EXEC variant -------------------------------------------------------- */
 
 static uint32_t
-ent_state(const fork_prog *f, bool full)
+ent_state(const fork_prog *f, bool exec_const)
 {
-   const sim_xlate_ent *e = sim__xlate_entry(&f->p, f->p.va, full);
+   const sim_xlate_ent *e = sim__xlate_entry(&f->p, f->p.va, exec_const);
    return e ? __atomic_load_n(&e->state, __ATOMIC_ACQUIRE) : XL_ENT_COLD;
 }
 
-/* Each block start has two entries (sim_xlate.c): a wave whose EXEC holds every lane of
- * its size compiles the full variant and leaves the general one cold; a partial wave (or
- * a wave32's lanes in a wave64's EXEC) compiles the general one. Which one runs, and that
- * it computes what the interpreter does, is the checking mode's part (a full variant run
- * for a partial wave fails every kernel test there). */
+static unsigned
+ent_exec_lanes(const fork_prog *f)
+{
+   const sim_xlate_ent *e = sim__xlate_entry(&f->p, f->p.va, true);
+   return e && __atomic_load_n(&e->state, __ATOMIC_ACQUIRE) == XL_ENT_DONE ? e->exec_lanes
+                                                                            : 0;
+}
+
+/* Each block start has two entries (sim_xlate.c): a wave whose EXEC is a prefix of its
+ * lanes (every lane, a partial wave's, one work-item's) compiles the constant-EXEC variant
+ * for that EXEC and leaves the general one cold; a wave with another EXEC, or with another
+ * prefix once the variant is made, compiles the general one. Which one runs, and that it
+ * computes what the interpreter does, is the checking mode's part (a constant variant run
+ * for other EXECs fails every kernel test there). */
 static void
-test_full(void)
+test_exec_const(void)
 {
    if (!translator_started())
       return;
-   static fork_prog a, b;
+   static fork_prog a, b, c;
    prog_init(&a, 0x10000, end_code);
    SIM_EXEC(&a.w) = a.w.lane_mask;
    CHECK_EQ(fork_compiled(&a, 60), 0);
    CHECK_EQ(ent_state(&a, true), XL_ENT_DONE);
+   CHECK_EQ(ent_exec_lanes(&a), 64);
    CHECK_EQ(ent_state(&a, false), XL_ENT_COLD);
-   SIM_EXEC(&a.w) = 0x8000000000000001ull;
+   SIM_EXEC(&a.w) = 0x8000000000000001ull; /* not a prefix */
    CHECK_EQ(fork_compiled(&a, 60), 0);
    CHECK_EQ(ent_state(&a, false), XL_ENT_DONE);
 
-   prog_init(&b, 0x20000, end_code);
+   prog_init(&b, 0x20000, end_code); /* a wave32 with all its lanes */
    b.w.lanes = 32, b.w.lane_mask = 0xFFFFFFFFull;
    SIM_EXEC(&b.w) = 0xFFFFFFFFull;
    CHECK_EQ(fork_compiled(&b, 60), 0);
    CHECK_EQ(ent_state(&b, true), XL_ENT_DONE);
+   CHECK_EQ(ent_exec_lanes(&b), 32);
    CHECK_EQ(ent_state(&b, false), XL_ENT_COLD);
    const sim_xlate_ent *e = sim__xlate_entry(&b.p, b.p.va, true);
    CHECK_EQ(e ? e->lanes : 0, 32);
+
+   prog_init(&c, 0x30000, end_code); /* one work-item a wave, then a full wave */
+   SIM_EXEC(&c.w) = 1;
+   CHECK_EQ(fork_compiled(&c, 60), 0);
+   CHECK_EQ(ent_exec_lanes(&c), 1);
+   CHECK_EQ(ent_state(&c, false), XL_ENT_COLD);
+   SIM_EXEC(&c.w) = c.w.lane_mask;
+   CHECK_EQ(fork_compiled(&c, 60), 0);
+   CHECK_EQ(ent_state(&c, false), XL_ENT_DONE);
+   CHECK_EQ(ent_exec_lanes(&c), 1);
    sim__xlate_program_free(&a.p);
    sim__xlate_program_free(&b.p);
+   sim__xlate_program_free(&c.p);
 }
 
 int
 main(int argc, char **argv)
 {
    if (argc > 1 && (!strcmp(argv[1], "fork") || !strcmp(argv[1], "budget") ||
-                    !strcmp(argv[1], "full"))) {
+                    !strcmp(argv[1], "exec-const"))) {
       if (!strcmp(argv[1], "fork"))
          test_fork();
-      else if (!strcmp(argv[1], "full"))
-         test_full();
+      else if (!strcmp(argv[1], "exec-const"))
+         test_exec_const();
       else
          test_budget();
       if (failures) {
