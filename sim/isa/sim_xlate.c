@@ -66,7 +66,8 @@ struct sim_xlate_prog {
 static unsigned
 xl_prefix_lanes(uint64_t exec)
 {
-   return exec && !(exec & (exec + 1)) ? (unsigned)__builtin_popcountll(exec) : 0;
+   /* 64 - clz (bsr), not popcount: without -mpopcnt that is a libgcc call (1% of copy1) */
+   return exec && !(exec & (exec + 1)) ? 64u - (unsigned)__builtin_clzll(exec) : 0;
 }
 
 void
@@ -699,12 +700,31 @@ execmask(xl *x)
 {
    return LLVMBuildBitCast(x->B, mget(x, SIM_SRC_EXEC), x->vm, "");
 }
-/* VGPR r = result in the lanes of EXEC. */
+/* Is EXEC the constant of every lane here (a full wave's constant-EXEC variant)? */
+static bool
+exec_all(xl *x)
+{
+   /* The halves as values (mget would build a 64-bit value the general case drops). */
+   LLVMValueRef lo = sget(x, SIM_SRC_EXEC), hi;
+   if (!LLVMIsAConstantInt(lo) || LLVMConstIntGetZExtValue(lo) != 0xFFFFFFFFull)
+      return false;
+   if (x->lanes != 64)
+      return true;
+   hi = sget(x, SIM_SRC_EXEC + 1);
+   return LLVMIsAConstantInt(hi) && LLVMConstIntGetZExtValue(hi) == 0xFFFFFFFFull;
+}
+/* VGPR r = result in the lanes of EXEC. Under a constant full EXEC the row's old value is
+ * not read (its load is volatile: LLVM would keep it though the select drops it). */
 static void
 vput(xl *x, unsigned r, LLVMValueRef val)
 {
-   LLVMValueRef old = vget(x, r);
-   x->v[r] = LLVMBuildSelect(x->B, execmask(x), val, old, "");
+   if (exec_all(x)) {
+      if (r + 1 > x->max_vgpr)
+         x->max_vgpr = r + 1;
+      x->v[r] = val;
+   } else {
+      x->v[r] = LLVMBuildSelect(x->B, execmask(x), val, vget(x, r), "");
+   }
    x->vd[r] = true;
 }
 
@@ -1120,6 +1140,27 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       return;
    }
    case XO_SHL64: {
+      if (in->src[0] >= 128 && in->src[0] < SIM_SRC_VGPR && in->src[1] >= SIM_SRC_VGPR) {
+         /* A constant amount (the address scaling of an index) on the two dword rows: the
+          * 64-bit lanes were eight zero-extensions, shifts, ORs and truncations of host
+          * vectors a row, this one to three 32-bit operations. */
+         unsigned c = (unsigned)LLVMConstIntGetZExtValue(src_s32(x, in, in->src[0])) & 63;
+         unsigned r = in->src[1] - SIM_SRC_VGPR;
+         LLVMValueRef lo = vget(x, r), hi = vget(x, r + 1), nlo, nhi;
+         if (c == 0) {
+            nlo = lo, nhi = hi;
+         } else if (c < 32) {
+            nlo = LLVMBuildShl(B, lo, splat(x, k32(x, c), x->v32), "");
+            nhi = LLVMBuildOr(B, LLVMBuildShl(B, hi, splat(x, k32(x, c), x->v32), ""),
+                              LLVMBuildLShr(B, lo, splat(x, k32(x, 32 - c), x->v32), ""), "");
+         } else {
+            nlo = LLVMConstNull(x->v32);
+            nhi = LLVMBuildShl(B, lo, splat(x, k32(x, c - 32), x->v32), "");
+         }
+         vput(x, in->vdst, nlo);
+         vput(x, in->vdst + 1, nhi);
+         return;
+      }
       LLVMValueRef v = src_v64(x, in, 1);
       LLVMValueRef s;
       if (in->src[0] < SIM_SRC_VGPR)
@@ -1443,6 +1484,18 @@ emit_branch(xl *x, const sim_inst *in, uint64_t pc)
    LLVMBuildRetVoid(B);
 }
 
+/* s_endpgm as its handler: the wave ends, PC after it (a call of the handler cost a
+ * one-wave work-group's block two indirect calls). */
+static void
+emit_endpgm(xl *x, const sim_inst *in, uint64_t pc)
+{
+   flush(x, false);
+   st(x, k64(x, pc), wptr(x, offsetof(sim_wave, inst_pc)));
+   st(x, k64(x, pc + in->size), wptr(x, offsetof(sim_wave, pc)));
+   st(x, k32(x, SIM_WAVE_ENDED), wptr(x, offsetof(sim_wave, status)));
+   LLVMBuildRetVoid(x->B);
+}
+
 /* Instructions in the block's function so far. */
 static unsigned
 xl_ir_size(xl *x)
@@ -1525,6 +1578,10 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
          }
       } else if (k == SIM_XL_END && xl_branch_lowered(in)) {
          emit_branch(x, in, pc);
+         ended = true;
+         break;
+      } else if (k == SIM_XL_END && in->enc == SIM_ENC_SOPP && in->op == SIM_OP_s_endpgm) {
+         emit_endpgm(x, in, pc);
          ended = true;
          break;
       } else if (k == SIM_XL_CALL || k == SIM_XL_END) {

@@ -468,6 +468,52 @@ TEST(lowered_alu_forms)
    CHECK_EQ(bad, 0);
 }
 
+/* v_lshlrev_b64 by constant amounts, which the translator lowers on the two dword rows
+ * (sim_xlate.c): 0, within the low word, 31, 32 (the low word moves up whole), past 32, 63,
+ * and 64 and -1 (counts are taken mod 64); in place and into a pair overlapping its
+ * source's high word; a partial EXEC. In sim_xlate_check_unit also run translated. */
+TEST(lowered_shl64_constant)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = 0x9E3779B9u * (l + 1) ^ (l << 27);
+      w->v[1][l] = l & 1 ? 0x80000001u + l : 0x7FFFFFFFu - (l << 9);
+      w->v[30][l] = w->v[0][l], w->v[31][l] = w->v[1][l];
+      w->v[40][l] = w->v[0][l], w->v[41][l] = w->v[1][l];
+      w->v[42][l] = 0xDEADBEEF;
+   }
+   SIM_EXEC(w) = 0xF0F0FFFF0000FFF7ull;
+   CHECK_EQ(t_run(w, "v_lshlrev_b64 v[2:3], 0, v[0:1]\n"
+                     "v_lshlrev_b64 v[4:5], 1, v[0:1]\n"
+                     "v_lshlrev_b64 v[6:7], 2, v[0:1]\n"
+                     "v_lshlrev_b64 v[8:9], 31, v[0:1]\n"
+                     "v_lshlrev_b64 v[10:11], 32, v[0:1]\n"
+                     "v_lshlrev_b64 v[12:13], 33, v[0:1]\n"
+                     "v_lshlrev_b64 v[14:15], 63, v[0:1]\n"
+                     "v_lshlrev_b64 v[16:17], 64, v[0:1]\n"
+                     "v_lshlrev_b64 v[18:19], -1, v[0:1]\n"
+                     "v_lshlrev_b64 v[30:31], 3, v[30:31]\n"
+                     "v_lshlrev_b64 v[41:42], 5, v[40:41]"),
+            SIM_FAULT_NONE);
+   static const unsigned amount[] = {0, 1, 2, 31, 32, 33, 63, 64, 63};
+   unsigned bad = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      bool on = (SIM_EXEC(w) >> l) & 1;
+      uint64_t v = w->v[0][l] | (uint64_t)w->v[1][l] << 32;
+      for (unsigned i = 0; i < 9; i++) {
+         uint64_t r = v << (amount[i] & 63);
+         bad += on && (w->v[2 + 2 * i][l] != (uint32_t)r ||
+                       w->v[3 + 2 * i][l] != (uint32_t)(r >> 32));
+      }
+      bad += on ? w->v[30][l] != (uint32_t)(v << 3) || w->v[31][l] != (uint32_t)(v << 3 >> 32)
+                : w->v[30][l] != w->v[0][l] || w->v[31][l] != w->v[1][l];
+      bad += on ? w->v[41][l] != (uint32_t)(v << 5) || w->v[42][l] != (uint32_t)(v << 5 >> 32)
+                : w->v[41][l] != w->v[1][l] || w->v[42][l] != 0xDEADBEEF;
+      bad += w->v[40][l] != w->v[0][l];
+   }
+   CHECK_EQ(bad, 0);
+}
+
 /* The handlers' f32-to-integer conversions (sim_vop1.c), as the lowering must match them. */
 static uint32_t
 ref_cvt_u32(float f)
@@ -607,6 +653,7 @@ void
 t_alu_tests(void)
 {
    RUN(lowered_alu_forms);
+   RUN(lowered_shl64_constant);
    RUN(lowered_cmpx);
    RUN(lowered_alu_scaling);
    RUN(saveexec_execz);
