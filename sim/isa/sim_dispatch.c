@@ -332,7 +332,12 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id)
    uint32_t *vx = w->v[0];
    uint32_t *vy = tid >= 1 && w->nvgpr > 1 ? w->v[1] : NULL;
    uint32_t *vz = tid >= 2 && w->nvgpr > 2 ? w->v[2] : NULL;
-   if (sx == lanes || (sx >= items && vy == NULL)) {
+   if (live == 64 && (sx == lanes || (sx >= items && vy == NULL))) {
+      /* A full wave64 in one row of work-items (vadd's): a count, no select a lane (the
+       * select was a third of wg_take's instructions in callgrind). */
+      for (unsigned l = 0; l < 64; l++)
+         vx[l] = x + l;
+   } else if (sx == lanes || (sx >= items && vy == NULL)) {
       for (unsigned l = 0; l < 64; l++)
          vx[l] = l < live ? x + l : 0;
    } else {

@@ -90,7 +90,7 @@ sim__wave_run(sim_wave *w)
       w->pc = pc + in->size;
       in->fn(w, in);
       if (xlate)
-         leader = sim__xlate_class(in) == SIM_XL_END;
+         leader = sim__xlate_ends_block(in);
       if (SIM_UNLIKELY(w->status != SIM_WAVE_RUNNING || w->doorbell_va)) {
          if (w->doorbell_va)
             doorbell_written(w);

@@ -466,6 +466,45 @@ typedef enum sim_xlate_class {
    SIM_XL_LOWER, SIM_XL_CALL, SIM_XL_SKIP, SIM_XL_END,
 } sim_xlate_class;
 sim_xlate_class sim__xlate_class(const sim_inst *in);
+/* sim__xlate_class(in) == SIM_XL_END without classifying the rest (the wave loop asks it of
+ * every instruction it interprets: the whole classification, which looks a VALU opcode up
+ * in the lowering's tables, cost about 50 host instructions an instruction). SALU and SOPP
+ * opcodes that may change the PC, MODE or index mode, or stop the wave. */
+static inline bool
+sim__xlate_ends_block(const sim_inst *in)
+{
+   switch (in->enc) {
+   case SIM_ENC_SOPP:
+      return in->op != SIM_OP_s_nop && in->op != SIM_OP_s_waitcnt;
+   case SIM_ENC_SOP1:
+   case SIM_ENC_SOP2:
+   case SIM_ENC_SOPK:
+   case SIM_ENC_SOPC:
+      switch (in->op) {
+      case SIM_OP_s_setpc_b64:
+      case SIM_OP_s_swappc_b64:
+      case SIM_OP_s_rfe_b64:
+      case SIM_OP_s_cbranch_join:
+      case SIM_OP_s_cbranch_g_fork:
+      case SIM_OP_s_cbranch_i_fork:
+      case SIM_OP_s_call_b64:
+      case SIM_OP_s_setreg_b32:
+      case SIM_OP_s_setreg_imm32_b32:
+      case SIM_OP_s_set_gpr_idx_on:
+      case SIM_OP_s_set_gpr_idx_idx:
+      case SIM_OP_s_setvskip:
+         return true;
+      default:
+         return false;
+      }
+   case SIM_ENC_UNKNOWN:
+   case SIM_ENC_EXP:
+      return true;
+   default:
+      /* Vector ALU, memory and VINTRP instructions never change the PC or MODE. */
+      return false;
+   }
+}
 /* The block at `pc` of `p`: up to `max` instructions into `out`, the last one SIM_XL_END
  * or the last before the program's end; returns how many. Undecoded slots are decoded
  * through `w` (w->prog == p), or end the block when `w` is NULL. */

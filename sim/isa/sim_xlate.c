@@ -252,44 +252,6 @@ sim__xlate_program_free(sim_program *p)
 
 /* ---- The block former ---------------------------------------------------------------- */
 
-/* SALU and SOPP opcodes that may change the PC, MODE or index mode, or stop the wave: a
- * block executes one of them last, through its handler. */
-static bool
-xl_ends_block(const sim_inst *in)
-{
-   switch (in->enc) {
-   case SIM_ENC_SOPP:
-      return in->op != SIM_OP_s_nop && in->op != SIM_OP_s_waitcnt;
-   case SIM_ENC_SOP1:
-   case SIM_ENC_SOP2:
-   case SIM_ENC_SOPK:
-   case SIM_ENC_SOPC:
-      switch (in->op) {
-      case SIM_OP_s_setpc_b64:
-      case SIM_OP_s_swappc_b64:
-      case SIM_OP_s_rfe_b64:
-      case SIM_OP_s_cbranch_join:
-      case SIM_OP_s_cbranch_g_fork:
-      case SIM_OP_s_cbranch_i_fork:
-      case SIM_OP_s_call_b64:
-      case SIM_OP_s_setreg_b32:
-      case SIM_OP_s_setreg_imm32_b32:
-      case SIM_OP_s_set_gpr_idx_on:
-      case SIM_OP_s_set_gpr_idx_idx:
-      case SIM_OP_s_setvskip:
-         return true;
-      default:
-         return false;
-      }
-   case SIM_ENC_UNKNOWN:
-   case SIM_ENC_EXP:
-      return true;
-   default:
-      /* Vector ALU, memory and VINTRP instructions never change the PC or MODE. */
-      return false;
-   }
-}
-
 /* Scalar source codes a lowered instruction reads: SGPRs, integer and float inline
  * constants, the literal (32-bit reads). */
 static bool
@@ -520,7 +482,7 @@ sim__xlate_class(const sim_inst *in)
 {
    if (in->enc == SIM_ENC_SOPP && (in->op == SIM_OP_s_nop || in->op == SIM_OP_s_waitcnt))
       return SIM_XL_SKIP; /* no-ops in this model (synchronous memory) */
-   if (xl_ends_block(in))
+   if (sim__xlate_ends_block(in))
       return SIM_XL_END;
    return xl_xop_of(in) != XO_NONE || sim__xl_alu_lowered(in) || sim__xl_f16_lowered(in) ||
                    sim__xl_mem_lowered(in)
