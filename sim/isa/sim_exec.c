@@ -75,7 +75,11 @@ sim__wave_run(sim_wave *w)
       const sim_inst *in = sim__fetch_fast(w, pc);
       if (SIM_UNLIKELY(!in))
          return;
-      if (xlate && sim__xlate_run(w, pc, leader)) {
+      /* Only a leader looks for a block: one inside a block the wave is interpreting (its
+       * own not compiled yet) waits for the block's end, where the next PC is a leader. A
+       * lookup at every interpreted instruction was a fifth of interpreted vadd's host
+       * instructions (callgrind, the prologues and the entry loads). */
+      if (xlate && leader && sim__xlate_run(w, pc, true)) {
          leader = true;
          if (SIM_UNLIKELY(w->status != SIM_WAVE_RUNNING || w->doorbell_va)) {
             if (w->doorbell_va)

@@ -454,8 +454,9 @@ void sim__xlate_init(void);
 /* Runs the translated block at `pc` (w->prog's) if there is one, counting `pc` towards
  * hotness otherwise when it is a `leader` (the wave starts or resumes there, or the
  * instruction before it ended a block: SIM_XL_END): true when it ran (w->pc, w->status as
- * after interpreting it). Only leaders start blocks, so that a wave interpreting on while
- * its block compiles does not make the PCs inside the block hot as blocks of their own. */
+ * after interpreting it). Only leaders count, so that a wave interpreting on while its
+ * block compiles does not make the PCs inside the block hot as blocks of their own; the
+ * wave loop asks only at leaders. */
 bool sim__xlate_run(sim_wave *w, uint64_t pc, bool leader);
 /* Drops the program's translations (with the program). */
 void sim__xlate_program_free(sim_program *p);
