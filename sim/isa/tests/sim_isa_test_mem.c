@@ -144,6 +144,52 @@ TEST(global_lowered_patterns)
    CHECK_EQ(out[802], (62 * 37 % 512) * 7 + 1);
 }
 
+static void *alloc_before_hole(size_t size);
+
+/* Full waves (the constant-EXEC variant in the checking mode) at unit stride: dword and x4
+ * loads and a store, the same with one lane out of step (lane 40 a dword further), with one
+ * lane's high word different (lane 63's 4 GiB further: the handler, which faults), and
+ * with the last lane one dword past the allocation's end (the bounds the block checks must
+ * reach it: a fault). */
+TEST(global_lowered_unit_stride)
+{
+   uint32_t *buf, *out;
+   lowered_bufs(&buf, &out);
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      set_lane_ptr(w, 0, l, (uint8_t *)buf + 4 * l);
+      set_lane_ptr(w, 2, l, (uint8_t *)buf + 1024 + 16 * l);
+      set_lane_ptr(w, 4, l, (uint8_t *)buf + 4 * l + (l == 40 ? 4 : 0));
+      set_lane_ptr(w, 6, l, (uint8_t *)out + 4 * l);
+   }
+   CHECK_EQ(t_run(w, "global_load_dword v10, v[0:1], off\n"
+                     "global_load_dwordx4 v[12:15], v[2:3], off\n"
+                     "global_load_dword v11, v[4:5], off offset:8\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "v_add_u32 v16, v10, v15\n"
+                     "global_store_dword v[6:7], v16, off"),
+            SIM_FAULT_NONE);
+   unsigned bad = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      bad += w->v[10][l] != l * 7 + 1;
+      bad += w->v[12][l] != (256 + 4 * l) * 7 + 1 || w->v[15][l] != (259 + 4 * l) * 7 + 1;
+      bad += w->v[11][l] != (l + 2 + (l == 40)) * 7 + 1;
+      bad += out[l] != l * 7 + 1 + (259 + 4 * l) * 7 + 1;
+   }
+   CHECK_EQ(bad, 0);
+   w = t_wave();
+   for (unsigned l = 0; l < 64; l++)
+      set_lane_ptr(w, 0, l, (uint8_t *)buf + 4 * l);
+   w->v[1][63] += 1;
+   CHECK_EQ(t_run(w, "global_load_dword v10, v[0:1], off"), SIM_FAULT_MEMORY_VIOLATION);
+   uint8_t *end = (uint8_t *)alloc_before_hole(4096) + 4096;
+   w = t_wave();
+   for (unsigned l = 0; l < 64; l++)
+      set_lane_ptr(w, 0, l, end - 63 * 4 + 4 * l); /* lane 63 at the end */
+   CHECK_EQ(t_run(w, "global_load_dword v10, v[0:1], off"), SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_run(w, "global_load_dword v10, v[0:1], off offset:-4"), SIM_FAULT_NONE);
+}
+
 /* One active lane (the lowering's scalar path, sim_xlate_mem.c one_lane): lanes 37, 0 and
  * 63 load and store alone, dword and multi-dword forms (an x2 store 16 bytes a lane apart
  * is not unit stride); the other lanes' registers and addresses are untouched. */
@@ -993,6 +1039,7 @@ t_mem_tests(void)
    RUN(smem_load);
    RUN(global_load_store);
    RUN(global_lowered_patterns);
+   RUN(global_lowered_unit_stride);
    RUN(global_lowered_one_lane);
    RUN(fault_lowered_access);
    RUN(global_lowered_last_alloc);
