@@ -5,7 +5,8 @@
  *
  * A block starts where the wave loop found a hot PC and runs to the first instruction that
  * may change the PC, MODE or index mode (branches, s_endpgm, s_barrier, s_setreg, ...),
- * which it executes last through its interpreter handler. Between them every instruction
+ * which it executes last through its interpreter handler (the branches and s_endpgm in its
+ * own code). Between them every instruction
  * is either lowered (sim__xlate_class: XL_LOWER) or, when it is not, called through its
  * handler (XL_CALL: memory instructions and every VALU/SALU form not lowered yet), so a
  * block is exact by construction: before a call the block stores every register it holds
@@ -15,7 +16,9 @@
  * first half of its 64-lane rows, the half it uses), SGPRs and SCC as i32 values, and
  * write VGPRs through a select on EXEC (an i64 mask, i32 in a wave32, as VCC and the lane
  * masks of v_cmp and carries). A block is compiled for the wave size of the wave that
- * found it hot and runs only on waves of that size. They are restricted to forms whose
+ * found it hot and runs only on waves of that size; a block start has a second entry
+ * compiled for a constant EXEC, a prefix of the lanes (struct sim_xlate_prog). Lowered
+ * instructions are restricted to forms whose
  * semantics need nothing of the wave beyond registers: no SDWA/DPP, no output modifiers,
  * f32 (f16) work only when MODE keeps f32 (f16) denormals (checked when a block is
  * entered), the interpreter's NaN rule spelled out in IR.
@@ -53,7 +56,8 @@ typedef sim_xlate_ent xl_ent;
 
 /* Each block start has two entries: ent[i] compiled for any EXEC, ent[nent + i] for waves
  * that enter with one EXEC, a prefix of the lanes (all of them, a partial wave's, one
- * work-item's): the emitter takes EXEC as that constant until the block writes it, so LLVM
+ * work-item's): the emitter takes EXEC as that constant until the block writes it or
+ * calls a handler, so LLVM
  * drops the selects that keep inactive lanes, the partial-wave paths of memory accesses
  * and the mask bookkeeping around them, and the arithmetic of lanes no result keeps. */
 struct sim_xlate_prog {
