@@ -57,9 +57,9 @@ typedef sim_xlate_ent xl_ent;
 /* Each block start has two entries: ent[i] compiled for any EXEC, ent[nent + i] for waves
  * that enter with one EXEC, a prefix of the lanes (all of them, a partial wave's, one
  * work-item's): the emitter takes EXEC as that constant until the block writes it or
- * calls a handler, so LLVM
- * drops the selects that keep inactive lanes, the partial-wave paths of memory accesses
- * and the mask bookkeeping around them, and the arithmetic of lanes no result keeps. */
+ * calls a handler, so LLVM drops the selects that keep inactive lanes, the partial-wave
+ * paths of memory accesses and the mask bookkeeping around them, and the arithmetic of
+ * lanes no result keeps. */
 struct sim_xlate_prog {
    xl_ent *ent;
    size_t nent;
