@@ -250,6 +250,19 @@ sgprs_init(sim_disp *d)
    d->nuser = (uint8_t)(user > n ? user : n);
 }
 
+/* MODE as COMPUTE_PGM_RSRC1 starts every wave of `d` (FLOAT_ROUND_MODE_32/16_64,
+ * FLOAT_DENORM_MODE_32/16_64, DX10_CLAMP, IEEE_MODE), index mode off and an empty CSP. */
+static void
+mode_init(sim_disp *d)
+{
+   _Static_assert(offsetof(sim_wave, csp) == offsetof(sim_wave, round32) + 7,
+                  "sim_wave's round32 .. csp are the eight bytes of mode_init");
+   uint8_t m[8] = {(d->rsrc1 >> 12) & 3, (d->rsrc1 >> 14) & 3, (d->rsrc1 >> 16) & 3,
+                   (d->rsrc1 >> 18) & 3, (d->rsrc1 >> 21) & 1, (d->rsrc1 >> 23) & 1,
+                   false, 0};
+   memcpy(d->mode_init, m, sizeof(m));
+}
+
 /* Lanes 0-63 of a VGPR row = 0, as sixteen 16-byte stores (rows are 256-byte aligned). Not
  * memset: GCC makes a clear of 256 bytes `rep stosq`, whose start-up cost a one-lane
  * work-group's set-up several times over (23% of copy1 in perf); a memset of 64 - live
@@ -281,14 +294,7 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id)
    w->doorbell_va = 0;
    w->slice = SIM_WAVE_SLICE;
    w->prog = wg->prog;
-   w->gpr_idx_en = false;
-   w->csp = 0;
-   w->round32 = (d->rsrc1 >> 12) & 3;
-   w->round16_64 = (d->rsrc1 >> 14) & 3;
-   w->denorm32 = (d->rsrc1 >> 16) & 3;
-   w->denorm16_64 = (d->rsrc1 >> 18) & 3;
-   w->dx10_clamp = (d->rsrc1 >> 21) & 1;
-   w->ieee = (d->rsrc1 >> 23) & 1;
+   memcpy(&w->round32, d->mode_init, sizeof(d->mode_init));
    w->trace = SIM_UNLIKELY(d->trace) && d->trace_wave == id && wg->id[0] == d->trace_wg[0] &&
               wg->id[1] == d->trace_wg[1] && wg->id[2] == d->trace_wg[2];
 
@@ -652,13 +658,18 @@ wg_take(sim_disp *d, sim_tctx *t, wg_batch *b, uint64_t *counts, struct sim_l1 *
       return TAKE_NONE;
    }
    batch_next(d, b, wg->id);
-   unsigned items = 1;
-   for (int k = 0; k < 3; k++) {
-      uint32_t left = d->grid[k] - wg->id[k] * d->wgsize[k];
-      wg->size[k] = left < d->wgsize[k] ? left : d->wgsize[k];
-      items *= wg->size[k];
+   if (SIM_LIKELY(d->wg_uniform)) {
+      memcpy(wg->size, d->wgsize, sizeof(wg->size));
+      wg->nwaves = d->wg_waves;
+   } else {
+      unsigned items = 1;
+      for (int k = 0; k < 3; k++) {
+         uint32_t left = d->grid[k] - wg->id[k] * d->wgsize[k];
+         wg->size[k] = left < d->wgsize[k] ? left : d->wgsize[k];
+         items *= wg->size[k];
+      }
+      wg->nwaves = (items + d->lanes - 1) >> (d->lanes == 64 ? 6 : 5);
    }
-   wg->nwaves = (items + d->lanes - 1) >> (d->lanes == 64 ? 6 : 5);
    t->live = true; /* from here wg_end undoes what was taken */
    if (d->qscratch) {
       if (!d->gws && !queue_scratch_claim(d, wg))
@@ -1132,6 +1143,9 @@ sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
    d->qscratch = scratch;
    d->gws = gws;
    d->wg_waves = ((uint32_t)d->wgsize[0] * d->wgsize[1] * d->wgsize[2] + d->lanes - 1) / d->lanes;
+   d->wg_uniform = d->grid[0] % d->wgsize[0] == 0 && d->grid[1] % d->wgsize[1] == 0 &&
+                   d->grid[2] % d->wgsize[2] == 0;
+   mode_init(d);
    d->resident_cap = resident_cap(d);
    d->dispatch_id = atomic_fetch_add(&dispatch_counter, 1);
    sgprs_init(d);

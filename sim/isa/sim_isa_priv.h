@@ -249,6 +249,7 @@ struct sim_wave {
    uint64_t doorbell_va;   /* a store of this instruction hit a doorbell (sim_mem.c) */
    uint32_t slice;         /* backward branches left in this turn (SIM_WAVE_SLICE) */
    /* MODE ([ISA] 3.x "Mode register"), from compute_pgm_rsrc1 */
+   /* round32 .. csp: eight bytes wave_init copies from sim_disp.mode_init. */
    uint8_t round32, round16_64, denorm32, denorm16_64, dx10_clamp, ieee;
    bool gpr_idx_en;        /* s_set_gpr_idx_on: M0[7:0] index, M0[15:12] operand mask */
    uint8_t csp;            /* MODE.CSP[31:29]: S_CBRANCH_*_FORK / JOIN stack depth */
@@ -375,6 +376,12 @@ struct sim_disp {
    _Atomic uint32_t resident;
    uint32_t resident_cap;
    uint32_t wg_waves;
+   /* Every work-group whole (the grid a multiple of the work-group size in each dimension):
+    * its size and waves are the dispatch's, not worked out per work-group. */
+   bool wg_uniform;
+   /* A wave's MODE and the state bytes after it as wave_init starts them, in the order of
+    * sim_wave's round32 .. csp (from COMPUTE_PGM_RSRC1; index mode and CSP 0). */
+   uint8_t mode_init[8];
    /* Thread pool (sim_dispatch.c), under the pool lock: */
    unsigned active;          /* threads inside run_workgroups(this) */
    bool open;                /* in the pool's list: threads may join */
