@@ -1783,8 +1783,8 @@ xl_worth(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e, uint32_t h, unsign
  * XL_CONST_AGAIN times the work threshold: what it saves is a share of a translated run
  * (a tenth for full waves, half for one-lane ones), not an interpreted one. */
 #define XL_CONST_AGAIN 128
-static xl_ent *
-xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
+static xl_ent *__attribute__((noinline))
+xl_lookup_slow(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
 {
    struct sim_xlate_prog *xp = __atomic_load_n(&p->xlate, __ATOMIC_ACQUIRE);
    if (SIM_UNLIKELY(!xp)) {
@@ -1851,6 +1851,23 @@ xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
    }
    pthread_mutex_unlock(&xl_lock);
    return __atomic_load_n(&e->state, __ATOMIC_ACQUIRE) == XL_ENT_DONE ? e : run;
+}
+
+/* xl_lookup_slow's common case inline (a compiled block for the wave's EXEC): the call's
+ * prologue and the entry loads were a tenth of a one-lane wave's host instructions. */
+static inline xl_ent *
+xl_lookup(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
+{
+   struct sim_xlate_prog *xp = __atomic_load_n(&p->xlate, __ATOMIC_ACQUIRE);
+   if (SIM_LIKELY(xp != NULL)) {
+      size_t i = (pc - p->va) >> 2;
+      unsigned cl = xl_prefix_lanes(SIM_EXEC(w));
+      xl_ent *e = cl ? &xp->ent[xp->nent + i] : &xp->ent[i];
+      if (SIM_LIKELY(__atomic_load_n(&e->state, __ATOMIC_ACQUIRE) == XL_ENT_DONE &&
+                     e->exec_lanes == cl))
+         return e;
+   }
+   return xl_lookup_slow(w, p, pc, leader);
 }
 
 /* ---- The checking mode ---------------------------------------------------------------- */
