@@ -255,6 +255,47 @@ test_lru_eviction(void)
    unsetenv("HSACL_CACHE_MAX_SIZE");
 }
 
+/* Plants a writer's temporary file dead for two hours: the next directory scan removes it. */
+static void
+plant_stale_tmp(const char *name)
+{
+   write_file(entry_path(name), "x", 1);
+   age_entry(name, 7200);
+}
+
+/* A store scans the directory (a stat an entry) only when the process's estimate of its size
+ * passes the bound (or the last scan is a minute old): a scan at every store made filling a
+ * large cache quadratic. The scan's visible effect is the removal of dead writers' temporary
+ * files. */
+static void
+test_scan_not_every_store(void)
+{
+   char src[256];
+   clear_cache();
+   /* A bound below any entry: the store is over it, so it scans. */
+   setenv("HSACL_CACHE_MAX_SIZE", "1", 1);
+   plant_stale_tmp(".tmp-dead-1");
+   unique_source(src, sizeof(src), "scan-a");
+   CHECK_EQ_INT(build_source(src, NULL), CL_SUCCESS);
+   CHECK(entry_mtime(".tmp-dead-1") == 0);
+
+   /* The default bound, a scan a second ago: the next stores do not scan. */
+   unsetenv("HSACL_CACHE_MAX_SIZE");
+   plant_stale_tmp(".tmp-dead-2");
+   unique_source(src, sizeof(src), "scan-b");
+   CHECK_EQ_INT(build_source(src, NULL), CL_SUCCESS);
+   unique_source(src, sizeof(src), "scan-c");
+   CHECK_EQ_INT(build_source(src, NULL), CL_SUCCESS);
+   CHECK(entry_mtime(".tmp-dead-2") != 0);
+
+   /* Over the bound again: this store scans. */
+   setenv("HSACL_CACHE_MAX_SIZE", "1", 1);
+   unique_source(src, sizeof(src), "scan-d");
+   CHECK_EQ_INT(build_source(src, NULL), CL_SUCCESS);
+   CHECK(entry_mtime(".tmp-dead-2") == 0);
+   unsetenv("HSACL_CACHE_MAX_SIZE");
+}
+
 static void
 test_concurrent_processes(const char *self)
 {
@@ -365,6 +406,7 @@ main(int argc, char **argv)
       test_miss_hit_corrupt();
       test_disk_headers_not_cached();
       test_lru_eviction();
+      test_scan_not_every_store();
       test_concurrent_processes("/proc/self/exe");
    }
    clReleaseContext(context);
