@@ -376,6 +376,7 @@ typedef enum {
    FK_SHL64,   /* v_lshlrev_b64: D pair = S1 pair << S0 */
    FK_MAD64,   /* VOP3b: D pair, SDST mask = S0 * S1 + S2 pair */
    FK_CMP,     /* VOPC (VCC) or VOP3 (SDST; gfx10's v_cmpx EXEC alone) */
+   FK_CMP64,   /* FK_CMP of 64-bit sources: VGPR pairs, SGPR pairs, integer constants */
    FK_SOP2,    /* `w` 1: 32-bit, 2: 64-bit, 3: 64-bit S0 and 32-bit S1 (s_lshl_b64) */
    FK_SOP1,    /* `w` as FK_SOP2; 4: saveexec of the wave's mask size */
    FK_SOPC,
@@ -447,6 +448,12 @@ static const fx_form forms[] = {
    F(v_cmp_u_f32, FK_CMP, 2, 1), F(v_cmp_nge_f32, FK_CMP, 2, 1),
    F(v_cmpx_gt_u32, FK_CMP, 2, 0), F(v_cmpx_le_i32, FK_CMP, 2, 0),
    F(v_cmpx_lg_f32, FK_CMP, 2, 1), F(v_cmpx_nlt_f32, FK_CMP, 2, 1),
+   F(v_cmp_lt_u64, FK_CMP64, 2, 0), F(v_cmp_ge_i64, FK_CMP64, 2, 0),
+   F(v_cmp_eq_u64, FK_CMP64, 2, 0), F(v_cmp_ne_i64, FK_CMP64, 2, 0),
+   F(v_cmpx_gt_u64, FK_CMP64, 2, 0), F(v_cmpx_le_i64, FK_CMP64, 2, 0),
+   F(v_min_f32, FK_VOP2, 2, 1), F(v_max_f32, FK_VOP2, 2, 1), F(v_med3_f32, FK_VOP3, 3, 1),
+   F(v_min3_f32, FK_VOP3, 3, 1), F(v_max3_f32, FK_VOP3, 3, 1), F(v_bfrev_b32, FK_VOP1, 1, 0),
+   F(v_ffbh_u32, FK_VOP1, 1, 0), F(v_ffbh_i32, FK_VOP1, 1, 0), F(v_ffbl_b32, FK_VOP1, 1, 0),
    F(s_mov_b32, FK_SOP1, 1, 0), F(s_mov_b64, FK_SOP1, 2, 0),
    F(s_and_saveexec_b64, FK_SOP1, 4, 0), F(s_or_saveexec_b64, FK_SOP1, 4, 0),
    F(s_xor_saveexec_b64, FK_SOP1, 4, 0), F(s_andn2_saveexec_b64, FK_SOP1, 4, 0),
@@ -634,6 +641,25 @@ gen_valu(fx_gen *g, const fx_form *f)
       put(g->p, (unsigned)n32 << 25 | pick_vdst(g) << 17 | pick_vreg(g) << 9 | src[0]);
       put_literal(g);
       return true;
+   case FK_CMP64: {
+      n32 = opnum(t, SIM_ENC_VOPC, f->op);
+      n3 = opnum(t, SIM_ENC_VOP3, f->op);
+      if (n32 < 0 || (vop3 && n3 < 0))
+         vop3 = n32 < 0;
+      if (vop3 && n3 < 0)
+         return false;
+      bus_reset(g, vop3, false);
+      src[0] = pick_src64(g, true);
+      if (!vop3) {
+         put(g->p, 0x7C000000u | (unsigned)n32 << 17 | pick_vpair(g) << 9 | src[0]);
+         return true;
+      }
+      src[1] = pick_src64(g, true);
+      bool cmpx = sim__op_names[f->op][5] == 'x';
+      enc_vop3(g, (unsigned)n3, cmpx && g->gfx10 ? SIM_SRC_EXEC : pick_mask_dst(g), 0, 0, src,
+               0, 0);
+      return true;
+   }
    case FK_SHL64:
       if ((n3 = opnum(t, SIM_ENC_VOP3, f->op)) < 0)
          return false;

@@ -2,10 +2,13 @@
  * The translator's lowering of the VALU forms past sim_xlate.c's integer and f32
  * arithmetic (docs/sim.md "Speed"): the f32-to-integer conversions (v_cvt_u32_f32,
  * v_cvt_i32_f32, v_cvt_flr_i32_f32, v_cvt_rpi_i32_f32), v_cvt_f32_ubyte0-3, v_rcp_f32 and
- * v_rcp_iflag_f32, v_frexp_mant_f32, v_frexp_exp_i32_f32, v_ldexp_f32 and the 64-bit
- * multiply-adds v_mad_u64_u32 / v_mad_i64_i32: what the compiler's division, scaling and
+ * v_rcp_iflag_f32, v_frexp_mant_f32, v_frexp_exp_i32_f32, v_ldexp_f32, the 64-bit
+ * multiply-adds v_mad_u64_u32 / v_mad_i64_i32 and compares v_cmp(x)_*_u64/i64,
+ * v_min/max/min3/max3/med3_f32 (IEEE mode's NaN rules) and the bit operations v_bfrev_b32,
+ * v_ffbh_u32, v_ffbh_i32, v_ffbl_b32: what the compiler's division, scaling, clamping and
  * 64-bit index code calls. Each computes bit for bit what its handler does (sim_vop1.c,
- * sim_vop3.c) for every input, NaN by the interpreter's rule (sim__xl_nanfix).
+ * sim_vop2.c, sim_vop3.c, sim_vopc.c) for every input, NaN by the interpreter's rule
+ * (sim__xl_nanfix; min/max return theirs as they are).
  *
  * MODE: the handlers flush f32 subnormal inputs when MODE's input bit is clear
  * (sim__f32_in) and subnormal results when its output bit is (sim__f32_post). The
@@ -13,15 +16,43 @@
  * and its result whatever MODE says (the hardware's transcendental unit does:
  * trans_in32/trans_out32), so those run in any MODE. The floor-based conversions, frexp
  * and ldexp see subnormals: they set x->uses_f32, and their block runs only where MODE
- * keeps f32 denormals.
+ * keeps f32 denormals, and so do the f32 min/max/med3 (their handlers flush inputs by MODE).
  */
 #include <llvm-c/Core.h>
 #include "sim_xlate_priv.h"
 
 typedef enum {
    XA_NONE, XA_CVT_U32, XA_CVT_I32, XA_CVT_FLR, XA_CVT_RPI, XA_UBYTE, XA_RCP, XA_FREXP_MANT,
-   XA_FREXP_EXP, XA_LDEXP, XA_MAD_U64, XA_MAD_I64,
+   XA_FREXP_EXP, XA_LDEXP, XA_MAD_U64, XA_MAD_I64, XA_CMP64, XA_MIN_F32, XA_MAX_F32,
+   XA_MIN3_F32, XA_MAX3_F32, XA_MED3_F32, XA_BFREV, XA_FFBH_U32, XA_FFBH_I32, XA_FFBL,
 } xa_op;
+
+/* The LLVM predicate of a 64-bit integer compare (v_cmp and v_cmpx, u64 and i64; not the
+ * constant f/t forms), 0 if `op` is none; *cmpx when it writes EXEC. */
+static int
+cmp64_pred(unsigned op, bool *cmpx)
+{
+   *cmpx = false;
+   switch (op) {
+#define C(n, p)                                                                             \
+   case SIM_OP_v_cmp_##n: return p;                                                         \
+   case SIM_OP_v_cmpx_##n: *cmpx = true; return p;
+   C(eq_u64, LLVMIntEQ) C(ne_u64, LLVMIntNE) C(lt_u64, LLVMIntULT) C(le_u64, LLVMIntULE)
+   C(gt_u64, LLVMIntUGT) C(ge_u64, LLVMIntUGE) C(eq_i64, LLVMIntEQ) C(ne_i64, LLVMIntNE)
+   C(lt_i64, LLVMIntSLT) C(le_i64, LLVMIntSLE) C(gt_i64, LLVMIntSGT) C(ge_i64, LLVMIntSGE)
+#undef C
+   default:
+      return 0;
+   }
+}
+
+/* A 64-bit source the emitter reads: a VGPR pair, an SGPR pair or an integer inline
+ * constant (not a float constant's f64 bits, not a literal). */
+static bool
+src64_lowered(unsigned c)
+{
+   return c >= SIM_SRC_VGPR ? c < SIM_SRC_VGPR + 255 : sim__xl_src64_ok(c);
+}
 
 /* How `in` is lowered here, XA_NONE if it is not. */
 static xa_op
@@ -43,6 +74,15 @@ xa_op_of(const sim_inst *in)
    case SIM_OP_v_frexp_mant_f32: op = XA_FREXP_MANT; break;
    case SIM_OP_v_frexp_exp_i32_f32: op = XA_FREXP_EXP; break;
    case SIM_OP_v_ldexp_f32: op = XA_LDEXP; break;
+   case SIM_OP_v_min_f32: op = XA_MIN_F32, fmods = 3; break;
+   case SIM_OP_v_max_f32: op = XA_MAX_F32, fmods = 3; break;
+   case SIM_OP_v_min3_f32: op = XA_MIN3_F32, fmods = 7; break;
+   case SIM_OP_v_max3_f32: op = XA_MAX3_F32, fmods = 7; break;
+   case SIM_OP_v_med3_f32: op = XA_MED3_F32, fmods = 7; break;
+   case SIM_OP_v_bfrev_b32: op = XA_BFREV, fmods = 0; break;
+   case SIM_OP_v_ffbh_u32: op = XA_FFBH_U32, fmods = 0; break;
+   case SIM_OP_v_ffbh_i32: op = XA_FFBH_I32, fmods = 0; break;
+   case SIM_OP_v_ffbl_b32: op = XA_FFBL, fmods = 0; break;
    case SIM_OP_v_cvt_f32_ubyte0: case SIM_OP_v_cvt_f32_ubyte1: case SIM_OP_v_cvt_f32_ubyte2:
    case SIM_OP_v_cvt_f32_ubyte3:
       op = XA_UBYTE, fmods = 0;
@@ -57,8 +97,14 @@ xa_op_of(const sim_inst *in)
       op = in->op == SIM_OP_v_mad_u64_u32 ? XA_MAD_U64 : XA_MAD_I64, fmods = 0;
       break;
    }
-   default:
-      return XA_NONE;
+   default: {
+      bool cmpx;
+      if (!cmp64_pred(in->op, &cmpx) || (in->enc != SIM_ENC_VOPC && in->enc != SIM_ENC_VOP3) ||
+          !src64_lowered(in->src[0]) || !src64_lowered(in->src[1]))
+         return XA_NONE;
+      op = XA_CMP64, fmods = 0;
+      break;
+   }
    }
    return (in->abs | in->neg) & ~fmods ? XA_NONE : op;
 }
@@ -207,6 +253,83 @@ emit_mad64(sim_xl *x, const sim_inst *in, bool sgn)
       sim__xl_mput(x, in->sdst, sim__xl_lanes_mask(x, cy));
 }
 
+/* v_cmp(x)_*_u64/i64: the compare of the 64-bit lanes in EXEC's lanes, written as
+ * sim__vcmp_write does: gfx10's v_cmpx to EXEC alone, gfx9's to the destination (VCC or
+ * SDST) too. */
+static void
+emit_cmp64(sim_xl *x, const sim_inst *in)
+{
+   bool cmpx;
+   int pred = cmp64_pred(in->op, &cmpx);
+   LLVMValueRef c = LLVMBuildICmp(x->B, pred, sim__xl_src_v64(x, in, 0),
+                                  sim__xl_src_v64(x, in, 1), "");
+   LLVMValueRef m = sim__xl_lanes_mask(x, c);
+   if (in->sdst != SIM_SRC_NONE && !(cmpx && x->gfx10))
+      sim__xl_mput(x, in->sdst, m);
+   if (cmpx)
+      sim__xl_mput(x, SIM_SRC_EXEC, m);
+}
+
+/* sim__fmax32 / sim__fmin32 of the rows `a` and `b` (f32 bits): the larger (smaller) value,
+ * +0 above -0 (the AND, or the OR, of equal values' bits); a NaN operand yields the other
+ * (S1 when both are); in IEEE mode a signalling NaN operand is the result, quieted, S0
+ * first. No canonicalisation of the result (SIM_NAN_AS_IS). */
+static LLVMValueRef
+emit_minmax_f32(sim_xl *x, LLVMValueRef a, LLVMValueRef b, bool max)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef af = as_f(x, a), bf = as_f(x, b);
+   LLVMValueRef pick_a = LLVMBuildFCmp(B, max ? LLVMRealOGT : LLVMRealOLT, af, bf, "");
+   LLVMValueRef r = LLVMBuildSelect(B, pick_a, a, b, "");
+   LLVMValueRef zeros = max ? LLVMBuildAnd(B, a, b, "") : LLVMBuildOr(B, a, b, "");
+   r = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOEQ, af, bf, ""), zeros, r, "");
+   LLVMValueRef na = LLVMBuildFCmp(B, LLVMRealUNO, af, af, "");
+   LLVMValueRef nb = LLVMBuildFCmp(B, LLVMRealUNO, bf, bf, "");
+   r = LLVMBuildSelect(B, nb, a, r, "");
+   r = LLVMBuildSelect(B, na, b, r, "");
+   LLVMValueRef q = splat32(x, 0x400000), z = splat32(x, 0);
+   LLVMValueRef sa = LLVMBuildAnd(B, na, LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, a, q, ""), z, ""), "");
+   LLVMValueRef sb = LLVMBuildAnd(B, nb, LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, b, q, ""), z, ""), "");
+   LLVMValueRef ri = LLVMBuildSelect(B, sa, LLVMBuildOr(B, a, q, ""),
+                                     LLVMBuildSelect(B, sb, LLVMBuildOr(B, b, q, ""), r, ""), "");
+   return LLVMBuildSelect(B, sim__xl_wave_ieee(x), ri, r, "");
+}
+
+/* v_min3/max3/med3_f32 of the rows a, b, c (sim_vop3.c med3_f32): with a NaN operand the
+ * median is min3; else the larger of the two operands other than the first (S0, S1, S2)
+ * equal to max3. */
+static LLVMValueRef
+emit_3_f32(sim_xl *x, xa_op op, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef min3 = emit_minmax_f32(x, emit_minmax_f32(x, a, b, false), c, false);
+   if (op == XA_MIN3_F32)
+      return min3;
+   LLVMValueRef max3 = emit_minmax_f32(x, emit_minmax_f32(x, a, b, true), c, true);
+   if (op == XA_MAX3_F32)
+      return max3;
+   LLVMValueRef af = as_f(x, a), bf = as_f(x, b), cf = as_f(x, c), mf = as_f(x, max3);
+   LLVMValueRef nan = LLVMBuildOr(B, LLVMBuildFCmp(B, LLVMRealUNO, af, bf, ""),
+                                  LLVMBuildFCmp(B, LLVMRealUNO, cf, cf, ""), "");
+   LLVMValueRef r = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOEQ, mf, bf, ""),
+                                    emit_minmax_f32(x, a, c, true),
+                                    emit_minmax_f32(x, a, b, true), "");
+   r = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOEQ, mf, af, ""),
+                       emit_minmax_f32(x, b, c, true), r, "");
+   return LLVMBuildSelect(B, nan, min3, r, "");
+}
+
+/* v_ffbh_u32 / v_ffbl_b32 of `a`: the leading (trailing) zeros, 0xFFFFFFFF for 0. */
+static LLVMValueRef
+emit_scan(sim_xl *x, LLVMValueRef a, const char *intrin)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef args[2] = {a, LLVMConstInt(LLVMInt1TypeInContext(x->C), 0, 0)};
+   LLVMValueRef n = sim__xl_intrin(x, intrin, &x->v32, 1, args, 2);
+   LLVMValueRef zero = LLVMBuildICmp(B, LLVMIntEQ, a, splat32(x, 0), "");
+   return LLVMBuildSelect(B, zero, splat32(x, 0xFFFFFFFFu), n, "");
+}
+
 void
 sim__xl_emit_alu(sim_xl *x, const sim_inst *in)
 {
@@ -214,6 +337,10 @@ sim__xl_emit_alu(sim_xl *x, const sim_inst *in)
    xa_op op = xa_op_of(in);
    if (op == XA_MAD_U64 || op == XA_MAD_I64) {
       emit_mad64(x, in, op == XA_MAD_I64);
+      return;
+   }
+   if (op == XA_CMP64) {
+      emit_cmp64(x, in);
       return;
    }
    LLVMValueRef a = sim__xl_src_v(x, in, 0), r = NULL, mant, exp, fin;
@@ -261,11 +388,33 @@ sim__xl_emit_alu(sim_xl *x, const sim_inst *in)
    case XA_LDEXP:
       r = emit_ldexp(x, a, sim__xl_src_v(x, in, 1));
       break;
+   case XA_MIN_F32: case XA_MAX_F32:
+      r = emit_minmax_f32(x, a, sim__xl_src_v(x, in, 1), op == XA_MAX_F32);
+      break;
+   case XA_MIN3_F32: case XA_MAX3_F32: case XA_MED3_F32:
+      r = emit_3_f32(x, op, a, sim__xl_src_v(x, in, 1), sim__xl_src_v(x, in, 2));
+      break;
+   case XA_BFREV:
+      r = sim__xl_intrin(x, "llvm.bitreverse", &x->v32, 1, &a, 1);
+      break;
+   case XA_FFBH_U32:
+      r = emit_scan(x, a, "llvm.ctlz");
+      break;
+   case XA_FFBL:
+      r = emit_scan(x, a, "llvm.cttz");
+      break;
+   case XA_FFBH_I32: {
+      /* The leading bits equal to the sign: those of S0, complemented when negative. */
+      LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, a, splat32(x, 0), "");
+      r = emit_scan(x, LLVMBuildSelect(B, neg, LLVMBuildNot(B, a, ""), a, ""), "llvm.ctlz");
+      break;
+   }
    default:
       return;
    }
    if (op == XA_CVT_FLR || op == XA_CVT_RPI || op == XA_FREXP_MANT || op == XA_FREXP_EXP ||
-       op == XA_LDEXP)
+       op == XA_LDEXP || op == XA_MIN_F32 || op == XA_MAX_F32 || op == XA_MIN3_F32 ||
+       op == XA_MAX3_F32 || op == XA_MED3_F32)
       x->uses_f32 = true;
    sim__xl_vput(x, in->vdst, r);
 }

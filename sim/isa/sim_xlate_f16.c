@@ -476,10 +476,8 @@ order_key(xh *h, LLVMValueRef bits)
    return LLVMBuildSelect(B, neg, LLVMBuildNeg(B, m, ""), m, "");
 }
 
-/* MODE's IEEE bit of the wave, read where the instruction runs (an s_setreg before it is
- * a handler call, after which the block reads the wave again). */
-static LLVMValueRef
-wave_ieee(sim_xl *x)
+LLVMValueRef
+sim__xl_wave_ieee(sim_xl *x)
 {
    LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
    LLVMValueRef off = LLVMConstInt(x->i64, offsetof(sim_wave, ieee), 0);
@@ -613,7 +611,7 @@ emit_row(sim_xl *x, const sim_inst *in, xh_op op)
    }
    if (op == XH_MIN || op == XH_MAX) {
       LLVMValueRef a = src_bits16(&h, in, 0), b = src_bits16(&h, in, 1);
-      sim__xl_vput(x, in->vdst, minmax16(&h, a, b, op == XH_MAX, wave_ieee(x)));
+      sim__xl_vput(x, in->vdst, minmax16(&h, a, b, op == XH_MAX, sim__xl_wave_ieee(x)));
       return;
    }
    if (op == XH_CVT_PKRTZ) {

@@ -142,9 +142,13 @@ void sim__xl_vput(sim_xl *x, unsigned r, LLVMValueRef val);
 LLVMValueRef sim__xl_lanes_mask(sim_xl *x, LLVMValueRef c);
 void sim__xl_mput(sim_xl *x, unsigned r, LLVMValueRef v);
 LLVMValueRef sim__xl_nanfix(sim_xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n);
+/* MODE's IEEE bit of the wave as an i1, read where the instruction runs (an s_setreg before
+ * it is a handler call, after which the block reads the wave again). */
+LLVMValueRef sim__xl_wave_ieee(sim_xl *x);
 
 /* The VALU forms of sim_xlate_alu.c (conversions, v_rcp_f32, v_frexp_*, v_ldexp_f32,
- * v_mad_u64_u32/v_mad_i64_i32). Is `in` one of them? */
+ * v_mad_u64_u32/v_mad_i64_i32, the 64-bit integer compares, v_min/max_f32, the bit
+ * reversal and scans). Is `in` one of them? */
 bool sim__xl_alu_lowered(const sim_inst *in);
 /* Emits lowered `in`. */
 void sim__xl_emit_alu(sim_xl *x, const sim_inst *in);

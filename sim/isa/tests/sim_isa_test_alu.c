@@ -514,6 +514,160 @@ TEST(lowered_shl64_constant)
    CHECK_EQ(bad, 0);
 }
 
+/* sim__fmax32 / sim__fmin32 on bits, as the lowering must match them: a signalling NaN
+ * first (IEEE mode, quieted, S0 first), then a NaN yields the other, -0 < +0. */
+static uint32_t
+ref_minmax32(uint32_t a, uint32_t b, bool max, bool ieee)
+{
+   bool na = (a & 0x7FFFFFFF) > 0x7F800000, nb = (b & 0x7FFFFFFF) > 0x7F800000;
+   if (na || nb) {
+      if (ieee && na && !(a & 0x400000))
+         return a | 0x400000;
+      if (ieee && nb && !(b & 0x400000))
+         return b | 0x400000;
+      return na ? b : a;
+   }
+   float fa = t_f(a), fb = t_f(b);
+   if (fa == fb)
+      return max ? a & b : a | b;
+   return (max ? fa > fb : fa < fb) ? a : b;
+}
+
+/* med3_f32 of sim_vop3.c on bits. */
+static uint32_t
+ref_med3_32(uint32_t a, uint32_t b, uint32_t c, bool ieee)
+{
+   bool nan = (a & 0x7FFFFFFF) > 0x7F800000 || (b & 0x7FFFFFFF) > 0x7F800000 ||
+              (c & 0x7FFFFFFF) > 0x7F800000;
+   if (nan)
+      return ref_minmax32(ref_minmax32(a, b, false, ieee), c, false, ieee);
+   float mx = t_f(ref_minmax32(ref_minmax32(a, b, true, ieee), c, true, ieee));
+   if (mx == t_f(a))
+      return ref_minmax32(b, c, true, ieee);
+   if (mx == t_f(b))
+      return ref_minmax32(a, c, true, ieee);
+   return ref_minmax32(a, b, true, ieee);
+}
+
+static uint32_t
+ref_ffbh_u32(uint32_t a)
+{
+   return a ? (uint32_t)__builtin_clz(a) : 0xFFFFFFFFu;
+}
+
+/* What sim_xlate_alu.c lowers of the 64-bit integer compares (VOPC and VOP3, VGPR pairs,
+ * an SGPR pair, inline constants, v_cmpx), v_min/max_f32 in and out of IEEE mode (NaNs
+ * quiet and signalling, signed zeros, subnormals, abs/neg) and the bit reversal and
+ * scans, under a partial EXEC, against C references. In sim_xlate_check_unit the blocks
+ * also run translated, compared with the interpreter. */
+TEST(lowered_cmp64_minmax_bits)
+{
+   static const uint64_t q[] = {0, 1, ~0ull, 0x8000000000000000ull, 0x7FFFFFFFFFFFFFFFull,
+                                0x00000001FFFFFFFFull, 0x0000000200000000ull, 0xFFFFFFFF00000000ull,
+                                (uint64_t)-5, 7, 0x123456789ABCDEF0ull};
+   static const uint32_t f[] = {0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x3F800000,
+                                0xBF800000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001,
+                                0x7F800001, 0xFFA00000, 0x00800000, 0x3F800001};
+   static const uint32_t bits[] = {0, 1, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, 0x00010000,
+                                   0xFFFEFFFF, 0x12345678, 0xC0000000, 0x3FFFFFFF};
+   for (int ieee = 1; ieee >= 0; ieee--) {
+      sim_wave *w = t_wave();
+      w->ieee = (uint8_t)ieee;
+      for (unsigned l = 0; l < 64; l++) {
+         uint64_t a = q[l % 11], b = q[(l * 7 + l / 11) % 11];
+         w->v[1][l] = (uint32_t)a, w->v[2][l] = (uint32_t)(a >> 32);
+         w->v[3][l] = (uint32_t)b, w->v[4][l] = (uint32_t)(b >> 32);
+         w->v[5][l] = f[l % 14];
+         w->v[6][l] = f[(l * 5 + l / 14) % 14];
+         w->v[7][l] = bits[l % 10] ^ (l / 10 << 13);
+         w->v[8][l] = f[(l * 3 + 1) % 14];
+         for (unsigned r = 10; r < 23; r++)
+            w->v[r][l] = 0xDEADBEEF;
+         w->v[41][l] = 0xAAAA;
+      }
+      w->s[10] = 0xFFFFFFFF, w->s[11] = 0; /* the pair 0x00000000FFFFFFFF */
+      w->s[12] = 0x7FA00000;                /* a signalling NaN */
+      w->s[13] = 0x0000F00D;
+      uint64_t exec = 0xF0F0FFFF0000FFF7ull;
+      SIM_EXEC(w) = exec;
+      CHECK_EQ(t_run(w, "v_cmp_lt_u64 vcc, v[1:2], v[3:4]\n"
+                        "s_mov_b64 s[20:21], vcc\n"
+                        "v_cmp_lt_i64_e64 s[22:23], v[1:2], v[3:4]\n"
+                        "v_cmp_eq_u64_e64 s[24:25], s[10:11], v[1:2]\n"
+                        "v_cmp_ge_i64_e64 s[26:27], v[3:4], -5\n"
+                        "v_cmp_ne_u64 vcc, 7, v[3:4]\n"
+                        "s_mov_b64 s[28:29], vcc\n"
+                        "v_cmp_gt_u64_e64 s[30:31], v[1:2], v[3:4]\n"
+                        "v_cmp_le_i64_e64 s[32:33], v[1:2], v[3:4]\n"
+                        "v_max_f32 v10, v5, v6\n"
+                        "v_min_f32 v11, v5, v6\n"
+                        "v_max_f32_e64 v12, -v5, |v6|\n"
+                        "v_min_f32_e64 v13, s12, v6\n"
+                        "v_bfrev_b32 v14, v7\n"
+                        "v_ffbh_u32 v15, v7\n"
+                        "v_ffbh_i32 v16, v7\n"
+                        "v_ffbl_b32 v17, v7\n"
+                        "v_bfrev_b32 v18, s13\n"
+                        "v_med3_f32 v19, v5, v6, v8\n"
+                        "v_min3_f32 v20, v5, -v6, v8\n"
+                        "v_max3_f32 v21, v8, v6, |v5|\n"
+                        "v_med3_f32 v22, -v8, 1.0, v5\n"
+                        "v_cmpx_le_u64 vcc, v[1:2], v[3:4]\n"
+                        "v_mov_b32 v41, 5"),
+               SIM_FAULT_NONE);
+      uint64_t m[7] = {0, 0, 0, 0, 0, 0, 0}, x = 0;
+      unsigned bad = 0;
+      for (unsigned l = 0; l < 64; l++) {
+         uint64_t a = q[l % 11], b = q[(l * 7 + l / 11) % 11], bit = 1ull << l;
+         if (!(exec & bit)) {
+            for (unsigned r = 10; r < 23; r++)
+               bad += w->v[r][l] != 0xDEADBEEF;
+            continue;
+         }
+         m[0] |= a < b ? bit : 0;
+         m[1] |= (int64_t)a < (int64_t)b ? bit : 0;
+         m[2] |= a == 0xFFFFFFFFull ? bit : 0;
+         m[3] |= (int64_t)b >= -5 ? bit : 0;
+         m[4] |= b != 7 ? bit : 0;
+         m[5] |= a > b ? bit : 0;
+         m[6] |= (int64_t)a <= (int64_t)b ? bit : 0;
+         x |= a <= b ? bit : 0;
+         uint32_t fa = w->v[5][l], fb = w->v[6][l], v = w->v[7][l];
+         bad += w->v[10][l] != ref_minmax32(fa, fb, true, ieee);
+         bad += w->v[11][l] != ref_minmax32(fa, fb, false, ieee);
+         bad += w->v[12][l] != ref_minmax32(fa ^ 0x80000000, fb & 0x7FFFFFFF, true, ieee);
+         bad += w->v[13][l] != ref_minmax32(0x7FA00000, fb, false, ieee);
+         uint32_t rev = 0;
+         for (unsigned i = 0; i < 32; i++)
+            rev |= (v >> i & 1) << (31 - i);
+         bad += w->v[14][l] != rev;
+         bad += w->v[15][l] != ref_ffbh_u32(v);
+         bad += w->v[16][l] != ref_ffbh_u32((int32_t)v < 0 ? ~v : v);
+         bad += w->v[17][l] != (v ? (uint32_t)__builtin_ctz(v) : 0xFFFFFFFFu);
+         bad += w->v[18][l] != 0xB00F0000u;
+         uint32_t fc = w->v[8][l];
+         bad += w->v[19][l] != ref_med3_32(fa, fb, fc, ieee);
+         bad += w->v[20][l] != ref_minmax32(ref_minmax32(fa, fb ^ 0x80000000, false, ieee), fc,
+                                            false, ieee);
+         bad += w->v[21][l] != ref_minmax32(ref_minmax32(fc, fb, true, ieee), fa & 0x7FFFFFFF,
+                                            true, ieee);
+         bad += w->v[22][l] != ref_med3_32(fc ^ 0x80000000, 0x3F800000, fa, ieee);
+      }
+      CHECK_EQ(bad, 0);
+      CHECK_EQ(w->s64[10], m[0]);
+      CHECK_EQ(w->s64[11], m[1]);
+      CHECK_EQ(w->s64[12], m[2]);
+      CHECK_EQ(w->s64[13], m[3]);
+      CHECK_EQ(w->s64[14], m[4]);
+      CHECK_EQ(w->s64[15], m[5]);
+      CHECK_EQ(w->s64[16], m[6]);
+      CHECK_EQ(SIM_EXEC(w), x);
+      CHECK_EQ(w->s64[SIM_SRC_VCC / 2], x);
+      for (unsigned l = 0; l < 64; l++)
+         CHECK_EQ(w->v[41][l], (x >> l) & 1 ? 5u : 0xAAAAu);
+   }
+}
+
 /* The handlers' f32-to-integer conversions (sim_vop1.c), as the lowering must match them. */
 static uint32_t
 ref_cvt_u32(float f)
@@ -654,6 +808,7 @@ t_alu_tests(void)
 {
    RUN(lowered_alu_forms);
    RUN(lowered_shl64_constant);
+   RUN(lowered_cmp64_minmax_bits);
    RUN(lowered_cmpx);
    RUN(lowered_alu_scaling);
    RUN(saveexec_execz);
