@@ -377,6 +377,9 @@ typedef enum {
    FK_MAD64,   /* VOP3b: D pair, SDST mask = S0 * S1 + S2 pair */
    FK_CMP,     /* VOPC (VCC) or VOP3 (SDST; gfx10's v_cmpx EXEC alone) */
    FK_CMP64,   /* FK_CMP of 64-bit sources: VGPR pairs, SGPR pairs, integer constants */
+   FK_F64,     /* VOP3, `w` f64 sources (abs/neg), a VGPR pair written */
+   FK_F64_32,  /* VOP3, one f64 source, one VGPR written */
+   FK_TO_F64,  /* VOP3, one 32-bit source (abs/neg when `f32`), a VGPR pair written */
    FK_SOP2,    /* `w` 1: 32-bit, 2: 64-bit, 3: 64-bit S0 and 32-bit S1 (s_lshl_b64) */
    FK_SOP1,    /* `w` as FK_SOP2; 4: saveexec of the wave's mask size */
    FK_SOPC,
@@ -451,6 +454,14 @@ static const fx_form forms[] = {
    F(v_cmp_lt_u64, FK_CMP64, 2, 0), F(v_cmp_ge_i64, FK_CMP64, 2, 0),
    F(v_cmp_eq_u64, FK_CMP64, 2, 0), F(v_cmp_ne_i64, FK_CMP64, 2, 0),
    F(v_cmpx_gt_u64, FK_CMP64, 2, 0), F(v_cmpx_le_i64, FK_CMP64, 2, 0),
+   F(v_add_f64, FK_F64, 2, 0), F(v_mul_f64, FK_F64, 2, 0), F(v_fma_f64, FK_F64, 3, 0),
+   F(v_min_f64, FK_F64, 2, 0), F(v_max_f64, FK_F64, 2, 0), F(v_trunc_f64, FK_F64, 1, 0),
+   F(v_floor_f64, FK_F64, 1, 0), F(v_rndne_f64, FK_F64, 1, 0),
+   F(v_cvt_i32_f64, FK_F64_32, 1, 0), F(v_cvt_u32_f64, FK_F64_32, 1, 0),
+   F(v_cvt_f32_f64, FK_F64_32, 1, 0), F(v_cvt_f64_i32, FK_TO_F64, 1, 0),
+   F(v_cvt_f64_u32, FK_TO_F64, 1, 0), F(v_cvt_f64_f32, FK_TO_F64, 1, 1),
+   F(v_cmp_lt_f64, FK_CMP64, 2, 0), F(v_cmp_nge_f64, FK_CMP64, 2, 0),
+   F(v_cmp_u_f64, FK_CMP64, 2, 0), F(v_cmpx_eq_f64, FK_CMP64, 2, 0),
    F(v_min_f32, FK_VOP2, 2, 1), F(v_max_f32, FK_VOP2, 2, 1), F(v_med3_f32, FK_VOP3, 3, 1),
    F(v_min3_f32, FK_VOP3, 3, 1), F(v_max3_f32, FK_VOP3, 3, 1), F(v_bfrev_b32, FK_VOP1, 1, 0),
    F(v_ffbh_u32, FK_VOP1, 1, 0), F(v_ffbh_i32, FK_VOP1, 1, 0), F(v_ffbl_b32, FK_VOP1, 1, 0),
@@ -658,6 +669,18 @@ gen_valu(fx_gen *g, const fx_form *f)
       bool cmpx = sim__op_names[f->op][5] == 'x';
       enc_vop3(g, (unsigned)n3, cmpx && g->gfx10 ? SIM_SRC_EXEC : pick_mask_dst(g), 0, 0, src,
                0, 0);
+      return true;
+   }
+   case FK_F64: case FK_F64_32: case FK_TO_F64: {
+      if ((n3 = opnum(t, SIM_ENC_VOP3, f->op)) < 0)
+         return false;
+      bus_reset(g, true, false);
+      for (unsigned i = 0; i < f->w; i++)
+         src[i] = f->kind == FK_TO_F64 ? pick_src(g, true, true) : pick_src64(g, true);
+      unsigned mods = take(g->in), m = f->kind == FK_TO_F64 && !f->f32 ? 0 : (1u << f->w) - 1;
+      unsigned d = f->kind == FK_F64_32 ? pick_vdst(g) : pick_vpair(g) & 15;
+      enc_vop3(g, (unsigned)n3, d, mods & m, 0, src, (mods >> 4) & m, 0);
+      put_literal(g);
       return true;
    }
    case FK_SHL64:

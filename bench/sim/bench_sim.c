@@ -7,7 +7,9 @@
  * set before the OpenCL runtime initialises:
  * (and copy1, a copy in work-groups of one work-item: what a work-group and a wave cost,
  * as in CTS test_basic's imagedim_* kernels; and image, a 1024 x 1024 RGBA8 image copied
- * through a nearest sampler in 16 x 16 work-groups: the image instructions)
+ * through a nearest sampler in 16 x 16 work-groups: the image instructions; and dpoly, a
+ * double-precision recurrence of fused multiply-adds and products per work-item: the f64
+ * arithmetic of molecular dynamics and clpeak's double-precision test)
  *   hsacl, HSACL_SIM_THREADS=1        wall time per launch (best of the repetitions)
  *   hsacl, HSACL_SIM_THREADS=<cores>  the same on all cores
  *   hsacl, HSACL_SIM_COUNTS=<file>    one launch with the interpreter's per-opcode counters:
@@ -69,6 +71,11 @@ static const char *source =
    "kernel void copy1(global const int *in, global int *out) {\n"
    "  size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0); out[i] = in[i];\n"
    "}\n"
+   "kernel void dpoly(global const double *in, global double *out, int n) {\n"
+   "  size_t i = get_global_id(0); double x = in[i], y = 0.0;\n"
+   "  for (int k = 0; k < n; k++) { y = fma(y, x, 0.5) + x * 0.25; x = x * 0.999; }\n"
+   "  out[i] = y;\n"
+   "}\n"
    "constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |\n"
    "                             CLK_FILTER_NEAREST;\n"
    "kernel void image(read_only image2d_t in, write_only image2d_t out) {\n"
@@ -77,8 +84,10 @@ static const char *source =
    "}\n";
 
 enum { VADD_N = 1 << 20, RED_N = 1 << 20, RED_L = 256, MM_N = 256, MB_W = 512, MB_H = 512,
-       MB_IT = 256, C1_W = 256, C1_H = 256, IM_W = 1024, IM_H = 1024 };
-static const char *const kernels[] = {"vadd", "reduce", "matmul", "mandel", "copy1", "image"};
+       MB_IT = 256, C1_W = 256, C1_H = 256, IM_W = 1024, IM_H = 1024, DP_N = 1 << 16,
+       DP_IT = 256 };
+static const char *const kernels[] = {"vadd", "reduce", "matmul", "mandel", "copy1", "image",
+                                      "dpoly"};
 #define NK (sizeof(kernels) / sizeof(kernels[0]))
 
 static double
@@ -189,6 +198,18 @@ child(const char *name, int reps)
       CL(clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[2]));
       dims = 2, g[0] = IM_W, g[1] = IM_H, l[0] = 16, l[1] = 16, outn = IM_W * IM_H;
       image = true;
+      free(a);
+   } else if (!strcmp(name, "dpoly")) {
+      double *a = malloc(DP_N * 8);
+      for (int i = 0; i < DP_N; i++)
+         a[i] = (double)(i % 1000) / 1000.0 - 0.5;
+      bufs[0] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, DP_N * 8, a, &err);
+      bufs[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, DP_N * 8, NULL, &err);
+      int it = DP_IT;
+      CL(clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[0]));
+      CL(clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[2]));
+      CL(clSetKernelArg(k, 2, sizeof(int), &it));
+      g[0] = DP_N, outn = 2 * DP_N; /* the checksum reads the doubles as int pairs */
       free(a);
    } else {
       int w = MB_W, h = MB_H, it = MB_IT;

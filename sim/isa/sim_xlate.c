@@ -489,7 +489,7 @@ sim__xlate_class(const sim_inst *in)
    if (sim__xlate_ends_block(in))
       return SIM_XL_END;
    return xl_xop_of(in) != XO_NONE || sim__xl_alu_lowered(in) || sim__xl_f16_lowered(in) ||
-                   sim__xl_mem_lowered(in)
+                sim__xl_f64_lowered(in) || sim__xl_mem_lowered(in)
              ? SIM_XL_LOWER
              : SIM_XL_CALL;
 }
@@ -1523,6 +1523,8 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
             sim__xl_emit_alu(x, in);
          else if (op == XO_NONE && sim__xl_f16_lowered(in))
             sim__xl_emit_f16(x, in);
+         else if (op == XO_NONE && sim__xl_f64_lowered(in))
+            sim__xl_emit_f64(x, in);
          else if (op == XO_NONE)
             sim__xl_emit_mem(x, in, pc);
          else if (in->flags & SIM_IF_VALU)

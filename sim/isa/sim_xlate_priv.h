@@ -158,6 +158,11 @@ bool sim__xl_f16_lowered(const sim_inst *in);
 /* Emits lowered `in`. */
 void sim__xl_emit_f16(sim_xl *x, const sim_inst *in);
 
+/* The double-precision forms of sim_xlate_f64.c. Is `in` one of them? */
+bool sim__xl_f64_lowered(const sim_inst *in);
+/* Emits lowered `in`. */
+void sim__xl_emit_f64(sim_xl *x, const sim_inst *in);
+
 /* The memory lowering (sim_xlate_mem.c: GLOBAL/FLAT, DS and SMEM loads). Is `in`
  * lowered? */
 bool sim__xl_mem_lowered(const sim_inst *in);

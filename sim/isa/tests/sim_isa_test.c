@@ -278,6 +278,7 @@ main(int argc, char **argv)
    t_mimg_tests();
    t_mimg_fast_tests();
    t_f16_tests();
+   t_f64_tests();
    t_scratch_tests();
    t_ops_tests();
    t_sample_tests();

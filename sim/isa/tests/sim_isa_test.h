@@ -101,6 +101,7 @@ void t_cover_tests(void);
 void t_mimg_tests(void);
 void t_mimg_fast_tests(void);
 void t_f16_tests(void);
+void t_f64_tests(void);
 void t_scratch_tests(void);
 void t_ops_tests(void);
 void t_sample_tests(void);

@@ -1,0 +1,203 @@
+/*
+ * The double-precision forms the translator lowers (sim_xlate_f64.c) over 64 lanes of edge
+ * values, against C references of the handlers' rules: sums, products and fused
+ * multiply-adds rounded once (NaN: the first NaN source quieted, else the default NaN),
+ * min/max in and out of IEEE mode, the roundings, every compare, the conversions to and
+ * from i32/u32/f32 (saturating, NaN 0), abs/neg, SGPR pairs and inline constants, under a
+ * partial EXEC and into a pair overlapping its source. In sim_xlate_check_unit the blocks
+ * also run translated, compared with the interpreter.
+ */
+#include <math.h>
+#include <string.h>
+#include "sim_isa_test.h"
+
+static double
+d_of(uint64_t u)
+{
+   double d;
+   memcpy(&d, &u, 8);
+   return d;
+}
+static uint64_t
+u_of(double d)
+{
+   uint64_t u;
+   memcpy(&u, &d, 8);
+   return u;
+}
+static bool
+is_nan(uint64_t u)
+{
+   return (u & ~(1ull << 63)) > 0x7FF0000000000000ull;
+}
+
+/* sim__nanfix64: r, or the first NaN source with the quiet bit, or the default NaN. */
+static uint64_t
+nanfix(double r, uint64_t a, uint64_t b, uint64_t c, unsigned n)
+{
+   if (r == r)
+      return u_of(r);
+   uint64_t s[3] = {a, b, c};
+   for (unsigned i = 0; i < n; i++)
+      if (is_nan(s[i]))
+         return s[i] | 1ull << 51;
+   return 0x7FF8000000000000ull;
+}
+
+static uint64_t
+minmax(uint64_t a, uint64_t b, bool max, bool ieee)
+{
+   bool na = is_nan(a), nb = is_nan(b);
+   if (na || nb) {
+      if (ieee && na && !(a & 1ull << 51))
+         return a | 1ull << 51;
+      if (ieee && nb && !(b & 1ull << 51))
+         return b | 1ull << 51;
+      return na ? b : a;
+   }
+   double x = d_of(a), y = d_of(b);
+   if (x == y)
+      return max ? a & b : a | b;
+   return (max ? x > y : x < y) ? a : b;
+}
+
+static uint32_t
+cvt_i32(uint64_t u, bool sgn)
+{
+   double d = d_of(u);
+   if (d != d)
+      return 0;
+   if (sgn)
+      return d >= 2147483647.0 ? 0x7FFFFFFFu : d <= -2147483648.0 ? 0x80000000u
+                                                                  : (uint32_t)(int32_t)d;
+   return d >= 4294967295.0 ? 0xFFFFFFFFu : d <= 0.0 ? 0 : (uint32_t)d;
+}
+
+static const uint64_t vals[] = {
+   0x0000000000000000ull, 0x8000000000000000ull, 0x0000000000000001ull, 0x800FFFFFFFFFFFFFull,
+   0x3FF0000000000000ull, 0xBFF8000000000000ull, 0x7FF0000000000000ull, 0xFFF0000000000000ull,
+   0x7FF8000000000000ull, 0xFFF0000000000123ull, 0x7FF4000000000000ull, 0x41E0000000000000ull,
+   0xC1E0000000200000ull, 0x41EFFFFFFFE00000ull, 0x3FE0000000000000ull, 0x4330000000000001ull,
+   0x7FEFFFFFFFFFFFFFull, 0x3CB0000000000000ull, 0x47EFFFFFE0000000ull, 0xC00921FB54442D18ull};
+#define NV (sizeof(vals) / sizeof(vals[0]))
+
+static uint64_t
+lane_val(unsigned l, unsigned k)
+{
+   return vals[(l * (2 * k + 1) + k * 7 + l / NV) % NV];
+}
+static uint64_t
+pair(sim_wave *w, unsigned r, unsigned l)
+{
+   return w->v[r][l] | (uint64_t)w->v[r + 1][l] << 32;
+}
+
+TEST(lowered_f64_forms)
+{
+   for (int ieee = 1; ieee >= 0; ieee--) {
+      sim_wave *w = t_wave();
+      w->ieee = (uint8_t)ieee;
+      for (unsigned l = 0; l < 64; l++) {
+         for (unsigned k = 0; k < 3; k++) {
+            uint64_t v = lane_val(l, k);
+            w->v[2 * k][l] = (uint32_t)v, w->v[2 * k + 1][l] = (uint32_t)(v >> 32);
+         }
+         w->v[6][l] = (uint32_t)(l * 0x9E3779B9u);
+         w->v[7][l] = (uint32_t)vals[l % NV] ^ (l & 1 ? 0 : 0x80000000u) ^ (uint32_t)(vals[l % NV] >> 32);
+         for (unsigned r = 8; r < 60; r++)
+            w->v[r][l] = 0xDEADBEEF;
+         w->v[60][l] = w->v[0][l], w->v[61][l] = w->v[1][l], w->v[62][l] = 0xDEADBEEF;
+      }
+      w->s[10] = 0x00000000, w->s[11] = 0x40000000; /* 2.0 */
+      uint64_t exec = 0xFFFF00FF0F0FFFF7ull;
+      SIM_EXEC(w) = exec;
+      CHECK_EQ(t_run(w, "v_add_f64 v[8:9], v[0:1], v[2:3]\n"
+                        "v_mul_f64 v[10:11], v[0:1], v[2:3]\n"
+                        "v_fma_f64 v[12:13], v[0:1], v[2:3], v[4:5]\n"
+                        "v_add_f64 v[14:15], -v[0:1], |v[2:3]|\n"
+                        "v_mul_f64 v[16:17], s[10:11], v[2:3]\n"
+                        "v_fma_f64 v[18:19], v[0:1], 0.5, -1.0\n"
+                        "v_min_f64 v[20:21], v[0:1], v[2:3]\n"
+                        "v_max_f64 v[22:23], v[0:1], v[2:3]\n"
+                        "v_trunc_f64 v[24:25], v[0:1]\n"
+                        "v_floor_f64 v[26:27], v[2:3]\n"
+                        "v_ceil_f64 v[28:29], v[4:5]\n"
+                        "v_rndne_f64 v[30:31], v[0:1]\n"
+                        "v_cvt_i32_f64 v32, v[0:1]\n"
+                        "v_cvt_u32_f64 v33, v[2:3]\n"
+                        "v_cvt_f32_f64 v34, v[4:5]\n"
+                        "v_cvt_f64_i32 v[36:37], v6\n"
+                        "v_cvt_f64_u32 v[38:39], v6\n"
+                        "v_cvt_f64_f32 v[40:41], v7\n"
+                        "v_mul_f64 v[42:43], v[0:1], 1\n"
+                        "v_add_f64 v[61:62], v[60:61], v[2:3]\n"
+                        "v_cmp_lt_f64 vcc, v[0:1], v[2:3]\n"
+                        "s_mov_b64 s[20:21], vcc\n"
+                        "v_cmp_nge_f64_e64 s[22:23], v[0:1], v[2:3]\n"
+                        "v_cmp_lg_f64_e64 s[24:25], v[0:1], v[2:3]\n"
+                        "v_cmp_u_f64_e64 s[26:27], v[0:1], v[2:3]\n"
+                        "v_cmp_eq_f64_e64 s[28:29], 0, v[0:1]\n"
+                        "v_cmp_nlt_f64_e64 s[30:31], -v[0:1], s[10:11]\n"
+                        "v_cmpx_ge_f64 vcc, v[0:1], v[2:3]\n"
+                        "v_mov_b32 v44, 5"),
+               SIM_FAULT_NONE);
+      unsigned bad = 0;
+      uint64_t m[6] = {0, 0, 0, 0, 0, 0}, x = 0;
+      for (unsigned l = 0; l < 64; l++) {
+         uint64_t a = lane_val(l, 0), b = lane_val(l, 1), c = lane_val(l, 2), bit = 1ull << l;
+         double da = d_of(a), db = d_of(b), dc = d_of(c);
+         if (!(exec & bit)) {
+            for (unsigned r = 8; r < 45; r++)
+               bad += w->v[r][l] != 0xDEADBEEF;
+            bad += w->v[61][l] != (uint32_t)(a >> 32) || w->v[62][l] != 0xDEADBEEF;
+            continue;
+         }
+         uint64_t na = a ^ 1ull << 63, ab = b & ~(1ull << 63);
+         bad += pair(w, 8, l) != nanfix(da + db, a, b, 0, 2);
+         bad += pair(w, 10, l) != nanfix(da * db, a, b, 0, 2);
+         bad += pair(w, 12, l) != nanfix(fma(da, db, dc), a, b, c, 3);
+         bad += pair(w, 14, l) != nanfix(d_of(na) + d_of(ab), na, ab, 0, 2);
+         bad += pair(w, 16, l) != nanfix(2.0 * db, u_of(2.0), b, 0, 2);
+         bad += pair(w, 18, l) != nanfix(fma(da, 0.5, -1.0), a, u_of(0.5), u_of(-1.0), 3);
+         bad += pair(w, 20, l) != minmax(a, b, false, ieee);
+         bad += pair(w, 22, l) != minmax(a, b, true, ieee);
+         bad += pair(w, 24, l) != nanfix(trunc(da), a, 0, 0, 1);
+         bad += pair(w, 26, l) != nanfix(floor(db), b, 0, 0, 1);
+         bad += pair(w, 28, l) != nanfix(ceil(dc), c, 0, 0, 1);
+         bad += pair(w, 30, l) != nanfix(nearbyint(da), a, 0, 0, 1);
+         bad += w->v[32][l] != cvt_i32(a, true);
+         bad += w->v[33][l] != cvt_i32(b, false);
+         float f = (float)dc;
+         uint32_t fu;
+         memcpy(&fu, &f, 4);
+         bad += w->v[34][l] != fu;
+         bad += pair(w, 36, l) != u_of((double)(int32_t)w->v[6][l]);
+         bad += pair(w, 38, l) != u_of((double)w->v[6][l]);
+         float g;
+         memcpy(&g, &w->v[7][l], 4);
+         bad += pair(w, 40, l) != u_of((double)g);
+         bad += pair(w, 42, l) != nanfix(da * d_of(1), a, 1, 0, 2);
+         bad += w->v[60][l] != (uint32_t)a;
+         bad += pair(w, 61, l) != nanfix(da + db, a, b, 0, 2);
+         m[0] |= da < db ? bit : 0;
+         m[1] |= !(da >= db) ? bit : 0;
+         m[2] |= (da < db || da > db) ? bit : 0;
+         m[3] |= (da != da || db != db) ? bit : 0;
+         m[4] |= da == 0.0 ? bit : 0;
+         m[5] |= !(-da < 2.0) ? bit : 0;
+         x |= da >= db ? bit : 0;
+      }
+      CHECK_EQ(bad, 0);
+      for (unsigned i = 0; i < 6; i++)
+         CHECK_EQ(w->s64[10 + i], m[i]);
+      CHECK_EQ(SIM_EXEC(w), x);
+      for (unsigned l = 0; l < 64; l++)
+         CHECK_EQ(w->v[44][l], (x >> l) & 1 ? 5u : 0xDEADBEEFu);
+   }
+}
+
+void
+t_f64_tests(void)
+{
+   RUN(lowered_f64_forms);
+}
