@@ -289,9 +289,9 @@ xl_valu_plain(const sim_inst *in, unsigned nsrc, bool fneg)
 
 typedef enum {
    XO_NONE, XO_MOV, XO_ADD, XO_SUB, XO_SUBREV, XO_AND, XO_OR, XO_XOR, XO_SHL, XO_LSHR,
-   XO_ASHR, XO_MULLO, XO_MULU24, XO_MULI24, XO_LSHLADD, XO_ADDLSHL, XO_ADD3, XO_LSHLOR,
-   XO_ANDOR, XO_MINMAX, XO_CO_ADD, XO_CO_SUB, XO_CO_SUBREV, XO_CO_ADDC, XO_CO_SUBB,
-   XO_CO_SUBBREV, XO_SHL64,
+   XO_ASHR, XO_MULLO, XO_MULU24, XO_MULI24, XO_MADU24, XO_MADI24, XO_LSHLADD, XO_ADDLSHL,
+   XO_ADD3, XO_LSHLOR, XO_ANDOR, XO_MINMAX, XO_CO_ADD, XO_CO_SUB, XO_CO_SUBREV, XO_CO_ADDC,
+   XO_CO_SUBB, XO_CO_SUBBREV, XO_SHL64,
    XO_CNDMASK, XO_FADD, XO_FSUB, XO_FSUBREV, XO_FMUL, XO_FMA, XO_FMAD, XO_FMAC, XO_FMACNF,
    XO_FFLOOR, XO_FTRUNC, XO_CVT_F32_U32, XO_CVT_F32_I32, XO_ICMP, XO_FCMP,
    /* scalar */
@@ -390,6 +390,8 @@ xl_xop_of(const sim_inst *in)
       case SIM_OP_v_mul_lo_u32: x = XO_MULLO; break;
       case SIM_OP_v_mul_u32_u24: x = XO_MULU24; break;
       case SIM_OP_v_mul_i32_i24: x = XO_MULI24; break;
+      case SIM_OP_v_mad_u32_u24: x = XO_MADU24; break;
+      case SIM_OP_v_mad_i32_i24: x = XO_MADI24; break;
       case SIM_OP_v_lshl_add_u32: x = XO_LSHLADD; break;
       case SIM_OP_v_add_lshl_u32: x = XO_ADDLSHL; break;
       case SIM_OP_v_add3_u32: x = XO_ADD3; break;
@@ -1044,6 +1046,17 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
                                   LLVMBuildAnd(B, b, K(0xFFFFFF), ""), ""))
       BIN(XO_MULI24, LLVMBuildMul(B, LLVMBuildAShr(B, LLVMBuildShl(B, a, K(8), ""), K(8), ""),
                                   LLVMBuildAShr(B, LLVMBuildShl(B, b, K(8), ""), K(8), ""), ""))
+   case XO_MADU24: case XO_MADI24:
+      /* The 24-bit product (sim_vop3.c), then S2 added: wrapping, as the handler's. */
+      a = src_v(x, in, 0), b = src_v(x, in, 1), c = src_v(x, in, 2);
+      if (op == XO_MADU24)
+         r = LLVMBuildMul(B, LLVMBuildAnd(B, a, K(0xFFFFFF), ""), LLVMBuildAnd(B, b, K(0xFFFFFF), ""),
+                          "");
+      else
+         r = LLVMBuildMul(B, LLVMBuildAShr(B, LLVMBuildShl(B, a, K(8), ""), K(8), ""),
+                          LLVMBuildAShr(B, LLVMBuildShl(B, b, K(8), ""), K(8), ""), "");
+      r = LLVMBuildAdd(B, r, c, "");
+      break;
    case XO_LSHLADD:
       a = src_v(x, in, 0), b = src_v(x, in, 1), c = src_v(x, in, 2);
       r = LLVMBuildAdd(B, LLVMBuildShl(B, a, LLVMBuildAnd(B, b, K(31), ""), ""), c, "");

@@ -437,7 +437,10 @@ TEST(lowered_alu_forms)
                      "v_min_i32 v19, v1, v2\n"
                      "v_max_i32_e64 v20, v2, v3\n"
                      "v_min_u32 v21, s4, v1\n"
-                     "v_max_u32 v22, -1, v3"),
+                     "v_max_u32 v22, -1, v3\n"
+                     "v_mad_u32_u24 v23, v1, v2, v3\n"
+                     "v_mad_i32_i24 v24, v1, v2, v3\n"
+                     "v_mad_i32_i24 v25, v3, -7, s4"),
             SIM_FAULT_NONE);
    unsigned bad = 0;
    for (unsigned l = 0; l < 64; l++) {
@@ -464,6 +467,11 @@ TEST(lowered_alu_forms)
       bad += w->v[20][l] != ((int32_t)b > (int32_t)c ? b : c);
       bad += w->v[21][l] != (0x80000001u < a ? 0x80000001u : a);
       bad += w->v[22][l] != 0xFFFFFFFFu;
+      int32_t a24 = (int32_t)(a << 8) >> 8, b24 = (int32_t)(b << 8) >> 8;
+      int32_t c24 = (int32_t)(c << 8) >> 8;
+      bad += w->v[23][l] != (a & 0xFFFFFF) * (b & 0xFFFFFF) + c;
+      bad += w->v[24][l] != (uint32_t)a24 * (uint32_t)b24 + c;
+      bad += w->v[25][l] != (uint32_t)c24 * (uint32_t)-7 + 0x80000001u;
    }
    CHECK_EQ(bad, 0);
 }
