@@ -465,6 +465,8 @@ static const fx_form forms[] = {
    F(v_min_f32, FK_VOP2, 2, 1), F(v_max_f32, FK_VOP2, 2, 1), F(v_med3_f32, FK_VOP3, 3, 1),
    F(v_min3_f32, FK_VOP3, 3, 1), F(v_max3_f32, FK_VOP3, 3, 1), F(v_bfrev_b32, FK_VOP1, 1, 0),
    F(v_mad_u32_u24, FK_VOP3, 3, 0), F(v_mad_i32_i24, FK_VOP3, 3, 0),
+   F(v_readfirstlane_b32, FK_VOP1, 1, 0), F(s_mul_hi_u32, FK_SOP2, 1, 0),
+   F(s_mul_hi_i32, FK_SOP2, 1, 0), F(s_bfe_u32, FK_SOP2, 1, 0), F(s_bfe_i32, FK_SOP2, 1, 0),
    F(v_ffbh_u32, FK_VOP1, 1, 0), F(v_ffbh_i32, FK_VOP1, 1, 0), F(v_ffbl_b32, FK_VOP1, 1, 0),
    F(s_mov_b32, FK_SOP1, 1, 0), F(s_mov_b64, FK_SOP1, 2, 0),
    F(s_and_saveexec_b64, FK_SOP1, 4, 0), F(s_or_saveexec_b64, FK_SOP1, 4, 0),

@@ -297,7 +297,8 @@ typedef enum {
    /* scalar */
    XO_S_MOV32, XO_S_MOV64, XO_S_ADDU, XO_S_SUBU, XO_S_ADDI, XO_S_ADDC, XO_S_MUL, XO_S_LOG32,
    XO_S_LOG64, XO_S_SHL32, XO_S_LSHR32, XO_S_ASHR32, XO_S_SHL64, XO_S_CMP, XO_S_SAVEEXEC,
-   XO_S_SAVEEXEC32, XO_S_CSEL32, XO_S_CSEL64,
+   XO_S_SAVEEXEC32, XO_S_CSEL32, XO_S_CSEL64, XO_S_MULHU, XO_S_MULHI, XO_S_BFEU, XO_S_BFEI,
+   XO_READFIRST,
 } xl_xop;
 
 /* LLVM predicates of the v_cmp / s_cmp opcodes lowered, 0 if none. */
@@ -378,6 +379,9 @@ xl_xop_of(const sim_inst *in)
       /* gfx10's names of gfx9 operations (sim_rdna.c runs the gfx9 handlers) share their
        * lowering: v_add/sub/subrev_nc_u32, v_add/sub/subrev_co_ci_u32. */
       case SIM_OP_v_mov_b32: x = XO_MOV; break;
+      /* An SGPR destination: the plain ones (sim__swrite32 gives VCC, M0, EXEC and the
+       * others their own rules). */
+      case SIM_OP_v_readfirstlane_b32: x = in->vdst < 106 ? XO_READFIRST : XO_NONE; break;
       case SIM_OP_v_add_u32: case SIM_OP_v_add_nc_u32: x = XO_ADD; break;
       case SIM_OP_v_sub_u32: case SIM_OP_v_sub_nc_u32: x = XO_SUB; break;
       case SIM_OP_v_subrev_u32: case SIM_OP_v_subrev_nc_u32: x = XO_SUBREV; break;
@@ -456,6 +460,10 @@ xl_xop_of(const sim_inst *in)
       case SIM_OP_s_add_i32: return ok32 ? XO_S_ADDI : XO_NONE;
       case SIM_OP_s_addc_u32: return ok32 ? XO_S_ADDC : XO_NONE;
       case SIM_OP_s_mul_i32: return ok32 ? XO_S_MUL : XO_NONE;
+      case SIM_OP_s_mul_hi_u32: return ok32 ? XO_S_MULHU : XO_NONE;
+      case SIM_OP_s_mul_hi_i32: return ok32 ? XO_S_MULHI : XO_NONE;
+      case SIM_OP_s_bfe_u32: return ok32 ? XO_S_BFEU : XO_NONE;
+      case SIM_OP_s_bfe_i32: return ok32 ? XO_S_BFEI : XO_NONE;
       case SIM_OP_s_and_b32: case SIM_OP_s_or_b32: case SIM_OP_s_xor_b32:
       case SIM_OP_s_andn2_b32:
          return ok32 ? XO_S_LOG32 : XO_NONE;
@@ -1025,6 +1033,17 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
    case XO_MOV:
       r = src_v(x, in, 0);
       break;
+   case XO_READFIRST: {
+      /* S0 of the first lane of EXEC, lane 0 when EXEC is 0 (sim_vop1.c). */
+      LLVMValueRef e = mget(x, SIM_SRC_EXEC);
+      LLVMValueRef args[2] = {e, LLVMConstInt(x->i1, 0, 0)};
+      LLVMValueRef n = intrin(x, "llvm.cttz", x->mask_t, args, 2);
+      LLVMValueRef none = LLVMBuildICmp(B, LLVMIntEQ, e, LLVMConstNull(x->mask_t), "");
+      LLVMValueRef lane = LLVMBuildSelect(B, none, LLVMConstNull(x->mask_t), n, "");
+      lane = LLVMBuildIntCast2(B, lane, x->i32, 0, "");
+      sput(x, in->vdst, LLVMBuildExtractElement(B, src_v(x, in, 0), lane, ""));
+      return;
+   }
 #define BIN(o, e)                                                                           \
    case o:                                                                                  \
       a = src_v(x, in, 0);                                                                  \
@@ -1050,8 +1069,8 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       /* The 24-bit product (sim_vop3.c), then S2 added: wrapping, as the handler's. */
       a = src_v(x, in, 0), b = src_v(x, in, 1), c = src_v(x, in, 2);
       if (op == XO_MADU24)
-         r = LLVMBuildMul(B, LLVMBuildAnd(B, a, K(0xFFFFFF), ""), LLVMBuildAnd(B, b, K(0xFFFFFF), ""),
-                          "");
+         r = LLVMBuildMul(B, LLVMBuildAnd(B, a, K(0xFFFFFF), ""),
+                          LLVMBuildAnd(B, b, K(0xFFFFFF), ""), "");
       else
          r = LLVMBuildMul(B, LLVMBuildAShr(B, LLVMBuildShl(B, a, K(8), ""), K(8), ""),
                           LLVMBuildAShr(B, LLVMBuildShl(B, b, K(8), ""), K(8), ""), "");
@@ -1320,6 +1339,37 @@ emit_salu(xl *x, const sim_inst *in, xl_xop op)
    case XO_S_MUL:
       r = LLVMBuildMul(B, a, b, "");
       break;
+   case XO_S_MULHU: case XO_S_MULHI: {
+      LLVMValueRef p =
+         op == XO_S_MULHU
+            ? LLVMBuildMul(B, LLVMBuildZExt(B, a, x->i64, ""), LLVMBuildZExt(B, b, x->i64, ""), "")
+            : LLVMBuildMul(B, LLVMBuildSExt(B, a, x->i64, ""), LLVMBuildSExt(B, b, x->i64, ""), "");
+      r = LLVMBuildTrunc(B, LLVMBuildLShr(B, p, k64(x, 32), ""), x->i32, "");
+      break;
+   }
+   case XO_S_BFEU: case XO_S_BFEI: {
+      /* sim_sop2.c: offset S1[4:0], width S1[22:16] (0 gives 0, 32 and more the rest of
+       * the word); the signed form sign-extends from the field's top bit. SCC = D != 0.
+       * On 64-bit values: the shifts by 64 - width are defined for every width. */
+      LLVMValueRef off = LLVMBuildZExt(B, LLVMBuildAnd(B, b, k32(x, 31), ""), x->i64, "");
+      LLVMValueRef wd = LLVMBuildAnd(B, LLVMBuildLShr(B, b, k32(x, 16), ""), k32(x, 0x7F), "");
+      LLVMValueRef big = LLVMBuildICmp(B, LLVMIntUGE, wd, k32(x, 32), "");
+      LLVMValueRef rest = LLVMBuildSub(B, k32(x, 32), LLVMBuildTrunc(B, off, x->i32, ""), "");
+      wd = LLVMBuildZExt(B, LLVMBuildSelect(B, big, rest, wd, ""), x->i64, "");
+      /* The field at bits 63..64-width of a 64-bit value, then shifted down. */
+      LLVMValueRef v = LLVMBuildShl(B, LLVMBuildLShr(B, LLVMBuildZExt(B, a, x->i64, ""), off, ""),
+                                    k64(x, 32), "");
+      LLVMValueRef sh = LLVMBuildSub(B, k64(x, 32), wd, "");
+      v = LLVMBuildShl(B, v, sh, "");
+      LLVMValueRef down = LLVMBuildAdd(B, sh, k64(x, 32), "");
+      /* A width of 0 shifts by 64: poison in LLVM, so the field is 0 there by a select. */
+      LLVMValueRef ok = LLVMBuildICmp(B, LLVMIntNE, wd, k64(x, 0), "");
+      LLVMValueRef dn = LLVMBuildSelect(B, ok, down, k64(x, 0), "");
+      v = op == XO_S_BFEU ? LLVMBuildLShr(B, v, dn, "") : LLVMBuildAShr(B, v, dn, "");
+      r = LLVMBuildSelect(B, ok, LLVMBuildTrunc(B, v, x->i32, ""), k32(x, 0), "");
+      sc = LLVMBuildICmp(B, LLVMIntNE, r, k32(x, 0), "");
+      break;
+   }
    case XO_S_LOG32:
       switch (in->op) {
       case SIM_OP_s_and_b32: r = LLVMBuildAnd(B, a, b, ""); break;

@@ -288,8 +288,9 @@ emit_minmax_f32(sim_xl *x, LLVMValueRef a, LLVMValueRef b, bool max)
    r = LLVMBuildSelect(B, nb, a, r, "");
    r = LLVMBuildSelect(B, na, b, r, "");
    LLVMValueRef q = splat32(x, 0x400000), z = splat32(x, 0);
-   LLVMValueRef sa = LLVMBuildAnd(B, na, LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, a, q, ""), z, ""), "");
-   LLVMValueRef sb = LLVMBuildAnd(B, nb, LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, b, q, ""), z, ""), "");
+   LLVMValueRef qa = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, a, q, ""), z, "");
+   LLVMValueRef qb = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, b, q, ""), z, "");
+   LLVMValueRef sa = LLVMBuildAnd(B, na, qa, ""), sb = LLVMBuildAnd(B, nb, qb, "");
    LLVMValueRef ri = LLVMBuildSelect(B, sa, LLVMBuildOr(B, a, q, ""),
                                      LLVMBuildSelect(B, sb, LLVMBuildOr(B, b, q, ""), r, ""), "");
    return LLVMBuildSelect(B, sim__xl_wave_ieee(x), ri, r, "");

@@ -676,6 +676,77 @@ TEST(lowered_cmp64_minmax_bits)
    }
 }
 
+static uint32_t
+ref_bfe(uint32_t a, uint32_t b, bool sgn)
+{
+   uint32_t off = b & 31, width = (b >> 16) & 0x7F;
+   if (!sgn)
+      return width >= 32 ? a >> off : (a >> off) & ((1u << width) - 1);
+   if (width == 0)
+      return 0;
+   if (width >= 32)
+      return (uint32_t)((int32_t)a >> off);
+   return (uint32_t)((int32_t)((a >> off) << (32 - width)) >> (32 - width));
+}
+
+/* What the translator lowers of s_mul_hi_u32/i32, s_bfe_u32/i32 (every offset and width
+ * class: 0, inside the word, past its top, 32 and more; SCC) and v_readfirstlane_b32 (the
+ * first lane of EXEC; lane 0 when EXEC is 0), against C references. */
+TEST(lowered_salu_bits)
+{
+   static const uint32_t a[] = {0x80000001u, 0xFFFFFFFFu, 0x12345678u, 0, 0x7FFFFFFFu,
+                                0xF00F00F0u};
+   static const uint32_t f[] = {0x00000000u, 0x00050003u, 0x0001001Fu, 0x0020000Au,
+                                0x0008001Cu, 0x007F0004u, 0x000C0000u, 0x00200000u,
+                                0x001F0001u};
+   static const uint64_t execs[] = {0xFFFFFFFFFFFFFFFFull, 0x0000F00000000000ull, 0};
+   for (unsigned e = 0; e < 3; e++) {
+      sim_wave *w = t_wave();
+      for (unsigned l = 0; l < 64; l++)
+         w->v[1][l] = 0x1000u + l * 3;
+      for (unsigned i = 0; i < 6; i++)
+         w->s[i] = a[i];
+      for (unsigned i = 0; i < 9; i++)
+         w->s[10 + i] = f[i];
+      SIM_EXEC(w) = execs[e];
+      char prog[4096];
+      int n = snprintf(prog, sizeof(prog),
+                       "s_mul_hi_u32 s30, s0, s1\n"
+                       "s_mul_hi_i32 s31, s0, s1\n"
+                       "s_mul_hi_u32 s32, s2, 0x9e3779b9\n"
+                       "s_mul_hi_i32 s33, s2, -7\n"
+                       "v_readfirstlane_b32 s34, v1\n");
+      for (unsigned i = 0; i < 6; i++)
+         for (unsigned j = 0; j < 9; j++)
+            n += snprintf(prog + n, sizeof(prog) - (size_t)n,
+                          "s_bfe_%c32 s%u, s%u, s%u\n"
+                          "s_cselect_b32 s%u, 1, 0\n",
+                          (i + j) & 1 ? 'i' : 'u', 40 + (i * 9 + j) % 50, i, 10 + j,
+                          90 + (i * 9 + j) % 10);
+      n += snprintf(prog + n, sizeof(prog) - (size_t)n, "s_nop 0");
+      /* Each destination is checked right after the run: s40..s89 wrap around, so only
+       * the last writer of each survives; check those. */
+      CHECK_EQ(t_run(w, prog), SIM_FAULT_NONE);
+      CHECK_EQ(w->s[30], (uint32_t)(((uint64_t)a[0] * a[1]) >> 32));
+      CHECK_EQ(w->s[31], (uint32_t)(((int64_t)(int32_t)a[0] * (int32_t)a[1]) >> 32));
+      CHECK_EQ(w->s[32], (uint32_t)(((uint64_t)a[2] * 0x9e3779b9u) >> 32));
+      CHECK_EQ(w->s[33], (uint32_t)(((int64_t)(int32_t)a[2] * -7) >> 32));
+      uint64_t ex = execs[e];
+      CHECK_EQ(w->s[34], 0x1000u + (ex ? (unsigned)__builtin_ctzll(ex) : 0) * 3);
+      unsigned bad = 0;
+      for (unsigned k = 0; k < 54; k++) {
+         unsigned i = k / 9, j = k % 9;
+         if (k + 50 < 54)
+            continue; /* overwritten by a later one */
+         uint32_t r = ref_bfe(a[i], f[j], (i + j) & 1);
+         bad += w->s[40 + k % 50] != r;
+         if (k + 10 >= 54)
+            bad += w->s[90 + k % 10] != (r != 0);
+      }
+      CHECK_EQ(bad, 0);
+   }
+}
+
 /* The handlers' f32-to-integer conversions (sim_vop1.c), as the lowering must match them. */
 static uint32_t
 ref_cvt_u32(float f)
@@ -817,6 +888,7 @@ t_alu_tests(void)
    RUN(lowered_alu_forms);
    RUN(lowered_shl64_constant);
    RUN(lowered_cmp64_minmax_bits);
+   RUN(lowered_salu_bits);
    RUN(lowered_cmpx);
    RUN(lowered_alu_scaling);
    RUN(saveexec_execz);

@@ -103,7 +103,8 @@ TEST(lowered_f64_forms)
             w->v[2 * k][l] = (uint32_t)v, w->v[2 * k + 1][l] = (uint32_t)(v >> 32);
          }
          w->v[6][l] = (uint32_t)(l * 0x9E3779B9u);
-         w->v[7][l] = (uint32_t)vals[l % NV] ^ (l & 1 ? 0 : 0x80000000u) ^ (uint32_t)(vals[l % NV] >> 32);
+         w->v[7][l] =
+            (uint32_t)vals[l % NV] ^ (l & 1 ? 0 : 0x80000000u) ^ (uint32_t)(vals[l % NV] >> 32);
          for (unsigned r = 8; r < 60; r++)
             w->v[r][l] = 0xDEADBEEF;
          w->v[60][l] = w->v[0][l], w->v[61][l] = w->v[1][l], w->v[62][l] = 0xDEADBEEF;
