@@ -489,6 +489,8 @@ static const fx_form forms[] = {
    F(flat_load_dwordx2, FK_FLAT_LD, 2, 0),
    F(ds_read_b32, FK_DS_RD, 1, 0), F(ds_read_b64, FK_DS_RD, 2, 0),
    F(ds_write_b32, FK_DS_WR, 1, 0), F(ds_write_b64, FK_DS_WR, 2, 0),
+   F(ds_read_b128, FK_DS_RD, 4, 0), F(ds_write_b128, FK_DS_WR, 4, 0),
+   F(ds_read_b96, FK_DS_RD, 3, 0), F(ds_write_b96, FK_DS_WR, 3, 0),
    F(ds_read2_b32, FK_DS_RD2, 1, 0), F(ds_read2st64_b64, FK_DS_RD2, 2, 0),
    F(ds_write2_b32, FK_DS_WR2, 1, 0), F(ds_write2_b64, FK_DS_WR2, 2, 0),
    F(ds_write2st64_b32, FK_DS_WR2, 1, 0),

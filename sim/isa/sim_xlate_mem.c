@@ -1,8 +1,8 @@
 /*
  * The translator's lowering of memory instructions (docs/sim.md "Speed"): the dword loads
  * and stores of GLOBAL and FLAT (`*_load_dword`, `_dwordx2/x3/x4`, the same stores), of the
- * LDS (`ds_read/write_b32/b64`, `ds_read2/write2(st64)_b32/b64`, "LDS" below) and the
- * scalar loads (`s_load_dword*`, `s_buffer_load_dword*`, "Scalar loads" below).
+ * LDS (`ds_read/write_b32/b64/b96/b128`, `ds_read2/write2(st64)_b32/b64`, "LDS" below) and
+ * the scalar loads (`s_load_dword*`, `s_buffer_load_dword*`, "Scalar loads" below).
  *
  * The interpreter's fast path (sim_flat.c vm_fast) once per wave-instruction, in IR: every
  * active lane's address is R + lo[l] with a per-instruction 64-bit R (the SGPR base plus
@@ -704,8 +704,8 @@ emit_vmem(sim_xl *x, const sim_inst *in, uint64_t pc)
 /* ---- LDS ------------------------------------------------------------------------------ */
 
 /* A lowered DS form: each active lane moves `n` dwords at each of its `naddr` addresses,
- * ADDR + off[i] in 32 bits (sim_ds.c: ds_read/write_b32/b64 at {OFFSET1, OFFSET0};
- * read2/write2 at OFFSET0 and OFFSET1 times the size, st64 times 64 more). */
+ * ADDR + off[i] in 32 bits (sim_ds.c: ds_read/write_b32/b64/b96/b128 at {OFFSET1,
+ * OFFSET0}; read2/write2 at OFFSET0 and OFFSET1 times the size, st64 times 64 more). */
 typedef struct ds_form {
    unsigned n, naddr;
    bool store;
@@ -718,6 +718,8 @@ static const struct {
 } ds_forms[] = {
    {SIM_OP_ds_read_b32, 4, 0, 1, 0},       {SIM_OP_ds_write_b32, 4, 0, 1, 1},
    {SIM_OP_ds_read_b64, 8, 0, 1, 0},       {SIM_OP_ds_write_b64, 8, 0, 1, 1},
+   {SIM_OP_ds_read_b96, 12, 0, 1, 0},      {SIM_OP_ds_write_b96, 12, 0, 1, 1},
+   {SIM_OP_ds_read_b128, 16, 0, 1, 0},     {SIM_OP_ds_write_b128, 16, 0, 1, 1},
    {SIM_OP_ds_read2_b32, 4, 1, 2, 0},      {SIM_OP_ds_write2_b32, 4, 1, 2, 1},
    {SIM_OP_ds_read2_b64, 8, 1, 2, 0},      {SIM_OP_ds_write2_b64, 8, 1, 2, 1},
    {SIM_OP_ds_read2st64_b32, 4, 64, 2, 0}, {SIM_OP_ds_write2st64_b32, 4, 64, 2, 1},
@@ -822,7 +824,7 @@ ds_vec_at(sim_xl *x, LLVMValueRef lds, LLVMValueRef amin, LLVMValueRef first, ui
 static LLVMValueRef
 mask_repeat(sim_xl *x, LLVMValueRef m, unsigned n)
 {
-   LLVMValueRef idx[128];
+   LLVMValueRef idx[256];
    for (unsigned l = 0; l < x->lanes; l++)
       for (unsigned k = 0; k < n; k++)
          idx[l * n + k] = k32(x, l);
@@ -895,7 +897,7 @@ emit_ds_fast(sim_xl *x, const sim_inst *in, LLVMValueRef lds, LLVMValueRef a, LL
    LLVMBuildCondBr(B, ds_consecutive(x, a, m, first, amin, 4 * n), vb, gb);
 
    LLVMPositionBuilderAtEnd(B, vb);
-   LLVMValueRef u[2];
+   LLVMValueRef u[4];
    ds_vec_access(x, lds, amin, first, m, regs, n, store, u);
    if (store)
       ds_store_done(x, in, done);
@@ -911,7 +913,7 @@ emit_ds_fast(sim_xl *x, const sim_inst *in, LLVMValueRef lds, LLVMValueRef a, LL
       return;
    }
    LLVMTypeRef gt[2] = {x->v32, LLVMVectorType(x->ptr, x->lanes)};
-   LLVMValueRef g[2];
+   LLVMValueRef g[4];
    for (unsigned k = 0; k < n; k++) {
       LLVMValueRef args[4] = {lane_ptrs(x, lds, a, k), k32(x, 4), m, regs[k]};
       g[k] = sim__xl_intrin(x, "llvm.masked.gather", gt, 2, args, 4);

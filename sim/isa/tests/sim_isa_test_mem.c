@@ -651,6 +651,69 @@ TEST(ds_lowered_patterns)
    CHECK_EQ(t_lds32(12288 + 4), 0x6000 + 61);
 }
 
+/* The 96- and 128-bit DS forms the translator lowers (sim_xlate_mem.c), against the LDS
+ * as the handler's lane loop leaves it: b128 consecutive (one vector access of four
+ * interleaved rows), gathered, a b128 store whose lanes overlap (through the handler, lane
+ * order kept), b96 consecutive, an offset, a partial EXEC starting past lane 0. In
+ * sim_xlate_check_unit each block also runs translated, compared with the interpreter. */
+TEST(ds_lowered_wide)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[0][l] = 16 * l;
+      w->v[1][l] = 2048 + 16 * ((l * 37) % 64);
+      w->v[2][l] = 4096 + 12 * l;
+      w->v[3][l] = 8192 + 4 * (l % 4);
+      for (unsigned k = 0; k < 4; k++)
+         w->v[4 + k][l] = (0x1000u << k) + l;
+      for (unsigned r = 20; r < 40; r++)
+         w->v[r][l] = 0xDEAD;
+   }
+   for (unsigned i = 0; i < 4096; i++) {
+      uint32_t v = 5 * i + 3;
+      memcpy(t_lds + 4 * i, &v, 4);
+   }
+   CHECK_EQ(t_run(w, "ds_read_b128 v[20:23], v1\n"
+                     "ds_write_b128 v0, v[4:7]\n"
+                     "ds_read_b128 v[24:27], v0\n"
+                     "ds_write_b96 v2, v[4:6]\n"
+                     "ds_read_b96 v[28:30], v2 offset:12\n"
+                     "ds_write_b128 v3, v[4:7]\n"
+                     "s_mov_b64 exec, 0xFFFF0000\n"
+                     "ds_read_b128 v[32:35], v1 offset:16\n"
+                     "ds_write_b128 v0, v[4:7] offset:1024"),
+            SIM_FAULT_NONE);
+   unsigned bad = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      unsigned g = 512 + 4 * ((l * 37) % 64); /* dword of lane l's gather */
+      for (unsigned k = 0; k < 4; k++) {
+         bad += w->v[20 + k][l] != 5 * (g + k) + 3;
+         bad += w->v[24 + k][l] != (0x1000u << k) + l;
+         bad += t_lds32(16 * l + 4 * k) != (0x1000u << k) + l;
+         /* offset 16: the next 16 bytes, dwords g + 4 .. g + 7, read after the stores above
+          * (none of which reached 2048 + ...: b128 at 0..1023, b96 at 4096.., 8192..) */
+         bool on = l >= 16 && l < 32;
+         bad += w->v[32 + k][l] != (on ? 5 * (g + 4 + k) + 3 : 0xDEADu);
+         bad += t_lds32(1024 + 16 * l + 4 * k) !=
+                (on ? (0x1000u << k) + l : 5 * (256 + 4 * l + k) + 3);
+      }
+      for (unsigned k = 0; k < 3; k++) {
+         bad += t_lds32(4096 + 12 * l + 4 * k) != (0x1000u << k) + l;
+         /* offset 12: lane l reads lane l + 1's three dwords (lane 63 the dwords past them) */
+         bad += w->v[28 + k][l] !=
+                (l < 63 ? (0x1000u << k) + l + 1 : 5 * (1024 + 3 * 64 + k) + 3);
+      }
+   }
+   CHECK_EQ(bad, 0);
+   /* b128 lanes at 8192 + 4 * (l % 4): lane 63 writes dwords 3..6 last; lane 62 dword 2,
+    * lane 61 dword 1, lane 60 dword 0. */
+   for (unsigned k = 0; k < 4; k++)
+      CHECK_EQ(t_lds32(8192 + 12 + 4 * k), (0x1000u << k) + 63);
+   CHECK_EQ(t_lds32(8192 + 8), 0x1000u + 62);
+   CHECK_EQ(t_lds32(8192 + 4), 0x1000u + 61);
+   CHECK_EQ(t_lds32(8192), 0x1000u + 60);
+}
+
 /* The lowered-LDS fault tests' wave over 1024 bytes of LDS: v0 = 4 * lane, v1 = 512 +
  * 4 * lane, v4 = v5 = 0xAAAA; LDS dwords l and 64 + l hold 50 + l. */
 static sim_wave *
@@ -1050,6 +1113,7 @@ t_mem_tests(void)
    RUN(global_atomics_combined);
    RUN(ds_ops);
    RUN(ds_lowered_patterns);
+   RUN(ds_lowered_wide);
    RUN(fault_lowered_lds);
    RUN(ds2_lowered_patterns);
    RUN(fault_lowered_lds2);
