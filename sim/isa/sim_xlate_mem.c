@@ -1,6 +1,7 @@
 /*
  * The translator's lowering of memory instructions (docs/sim.md "Speed"): the dword loads
- * and stores of GLOBAL and FLAT (`*_load_dword`, `_dwordx2/x3/x4`, the same stores), of the
+ * and stores of GLOBAL and FLAT (`*_load_dword`, `_dwordx2/x3/x4`, the same stores; and
+ * the byte and short ones, `_load_ubyte/sbyte/ushort/sshort`, `_store_byte/short`), of the
  * LDS (`ds_read/write_b32/b64/b96/b128`, `ds_read2/write2(st64)_b32/b64`, "LDS" below) and
  * the scalar loads (`s_load_dword*`, `s_buffer_load_dword*`, "Scalar loads" below).
  *
@@ -28,12 +29,42 @@
 #include <string.h>
 #include "sim_xlate_priv.h"
 
-/* Dwords a lane moves, 0 if `in` is not one of the lowered opcodes. */
+/* The byte and short forms: bytes a lane moves (1 or 2; 0 for the others), and whether a
+ * load sign-extends. */
+static unsigned
+mem_sub(const sim_inst *in, bool *sx)
+{
+   *sx = false;
+   switch (in->op) {
+   case SIM_OP_global_load_sbyte: case SIM_OP_flat_load_sbyte: *sx = true; return 1;
+   case SIM_OP_global_load_ubyte: case SIM_OP_flat_load_ubyte:
+   case SIM_OP_global_store_byte: case SIM_OP_flat_store_byte:
+      return 1;
+   case SIM_OP_global_load_sshort: case SIM_OP_flat_load_sshort: *sx = true; return 2;
+   case SIM_OP_global_load_ushort: case SIM_OP_flat_load_ushort:
+   case SIM_OP_global_store_short: case SIM_OP_flat_store_short:
+      return 2;
+   default:
+      return 0;
+   }
+}
+
+/* Rows a lane's data fills (dwords; one for the byte and short forms), 0 if `in` is not one
+ * of the lowered opcodes. */
 static unsigned
 mem_dwords(const sim_inst *in, bool *store)
 {
    *store = false;
    switch (in->op) {
+   case SIM_OP_global_load_ubyte: case SIM_OP_flat_load_ubyte:
+   case SIM_OP_global_load_sbyte: case SIM_OP_flat_load_sbyte:
+   case SIM_OP_global_load_ushort: case SIM_OP_flat_load_ushort:
+   case SIM_OP_global_load_sshort: case SIM_OP_flat_load_sshort:
+      return 1;
+   case SIM_OP_global_store_byte: case SIM_OP_flat_store_byte:
+   case SIM_OP_global_store_short: case SIM_OP_flat_store_short:
+      *store = true;
+      return 1;
    case SIM_OP_global_load_dword: case SIM_OP_flat_load_dword: return 1;
    case SIM_OP_global_load_dwordx2: case SIM_OP_flat_load_dwordx2: return 2;
    case SIM_OP_global_load_dwordx3: case SIM_OP_flat_load_dwordx3: return 3;
@@ -48,6 +79,15 @@ mem_dwords(const sim_inst *in, bool *store)
    case SIM_OP_global_store_dwordx4: case SIM_OP_flat_store_dwordx4: return 4;
    default: return 0;
    }
+}
+
+/* Bytes a lane accesses. */
+static unsigned
+mem_bytes(const sim_inst *in)
+{
+   bool store, sx;
+   unsigned sub = mem_sub(in, &sx);
+   return sub ? sub : 4 * mem_dwords(in, &store);
 }
 
 /* GLOBAL with an SGPR base (SADDR not off): lane l's address is SGPR pair + VGPR[ADDR]. */
@@ -107,7 +147,8 @@ sim__xlate_mem_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t lm
                     uint32_t lmax, uint8_t **host)
 {
    bool store;
-   uint64_t bytes = 4ull * mem_dwords(in, &store);
+   mem_dwords(in, &store);
+   uint64_t bytes = mem_bytes(in);
    uint64_t lo = rbase + lmin, span = (uint64_t)(lmax - lmin) + bytes;
    if (lo < rbase || lo + span < lo)
       return 0; /* wraps around the address space: the handler faults */
@@ -144,8 +185,7 @@ sim__xlate_mem_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len,
       *mask = NULL;
    if (in->enc == SIM_ENC_DS)
       return ds_range(w, in, at, len);
-   bool store;
-   uint64_t bytes = 4ull * mem_dwords(in, &store);
+   uint64_t bytes = mem_bytes(in);
    uint64_t m = SIM_EXEC(w), lo = UINT64_MAX, hi = 0, vas[64];
    if (!m)
       return false;
@@ -532,6 +572,32 @@ emit_fast_store(sim_xl *x, const sim_inst *in, LLVMValueRef host, LLVMValueRef l
    LLVMBuildBr(B, done);
 }
 
+/* The fast path of the byte and short forms (`size` bytes a lane at host + lo[l]): a masked
+ * gather of i8/i16, zero- or sign-extended (`sx`), into EXEC's lanes of the row `old`
+ * (rows[0]); a store, a masked scatter of the row's low bytes in lane order (a later lane's
+ * store to the same address wins, as the handler's lane loop). */
+static void
+emit_fast_sub(sim_xl *x, const sim_inst *in, LLVMValueRef host, LLVMValueRef lo,
+              LLVMValueRef m, LLVMValueRef old, unsigned size, bool sx, bool store,
+              LLVMValueRef *rows)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMTypeRef et = LLVMIntTypeInContext(x->C, 8 * size), vt = LLVMVectorType(et, x->lanes);
+   LLVMTypeRef t[2] = {vt, LLVMVectorType(x->ptr, x->lanes)};
+   LLVMValueRef ptrs = lane_ptrs(x, host, lo, 0);
+   if (store) {
+      LLVMValueRef args[4] = {LLVMBuildTrunc(B, old, vt, ""), ptrs, k32(x, 1), m};
+      sim__xl_intrin(x, "llvm.masked.scatter", t, 2, args, 4);
+      if (sim__xlate_mode == 2)
+         sim__xl_hook(x, sim__xlate_check_store_post, in);
+      return;
+   }
+   LLVMValueRef args[4] = {ptrs, k32(x, 1), m, LLVMGetUndef(vt)};
+   LLVMValueRef v = sim__xl_intrin(x, "llvm.masked.gather", t, 2, args, 4);
+   v = sx ? LLVMBuildSExt(B, v, x->v32, "") : LLVMBuildZExt(B, v, x->v32, "");
+   rows[0] = LLVMBuildSelect(B, m, v, old, "");
+}
+
 /* i1: `in`'s accesses, rbase + lmin to rbase + lmax + bytes, lie in the allocation
  * sim__xlate_mem_base last accepted for `in` on this thread in this dispatch (sim_wg.xlast;
  * matmul's two loads alternate between two buffers, which the translation cache's first
@@ -674,7 +740,8 @@ emit_vmem(sim_xl *x, const sim_inst *in, uint64_t pc)
    LLVMBuildCondBr(B, uniform, look, slow);
    LLVMPositionBuilderAtEnd(B, look);
    LLVMValueRef last_host;
-   LLVMBuildCondBr(B, last_alloc(x, in, rbase, lmin, lmax, 4 * n, &last_host), fast, call);
+   LLVMBuildCondBr(B, last_alloc(x, in, rbase, lmin, lmax, mem_bytes(in), &last_host), fast,
+                   call);
    LLVMPositionBuilderAtEnd(B, call);
    LLVMValueRef ok = LLVMBuildCall2(B, ft, f, args, 6, "");
    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, ok, k32(x, 0), ""), called, slow);
@@ -690,9 +757,15 @@ emit_vmem(sim_xl *x, const sim_inst *in, uint64_t pc)
    LLVMAddIncoming(host, hv, hb, 2);
    LLVMValueRef fast_rows[4];
    LLVMBasicBlockRef fast_end = NULL;
-   if (store)
+   bool sx;
+   unsigned sub = mem_sub(in, &sx);
+   if (sub) {
+      emit_fast_sub(x, in, host, lo, m, old[0], sub, sx, store, fast_rows);
+      fast_end = LLVMGetInsertBlock(B);
+      LLVMBuildBr(B, done);
+   } else if (store) {
       emit_fast_store(x, in, host, lo, exec, m, data, n, slow, done);
-   else {
+   } else {
       emit_fast_load(x, host, lo, exec, m, old, n, fast_rows, &fast_end);
       LLVMBuildBr(B, done);
    }

@@ -144,6 +144,80 @@ TEST(global_lowered_patterns)
    CHECK_EQ(out[802], (62 * 37 % 512) * 7 + 1);
 }
 
+/* The byte and short forms the translator lowers (a masked gather or scatter of i8/i16):
+ * zero and sign extension of bytes and shorts at every alignment, an SGPR base with an
+ * offset, FLAT, stores whose lanes collide (the last lane wins), a partial EXEC (inactive
+ * lanes keep their rows), the destination as its own address, a byte past the end of the
+ * allocation (the handler faults as interpreted). */
+TEST(global_lowered_sub)
+{
+   uint32_t *buf, *out;
+   lowered_bufs(&buf, &out);
+   const uint8_t *b8 = (const uint8_t *)buf;
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      unsigned at = (l * 37) % 4000;
+      set_lane_ptr(w, 0, l, (uint8_t *)buf + at);
+      set_lane_ptr(w, 2, l, (uint8_t *)out + 2 * (l % 8)); /* shorts that collide */
+      set_lane_ptr(w, 4, l, (uint8_t *)out + 100 + l);     /* bytes, consecutive */
+      w->v[6][l] = 3 * l + 1;                                /* offsets from s[10:11] */
+      w->v[7][l] = 0x12345678u + l * 0x01020305u; /* four different bytes */
+      for (unsigned r = 10; r < 20; r++)
+         w->v[r][l] = 0xDEAD;
+   }
+   uint64_t base = (uint64_t)(uintptr_t)buf;
+   w->s[10] = (uint32_t)base, w->s[11] = (uint32_t)(base >> 32);
+   SIM_EXEC(w) = 0xFFFFFFFFFFFFFFF7ull;
+   CHECK_EQ(t_run(w, "global_load_ubyte v10, v[0:1], off\n"
+                     "global_load_sbyte v11, v[0:1], off offset:1\n"
+                     "global_load_ushort v12, v[0:1], off offset:1\n"
+                     "global_load_sshort v13, v[0:1], off offset:2\n"
+                     "global_load_sbyte v14, v6, s[10:11] offset:7\n"
+                     "flat_load_ushort v15, v[0:1]\n"
+                     "global_store_short v[2:3], v7, off\n"
+                     "global_store_byte v[4:5], v7, off\n"
+                     "flat_store_byte v[4:5], v7 offset:64\n"
+                     "v_mov_b32 v16, v0\n"
+                     "v_mov_b32 v17, v1\n"
+                     "global_load_ubyte v16, v[16:17], off offset:3"),
+            SIM_FAULT_NONE);
+   const uint8_t *o8 = (const uint8_t *)out;
+   unsigned bad = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      unsigned at = (l * 37) % 4000;
+      if (l == 3) {
+         for (unsigned r = 10; r < 16; r++)
+            bad += w->v[r][l] != 0xDEAD;
+         bad += o8[100 + l] != 0 || o8[164 + l] != 0;
+         continue;
+      }
+      uint16_t u1, u2;
+      memcpy(&u1, b8 + at + 1, 2);
+      memcpy(&u2, b8 + at + 2, 2);
+      bad += w->v[10][l] != b8[at];
+      bad += w->v[11][l] != (uint32_t)(int32_t)(int8_t)b8[at + 1];
+      bad += w->v[12][l] != u1;
+      bad += w->v[13][l] != (uint32_t)(int32_t)(int16_t)u2;
+      bad += w->v[14][l] != (uint32_t)(int32_t)(int8_t)b8[3 * l + 8];
+      uint16_t u0;
+      memcpy(&u0, b8 + at, 2);
+      bad += w->v[15][l] != u0;
+      bad += w->v[16][l] != b8[at + 3];
+      bad += o8[100 + l] != (uint8_t)w->v[7][l] || o8[164 + l] != (uint8_t)w->v[7][l];
+   }
+   CHECK_EQ(bad, 0);
+   /* Lanes l % 8 == j collide at short j: lane 56 + j stores last. */
+   for (unsigned j = 0; j < 8; j++) {
+      uint16_t v;
+      memcpy(&v, o8 + 2 * j, 2);
+      CHECK_EQ(v, (uint16_t)(0x12345678u + (56 + j) * 0x01020305u));
+   }
+   /* One lane's byte past the allocation's end: a fault, as interpreted. */
+   set_lane_ptr(w, 0, 9, (uint8_t *)buf + 4096);
+   SIM_EXEC(w) = ~0ull;
+   CHECK_EQ(t_run(w, "global_load_ubyte v18, v[0:1], off"), SIM_FAULT_MEMORY_VIOLATION);
+}
+
 static void *alloc_before_hole(size_t size);
 
 /* Full waves (the constant-EXEC variant in the checking mode) at unit stride: dword and x4
@@ -1102,6 +1176,7 @@ t_mem_tests(void)
    RUN(smem_load);
    RUN(global_load_store);
    RUN(global_lowered_patterns);
+   RUN(global_lowered_sub);
    RUN(global_lowered_unit_stride);
    RUN(global_lowered_one_lane);
    RUN(fault_lowered_access);

@@ -321,8 +321,9 @@ main(int argc, char **argv)
    CHECK_EQ(sim__xlate_class(&code[5]), SIM_XL_END);
    CHECK_EQ(sim__xlate_class(&code[6]), SIM_XL_LOWER);
 
-   /* Vector memory: the dword loads and stores of GLOBAL and FLAT (an SGPR base or none);
-    * other widths, atomics, scratch, MUBUF and AGPR data go through the interpreter. */
+   /* Vector memory: the dword, byte and short loads and stores of GLOBAL and FLAT (an SGPR
+    * base or none); the d16 forms, atomics, scratch, MUBUF and AGPR data go through the
+    * interpreter. */
    sim_inst mm = mk(SIM_ENC_FLAT, SIM_OP_flat_store_dwordx4, 0, NONE, NONE, NONE, NONE);
    mm.mem.saddr = 0x7F;
    CHECK_EQ(sim__xlate_class(&mm), SIM_XL_LOWER);
@@ -337,6 +338,8 @@ main(int argc, char **argv)
    CHECK_EQ(sim__xlate_class(&mm), SIM_XL_CALL);
    mm = code[1];
    mm.op = SIM_OP_global_load_ushort;
+   CHECK_EQ(sim__xlate_class(&mm), SIM_XL_LOWER);
+   mm.op = SIM_OP_global_load_short_d16_hi;
    CHECK_EQ(sim__xlate_class(&mm), SIM_XL_CALL);
    mm.op = SIM_OP_global_atomic_add;
    CHECK_EQ(sim__xlate_class(&mm), SIM_XL_CALL);
