@@ -544,6 +544,22 @@ put_literal(fx_gen *g)
       put(g->p, g->lit);
 }
 
+/* The encoding of `op`: its 32-bit one (`enc32`) or VOP3 as *vop3 asks, the other when the
+ * target lacks it (false when it has neither); the opcode numbers in *n32 / *n3, the
+ * constant bus reset for the encoding chosen. */
+static bool
+pick_enc(fx_gen *g, sim_enc enc32, sim_op op, bool *vop3, int *n32, int *n3)
+{
+   *n32 = opnum(g->wv->t, enc32, op);
+   *n3 = opnum(g->wv->t, SIM_ENC_VOP3, op);
+   if (*n32 < 0 || (*vop3 && *n3 < 0))
+      *vop3 = *n32 < 0;
+   if (*vop3 && *n3 < 0)
+      return false;
+   bus_reset(g, *vop3, false);
+   return true;
+}
+
 static bool
 gen_valu(fx_gen *g, const fx_form *f)
 {
@@ -558,13 +574,8 @@ gen_valu(fx_gen *g, const fx_form *f)
    case FK_CMP: {
       sim_enc enc32 = f->kind == FK_VOP1 ? SIM_ENC_VOP1 : f->kind == FK_VOP2 ? SIM_ENC_VOP2
                                                                                : SIM_ENC_VOPC;
-      n32 = opnum(t, enc32, f->op);
-      n3 = opnum(t, SIM_ENC_VOP3, f->op);
-      if (n32 < 0 || (vop3 && n3 < 0))
-         vop3 = n32 < 0;
-      if (vop3 && n3 < 0)
+      if (!pick_enc(g, enc32, f->op, &vop3, &n32, &n3))
          return false;
-      bus_reset(g, vop3, false);
       unsigned nsrc = f->kind == FK_VOP1 ? 1 : 2;
       src[0] = pick_src(g, true, true);
       if (nsrc == 2)
@@ -661,13 +672,8 @@ gen_valu(fx_gen *g, const fx_form *f)
       put_literal(g);
       return true;
    case FK_CMP64: {
-      n32 = opnum(t, SIM_ENC_VOPC, f->op);
-      n3 = opnum(t, SIM_ENC_VOP3, f->op);
-      if (n32 < 0 || (vop3 && n3 < 0))
-         vop3 = n32 < 0;
-      if (vop3 && n3 < 0)
+      if (!pick_enc(g, SIM_ENC_VOPC, f->op, &vop3, &n32, &n3))
          return false;
-      bus_reset(g, vop3, false);
       src[0] = pick_src64(g, true);
       if (!vop3) {
          put(g->p, 0x7C000000u | (unsigned)n32 << 17 | pick_vpair(g) << 9 | src[0]);
