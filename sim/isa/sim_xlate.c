@@ -1018,6 +1018,41 @@ sim__xl_lanes_mask(xl *x, LLVMValueRef c)
 {
    return lanes_mask(x, c);
 }
+void
+sim__xl_cmp_write(xl *x, const sim_inst *in, LLVMValueRef c, bool cmpx)
+{
+   /* As sim__vcmp_write: gfx10's v_cmpx writes EXEC alone, gfx9's the destination (VCC
+    * or SDST) too. */
+   LLVMValueRef m = lanes_mask(x, c);
+   if (in->sdst != SIM_SRC_NONE && !(cmpx && x->gfx10))
+      mput(x, in->sdst, m);
+   if (cmpx)
+      mput(x, SIM_SRC_EXEC, m);
+}
+
+/* sim__fmax32/fmin32 and the f64 ones on bits: `a`, `b` integer rows, `af`, `bf` the same
+ * as floats, `q` the quiet bit splatted. */
+LLVMValueRef
+sim__xl_minmax_ieee(xl *x, LLVMValueRef a, LLVMValueRef b, LLVMValueRef af, LLVMValueRef bf,
+                    LLVMValueRef q, bool max)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef pick_a = LLVMBuildFCmp(B, max ? LLVMRealOGT : LLVMRealOLT, af, bf, "");
+   LLVMValueRef r = LLVMBuildSelect(B, pick_a, a, b, "");
+   LLVMValueRef zeros = max ? LLVMBuildAnd(B, a, b, "") : LLVMBuildOr(B, a, b, "");
+   r = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOEQ, af, bf, ""), zeros, r, "");
+   LLVMValueRef na = LLVMBuildFCmp(B, LLVMRealUNO, af, af, "");
+   LLVMValueRef nb = LLVMBuildFCmp(B, LLVMRealUNO, bf, bf, "");
+   r = LLVMBuildSelect(B, nb, a, r, "");
+   r = LLVMBuildSelect(B, na, b, r, "");
+   LLVMValueRef z = LLVMConstNull(LLVMTypeOf(a));
+   LLVMValueRef qa = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, a, q, ""), z, "");
+   LLVMValueRef qb = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, b, q, ""), z, "");
+   LLVMValueRef sa = LLVMBuildAnd(B, na, qa, ""), sb = LLVMBuildAnd(B, nb, qb, "");
+   LLVMValueRef ri = LLVMBuildSelect(B, sa, LLVMBuildOr(B, a, q, ""),
+                                     LLVMBuildSelect(B, sb, LLVMBuildOr(B, b, q, ""), r, ""), "");
+   return LLVMBuildSelect(B, sim__xl_wave_ieee(x), ri, r, "");
+}
 LLVMValueRef
 sim__xl_nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
 {
@@ -1185,14 +1220,7 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
          cmp = LLVMBuildICmp(B, xl_icmp_pred(in->op), src_v(x, in, 0), src_v(x, in, 1), "");
       else
          cmp = LLVMBuildFCmp(B, xl_fcmp_pred(in->op), src_vf(x, in, 0), src_vf(x, in, 1), "");
-      /* As sim__vcmp_write: gfx10's v_cmpx writes EXEC alone, gfx9's the destination
-       * (VCC or SDST) too. */
-      LLVMValueRef m = lanes_mask(x, cmp);
-      bool cmpx = xl_cmpx(in->op);
-      if (in->sdst != SIM_SRC_NONE && !(cmpx && x->gfx10))
-         mput(x, in->sdst, m);
-      if (cmpx)
-         mput(x, SIM_SRC_EXEC, m);
+      sim__xl_cmp_write(x, in, cmp, xl_cmpx(in->op));
       return;
    }
    default: {

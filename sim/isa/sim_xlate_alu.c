@@ -263,37 +263,15 @@ emit_cmp64(sim_xl *x, const sim_inst *in)
    int pred = cmp64_pred(in->op, &cmpx);
    LLVMValueRef c = LLVMBuildICmp(x->B, pred, sim__xl_src_v64(x, in, 0),
                                   sim__xl_src_v64(x, in, 1), "");
-   LLVMValueRef m = sim__xl_lanes_mask(x, c);
-   if (in->sdst != SIM_SRC_NONE && !(cmpx && x->gfx10))
-      sim__xl_mput(x, in->sdst, m);
-   if (cmpx)
-      sim__xl_mput(x, SIM_SRC_EXEC, m);
+   sim__xl_cmp_write(x, in, c, cmpx);
 }
 
-/* sim__fmax32 / sim__fmin32 of the rows `a` and `b` (f32 bits): the larger (smaller) value,
- * +0 above -0 (the AND, or the OR, of equal values' bits); a NaN operand yields the other
- * (S1 when both are); in IEEE mode a signalling NaN operand is the result, quieted, S0
- * first. No canonicalisation of the result (SIM_NAN_AS_IS). */
+/* sim__fmax32 / sim__fmin32 of the rows `a` and `b` (f32 bits); no canonicalisation of the
+ * result (SIM_NAN_AS_IS). */
 static LLVMValueRef
 emit_minmax_f32(sim_xl *x, LLVMValueRef a, LLVMValueRef b, bool max)
 {
-   LLVMBuilderRef B = x->B;
-   LLVMValueRef af = as_f(x, a), bf = as_f(x, b);
-   LLVMValueRef pick_a = LLVMBuildFCmp(B, max ? LLVMRealOGT : LLVMRealOLT, af, bf, "");
-   LLVMValueRef r = LLVMBuildSelect(B, pick_a, a, b, "");
-   LLVMValueRef zeros = max ? LLVMBuildAnd(B, a, b, "") : LLVMBuildOr(B, a, b, "");
-   r = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOEQ, af, bf, ""), zeros, r, "");
-   LLVMValueRef na = LLVMBuildFCmp(B, LLVMRealUNO, af, af, "");
-   LLVMValueRef nb = LLVMBuildFCmp(B, LLVMRealUNO, bf, bf, "");
-   r = LLVMBuildSelect(B, nb, a, r, "");
-   r = LLVMBuildSelect(B, na, b, r, "");
-   LLVMValueRef q = splat32(x, 0x400000), z = splat32(x, 0);
-   LLVMValueRef qa = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, a, q, ""), z, "");
-   LLVMValueRef qb = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, b, q, ""), z, "");
-   LLVMValueRef sa = LLVMBuildAnd(B, na, qa, ""), sb = LLVMBuildAnd(B, nb, qb, "");
-   LLVMValueRef ri = LLVMBuildSelect(B, sa, LLVMBuildOr(B, a, q, ""),
-                                     LLVMBuildSelect(B, sb, LLVMBuildOr(B, b, q, ""), r, ""), "");
-   return LLVMBuildSelect(B, sim__xl_wave_ieee(x), ri, r, "");
+   return sim__xl_minmax_ieee(x, a, b, as_f(x, a), as_f(x, b), splat32(x, 0x400000), max);
 }
 
 /* v_min3/max3/med3_f32 of the rows a, b, c (sim_vop3.c med3_f32): with a NaN operand the

@@ -538,12 +538,7 @@ emit_cmp(sim_xl *x, const sim_inst *in)
    /* The keys of a NaN mean nothing: an unordered lane is the compare's XC_UN. */
    LLVMValueRef c = k & XC_UN ? LLVMBuildOr(B, un, ord, "")
                               : LLVMBuildAnd(B, LLVMBuildNot(B, un, ""), ord, "");
-   LLVMValueRef m = sim__xl_lanes_mask(x, c);
-   bool cmpx = k & XC_X;
-   if (in->sdst != SIM_SRC_NONE && !(cmpx && x->gfx10))
-      sim__xl_mput(x, in->sdst, m);
-   if (cmpx)
-      sim__xl_mput(x, SIM_SRC_EXEC, m);
+   sim__xl_cmp_write(x, in, c, k & XC_X);
 }
 
 /* v_pack_b32_f16: D = {S1.f16, S0.f16}, the halves op_sel picks, abs/neg on bit 15. */

@@ -180,29 +180,13 @@ nanfix64(sim_xl *x, LLVMValueRef r, LLVMValueRef *srcs, unsigned n)
    return phi;
 }
 
-/* sim__fmax64 / sim__fmin64 (bits): the larger (smaller) value, +0 above -0; a NaN operand
- * yields the other (S1 when both are); in IEEE mode a signalling NaN operand is the result,
- * quieted, S0 first. */
+/* sim__fmax64 / sim__fmin64 (bits). */
 static LLVMValueRef
 minmax64(sim_xl *x, LLVMValueRef af, LLVMValueRef bf, bool max)
 {
-   LLVMBuilderRef B = x->B;
-   LLVMValueRef a = LLVMBuildBitCast(B, af, x->v64, ""), b = LLVMBuildBitCast(B, bf, x->v64, "");
-   LLVMValueRef pick_a = LLVMBuildFCmp(B, max ? LLVMRealOGT : LLVMRealOLT, af, bf, "");
-   LLVMValueRef r = LLVMBuildSelect(B, pick_a, a, b, "");
-   LLVMValueRef zeros = max ? LLVMBuildAnd(B, a, b, "") : LLVMBuildOr(B, a, b, "");
-   r = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOEQ, af, bf, ""), zeros, r, "");
-   LLVMValueRef na = LLVMBuildFCmp(B, LLVMRealUNO, af, af, "");
-   LLVMValueRef nb = LLVMBuildFCmp(B, LLVMRealUNO, bf, bf, "");
-   r = LLVMBuildSelect(B, nb, a, r, "");
-   r = LLVMBuildSelect(B, na, b, r, "");
-   LLVMValueRef q = splat64(x, 1ull << 51), z = splat64(x, 0);
-   LLVMValueRef qa = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, a, q, ""), z, "");
-   LLVMValueRef qb = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, b, q, ""), z, "");
-   LLVMValueRef sa = LLVMBuildAnd(B, na, qa, ""), sb = LLVMBuildAnd(B, nb, qb, "");
-   LLVMValueRef ri = LLVMBuildSelect(B, sa, LLVMBuildOr(B, a, q, ""),
-                                     LLVMBuildSelect(B, sb, LLVMBuildOr(B, b, q, ""), r, ""), "");
-   return LLVMBuildSelect(B, sim__xl_wave_ieee(x), ri, r, "");
+   LLVMValueRef a = LLVMBuildBitCast(x->B, af, x->v64, "");
+   LLVMValueRef b = LLVMBuildBitCast(x->B, bf, x->v64, "");
+   return sim__xl_minmax_ieee(x, a, b, af, bf, splat64(x, 1ull << 51), max);
 }
 
 /* v_cmp(x)_*_f64: the orders the opcode names, an unordered lane by its XC_UN; written as
@@ -210,20 +194,14 @@ minmax64(sim_xl *x, LLVMValueRef af, LLVMValueRef bf, bool max)
 static void
 emit_cmp(sim_xl *x, const sim_inst *in, LLVMValueRef a, LLVMValueRef b)
 {
-   LLVMBuilderRef B = x->B;
    static const LLVMRealPredicate preds[16] = {
       LLVMRealPredicateFalse, LLVMRealOLT, LLVMRealOEQ, LLVMRealOLE,
       LLVMRealOGT,            LLVMRealONE, LLVMRealOGE, LLVMRealORD,
       LLVMRealUNO,            LLVMRealULT, LLVMRealUEQ, LLVMRealULE,
       LLVMRealUGT,            LLVMRealUNE, LLVMRealUGE, LLVMRealPredicateTrue};
    unsigned k = cmp_of(in->op);
-   LLVMValueRef c = LLVMBuildFCmp(B, preds[k & 15], a, b, "");
-   LLVMValueRef m = sim__xl_lanes_mask(x, c);
-   bool cmpx = k & XC_X;
-   if (in->sdst != SIM_SRC_NONE && !(cmpx && x->gfx10))
-      sim__xl_mput(x, in->sdst, m);
-   if (cmpx)
-      sim__xl_mput(x, SIM_SRC_EXEC, m);
+   LLVMValueRef c = LLVMBuildFCmp(x->B, preds[k & 15], a, b, "");
+   sim__xl_cmp_write(x, in, c, k & XC_X);
 }
 
 void

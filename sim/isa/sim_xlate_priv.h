@@ -142,6 +142,16 @@ void sim__xl_vput(sim_xl *x, unsigned r, LLVMValueRef val);
 LLVMValueRef sim__xl_lanes_mask(sim_xl *x, LLVMValueRef c);
 void sim__xl_mput(sim_xl *x, unsigned r, LLVMValueRef v);
 LLVMValueRef sim__xl_nanfix(sim_xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n);
+/* The lane mask of compare `c` (<lanes x i1>) written as sim__vcmp_write does: to the
+ * destination (VCC or SDST) and, for a v_cmpx (`cmpx`), to EXEC; gfx10's v_cmpx to EXEC
+ * alone. */
+void sim__xl_cmp_write(sim_xl *x, const sim_inst *in, LLVMValueRef c, bool cmpx);
+/* IEEE mode's min/max (sim__fmax32/sim__fmin32, sim__fmax64/sim__fmin64) of the integer
+ * rows a, b (af, bf: the same as floats; q: the quiet bit splatted): the larger (smaller)
+ * value, +0 above -0; a NaN operand yields the other (S1 when both are); with the wave's
+ * IEEE bit a signalling NaN operand is the result, quieted, S0 first. */
+LLVMValueRef sim__xl_minmax_ieee(sim_xl *x, LLVMValueRef a, LLVMValueRef b, LLVMValueRef af,
+                                 LLVMValueRef bf, LLVMValueRef q, bool max);
 /* MODE's IEEE bit of the wave as an i1, read where the instruction runs (an s_setreg before
  * it is a handler call, after which the block reads the wave again). */
 LLVMValueRef sim__xl_wave_ieee(sim_xl *x);
