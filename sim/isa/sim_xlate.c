@@ -942,13 +942,16 @@ sim__xl_flush(xl *x, bool forget)
    flush(x, forget);
 }
 
-/* The interpreter's NaN rule (sim__nanfix32): a NaN result becomes the first NaN source
- * quieted, or 0x7FC00000. Worked out on a side path taken when some lane is NaN (as the
- * interpreter does), so the common case costs one compare. */
-static LLVMValueRef
-nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
+/* The interpreter's NaN rule over the result `r` (a float vector) of the sources
+ * srcf[0..n), as the integer rows of type `it`: a NaN lane becomes the first NaN source with
+ * the quiet bit `qbit` set, or `qnan` (sim__nanfix32, sim__nanfix64). Worked out on a side
+ * path taken when some lane is NaN (as the interpreter does), so the common case costs one
+ * compare. */
+LLVMValueRef
+sim__xl_nanfix_bits(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n, LLVMTypeRef it,
+                    LLVMValueRef qnan, LLVMValueRef qbit)
 {
-   LLVMValueRef rbits = LLVMBuildBitCast(x->B, r, x->v32, "");
+   LLVMValueRef rbits = LLVMBuildBitCast(x->B, r, it, "");
    LLVMValueRef rn = LLVMBuildFCmp(x->B, LLVMRealUNO, r, r, "");
    LLVMValueRef any = LLVMBuildICmp(x->B, LLVMIntNE,
                                     LLVMBuildBitCast(x->B, rn, x->mask_t, ""), mzero(x), "");
@@ -957,21 +960,26 @@ nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
    LLVMBuildCondBr(x->B, any, fix, join);
    LLVMPositionBuilderAtEnd(x->B, fix);
-   LLVMValueRef q = splat(x, k32(x, 0x7FC00000), x->v32);
+   LLVMValueRef q = qnan;
    for (int i = (int)n - 1; i >= 0; i--) {
       LLVMValueRef isn = LLVMBuildFCmp(x->B, LLVMRealUNO, srcf[i], srcf[i], "");
-      LLVMValueRef bits = LLVMBuildOr(x->B, LLVMBuildBitCast(x->B, srcf[i], x->v32, ""),
-                                      splat(x, k32(x, 0x400000), x->v32), "");
+      LLVMValueRef bits = LLVMBuildOr(x->B, LLVMBuildBitCast(x->B, srcf[i], it, ""), qbit, "");
       q = LLVMBuildSelect(x->B, isn, bits, q, "");
    }
    LLVMValueRef fixed = LLVMBuildSelect(x->B, rn, q, rbits, "");
    LLVMBuildBr(x->B, join);
    LLVMPositionBuilderAtEnd(x->B, join);
-   LLVMValueRef phi = LLVMBuildPhi(x->B, x->v32, "");
+   LLVMValueRef phi = LLVMBuildPhi(x->B, it, "");
    LLVMValueRef vals[2] = {rbits, fixed};
    LLVMBasicBlockRef bbs[2] = {from, fix};
    LLVMAddIncoming(phi, vals, bbs, 2);
    return phi;
+}
+static LLVMValueRef
+nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
+{
+   return sim__xl_nanfix_bits(x, r, srcf, n, x->v32, splat(x, k32(x, 0x7FC00000), x->v32),
+                              splat(x, k32(x, 0x400000), x->v32));
 }
 
 /* Lane mask of `c` (<lanes x i1>) as x->mask_t, inactive lanes 0. */

@@ -148,36 +148,12 @@ put64(sim_xl *x, unsigned r, LLVMValueRef v)
    sim__xl_vput(x, r + 1, LLVMBuildTrunc(x->B, LLVMBuildLShr(x->B, v, sh, ""), x->v32, ""));
 }
 
-/* sim__nanfix64 over the result `r` of the sources srcs[0..n): bits of r, a NaN lane
- * replaced by the first NaN source with the quiet bit set, or 0x7FF8000000000000. */
+/* sim__nanfix64 over the result `r` of the sources srcs[0..n), as bits. */
 static LLVMValueRef
 nanfix64(sim_xl *x, LLVMValueRef r, LLVMValueRef *srcs, unsigned n)
 {
-   LLVMBuilderRef B = x->B;
-   LLVMValueRef bits = LLVMBuildBitCast(B, r, x->v64, "");
-   LLVMValueRef rn = LLVMBuildFCmp(B, LLVMRealUNO, r, r, "");
-   LLVMValueRef any = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildBitCast(B, rn, x->mask_t, ""),
-                                    LLVMConstNull(x->mask_t), "");
-   LLVMBasicBlockRef from = LLVMGetInsertBlock(B);
-   LLVMBasicBlockRef fix = LLVMAppendBasicBlockInContext(x->C, x->fn, "nan64");
-   LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
-   LLVMBuildCondBr(B, any, fix, join);
-   LLVMPositionBuilderAtEnd(B, fix);
-   LLVMValueRef q = splat64(x, 0x7FF8000000000000ull);
-   for (int i = (int)n - 1; i >= 0; i--) {
-      LLVMValueRef isn = LLVMBuildFCmp(B, LLVMRealUNO, srcs[i], srcs[i], "");
-      LLVMValueRef s = LLVMBuildOr(B, LLVMBuildBitCast(B, srcs[i], x->v64, ""),
-                                   splat64(x, 1ull << 51), "");
-      q = LLVMBuildSelect(B, isn, s, q, "");
-   }
-   LLVMValueRef fixed = LLVMBuildSelect(B, rn, q, bits, "");
-   LLVMBuildBr(B, join);
-   LLVMPositionBuilderAtEnd(B, join);
-   LLVMValueRef phi = LLVMBuildPhi(B, x->v64, "");
-   LLVMValueRef vals[2] = {bits, fixed};
-   LLVMBasicBlockRef bbs[2] = {from, fix};
-   LLVMAddIncoming(phi, vals, bbs, 2);
-   return phi;
+   return sim__xl_nanfix_bits(x, r, srcs, n, x->v64, splat64(x, 0x7FF8000000000000ull),
+                              splat64(x, 1ull << 51));
 }
 
 /* sim__fmax64 / sim__fmin64 (bits). */

@@ -152,6 +152,11 @@ void sim__xl_cmp_write(sim_xl *x, const sim_inst *in, LLVMValueRef c, bool cmpx)
  * IEEE bit a signalling NaN operand is the result, quieted, S0 first. */
 LLVMValueRef sim__xl_minmax_ieee(sim_xl *x, LLVMValueRef a, LLVMValueRef b, LLVMValueRef af,
                                  LLVMValueRef bf, LLVMValueRef q, bool max);
+/* The NaN rule of sim__xl_nanfix for any element width: the result `r` of srcf[0..n) as
+ * rows of the integer vector type `it`, a NaN lane the first NaN source with the quiet bit
+ * `qbit` set, or `qnan` (both splatted constants of type `it`). */
+LLVMValueRef sim__xl_nanfix_bits(sim_xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n,
+                                 LLVMTypeRef it, LLVMValueRef qnan, LLVMValueRef qbit);
 /* MODE's IEEE bit of the wave as an i1, read where the instruction runs (an s_setreg before
  * it is a handler call, after which the block reads the wave again). */
 LLVMValueRef sim__xl_wave_ieee(sim_xl *x);
