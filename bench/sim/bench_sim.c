@@ -9,7 +9,9 @@
  * as in CTS test_basic's imagedim_* kernels; and image, a 1024 x 1024 RGBA8 image copied
  * through a nearest sampler in 16 x 16 work-groups: the image instructions; and dpoly, a
  * double-precision recurrence of fused multiply-adds and products per work-item: the f64
- * arithmetic of molecular dynamics and clpeak's double-precision test)
+ * arithmetic of molecular dynamics and clpeak's double-precision test; and hpoly, the same
+ * recurrence in half2: the packed f16 arithmetic of clpeak's half-precision test, where
+ * the device has cl_khr_fp16)
  *   hsacl, HSACL_SIM_THREADS=1        wall time per launch (best of the repetitions)
  *   hsacl, HSACL_SIM_THREADS=<cores>  the same on all cores
  *   hsacl, HSACL_SIM_COUNTS=<file>    one launch with the interpreter's per-opcode counters:
@@ -32,6 +34,7 @@
 #include <CL/cl.h>
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +79,15 @@ static const char *source =
    "  for (int k = 0; k < n; k++) { y = fma(y, x, 0.5) + x * 0.25; x = x * 0.999; }\n"
    "  out[i] = y;\n"
    "}\n"
+   "#ifdef cl_khr_fp16\n"
+   "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+   "kernel void hpoly(global const half2 *in, global half2 *out, int n) {\n"
+   "  size_t i = get_global_id(0); half2 x = in[i], y = (half2)(0.0h);\n"
+   "  for (int k = 0; k < n; k++) { y = fma(y, x, (half2)(0.5h)) + x * (half2)(0.25h); "
+   "x = x * (half2)(0.999h); }\n"
+   "  out[i] = y;\n"
+   "}\n"
+   "#endif\n"
    "constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |\n"
    "                             CLK_FILTER_NEAREST;\n"
    "kernel void image(read_only image2d_t in, write_only image2d_t out) {\n"
@@ -85,9 +97,9 @@ static const char *source =
 
 enum { VADD_N = 1 << 20, RED_N = 1 << 20, RED_L = 256, MM_N = 256, MB_W = 512, MB_H = 512,
        MB_IT = 256, C1_W = 256, C1_H = 256, IM_W = 1024, IM_H = 1024, DP_N = 1 << 16,
-       DP_IT = 256 };
+       DP_IT = 256, HP_N = 1 << 16, HP_IT = 256 };
 static const char *const kernels[] = {"vadd", "reduce", "matmul", "mandel", "copy1", "image",
-                                      "dpoly"};
+                                      "dpoly", "hpoly"};
 #define NK (sizeof(kernels) / sizeof(kernels[0]))
 
 static double
@@ -102,6 +114,19 @@ now_s(void)
 {
    return clock_s(CLOCK_MONOTONIC);
 }
+
+/* The binary16 bits of `f` (round to nearest even, GCC's _Float16). */
+static uint16_t
+half_bits(float f)
+{
+   _Float16 h = (_Float16)f;
+   uint16_t b;
+   memcpy(&b, &h, sizeof(b));
+   return b;
+}
+
+/* A child's exit status when the device lacks what the kernel needs (hpoly: cl_khr_fp16). */
+enum { CHILD_UNSUPPORTED = 3 };
 
 #define CL(x)                                                                               \
    do {                                                                                     \
@@ -124,6 +149,12 @@ child(const char *name, int reps)
    cl_int err;
    CL(clGetPlatformIDs(1, &plat, NULL));
    CL(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
+   if (!strcmp(name, "hpoly")) {
+      char ext[8192] = "";
+      CL(clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof(ext) - 1, ext, NULL));
+      if (!strstr(ext, "cl_khr_fp16"))
+         return CHILD_UNSUPPORTED;
+   }
    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
    CL(err);
    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
@@ -211,6 +242,20 @@ child(const char *name, int reps)
       CL(clSetKernelArg(k, 2, sizeof(int), &it));
       g[0] = DP_N, outn = 2 * DP_N; /* the checksum reads the doubles as int pairs */
       free(a);
+   } else if (!strcmp(name, "hpoly")) {
+      /* half2 pairs from halves in [-0.5, 0.5) (binary16 bits built from floats here: the
+       * host has no half type) */
+      uint16_t *a = malloc(HP_N * 4);
+      for (int i = 0; i < 2 * HP_N; i++)
+         a[i] = half_bits((float)(i % 1000) / 1000.0f - 0.5f);
+      bufs[0] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, HP_N * 4, a, &err);
+      bufs[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, HP_N * 4, NULL, &err);
+      int it = HP_IT;
+      CL(clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[0]));
+      CL(clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[2]));
+      CL(clSetKernelArg(k, 2, sizeof(int), &it));
+      g[0] = HP_N, outn = HP_N;
+      free(a);
    } else {
       int w = MB_W, h = MB_H, it = MB_IT;
       bufs[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, MB_W * MB_H * 4, NULL, &err);
@@ -287,6 +332,8 @@ spawn(const char *self, const char *kernel, int reps, const char *vendors, int t
    fclose(f);
    int st;
    waitpid(pid, &st, 0);
+   if (WIFEXITED(st) && WEXITSTATUS(st) == CHILD_UNSUPPORTED)
+      return CHILD_UNSUPPORTED;
    return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
@@ -371,6 +418,8 @@ main(int argc, char **argv)
       char note[96] = "";
       if (e1 || en || ec)
          snprintf(note, sizeof(note), "hsacl run failed");
+      else if (ep == CHILD_UNSUPPORTED)
+         snprintf(note, sizeof(note), "PoCL has no cl_khr_fp16");
       else if (ep)
          snprintf(note, sizeof(note), "PoCL run failed");
       else if (s1 != sp || sn != sp)
