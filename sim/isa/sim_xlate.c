@@ -956,21 +956,21 @@ sim__xl_flush(xl *x, bool forget)
    flush(x, forget);
 }
 
-/* Is some lane of the float vector `r` a NaN, as an i1: the row's parts summed down to one
+/* Is some element of the float vector `r` a NaN, as an i1: the row's parts summed down to one
  * 512-bit vector (a NaN in a lane makes its sum a NaN), one compare of that. A sum of
  * infinities of opposite signs is a NaN too: the caller's side path then finds no NaN lane
  * and keeps the result. Each compare of a whole row's parts and their 16-bit masks
  * gathered into one 64-bit one (without AVX512BW) was about half of an f32 FMA's host
  * instructions (clpeak's single-precision loop). */
-static LLVMValueRef
-xl_any_nan(xl *x, LLVMValueRef r)
+LLVMValueRef
+sim__xl_any_nan(xl *x, LLVMValueRef r)
 {
    LLVMTypeRef vt = LLVMTypeOf(r), et = LLVMGetElementType(vt);
    unsigned n = LLVMGetVectorSize(vt);
    unsigned ebits = LLVMGetTypeKind(et) == LLVMDoubleTypeKind ? 64 : 32;
-   while (n * ebits > 512) {
+   while (n * ebits > 512 && n <= 128) {
       unsigned h = n / 2;
-      LLVMValueRef lo[32], hi[32];
+      LLVMValueRef lo[64], hi[64]; /* n <= 128: a packed f16 row of a wave64 */
       for (unsigned i = 0; i < h; i++)
          lo[i] = k32(x, i), hi[i] = k32(x, h + i);
       LLVMValueRef poison = LLVMGetPoison(LLVMTypeOf(r));
@@ -996,7 +996,7 @@ sim__xl_nanfix_bits(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n, LLVMT
 {
    LLVMValueRef rbits = LLVMBuildBitCast(x->B, r, it, "");
    LLVMValueRef rn = LLVMBuildFCmp(x->B, LLVMRealUNO, r, r, "");
-   LLVMValueRef any = xl_any_nan(x, r);
+   LLVMValueRef any = sim__xl_any_nan(x, r);
    LLVMBasicBlockRef from = LLVMGetInsertBlock(x->B);
    LLVMBasicBlockRef fix = LLVMAppendBasicBlockInContext(x->C, x->fn, "nan");
    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(x->C, x->fn, "");

@@ -286,12 +286,10 @@ nanfix(xh *h, LLVMValueRef r, LLVMValueRef *src, unsigned ns)
 {
    sim_xl *x = h->x;
    LLVMBuilderRef B = h->B;
-   /* Some element is NaN when the largest magnitude's bits are a NaN's: a reduction,
-    * where a mask of 2 x 64 elements bitcast to an i128 would be taken apart element by
-    * element by instruction selection without AVX512BW. */
-   LLVMValueRef m = LLVMBuildAnd(B, LLVMBuildBitCast(B, r, h->vi32, ""), k32(h, 0x7FFFFFFF), "");
-   LLVMValueRef top = sim__xl_intrin(x, "llvm.vector.reduce.umax", &h->vi32, 1, &m, 1);
-   LLVMValueRef any = LLVMBuildICmp(B, LLVMIntUGT, top, LLVMConstInt(x->i32, 0x7F800000, 0), "");
+   /* A fold of sums, not a mask of 2 x 64 elements bitcast to an i128 (taken apart element
+    * by element by instruction selection without AVX512BW) nor a reduction of the
+    * magnitudes' bits (twice the instructions, hpoly). */
+   LLVMValueRef any = sim__xl_any_nan(x, r);
    LLVMBasicBlockRef join, from = side_open(h, any, "nan16", &join);
    LLVMValueRef q = LLVMBuildBitCast(B, k32(h, 0x7FC00000), h->vf, "");
    for (int i = (int)ns - 1; i >= 0; i--)
@@ -342,6 +340,12 @@ fma_f16(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
    LLVMValueRef args[3] = {a, b, c};
    LLVMValueRef r = sim__xl_intrin(x, "llvm.fma", &h->vf, 1, args, 3);
    LLVMValueRef bits = LLVMBuildBitCast(B, r, h->vi32, "");
+   /* A midpoint's low 12 bits are 0 (k >= 12): the test below, on a side path, only where
+    * some element's are (an exact result's too, which the test then passes). */
+   LLVMValueRef low = LLVMBuildAnd(B, bits, k32(h, 0xFFF), "");
+   LLVMValueRef low_min = sim__xl_intrin(x, "llvm.vector.reduce.umin", &h->vi32, 1, &low, 1);
+   LLVMValueRef maybe = LLVMBuildICmp(B, LLVMIntEQ, low_min, LLVMConstInt(x->i32, 0, 0), "");
+   LLVMBasicBlockRef join0, from0 = side_open(h, maybe, "mid16low", &join0);
    LLVMValueRef e = LLVMBuildAnd(B, LLVMBuildLShr(B, bits, k32(h, 23), ""), k32(h, 0xFF), "");
    LLVMValueRef kv[2] = {k32(h, 12), LLVMBuildSub(B, k32(h, 125), e, "")};
    LLVMValueRef k = sim__xl_intrin(x, "llvm.smax", &h->vi32, 1, kv, 2);
@@ -355,7 +359,8 @@ fma_f16(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
    LLVMValueRef least = sim__xl_intrin(x, "llvm.vector.reduce.umin", &h->vi32, 1, &m, 1);
    LLVMValueRef any = LLVMBuildICmp(B, LLVMIntEQ, least, LLVMConstInt(x->i32, 0, 0), "");
    LLVMBasicBlockRef join, from = side_open(h, any, "mid16", &join);
-   return side_close(h, from, join, r, fma_odd(h, a, b, c));
+   LLVMValueRef fixed = side_close(h, from, join, r, fma_odd(h, a, b, c));
+   return side_close(h, from0, join0, r, fixed);
 }
 
 /* The f32 result of `op` over widened sources s[0..2], the NaN rule applied: rounded once

@@ -121,6 +121,10 @@ LLVMValueRef sim__xl_intrin(sim_xl *x, const char *name, LLVMTypeRef *t, unsigne
                             LLVMValueRef *args, unsigned n);
 /* Stores what the block changed; forgets every value when `forget` (a handler runs). */
 void sim__xl_flush(sim_xl *x, bool forget);
+/* Is some element of the float or double vector `r` a NaN (i1)? A sum of infinities of
+ * opposite signs in elements 2^k apart answers yes too: a side path it guards must look at
+ * each element again. */
+LLVMValueRef sim__xl_any_nan(sim_xl *x, LLVMValueRef r);
 /* Emits the call of `in`'s handler at `pc` as the wave loop runs it (no flush): the i32 is
  * non-zero when the block must stop (the wave stopped, or a store reached a doorbell). */
 LLVMValueRef sim__xl_call(sim_xl *x, const sim_inst *in, uint64_t pc);
