@@ -8,7 +8,9 @@
  * twice: the host view, whose addresses are the GPU VAs the application receives,
  * is PROT_NONE until hsa_amd_agents_allow_access grants the CPU agent access; the agent
  * view is always read/write and is what the interpreter (sim_alloc.view) and the runtime's
- * own copies use. Freed ranges are hole-punched, so new allocations read as zero.
+ * own copies use. Freed ranges are hole-punched, so new allocations read as zero; freed
+ * ranges of 1 MiB and more are kept resident instead, up to a bound, and handed to the next
+ * allocation of about their size zeroed (heap_keep).
  *
  * System memory (system and kernarg pools) is anonymous memory with view == VA; locked or
  * registered host memory is entered in the table with view == VA == the host pointer.
@@ -70,6 +72,21 @@ static uint64_t heap_reserve_size; /* bytes of address space of each view */
 static uint64_t device_size;       /* device memory each GPU agent has (<= 16 GiB) */
 static uint64_t system_used;       /* system-pool bytes allocated (under heap_lock) */
 
+/* Freed ranges kept resident (not hole-punched, not in heap_free), oldest first, for the next
+ * allocation of their size: hole-punching a freed range and faulting the next one's pages
+ * back in, one by one, each cleared by the kernel (and TLB-shootdown interrupts to the
+ * other threads' cores for the punch) was most of a large buffer's creation (CTS
+ * test_basic's async strided copies, 56 MiB buffers a type: 44 ms a fresh copy against 5
+ * for a resident one); zeroing one with memset is memcpy's speed. Ranges of at least
+ * HEAP_KEEP_MIN bytes, heap_keep_max bytes in all (an eighth of the heap's address space,
+ * at most HEAP_KEEP_MAX), HEAP_KEEP_SLOTS of them; under heap_lock. */
+#define HEAP_KEEP_MIN (1ull << 20)
+#define HEAP_KEEP_MAX (512ull << 20)
+#define HEAP_KEEP_SLOTS 16
+static heap_extent heap_keep[HEAP_KEEP_SLOTS];
+static size_t heap_keep_count;
+static uint64_t heap_keep_bytes, heap_keep_max;
+
 /* ---- device heap ------------------------------------------------------------------------ */
 
 /*
@@ -112,6 +129,9 @@ heap_init(void)
    if (want < HEAP_RESERVE_MIN)
       goto out_close;
    heap_reserve_size = want;
+   heap_keep_max = want / 8 < HEAP_KEEP_MAX ? want / 8 : HEAP_KEEP_MAX;
+   heap_keep_count = 0;
+   heap_keep_bytes = 0;
    device_size = want - SIM_PAGE_SIZE < SIM_DEVICE_MEMORY_SIZE ? want - SIM_PAGE_SIZE
                                                                 : SIM_DEVICE_MEMORY_SIZE;
    if (want < HEAP_RESERVE_MAX * ((sim__gpu_count() + 3) / 4))
@@ -195,45 +215,15 @@ heap_finish(void)
    free(heap_free);
    heap_free = NULL;
    heap_free_count = heap_free_cap = 0;
+   heap_keep_count = 0;
+   heap_keep_bytes = 0;
 }
 
-/* First fit, for GPU `gpu`'s device memory. `size` is a page multiple. The GPUs share the
- * heap's address space; each has device_size bytes. */
-static bool
-heap_reserve(uint64_t size, uint32_t gpu, uint64_t *offset)
-{
-   bool ok = false;
-   pthread_mutex_lock(&heap_lock);
-   if (size > device_size - heap_used[gpu])
-      goto out_unlock;
-   for (size_t i = 0; i < heap_free_count; i++) {
-      if (heap_free[i].size < size)
-         continue;
-      *offset = heap_free[i].offset;
-      heap_free[i].offset += size;
-      heap_free[i].size -= size;
-      if (heap_free[i].size == 0) {
-         memmove(&heap_free[i], &heap_free[i + 1],
-                 (heap_free_count - i - 1) * sizeof(*heap_free));
-         heap_free_count--;
-      }
-      heap_used[gpu] += size;
-      ok = true;
-      break;
-   }
-out_unlock:
-   pthread_mutex_unlock(&heap_lock);
-   return ok;
-}
-
-/* Returns a range of GPU `gpu`'s to the free list, coalescing neighbours; drops its
- * pages. */
+/* Puts [offset, offset + size) on the free list, coalescing neighbours. Its pages are
+ * already dropped. heap_lock held. */
 static void
-heap_release(uint64_t offset, uint64_t size, uint32_t gpu)
+free_insert_locked(uint64_t offset, uint64_t size)
 {
-   mprotect(heap_host + offset, size, PROT_NONE);
-   fallocate(heap_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)size);
-   pthread_mutex_lock(&heap_lock);
    size_t i = 0;
    while (i < heap_free_count && heap_free[i].offset < offset)
       i++;
@@ -255,7 +245,7 @@ heap_release(uint64_t offset, uint64_t size, uint32_t gpu)
             /* Leak the range rather than corrupt the list. */
             SIM_LOGW("memory", "free-list growth failed; %llu bytes lost",
                      (unsigned long long)size);
-            goto out_unlock;
+            return;
          }
          heap_free = n;
          heap_free_cap *= 2;
@@ -264,8 +254,111 @@ heap_release(uint64_t offset, uint64_t size, uint32_t gpu)
       heap_free[i] = (heap_extent){offset, size};
       heap_free_count++;
    }
-   heap_used[gpu] -= size;
+}
+
+/* Drops a range's pages and puts it on the free list. heap_lock held. */
+static void
+punch_free_locked(uint64_t offset, uint64_t size)
+{
+   fallocate(heap_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)size);
+   free_insert_locked(offset, size);
+}
+
+/* Kept range `i` out of heap_keep. heap_lock held. */
+static heap_extent
+keep_take_locked(size_t i)
+{
+   heap_extent k = heap_keep[i];
+   memmove(&heap_keep[i], &heap_keep[i + 1], (heap_keep_count - i - 1) * sizeof(*heap_keep));
+   heap_keep_count--;
+   heap_keep_bytes -= k.size;
+   return k;
+}
+
+/* The kept range that fits `size` best, at most twice its size (a larger one is left for a
+ * larger allocation); -1 when none. heap_lock held. */
+static ptrdiff_t
+keep_fit_locked(uint64_t size)
+{
+   ptrdiff_t best = -1;
+   for (size_t i = 0; i < heap_keep_count; i++)
+      if (heap_keep[i].size >= size && heap_keep[i].size / 2 <= size &&
+          (best < 0 || heap_keep[i].size < heap_keep[best].size))
+         best = (ptrdiff_t)i;
+   return best;
+}
+
+/* For GPU `gpu`'s device memory, `size` a page multiple: a kept range of about that size
+ * (zeroed; what is past `size` freed), else first fit on the free list, else the same after
+ * every kept range is freed. The GPUs share the heap's address space; each has device_size
+ * bytes. */
+static bool
+heap_reserve(uint64_t size, uint32_t gpu, uint64_t *offset)
+{
+   bool ok = false, kept = false;
+   pthread_mutex_lock(&heap_lock);
+   if (size > device_size - heap_used[gpu])
+      goto out_unlock;
+   ptrdiff_t k = keep_fit_locked(size);
+   if (k >= 0) {
+      heap_extent e = keep_take_locked((size_t)k);
+      if (e.size > size)
+         punch_free_locked(e.offset + size, e.size - size);
+      *offset = e.offset;
+      ok = kept = true;
+   }
+   for (int pass = 0; pass < 2 && !ok; pass++) {
+      for (size_t i = 0; i < heap_free_count; i++) {
+         if (heap_free[i].size < size)
+            continue;
+         *offset = heap_free[i].offset;
+         heap_free[i].offset += size;
+         heap_free[i].size -= size;
+         if (heap_free[i].size == 0) {
+            memmove(&heap_free[i], &heap_free[i + 1],
+                    (heap_free_count - i - 1) * sizeof(*heap_free));
+            heap_free_count--;
+         }
+         ok = true;
+         break;
+      }
+      /* No room between the free ranges: the kept ones go back to the free list. */
+      while (!ok && heap_keep_count) {
+         heap_extent e = keep_take_locked(0);
+         punch_free_locked(e.offset, e.size);
+      }
+   }
+   if (ok)
+      heap_used[gpu] += size;
 out_unlock:
+   pthread_mutex_unlock(&heap_lock);
+   /* The range is the caller's now: zeroed outside the lock, at memset's speed. */
+   if (kept)
+      memset(heap_agent + *offset, 0, size);
+   return ok;
+}
+
+/* Returns a range of GPU `gpu`'s: kept resident when it is large enough (the oldest kept
+ * ranges freed to make room), else its pages dropped and the range put on the free list. */
+static void
+heap_release(uint64_t offset, uint64_t size, uint32_t gpu)
+{
+   mprotect(heap_host + offset, size, PROT_NONE);
+   bool keep = size >= HEAP_KEEP_MIN && size <= heap_keep_max;
+   if (!keep) /* the syscall outside the lock; the range is no one's meanwhile */
+      fallocate(heap_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)size);
+   pthread_mutex_lock(&heap_lock);
+   heap_used[gpu] -= size;
+   if (keep) {
+      while (heap_keep_count == HEAP_KEEP_SLOTS || heap_keep_bytes + size > heap_keep_max) {
+         heap_extent e = keep_take_locked(0);
+         punch_free_locked(e.offset, e.size);
+      }
+      heap_keep[heap_keep_count++] = (heap_extent){offset, size};
+      heap_keep_bytes += size;
+   } else {
+      free_insert_locked(offset, size);
+   }
    pthread_mutex_unlock(&heap_lock);
 }
 

@@ -294,6 +294,78 @@ test_memory(const test_env *env)
    free(back);
 }
 
+/* Every byte of `size` at device address `dev` (through a copy) is 0. */
+static bool
+dev_zero(const void *dev, size_t size)
+{
+   uint8_t *b = malloc(size);
+   bool z = b && hsa_memory_copy(b, dev, size) == HSA_STATUS_SUCCESS;
+   for (size_t i = 0; z && i < size; i++)
+      z = b[i] == 0;
+   free(b);
+   return z;
+}
+
+/* The process's resident bytes (/proc/self/statm: the device heap's pages count). */
+static long
+resident_bytes(void)
+{
+   long size = 0, resident = -1;
+   FILE *f = fopen("/proc/self/statm", "r");
+   if (f) {
+      if (fscanf(f, "%ld %ld", &size, &resident) != 2)
+         resident = -1;
+      fclose(f);
+   }
+   return resident * sysconf(_SC_PAGESIZE);
+}
+
+/* A freed range of 1 MiB or more stays resident (its pages are not dropped) and goes to
+ * the next allocation of about its size (at most twice it), zeroed, its host view as
+ * inaccessible as a new one's; what is past the new size goes back to the free list, zero
+ * too. */
+static void
+test_memory_reuse(const test_env *env)
+{
+   enum { MIB = 1 << 20 };
+   uint8_t *pat = malloc(4 * MIB);
+   CHECK(pat != NULL);
+   for (size_t i = 0; i < 4 * MIB; i++)
+      pat[i] = (uint8_t)(i * 7 + 1);
+   uint8_t *a, *b, *c, *d;
+   CHECK_HSA(hsa_amd_memory_pool_allocate(env->device_pool, 4 * MIB, 0, (void **)&a));
+   CHECK_HSA(hsa_memory_copy(a, pat, 4 * MIB));
+   CHECK_HSA(hsa_amd_agents_allow_access(1, &env->cpu, NULL, a));
+   CHECK(!host_touch_faults((volatile uint32_t *)a));
+   CHECK_HSA(hsa_amd_memory_pool_free(a));
+   CHECK_HSA(hsa_amd_memory_pool_allocate(env->device_pool, 4 * MIB, 0, (void **)&b));
+   CHECK(b == a);
+   CHECK(dev_zero(b, 4 * MIB));
+   CHECK(host_touch_faults((volatile uint32_t *)b));
+   CHECK_HSA(hsa_memory_copy(b, pat, 4 * MIB));
+   long before = resident_bytes();
+   CHECK_HSA(hsa_amd_memory_pool_free(b));
+   long dropped = before - resident_bytes();
+   if (dropped >= 2 * MIB)
+      fprintf(stderr, "freeing 4 MiB of device memory dropped %ld resident bytes\n", dropped);
+   CHECK(before > 0 && dropped < 2 * MIB);
+   /* 3 MiB from the kept 4: the last MiB freed, and zero when it is handed out. */
+   CHECK_HSA(hsa_amd_memory_pool_allocate(env->device_pool, 3 * MIB, 0, (void **)&c));
+   CHECK(c == a);
+   CHECK(dev_zero(c, 3 * MIB));
+   CHECK_HSA(hsa_amd_memory_pool_allocate(env->device_pool, MIB, 0, (void **)&d));
+   CHECK(dev_zero(d, MIB));
+   CHECK_HSA(hsa_amd_memory_pool_free(d));
+   CHECK_HSA(hsa_memory_copy(c, pat, 3 * MIB));
+   CHECK_HSA(hsa_amd_memory_pool_free(c));
+   /* 1 MiB does not take the kept 3. */
+   CHECK_HSA(hsa_amd_memory_pool_allocate(env->device_pool, MIB, 0, (void **)&d));
+   CHECK(d != c);
+   CHECK(dev_zero(d, MIB));
+   CHECK_HSA(hsa_amd_memory_pool_free(d));
+   free(pat);
+}
+
 typedef struct handler_state {
    hsa_signal_t done;
    int calls;
@@ -504,6 +576,7 @@ main(void)
    test_agents(&env);
    test_pools(&env);
    test_memory(&env);
+   test_memory_reuse(&env);
    test_signals(&env);
    test_async_copy(&env);
    CHECK_HSA(hsa_shut_down());
