@@ -1309,7 +1309,7 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
          break;
       }
       x->uses_f32 = true;
-      r = nanfix(x, rf, f, n);
+      r = x->nan_defer ? LLVMBuildBitCast(B, rf, x->v32, "") : nanfix(x, rf, f, n);
       break;
    }
 #undef BIN
@@ -1603,6 +1603,119 @@ emit_endpgm(xl *x, const sim_inst *in, uint64_t pc)
    LLVMBuildRetVoid(x->B);
 }
 
+/* ---- Runs of f32 arithmetic ---------------------------------------------------------
+ * Every f32 result is tested for a NaN lane (the NaN rule's side path, nanfix): a fold of
+ * the row and a compare, most of an add's own host instructions. A NaN operand or an
+ * invalid operation makes every later result that uses it a NaN, so for a run of these
+ * instructions one test of the rows it leaves written says whether any result was NaN:
+ * the run is emitted without the rule, and when the test says yes it runs again, from the
+ * same values, with the rule at each instruction (a side path; an invalid operation in a
+ * dead result, or opposite infinities in the fold, take it too and change nothing). No
+ * row is retired inside a run (nothing is stored), so both ways are pure and the second
+ * reads what the first did. */
+
+/* At most this many instructions a run: the rows it holds at once. */
+#define XL_NAN_RUN_MAX 8
+
+/* Is `in` an f32 operation whose NaN result comes from a NaN operand or an invalid
+ * operation and propagates into every result that uses it (emit_valu's f32 arithmetic)? */
+static bool
+xl_nan_op(const sim_inst *in)
+{
+   if (sim__xlate_class(in) != SIM_XL_LOWER || !(in->flags & SIM_IF_VALU))
+      return false;
+   switch (xl_xop_of(in)) {
+   case XO_FADD: case XO_FSUB: case XO_FSUBREV: case XO_FMUL: case XO_FMA: case XO_FMAD:
+   case XO_FMAC: case XO_FMACNF: case XO_FFLOOR: case XO_FTRUNC:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* Instructions of the run from insts[i]; below 2, none. */
+static unsigned
+xl_nan_run_len(const sim_inst **insts, unsigned n, unsigned i)
+{
+   unsigned k = 0;
+   while (i + k < n && k < XL_NAN_RUN_MAX && xl_nan_op(insts[i + k]))
+      k++;
+   return k >= 2 ? k : 0;
+}
+
+/* Emits insts[0..len) in order, one host basic block each, as xl_emit does. */
+static void
+xl_nan_run_body(xl *x, const sim_inst **insts, unsigned len)
+{
+   for (unsigned k = 0; k < len; k++) {
+      emit_valu(x, insts[k], xl_xop_of(insts[k]));
+      LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+      LLVMBuildBr(x->B, nb);
+      LLVMPositionBuilderAtEnd(x->B, nb);
+      if (insts[k]->vdst + 1u > x->max_vgpr)
+         x->max_vgpr = insts[k]->vdst + 1u;
+   }
+}
+
+/* The run insts[0..len) (xl_nan_run_len), its NaN rule deferred. */
+static void
+emit_nan_run(xl *x, const sim_inst **insts, unsigned len)
+{
+   LLVMBuilderRef B = x->B;
+   /* A register either way reads for the first time is read from the register file as
+    * it was before the run (nothing in it stores); where both did, the two values join. */
+   static __thread sim_xl before, fast;
+   before = *x;
+   x->nan_defer = true;
+   xl_nan_run_body(x, insts, len);
+   x->nan_defer = false;
+   /* The rows the run wrote, summed: a NaN in any is a NaN in the sum. */
+   LLVMValueRef sum = NULL;
+   bool seen[256] = {false};
+   for (unsigned k = 0; k < len; k++) {
+      unsigned r = insts[k]->vdst;
+      if (seen[r])
+         continue;
+      seen[r] = true;
+      LLVMValueRef f = LLVMBuildBitCast(B, x->v[r], x->vf, "");
+      sum = sum ? LLVMBuildFAdd(B, sum, f, "") : f;
+   }
+   LLVMValueRef any = sim__xl_any_nan(x, sum);
+   LLVMBasicBlockRef fast_end = LLVMGetInsertBlock(B);
+   LLVMBasicBlockRef again = LLVMAppendBasicBlockInContext(x->C, x->fn, "nanrun");
+   LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBuildCondBr(B, any, again, join);
+   fast = *x;
+   *x = before;
+   LLVMPositionBuilderAtEnd(B, again);
+   xl_nan_run_body(x, insts, len);
+   LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(B);
+   LLVMBuildBr(B, join);
+   LLVMPositionBuilderAtEnd(B, join);
+   /* Each value the two ways left differently, joined. */
+   LLVMBasicBlockRef from[2] = {fast_end, slow_end};
+   for (unsigned r = 0; r < 256; r++) {
+      if (fast.v[r] == x->v[r])
+         continue;
+      LLVMValueRef phi = LLVMBuildPhi(B, LLVMTypeOf(fast.v[r]), "");
+      LLVMValueRef vals[2] = {fast.v[r], x->v[r]};
+      LLVMAddIncoming(phi, vals, from, 2);
+      x->v[r] = phi;
+   }
+   for (unsigned r = 0; r < 128; r++) {
+      if (fast.s[r] == x->s[r])
+         continue;
+      if (fast.s[r] && x->s[r]) {
+         LLVMValueRef phi = LLVMBuildPhi(B, LLVMTypeOf(fast.s[r]), "");
+         LLVMValueRef vals[2] = {fast.s[r], x->s[r]};
+         LLVMAddIncoming(phi, vals, from, 2);
+         x->s[r] = phi;
+      } else {
+         x->s[r] = NULL; /* read again where next used (no run writes an SGPR) */
+      }
+   }
+}
+
 /* Instructions in the block's function so far. */
 static unsigned
 xl_ir_size(xl *x)
@@ -1658,7 +1771,16 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
    for (unsigned i = 0; i < n; i++) {
       const sim_inst *in = insts[i];
       sim_xlate_class k = sim__xlate_class(in);
-      if (k == SIM_XL_LOWER) {
+      unsigned run = xl_nan_run_len(insts, n, i);
+      if (run) {
+         emit_nan_run(x, insts + i, run);
+         lowered += run;
+         for (unsigned j = 0; j + 1 < run; j++)
+            pc += insts[i + j]->size;
+         i += run - 1;
+         in = insts[i];
+         xl_rows_retire(x, insts, n, i);
+      } else if (k == SIM_XL_LOWER) {
          xl_xop op = xl_xop_of(in);
          if (op == XO_NONE && sim__xl_alu_lowered(in))
             sim__xl_emit_alu(x, in);

@@ -99,6 +99,9 @@ typedef struct sim_xl {
     * constant (the constant-EXEC variant, sim_xlate.c's struct sim_xlate_prog). */
    bool exec_known;
    uint64_t exec_k;
+   /* Inside a run of NaN-propagating f32 instructions (sim_xlate.c emit_nan_run): their
+    * NaN rule is left to one test of the run's results. */
+   bool nan_defer;
    LLVMBasicBlockRef exit; /* returns to the wave loop (the wave's state is stored) */
    unsigned max_vgpr;
    bool uses_f32;

@@ -163,6 +163,39 @@ TEST(f32_invalid)
 
 /* NaN sources: the first NaN in operand order, quieted, sign and payload kept, whatever
  * the operation's arithmetic order (V_SUBREV computes S1 - S0). */
+/* Runs of f32 arithmetic (the translator tests their NaN results once a run and, when one
+ * is NaN, runs them again with the NaN rule at each instruction): an invalid operation
+ * early in a run propagated, a NaN source picked by operand order after a NaN result
+ * (where the host's own NaN propagation may pick the other), a NaN in a result the run
+ * overwrites (no effect). */
+TEST(f32_nan_run)
+{
+   static const case32 sub_add[] = {
+      { INF, INF, ONE, DNAN },
+      { NINF, NINF, ONE, DNAN },
+      { ONE, ONE, 0x40000000, 0x40000000 },
+      { 0x7F800123, ONE, ONE, 0x7FC00123 },
+   };
+   lanes32("v_sub_f32 v5, v1, v2\n v_add_f32 v4, v5, v3", sub_add, N(sub_add));
+   static const case32 mul_fma[] = {
+      { 0, INF, ONE, DNAN },
+      { ONE, 0x40000000, ONE, 0x40400000 },
+      { ONE, ONE, INF, INF },
+   };
+   lanes32("v_mul_f32 v5, v1, v2\n v_mul_f32 v6, v3, v3\n v_fma_f32 v4, v5, v6, v3",
+           mul_fma, N(mul_fma));
+   static const case32 dead[] = { { INF, INF, ONE, 0x40400000 } };
+   lanes32("v_sub_f32 v5, v1, v2\n v_add_f32 v5, v3, v3\n v_add_f32 v4, v5, v3", dead, N(dead));
+   static const case32 order[] = {
+      { ONE, ONE, 0x7FC00042, 0x7FC00042 },
+      { 0x7FC00001, ONE, 0x7FC00002, 0x7FC00002 },
+      { 0x7F800001, ONE, 0xFFC00003, 0xFFC00003 },
+   };
+   lanes32("v_add_f32 v5, v1, v2\n v_add_f32 v4, v3, v5", order, N(order));
+   lanes32("v_add_f32 v5, v1, v2\n v_mul_f32 v4, v5, v3", (const case32[]){
+              { 0x7FC00001, ONE, 0x7FC00002, 0x7FC00001 } }, 1);
+}
+
 TEST(f32_propagate)
 {
    static const case32 two[] = {
@@ -435,6 +468,7 @@ void
 t_nan_tests(void)
 {
    RUN(f32_invalid);
+   RUN(f32_nan_run);
    RUN(f32_propagate);
    RUN(f32_legacy);
    RUN(f32_clamp);
