@@ -137,6 +137,21 @@ enum { CHILD_UNSUPPORTED = 3 };
       }                                                                                     \
    } while (0)
 
+/* dpoly's and hpoly's arguments: `bytes` of `host` in, as many out (bufs[0], bufs[2]), the
+ * iteration count `it`. */
+static void
+poly_args(cl_context ctx, cl_kernel k, cl_mem *bufs, size_t bytes, const void *host, int it)
+{
+   cl_int err;
+   bufs[0] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, bytes, (void *)host, &err);
+   CL(err);
+   bufs[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+   CL(err);
+   CL(clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[0]));
+   CL(clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[2]));
+   CL(clSetKernelArg(k, 2, sizeof(int), &it));
+}
+
 /* Child: runs kernel `name` once to warm up, then `reps` timed launches; prints
  * "<best seconds> <checksum> <best process CPU seconds>" on stdout. The CPU time of a
  * 1-thread run is the figure to compare on a shared machine: time the scheduler gives
@@ -234,12 +249,7 @@ child(const char *name, int reps)
       double *a = malloc(DP_N * 8);
       for (int i = 0; i < DP_N; i++)
          a[i] = (double)(i % 1000) / 1000.0 - 0.5;
-      bufs[0] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, DP_N * 8, a, &err);
-      bufs[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, DP_N * 8, NULL, &err);
-      int it = DP_IT;
-      CL(clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[0]));
-      CL(clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[2]));
-      CL(clSetKernelArg(k, 2, sizeof(int), &it));
+      poly_args(ctx, k, bufs, DP_N * 8, a, DP_IT);
       g[0] = DP_N, outn = 2 * DP_N; /* the checksum reads the doubles as int pairs */
       free(a);
    } else if (!strcmp(name, "hpoly")) {
@@ -248,12 +258,7 @@ child(const char *name, int reps)
       uint16_t *a = malloc(HP_N * 4);
       for (int i = 0; i < 2 * HP_N; i++)
          a[i] = half_bits((float)(i % 1000) / 1000.0f - 0.5f);
-      bufs[0] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, HP_N * 4, a, &err);
-      bufs[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, HP_N * 4, NULL, &err);
-      int it = HP_IT;
-      CL(clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[0]));
-      CL(clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[2]));
-      CL(clSetKernelArg(k, 2, sizeof(int), &it));
+      poly_args(ctx, k, bufs, HP_N * 4, a, HP_IT);
       g[0] = HP_N, outn = HP_N;
       free(a);
    } else {
