@@ -108,6 +108,7 @@ typedef struct sim_xl {
    bool uses_f16;
    unsigned n;  /* instructions emitted: the block's length after the compile budget */
    unsigned ir; /* IR instructions of the function before optimisation */
+   unsigned ir_again; /* of those, the NaN runs' second ways (not counted by the budget) */
 } sim_xl;
 
 /* The register values of sim_xlate.c's emitter: an SGPR as i32 (and its write, as
