@@ -17,7 +17,8 @@
  * write VGPRs through a select on EXEC (an i64 mask, i32 in a wave32, as VCC and the lane
  * masks of v_cmp and carries). A block is compiled for the wave size of the wave that
  * found it hot and runs only on waves of that size; a block start has a second entry
- * compiled for a constant EXEC, a prefix of the lanes (struct sim_xlate_prog). Lowered
+ * compiled for a constant EXEC, a prefix of the lanes (struct sim_xlate_prog), which holds
+ * only the rows' first 16 or 32 lanes when that EXEC lies in them. Lowered
  * instructions are restricted to forms whose
  * semantics need nothing of the wave beyond registers: no SDWA/DPP, no output modifiers,
  * f32 (f16) work only when MODE keeps f32 (f16) denormals (checked when a block is
@@ -106,6 +107,9 @@ static unsigned xl_ir_max = XL_IR_MAX; /* HSACL_SIM_XLATE_IR_MAX */
  * four are 16 of AVX-512's 32 registers, the rest left for the instructions' temporaries. */
 #define XL_ROWS_HELD 4
 static unsigned xl_rows_held = XL_ROWS_HELD; /* HSACL_SIM_XLATE_ROWS */
+/* Constant-EXEC variants hold only the low 16 or 32 lanes their EXEC lies in (xl_compile);
+ * HSACL_SIM_XLATE_NARROW=0 keeps the wave's lanes (comparisons). */
+static bool xl_narrow = true;
 
 /* The checking mode says at exit how many block runs it compared, so that a test over it
  * can tell "nothing differed" from "nothing was translated" (tests/CMakeLists.txt). */
@@ -159,6 +163,9 @@ xl_setup(void)
    const char *rows = getenv("HSACL_SIM_XLATE_ROWS");
    if (rows && *rows)
       xl_rows_held = (unsigned)strtoul(rows, NULL, 10);
+   const char *nw = getenv("HSACL_SIM_XLATE_NARROW");
+   if (nw && !strcmp(nw, "0"))
+      xl_narrow = false;
    const char *st = getenv("HSACL_SIM_XLATE_STALL_MS");
    if (st && *st)
       sim__xlate_stall_ms = (uint32_t)strtoul(st, NULL, 10);
@@ -570,7 +577,7 @@ sget(xl *x, unsigned r)
 {
    if (!x->s[r] && x->exec_known && r == SIM_SRC_EXEC)
       x->s[r] = k32(x, (uint32_t)x->exec_k);
-   if (!x->s[r] && x->exec_known && r == SIM_SRC_EXEC + 1 && x->lanes == 64)
+   if (!x->s[r] && x->exec_known && r == SIM_SRC_EXEC + 1 && x->wave == 64)
       x->s[r] = k32(x, (uint32_t)(x->exec_k >> 32));
    if (!x->s[r])
       x->s[r] = ld(x, x->i32, wptr(x, offsetof(sim_wave, s) + 4 * r));
@@ -581,8 +588,10 @@ sget(xl *x, unsigned r)
 static void
 sput(xl *x, unsigned r, LLVMValueRef v)
 {
-   if (r == SIM_SRC_EXEC + 1 && x->lanes != 64)
+   if (r == SIM_SRC_EXEC + 1 && x->wave != 64)
       v = k32(x, 0);
+   if (r == SIM_SRC_EXEC || r == SIM_SRC_EXEC + 1)
+      x->exec_wrote = true;
    if (r < 128 && r != 125) {
       x->s[r] = v;
       x->sd[r] = true;
@@ -605,12 +614,19 @@ sput64(xl *x, unsigned r, LLVMValueRef v)
       sput(x, r + 1, LLVMBuildTrunc(x->B, LLVMBuildLShr(x->B, v, k64(x, 32), ""), x->i32, ""));
    }
 }
-/* The lane mask held in the SGPR(s) at `r` (EXEC, VCC, a v_cmp or carry destination), as
- * x->mask_t: the pair r, r+1 in a wave64, r alone in a wave32. */
+/* The lane mask in the SGPR(s) at `r` (EXEC, VCC, a v_cmp or carry destination): the pair
+ * r, r+1 in a wave64, r alone in a wave32 (mget_wave); as x->mask_t, its held lanes
+ * (mget). */
+static LLVMValueRef
+mget_wave(xl *x, unsigned r)
+{
+   return x->wave == 64 ? sget64(x, r) : sget(x, r);
+}
 static LLVMValueRef
 mget(xl *x, unsigned r)
 {
-   return x->lanes == 64 ? sget64(x, r) : sget(x, r);
+   LLVMValueRef m = mget_wave(x, r);
+   return x->lanes < x->wave ? LLVMBuildTrunc(x->B, m, x->mask_t, "") : m;
 }
 /* `v` through an empty inline asm: the same i64, which instcombine cannot see into. A lane
  * mask's upper half, trunc(lshr(bitcast <64 x i1>, 32)), is otherwise canonicalised to
@@ -631,18 +647,27 @@ mask_opaque(xl *x, LLVMValueRef v)
                             LLVMCreateEnumAttribute(x->C, nounwind, 0));
    return c;
 }
+/* A lane mask of the held lanes into the SGPR(s) at `r`; the wave's other lanes read 0, as
+ * the hardware writes them for lanes outside EXEC (so EXEC stays in the held lanes). */
 static void
 mput(xl *x, unsigned r, LLVMValueRef v)
 {
+   bool wrote = x->exec_wrote;
+   if (x->lanes < x->wave)
+      v = LLVMBuildZExt(x->B, v, x->wave == 64 ? x->i64 : x->i32, "");
    if (x->lanes == 64)
       sput64(x, r, mask_opaque(x, v));
+   else if (x->wave == 64)
+      sput64(x, r, v);
    else
       sput(x, r, v);
+   x->exec_wrote = wrote;
 }
-static LLVMValueRef
-mzero(xl *x)
+/* The wave's lane-mask type (i64 or i32), mget_wave's. */
+static LLVMTypeRef
+wave_t(xl *x)
 {
-   return LLVMConstNull(x->mask_t);
+   return x->wave == 64 ? x->i64 : x->i32;
 }
 static LLVMValueRef
 sccget(xl *x)
@@ -676,10 +701,17 @@ execmask(xl *x)
 {
    return LLVMBuildBitCast(x->B, mget(x, SIM_SRC_EXEC), x->vm, "");
 }
-/* Is EXEC the constant of every lane here (a full wave's constant-EXEC variant)? */
+/* Is EXEC the constant of every held lane here (a full wave's constant-EXEC variant, or a
+ * narrowed one whose EXEC is all its lanes)? */
 static bool
 exec_all(xl *x)
 {
+   if (x->lanes < x->wave) {
+      if (!x->exec_known && !x->s[SIM_SRC_EXEC])
+         return false;
+      LLVMValueRef m = mget(x, SIM_SRC_EXEC);
+      return LLVMIsAConstantInt(m) && LLVMConstIntGetZExtValue(m) == (1ull << x->lanes) - 1;
+   }
    /* The halves as values (mget would build a 64-bit value the general case drops). */
    LLVMValueRef lo = sget(x, SIM_SRC_EXEC), hi;
    if (!LLVMIsAConstantInt(lo) || LLVMConstIntGetZExtValue(lo) != 0xFFFFFFFFull)
@@ -876,11 +908,14 @@ src_v(xl *x, const sim_inst *in, unsigned i)
 static LLVMValueRef
 src_mask(xl *x, unsigned c)
 {
-   if (x->lanes == 64)
-      return src_s64(x, c);
-   if (c < 128)
-      return sget(x, c);
-   return k32(x, (uint32_t)(c <= 192 ? (int)c - 128 : 192 - (int)c));
+   LLVMValueRef m;
+   if (x->wave == 64)
+      m = src_s64(x, c);
+   else if (c < 128)
+      m = sget(x, c);
+   else
+      m = k32(x, (uint32_t)(c <= 192 ? (int)c - 128 : 192 - (int)c));
+   return x->lanes < x->wave ? LLVMBuildTrunc(x->B, m, x->mask_t, "") : m;
 }
 static LLVMValueRef
 src_vf(xl *x, const sim_inst *in, unsigned i)
@@ -1364,7 +1399,7 @@ emit_salu(xl *x, const sim_inst *in, xl_xop op)
       }
       if (op == XO_S_SAVEEXEC) {
          /* EXEC keeps the wave's lanes (sim__exec_write); SCC says whether any is left. */
-         if (x->lanes != 64)
+         if (x->wave != 64)
             r = LLVMBuildAnd(B, r, k64(x, 0xFFFFFFFFu), "");
          sput64(x, d, b);
          sput64(x, SIM_SRC_EXEC, r);
@@ -1510,6 +1545,38 @@ sim__xl_hook(xl *x, void (*fn)(sim_wave *, const sim_inst *), const sim_inst *in
    LLVMBuildCall2(x->B, ft, f, args, 2, "");
 }
 
+static void xl_check_exit(sim_wave *w, const sim_inst *in);
+
+/* A narrowed block (x->lanes below the wave's) after an instruction at `pc` that wrote EXEC
+ * other than as a mask of the held lanes, or called a handler (which reads and writes the
+ * wave's state itself): when EXEC now names a lane past the held ones, a side exit stores
+ * what the block changed and leaves it at the next instruction (the wave goes on with the
+ * variant for its EXEC, or interprets); the rest of the block runs with EXEC in the held
+ * lanes. */
+static void
+exec_guard(xl *x, const sim_inst *in, uint64_t pc)
+{
+   x->exec_wrote = false;
+   if (x->lanes == x->wave)
+      return;
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef e = mget_wave(x, SIM_SRC_EXEC);
+   LLVMValueRef past = LLVMBuildLShr(B, e, LLVMConstInt(wave_t(x), x->lanes, 0), "");
+   LLVMValueRef wide = LLVMBuildICmp(B, LLVMIntNE, past, LLVMConstNull(wave_t(x)), "");
+   LLVMBasicBlockRef side = LLVMAppendBasicBlockInContext(x->C, x->fn, "wide");
+   LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBuildCondBr(B, wide, side, next);
+   LLVMPositionBuilderAtEnd(B, side);
+   xl held = *x;
+   flush(x, false);
+   st(x, k64(x, pc + in->size), wptr(x, offsetof(sim_wave, pc)));
+   if (sim__xlate_mode == 2)
+      sim__xl_hook(x, xl_check_exit, in);
+   LLVMBuildRetVoid(B);
+   *x = held;
+   LLVMPositionBuilderAtEnd(B, next);
+}
+
 static void
 emit_call(xl *x, const sim_inst *in, uint64_t pc, bool last)
 {
@@ -1520,6 +1587,7 @@ emit_call(xl *x, const sim_inst *in, uint64_t pc, bool last)
    LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
    LLVMBuildCondBr(x->B, LLVMBuildICmp(x->B, LLVMIntNE, rc, k32(x, 0), ""), x->exit, next);
    LLVMPositionBuilderAtEnd(x->B, next);
+   exec_guard(x, in, pc);
 }
 
 /* The branch opcodes a block ends with in its own code, not through the handler. */
@@ -1559,12 +1627,12 @@ emit_branch(xl *x, const sim_inst *in, uint64_t pc)
    case SIM_OP_s_cbranch_vccz:
    case SIM_OP_s_cbranch_vccnz:
       cond = LLVMBuildICmp(B, in->op == SIM_OP_s_cbranch_vccz ? LLVMIntEQ : LLVMIntNE,
-                           mget(x, SIM_SRC_VCC), mzero(x), "");
+                           mget_wave(x, SIM_SRC_VCC), LLVMConstNull(wave_t(x)), "");
       break;
    case SIM_OP_s_cbranch_execz:
    case SIM_OP_s_cbranch_execnz:
       cond = LLVMBuildICmp(B, in->op == SIM_OP_s_cbranch_execz ? LLVMIntEQ : LLVMIntNE,
-                           mget(x, SIM_SRC_EXEC), mzero(x), "");
+                           mget_wave(x, SIM_SRC_EXEC), LLVMConstNull(wave_t(x)), "");
       break;
    default:
       cond = LLVMConstInt(x->i1, 1, 0);
@@ -1822,6 +1890,8 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
          else
             emit_salu(x, in, op);
          lowered++;
+         if (x->exec_wrote)
+            exec_guard(x, in, pc);
          xl_rows_retire(x, insts, n, i);
          /* One basic block per instruction: instruction selection works on a block at a
           * time, and its combines grow faster than linearly with a block's size (a
@@ -1888,7 +1958,13 @@ xl_compile(LLVMOrcResourceTrackerRef *rt, const sim_target *t, uint64_t pc, xl_e
    LLVMSetTarget(x.M, LLVMOrcLLJITGetTripleString(xl_jit));
    LLVMSetDataLayout(x.M, LLVMOrcLLJITGetDataLayoutStr(xl_jit));
    x.B = LLVMCreateBuilderInContext(x.C);
-   x.lanes = e->lanes;
+   /* A constant-EXEC variant holds the rows' first 16 or 32 lanes when its EXEC lies there
+    * (one work-item's wave: a fourth of the vector work and no spills). */
+   x.wave = x.lanes = e->lanes;
+   if (e->exec_lanes && e->exec_lanes <= 16 && e->lanes > 16 && xl_narrow)
+      x.lanes = 16;
+   else if (e->exec_lanes && e->exec_lanes <= 32 && e->lanes > 32 && xl_narrow)
+      x.lanes = 32;
    x.exec_known = e->exec_lanes != 0;
    x.exec_k = e->exec_lanes >= 64 ? ~0ull : (1ull << e->exec_lanes) - 1;
    x.gfx10 = t->gfx_major >= 10;
@@ -2276,6 +2352,29 @@ xl_check_call(xl_check *k, sim_wave *w, const sim_inst *in)
    k->next = i + 1;
    k->stopped = w->status != SIM_WAVE_RUNNING || w->doorbell_va != 0;
    return k->stopped;
+}
+
+/* A narrowed block's side exit after `in` (exec_guard; the block has stored its registers
+ * and PC): the reference runs up to there and must agree, and the block's end is not
+ * compared. */
+static void
+xl_check_exit(sim_wave *w, const sim_inst *in)
+{
+   xl_check *k = xl_check_cur;
+   if (!k)
+      return;
+   unsigned i = 0;
+   while (i < k->n && k->insts[i] != in)
+      i++;
+   xl_check_sync(k, w, i + 1 > k->next ? i + 1 : k->next);
+   if (w->pc != k->ref.pc) {
+      fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at 0x%llx left at pc 0x%llx "
+              "when EXEC widened, the interpreter is at 0x%llx\n",
+              (unsigned long long)k->start, (unsigned long long)w->pc,
+              (unsigned long long)k->ref.pc);
+      abort();
+   }
+   k->stopped = true;
 }
 
 /* A lowered store writes memory in the block's own code, which the reference must not do

@@ -82,10 +82,14 @@ typedef struct sim_xl {
    LLVMModuleRef M;
    LLVMBuilderRef B;
    LLVMValueRef fn, w, vb;
-   /* The wave's lanes (64, or 32 for a wave32: the first half of each 64-lane VGPR row)
-    * and its lane-mask type (i64 or i32: EXEC, VCC, v_cmp results and carries, one SGPR
-    * in a wave32). v32, vf, vm and v64 are vectors of `lanes` elements. */
-   unsigned lanes;
+   /* The wave's size (64, or 32: the first half of each 64-lane VGPR row; its lane masks,
+    * EXEC, VCC, v_cmp results and carries, are an SGPR pair or one SGPR) and the lanes the
+    * block holds: the wave's, or for a constant-EXEC variant whose EXEC lies in the low 16
+    * or 32 lanes, those (xl_compile; the rest of each row stays in the register file, which
+    * nothing the block lowers touches while EXEC stays there, and a side exit leaves the
+    * block where an EXEC write leaves it). mask_t is an integer of `lanes` bits; v32, vf,
+    * vm and v64 are vectors of `lanes` elements. */
+   unsigned wave, lanes;
    bool gfx10; /* the program's generation is gfx10 or later (v_cmpx writes EXEC alone) */
    LLVMTypeRef mask_t;
    LLVMTypeRef i1, i32, i64, ptr, v32, vf, vm, v64;
@@ -99,6 +103,9 @@ typedef struct sim_xl {
     * constant (the constant-EXEC variant, sim_xlate.c's struct sim_xlate_prog). */
    bool exec_known;
    uint64_t exec_k;
+   /* The instruction being emitted wrote EXEC other than as a lane mask of the held lanes
+    * (a narrowed block then checks that EXEC still lies in them: sim_xlate.c exec_guard). */
+   bool exec_wrote;
    /* Inside a run of NaN-propagating f32 instructions (sim_xlate.c emit_nan_run): their
     * NaN rule is left to one test of the run's results. */
    bool nan_defer;

@@ -1,6 +1,7 @@
 /* Work-group scheduling (sim_dispatch.c): threads claim work-groups in batches of
  * consecutive ids; every work-group of a grid runs exactly once with its own id, and the
- * watchdog still stops a dispatch of many short work-groups. */
+ * watchdog still stops a dispatch of many short work-groups. A partial wave's set-up, and
+ * its translated blocks that hold only the lanes of its EXEC. */
 #include <stdlib.h>
 #include <string.h>
 #include "sim_isa_test.h"
@@ -159,6 +160,43 @@ TEST(id_rows_partial_wave)
    }
 }
 
+/* Partial waves whose blocks hold only their EXEC's 16 or 32 lanes (sim_xlate.c
+ * xl_compile; the checking mode compiles each block on its first run): a branch on VCC
+ * reads VCC's lanes past the held ones, an EXEC widened to the whole wave leaves the
+ * block at the next instruction (exec_guard), and the lanes past the held ones keep what
+ * was there. Work-groups of one and of 20 work-items (16 and 32 lanes held). */
+TEST(narrow_block_exec_widens)
+{
+   static const char *src = "v_mov_b32 v5, 7\n"
+                            "s_lshl_b64 vcc, 1, 40\n"
+                            "s_cbranch_vccz skip\n"
+                            "v_mov_b32 v5, 8\n"
+                            "skip:\n"
+                            "s_or_saveexec_b64 s[4:5], -1\n"
+                            "v_mov_b32 v6, 9\n"
+                            "v_mbcnt_lo_u32_b32 v4, -1, 0\n"
+                            "v_mbcnt_hi_u32_b32 v4, -1, v4\n"
+                            "v_lshlrev_b32 v3, 2, v4\n"
+                            "global_store_dword v3, v6, s[0:1]\n"
+                            "s_mov_b64 exec, s[4:5]\n"
+                            "global_store_dword v3, v5, s[0:1] offset:256\n"
+                            "s_waitcnt vmcnt(0)";
+   static const char *fill = "s_mov_b64 exec, -1\n"
+                             "v_mov_b32 v5, 5\n"
+                             "v_mov_b32 v6, 6";
+   const uint16_t wg64[3] = {64, 1, 1}, sizes[2][3] = {{1, 1, 1}, {20, 1, 1}};
+   uint32_t *out = t_alloc(2 * 256, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   for (unsigned c = 0; c < 2; c++) {
+      unsigned items = sizes[c][0], bad = 0;
+      memset(out, 0xAB, 2 * 256);
+      CHECK_EQ(t_dispatch_kd(0, fill, t_rsrc, wg64, 1, out), SIM_FAULT_NONE);
+      CHECK_EQ(t_dispatch_kd(0, src, t_rsrc, sizes[c], 1, out), SIM_FAULT_NONE);
+      for (unsigned l = 0; l < 64; l++)
+         bad += out[l] != 9 || out[64 + l] != (l < items ? 8u : 0xABABABABu);
+      CHECK_EQ(bad, 0);
+   }
+}
+
 void
 t_dispatch_tests(void)
 {
@@ -166,4 +204,5 @@ t_dispatch_tests(void)
    RUN(watchdog_between_claims);
    RUN(home_state_per_dispatch);
    RUN(id_rows_partial_wave);
+   RUN(narrow_block_exec_widens);
 }
