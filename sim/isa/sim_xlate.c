@@ -2314,6 +2314,17 @@ xl_check_sync(xl_check *k, sim_wave *w, unsigned upto)
       r->inst_pc = r->pc;
       r->pc += in->size;
       in->fn(r, in);
+      /* The block went past this instruction (an access it faults on calls the handler,
+       * which stops the block there), so the interpreter must not fault on it: it reports
+       * the fault to the dispatch either way, so only this tells. */
+      if (SIM_UNLIKELY(r->status == SIM_WAVE_FAULT)) {
+         char dis[160];
+         sim__disasm(in, dis, sizeof(dis));
+         fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at pc 0x%llx ran "
+                 "instruction %u (%s), on which the interpreter faults\n",
+                 (unsigned long long)k->start, k->next, dis);
+         abort();
+      }
       k->next++;
    }
    for (unsigned i = 0; i < 128; i++)

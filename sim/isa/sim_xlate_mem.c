@@ -267,6 +267,87 @@ unit_stride(sim_xl *x, LLVMValueRef exec, LLVMValueRef lo, uint32_t step)
    return LLVMBuildAnd(B, LLVMBuildAnd(B, full, all, ""), nowrap, "");
 }
 
+/* Is `exec` the constant of every held lane, or of one lane (`*lane`)? */
+static bool
+exec_const_all(sim_xl *x, LLVMValueRef exec)
+{
+   uint64_t all = x->lanes == 64 ? ~0ull : (1ull << x->lanes) - 1;
+   return LLVMIsAConstantInt(exec) && LLVMConstIntGetZExtValue(exec) == all;
+}
+static bool
+exec_const_one(sim_xl *x, LLVMValueRef exec, unsigned *lane)
+{
+   if (!LLVMIsAConstantInt(exec))
+      return false;
+   uint64_t e = LLVMConstIntGetZExtValue(exec);
+   *lane = e ? (unsigned)__builtin_ctzll(e) : 0;
+   return e && !(e & (e - 1));
+}
+
+/* The lowest and highest of `row` over the active lanes (`m`, EXEC `exec`). Under a
+ * constant EXEC of one lane, that lane's; of every held lane, when the row is at unit
+ * stride `step` from its first lane (`*unit`, the i1 of unit_stride), its first and last
+ * lanes', else (and otherwise) two masked reductions, which had been a quarter of vadd's
+ * launch. `*unit` is NULL when not tested. */
+static void
+row_range(sim_xl *x, LLVMValueRef exec, LLVMValueRef m, LLVMValueRef row, uint32_t step,
+          LLVMValueRef *min, LLVMValueRef *max, LLVMValueRef *unit)
+{
+   LLVMBuilderRef B = x->B;
+   unsigned lane;
+   *unit = NULL;
+   if (exec_const_one(x, exec, &lane)) {
+      *min = *max = LLVMBuildExtractElement(B, row, k32(x, lane), "");
+      return;
+   }
+   if (!exec_const_all(x, exec) || !step) {
+      *min = reduce(x, "llvm.vector.reduce.umin", row, m, UINT32_MAX);
+      *max = reduce(x, "llvm.vector.reduce.umax", row, m, 0);
+      return;
+   }
+   *unit = unit_stride(x, exec, row, step);
+   LLVMBasicBlockRef ub = bb(x), rb = bb(x), join = bb(x);
+   LLVMBuildCondBr(B, *unit, ub, rb);
+   LLVMPositionBuilderAtEnd(B, ub);
+   LLVMValueRef l0 = LLVMBuildExtractElement(B, row, k32(x, 0), "");
+   LLVMValueRef ul[2] = {l0, LLVMBuildAdd(B, l0, k32(x, (x->lanes - 1) * step), "")};
+   LLVMBuildBr(B, join);
+   LLVMPositionBuilderAtEnd(B, rb);
+   LLVMValueRef rl[2] = {reduce(x, "llvm.vector.reduce.umin", row, m, UINT32_MAX),
+                         reduce(x, "llvm.vector.reduce.umax", row, m, 0)};
+   LLVMBuildBr(B, join);
+   LLVMPositionBuilderAtEnd(B, join);
+   LLVMBasicBlockRef from[2] = {ub, rb};
+   for (unsigned k = 0; k < 2; k++) {
+      LLVMValueRef phi = LLVMBuildPhi(B, x->i32, ""), vals[2] = {ul[k], rl[k]};
+      LLVMAddIncoming(phi, vals, from, 2);
+      *(k ? max : min) = phi;
+   }
+}
+
+/* i1: the row holds one value over the active lanes, which is `*v` (the high words of a
+ * lane's 64-bit address). */
+static LLVMValueRef
+row_uniform(sim_xl *x, LLVMValueRef exec, LLVMValueRef m, LLVMValueRef row, LLVMValueRef *v)
+{
+   LLVMBuilderRef B = x->B;
+   unsigned lane;
+   if (exec_const_one(x, exec, &lane)) {
+      *v = LLVMBuildExtractElement(B, row, k32(x, lane), "");
+      return LLVMConstInt(x->i1, 1, 0);
+   }
+   if (exec_const_all(x, exec)) {
+      *v = LLVMBuildExtractElement(B, row, k32(x, 0), "");
+      LLVMValueRef eq = LLVMBuildICmp(B, LLVMIntEQ, row, sim__xl_splat(x, *v, x->v32), "");
+      return LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildBitCast(B, eq, x->mask_t, ""),
+                           LLVMConstAllOnes(x->mask_t), "");
+   }
+   LLVMValueRef hmin = reduce(x, "llvm.vector.reduce.umin", row, m, UINT32_MAX);
+   LLVMValueRef hmax = reduce(x, "llvm.vector.reduce.umax", row, m, 0);
+   *v = hmin;
+   return LLVMBuildICmp(B, LLVMIntEQ, hmin, hmax, "");
+}
+
 /* The host pointers to dword `k` of the elements of `lo` (a row, or write2's two rows
  * interleaved): host + lo[l] + 4k, written as (host + 2^31 + 4k) + sext(lo[l] - 2^31) so
  * that the host's gathers and scatters take 32-bit indices (16 lanes an instruction on
@@ -451,13 +532,33 @@ lane_at(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef lane, unsign
    return LLVMBuildGEP2(x->B, LLVMInt8TypeInContext(x->C), p, &o, 1, "");
 }
 
+/* To `yes` when the lanes' `n` dwords lie in consecutive segments (n = 1: seg_pattern) or
+ * at unit stride (n > 1), else to `no`; `unit` (row_range's test, or NULL) says unit stride
+ * already, which is consecutive segments too. */
+static void
+pattern_branch(sim_xl *x, LLVMValueRef exec, LLVMValueRef lo, unsigned n, LLVMValueRef unit,
+               LLVMBasicBlockRef yes, LLVMBasicBlockRef no)
+{
+   if (unit && n > 1) {
+      LLVMBuildCondBr(x->B, unit, yes, no);
+      return;
+   }
+   if (unit) {
+      LLVMBasicBlockRef seg = bb(x);
+      LLVMBuildCondBr(x->B, unit, yes, seg);
+      LLVMPositionBuilderAtEnd(x->B, seg);
+   }
+   LLVMBuildCondBr(x->B, n == 1 ? seg_pattern(x, exec, lo, 4) : unit_stride(x, exec, lo, 4 * n),
+                   yes, no);
+}
+
 /* The fast path's loads into rows[0..n), from lanes at host + lo: dwords in consecutive
  * segments (one vector load a segment; n > 1: one load of the whole wave, unit stride),
  * one address a segment (one dword each, n = 1), else gathers. */
 static void
 emit_fast_load(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef exec,
-               LLVMValueRef m, LLVMValueRef *old, unsigned n, LLVMValueRef *rows,
-               LLVMBasicBlockRef *from)
+               LLVMValueRef m, LLVMValueRef unit, LLVMValueRef *old, unsigned n,
+               LLVMValueRef *rows, LLVMBasicBlockRef *from)
 {
    LLVMBuilderRef B = x->B;
    LLVMTypeRef segt = LLVMVectorType(x->i32, SEG);
@@ -473,8 +574,7 @@ emit_fast_load(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef exec,
    }
    LLVMBuildBr(B, join);
    LLVMPositionBuilderAtEnd(B, many);
-   LLVMBuildCondBr(B, n == 1 ? seg_pattern(x, exec, lo, 4) : unit_stride(x, exec, lo, 4 * n), ub,
-                   tb);
+   pattern_branch(x, exec, lo, n, unit, ub, tb);
    LLVMPositionBuilderAtEnd(B, ub);
    LLVMValueRef u[4], sc = NULL;
    if (n == 1) {
@@ -530,8 +630,8 @@ emit_fast_load(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef exec,
  * a scatter; `slow` takes the multi-dword forms that are neither. */
 static void
 emit_fast_store(sim_xl *x, const sim_inst *in, LLVMValueRef host, LLVMValueRef lo,
-                LLVMValueRef exec, LLVMValueRef m, LLVMValueRef *data, unsigned n,
-                LLVMBasicBlockRef slow, LLVMBasicBlockRef done)
+                LLVMValueRef exec, LLVMValueRef m, LLVMValueRef unit, LLVMValueRef *data,
+                unsigned n, LLVMBasicBlockRef slow, LLVMBasicBlockRef done)
 {
    LLVMBuilderRef B = x->B;
    LLVMBasicBlockRef ub = bb(x), gb = n == 1 ? bb(x) : slow;
@@ -548,8 +648,7 @@ emit_fast_store(sim_xl *x, const sim_inst *in, LLVMValueRef host, LLVMValueRef l
       sim__xl_hook(x, sim__xlate_check_store_post, in);
    LLVMBuildBr(B, done);
    LLVMPositionBuilderAtEnd(B, many);
-   LLVMBuildCondBr(B, n == 1 ? seg_pattern(x, exec, lo, 4) : unit_stride(x, exec, lo, 4 * n), ub,
-                   gb);
+   pattern_branch(x, exec, lo, n, unit, ub, gb);
    LLVMPositionBuilderAtEnd(B, ub);
    if (n == 1) {
       for (unsigned q = 0; q < x->lanes / SEG; q++)
@@ -707,11 +806,9 @@ emit_vmem(sim_xl *x, const sim_inst *in, uint64_t pc)
    if (mem_saddr(in)) {
       rbase = LLVMBuildAdd(B, sim__xl_sget64(x, in->mem.saddr), k64(x, mem_imm(in)), "");
    } else {
-      LLVMValueRef hi = sim__xl_vget(x, in->mem.addr + 1);
-      LLVMValueRef hmin = reduce(x, "llvm.vector.reduce.umin", hi, m, UINT32_MAX);
-      LLVMValueRef hmax = reduce(x, "llvm.vector.reduce.umax", hi, m, 0);
-      uniform = LLVMBuildICmp(B, LLVMIntEQ, hmin, hmax, "");
-      rbase = LLVMBuildAdd(B, LLVMBuildShl(B, LLVMBuildZExt(B, hmin, x->i64, ""), k64(x, 32), ""),
+      LLVMValueRef h;
+      uniform = row_uniform(x, exec, m, sim__xl_vget(x, in->mem.addr + 1), &h);
+      rbase = LLVMBuildAdd(B, LLVMBuildShl(B, LLVMBuildZExt(B, h, x->i64, ""), k64(x, 32), ""),
                            k64(x, mem_imm(in)), "");
    }
    LLVMValueRef old[4], data[4];
@@ -721,8 +818,10 @@ emit_vmem(sim_xl *x, const sim_inst *in, uint64_t pc)
    }
    if (!store && d + n > x->max_vgpr)
       x->max_vgpr = d + n;
-   LLVMValueRef lmin = reduce(x, "llvm.vector.reduce.umin", lo, m, UINT32_MAX);
-   LLVMValueRef lmax = reduce(x, "llvm.vector.reduce.umax", lo, m, 0);
+   bool sx;
+   unsigned sub = mem_sub(in, &sx);
+   LLVMValueRef lmin, lmax, unit;
+   row_range(x, exec, m, lo, sub ? 0 : 4 * n, &lmin, &lmax, &unit);
    LLVMBasicBlockRef start = LLVMGetInsertBlock(B), test = bb(x), fast = bb(x), slow = bb(x);
    LLVMBasicBlockRef slow_ok = bb(x), done = bb(x);
    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, exec, LLVMConstNull(x->mask_t), ""), test,
@@ -757,16 +856,14 @@ emit_vmem(sim_xl *x, const sim_inst *in, uint64_t pc)
    LLVMAddIncoming(host, hv, hb, 2);
    LLVMValueRef fast_rows[4];
    LLVMBasicBlockRef fast_end = NULL;
-   bool sx;
-   unsigned sub = mem_sub(in, &sx);
    if (sub) {
       emit_fast_sub(x, in, host, lo, m, old[0], sub, sx, store, fast_rows);
       fast_end = LLVMGetInsertBlock(B);
       LLVMBuildBr(B, done);
    } else if (store) {
-      emit_fast_store(x, in, host, lo, exec, m, data, n, slow, done);
+      emit_fast_store(x, in, host, lo, exec, m, unit, data, n, slow, done);
    } else {
-      emit_fast_load(x, host, lo, exec, m, old, n, fast_rows, &fast_end);
+      emit_fast_load(x, host, lo, exec, m, unit, old, n, fast_rows, &fast_end);
       LLVMBuildBr(B, done);
    }
 

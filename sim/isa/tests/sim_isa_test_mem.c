@@ -266,7 +266,8 @@ TEST(global_lowered_unit_stride)
 
 /* One active lane (the lowering's scalar path, sim_xlate_mem.c one_lane): lanes 37, 0 and
  * 63 load and store alone, dword and multi-dword forms (an x2 store 16 bytes a lane apart
- * is not unit stride); the other lanes' registers and addresses are untouched. */
+ * is not unit stride); the other lanes' registers and addresses are untouched; lane 37's
+ * bounds are its own. */
 TEST(global_lowered_one_lane)
 {
    uint32_t *buf, *out;
@@ -309,6 +310,16 @@ TEST(global_lowered_one_lane)
    for (unsigned i = 0; i < 1024; i++)
       written += out[i] != 0;
    CHECK_EQ(written, 5);
+   /* Lane 37 alone, one dword past an allocation's end, lane 0 inside it: the bounds the
+    * block checks are lane 37's (a fault; the checking mode stops a block that runs an
+    * access the interpreter faults on). */
+   uint8_t *end = (uint8_t *)alloc_before_hole(4096) + 4096;
+   w = t_wave();
+   set_lane_ptr(w, 0, 0, end - 4);
+   set_lane_ptr(w, 0, 37, end);
+   CHECK_EQ(t_run(w, "s_lshl_b64 exec, 1, 37\n"
+                     "global_load_dword v10, v[0:1], off"),
+            SIM_FAULT_MEMORY_VIOLATION);
 }
 
 /* An allocation of SIZE bytes (page-aligned) whose next page is host memory but no
