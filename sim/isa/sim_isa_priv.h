@@ -1446,6 +1446,18 @@ sim__lanes_pack32(const uint32_t *c)
 }
 #endif
 
+/* At most SIM_LANES_FEW lanes in `m` (a one-work-item work-group's wave, the tail of a
+ * partial one): the 64-lane loops of the image paths then cost more than a loop over the
+ * lanes (imagedim's one-work-item work-groups, most of the CTS Basic entry's time). */
+#define SIM_LANES_FEW 4
+static inline bool
+sim__lanes_few(uint64_t m)
+{
+   for (unsigned k = 0; k < SIM_LANES_FEW; k++)
+      m &= m - 1;
+   return m == 0;
+}
+
 /* Lanes of `live` whose value in `r` is NaN. */
 static inline uint64_t
 sim__nan_lanes32(const float *r, uint64_t live)

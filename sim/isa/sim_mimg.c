@@ -560,6 +560,13 @@ lane_ptrs(uint8_t *row0, const img *d, const lvl *v, const uint32_t *restrict x,
       p[l] = (uint8_t *)(b + ((uint64_t)y[l] * v->pitch + x[l]) * d->stride);
 }
 
+/* lane_ptrs' address of one texel (x, y) inside level v. */
+static inline uint8_t *
+lane_ptr1(uint8_t *row0, const img *d, const lvl *v, uint32_t x, uint32_t y)
+{
+   return row0 + ((uint64_t)y * v->pitch + x) * d->stride;
+}
+
 static const uint32_t zero_row[64]; /* the y of 1D images */
 
 /* Integer coordinates of IMAGE_LOAD / IMAGE_STORE at BASE_LEVEL (int_coords): p[l] for the
@@ -571,6 +578,17 @@ int_texels_fast(const sim_wave *w, const sim_inst *in, const img *d, uint8_t *ro
    const lvl *v = &d->view0;
    const uint32_t *xs = w->v[addr_vgpr(in, 0)];
    const uint32_t *ys = d->type == IMG_2D ? w->v[addr_vgpr(in, 1)] : zero_row;
+   if (sim__lanes_few(exec)) {
+      uint64_t in_level = 0;
+      for (uint64_t m = exec; m; m &= m - 1) {
+         unsigned l = (unsigned)__builtin_ctzll(m);
+         if (xs[l] < v->w && ys[l] < v->h) {
+            in_level |= 1ull << l;
+            p[l] = lane_ptr1(row0, d, v, xs[l], ys[l]);
+         }
+      }
+      return in_level;
+   }
    uint32_t inside[64];
    for (unsigned l = 0; l < 64; l++)
       inside[l] = (xs[l] < v->w) & (ys[l] < v->h);
@@ -1445,28 +1463,49 @@ lane_zref(const sim_wave *w, const sim_inst *in, const sctx *c, unsigned l)
  * (below -1 floors below 0, past size to size or more) and makes the 16.8 fixed-point
  * value at most 2^22 in magnitude, where adding and subtracting 1.5 * 2^23 is
  * nearbyint's round-to-nearest-even without a call; the floor is a shift. */
+typedef struct point_axis {
+   float fs, scale;
+   uint32_t sign;
+   int32_t top, lo, hi;
+} point_axis;
+
+static inline point_axis
+point_axis_of(uint32_t size, unsigned mode, bool unnorm)
+{
+   bool mirror = mode == TEX_MIRROR_ONCE_LAST_TEXEL || mode == TEX_MIRROR_ONCE_HALF_BORDER ||
+                 mode == TEX_MIRROR_ONCE_BORDER;
+   bool outside = mode == TEX_CLAMP_BORDER || mode == TEX_MIRROR_ONCE_BORDER;
+   point_axis a;
+   a.fs = (float)size;
+   a.scale = unnorm ? 1.0f : a.fs;
+   a.sign = mirror ? 0x7FFFFFFFu : 0xFFFFFFFFu; /* fabsf: the sign bit cleared */
+   a.top = (int32_t)size - 1;
+   /* Border: -1 outside; clamp: the nearest edge texel. */
+   a.lo = outside ? -1 : 0;
+   a.hi = outside ? -1 : a.top;
+   return a;
+}
+
+/* Written without branches, for the vectoriser. */
+static inline int32_t
+point_index1(point_axis a, uint32_t u)
+{
+   float x = sim__as_f32(sim__as_u32(sim__as_f32(u) * a.scale) & a.sign);
+   x = x != x ? 0.0f : x;
+   x = x < -1.0f ? -1.0f : x;
+   x = x > a.fs ? a.fs : x;
+   float q = (x * (1 << SUBTEXEL_BITS) + 12582912.0f) - 12582912.0f;
+   int32_t i = (int32_t)q >> SUBTEXEL_BITS;
+   return i < 0 ? a.lo : i > a.top ? a.hi : i;
+}
+
 static void
 point_index_lanes(const uint32_t *restrict u, uint32_t size, unsigned mode, bool unnorm,
                   int32_t *restrict idx)
 {
-   float fs = (float)size, scale = unnorm ? 1.0f : fs;
-   bool mirror = mode == TEX_MIRROR_ONCE_LAST_TEXEL || mode == TEX_MIRROR_ONCE_HALF_BORDER ||
-                 mode == TEX_MIRROR_ONCE_BORDER;
-   uint32_t sign = mirror ? 0x7FFFFFFFu : 0xFFFFFFFFu; /* fabsf: the sign bit cleared */
-   int32_t top = (int32_t)size - 1, outside = mode == TEX_CLAMP_BORDER ||
-                                                mode == TEX_MIRROR_ONCE_BORDER ? -1 : 0;
-   /* Written without branches, for the vectoriser. */
-   for (unsigned l = 0; l < 64; l++) {
-      float x = sim__as_f32(sim__as_u32(sim__as_f32(u[l]) * scale) & sign);
-      x = x != x ? 0.0f : x;
-      x = x < -1.0f ? -1.0f : x;
-      x = x > fs ? fs : x;
-      float q = (x * (1 << SUBTEXEL_BITS) + 12582912.0f) - 12582912.0f;
-      int32_t i = (int32_t)q >> SUBTEXEL_BITS;
-      /* Border: -1 outside; clamp: the nearest edge texel. */
-      int32_t lo = outside ? -1 : 0, hi = outside ? -1 : top;
-      idx[l] = i < 0 ? lo : i > top ? hi : i;
-   }
+   point_axis a = point_axis_of(size, mode, unnorm);
+   for (unsigned l = 0; l < 64; l++)
+      idx[l] = point_index1(a, u[l]);
 }
 
 /* mimg_sample's fast path (above "Wave-wide fast paths"): false when it does not apply. */
@@ -1486,18 +1525,34 @@ sample_fast(sim_wave *w, const sim_inst *in, const sctx *c, uint64_t exec)
       return false;
    sim__mimg_fast_runs++;
    unsigned k0 = c->a.nextra + c->a.nderiv;
-   int32_t xs[64], ys[64];
-   point_index_lanes(w->v[addr_vgpr(in, k0)], v.w, c->s.clamp[0], c->s.unnorm, xs);
-   if (c->a.nd > 1)
-      point_index_lanes(w->v[addr_vgpr(in, k0 + 1)], v.h, c->s.clamp[1], c->s.unnorm, ys);
-   else
-      memset(ys, 0, sizeof(ys));
    uint8_t *p[64];
-   uint32_t out[64];
-   for (unsigned l = 0; l < 64; l++)
-      out[l] = (xs[l] | ys[l]) < 0;
-   uint64_t border = sim__lanes_pack32(out) & exec;
-   lane_ptrs(row0, d, &v, (const uint32_t *)xs, (const uint32_t *)ys, p);
+   uint64_t border = 0;
+   if (sim__lanes_few(exec)) {
+      point_axis ax = point_axis_of(v.w, c->s.clamp[0], c->s.unnorm);
+      point_axis ay = point_axis_of(v.h, c->a.nd > 1 ? c->s.clamp[1] : 0, c->s.unnorm);
+      const uint32_t *us = w->v[addr_vgpr(in, k0)];
+      const uint32_t *vs = c->a.nd > 1 ? w->v[addr_vgpr(in, k0 + 1)] : NULL;
+      for (uint64_t m = exec; m; m &= m - 1) {
+         unsigned l = (unsigned)__builtin_ctzll(m);
+         int32_t x = point_index1(ax, us[l]), y = vs ? point_index1(ay, vs[l]) : 0;
+         if ((x | y) < 0)
+            border |= 1ull << l;
+         else
+            p[l] = lane_ptr1(row0, d, &v, (uint32_t)x, (uint32_t)y);
+      }
+   } else {
+      int32_t xs[64], ys[64];
+      point_index_lanes(w->v[addr_vgpr(in, k0)], v.w, c->s.clamp[0], c->s.unnorm, xs);
+      if (c->a.nd > 1)
+         point_index_lanes(w->v[addr_vgpr(in, k0 + 1)], v.h, c->s.clamp[1], c->s.unnorm, ys);
+      else
+         memset(ys, 0, sizeof(ys));
+      uint32_t out[64];
+      for (unsigned l = 0; l < 64; l++)
+         out[l] = (xs[l] | ys[l]) < 0;
+      border = sim__lanes_pack32(out) & exec;
+      lane_ptrs(row0, d, &v, (const uint32_t *)xs, (const uint32_t *)ys, p);
+   }
    uint32_t *rows[4];
    data_rows(w, in, rows);
    sim__texel_read_lanes(&d->f, d->sel, eff_dmask(in), (const uint8_t *const *)p,

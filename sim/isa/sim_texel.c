@@ -424,6 +424,17 @@ sim__texel_read_lanes(const sim_texel_fmt *f, const uint8_t sel[4], unsigned dma
          ik[n++] = k[i];
       }
    }
+   if (is_unorm8(f) && sim__lanes_few(m)) {
+      for (; m; m &= m - 1) {
+         unsigned l = (unsigned)__builtin_ctzll(m);
+         uint32_t t = 0;
+         memcpy(&t, p[l], f->bytes);
+         for (unsigned j = 0; j < n; j++)
+            out[j][l] = isrc[j] < 0 ? ik[j]
+                                    : sim__as_u32(unorm8[(t >> (8u * (unsigned)isrc[j])) & 0xFF]);
+      }
+      return;
+   }
    if (is_unorm8(f)) {
       /* The texels' bytes first, then one component of every lane at a time. */
       uint32_t t[64], r[64];
@@ -471,17 +482,21 @@ sim__texel_read_lanes(const sim_texel_fmt *f, const uint8_t sel[4], unsigned dma
    }
 }
 
-/* 64 lanes' 8-bit UNORM channel values from their values v: unorm_encode(x, 255) without
- * branches, for the vectoriser (NaN and x <= 0 give 0, x >= 1 gives 255). */
+/* The 8-bit UNORM channel value of value v: unorm_encode(x, 255) without branches, for the
+ * vectoriser (NaN and x <= 0 give 0, x >= 1 gives 255); of 64 lanes' values. */
+static inline uint8_t
+unorm8_encode1(uint32_t v)
+{
+   float x = sim__as_f32(v);
+   x = x > 0.0f ? x : 0.0f;
+   x = x < 1.0f ? x : 1.0f;
+   return (uint8_t)(int32_t)((x * 255.0f + 8388608.0f) - 8388608.0f);
+}
 static void
 unorm8_encode_row(const uint32_t *restrict v, uint8_t *restrict b)
 {
-   for (unsigned l = 0; l < 64; l++) {
-      float x = sim__as_f32(v[l]);
-      x = x > 0.0f ? x : 0.0f;
-      x = x < 1.0f ? x : 1.0f;
-      b[l] = (uint8_t)(int32_t)((x * 255.0f + 8388608.0f) - 8388608.0f);
-   }
+   for (unsigned l = 0; l < 64; l++)
+      b[l] = unorm8_encode1(v[l]);
 }
 
 void
@@ -504,6 +519,16 @@ sim__texel_write_lanes(const sim_texel_fmt *f, const uint8_t sel[4], unsigned dm
             break;
          }
       }
+   }
+   if (is_unorm8(f) && sim__lanes_few(m)) {
+      for (; m; m &= m - 1) {
+         unsigned l = (unsigned)__builtin_ctzll(m);
+         uint32_t t = 0;
+         for (unsigned c = 0; c < 4; c++)
+            t |= (uint32_t)(src[c] < 0 ? (uint8_t)k[c] : unorm8_encode1(in[src[c]][l])) << 8 * c;
+         memcpy(p[l], &t, f->nch);
+      }
+      return;
    }
    if (is_unorm8(f)) {
       /* Every lane's bytes first (a loop the compiler vectorises), then one copy a lane. */

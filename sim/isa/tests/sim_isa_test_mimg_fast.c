@@ -4,7 +4,7 @@
  * lane, EXEC or not), the same image bytes and the same fault. Cases are drawn from a fixed
  * seed over the formats with their own lane batch (8-bit UNORM, 32-bit raw) and others,
  * DST_SEL and DMASK, 1D and 2D sizes and pitches, every clamp mode, normalised or not, partial
- * EXEC and coordinates at and past the edges (sub-texel steps below an edge, -0, NaN,
+ * EXEC (and EXECs of a few lanes, which the paths loop over) and coordinates at and past the edges (sub-texel steps below an edge, -0, NaN,
  * infinities, huge values); the fast paths must have run for the cases they cover. */
 #include <math.h>
 #include <stdlib.h>
@@ -78,8 +78,13 @@ rnd_case(void)
    c.clamp[0] = below(8);
    c.clamp[1] = below(3) ? c.clamp[0] : below(8);
    c.unnorm = below(2);
-   unsigned e = below(4);
+   unsigned e = below(5);
    c.exec = e == 0 ? ~0ull : e == 1 ? ((uint64_t)rnd() << 32 | rnd()) : ~0ull >> below(64);
+   if (e == 4) { /* up to SIM_LANES_FEW lanes: the paths' lane loops */
+      c.exec = 0;
+      for (unsigned k = 1 + below(SIM_LANES_FEW); k; k--)
+         c.exec |= 1ull << below(64);
+   }
    return c;
 }
 
@@ -248,7 +253,7 @@ fast_expected(unsigned op, const fcase *c)
 
 TEST(mimg_fast_matches_per_lane)
 {
-   unsigned taken[5] = {0};
+   unsigned taken[5] = {0}, few[5] = {0};
    for (unsigned n = 0; n < 1500; n++) {
       unsigned op = n % 5;
       fcase c = rnd_case();
@@ -259,9 +264,10 @@ TEST(mimg_fast_matches_per_lane)
          t_failures++;
       }
       taken[op] += ran;
+      few[op] += ran && sim__lanes_few(c.exec);
    }
    for (unsigned op = 0; op < 5; op++)
-      CHECK(taken[op] >= 100);
+      CHECK(taken[op] >= 100 && few[op] >= 20);
 }
 
 /* A level that runs past its allocation: the fast paths leave it to the per-lane path,
