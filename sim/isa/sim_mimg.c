@@ -258,6 +258,25 @@ tfields_of(const sim_target *target, const uint32_t *t, unsigned type)
    return f;
 }
 
+static bool img_decode_t(sim_wave *w, const sim_inst *in, unsigned conv, img *d);
+
+/* The thread's last decoded descriptors: a kernel's image instructions decode the same
+ * T#s wave after wave (a one-work-item work-group's wave decodes two, its source's and its
+ * destination's: a fifth of its time in img_decode, level_of and sim__texel_format). What
+ * the decode gives depends on the descriptor's dwords, the conversion and the target alone;
+ * `direct` (the allocation, which depends on the memory map) is the instruction's to set. */
+#define IMG_MEMOS 4
+typedef struct img_memo {
+   uint32_t t[8];
+   unsigned conv;
+   const sim_target *target;
+   img d;
+} img_memo;
+static __thread struct {
+   img_memo e[IMG_MEMOS];
+   unsigned next; /* the entry a miss replaces */
+} img_last;
+
 /* Decodes the T# at SGPR in->mimg.srsrc (the layout of the wave's generation); faults (and
  * returns false) on what is not modelled. `conv` is CONV_FORMAT or a raw _pck conversion. */
 static bool
@@ -265,6 +284,28 @@ img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
 {
    if (in->mimg.srsrc + 8 > 128)
       return unsupported(w, in, "T# at s%u runs past the SGPR file", in->mimg.srsrc);
+   const uint32_t *t = &w->s[in->mimg.srsrc];
+   for (unsigned i = 0; i < IMG_MEMOS; i++) {
+      const img_memo *m = &img_last.e[i];
+      if (m->target == w->target && m->conv == conv && !memcmp(m->t, t, sizeof(m->t))) {
+         *d = m->d;
+         return true;
+      }
+   }
+   if (!img_decode_t(w, in, conv, d))
+      return false;
+   img_memo *m = &img_last.e[img_last.next];
+   img_last.next = (img_last.next + 1) % IMG_MEMOS;
+   memcpy(m->t, t, sizeof(m->t));
+   m->conv = conv;
+   m->target = w->target;
+   m->d = *d;
+   return true;
+}
+
+static bool
+img_decode_t(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
+{
    const uint32_t *t = &w->s[in->mimg.srsrc];
    unsigned sw_mode = (t[3] >> 20) & 0x1F, type = t[3] >> 28;
    unsigned base_level = (t[3] >> 12) & 0xF, last_level = (t[3] >> 16) & 0xF;

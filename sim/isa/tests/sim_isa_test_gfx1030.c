@@ -421,6 +421,8 @@ TEST(gfx10_tsharp)
                     1u | 2u << 14 | 1u << 31, 4u | 5u << 3 | 6u << 6 | 7u << 9 | 9u << 28,
                     63, 0, 0, 0};
    memcpy(&w->s[16], t, sizeof(t));
+   uint32_t t2d[8];
+   memcpy(t2d, t, sizeof(t));
    t[3] = (t[3] & 0x0FFFFFFF) | 13u << 28; /* 2D array */
    t[4] = 1u | 1u << 16;                   /* last layer 1, BASE_ARRAY 1 */
    memcpy(&w->s[24], t, sizeof(t));
@@ -445,6 +447,14 @@ TEST(gfx10_tsharp)
    CHECK_EQ(w->v[12][0], t_u(0.0f));
    CHECK_EQ(w->v[13][0], t_u(1.0f));
    CHECK_EQ(w->v[15][0], t_u(1.0f));
+   /* The first T#'s dwords in a gfx906 wave right after: gfx9's layout, in which word 1's
+    * DATA_FORMAT 56 is no format (an illegal-instruction fault), whatever this thread
+    * decoded last (sim_mimg.c keeps its last decodes per target). */
+   sim_wave *w9 = t_wave();
+   memcpy(&w9->s[16], t2d, sizeof(t2d));
+   SIM_EXEC(w9) = 1;
+   CHECK_EQ(t_run(w9, "image_load v[4:7], v[1:2], s[16:23] dmask:0xf unorm"),
+            SIM_FAULT_ILLEGAL_INSTRUCTION);
 }
 
 /* gfx10 NSA (non-sequential address) MIMG: the address dwords are VADDR and then one VGPR
