@@ -464,6 +464,15 @@ one_value(const img *d)
 
 /* ---- Data VGPRs ----------------------------------------------------------------------- */
 
+/* Bits set in a 4-bit DMASK (a table: without -mpopcnt __builtin_popcount is a libgcc call,
+ * 2% of a one-work-item image copy). */
+static unsigned
+dmask_bits(unsigned m)
+{
+   static const uint8_t bits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+   return bits[m & 15];
+}
+
 static unsigned
 eff_dmask(const sim_inst *in)
 {
@@ -473,7 +482,7 @@ eff_dmask(const sim_inst *in)
 static unsigned
 data_dwords(const sim_inst *in)
 {
-   unsigned n = (unsigned)__builtin_popcount(eff_dmask(in));
+   unsigned n = dmask_bits(eff_dmask(in));
    return in->mimg.bits & SIM_MIMG_D16 ? (n + 1) / 2 : n;
 }
 
@@ -497,7 +506,7 @@ write_masked(sim_wave *w, const sim_inst *in, unsigned l, const uint32_t comp[4]
       }
       k++;
    }
-   unsigned n = (unsigned)__builtin_popcount(dmask);
+   unsigned n = dmask_bits(dmask);
    n = d16 ? (n + 1) / 2 : n;
    for (unsigned j = 0; j < n; j++)
       w->v[in->mimg.vdata + j][l] = packed[j];
@@ -575,7 +584,7 @@ fast_inst(const sim_inst *in, const img *d)
 static void
 data_rows(sim_wave *w, const sim_inst *in, uint32_t *rows[4])
 {
-   unsigned n = (unsigned)__builtin_popcount(eff_dmask(in));
+   unsigned n = dmask_bits(eff_dmask(in));
    for (unsigned j = 0; j < n; j++)
       rows[j] = w->v[in->mimg.vdata + j];
 }
@@ -856,7 +865,7 @@ mimg_atomic(sim_wave *w, const sim_inst *in, unsigned op)
    img d;
    if (!exec || !img_decode(w, in, CONV_RAW_U, &d))
       return;
-   unsigned nd = (unsigned)__builtin_popcount(in->mimg.dmask);
+   unsigned nd = dmask_bits(in->mimg.dmask);
    unsigned size = op == SIM_AT_CMPSWAP ? nd / 2 : nd;
    if ((size != 1 && size != 2) || (op == SIM_AT_CMPSWAP && nd != 2 * size)) {
       unsupported(w, in, "image atomic DMASK 0x%x: 0x1 or 0x3 (CMPSWAP 0x3 or 0xF)",
@@ -1659,7 +1668,7 @@ mimg_sample(sim_wave *w, const sim_inst *in, unsigned flags)
       ndata = data_dwords(in);
    if (!check_vgpr_dwords(w, in, arg_dwords(in, &c.a), ndata + status))
       return;
-   if (gather && __builtin_popcount(in->mimg.dmask) > 1) {
+   if (gather && dmask_bits(in->mimg.dmask) > 1) {
       unsupported(w, in, "gather4 DMASK 0x%x: one component", in->mimg.dmask);
       return;
    }
