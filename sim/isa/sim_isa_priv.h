@@ -901,7 +901,9 @@ sim__nanfix32_legacy(float r, float a, float b, float c)
  * SIM_LANE_LOOP is that loop.
  */
 
-/* A wave with at most this many lanes of EXEC computes only those lanes. */
+/* A wave with at most this many lanes of EXEC computes only those lanes (the VALU's lane
+ * loop; the image paths, whose 64-lane loops cost a one-work-item wave more than a loop
+ * over its lanes). */
 #define SIM_SPARSE_LANES 8
 /* True when `m` has at most SIM_SPARSE_LANES bits (no popcount call: the build has no
  * -mpopcnt). */
@@ -1445,18 +1447,6 @@ sim__lanes_pack32(const uint32_t *c)
    return m;
 }
 #endif
-
-/* At most SIM_LANES_FEW lanes in `m` (a one-work-item work-group's wave, the tail of a
- * partial one): the 64-lane loops of the image paths then cost more than a loop over the
- * lanes (imagedim's one-work-item work-groups, most of the CTS Basic entry's time). */
-#define SIM_LANES_FEW 4
-static inline bool
-sim__lanes_few(uint64_t m)
-{
-   for (unsigned k = 0; k < SIM_LANES_FEW; k++)
-      m &= m - 1;
-   return m == 0;
-}
 
 /* Lanes of `live` whose value in `r` is NaN. */
 static inline uint64_t

@@ -628,7 +628,7 @@ int_texels_fast(const sim_wave *w, const sim_inst *in, const img *d, uint8_t *ro
    const lvl *v = &d->view0;
    const uint32_t *xs = w->v[addr_vgpr(in, 0)];
    const uint32_t *ys = d->type == IMG_2D ? w->v[addr_vgpr(in, 1)] : zero_row;
-   if (sim__lanes_few(exec)) {
+   if (sim__lanes_sparse(exec)) {
       uint64_t in_level = 0;
       for (uint64_t m = exec; m; m &= m - 1) {
          unsigned l = (unsigned)__builtin_ctzll(m);
@@ -1577,7 +1577,7 @@ sample_fast(sim_wave *w, const sim_inst *in, const sctx *c, uint64_t exec)
    unsigned k0 = c->a.nextra + c->a.nderiv;
    uint8_t *p[64];
    uint64_t border = 0;
-   if (sim__lanes_few(exec)) {
+   if (sim__lanes_sparse(exec)) {
       point_axis ax = point_axis_of(v.w, c->s.clamp[0], c->s.unnorm);
       point_axis ay = point_axis_of(v.h, c->a.nd > 1 ? c->s.clamp[1] : 0, c->s.unnorm);
       const uint32_t *us = w->v[addr_vgpr(in, k0)];

@@ -424,7 +424,7 @@ sim__texel_read_lanes(const sim_texel_fmt *f, const uint8_t sel[4], unsigned dma
          ik[n++] = k[i];
       }
    }
-   if (is_unorm8(f) && sim__lanes_few(m)) {
+   if (is_unorm8(f) && sim__lanes_sparse(m)) {
       for (; m; m &= m - 1) {
          unsigned l = (unsigned)__builtin_ctzll(m);
          uint32_t t = 0;
@@ -520,7 +520,7 @@ sim__texel_write_lanes(const sim_texel_fmt *f, const uint8_t sel[4], unsigned dm
          }
       }
    }
-   if (is_unorm8(f) && sim__lanes_few(m)) {
+   if (is_unorm8(f) && sim__lanes_sparse(m)) {
       for (; m; m &= m - 1) {
          unsigned l = (unsigned)__builtin_ctzll(m);
          uint32_t t = 0;

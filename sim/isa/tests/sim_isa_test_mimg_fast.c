@@ -80,9 +80,9 @@ rnd_case(void)
    c.unnorm = below(2);
    unsigned e = below(5);
    c.exec = e == 0 ? ~0ull : e == 1 ? ((uint64_t)rnd() << 32 | rnd()) : ~0ull >> below(64);
-   if (e == 4) { /* up to SIM_LANES_FEW lanes: the paths' lane loops */
+   if (e == 4) { /* up to SIM_SPARSE_LANES lanes: the paths' lane loops */
       c.exec = 0;
-      for (unsigned k = 1 + below(SIM_LANES_FEW); k; k--)
+      for (unsigned k = 1 + below(SIM_SPARSE_LANES); k; k--)
          c.exec |= 1ull << below(64);
    }
    return c;
@@ -264,7 +264,7 @@ TEST(mimg_fast_matches_per_lane)
          t_failures++;
       }
       taken[op] += ran;
-      few[op] += ran && sim__lanes_few(c.exec);
+      few[op] += ran && sim__lanes_sparse(c.exec);
    }
    for (unsigned op = 0; op < 5; op++)
       CHECK(taken[op] >= 100 && few[op] >= 20);
