@@ -2304,6 +2304,22 @@ xl_check_fail(xl_check *k, const char *what, unsigned reg, unsigned lane, uint32
    abort();
 }
 
+/* The reference has just run instruction `i` (`in`), which the block went past (an access
+ * the block faults on calls the handler, which stops the block there): the interpreter must
+ * not have faulted on it. It reports the fault to the dispatch either way, so only this
+ * tells a range check that misses a lane. */
+static void
+xl_check_ran(const xl_check *k, const sim_inst *in, unsigned i)
+{
+   if (SIM_LIKELY(k->ref.status != SIM_WAVE_FAULT))
+      return;
+   char dis[160];
+   sim__disasm(in, dis, sizeof(dis));
+   fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at pc 0x%llx ran instruction %u "
+           "(%s), on which the interpreter faults\n", (unsigned long long)k->start, i, dis);
+   abort();
+}
+
 /* Runs the reference up to instruction `upto` and compares. */
 static void
 xl_check_sync(xl_check *k, sim_wave *w, unsigned upto)
@@ -2314,17 +2330,7 @@ xl_check_sync(xl_check *k, sim_wave *w, unsigned upto)
       r->inst_pc = r->pc;
       r->pc += in->size;
       in->fn(r, in);
-      /* The block went past this instruction (an access it faults on calls the handler,
-       * which stops the block there), so the interpreter must not fault on it: it reports
-       * the fault to the dispatch either way, so only this tells. */
-      if (SIM_UNLIKELY(r->status == SIM_WAVE_FAULT)) {
-         char dis[160];
-         sim__disasm(in, dis, sizeof(dis));
-         fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at pc 0x%llx ran "
-                 "instruction %u (%s), on which the interpreter faults\n",
-                 (unsigned long long)k->start, k->next, dis);
-         abort();
-      }
+      xl_check_ran(k, in, k->next);
       k->next++;
    }
    for (unsigned i = 0; i < 128; i++)
@@ -2442,6 +2448,7 @@ sim__xlate_check_store_post(sim_wave *w, const sim_inst *in)
    r->inst_pc = r->pc;
    r->pc += in->size;
    in->fn(r, in);
+   xl_check_ran(k, in, i);
    k->next = i + 1;
    for (size_t b = 0; got && b < k->snap_len; b++)
       if ((!mask || mask[b]) && got[b] != k->snap_at[b]) {

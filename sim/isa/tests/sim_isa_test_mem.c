@@ -224,7 +224,7 @@ static void *alloc_before_hole(size_t size);
  * loads and a store, the same with one lane out of step (lane 40 a dword further), with one
  * lane's high word different (lane 63's 4 GiB further: the handler, which faults), and
  * with the last lane one dword past the allocation's end (the bounds the block checks must
- * reach it: a fault). */
+ * reach it: a fault, for a load and a store). */
 TEST(global_lowered_unit_stride)
 {
    uint32_t *buf, *out;
@@ -262,6 +262,8 @@ TEST(global_lowered_unit_stride)
       set_lane_ptr(w, 0, l, end - 63 * 4 + 4 * l); /* lane 63 at the end */
    CHECK_EQ(t_run(w, "global_load_dword v10, v[0:1], off"), SIM_FAULT_MEMORY_VIOLATION);
    CHECK_EQ(t_run(w, "global_load_dword v10, v[0:1], off offset:-4"), SIM_FAULT_NONE);
+   CHECK_EQ(t_run(w, "global_store_dword v[0:1], v10, off"), SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_run(w, "global_store_dword v[0:1], v10, off offset:-4"), SIM_FAULT_NONE);
 }
 
 /* One active lane (the lowering's scalar path, sim_xlate_mem.c one_lane): lanes 37, 0 and
