@@ -145,7 +145,10 @@ TEST(id_rows_partial_wave)
                              "s_waitcnt vmcnt(0)";
    const uint32_t rsrc[3] = {t_rsrc[0], t_rsrc[1] | 2u << 11, 0}; /* ids x, y and z */
    const uint16_t wg64[3] = {64, 1, 1}, sizes[2][3] = {{3, 2, 2}, {1, 1, 1}};
-   uint32_t *out = t_alloc(3 * 256, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint32_t *out = t_alloc(1024 + 64 * 8, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   double *in = (double *)(out + 256);
+   for (unsigned l = 0; l < 64; l++)
+      in[l] = l;
    for (unsigned c = 0; c < 2; c++) {
       const uint16_t *wg = sizes[c];
       unsigned items = wg[0] * wg[1] * wg[2], bad = 0;
@@ -160,11 +163,11 @@ TEST(id_rows_partial_wave)
    }
 }
 
-/* Partial waves whose blocks hold only their EXEC's 16 or 32 lanes (sim_xlate.c
+/* Partial waves whose blocks hold only their EXEC's 32 lanes (sim_xlate.c
  * xl_compile; the checking mode compiles each block on its first run): a branch on VCC
  * reads VCC's lanes past the held ones, an EXEC widened to the whole wave leaves the
  * block at the next instruction (exec_guard), and the lanes past the held ones keep what
- * was there. Work-groups of one and of 20 work-items (16 and 32 lanes held). */
+ * was there. Work-groups of one and of 20 work-items. */
 TEST(narrow_block_exec_widens)
 {
    static const char *src = "v_mov_b32 v5, 7\n"
@@ -197,6 +200,44 @@ TEST(narrow_block_exec_widens)
    }
 }
 
+/* A 64-bit float compare's mask and a loaded one combined in a narrowed block (the shape
+ * of the CTS remquo block whose 16-lane form LLVM's x86 back end never finished compiling,
+ * sim_xlate.c xl_narrow): the masks are ANDed with EXEC, ORed, and select per lane. Lane
+ * l: out[l] = l < 3 ? 0 : 1, out[64 + l] = l < 3. */
+TEST(narrow_block_f64_masks)
+{
+   static const char *src = "s_load_dwordx2 s[6:7], s[0:1], 0x200\n"
+                            "s_waitcnt lgkmcnt(0)\n"
+                            "s_and_b64 s[6:7], s[6:7], exec\n"
+                            "v_lshlrev_b32 v10, 3, v0\n"
+                            "global_load_dwordx2 v[8:9], v10, s[0:1] offset:1024\n"
+                            "s_waitcnt vmcnt(0)\n"
+                            "v_cmp_eq_f64 vcc, 1.0, v[8:9]\n"
+                            "v_cndmask_b32_e64 v2, 1, 0, s[6:7]\n"
+                            "v_cndmask_b32_e64 v3, v2, 0, vcc\n"
+                            "s_or_b64 s[8:9], vcc, s[6:7]\n"
+                            "v_cndmask_b32_e64 v4, 0, 1, s[8:9]\n"
+                            "v_lshlrev_b32 v10, 2, v0\n"
+                            "global_store_dword v10, v3, s[0:1]\n"
+                            "global_store_dword v10, v4, s[0:1] offset:256\n"
+                            "s_waitcnt vmcnt(0)";
+   const uint16_t sizes[2][3] = {{1, 1, 1}, {12, 1, 1}};
+   uint32_t *out = t_alloc(1024 + 64 * 8, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   double *in = (double *)(out + 256);
+   for (unsigned l = 0; l < 64; l++)
+      in[l] = l;
+   for (unsigned c = 0; c < 2; c++) {
+      unsigned items = sizes[c][0], bad = 0;
+      memset(out, 0xAB, 2 * 256);
+      out[128] = 7, out[129] = 0;
+      CHECK_EQ(t_dispatch_kd(0, src, t_rsrc, sizes[c], 1, out), SIM_FAULT_NONE);
+      for (unsigned l = 0; l < 64; l++)
+         bad += out[l] != (l < items ? (l < 3 ? 0u : 1u) : 0xABABABABu) ||
+                out[64 + l] != (l < items ? (l < 3 ? 1u : 0u) : 0xABABABABu);
+      CHECK_EQ(bad, 0);
+   }
+}
+
 void
 t_dispatch_tests(void)
 {
@@ -205,4 +246,5 @@ t_dispatch_tests(void)
    RUN(home_state_per_dispatch);
    RUN(id_rows_partial_wave);
    RUN(narrow_block_exec_widens);
+   RUN(narrow_block_f64_masks);
 }
