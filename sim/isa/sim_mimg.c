@@ -589,6 +589,13 @@ data_rows(sim_wave *w, const sim_inst *in, uint32_t *rows[4])
       rows[j] = w->v[in->mimg.vdata + j];
 }
 
+/* The address of one texel (x, y) inside level v. */
+static inline uint8_t *
+lane_ptr1(uint8_t *row0, const img *d, const lvl *v, uint32_t x, uint32_t y)
+{
+   return row0 + ((uint64_t)y * v->pitch + x) * d->stride;
+}
+
 /* p[l] = row0 + (y[l] * pitch + x[l]) * stride of level v for all 64 lanes; only the lanes
  * whose (x, y) lies in the level are used. When the level's bytes fit in 32 bits, in 32-bit
  * lanes the compiler vectorises (for the lanes used, no offset wraps). */
@@ -607,14 +614,7 @@ lane_ptrs(uint8_t *row0, const img *d, const lvl *v, const uint32_t *restrict x,
       return;
    }
    for (unsigned l = 0; l < 64; l++)
-      p[l] = (uint8_t *)(b + ((uint64_t)y[l] * v->pitch + x[l]) * d->stride);
-}
-
-/* lane_ptrs' address of one texel (x, y) inside level v. */
-static inline uint8_t *
-lane_ptr1(uint8_t *row0, const img *d, const lvl *v, uint32_t x, uint32_t y)
-{
-   return row0 + ((uint64_t)y * v->pitch + x) * d->stride;
+      p[l] = lane_ptr1(row0, d, v, x[l], y[l]);
 }
 
 static const uint32_t zero_row[64]; /* the y of 1D images */
