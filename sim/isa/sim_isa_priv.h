@@ -514,7 +514,8 @@ sim__xlate_ends_block(const sim_inst *in)
    }
 }
 /* The block at `pc` of `p`: up to `max` instructions into `out`, the last one SIM_XL_END
- * or the last before the program's end; returns how many. Undecoded slots are decoded
+ * (but not a conditional branch, which the block goes on past) or the last before the
+ * program's end; returns how many. Undecoded slots are decoded
  * through `w` (w->prog == p), or end the block when `w` is NULL. */
 unsigned sim__xlate_form(sim_wave *w, sim_program *p, uint64_t pc, const sim_inst **out,
                          unsigned max);

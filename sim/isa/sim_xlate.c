@@ -503,6 +503,28 @@ xl_xop_of(const sim_inst *in)
    return XO_NONE;
 }
 
+/* A conditional branch a block goes on past (sim__xlate_form): taken, the block leaves at
+ * its target through a side exit (emit_side_branch); not taken, it goes on with its values.
+ * A loop's blocks, which end in branches every few instructions, become one block that runs
+ * once an iteration (mandel's loop: three). */
+static bool
+xl_side_branch(const sim_inst *in)
+{
+   if (in->enc != SIM_ENC_SOPP)
+      return false;
+   switch (in->op) {
+   case SIM_OP_s_cbranch_scc0:
+   case SIM_OP_s_cbranch_scc1:
+   case SIM_OP_s_cbranch_vccz:
+   case SIM_OP_s_cbranch_vccnz:
+   case SIM_OP_s_cbranch_execz:
+   case SIM_OP_s_cbranch_execnz:
+      return true;
+   default:
+      return false;
+   }
+}
+
 sim_xlate_class
 sim__xlate_class(const sim_inst *in)
 {
@@ -531,7 +553,7 @@ sim__xlate_form(sim_wave *w, sim_program *p, uint64_t pc, const sim_inst **out,
             break;
       }
       out[n++] = in;
-      if (sim__xlate_class(in) == SIM_XL_END)
+      if (sim__xlate_class(in) == SIM_XL_END && !xl_side_branch(in))
          break;
       pc += in->size;
    }
@@ -813,7 +835,7 @@ xl_next_use(const sim_inst **insts, unsigned n, unsigned i, unsigned r)
 {
    for (unsigned j = i + 1; j < n; j++) {
       sim_xlate_class k = sim__xlate_class(insts[j]);
-      if (k == SIM_XL_CALL || k == SIM_XL_END)
+      if (k == SIM_XL_CALL || (k == SIM_XL_END && !xl_side_branch(insts[j])))
          return n;
       if (k == SIM_XL_LOWER && xl_names_row(insts[j], r))
          return j;
@@ -1617,8 +1639,8 @@ xl_branch_lowered(const sim_inst *in)
 
 /* As sim_sopp.c's BRANCH: PC = next + imm * 4 when taken; a taken backward branch counts
  * down the wave's slice and yields when it runs out. */
-static void
-emit_branch(xl *x, const sim_inst *in, uint64_t pc)
+static LLVMValueRef
+branch_cond(xl *x, const sim_inst *in)
 {
    LLVMBuilderRef B = x->B;
    LLVMValueRef cond;
@@ -1643,6 +1665,33 @@ emit_branch(xl *x, const sim_inst *in, uint64_t pc)
       cond = LLVMConstInt(x->i1, 1, 0);
       break;
    }
+   return cond;
+}
+
+/* A taken backward branch counts down the wave's slice and yields when it runs out (at the
+ * builder's position; it goes on there). */
+static void
+emit_slice(xl *x)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBasicBlockRef on = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMValueRef sl = LLVMBuildSub(B, ld(x, x->i32, wptr(x, offsetof(sim_wave, slice))),
+                                  k32(x, 1), "");
+   st(x, sl, wptr(x, offsetof(sim_wave, slice)));
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, sl, k32(x, 0), ""), out, on);
+   LLVMPositionBuilderAtEnd(B, out);
+   st(x, k32(x, SIM_WAVE_SLICE), wptr(x, offsetof(sim_wave, slice)));
+   st(x, k32(x, SIM_WAVE_YIELD), wptr(x, offsetof(sim_wave, status)));
+   LLVMBuildBr(B, on);
+   LLVMPositionBuilderAtEnd(B, on);
+}
+
+static void
+emit_branch(xl *x, const sim_inst *in, uint64_t pc)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef cond = branch_cond(x, in);
    flush(x, false);
    uint64_t next = pc + in->size, target = next + (uint64_t)((int64_t)in->imm * 4);
    st(x, k64(x, pc), wptr(x, offsetof(sim_wave, inst_pc)));
@@ -1650,18 +1699,37 @@ emit_branch(xl *x, const sim_inst *in, uint64_t pc)
    st(x, npc, wptr(x, offsetof(sim_wave, pc)));
    if (in->imm < 0) {
       LLVMBasicBlockRef taken = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
-      LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
       LLVMBuildCondBr(B, cond, taken, x->exit);
       LLVMPositionBuilderAtEnd(B, taken);
-      LLVMValueRef sl = LLVMBuildSub(B, ld(x, x->i32, wptr(x, offsetof(sim_wave, slice))),
-                                     k32(x, 1), "");
-      st(x, sl, wptr(x, offsetof(sim_wave, slice)));
-      LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, sl, k32(x, 0), ""), out, x->exit);
-      LLVMPositionBuilderAtEnd(B, out);
-      st(x, k32(x, SIM_WAVE_SLICE), wptr(x, offsetof(sim_wave, slice)));
-      st(x, k32(x, SIM_WAVE_YIELD), wptr(x, offsetof(sim_wave, status)));
+      emit_slice(x);
    }
    LLVMBuildRetVoid(B);
+}
+
+/* A conditional branch inside the block (xl_side_branch): taken, a side exit stores what
+ * the block changed and leaves at the target, as emit_branch does at a block's end; not
+ * taken, the block goes on with the values it holds. */
+static void
+emit_side_branch(xl *x, const sim_inst *in, uint64_t pc)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef cond = branch_cond(x, in);
+   LLVMBasicBlockRef side = LLVMAppendBasicBlockInContext(x->C, x->fn, "taken");
+   LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBuildCondBr(B, cond, side, next);
+   LLVMPositionBuilderAtEnd(B, side);
+   xl held = *x;
+   flush(x, false);
+   uint64_t target = pc + in->size + (uint64_t)((int64_t)in->imm * 4);
+   st(x, k64(x, pc), wptr(x, offsetof(sim_wave, inst_pc)));
+   st(x, k64(x, target), wptr(x, offsetof(sim_wave, pc)));
+   if (in->imm < 0)
+      emit_slice(x);
+   if (sim__xlate_mode == 2)
+      sim__xl_hook(x, xl_check_exit, in);
+   LLVMBuildRetVoid(B);
+   *x = held;
+   LLVMPositionBuilderAtEnd(B, next);
 }
 
 /* s_endpgm as its handler: the wave ends, PC after it (a call of the handler cost a
@@ -1909,6 +1977,8 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
             if (in->vdst != SIM_SRC_NONE && op != XO_ICMP && op != XO_FCMP && hi > x->max_vgpr)
                x->max_vgpr = hi;
          }
+      } else if (k == SIM_XL_END && xl_side_branch(in) && i + 1 < n) {
+         emit_side_branch(x, in, pc);
       } else if (k == SIM_XL_END && xl_branch_lowered(in)) {
          emit_branch(x, in, pc);
          ended = true;
@@ -2334,6 +2404,12 @@ xl_check_sync(xl_check *k, sim_wave *w, unsigned upto)
       r->pc += in->size;
       in->fn(r, in);
       xl_check_ran(k, in, k->next);
+      if (k->next + 1 < upto && r->pc != r->inst_pc + in->size) {
+         fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at pc 0x%llx went on past "
+                 "instruction %u, a branch the interpreter takes to 0x%llx\n",
+                 (unsigned long long)k->start, k->next, (unsigned long long)r->pc);
+         abort();
+      }
       k->next++;
    }
    for (unsigned i = 0; i < 128; i++)
@@ -2374,9 +2450,10 @@ xl_check_call(xl_check *k, sim_wave *w, const sim_inst *in)
    return k->stopped;
 }
 
-/* A narrowed block's side exit after `in` (exec_guard; the block has stored its registers
- * and PC): the reference runs up to there and must agree, and the block's end is not
- * compared. */
+/* A side exit after `in` (exec_guard's in a narrowed block, emit_side_branch's at a taken
+ * branch; the block has stored its registers and PC): the reference runs up to there and
+ * must agree on them and on where the wave goes on and whether it yields, and the block's
+ * end is not compared. */
 static void
 xl_check_exit(sim_wave *w, const sim_inst *in)
 {
@@ -2387,11 +2464,12 @@ xl_check_exit(sim_wave *w, const sim_inst *in)
    while (i < k->n && k->insts[i] != in)
       i++;
    xl_check_sync(k, w, i + 1 > k->next ? i + 1 : k->next);
-   if (w->pc != k->ref.pc) {
-      fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at 0x%llx left at pc 0x%llx "
-              "when EXEC widened, the interpreter is at 0x%llx\n",
-              (unsigned long long)k->start, (unsigned long long)w->pc,
-              (unsigned long long)k->ref.pc);
+   if (w->pc != k->ref.pc || w->status != k->ref.status || w->slice != k->ref.slice) {
+      fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at 0x%llx left after "
+              "instruction %u at pc 0x%llx status %u slice %u, the interpreter is at 0x%llx "
+              "status %u slice %u\n",
+              (unsigned long long)k->start, i, (unsigned long long)w->pc, w->status, w->slice,
+              (unsigned long long)k->ref.pc, k->ref.status, k->ref.slice);
       abort();
    }
    k->stopped = true;
@@ -2513,7 +2591,7 @@ xl_run_checked(sim_wave *w, xl_ent *e, uint64_t pc)
 }
 
 /* The block at `pc` if it may run on `w` now. */
-static xl_ent *
+static inline __attribute__((always_inline)) xl_ent *
 xl_ready(sim_wave *w, uint64_t pc, bool leader)
 {
    sim_program *p = w->prog;

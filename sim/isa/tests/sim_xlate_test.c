@@ -301,7 +301,7 @@ main(int argc, char **argv)
     * s_waitcnt                       a no-op here
     * v_mul_f32 (SDWA) v6, v7, v8     through the interpreter: SDWA is not lowered
     * s_add_u32 s0, s1, 4             lowered
-    * s_cbranch_scc1                  last: it may change the PC
+    * s_branch                        last: it changes the PC
     * v_mov_b32 v0, v1                not in the block */
    code[0] = mk(SIM_ENC_VOP2, SIM_OP_v_add_f32, SIM_IF_VALU | SIM_IF_E32, V(1), V(2), NONE, 0);
    code[1] = mk(SIM_ENC_GLOBAL, SIM_OP_global_load_dword, 0, NONE, NONE, NONE, 3);
@@ -309,7 +309,7 @@ main(int argc, char **argv)
    code[3] = mk(SIM_ENC_VOP2_SDWA, SIM_OP_v_mul_f32, SIM_IF_VALU | SIM_IF_SDWA, V(7), V(8),
                 NONE, 6);
    code[4] = mk(SIM_ENC_SOP2, SIM_OP_s_add_u32, 0, 1, 132, NONE, 0);
-   code[5] = mk(SIM_ENC_SOPP, SIM_OP_s_cbranch_scc1, 0, NONE, NONE, NONE, NONE);
+   code[5] = mk(SIM_ENC_SOPP, SIM_OP_s_branch, 0, NONE, NONE, NONE, NONE);
    code[6] = mk(SIM_ENC_VOP1, SIM_OP_v_mov_b32, SIM_IF_VALU | SIM_IF_E32, V(1), NONE, NONE, 0);
    code[7] = mk(SIM_ENC_VOP3, SIM_OP_v_fma_f32, SIM_IF_VALU | SIM_IF_VOP3, V(1), V(2), V(3), 0);
 
@@ -434,6 +434,12 @@ main(int argc, char **argv)
    CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000, out, 16), 6);
    CHECK_EQ(out[0] == &code[0], 1);
    CHECK_EQ(out[5] == &code[5], 1);
+   /* A conditional branch: past it (taken, the block leaves through a side exit), to the
+    * program's end; the unconditional one ends the block again. */
+   code[5] = mk(SIM_ENC_SOPP, SIM_OP_s_cbranch_scc1, 0, NONE, NONE, NONE, NONE);
+   CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000, out, 16), 8);
+   CHECK_EQ(sim__xlate_class(&code[5]), SIM_XL_END);
+   code[5] = mk(SIM_ENC_SOPP, SIM_OP_s_branch, 0, NONE, NONE, NONE, NONE);
    /* From after the branch: to the program's end. */
    CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000 + 6 * 4, out, 16), 2);
    /* A block's length is bounded by `max`. */
