@@ -1574,6 +1574,33 @@ sim__xl_hook(xl *x, void (*fn)(sim_wave *, const sim_inst *), const sim_inst *in
 
 static void xl_check_exit(sim_wave *w, const sim_inst *in);
 
+/* A side exit of the block, taken when `cond`: side_open leaves the builder on the exit's
+ * path with what the block changed stored (`*held` keeps the emitter's state); the caller
+ * stores the PC it leaves at, then side_close returns there (the checking mode compares
+ * at `in`, xl_check_exit) and goes on in `next`, the block's own path, with the state the
+ * emitter had before the exit. */
+static LLVMBasicBlockRef
+side_open(xl *x, LLVMValueRef cond, xl *held)
+{
+   LLVMBasicBlockRef side = LLVMAppendBasicBlockInContext(x->C, x->fn, "side");
+   LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBuildCondBr(x->B, cond, side, next);
+   LLVMPositionBuilderAtEnd(x->B, side);
+   *held = *x;
+   flush(x, false);
+   return next;
+}
+
+static void
+side_close(xl *x, const sim_inst *in, const xl *held, LLVMBasicBlockRef next)
+{
+   if (sim__xlate_mode == 2)
+      sim__xl_hook(x, xl_check_exit, in);
+   LLVMBuildRetVoid(x->B);
+   *x = *held;
+   LLVMPositionBuilderAtEnd(x->B, next);
+}
+
 /* A narrowed block (x->lanes below the wave's) after an instruction at `pc` that wrote EXEC
  * other than as a mask of the held lanes, or called a handler (which reads and writes the
  * wave's state itself): when EXEC now names a lane past the held ones, a side exit stores
@@ -1590,18 +1617,10 @@ exec_guard(xl *x, const sim_inst *in, uint64_t pc)
    LLVMValueRef e = mget_wave(x, SIM_SRC_EXEC);
    LLVMValueRef past = LLVMBuildLShr(B, e, LLVMConstInt(wave_t(x), x->lanes, 0), "");
    LLVMValueRef wide = LLVMBuildICmp(B, LLVMIntNE, past, LLVMConstNull(wave_t(x)), "");
-   LLVMBasicBlockRef side = LLVMAppendBasicBlockInContext(x->C, x->fn, "wide");
-   LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
-   LLVMBuildCondBr(B, wide, side, next);
-   LLVMPositionBuilderAtEnd(B, side);
-   xl held = *x;
-   flush(x, false);
+   xl held;
+   LLVMBasicBlockRef next = side_open(x, wide, &held);
    st(x, k64(x, pc + in->size), wptr(x, offsetof(sim_wave, pc)));
-   if (sim__xlate_mode == 2)
-      sim__xl_hook(x, xl_check_exit, in);
-   LLVMBuildRetVoid(B);
-   *x = held;
-   LLVMPositionBuilderAtEnd(B, next);
+   side_close(x, in, &held, next);
 }
 
 static void
@@ -1621,20 +1640,7 @@ emit_call(xl *x, const sim_inst *in, uint64_t pc, bool last)
 static bool
 xl_branch_lowered(const sim_inst *in)
 {
-   if (in->enc != SIM_ENC_SOPP)
-      return false;
-   switch (in->op) {
-   case SIM_OP_s_branch:
-   case SIM_OP_s_cbranch_scc0:
-   case SIM_OP_s_cbranch_scc1:
-   case SIM_OP_s_cbranch_vccz:
-   case SIM_OP_s_cbranch_vccnz:
-   case SIM_OP_s_cbranch_execz:
-   case SIM_OP_s_cbranch_execnz:
-      return true;
-   default:
-      return false;
-   }
+   return (in->enc == SIM_ENC_SOPP && in->op == SIM_OP_s_branch) || xl_side_branch(in);
 }
 
 /* As sim_sopp.c's BRANCH: PC = next + imm * 4 when taken; a taken backward branch counts
@@ -1712,24 +1718,14 @@ emit_branch(xl *x, const sim_inst *in, uint64_t pc)
 static void
 emit_side_branch(xl *x, const sim_inst *in, uint64_t pc)
 {
-   LLVMBuilderRef B = x->B;
-   LLVMValueRef cond = branch_cond(x, in);
-   LLVMBasicBlockRef side = LLVMAppendBasicBlockInContext(x->C, x->fn, "taken");
-   LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
-   LLVMBuildCondBr(B, cond, side, next);
-   LLVMPositionBuilderAtEnd(B, side);
-   xl held = *x;
-   flush(x, false);
+   xl held;
+   LLVMBasicBlockRef next = side_open(x, branch_cond(x, in), &held);
    uint64_t target = pc + in->size + (uint64_t)((int64_t)in->imm * 4);
    st(x, k64(x, pc), wptr(x, offsetof(sim_wave, inst_pc)));
    st(x, k64(x, target), wptr(x, offsetof(sim_wave, pc)));
    if (in->imm < 0)
       emit_slice(x);
-   if (sim__xlate_mode == 2)
-      sim__xl_hook(x, xl_check_exit, in);
-   LLVMBuildRetVoid(B);
-   *x = held;
-   LLVMPositionBuilderAtEnd(B, next);
+   side_close(x, in, &held, next);
 }
 
 /* s_endpgm as its handler: the wave ends, PC after it (a call of the handler cost a
