@@ -1643,8 +1643,7 @@ xl_branch_lowered(const sim_inst *in)
    return (in->enc == SIM_ENC_SOPP && in->op == SIM_OP_s_branch) || xl_side_branch(in);
 }
 
-/* As sim_sopp.c's BRANCH: PC = next + imm * 4 when taken; a taken backward branch counts
- * down the wave's slice and yields when it runs out. */
+/* Whether the lowered branch `in` is taken, as an i1. */
 static LLVMValueRef
 branch_cond(xl *x, const sim_inst *in)
 {
@@ -1693,6 +1692,8 @@ emit_slice(xl *x)
    LLVMPositionBuilderAtEnd(B, on);
 }
 
+/* A block's last branch, as sim_sopp.c's BRANCH: PC = next + imm * 4 when taken; a taken
+ * backward branch counts down the wave's slice and yields when it runs out. */
 static void
 emit_branch(xl *x, const sim_inst *in, uint64_t pc)
 {
