@@ -230,7 +230,11 @@ test_direct(void)
 
 /* A read and a write larger than the staging cache's largest block (64 MiB) take no new
  * pages once the buffer and the host memory have been touched: they copy directly (staged,
- * each took a fresh 96 MiB: 24,576 page faults). */
+ * each took a fresh 96 MiB: 24,576 page faults, in every round). The count is the
+ * process's, so it also holds what the software GPU's translator allocates while it
+ * compiles the blit kernels' blocks in the background (under AddressSanitizer, whose
+ * quarantine gives every allocation fresh pages, 2,300-3,100 faults in one round): up to
+ * four rounds, and one of them must take almost none. */
 static void
 test_large_no_faults(void)
 {
@@ -244,15 +248,22 @@ test_large_no_faults(void)
    CHECK_EQ_INT(clEnqueueWriteBuffer(q, a, CL_TRUE, 0, n, host, 0, NULL, NULL), CL_SUCCESS);
    CHECK_EQ_INT(clEnqueueReadBuffer(q, a, CL_TRUE, 0, n, back, 0, NULL, NULL), CL_SUCCESS);
    CHECK(!memcmp(back, host, n));
-   host[12345] ^= 0xff;
-   long before = minor_faults();
-   CHECK_EQ_INT(clEnqueueWriteBuffer(q, a, CL_TRUE, 0, n, host, 0, NULL, NULL), CL_SUCCESS);
-   CHECK_EQ_INT(clEnqueueReadBuffer(q, a, CL_TRUE, 0, n, back, 0, NULL, NULL), CL_SUCCESS);
-   long faults = minor_faults() - before;
-   CHECK(back[12345] == host[12345]);
-   if (faults >= 2048)
-      fprintf(stderr, "a %zu MiB write and read took %ld page faults\n", n >> 20, faults);
-   CHECK(faults < 2048);
+   long faults[4];
+   int round = 0;
+   do {
+      host[12345 + round] ^= 0xff;
+      long before = minor_faults();
+      CHECK_EQ_INT(clEnqueueWriteBuffer(q, a, CL_TRUE, 0, n, host, 0, NULL, NULL),
+                   CL_SUCCESS);
+      CHECK_EQ_INT(clEnqueueReadBuffer(q, a, CL_TRUE, 0, n, back, 0, NULL, NULL),
+                   CL_SUCCESS);
+      faults[round] = minor_faults() - before;
+      CHECK(back[12345 + round] == host[12345 + round]);
+   } while (faults[round] >= 2048 && ++round < 4);
+   if (round == 4)
+      fprintf(stderr, "a %zu MiB write and read took %ld, %ld, %ld and %ld page faults\n",
+              n >> 20, faults[0], faults[1], faults[2], faults[3]);
+   CHECK(round < 4);
    clReleaseMemObject(a);
    free(back);
    free(host);
