@@ -1592,13 +1592,19 @@ side_open(xl *x, LLVMValueRef cond, xl *held)
 }
 
 static void
+side_resume(xl *x, const xl *held, LLVMBasicBlockRef next)
+{
+   *x = *held;
+   LLVMPositionBuilderAtEnd(x->B, next);
+}
+
+static void
 side_close(xl *x, const sim_inst *in, const xl *held, LLVMBasicBlockRef next)
 {
    if (sim__xlate_mode == 2)
       sim__xl_hook(x, xl_check_exit, in);
    LLVMBuildRetVoid(x->B);
-   *x = *held;
-   LLVMPositionBuilderAtEnd(x->B, next);
+   side_resume(x, held, next);
 }
 
 /* A narrowed block (x->lanes below the wave's) after an instruction at `pc` that wrote EXEC
@@ -1626,6 +1632,7 @@ exec_guard(xl *x, const sim_inst *in, uint64_t pc)
 static void
 emit_call(xl *x, const sim_inst *in, uint64_t pc, bool last)
 {
+   x->called = true;
    flush(x, true);
    LLVMValueRef rc = sim__xl_call(x, in, pc);
    if (last)
@@ -1692,6 +1699,62 @@ emit_slice(xl *x)
    LLVMPositionBuilderAtEnd(B, on);
 }
 
+static void xl_check_loop(sim_wave *w, const sim_inst *in);
+
+/* Does the taken branch `in` at `pc` go back to the block's start, in the block's own
+ * code? Only while no handler has run on the way (one may change MODE, EXEC or the index
+ * mode, which the block's entry conditions and code assume). */
+static bool
+xl_loops(const xl *x, const sim_inst *in, uint64_t pc)
+{
+   return in->imm < 0 && !x->called &&
+          pc + in->size + (uint64_t)((int64_t)in->imm * 4) == x->start;
+}
+
+/* A taken branch back to the block's start (xl_loops; the block's state and the PC, the
+ * start, are stored): the slice is counted down as emit_slice does, and the block goes on
+ * at its start unless the slice ran out (the wave yields) or, in a constant-EXEC variant,
+ * EXEC is no longer its constant (the wave loop picks the block for the EXEC it has):
+ * then it returns. A loop's iterations cost a branch, not a return to the wave loop, a
+ * lookup and a call (mandel's loop is one block). Its registers are read again from the
+ * register file at the start, where the block reads them. `side`: a side exit, compared
+ * by the checking mode where it leaves. */
+static void
+emit_loop_back(xl *x, const sim_inst *in, bool side)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMBasicBlockRef again = LLVMAppendBasicBlockInContext(x->C, x->fn, "again");
+   LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBasicBlockRef yield = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBasicBlockRef ret = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMValueRef sl = LLVMBuildSub(B, ld(x, x->i32, wptr(x, offsetof(sim_wave, slice))),
+                                  k32(x, 1), "");
+   st(x, sl, wptr(x, offsetof(sim_wave, slice)));
+   LLVMValueRef zero = LLVMBuildICmp(B, LLVMIntEQ, sl, k32(x, 0), "");
+   LLVMValueRef go = LLVMBuildNot(B, zero, "");
+   if (x->start_exec_known) {
+      uint64_t k = x->wave == 64 ? x->exec_k : x->exec_k & 0xFFFFFFFFull;
+      LLVMValueRef same = LLVMBuildICmp(B, LLVMIntEQ, mget_wave(x, SIM_SRC_EXEC),
+                                        LLVMConstInt(wave_t(x), k, 0), "");
+      go = LLVMBuildAnd(B, go, same, "");
+   }
+   LLVMBuildCondBr(B, go, again, out);
+   LLVMPositionBuilderAtEnd(B, out);
+   LLVMBuildCondBr(B, zero, yield, ret);
+   LLVMPositionBuilderAtEnd(B, yield);
+   st(x, k32(x, SIM_WAVE_SLICE), wptr(x, offsetof(sim_wave, slice)));
+   st(x, k32(x, SIM_WAVE_YIELD), wptr(x, offsetof(sim_wave, status)));
+   LLVMBuildBr(B, ret);
+   LLVMPositionBuilderAtEnd(B, ret);
+   if (side && sim__xlate_mode == 2)
+      sim__xl_hook(x, xl_check_exit, in);
+   LLVMBuildRetVoid(B);
+   LLVMPositionBuilderAtEnd(B, again);
+   if (sim__xlate_mode == 2)
+      sim__xl_hook(x, xl_check_loop, in);
+   LLVMBuildBr(B, x->head);
+}
+
 /* A block's last branch, as sim_sopp.c's BRANCH: PC = next + imm * 4 when taken; a taken
  * backward branch counts down the wave's slice and yields when it runs out. */
 static void
@@ -1699,6 +1762,7 @@ emit_branch(xl *x, const sim_inst *in, uint64_t pc)
 {
    LLVMBuilderRef B = x->B;
    LLVMValueRef cond = branch_cond(x, in);
+   bool loops = xl_loops(x, in, pc);
    flush(x, false);
    uint64_t next = pc + in->size, target = next + (uint64_t)((int64_t)in->imm * 4);
    st(x, k64(x, pc), wptr(x, offsetof(sim_wave, inst_pc)));
@@ -1708,22 +1772,33 @@ emit_branch(xl *x, const sim_inst *in, uint64_t pc)
       LLVMBasicBlockRef taken = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
       LLVMBuildCondBr(B, cond, taken, x->exit);
       LLVMPositionBuilderAtEnd(B, taken);
+      if (loops) {
+         emit_loop_back(x, in, false);
+         return;
+      }
       emit_slice(x);
    }
    LLVMBuildRetVoid(B);
 }
 
 /* A conditional branch inside the block (xl_side_branch): taken, a side exit stores what
- * the block changed and leaves at the target, as emit_branch does at a block's end; not
- * taken, the block goes on with the values it holds. */
+ * the block changed and leaves at the target, as emit_branch does at a block's end (or,
+ * back to the block's start, goes on there: emit_loop_back); not taken, the block goes on
+ * with the values it holds. */
 static void
 emit_side_branch(xl *x, const sim_inst *in, uint64_t pc)
 {
    xl held;
+   bool loops = xl_loops(x, in, pc);
    LLVMBasicBlockRef next = side_open(x, branch_cond(x, in), &held);
    uint64_t target = pc + in->size + (uint64_t)((int64_t)in->imm * 4);
    st(x, k64(x, pc), wptr(x, offsetof(sim_wave, inst_pc)));
    st(x, k64(x, target), wptr(x, offsetof(sim_wave, pc)));
+   if (loops) {
+      emit_loop_back(x, in, true);
+      side_resume(x, &held, next);
+      return;
+   }
    if (in->imm < 0)
       emit_slice(x);
    side_close(x, in, &held, next);
@@ -1929,7 +2004,15 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
    x->exit = LLVMAppendBasicBlockInContext(x->C, x->fn, "exit");
    LLVMPositionBuilderAtEnd(x->B, x->exit);
    LLVMBuildRetVoid(x->B);
+   /* The entry block holds the allocas (sim_xlate_mem.c entry_alloca); the first
+    * instruction's code starts in `head`, where a loop's branch comes back. */
+   x->head = LLVMAppendBasicBlockInContext(x->C, x->fn, "head");
    LLVMPositionBuilderAtEnd(x->B, entry);
+   LLVMBuildBr(x->B, x->head);
+   LLVMPositionBuilderAtEnd(x->B, x->head);
+   x->start = pc;
+   x->called = false;
+   x->start_exec_known = x->exec_known;
    unsigned lowered = 0;
    bool ended = false;
    x->n = n;
@@ -2470,6 +2553,28 @@ xl_check_exit(sim_wave *w, const sim_inst *in)
       abort();
    }
    k->stopped = true;
+}
+
+/* A branch back to the block's start that the block takes in its own code (emit_loop_back):
+ * the reference runs up to it and must agree on the registers, the PC (the start) and the
+ * slice; the block's instructions are then compared again from the first. */
+static void
+xl_check_loop(sim_wave *w, const sim_inst *in)
+{
+   xl_check *k = xl_check_cur;
+   if (!k)
+      return;
+   unsigned i = xl_check_index(k, in);
+   xl_check_sync(k, w, i + 1);
+   if (w->pc != k->ref.pc || w->status != k->ref.status || w->slice != k->ref.slice) {
+      fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at 0x%llx loops after "
+              "instruction %u at pc 0x%llx status %u slice %u, the interpreter is at 0x%llx "
+              "status %u slice %u\n",
+              (unsigned long long)k->start, i, (unsigned long long)w->pc, w->status, w->slice,
+              (unsigned long long)k->ref.pc, k->ref.status, k->ref.slice);
+      abort();
+   }
+   k->next = 0;
 }
 
 /* A lowered store writes memory in the block's own code, which the reference must not do

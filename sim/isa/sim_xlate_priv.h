@@ -110,6 +110,14 @@ typedef struct sim_xl {
     * NaN rule is left to one test of the run's results. */
    bool nan_defer;
    LLVMBasicBlockRef exit; /* returns to the wave loop (the wave's state is stored) */
+   /* The block's first instruction (`start`, its PC): a taken branch back to it goes on
+    * there in the block's own code while no handler has been called on the way (`called`)
+    * and the entry conditions still hold (sim_xlate.c emit_loop_back). EXEC at the start:
+    * exec_k when start_exec_known (the constant-EXEC variant). */
+   LLVMBasicBlockRef head;
+   uint64_t start;
+   bool called;
+   bool start_exec_known;
    unsigned max_vgpr;
    bool uses_f32;
    bool uses_f16;

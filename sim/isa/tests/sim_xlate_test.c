@@ -7,7 +7,7 @@
  * the parent forked, and the parent's worker compiles on. With "budget": a block cut by the
  * compile budget still takes its end when nothing else is left. With "exec-const": a wave whose
  * EXEC is a prefix of its lanes compiles the block's constant-EXEC variant, others the
- * general one.
+ * general one. With "loop": a branch back to a block's start loops in the block's code.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -70,26 +70,33 @@ static const uint32_t fork_code[] = {0x68020702, 0x80088404, 0xbf810000};
 
 typedef struct {
    sim_program p;
-   sim_inst slots[3];
+   sim_inst slots[8];
    sim_wave w;
 } fork_prog;
 
-/* A program of three one-dword instructions `code` at `va`, and a wave64 to run it. */
+/* A program of `n` (up to 8) one-dword instructions `code` at `va`, and a wave64 to run
+ * it. */
 static void
-prog_init(fork_prog *f, uint64_t va, const uint32_t code[3])
+prog_init_n(fork_prog *f, uint64_t va, const uint32_t *code, unsigned n)
 {
    memset(f, 0, sizeof(*f));
    const sim_target *t = sim__target(SIM_TARGET_GFX906);
-   for (unsigned i = 0; i < 3; i++)
+   for (unsigned i = 0; i < n; i++)
       sim__decode(t, &code[i], 4, &f->slots[i]);
    f->p.target = t;
    f->p.va = va;
-   f->p.size = 3 * 4;
+   f->p.size = n * 4;
    f->p.slots = f->slots;
    f->w.target = t;
    f->w.lanes = 64; /* a wave64, as a gfx906 dispatch makes it (blocks are per wave size) */
    f->w.lane_mask = ~0ull;
    f->w.prog = &f->p;
+}
+
+static void
+prog_init(fork_prog *f, uint64_t va, const uint32_t code[3])
+{
+   prog_init_n(f, va, code, 3);
 }
 
 static void
@@ -277,15 +284,108 @@ test_exec_const(void)
    sim__xlate_program_free(&c.p);
 }
 
+/* ---- Loops in a block's own code ------------------------------------------------------ */
+
+/* v_add_u32 v1, v1, v2; s_add_u32 s0, s0, 1; s_cmp_lt_u32 s0, s1; s_cbranch_scc1 -4 (the
+ * first instruction); s_endpgm. */
+static const uint32_t loop_code[] = {0x68020501, 0x80008100, 0xbf0a0100, 0xbf85fffc,
+                                     0xbf810000};
+/* The same with s_lshl_b64 exec, exec, 1 after the v_add_u32 (s_cbranch_scc1 -5). */
+static const uint32_t loop_exec_code[] = {0x68020501, 0x8efe817e, 0x80008100, 0xbf0a0100,
+                                          0xbf85fffb, 0xbf810000};
+
+static uint32_t loop_rows[3][64] __attribute__((aligned(64)));
+
+/* The wave at the program's start with s0 = 0, s1 = `n`, v1 = 0, v2 = the lane, EXEC
+ * `exec`. */
+static void
+loop_wave(fork_prog *f, uint32_t n, uint64_t exec)
+{
+   sim_wave *w = &f->w;
+   memset(loop_rows, 0, sizeof(loop_rows));
+   for (unsigned l = 0; l < 64; l++)
+      loop_rows[2][l] = l;
+   w->v = loop_rows;
+   w->nvgpr = 3;
+   w->s[0] = 0, w->s[1] = n, w->scc = 0;
+   SIM_EXEC(w) = exec;
+   w->pc = f->p.va;
+   w->status = SIM_WAVE_RUNNING;
+   w->slice = SIM_WAVE_SLICE;
+}
+
+/* One call of the block's code at the program's start (the constant-EXEC variant when
+ * `exec_const`). */
+static void
+loop_call(fork_prog *f, bool exec_const)
+{
+   const sim_xlate_ent *e = sim__xlate_entry(&f->p, f->p.va, exec_const);
+   if (!e || !e->fn) {
+      fprintf(stderr, "FAIL: no code for the loop's block\n");
+      failures++;
+      return;
+   }
+   e->fn(&f->w, f->w.v);
+}
+
+/* A branch back to the block's first instruction goes on there in the block's code: one
+ * call runs the whole loop (the wave loop, the lookup and the call are not paid per
+ * iteration), counting the wave's slice as the interpreter's backward branches do and
+ * yielding where they would; a constant-EXEC variant returns to the wave loop at the
+ * branch once EXEC is no longer its constant. */
+static void
+test_loop(void)
+{
+   if (!translator_started())
+      return;
+   static fork_prog a, b;
+   prog_init_n(&a, 0x10000, loop_code, 5);
+   loop_wave(&a, 10, ~0ull);
+   CHECK_EQ(fork_compiled(&a, 60), 0);
+   loop_wave(&a, 10, ~0ull);
+   loop_call(&a, true);
+   CHECK_EQ(a.w.s[0], 10);
+   CHECK_EQ(loop_rows[1][63], 10 * 63);
+   CHECK_EQ(a.w.status, SIM_WAVE_ENDED);
+   CHECK_EQ(a.w.pc, a.p.va + 5 * 4);
+   CHECK_EQ(a.w.slice, SIM_WAVE_SLICE - 9);
+
+   /* More iterations than a slice: the 1024th taken branch yields, at the start. */
+   loop_wave(&a, 3000, ~0ull);
+   loop_call(&a, true);
+   CHECK_EQ(a.w.s[0], SIM_WAVE_SLICE);
+   CHECK_EQ(loop_rows[1][5], SIM_WAVE_SLICE * 5);
+   CHECK_EQ(a.w.status, SIM_WAVE_YIELD);
+   CHECK_EQ(a.w.slice, SIM_WAVE_SLICE);
+   CHECK_EQ(a.w.pc, a.p.va);
+
+   /* EXEC loses a lane each iteration: the full-EXEC variant's code runs one. */
+   prog_init_n(&b, 0x20000, loop_exec_code, 6);
+   loop_wave(&b, 10, ~0ull);
+   CHECK_EQ(fork_compiled(&b, 60), 0);
+   loop_wave(&b, 10, ~0ull);
+   loop_call(&b, true);
+   CHECK_EQ(b.w.s[0], 1);
+   CHECK_EQ(SIM_EXEC(&b.w), ~0ull << 1);
+   CHECK_EQ(loop_rows[1][63], 63);
+   CHECK_EQ(b.w.status, SIM_WAVE_RUNNING);
+   CHECK_EQ(b.w.pc, b.p.va);
+   CHECK_EQ(b.w.slice, SIM_WAVE_SLICE - 1);
+   sim__xlate_program_free(&a.p);
+   sim__xlate_program_free(&b.p);
+}
+
 int
 main(int argc, char **argv)
 {
    if (argc > 1 && (!strcmp(argv[1], "fork") || !strcmp(argv[1], "budget") ||
-                    !strcmp(argv[1], "exec-const"))) {
+                    !strcmp(argv[1], "exec-const") || !strcmp(argv[1], "loop"))) {
       if (!strcmp(argv[1], "fork"))
          test_fork();
       else if (!strcmp(argv[1], "exec-const"))
          test_exec_const();
+      else if (!strcmp(argv[1], "loop"))
+         test_loop();
       else
          test_budget();
       if (failures) {
