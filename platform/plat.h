@@ -288,6 +288,9 @@ struct _cl_device_id {
    /* Bytes of device_pool memory this process's buffers hold (memory/ keeps it):
     * CL_DEVICE_GLOBAL_FREE_MEMORY_AMD. */
    _Atomic uint64_t device_bytes_in_use;
+   /* The runtime refused a rectangular async copy on this device (ROCr does them only on
+    * SDMA engines): memory/ stages rectangular transfers from then on. */
+   _Atomic bool rect_copy_refused;
 };
 
 ICD_DEFINE_HANDLE_CASTS(plat_device, struct _cl_device_id, cl_device_id, ICD_TYPE_DEVICE)

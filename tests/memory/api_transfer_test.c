@@ -5,12 +5,15 @@
  * codes of OpenCL 3.0 API §5.2.2–§5.2.4, on device-only and host-visible buffers; reads
  * and writes of device-only buffers straight from and into the application's memory
  * (memory/mem_transfer.c, "direct"): unaligned, overlapping in time, from a
- * CL_MEM_USE_HOST_PTR buffer's memory, and past the staging cache without new pages.
+ * CL_MEM_USE_HOST_PTR buffer's memory, and past the staging cache without new pages, for
+ * whole ranges and rectangles.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "hsacl_test.h"
@@ -18,6 +21,7 @@
 static cl_context ctx;
 static cl_device_id device;
 static cl_command_queue q;
+static bool on_rocr; /* ROCr makes rectangular copies only on SDMA engines: staged here */
 
 static void
 fill_pattern(unsigned char *p, size_t n, unsigned seed)
@@ -269,6 +273,56 @@ test_large_no_faults(void)
    free(host);
 }
 
+/* A rectangle past the staging cache's largest block (1200 rows of 60,000 bytes, buffer
+ * pitch 65,536, host pitch 61,440: no two rows adjacent on either side) is read and
+ * written whole, the bytes between the host rows left alone. On the software runtime it is
+ * one rectangular copy from or into the application's memory, which takes no new pages
+ * once touched (staged, a fresh 70 MiB each time: 18,000 page faults); ROCr refuses the
+ * rectangular copy without SDMA engines: the first command copies row by row from the
+ * locked memory, the later ones are staged, and each must be exact. Up to four rounds, as
+ * test_large_no_faults says why. */
+static void
+test_rect_direct(void)
+{
+   enum { W = 60000, H = 1200, BUF_ROW = 65536, HOST_ROW = 61440 };
+   const size_t hn = (size_t)HOST_ROW * H, bn = (size_t)BUF_ROW * H;
+   const size_t zero[3] = {0, 0, 0}, region[3] = {W, H, 1};
+   cl_int err;
+   unsigned char *host = malloc(hn), *back = malloc(hn), *want = malloc(hn);
+   fill_pattern(host, hn, 31);
+   cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bn, NULL, &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   long faults[4];
+   int round = 0;
+   for (;;) {
+      host[(size_t)HOST_ROW * (H - 1) + round] ^= 0x5a;
+      memset(back, 0xee, hn);
+      long before = minor_faults();
+      CHECK_EQ_INT(clEnqueueWriteBufferRect(q, a, CL_TRUE, zero, zero, region, BUF_ROW, 0,
+                                            HOST_ROW, 0, host, 0, NULL, NULL),
+                   CL_SUCCESS);
+      CHECK_EQ_INT(clEnqueueReadBufferRect(q, a, CL_TRUE, zero, zero, region, BUF_ROW, 0,
+                                           HOST_ROW, 0, back, 0, NULL, NULL),
+                   CL_SUCCESS);
+      faults[round] = minor_faults() - before;
+      memset(want, 0xee, hn);
+      for (size_t r = 0; r < H; r++)
+         memcpy(want + r * HOST_ROW, host + r * HOST_ROW, W);
+      CHECK(!memcmp(back, want, hn));
+      if (on_rocr ? round == 1 : (faults[round] < 2048 || round == 3))
+         break;
+      round++;
+   }
+   if (!on_rocr && faults[round] >= 2048)
+      fprintf(stderr, "a %d x %d rectangle's write and read took %ld, %ld, %ld and %ld "
+              "page faults\n", W, H, faults[0], faults[1], faults[2], faults[3]);
+   CHECK(on_rocr || faults[round] < 2048);
+   clReleaseMemObject(a);
+   free(want);
+   free(back);
+   free(host);
+}
+
 static void
 test_user_event_orders_write(void)
 {
@@ -478,6 +532,9 @@ main(void)
       fprintf(stderr, "no hsacl device\n");
       return 1;
    }
+   char driver[256] = "";
+   clGetDeviceInfo(device, CL_DRIVER_VERSION, sizeof(driver), driver, NULL);
+   on_rocr = strstr(driver, "ROCr") != NULL;
    ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
    q = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
    exercise(CL_MEM_READ_WRITE, "device buffer");
@@ -485,6 +542,7 @@ main(void)
    exercise(CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, "USE_HOST_PTR buffer");
    test_direct();
    test_large_no_faults();
+   test_rect_direct();
    test_user_event_orders_write();
    test_errors();
    test_rect_overflow();
