@@ -155,8 +155,8 @@ xfer_host_complete(struct disp_command *cmd)
 }
 
 /* A direct rectangular read or write as one rectangular copy; false when the runtime
- * refuses it (nothing started: the caller copies row by row, and the device's later
- * rectangular transfers are staged). */
+ * refuses it (nothing started: the caller copies row by row; when the runtime cannot make
+ * rectangular copies at all, the device's later rectangular transfers are staged). */
 static bool
 xfer_submit_rect(struct disp_command *cmd, struct xfer *x, const hsa_signal_t *deps,
                  uint32_t num_deps, hsa_signal_t signal)
@@ -178,7 +178,9 @@ xfer_submit_rect(struct disp_command *cmd, struct xfer *x, const hsa_signal_t *d
       read ? hsaDeviceToHost : hsaHostToDevice, num_deps, deps, signal);
    if (st == HSA_STATUS_SUCCESS)
       return true;
-   atomic_store(&dev->rect_copy_refused, true);
+   /* The runtime cannot (no SDMA engine on ROCr); another status is this rectangle's. */
+   if (st == HSA_STATUS_ERROR_OUT_OF_RESOURCES || st == HSA_STATUS_ERROR_INVALID_AGENT)
+      atomic_store(&dev->rect_copy_refused, true);
    return false;
 }
 
