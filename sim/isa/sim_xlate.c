@@ -308,7 +308,7 @@ typedef enum {
    XO_FFLOOR, XO_FTRUNC, XO_CVT_F32_U32, XO_CVT_F32_I32, XO_ICMP, XO_FCMP,
    /* scalar */
    XO_S_MOV32, XO_S_MOV64, XO_S_ADDU, XO_S_SUBU, XO_S_ADDI, XO_S_ADDC, XO_S_MUL, XO_S_LOG32,
-   XO_S_LOG64, XO_S_SHL32, XO_S_LSHR32, XO_S_ASHR32, XO_S_SHL64, XO_S_CMP, XO_S_SAVEEXEC,
+   XO_S_LOG64, XO_S_SHL32, XO_S_LSHR32, XO_S_ASHR32, XO_S_SHL64, XO_S_CMP, XO_S_BITCMP, XO_S_SAVEEXEC,
    XO_S_SAVEEXEC32, XO_S_CSEL32, XO_S_CSEL64, XO_S_MULHU, XO_S_MULHI, XO_S_BFEU, XO_S_BFEI,
    XO_READFIRST,
 } xl_xop;
@@ -496,6 +496,8 @@ xl_xop_of(const sim_inst *in)
          return ok32 ? XO_S_SAVEEXEC32 : XO_NONE;
       case SIM_OP_s_cselect_b32: return ok32 ? XO_S_CSEL32 : XO_NONE;
       case SIM_OP_s_cselect_b64: return ok64 ? XO_S_CSEL64 : XO_NONE;
+      case SIM_OP_s_bitcmp0_b32: case SIM_OP_s_bitcmp1_b32:
+         return in->enc == SIM_ENC_SOPC && ok32 ? XO_S_BITCMP : XO_NONE;
       default:
          return in->enc == SIM_ENC_SOPC && xl_icmp_pred(in->op) && ok32 ? XO_S_CMP : XO_NONE;
       }
@@ -1406,6 +1408,13 @@ emit_salu(xl *x, const sim_inst *in, xl_xop op)
    case XO_S_CMP:
       a = src_s32(x, in, in->src[0]), b = src_s32(x, in, in->src[1]);
       sccput(x, LLVMBuildICmp(B, xl_icmp_pred(in->op), a, b, ""));
+      return;
+   case XO_S_BITCMP: /* SCC = S0[S1[4:0]] == 0 (bitcmp0) or == 1 (bitcmp1) */
+      a = src_s32(x, in, in->src[0]);
+      b = LLVMBuildAnd(B, src_s32(x, in, in->src[1]), k32(x, 31), "");
+      r = LLVMBuildAnd(B, LLVMBuildLShr(B, a, b, ""), k32(x, 1), "");
+      sccput(x, LLVMBuildICmp(B, in->op == SIM_OP_s_bitcmp1_b32 ? LLVMIntNE : LLVMIntEQ, r,
+                              k32(x, 0), ""));
       return;
    case XO_S_LOG64: case XO_S_SAVEEXEC: case XO_S_SHL64: {
       a = src_s64(x, in->src[0]);

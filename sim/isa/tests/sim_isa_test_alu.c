@@ -347,6 +347,34 @@ TEST(lanes)
    CHECK_EQ(w->v[2][45], 45);
 }
 
+/* s_bitcmp0/1_b32: SCC from bit S1[4:0] of S0 (an index past 31 wraps), lowered by the
+ * translator (the CTS image kernels test a descriptor bit with them). */
+TEST(sopc_bitcmp)
+{
+   sim_wave *w = t_wave();
+   CHECK_EQ(t_run(w, "s_mov_b32 s0, 0x80000010\n"
+                     "s_mov_b32 s1, 36\n"
+                     "s_bitcmp1_b32 s0, 4\n"
+                     "s_cselect_b32 s2, 1, 0\n"
+                     "s_bitcmp0_b32 s0, 4\n"
+                     "s_cselect_b32 s3, 1, 0\n"
+                     "s_bitcmp1_b32 s0, s1\n"
+                     "s_cselect_b32 s4, 1, 0\n"
+                     "s_bitcmp0_b32 s0, 5\n"
+                     "s_cselect_b32 s5, 1, 0\n"
+                     "s_bitcmp1_b32 s0, 31\n"
+                     "s_cselect_b32 s6, 1, 0\n"
+                     "s_bitcmp1_b32 s0, 30\n"
+                     "s_cselect_b32 s7, 1, 0"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[2], 1);
+   CHECK_EQ(w->s[3], 0);
+   CHECK_EQ(w->s[4], 1); /* 36 & 31 = 4 */
+   CHECK_EQ(w->s[5], 1);
+   CHECK_EQ(w->s[6], 1);
+   CHECK_EQ(w->s[7], 0);
+}
+
 /* Trap 18: special registers by operand number: M0, VCC halves, EXEC halves, SCC sources. */
 TEST(special_regs)
 {
@@ -902,6 +930,7 @@ t_alu_tests(void)
    RUN(dpp);
    RUN(gpr_index_mode);
    RUN(lanes);
+   RUN(sopc_bitcmp);
    RUN(special_regs);
    RUN(sop2_add_carry);
    RUN(vop2_add_u32);
