@@ -2539,6 +2539,21 @@ xl_check_call(xl_check *k, sim_wave *w, const sim_inst *in)
    return k->stopped;
 }
 
+/* Where the block leaves the wave after instruction `i` (`how`: it left, looped, ended)
+ * must be where the reference is: the PC, whether it yields or stopped, the slice. */
+static void
+xl_check_where(const xl_check *k, const sim_wave *w, const char *how, unsigned i)
+{
+   if (w->pc == k->ref.pc && w->status == k->ref.status && w->slice == k->ref.slice)
+      return;
+   fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at 0x%llx %s after instruction "
+           "%u at pc 0x%llx status %u slice %u, the interpreter is at 0x%llx status %u slice "
+           "%u\n",
+           (unsigned long long)k->start, how, i, (unsigned long long)w->pc, w->status,
+           w->slice, (unsigned long long)k->ref.pc, k->ref.status, k->ref.slice);
+   abort();
+}
+
 /* A side exit after `in` (exec_guard's in a narrowed block, emit_side_branch's at a taken
  * branch; the block has stored its registers and PC): the reference runs up to there and
  * must agree on them and on where the wave goes on and whether it yields, and the block's
@@ -2553,14 +2568,7 @@ xl_check_exit(sim_wave *w, const sim_inst *in)
    while (i < k->n && k->insts[i] != in)
       i++;
    xl_check_sync(k, w, i + 1 > k->next ? i + 1 : k->next);
-   if (w->pc != k->ref.pc || w->status != k->ref.status || w->slice != k->ref.slice) {
-      fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at 0x%llx left after "
-              "instruction %u at pc 0x%llx status %u slice %u, the interpreter is at 0x%llx "
-              "status %u slice %u\n",
-              (unsigned long long)k->start, i, (unsigned long long)w->pc, w->status, w->slice,
-              (unsigned long long)k->ref.pc, k->ref.status, k->ref.slice);
-      abort();
-   }
+   xl_check_where(k, w, "left", i);
    k->stopped = true;
 }
 
@@ -2575,14 +2583,7 @@ xl_check_loop(sim_wave *w, const sim_inst *in)
       return;
    unsigned i = xl_check_index(k, in);
    xl_check_sync(k, w, i + 1);
-   if (w->pc != k->ref.pc || w->status != k->ref.status || w->slice != k->ref.slice) {
-      fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at 0x%llx loops after "
-              "instruction %u at pc 0x%llx status %u slice %u, the interpreter is at 0x%llx "
-              "status %u slice %u\n",
-              (unsigned long long)k->start, i, (unsigned long long)w->pc, w->status, w->slice,
-              (unsigned long long)k->ref.pc, k->ref.status, k->ref.slice);
-      abort();
-   }
+   xl_check_where(k, w, "loops", i);
    k->next = 0;
 }
 
@@ -2686,13 +2687,7 @@ xl_run_checked(sim_wave *w, xl_ent *e, uint64_t pc)
     * two must agree on where the wave goes on and whether it yields. */
    if (!k->stopped && k->next < k->n) {
       xl_check_sync(k, w, k->n);
-      if (w->pc != k->ref.pc || w->status != k->ref.status || w->slice != k->ref.slice) {
-         fprintf(stderr, "hsacl-sim: HSACL_SIM_XLATE=check: block at 0x%llx ends at pc "
-                 "0x%llx status %u slice %u, the interpreter at 0x%llx status %u slice %u\n",
-                 (unsigned long long)pc, (unsigned long long)w->pc, w->status, w->slice,
-                 (unsigned long long)k->ref.pc, k->ref.status, k->ref.slice);
-         abort();
-      }
+      xl_check_where(k, w, "ends", k->n - 1);
    }
    free(k->snap);
    free(k->snap_mask);

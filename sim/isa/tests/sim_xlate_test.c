@@ -314,6 +314,15 @@ loop_wave(fork_prog *f, uint32_t n, uint64_t exec)
    w->slice = SIM_WAVE_SLICE;
 }
 
+/* The program `code` (n instructions) at `va`, its first block compiled from a full wave. */
+static void
+loop_compiled(fork_prog *f, uint64_t va, const uint32_t *code, unsigned n)
+{
+   prog_init_n(f, va, code, n);
+   loop_wave(f, 10, ~0ull);
+   CHECK_EQ(fork_compiled(f, 60), 0);
+}
+
 /* One call of the block's code at the program's start (the constant-EXEC variant when
  * `exec_const`). */
 static void
@@ -339,9 +348,7 @@ test_loop(void)
    if (!translator_started())
       return;
    static fork_prog a, b;
-   prog_init_n(&a, 0x10000, loop_code, 5);
-   loop_wave(&a, 10, ~0ull);
-   CHECK_EQ(fork_compiled(&a, 60), 0);
+   loop_compiled(&a, 0x10000, loop_code, 5);
    loop_wave(&a, 10, ~0ull);
    loop_call(&a, true);
    CHECK_EQ(a.w.s[0], 10);
@@ -360,9 +367,7 @@ test_loop(void)
    CHECK_EQ(a.w.pc, a.p.va);
 
    /* EXEC loses a lane each iteration: the full-EXEC variant's code runs one. */
-   prog_init_n(&b, 0x20000, loop_exec_code, 6);
-   loop_wave(&b, 10, ~0ull);
-   CHECK_EQ(fork_compiled(&b, 60), 0);
+   loop_compiled(&b, 0x20000, loop_exec_code, 6);
    loop_wave(&b, 10, ~0ull);
    loop_call(&b, true);
    CHECK_EQ(b.w.s[0], 1);
