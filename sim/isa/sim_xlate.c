@@ -18,7 +18,8 @@
  * masks of v_cmp and carries). A block is compiled for the wave size of the wave that
  * found it hot and runs only on waves of that size; a block start has a second entry
  * compiled for a constant EXEC, a prefix of the lanes (struct sim_xlate_prog), which can
- * hold only the rows' first 32 lanes when that EXEC lies in them (xl_narrow). Lowered
+ * hold only the rows' first 32 lanes when that EXEC lies in them, lane 0 alone when EXEC is
+ * that lane (xl_narrow). Lowered
  * instructions are restricted to forms whose
  * semantics need nothing of the wave beyond registers: no SDWA/DPP, no output modifiers,
  * f32 (f16) work only when MODE keeps f32 (f16) denormals (checked when a block is
@@ -107,13 +108,14 @@ static unsigned xl_ir_max = XL_IR_MAX; /* HSACL_SIM_XLATE_IR_MAX */
  * four are 16 of AVX-512's 32 registers, the rest left for the instructions' temporaries. */
 #define XL_ROWS_HELD 4
 static unsigned xl_rows_held = XL_ROWS_HELD; /* HSACL_SIM_XLATE_ROWS */
-/* Constant-EXEC variants hold only the low 32 lanes of a wave64 when their EXEC lies there
- * (xl_compile); HSACL_SIM_XLATE_NARROW=0 keeps the whole wave. Not 16: LLVM 19's x86
- * instruction selection (AVX-512F without BW, where a 16-lane mask is a legal k register)
- * never finished a 16-lane block of the CTS math test's remquo: its SelectionDAG combines
- * loop on a 16-lane f64 compare whose mask is ANDed with the constant EXEC, then ORed with
- * another mask and used by selects (a 13-line reduction of it takes over 20 minutes; the
- * same at 32 or 64 lanes compiles in 0.03 s). */
+/* Constant-EXEC variants hold only the low 32 lanes of a wave64 when their EXEC lies there,
+ * and only lane 0 when EXEC is lane 0 alone (a one-work-item wave of either size: the rows
+ * are scalars; xl_compile); HSACL_SIM_XLATE_NARROW=0 keeps the whole wave. Not 16: LLVM
+ * 19's x86 instruction selection (AVX-512F without BW, where a 16-lane mask is a legal k
+ * register) never finished a 16-lane block of the CTS math test's remquo: its SelectionDAG
+ * combines loop on a 16-lane f64 compare whose mask is ANDed with the constant EXEC, then
+ * ORed with another mask and used by selects (a 13-line reduction of it takes over 20
+ * minutes; the same at 32 or 64 lanes, or at one, compiles in 0.03 s). */
 static bool xl_narrow = true;
 
 /* The checking mode says at exit how many block runs it compared, so that a test over it
@@ -2122,10 +2124,13 @@ xl_compile(LLVMOrcResourceTrackerRef *rt, const sim_target *t, uint64_t pc, xl_e
    LLVMSetTarget(x.M, LLVMOrcLLJITGetTripleString(xl_jit));
    LLVMSetDataLayout(x.M, LLVMOrcLLJITGetDataLayoutStr(xl_jit));
    x.B = LLVMCreateBuilderInContext(x.C);
-   /* A constant-EXEC variant holds the rows' first 32 lanes when its EXEC lies there
-    * (one work-item's wave: half the vector work and fewer spills). */
+   /* A constant-EXEC variant holds the rows' first 32 lanes when its EXEC lies there (a
+    * small work-group's wave: half the vector work and fewer spills), lane 0 alone for
+    * one work-item's wave (scalar code: 3.32 -> 2.56 ms a copy1 launch on one thread). */
    x.wave = x.lanes = e->lanes;
-   if (e->exec_lanes && e->exec_lanes <= 32 && e->lanes > 32 && xl_narrow)
+   if (e->exec_lanes == 1 && xl_narrow)
+      x.lanes = 1;
+   else if (e->exec_lanes && e->exec_lanes <= 32 && e->lanes > 32 && xl_narrow)
       x.lanes = 32;
    x.exec_known = e->exec_lanes != 0;
    x.exec_k = e->exec_lanes >= 64 ? ~0ull : (1ull << e->exec_lanes) - 1;

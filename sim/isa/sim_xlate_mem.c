@@ -562,9 +562,12 @@ emit_fast_load(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef exec,
 {
    LLVMBuilderRef B = x->B;
    LLVMTypeRef segt = LLVMVectorType(x->i32, SEG);
-   LLVMBasicBlockRef ub = bb(x), gb = bb(x), join = bb(x), tb = n == 1 ? bb(x) : gb, sb = NULL;
+   /* Fewer lanes than a segment (a one-lane block): one lane, else gathers. */
+   bool segs = x->lanes >= SEG;
+   LLVMBasicBlockRef gb = bb(x), join = bb(x), ub = segs ? bb(x) : NULL;
+   LLVMBasicBlockRef tb = segs && n == 1 ? bb(x) : gb, sb = NULL;
    LLVMBasicBlockRef ob = bb(x), many = bb(x);
-   LLVMValueRef lane, o[4];
+   LLVMValueRef lane, o[4], u[4] = {NULL, NULL, NULL, NULL}, sc = NULL;
    LLVMBuildCondBr(B, one_lane(x, exec, &lane), ob, many);
    LLVMPositionBuilderAtEnd(B, ob);
    for (unsigned k = 0; k < n; k++) {
@@ -574,9 +577,12 @@ emit_fast_load(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef exec,
    }
    LLVMBuildBr(B, join);
    LLVMPositionBuilderAtEnd(B, many);
+   if (!segs) {
+      LLVMBuildBr(B, gb);
+      goto gather;
+   }
    pattern_branch(x, exec, lo, n, unit, ub, tb);
    LLVMPositionBuilderAtEnd(B, ub);
-   LLVMValueRef u[4], sc = NULL;
    if (n == 1) {
       LLVMValueRef seg[4];
       for (unsigned q = 0; q < x->lanes / SEG; q++) {
@@ -607,6 +613,7 @@ emit_fast_load(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef exec,
       sc = seg_join(x, seg);
       LLVMBuildBr(B, join);
    }
+gather:
    LLVMPositionBuilderAtEnd(B, gb);
    LLVMValueRef g[4];
    for (unsigned k = 0; k < n; k++) {
@@ -618,9 +625,9 @@ emit_fast_load(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef exec,
    LLVMPositionBuilderAtEnd(B, join);
    for (unsigned k = 0; k < n; k++) {
       rows[k] = LLVMBuildPhi(B, x->v32, "");
-      LLVMValueRef vals[4] = {o[k], u[k], g[k], sc};
-      LLVMBasicBlockRef bbs[4] = {ob, ub, gb, sb};
-      LLVMAddIncoming(rows[k], vals, bbs, n == 1 ? 4 : 3);
+      LLVMValueRef vals[4] = {o[k], g[k], u[k], sc};
+      LLVMBasicBlockRef bbs[4] = {ob, gb, ub, sb};
+      LLVMAddIncoming(rows[k], vals, bbs, !segs ? 2 : n == 1 ? 4 : 3);
    }
    *from = join;
 }
@@ -634,7 +641,8 @@ emit_fast_store(sim_xl *x, const sim_inst *in, LLVMValueRef host, LLVMValueRef l
                 unsigned n, LLVMBasicBlockRef slow, LLVMBasicBlockRef done)
 {
    LLVMBuilderRef B = x->B;
-   LLVMBasicBlockRef ub = bb(x), gb = n == 1 ? bb(x) : slow;
+   bool segs = x->lanes >= SEG; /* as emit_fast_load's */
+   LLVMBasicBlockRef ub = segs ? bb(x) : NULL, gb = n == 1 ? bb(x) : slow;
    /* One lane: its dwords in order, as the handler stores them (no other lane to overlap). */
    LLVMBasicBlockRef ob = bb(x), many = bb(x);
    LLVMValueRef lane;
@@ -648,6 +656,10 @@ emit_fast_store(sim_xl *x, const sim_inst *in, LLVMValueRef host, LLVMValueRef l
       sim__xl_hook(x, sim__xlate_check_store_post, in);
    LLVMBuildBr(B, done);
    LLVMPositionBuilderAtEnd(B, many);
+   if (!segs) {
+      LLVMBuildBr(B, gb);
+      goto scatter;
+   }
    pattern_branch(x, exec, lo, n, unit, ub, gb);
    LLVMPositionBuilderAtEnd(B, ub);
    if (n == 1) {
@@ -660,6 +672,7 @@ emit_fast_store(sim_xl *x, const sim_inst *in, LLVMValueRef host, LLVMValueRef l
    if (sim__xlate_mode == 2)
       sim__xl_hook(x, sim__xlate_check_store_post, in);
    LLVMBuildBr(B, done);
+scatter:
    if (n != 1)
       return;
    LLVMPositionBuilderAtEnd(B, gb);

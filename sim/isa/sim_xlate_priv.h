@@ -84,8 +84,8 @@ typedef struct sim_xl {
    LLVMValueRef fn, w, vb;
    /* The wave's size (64, or 32: the first half of each 64-lane VGPR row; its lane masks,
     * EXEC, VCC, v_cmp results and carries, are an SGPR pair or one SGPR) and the lanes the
-    * block holds: the wave's, or for a constant-EXEC variant whose EXEC lies in the low 16
-    * or 32 lanes, those (xl_compile; the rest of each row stays in the register file, which
+    * block holds: the wave's, or for a constant-EXEC variant whose EXEC lies in the low 32
+    * lanes, those, or lane 0 when EXEC is that lane alone (xl_compile; the rest of each row stays in the register file, which
     * nothing the block lowers touches while EXEC stays there, and a side exit leaves the
     * block where an EXEC write leaves it). mask_t is an integer of `lanes` bits; v32, vf,
     * vm and v64 are vectors of `lanes` elements. */
