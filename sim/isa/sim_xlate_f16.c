@@ -19,9 +19,10 @@
  *   bits makes rounding to f32 first innocuous, so the result is the handlers' rounding of
  *   the exact value.
  * - The fused multiply-add is the host's fused f32 one, rounded to nearest even in f16,
- *   unless that sits on an f16 midpoint: then rounded to odd in f32 (the product is exact
- *   there, TwoSum gives the sum's error) before (fma_f16). v_fmac_f16 and v_pk_fmac_f16
- *   are it with D as the addend, as their handlers run them.
+ *   unless that is inexact (TwoSum gives the sum's error; the product is exact) and sits
+ *   on an f16 midpoint: those lanes are computed as the handler does, in C (fma_f16,
+ *   fma16_fix). v_fmac_f16 and v_pk_fmac_f16 are it with D as the addend, as their
+ *   handlers run them.
  * - v_mad_f16 / v_mac_f16 round the product to f16 first (not fused), then the sum.
  * - A NaN result is the first NaN source (after abs/neg) quieted (| 0x200), else 0x7E00:
  *   the interpreter's rule (sim__nanfix16 through f32 and back), applied in f32 before
@@ -277,6 +278,59 @@ is_nan(xh *h, LLVMValueRef f)
    return LLVMBuildICmp(h->B, LLVMIntUGT, m, k32(h, 0x7F800000), "");
 }
 
+/* Stack slot k (0-3) of the block's f16 slots, each room for 128 floats (xl.f16_slots,
+ * one alloca in the entry block). */
+static LLVMValueRef
+slot(xh *h, unsigned k)
+{
+   sim_xl *x = h->x;
+   LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
+   if (!x->f16_slots) {
+      LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(x->fn);
+      LLVMBuilderRef eb = LLVMCreateBuilderInContext(x->C);
+      LLVMValueRef first = LLVMGetFirstInstruction(entry);
+      if (first)
+         LLVMPositionBuilderBefore(eb, first);
+      else
+         LLVMPositionBuilderAtEnd(eb, entry);
+      x->f16_slots = LLVMBuildAlloca(eb, LLVMArrayType(i8, 4 * 128 * 4), "");
+      LLVMSetAlignment(x->f16_slots, 64);
+      LLVMDisposeBuilder(eb);
+   }
+   LLVMValueRef off = LLVMConstInt(x->i64, (uint64_t)k * 128 * 4, 0);
+   return LLVMBuildGEP2(h->B, i8, x->f16_slots, &off, 1, "");
+}
+
+/* A call of the C function `f` with pointer arguments p[0..np) and i32 arguments
+ * k[0..nk). */
+static void
+call_c(xh *h, void *f, LLVMValueRef *p, unsigned np, const uint32_t *k, unsigned nk)
+{
+   sim_xl *x = h->x;
+   LLVMTypeRef pt[8];
+   LLVMValueRef args[8];
+   for (unsigned i = 0; i < np; i++)
+      pt[i] = x->ptr, args[i] = p[i];
+   for (unsigned i = 0; i < nk; i++)
+      pt[np + i] = x->i32, args[np + i] = LLVMConstInt(x->i32, k[i], 0);
+   LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(x->C), pt, np + nk, 0);
+   LLVMValueRef fp = LLVMConstIntToPtr(LLVMConstInt(x->i64, (uint64_t)(uintptr_t)f, 0), x->ptr);
+   LLVMBuildCall2(h->B, ft, fp, args, np + nk, "");
+}
+
+static void
+store_to(xh *h, LLVMValueRef v, LLVMValueRef p)
+{
+   LLVMSetAlignment(LLVMBuildStore(h->B, v, p), 4);
+}
+static LLVMValueRef
+load_from(xh *h, LLVMValueRef p)
+{
+   LLVMValueRef v = LLVMBuildLoad2(h->B, h->vf, p, "");
+   LLVMSetAlignment(v, 4);
+   return v;
+}
+
 /* The NaN rule on an f32 result `r` of the widened sources src[0..ns): where r is NaN, the
  * first NaN source (quieted by widening; narrowing keeps its sign and top payload bits:
  * the f16 source | 0x200), else the default NaN. On a side path taken only when some
@@ -297,41 +351,39 @@ nanfix(xh *h, LLVMValueRef r, LLVMValueRef *src, unsigned ns)
    return side_close(h, from, join, r, LLVMBuildSelect(B, is_nan(h, r), q, r, ""));
 }
 
-/* fma(a, b, c) of f16 values widened to f32, rounded to odd in f32. The product is exact
- * in f32 (22 significant bits, at least 2^-48), the sum's rounding error exact by TwoSum;
- * an inexact sum with an even last bit steps one ulp toward the exact value (a sum of
- * these is never 0 unless exact, and an infinite or NaN one has a NaN error). 24 >= 11 + 2
- * bits make rounding that to nearest even in f16 the correct rounding of the exact value,
- * as sim__fma16 computes it. */
-static LLVMValueRef
-fma_odd(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
+/* The rare lanes of fma_f16, in C: of the fused f32 results r[0..n) of a[i] * b[i] + c[i]
+ * (f16 values widened to f32), those that may sit on an f16 midpoint (fma_f16's forms)
+ * become the correctly rounded f16 of the exact value (as f32, which rounds to itself), as
+ * sim__fma16 and sim__f64_to_f16 compute it for the handlers; the others are left, and a
+ * NaN stays a NaN for the NaN rule after it. Called through the block's own stack slots. */
+static void
+fma16_fix(const float *a, const float *b, const float *c, float *r, uint32_t n)
 {
-   LLVMBuilderRef B = h->B;
-   LLVMValueRef p = LLVMBuildFMul(B, a, b, ""), s = LLVMBuildFAdd(B, p, c, "");
-   LLVMValueRef bb = LLVMBuildFSub(B, s, p, "");
-   LLVMValueRef err = LLVMBuildFAdd(B, LLVMBuildFSub(B, p, LLVMBuildFSub(B, s, bb, ""), ""),
-                                    LLVMBuildFSub(B, c, bb, ""), "");
-   LLVMValueRef z = LLVMConstNull(h->vf);
-   LLVMValueRef sb = LLVMBuildBitCast(B, s, h->vi32, "");
-   LLVMValueRef even = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, sb, k32(h, 1), ""),
-                                     LLVMConstNull(h->vi32), "");
-   LLVMValueRef adj = LLVMBuildAnd(B, even, LLVMBuildFCmp(B, LLVMRealONE, err, z, ""), "");
-   /* Away from zero (the encoding + 1) when the error has the sum's sign, else - 1. */
-   LLVMValueRef away = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildFCmp(B, LLVMRealOGT, s, z, ""),
-                                     LLVMBuildFCmp(B, LLVMRealOGT, err, z, ""), "");
-   LLVMValueRef d = LLVMBuildSelect(B, away, k32(h, 1), k32(h, 0xFFFFFFFFu), "");
-   d = LLVMBuildSelect(B, adj, d, LLVMConstNull(h->vi32), "");
-   return LLVMBuildBitCast(B, LLVMBuildAdd(B, sb, d, ""), h->vf, "");
+   for (uint32_t i = 0; i < n; i++) {
+      uint32_t bits;
+      memcpy(&bits, &r[i], 4);
+      uint32_t mag = bits & 0x7FFFFFFF;
+      bool mid = (bits & 0x1FFF) == 0x1000 || ((bits & 0xFFF) == 0 && mag && mag <= 113u << 23);
+      if (!mid)
+         continue;
+      double s = sim__fma16(a[i], b[i], c[i]);
+      r[i] = s != s ? (float)s : sim__f16_to_f32(sim__f64_to_f16(s));
+   }
 }
 
 /* fma(a, b, c) of f16 values widened to f32, as f32 that rounds to the correct f16: the
- * fused f32 result (rounded to nearest once) where it is not on an f16 rounding midpoint,
- * which it may have been rounded onto: above the exact value's side of every midpoint
- * otherwise, as rounding to nearest is monotonic and the midpoints are f32 values. When
- * some lane's result is on one (rare), fma_odd's for every lane, on a side path.
- * A midpoint has the bit below f16's last at position k of the 24-bit significand and
- * nothing under it: k = 12 from 2^-14 up, 125 - E below (the biased exponent E; f16's
- * subnormal spacing is 2^-24); none below 2^-25 (k > 23). */
+ * fused f32 result (rounded to nearest once) unless it is both inexact and on an f16
+ * rounding midpoint, which it may then have been rounded onto (the exact value on the other
+ * side of it). A midpoint has the bit below f16's last at position k of the 24-bit
+ * significand and nothing under it: k = 12 from 2^-14 up (the low 13 bits are 0x1000),
+ * k > 12 below (the low 12 bits are 0, the value not 0). Where some element has that form
+ * (often: a sum of f16 values one bit wider than f16 is exactly such a midpoint), a side
+ * path takes the sum's rounding error (TwoSum: the product is exact in f32, 22 significant
+ * bits); where some element also has a non-zero error (rare), fma16_fix computes the
+ * elements of that form again, a call (it had been a round-to-odd fma of the whole row,
+ * on every row with a midpoint's low bits: hpoly 19.1 -> 15.2 ms a launch). The keys are integer arithmetic and reductions, which
+ * instcombine leaves alone (a compare of 2 x 64 elements becomes a mask bitcast to an
+ * i128, which instruction selection takes apart element by element without AVX512BW). */
 static LLVMValueRef
 fma_f16(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
 {
@@ -340,27 +392,37 @@ fma_f16(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
    LLVMValueRef args[3] = {a, b, c};
    LLVMValueRef r = sim__xl_intrin(x, "llvm.fma", &h->vf, 1, args, 3);
    LLVMValueRef bits = LLVMBuildBitCast(B, r, h->vi32, "");
-   /* A midpoint's low 12 bits are 0 (k >= 12): the test below, on a side path, only where
-    * some element's are (an exact result's too, which the test then passes). */
-   LLVMValueRef low = LLVMBuildAnd(B, bits, k32(h, 0xFFF), "");
-   LLVMValueRef low_min = sim__xl_intrin(x, "llvm.vector.reduce.umin", &h->vi32, 1, &low, 1);
-   LLVMValueRef maybe = LLVMBuildICmp(B, LLVMIntEQ, low_min, LLVMConstInt(x->i32, 0, 0), "");
-   LLVMBasicBlockRef join0, from0 = side_open(h, maybe, "mid16low", &join0);
-   LLVMValueRef e = LLVMBuildAnd(B, LLVMBuildLShr(B, bits, k32(h, 23), ""), k32(h, 0xFF), "");
-   LLVMValueRef kv[2] = {k32(h, 12), LLVMBuildSub(B, k32(h, 125), e, "")};
-   LLVMValueRef k = sim__xl_intrin(x, "llvm.smax", &h->vi32, 1, kv, 2);
-   kv[0] = k, kv[1] = k32(h, 24);
-   k = sim__xl_intrin(x, "llvm.umin", &h->vi32, 1, kv, 2);
-   LLVMValueRef sig = LLVMBuildOr(B, LLVMBuildAnd(B, bits, k32(h, 0x7FFFFF), ""), k32(h, 0x800000), "");
-   LLVMValueRef below = LLVMBuildSub(B, LLVMBuildShl(B, k32(h, 2), k, ""), k32(h, 1), "");
-   LLVMValueRef m = LLVMBuildXor(B, LLVMBuildAnd(B, sig, below, ""),
-                                 LLVMBuildShl(B, k32(h, 1), k, ""), "");
-   /* m is 0 on a midpoint: a reduction, not a mask bitcast (see nanfix). */
-   LLVMValueRef least = sim__xl_intrin(x, "llvm.vector.reduce.umin", &h->vi32, 1, &m, 1);
-   LLVMValueRef any = LLVMBuildICmp(B, LLVMIntEQ, least, LLVMConstInt(x->i32, 0, 0), "");
-   LLVMBasicBlockRef join, from = side_open(h, any, "mid16", &join);
-   LLVMValueRef fixed = side_close(h, from, join, r, fma_odd(h, a, b, c));
-   return side_close(h, from0, join0, r, fixed);
+   /* t = 0 on either form (2^-14 itself passes the second: no midpoint, harmless). */
+   LLVMValueRef t1 = LLVMBuildXor(B, LLVMBuildAnd(B, bits, k32(h, 0x1FFF), ""), k32(h, 0x1000), "");
+   LLVMValueRef mag = LLVMBuildAnd(B, bits, k32(h, 0x7FFFFFFF), "");
+   LLVMValueRef e = LLVMBuildLShr(B, LLVMBuildSub(B, mag, k32(h, 1), ""), k32(h, 23), "");
+   LLVMValueRef two[2] = {e, k32(h, 112)};
+   LLVMValueRef t2 = LLVMBuildOr(B, LLVMBuildAnd(B, bits, k32(h, 0xFFF), ""),
+                                 sim__xl_intrin(x, "llvm.usub.sat", &h->vi32, 1, two, 2), "");
+   two[0] = t1, two[1] = t2;
+   LLVMValueRef t = sim__xl_intrin(x, "llvm.umin", &h->vi32, 1, two, 2);
+   LLVMValueRef least = sim__xl_intrin(x, "llvm.vector.reduce.umin", &h->vi32, 1, &t, 1);
+   LLVMValueRef zero = LLVMConstInt(x->i32, 0, 0);
+   LLVMValueRef maybe = LLVMBuildICmp(B, LLVMIntEQ, least, zero, "");
+   LLVMBasicBlockRef join, from = side_open(h, maybe, "mid16", &join);
+   LLVMValueRef p = LLVMBuildFMul(B, a, b, ""), bb = LLVMBuildFSub(B, r, p, "");
+   LLVMValueRef err = LLVMBuildFAdd(B, LLVMBuildFSub(B, p, LLVMBuildFSub(B, r, bb, ""), ""),
+                                    LLVMBuildFSub(B, c, bb, ""), "");
+   LLVMValueRef eb = LLVMBuildAnd(B, LLVMBuildBitCast(B, err, h->vi32, ""), k32(h, 0x7FFFFFFF), "");
+   /* key = 0 where t = 0 and the error is not 0. */
+   two[0] = k32(h, 1), two[1] = eb;
+   LLVMValueRef key = LLVMBuildOr(B, t, sim__xl_intrin(x, "llvm.usub.sat", &h->vi32, 1, two, 2), "");
+   least = sim__xl_intrin(x, "llvm.vector.reduce.umin", &h->vi32, 1, &key, 1);
+   LLVMBasicBlockRef join2, from2 = side_open(h, LLVMBuildICmp(B, LLVMIntEQ, least, zero, ""),
+                                               "inexact16", &join2);
+   LLVMValueRef sp[4];
+   for (unsigned i = 0; i < 4; i++) {
+      sp[i] = slot(h, i);
+      store_to(h, i < 3 ? args[i] : r, sp[i]);
+   }
+   call_c(h, (void *)fma16_fix, sp, 4, &h->n, 1);
+   LLVMValueRef fixed = side_close(h, from2, join2, r, load_from(h, sp[3]));
+   return side_close(h, from, join, r, fixed);
 }
 
 /* The f32 result of `op` over widened sources s[0..2], the NaN rule applied: rounded once

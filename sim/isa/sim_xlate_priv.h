@@ -122,6 +122,9 @@ typedef struct sim_xl {
    bool uses_f32;
    bool uses_f16;
    unsigned n;  /* instructions emitted: the block's length after the compile budget */
+   /* Stack slots the f16 lowering passes its rare lanes to C through (sim_xlate_f16.c),
+    * made on first use: one set a block. */
+   LLVMValueRef f16_slots;
    unsigned ir; /* IR instructions of the function before optimisation */
    unsigned ir_again; /* of those, the NaN runs' second ways (not counted by the budget) */
 } sim_xl;
