@@ -2015,7 +2015,7 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
    x->exit = LLVMAppendBasicBlockInContext(x->C, x->fn, "exit");
    LLVMPositionBuilderAtEnd(x->B, x->exit);
    LLVMBuildRetVoid(x->B);
-   /* The entry block holds the allocas (sim_xlate_mem.c entry_alloca); the first
+   /* The entry block holds the allocas (sim__xl_entry_alloca); the first
     * instruction's code starts in `head`, where a loop's branch comes back. */
    x->head = LLVMAppendBasicBlockInContext(x->C, x->fn, "head");
    LLVMPositionBuilderAtEnd(x->B, entry);

@@ -286,16 +286,8 @@ slot(xh *h, unsigned k)
    sim_xl *x = h->x;
    LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
    if (!x->f16_slots) {
-      LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(x->fn);
-      LLVMBuilderRef eb = LLVMCreateBuilderInContext(x->C);
-      LLVMValueRef first = LLVMGetFirstInstruction(entry);
-      if (first)
-         LLVMPositionBuilderBefore(eb, first);
-      else
-         LLVMPositionBuilderAtEnd(eb, entry);
-      x->f16_slots = LLVMBuildAlloca(eb, LLVMArrayType(i8, 4 * 128 * 4), "");
+      x->f16_slots = sim__xl_entry_alloca(x, LLVMArrayType(i8, 4 * 128 * 4));
       LLVMSetAlignment(x->f16_slots, 64);
-      LLVMDisposeBuilder(eb);
    }
    LLVMValueRef off = LLVMConstInt(x->i64, (uint64_t)k * 128 * 4, 0);
    return LLVMBuildGEP2(h->B, i8, x->f16_slots, &off, 1, "");

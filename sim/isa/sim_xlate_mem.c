@@ -789,9 +789,9 @@ check_store_pre(sim_xl *x, const sim_inst *in, bool store)
    }
 }
 
-/* The allocation's slot `out` in the entry block, which sim__xlate_mem_base fills. */
-static LLVMValueRef
-entry_alloca(sim_xl *x)
+/* Shared with sim_xlate_f16.c (sim_xlate_priv.h). */
+LLVMValueRef
+sim__xl_entry_alloca(sim_xl *x, LLVMTypeRef t)
 {
    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(x->fn);
    LLVMBuilderRef eb = LLVMCreateBuilderInContext(x->C);
@@ -799,7 +799,7 @@ entry_alloca(sim_xl *x)
       LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(entry));
    else
       LLVMPositionBuilderAtEnd(eb, entry);
-   LLVMValueRef out = LLVMBuildAlloca(eb, x->ptr, "");
+   LLVMValueRef out = LLVMBuildAlloca(eb, t, "");
    LLVMDisposeBuilder(eb);
    return out;
 }
@@ -842,7 +842,7 @@ emit_vmem(sim_xl *x, const sim_inst *in, uint64_t pc)
 
    /* One allocation for every active lane? */
    LLVMPositionBuilderAtEnd(B, test);
-   LLVMValueRef out = entry_alloca(x);
+   LLVMValueRef out = sim__xl_entry_alloca(x, x->ptr); /* sim__xlate_mem_base fills it */
    LLVMTypeRef pt[6] = {x->ptr, x->ptr, x->i64, x->i32, x->i32, x->ptr};
    LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 6, 0);
    LLVMValueRef f = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_mem_base), x->ptr);
@@ -1316,7 +1316,7 @@ emit_smem(sim_xl *x, const sim_inst *in, uint64_t pc)
    bool buffer;
    unsigned n = smem_dwords(in, &buffer);
    LLVMValueRef va = smem_addr(x, in, buffer);
-   LLVMValueRef out = entry_alloca(x);
+   LLVMValueRef out = sim__xl_entry_alloca(x, x->ptr); /* sim__xlate_smem_base fills it */
    LLVMTypeRef pt[4] = {x->ptr, x->ptr, x->i64, x->ptr};
    LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 4, 0);
    LLVMValueRef f = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_smem_base), x->ptr);

@@ -150,6 +150,9 @@ LLVMValueRef sim__xl_any_nan(sim_xl *x, LLVMValueRef r);
 /* Emits the call of `in`'s handler at `pc` as the wave loop runs it (no flush): the i32 is
  * non-zero when the block must stop (the wave stopped, or a store reached a doorbell). */
 LLVMValueRef sim__xl_call(sim_xl *x, const sim_inst *in, uint64_t pc);
+/* A stack slot of type `t` in the block function's entry block (allocas there are fixed
+ * frame slots, made once whatever the path). */
+LLVMValueRef sim__xl_entry_alloca(sim_xl *x, LLVMTypeRef t);
 /* Emits a call of the C function `f(w, in)` (the checking mode's hooks). */
 void sim__xl_hook(sim_xl *x, void (*f)(sim_wave *, const sim_inst *), const sim_inst *in);
 
