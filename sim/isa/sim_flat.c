@@ -212,6 +212,9 @@ vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kind)
    uint64_t m = SIM_EXEC(w);
    if (!m)
       return;
+   if (in->enc == SIM_ENC_MUBUF && kind >= SIM_VM_DW1 && kind <= SIM_VM_DW4 &&
+       sim__mubuf_fast(w, in, m, n, false))
+      return;
    if ((in->enc == SIM_ENC_GLOBAL || in->enc == SIM_ENC_FLAT) &&
        kind >= SIM_VM_DW1 && kind <= SIM_VM_DW4) {
       int64_t rel;
@@ -312,6 +315,8 @@ sim__vm_store(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned bytes, 
       return;
    uint64_t m = SIM_EXEC(w);
    if (!m)
+      return;
+   if (in->enc == SIM_ENC_MUBUF && bytes >= 4 && sim__mubuf_fast(w, in, m, n, true))
       return;
    if ((in->enc == SIM_ENC_GLOBAL || in->enc == SIM_ENC_FLAT) && bytes >= 4) {
       int64_t rel;

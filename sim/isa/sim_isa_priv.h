@@ -1595,6 +1595,12 @@ void sim__vm_load(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned kin
  * through sim__gpu_ptr, which reports faults. */
 const sim_alloc *sim__vm_direct(sim_wave *w, const sim_inst *in, uint64_t va, uint64_t bytes,
                                 bool write);
+/* MUBUF's dword loads and stores (n dwords a lane; sim_mubuf.c), called by the engine
+ * above with EXEC `m` not zero: every active lane's addresses computed at once and the
+ * data moved without per-lane translation when one place holds them all (the scratch
+ * window or one allocation sim__vm_direct accepts). False: nothing done, the engine goes
+ * lane by lane (faults, other allocations, the LDS bit, registers past the wave's). */
+bool sim__mubuf_fast(sim_wave *w, const sim_inst *in, uint64_t m, unsigned n, bool store);
 /* Stores 1, 2 or 4*n bytes; `hi` stores bits 31:16 (the _d16_hi forms). */
 void sim__vm_store(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned bytes, bool hi);
 enum sim_atomic_op {

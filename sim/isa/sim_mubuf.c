@@ -24,34 +24,181 @@
 #include <string.h>
 #include "sim_isa_priv.h"
 
+/* A V#'s addressing fields and the instruction's SOFFSET, read once an instruction.
+ * ELEMENT_SIZE and INDEX_STRIDE are powers of two: kept as shifts. */
+typedef struct {
+   uint64_t base;
+   uint32_t stride, soffset;
+   unsigned esh, ish; /* log2 of the element size and of the index stride */
+   bool swizzle, add_tid;
+} mubuf_rsrc;
+
+static void
+mubuf_rsrc_read(const sim_wave *w, const sim_inst *in, mubuf_rsrc *r)
+{
+   const uint32_t *v = &w->s[in->mem.srsrc & 0x7C];
+   r->base = v[0] | (uint64_t)(v[1] & 0xFFFF) << 32;
+   r->stride = (v[1] >> 16) & 0x3FFF;
+   r->swizzle = (v[1] >> 31) & 1;
+   r->add_tid = (v[3] >> 23) & 1;
+   /* gfx10's V# has no ELEMENT_SIZE: swizzled elements are dwords. */
+   r->esh = w->target->gfx_major >= 10 ? 2 : 1 + ((v[3] >> 19) & 3);
+   r->ish = 3 + ((v[3] >> 21) & 3);
+   r->soffset = sim__sread32(w, in, in->mem.soffset);
+}
+
+/* The address of byte `k` of lane `lane`'s access (the formulas above). */
+static uint64_t
+mubuf_addr(const mubuf_rsrc *r, const sim_wave *w, const sim_inst *in, unsigned lane,
+           uint32_t k)
+{
+   uint32_t index = 0, offset = (uint32_t)in->imm + k;
+   unsigned a = in->mem.addr;
+   if (in->flags & SIM_IF_IDXEN)
+      index = w->v[a++][lane];
+   if (in->flags & SIM_IF_OFFEN)
+      offset += w->v[a][lane];
+   if (r->add_tid)
+      index += lane;
+   uint64_t addr = r->base + r->soffset;
+   if (r->swizzle) {
+      uint32_t emask = (1u << r->esh) - 1, imask = (1u << r->ish) - 1;
+      addr += (((uint64_t)(index >> r->ish) * r->stride + (offset & ~emask)) << r->ish) +
+              ((index & imask) << r->esh) + (offset & emask);
+   } else {
+      addr += (uint64_t)index * r->stride + offset;
+   }
+   return addr;
+}
+
 static void *
 mubuf_xlate(sim_wave *w, const sim_inst *in, unsigned lane, uint32_t k, uint32_t size,
             bool write)
 {
-   const uint32_t *v = &w->s[in->mem.srsrc & 0x7C];
-   uint64_t base = v[0] | (uint64_t)(v[1] & 0xFFFF) << 32;
-   uint32_t stride = (v[1] >> 16) & 0x3FFF;
-   bool swizzle = (v[1] >> 31) & 1;
-   bool add_tid = (v[3] >> 23) & 1;
-   /* gfx10's V# has no ELEMENT_SIZE: swizzled elements are dwords. */
-   uint32_t esize = w->target->gfx_major >= 10 ? 4 : 2u << ((v[3] >> 19) & 3);
-   uint32_t istride = 8u << ((v[3] >> 21) & 3);
-   uint32_t soffset = sim__sread32(w, in, in->mem.soffset);
-   uint32_t index = 0, offset = (uint32_t)in->imm + k;
-   unsigned r = in->mem.addr;
-   if (in->flags & SIM_IF_IDXEN)
-      index = w->v[r++][lane];
-   if (in->flags & SIM_IF_OFFEN)
-      offset += w->v[r][lane];
-   if (add_tid)
-      index += lane;
-   uint64_t addr = base + soffset;
-   if (swizzle)
-      addr += ((uint64_t)(index / istride) * stride + offset / esize * esize) * istride +
-              (index % istride) * esize + offset % esize;
-   else
-      addr += (uint64_t)index * stride + offset;
-   return sim__gpu_ptr(w, addr, size, write);
+   mubuf_rsrc r;
+   mubuf_rsrc_read(w, in, &r);
+   return sim__gpu_ptr(w, mubuf_addr(&r, w, in, lane, k), size, write);
+}
+
+/* The host address of [va, va + bytes) when one place holds all of it that every lane's
+ * access may reach directly: the work-group's scratch window, or one allocation
+ * sim__vm_direct accepts. NULL: lane by lane through sim__gpu_ptr. */
+static uint8_t *
+mubuf_span(sim_wave *w, const sim_inst *in, uint64_t va, uint64_t bytes, bool write)
+{
+   const sim_wg *wg = w->wg;
+   uint64_t off = va - SIM_SCRATCH_VA;
+   if (off < wg->scratch_size)
+      return bytes <= wg->scratch_size - off ? wg->scratch + off : NULL;
+   const sim_alloc *a = sim__vm_direct(w, in, va, bytes, write);
+   return a ? a->view + (va - a->va) : NULL;
+}
+
+/* Every lane's address of byte `k` (va[l]; lanes outside `m` too, harmlessly), and the
+ * lowest and highest over `m`. Branch-free loops over the index and offset rows. */
+static void
+mubuf_lane_addrs(const mubuf_rsrc *r, const uint32_t *idx, const uint32_t *off, uint32_t k,
+                 uint64_t m, uint64_t va[64], uint64_t *lo, uint64_t *hi)
+{
+   uint64_t base = r->base + r->soffset;
+   if (r->swizzle) {
+      uint32_t emask = (1u << r->esh) - 1, imask = (1u << r->ish) - 1;
+      for (unsigned l = 0; l < 64; l++) {
+         uint32_t o = off[l] + k;
+         va[l] = base +
+                 (((uint64_t)(idx[l] >> r->ish) * r->stride + (o & ~emask)) << r->ish) +
+                 ((idx[l] & imask) << r->esh) + (o & emask);
+      }
+   } else {
+      for (unsigned l = 0; l < 64; l++)
+         va[l] = base + (uint64_t)idx[l] * r->stride + off[l] + k;
+   }
+   /* Inactive lanes count as the first active one; four chains of compares, not one. */
+   uint64_t first = va[__builtin_ctzll(m)], mn[4], mx[4];
+   for (unsigned j = 0; j < 4; j++)
+      mn[j] = mx[j] = first;
+   for (unsigned l = 0; l < 64; l += 4) {
+      for (unsigned j = 0; j < 4; j++) {
+         uint64_t v = (m >> (l + j)) & 1 ? va[l + j] : first;
+         mn[j] = v < mn[j] ? v : mn[j];
+         mx[j] = v > mx[j] ? v : mx[j];
+      }
+   }
+   for (unsigned j = 0; j < 4; j++) {
+      *lo = mn[j] < *lo ? mn[j] : *lo;
+      *hi = mx[j] > *hi ? mx[j] : *hi;
+   }
+}
+
+bool
+sim__mubuf_fast(sim_wave *w, const sim_inst *in, uint64_t m, unsigned n, bool store)
+{
+   unsigned data = store ? in->mem.data0 : in->vdst;
+   unsigned rows = !!(in->flags & SIM_IF_IDXEN) + !!(in->flags & SIM_IF_OFFEN);
+   if ((in->flags & SIM_IF_LDS) || data + n > w->nvgpr ||
+       (rows && in->mem.addr + rows > w->nvgpr))
+      return false;
+   mubuf_rsrc r;
+   mubuf_rsrc_read(w, in, &r);
+   /* The lanes' index and offset (mubuf_addr's), once for all dwords. */
+   uint32_t idx[64], off[64];
+   unsigned a = in->mem.addr;
+   const uint32_t *vi = (in->flags & SIM_IF_IDXEN) ? w->v[a++] : NULL;
+   const uint32_t *vo = (in->flags & SIM_IF_OFFEN) ? w->v[a] : NULL;
+   uint32_t tid = r.add_tid, imm = (uint32_t)in->imm;
+   for (unsigned l = 0; l < 64; l++) {
+      idx[l] = (vi ? vi[l] : 0) + l * tid;
+      off[l] = (vo ? vo[l] : 0) + imm;
+   }
+   uint64_t va[4][64], lo = UINT64_MAX, hi = 0;
+   for (unsigned k = 0; k < n; k++)
+      mubuf_lane_addrs(&r, idx, off, 4 * k, m, va[k], &lo, &hi);
+   /* A span past 2^40 bytes is in no allocation; it also keeps hi + 4 from wrapping. */
+   if (hi < lo || hi - lo > (1ull << 40))
+      return false;
+   uint8_t *host = mubuf_span(w, in, lo, hi - lo + 4, store);
+   if (!host)
+      return false;
+   /* Every lane's dword k at va[k][0] + 4l (swizzled scratch at one private offset): whole
+    * rows. */
+   bool unit = m == ~0ull;
+   for (unsigned k = 0; unit && k < n; k++) {
+      uint64_t bad = 0;
+      for (unsigned l = 0; l < 64; l++)
+         bad |= va[k][l] ^ (va[k][0] + 4 * l);
+      unit = !bad;
+   }
+   if (store) {
+      if (unit) {
+         /* No two lanes share a byte: lane order does not matter. */
+         for (unsigned k = 0; k < n; k++)
+            memcpy(host + (va[k][0] - lo), w->v[data + k], 256);
+         return true;
+      }
+      /* Lane order as the general path: a later lane's store to the same address wins. */
+      for (unsigned l = 0; l < 64; l++)
+         if ((m >> l) & 1)
+            for (unsigned k = 0; k < n; k++)
+               memcpy(host + (va[k][l] - lo), &w->v[data + k][l], 4);
+      return true;
+   }
+   /* All lanes are read before any row is written (the address VGPRs may be VDATA's). */
+   uint32_t tmp[4][64];
+   for (unsigned k = 0; k < n; k++) {
+      if (unit)
+         memcpy(tmp[k], host + (va[k][0] - lo), 256);
+      else
+         for (unsigned l = 0; l < 64; l++)
+            if ((m >> l) & 1)
+               memcpy(&tmp[k][l], host + (va[k][l] - lo), 4);
+   }
+   for (unsigned k = 0; k < n; k++) {
+      if (m == ~0ull)
+         memcpy(w->v[data + k], tmp[k], 256);
+      else
+         sim__lanes_select(w->v[data + k], tmp[k], m);
+   }
+   return true;
 }
 
 #define LD(name, kind)                                                                      \

@@ -1011,6 +1011,103 @@ TEST(scratch_swizzle_and_private_aperture)
    CHECK_EQ(w->s[5], (uint32_t)(SIM_APERTURE_PRIVATE_BASE >> 32));
 }
 
+/* MUBUF dword accesses lane by lane as [ISA] 9.x "Buffer addressing" places them
+ * (sim__mubuf_fast moves them all at once; this pins its addresses, lane order and
+ * fallbacks against that formula). A swizzled V# (STRIDE 16, ELEMENT_SIZE 4, INDEX_STRIDE
+ * 64, ADD_TID) with IDXEN and OFFEN, per-lane indices (up to 65: past the index stride)
+ * and offsets (some not dword-aligned), SOFFSET 32 and OFFSET 4, two lanes off: x3 stores
+ * land where the formula says and nowhere else; x3 loads into the address VGPRs read them
+ * back (inactive lanes keep their rows). A linear V# with every lane at one address: the
+ * last active lane's store wins. A lane past the allocation faults at its address, the
+ * lanes before it stored. */
+static uint64_t
+swz_addr(uint64_t base, uint32_t idx, uint32_t off)
+{
+   return base + 32 + ((uint64_t)(idx / 64) * 16 + off / 4 * 4) * 64 + (idx % 64) * 4 + off % 4;
+}
+
+TEST(mubuf_dwords_lane_addresses)
+{
+   enum { SIZE = 16384 };
+   uint8_t *buf = t_alloc(SIZE, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   static uint8_t want[SIZE];
+   uint64_t va = (uint64_t)(uintptr_t)buf;
+   memset(buf, 0x5A, SIZE);
+   memcpy(want, buf, SIZE);
+   sim_wave *w = t_wave();
+   w->s[4] = (uint32_t)va;
+   w->s[5] = (uint32_t)(va >> 32) | 16u << 16 | 1u << 31;
+   w->s[6] = SIZE;
+   w->s[7] = 4u << 15 | 1u << 19 | 3u << 21 | 1u << 23;
+   w->s[8] = 32;
+   uint64_t exec = ~0ull & ~(1ull << 7) & ~(1ull << 40);
+   uint32_t idx[64], off[64];
+   for (unsigned l = 0; l < 64; l++) {
+      idx[l] = (l * 7) % 3;
+      off[l] = 4 * ((l * 5) % 9) + (l % 5 == 0);
+      w->v[2][l] = idx[l];
+      w->v[3][l] = off[l];
+      for (unsigned k = 0; k < 3; k++)
+         w->v[10 + k][l] = 0xAB0000u + 0x1000u * k + l;
+   }
+   for (unsigned l = 0; l < 64; l++)
+      for (unsigned k = 0; (exec >> l & 1) && k < 3; k++) {
+         uint32_t v = 0xAB0000u + 0x1000u * k + l;
+         memcpy(want + (swz_addr(va, idx[l] + l, off[l] + 4 + 4 * k) - va), &v, 4);
+      }
+   SIM_EXEC(w) = exec;
+   CHECK_EQ(t_run(w, "buffer_store_dwordx3 v[10:12], v[2:3], s[4:7], s8 idxen offen offset:4\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   CHECK(memcmp(buf, want, SIZE) == 0);
+   uint64_t rexec = exec & ~(1ull << 63);
+   SIM_EXEC(w) = rexec;
+   CHECK_EQ(t_run(w, "buffer_load_dwordx3 v[2:4], v[2:3], s[4:7], s8 idxen offen offset:4\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l++) {
+      bool on = rexec >> l & 1;
+      for (unsigned k = 0; k < 3; k++) {
+         uint32_t v;
+         memcpy(&v, want + (swz_addr(va, idx[l] + l, off[l] + 4 + 4 * k) - va), 4);
+         uint32_t keep = k == 0 ? idx[l] : k == 1 ? off[l] : 0;
+         CHECK_EQ(w->v[2 + k][l], on ? v : keep);
+      }
+   }
+
+   /* Linear, STRIDE 0: every lane stores to base + 32 + 4; lane 62 is the last active. */
+   w = t_wave();
+   w->s[4] = (uint32_t)va;
+   w->s[5] = (uint32_t)(va >> 32);
+   w->s[6] = SIZE;
+   w->s[7] = 4u << 15;
+   w->s[8] = 32;
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[3][l] = 0;
+      w->v[10][l] = 0xC0000u + l;
+   }
+   SIM_EXEC(w) = ~0ull >> 1 & ~(1ull << 61);
+   CHECK_EQ(t_run(w, "buffer_store_dword v10, v3, s[4:7], s8 offen offset:4\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   uint32_t got;
+   memcpy(&got, buf + 36, 4);
+   CHECK_EQ(got, 0xC0000u + 62);
+
+   /* Lane 33 past the end: lanes 0-32 store, the fault names lane 33's address. */
+   for (unsigned l = 0; l < 64; l++)
+      w->v[3][l] = l == 33 ? SIZE : 64 + 4 * l;
+   SIM_EXEC(w) = ~0ull;
+   CHECK_EQ(t_run(w, "buffer_store_dword v10, v3, s[4:7], s8 offen offset:4\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_fault.address, va + 32 + 4 + SIZE);
+   memcpy(&got, buf + 32 + 4 + 64 + 4 * 32, 4);
+   CHECK_EQ(got, 0xC0000u + 32);
+   memcpy(&got, buf + 32 + 4 + 64 + 4 * 34, 4);
+   CHECK_EQ(got, 0x5A5A5A5Au);
+}
+
 /* buffer_store_lds_dword: lane l stores LDS[M0[15:0] + OFFSET + 4l] at the V#'s linear
  * address base + SOFFSET + index * STRIDE + OFFSET, index = l (ADD_TID). M0 = 0x10020 (bits
  * above 15 ignored: LDS 0x20), OFFSET 8, SOFFSET 4, STRIDE 8: lane l reads LDS 0x28 + 4l and
@@ -1206,6 +1303,7 @@ t_mem_tests(void)
    RUN(ds2_lowered_patterns);
    RUN(fault_lowered_lds2);
    RUN(scratch_swizzle_and_private_aperture);
+   RUN(mubuf_dwords_lane_addresses);
    RUN(flat_lds_aperture);
    RUN(flat_aperture_sh_mem_bases);
    RUN(ds_read_d16);
