@@ -66,6 +66,7 @@ sim__cp_init(sim_cp *cp, const sim_cp_ops *ops, void *owner, uint64_t id, void *
    cp->doorbell = doorbell;
    pthread_mutex_init(&cp->lock, NULL);
    pthread_cond_init(&cp->retired, NULL);
+   sim__isa_prepare();
 }
 
 static uint16_t

@@ -182,6 +182,7 @@ struct sim_cp {
    _Atomic(sim_gws *) gws;
 };
 
+/* On the thread creating the queue; also sim__isa_prepare (sim_isa.h says why). */
 void sim__cp_init(sim_cp *cp, const sim_cp_ops *ops, void *owner, uint64_t id, void *ring,
                   uint32_t size, _Atomic uint64_t *read_index, _Atomic uint64_t *write_index,
                   _Atomic int64_t *doorbell);

@@ -259,6 +259,14 @@ typedef struct sim_gws {
 void sim__gws_init(sim_gws *g, uint32_t size);
 void sim__gws_finish(sim_gws *g);
 
+/* Sets up on the calling thread what the process's first wave needs: the translator's
+ * LLVM target (sim/isa/sim_xlate.c, HSACL_SIM_XLATE). Each queue's creator calls it
+ * (sim__cp_init). Left to a CP thread's first wave, it could run while the application's
+ * main thread was already in exit(), with LLVM's static pass registry being destroyed
+ * under it: piglit's clCreateProgramWithBinary test, whose last kernel is still queued
+ * when it exits, aborted so ("double free or corruption") in a few runs of a hundred. */
+void sim__isa_prepare(void);
+
 /* sim__isa_dispatch_scratch on a queue with GWS allocation `gws` (NULL: none; then every
  * DS_GWS_* instruction faults as an illegal instruction). */
 hsa_status_t sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,

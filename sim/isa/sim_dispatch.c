@@ -1019,6 +1019,12 @@ resident_cap(const sim_disp *d)
    return SIM_GPU_CUS * (per_cu ? per_cu : 1);
 }
 
+void
+sim__isa_prepare(void)
+{
+   sim__xlate_init();
+}
+
 hsa_status_t
 sim__isa_dispatch_queue(unsigned agent, sim_scratch *scratch, sim_gws *gws,
                         const hsa_kernel_dispatch_packet_t *packet, uint64_t packet_va,
