@@ -5,8 +5,9 @@
  * Input: a target byte (gfx906, gfx90a, gfx1030 in wave32 or wave64), a mode byte (MODE's
  * f32 and f16 denormals and IEEE bit, LDS size), an EXEC pattern byte, then bytes that
  * choose the wave's registers (data, f32 and f16 special values, address pairs mostly
- * inside the buffer and the LDS, SGPRs), the LDS and buffer contents (a PRNG seeded from
- * the input fills lanes and bytes) and 1-8 instructions, each a form of the table below
+ * inside the buffer and the LDS, private offsets and a scratch V# over the buffer, SGPRs),
+ * the LDS and buffer contents (a PRNG seeded from the input fills lanes and bytes) and 1-8
+ * instructions, each a form of the table below
  * with operands drawn so the encoding is one the assembler accepts (register classes and
  * alignment, the constant bus, literals where the encoding has one), then s_endpgm. The
  * words are written into a code allocation and decoded by the simulator's decoder as a
@@ -387,6 +388,7 @@ typedef enum {
    FK_SOPP,    /* no-ops the block skips */
    FK_BRANCH,  /* forward conditional branch */
    FK_GLOBAL_LD, FK_GLOBAL_ST, FK_FLAT_LD, FK_FLAT_ST, /* `w` dwords */
+   FK_MUBUF_LD, FK_MUBUF_ST,                           /* `w` dwords, scratch's V# */
    FK_DS_RD, FK_DS_WR, FK_DS_RD2, FK_DS_WR2,             /* `w` dwords an element */
    FK_SMEM,    /* s_load_dword, `w` dwords */
    FK_VOP3P,   /* packed 16-bit, `w` sources: op_sel, op_sel_hi, neg_lo, neg_hi */
@@ -490,6 +492,9 @@ static const fx_form forms[] = {
    F(global_load_ubyte, FK_GLOBAL_LD, 1, 0), F(global_load_sshort, FK_GLOBAL_LD, 1, 0),
    F(global_store_byte, FK_GLOBAL_ST, 1, 0), F(global_store_short, FK_GLOBAL_ST, 1, 0),
    F(flat_load_sbyte, FK_FLAT_LD, 1, 0), F(flat_store_short, FK_FLAT_ST, 1, 0),
+   F(buffer_load_dword, FK_MUBUF_LD, 1, 0), F(buffer_load_dwordx2, FK_MUBUF_LD, 2, 0),
+   F(buffer_load_dwordx4, FK_MUBUF_LD, 4, 0), F(buffer_store_dword, FK_MUBUF_ST, 1, 0),
+   F(buffer_store_dwordx3, FK_MUBUF_ST, 3, 0), F(buffer_load_dword, FK_MUBUF_LD, 1, 0),
    F(ds_read_b32, FK_DS_RD, 1, 0), F(ds_read_b64, FK_DS_RD, 2, 0),
    F(ds_write_b32, FK_DS_WR, 1, 0), F(ds_write_b64, FK_DS_WR, 2, 0),
    F(ds_read_b128, FK_DS_RD, 4, 0), F(ds_write_b128, FK_DS_WR, 4, 0),
@@ -807,6 +812,8 @@ gen_mem(fx_gen *g, const fx_form *f)
    unsigned k = f->kind;
    if (k == FK_FLAT_LD || k == FK_FLAT_ST)
       enc = SIM_ENC_FLAT;
+   else if (k == FK_MUBUF_LD || k == FK_MUBUF_ST)
+      enc = SIM_ENC_MUBUF;
    else if (k >= FK_DS_RD && k <= FK_DS_WR2)
       enc = SIM_ENC_DS;
    else if (k == FK_SMEM)
@@ -841,6 +848,22 @@ gen_mem(fx_gen *g, const fx_form *f)
       put(g->p, 0xDC000000u | (unsigned)n << 18 | glc << 16 | (global ? 2u : 0u) << 14 |
                    ((unsigned)off & (gfx10 ? 0xFFFu : 0x1FFFu)));
       put(g->p, (load || ret ? data : 0) << 24 | saddr << 16 | (load ? 0 : data) << 8 | addr);
+      return true;
+   }
+   case FK_MUBUF_LD:
+   case FK_MUBUF_ST: {
+      /* Scratch as compiled code reaches it: the V# s[12:15] (gen_state: mostly the
+       * dispatch's scratch shape over the buffer), OFFEN with the small private offsets of
+       * v22 (or v20's buffer offsets, or any VGPR), or none; OFFSET mostly small dword
+       * multiples; SOFFSET an inline constant, or now and then s4. */
+      unsigned b = take(g->in);
+      unsigned offen = !(b & 1), addr = (b & 6) == 6 ? 20 : 22;
+      if ((b & 0xE0) == 0xE0)
+         addr = pick_vreg(g);
+      unsigned soff = (b & 0x18) == 0x18 ? 4 : 128 + ((b >> 3) & 3) * 4;
+      unsigned off = (unsigned)pick_offset(g, 0, 4095) & ((b & 0xE0) == 0x80 ? 0xFFF : 0x3C);
+      put(g->p, 0xE0000000u | (unsigned)n << 18 | offen << 12 | off);
+      put(g->p, soff << 24 | 3u << 16 | data << 8 | addr);
       return true;
    }
    case FK_DS_RD:
@@ -911,6 +934,8 @@ gen_one(fx_gen *g, const fx_form *f, unsigned idx)
    case FK_GLOBAL_ST:
    case FK_FLAT_LD:
    case FK_FLAT_ST:
+   case FK_MUBUF_LD:
+   case FK_MUBUF_ST:
    case FK_DS_RD:
    case FK_DS_WR:
    case FK_DS_RD2:
@@ -1030,6 +1055,15 @@ gen_state(fx_in *in, const fx_wave *wv, fx_state *s)
    for (unsigned v = 22; v < FX_VGPRS; v++)
       for (unsigned l = 0; l < 64; l++)
          s->v[v][l] = (uint32_t)rnd(&seed);
+   /* v22: private offsets (MUBUF's OFFEN), dword multiples below 48 (inside the buffer
+    * with the scratch V#), one offset for every lane or one a lane, now and then one not
+    * dword-aligned. */
+   unsigned ppat = (unsigned)rnd(&seed);
+   for (unsigned l = 0; l < 64; l++) {
+      uint64_t r = rnd(&seed);
+      s->v[22][l] = 4 * (uint32_t)((ppat & 1 ? r : ppat >> 1) % 12) +
+                    ((ppat & 6) == 6 && r % 13 == 0);
+   }
    s->s[0] = (uint32_t)buf, s->s[1] = (uint32_t)(buf >> 32);
    uint64_t b2 = buf + 4 * (take(in) % 64);
    s->s[2] = (uint32_t)b2, s->s[3] = (uint32_t)(b2 >> 32);
@@ -1037,6 +1071,18 @@ gen_state(fx_in *in, const fx_wave *wv, fx_state *s)
       unsigned b = take(in);
       s->s[r] = b & 1 ? special_f32[(b >> 1) % N_SPECIAL] : b & 2 ? (uint32_t)rnd(&seed) : b >> 2;
    }
+   /* s[12:15]: a buffer V# over the buffer: mostly the dispatch's scratch one (swizzled,
+    * ADD_TID, 4-byte elements, index stride the wave size), else one field changed. */
+   unsigned vpat = (unsigned)rnd(&seed);
+   uint32_t w3 = 4u << 15 | 1u << 23 | (wv->lanes == 64 ? 3u : 2u) << 21 | 1u << 19;
+   uint32_t w1 = (uint32_t)(buf >> 32) | 1u << 31;
+   switch (vpat & 7) {
+   case 5: w1 &= ~(1u << 31); w1 |= 16u << 16; break; /* linear, STRIDE 16 */
+   case 6: w3 &= ~(3u << 19); break;                   /* 2-byte elements (gfx9) */
+   case 7: w3 &= ~(1u << 23); break;                   /* no ADD_TID */
+   default: break;
+   }
+   s->s[12] = (uint32_t)buf, s->s[13] = w1, s->s[14] = FX_BUF, s->s[15] = w3;
    uint64_t vcc = rnd(&seed), exec;
    switch (exec_pat & 7) {
    case 0: case 1: case 2: exec = ~0ull; break;

@@ -1601,6 +1601,16 @@ const sim_alloc *sim__vm_direct(sim_wave *w, const sim_inst *in, uint64_t va, ui
  * window or one allocation sim__vm_direct accepts). False: nothing done, the engine goes
  * lane by lane (faults, other allocations, the LDS bit, registers past the wave's). */
 bool sim__mubuf_fast(sim_wave *w, const sim_inst *in, uint64_t m, unsigned n, bool store);
+/* The addresses of MUBUF access `in`'s n dwords in every lane (va[k][l]; lanes outside
+ * EXEC `m` too) and their lowest and highest over `m`; false when EXEC is empty, the
+ * access is one sim__mubuf_fast leaves to the engine or the span passes 2^40 bytes. */
+bool sim__mubuf_lanes(sim_wave *w, const sim_inst *in, uint64_t m, unsigned n, bool store,
+                      uint64_t va[4][64], uint64_t *lo, uint64_t *hi);
+/* The host address of [va, va + bytes) when one place holds all of it that MUBUF lanes may
+ * reach directly: the work-group's scratch window, or one allocation sim__vm_direct
+ * accepts. NULL: lane by lane through sim__gpu_ptr, which reports faults. */
+uint8_t *sim__mubuf_span(sim_wave *w, const sim_inst *in, uint64_t va, uint64_t bytes,
+                         bool write);
 /* Stores 1, 2 or 4*n bytes; `hi` stores bits 31:16 (the _d16_hi forms). */
 void sim__vm_store(sim_wave *w, const sim_inst *in, sim_vm_xlate xl, unsigned bytes, bool hi);
 enum sim_atomic_op {

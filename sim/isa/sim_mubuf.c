@@ -80,11 +80,8 @@ mubuf_xlate(sim_wave *w, const sim_inst *in, unsigned lane, uint32_t k, uint32_t
    return sim__gpu_ptr(w, mubuf_addr(&r, w, in, lane, k), size, write);
 }
 
-/* The host address of [va, va + bytes) when one place holds all of it that every lane's
- * access may reach directly: the work-group's scratch window, or one allocation
- * sim__vm_direct accepts. NULL: lane by lane through sim__gpu_ptr. */
-static uint8_t *
-mubuf_span(sim_wave *w, const sim_inst *in, uint64_t va, uint64_t bytes, bool write)
+uint8_t *
+sim__mubuf_span(sim_wave *w, const sim_inst *in, uint64_t va, uint64_t bytes, bool write)
 {
    const sim_wg *wg = w->wg;
    uint64_t off = va - SIM_SCRATCH_VA;
@@ -131,11 +128,12 @@ mubuf_lane_addrs(const mubuf_rsrc *r, const uint32_t *idx, const uint32_t *off, 
 }
 
 bool
-sim__mubuf_fast(sim_wave *w, const sim_inst *in, uint64_t m, unsigned n, bool store)
+sim__mubuf_lanes(sim_wave *w, const sim_inst *in, uint64_t m, unsigned n, bool store,
+                 uint64_t va[4][64], uint64_t *lo, uint64_t *hi)
 {
    unsigned data = store ? in->mem.data0 : in->vdst;
    unsigned rows = !!(in->flags & SIM_IF_IDXEN) + !!(in->flags & SIM_IF_OFFEN);
-   if ((in->flags & SIM_IF_LDS) || data + n > w->nvgpr ||
+   if (!m || (in->flags & SIM_IF_LDS) || data + n > w->nvgpr ||
        (rows && in->mem.addr + rows > w->nvgpr))
       return false;
    mubuf_rsrc r;
@@ -150,13 +148,22 @@ sim__mubuf_fast(sim_wave *w, const sim_inst *in, uint64_t m, unsigned n, bool st
       idx[l] = (vi ? vi[l] : 0) + l * tid;
       off[l] = (vo ? vo[l] : 0) + imm;
    }
-   uint64_t va[4][64], lo = UINT64_MAX, hi = 0;
+   *lo = UINT64_MAX;
+   *hi = 0;
    for (unsigned k = 0; k < n; k++)
-      mubuf_lane_addrs(&r, idx, off, 4 * k, m, va[k], &lo, &hi);
+      mubuf_lane_addrs(&r, idx, off, 4 * k, m, va[k], lo, hi);
    /* A span past 2^40 bytes is in no allocation; it also keeps hi + 4 from wrapping. */
-   if (hi < lo || hi - lo > (1ull << 40))
+   return *hi >= *lo && *hi - *lo <= (1ull << 40);
+}
+
+bool
+sim__mubuf_fast(sim_wave *w, const sim_inst *in, uint64_t m, unsigned n, bool store)
+{
+   unsigned data = store ? in->mem.data0 : in->vdst;
+   uint64_t va[4][64], lo, hi;
+   if (!sim__mubuf_lanes(w, in, m, n, store, va, &lo, &hi))
       return false;
-   uint8_t *host = mubuf_span(w, in, lo, hi - lo + 4, store);
+   uint8_t *host = sim__mubuf_span(w, in, lo, hi - lo + 4, store);
    if (!host)
       return false;
    /* Every lane's dword k at va[k][0] + 4l (swizzled scratch at one private offset): whole

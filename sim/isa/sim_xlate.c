@@ -826,7 +826,8 @@ xl_names_row(const sim_inst *in, unsigned r)
             return true;
       return xl_rows_in(in->vdst, 2, r);
    }
-   if (in->enc != SIM_ENC_DS && in->enc != SIM_ENC_GLOBAL && in->enc != SIM_ENC_FLAT)
+   if (in->enc != SIM_ENC_DS && in->enc != SIM_ENC_GLOBAL && in->enc != SIM_ENC_FLAT &&
+       in->enc != SIM_ENC_MUBUF)
       return false;
    return xl_rows_in(in->mem.addr, 2, r) || xl_rows_in(in->mem.data0, 4, r) ||
           (in->enc == SIM_ENC_DS && xl_rows_in(in->mem.data1, 4, r)) || xl_rows_in(in->vdst, 4, r);

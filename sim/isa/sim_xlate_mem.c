@@ -2,8 +2,9 @@
  * The translator's lowering of memory instructions (docs/sim.md "Speed"): the dword loads
  * and stores of GLOBAL and FLAT (`*_load_dword`, `_dwordx2/x3/x4`, the same stores; and
  * the byte and short ones, `_load_ubyte/sbyte/ushort/sshort`, `_store_byte/short`), of the
- * LDS (`ds_read/write_b32/b64/b96/b128`, `ds_read2/write2(st64)_b32/b64`, "LDS" below) and
- * the scalar loads (`s_load_dword*`, `s_buffer_load_dword*`, "Scalar loads" below).
+ * LDS (`ds_read/write_b32/b64/b96/b128`, `ds_read2/write2(st64)_b32/b64`, "LDS" below),
+ * the scalar loads (`s_load_dword*`, `s_buffer_load_dword*`, "Scalar loads" below) and
+ * the scratch accesses (`buffer_load/store_dword*` of a private variable, "Scratch" below).
  *
  * The interpreter's fast path (sim_flat.c vm_fast) once per wave-instruction, in IR: every
  * active lane's address is R + lo[l] with a per-instruction 64-bit R (the SGPR base plus
@@ -99,6 +100,7 @@ mem_saddr(const sim_inst *in)
 
 static bool ds_lowered(const sim_inst *in);
 static bool smem_lowered(const sim_inst *in);
+static bool mubuf_lowered(const sim_inst *in);
 
 bool
 sim__xl_mem_lowered(const sim_inst *in)
@@ -107,6 +109,8 @@ sim__xl_mem_lowered(const sim_inst *in)
       return ds_lowered(in);
    if (in->enc == SIM_ENC_SMEM)
       return smem_lowered(in);
+   if (in->enc == SIM_ENC_MUBUF)
+      return mubuf_lowered(in);
    if (in->enc != SIM_ENC_GLOBAL && in->enc != SIM_ENC_FLAT)
       return false;
    bool store;
@@ -164,6 +168,8 @@ sim__xlate_mem_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t lm
 }
 
 static bool ds_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len);
+static bool mubuf_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len,
+                        uint8_t **mask);
 
 /* The address lane `l` of GLOBAL/FLAT access `in` reaches. */
 static uint64_t
@@ -185,6 +191,8 @@ sim__xlate_mem_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len,
       *mask = NULL;
    if (in->enc == SIM_ENC_DS)
       return ds_range(w, in, at, len);
+   if (in->enc == SIM_ENC_MUBUF)
+      return mubuf_range(w, in, at, len, mask);
    uint64_t bytes = mem_bytes(in);
    uint64_t m = SIM_EXEC(w), lo = UINT64_MAX, hi = 0, vas[64];
    if (!m)
@@ -1373,10 +1381,225 @@ emit_smem(sim_xl *x, const sim_inst *in, uint64_t pc)
    }
 }
 
+/* ---- Scratch (MUBUF) ---------------------------------------------------------------------
+ * `buffer_load_dword` and `buffer_store_dword` (and their x2-x4 forms) without IDXEN, the LDS
+ * bit or AGPR data, with a dword-aligned OFFSET: a private variable's load or store.
+ * Inline when the V# at run time is the scratch one (swizzled, ADD_TID, 4-byte elements,
+ * index stride the wave size: sim_dispatch's and ROCr's) and every active lane's offset o
+ * (OFFSET, plus the VGPR with OFFEN; 32-bit) is dword-aligned and below 2^24 - 16: [ISA]
+ * 9.x "Buffer addressing" then places lane l's dword k at
+ * base + SOFFSET + ((o + 4k) << log2 wave) + 4l
+ * (sim_mubuf.c's formula with index = l < index stride), a row of 32-bit lane offsets at
+ * stride 4 from each dword's start; no two lanes' dwords meet (o's are multiples of 4,
+ * shifted past the lane bits), so a store's lane order does not matter. Loads go as the
+ * GLOBAL fast path's (one lane, consecutive segments, gathers: emit_fast_load), stores as
+ * one vector store a dword when every lane is active at consecutive addresses, else a
+ * masked scatter, at the host address one call (sim__xlate_mubuf_base) gives for the span:
+ * the scratch window or one directly reachable allocation (sim__mubuf_span). Anything else
+ * runs the handler (sim__mubuf_fast, else lane by lane). */
+
+static unsigned
+mubuf_dwords(const sim_inst *in, bool *store)
+{
+   *store = false;
+   switch (in->op) {
+   case SIM_OP_buffer_load_dword: return 1;
+   case SIM_OP_buffer_load_dwordx2: return 2;
+   case SIM_OP_buffer_load_dwordx3: return 3;
+   case SIM_OP_buffer_load_dwordx4: return 4;
+   case SIM_OP_buffer_store_dword: *store = true; return 1;
+   case SIM_OP_buffer_store_dwordx2: *store = true; return 2;
+   case SIM_OP_buffer_store_dwordx3: *store = true; return 3;
+   case SIM_OP_buffer_store_dwordx4: *store = true; return 4;
+   default: return 0;
+   }
+}
+
+static bool
+mubuf_lowered(const sim_inst *in)
+{
+   bool store;
+   unsigned n = mubuf_dwords(in, &store);
+   if (!n || (in->flags & (SIM_IF_ACC | SIM_IF_LDS | SIM_IF_IDXEN)) || ((uint32_t)in->imm & 3))
+      return false;
+   /* The forms compiled code uses: the V# and SOFFSET in SGPRs below VCC, or SOFFSET an
+    * inline constant 0..64. */
+   unsigned so = in->mem.soffset;
+   return (store ? in->mem.data0 : in->vdst) + n <= 256 && (in->mem.srsrc & 0x7C) + 3 < 106 &&
+          (so < 106 || (so >= 128 && so <= 192));
+}
+
+int
+sim__xlate_mubuf_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t lmin,
+                      uint32_t lmax, uint8_t **host)
+{
+   bool store;
+   mubuf_dwords(in, &store);
+   uint64_t lo = rbase + lmin;
+   if (lo < rbase)
+      return 0;
+   uint8_t *p = sim__mubuf_span(w, in, lo, (uint64_t)(lmax - lmin) + 4, store);
+   if (!p)
+      return 0;
+   *host = (uint8_t *)((uintptr_t)p - lmin); /* an integer: see sim__xlate_mem_base */
+   return 1;
+}
+
+/* sim__xlate_mem_range for a MUBUF store: every active lane's dwords (sim__mubuf_lanes). */
+static bool
+mubuf_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len, uint8_t **mask)
+{
+   bool store;
+   unsigned n = mubuf_dwords(in, &store);
+   uint64_t m = SIM_EXEC(w), va[4][64], lo, hi;
+   if (!n || !sim__mubuf_lanes(w, in, m, n, store, va, &lo, &hi))
+      return false;
+   uint8_t *p = sim__mubuf_span(w, in, lo, hi - lo + 4, store);
+   if (!p)
+      return false;
+   *at = p;
+   *len = hi - lo + 4;
+   if (mask && *len <= SIM_XLATE_CHECK_SNAP_MAX) {
+      *mask = calloc(*len, 1);
+      if (!*mask)
+         return false;
+      for (unsigned l = 0; l < 64; l++)
+         for (unsigned k = 0; ((m >> l) & 1) && k < n; k++)
+            memset(*mask + (va[k][l] - lo), 1, 4);
+   }
+   return true;
+}
+
+/* i1: the V# in `v1`, `v3` is the scratch one (the comment above). */
+static LLVMValueRef
+mubuf_scratch_rsrc(sim_xl *x, LLVMValueRef v1, LLVMValueRef v3, unsigned sh)
+{
+   LLVMBuilderRef B = x->B;
+   uint32_t mask3 = 1u << 23 | 3u << 21, want3 = 1u << 23 | (sh - 3) << 21;
+   if (!x->gfx10) {
+      /* gfx10's V# has no ELEMENT_SIZE (dwords); gfx9's field 1 is 4 bytes. */
+      mask3 |= 3u << 19;
+      want3 |= 1u << 19;
+   }
+   LLVMValueRef sw = LLVMBuildICmp(B, LLVMIntSLT, v1, k32(x, 0), ""); /* SWIZZLE_ENABLE */
+   LLVMValueRef f3 = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, v3, k32(x, mask3), ""),
+                                   k32(x, want3), "");
+   return LLVMBuildAnd(B, sw, f3, "");
+}
+
+/* The stores of the fast path: data[k] to host + (4k << sh) + lo[l] in EXEC's lanes. */
+static void
+emit_mubuf_stores(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef exec,
+                  LLVMValueRef m, const LLVMValueRef *data, unsigned n, unsigned sh)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
+   LLVMValueRef unit = unit_stride(x, exec, lo, 4);
+   LLVMValueRef lo0 = LLVMBuildExtractElement(B, lo, k32(x, 0), "");
+   for (unsigned k = 0; k < n; k++) {
+      LLVMValueRef at = k64(x, (uint64_t)(4 * k) << sh);
+      LLVMValueRef hk = LLVMBuildGEP2(B, i8, host, &at, 1, "");
+      LLVMBasicBlockRef vb = bb(x), sb = bb(x), next = bb(x);
+      LLVMBuildCondBr(B, unit, vb, sb);
+      LLVMPositionBuilderAtEnd(B, vb);
+      LLVMSetAlignment(LLVMBuildStore(B, data[k], host_at(x, hk, lo0)), 4);
+      LLVMBuildBr(B, next);
+      LLVMPositionBuilderAtEnd(B, sb);
+      LLVMValueRef args[4] = {data[k], lane_ptrs(x, hk, lo, 0), k32(x, 4), m};
+      LLVMTypeRef t[2] = {x->v32, LLVMVectorType(x->ptr, x->lanes)};
+      sim__xl_intrin(x, "llvm.masked.scatter", t, 2, args, 4);
+      LLVMBuildBr(B, next);
+      LLVMPositionBuilderAtEnd(B, next);
+   }
+}
+
+static void
+emit_mubuf(sim_xl *x, const sim_inst *in, uint64_t pc)
+{
+   LLVMBuilderRef B = x->B;
+   bool store;
+   unsigned n = mubuf_dwords(in, &store), sr = in->mem.srsrc & 0x7C;
+   unsigned d = store ? in->mem.data0 : in->vdst;
+   unsigned sh = x->wave == 64 ? 6 : 5; /* log2 of the index stride, the wave size */
+   check_store_pre(x, in, store);
+   LLVMValueRef exec = sim__xl_mget(x, SIM_SRC_EXEC);
+   LLVMValueRef m = LLVMBuildBitCast(B, exec, x->vm, "");
+   LLVMValueRef v0 = sim__xl_sget(x, sr), v1 = sim__xl_sget(x, sr + 1);
+   LLVMValueRef v3 = sim__xl_sget(x, sr + 3);
+   LLVMValueRef soff = in->mem.soffset < 106 ? sim__xl_sget(x, in->mem.soffset)
+                                             : k32(x, in->mem.soffset - 128);
+   LLVMValueRef o = sim__xl_splat(x, k32(x, (uint32_t)in->imm), x->v32);
+   if (in->flags & SIM_IF_OFFEN)
+      o = LLVMBuildAdd(B, sim__xl_vget(x, in->mem.addr), o, "");
+   LLVMValueRef old[4];
+   for (unsigned k = 0; k < n; k++)
+      old[k] = sim__xl_vget(x, d + k);
+   if (!store && d + n > x->max_vgpr)
+      x->max_vgpr = d + n;
+   /* Every active lane's o: its low bits (OR) and its largest. */
+   LLVMValueRef om = LLVMBuildSelect(B, m, o, LLVMConstNull(x->v32), "");
+   LLVMTypeRef vt = x->v32;
+   LLVMValueRef olow = sim__xl_intrin(x, "llvm.vector.reduce.or", &vt, 1, &om, 1);
+   LLVMValueRef omax = sim__xl_intrin(x, "llvm.vector.reduce.umax", &vt, 1, &om, 1);
+   LLVMValueRef ok = mubuf_scratch_rsrc(x, v1, v3, sh);
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, olow, k32(x, 3), ""),
+                                          k32(x, 0), ""), "");
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntULT, omax, k32(x, (1u << 24) - 16), ""), "");
+   LLVMValueRef lo = LLVMBuildAdd(B, LLVMBuildShl(B, o, sim__xl_splat(x, k32(x, sh), x->v32), ""),
+                                  lane_steps(x, 4), "");
+   LLVMValueRef lmin, lmax, unit;
+   row_range(x, exec, m, lo, 0, &lmin, &lmax, &unit);
+   lmax = LLVMBuildAdd(B, lmax, k32(x, (4 * (n - 1)) << sh), "");
+   LLVMValueRef rbase = LLVMBuildOr(
+      B, LLVMBuildZExt(B, v0, x->i64, ""),
+      LLVMBuildShl(B, LLVMBuildZExt(B, LLVMBuildAnd(B, v1, k32(x, 0xFFFF), ""), x->i64, ""),
+                   k64(x, 32), ""),
+      "");
+   rbase = LLVMBuildAdd(B, rbase, LLVMBuildZExt(B, soff, x->i64, ""), "");
+
+   LLVMBasicBlockRef start = LLVMGetInsertBlock(B), test = bb(x), call = bb(x), fast = bb(x);
+   LLVMBasicBlockRef slow = bb(x), slow_ok = bb(x), done = bb(x);
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, exec, LLVMConstNull(x->mask_t), ""), test,
+                   done);
+   LLVMPositionBuilderAtEnd(B, test);
+   LLVMBuildCondBr(B, ok, call, slow);
+   LLVMPositionBuilderAtEnd(B, call);
+   LLVMValueRef out = sim__xl_entry_alloca(x, x->ptr); /* sim__xlate_mubuf_base fills it */
+   LLVMTypeRef pt[6] = {x->ptr, x->ptr, x->i64, x->i32, x->i32, x->ptr};
+   LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 6, 0);
+   LLVMValueRef f = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_mubuf_base), x->ptr);
+   LLVMValueRef args[6] = {x->w, LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr),
+                           rbase, lmin, lmax, out};
+   LLVMValueRef got = LLVMBuildCall2(B, ft, f, args, 6, "");
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, got, k32(x, 0), ""), fast, slow);
+
+   LLVMPositionBuilderAtEnd(B, fast);
+   LLVMValueRef host = LLVMBuildLoad2(B, x->ptr, out, "");
+   LLVMValueRef fast_rows[4] = {NULL, NULL, NULL, NULL};
+   LLVMBasicBlockRef fast_end = NULL;
+   if (store) {
+      emit_mubuf_stores(x, host, lo, exec, m, old, n, sh);
+      if (sim__xlate_mode == 2)
+         sim__xl_hook(x, sim__xlate_check_store_post, in);
+   } else {
+      for (unsigned k = 0; k < n; k++) {
+         LLVMValueRef at = k64(x, (uint64_t)(4 * k) << sh);
+         LLVMValueRef hk = LLVMBuildGEP2(B, LLVMInt8TypeInContext(x->C), host, &at, 1, "");
+         emit_fast_load(x, hk, lo, exec, m, unit, &old[k], 1, &fast_rows[k], &fast_end);
+      }
+   }
+   LLVMBuildBr(B, done);
+
+   emit_handler_join(x, in, pc, store, d, n, slow, slow_ok, done, start, old, fast_rows,
+                     fast_end);
+}
+
 void
 sim__xl_emit_mem(sim_xl *x, const sim_inst *in, uint64_t pc)
 {
-   if (in->enc == SIM_ENC_DS)
+   if (in->enc == SIM_ENC_MUBUF)
+      emit_mubuf(x, in, pc);
+   else if (in->enc == SIM_ENC_DS)
       emit_ds(x, in, pc);
    else if (in->enc == SIM_ENC_SMEM)
       emit_smem(x, in, pc);

@@ -207,7 +207,7 @@ bool sim__xl_f64_lowered(const sim_inst *in);
 /* Emits lowered `in`. */
 void sim__xl_emit_f64(sim_xl *x, const sim_inst *in);
 
-/* The memory lowering (sim_xlate_mem.c: GLOBAL/FLAT, DS and SMEM loads). Is `in`
+/* The memory lowering (sim_xlate_mem.c: GLOBAL/FLAT, DS, MUBUF scratch and SMEM loads). Is `in`
  * lowered? */
 bool sim__xl_mem_lowered(const sim_inst *in);
 /* Emits lowered `in` at `pc`. */
@@ -218,6 +218,11 @@ void sim__xl_emit_mem(sim_xl *x, const sim_inst *in, uint64_t pc);
  * else 0, and the block calls the handler, which faults as interpreted. */
 int sim__xlate_mem_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t lmin,
                         uint32_t lmax, uint8_t **host);
+/* For translated blocks: as sim__xlate_mem_base for a MUBUF access's lanes at
+ * rbase + lo[l] (rbase + lmin to rbase + lmax + 4), in the scratch window or one
+ * allocation (sim__mubuf_span). */
+int sim__xlate_mubuf_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t lmin,
+                          uint32_t lmax, uint8_t **host);
 /* For translated blocks: `*host` = the host address of the scalar load `in` at GPU VA `va`
  * when its dwords lie in one allocation the fast paths may reach directly; else 0, and the
  * block calls the handler. */

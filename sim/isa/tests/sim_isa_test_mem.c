@@ -1011,6 +1011,63 @@ TEST(scratch_swizzle_and_private_aperture)
    CHECK_EQ(w->s[5], (uint32_t)(SIM_APERTURE_PRIVATE_BASE >> 32));
 }
 
+/* Scratch through the dispatch's V# (swizzled, ADD_TID, 4-byte elements, index stride 64),
+ * the private-variable forms the translator lowers (sim_xlate_mem.c "Scratch loads"; the
+ * checking mode compares its blocks with the interpreter): lane l's dword k at private
+ * offset o lands at ((o + 4k) / 4 * 4) * 64 + 4l + (o + 4k) % 4 of the window. x4 stores at
+ * per-lane offsets, then x4, x3 and x2 loads (the x2 into its own address VGPRs) with
+ * lanes off; then offsets not dword-aligned in some lanes (the handler's way). */
+static uint32_t
+scratch_word(uint32_t o, unsigned l)
+{
+   uint32_t v;
+   memcpy(&v, t_scratch + (o / 4 * 4) * 64 + 4 * l + o % 4, 4);
+   return v;
+}
+
+TEST(scratch_dwords_lanes)
+{
+   sim_wave *w = t_wave();
+   w->s[0] = (uint32_t)SIM_SCRATCH_VA;
+   w->s[1] = (uint32_t)(SIM_SCRATCH_VA >> 32) | 1u << 31;
+   w->s[2] = (uint32_t)t_scratch_size;
+   w->s[3] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 4u << 15 | 1u << 19 | 3u << 21 | 1u << 23;
+   memset(t_scratch, 0, 8192);
+   uint32_t o[64];
+   for (unsigned l = 0; l < 64; l++) {
+      o[l] = 16 * (l % 5);
+      w->v[2][l] = o[l];
+      w->v[4][l] = o[l];
+      w->v[5][l] = o[l] + (l % 7 == 3); /* not dword-aligned in some lanes */
+      for (unsigned k = 0; k < 4; k++)
+         w->v[10 + k][l] = 0x5C000000u + 0x10000u * k + l;
+   }
+   CHECK_EQ(t_run(w, "buffer_store_dwordx4 v[10:13], v4, s[0:3], 0 offen offset:8\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l++)
+      for (unsigned k = 0; k < 4; k++)
+         CHECK_EQ(scratch_word(o[l] + 8 + 4 * k, l), 0x5C000000u + 0x10000u * k + l);
+   uint64_t exec = ~0ull & ~(1ull << 2) & ~(1ull << 50);
+   SIM_EXEC(w) = exec;
+   CHECK_EQ(t_run(w, "buffer_load_dwordx4 v[20:23], v4, s[0:3], 0 offen offset:8\n"
+                     "buffer_load_dwordx3 v[24:26], v4, s[0:3], 0 offen offset:12\n"
+                     "buffer_load_dwordx2 v[2:3], v2, s[0:3], 0 offen offset:16\n"
+                     "buffer_load_dword v27, v5, s[0:3], 0 offen offset:8\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l++) {
+      bool on = exec >> l & 1;
+      for (unsigned k = 0; k < 4; k++)
+         CHECK_EQ(w->v[20 + k][l], on ? 0x5C000000u + 0x10000u * k + l : 0);
+      for (unsigned k = 0; k < 3; k++)
+         CHECK_EQ(w->v[24 + k][l], on ? 0x5C000000u + 0x10000u * (k + 1) + l : 0);
+      CHECK_EQ(w->v[2][l], on ? 0x5C000000u + 0x20000u + l : o[l]);
+      CHECK_EQ(w->v[3][l], on ? 0x5C000000u + 0x30000u + l : 0);
+      CHECK_EQ(w->v[27][l], on ? scratch_word(o[l] + 8 + (l % 7 == 3), l) : 0);
+   }
+}
+
 /* MUBUF dword accesses lane by lane as [ISA] 9.x "Buffer addressing" places them
  * (sim__mubuf_fast moves them all at once; this pins its addresses, lane order and
  * fallbacks against that formula). A swizzled V# (STRIDE 16, ELEMENT_SIZE 4, INDEX_STRIDE
@@ -1304,6 +1361,7 @@ t_mem_tests(void)
    RUN(fault_lowered_lds2);
    RUN(scratch_swizzle_and_private_aperture);
    RUN(mubuf_dwords_lane_addresses);
+   RUN(scratch_dwords_lanes);
    RUN(flat_lds_aperture);
    RUN(flat_aperture_sh_mem_bases);
    RUN(ds_read_d16);
