@@ -11,7 +11,9 @@
  * double-precision recurrence of fused multiply-adds and products per work-item: the f64
  * arithmetic of molecular dynamics and clpeak's double-precision test; and hpoly, the same
  * recurrence in half2: the packed f16 arithmetic of clpeak's half-precision test, where
- * the device has cl_khr_fp16)
+ * the device has cl_khr_fp16; and parray, a private array of 32 floats per work-item
+ * indexed by data: scratch loads and stores, as register-hungry kernels with private
+ * tables (hashing, sorting networks) make them)
  *   hsacl, HSACL_SIM_THREADS=1        wall time per launch (best of the repetitions)
  *   hsacl, HSACL_SIM_THREADS=<cores>  the same on all cores
  *   hsacl, HSACL_SIM_COUNTS=<file>    one launch with the interpreter's per-opcode counters:
@@ -88,6 +90,14 @@ static const char *source =
    "  out[i] = y;\n"
    "}\n"
    "#endif\n"
+   "kernel void parray(global const int *ix, global float *out, int n) {\n"
+   "  float a[32]; int g = get_global_id(0);\n"
+   "  for (int i = 0; i < 32; i++) a[i] = g + i;\n"
+   "  for (int r = 0; r < n; r++) { int j = ix[(g + r) & 255] & 31; "
+   "a[j] += a[(j + 5) & 31] * 0.5f; }\n"
+   "  float s = 0.0f; for (int i = 0; i < 32; i++) s += a[i];\n"
+   "  out[g] = s;\n"
+   "}\n"
    "constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |\n"
    "                             CLK_FILTER_NEAREST;\n"
    "kernel void image(read_only image2d_t in, write_only image2d_t out) {\n"
@@ -97,9 +107,9 @@ static const char *source =
 
 enum { VADD_N = 1 << 20, RED_N = 1 << 20, RED_L = 256, MM_N = 256, MB_W = 512, MB_H = 512,
        MB_IT = 256, C1_W = 256, C1_H = 256, IM_W = 1024, IM_H = 1024, DP_N = 1 << 16,
-       DP_IT = 256, HP_N = 1 << 16, HP_IT = 256 };
+       DP_IT = 256, HP_N = 1 << 16, HP_IT = 256, PA_N = 1 << 16, PA_IT = 64 };
 static const char *const kernels[] = {"vadd", "reduce", "matmul", "mandel", "copy1", "image",
-                                      "dpoly", "hpoly"};
+                                      "dpoly", "hpoly", "parray"};
 #define NK (sizeof(kernels) / sizeof(kernels[0]))
 
 static double
@@ -261,6 +271,18 @@ child(const char *name, int reps)
       poly_args(ctx, k, bufs, HP_N * 4, a, HP_IT);
       g[0] = HP_N, outn = HP_N;
       free(a);
+   } else if (!strcmp(name, "parray")) {
+      int ix[256], it = PA_IT;
+      for (int i = 0; i < 256; i++)
+         ix[i] = (i * 37 + 11) & 31;
+      bufs[0] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof(ix), ix, &err);
+      CL(err);
+      bufs[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, PA_N * 4, NULL, &err);
+      CL(err);
+      CL(clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[0]));
+      CL(clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[2]));
+      CL(clSetKernelArg(k, 2, sizeof(int), &it));
+      g[0] = PA_N, outn = PA_N;
    } else {
       int w = MB_W, h = MB_H, it = MB_IT;
       bufs[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, MB_W * MB_H * 4, NULL, &err);
