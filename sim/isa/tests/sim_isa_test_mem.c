@@ -981,15 +981,22 @@ TEST(fault_lowered_lds2)
    }
 }
 
-/* MUBUF scratch with the dispatch's swizzled V# and FLAT private aperture: same bytes. */
-TEST(scratch_swizzle_and_private_aperture)
+/* s[0:3] = the scratch V# as sim_dispatch builds it: base = the scratch window, swizzled,
+ * 4-byte elements, index stride 64, ADD_TID. */
+static void
+scratch_vsharp(sim_wave *w)
 {
-   sim_wave *w = t_wave();
-   /* V# as sim_dispatch builds it, base = scratch window. */
    w->s[0] = (uint32_t)SIM_SCRATCH_VA;
    w->s[1] = (uint32_t)(SIM_SCRATCH_VA >> 32) | 1u << 31;
    w->s[2] = (uint32_t)t_scratch_size;
    w->s[3] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 4u << 15 | 1u << 19 | 3u << 21 | 1u << 23;
+}
+
+/* MUBUF scratch with the dispatch's swizzled V# and FLAT private aperture: same bytes. */
+TEST(scratch_swizzle_and_private_aperture)
+{
+   sim_wave *w = t_wave();
+   scratch_vsharp(w);
    w->s64[SIM_SRC_FLAT_SCRATCH / 2] = SIM_SCRATCH_VA;
    for (unsigned l = 0; l < 64; l++) {
       w->v[1][l] = 0xA000 + l;
@@ -1028,10 +1035,7 @@ scratch_word(uint32_t o, unsigned l)
 TEST(scratch_dwords_lanes)
 {
    sim_wave *w = t_wave();
-   w->s[0] = (uint32_t)SIM_SCRATCH_VA;
-   w->s[1] = (uint32_t)(SIM_SCRATCH_VA >> 32) | 1u << 31;
-   w->s[2] = (uint32_t)t_scratch_size;
-   w->s[3] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 4u << 15 | 1u << 19 | 3u << 21 | 1u << 23;
+   scratch_vsharp(w);
    memset(t_scratch, 0, 8192);
    uint32_t o[64];
    for (unsigned l = 0; l < 64; l++) {
@@ -1230,10 +1234,7 @@ TEST(flat_lds_aperture)
 TEST(flat_aperture_sh_mem_bases)
 {
    sim_wave *w = t_wave();
-   w->s[0] = (uint32_t)SIM_SCRATCH_VA;
-   w->s[1] = (uint32_t)(SIM_SCRATCH_VA >> 32) | 1u << 31;
-   w->s[2] = (uint32_t)t_scratch_size;
-   w->s[3] = 4u | 5u << 3 | 6u << 6 | 7u << 9 | 4u << 15 | 1u << 19 | 3u << 21 | 1u << 23;
+   scratch_vsharp(w);
    w->s64[SIM_SRC_FLAT_SCRATCH / 2] = SIM_SCRATCH_VA;
    for (unsigned l = 0; l < 64; l++) {
       w->v[0][l] = 4 * l;
