@@ -66,6 +66,7 @@ sim__cp_init(sim_cp *cp, const sim_cp_ops *ops, void *owner, uint64_t id, void *
    cp->doorbell = doorbell;
    pthread_mutex_init(&cp->lock, NULL);
    pthread_cond_init(&cp->retired, NULL);
+   pthread_cond_init(&cp->work, NULL);
    sim__isa_prepare();
 }
 
@@ -251,13 +252,10 @@ packet_complete(sim_cp *cp, uint8_t *packet, uint64_t start)
 
 /* ---- dispatches without the barrier bit ------------------------------------------------ */
 
-#define CP_MAX_ASYNC 8u /* dispatches of one queue running at once */
-
-typedef struct async_dispatch {
-   sim_cp *cp;
-   uint8_t *packet;
-   sim_scratch *scratch;
-} async_dispatch;
+/* Dispatches without the barrier bit run on the queue's dispatch threads: started on demand
+ * (a job that finds no thread idle starts one, up to SIM_CP_MAX_ASYNC) and kept until the
+ * CP ends, so that a queue fed many short dispatches (ROCr's blit kernels: one per copy)
+ * does not create and tear down a thread, its stack and its mappings for each. */
 
 static void
 async_end(sim_cp *cp)
@@ -269,24 +267,45 @@ async_end(sim_cp *cp)
    pthread_mutex_unlock(&cp->lock);
 }
 
-static void *
-async_main(void *arg)
+static void
+async_run(sim_cp *cp, const sim_cp_job *job)
 {
-   async_dispatch job = *(async_dispatch *)arg;
-   free(arg);
-   sim_cp *cp = job.cp;
-   const hsa_kernel_dispatch_packet_t *p = (const hsa_kernel_dispatch_packet_t *)job.packet;
+   const hsa_kernel_dispatch_packet_t *p = (const hsa_kernel_dispatch_packet_t *)job->packet;
    uint64_t start = sim__cp_clock();
    sim_fault fault;
    memset(&fault, 0, sizeof(fault));
-   hsa_status_t st = sim__isa_dispatch_queue(cp->agent, job.scratch,
+   hsa_status_t st = sim__isa_dispatch_queue(cp->agent, job->scratch,
                                              atomic_load_explicit(&cp->gws, memory_order_acquire),
-                                             p, (uint64_t)(uintptr_t)job.packet, &fault);
+                                             p, (uint64_t)(uintptr_t)job->packet, &fault);
    if (st != HSA_STATUS_SUCCESS)
       cp_fail(cp, st, fault_bits(fault.kind), &fault, "kernel dispatch failed");
    else
-      packet_complete(cp, job.packet, start);
+      packet_complete(cp, job->packet, start);
    async_end(cp);
+}
+
+/* A dispatch thread: runs queued jobs until `quit` finds the queue empty. */
+static void *
+async_main(void *arg)
+{
+   sim_cp *cp = arg;
+   pthread_mutex_lock(&cp->lock);
+   for (;;) {
+      while (!cp->job_count && !cp->quit) {
+         cp->idle++;
+         pthread_cond_wait(&cp->work, &cp->lock);
+         cp->idle--;
+      }
+      if (!cp->job_count)
+         break;
+      sim_cp_job job = cp->jobs[cp->job_head];
+      cp->job_head = (cp->job_head + 1) % SIM_CP_MAX_ASYNC;
+      cp->job_count--;
+      pthread_mutex_unlock(&cp->lock);
+      async_run(cp, &job);
+      pthread_mutex_lock(&cp->lock);
+   }
+   pthread_mutex_unlock(&cp->lock);
    return NULL;
 }
 
@@ -306,35 +325,60 @@ sim__cp_drain(sim_cp *cp)
    async_wait(cp, 0);
 }
 
-/* Starts the (valid) dispatch packet on a thread of its own; false when no thread could be
- * made (the caller runs it itself). */
+/* Starts a dispatch thread; under cp->lock, CP thread only. */
+static bool
+async_spawn(sim_cp *cp)
+{
+   pthread_attr_t attr;
+   pthread_attr_init(&attr);
+   pthread_attr_setstacksize(&attr, 1 << 20);
+   int rc = pthread_create(&cp->worker[cp->workers], &attr, async_main, cp);
+   pthread_attr_destroy(&attr);
+   if (rc != 0)
+      return false;
+   cp->workers++;
+   return true;
+}
+
+/* Queues the (valid) dispatch packet for the dispatch threads; false when there is no
+ * thread to run it (the caller runs it itself). */
 static bool
 async_start(sim_cp *cp, uint8_t *packet, sim_scratch *scratch)
 {
-   async_wait(cp, CP_MAX_ASYNC);
-   async_dispatch *job = malloc(sizeof(*job));
-   if (!job)
-      return false;
-   job->cp = cp;
-   job->packet = packet;
-   job->scratch = scratch;
+   /* At most SIM_CP_MAX_ASYNC in flight: the job ring never overflows. */
+   async_wait(cp, SIM_CP_MAX_ASYNC);
    pthread_mutex_lock(&cp->lock);
-   cp->inflight++;
-   atomic_store(&cp->busy, true);
-   pthread_mutex_unlock(&cp->lock);
-   pthread_attr_t attr;
-   pthread_t th;
-   pthread_attr_init(&attr);
-   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-   pthread_attr_setstacksize(&attr, 1 << 20);
-   int rc = pthread_create(&th, &attr, async_main, job);
-   pthread_attr_destroy(&attr);
-   if (rc != 0) {
-      free(job);
-      async_end(cp);
+   /* One idle thread for each job already queued and this one, else a new thread. */
+   if (cp->idle <= cp->job_count && cp->workers < SIM_CP_MAX_ASYNC && !async_spawn(cp) &&
+       !cp->workers) {
+      pthread_mutex_unlock(&cp->lock);
       return false;
    }
+   cp->jobs[(cp->job_head + cp->job_count) % SIM_CP_MAX_ASYNC] =
+      (sim_cp_job){.packet = packet, .scratch = scratch};
+   cp->job_count++;
+   cp->inflight++;
+   atomic_store(&cp->busy, true);
+   pthread_cond_signal(&cp->work);
+   pthread_mutex_unlock(&cp->lock);
    return true;
+}
+
+/* Ends the dispatch threads (none runs a job: async_wait(cp, 0) came first). CP thread. */
+static void
+async_stop(sim_cp *cp)
+{
+   pthread_mutex_lock(&cp->lock);
+   cp->quit = true;
+   pthread_cond_broadcast(&cp->work);
+   uint32_t n = cp->workers;
+   pthread_mutex_unlock(&cp->lock);
+   for (uint32_t i = 0; i < n; i++)
+      pthread_join(cp->worker[i], NULL);
+   pthread_mutex_lock(&cp->lock);
+   cp->workers = 0;
+   cp->quit = false;
+   pthread_mutex_unlock(&cp->lock);
 }
 
 /* Processes the packet in slot `index`; returns false when the queue stopped or failed. */
@@ -542,6 +586,8 @@ sim__cp_run(sim_cp *cp)
       cp->ops->idle_sleep(cp, ticket);
       slept = true;
    }
-   /* The front end destroys the queue once this returns: no dispatch may still run. */
+   /* The front end destroys the queue once this returns: no dispatch may still run, no
+    * dispatch thread may be left. */
    async_wait(cp, 0);
+   async_stop(cp);
 }

@@ -31,7 +31,8 @@
  * still running keeps its slot, see sim_cp.c slot_unreleased), polling a
  * while and then sleeping through the front end's idle hooks; it processes each packet to
  * completion before the next, except that a kernel dispatch whose barrier bit is clear is
- * started on a thread of its own and the CP goes on to the next packet (PRM §2.7.3: such a
+ * started on a thread of the queue's own (up to SIM_CP_MAX_ASYNC, started as needed and kept
+ * until sim__cp_run returns) and the CP goes on to the next packet (PRM §2.7.3: such a
  * packet may run concurrently with earlier ones; a packet with the barrier bit waits for
  * every earlier one, and barrier-AND/OR packets block the launch of later packets until
  * they complete). Packets may thus complete out of order; the read index advances over the
@@ -151,7 +152,16 @@ typedef struct sim_cp_ops {
    void (*scratch_done)(sim_cp *cp);
 } sim_cp_ops;
 
-/* Embedded in the front end's queue object (sim_cp_init / no finish needed). */
+#define SIM_CP_MAX_ASYNC 8u /* dispatches of one queue running at once */
+
+/* A dispatch handed to the queue's dispatch threads. */
+typedef struct sim_cp_job {
+   uint8_t *packet;
+   sim_scratch *scratch;
+} sim_cp_job;
+
+/* Embedded in the front end's queue object (sim_cp_init / no finish needed: sim__cp_run
+ * ends the dispatch threads before it returns). */
 struct sim_cp {
    const sim_cp_ops *ops;
    uint8_t *ring;                 /* packet slots, `size` x 64 bytes */
@@ -173,8 +183,16 @@ struct sim_cp {
    uint16_t last_acquire_scope, last_release_scope; /* recorded fence scopes */
    pthread_mutex_t lock;          /* read-index retirement, `inflight`, `processing` */
    pthread_cond_t retired;        /* an asynchronous dispatch ended */
-   uint32_t inflight;             /* asynchronous dispatches running */
+   uint32_t inflight;             /* asynchronous dispatches queued or running */
    bool processing;               /* the CP thread is processing a packet itself */
+   /* The dispatch threads (under `lock`): started by the CP thread when a job finds none
+    * idle, joined by it when sim__cp_run ends. */
+   pthread_cond_t work;           /* a job was queued, or `quit` was set */
+   sim_cp_job jobs[SIM_CP_MAX_ASYNC]; /* queued, from `job_head`, `job_count` of them */
+   uint32_t job_head, job_count;
+   uint32_t workers, idle;        /* threads started; of them, waiting for a job */
+   bool quit;                     /* the threads end once the queue is empty */
+   pthread_t worker[SIM_CP_MAX_ASYNC]; /* CP thread only */
    unsigned agent;                /* GPU agent number (sim_isa.h): whose L2 the packets use */
    void *owner;                   /* the front end's queue */
    /* The queue's GWS allocation (sim_isa.h), handed to its dispatches; NULL: none. Set by

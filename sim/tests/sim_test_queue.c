@@ -5,8 +5,10 @@
  * queue destruction while a barrier still waits, and a producer that reserves a slot
  * before there is room while a dispatch still runs in it (the ring-wrap test below), and
  * doorbells: a packet written but not rung for is not run, by the host or from a kernel
- * (argv[2]: ring.hsaco).
+ * (argv[2]: ring.hsaco), and the threads dispatches without the barrier bit run on.
  */
+#include <dlfcn.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <unistd.h>
@@ -51,6 +53,38 @@ submit_barrier(hsa_queue_t *q, hsa_packet_type_t type, bool barrier_bit, const h
       p.dep_signal[i] = deps[i];
    p.completion_signal = completion;
    return submit(q, &p);
+}
+
+/* A kernel of a code object file, loaded for env->gpu. */
+typedef struct loaded_kernel {
+   void *elf;
+   hsa_code_object_reader_t reader;
+   hsa_executable_t exec;
+   hsa_executable_symbol_t sym;
+   uint64_t object;
+} loaded_kernel;
+
+static void
+kernel_load(const test_env *env, const char *path, const char *symbol, loaded_kernel *k)
+{
+   size_t size;
+   k->elf = test_read_file(path, &size);
+   CHECK_HSA(hsa_code_object_reader_create_from_memory(k->elf, size, &k->reader));
+   CHECK_HSA(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                                       NULL, &k->exec));
+   CHECK_HSA(hsa_executable_load_agent_code_object(k->exec, env->gpu, k->reader, NULL, NULL));
+   CHECK_HSA(hsa_executable_freeze(k->exec, NULL));
+   CHECK_HSA(hsa_executable_get_symbol_by_name(k->exec, symbol, &env->gpu, &k->sym));
+   CHECK_HSA(hsa_executable_symbol_get_info(k->sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
+                                            &k->object));
+}
+
+static void
+kernel_unload(loaded_kernel *k)
+{
+   CHECK_HSA(hsa_executable_destroy(k->exec));
+   CHECK_HSA(hsa_code_object_reader_destroy(k->reader));
+   free(k->elf);
 }
 
 static hsa_signal_value_t
@@ -215,21 +249,11 @@ test_invalid_packet(const test_env *env)
 static void
 test_dispatch_error(const test_env *env, const char *trap_path)
 {
-   size_t size;
-   void *elf = test_read_file(trap_path, &size);
-   hsa_code_object_reader_t reader;
-   hsa_executable_t exec;
-   CHECK_HSA(hsa_code_object_reader_create_from_memory(elf, size, &reader));
-   CHECK_HSA(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
-                                       NULL, &exec));
-   CHECK_HSA(hsa_executable_load_agent_code_object(exec, env->gpu, reader, NULL, NULL));
-   CHECK_HSA(hsa_executable_freeze(exec, NULL));
-   hsa_executable_symbol_t sym;
-   CHECK_HSA(hsa_executable_get_symbol_by_name(exec, "trap_kernel.kd", &env->gpu, &sym));
-   uint64_t kernel_object;
+   loaded_kernel k;
+   kernel_load(env, trap_path, "trap_kernel.kd", &k);
+   hsa_executable_symbol_t sym = k.sym;
+   uint64_t kernel_object = k.object;
    uint32_t kernarg_size;
-   CHECK_HSA(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
-                                            &kernel_object));
    CHECK_HSA(hsa_executable_symbol_get_info(
       sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size));
    CHECK(kernel_object != 0 && kernarg_size == 8);
@@ -266,9 +290,7 @@ test_dispatch_error(const test_env *env, const char *trap_path)
    CHECK_HSA(hsa_queue_destroy(q));
    hsa_signal_destroy(done);
    CHECK_HSA(hsa_amd_memory_pool_free(kernarg));
-   CHECK_HSA(hsa_executable_destroy(exec));
-   CHECK_HSA(hsa_code_object_reader_destroy(reader));
-   free(elf);
+   kernel_unload(&k);
 }
 
 /*
@@ -280,20 +302,9 @@ test_dispatch_error(const test_env *env, const char *trap_path)
 static void
 test_cu_resources(const test_env *env, const char *path)
 {
-   size_t size;
-   void *elf = test_read_file(path, &size);
-   hsa_code_object_reader_t reader;
-   hsa_executable_t exec;
-   CHECK_HSA(hsa_code_object_reader_create_from_memory(elf, size, &reader));
-   CHECK_HSA(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
-                                       NULL, &exec));
-   CHECK_HSA(hsa_executable_load_agent_code_object(exec, env->gpu, reader, NULL, NULL));
-   CHECK_HSA(hsa_executable_freeze(exec, NULL));
-   hsa_executable_symbol_t sym;
-   CHECK_HSA(hsa_executable_get_symbol_by_name(exec, "vgpr128_kernel.kd", &env->gpu, &sym));
-   uint64_t kernel_object;
-   CHECK_HSA(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
-                                            &kernel_object));
+   loaded_kernel k;
+   kernel_load(env, path, "vgpr128_kernel.kd", &k);
+   uint64_t kernel_object = k.object;
    void *kernarg;
    CHECK_HSA(hsa_amd_memory_pool_allocate(env->kernarg_pool, 64, 0, &kernarg));
    memset(kernarg, 0, 64);
@@ -331,9 +342,7 @@ test_cu_resources(const test_env *env, const char *path)
       hsa_signal_destroy(done);
    }
    CHECK_HSA(hsa_amd_memory_pool_free(kernarg));
-   CHECK_HSA(hsa_executable_destroy(exec));
-   CHECK_HSA(hsa_code_object_reader_destroy(reader));
-   free(elf);
+   kernel_unload(&k);
 }
 
 /*
@@ -347,20 +356,9 @@ test_cu_resources(const test_env *env, const char *path)
 static void
 test_ring_wrap(const test_env *env, const char *path)
 {
-   size_t size;
-   void *elf = test_read_file(path, &size);
-   hsa_code_object_reader_t reader;
-   hsa_executable_t exec;
-   CHECK_HSA(hsa_code_object_reader_create_from_memory(elf, size, &reader));
-   CHECK_HSA(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
-                                       NULL, &exec));
-   CHECK_HSA(hsa_executable_load_agent_code_object(exec, env->gpu, reader, NULL, NULL));
-   CHECK_HSA(hsa_executable_freeze(exec, NULL));
-   hsa_executable_symbol_t sym;
-   CHECK_HSA(hsa_executable_get_symbol_by_name(exec, "spin_kernel.kd", &env->gpu, &sym));
-   uint64_t kernel_object;
-   CHECK_HSA(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
-                                            &kernel_object));
+   loaded_kernel k;
+   kernel_load(env, path, "spin_kernel.kd", &k);
+   uint64_t kernel_object = k.object;
    uint32_t *flag;
    void **kernarg;
    CHECK_HSA(hsa_amd_memory_pool_allocate(env->kernarg_pool, 64, 0, (void **)&flag));
@@ -426,9 +424,7 @@ test_ring_wrap(const test_env *env, const char *path)
    hsa_signal_destroy(gate);
    CHECK_HSA(hsa_amd_memory_pool_free(kernarg));
    CHECK_HSA(hsa_amd_memory_pool_free(flag));
-   CHECK_HSA(hsa_executable_destroy(exec));
-   CHECK_HSA(hsa_code_object_reader_destroy(reader));
-   free(elf);
+   kernel_unload(&k);
 }
 
 /* Publishes `packet` at the next index without ringing the doorbell; returns the index. */
@@ -494,20 +490,9 @@ test_doorbell(const test_env *env, const char *path)
 
    /* From a kernel: `ring` on queue q stores 0 to the doorbell of `other`, whose packet 0
     * waits unrung until then. */
-   size_t size;
-   void *elf = test_read_file(path, &size);
-   hsa_code_object_reader_t reader;
-   hsa_executable_t exec;
-   CHECK_HSA(hsa_code_object_reader_create_from_memory(elf, size, &reader));
-   CHECK_HSA(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
-                                       NULL, &exec));
-   CHECK_HSA(hsa_executable_load_agent_code_object(exec, env->gpu, reader, NULL, NULL));
-   CHECK_HSA(hsa_executable_freeze(exec, NULL));
-   hsa_executable_symbol_t sym;
-   CHECK_HSA(hsa_executable_get_symbol_by_name(exec, "ring.kd", &env->gpu, &sym));
-   uint64_t kernel_object;
-   CHECK_HSA(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
-                                            &kernel_object));
+   loaded_kernel k;
+   kernel_load(env, path, "ring.kd", &k);
+   uint64_t kernel_object = k.object;
    CHECK_HSA(hsa_queue_create(env->gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
                               UINT32_MAX, &other));
    hsa_signal_store_relaxed(c1, 1);
@@ -539,9 +524,91 @@ test_doorbell(const test_env *env, const char *path)
    hsa_signal_destroy(c1);
    hsa_signal_destroy(c2);
    CHECK_HSA(hsa_amd_memory_pool_free(kernarg));
-   CHECK_HSA(hsa_executable_destroy(exec));
-   CHECK_HSA(hsa_code_object_reader_destroy(reader));
-   free(elf);
+   kernel_unload(&k);
+}
+
+/* Threads started by any library of the process: this executable's pthread_create, exported
+ * (sim/tests/CMakeLists.txt), comes first in symbol lookup and forwards to the next
+ * definition (libc's, or a sanitizer's). */
+static atomic_uint thread_creates;
+
+__attribute__((visibility("default"))) int
+pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+   static int (*next)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+   if (!next)
+      next = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))dlsym(
+         RTLD_NEXT, "pthread_create");
+   atomic_fetch_add(&thread_creates, 1);
+   return next(thread, attr, fn, arg);
+}
+
+static uint64_t
+submit_spin(hsa_queue_t *q, uint64_t kernel_object, void *kernarg, hsa_signal_t completion)
+{
+   hsa_kernel_dispatch_packet_t d;
+   memset(&d, 0, sizeof(d));
+   d.header = header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false);
+   d.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+   d.workgroup_size_x = d.grid_size_x = 64;
+   d.workgroup_size_y = d.workgroup_size_z = d.grid_size_y = d.grid_size_z = 1;
+   d.kernel_object = kernel_object;
+   d.kernarg_address = kernarg;
+   d.completion_signal = completion;
+   return submit(q, &d);
+}
+
+/*
+ * Dispatches without the barrier bit run beside each other (a later one completes while an
+ * earlier one still spins), on threads the queue keeps: one short dispatch after another,
+ * as ROCr's blit kernels come, starts no thread each (sim_cp.c; a thread, its stack and its
+ * mappings a copy made ROCr's image transfers twice as slow). At most SIM_CP_MAX_ASYNC (8)
+ * threads: a dispatch that finds its thread still finishing the last may start another.
+ */
+static void
+test_dispatch_threads(const test_env *env, const char *path)
+{
+   loaded_kernel k;
+   kernel_load(env, path, "spin_kernel.kd", &k);
+   uint32_t *flags;
+   void **kernarg;
+   CHECK_HSA(hsa_amd_memory_pool_allocate(env->kernarg_pool, 64, 0, (void **)&flags));
+   CHECK_HSA(hsa_amd_memory_pool_allocate(env->kernarg_pool, 64, 0, (void **)&kernarg));
+   __atomic_store_n(&flags[0], 0, __ATOMIC_RELEASE);
+   __atomic_store_n(&flags[1], 0, __ATOMIC_RELEASE);
+   kernarg[0] = &flags[0];
+   kernarg[2] = &flags[1];
+   hsa_queue_t *q;
+   CHECK_HSA(hsa_queue_create(env->gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                              UINT32_MAX, &q));
+   hsa_signal_t a, b;
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &a));
+   CHECK_HSA(hsa_signal_create(1, 0, NULL, &b));
+   submit_spin(q, k.object, &kernarg[0], a);
+   submit_spin(q, k.object, &kernarg[2], b);
+   __atomic_store_n(&flags[1], 1, __ATOMIC_RELEASE);
+   CHECK(wait_eq(b, 0, 5000 * MS) == 0);
+   CHECK(hsa_signal_load_scacquire(a) == 1); /* still spinning */
+   __atomic_store_n(&flags[0], 1, __ATOMIC_RELEASE);
+   CHECK(wait_eq(a, 0, 5000 * MS) == 0);
+
+   unsigned before = atomic_load(&thread_creates);
+   for (int i = 0; i < 64; i++) {
+      hsa_signal_store_relaxed(b, 1);
+      submit_spin(q, k.object, &kernarg[2], b);
+      CHECK(wait_eq(b, 0, 5000 * MS) == 0);
+   }
+   unsigned started = atomic_load(&thread_creates) - before;
+   if (started >= 8)
+      fprintf(stderr, "64 dispatches one after another started %u threads\n", started);
+   CHECK(started < 8);
+
+   CHECK_HSA(hsa_queue_destroy(q));
+   hsa_signal_destroy(a);
+   hsa_signal_destroy(b);
+   CHECK_HSA(hsa_amd_memory_pool_free(kernarg));
+   CHECK_HSA(hsa_amd_memory_pool_free(flags));
+   kernel_unload(&k);
 }
 
 int
@@ -556,6 +623,7 @@ main(int argc, char **argv)
    test_cu_resources(&env, argv[1]);
    test_ring_wrap(&env, argv[1]);
    test_doorbell(&env, argv[2]);
+   test_dispatch_threads(&env, argv[1]);
    /* A queue left alive is torn down by the last hsa_shut_down. */
    hsa_queue_t *q;
    CHECK_HSA(hsa_queue_create(env.gpu, 128, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
