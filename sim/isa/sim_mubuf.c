@@ -156,10 +156,97 @@ sim__mubuf_lanes(sim_wave *w, const sim_inst *in, uint64_t m, unsigned n, bool s
    return *hi >= *lo && *hi - *lo <= (1ull << 40);
 }
 
+/* The scratch shape at one offset (spills, and private arrays indexed alike in every
+ * lane): a swizzled V# with ADD_TID, 4-byte elements and an index stride that holds the
+ * wave, no IDXEN, and one offset for every active lane (no OFFEN, or OFFEN with the same
+ * VGPR value in each). Lane l's dword k is then at row[k] + 4l: the formulas at the top
+ * with index = l, below the stride. */
+static bool
+mubuf_rows(const sim_wave *w, const sim_inst *in, const mubuf_rsrc *r, uint64_t m, unsigned n,
+           uint64_t row[4])
+{
+   if (!r->swizzle || !r->add_tid || r->esh != 2 || (1u << r->ish) < w->lanes ||
+       (in->flags & SIM_IF_IDXEN))
+      return false;
+   uint32_t o = (uint32_t)in->imm;
+   if (in->flags & SIM_IF_OFFEN) {
+      const uint32_t *vo = w->v[in->mem.addr];
+      uint32_t f = vo[__builtin_ctzll(m)], diff = 0;
+      for (unsigned l = 0; l < 64; l++)
+         diff |= (vo[l] ^ f) & -(uint32_t)((m >> l) & 1);
+      if (diff)
+         return false;
+      o += f;
+   }
+   for (unsigned k = 0; k < n; k++) {
+      uint32_t ok = o + 4 * k;
+      row[k] = r->base + r->soffset + ((uint64_t)(ok & ~3u) << r->ish) + (ok & 3u);
+   }
+   return true;
+}
+
+/* Moves the n rows mubuf_rows found: the active lanes' span [first, last] of each. Rows are
+ * disjoint (4 << ish bytes apart, at least a row), so order does not matter. */
+static bool
+mubuf_rows_move(sim_wave *w, const sim_inst *in, uint64_t m, unsigned n, bool store,
+                const uint64_t row[4])
+{
+   unsigned data = store ? in->mem.data0 : in->vdst;
+   unsigned first = __builtin_ctzll(m), last = 63 - __builtin_clzll(m);
+   uint64_t lo = UINT64_MAX, hi = 0;
+   for (unsigned k = 0; k < n; k++) {
+      lo = row[k] < lo ? row[k] : lo;
+      hi = row[k] > hi ? row[k] : hi;
+   }
+   lo += 4 * first;
+   hi += 4 * last;
+   /* A span past 2^40 bytes (an offset that wrapped) is in no allocation. */
+   if (hi < lo || hi - lo > (1ull << 40))
+      return false;
+   uint8_t *host = sim__mubuf_span(w, in, lo, hi - lo + 4, store);
+   if (!host)
+      return false;
+   size_t len = 4 * (size_t)(last - first + 1);
+   bool dense = (unsigned)__builtin_popcountll(m) == last - first + 1;
+   if (store) {
+      for (unsigned k = 0; k < n; k++) {
+         uint8_t *p = host + (row[k] + 4 * first - lo);
+         if (dense)
+            memcpy(p, &w->v[data + k][first], len);
+         else
+            for (unsigned l = first; l <= last; l++)
+               if ((m >> l) & 1)
+                  memcpy(p + 4 * (l - first), &w->v[data + k][l], 4);
+      }
+      return true;
+   }
+   /* All rows are read before any is written (the offset VGPR may be VDATA's). */
+   uint32_t tmp[4][64];
+   for (unsigned k = 0; k < n; k++)
+      memcpy(&tmp[k][first], host + (row[k] + 4 * first - lo), len);
+   for (unsigned k = 0; k < n; k++) {
+      if (dense)
+         memcpy(&w->v[data + k][first], &tmp[k][first], len);
+      else
+         for (unsigned l = first; l <= last; l++)
+            if ((m >> l) & 1)
+               w->v[data + k][l] = tmp[k][l];
+   }
+   return true;
+}
+
 bool
 sim__mubuf_fast(sim_wave *w, const sim_inst *in, uint64_t m, unsigned n, bool store)
 {
    unsigned data = store ? in->mem.data0 : in->vdst;
+   if (m && !(in->flags & (SIM_IF_LDS | SIM_IF_IDXEN)) && data + n <= w->nvgpr &&
+       (!(in->flags & SIM_IF_OFFEN) || in->mem.addr < w->nvgpr)) {
+      mubuf_rsrc r;
+      uint64_t row[4];
+      mubuf_rsrc_read(w, in, &r);
+      if (mubuf_rows(w, in, &r, m, n, row))
+         return mubuf_rows_move(w, in, m, n, store, row);
+   }
    uint64_t va[4][64], lo, hi;
    if (!sim__mubuf_lanes(w, in, m, n, store, va, &lo, &hi))
       return false;

@@ -1072,6 +1072,66 @@ TEST(scratch_dwords_lanes)
    }
 }
 
+/* Scratch at one offset for every active lane (spills; a private array indexed alike in
+ * each lane), which sim__mubuf_fast moves as rows: SOFFSET, OFFSET, OFFEN with the same
+ * value in the active lanes (other values in the inactive ones), an offset not
+ * dword-aligned, EXEC with holes and a dense run in the middle; loads into their own offset
+ * VGPRs. Inactive lanes' bytes and registers stay; lane l's dword at offset o is at
+ * SOFFSET + (o / 4 * 4) * 64 + 4l + o % 4 (SOFFSET unscaled). */
+static uint32_t
+scratch_word_at(uint32_t soffset, uint32_t o, unsigned l)
+{
+   uint32_t v;
+   memcpy(&v, t_scratch + soffset + (o / 4 * 4) * 64 + 4 * l + o % 4, 4);
+   return v;
+}
+
+TEST(scratch_rows_one_offset)
+{
+   sim_wave *w = t_wave();
+   scratch_vsharp(w);
+   w->s[4] = 0x400;
+   memset(t_scratch, 0xEE, 0x400 + 160 * 64);
+   uint64_t holes = 0x5FF0F00FFF0F0FF8ull, run = 0xFFFFFFull << 12;
+   for (unsigned l = 0; l < 64; l++) {
+      for (unsigned k = 0; k < 3; k++)
+         w->v[10 + k][l] = 0x7A000000u + 0x10000u * k + l;
+      w->v[5][l] = (run >> l & 1) ? 40 : 44 + 4 * (l % 3);
+      w->v[9][l] = 13; /* dword 12 + 1 byte: across two lanes' dwords */
+   }
+   SIM_EXEC(w) = holes;
+   CHECK_EQ(t_run(w, "buffer_store_dwordx3 v[10:12], off, s[0:3], s4 offset:12\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   SIM_EXEC(w) = run;
+   CHECK_EQ(t_run(w, "buffer_store_dwordx2 v[11:12], v5, s[0:3], s4 offen offset:100\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l++)
+      for (unsigned k = 0; k < 3; k++) {
+         bool on = holes >> l & 1, on2 = (run >> l & 1) && k < 2;
+         CHECK_EQ(scratch_word_at(0x400, 12 + 4 * k, l),
+                  on ? 0x7A000000u + 0x10000u * k + l : 0xEEEEEEEEu);
+         CHECK_EQ(scratch_word_at(0x400, 140 + 4 * k, l),
+                  on2 ? 0x7A000000u + 0x10000u * (k + 1) + l : 0xEEEEEEEEu);
+      }
+   uint64_t rexec = holes & ~(1ull << 20);
+   SIM_EXEC(w) = rexec;
+   for (unsigned l = 0; l < 64; l++)
+      w->v[5][l] = (rexec >> l & 1) ? 8 : 7; /* with offset:4, dword 12 */
+   CHECK_EQ(t_run(w, "buffer_load_dwordx4 v[5:8], v5, s[0:3], s4 offen offset:4\n"
+                     "buffer_load_dword v9, v9, s[0:3], s4 offen\n"
+                     "s_waitcnt vmcnt(0)"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l++) {
+      bool on = rexec >> l & 1;
+      for (unsigned k = 0; k < 3; k++)
+         CHECK_EQ(w->v[5 + k][l], on ? 0x7A000000u + 0x10000u * k + l : k == 0 ? 7 : 0);
+      CHECK_EQ(w->v[8][l], on ? 0xEEEEEEEEu : 0);
+      CHECK_EQ(w->v[9][l], on ? scratch_word_at(0x400, 13, l) : 13);
+   }
+}
+
 /* MUBUF dword accesses lane by lane as [ISA] 9.x "Buffer addressing" places them
  * (sim__mubuf_fast moves them all at once; this pins its addresses, lane order and
  * fallbacks against that formula). A swizzled V# (STRIDE 16, ELEMENT_SIZE 4, INDEX_STRIDE
@@ -1363,6 +1423,7 @@ t_mem_tests(void)
    RUN(scratch_swizzle_and_private_aperture);
    RUN(mubuf_dwords_lane_addresses);
    RUN(scratch_dwords_lanes);
+   RUN(scratch_rows_one_offset);
    RUN(flat_lds_aperture);
    RUN(flat_aperture_sh_mem_bases);
    RUN(ds_read_d16);
