@@ -87,6 +87,23 @@ kernel_unload(loaded_kernel *k)
    free(k->elf);
 }
 
+/* One work-group of 64 work-items of `kernel_object` (spin_kernel: it spins until the
+ * word kernarg[0] points to is not 0), barrier bit clear; returns its index. */
+static uint64_t
+submit_spin(hsa_queue_t *q, uint64_t kernel_object, void *kernarg, hsa_signal_t completion)
+{
+   hsa_kernel_dispatch_packet_t d;
+   memset(&d, 0, sizeof(d));
+   d.header = header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false);
+   d.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+   d.workgroup_size_x = d.grid_size_x = 64;
+   d.workgroup_size_y = d.workgroup_size_z = d.grid_size_y = d.grid_size_z = 1;
+   d.kernel_object = kernel_object;
+   d.kernarg_address = kernarg;
+   d.completion_signal = completion;
+   return submit(q, &d);
+}
+
 static hsa_signal_value_t
 wait_eq(hsa_signal_t s, hsa_signal_value_t v, uint64_t timeout_ns)
 {
@@ -374,16 +391,7 @@ test_ring_wrap(const test_env *env, const char *path)
    CHECK_HSA(hsa_signal_create(1, 0, NULL, &gate));
    CHECK_HSA(hsa_signal_create(63, 0, NULL, &rest));
    CHECK_HSA(hsa_signal_create(1, 0, NULL, &last));
-   hsa_kernel_dispatch_packet_t d;
-   memset(&d, 0, sizeof(d));
-   d.header = header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false);
-   d.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-   d.workgroup_size_x = d.grid_size_x = 64;
-   d.workgroup_size_y = d.workgroup_size_z = d.grid_size_y = d.grid_size_z = 1;
-   d.kernel_object = kernel_object;
-   d.kernarg_address = kernarg;
-   d.completion_signal = spun;
-   CHECK(submit(q, &d) == 0);
+   CHECK(submit_spin(q, kernel_object, kernarg, spun) == 0);
    for (int i = 0; i < 63; i++)
       submit_barrier(q, HSA_PACKET_TYPE_BARRIER_AND, false, NULL, 0, rest);
    CHECK(wait_eq(rest, 0, 5000 * MS) == 0);
@@ -541,21 +549,6 @@ pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *
          RTLD_NEXT, "pthread_create");
    atomic_fetch_add(&thread_creates, 1);
    return next(thread, attr, fn, arg);
-}
-
-static uint64_t
-submit_spin(hsa_queue_t *q, uint64_t kernel_object, void *kernarg, hsa_signal_t completion)
-{
-   hsa_kernel_dispatch_packet_t d;
-   memset(&d, 0, sizeof(d));
-   d.header = header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false);
-   d.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-   d.workgroup_size_x = d.grid_size_x = 64;
-   d.workgroup_size_y = d.workgroup_size_z = d.grid_size_y = d.grid_size_z = 1;
-   d.kernel_object = kernel_object;
-   d.kernarg_address = kernarg;
-   d.completion_signal = completion;
-   return submit(q, &d);
 }
 
 /*
