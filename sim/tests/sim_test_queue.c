@@ -87,21 +87,31 @@ kernel_unload(loaded_kernel *k)
    free(k->elf);
 }
 
-/* One work-group of 64 work-items of `kernel_object` (spin_kernel: it spins until the
- * word kernarg[0] points to is not 0), barrier bit clear; returns its index. */
+/* One work-group of `size` work-items of `kernel_object`, barrier bit `barrier`; returns
+ * its index. */
 static uint64_t
-submit_spin(hsa_queue_t *q, uint64_t kernel_object, void *kernarg, hsa_signal_t completion)
+submit_dispatch(hsa_queue_t *q, uint64_t kernel_object, void *kernarg, uint16_t size,
+                bool barrier, hsa_signal_t completion)
 {
    hsa_kernel_dispatch_packet_t d;
    memset(&d, 0, sizeof(d));
-   d.header = header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false);
+   d.header = header(HSA_PACKET_TYPE_KERNEL_DISPATCH, barrier);
    d.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-   d.workgroup_size_x = d.grid_size_x = 64;
+   d.workgroup_size_x = size;
+   d.grid_size_x = size;
    d.workgroup_size_y = d.workgroup_size_z = d.grid_size_y = d.grid_size_z = 1;
    d.kernel_object = kernel_object;
    d.kernarg_address = kernarg;
    d.completion_signal = completion;
    return submit(q, &d);
+}
+
+/* spin_kernel (it spins until the word kernarg[0] points to is not 0): 64 work-items,
+ * barrier bit clear. */
+static uint64_t
+submit_spin(hsa_queue_t *q, uint64_t kernel_object, void *kernarg, hsa_signal_t completion)
+{
+   return submit_dispatch(q, kernel_object, kernarg, 64, false, completion);
 }
 
 static hsa_signal_value_t
@@ -510,17 +520,8 @@ test_doorbell(const test_env *env, const char *path)
    CHECK_HSA(hsa_amd_memory_pool_allocate(env->kernarg_pool, 64, 0, (void **)&kernarg));
    kernarg[0] = other->doorbell_signal.handle;
    kernarg[1] = 0;
-   hsa_kernel_dispatch_packet_t d;
-   memset(&d, 0, sizeof(d));
-   d.header = header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true);
-   d.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-   d.workgroup_size_x = d.grid_size_x = 1;
-   d.workgroup_size_y = d.workgroup_size_z = d.grid_size_y = d.grid_size_z = 1;
-   d.kernel_object = kernel_object;
-   d.kernarg_address = kernarg;
-   d.completion_signal = c1;
    CHECK(wait_eq(c2, 0, 200 * MS) == 1);
-   submit(q, &d);
+   submit_dispatch(q, kernel_object, kernarg, 1, true, c1);
    CHECK(wait_eq(c1, 0, 5000 * MS) == 0);
    /* No host ring for `other`: only the kernel's store wakes its CP, at once (well within
     * the idle CP's 1 s safety timeout). */
