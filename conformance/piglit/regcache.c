@@ -39,20 +39,27 @@ static unsigned regcache_count;
 typedef int (*regcache_comp_fn)(regex_t *, const char *, int);
 typedef void (*regcache_free_fn)(regex_t *);
 
+static pthread_once_t regcache_once = PTHREAD_ONCE_INIT;
+static regcache_comp_fn regcache_comp_next;
+static regcache_free_fn regcache_free_next;
+
+/* The C library's functions, looked up once. */
+static void regcache_init(void)
+{
+   regcache_comp_next = (regcache_comp_fn)dlsym(RTLD_NEXT, "regcomp");
+   regcache_free_next = (regcache_free_fn)dlsym(RTLD_NEXT, "regfree");
+}
+
 static regcache_comp_fn regcache_real_comp(void)
 {
-   static regcache_comp_fn fn;
-   if (!fn)
-      fn = (regcache_comp_fn)dlsym(RTLD_NEXT, "regcomp");
-   return fn;
+   pthread_once(&regcache_once, regcache_init);
+   return regcache_comp_next;
 }
 
 static regcache_free_fn regcache_real_free(void)
 {
-   static regcache_free_fn fn;
-   if (!fn)
-      fn = (regcache_free_fn)dlsym(RTLD_NEXT, "regfree");
-   return fn;
+   pthread_once(&regcache_once, regcache_init);
+   return regcache_free_next;
 }
 
 static unsigned regcache_hash_pattern(const char *pattern, int cflags)
