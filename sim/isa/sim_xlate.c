@@ -33,7 +33,8 @@
  * (and an exit that waits for it) long, but takes its end when only that is left.
  * HSACL_SIM_XLATE_HOT=n: runs of a PC before its block is compiled (50; 1 when checking);
  * HSACL_SIM_XLATE_WORK=n: and its runs times its length must reach n (XL_WORK; 0 when
- * checking or when only HOT is set), so that short runs compile nothing (xl_worth).
+ * checking or when only HOT is set), so that short runs compile nothing (xl_worth), times
+ * a multiplier that compiles freed programs never repaid raise (xl_weigh_payoff).
  * HSACL_SIM_XLATE_STALL_MS=n: the worker waits n ms before each compile (tests: a slow
  * compile must not hold up a dispatch, nor a program's free or the process's exit).
  * HSACL_SIM_XLATE_VERBOSE: one line a compiled block (size, compile time), and the
@@ -95,6 +96,9 @@ static uint32_t xl_hot = 50;
  * this many instructions interpreted (HSACL_SIM_XLATE_WORK; docs/sim.md "Speed"). */
 #define XL_WORK 200000
 static uint64_t xl_work = XL_WORK;
+/* The threshold's multiplier, from what compiles repaid (xl_weigh_payoff). */
+#define XL_SCALE_MAX 64
+static _Atomic unsigned xl_work_scale = 1;
 static unsigned long xl_serial;
 static uint64_t xl_compile_ns;            /* under xl_lock */
 static _Atomic uint64_t xl_compiled;
@@ -247,13 +251,60 @@ sim__xlate_init(void)
    pthread_once(&xl_once, xl_setup);
 }
 
+unsigned
+sim__xlate_work_scale(void)
+{
+   return atomic_load_explicit(&xl_work_scale, memory_order_relaxed);
+}
+
+/* A program's compiles, weighed when it is freed: a compiled block repaid its compile if it
+ * ran translated at least the work threshold's instructions (sim__xlate_run counts its runs
+ * up to that mark). The threshold bets that a block interpreted that long goes on running;
+ * where it does not (a process of many short programs: the CTS's C11 atomics build
+ * thousands, each compare-exchange loop hot just before its dispatch ends, and compiled
+ * blocks there ran 62 times on average), every compile is lost. More of the program's
+ * blocks unrepaid (a compile still running when the program goes is lost whole) than
+ * repaid doubles the process's multiplier of the threshold (up to XL_SCALE_MAX); a repaid
+ * majority halves it. Not with an explicit run count alone (tests, the checking mode: no
+ * work threshold). */
+static void
+xl_weigh_payoff(const struct sim_xlate_prog *x, unsigned lost)
+{
+   if (!xl_work)
+      return;
+   unsigned repaid = 0;
+   for (size_t i = 0; i < 2 * x->nent; i++) {
+      const xl_ent *e = &x->ent[i];
+      if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) != XL_ENT_DONE)
+         continue;
+      uint64_t work = (uint64_t)__atomic_load_n(&e->runs, __ATOMIC_RELAXED) * e->n;
+      if (work >= xl_work)
+         repaid++;
+      else
+         lost++;
+   }
+   if (!repaid && !lost)
+      return;
+   unsigned s = atomic_load_explicit(&xl_work_scale, memory_order_relaxed), n = s;
+   if (lost > repaid && s < XL_SCALE_MAX)
+      n = s * 2;
+   else if (repaid >= lost && s > 1)
+      n = s / 2;
+   if (n != s) {
+      atomic_store_explicit(&xl_work_scale, n, memory_order_relaxed);
+      if (xl_verbose)
+         fprintf(stderr, "hsacl-sim: xlate: %u compiled blocks repaid, %u not: work threshold "
+                 "x%u\n", repaid, lost, n);
+   }
+}
+
 void
 sim__xlate_program_free(sim_program *p)
 {
    struct sim_xlate_prog *x = p->xlate;
    if (!x)
       return;
-   sim__xlate_q_drop(p);
+   xl_weigh_payoff(x, sim__xlate_q_drop(p));
    /* A child of fork leaves the inherited JIT alone: the code stays mapped until it exits. */
    if (x->rt && !sim__xlate_forked) {
       pthread_mutex_lock(&xl_lock);
@@ -2310,7 +2361,8 @@ xl_worth(sim_wave *w, sim_program *p, uint64_t pc, xl_ent *e, uint32_t h, unsign
       }
       __atomic_store_n(&e->len, (uint16_t)len, __ATOMIC_RELAXED);
    }
-   return (uint64_t)h * len >= xl_work * scale;
+   return (uint64_t)h * len >=
+          xl_work * scale * atomic_load_explicit(&xl_work_scale, memory_order_relaxed);
 }
 
 /* The block's function at `pc` for `w`'s EXEC, compiling it when it has become hot; NULL:
@@ -2731,6 +2783,11 @@ sim__xlate_run(sim_wave *w, uint64_t pc, bool leader)
          xl_run_checked(w, e, w->pc);
       else
          e->fn(w, w->v);
+      /* The payoff's count (xl_weigh_payoff): stores only until the mark, so the hot
+       * blocks of long runs do not share a written line between threads. */
+      uint32_t r = __atomic_load_n(&e->runs, __ATOMIC_RELAXED);
+      if (SIM_UNLIKELY((uint64_t)r * e->n < xl_work))
+         __atomic_store_n(&e->runs, r + 1, __ATOMIC_RELAXED);
       if (SIM_UNLIKELY(xl_verbose))
          atomic_fetch_add_explicit(&xl_runs, 1, memory_order_relaxed);
       if (w->status != SIM_WAVE_RUNNING || w->doorbell_va || w->gpr_idx_en)

@@ -34,6 +34,8 @@ typedef struct sim_xlate_ent {
                         * lanes, set with `lanes`; 0 (the general entry): any EXEC */
    uint16_t len;      /* instructions the block would hold, counted once it has become hot
                        * (the work threshold weighs its runs by it); 0 before */
+   uint32_t runs;     /* translated runs, counted until runs x n reaches the work threshold
+                       * (relaxed; the payoff sim__xlate_program_free weighs) */
 } sim_xlate_ent;
 enum { XL_NEEDS_F32 = 1, XL_NEEDS_F16 = 2 };
 
@@ -69,8 +71,12 @@ void sim__xlate_start(void);
 /* A child of fork: it compiles nothing and leaves the inherited JIT alone (the worker's
  * fork handler says why). */
 extern bool sim__xlate_forked;
-/* Takes the program's blocks out of the queue and waits for the one the worker holds. */
-void sim__xlate_q_drop(sim_program *p);
+/* Takes the program's blocks out of the queue and waits for the one the worker holds;
+ * returns how many compiles that lost (1 when the worker was compiling one of them). */
+unsigned sim__xlate_q_drop(sim_program *p);
+/* The process's multiplier of the work threshold (1-XL_SCALE_MAX; tests): doubled when a
+ * freed program's compiled blocks were mostly not repaid, halved when they were. */
+unsigned sim__xlate_work_scale(void);
 
 /* ---- IR emission (sim_xlate.c; memory instructions in sim_xlate_mem.c) ---------------- */
 

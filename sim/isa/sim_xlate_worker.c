@@ -222,9 +222,10 @@ sim__xlate_enqueue(sim_wave *w, sim_program *p, uint64_t pc, sim_xlate_ent *e)
 /* The program's queued blocks leave the queue; a block of it the worker has taken is
  * cancelled (a stalled one at once, one in LLVM when it is done: a compile is not
  * interruptible), so that no job outlives the slots and entries it points into. */
-void
+unsigned
 sim__xlate_q_drop(sim_program *p)
 {
+   unsigned lost = 0;
    pthread_mutex_lock(&xl_q.lock);
    xl_job **pp = &xl_q.head, *last = NULL;
    while (*pp) {
@@ -239,10 +240,12 @@ sim__xlate_q_drop(sim_program *p)
    }
    xl_q.tail = last;
    if (xl_q.cur && xl_q.cur->p == p) {
+      lost = 1;
       xl_q.cur_cancelled = true;
       pthread_cond_broadcast(&xl_q.cond);
       while (xl_q.cur && xl_q.cur->p == p)
          pthread_cond_wait(&xl_q.cond, &xl_q.lock);
    }
    pthread_mutex_unlock(&xl_q.lock);
+   return lost;
 }

@@ -380,17 +380,64 @@ test_loop(void)
    sim__xlate_program_free(&b.p);
 }
 
+/* ---- The payoff of compiles ------------------------------------------------------------- */
+
+/* A program freed with its compiled block never run translated doubles the work
+ * threshold's multiplier (sim_xlate.c xl_weigh_payoff); past the doubled threshold a block
+ * compiles no longer at the old one; a freed program whose block ran translated halves it.
+ * HSACL_SIM_XLATE_WORK=1: the threshold is a block's runs times its length >= 1 x the
+ * multiplier, and one translated run repays a compile. */
+/* Runs the program's first block (interpreted) until it is compiled, up to `max` runs, a
+ * second's wait after each: the runs it took, 0 if it never was. */
+static unsigned
+runs_to_compile(fork_prog *f, unsigned max)
+{
+   for (unsigned i = 1; i <= max; i++)
+      if (fork_compiled(f, 1) == 0)
+         return i;
+   return 0;
+}
+
+static void
+test_payoff(void)
+{
+   setenv("HSACL_SIM_XLATE_WORK", "1", 1);
+   if (!translator_started())
+      return;
+   static fork_prog a;
+   CHECK_EQ(sim__xlate_work_scale(), 1);
+   for (unsigned i = 0; i < 3; i++) {
+      prog_init(&a, 0x10000 + 0x1000 * i, fork_code);
+      CHECK_EQ(runs_to_compile(&a, 4) != 0, true);
+      sim__xlate_program_free(&a.p);
+      CHECK_EQ(sim__xlate_work_scale(), 2u << i);
+   }
+   /* x8: the loop's block (5 instructions) compiles on its second run, not its first. */
+   prog_init_n(&a, 0x20000, loop_code, 5);
+   loop_wave(&a, 10, ~0ull);
+   CHECK_EQ(runs_to_compile(&a, 4), 2);
+   /* One translated run of the whole loop repays it. */
+   loop_wave(&a, 10, ~0ull);
+   CHECK_EQ(sim__xlate_run(&a.w, a.p.va, true), true);
+   CHECK_EQ(a.w.s[0], 10);
+   sim__xlate_program_free(&a.p);
+   CHECK_EQ(sim__xlate_work_scale(), 4);
+}
+
 int
 main(int argc, char **argv)
 {
    if (argc > 1 && (!strcmp(argv[1], "fork") || !strcmp(argv[1], "budget") ||
-                    !strcmp(argv[1], "exec-const") || !strcmp(argv[1], "loop"))) {
+                    !strcmp(argv[1], "exec-const") || !strcmp(argv[1], "loop") ||
+                    !strcmp(argv[1], "payoff"))) {
       if (!strcmp(argv[1], "fork"))
          test_fork();
       else if (!strcmp(argv[1], "exec-const"))
          test_exec_const();
       else if (!strcmp(argv[1], "loop"))
          test_loop();
+      else if (!strcmp(argv[1], "payoff"))
+         test_payoff();
       else
          test_budget();
       if (failures) {
