@@ -265,8 +265,8 @@ sim__xlate_work_scale(void)
  * blocks there ran 62 times on average), every compile is lost. More of the program's
  * blocks unrepaid (a compile still running when the program goes is lost whole) than
  * repaid doubles the process's multiplier of the threshold (up to XL_SCALE_MAX); a repaid
- * majority halves it. Not with an explicit run count alone (tests, the checking mode: no
- * work threshold). */
+ * majority halves it (two frees at once may lose a step: it is an estimate). Not with an
+ * explicit run count alone (tests, the checking mode: no work threshold). */
 static void
 xl_weigh_payoff(const struct sim_xlate_prog *x, unsigned lost)
 {
