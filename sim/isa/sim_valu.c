@@ -362,7 +362,7 @@ sdwa_store(uint32_t *d, const sim_inst *in, const uint32_t *r, uint64_t m)
          out = b << sh;
          if (unused == 2)
             out |= old & ~field;
-         else if (unused == 1 && (b & 0x80))
+         else if (unused == 1 && (b & 0x80) && sh < 24) /* BYTE_3 has no bits above */
             out |= ~0u << (sh + 8);
       } else if (sel <= 5) {
          uint32_t h = v & 0xFFFF, sh = 16 * (sel - 4), field = 0xFFFFu << sh;

@@ -430,87 +430,142 @@ xl_cmpx(unsigned op)
    }
 }
 
+/* An SDWA form (VOP1, VOP2, VOPC) the emitter lowers: its source selects in src_v, its
+ * destination select in vput_dst; no clamp or output modifier, scalar sources as
+ * xl_src32_ok (gfx9's S0/S1 bits). Which operations: xl_sdwa_xop. */
+static bool
+xl_valu_sdwa(const sim_inst *in)
+{
+   if (in->enc != SIM_ENC_VOP1_SDWA && in->enc != SIM_ENC_VOP2_SDWA &&
+       in->enc != SIM_ENC_VOPC_SDWA)
+      return false;
+   if (in->omod || in->clamp)
+      return false;
+   for (unsigned i = 0; i < 2; i++)
+      if (in->src[i] != SIM_SRC_NONE && !xl_src32_ok(in->src[i]))
+         return false;
+   return true;
+}
+
+/* The operations lowered in an SDWA form: the 32-bit integer ones (and the conversions of
+ * an integer to f32), whose handlers read their sources through the selects and store
+ * through sdwa_store. Not the f32 arithmetic: a run of it defers the NaN rule to the rows
+ * it stores (emit_nan_run), which a partial destination would not take; not v_mac/fmac
+ * (the accumulator is the destination row). */
+static xl_xop
+xl_sdwa_xop(xl_xop x)
+{
+   switch (x) {
+   case XO_MOV: case XO_ADD: case XO_SUB: case XO_SUBREV: case XO_AND: case XO_OR:
+   case XO_XOR: case XO_SHL: case XO_LSHR: case XO_ASHR: case XO_MULU24: case XO_MULI24:
+   case XO_MINMAX: case XO_CVT_F32_U32: case XO_CVT_F32_I32: case XO_CO_ADD: case XO_CO_SUB:
+   case XO_CO_SUBREV: case XO_CO_ADDC: case XO_CO_SUBB: case XO_CO_SUBBREV: case XO_CNDMASK:
+   case XO_ICMP:
+      return x;
+   default:
+      return XO_NONE;
+   }
+}
+
+static xl_xop xl_xop_valu(const sim_inst *in);
+static xl_xop xl_xop_salu(const sim_inst *in);
+
 /* How a lowered instruction is computed, XO_NONE when it is not lowered. */
 static xl_xop
 xl_xop_of(const sim_inst *in)
 {
    bool v = in->flags & SIM_IF_VALU;
    if (v && in->enc != SIM_ENC_VOP3P) {
-      if (!xl_valu_plain(in, 3, true))
-         return XO_NONE;
-      bool plain = !(in->abs | in->neg);
-      xl_xop x = XO_NONE;
-      switch (in->op) {
-      /* gfx10's names of gfx9 operations (sim_rdna.c runs the gfx9 handlers) share their
-       * lowering: v_add/sub/subrev_nc_u32, v_add/sub/subrev_co_ci_u32. */
-      case SIM_OP_v_mov_b32: x = XO_MOV; break;
-      /* An SGPR destination: the plain ones (sim__swrite32 gives VCC, M0, EXEC and the
-       * others their own rules). */
-      case SIM_OP_v_readfirstlane_b32: x = in->vdst < 106 ? XO_READFIRST : XO_NONE; break;
-      case SIM_OP_v_add_u32: case SIM_OP_v_add_nc_u32: x = XO_ADD; break;
-      case SIM_OP_v_sub_u32: case SIM_OP_v_sub_nc_u32: x = XO_SUB; break;
-      case SIM_OP_v_subrev_u32: case SIM_OP_v_subrev_nc_u32: x = XO_SUBREV; break;
-      case SIM_OP_v_and_b32: x = XO_AND; break;
-      case SIM_OP_v_or_b32: x = XO_OR; break;
-      case SIM_OP_v_xor_b32: x = XO_XOR; break;
-      case SIM_OP_v_lshlrev_b32: x = XO_SHL; break;
-      case SIM_OP_v_lshrrev_b32: x = XO_LSHR; break;
-      case SIM_OP_v_ashrrev_i32: x = XO_ASHR; break;
-      case SIM_OP_v_mul_lo_u32: x = XO_MULLO; break;
-      case SIM_OP_v_mul_u32_u24: x = XO_MULU24; break;
-      case SIM_OP_v_mul_i32_i24: x = XO_MULI24; break;
-      case SIM_OP_v_mad_u32_u24: x = XO_MADU24; break;
-      case SIM_OP_v_mad_i32_i24: x = XO_MADI24; break;
-      case SIM_OP_v_lshl_add_u32: x = XO_LSHLADD; break;
-      case SIM_OP_v_add_lshl_u32: x = XO_ADDLSHL; break;
-      case SIM_OP_v_add3_u32: x = XO_ADD3; break;
-      case SIM_OP_v_lshl_or_b32: x = XO_LSHLOR; break;
-      case SIM_OP_v_and_or_b32: x = XO_ANDOR; break;
-      case SIM_OP_v_min_i32: case SIM_OP_v_max_i32: case SIM_OP_v_min_u32:
-      case SIM_OP_v_max_u32:
-         x = XO_MINMAX;
-         break;
-      case SIM_OP_v_cvt_f32_u32: x = XO_CVT_F32_U32; break;
-      case SIM_OP_v_cvt_f32_i32: x = XO_CVT_F32_I32; break;
-      case SIM_OP_v_add_co_u32: x = XO_CO_ADD; break;
-      case SIM_OP_v_sub_co_u32: x = XO_CO_SUB; break;
-      case SIM_OP_v_subrev_co_u32: x = XO_CO_SUBREV; break;
-      case SIM_OP_v_addc_co_u32: case SIM_OP_v_add_co_ci_u32: x = XO_CO_ADDC; break;
-      case SIM_OP_v_subb_co_u32: case SIM_OP_v_sub_co_ci_u32: x = XO_CO_SUBB; break;
-      case SIM_OP_v_subbrev_co_u32: case SIM_OP_v_subrev_co_ci_u32: x = XO_CO_SUBBREV; break;
-      case SIM_OP_v_lshlrev_b64: x = XO_SHL64; break;
-      case SIM_OP_v_cndmask_b32: /* abs/neg: bit 31; the mask a 64-bit scalar operand */
-         return xl_src64_ok(in->src[2]) ? XO_CNDMASK : XO_NONE;
-      case SIM_OP_v_add_f32: return XO_FADD;
-      case SIM_OP_v_sub_f32: return XO_FSUB;
-      case SIM_OP_v_subrev_f32: return XO_FSUBREV;
-      case SIM_OP_v_mul_f32: return XO_FMUL;
-      case SIM_OP_v_fma_f32: return XO_FMA;
-      case SIM_OP_v_mad_f32: return XO_FMAD;
-      case SIM_OP_v_fmac_f32: return XO_FMAC;
-      case SIM_OP_v_mac_f32: return XO_FMACNF;
-      case SIM_OP_v_floor_f32: return XO_FFLOOR;
-      case SIM_OP_v_trunc_f32: return XO_FTRUNC;
-      default:
-         if (xl_icmp_pred(in->op))
-            x = XO_ICMP;
-         else if (xl_fcmp_pred(in->op))
-            x = plain ? XO_FCMP : XO_NONE;
-         break;
-      }
-      if (!plain)
-         return XO_NONE;
-      if ((x == XO_CO_ADDC || x == XO_CO_SUBB || x == XO_CO_SUBBREV) &&
-          !xl_src64_ok(in->src[2]))
-         return XO_NONE;
-      if (x == XO_ICMP && in->enc != SIM_ENC_VOPC && in->enc != SIM_ENC_VOP3)
-         return XO_NONE;
-      if (x == XO_SHL64 && !(in->src[1] >= SIM_SRC_VGPR || xl_src64_ok(in->src[1])))
-         return XO_NONE;
-      if (x == XO_SHL64 && in->src[1] >= SIM_SRC_VGPR + 255)
-         return XO_NONE;
-      return x;
+      if (in->flags & SIM_IF_SDWA)
+         return xl_valu_sdwa(in) ? xl_sdwa_xop(xl_xop_valu(in)) : XO_NONE;
+      return xl_valu_plain(in, 3, true) ? xl_xop_valu(in) : XO_NONE;
    }
+   return xl_xop_salu(in);
+}
+
+/* xl_xop_of for a VALU form it accepts. */
+static xl_xop
+xl_xop_valu(const sim_inst *in)
+{
+   bool plain = !(in->abs | in->neg);
+   xl_xop x = XO_NONE;
+   switch (in->op) {
+   /* gfx10's names of gfx9 operations (sim_rdna.c runs the gfx9 handlers) share their
+    * lowering: v_add/sub/subrev_nc_u32, v_add/sub/subrev_co_ci_u32. */
+   case SIM_OP_v_mov_b32: x = XO_MOV; break;
+   /* An SGPR destination: the plain ones (sim__swrite32 gives VCC, M0, EXEC and the
+    * others their own rules). */
+   case SIM_OP_v_readfirstlane_b32: x = in->vdst < 106 ? XO_READFIRST : XO_NONE; break;
+   case SIM_OP_v_add_u32: case SIM_OP_v_add_nc_u32: x = XO_ADD; break;
+   case SIM_OP_v_sub_u32: case SIM_OP_v_sub_nc_u32: x = XO_SUB; break;
+   case SIM_OP_v_subrev_u32: case SIM_OP_v_subrev_nc_u32: x = XO_SUBREV; break;
+   case SIM_OP_v_and_b32: x = XO_AND; break;
+   case SIM_OP_v_or_b32: x = XO_OR; break;
+   case SIM_OP_v_xor_b32: x = XO_XOR; break;
+   case SIM_OP_v_lshlrev_b32: x = XO_SHL; break;
+   case SIM_OP_v_lshrrev_b32: x = XO_LSHR; break;
+   case SIM_OP_v_ashrrev_i32: x = XO_ASHR; break;
+   case SIM_OP_v_mul_lo_u32: x = XO_MULLO; break;
+   case SIM_OP_v_mul_u32_u24: x = XO_MULU24; break;
+   case SIM_OP_v_mul_i32_i24: x = XO_MULI24; break;
+   case SIM_OP_v_mad_u32_u24: x = XO_MADU24; break;
+   case SIM_OP_v_mad_i32_i24: x = XO_MADI24; break;
+   case SIM_OP_v_lshl_add_u32: x = XO_LSHLADD; break;
+   case SIM_OP_v_add_lshl_u32: x = XO_ADDLSHL; break;
+   case SIM_OP_v_add3_u32: x = XO_ADD3; break;
+   case SIM_OP_v_lshl_or_b32: x = XO_LSHLOR; break;
+   case SIM_OP_v_and_or_b32: x = XO_ANDOR; break;
+   case SIM_OP_v_min_i32: case SIM_OP_v_max_i32: case SIM_OP_v_min_u32:
+   case SIM_OP_v_max_u32:
+      x = XO_MINMAX;
+      break;
+   case SIM_OP_v_cvt_f32_u32: x = XO_CVT_F32_U32; break;
+   case SIM_OP_v_cvt_f32_i32: x = XO_CVT_F32_I32; break;
+   case SIM_OP_v_add_co_u32: x = XO_CO_ADD; break;
+   case SIM_OP_v_sub_co_u32: x = XO_CO_SUB; break;
+   case SIM_OP_v_subrev_co_u32: x = XO_CO_SUBREV; break;
+   case SIM_OP_v_addc_co_u32: case SIM_OP_v_add_co_ci_u32: x = XO_CO_ADDC; break;
+   case SIM_OP_v_subb_co_u32: case SIM_OP_v_sub_co_ci_u32: x = XO_CO_SUBB; break;
+   case SIM_OP_v_subbrev_co_u32: case SIM_OP_v_subrev_co_ci_u32: x = XO_CO_SUBBREV; break;
+   case SIM_OP_v_lshlrev_b64: x = XO_SHL64; break;
+   case SIM_OP_v_cndmask_b32: /* abs/neg: bit 31; the mask a 64-bit scalar operand */
+      return xl_src64_ok(in->src[2]) ? XO_CNDMASK : XO_NONE;
+   case SIM_OP_v_add_f32: return XO_FADD;
+   case SIM_OP_v_sub_f32: return XO_FSUB;
+   case SIM_OP_v_subrev_f32: return XO_FSUBREV;
+   case SIM_OP_v_mul_f32: return XO_FMUL;
+   case SIM_OP_v_fma_f32: return XO_FMA;
+   case SIM_OP_v_mad_f32: return XO_FMAD;
+   case SIM_OP_v_fmac_f32: return XO_FMAC;
+   case SIM_OP_v_mac_f32: return XO_FMACNF;
+   case SIM_OP_v_floor_f32: return XO_FFLOOR;
+   case SIM_OP_v_trunc_f32: return XO_FTRUNC;
+   default:
+      if (xl_icmp_pred(in->op))
+         x = XO_ICMP;
+      else if (xl_fcmp_pred(in->op))
+         x = plain ? XO_FCMP : XO_NONE;
+      break;
+   }
+   if (!plain)
+      return XO_NONE;
+   if ((x == XO_CO_ADDC || x == XO_CO_SUBB || x == XO_CO_SUBBREV) &&
+       !xl_src64_ok(in->src[2]))
+      return XO_NONE;
+   if (x == XO_ICMP && in->enc != SIM_ENC_VOPC && in->enc != SIM_ENC_VOPC_SDWA &&
+       in->enc != SIM_ENC_VOP3)
+      return XO_NONE;
+   if (x == XO_SHL64 && !(in->src[1] >= SIM_SRC_VGPR || xl_src64_ok(in->src[1])))
+      return XO_NONE;
+   if (x == XO_SHL64 && in->src[1] >= SIM_SRC_VGPR + 255)
+      return XO_NONE;
+   return x;
+}
+
+/* xl_xop_of for the scalar forms. */
+static xl_xop
+xl_xop_salu(const sim_inst *in)
+{
    if (in->enc == SIM_ENC_SOP1 || in->enc == SIM_ENC_SOP2 || in->enc == SIM_ENC_SOPC) {
       bool ok32 = xl_src32_ok(in->src[0]) && in->src[0] < SIM_SRC_VGPR &&
                   (in->src[1] == SIM_SRC_NONE ||
@@ -971,12 +1026,27 @@ splat(xl *x, LLVMValueRef s, LLVMTypeRef vt)
    return LLVMBuildShuffleVector(x->B, u, u, LLVMConstNull(LLVMVectorType(x->i32, x->lanes)),
                                  "");
 }
+/* An SDWA select's field: its width in bits and its lowest bit (BYTE_0-3, WORD_0-1); 0
+ * bits for DWORD (6) and the reserved 7, which select the whole dword (sim_valu.c). */
+static unsigned
+sdwa_field(unsigned sel, unsigned *lo)
+{
+   *lo = sel <= 3 ? 8 * sel : sel <= 5 ? 16 * (sel - 4) : 0;
+   return sel <= 3 ? 8 : sel <= 5 ? 16 : 0;
+}
 static LLVMValueRef
 src_v(xl *x, const sim_inst *in, unsigned i)
 {
    unsigned c = in->src[i];
    LLVMValueRef r = c >= SIM_SRC_VGPR ? vget(x, c - SIM_SRC_VGPR)
                                       : splat(x, src_s32(x, in, c), x->v32);
+   unsigned lo, bits;
+   if ((in->flags & SIM_IF_SDWA) && i < 2 && (bits = sdwa_field(in->sdwa.sel[i], &lo))) {
+      /* The field to the top, then down again: zero- or (sext) sign-extended. */
+      r = LLVMBuildShl(x->B, r, splat(x, k32(x, 32 - lo - bits), x->v32), "");
+      LLVMValueRef n = splat(x, k32(x, 32 - bits), x->v32);
+      r = (in->sdwa.sext >> i) & 1 ? LLVMBuildAShr(x->B, r, n, "") : LLVMBuildLShr(x->B, r, n, "");
+   }
    if (((in->abs | in->neg) >> i) & 1) {
       if ((in->abs >> i) & 1)
          r = LLVMBuildAnd(x->B, r, splat(x, k32(x, 0x7FFFFFFF), x->v32), "");
@@ -985,6 +1055,34 @@ src_v(xl *x, const sim_inst *in, unsigned i)
    }
    return r;
 }
+/* The destination of a lowered VALU instruction = result `r`: through an SDWA form's
+ * destination select (sim_valu.c sdwa_store): the low bits of `r` in the field, the bits
+ * outside it zero (UNUSED_PAD), the field's sign above it and zero below (UNUSED_SEXT), or
+ * the row's old bits (UNUSED_PRESERVE). */
+static void
+vput_dst(xl *x, const sim_inst *in, LLVMValueRef r)
+{
+   unsigned lo, bits;
+   if (!(in->flags & SIM_IF_SDWA) || !(bits = sdwa_field(in->sdwa.dst_sel, &lo))) {
+      vput(x, in->vdst, r);
+      return;
+   }
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef top = LLVMBuildShl(B, r, splat(x, k32(x, 32 - bits), x->v32), "");
+   LLVMValueRef down = splat(x, k32(x, 32 - bits - lo), x->v32);
+   if (in->sdwa.dst_unused == 1) {
+      vput(x, in->vdst, LLVMBuildAShr(B, top, down, ""));
+      return;
+   }
+   r = LLVMBuildLShr(B, top, down, "");
+   if (in->sdwa.dst_unused == 2) {
+      uint32_t keep = ~(((1u << bits) - 1) << lo);
+      r = LLVMBuildOr(B, r, LLVMBuildAnd(B, vget(x, in->vdst), splat(x, k32(x, keep), x->v32),
+                                         ""), "");
+   }
+   vput(x, in->vdst, r);
+}
+
 /* A lane-mask operand (carry-in, v_cndmask's select) of code `c` (the former accepts
  * xl_src64_ok codes): an SGPR pair or a sign-extended inline constant in a wave64, the
  * low 32 bits of those in a wave32. */
@@ -1335,7 +1433,7 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
                             : LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntULT, t, X, ""),
                                           LLVMBuildICmp(B, LLVMIntULT, r, t, ""), "");
       LLVMValueRef bits = lanes_mask(x, cy);
-      vput(x, in->vdst, r);
+      vput_dst(x, in, r);
       if (in->sdst != SIM_SRC_NONE)
          mput(x, in->sdst, bits);
       return;
@@ -1433,7 +1531,7 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
 #undef BIN
 #undef K
    }
-   vput(x, in->vdst, r);
+   vput_dst(x, in, r);
 }
 
 static void
