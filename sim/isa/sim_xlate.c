@@ -642,8 +642,8 @@ sim__xlate_class(const sim_inst *in)
       return SIM_XL_SKIP; /* no-ops in this model (synchronous memory) */
    if (sim__xlate_ends_block(in))
       return SIM_XL_END;
-   return xl_xop_of(in) != XO_NONE || sim__xl_alu_lowered(in) || sim__xl_f16_lowered(in) ||
-                sim__xl_f64_lowered(in) || sim__xl_mem_lowered(in)
+   return xl_xop_of(in) != XO_NONE || sim__xl_alu_lowered(in) || sim__xl_int_lowered(in) ||
+                sim__xl_f16_lowered(in) || sim__xl_f64_lowered(in) || sim__xl_mem_lowered(in)
              ? SIM_XL_LOWER
              : SIM_XL_CALL;
 }
@@ -1254,6 +1254,18 @@ sim__xl_valu_plain(const sim_inst *in, unsigned nsrc, bool fneg)
 {
    return xl_valu_plain(in, nsrc, fneg);
 }
+bool
+sim__xl_valu_sdwa(const sim_inst *in)
+{
+   return xl_valu_sdwa(in);
+}
+
+void
+sim__xl_vput_dst(xl *x, const sim_inst *in, LLVMValueRef r)
+{
+   vput_dst(x, in, r);
+}
+
 bool
 sim__xl_src64_ok(unsigned c)
 {
@@ -2193,6 +2205,8 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
          xl_xop op = xl_xop_of(in);
          if (op == XO_NONE && sim__xl_alu_lowered(in))
             sim__xl_emit_alu(x, in);
+         else if (op == XO_NONE && sim__xl_int_lowered(in))
+            sim__xl_emit_int(x, in);
          else if (op == XO_NONE && sim__xl_f16_lowered(in))
             sim__xl_emit_f16(x, in);
          else if (op == XO_NONE && sim__xl_f64_lowered(in))

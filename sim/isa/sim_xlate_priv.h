@@ -173,6 +173,11 @@ bool sim__xl_valu_plain(const sim_inst *in, unsigned nsrc, bool fneg);
 bool sim__xl_src64_ok(unsigned c);
 LLVMValueRef sim__xl_src_v(sim_xl *x, const sim_inst *in, unsigned i);
 LLVMValueRef sim__xl_src_v64(sim_xl *x, const sim_inst *in, unsigned i);
+/* An SDWA form sim_xlate.c lowers (VOP1/VOP2/VOPC, no clamp or output modifier); its
+ * selects apply in sim__xl_src_v (sources 0 and 1) and sim__xl_vput_dst. */
+bool sim__xl_valu_sdwa(const sim_inst *in);
+/* The destination VGPR of `in` = `r` in EXEC's lanes, through an SDWA destination select. */
+void sim__xl_vput_dst(sim_xl *x, const sim_inst *in, LLVMValueRef r);
 void sim__xl_vput(sim_xl *x, unsigned r, LLVMValueRef val);
 LLVMValueRef sim__xl_lanes_mask(sim_xl *x, LLVMValueRef c);
 void sim__xl_mput(sim_xl *x, unsigned r, LLVMValueRef v);
@@ -202,6 +207,12 @@ LLVMValueRef sim__xl_wave_ieee(sim_xl *x);
 bool sim__xl_alu_lowered(const sim_inst *in);
 /* Emits lowered `in`. */
 void sim__xl_emit_alu(sim_xl *x, const sim_inst *in);
+
+/* The integer forms of sim_xlate_int.c (bit fields, byte alignment, products' high halves,
+ * three-way min/max/median, v_mbcnt, 16-bit arithmetic and its SDWA forms). Is `in` one? */
+bool sim__xl_int_lowered(const sim_inst *in);
+/* Emits lowered `in`. */
+void sim__xl_emit_int(sim_xl *x, const sim_inst *in);
 
 /* The half-precision forms of sim_xlate_f16.c. Is `in` one of them? */
 bool sim__xl_f16_lowered(const sim_inst *in);

@@ -285,6 +285,7 @@ main(int argc, char **argv)
    t_wavesync_tests();
    t_dispatch_tests(); /* after t_wavesync_tests: the 2 s watchdog */
    t_nan_tests();
+   t_int_tests();
    t_gfx90a_tests();
    t_gfx1030_tests();
    t_cache_tests();

@@ -108,6 +108,7 @@ void t_sample_tests(void);
 void t_wavesync_tests(void);
 void t_dispatch_tests(void);
 void t_nan_tests(void);
+void t_int_tests(void);
 void t_gfx90a_tests(void);
 void t_gfx1030_tests(void);
 void t_cache_tests(void);

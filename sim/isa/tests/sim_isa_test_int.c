@@ -1,0 +1,297 @@
+/*
+ * The integer operations the translator lowers in sim_xlate_int.c, each against its ISA
+ * description computed here, over lanes of varied bits (shifts and widths past 31, zero
+ * widths, negative values) with part of EXEC off: what the interpreter computes, and under
+ * HSACL_SIM_XLATE=check (sim_xlate_check_unit) what the translated blocks compute too.
+ */
+#include <string.h>
+
+#include "sim_isa_test.h"
+
+typedef uint32_t (*int_ref)(uint32_t a, uint32_t b, uint32_t c, unsigned lane);
+
+static uint32_t
+sx(uint32_t v, unsigned bits)
+{
+   return bits >= 32 ? v : (uint32_t)((int32_t)(v << (32 - bits)) >> (32 - bits));
+}
+static uint32_t
+umin(uint32_t a, uint32_t b)
+{
+   return a < b ? a : b;
+}
+static uint32_t
+umax(uint32_t a, uint32_t b)
+{
+   return a > b ? a : b;
+}
+static int32_t
+imin(int32_t a, int32_t b)
+{
+   return a < b ? a : b;
+}
+static int32_t
+imax(int32_t a, int32_t b)
+{
+   return a > b ? a : b;
+}
+
+static uint32_t r_bfi(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return (a & b) | (~a & c); }
+static uint32_t
+r_bfe_u(uint32_t a, uint32_t b, uint32_t c, unsigned l)
+{
+   unsigned w = c & 31;
+   return w ? (a >> (b & 31)) & ((1u << w) - 1) : 0;
+}
+static uint32_t
+r_bfe_i(uint32_t a, uint32_t b, uint32_t c, unsigned l)
+{
+   unsigned w = c & 31;
+   return w ? sx((a >> (b & 31)) & ((1u << w) - 1), w) : 0;
+}
+static uint32_t r_bfm(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return ((1u << (a & 31)) - 1) << (b & 31); }
+static uint32_t
+r_alignbit(uint32_t a, uint32_t b, uint32_t c, unsigned l)
+{
+   return (uint32_t)((((uint64_t)a << 32) | b) >> (c & 31));
+}
+static uint32_t
+r_alignbyte(uint32_t a, uint32_t b, uint32_t c, unsigned l)
+{
+   return (uint32_t)((((uint64_t)a << 32) | b) >> (8 * (c & 3)));
+}
+static uint32_t r_bcnt(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return (uint32_t)__builtin_popcount(a) + b; }
+static uint32_t r_not(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return ~a; }
+static uint32_t r_or3(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return a | b | c; }
+static uint32_t r_xor3(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return a ^ b ^ c; }
+static uint32_t r_xad(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return (a ^ b) + c; }
+static uint32_t r_mulhi_u(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return (uint32_t)(((uint64_t)a * b) >> 32); }
+static uint32_t
+r_mulhi_i(uint32_t a, uint32_t b, uint32_t c, unsigned l)
+{
+   return (uint32_t)((uint64_t)((int64_t)(int32_t)a * (int32_t)b) >> 32);
+}
+static uint32_t
+r_mulhi_u24(uint32_t a, uint32_t b, uint32_t c, unsigned l)
+{
+   return (uint32_t)(((uint64_t)(a & 0xFFFFFF) * (b & 0xFFFFFF)) >> 32);
+}
+static uint32_t
+r_mulhi_i24(uint32_t a, uint32_t b, uint32_t c, unsigned l)
+{
+   return (uint32_t)((uint64_t)((int64_t)(int32_t)sx(a, 24) * (int32_t)sx(b, 24)) >> 32);
+}
+static uint32_t r_min3_u(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return umin(umin(a, b), c); }
+static uint32_t r_max3_u(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return umax(umax(a, b), c); }
+static uint32_t
+r_med3_u(uint32_t a, uint32_t b, uint32_t c, unsigned l)
+{
+   return a + b + c - umin(umin(a, b), c) - umax(umax(a, b), c); /* wraps back exactly */
+}
+static uint32_t r_min3_i(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return (uint32_t)imin(imin((int32_t)a, (int32_t)b), (int32_t)c); }
+static uint32_t r_max3_i(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return (uint32_t)imax(imax((int32_t)a, (int32_t)b), (int32_t)c); }
+static uint32_t
+r_med3_i(uint32_t a, uint32_t b, uint32_t c, unsigned l)
+{
+   return a + b + c - r_min3_i(a, b, c, l) - r_max3_i(a, b, c, l);
+}
+static uint32_t
+r_mbcnt_lo(uint32_t a, uint32_t b, uint32_t c, unsigned l)
+{
+   uint64_t below = (1ull << l) - 1;
+   return (uint32_t)__builtin_popcount(a & (uint32_t)below) + b;
+}
+static uint32_t
+r_mbcnt_hi(uint32_t a, uint32_t b, uint32_t c, unsigned l)
+{
+   uint64_t below = l ? (~0ull >> (64 - l)) : 0;
+   return (uint32_t)__builtin_popcount(a & (uint32_t)(below >> 32)) + b;
+}
+/* 16-bit: the low halves, the result's high half zero. */
+static uint32_t r_add16(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return (a + b) & 0xFFFF; }
+static uint32_t r_sub16(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return (a - b) & 0xFFFF; }
+static uint32_t r_subrev16(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return (b - a) & 0xFFFF; }
+static uint32_t r_mul16(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return (a * b) & 0xFFFF; }
+static uint32_t r_shl16(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return ((b & 0xFFFF) << (a & 15)) & 0xFFFF; }
+static uint32_t r_lshr16(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return (b & 0xFFFF) >> (a & 15); }
+static uint32_t r_ashr16(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return (uint32_t)((int32_t)sx(b & 0xFFFF, 16) >> (a & 15)) & 0xFFFF; }
+static uint32_t r_maxu16(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return umax(a & 0xFFFF, b & 0xFFFF); }
+static uint32_t r_minu16(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return umin(a & 0xFFFF, b & 0xFFFF); }
+static uint32_t r_maxi16(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return (uint32_t)imax((int32_t)sx(a & 0xFFFF, 16), (int32_t)sx(b & 0xFFFF, 16)) & 0xFFFF; }
+static uint32_t r_mini16(uint32_t a, uint32_t b, uint32_t c, unsigned l) { return (uint32_t)imin((int32_t)sx(a & 0xFFFF, 16), (int32_t)sx(b & 0xFFFF, 16)) & 0xFFFF; }
+
+/* One instruction: `text` with %u for the destination VGPR (sources v0, v1, v2 = a, b, c;
+ * s0 = lane 0's a for a uniform source, 7 the constant c), its reference. */
+typedef struct {
+   const char *text;
+   int_ref ref;
+   int uniform_a; /* source a is s0 (lane 0's a) */
+   int const_c;   /* source c is the constant 7 */
+} int_case;
+
+static const int_case int_cases[] = {
+   {"v_bfi_b32 v%u, v0, v1, v2", r_bfi},
+   {"v_bfe_u32 v%u, v0, v1, v2", r_bfe_u},
+   {"v_bfe_i32 v%u, v0, v1, v2", r_bfe_i},
+   {"v_bfe_u32 v%u, s0, v1, 7", r_bfe_u, 1, 1},
+   {"v_bfm_b32 v%u, v0, v1", r_bfm},
+   {"v_alignbit_b32 v%u, v0, v1, v2", r_alignbit},
+   {"v_alignbit_b32 v%u, v0, v1, 7", r_alignbit, 0, 1},
+   {"v_alignbyte_b32 v%u, v0, v1, v2", r_alignbyte},
+   {"v_bcnt_u32_b32 v%u, v0, v1", r_bcnt},
+   {"v_not_b32 v%u, v0", r_not},
+   {"v_or3_b32 v%u, v0, v1, v2", r_or3},
+   {"v_xad_u32 v%u, v0, v1, v2", r_xad},
+   {"v_mul_hi_u32 v%u, v0, v1", r_mulhi_u},
+   {"v_mul_hi_i32 v%u, v0, v1", r_mulhi_i},
+   {"v_mul_hi_i32 v%u, s0, v1", r_mulhi_i, 1},
+   {"v_mul_hi_u32_u24 v%u, v0, v1", r_mulhi_u24},
+   {"v_mul_hi_i32_i24 v%u, v0, v1", r_mulhi_i24},
+   {"v_min3_u32 v%u, v0, v1, v2", r_min3_u},
+   {"v_max3_u32 v%u, v0, v1, v2", r_max3_u},
+   {"v_med3_u32 v%u, v0, v1, v2", r_med3_u},
+   {"v_min3_i32 v%u, v0, v1, v2", r_min3_i},
+   {"v_max3_i32 v%u, v0, v1, v2", r_max3_i},
+   {"v_med3_i32 v%u, v0, v1, v2", r_med3_i},
+   {"v_mbcnt_lo_u32_b32 v%u, v0, v1", r_mbcnt_lo},
+   {"v_mbcnt_hi_u32_b32 v%u, v0, v1", r_mbcnt_hi},
+   {"v_add_u16 v%u, v0, v1", r_add16},
+   {"v_add_u16_e64 v%u, s0, v1", r_add16, 1},
+   {"v_sub_u16 v%u, v0, v1", r_sub16},
+   {"v_subrev_u16 v%u, v0, v1", r_subrev16},
+   {"v_mul_lo_u16 v%u, v0, v1", r_mul16},
+   {"v_lshlrev_b16 v%u, v0, v1", r_shl16},
+   {"v_lshrrev_b16 v%u, v0, v1", r_lshr16},
+   {"v_ashrrev_i16 v%u, v0, v1", r_ashr16},
+   {"v_max_u16 v%u, v0, v1", r_maxu16},
+   {"v_min_u16 v%u, v0, v1", r_minu16},
+   {"v_max_i16 v%u, v0, v1", r_maxi16},
+   {"v_min_i16 v%u, v0, v1", r_mini16},
+};
+#define N_INT_CASES (sizeof(int_cases) / sizeof(int_cases[0]))
+
+/* Lane l's sources: varied bits, shift amounts and widths over 0..63, some negative. */
+static void
+int_sources(unsigned l, uint32_t *a, uint32_t *b, uint32_t *c)
+{
+   *a = (0x9E3779B9u * (l + 1)) ^ (l & 4 ? 0x80000000u : 0);
+   *b = (l * 0x01000193u) ^ (l & 2 ? 0xFFFF8000u : 0x00007FF0u) ^ l;
+   *c = (l * 0x2545F491u) ^ (l * 5);
+   if (l % 7 == 0)
+      *c &= ~31u; /* width 0 */
+}
+
+/* Runs every case on wave `w` (lanes `lanes`, EXEC `exec`), destinations v10 up, whose
+ * inactive lanes must keep their old value. */
+static void
+run_int_cases(sim_wave *w, unsigned lanes, uint64_t exec, const int_case *cases, unsigned n)
+{
+   static char prog[16384];
+   int len = snprintf(prog, sizeof(prog), "s_mov_b32 exec_lo, 0x%x\n", (uint32_t)exec);
+   if (lanes == 64)
+      len += snprintf(prog + len, sizeof(prog) - (size_t)len, "s_mov_b32 exec_hi, 0x%x\n",
+                      (uint32_t)(exec >> 32));
+   for (unsigned i = 0; i < n; i++) {
+      len += snprintf(prog + len, sizeof(prog) - (size_t)len, cases[i].text, 10 + i);
+      len += snprintf(prog + len, sizeof(prog) - (size_t)len, "\n");
+   }
+   CHECK(len < (int)sizeof(prog));
+   uint32_t a0, b0, c0;
+   int_sources(0, &a0, &b0, &c0);
+   w->s[0] = a0;
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t a, b, c;
+      int_sources(l, &a, &b, &c);
+      w->v[0][l] = a, w->v[1][l] = b, w->v[2][l] = c;
+      for (unsigned i = 0; i < n; i++)
+         w->v[10 + i][l] = 0xDEAD0000u + i;
+   }
+   CHECK_EQ(t_run(w, prog), SIM_FAULT_NONE);
+   for (unsigned i = 0; i < n; i++) {
+      unsigned bad = 0, first = 0;
+      for (unsigned l = 0; l < lanes; l++) {
+         uint32_t a, b, c;
+         int_sources(l, &a, &b, &c);
+         if (cases[i].uniform_a)
+            a = a0;
+         if (cases[i].const_c)
+            c = 7;
+         uint32_t want = (exec >> l) & 1 ? cases[i].ref(a, b, c, l) : 0xDEAD0000u + i;
+         if (w->v[10 + i][l] != want && !bad++)
+            first = l;
+      }
+      if (bad)
+         fprintf(stderr, "FAIL %s: %s: %u lanes differ, first lane %u\n", t_current,
+                 cases[i].text, bad, first);
+      t_failures += bad != 0;
+   }
+}
+
+TEST(int_lowered_ops)
+{
+   sim_wave *w = t_wave();
+   run_int_cases(w, 64, 0xFFFF0F0F7FFFFFFEull, int_cases, N_INT_CASES);
+   /* Every lane, and lane 0 alone (the translator's one-lane blocks). */
+   w = t_wave();
+   run_int_cases(w, 64, ~0ull, int_cases, N_INT_CASES);
+   w = t_wave();
+   run_int_cases(w, 64, 1, int_cases, N_INT_CASES);
+}
+
+/* The SDWA forms of the 16-bit operations: the sources' selects, then the operation on
+ * their low halves, then the destination's select. */
+TEST(int_lowered_sdwa16)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t a, b, c;
+      int_sources(l, &a, &b, &c);
+      w->v[0][l] = a, w->v[1][l] = b, w->v[2][l] = c;
+      w->v[10][l] = w->v[11][l] = w->v[12][l] = 0x5A5A5A5Au;
+   }
+   CHECK_EQ(t_run(w, "v_add_u16_sdwa v10, v0, v1 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE "
+                     "src0_sel:BYTE_1 src1_sel:WORD_1\n"
+                     "v_lshlrev_b16_sdwa v11, v2, v0 dst_sel:BYTE_0 dst_unused:UNUSED_SEXT "
+                     "src0_sel:BYTE_0 src1_sel:WORD_1\n"
+                     "v_min_i16_sdwa v12, sext(v0), v1 dst_sel:WORD_0 dst_unused:UNUSED_PAD "
+                     "src0_sel:BYTE_3 src1_sel:WORD_0"),
+            SIM_FAULT_NONE);
+   unsigned bad = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t a, b, c;
+      int_sources(l, &a, &b, &c);
+      uint32_t s = r_add16((a >> 8) & 0xFF, b >> 16, 0, l);
+      bad += w->v[10][l] != ((s << 16) | 0x5A5Au);
+      uint32_t t = r_shl16(c & 0xFF, a >> 16, 0, l) & 0xFF;
+      bad += w->v[11][l] != (t & 0x80 ? t | 0xFFFFFF00u : t);
+      uint32_t m = r_mini16(sx(a >> 24, 8), b & 0xFFFF, 0, l);
+      bad += w->v[12][l] != m;
+   }
+   CHECK_EQ(bad, 0);
+}
+
+/* gfx1030 (wave32): v_xor3_b32 and the renamed 16-bit adds. */
+static const int_case int_cases_gfx10[] = {
+   {"v_xor3_b32 v%u, v0, v1, v2", r_xor3},
+   {"v_add_nc_u16 v%u, v0, v1", r_add16},
+   {"v_sub_nc_u16 v%u, v0, v1", r_sub16},
+   {"v_bfi_b32 v%u, v0, v1, v2", r_bfi},
+   {"v_mbcnt_lo_u32_b32 v%u, v0, v1", r_mbcnt_lo},
+};
+
+TEST(int_lowered_gfx1030)
+{
+   sim_wave *w = t_wave_target(sim__target(SIM_TARGET_GFX1030));
+   w->lanes = 32;
+   SIM_EXEC(w) = 0xFFFFFFFFull;
+   run_int_cases(w, 32, 0x7FFF0FF1ull, int_cases_gfx10,
+                 sizeof(int_cases_gfx10) / sizeof(int_cases_gfx10[0]));
+}
+
+void
+t_int_tests(void)
+{
+   RUN(int_lowered_ops);
+   RUN(int_lowered_sdwa16);
+   RUN(int_lowered_gfx1030);
+}
