@@ -21,7 +21,8 @@
  * hold only the rows' first 32 lanes when that EXEC lies in them, lane 0 alone when EXEC is
  * that lane (xl_narrow). Lowered
  * instructions are restricted to forms whose
- * semantics need nothing of the wave beyond registers: no SDWA/DPP, no output modifiers,
+ * semantics need nothing of the wave beyond registers: no DPP, SDWA only for integer
+ * operations (xl_sdwa_xop, sim_xlate_int.c), no output modifiers,
  * f32 (f16) work only when MODE keeps f32 (f16) denormals (checked when a block is
  * entered), the interpreter's NaN rule spelled out in IR.
  *
