@@ -364,6 +364,7 @@ typedef enum {
    XO_S_MOV32, XO_S_MOV64, XO_S_ADDU, XO_S_SUBU, XO_S_ADDI, XO_S_ADDC, XO_S_MUL, XO_S_LOG32,
    XO_S_LOG64, XO_S_SHL32, XO_S_LSHR32, XO_S_ASHR32, XO_S_SHL64, XO_S_CMP, XO_S_BITCMP, XO_S_SAVEEXEC,
    XO_S_SAVEEXEC32, XO_S_CSEL32, XO_S_CSEL64, XO_S_MULHU, XO_S_MULHI, XO_S_BFEU, XO_S_BFEI,
+   XO_S_MOVK, XO_S_BCNT1, XO_S_BCNT1_64, XO_S_BREV, XO_S_NOT32, XO_S_NOT64, XO_S_CMP64,
    XO_READFIRST,
 } xl_xop;
 
@@ -567,6 +568,8 @@ xl_xop_valu(const sim_inst *in)
 static xl_xop
 xl_xop_salu(const sim_inst *in)
 {
+   if (in->enc == SIM_ENC_SOPK)
+      return in->op == SIM_OP_s_movk_i32 ? XO_S_MOVK : XO_NONE;
    if (in->enc == SIM_ENC_SOP1 || in->enc == SIM_ENC_SOP2 || in->enc == SIM_ENC_SOPC) {
       bool ok32 = xl_src32_ok(in->src[0]) && in->src[0] < SIM_SRC_VGPR &&
                   (in->src[1] == SIM_SRC_NONE ||
@@ -603,6 +606,13 @@ xl_xop_salu(const sim_inst *in)
       case SIM_OP_s_and_saveexec_b32: case SIM_OP_s_or_saveexec_b32:
       case SIM_OP_s_xor_saveexec_b32: case SIM_OP_s_andn2_saveexec_b32:
          return ok32 ? XO_S_SAVEEXEC32 : XO_NONE;
+      case SIM_OP_s_bcnt1_i32_b32: return ok32 ? XO_S_BCNT1 : XO_NONE;
+      case SIM_OP_s_bcnt1_i32_b64: return ok64 ? XO_S_BCNT1_64 : XO_NONE;
+      case SIM_OP_s_brev_b32: return ok32 ? XO_S_BREV : XO_NONE;
+      case SIM_OP_s_not_b32: return ok32 ? XO_S_NOT32 : XO_NONE;
+      case SIM_OP_s_not_b64: return ok64 ? XO_S_NOT64 : XO_NONE;
+      case SIM_OP_s_cmp_eq_u64: case SIM_OP_s_cmp_lg_u64:
+         return in->enc == SIM_ENC_SOPC && ok64 ? XO_S_CMP64 : XO_NONE;
       case SIM_OP_s_cselect_b32: return ok32 ? XO_S_CSEL32 : XO_NONE;
       case SIM_OP_s_cselect_b64: return ok64 ? XO_S_CSEL64 : XO_NONE;
       case SIM_OP_s_bitcmp0_b32: case SIM_OP_s_bitcmp1_b32:
@@ -1556,6 +1566,34 @@ emit_salu(xl *x, const sim_inst *in, xl_xop op)
    switch (op) {
    case XO_S_MOV32:
       sput(x, d, src_s32(x, in, in->src[0]));
+      return;
+   case XO_S_MOVK: /* D = signext(SIMM16) */
+      sput(x, d, k32(x, (uint32_t)in->imm));
+      return;
+   case XO_S_BREV:
+      a = src_s32(x, in, in->src[0]);
+      sput(x, d, intrin(x, "llvm.bitreverse", x->i32, &a, 1));
+      return;
+   case XO_S_BCNT1: case XO_S_NOT32: /* SCC = D != 0 */
+      a = src_s32(x, in, in->src[0]);
+      r = op == XO_S_NOT32 ? LLVMBuildNot(B, a, "") : intrin(x, "llvm.ctpop", x->i32, &a, 1);
+      sput(x, d, r);
+      sccput(x, LLVMBuildICmp(B, LLVMIntNE, r, k32(x, 0), ""));
+      return;
+   case XO_S_BCNT1_64:
+      a = src_s64(x, in->src[0]);
+      r = LLVMBuildTrunc(B, intrin(x, "llvm.ctpop", x->i64, &a, 1), x->i32, "");
+      sput(x, d, r);
+      sccput(x, LLVMBuildICmp(B, LLVMIntNE, r, k32(x, 0), ""));
+      return;
+   case XO_S_NOT64:
+      r = LLVMBuildNot(B, src_s64(x, in->src[0]), "");
+      sput64(x, d, r);
+      sccput(x, LLVMBuildICmp(B, LLVMIntNE, r, k64(x, 0), ""));
+      return;
+   case XO_S_CMP64:
+      a = src_s64(x, in->src[0]), b = src_s64(x, in->src[1]);
+      sccput(x, LLVMBuildICmp(B, in->op == SIM_OP_s_cmp_eq_u64 ? LLVMIntEQ : LLVMIntNE, a, b, ""));
       return;
    case XO_S_MOV64:
       sput64(x, d, src_s64(x, in->src[0]));

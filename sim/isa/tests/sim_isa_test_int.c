@@ -288,9 +288,59 @@ TEST(int_lowered_gfx1030)
                  sizeof(int_cases_gfx10) / sizeof(int_cases_gfx10[0]));
 }
 
+/* The scalar forms sim_xlate.c lowers past the moves and arithmetic: s_movk_i32, s_bcnt1,
+ * s_brev_b32, s_not and the 64-bit compares, each SCC caught by the s_cselect after it. */
+TEST(int_lowered_salu)
+{
+   sim_wave *w = t_wave();
+   uint64_t p = 0x80F00001C0000003ull, q = 0x80F00001C0000002ull;
+   w->s[0] = (uint32_t)p, w->s[1] = (uint32_t)(p >> 32);
+   w->s[2] = (uint32_t)q, w->s[3] = (uint32_t)(q >> 32);
+   w->s[4] = 0, w->s[5] = 0xFFFFFFFFu, w->s[6] = 0xFFFFFFFFu, w->s[7] = 0xFFFFFFFFu;
+   CHECK_EQ(t_run(w, "s_movk_i32 s10, 0x8001\n"
+                     "s_movk_i32 s11, 0x7fff\n"
+                     "s_bcnt1_i32_b32 s12, s0\n s_cselect_b32 s13, 1, 2\n"
+                     "s_bcnt1_i32_b32 s14, s4\n s_cselect_b32 s15, 1, 2\n"
+                     "s_bcnt1_i32_b64 s16, s[0:1]\n s_cselect_b32 s17, 1, 2\n"
+                     "s_brev_b32 s18, s2\n"
+                     "s_not_b32 s19, s0\n s_cselect_b32 s20, 1, 2\n"
+                     "s_not_b32 s21, s5\n s_cselect_b32 s22, 1, 2\n"
+                     "s_not_b64 s[24:25], s[0:1]\n s_cselect_b32 s23, 1, 2\n"
+                     "s_not_b64 s[26:27], s[6:7]\n s_cselect_b32 s28, 1, 2\n"
+                     "s_cmp_eq_u64 s[0:1], s[2:3]\n s_cselect_b32 s29, 1, 2\n"
+                     "s_cmp_lg_u64 s[0:1], s[2:3]\n s_cselect_b32 s30, 1, 2\n"
+                     "s_cmp_eq_u64 s[0:1], s[0:1]\n s_cselect_b32 s31, 1, 2\n"
+                     "s_cmp_lg_u64 s[4:5], -1\n s_cselect_b32 s32, 1, 2"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[10], 0xFFFF8001u);
+   CHECK_EQ(w->s[11], 0x7FFFu);
+   CHECK_EQ(w->s[12], 4);
+   CHECK_EQ(w->s[13], 1);
+   CHECK_EQ(w->s[14], 0);
+   CHECK_EQ(w->s[15], 2);
+   CHECK_EQ(w->s[16], 10);
+   CHECK_EQ(w->s[17], 1);
+   CHECK_EQ(w->s[18], 0x40000003u);
+   CHECK_EQ(w->s[19], 0x3FFFFFFCu);
+   CHECK_EQ(w->s[20], 1);
+   CHECK_EQ(w->s[21], 0);
+   CHECK_EQ(w->s[22], 2);
+   CHECK_EQ(w->s[24], (uint32_t)~p);
+   CHECK_EQ(w->s[25], (uint32_t)(~p >> 32));
+   CHECK_EQ(w->s[23], 1);
+   CHECK_EQ(w->s[26], 0);
+   CHECK_EQ(w->s[27], 0);
+   CHECK_EQ(w->s[28], 2);
+   CHECK_EQ(w->s[29], 2);
+   CHECK_EQ(w->s[30], 1);
+   CHECK_EQ(w->s[31], 1);
+   CHECK_EQ(w->s[32], 1); /* s[4:5] = 0xFFFFFFFF00000000 is not -1 */
+}
+
 void
 t_int_tests(void)
 {
+   RUN(int_lowered_salu);
    RUN(int_lowered_ops);
    RUN(int_lowered_sdwa16);
    RUN(int_lowered_gfx1030);
