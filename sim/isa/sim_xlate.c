@@ -359,7 +359,7 @@ typedef enum {
    XO_ADD3, XO_LSHLOR, XO_ANDOR, XO_MINMAX, XO_CO_ADD, XO_CO_SUB, XO_CO_SUBREV, XO_CO_ADDC,
    XO_CO_SUBB, XO_CO_SUBBREV, XO_SHL64,
    XO_CNDMASK, XO_FADD, XO_FSUB, XO_FSUBREV, XO_FMUL, XO_FMA, XO_FMAD, XO_FMAC, XO_FMACNF,
-   XO_FFLOOR, XO_FTRUNC, XO_CVT_F32_U32, XO_CVT_F32_I32, XO_ICMP, XO_FCMP,
+   XO_FFLOOR, XO_FTRUNC, XO_FCEIL, XO_FRNDNE, XO_CVT_F32_U32, XO_CVT_F32_I32, XO_ICMP, XO_FCMP,
    /* scalar */
    XO_S_MOV32, XO_S_MOV64, XO_S_ADDU, XO_S_SUBU, XO_S_ADDI, XO_S_ADDC, XO_S_MUL, XO_S_LOG32,
    XO_S_LOG64, XO_S_SHL32, XO_S_LSHR32, XO_S_ASHR32, XO_S_SHL64, XO_S_CMP, XO_S_BITCMP, XO_S_SAVEEXEC,
@@ -541,12 +541,14 @@ xl_xop_valu(const sim_inst *in)
    case SIM_OP_v_fmac_f32: return XO_FMAC;
    case SIM_OP_v_mac_f32: return XO_FMACNF;
    case SIM_OP_v_floor_f32: return XO_FFLOOR;
+   case SIM_OP_v_ceil_f32: return XO_FCEIL;
+   case SIM_OP_v_rndne_f32: return XO_FRNDNE; /* nearbyintf: to nearest even */
    case SIM_OP_v_trunc_f32: return XO_FTRUNC;
    default:
       if (xl_icmp_pred(in->op))
          x = XO_ICMP;
       else if (xl_fcmp_pred(in->op))
-         x = plain ? XO_FCMP : XO_NONE;
+         return XO_FCMP; /* abs/neg: sign-bit operations on the sources, as the handlers */
       break;
    }
    if (!plain)
@@ -1516,7 +1518,9 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       /* f32 arithmetic */
       LLVMValueRef f[3];
       unsigned n = op == XO_FMA || op == XO_FMAD || op == XO_FMAC || op == XO_FMACNF ? 3
-                   : op == XO_FFLOOR || op == XO_FTRUNC                            ? 1
+                   : op == XO_FFLOOR || op == XO_FTRUNC || op == XO_FCEIL ||
+                         op == XO_FRNDNE
+                      ? 1
                                                                                     : 2;
       f[0] = src_vf(x, in, 0);
       if (n > 1)
@@ -1542,6 +1546,8 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
          rf = intrin(x, "llvm.fma", x->vf, f, 3);
          break;
       case XO_FFLOOR: rf = intrin(x, "llvm.floor", x->vf, f, 1); break;
+      case XO_FCEIL: rf = intrin(x, "llvm.ceil", x->vf, f, 1); break;
+      case XO_FRNDNE: rf = intrin(x, "llvm.roundeven", x->vf, f, 1); break;
       case XO_FTRUNC: rf = intrin(x, "llvm.trunc", x->vf, f, 1); break;
       default: /* mad, mac: the product rounded, then the sum */
          rf = LLVMBuildFAdd(B, LLVMBuildFMul(B, f[0], f[1], ""), f[2], "");
@@ -2051,7 +2057,8 @@ xl_nan_op(const sim_inst *in)
       return false;
    switch (xl_xop_of(in)) {
    case XO_FADD: case XO_FSUB: case XO_FSUBREV: case XO_FMUL: case XO_FMA: case XO_FMAD:
-   case XO_FMAC: case XO_FMACNF: case XO_FFLOOR: case XO_FTRUNC:
+   case XO_FMAC: case XO_FMACNF: case XO_FFLOOR: case XO_FTRUNC: case XO_FCEIL:
+   case XO_FRNDNE:
       return true;
    default:
       return false;

@@ -538,9 +538,9 @@ TEST(lowered_cmpx)
 }
 
 /* What the translator lowers of the integer three-operand forms, integer min/max, the
- * int-to-float conversions and floor/trunc (sim_xlate.c), over 64 lanes of edge values:
+ * int-to-float conversions and floor/trunc/ceil/rndne (sim_xlate.c), over 64 lanes of edge values:
  * carries past 2^32, shift counts past 31, signed and unsigned order of values past 2^31,
- * values float cannot hold exactly (rounded to nearest even), and for floor/trunc signed
+ * values float cannot hold exactly (rounded to nearest even), and for the roundings signed
  * zeros, subnormals, halves, infinities and NaNs (quieted). In sim_xlate_check_unit the
  * block also runs translated, compared with the interpreter. */
 TEST(lowered_alu_forms)
@@ -574,19 +574,23 @@ TEST(lowered_alu_forms)
                      "v_max_u32 v22, -1, v3\n"
                      "v_mad_u32_u24 v23, v1, v2, v3\n"
                      "v_mad_i32_i24 v24, v1, v2, v3\n"
-                     "v_mad_i32_i24 v25, v3, -7, s4"),
+                     "v_mad_i32_i24 v25, v3, -7, s4\n"
+                     "v_ceil_f32 v26, v4\n"
+                     "v_rndne_f32 v27, v4"),
             SIM_FAULT_NONE);
    unsigned bad = 0;
    for (unsigned l = 0; l < 64; l++) {
       uint32_t a = w->v[1][l], b = w->v[2][l], c = w->v[3][l], x = w->v[4][l];
       float fx, r;
       memcpy(&fx, &x, 4);
-      uint32_t fl, tr, nf, quiet = x | 0x400000;
+      uint32_t fl, tr, nf, ce, ne, quiet = x | 0x400000;
       r = floorf(fx), memcpy(&fl, &r, 4);
+      r = ceilf(fx), memcpy(&ce, &r, 4);
+      r = nearbyintf(fx), memcpy(&ne, &r, 4); /* to nearest even: 2.5 -> 2 */
       r = truncf(fx), memcpy(&tr, &r, 4);
       r = floorf(-fx), memcpy(&nf, &r, 4);
       if (fx != fx)
-         fl = tr = quiet, nf = quiet ^ 0x80000000;
+         fl = tr = ce = ne = quiet, nf = quiet ^ 0x80000000;
       float cu = (float)a, ci = (float)(int32_t)a, cb = (float)b;
       bad += w->v[10][l] != a + b + c;
       bad += w->v[11][l] != ((a << (b & 31)) | c);
@@ -606,8 +610,53 @@ TEST(lowered_alu_forms)
       bad += w->v[23][l] != (a & 0xFFFFFF) * (b & 0xFFFFFF) + c;
       bad += w->v[24][l] != (uint32_t)a24 * (uint32_t)b24 + c;
       bad += w->v[25][l] != (uint32_t)c24 * (uint32_t)-7 + 0x80000001u;
+      bad += w->v[26][l] != ce;
+      bad += w->v[27][l] != ne;
    }
    CHECK_EQ(bad, 0);
+}
+
+/* f32 compares with abs and neg on their sources (VOP3), which the translator lowers as
+ * sign-bit operations: signed zeros, subnormals, infinities and NaNs of either sign; a
+ * v_cmpx among them. In sim_xlate_check_unit also run translated. */
+TEST(lowered_fcmp_modifiers)
+{
+   static const uint32_t f[] = {0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x3FC00000,
+                                0xBFC00000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001,
+                                0x40200000, 0xC0200000, 0x3F800000};
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = f[l % 13];
+      w->v[2][l] = f[(l * 5 + 2) % 13];
+   }
+   CHECK_EQ(t_run(w, "v_cmp_lt_f32_e64 s[10:11], |v1|, v2\n"
+                     "v_cmp_ge_f32_e64 s[12:13], -v1, |v2|\n"
+                     "v_cmp_u_f32_e64 s[14:15], -|v1|, v2\n"
+                     "v_cmp_neq_f32_e64 s[18:19], -v1, -v2\n"
+                     "v_cmpx_nlt_f32_e64 s[16:17], |v1|, -v2\n"
+                     "s_mov_b64 s[20:21], exec\n"
+                     "s_mov_b64 exec, -1"),
+            SIM_FAULT_NONE);
+   uint64_t lt = 0, ge = 0, un = 0, nlt = 0, neq = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t a = w->v[1][l], b = w->v[2][l], aa = a & 0x7FFFFFFF, na = a ^ 0x80000000;
+      uint32_t ab = b & 0x7FFFFFFF, nb = b ^ 0x80000000, nab = a | 0x80000000;
+      float A, NA, AA, NAA, B, NB, AB;
+      memcpy(&A, &a, 4), memcpy(&NA, &na, 4), memcpy(&AA, &aa, 4), memcpy(&NAA, &nab, 4);
+      memcpy(&B, &b, 4), memcpy(&NB, &nb, 4), memcpy(&AB, &ab, 4);
+      (void)A;
+      lt |= (uint64_t)(AA < B) << l;
+      ge |= (uint64_t)(NA >= AB) << l;
+      un |= (uint64_t)(NAA != NAA || B != B) << l;
+      neq |= (uint64_t)!(NA == NB) << l;
+      nlt |= (uint64_t)!(AA < NB) << l;
+   }
+   CHECK_EQ(w->s64[5], lt);
+   CHECK_EQ(w->s64[6], ge);
+   CHECK_EQ(w->s64[7], un);
+   CHECK_EQ(w->s64[9], neq);
+   CHECK_EQ(w->s64[8], nlt);
+   CHECK_EQ(w->s64[10], nlt); /* the v_cmpx's EXEC */
 }
 
 /* v_lshlrev_b64 by constant amounts, which the translator lowers on the two dword rows
@@ -1020,6 +1069,7 @@ void
 t_alu_tests(void)
 {
    RUN(lowered_alu_forms);
+   RUN(lowered_fcmp_modifiers);
    RUN(lowered_shl64_constant);
    RUN(lowered_cmp64_minmax_bits);
    RUN(lowered_salu_bits);
