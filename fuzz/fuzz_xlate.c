@@ -414,7 +414,20 @@ static const fx_form forms[] = {
    F(v_cvt_f32_ubyte3, FK_VOP1, 1, 0), F(v_rcp_f32, FK_VOP1, 1, 1),
    F(v_rcp_iflag_f32, FK_VOP1, 1, 1), F(v_frexp_mant_f32, FK_VOP1, 1, 1),
    F(v_frexp_exp_i32_f32, FK_VOP1, 1, 3), F(v_floor_f32, FK_VOP1, 1, 1),
-   F(v_trunc_f32, FK_VOP1, 1, 1),
+   F(v_trunc_f32, FK_VOP1, 1, 1), F(v_ceil_f32, FK_VOP1, 1, 1), F(v_rndne_f32, FK_VOP1, 1, 1),
+   F(v_bfi_b32, FK_VOP3, 3, 0), F(v_bfe_i32, FK_VOP3, 3, 0), F(v_bfm_b32, FK_VOP3, 2, 0),
+   F(v_alignbyte_b32, FK_VOP3, 3, 0), F(v_bcnt_u32_b32, FK_VOP3, 2, 0),
+   F(v_or3_b32, FK_VOP3, 3, 0), F(v_xor3_b32, FK_VOP3, 3, 0), F(v_xad_u32, FK_VOP3, 3, 0),
+   F(v_mul_hi_i32, FK_VOP3, 2, 0), F(v_mul_hi_u32_u24, FK_VOP2, 2, 0),
+   F(v_mul_hi_i32_i24, FK_VOP2, 2, 0), F(v_min3_u32, FK_VOP3, 3, 0),
+   F(v_max3_i32, FK_VOP3, 3, 0), F(v_med3_u32, FK_VOP3, 3, 0), F(v_med3_i32, FK_VOP3, 3, 0),
+   F(v_mbcnt_lo_u32_b32, FK_VOP3, 2, 0), F(v_mbcnt_hi_u32_b32, FK_VOP3, 2, 0),
+   F(v_add_u16, FK_VOP2, 2, 0), F(v_add_nc_u16, FK_VOP3, 2, 0), F(v_sub_u16, FK_VOP2, 2, 0),
+   F(v_subrev_u16, FK_VOP2, 2, 0), F(v_mul_lo_u16, FK_VOP2, 2, 0),
+   F(v_lshlrev_b16, FK_VOP2, 2, 0), F(v_lshrrev_b16, FK_VOP2, 2, 0),
+   F(v_ashrrev_i16, FK_VOP2, 2, 0), F(v_max_u16, FK_VOP2, 2, 0), F(v_min_i16, FK_VOP2, 2, 0),
+   F(s_brev_b32, FK_SOP1, 1, 0), F(s_not_b64, FK_SOP1, 2, 0), F(s_bcnt1_i32_b64, FK_SOP1, 2, 0),
+   F(s_cmp_lg_u64, FK_SOPC, 2, 0), F(s_cmp_eq_u64, FK_SOPC, 2, 0),
    F(v_add_u32, FK_VOP2, 2, 0), F(v_add_nc_u32, FK_VOP2, 2, 0), F(v_sub_u32, FK_VOP2, 2, 0),
    F(v_sub_nc_u32, FK_VOP2, 2, 0), F(v_subrev_u32, FK_VOP2, 2, 0),
    F(v_subrev_nc_u32, FK_VOP2, 2, 0), F(v_and_b32, FK_VOP2, 2, 0), F(v_or_b32, FK_VOP2, 2, 0),
@@ -565,6 +578,43 @@ pick_enc(fx_gen *g, sim_enc enc32, sim_op op, bool *vop3, int *n32, int *n3)
    return true;
 }
 
+/* The SDWA form of VOP1/VOP2/VOPC `f` (opcode n32), as the assembler encodes it: VGPR
+ * sources with any of the seven selects, sign extension on integer sources, abs/neg on f32
+ * ones now and then, a VOP1's absent S1 fields zero; a destination with any of the seven
+ * selects and three unused-bits rules, and now and then a clamp or an output modifier on
+ * an f32 result; a VOPC's SDST (VCC or, with SD, an SGPR mask). The translator lowers the
+ * integer operations' forms and calls the rest. */
+static bool
+gen_sdwa(fx_gen *g, const fx_form *f, unsigned n32)
+{
+   unsigned a = pick_vreg(g), b = pick_vreg(g), d = pick_vdst(g);
+   unsigned m = take(g->in), sel = take(g->in), x = take(g->in);
+   bool vop1 = f->kind == FK_VOP1, fsrc = f->f32 != 0;
+   uint32_t w1 = a | (sel % 7) << 16;
+   if (!vop1)
+      w1 |= (sel / 7 % 7) << 24;
+   if (!fsrc)
+      w1 |= (x & 1) << 19 | (vop1 ? 0 : ((x >> 1) & 1) << 27); /* sext */
+   else if ((m & 0x1C) == 0x1C)
+      w1 |= (x >> 2 & 3) << 20 | (vop1 ? 0 : (x >> 4 & 3) << 28); /* neg, abs */
+   if (f->kind == FK_CMP) {
+      bool cmpx = sim__op_names[f->op][5] == 'x';
+      if (!cmpx && (m & 1)) /* SD: an SGPR destination instead of VCC */
+         w1 |= 1u << 15 | (pick_mask_dst(g) & 0x7F) << 8;
+      put(g->p, 0x7C000000u | n32 << 17 | b << 9 | SIM_SRC_SDWA);
+   } else {
+      w1 |= (m >> 5) % 7 << 8 | (m >> 1 & 3) % 3 << 11; /* dst_sel, dst_unused */
+      if (f->f32 == 1 && (m & 0x18) == 0x18)
+         w1 |= (m & 1) << 13 | ((x >> 6) & 3) << 14; /* clamp, omod */
+      if (vop1)
+         put(g->p, 0x7E000000u | d << 17 | n32 << 9 | SIM_SRC_SDWA);
+      else
+         put(g->p, n32 << 25 | d << 17 | b << 9 | SIM_SRC_SDWA);
+   }
+   put(g->p, w1);
+   return true;
+}
+
 static bool
 gen_valu(fx_gen *g, const fx_form *f)
 {
@@ -582,6 +632,8 @@ gen_valu(fx_gen *g, const fx_form *f)
       if (!pick_enc(g, enc32, f->op, &vop3, &n32, &n3))
          return false;
       unsigned nsrc = f->kind == FK_VOP1 ? 1 : 2;
+      if (!vop3 && (take(g->in) & 3) == 3 && f->op != SIM_OP_v_readfirstlane_b32)
+         return gen_sdwa(g, f, (unsigned)n32); /* (v_readfirstlane has no SDWA form) */
       src[0] = pick_src(g, true, true);
       if (nsrc == 2)
          src[1] = vop3 ? pick_src(g, true, true) : V0 + pick_vreg(g);
@@ -768,8 +820,8 @@ gen_salu(fx_gen *g, const fx_form *f)
    case FK_SOPC:
       if ((n = opnum(t, SIM_ENC_SOPC, f->op)) < 0)
          return false;
-      s0 = pick_src(g, false, true);
-      s1 = pick_src(g, false, true);
+      s0 = f->w == 2 ? pick_src64(g, false) : pick_src(g, false, true);
+      s1 = f->w == 2 ? pick_src64(g, false) : pick_src(g, false, true);
       if (s0 == SIM_SRC_SCC || s1 == SIM_SRC_SCC)
          return false;
       put(g->p, 0xBF000000u | (unsigned)n << 16 | s1 << 8 | s0);
