@@ -722,13 +722,36 @@ st(xl *x, LLVMValueRef v, LLVMValueRef p)
    LLVMSetAlignment(LLVMBuildStore(x->B, v, p), 4);
 }
 
+/* A half of the constant EXEC of a constant-EXEC variant: the constant when it is every
+ * held lane (LLVM then drops the selects that keep inactive lanes), else the same value
+ * through an empty inline asm. A constant partial mask (the 2-lane EXEC of a block of the
+ * CTS math test's sincos, narrowed to 32 lanes) sent LLVM 19's x86 instruction selection
+ * without AVX512BW into an endless loop of known-bits combines on the masks ANDed with it,
+ * holding the compile worker (and the process's exit, which waits for it); a partial
+ * constant lets LLVM drop nothing anyway. */
+static LLVMValueRef
+exec_half(xl *x, uint32_t v)
+{
+   uint64_t all = x->lanes == 64 ? ~0ull : (1ull << x->lanes) - 1;
+   uint64_t held = x->lanes == 64 ? x->exec_k : x->exec_k & all;
+   if (held == all)
+      return k32(x, v);
+   LLVMTypeRef ft = LLVMFunctionType(x->i32, &x->i32, 1, 0);
+   LLVMValueRef a = LLVMGetInlineAsm(ft, "", 0, "=r,0", 4, 0, 0, LLVMInlineAsmDialectATT, 0);
+   LLVMValueRef k = k32(x, v);
+   LLVMValueRef c = LLVMBuildCall2(x->B, ft, a, &k, 1, "");
+   unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+   LLVMAddCallSiteAttribute(c, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(x->C, nounwind, 0));
+   return c;
+}
 static LLVMValueRef
 sget(xl *x, unsigned r)
 {
    if (!x->s[r] && x->exec_known && r == SIM_SRC_EXEC)
-      x->s[r] = k32(x, (uint32_t)x->exec_k);
+      x->s[r] = exec_half(x, (uint32_t)x->exec_k);
    if (!x->s[r] && x->exec_known && r == SIM_SRC_EXEC + 1 && x->wave == 64)
-      x->s[r] = k32(x, (uint32_t)(x->exec_k >> 32));
+      x->s[r] = exec_half(x, (uint32_t)(x->exec_k >> 32));
    if (!x->s[r])
       x->s[r] = ld(x, x->i32, wptr(x, offsetof(sim_wave, s) + 4 * r));
    return x->s[r];
