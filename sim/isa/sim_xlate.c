@@ -722,6 +722,27 @@ st(xl *x, LLVMValueRef v, LLVMValueRef p)
    LLVMSetAlignment(LLVMBuildStore(x->B, v, p), 4);
 }
 
+/* `v` through an empty inline asm: the same integer, which instcombine cannot see into
+ * (memory(none): a plain value, no barrier). A lane mask's upper half, trunc(lshr(bitcast
+ * <64 x i1>, 32)), is otherwise canonicalised to extractelement(bitcast <64 x i1> to <2 x
+ * i32>, 1), which the x86 back end without AVX512BW builds through the stack: two 16-bit
+ * kmovw stores read by one 32-bit load, a failed store forward at every carry (the hottest
+ * samples of vadd's block); and see exec_half. */
+static LLVMValueRef
+opaque(xl *x, LLVMValueRef v)
+{
+   LLVMTypeRef t = LLVMTypeOf(v);
+   LLVMTypeRef ft = LLVMFunctionType(t, &t, 1, 0);
+   LLVMValueRef a = LLVMGetInlineAsm(ft, "", 0, "=r,0", 4, 0, 0, LLVMInlineAsmDialectATT, 0);
+   LLVMValueRef c = LLVMBuildCall2(x->B, ft, a, &v, 1, "");
+   unsigned mem = LLVMGetEnumAttributeKindForName("memory", 6);
+   LLVMAddCallSiteAttribute(c, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(x->C, mem, 0));
+   unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+   LLVMAddCallSiteAttribute(c, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(x->C, nounwind, 0));
+   return c;
+}
 /* A half of the constant EXEC of a constant-EXEC variant: the constant when it is every
  * held lane (LLVM then drops the selects that keep inactive lanes), else the same value
  * through an empty inline asm. A constant partial mask (the 2-lane EXEC of a block of the
@@ -734,16 +755,7 @@ exec_half(xl *x, uint32_t v)
 {
    uint64_t all = x->lanes == 64 ? ~0ull : (1ull << x->lanes) - 1;
    uint64_t held = x->lanes == 64 ? x->exec_k : x->exec_k & all;
-   if (held == all)
-      return k32(x, v);
-   LLVMTypeRef ft = LLVMFunctionType(x->i32, &x->i32, 1, 0);
-   LLVMValueRef a = LLVMGetInlineAsm(ft, "", 0, "=r,0", 4, 0, 0, LLVMInlineAsmDialectATT, 0);
-   LLVMValueRef k = k32(x, v);
-   LLVMValueRef c = LLVMBuildCall2(x->B, ft, a, &k, 1, "");
-   unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
-   LLVMAddCallSiteAttribute(c, LLVMAttributeFunctionIndex,
-                            LLVMCreateEnumAttribute(x->C, nounwind, 0));
-   return c;
+   return held == all ? k32(x, v) : opaque(x, k32(x, v));
 }
 static LLVMValueRef
 sget(xl *x, unsigned r)
@@ -801,25 +813,6 @@ mget(xl *x, unsigned r)
    LLVMValueRef m = mget_wave(x, r);
    return x->lanes < x->wave ? LLVMBuildTrunc(x->B, m, x->mask_t, "") : m;
 }
-/* `v` through an empty inline asm: the same i64, which instcombine cannot see into. A lane
- * mask's upper half, trunc(lshr(bitcast <64 x i1>, 32)), is otherwise canonicalised to
- * extractelement(bitcast <64 x i1> to <2 x i32>, 1), which the x86 back end without
- * AVX512BW builds through the stack: two 16-bit kmovw stores read by one 32-bit load, a
- * failed store forward at every carry (the hottest samples of vadd's block). */
-static LLVMValueRef
-mask_opaque(xl *x, LLVMValueRef v)
-{
-   LLVMTypeRef ft = LLVMFunctionType(x->i64, &x->i64, 1, 0);
-   LLVMValueRef a = LLVMGetInlineAsm(ft, "", 0, "=r,0", 4, 0, 0, LLVMInlineAsmDialectATT, 0);
-   LLVMValueRef c = LLVMBuildCall2(x->B, ft, a, &v, 1, "");
-   unsigned mem = LLVMGetEnumAttributeKindForName("memory", 6);
-   LLVMAddCallSiteAttribute(c, LLVMAttributeFunctionIndex,
-                            LLVMCreateEnumAttribute(x->C, mem, 0));
-   unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
-   LLVMAddCallSiteAttribute(c, LLVMAttributeFunctionIndex,
-                            LLVMCreateEnumAttribute(x->C, nounwind, 0));
-   return c;
-}
 /* A lane mask of the held lanes into the SGPR(s) at `r`; the wave's other lanes read 0, as
  * the hardware writes them for lanes outside EXEC (so EXEC stays in the held lanes). */
 static void
@@ -829,7 +822,7 @@ mput(xl *x, unsigned r, LLVMValueRef v)
    if (x->lanes < x->wave)
       v = LLVMBuildZExt(x->B, v, x->wave == 64 ? x->i64 : x->i32, "");
    if (x->lanes == 64)
-      sput64(x, r, mask_opaque(x, v));
+      sput64(x, r, opaque(x, v));
    else if (x->wave == 64)
       sput64(x, r, v);
    else
