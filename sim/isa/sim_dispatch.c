@@ -63,7 +63,15 @@ typedef struct sim_tctx {
    /* sim_disp.dispatch_id + 1 of the dispatch whose invariant state the work-group record
     * and wave slots hold (home_begin); 0: none yet. */
    uint64_t disp_seq;
+   /* The work-item id rows (TID_ROWS a wave slot, `tid_nrows` of them used) and EXEC each
+    * wave of a full-size work-group of that dispatch starts with: the same in every such
+    * work-group (home_begin computes them, wave_init copies them). NULL: out of memory. */
+   uint32_t (*tid_rows)[64];
+   uint64_t tid_exec[SIM_MAX_WAVES];
+   unsigned tid_nrows;
 } sim_tctx;
+
+#define TID_ROWS 3u
 
 static pthread_key_t tctx_key;
 static pthread_once_t tctx_once = PTHREAD_ONCE_INIT;
@@ -82,6 +90,7 @@ tctx_free(void *p)
    free(t->lds);
    free(t->scratch);
    sim__l1_free(t->l1);
+   free(t->tid_rows);
    free(t);
 }
 
@@ -158,13 +167,14 @@ tid_of(uint32_t first, uint32_t sx, uint32_t sy, uint32_t *x, uint32_t *y, uint3
    *x = first % sx, *y = (first / sx) % sy, *z = first / (sx * sy);
 }
 
-/* v0 = X | Y << 10 | Z << 20 of each lane's work-item; the IDs the descriptor does not
- * enable (COMPUTE_PGM_RSRC2.TIDIG_COMP_CNT) read 0. */
-static void
-wave_init_packed_tid(const sim_disp *d, const sim_wg *wg, sim_wave *w, unsigned id)
+/* v0 = X | Y << 10 | Z << 20 of each lane's work-item of wave `id` of a work-group of
+ * `size` into row `v0`; the IDs the descriptor does not enable
+ * (COMPUTE_PGM_RSRC2.TIDIG_COMP_CNT) read 0. Returns the wave's EXEC. */
+static uint64_t
+tid_fill_packed(const sim_disp *d, const uint32_t size[3], unsigned id, uint32_t *v0)
 {
-   unsigned sx = wg->size[0], sy = wg->size[1];
-   unsigned items = sx * sy * wg->size[2];
+   unsigned sx = size[0], sy = size[1];
+   unsigned items = sx * sy * size[2];
    unsigned tid = (d->rsrc2 >> 11) & 3;
    unsigned lanes = d->lanes;
    unsigned first = id * lanes, live = items > first ? items - first : 0;
@@ -173,14 +183,14 @@ wave_init_packed_tid(const sim_disp *d, const sim_wg *wg, sim_wave *w, unsigned 
    tid_of(first, sx, sy, &x, &y, &z);
    uint32_t ymask = tid >= 1 ? 0x3FF : 0, zmask = tid >= 2 ? 0x3FF : 0;
    for (unsigned l = 0; l < 64; l++) {
-      w->v[0][l] = l < live ? x | (y & ymask) << 10 | (z & zmask) << 20 : 0;
+      v0[l] = l < live ? x | (y & ymask) << 10 | (z & zmask) << 20 : 0;
       if (++x == sx) {
          x = 0;
          if (++y == sy)
             y = 0, z++;
       }
    }
-   SIM_EXEC(w) = live == 64 ? ~0ull : (1ull << live) - 1; /* lanes past `live` read 0 */
+   return live == 64 ? ~0ull : (1ull << live) - 1; /* lanes past `live` read 0 */
 }
 
 /* The user SGPRs of the dispatch's waves, dense from s0 in the order of the set-up table
@@ -276,58 +286,29 @@ row_clear(uint32_t *row)
    p[8] = z, p[9] = z, p[10] = z, p[11] = z, p[12] = z, p[13] = z, p[14] = z, p[15] = z;
 }
 
-/*
- * A wave's initial state. What the hardware sets is set: the user and system SGPRs the
- * descriptor enables, EXEC, the work-item id VGPRs (their inactive lanes read 0, so a wave32
- * leaves lanes 32-63 of its rows zero) and MODE from COMPUTE_PGM_RSRC1. The other SGPRs and
- * VGPRs are undefined on hardware and keep what the home's last wave left (VCC, M0 and the
- * like too); s[125], gfx10's null, stays 0 since writes to it are dropped.
- */
-static void
-wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id)
+/* Whether waves of `d` get a work-item id row for Y (for Z): the descriptor enables it
+ * (COMPUTE_PGM_RSRC2.TIDIG_COMP_CNT) and the wave has the VGPR. */
+static inline bool
+tid_rows_y(const sim_disp *d, unsigned nvgpr)
 {
-   /* What is the same for every wave of the dispatch in this slot is set by home_begin. */
-   w->flat_scratch = 0;
-   w->scc = 0;
-   w->pc = d->entry;
-   w->status = SIM_WAVE_RUNNING;
-   w->doorbell_va = 0;
-   w->slice = SIM_WAVE_SLICE;
-   w->prog = wg->prog;
-   memcpy(&w->round32, d->mode_init, sizeof(d->mode_init));
-   w->trace = SIM_UNLIKELY(d->trace) && d->trace_wave == id && wg->id[0] == d->trace_wg[0] &&
-              wg->id[1] == d->trace_wg[1] && wg->id[2] == d->trace_wg[2];
+   return ((d->rsrc2 >> 11) & 3) >= 1 && nvgpr > 1;
+}
 
-   /* All 32 dwords (those past nuser are 0 and the system SGPRs follow): a copy of a fixed
-    * size is a few vector moves, one of nuser dwords was a `rep movsq` (12% of wg_take on
-    * copy1, whose work-groups are one wave each). The SGPRs it covers past the system ones
-    * are undefined on hardware. */
-   unsigned n = d->nuser;
-   _Static_assert(sizeof(d->user_sgpr) <= sizeof(w->s), "user SGPRs fit the file");
-   memcpy(w->s, d->user_sgpr, sizeof(d->user_sgpr));
-   if (d->scratch_size_sgpr >= 0)
-      w->s[d->scratch_size_sgpr] = (uint32_t)wg->scratch_size;
-   if ((d->rsrc2 >> 7) & 1)
-      w->s[n++] = wg->id[0];
-   if ((d->rsrc2 >> 8) & 1)
-      w->s[n++] = wg->id[1];
-   if ((d->rsrc2 >> 9) & 1)
-      w->s[n++] = wg->id[2];
-   if ((d->rsrc2 >> 10) & 1)
-      w->s[n++] = (id == 0 ? 1u << 31 : 0) | wg->nwaves;
-   if (d->rsrc2 & 1) /* private segment wave offset: the wave's slot (0 without one) */
-      w->s[n++] = !d->qscratch          ? id * d->wave_scratch
-                  : wg->scratch_slots ? wg->scratch_slot[id] * d->qscratch->wave_bytes
-                                      : 0;
+static inline bool
+tid_rows_z(const sim_disp *d, unsigned nvgpr)
+{
+   return ((d->rsrc2 >> 11) & 3) >= 2 && nvgpr > 2;
+}
 
-   /* VGPRs: work-item ids, unpacked (gfx906) or packed into v0 (gfx90a). */
-   unsigned sx = wg->size[0], sy = wg->size[1];
-   if (d->target->packed_tid) {
-      wave_init_packed_tid(d, wg, w, id);
-      return;
-   }
-   unsigned items = sx * sy * wg->size[2];
-   unsigned tid = (d->rsrc2 >> 11) & 3;
+/* The unpacked work-item ids of wave `id` of a work-group of `size`: X into row `vx`, Y and
+ * Z into `vy` and `vz` when not NULL. Every lane of each row is written (lanes past the
+ * last work-item read 0). Returns the wave's EXEC. */
+static uint64_t
+tid_fill(const sim_disp *d, const uint32_t size[3], unsigned id, uint32_t *vx, uint32_t *vy,
+         uint32_t *vz)
+{
+   unsigned sx = size[0], sy = size[1];
+   unsigned items = sx * sy * size[2];
    unsigned lanes = d->lanes;
    unsigned first = id * lanes, live = items > first ? items - first : 0;
    live = live < lanes ? live : lanes;
@@ -335,9 +316,6 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id)
     * work-item read 0. */
    uint32_t x, y, z;
    tid_of(first, sx, sy, &x, &y, &z);
-   uint32_t *vx = w->v[0];
-   uint32_t *vy = tid >= 1 && w->nvgpr > 1 ? w->v[1] : NULL;
-   uint32_t *vz = tid >= 2 && w->nvgpr > 2 ? w->v[2] : NULL;
    if (live == 64 && (sx == lanes || (sx >= items && vy == NULL))) {
       /* A full wave64 in one row of work-items (vadd's): a count, no select a lane (the
        * select was a third of wg_take's instructions in callgrind). */
@@ -377,7 +355,80 @@ wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id)
          }
       }
    }
-   SIM_EXEC(w) = live == 64 ? ~0ull : (1ull << live) - 1; /* lanes past `live` read 0 */
+   return live == 64 ? ~0ull : (1ull << live) - 1; /* lanes past `live` read 0 */
+}
+
+/* Row `dst` = row `src`, as sixteen 16-byte moves (see row_clear). */
+static inline void
+row_copy(uint32_t *dst, const uint32_t *src)
+{
+   typedef uint32_t v4 __attribute__((vector_size(16)));
+   v4 *p = (v4 *)dst;
+   const v4 *q = (const v4 *)src;
+   p[0] = q[0], p[1] = q[1], p[2] = q[2], p[3] = q[3], p[4] = q[4], p[5] = q[5];
+   p[6] = q[6], p[7] = q[7], p[8] = q[8], p[9] = q[9], p[10] = q[10], p[11] = q[11];
+   p[12] = q[12], p[13] = q[13], p[14] = q[14], p[15] = q[15];
+}
+
+/*
+ * A wave's initial state. What the hardware sets is set: the user and system SGPRs the
+ * descriptor enables, EXEC, the work-item id VGPRs (their inactive lanes read 0, so a wave32
+ * leaves lanes 32-63 of its rows zero) and MODE from COMPUTE_PGM_RSRC1. The other SGPRs and
+ * VGPRs are undefined on hardware and keep what the home's last wave left (VCC, M0 and the
+ * like too); s[125], gfx10's null, stays 0 since writes to it are dropped. `tmpl`: the home
+ * whose copies of a full-size work-group's id rows the wave starts with (the work-group is
+ * of the dispatch's size), or NULL.
+ */
+static void
+wave_init(sim_disp *d, sim_wg *wg, sim_wave *w, unsigned id, const sim_tctx *tmpl)
+{
+   /* What is the same for every wave of the dispatch in this slot is set by home_begin. */
+   w->flat_scratch = 0;
+   w->scc = 0;
+   w->pc = d->entry;
+   w->status = SIM_WAVE_RUNNING;
+   w->doorbell_va = 0;
+   w->slice = SIM_WAVE_SLICE;
+   w->prog = wg->prog;
+   memcpy(&w->round32, d->mode_init, sizeof(d->mode_init));
+   w->trace = SIM_UNLIKELY(d->trace) && d->trace_wave == id && wg->id[0] == d->trace_wg[0] &&
+              wg->id[1] == d->trace_wg[1] && wg->id[2] == d->trace_wg[2];
+
+   /* All 32 dwords (those past nuser are 0 and the system SGPRs follow): a copy of a fixed
+    * size is a few vector moves, one of nuser dwords was a `rep movsq` (12% of wg_take on
+    * copy1, whose work-groups are one wave each). The SGPRs it covers past the system ones
+    * are undefined on hardware. */
+   unsigned n = d->nuser;
+   _Static_assert(sizeof(d->user_sgpr) <= sizeof(w->s), "user SGPRs fit the file");
+   memcpy(w->s, d->user_sgpr, sizeof(d->user_sgpr));
+   if (d->scratch_size_sgpr >= 0)
+      w->s[d->scratch_size_sgpr] = (uint32_t)wg->scratch_size;
+   if ((d->rsrc2 >> 7) & 1)
+      w->s[n++] = wg->id[0];
+   if ((d->rsrc2 >> 8) & 1)
+      w->s[n++] = wg->id[1];
+   if ((d->rsrc2 >> 9) & 1)
+      w->s[n++] = wg->id[2];
+   if ((d->rsrc2 >> 10) & 1)
+      w->s[n++] = (id == 0 ? 1u << 31 : 0) | wg->nwaves;
+   if (d->rsrc2 & 1) /* private segment wave offset: the wave's slot (0 without one) */
+      w->s[n++] = !d->qscratch          ? id * d->wave_scratch
+                  : wg->scratch_slots ? wg->scratch_slot[id] * d->qscratch->wave_bytes
+                                      : 0;
+
+   /* VGPRs: work-item ids, unpacked (gfx906) or packed into v0 (gfx90a); a full-size
+    * work-group's from the home's copies (home_begin). */
+   if (tmpl) {
+      const uint32_t(*r)[64] = tmpl->tid_rows + (size_t)id * TID_ROWS;
+      for (unsigned k = 0; k < tmpl->tid_nrows; k++)
+         row_copy(w->v[k], r[k]);
+      SIM_EXEC(w) = tmpl->tid_exec[id];
+      return;
+   }
+   uint32_t *vy = tid_rows_y(d, w->nvgpr) ? w->v[1] : NULL;
+   uint32_t *vz = tid_rows_z(d, w->nvgpr) ? w->v[2] : NULL;
+   SIM_EXEC(w) = d->target->packed_tid ? tid_fill_packed(d, wg->size, id, w->v[0])
+                                       : tid_fill(d, wg->size, id, w->v[0], vy, vz);
 }
 
 /* ---- Watchdog ----------------------------------------------------------------------------
@@ -586,8 +637,8 @@ batch_next(const sim_disp *d, wg_batch *b, uint32_t id[3])
 
 /* What stays the same in home `t` for every work-group of `d` the calling thread runs there:
  * the work-group record's dispatch and LDS, and of each wave slot its VGPR rows, id,
- * sizes and counters. Set on the first work-group of `d` in `t`; nothing the waves run
- * writes these. */
+ * sizes and counters, and the id rows of a full-size work-group's waves. Set on the first
+ * work-group of `d` in `t`; nothing the waves run writes these. */
 static void
 home_begin(sim_disp *d, sim_tctx *t, uint64_t *counts)
 {
@@ -609,6 +660,20 @@ home_begin(sim_disp *d, sim_tctx *t, uint64_t *counts)
       w->counts = counts;
    }
    t->disp_seq = d->dispatch_id + 1;
+   /* The id rows of a full-size work-group's waves. */
+   if (!t->tid_rows)
+      t->tid_rows = aligned_alloc(64, (size_t)SIM_MAX_WAVES * TID_ROWS * 256);
+   if (!t->tid_rows || d->wg_waves > SIM_MAX_WAVES)
+      return;
+   bool packed = d->target->packed_tid;
+   bool y = !packed && tid_rows_y(d, d->nvgpr), z = !packed && tid_rows_z(d, d->nvgpr);
+   t->tid_nrows = 1 + y + z;
+   for (unsigned id = 0; id < d->wg_waves; id++) {
+      uint32_t(*r)[64] = t->tid_rows + (size_t)id * TID_ROWS;
+      t->tid_exec[id] = packed ? tid_fill_packed(d, d->wgsize, id, r[0])
+                               : tid_fill(d, d->wgsize, id, r[0], y ? r[1] : NULL,
+                                          z ? r[2] : NULL);
+   }
 }
 
 /* Starts the next work-group of `d` (from batch `b`, claiming more when it is empty) in home
@@ -658,6 +723,7 @@ wg_take(sim_disp *d, sim_tctx *t, wg_batch *b, uint64_t *counts, struct sim_l1 *
       return TAKE_NONE;
    }
    batch_next(d, b, wg->id);
+   bool full = true;
    if (SIM_LIKELY(d->wg_uniform)) {
       memcpy(wg->size, d->wgsize, sizeof(wg->size));
       wg->nwaves = d->wg_waves;
@@ -667,6 +733,7 @@ wg_take(sim_disp *d, sim_tctx *t, wg_batch *b, uint64_t *counts, struct sim_l1 *
          uint32_t left = d->grid[k] - wg->id[k] * d->wgsize[k];
          wg->size[k] = left < d->wgsize[k] ? left : d->wgsize[k];
          items *= wg->size[k];
+         full &= wg->size[k] == d->wgsize[k];
       }
       wg->nwaves = (items + d->lanes - 1) >> (d->lanes == 64 ? 6 : 5);
    }
@@ -693,8 +760,9 @@ wg_take(sim_disp *d, sim_tctx *t, wg_batch *b, uint64_t *counts, struct sim_l1 *
       wg->scratch = t->scratch;
    if (wg->lds_size)
       memset(wg->lds, 0, wg->lds_size);
+   const sim_tctx *tmpl = full && t->tid_rows ? t : NULL;
    for (unsigned w = 0; w < wg->nwaves; w++)
-      wave_init(d, wg, &t->waves[w], w);
+      wave_init(d, wg, &t->waves[w], w, tmpl);
    return TAKE_STARTED;
 }
 
@@ -708,6 +776,47 @@ wg_end(sim_disp *d, sim_tctx *t)
    if (d->gws)
       atomic_fetch_sub(&d->resident, 1);
    t->live = false;
+}
+
+/* Whether the calling thread's work-groups of `d` may take run_lean: one wave each, no GWS,
+ * no diagnostics (per-opcode counters, trace) and blocks translated (the checking mode's
+ * too: it compares them as sim__wave_run's would be). */
+static bool
+lean_ok(const sim_disp *d, const uint64_t *counts)
+{
+   return d->wg_waves == 1 && !d->gws && !counts && !d->trace &&
+          __atomic_load_n(&sim__xlate_mode, __ATOMIC_ACQUIRE) > 0;
+}
+
+/* Work-groups of one wave, taken and run back to back: each wave starts in the translated
+ * code of its entry (sim__wave_run_xlate), and a work-group whose wave ends there is over
+ * without wg_run's turns and the wave loop (what a work-group costs outside its blocks was
+ * two thirds of copy1, a work-group of one work-item each, in perf). Returns with the work-group
+ * held (t->live) when its wave did not end in its translated code (it yielded, waits at a
+ * barrier or needs the interpreter: the caller's loop runs it on), and with nothing held when
+ * no work-group is left, the dispatch faulted, its watchdog expired or (`rotate` set)
+ * another dispatch is open; the caller's loop sees which. */
+static void
+run_lean(sim_disp *d, sim_tctx *t, wg_batch *b, uint64_t *counts, struct sim_l1 *l1,
+         bool *rotate)
+{
+   for (;;) {
+      bool claimed = b->next != b->end;
+      if (atomic_load_explicit(&d->faulted, memory_order_relaxed) ||
+          (!claimed && watchdog_expired(d)))
+         return;
+      if (!claimed && rotate && *rotate &&
+          atomic_load_explicit(&pool_open, memory_order_relaxed) > 1)
+         return;
+      if (wg_take(d, t, b, counts, l1) != TAKE_STARTED)
+         return;
+      sim_wave *w = t->waves;
+      if (!sim__wave_run_xlate(w) || w->status != SIM_WAVE_ENDED)
+         return;
+      wg_end(d, t);
+      if (rotate)
+         *rotate = true;
+   }
 }
 
 /* Runs work-groups of `d` until none is left, a fault, or (when `rotate` is non-NULL and set)
@@ -740,7 +849,13 @@ run_workgroups_ex(sim_disp *d, bool *rotate)
    }
    unsigned held = 0; /* homes of this thread holding a work-group */
    wg_batch batch = {0, 0, {0, 0, 0}};
+   const bool lean = lean_ok(d, counts);
    for (;;) {
+      if (lean && !held) {
+         run_lean(d, t, &batch, counts, l1, rotate);
+         if (t->live)
+            held = 1;
+      }
       /* The watchdog between claims: a batch is of short work-groups (a long one ends its
        * turns in wg_run, which looks at the clock). */
       bool claimed = batch.next != batch.end;

@@ -105,6 +105,23 @@ sim__wave_run(sim_wave *w)
    }
 }
 
+bool
+sim__wave_run_xlate(sim_wave *w)
+{
+   /* Not a leader's lookup: when no block is ready here, sim__wave_run's own lookup counts
+    * this PC towards hotness, once. The PC must be in the wave's program (a wave's first PC
+    * is where its work-group's program was last fetched from, nearly always). */
+   const sim_program *p = w->prog;
+   if (!p || w->pc - p->va >= p->size || (w->pc & 3))
+      return false;
+   w->status = SIM_WAVE_RUNNING;
+   if (!sim__xlate_run(w, w->pc, false))
+      return false;
+   if (SIM_UNLIKELY(w->doorbell_va))
+      doorbell_written(w);
+   return true;
+}
+
 void
 sim__fault(sim_wave *w, sim_fault_kind kind, uint64_t address, const char *fmt, ...)
 {

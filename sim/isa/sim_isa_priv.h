@@ -435,6 +435,12 @@ void sim__cbranch_fork(sim_wave *w, uint64_t mask, uint64_t target, uint64_t nex
 
 /* Runs `w` until it ends, reaches a barrier or faults. */
 void sim__wave_run(sim_wave *w);
+/* The first step of sim__wave_run when no diagnostics are on (no counters, no trace) and
+ * translation is on: the translated blocks from w->pc on, block after block, as far as they
+ * go. True when a block ran (w->pc and w->status as after interpreting it; the wave may
+ * have ended, yielded or stopped at a barrier); false when none is ready at w->pc (nothing
+ * ran). sim__wave_run goes on from either. */
+bool sim__wave_run_xlate(sim_wave *w);
 void sim__fault(sim_wave *w, sim_fault_kind kind, uint64_t address, const char *fmt, ...)
    __attribute__((format(printf, 4, 5)));
 void sim__fault_illegal(sim_wave *w, const sim_inst *in, const char *why);

@@ -2015,6 +2015,26 @@ t_wg_exchange(void)
    kclose(&f);
 }
 
+/* One-wave work-groups whose waves yield and stop at a barrier (x05), in a grid whose last
+ * work-group is partial. */
+static void
+t_one_wave(void)
+{
+   kfile f = kopen("x05_one_wave");
+   enum { N = 1000, ITERS = 1500 };
+   uint32_t *out = gmem(1024 * 4), w[1024];
+   for (int i = 0; i < 1024; i++) {
+      uint32_t acc = (uint32_t)i;
+      for (uint32_t k = 0; k < ITERS; k++)
+         acc = acc * 1664525u + 1013904223u + k;
+      w[i] = i < N ? acc ^ (uint32_t)(i % 64) << 24 : 0xdeadbeefu;
+      out[i] = 0xdeadbeefu;
+   }
+   if (!run(kget(&f, "turns"), 1, G(N), G(64), ARGS(AP(out), AI(ITERS))))
+      CHK("turns", out, w, 1024);
+   kclose(&f);
+}
+
 static const struct test {
    const char *name;
    void (*fn)(void);
@@ -2034,7 +2054,7 @@ static const struct test {
    {"localvec", t_localvec},   {"dconv", t_dconv},          {"sobel", t_sobel},
    {"vec_misc", t_vec_misc},   {"loops", t_loops},          {"wg_ops", t_wg_ops},
    {"async_copy", t_async_copy}, {"wave_progress", t_wave_progress}, {"fpmisc", t_fpmisc}, {"fast_math", t_fast_math},     {"native", t_native},
-   {"wg_exchange", t_wg_exchange},
+   {"wg_exchange", t_wg_exchange}, {"one_wave", t_one_wave},
 };
 
 /* HSACL_TEST_EXIT_FORKS=n: the process forks n children one after another before it uses
