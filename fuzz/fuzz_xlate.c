@@ -466,6 +466,7 @@ static const fx_form forms[] = {
    F(v_cmp_u_f32, FK_CMP, 2, 1), F(v_cmp_nge_f32, FK_CMP, 2, 1),
    F(v_cmpx_gt_u32, FK_CMP, 2, 0), F(v_cmpx_le_i32, FK_CMP, 2, 0),
    F(v_cmpx_lg_f32, FK_CMP, 2, 1), F(v_cmpx_nlt_f32, FK_CMP, 2, 1),
+   F(v_cmp_class_f32, FK_CMP, 2, 2), F(v_cmpx_class_f32, FK_CMP, 2, 2),
    F(v_cmp_lt_u64, FK_CMP64, 2, 0), F(v_cmp_ge_i64, FK_CMP64, 2, 0),
    F(v_cmp_eq_u64, FK_CMP64, 2, 0), F(v_cmp_ne_i64, FK_CMP64, 2, 0),
    F(v_cmpx_gt_u64, FK_CMP64, 2, 0), F(v_cmpx_le_i64, FK_CMP64, 2, 0),

@@ -365,7 +365,7 @@ typedef enum {
    XO_S_LOG64, XO_S_SHL32, XO_S_LSHR32, XO_S_ASHR32, XO_S_SHL64, XO_S_CMP, XO_S_BITCMP, XO_S_SAVEEXEC,
    XO_S_SAVEEXEC32, XO_S_CSEL32, XO_S_CSEL64, XO_S_MULHU, XO_S_MULHI, XO_S_BFEU, XO_S_BFEI,
    XO_S_MOVK, XO_S_BCNT1, XO_S_BCNT1_64, XO_S_BREV, XO_S_NOT32, XO_S_NOT64, XO_S_CMP64,
-   XO_READFIRST,
+   XO_READFIRST, XO_READLANE, XO_WRITELANE, XO_CLASS32, XO_CLASS64, XO_S_GETPC,
 } xl_xop;
 
 /* LLVM predicates of the v_cmp / s_cmp opcodes lowered, 0 if none. */
@@ -498,6 +498,31 @@ xl_xop_valu(const sim_inst *in)
    /* An SGPR destination: the plain ones (sim__swrite32 gives VCC, M0, EXEC and the
     * others their own rules). */
    case SIM_OP_v_readfirstlane_b32: x = in->vdst < 106 ? XO_READFIRST : XO_NONE; break;
+   /* The lane moves (sim_vop3.c), EXEC ignored: a VGPR source, a scalar lane select; the
+    * read's destination a plain SGPR. */
+   case SIM_OP_v_readlane_b32:
+      x = in->vdst < 106 && in->src[0] >= SIM_SRC_VGPR && in->src[1] < SIM_SRC_VGPR &&
+                xl_src32_ok(in->src[1])
+             ? XO_READLANE
+             : XO_NONE;
+      break;
+   case SIM_OP_v_writelane_b32:
+      x = in->src[0] < SIM_SRC_VGPR && xl_src32_ok(in->src[0]) && in->src[1] < SIM_SRC_VGPR &&
+                xl_src32_ok(in->src[1])
+             ? XO_WRITELANE
+             : XO_NONE;
+      break;
+   /* The class tests (sim_vopc.c cmp_class): abs/neg of the value only (the mask operand is
+    * an integer). */
+   case SIM_OP_v_cmp_class_f32: case SIM_OP_v_cmpx_class_f32:
+      return ((in->abs | in->neg) & ~1u) == 0 ? XO_CLASS32 : XO_NONE;
+   case SIM_OP_v_cmp_class_f64: case SIM_OP_v_cmpx_class_f64:
+      /* The value from VGPRs or an SGPR pair (not an inline constant: an f64 operand's
+       * are doubles). */
+      return ((in->abs | in->neg) & ~1u) == 0 &&
+                   (in->src[0] >= SIM_SRC_VGPR || in->src[0] < 106)
+                ? XO_CLASS64
+                : XO_NONE;
    case SIM_OP_v_add_u32: case SIM_OP_v_add_nc_u32: x = XO_ADD; break;
    case SIM_OP_v_sub_u32: case SIM_OP_v_sub_nc_u32: x = XO_SUB; break;
    case SIM_OP_v_subrev_u32: case SIM_OP_v_subrev_nc_u32: x = XO_SUBREV; break;
@@ -572,6 +597,9 @@ xl_xop_salu(const sim_inst *in)
 {
    if (in->enc == SIM_ENC_SOPK)
       return in->op == SIM_OP_s_movk_i32 ? XO_S_MOVK : XO_NONE;
+   /* D = the next instruction's address: a constant of the block (sim_sop1.c). */
+   if (in->enc == SIM_ENC_SOP1 && in->op == SIM_OP_s_getpc_b64)
+      return in->vdst < 104 && !(in->vdst & 1) ? XO_S_GETPC : XO_NONE;
    if (in->enc == SIM_ENC_SOP1 || in->enc == SIM_ENC_SOP2 || in->enc == SIM_ENC_SOPC) {
       bool ok32 = xl_src32_ok(in->src[0]) && in->src[0] < SIM_SRC_VGPR &&
                   (in->src[1] == SIM_SRC_NONE ||
@@ -1366,6 +1394,96 @@ sim__xl_nanfix(xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n)
    return nanfix(x, r, srcf, n);
 }
 
+static bool
+xl_cmpx_class(unsigned op)
+{
+   return op == SIM_OP_v_cmpx_class_f32 || op == SIM_OP_v_cmpx_class_f64;
+}
+
+/* v_readlane_b32 (SGPR D = VGPR S0's lane S1) or v_writelane_b32 (`write`: VGPR D's lane
+ * S1 = SGPR S0), EXEC ignored, the lane S1 modulo the wave's size (sim_vop3.c). A narrowed
+ * block holds its rows' first `lanes` lanes; the others are the register file's, unchanged
+ * by the block: a lane past them is read from there, and written there (through a slot of
+ * the block's own when the lane is a held one, so that the store needs no branch). */
+static void
+emit_lane_move(xl *x, const sim_inst *in, bool write)
+{
+   LLVMBuilderRef B = x->B;
+   unsigned r = write ? in->vdst : in->src[0] - SIM_SRC_VGPR;
+   LLVMValueRef lane = LLVMBuildAnd(B, src_s32(x, in, in->src[1]), k32(x, x->wave - 1), "");
+   LLVMValueRef row = vget(x, r), held = NULL, mem = NULL;
+   LLVMValueRef at = lane;
+   if (x->lanes < x->wave) {
+      held = LLVMBuildICmp(B, LLVMIntULT, lane, k32(x, x->lanes), "");
+      at = LLVMBuildAnd(B, lane, k32(x, x->lanes - 1), "");
+      LLVMValueRef idx[1] = {lane};
+      mem = LLVMBuildGEP2(B, x->i32, vptr(x, r), idx, 1, "");
+   }
+   if (!write) {
+      LLVMValueRef v = LLVMBuildExtractElement(B, row, at, "");
+      if (held)
+         v = LLVMBuildSelect(B, held, v, ld(x, x->i32, mem), "");
+      sput(x, in->vdst, v);
+      return;
+   }
+   LLVMValueRef v = src_s32(x, in, in->src[0]);
+   LLVMValueRef nrow = LLVMBuildInsertElement(B, row, v, at, "");
+   if (held) {
+      nrow = LLVMBuildSelect(B, held, nrow, row, "");
+      LLVMValueRef slot = sim__xl_entry_alloca(x, x->i32);
+      st(x, v, LLVMBuildSelect(B, held, slot, mem, ""));
+   }
+   x->v[r] = nrow;
+   x->vd[r] = true;
+   if (r + 1 > x->max_vgpr)
+      x->max_vgpr = r + 1;
+}
+
+/* The class test of v_cmp_class_f32/f64 (sim_vopc.c): bit `k` of S1 for each lane, k the
+ * class of S0 (abs/neg applied): 0 signalling NaN, 1 quiet NaN, 2 -inf, 3 -normal,
+ * 4 -subnormal, 5 -0, 6 +0, 7 +subnormal, 8 +normal, 9 +inf. */
+static LLVMValueRef
+emit_class(xl *x, const sim_inst *in, bool f64)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMTypeRef vt = f64 ? x->v64 : x->v32;
+   LLVMValueRef s = f64 ? src_v64(x, in, 0) : src_v(x, in, 0);
+   unsigned mbits = f64 ? 52 : 23, ebits = f64 ? 11 : 8, top = f64 ? 63 : 31;
+#define KV(v) splat(x, f64 ? k64(x, (v)) : k32(x, (uint32_t)(v)), vt)
+   if (f64 && (in->abs & 1))
+      s = LLVMBuildAnd(B, s, KV(~(1ull << 63)), "");
+   if (f64 && (in->neg & 1))
+      s = LLVMBuildXor(B, s, KV(1ull << 63), "");
+   uint64_t emax = (1ull << ebits) - 1;
+   LLVMValueRef e = LLVMBuildAnd(B, LLVMBuildLShr(B, s, KV(mbits), ""), KV(emax), "");
+   LLVMValueRef m = LLVMBuildAnd(B, s, KV((1ull << mbits) - 1), "");
+   LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLShr(B, s, KV(top), ""), KV(0), "");
+   LLVMValueRef mz = LLVMBuildICmp(B, LLVMIntEQ, m, KV(0), "");
+   LLVMValueRef emaxed = LLVMBuildICmp(B, LLVMIntEQ, e, KV(emax), "");
+   LLVMValueRef ezero = LLVMBuildICmp(B, LLVMIntEQ, e, KV(0), "");
+   LLVMValueRef quiet = LLVMBuildICmp(B, LLVMIntNE,
+                                      LLVMBuildAnd(B, s, KV(1ull << (mbits - 1)), ""), KV(0), "");
+   /* The class index as i32 lanes, innermost case first. */
+   LLVMValueRef k = LLVMBuildSelect(B, neg, splat(x, k32(x, 5), x->v32), splat(x, k32(x, 6), x->v32), "");
+   k = LLVMBuildSelect(B, LLVMBuildAnd(B, ezero, LLVMBuildNot(B, mz, ""), ""),
+                       LLVMBuildSelect(B, neg, splat(x, k32(x, 4), x->v32),
+                                       splat(x, k32(x, 7), x->v32), ""),
+                       k, "");
+   k = LLVMBuildSelect(B, LLVMBuildNot(B, LLVMBuildOr(B, ezero, emaxed, ""), ""),
+                       LLVMBuildSelect(B, neg, splat(x, k32(x, 3), x->v32),
+                                       splat(x, k32(x, 8), x->v32), ""),
+                       k, "");
+   LLVMValueRef inf = LLVMBuildSelect(B, neg, splat(x, k32(x, 2), x->v32),
+                                      splat(x, k32(x, 9), x->v32), "");
+   LLVMValueRef nan = LLVMBuildSelect(B, quiet, splat(x, k32(x, 1), x->v32),
+                                      splat(x, k32(x, 0), x->v32), "");
+   k = LLVMBuildSelect(B, emaxed, LLVMBuildSelect(B, mz, inf, nan, ""), k, "");
+#undef KV
+   LLVMValueRef bit = LLVMBuildAnd(B, LLVMBuildLShr(B, src_v(x, in, 1), k, ""),
+                                   splat(x, k32(x, 1), x->v32), "");
+   return LLVMBuildICmp(B, LLVMIntNE, bit, splat(x, k32(x, 0), x->v32), "");
+}
+
 static void
 emit_valu(xl *x, const sim_inst *in, xl_xop op)
 {
@@ -1386,6 +1504,12 @@ emit_valu(xl *x, const sim_inst *in, xl_xop op)
       sput(x, in->vdst, LLVMBuildExtractElement(B, src_v(x, in, 0), lane, ""));
       return;
    }
+   case XO_READLANE: case XO_WRITELANE:
+      emit_lane_move(x, in, op == XO_WRITELANE);
+      return;
+   case XO_CLASS32: case XO_CLASS64:
+      sim__xl_cmp_write(x, in, emit_class(x, in, op == XO_CLASS64), xl_cmpx_class(in->op));
+      return;
 #define BIN(o, e)                                                                           \
    case o:                                                                                  \
       a = src_v(x, in, 0);                                                                  \
@@ -1588,6 +1712,9 @@ emit_salu(xl *x, const sim_inst *in, xl_xop op)
    switch (op) {
    case XO_S_MOV32:
       sput(x, d, src_s32(x, in, in->src[0]));
+      return;
+   case XO_S_GETPC:
+      sput64(x, d, k64(x, x->pc + in->size));
       return;
    case XO_S_MOVK: /* D = signext(SIMM16) */
       sput(x, d, k32(x, (uint32_t)in->imm));
@@ -2254,6 +2381,7 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
    for (unsigned i = 0; i < n; i++) {
       const sim_inst *in = insts[i];
       sim_xlate_class k = sim__xlate_class(in);
+      x->pc = pc;
       unsigned run = xl_nan_run_len(x, insts, n, i);
       if (run) {
          emit_nan_run(x, insts + i, run);
@@ -2291,7 +2419,10 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
          LLVMPositionBuilderAtEnd(x->B, nb);
          if ((in->flags & SIM_IF_VALU) && op != XO_NONE) {
             unsigned hi = in->vdst + (op == XO_SHL64 ? 2 : 1);
-            if (in->vdst != SIM_SRC_NONE && op != XO_ICMP && op != XO_FCMP && hi > x->max_vgpr)
+            /* Not the SGPR destinations (the lane reads) nor the compares' (none). */
+            if (in->vdst != SIM_SRC_NONE && op != XO_ICMP && op != XO_FCMP &&
+                op != XO_READFIRST && op != XO_READLANE && op != XO_CLASS32 &&
+                op != XO_CLASS64 && hi > x->max_vgpr)
                x->max_vgpr = hi;
          }
       } else if (k == SIM_XL_END && xl_side_branch(in) && i + 1 < n) {

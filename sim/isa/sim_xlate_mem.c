@@ -102,6 +102,17 @@ static bool ds_lowered(const sim_inst *in);
 static bool smem_lowered(const sim_inst *in);
 static bool mubuf_lowered(const sim_inst *in);
 
+/* The vector cache invalidations (gfx9's buffer_wbinvl1{_vol}, gfx10's buffer_gl0_inv and
+ * buffer_gl1_inv): their handlers touch the L1/GL1 model of the checking mode alone
+ * (sim_l1.c: nothing without it), never the wave's registers, so the block calls them as
+ * they are, without storing its registers first. */
+static bool
+cache_inv(const sim_inst *in)
+{
+   return in->op == SIM_OP_buffer_wbinvl1 || in->op == SIM_OP_buffer_wbinvl1_vol ||
+          in->op == SIM_OP_buffer_gl0_inv || in->op == SIM_OP_buffer_gl1_inv;
+}
+
 bool
 sim__xl_mem_lowered(const sim_inst *in)
 {
@@ -110,7 +121,7 @@ sim__xl_mem_lowered(const sim_inst *in)
    if (in->enc == SIM_ENC_SMEM)
       return smem_lowered(in);
    if (in->enc == SIM_ENC_MUBUF)
-      return mubuf_lowered(in);
+      return cache_inv(in) || mubuf_lowered(in);
    if (in->enc != SIM_ENC_GLOBAL && in->enc != SIM_ENC_FLAT)
       return false;
    bool store;
@@ -1517,6 +1528,14 @@ static void
 emit_mubuf(sim_xl *x, const sim_inst *in, uint64_t pc)
 {
    LLVMBuilderRef B = x->B;
+   if (cache_inv(in)) {
+      LLVMTypeRef pt[2] = {x->ptr, x->ptr};
+      LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(x->C), pt, 2, 0);
+      LLVMValueRef args[2] = {x->w, LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr)};
+      LLVMBuildCall2(B, ft, LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in->fn), x->ptr),
+                     args, 2, "");
+      return;
+   }
    bool store;
    unsigned n = mubuf_dwords(in, &store), sr = in->mem.srsrc & 0x7C;
    unsigned d = store ? in->mem.data0 : in->vdst;

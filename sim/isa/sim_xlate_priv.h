@@ -128,6 +128,7 @@ typedef struct sim_xl {
    bool uses_f32;
    bool uses_f16;
    unsigned n;  /* instructions emitted: the block's length after the compile budget */
+   uint64_t pc; /* the address of the instruction being emitted */
    /* Stack slots the f16 lowering passes its rare lanes to C through (sim_xlate_f16.c),
     * made on first use: one set a block. */
    LLVMValueRef f16_slots;

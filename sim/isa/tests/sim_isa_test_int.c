@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sim_isa_test.h"
+#include "sim_xlate_priv.h"
 
 typedef uint32_t (*int_ref)(uint32_t a, uint32_t b, uint32_t c, unsigned lane);
 
@@ -396,6 +397,169 @@ TEST(xlate_partial_exec_opaque)
    rmdir(dir);
 }
 
+
+/* v_readlane_b32 / v_writelane_b32 (EXEC ignored, the lane modulo 64) and s_getpc_b64,
+ * which the translator lowers (sim_xlate.c emit_lane_move, XO_S_GETPC): under every lane,
+ * part of EXEC, the low 32 lanes and lane 0 alone (the blocks of the last two hold 32 lanes
+ * and one: lanes past them are the register file's), with lanes inside and past those. */
+static void
+lane_moves_case(uint64_t exec)
+{
+   sim_wave *w = t_wave();
+   uint32_t v1[64], v2[64];
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = v1[l] = 0x9E3779B9u * (l + 3) ^ l;
+      w->v[2][l] = v2[l] = 0xC0DE0000u + l;
+   }
+   w->s[0] = 5, w->s[1] = 40, w->s[2] = 127, w->s[3] = 0xAAAA5555u, w->s[4] = 0x12345678u;
+   SIM_EXEC(w) = exec;
+   CHECK_EQ(t_run(w, "s_getpc_b64 s[20:21]\n"
+                     "v_readlane_b32 s10, v1, s0\n"
+                     "v_readlane_b32 s11, v1, s1\n"
+                     "v_readlane_b32 s12, v1, 17\n"
+                     "v_readlane_b32 s13, v1, s2\n"
+                     "s_mov_b32 m0, s0\n"
+                     "v_writelane_b32 v2, s3, m0\n"
+                     "v_writelane_b32 v2, s4, 40\n"
+                     "v_writelane_b32 v2, -7, 0\n"
+                     "v_add_u32 v3, v2, v1\n"
+                     "v_readlane_b32 s14, v2, s1\n"
+                     "v_readlane_b32 s15, v2, s0\n"
+                     "s_mov_b32 s5, 0x12345678\n"
+                     "s_getpc_b64 s[22:23]\n"
+                     "s_mov_b64 exec, -1"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[10], v1[5]);
+   CHECK_EQ(w->s[11], v1[40]);
+   CHECK_EQ(w->s[12], v1[17]);
+   CHECK_EQ(w->s[13], v1[63]);
+   v2[5] = 0xAAAA5555u, v2[40] = 0x12345678u, v2[0] = (uint32_t)-7;
+   unsigned bad = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      bad += w->v[2][l] != v2[l];
+      if ((exec >> l) & 1)
+         bad += w->v[3][l] != v2[l] + v1[l];
+   }
+   CHECK_EQ(bad, 0);
+   CHECK_EQ(w->s[14], 0x12345678u);
+   CHECK_EQ(w->s[15], 0xAAAA5555u);
+   /* The second s_getpc is 92 bytes after the first (itself, nine VOP3 lane moves, the
+    * m0 move, the add and the move of a literal). */
+   uint64_t pc0 = w->s64[10], pc1 = w->s64[11];
+   CHECK_EQ(pc1 - pc0, 4 + 9 * 8 + 4 + 4 + 8);
+   CHECK_EQ(pc0 != 0, 1);
+}
+
+TEST(lowered_lane_moves)
+{
+   lane_moves_case(~0ull);
+   lane_moves_case(0xF0F0FFFF0000FFF7ull);
+   lane_moves_case(0xFFFFFFFFull);
+   lane_moves_case(1);
+}
+
+/* The class of f32 bits: sim_vopc.c's numbering. */
+static unsigned
+class_f32(uint32_t b)
+{
+   uint32_t e = (b >> 23) & 0xFF, m = b & 0x7FFFFF, neg = b >> 31;
+   if (e == 0xFF)
+      return m ? ((m >> 22) & 1 ? 1 : 0) : neg ? 2 : 9;
+   if (e)
+      return neg ? 3 : 8;
+   if (m)
+      return neg ? 4 : 7;
+   return neg ? 5 : 6;
+}
+static unsigned
+class_f64(uint64_t b)
+{
+   uint64_t e = (b >> 52) & 0x7FF, m = b & ((1ull << 52) - 1), neg = b >> 63;
+   if (e == 0x7FF)
+      return m ? ((m >> 51) & 1 ? 1 : 0) : neg ? 2 : 9;
+   if (e)
+      return neg ? 3 : 8;
+   if (m)
+      return neg ? 4 : 7;
+   return neg ? 5 : 6;
+}
+
+/* v_cmp_class_f32/f64 and v_cmpx_class_f32, lowered (sim_xlate.c emit_class): every class
+ * (signalling and quiet NaNs, infinities, normals, subnormals, zeros of both signs) against
+ * masks of varied bits, with abs/neg on the value and part of EXEC off. */
+TEST(lowered_class)
+{
+   static const uint32_t f[] = {0x7F800001, 0x7FC00000, 0xFF800000, 0xBF800000, 0x80000001,
+                                0x80000000, 0x00000000, 0x007FFFFF, 0x3F800000, 0x7F800000,
+                                0xFFA00000, 0xFFC00001, 0x00000001};
+   static const uint64_t d[] = {0x7FF0000000000001ull, 0x7FF8000000000000ull,
+                                0xFFF0000000000000ull, 0xBFF0000000000000ull,
+                                0x8000000000000001ull, 0x8000000000000000ull, 0,
+                                0x000FFFFFFFFFFFFFull, 0x3FF0000000000000ull,
+                                0x7FF0000000000000ull, 0xFFF4000000000000ull};
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = f[l % 13];
+      w->v[2][l] = (0x2A5u * (l + 1)) ^ (l << 5) ^ (l & 1 ? 0x3FF : 0);
+      uint64_t v = d[(l * 3) % 11];
+      w->v[4][l] = (uint32_t)v, w->v[5][l] = (uint32_t)(v >> 32);
+   }
+   w->s[0] = 0x3FF, w->s[1] = 0x201;
+   uint64_t exec = 0xFFFF0F0FFFFFF7FEull;
+   SIM_EXEC(w) = exec;
+   CHECK_EQ(t_run(w, "v_cmp_class_f32 vcc, v1, v2\n"
+                     "s_mov_b64 s[10:11], vcc\n"
+                     "v_cmp_class_f32_e64 s[12:13], -|v1|, v2\n"
+                     "v_cmp_class_f32_e64 s[14:15], -v1, s1\n"
+                     "v_cmp_class_f64_e64 s[16:17], v[4:5], v2\n"
+                     "v_cmp_class_f64_e64 s[18:19], -|v[4:5]|, v2\n"
+                     "v_cmpx_class_f32_e64 s[20:21], v1, v2\n"
+                     "s_mov_b64 s[22:23], exec\n"
+                     "s_mov_b64 exec, -1"),
+            SIM_FAULT_NONE);
+   uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t a = w->v[1][l], m = w->v[2][l];
+      uint64_t v = (uint64_t)w->v[5][l] << 32 | w->v[4][l];
+      c0 |= (uint64_t)((m >> class_f32(a)) & 1) << l;
+      c1 |= (uint64_t)((m >> class_f32(a | 0x80000000u)) & 1) << l;
+      c2 |= (uint64_t)((0x201u >> class_f32(a ^ 0x80000000u)) & 1) << l;
+      c3 |= (uint64_t)((m >> class_f64(v)) & 1) << l;
+      c4 |= (uint64_t)((m >> class_f64(v | 1ull << 63)) & 1) << l;
+   }
+   CHECK_EQ(w->s64[5], c0 & exec);
+   CHECK_EQ(w->s64[6], c1 & exec);
+   CHECK_EQ(w->s64[7], c2 & exec);
+   CHECK_EQ(w->s64[8], c3 & exec);
+   CHECK_EQ(w->s64[9], c4 & exec);
+   CHECK_EQ(w->s64[10], c0 & exec);
+   CHECK_EQ(w->s64[11], c0 & exec); /* the v_cmpx's EXEC */
+}
+
+
+/* A block whose lane reads write high SGPRs asks the wave for the VGPRs it names, not for
+ * as many as the SGPR's number (its entry condition, sim_xlate.c max_vgpr): a wave of 8
+ * VGPRs runs it translated. Under sim_xlate_check_unit (the block compiled at its first
+ * run); interpreted, no block exists to look at. */
+TEST(xlate_lane_read_vgprs)
+{
+   sim_wave *w = t_wave();
+   w->nvgpr = 8;
+   for (unsigned l = 0; l < 64; l++)
+      w->v[1][l] = 100 + l;
+   CHECK_EQ(t_run(w, "v_readfirstlane_b32 s40, v1\n"
+                     "v_readlane_b32 s41, v1, 3\n"
+                     "v_add_u32 v2, v1, v1"),
+            SIM_FAULT_NONE);
+   CHECK_EQ(w->s[40], 100);
+   CHECK_EQ(w->s[41], 103);
+   for (int k = 0; k < 2; k++) {
+      const sim_xlate_ent *e = w->prog ? sim__xlate_entry(w->prog, w->prog->va, k) : NULL;
+      if (e && e->state == XL_ENT_DONE)
+         CHECK_EQ(e->max_vgpr, 3);
+   }
+}
+
 void
 t_int_tests(void)
 {
@@ -404,4 +568,7 @@ t_int_tests(void)
    RUN(int_lowered_ops);
    RUN(int_lowered_sdwa16);
    RUN(int_lowered_gfx1030);
+   RUN(lowered_lane_moves);
+   RUN(lowered_class);
+   RUN(xlate_lane_read_vgprs);
 }

@@ -497,6 +497,19 @@ main(int argc, char **argv)
    CHECK_EQ(sim__xlate_class(&mm), SIM_XL_CALL);
    mm = mk(SIM_ENC_SCRATCH, SIM_OP_scratch_load_dword, 0, NONE, NONE, NONE, 3);
    CHECK_EQ(sim__xlate_class(&mm), SIM_XL_CALL);
+   /* The cache invalidations run their handlers from the block without storing its
+    * registers (they touch the checking mode's caches alone). */
+   mm = mk(SIM_ENC_MUBUF, SIM_OP_buffer_wbinvl1_vol, 0, NONE, NONE, NONE, NONE);
+   CHECK_EQ(sim__xlate_class(&mm), SIM_XL_LOWER);
+   mm.op = SIM_OP_buffer_gl0_inv;
+   CHECK_EQ(sim__xlate_class(&mm), SIM_XL_LOWER);
+   /* The lane moves (EXEC ignored) with a VGPR lane select are not a form of them. */
+   mm = mk(SIM_ENC_VOP3, SIM_OP_v_readlane_b32, SIM_IF_VALU | SIM_IF_VOP3, V(1), 4, NONE, 10);
+   CHECK_EQ(sim__xlate_class(&mm), SIM_XL_LOWER);
+   mm.src[1] = V(2);
+   CHECK_EQ(sim__xlate_class(&mm), SIM_XL_CALL);
+   mm = mk(SIM_ENC_VOP3, SIM_OP_v_readlane_b32, SIM_IF_VALU | SIM_IF_VOP3, V(1), 4, NONE, 106);
+   CHECK_EQ(sim__xlate_class(&mm), SIM_XL_CALL); /* VCC: sim__swrite32's own rules */
 
    /* Forms with what the lowering does not model go through the interpreter. */
    sim_inst t = code[7];
