@@ -1464,7 +1464,8 @@ emit_class(xl *x, const sim_inst *in, bool f64)
    LLVMValueRef quiet = LLVMBuildICmp(B, LLVMIntNE,
                                       LLVMBuildAnd(B, s, KV(1ull << (mbits - 1)), ""), KV(0), "");
    /* The class index as i32 lanes, innermost case first. */
-   LLVMValueRef k = LLVMBuildSelect(B, neg, splat(x, k32(x, 5), x->v32), splat(x, k32(x, 6), x->v32), "");
+   LLVMValueRef k = LLVMBuildSelect(B, neg, splat(x, k32(x, 5), x->v32),
+                                    splat(x, k32(x, 6), x->v32), "");
    k = LLVMBuildSelect(B, LLVMBuildAnd(B, ezero, LLVMBuildNot(B, mz, ""), ""),
                        LLVMBuildSelect(B, neg, splat(x, k32(x, 4), x->v32),
                                        splat(x, k32(x, 7), x->v32), ""),

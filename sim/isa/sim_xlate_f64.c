@@ -1,10 +1,11 @@
 /*
  * The translator's lowering of double precision (docs/sim.md "Speed"): v_add_f64,
  * v_mul_f64, v_fma_f64 and gfx90a's v_fmac_f64, v_min/max_f64, v_trunc/floor/ceil/rndne_f64,
- * the compares v_cmp(x)_*_f64 and the conversions v_cvt_f64_i32/u32, v_cvt_i32/u32_f64,
- * v_cvt_f32_f64 and v_cvt_f64_f32: what OpenCL's double arithmetic, its conversions and
- * clpeak's double-precision test run. Each computes bit for bit what its handler does
- * (sim_vop1.c, sim_vop2.c, sim_vop3.c, sim_vopc.c, sim_cdna.c) for every input.
+ * the compares v_cmp(x)_*_f64, v_ldexp_f64 and the conversions v_cvt_f64_i32/u32,
+ * v_cvt_i32/u32_f64, v_cvt_f32_f64 and v_cvt_f64_f32: what OpenCL's double arithmetic, its
+ * conversions, its math library's scaling and clpeak's double-precision test run. Each
+ * computes bit for bit what its handler does (sim_vop1.c, sim_vop2.c, sim_vop3.c,
+ * sim_vopc.c, sim_cdna.c) for every input.
  *
  * A 64-bit operand is a VGPR pair (two rows joined into <lanes x double>), an SGPR pair, an
  * integer inline constant (its sign-extended bits, as sim__special64 reads it) or a float
@@ -28,7 +29,7 @@
 typedef enum {
    XD_NONE, XD_ADD, XD_MUL, XD_FMA, XD_FMAC, XD_MIN, XD_MAX, XD_TRUNC, XD_FLOOR, XD_CEIL,
    XD_RNDNE, XD_CMP, XD_CVT_F64_I32, XD_CVT_F64_U32, XD_CVT_I32_F64, XD_CVT_U32_F64,
-   XD_CVT_F32_F64, XD_CVT_F64_F32,
+   XD_CVT_F32_F64, XD_CVT_F64_F32, XD_LDEXP,
 } xd_op;
 
 /* The compare flags of a v_cmp(x)_*_f64: which orders are true, and whether an unordered
@@ -89,6 +90,13 @@ xd_op_of(const sim_inst *in)
    case SIM_OP_v_cvt_f64_i32: op = XD_CVT_F64_I32, fmods = 0; break;
    case SIM_OP_v_cvt_f64_u32: op = XD_CVT_F64_U32, fmods = 0; break;
    case SIM_OP_v_cvt_f64_f32: op = XD_CVT_F64_F32, fmods = 1; break;
+   case SIM_OP_v_ldexp_f64:
+      /* S1 an integer: a VGPR, an SGPR, an integer constant or the literal. */
+      if (!(in->src[1] >= SIM_SRC_VGPR || in->src[1] < 106 ||
+            (in->src[1] >= 128 && in->src[1] <= 208) || in->src[1] == SIM_SRC_LITERAL))
+         return XD_NONE;
+      op = XD_LDEXP, n64 = 1;
+      break;
    default:
       if (!cmp_of(in->op) || (in->enc != SIM_ENC_VOPC && in->enc != SIM_ENC_VOP3))
          return XD_NONE;
@@ -180,6 +188,67 @@ emit_cmp(sim_xl *x, const sim_inst *in, LLVMValueRef a, LLVMValueRef b)
    sim__xl_cmp_write(x, in, c, k & XC_X);
 }
 
+static LLVMValueRef
+row32(sim_xl *x, uint32_t v)
+{
+   return sim__xl_splat(x, LLVMConstInt(x->i32, v, 0), x->v32);
+}
+
+/* v_ldexp_f64 (sim_vop3.c: C's ldexp, NaN by sim__nanfix64): when every lane's exponent
+ * S1 lies in [-1022, 1023], S0 times 2^S1 (a normal double: the product is exact, or rounded
+ * once to a subnormal, as ldexp rounds it); a lane past that (two scalings would round a
+ * subnormal twice) takes the handler, on a path of its own that joins again. */
+static void
+emit_ldexp(sim_xl *x, const sim_inst *in, LLVMValueRef s0, uint64_t pc)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMTypeRef vd = vd_type(x);
+   unsigned d = in->vdst;
+   /* What the paths read is read here, where both start: EXEC, the destination rows. */
+   LLVMValueRef exec = sim__xl_mget(x, SIM_SRC_EXEC);
+   LLVMValueRef old[2] = {sim__xl_vget(x, d), sim__xl_vget(x, d + 1)};
+   LLVMValueRef n = sim__xl_src_v(x, in, 1);
+   LLVMValueRef biased = LLVMBuildAdd(B, n, row32(x, 1022), "");
+   LLVMValueRef out = LLVMBuildICmp(B, LLVMIntUGT, biased, row32(x, 2045), "");
+   LLVMValueRef bad = LLVMBuildAnd(B, LLVMBuildBitCast(B, out, x->mask_t, ""), exec, "");
+   LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBasicBlockRef slow_ok = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, bad, LLVMConstNull(x->mask_t), ""), slow,
+                   fast);
+
+   LLVMPositionBuilderAtEnd(B, fast);
+   LLVMValueRef e = LLVMBuildZExt(B, LLVMBuildAdd(B, biased, row32(x, 1), ""), x->v64, "");
+   LLVMValueRef scale = LLVMBuildBitCast(B, LLVMBuildShl(B, e, splat64(x, 52), ""), vd, "");
+   LLVMValueRef r = nanfix64(x, LLVMBuildFMul(B, s0, scale, ""), &s0, 1);
+   put64(x, d, r);
+   LLVMValueRef fast_rows[2] = {x->v[d], x->v[d + 1]};
+   LLVMBasicBlockRef fast_end = LLVMGetInsertBlock(B);
+   LLVMBuildBr(B, done);
+
+   LLVMPositionBuilderAtEnd(B, slow);
+   x->v[d] = old[0], x->v[d + 1] = old[1];
+   sim__xl_spill(x);
+   LLVMValueRef rc = sim__xl_call(x, in, pc);
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, rc, LLVMConstInt(x->i32, 0, 0), ""), x->exit,
+                   slow_ok);
+   LLVMPositionBuilderAtEnd(B, slow_ok);
+   LLVMValueRef slow_rows[2] = {sim__xl_row_load(x, d), sim__xl_row_load(x, d + 1)};
+   LLVMBuildBr(B, done);
+
+   LLVMPositionBuilderAtEnd(B, done);
+   for (unsigned k = 0; k < 2; k++) {
+      LLVMValueRef phi = LLVMBuildPhi(B, x->v32, "");
+      LLVMValueRef vals[2] = {fast_rows[k], slow_rows[k]};
+      LLVMBasicBlockRef bbs[2] = {fast_end, slow_ok};
+      LLVMAddIncoming(phi, vals, bbs, 2);
+      x->v[d + k] = phi;
+      x->vd[d + k] = true;
+   }
+   x->uses_f16 = true;
+}
+
 void
 sim__xl_emit_f64(sim_xl *x, const sim_inst *in)
 {
@@ -196,7 +265,7 @@ sim__xl_emit_f64(sim_xl *x, const sim_inst *in)
       n = 3;
       break;
    case XD_TRUNC: case XD_FLOOR: case XD_CEIL: case XD_RNDNE: case XD_CVT_I32_F64:
-   case XD_CVT_U32_F64: case XD_CVT_F32_F64:
+   case XD_CVT_U32_F64: case XD_CVT_F32_F64: case XD_LDEXP:
       n = 1;
       break;
    default:
@@ -215,6 +284,9 @@ sim__xl_emit_f64(sim_xl *x, const sim_inst *in)
    switch (op) {
    case XD_CMP:
       emit_cmp(x, in, s[0], s[1]);
+      return;
+   case XD_LDEXP:
+      emit_ldexp(x, in, s[0], x->pc);
       return;
    case XD_ADD: r = nanfix64(x, LLVMBuildFAdd(B, s[0], s[1], ""), s, 2); break;
    case XD_MUL: r = nanfix64(x, LLVMBuildFMul(B, s[0], s[1], ""), s, 2); break;

@@ -427,10 +427,8 @@ deinterleave(sim_xl *x, LLVMValueRef v, unsigned n, unsigned k)
                                  LLVMConstVector(idx, x->lanes), "");
 }
 
-/* Stores every register the block changed, keeping them changed (the path that calls the
- * handler; the other path goes on with the same values). */
-static void
-spill(sim_xl *x)
+void
+sim__xl_spill(sim_xl *x)
 {
    for (unsigned r = 0; r < 128; r++)
       if (x->sd[r]) {
@@ -451,8 +449,8 @@ spill(sim_xl *x)
    }
 }
 
-static LLVMValueRef
-row_load(sim_xl *x, unsigned r)
+LLVMValueRef
+sim__xl_row_load(sim_xl *x, unsigned r)
 {
    LLVMValueRef i = k64(x, (uint64_t)r * 256);
    LLVMValueRef p = LLVMBuildGEP2(x->B, LLVMInt8TypeInContext(x->C), x->vb, &i, 1, "");
@@ -775,13 +773,13 @@ emit_handler_join(sim_xl *x, const sim_inst *in, uint64_t pc, bool store, unsign
 {
    LLVMBuilderRef B = x->B;
    LLVMPositionBuilderAtEnd(B, slow);
-   spill(x);
+   sim__xl_spill(x);
    LLVMValueRef rc = sim__xl_call(x, in, pc);
    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, rc, k32(x, 0), ""), x->exit, slow_ok);
    LLVMPositionBuilderAtEnd(B, slow_ok);
    LLVMValueRef slow_rows[4];
    for (unsigned k = 0; !store && k < n; k++)
-      slow_rows[k] = row_load(x, d + k);
+      slow_rows[k] = sim__xl_row_load(x, d + k);
    LLVMBuildBr(B, done);
 
    LLVMPositionBuilderAtEnd(B, done);
@@ -1369,7 +1367,7 @@ emit_smem(sim_xl *x, const sim_inst *in, uint64_t pc)
 
    /* Through the handler; it writes only the destinations. */
    LLVMPositionBuilderAtEnd(B, slow);
-   spill(x);
+   sim__xl_spill(x);
    LLVMValueRef rc = sim__xl_call(x, in, pc);
    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, rc, k32(x, 0), ""), x->exit, slow_ok);
    LLVMPositionBuilderAtEnd(B, slow_ok);

@@ -157,6 +157,11 @@ LLVMValueRef sim__xl_any_nan(sim_xl *x, LLVMValueRef r);
 /* Emits the call of `in`'s handler at `pc` as the wave loop runs it (no flush): the i32 is
  * non-zero when the block must stop (the wave stopped, or a store reached a doorbell). */
 LLVMValueRef sim__xl_call(sim_xl *x, const sim_inst *in, uint64_t pc);
+/* A path that calls a handler and joins the block's own path again (sim_xlate_mem.c): it
+ * stores every register the block changed, keeping them changed (the other path goes on
+ * with the same values), and reads back VGPR row `r` the handler wrote. */
+void sim__xl_spill(sim_xl *x);
+LLVMValueRef sim__xl_row_load(sim_xl *x, unsigned r);
 /* A stack slot of type `t` in the block function's entry block (allocas there are fixed
  * frame slots, made once whatever the path). */
 LLVMValueRef sim__xl_entry_alloca(sim_xl *x, LLVMTypeRef t);

@@ -197,8 +197,63 @@ TEST(lowered_f64_forms)
    }
 }
 
+
+/* v_ldexp_f64, lowered (sim_xlate_f64.c emit_ldexp): C's ldexp over the edge values with
+ * exponents that keep the result normal, round it once to a subnormal (ties to even),
+ * overflow it, and (in the second and third runs) lie just past [-1022, 1023] in one lane,
+ * which takes the handler on the block's other path; NaNs quieted; abs/neg; a partial
+ * EXEC; an SGPR and an inline-constant exponent. In sim_xlate_check_unit the blocks also
+ * run translated. */
+static void
+ldexp_case(int wild)
+{
+   static const int32_t ex[] = {0, 1, -1, 52, -52, 1023, -1022, 1000, -1000, -30, 7, -1021};
+   /* One lane past the range's top (wild 1: lane 9's 0.5 scaled to 2^1023) or bottom
+    * (wild 2: lane 37's -pi to a subnormal): the handler's path. */
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      uint64_t v = lane_val(l, 1);
+      w->v[0][l] = (uint32_t)v, w->v[1][l] = (uint32_t)(v >> 32);
+      w->v[2][l] = (uint32_t)(wild == 1 && l == 9    ? 1024
+                              : wild == 2 && l == 37 ? -1023
+                                                     : ex[(l * 5) % 12]);
+      for (unsigned r = 4; r < 12; r++)
+         w->v[r][l] = 0xDEADBEEF;
+   }
+   w->s[4] = (uint32_t)-1074;
+   uint64_t exec = 0xFFFFFFF3FF7FFFFEull;
+   SIM_EXEC(w) = exec;
+   CHECK_EQ(t_run(w, "v_ldexp_f64 v[4:5], v[0:1], v2\n"
+                     "v_ldexp_f64 v[6:7], -|v[0:1]|, v2\n"
+                     "v_ldexp_f64 v[8:9], v[0:1], s4\n"
+                     "v_ldexp_f64 v[10:11], v[0:1], 3"),
+            SIM_FAULT_NONE);
+   unsigned bad = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      uint64_t a = lane_val(l, 1), na = a | 1ull << 63;
+      int32_t n = (int32_t)w->v[2][l];
+      uint64_t want[4] = {nanfix(ldexp(d_of(a), n), a, 0, 0, 1),
+                          nanfix(ldexp(d_of(na), n), na, 0, 0, 1),
+                          nanfix(ldexp(d_of(a), -1074), a, 0, 0, 1),
+                          nanfix(ldexp(d_of(a), 3), a, 0, 0, 1)};
+      for (unsigned k = 0; k < 4; k++) {
+         uint64_t got = pair(w, 4 + 2 * k, l);
+         bad += (exec >> l) & 1 ? got != want[k] : got != 0xDEADBEEFDEADBEEFull;
+      }
+   }
+   CHECK_EQ(bad, 0);
+}
+
+TEST(lowered_ldexp_f64)
+{
+   ldexp_case(0);
+   ldexp_case(1);
+   ldexp_case(2);
+}
+
 void
 t_f64_tests(void)
 {
    RUN(lowered_f64_forms);
+   RUN(lowered_ldexp_f64);
 }
