@@ -458,13 +458,13 @@ TEST(lowered_lane_moves)
    lane_moves_case(1);
 }
 
-/* The class of f32 bits: sim_vopc.c's numbering. */
+/* sim_vopc.c's class numbering of a value whose exponent field is `e` (`emax` all ones),
+ * mantissa `m` (`quiet` its top bit) and sign `neg`; of f32 and f64 bits. */
 static unsigned
-class_f32(uint32_t b)
+fclass(uint64_t e, uint64_t emax, uint64_t m, bool quiet, bool neg)
 {
-   uint32_t e = (b >> 23) & 0xFF, m = b & 0x7FFFFF, neg = b >> 31;
-   if (e == 0xFF)
-      return m ? ((m >> 22) & 1 ? 1 : 0) : neg ? 2 : 9;
+   if (e == emax)
+      return m ? (quiet ? 1 : 0) : neg ? 2 : 9;
    if (e)
       return neg ? 3 : 8;
    if (m)
@@ -472,16 +472,14 @@ class_f32(uint32_t b)
    return neg ? 5 : 6;
 }
 static unsigned
+class_f32(uint32_t b)
+{
+   return fclass((b >> 23) & 0xFF, 0xFF, b & 0x7FFFFF, (b >> 22) & 1, b >> 31);
+}
+static unsigned
 class_f64(uint64_t b)
 {
-   uint64_t e = (b >> 52) & 0x7FF, m = b & ((1ull << 52) - 1), neg = b >> 63;
-   if (e == 0x7FF)
-      return m ? ((m >> 51) & 1 ? 1 : 0) : neg ? 2 : 9;
-   if (e)
-      return neg ? 3 : 8;
-   if (m)
-      return neg ? 4 : 7;
-   return neg ? 5 : 6;
+   return fclass((b >> 52) & 0x7FF, 0x7FF, b & ((1ull << 52) - 1), (b >> 51) & 1, b >> 63);
 }
 
 /* v_cmp_class_f32/f64 and v_cmpx_class_f32, lowered (sim_xlate.c emit_class): every class
