@@ -98,6 +98,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <openssl/evp.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -131,16 +132,6 @@ std::once_flag g_once;
 Globals *g_globals;
 std::mutex g_lld_mutex;
 bool g_lld_unusable; // lld reported it cannot run again in this process; under g_lld_mutex
-
-uint64_t
-fnv1a(uint64_t h, llvm::StringRef data)
-{
-   for (unsigned char c : data) {
-      h ^= c;
-      h *= 0x100000001b3ULL;
-   }
-   return h;
-}
 
 // Where a fatal LLVM error on this thread goes: set by comp_build around a build, cleared by
 // the handler before it jumps and while lld runs.
@@ -264,7 +255,13 @@ initGlobals()
    auto *g = new Globals;
    const char *env = getenv("HSACL_DEVICE_LIBS");
    g->libDir = env && *env ? env : HSACL_DEVICE_LIB_DIR;
-   uint64_t hash = 0xcbf29ce484222325ULL;
+   // SHA-256 (OpenSSL, as the cache key) of the libraries' names and bytes and of the
+   // overrides: changing any of them changes the identity (and so the kernel cache key).
+   EVP_MD_CTX *md = EVP_MD_CTX_new();
+   bool hashed = md && EVP_DigestInit_ex(md, EVP_sha256(), nullptr) == 1;
+   auto hash = [&](llvm::StringRef bytes) {
+      hashed = hashed && EVP_DigestUpdate(md, bytes.data(), bytes.size()) == 1;
+   };
    for (size_t i = 0; i < 3; i++) {
       std::string path = g->libDir + "/" + kDeviceLibNames[i];
       auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
@@ -274,26 +271,20 @@ initGlobals()
          break;
       }
       g->libs[i] = std::move(*buf);
-      hash = fnv1a(hash, kDeviceLibNames[i]);
-      hash = fnv1a(hash, g->libs[i]->getBuffer());
+      hash(llvm::StringRef(kDeviceLibNames[i], strlen(kDeviceLibNames[i]) + 1));
+      hash(g->libs[i]->getBuffer());
    }
-   // The overrides are part of what a code object is built from: changing them changes the
-   // identity (and so the kernel cache key).
-   hash = fnv1a(hash, kBuiltinsName);
-   hash = fnv1a(hash, llvm::StringRef(reinterpret_cast<const char *>(comp_builtins_bc),
-                                      comp_builtins_bc_size));
-   if (g->libError.empty()) {
-      llvm::LLVMContext ctx;
-      auto m = llvm::getLazyBitcodeModule(g->libs[0]->getMemBufferRef(), ctx);
-      if (!m) {
-         g->libError = "malformed device library " + g->libDir + "/opencl.bc: " +
-                       llvm::toString(m.takeError());
-      } else {
-         g->dataLayout = (*m)->getDataLayoutStr();
-      }
-   }
-   char hex[17];
-   snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)hash);
+   hash(llvm::StringRef(kBuiltinsName, strlen(kBuiltinsName) + 1));
+   hash(llvm::StringRef(reinterpret_cast<const char *>(comp_builtins_bc), comp_builtins_bc_size));
+   unsigned char digest[EVP_MAX_MD_SIZE];
+   unsigned int digestSize = 0;
+   hashed = hashed && EVP_DigestFinal_ex(md, digest, &digestSize) == 1 && digestSize >= 8;
+   EVP_MD_CTX_free(md);
+   char hex[17] = "";
+   for (unsigned i = 0; hashed && i < 8; i++)
+      snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+   if (!hashed && g->libError.empty())
+      g->libError = "cannot hash the device libraries (OpenSSL's SHA-256 failed)";
    g->identity = std::string("hsacl-compiler/") + HSACL_VERSION + " build " + ownBuildId() +
                  " LLVM " + LLVM_VERSION_STRING + " device-libs " +
                  (g->libError.empty() ? hex : "missing");
@@ -874,8 +865,11 @@ buildImpl(const comp_build_desc &d, comp_output &out, std::string &log)
    }
 
    Globals &g = globals();
-   if (!g.libError.empty()) {
-      logOS << "error: " << g.libError << "\n";
+   std::string libError = g.libError;
+   if (libError.empty())
+      deviceLibLayout(g, libError);
+   if (!libError.empty()) {
+      logOS << "error: " << libError << "\n";
       return COMP_INTERNAL_ERROR;
    }
 

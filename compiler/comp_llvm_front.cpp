@@ -609,7 +609,14 @@ ilFrontHalf(clang::CompilerInstance &ci, const comp_build_desc &d, const Globals
             << llvm::toString(parsed.takeError()) << "\n";
       return nullptr;
    }
-   std::unique_ptr<llvm::Module> m = compRetargetSpir(**parsed, g.dataLayout, logOS);
+   std::string layoutError;
+   const std::string *layout = deviceLibLayout(g, layoutError);
+   if (!layout) {
+      logOS << "error: " << layoutError << "\n";
+      st = COMP_INTERNAL_ERROR;
+      return nullptr;
+   }
+   std::unique_ptr<llvm::Module> m = compRetargetSpir(**parsed, *layout, logOS);
    if (!m)
       return nullptr;
    // The translator writes no "Debug Info Version" flag into a module without debug

@@ -80,6 +80,20 @@ public:
       return bc;
    }
 
+   // The library's data layout; null with `error` set if the library is malformed.
+   const std::string *
+   dataLayout(std::string &error)
+   {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!load(error))
+         return nullptr;
+      if (!layoutKnown_) {
+         layout_ = mod_->getDataLayoutStr();
+         layoutKnown_ = true;
+      }
+      return &layout_;
+   }
+
 private:
    static constexpr size_t kCacheLimit = 64u << 20;
 
@@ -275,6 +289,8 @@ private:
    std::mutex mutex_; // guards everything below: the context is not thread-safe
    llvm::LLVMContext ctx_;
    std::unique_ptr<llvm::Module> mod_;
+   std::string layout_;
+   bool layoutKnown_ = false;
    std::vector<llvm::GlobalValue *> globals_;
    llvm::DenseMap<const llvm::GlobalValue *, unsigned> position_;
    std::vector<unsigned> appending_;
@@ -306,6 +322,12 @@ deviceLibs(const Globals &g)
 } // namespace
 
 namespace comp {
+
+const std::string *
+deviceLibLayout(const Globals &g, std::string &error)
+{
+   return deviceLibs(g)[1]->dataLayout(error); // opencl.bc
+}
 
 // The oclc_* control constants (rocm-device-libs oclc/), as the oclc_*.bc files define them:
 // linkonce_odr protected local_unnamed_addr addrspace(4) constants.
@@ -411,7 +433,13 @@ linkDeviceLibs(clang::CompilerInstance &ci, const Globals &g, const Target &t,
          lib = std::move(*parsed);
       } else {
          lib = std::make_unique<llvm::Module>("hsacl-oclc", ctx);
-         fillControlModule(*lib, g.dataLayout, t, o, daz);
+         std::string error;
+         const std::string *layout = deviceLibLayout(g, error);
+         if (!layout) {
+            logOS << "error: " << error << "\n";
+            return false;
+         }
+         fillControlModule(*lib, *layout, t, o, daz);
       }
       llvm::SmallPtrSet<const llvm::Function *, 32> had;
       for (const llvm::Function &f : m)

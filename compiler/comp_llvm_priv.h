@@ -57,12 +57,13 @@ constexpr const char *kBuiltinsName = "hsacl-builtins.bc";
 constexpr const char *kDefaultFlatWorkGroupSize = "1,256";
 
 // The process-wide state of the engine, made once (globals(): LLVM's targets, the fatal-error
-// handler, the device library bytes, the identity). Read-only once made.
+// handler, the device library bytes, the identity). Read-only once made. Making it reads the
+// libraries' bytes but parses none of them: a process whose programs all come from the
+// kernel cache needs the identity (the cache key) and never the libraries' contents.
 struct Globals {
    std::string libDir;
    std::unique_ptr<llvm::MemoryBuffer> libs[3];
-   std::string dataLayout; // of the device libraries, for the generated oclc module
-   std::string libError;   // non-empty if the device libraries could not be loaded
+   std::string libError; // non-empty if the device libraries could not be read
    std::string identity;
 };
 
@@ -149,6 +150,12 @@ std::unique_ptr<llvm::Module>
 ilFrontHalf(clang::CompilerInstance &ci, const comp_build_desc &d, const Globals &g,
             const comp__options &o, llvm::LLVMContext &ctx, llvm::raw_ostream &logOS,
             comp_status &st);
+
+// comp_llvm_libs.cpp: the device libraries' data layout (opencl.bc's, for the generated oclc
+// module and retargeted SPIR), read from the library's module the first time a build asks;
+// nullptr with the reason in `error` if the library does not parse.
+const std::string *
+deviceLibLayout(const Globals &g, std::string &error);
 
 // comp_llvm_libs.cpp: the oclc_* control constants of a build into `m`.
 void
