@@ -1,6 +1,7 @@
 // comp_llvm.cpp — OpenCL C -> amdgcn code object, in process.
 //
-// The build (comp_build, buildImpl) and its back half; the clang invocation and the front
+// The build (comp_engine_build, buildImpl; the driver reaches it through comp_build,
+// comp_engine.c) and its back half; the clang invocation and the front
 // halves are in comp_llvm_front.cpp, the device libraries in comp_llvm_libs.cpp (shared
 // declarations: comp_llvm_priv.h).
 //
@@ -24,10 +25,10 @@
 // Fatal errors: LLVM reports some errors on bad input (an intrinsic the target cannot
 // select, ...) through report_fatal_error, which ends the process. hsacl installs LLVM's
 // fatal-error handler once per process (fatalErrorHandler; LLVM has one handler slot, there
-// is no per-thread one): on a thread inside comp_build it records the message and longjmps
-// back to comp_build, which returns COMP_BUILD_FAILURE with the message in the log; on any
-// other thread it does what LLVM does without a handler (message on stderr, then LLVM ends
-// the process). The abandoned build's frames are not unwound: what it had allocated is
+// is no per-thread one): on a thread inside comp_engine_build it records the message and
+// longjmps back to comp_engine_build, which returns COMP_BUILD_FAILURE with the message in
+// the log; on any other thread it does what LLVM does without a handler (message on stderr,
+// then LLVM ends the process). The abandoned build's frames are not unwound: what it had allocated is
 // leaked (its LLVMContext included, which may be referenced by value handles on those
 // frames, so it must not be destroyed), and nothing of it is touched again. lld runs with
 // the trap off (it has its own recovery, and the trap would leave g_lld_mutex held).
@@ -38,6 +39,7 @@
 // behind the application's back.
 
 #include "comp_builtins.h"
+#include "comp_engine.h"
 #include "comp_llvm_priv.h"
 
 #include <llvm/IR/Verifier.h>
@@ -98,7 +100,6 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -133,7 +134,7 @@ Globals *g_globals;
 std::mutex g_lld_mutex;
 bool g_lld_unusable; // lld reported it cannot run again in this process; under g_lld_mutex
 
-// Where a fatal LLVM error on this thread goes: set by comp_build around a build, cleared by
+// Where a fatal LLVM error on this thread goes: set by comp_engine_build around a build, cleared by
 // the handler before it jumps and while lld runs.
 struct FatalTrap {
    std::jmp_buf jump;
@@ -186,58 +187,6 @@ fatalErrorHandler(void *, const char *reason, bool)
    std::longjmp(trap->jump, 1);
 }
 
-// The GNU build ID of the object this code is linked into (libhsacl.so, hsacl-cc), in hex:
-// the compiler's own code is part of what a code object is built from, so a rebuilt or
-// upgraded hsacl must not take the kernel cache's entries of another build (a fixed
-// miscompile would stay cached). "none" when the object has no build ID note.
-std::string
-ownBuildId()
-{
-   Dl_info info;
-   if (!dladdr(reinterpret_cast<void *>(&ownBuildId), &info) || !info.dli_fbase)
-      return "none";
-   struct Search {
-      const void *base;
-      std::string id;
-   } search{ info.dli_fbase, "" };
-   dl_iterate_phdr(
-      [](struct dl_phdr_info *pi, size_t, void *data) -> int {
-         auto *s = static_cast<Search *>(data);
-         for (int i = 0; i < pi->dlpi_phnum; i++) {
-            const ElfW(Phdr) &ph = pi->dlpi_phdr[i];
-            if (ph.p_type == PT_LOAD && ph.p_offset == 0 &&
-                reinterpret_cast<const void *>(pi->dlpi_addr + ph.p_vaddr) != s->base)
-               return 0; // another object
-         }
-         for (int i = 0; i < pi->dlpi_phnum; i++) {
-            const ElfW(Phdr) &ph = pi->dlpi_phdr[i];
-            if (ph.p_type != PT_NOTE)
-               continue;
-            const char *p = reinterpret_cast<const char *>(pi->dlpi_addr + ph.p_vaddr);
-            const char *end = p + ph.p_memsz;
-            while (p + sizeof(ElfW(Nhdr)) <= end) {
-               const auto *n = reinterpret_cast<const ElfW(Nhdr) *>(p);
-               const char *name = p + sizeof(*n);
-               const char *desc = name + ((n->n_namesz + 3) & ~3u);
-               if (desc + n->n_descsz > end)
-                  break;
-               if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !memcmp(name, "GNU", 4)) {
-                  static const char digits[] = "0123456789abcdef";
-                  for (unsigned k = 0; k < n->n_descsz; k++) {
-                     s->id += digits[(unsigned char)desc[k] >> 4];
-                     s->id += digits[(unsigned char)desc[k] & 15];
-                  }
-                  return 1;
-               }
-               p = desc + ((n->n_descsz + 3) & ~3u);
-            }
-         }
-         return 1;
-      },
-      &search);
-   return search.id.empty() ? "none" : search.id;
-}
-
 void
 initGlobals()
 {
@@ -255,13 +204,6 @@ initGlobals()
    auto *g = new Globals;
    const char *env = getenv("HSACL_DEVICE_LIBS");
    g->libDir = env && *env ? env : HSACL_DEVICE_LIB_DIR;
-   // SHA-256 (OpenSSL, as the cache key) of the libraries' names and bytes and of the
-   // overrides: changing any of them changes the identity (and so the kernel cache key).
-   EVP_MD_CTX *md = EVP_MD_CTX_new();
-   bool hashed = md && EVP_DigestInit_ex(md, EVP_sha256(), nullptr) == 1;
-   auto hash = [&](llvm::StringRef bytes) {
-      hashed = hashed && EVP_DigestUpdate(md, bytes.data(), bytes.size()) == 1;
-   };
    for (size_t i = 0; i < 3; i++) {
       std::string path = g->libDir + "/" + kDeviceLibNames[i];
       auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
@@ -271,23 +213,7 @@ initGlobals()
          break;
       }
       g->libs[i] = std::move(*buf);
-      hash(llvm::StringRef(kDeviceLibNames[i], strlen(kDeviceLibNames[i]) + 1));
-      hash(g->libs[i]->getBuffer());
    }
-   hash(llvm::StringRef(kBuiltinsName, strlen(kBuiltinsName) + 1));
-   hash(llvm::StringRef(reinterpret_cast<const char *>(comp_builtins_bc), comp_builtins_bc_size));
-   unsigned char digest[EVP_MAX_MD_SIZE];
-   unsigned int digestSize = 0;
-   hashed = hashed && EVP_DigestFinal_ex(md, digest, &digestSize) == 1 && digestSize >= 8;
-   EVP_MD_CTX_free(md);
-   char hex[17] = "";
-   for (unsigned i = 0; hashed && i < 8; i++)
-      snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-   if (!hashed && g->libError.empty())
-      g->libError = "cannot hash the device libraries (OpenSSL's SHA-256 failed)";
-   g->identity = std::string("hsacl-compiler/") + HSACL_VERSION + " build " + ownBuildId() +
-                 " LLVM " + LLVM_VERSION_STRING + " device-libs " +
-                 (g->libError.empty() ? hex : "missing");
    g_globals = g;
 }
 
@@ -957,7 +883,7 @@ buildStackMain(void *arg)
 } // namespace
 
 extern "C" enum comp_status
-comp_build(const struct comp_build_desc *desc, struct comp_output *out)
+comp_engine_build(const struct comp_build_desc *desc, struct comp_output *out)
 {
    const size_t guard = 64 << 10, bytes = buildStackBytes();
    void *stack = mmap(nullptr, bytes + guard, PROT_READ | PROT_WRITE,
@@ -1053,21 +979,6 @@ comp__control_module_text(const char *target_id, const char *options, char **tex
    return *text ? COMP_OK : COMP_OUT_OF_MEMORY;
 }
 
-extern "C" void
-comp_output_finish(struct comp_output *out)
-{
-   free(out->data);
-   free(out->log);
-   comp_program_info_destroy(out->info);
-   memset(out, 0, sizeof(*out));
-}
-
-extern "C" const char *
-comp_identity(void)
-{
-   return globals().identity.c_str();
-}
-
 extern "C" unsigned
 comp_target_wavefront_size(const char *target_id)
 {
@@ -1078,30 +989,3 @@ comp_target_wavefront_size(const char *target_id)
    return t.wave64 ? 64 : 32;
 }
 
-extern "C" const char *
-comp_status_name(enum comp_status status)
-{
-   switch (status) {
-   case COMP_OK:
-      return "COMP_OK";
-   case COMP_INVALID_BUILD_OPTIONS:
-      return "COMP_INVALID_BUILD_OPTIONS";
-   case COMP_INVALID_COMPILER_OPTIONS:
-      return "COMP_INVALID_COMPILER_OPTIONS";
-   case COMP_INVALID_LINKER_OPTIONS:
-      return "COMP_INVALID_LINKER_OPTIONS";
-   case COMP_BUILD_FAILURE:
-      return "COMP_BUILD_FAILURE";
-   case COMP_LINK_FAILURE:
-      return "COMP_LINK_FAILURE";
-   case COMP_INVALID_TARGET:
-      return "COMP_INVALID_TARGET";
-   case COMP_INVALID_BINARY:
-      return "COMP_INVALID_BINARY";
-   case COMP_OUT_OF_MEMORY:
-      return "COMP_OUT_OF_MEMORY";
-   case COMP_INTERNAL_ERROR:
-      return "COMP_INTERNAL_ERROR";
-   }
-   return "COMP_UNKNOWN_STATUS";
-}

@@ -48,7 +48,7 @@ namespace comp {
 // Virtual path of the embedded headers in each build's in-memory filesystem.
 constexpr const char *kVirtualHeaders = "/hsacl-virtual/include";
 
-// The name of comp_builtins.cl's bitcode in the identity hash.
+// The name of comp_builtins.cl's bitcode (the module identifier of its DeviceLib).
 constexpr const char *kBuiltinsName = "hsacl-builtins.bc";
 
 // The flat work-group size clang's OpenCL front end gives a kernel without
@@ -56,15 +56,13 @@ constexpr const char *kBuiltinsName = "hsacl-builtins.bc";
 // ilFrontHalf gives an IL kernel alike.
 constexpr const char *kDefaultFlatWorkGroupSize = "1,256";
 
-// The process-wide state of the engine, made once (globals(): LLVM's targets, the fatal-error
-// handler, the device library bytes, the identity). Read-only once made. Making it reads the
-// libraries' bytes but parses none of them: a process whose programs all come from the
-// kernel cache needs the identity (the cache key) and never the libraries' contents.
+// The process-wide state of the engine, made once on its first build (globals(): LLVM's
+// targets, the fatal-error handler, the device library bytes). Read-only once made. The
+// libraries are parsed later, by the builds that link them (deviceLibLayout, linkDeviceLibs).
 struct Globals {
    std::string libDir;
    std::unique_ptr<llvm::MemoryBuffer> libs[3];
    std::string libError; // non-empty if the device libraries could not be read
-   std::string identity;
 };
 
 Globals &
