@@ -2,7 +2,7 @@
  * dispatch/disp_kernarg.c — kernarg segments of kernel launches: the queue's ring of
  * kernarg-pool memory the segments come from (disp.h says who allocates and who returns),
  * and the writer that fills a segment from the code object's signature (offsets and kinds
- * from compiler/comp_meta.cpp) and the argument values the kernel holds: explicit arguments
+ * from compiler/comp_meta.c) and the argument values the kernel holds: explicit arguments
  * (buffers, SVM pointers, pipes, images and samplers as descriptor addresses, __local sizes
  * as LDS offsets, device queues, bytes by value) and the hidden arguments of code object V5.
  * Every write is checked against the segment size the metadata gives (kernarg_fits).

@@ -1,6 +1,6 @@
 /*
  * fuzz/fuzz_metadata.c — code-object metadata: comp_elf_layout_check and comp_parse_metadata
- * (compiler/comp_meta.cpp), which clCreateProgramWithBinary and every build run on bytes the
+ * (compiler/comp_meta.c), which clCreateProgramWithBinary and every build run on bytes the
  * application (or the kernel cache) hands in.
  *
  * Input: one mode byte, then

@@ -1,7 +1,8 @@
 /*
  * comp_test_build — comp_build and comp_parse_metadata through the public C API:
  * diagnostics, option and target errors, emitted kinds, embedded headers, extension lists,
- * kernel attributes, printf metadata, malformed code objects, concurrent builds.
+ * kernel attributes, printf metadata, malformed code objects and metadata notes, concurrent
+ * builds.
  *
  * usage: comp_test_build KERNEL_DIR
  */
@@ -374,6 +375,358 @@ test_malformed_metadata(void)
    comp_output_finish(&out);
 }
 
+/* ---- hand-written metadata notes ---- */
+
+/* MessagePack written by hand, into a fixed buffer (the cases are small). */
+struct mp {
+   unsigned char b[4096];
+   size_t n;
+};
+
+static void
+mp_raw(struct mp *m, const void *p, size_t n)
+{
+   if (m->n + n <= sizeof(m->b))
+      memcpy(m->b + m->n, p, n);
+   m->n += n;
+}
+
+static void
+mp_byte(struct mp *m, unsigned v)
+{
+   unsigned char c = (unsigned char)v;
+   mp_raw(m, &c, 1);
+}
+
+static void
+mp_str(struct mp *m, const char *s)
+{
+   size_t n = strlen(s);
+   if (n < 32) {
+      mp_byte(m, 0xa0 | (unsigned)n);
+   } else {
+      mp_byte(m, 0xd9);
+      mp_byte(m, (unsigned)n);
+   }
+   mp_raw(m, s, n);
+}
+
+static void
+mp_uint(struct mp *m, uint64_t v)
+{
+   if (v < 128) {
+      mp_byte(m, (unsigned)v);
+      return;
+   }
+   mp_byte(m, 0xcf);
+   for (int i = 7; i >= 0; i--)
+      mp_byte(m, (unsigned)(v >> (8 * i)));
+}
+
+/* The start of a kernel map "k": every required key, and room for `extra` pairs more,
+ * which the caller writes (mp_args is one). */
+static void
+mp_kernel(struct mp *m, unsigned extra)
+{
+   mp_byte(m, 0x80 | (10 + extra));
+   mp_str(m, ".name");
+   mp_str(m, "k");
+   mp_str(m, ".symbol");
+   mp_str(m, "k.kd");
+   mp_str(m, ".kernarg_segment_size");
+   mp_uint(m, 16);
+   mp_str(m, ".kernarg_segment_align");
+   mp_uint(m, 8);
+   mp_str(m, ".group_segment_fixed_size");
+   mp_uint(m, 0);
+   mp_str(m, ".private_segment_fixed_size");
+   mp_uint(m, 0);
+   mp_str(m, ".wavefront_size");
+   mp_uint(m, 64);
+   mp_str(m, ".sgpr_count");
+   mp_uint(m, 8);
+   mp_str(m, ".vgpr_count");
+   mp_uint(m, 4);
+   mp_str(m, ".max_flat_workgroup_size");
+   mp_uint(m, 256);
+}
+
+/* The ".args" pair of a kernel; its `count` arguments follow (mp_arg). */
+static void
+mp_args(struct mp *m, unsigned count)
+{
+   mp_str(m, ".args");
+   mp_byte(m, 0x90 | count);
+}
+
+static void
+mp_arg(struct mp *m, const char *kind, unsigned offset, unsigned size)
+{
+   mp_byte(m, 0x83);
+   mp_str(m, ".offset");
+   mp_uint(m, offset);
+   mp_str(m, ".size");
+   mp_uint(m, size);
+   mp_str(m, ".value_kind");
+   mp_str(m, kind);
+}
+
+/* The root map's start: {"amdhsa.kernels": [<kernels>] ...} with `extra` more pairs,
+ * the kernels and the pairs written by the caller. */
+static void
+mp_root(struct mp *m, unsigned kernels, unsigned extra)
+{
+   mp_byte(m, 0x81 + extra);
+   mp_str(m, "amdhsa.kernels");
+   mp_byte(m, 0x90 | kernels);
+}
+
+/* A gfx906 code object whose one PT_NOTE segment holds the AMDGPU note `desc`
+ * (`align`: the segment's p_align). *size its size; free() it. */
+static unsigned char *
+note_object(const void *desc, size_t desc_size, uint64_t align, size_t *size)
+{
+   const size_t off = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr);
+   size_t note = sizeof(Elf64_Nhdr) + 8 + ((desc_size + 3) & ~(size_t)3);
+   unsigned char *b = calloc(1, off + note);
+   Elf64_Ehdr eh = { .e_type = ET_DYN,
+                     .e_machine = EM_AMDGPU,
+                     .e_version = EV_CURRENT,
+                     .e_phoff = sizeof(Elf64_Ehdr),
+                     .e_ehsize = sizeof(Elf64_Ehdr),
+                     .e_phentsize = sizeof(Elf64_Phdr),
+                     .e_phnum = 1 };
+   Elf64_Phdr ph = { .p_type = PT_NOTE, .p_offset = off, .p_filesz = note, .p_align = align };
+   Elf64_Nhdr nh = { .n_namesz = 7, .n_descsz = (Elf64_Word)desc_size, .n_type = 32 };
+   memcpy(eh.e_ident, ELFMAG, SELFMAG);
+   eh.e_ident[EI_CLASS] = ELFCLASS64;
+   eh.e_ident[EI_DATA] = ELFDATA2LSB;
+   memcpy(b, &eh, sizeof(eh));
+   memcpy(b + sizeof(eh), &ph, sizeof(ph));
+   memcpy(b + off, &nh, sizeof(nh));
+   memcpy(b + off + sizeof(nh), "AMDGPU", 7);
+   memcpy(b + off + sizeof(nh) + 8, desc, desc_size);
+   *size = off + note;
+   return b;
+}
+
+/* Parses `obj` and checks the outcome: COMP_OK for want == NULL, else COMP_INVALID_BINARY
+ * with exactly the reason `want`. The record on success, else NULL. */
+static struct comp_program_info *
+expect_parse(const void *obj, size_t size, const char *want, const char *what)
+{
+   struct comp_program_info *info = NULL;
+   char *err = NULL;
+   enum comp_status st = comp_parse_metadata(obj, size, &info, &err);
+   if (!want)
+      CHECK_MSG(st == COMP_OK && info && !err, "%s: %s", what, err ? err : "?");
+   else
+      CHECK_MSG(st == COMP_INVALID_BINARY && !info && err && !strcmp(err, want),
+                "%s: got \"%s\", want \"%s\"", what, err ? err : "(none)", want);
+   free(err);
+   return info;
+}
+
+static void
+expect_note(const struct mp *m, const char *want, const char *what)
+{
+   size_t size;
+   unsigned char *obj = note_object(m->b, m->n, 4, &size);
+   comp_program_info_destroy(expect_parse(obj, size, want, what));
+   free(obj);
+}
+
+/* The note reader's checks, each with its reason, on notes written by hand: the MessagePack
+ * grammar before msgpack-c allocates, what the document may not hold, the mapping's type
+ * and range checks, the note walk. */
+static void
+test_metadata_errors(void)
+{
+   struct mp m = { .n = 0 };
+
+   /* A valid note, every kind of field. */
+   mp_root(&m, 1, 2);
+   mp_kernel(&m, 4);
+   mp_str(&m, ".kind");
+   mp_str(&m, "init");
+   mp_str(&m, ".uniform_work_group_size");
+   mp_uint(&m, 1);
+   mp_str(&m, ".reqd_workgroup_size");
+   mp_byte(&m, 0x93);
+   mp_uint(&m, 4);
+   mp_uint(&m, 2);
+   mp_byte(&m, 0xd0); /* int8 1: a signed encoding of a non-negative value */
+   mp_byte(&m, 1);
+   mp_args(&m, 3);
+   mp_arg(&m, "global_buffer", 0, 8);
+   mp_arg(&m, "by_value", 8, 2);
+   mp_arg(&m, "hidden_global_offset_x", 12, 4);
+   mp_str(&m, "amdhsa.version");
+   mp_byte(&m, 0x92);
+   mp_uint(&m, 1);
+   mp_uint(&m, 2);
+   mp_str(&m, "amdhsa.printf");
+   mp_byte(&m, 0x91);
+   mp_str(&m, "7:2:4:8:a\\72b %d\\n\\q");
+   size_t size;
+   unsigned char *obj = note_object(m.b, m.n, 4, &size);
+   struct comp_program_info *info = expect_parse(obj, size, NULL, "valid note");
+   if (info) {
+      CHECK(info->version[0] == 1 && info->version[1] == 2 && !info->target);
+      CHECK(info->num_kernels == 1 && info->num_printfs == 1);
+      const struct comp_kernel *k = &info->kernels[0];
+      CHECK(!strcmp(k->name, "k") && !strcmp(k->symbol, "k.kd") && !k->language);
+      CHECK(k->kind == COMP_KERNEL_INIT && k->uniform_work_group_size);
+      CHECK(k->reqd_work_group_size[0] == 4 && k->reqd_work_group_size[2] == 1);
+      CHECK(k->kernarg_segment_size == 16 && k->kernarg_segment_align == 8);
+      CHECK(k->num_args == 3 && k->num_explicit_args == 2);
+      CHECK(k->args[0].kind == COMP_ARG_GLOBAL_BUFFER && k->args[0].align == 8);
+      CHECK(k->args[1].kind == COMP_ARG_BY_VALUE && k->args[1].align == 2);
+      CHECK(k->args[2].kind == COMP_ARG_HIDDEN_GLOBAL_OFFSET_X && !k->args[2].name);
+      const struct comp_printf_info *pf = &info->printfs[0];
+      CHECK(pf->id == 7 && pf->num_args == 2 && pf->arg_sizes[1] == 8);
+      CHECK(!strcmp(pf->format, "a:b %d\n\\q"));
+   }
+   comp_program_info_destroy(info);
+   free(obj);
+
+   /* The grammar (mp_validate), with the reasons of LLVM's reader. */
+   m.n = 0;
+   expect_note(&m, "NT_AMDGPU_METADATA: empty metadata", "empty");
+   m.n = 0;
+   mp_byte(&m, 0xc1);
+   expect_note(&m, "NT_AMDGPU_METADATA: Invalid first byte", "0xc1");
+   m.n = 0;
+   mp_byte(&m, 0xd9);
+   mp_byte(&m, 16);
+   mp_raw(&m, "abc", 3);
+   expect_note(&m, "NT_AMDGPU_METADATA: Invalid Raw with insufficient payload", "short str8");
+   m.n = 0;
+   mp_root(&m, 0, 0);
+   mp_uint(&m, 1);
+   expect_note(&m, "NT_AMDGPU_METADATA: trailing data after the metadata map", "trailing");
+   m.n = 0;
+   mp_root(&m, 2, 0);
+   mp_uint(&m, 1);
+   expect_note(&m, "NT_AMDGPU_METADATA: truncated MessagePack container", "truncated");
+   m.n = 0;
+   mp_byte(&m, 0x81);
+   mp_byte(&m, 0xc4); /* bin8: no string */
+   mp_byte(&m, 1);
+   mp_byte(&m, 'x');
+   mp_uint(&m, 1);
+   expect_note(&m, "NT_AMDGPU_METADATA: map key is not a string", "binary key");
+   /* A count larger than the note: refused before msgpack-c sizes an allocation by it. */
+   m.n = 0;
+   mp_byte(&m, 0x81);
+   mp_str(&m, "amdhsa.kernels");
+   mp_byte(&m, 0xdd);
+   mp_raw(&m, "\xff\xff\xff\xff", 4);
+   expect_note(&m, "NT_AMDGPU_METADATA: container longer than the note", "huge count");
+   /* 32 nested containers, the innermost empty, is msgpack-c's limit. */
+   for (unsigned depth = 31; depth <= 32; depth++) {
+      m.n = 0;
+      mp_byte(&m, 0x82);
+      mp_str(&m, "amdhsa.kernels");
+      mp_byte(&m, 0x90);
+      mp_str(&m, "x");
+      for (unsigned i = 0; i < depth - 1; i++)
+         mp_byte(&m, 0x91);
+      mp_byte(&m, 0x90);
+      expect_note(&m, depth == 31 ? NULL : "NT_AMDGPU_METADATA: nesting too deep", "nesting");
+   }
+
+   /* What the document may not hold: a key twice in a map, an extension object. */
+   m.n = 0;
+   mp_root(&m, 1, 0);
+   mp_kernel(&m, 2);
+   mp_str(&m, ".language");
+   mp_str(&m, "OpenCL C");
+   mp_str(&m, ".language");
+   mp_str(&m, "OpenCL C");
+   expect_note(&m, "NT_AMDGPU_METADATA is not valid MessagePack", "duplicate key");
+   m.n = 0;
+   mp_root(&m, 0, 1);
+   mp_str(&m, "x");
+   mp_raw(&m, "\xd4\x01\x02", 3); /* fixext1 */
+   expect_note(&m, "NT_AMDGPU_METADATA is not valid MessagePack", "extension");
+
+   /* The mapping. */
+   m.n = 0;
+   mp_root(&m, 1, 0);
+   mp_kernel(&m, 1);
+   mp_str(&m, ".agpr_count");
+   mp_uint(&m, UINT64_C(1) << 32);
+   expect_note(&m, "kernel 0 (k): .agpr_count is out of range", "out of range");
+   m.n = 0;
+   mp_root(&m, 1, 0);
+   mp_kernel(&m, 1);
+   mp_str(&m, ".uses_dynamic_stack");
+   mp_byte(&m, 0xff); /* -1 */
+   expect_note(&m, "kernel 0 (k): .uses_dynamic_stack is not a non-negative integer", "negative");
+   m.n = 0;
+   mp_root(&m, 1, 0);
+   mp_byte(&m, 0x81);
+   mp_str(&m, ".name");
+   mp_str(&m, "k");
+   expect_note(&m, "kernel 0 (k): required key .symbol is missing", "missing key");
+   m.n = 0;
+   mp_root(&m, 1, 0);
+   mp_kernel(&m, 1);
+   mp_args(&m, 2);
+   mp_arg(&m, "hidden_none", 0, 8);
+   mp_arg(&m, "by_value", 8, 4);
+   expect_note(&m, "kernel 0 (k): explicit argument after a hidden one", "order");
+   m.n = 0;
+   mp_root(&m, 1, 0);
+   mp_kernel(&m, 1);
+   mp_args(&m, 1);
+   mp_arg(&m, "by_value", 12, 8);
+   expect_note(&m, "kernel 0 (k) argument 0 lies outside the kernarg segment", "outside");
+   m.n = 0;
+   mp_root(&m, 1, 0);
+   mp_kernel(&m, 1);
+   mp_args(&m, 1);
+   mp_arg(&m, "image2d", 0, 8);
+   expect_note(&m, "kernel 0 (k) argument 0: unknown .value_kind \"image2d\"", "kind");
+   m.n = 0;
+   mp_root(&m, 0, 1);
+   mp_str(&m, "amdhsa.printf");
+   mp_byte(&m, 0x91);
+   mp_str(&m, "1:4294967296:");
+   expect_note(&m, "amdhsa.printf: malformed argument count", "printf count");
+
+   /* The note walk. */
+   m.n = 0;
+   mp_root(&m, 0, 0);
+   obj = note_object(m.b, m.n, 2, &size);
+   comp_program_info_destroy(expect_parse(obj, size, "alignment (2) is not 4 or 8", "align"));
+   ((Elf64_Nhdr *)(obj + sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr)))->n_descsz = 64;
+   ((Elf64_Phdr *)(obj + sizeof(Elf64_Ehdr)))->p_align = 4;
+   comp_program_info_destroy(expect_parse(obj, size, "ELF note overflows container", "size"));
+   ((Elf64_Ehdr *)obj)->e_machine = EM_X86_64;
+   comp_program_info_destroy(expect_parse(obj, size, "not an AMDGPU object", "machine"));
+   free(obj);
+
+   /* Section 0 is outside comp_elf_layout_check's loop: a note section there whose offset
+    * wraps around is refused, not read. */
+   unsigned char rel[sizeof(Elf64_Ehdr) + sizeof(Elf64_Shdr)] = { 0 };
+   Elf64_Ehdr eh = { .e_type = ET_REL,
+                     .e_machine = EM_AMDGPU,
+                     .e_shoff = sizeof(eh),
+                     .e_shentsize = sizeof(Elf64_Shdr),
+                     .e_shnum = 1 };
+   Elf64_Shdr sh0 = { .sh_type = SHT_NOTE, .sh_offset = UINT64_MAX - 15, .sh_size = 32 };
+   memcpy(rel, &eh, sizeof(eh));
+   memcpy(rel + sizeof(eh), &sh0, sizeof(sh0));
+   comp_program_info_destroy(expect_parse(
+      rel, sizeof(rel), "invalid offset (0xfffffffffffffff0) or size (0x20)", "section 0"));
+   sh0.sh_type = SHT_PROGBITS;
+   memcpy(rel + sizeof(eh), &sh0, sizeof(sh0));
+   comp_program_info_destroy(
+      expect_parse(rel, sizeof(rel), "no NT_AMDGPU_METADATA note", "no note"));
+}
+
 struct thread_job {
    const char *src;
    size_t size;
@@ -450,6 +803,7 @@ main(int argc, char **argv)
    test_headers_defines_extensions();
    test_printf();
    test_malformed_metadata();
+   test_metadata_errors();
    test_concurrent();
 
    return comp_test_end("comp_test_build");
