@@ -31,7 +31,10 @@
  * safe); check translates every block on its first run, on the wave's thread, and runs it
  * against the interpreter (xl_check_*). The compile budget: a block ends early once its IR
  * passes HSACL_SIM_XLATE_IR_MAX instructions (XL_IR_MAX), so no compile holds the worker
- * (and an exit that waits for it) long, but takes its end when only that is left.
+ * (and an exit that waits for it) long, but takes its end when only that is left. libLLVM
+ * is not linked: it is opened, and the JIT made, for the first block compiled
+ * (sim__xlate_jit_ready, sim_llvm.c), so a process that compiles nothing (most short ones,
+ * below the work threshold) does not pay for loading it.
  * HSACL_SIM_XLATE_HOT=n: runs of a PC before its block is compiled (50; 1 when checking);
  * HSACL_SIM_XLATE_WORK=n: and its runs times its length must reach n (XL_WORK; 0 when
  * checking or when only HOT is set), so that short runs compile nothing (xl_worth), times
@@ -181,69 +184,99 @@ xl_setup(void)
    const char *st = getenv("HSACL_SIM_XLATE_STALL_MS");
    if (st && *st)
       sim__xlate_stall_ms = (uint32_t)strtoul(st, NULL, 10);
-   if (mode) {
-      LLVMInitializeNativeTarget();
-      LLVMInitializeNativeAsmPrinter();
-      /* One target machine for the passes, one (the same settings) for ORC's code
-       * generator, which takes ownership of its own. */
-      /* Code generation at -O1: the blocks are already in SSA form with their registers
-       * in values. Compile time a block measured within noise of -O0 and -O2 (instruction
-       * selection dominates); the speed of the code at each level is not measured yet. */
-      LLVMCodeGenOptLevel lvl = LLVMCodeGenLevelLess;
-      char *triple = LLVMGetDefaultTargetTriple();
-      char *cpu = LLVMGetHostCPUName(), *host_feat = LLVMGetHostCPUFeatures();
-      /* The host's features less AVX512BW, or HSACL_SIM_XLATE_MATTR (LLVM's -mattr
-       * syntax, e.g. "-avx512f"; "" for the host's own) to try others. AVX-512 holds a
-       * 64-lane row in 4 registers (AVX2 in 8): without it the bench kernels' code was
-       * 1.3-2.3x slower and their blocks compiled slower too. With AVX512BW's 64-bit
-       * masks, instruction selection of one of float_math's blocks (64-lane selects
-       * around fma) ran for minutes; without them it takes a second and the bench
-       * kernels' code runs as fast (docs/sim.md "Speed"). */
-      const char *mattr = getenv("HSACL_SIM_XLATE_MATTR");
-      if (!mattr)
-         mattr = "-avx512bw";
-      size_t flen = strlen(host_feat) + strlen(mattr) + 2;
-      char *feat = malloc(flen);
-      if (feat)
-         snprintf(feat, flen, "%s%s%s", host_feat, *host_feat && *mattr ? "," : "", mattr);
-      LLVMDisposeMessage(host_feat);
-      LLVMTargetRef target = NULL;
-      char *msg = NULL;
-      LLVMTargetMachineRef jit_tm = NULL;
-      if (feat && !LLVMGetTargetFromTriple(triple, &target, &msg)) {
-         xl_tm = LLVMCreateTargetMachine(target, triple, cpu, feat, lvl, LLVMRelocDefault,
-                                         LLVMCodeModelJITDefault);
-         jit_tm = LLVMCreateTargetMachine(target, triple, cpu, feat, lvl, LLVMRelocDefault,
-                                          LLVMCodeModelJITDefault);
-      }
-      LLVMErrorRef err = NULL;
-      if (xl_tm && jit_tm) {
-         LLVMOrcLLJITBuilderRef b = LLVMOrcCreateLLJITBuilder();
-         LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
-            b, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(jit_tm));
-         err = LLVMOrcCreateLLJIT(&xl_jit, b);
-      }
-      LLVMDisposeMessage(triple);
-      LLVMDisposeMessage(cpu);
-      free(feat);
-      if (msg)
-         fprintf(stderr, "hsacl-sim: translator disabled: %s\n", msg);
-      LLVMDisposeMessage(msg);
-      if (err || !xl_tm || !xl_jit) {
-         if (err) {
-            char *m = LLVMGetErrorMessage(err);
-            fprintf(stderr, "hsacl-sim: translator disabled: %s\n", m);
-            LLVMDisposeErrorMessage(m);
-         }
-         mode = 0;
-      }
-   }
+   /* No LLVM yet: the JIT waits for the first block to compile (sim__xlate_jit_ready). */
    xl_verbose = getenv("HSACL_SIM_XLATE_VERBOSE") != NULL;
    if (mode == 2)
       atexit(xl_report);
    else if (mode == 1 && xl_verbose)
       atexit(xl_report_runs);
    __atomic_store_n(&sim__xlate_mode, mode, __ATOMIC_RELEASE);
+}
+
+/* The JIT, made for the first compile (sim__xlate_jit_ready), not with the mode: libLLVM is
+ * opened then (sim_llvm.c), so a process whose blocks never get hot does not load it. On
+ * failure the translator interprets from then on, as with HSACL_SIM_XLATE=0. */
+static pthread_once_t xl_jit_once = PTHREAD_ONCE_INIT;
+
+static void
+xl_jit_setup(void)
+{
+   char why[600];
+   if (!sim__llvm_load(why, sizeof(why))) {
+      fprintf(stderr, "hsacl-sim: translator disabled: %s\n", why);
+      __atomic_store_n(&sim__xlate_mode, 0, __ATOMIC_RELEASE);
+      return;
+   }
+   /* LLVMInitializeNativeTarget and LLVMInitializeNativeAsmPrinter, whose inline bodies
+    * in llvm-c/Target.h would call libLLVM by name. */
+   LLVMInitializeX86TargetInfo();
+   LLVMInitializeX86Target();
+   LLVMInitializeX86TargetMC();
+   LLVMInitializeX86AsmPrinter();
+   /* One target machine for the passes, one (the same settings) for ORC's code
+    * generator, which takes ownership of its own. */
+   /* Code generation at -O1: the blocks are already in SSA form with their registers
+    * in values. Compile time a block measured within noise of -O0 and -O2 (instruction
+    * selection dominates); the speed of the code at each level is not measured yet. */
+   LLVMCodeGenOptLevel lvl = LLVMCodeGenLevelLess;
+   char *triple = LLVMGetDefaultTargetTriple();
+   char *cpu = LLVMGetHostCPUName(), *host_feat = LLVMGetHostCPUFeatures();
+   /* The host's features less AVX512BW, or HSACL_SIM_XLATE_MATTR (LLVM's -mattr
+    * syntax, e.g. "-avx512f"; "" for the host's own) to try others. AVX-512 holds a
+    * 64-lane row in 4 registers (AVX2 in 8): without it the bench kernels' code was
+    * 1.3-2.3x slower and their blocks compiled slower too. With AVX512BW's 64-bit
+    * masks, instruction selection of one of float_math's blocks (64-lane selects
+    * around fma) ran for minutes; without them it takes a second and the bench
+    * kernels' code runs as fast (docs/sim.md "Speed"). */
+   const char *mattr = getenv("HSACL_SIM_XLATE_MATTR");
+   if (!mattr)
+      mattr = "-avx512bw";
+   size_t flen = strlen(host_feat) + strlen(mattr) + 2;
+   char *feat = malloc(flen);
+   if (feat)
+      snprintf(feat, flen, "%s%s%s", host_feat, *host_feat && *mattr ? "," : "", mattr);
+   LLVMDisposeMessage(host_feat);
+   LLVMTargetRef target = NULL;
+   char *msg = NULL;
+   LLVMTargetMachineRef tm = NULL, jit_tm = NULL;
+   if (feat && !LLVMGetTargetFromTriple(triple, &target, &msg)) {
+      tm = LLVMCreateTargetMachine(target, triple, cpu, feat, lvl, LLVMRelocDefault,
+                                   LLVMCodeModelJITDefault);
+      jit_tm = LLVMCreateTargetMachine(target, triple, cpu, feat, lvl, LLVMRelocDefault,
+                                       LLVMCodeModelJITDefault);
+   }
+   LLVMErrorRef err = NULL;
+   LLVMOrcLLJITRef jit = NULL;
+   if (tm && jit_tm) {
+      LLVMOrcLLJITBuilderRef b = LLVMOrcCreateLLJITBuilder();
+      LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
+         b, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(jit_tm));
+      err = LLVMOrcCreateLLJIT(&jit, b);
+   }
+   LLVMDisposeMessage(triple);
+   LLVMDisposeMessage(cpu);
+   free(feat);
+   if (msg)
+      fprintf(stderr, "hsacl-sim: translator disabled: %s\n", msg);
+   LLVMDisposeMessage(msg);
+   if (err || !tm || !jit) {
+      if (err) {
+         char *m = LLVMGetErrorMessage(err);
+         fprintf(stderr, "hsacl-sim: translator disabled: %s\n", m);
+         LLVMDisposeErrorMessage(m);
+      }
+      __atomic_store_n(&sim__xlate_mode, 0, __ATOMIC_RELEASE);
+      return;
+   }
+   xl_tm = tm;
+   xl_jit = jit;
+}
+
+bool
+sim__xlate_jit_ready(void)
+{
+   pthread_once(&xl_jit_once, xl_jit_setup);
+   return xl_jit != NULL;
 }
 
 void
@@ -2565,6 +2598,8 @@ xl_fn
 sim__xlate_compile(sim_program *p, uint64_t pc, xl_ent *e, const sim_inst *const *insts,
                    unsigned n)
 {
+   if (!sim__xlate_jit_ready())
+      return NULL;
    pthread_mutex_lock(&xl_lock);
    xl_fn fn = xl_compile(&p->xlate->rt, p->target, pc, e, insts, n, false);
    pthread_mutex_unlock(&xl_lock);
@@ -2609,6 +2644,8 @@ void
 sim__xlate_warm(void)
 {
    enum { N = sizeof(xl_warm_code) / sizeof(xl_warm_code[0]) };
+   if (!sim__xlate_jit_ready())
+      return;
    sim_inst *slots = calloc(N, sizeof(*slots));
    const sim_inst *insts[N];
    unsigned n = 0;
@@ -2727,13 +2764,18 @@ xl_lookup_slow(sim_wave *w, sim_program *p, uint64_t pc, bool leader)
       return NULL; /* the lowering knows these two wave sizes */
    if (xl_work && !xl_worth(w, p, pc, e, h, run ? XL_CONST_AGAIN : 1))
       return run;
-   if (sim__xlate_mode != 2) {
+   /* Relaxed: the mode drops to 0 when the JIT cannot be made (xl_jit_setup). */
+   if (__atomic_load_n(&sim__xlate_mode, __ATOMIC_RELAXED) != 2) {
       sim__xlate_enqueue(w, p, pc, e);
       return run;
    }
    /* The checking mode compiles on the wave's thread: every block is compared from its
     * first run on. Another thread compiling: interpret meanwhile. */
    sim__xlate_start();
+   if (!sim__xlate_jit_ready()) {
+      __atomic_store_n(&e->state, XL_ENT_NEVER, __ATOMIC_RELAXED);
+      return run;
+   }
    if (sim__xlate_forked || pthread_mutex_trylock(&xl_lock) != 0)
       return run;
    if (__atomic_load_n(&e->state, __ATOMIC_RELAXED) == XL_ENT_COLD) {

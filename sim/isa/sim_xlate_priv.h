@@ -9,9 +9,9 @@
 #ifndef SIM_XLATE_PRIV_H
 #define SIM_XLATE_PRIV_H
 
-#include <llvm-c/Core.h>
 #include <pthread.h>
 #include "sim_isa_priv.h"
+#include "sim_llvm.h"
 
 /* Longest block in instructions (the compile budget may cut it shorter). */
 #define SIM_XLATE_MAX_INSTS 64
@@ -48,6 +48,10 @@ void sim__xlate_take(sim_wave *w, sim_program *p, sim_xlate_ent *e);
 
 /* The JIT (compiles, removals of a program's code). */
 extern pthread_mutex_t sim__xlate_jit_lock;
+/* Opens libLLVM and makes the JIT the first time it is called (not under the JIT lock),
+ * after that returns at once: true when the JIT is there. False: the translator printed
+ * why once and interprets from then on (sim__xlate_mode 0). */
+bool sim__xlate_jit_ready(void);
 /* HSACL_SIM_XLATE_STALL_MS (tests): the worker waits that long before each compile. */
 extern uint32_t sim__xlate_stall_ms;
 
@@ -56,9 +60,10 @@ extern uint32_t sim__xlate_stall_ms;
 sim_xlate_fn sim__xlate_compile(sim_program *p, uint64_t pc, sim_xlate_ent *e,
                                 const sim_inst *const *insts, unsigned n);
 /* One throw-away compile of a small block holding every kind of IR the lowering emits, on
- * the calling thread: the static objects LLVM builds lazily during a compile (instruction
- * selection's tables, pass registries) exist, and are registered for destruction at exit,
- * before anything registered after this call. */
+ * the calling thread, after the JIT is made (sim__xlate_jit_ready; nothing when it cannot
+ * be): the static objects LLVM builds when it is opened and lazily during a compile
+ * (instruction selection's tables, pass registries) exist, and are registered for
+ * destruction at exit, before anything registered after this call. */
 void sim__xlate_warm(void);
 
 /* The compile worker (sim_xlate_worker.c). Hands the hot block at `pc` to the worker (the

@@ -8,11 +8,14 @@
  * when it is dlclose'd) run last-registered first. LLVM builds some static objects the
  * first time a compile needs them; had the worker been inside such a compile when the
  * process exits, those objects would be destroyed under it (LLVM aborted, or the process
- * crashed at exit). So before the worker exists, sim__xlate_warm compiles a throw-away block
- * on the calling thread (every static a compile makes exists from then on), and only after
- * that the stop-and-join handler is registered: it runs before any of LLVM's destructors,
- * stops the worker between compiles and waits for the compile in progress, which the
- * compile budget bounds (sim_xlate.c, xl_emit).
+ * crashed at exit). So before the worker exists, sim__xlate_warm opens libLLVM, makes the
+ * JIT and compiles a throw-away block on the calling thread (every static a compile makes
+ * exists from then on, the ones libLLVM's constructors made when it was opened too), and
+ * only after that the stop-and-join handler is registered: it runs before any of LLVM's
+ * destructors, stops the worker between compiles and waits for the compile in progress,
+ * which the compile budget bounds (sim_xlate.c, xl_emit). That is why the thread that
+ * found the first hot block, not the worker, pays for loading LLVM: on the worker, an exit
+ * during that first compile would meet LLVM's destructors with nothing to stop it.
  */
 #include <stdlib.h>
 #include <time.h>
@@ -200,6 +203,11 @@ sim__xlate_enqueue(sim_wave *w, sim_program *p, uint64_t pc, sim_xlate_ent *e)
    j->pc = pc;
    j->e = e;
    sim__xlate_start();
+   if (!sim__xlate_jit_ready()) {
+      free(j);
+      __atomic_store_n(&e->state, XL_ENT_NEVER, __ATOMIC_RELEASE);
+      return;
+   }
    pthread_mutex_lock(&xl_q.lock);
    if (!xl_q.started && !xl_q.stop && !sim__xlate_forked &&
        pthread_create(&xl_q.thread, NULL, xl_worker, NULL) == 0)

@@ -2086,6 +2086,26 @@ exit_forks(unsigned n)
    return bad != 0;
 }
 
+/* HSACL_TEST_LIBLLVM=mapped or absent: after the tests, libLLVM must be mapped in the
+ * process, or must not be. The translator opens it for its first compile (sim/isa/sim_llvm.c);
+ * nothing else here loads it. */
+static void
+check_libllvm(const char *want)
+{
+   FILE *f = fopen("/proc/self/maps", "r");
+   if (!f)
+      DIE("/proc/self/maps: %s", strerror(errno));
+   char line[4096];
+   bool mapped = false;
+   while (fgets(line, sizeof(line), f))
+      mapped |= strstr(line, "libLLVM") != NULL;
+   fclose(f);
+   g_test = "libLLVM";
+   printf("libLLVM %s\n", mapped ? "mapped" : "not mapped");
+   if (mapped != !strcmp(want, "mapped"))
+      fail("libLLVM %s, want %s", mapped ? "mapped" : "not mapped", want);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -2131,6 +2151,9 @@ main(int argc, char **argv)
       ran++;
    }
    clock_gettime(CLOCK_MONOTONIC, &t1);
+   const char *llvm = getenv("HSACL_TEST_LIBLLVM");
+   if (llvm && *llvm)
+      check_libllvm(llvm);
    printf("%d tests, %d failures [%s], %.2fs, %llu work-items\n", ran, g_fail, g_variant,
           (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9,
           (unsigned long long)g_lanes);

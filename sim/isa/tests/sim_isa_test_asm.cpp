@@ -1,9 +1,9 @@
 /*
  * The test harness's assembler: LLVM's MC layer in this process, doing what
  * `llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=CPU -filetype=obj` does (the same parser, encoder
- * and ELF writer, from the libLLVM the translator links). A process per snippet cost a
- * libLLVM load each (about 0.1 s of CPU; sim_isa_test assembles some 430 snippets, and CI
- * runs it five times, under ASan and TSan too).
+ * and ELF writer, from the libLLVM the translator opens, which sim_isa_test links). A
+ * process per snippet cost a libLLVM load each (about 0.1 s of CPU; sim_isa_test assembles
+ * some 430 snippets, and CI runs it five times, under ASan and TSan too).
  */
 #include <llvm/MC/MCAsmBackend.h>
 #include <llvm/MC/MCAsmInfo.h>

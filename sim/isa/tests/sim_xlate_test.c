@@ -8,6 +8,7 @@
  * compile budget still takes its end when nothing else is left. With "exec-const": a wave whose
  * EXEC is a prefix of its lanes compiles the block's constant-EXEC variant, others the
  * general one. With "loop": a branch back to a block's start loops in the block's code.
+ * With "nollvm": without its libLLVM the translator says so once and interprets.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -424,12 +425,85 @@ test_payoff(void)
    CHECK_EQ(sim__xlate_work_scale(), 4);
 }
 
+/* ---- Without libLLVM ------------------------------------------------------------------ */
+
+/* Whether a libLLVM is mapped in this process (which does not link it). */
+static bool
+libllvm_mapped(void)
+{
+   FILE *f = fopen("/proc/self/maps", "r");
+   char line[4096];
+   bool mapped = false;
+   while (f && fgets(line, sizeof(line), f))
+      mapped |= strstr(line, "libLLVM") != NULL;
+   if (f)
+      fclose(f);
+   return mapped;
+}
+
+/* libLLVM is opened for the first compile (sim_llvm.c). A library that is not there, or
+ * lacks a function of sim_llvm.def, fails the load with the reason; the translator then
+ * says "translator disabled" once, gives up on the block, interprets from then on
+ * (sim__xlate_mode 0) and frees the program with no JIT to remove code from. */
+static void
+test_nollvm(void)
+{
+   char why[600];
+   CHECK_EQ(sim__llvm_load_path("/nonexistent/libLLVM.so.19.1", why, sizeof(why)), false);
+   CHECK_EQ(strstr(why, "/nonexistent/libLLVM.so.19.1") != NULL, true);
+   CHECK_EQ(sim__llvm_load_path("libm.so.6", why, sizeof(why)), false);
+   CHECK_EQ(strstr(why, "undefined symbol: LLVM") != NULL, true);
+   CHECK_EQ(sim__llvm_LLVMBuildAdd == NULL, true); /* a failed load sets no pointer */
+
+   /* The translator's own load, of a library that is not there; its messages to a file. */
+   sim__llvm_libs[0] = "/nonexistent/libLLVM.so.19.1";
+   sim__llvm_libs[1] = NULL;
+   FILE *err = tmpfile();
+   int saved = dup(2);
+   if (!err || saved < 0) {
+      fprintf(stderr, "FAIL: no temporary file\n");
+      failures++;
+      return;
+   }
+   fflush(stderr);
+   dup2(fileno(err), 2);
+   bool started = translator_started();
+   static fork_prog a, b;
+   fork_prog_init(&a, 0x10000);
+   fork_prog_init(&b, 0x20000);
+   int ra = started ? fork_compiled(&a, 10) : -1;
+   int rb = started ? fork_compiled(&b, 10) : -1;
+   int mode = __atomic_load_n(&sim__xlate_mode, __ATOMIC_ACQUIRE);
+   fflush(stderr);
+   dup2(saved, 2);
+   close(saved);
+   CHECK_EQ(started, true);
+   CHECK_EQ(ra, 4);
+   CHECK_EQ(rb, 4);
+   CHECK_EQ(mode, 0);
+   CHECK_EQ(libllvm_mapped(), false);
+   char text[4096];
+   rewind(err);
+   size_t len = fread(text, 1, sizeof(text) - 1, err);
+   text[len] = 0;
+   fclose(err);
+   unsigned said = 0;
+   for (const char *t = text; (t = strstr(t, "hsacl-sim: translator disabled: ")); t++)
+      said++;
+   CHECK_EQ(said, 1);
+   CHECK_EQ(strstr(text, "/nonexistent/libLLVM.so.19.1") != NULL, true);
+   fputs(text, stderr);
+   sim__xlate_program_free(&a.p);
+   sim__xlate_program_free(&b.p);
+   CHECK_EQ(a.p.xlate == NULL && b.p.xlate == NULL, true);
+}
+
 int
 main(int argc, char **argv)
 {
    if (argc > 1 && (!strcmp(argv[1], "fork") || !strcmp(argv[1], "budget") ||
                     !strcmp(argv[1], "exec-const") || !strcmp(argv[1], "loop") ||
-                    !strcmp(argv[1], "payoff"))) {
+                    !strcmp(argv[1], "payoff") || !strcmp(argv[1], "nollvm"))) {
       if (!strcmp(argv[1], "fork"))
          test_fork();
       else if (!strcmp(argv[1], "exec-const"))
@@ -438,6 +512,8 @@ main(int argc, char **argv)
          test_loop();
       else if (!strcmp(argv[1], "payoff"))
          test_payoff();
+      else if (!strcmp(argv[1], "nollvm"))
+         test_nollvm();
       else
          test_budget();
       if (failures) {
