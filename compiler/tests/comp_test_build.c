@@ -795,6 +795,8 @@ main(int argc, char **argv)
    const char *id = comp_identity();
    printf("identity: %s\n", id);
    CHECK(strstr(id, "LLVM ") && strstr(id, "device-libs ") && !strstr(id, "missing"));
+   /* The engine's build ID (this binary links it): a rebuilt engine changes every key. */
+   CHECK(strstr(id, " build ") && !strstr(id, " build none "));
 
    test_diagnostics();
    test_option_and_target_errors();

@@ -8,6 +8,14 @@
  *   comp_api_cache_test <dir>              HSACL_CACHE_DIR=<dir>
  *   comp_api_cache_test --disabled <dir>   HSACL_CACHE=0: a build writes nothing
  *   comp_api_cache_test --child <src-id>   one concurrent builder (spawned by the test)
+ *   comp_api_cache_test --engine <cold|warm|none>   a build in a process of its own and the
+ *                                          compiler engine's mapping (spawned by the test)
+ *
+ * The engine (libhsacl-compiler.so, with libclang-cpp and libLLVM) is opened by the first
+ * build that misses the cache and never before it: a process whose programs come from the
+ * cache does not map it; without it (HSACL_COMPILER_LIBRARY naming no file) a build fails
+ * with the reason in the log (the cache key names the engine's build ID, so no entry of
+ * another engine answers it).
  */
 #define _GNU_SOURCE
 #include "comp_api_test.h"
@@ -366,9 +374,90 @@ test_disk_headers_not_cached(void)
    rmdir(dir);
 }
 
+/* Whether a library whose file name contains `name` is mapped in this process. */
+static bool
+mapped(const char *name)
+{
+   FILE *f = fopen("/proc/self/maps", "r");
+   char line[1024];
+   bool found = false;
+   while (f && !found && fgets(line, sizeof(line), f))
+      found = strstr(line, name) != NULL;
+   if (f)
+      fclose(f);
+   return found;
+}
+
+static const char engine_src[] = "kernel void k(global int *p) { p[0] = 11; } // engine\n";
+
+/* --engine MODE: cold (a miss maps the engine, and nothing maps it before), warm (a hit
+ * maps none of it), none (no engine: a build fails with the reason). */
+static int
+engine_child(const char *mode)
+{
+   test_setup();
+   CHECK(!mapped("libhsacl-compiler.so"));
+   CHECK(!mapped("libclang-cpp"));
+   char *log = NULL;
+   if (!strcmp(mode, "none")) {
+      char src[256];
+      unique_source(src, sizeof(src), "no-engine");
+      CHECK_EQ_INT(build_source(src, &log), CL_BUILD_PROGRAM_FAILURE);
+      bool said = log && strstr(log, "cannot load the compiler engine") &&
+                  strstr(log, "/nonexistent/libhsacl-compiler.so");
+      if (!said)
+         fprintf(stderr, "log: %s\n", log ? log : "(null)");
+      CHECK(said);
+      free(log);
+      clReleaseContext(context);
+      return test_main_end();
+   }
+   CHECK_EQ_INT(build_source(engine_src, &log), CL_SUCCESS);
+   free(log);
+   bool cold = !strcmp(mode, "cold");
+   if (mapped("libhsacl-compiler.so") != cold)
+      fprintf(stderr, "--engine %s: libhsacl-compiler.so %smapped\n", mode, cold ? "not " : "");
+   CHECK(mapped("libhsacl-compiler.so") == cold);
+   CHECK(mapped("libclang-cpp") == cold);
+   if (!cold)
+      CHECK(!mapped("libLLVM"));
+   clReleaseContext(context);
+   return test_main_end();
+}
+
+static void
+run_engine_child(const char *self, const char *mode)
+{
+   char *argv[] = { (char *)self, "--engine", (char *)mode, NULL };
+   if (!strcmp(mode, "none"))
+      setenv("HSACL_COMPILER_LIBRARY", "/nonexistent/libhsacl-compiler.so", 1);
+   pid_t pid;
+   CHECK_EQ_INT(posix_spawn(&pid, self, NULL, NULL, argv, environ), 0);
+   unsetenv("HSACL_COMPILER_LIBRARY");
+   int status = -1;
+   waitpid(pid, &status, 0);
+   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+      fprintf(stderr, "--engine %s: status %d\n", mode, status);
+   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void
+test_engine_on_demand(const char *self)
+{
+   clear_cache();
+   run_engine_child(self, "cold");
+   run_engine_child(self, "warm");
+   run_engine_child(self, "none");
+}
+
 int
 main(int argc, char **argv)
 {
+   if (argc == 3 && !strcmp(argv[1], "--engine")) {
+      const char *env_dir = getenv("HSACL_CACHE_DIR");
+      cache_dir = env_dir && *env_dir ? env_dir : "";
+      return engine_child(argv[2]);
+   }
    if (argc == 3 && !strcmp(argv[1], "--child")) {
       test_setup();
       cl_int err = build_source("kernel void k(global int *p) { p[0] = 7; }\n", NULL);
@@ -408,6 +497,7 @@ main(int argc, char **argv)
       test_lru_eviction();
       test_scan_not_every_store();
       test_concurrent_processes("/proc/self/exe");
+      test_engine_on_demand("/proc/self/exe");
    }
    clReleaseContext(context);
    return test_main_end();
