@@ -96,10 +96,7 @@
 #include <thread>
 #include <vector>
 
-#include <dlfcn.h>
-#include <elf.h>
 #include <fcntl.h>
-#include <link.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>

@@ -1447,11 +1447,56 @@ sim__xlate_mubuf_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t 
    uint64_t lo = rbase + lmin;
    if (lo < rbase)
       return 0;
-   uint8_t *p = sim__mubuf_span(w, in, lo, (uint64_t)(lmax - lmin) + 4, store);
-   if (!p)
+   uint64_t bytes = (uint64_t)(lmax - lmin) + 4;
+   const sim_wg *wg = w->wg;
+   if (lo - SIM_SCRATCH_VA < wg->scratch_size) {
+      if (bytes > wg->scratch_size - (lo - SIM_SCRATCH_VA))
+         return 0;
+      *host = (uint8_t *)((uintptr_t)wg->scratch + (uintptr_t)(rbase - SIM_SCRATCH_VA));
+      return 1;
+   }
+   const sim_alloc *a = sim__vm_direct(w, in, lo, bytes, store);
+   if (!a)
       return 0;
-   *host = (uint8_t *)((uintptr_t)p - lmin); /* an integer: see sim__xlate_mem_base */
+   /* an integer: see sim__xlate_mem_base */
+   *host = (uint8_t *)((uintptr_t)a->view + (uintptr_t)(rbase - a->va));
+   xlast_fill(w, in, a);
    return 1;
+}
+
+/* i1: every access of MUBUF `in` (rbase + lmin to rbase + lmax + 4) lies in the work-group's
+ * scratch window (sim__mubuf_span's first case: sim_wg.scratch, scratch_size, read at each
+ * run, since a work-group's window is its own) or in the allocation sim__xlate_mubuf_base last
+ * accepted for it (last_alloc: the queue's scratch, a buffer); `*host` = the host address of
+ * rbase then. What sim__xlate_mubuf_base would answer, without the call (its scratch
+ * loads and stores were a tenth of a private-array kernel's time). */
+static LLVMValueRef
+mubuf_inline(sim_xl *x, const sim_inst *in, LLVMValueRef rbase, LLVMValueRef lmin,
+             LLVMValueRef lmax, LLVMValueRef *host)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
+   LLVMValueRef i = k64(x, offsetof(sim_wave, wg));
+   LLVMValueRef wg = LLVMBuildLoad2(B, x->ptr, LLVMBuildGEP2(B, i8, x->w, &i, 1, ""), "");
+   i = k64(x, offsetof(sim_wg, scratch));
+   LLVMValueRef sbase = LLVMBuildLoad2(B, x->i64, LLVMBuildGEP2(B, i8, wg, &i, 1, ""), "");
+   i = k64(x, offsetof(sim_wg, scratch_size));
+   LLVMValueRef ssize = LLVMBuildLoad2(B, x->i64, LLVMBuildGEP2(B, i8, wg, &i, 1, ""), "");
+   LLVMValueRef lo = LLVMBuildAdd(B, rbase, LLVMBuildZExt(B, lmin, x->i64, ""), "");
+   LLVMValueRef hi = LLVMBuildAdd(B, LLVMBuildAdd(B, rbase, LLVMBuildZExt(B, lmax, x->i64, ""), ""),
+                                  k64(x, 4), "");
+   LLVMValueRef off = LLVMBuildSub(B, lo, k64(x, SIM_SCRATCH_VA), "");
+   LLVMValueRef end = LLVMBuildSub(B, hi, k64(x, SIM_SCRATCH_VA), "");
+   LLVMValueRef ok = LLVMBuildICmp(B, LLVMIntUGE, lo, rbase, "");
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntUGT, hi, lo, ""), "");
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntULT, off, ssize, ""), "");
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntULE, end, ssize, ""), "");
+   LLVMValueRef shost = LLVMBuildIntToPtr(
+      B, LLVMBuildAdd(B, sbase, LLVMBuildSub(B, rbase, k64(x, SIM_SCRATCH_VA), ""), ""), x->ptr,
+      "");
+   LLVMValueRef lhost, lok = last_alloc(x, in, rbase, lmin, lmax, 4, &lhost);
+   *host = LLVMBuildSelect(B, ok, shost, lhost, "");
+   return LLVMBuildOr(B, ok, lok, "");
 }
 
 /* sim__xlate_mem_range for a MUBUF store: every active lane's dwords (sim__mubuf_lanes). */
@@ -1581,6 +1626,10 @@ emit_mubuf(sim_xl *x, const sim_inst *in, uint64_t pc)
    LLVMPositionBuilderAtEnd(B, test);
    LLVMBuildCondBr(B, ok, call, slow);
    LLVMPositionBuilderAtEnd(B, call);
+   LLVMValueRef inl_host, inl = mubuf_inline(x, in, rbase, lmin, lmax, &inl_host);
+   LLVMBasicBlockRef inline_bb = LLVMGetInsertBlock(B), look = bb(x), called = bb(x);
+   LLVMBuildCondBr(B, inl, fast, look);
+   LLVMPositionBuilderAtEnd(B, look);
    LLVMValueRef out = sim__xl_entry_alloca(x, x->ptr); /* sim__xlate_mubuf_base fills it */
    LLVMTypeRef pt[6] = {x->ptr, x->ptr, x->i64, x->i32, x->i32, x->ptr};
    LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 6, 0);
@@ -1588,10 +1637,16 @@ emit_mubuf(sim_xl *x, const sim_inst *in, uint64_t pc)
    LLVMValueRef args[6] = {x->w, LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr),
                            rbase, lmin, lmax, out};
    LLVMValueRef got = LLVMBuildCall2(B, ft, f, args, 6, "");
-   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, got, k32(x, 0), ""), fast, slow);
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, got, k32(x, 0), ""), called, slow);
+   LLVMPositionBuilderAtEnd(B, called);
+   LLVMValueRef got_host = LLVMBuildLoad2(B, x->ptr, out, "");
+   LLVMBuildBr(B, fast);
 
    LLVMPositionBuilderAtEnd(B, fast);
-   LLVMValueRef host = LLVMBuildLoad2(B, x->ptr, out, "");
+   LLVMValueRef host = LLVMBuildPhi(B, x->ptr, "");
+   LLVMValueRef hv[2] = {inl_host, got_host};
+   LLVMBasicBlockRef hb[2] = {inline_bb, called};
+   LLVMAddIncoming(host, hv, hb, 2);
    LLVMValueRef fast_rows[4] = {NULL, NULL, NULL, NULL};
    LLVMBasicBlockRef fast_end = NULL;
    if (store) {

@@ -1072,6 +1072,39 @@ TEST(scratch_dwords_lanes)
    }
 }
 
+/* The scratch window's last dword row and one past it, through the dispatch's V# (whose
+ * range reaches further): a store and a load of the last row stay in the window (the
+ * translator's inline window test, sim_xlate_mem.c mubuf_inline, takes them); an x2 whose
+ * second dword is the first byte past the window faults there, as the handler's lane path
+ * finds no allocation; then the same offsets run again, the block's inline test now warm. */
+TEST(scratch_window_end)
+{
+   sim_wave *w = t_wave();
+   scratch_vsharp(w);
+   w->s[2] = ~0u; /* the V#'s range past the window */
+   uint32_t last = (uint32_t)(t_scratch_size >> 6) - 4;
+   for (int round = 0; round < 2; round++) {
+      for (unsigned l = 0; l < 64; l++) {
+         w->v[1][l] = 0xB000 + l + 0x100 * round;
+         w->v[2][l] = 0xC000 + l;
+         w->v[3][l] = last;
+         w->v[4][l] = 7;
+      }
+      SIM_EXEC(w) = ~0ull;
+      CHECK_EQ(t_run(w, "buffer_store_dword v1, v3, s[0:3], 0 offen\n"
+                        "buffer_load_dword v4, v3, s[0:3], 0 offen\n"
+                        "s_waitcnt vmcnt(0)"),
+               SIM_FAULT_NONE);
+      CHECK_EQ(scratch_word(last, 63), 0xB03Fu + 0x100 * round);
+      CHECK_EQ(w->v[4][17], 0xB011u + 0x100 * round);
+      SIM_EXEC(w) = 1ull << 9;
+      CHECK_EQ(t_run(w, "buffer_store_dwordx2 v[1:2], v3, s[0:3], 0 offen\n"
+                        "s_waitcnt vmcnt(0)"),
+               SIM_FAULT_MEMORY_VIOLATION);
+      CHECK_EQ(t_fault.address, SIM_SCRATCH_VA + t_scratch_size + 4 * 9);
+   }
+}
+
 /* Scratch at one offset for every active lane (spills; a private array indexed alike in
  * each lane), which sim__mubuf_fast moves as rows: SOFFSET, OFFSET, OFFEN with the same
  * value in the active lanes (other values in the inactive ones), an offset not
@@ -1423,6 +1456,7 @@ t_mem_tests(void)
    RUN(scratch_swizzle_and_private_aperture);
    RUN(mubuf_dwords_lane_addresses);
    RUN(scratch_dwords_lanes);
+   RUN(scratch_window_end);
    RUN(scratch_rows_one_offset);
    RUN(flat_lds_aperture);
    RUN(flat_aperture_sh_mem_bases);
