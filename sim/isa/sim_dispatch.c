@@ -90,6 +90,7 @@ tctx_free(void *p)
    free(t->lds);
    free(t->scratch);
    sim__l1_free(t->l1);
+   sim__mimg_memo_free(t->wg.mimg);
    free(t->tid_rows);
    free(t);
 }
@@ -845,6 +846,7 @@ run_workgroups_ex(sim_disp *d, bool *rotate)
       sim_tctx *c = k ? t->extra[k - 1] : t;
       memset(c->wg.xcache, 0, sizeof(c->wg.xcache));
       memset(c->wg.xlast, 0, sizeof(c->wg.xlast));
+      sim__mimg_memo_begin(c->wg.mimg);
       c->wg.prog = NULL;
    }
    unsigned held = 0; /* homes of this thread holding a work-group */
@@ -1353,6 +1355,7 @@ sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, sim_gws *gws, uint8_t 
       w->status = SIM_WAVE_RUNNING;
    }
    sim__counts_flush(w->counts);
+   sim__mimg_memo_free(wg.mimg);
    w->wg = NULL;
    if (atomic_load(&d.faulted)) {
       *fault = d.fault;

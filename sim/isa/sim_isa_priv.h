@@ -330,6 +330,10 @@ struct sim_wg {
       uintptr_t delta;  /* host = delta + VA */
    } xlast[SIM_XLAST_N];
    sim_program *prog;
+   /* sim_mimg.c's memo of the image descriptors this home decoded (NULL until its first
+    * image instruction; freed with the home): decodes kept across dispatches, the
+    * allocations they reach for the dispatch (sim__mimg_memo_begin). */
+   struct sim_mimg_memo *mimg;
    /* Checking mode: the vector L1 of the "compute unit" (host thread) running the
     * work-group, invalidated when the thread joins a dispatch (sim_l1.c); NULL otherwise. */
    struct sim_l1 *l1;
@@ -532,9 +536,16 @@ unsigned sim__xlate_form(sim_wave *w, sim_program *p, uint64_t pc, const sim_ins
  * test clears it to run the per-lane path the fast paths must agree with. Written only by
  * tests, between runs. */
 extern bool sim__mimg_fast;
-/* Instructions the calling thread has run through those fast paths (tests check that the
- * cases they compare took them). */
+/* Instructions the calling thread has run through those fast paths while
+ * sim__mimg_counting is set (tests check that the cases they compare took them; counted
+ * only then, since a thread-local variable of a library opened with dlopen is a call of
+ * __tls_get_addr at each access, 3-4% of a one-lane image wave's samples). */
+extern bool sim__mimg_counting;
 extern __thread uint64_t sim__mimg_fast_runs;
+/* A home's image memo (sim_wg.mimg): free it; forget what it holds for the dispatch that
+ * ended (its allocations), at a dispatch's start. Both take NULL. */
+void sim__mimg_memo_free(struct sim_mimg_memo *m);
+void sim__mimg_memo_begin(struct sim_mimg_memo *m);
 
 /* ---- Global wave sync (sim_gws.c) ------------------------------------------------------ */
 
@@ -913,10 +924,12 @@ sim__nanfix32_legacy(float r, float a, float b, float c)
  * over its lanes). */
 #define SIM_SPARSE_LANES 8
 /* True when `m` has at most SIM_SPARSE_LANES bits (no popcount call: the build has no
- * -mpopcnt). */
+ * -mpopcnt); a one-lane wave's EXEC is answered by the first test. */
 static inline bool
 sim__lanes_sparse(uint64_t m)
 {
+   if (!(m & (m - 1)))
+      return true;
    for (int i = 0; i < SIM_SPARSE_LANES; i++)
       m &= m - 1;
    return m == 0;

@@ -260,47 +260,67 @@ tfields_of(const sim_target *target, const uint32_t *t, unsigned type)
 
 static bool img_decode_t(sim_wave *w, const sim_inst *in, unsigned conv, img *d);
 
-/* The thread's last decoded descriptors: a kernel's image instructions decode the same
- * T#s wave after wave (a one-work-item work-group's wave decodes two, its source's and its
- * destination's: a fifth of its time in img_decode, level_of and sim__texel_format). What
- * the decode gives depends on the descriptor's dwords, the conversion and the target alone;
- * `direct` (the allocation, which depends on the memory map) is the instruction's to set. */
+/* The home's last decoded descriptors (sim_wg.mimg, one per host thread's work-group home,
+ * so no thread-local look-up): a kernel's image instructions decode the same T#s wave after
+ * wave (a one-work-item work-group's wave decodes two, its source's and its destination's:
+ * a fifth of its time in img_decode, level_of and sim__texel_format). What the decode gives
+ * depends on the descriptor's dwords, the conversion and the target alone, so it is kept
+ * across dispatches; `direct` (the allocation, which depends on the memory map) is kept
+ * for one instruction (`din`, `dwrite`) and the dispatch that set it (sim__mimg_memo_begin
+ * forgets it: no allocation a running dispatch uses may be freed). */
 #define IMG_MEMOS 4
 typedef struct img_memo {
    uint32_t t[8];
    unsigned conv;
    const sim_target *target;
    img d;
+   const sim_inst *din; /* d.direct is din's, for this dispatch (NULL: none yet) */
+   bool dwrite;
 } img_memo;
-static __thread struct {
-   img_memo e[IMG_MEMOS];
-   unsigned next; /* the entry a miss replaces */
-} img_last;
 
-/* Decodes the T# at SGPR in->mimg.srsrc (the layout of the wave's generation); faults (and
- * returns false) on what is not modelled. `conv` is CONV_FORMAT or a raw _pck conversion. */
+static struct sim_mimg_memo *memo_of(sim_wave *w);
+static img_memo *img_memo_find(sim_wave *w, const sim_inst *in, unsigned conv, bool *ok);
+static void img_direct(sim_wave *w, const sim_inst *in, img *d, bool write);
+
 static bool
 img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
 {
    if (in->mimg.srsrc + 8 > 128)
       return unsupported(w, in, "T# at s%u runs past the SGPR file", in->mimg.srsrc);
-   const uint32_t *t = &w->s[in->mimg.srsrc];
-   for (unsigned i = 0; i < IMG_MEMOS; i++) {
-      const img_memo *m = &img_last.e[i];
-      if (m->target == w->target && m->conv == conv && !memcmp(m->t, t, sizeof(m->t))) {
-         *d = m->d;
-         return true;
-      }
+   bool ok;
+   const img_memo *m = img_memo_find(w, in, conv, &ok);
+   if (m) {
+      *d = m->d;
+      d->direct = NULL;
+      return true;
    }
-   if (!img_decode_t(w, in, conv, d))
-      return false;
-   img_memo *m = &img_last.e[img_last.next];
-   img_last.next = (img_last.next + 1) % IMG_MEMOS;
-   memcpy(m->t, t, sizeof(m->t));
-   m->conv = conv;
-   m->target = w->target;
-   m->d = *d;
-   return true;
+   return ok && img_decode_t(w, in, conv, d);
+}
+
+/* img_decode and img_direct for instruction `in`: the home's memo entry, whose `direct` is
+ * reused while the same instruction accesses the same T# the same way in this dispatch,
+ * or `local` when there is no memo; NULL after a fault. */
+static const img *
+img_setup(sim_wave *w, const sim_inst *in, unsigned conv, bool write, img *local)
+{
+   if (in->mimg.srsrc + 8 > 128) {
+      unsupported(w, in, "T# at s%u runs past the SGPR file", in->mimg.srsrc);
+      return NULL;
+   }
+   bool ok;
+   img_memo *m = img_memo_find(w, in, conv, &ok);
+   if (!m) {
+      if (!ok || !img_decode_t(w, in, conv, local))
+         return NULL;
+      img_direct(w, in, local, write);
+      return local;
+   }
+   if (m->din != in || m->dwrite != write) {
+      img_direct(w, in, &m->d, write);
+      m->din = in;
+      m->dwrite = write;
+   }
+   return &m->d;
 }
 
 static bool
@@ -557,6 +577,7 @@ read_store_data(const sim_wave *w, const sim_inst *in, const img *d, unsigned l,
  * the results and faults are the per-lane path's, which serves everything else (and the
  * checking mode, whose coarse allocations are never direct). */
 bool sim__mimg_fast = true;
+bool sim__mimg_counting;
 __thread uint64_t sim__mimg_fast_runs;
 
 /* Host address of texel (0, 0) of level v when every texel of the level (slice 0) lies in
@@ -700,7 +721,8 @@ fast_lanes(sim_wave *w, const sim_inst *in, const img *d, bool mip, uint64_t exe
    uint8_t *row0 = !mip && fast_inst(in, d) ? level_view(d, &d->view0) : NULL;
    if (!row0)
       return false;
-   sim__mimg_fast_runs++;
+   if (SIM_UNLIKELY(sim__mimg_counting))
+      sim__mimg_fast_runs++;
    *inside = int_texels_fast(w, in, d, row0, exec, p);
    data_rows(w, in, rows);
    return true;
@@ -730,27 +752,27 @@ static void
 mimg_load(sim_wave *w, const sim_inst *in, unsigned conv, bool mip)
 {
    uint64_t exec = SIM_EXEC(w);
-   img d;
-   if (!exec || !img_decode(w, in, conv, &d))
+   img local;
+   const img *d = exec ? img_setup(w, in, conv, false, &local) : NULL;
+   if (!d)
       return;
    bool status = in->mimg.bits & (SIM_MIMG_TFE | SIM_MIMG_LWE);
-   if (!check_vgprs(w, in, d.ncoord + mip, data_dwords(in) + status))
+   if (!check_vgprs(w, in, d->ncoord + mip, data_dwords(in) + status))
       return;
-   img_direct(w, in, &d, false);
-   if (load_fast(w, in, &d, mip, exec))
+   if (load_fast(w, in, d, mip, exec))
       return;
    for (unsigned l = 0; l < 64; l++) {
       if (!((exec >> l) & 1))
          continue;
       uint32_t comp[4];
       uint64_t addr;
-      if (int_coords(w, in, &d, mip, l, &addr)) {
-         if (!texel_load(w, &d, addr, comp))
+      if (int_coords(w, in, d, mip, l, &addr)) {
+         if (!texel_load(w, d, addr, comp))
             return;
       } else {
-         sim__texel_read(&d.f, d.sel, NULL, comp); /* out of range: a zero texel */
+         sim__texel_read(&d->f, d->sel, NULL, comp); /* out of range: a zero texel */
       }
-      write_result(w, in, l, comp, d.f.is_int);
+      write_result(w, in, l, comp, d->f.is_int);
    }
 }
 
@@ -772,26 +794,26 @@ static void
 mimg_store(sim_wave *w, const sim_inst *in, unsigned conv, bool mip)
 {
    uint64_t exec = SIM_EXEC(w);
-   img d;
-   if (!exec || !img_decode(w, in, conv, &d))
+   img local;
+   const img *d = exec ? img_setup(w, in, conv, true, &local) : NULL;
+   if (!d)
       return;
-   if (!check_vgprs(w, in, d.ncoord + mip, data_dwords(in)))
+   if (!check_vgprs(w, in, d->ncoord + mip, data_dwords(in)))
       return;
-   img_direct(w, in, &d, true);
-   if (store_fast(w, in, &d, mip, exec))
+   if (store_fast(w, in, d, mip, exec))
       return;
    for (unsigned l = 0; l < 64; l++) {
       if (!((exec >> l) & 1))
          continue;
       uint64_t addr;
-      if (!int_coords(w, in, &d, mip, l, &addr))
+      if (!int_coords(w, in, d, mip, l, &addr))
          continue;
       uint32_t comp[4];
-      read_store_data(w, in, &d, l, comp);
-      uint8_t *p = texel_ptr(w, &d, addr, true);
+      read_store_data(w, in, d, l, comp);
+      uint8_t *p = texel_ptr(w, d, addr, true);
       if (!p)
          return;
-      sim__texel_write(&d.f, d.sel, comp, p);
+      sim__texel_write(&d->f, d->sel, comp, p);
    }
 }
 
@@ -1259,6 +1281,88 @@ typedef struct sctx {
    lane_lod ll0;
 } sctx;
 
+/* A sampling instruction's whole set-up (sample_setup, with its `direct`): kept for the
+ * instruction, its T# and S# dwords and the dispatch, as `direct` is. */
+#define SMP_MEMOS 2
+typedef struct smp_memo {
+   const sim_inst *in; /* NULL: empty */
+   uint32_t t[8], s[4];
+   unsigned flags;
+   const sim_target *target;
+   sctx c;
+} smp_memo;
+
+struct sim_mimg_memo {
+   img_memo e[IMG_MEMOS];
+   unsigned next; /* the entry a miss replaces */
+   smp_memo smp[SMP_MEMOS];
+   unsigned snext;
+};
+
+void
+sim__mimg_memo_free(struct sim_mimg_memo *m)
+{
+   free(m);
+}
+
+void
+sim__mimg_memo_begin(struct sim_mimg_memo *m)
+{
+   if (!m)
+      return;
+   for (unsigned i = 0; i < IMG_MEMOS; i++)
+      m->e[i].din = NULL;
+   for (unsigned i = 0; i < SMP_MEMOS; i++)
+      m->smp[i].in = NULL;
+}
+
+/* The home's memo, made on its first image instruction; NULL without host memory (then
+ * nothing is kept). */
+static struct sim_mimg_memo *
+memo_of(sim_wave *w)
+{
+   sim_wg *wg = w->wg;
+   if (!wg)
+      return NULL;
+   if (SIM_UNLIKELY(!wg->mimg))
+      wg->mimg = calloc(1, sizeof(*wg->mimg));
+   return wg->mimg;
+}
+
+/* Decodes the T# at SGPR in->mimg.srsrc (the layout of the wave's generation); faults (and
+ * returns false) on what is not modelled. `conv` is CONV_FORMAT or a raw _pck conversion. */
+/* The memo entry of the T# `in` names (decoded now if no entry has it); NULL with *ok set
+ * when there is no memo (no host memory), with *ok clear after a fault. The T# lies in the
+ * SGPR file (img_decode checks). */
+static img_memo *
+img_memo_find(sim_wave *w, const sim_inst *in, unsigned conv, bool *ok)
+{
+   struct sim_mimg_memo *mm = memo_of(w);
+   *ok = true;
+   if (!mm)
+      return NULL;
+   const uint32_t *t = &w->s[in->mimg.srsrc];
+   for (unsigned i = 0; i < IMG_MEMOS; i++) {
+      img_memo *m = &mm->e[i];
+      if (m->target == w->target && m->conv == conv && !memcmp(m->t, t, sizeof(m->t)))
+         return m;
+   }
+   img d;
+   if (!img_decode_t(w, in, conv, &d)) {
+      *ok = false;
+      return NULL;
+   }
+   img_memo *m = &mm->e[mm->next];
+   mm->next = (mm->next + 1) % IMG_MEMOS;
+   memcpy(m->t, t, sizeof(m->t));
+   m->conv = conv;
+   m->target = w->target;
+   m->d = d;
+   m->din = NULL;
+   return m;
+}
+
+
 /* The texel (x, y, z) of level v (-1 in any index: the border colour). */
 static bool
 fetch(sim_wave *w, const sctx *c, const lvl *v, int64_t x, int64_t y, int64_t z,
@@ -1470,6 +1574,35 @@ sample_setup(sim_wave *w, const sim_inst *in, unsigned flags, sctx *c)
    return true;
 }
 
+/* sample_setup through the home's memo: the set-up kept for this instruction, its T# and S#
+ * dwords and the dispatch, else made now (into the memo, or `local` without one); NULL
+ * after a fault. */
+static const sctx *
+sample_setup_memo(sim_wave *w, const sim_inst *in, unsigned flags, sctx *local)
+{
+   struct sim_mimg_memo *mm = memo_of(w);
+   if (!mm || in->mimg.srsrc + 8 > 128 || in->mimg.ssamp + 4 > 128)
+      return sample_setup(w, in, flags, local) ? local : NULL;
+   const uint32_t *t = &w->s[in->mimg.srsrc], *r = &w->s[in->mimg.ssamp];
+   for (unsigned i = 0; i < SMP_MEMOS; i++) {
+      const smp_memo *m = &mm->smp[i];
+      if (m->in == in && m->flags == flags && m->target == w->target &&
+          !memcmp(m->t, t, sizeof(m->t)) && !memcmp(m->s, r, sizeof(m->s)))
+         return &m->c;
+   }
+   smp_memo *m = &mm->smp[mm->snext];
+   m->in = NULL;
+   if (!sample_setup(w, in, flags, &m->c))
+      return NULL;
+   mm->snext = (mm->snext + 1) % SMP_MEMOS;
+   m->in = in;
+   m->flags = flags;
+   m->target = w->target;
+   memcpy(m->t, t, sizeof(m->t));
+   memcpy(m->s, r, sizeof(m->s));
+   return &m->c;
+}
+
 /* Lane l's texel offsets and array layer. */
 static void
 lane_offsets(const sim_wave *w, const sim_inst *in, const sctx *c, unsigned l, int off[3])
@@ -1573,7 +1706,8 @@ sample_fast(sim_wave *w, const sim_inst *in, const sctx *c, uint64_t exec)
    uint8_t *row0 = level_view(d, &v);
    if (!row0)
       return false;
-   sim__mimg_fast_runs++;
+   if (SIM_UNLIKELY(sim__mimg_counting))
+      sim__mimg_fast_runs++;
    unsigned k0 = c->a.nextra + c->a.nderiv;
    uint8_t *p[64];
    uint64_t border = 0;
@@ -1658,21 +1792,22 @@ static void
 mimg_sample(sim_wave *w, const sim_inst *in, unsigned flags)
 {
    uint64_t exec = SIM_EXEC(w);
-   sctx c;
-   if (!exec || !sample_setup(w, in, flags, &c))
+   sctx local;
+   const sctx *c = exec ? sample_setup_memo(w, in, flags, &local) : NULL;
+   if (!c)
       return;
    bool status = in->mimg.bits & (SIM_MIMG_TFE | SIM_MIMG_LWE);
    bool gather = flags & (SMP_GATHER | SMP_GATHER_H);
    unsigned ndata = gather ? (in->mimg.bits & SIM_MIMG_D16 ? 2 : 4) : data_dwords(in);
    if (flags & SMP_GET_LOD)
       ndata = data_dwords(in);
-   if (!check_vgpr_dwords(w, in, arg_dwords(in, &c.a), ndata + status))
+   if (!check_vgpr_dwords(w, in, arg_dwords(in, &c->a), ndata + status))
       return;
    if (gather && dmask_bits(in->mimg.dmask) > 1) {
       unsupported(w, in, "gather4 DMASK 0x%x: one component", in->mimg.dmask);
       return;
    }
-   if (sample_fast(w, in, &c, exec))
+   if (sample_fast(w, in, c, exec))
       return;
    unsigned comp_i = (unsigned)__builtin_ctz(eff_dmask(in));
    for (unsigned l = 0; l < 64; l++) {
@@ -1682,9 +1817,9 @@ mimg_sample(sim_wave *w, const sim_inst *in, unsigned flags)
       if (flags & SMP_GET_LOD) {
          /* IMAGE_GET_LOD: x = the LOD clamped as sampling clamps it, and to the view's
           * levels; y = the unclamped LOD. */
-         float raw = lane_raw_lod(w, in, &c, l);
-         float lod = clampf(lane_clamped_lod(w, in, &c, l, raw), 0.0f,
-                            c.s.mip_filter == MIP_NONE ? 0.0f : (float)(c.d.nlevels - 1));
+         float raw = lane_raw_lod(w, in, c, l);
+         float lod = clampf(lane_clamped_lod(w, in, c, l, raw), 0.0f,
+                            c->s.mip_filter == MIP_NONE ? 0.0f : (float)(c->d.nlevels - 1));
          comp[0] = sim__as_u32(lod);
          comp[1] = sim__as_u32(raw);
          comp[2] = comp[3] = 0;
@@ -1694,20 +1829,20 @@ mimg_sample(sim_wave *w, const sim_inst *in, unsigned flags)
       if (gather) {
          float u[4];
          int off[3];
-         lane_coords(w, in, &c.a, l, u);
-         lane_offsets(w, in, &c, l, off);
-         float lod = lane_clamped_lod(w, in, &c, l, lane_raw_lod(w, in, &c, l));
+         lane_coords(w, in, &c->a, l, u);
+         lane_offsets(w, in, c, l, off);
+         float lod = lane_clamped_lod(w, in, c, l, lane_raw_lod(w, in, c, l));
          lane_lod ll;
-         select_levels(&c.d, &c.s, flags, lod, &ll);
-         if (!gather_level(w, &c, ll.level[0], u, off, lane_layer(&c, u),
-                           lane_zref(w, in, &c, l), comp_i, comp))
+         select_levels(&c->d, &c->s, flags, lod, &ll);
+         if (!gather_level(w, c, ll.level[0], u, off, lane_layer(c, u),
+                           lane_zref(w, in, c, l), comp_i, comp))
             return;
-         write_masked(w, in, l, comp, c.d.f.is_int && !(flags & SMP_C), 0xF);
+         write_masked(w, in, l, comp, c->d.f.is_int && !(flags & SMP_C), 0xF);
          continue;
       }
-      if (!sample_lane(w, in, &c, l, comp))
+      if (!sample_lane(w, in, c, l, comp))
          return;
-      write_result(w, in, l, comp, c.d.f.is_int && !(flags & SMP_C));
+      write_result(w, in, l, comp, c->d.f.is_int && !(flags & SMP_C));
    }
 }
 

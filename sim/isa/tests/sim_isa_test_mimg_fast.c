@@ -166,8 +166,10 @@ run_once(const char *src, const fcase *c, const uint32_t (*v0)[64], const uint8_
    put_s(w, c);
    SIM_EXEC(w) = c->exec;
    sim__mimg_fast = fast;
+   sim__mimg_counting = true;
    uint64_t before = sim__mimg_fast_runs;
    sim_fault_kind k = t_run(w, src);
+   sim__mimg_counting = false;
    sim__mimg_fast = true;
    *runs = sim__mimg_fast_runs - before;
    *fault_addr = k == SIM_FAULT_NONE ? 0 : t_fault.address;
