@@ -659,6 +659,7 @@ home_begin(sim_disp *d, sim_tctx *t, uint64_t *counts)
       w->id = id;
       w->wg = wg;
       w->counts = counts;
+      w->regs_dead_at_end = true;
    }
    t->disp_seq = d->dispatch_id + 1;
    /* The id rows of a full-size work-group's waves. */
@@ -1341,6 +1342,7 @@ sim__isa_run_wave_for_test(sim_wave *w, uint64_t code_va, sim_gws *gws, uint8_t 
    d.lanes = w->lanes;
    w->counts = sim__counts_thread();
    w->slice = SIM_WAVE_SLICE;
+   w->regs_dead_at_end = false; /* the test reads them */
    for (int barriers = 0; barriers < 1000;) {
       sim__wave_run(w);
       if (w->status == SIM_WAVE_BARRIER)

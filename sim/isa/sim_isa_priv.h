@@ -263,6 +263,10 @@ struct sim_wave {
    sim_program *prog;      /* program of the last fetch (cache) */
    uint64_t *counts;       /* per-thread execution counters or NULL */
    bool trace;
+   /* Nothing reads the wave's registers once it has ended (a dispatch's wave; not a test's,
+    * whose registers the test reads after its s_endpgm): a translated block ending in
+    * s_endpgm then leaves them unstored (sim_xlate.c emit_endpgm). */
+   bool regs_dead_at_end;
    /* Set by sim__vm_load while it runs in the checking mode: its coarse-grained accesses
     * go through the work-group's vector caches (sim_l1.c) under these SIM_L1_* bits. */
    uint8_t l1_load;

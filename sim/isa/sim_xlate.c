@@ -1053,6 +1053,38 @@ xl_row_forget(xl *x, unsigned r)
    x->vd[r] = false;
    x->v[r] = NULL;
 }
+
+/* The stores of changed rows `r[0..k)`, which nothing reads before the wave ends, made only
+ * when the wave's registers are read after it ends (x->dead false: a test's wave). */
+static void
+xl_rows_forget_dead(xl *x, const unsigned *r, unsigned k)
+{
+   LLVMBasicBlockRef store = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBuildCondBr(x->B, x->dead, next, store);
+   LLVMPositionBuilderAtEnd(x->B, store);
+   for (unsigned j = 0; j < k; j++)
+      xl_row_forget(x, r[j]);
+   LLVMBuildBr(x->B, next);
+   LLVMPositionBuilderAtEnd(x->B, next);
+}
+
+/* The first index from which insts[0..n) runs lowered instructions (and no-ops), none a
+ * branch, to an s_endpgm at n - 1; n when the block does not end so. Whatever runs those instructions
+ * (the block, or the interpreter after an exit: an EXEC guard, a doorbell, the compile
+ * budget's cut) runs them in order to the s_endpgm, so a row none of them names is read by
+ * nothing before the wave ends. */
+static unsigned
+xl_clean_from(const sim_inst **insts, unsigned n)
+{
+   if (!n || insts[n - 1]->enc != SIM_ENC_SOPP || insts[n - 1]->op != SIM_OP_s_endpgm)
+      return n;
+   unsigned i = n - 1;
+   while (i > 0 && (sim__xlate_class(insts[i - 1]) == SIM_XL_LOWER ||
+                    sim__xlate_class(insts[i - 1]) == SIM_XL_SKIP))
+      i--;
+   return i;
+}
 /* After lowered instruction i of insts[0..n): the rows the block will not use again are
  * stored when changed and forgotten, and of the others it holds the xl_rows_held used
  * soonest (the rest stored and forgotten likewise: their next use reads them again from
@@ -1069,9 +1101,18 @@ xl_rows_retire(xl *x, const sim_inst **insts, unsigned n, unsigned i)
       if (x->v[r] && (next[r] = xl_next_use(insts, n, i, r)) < n)
          held++;
    }
-   for (unsigned r = 0; r < 256; r++)
-      if (x->v[r] && next[r] == n)
+   unsigned dead[256], ndead = 0;
+   bool skip = x->dead && i + 1 >= x->clean_from;
+   for (unsigned r = 0; r < 256; r++) {
+      if (!x->v[r] || next[r] != n)
+         continue;
+      if (skip && x->vd[r])
+         dead[ndead++] = r;
+      else
          xl_row_forget(x, r);
+   }
+   if (ndead)
+      xl_rows_forget_dead(x, dead, ndead);
    /* xl_rows_held counts 64-lane rows: a wave32's take half the registers. */
    while (held > xl_rows_held * 64 / x->lanes) {
       unsigned far = 0;
@@ -2200,11 +2241,24 @@ emit_side_branch(xl *x, const sim_inst *in, uint64_t pc)
 }
 
 /* s_endpgm as its handler: the wave ends, PC after it (a call of the handler cost a
- * one-wave work-group's block two indirect calls). */
+ * one-wave work-group's block two indirect calls). A dispatch's wave's registers are dead
+ * then (x->dead): the block stores what it holds only for a test's wave, and in the
+ * checking mode, which compares them with the interpreter's; rows it retired on the way
+ * there likewise (xl_rows_retire). */
 static void
 emit_endpgm(xl *x, const sim_inst *in, uint64_t pc)
 {
-   flush(x, false);
+   if (x->dead) {
+      LLVMBasicBlockRef store = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+      LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+      LLVMBuildCondBr(x->B, x->dead, end, store);
+      LLVMPositionBuilderAtEnd(x->B, store);
+      flush(x, false);
+      LLVMBuildBr(x->B, end);
+      LLVMPositionBuilderAtEnd(x->B, end);
+   } else {
+      flush(x, false);
+   }
    st(x, k64(x, pc), wptr(x, offsetof(sim_wave, inst_pc)));
    st(x, k64(x, pc + in->size), wptr(x, offsetof(sim_wave, pc)));
    st(x, k32(x, SIM_WAVE_ENDED), wptr(x, offsetof(sim_wave, status)));
@@ -2404,6 +2458,14 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
     * instruction's code starts in `head`, where a loop's branch comes back. */
    x->head = LLVMAppendBasicBlockInContext(x->C, x->fn, "head");
    LLVMPositionBuilderAtEnd(x->B, entry);
+   x->clean_from = xl_clean_from(insts, n);
+   x->dead = NULL;
+   if (x->clean_from < n && sim__xlate_mode != 2) {
+      /* The checking mode compares the registers at the block's end: always stored there. */
+      LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
+      LLVMValueRef d = LLVMBuildLoad2(x->B, i8, wptr(x, offsetof(sim_wave, regs_dead_at_end)), "");
+      x->dead = LLVMBuildICmp(x->B, LLVMIntNE, d, LLVMConstInt(i8, 0, 0), "");
+   }
    LLVMBuildBr(x->B, x->head);
    LLVMPositionBuilderAtEnd(x->B, x->head);
    x->start = pc;

@@ -133,6 +133,14 @@ typedef struct sim_xl {
    bool uses_f32;
    bool uses_f16;
    unsigned n;  /* instructions emitted: the block's length after the compile budget */
+   /* A block whose last instruction is s_endpgm, in the normal mode: `dead` (i1, read at
+    * entry from sim_wave.regs_dead_at_end) says whether nothing reads the wave's registers
+    * once it ends, and from instruction clean_from on every instruction up to the s_endpgm
+    * is lowered and not a branch, so a row retired there is read by nothing before the wave
+    * ends, whichever way the rest runs (sim_xlate.c xl_clean_from): its store is skipped
+    * when `dead`. NULL: not such a block. */
+   LLVMValueRef dead;
+   unsigned clean_from;
    uint64_t pc; /* the address of the instruction being emitted */
    /* Stack slots the f16 lowering passes its rare lanes to C through (sim_xlate_f16.c),
     * made on first use: one set a block. */

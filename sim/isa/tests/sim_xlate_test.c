@@ -222,6 +222,38 @@ test_budget(void)
    sim__xlate_program_free(&b.p);
 }
 
+/* ---- Registers at the end ----------------------------------------------------------- */
+
+/* A block ending in s_endpgm (end_code: v1 = v2 + v3) stores the registers it changed for
+ * a wave whose registers are read after it ends (a test's: regs_dead_at_end clear), and
+ * leaves them for a dispatch's wave, whose registers nothing reads then. */
+static void
+test_end_regs(void)
+{
+   if (!translator_started())
+      return;
+   static fork_prog a;
+   static uint32_t rows[8][64];
+   prog_init(&a, 0x10000, end_code);
+   a.w.v = rows;
+   a.w.nvgpr = 8;
+   SIM_EXEC(&a.w) = ~0ull;
+   CHECK_EQ(fork_compiled(&a, 60), 0);
+   for (int dead = 0; dead < 2; dead++) {
+      for (unsigned l = 0; l < 64; l++)
+         rows[1][l] = 7, rows[2][l] = l, rows[3][l] = 100;
+      a.w.regs_dead_at_end = dead;
+      a.w.pc = a.p.va;
+      a.w.status = SIM_WAVE_RUNNING;
+      CHECK_EQ(sim__xlate_run(&a.w, a.p.va, true), 1);
+      CHECK_EQ(a.w.status, SIM_WAVE_ENDED);
+      CHECK_EQ(a.w.pc, a.p.va + 12);
+      CHECK_EQ(rows[1][5], dead ? 7 : 105);
+      CHECK_EQ(rows[1][63], dead ? 7 : 163);
+   }
+   sim__xlate_program_free(&a.p);
+}
+
 /* ---- The constant-EXEC variant -------------------------------------------------------- */
 
 static uint32_t
@@ -503,7 +535,8 @@ main(int argc, char **argv)
 {
    if (argc > 1 && (!strcmp(argv[1], "fork") || !strcmp(argv[1], "budget") ||
                     !strcmp(argv[1], "exec-const") || !strcmp(argv[1], "loop") ||
-                    !strcmp(argv[1], "payoff") || !strcmp(argv[1], "nollvm"))) {
+                    !strcmp(argv[1], "payoff") || !strcmp(argv[1], "nollvm") ||
+                    !strcmp(argv[1], "end-regs"))) {
       if (!strcmp(argv[1], "fork"))
          test_fork();
       else if (!strcmp(argv[1], "exec-const"))
@@ -514,6 +547,8 @@ main(int argc, char **argv)
          test_payoff();
       else if (!strcmp(argv[1], "nollvm"))
          test_nollvm();
+      else if (!strcmp(argv[1], "end-regs"))
+         test_end_regs();
       else
          test_budget();
       if (failures) {
