@@ -768,6 +768,24 @@ wg_take(sim_disp *d, sim_tctx *t, wg_batch *b, uint64_t *counts, struct sim_l1 *
    return TAKE_STARTED;
 }
 
+/* wg_take for the next of run_lean's work-groups when the one before it, in the same home
+ * and dispatch, was taken by wg_take and the dispatch's work-groups are whole, without GWS or
+ * the queue's scratch: the work-group record (size, waves, scratch window, L1) is the same
+ * for each, so only the id and the wave are set. */
+static int
+lean_take(sim_disp *d, sim_tctx *t, wg_batch *b)
+{
+   if (b->next == b->end && !batch_claim(d, b))
+      return TAKE_NONE;
+   sim_wg *wg = &t->wg;
+   batch_next(d, b, wg->id);
+   t->live = true;
+   if (wg->lds_size)
+      memset(wg->lds, 0, wg->lds_size);
+   wave_init(d, wg, t->waves, 0, t);
+   return TAKE_STARTED;
+}
+
 /* The work-group of home `t` is over (ended, faulted or abandoned): what it held goes back. */
 static void
 wg_end(sim_disp *d, sim_tctx *t)
@@ -802,7 +820,9 @@ static void
 run_lean(sim_disp *d, sim_tctx *t, wg_batch *b, uint64_t *counts, struct sim_l1 *l1,
          bool *rotate)
 {
-   for (;;) {
+   /* lean_take's conditions; the first work-group is wg_take's. */
+   bool same = d->wg_uniform && !d->gws && !d->qscratch && t->tid_rows;
+   for (bool taken = false;; taken = true) {
       bool claimed = b->next != b->end;
       if (atomic_load_explicit(&d->faulted, memory_order_relaxed) ||
           (!claimed && watchdog_expired(d)))
@@ -810,7 +830,7 @@ run_lean(sim_disp *d, sim_tctx *t, wg_batch *b, uint64_t *counts, struct sim_l1 
       if (!claimed && rotate && *rotate &&
           atomic_load_explicit(&pool_open, memory_order_relaxed) > 1)
          return;
-      if (wg_take(d, t, b, counts, l1) != TAKE_STARTED)
+      if ((same && taken ? lean_take(d, t, b) : wg_take(d, t, b, counts, l1)) != TAKE_STARTED)
          return;
       sim_wave *w = t->waves;
       if (!sim__wave_run_xlate(w) || w->status != SIM_WAVE_ENDED)
