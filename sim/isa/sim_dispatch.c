@@ -820,9 +820,8 @@ static void
 run_lean(sim_disp *d, sim_tctx *t, wg_batch *b, uint64_t *counts, struct sim_l1 *l1,
          bool *rotate)
 {
-   /* lean_take's conditions; the first work-group is wg_take's. */
-   bool same = d->wg_uniform && !d->gws && !d->qscratch && t->tid_rows;
-   for (bool taken = false;; taken = true) {
+   bool lean = false; /* lean_take's conditions, known once wg_take has taken one */
+   for (;;) {
       bool claimed = b->next != b->end;
       if (atomic_load_explicit(&d->faulted, memory_order_relaxed) ||
           (!claimed && watchdog_expired(d)))
@@ -830,8 +829,9 @@ run_lean(sim_disp *d, sim_tctx *t, wg_batch *b, uint64_t *counts, struct sim_l1 
       if (!claimed && rotate && *rotate &&
           atomic_load_explicit(&pool_open, memory_order_relaxed) > 1)
          return;
-      if ((same && taken ? lean_take(d, t, b) : wg_take(d, t, b, counts, l1)) != TAKE_STARTED)
+      if ((lean ? lean_take(d, t, b) : wg_take(d, t, b, counts, l1)) != TAKE_STARTED)
          return;
+      lean = d->wg_uniform && !d->gws && !d->qscratch && t->tid_rows;
       sim_wave *w = t->waves;
       if (!sim__wave_run_xlate(w) || w->status != SIM_WAVE_ENDED)
          return;

@@ -282,6 +282,8 @@ static struct sim_mimg_memo *memo_of(sim_wave *w);
 static img_memo *img_memo_find(sim_wave *w, const sim_inst *in, unsigned conv, bool *ok);
 static void img_direct(sim_wave *w, const sim_inst *in, img *d, bool write);
 
+/* Decodes the T# at SGPR in->mimg.srsrc (the layout of the wave's generation); faults (and
+ * returns false) on what is not modelled. `conv` is CONV_FORMAT or a raw _pck conversion. */
 static bool
 img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
 {
@@ -1329,8 +1331,6 @@ memo_of(sim_wave *w)
    return wg->mimg;
 }
 
-/* Decodes the T# at SGPR in->mimg.srsrc (the layout of the wave's generation); faults (and
- * returns false) on what is not modelled. `conv` is CONV_FORMAT or a raw _pck conversion. */
 /* The memo entry of the T# `in` names (decoded now if no entry has it); NULL with *ok set
  * when there is no memo (no host memory), with *ok clear after a fault. The T# lies in the
  * SGPR file (img_decode checks). */
@@ -1361,7 +1361,6 @@ img_memo_find(sim_wave *w, const sim_inst *in, unsigned conv, bool *ok)
    m->din = NULL;
    return m;
 }
-
 
 /* The texel (x, y, z) of level v (-1 in any index: the border colour). */
 static bool

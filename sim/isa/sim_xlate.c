@@ -1070,10 +1070,10 @@ xl_rows_forget_dead(xl *x, const unsigned *r, unsigned k)
 }
 
 /* The first index from which insts[0..n) runs lowered instructions (and no-ops), none a
- * branch, to an s_endpgm at n - 1; n when the block does not end so. Whatever runs those instructions
- * (the block, or the interpreter after an exit: an EXEC guard, a doorbell, the compile
- * budget's cut) runs them in order to the s_endpgm, so a row none of them names is read by
- * nothing before the wave ends. */
+ * branch, to an s_endpgm at n - 1; n when the block does not end so. Whatever runs those
+ * instructions (the block, or the interpreter after an exit: an EXEC guard, a doorbell,
+ * the compile budget's cut) runs them in order to the s_endpgm, so a row none of them
+ * names is read by nothing before the wave ends. */
 static unsigned
 xl_clean_from(const sim_inst **insts, unsigned n)
 {
@@ -1085,6 +1085,7 @@ xl_clean_from(const sim_inst **insts, unsigned n)
       i--;
    return i;
 }
+
 /* After lowered instruction i of insts[0..n): the rows the block will not use again are
  * stored when changed and forgotten, and of the others it holds the xl_rows_held used
  * soonest (the rest stored and forgotten likewise: their next use reads them again from
@@ -2463,7 +2464,8 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
    if (x->clean_from < n && sim__xlate_mode != 2) {
       /* The checking mode compares the registers at the block's end: always stored there. */
       LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
-      LLVMValueRef d = LLVMBuildLoad2(x->B, i8, wptr(x, offsetof(sim_wave, regs_dead_at_end)), "");
+      LLVMValueRef d =
+         LLVMBuildLoad2(x->B, i8, wptr(x, offsetof(sim_wave, regs_dead_at_end)), "");
       x->dead = LLVMBuildICmp(x->B, LLVMIntNE, d, LLVMConstInt(i8, 0, 0), "");
    }
    LLVMBuildBr(x->B, x->head);
