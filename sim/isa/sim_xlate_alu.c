@@ -246,9 +246,7 @@ emit_mad64(sim_xl *x, const sim_inst *in, bool sgn)
    } else {
       cy = LLVMBuildICmp(B, LLVMIntULT, r, c, "");
    }
-   LLVMValueRef sh = sim__xl_splat(x, LLVMConstInt(x->i64, 32, 0), x->v64);
-   sim__xl_vput(x, in->vdst, LLVMBuildTrunc(B, r, x->v32, ""));
-   sim__xl_vput(x, in->vdst + 1, LLVMBuildTrunc(B, LLVMBuildLShr(B, r, sh, ""), x->v32, ""));
+   sim__xl_put64(x, in->vdst, r);
    if (in->sdst != SIM_SRC_NONE)
       sim__xl_mput(x, in->sdst, sim__xl_lanes_mask(x, cy));
 }

@@ -147,15 +147,6 @@ src_d(sim_xl *x, const sim_inst *in, unsigned i)
    return LLVMBuildBitCast(x->B, v, vd_type(x), "");
 }
 
-/* The 64-bit lanes `v` (bits) to the VGPR pair at `r`, in EXEC's lanes. */
-static void
-put64(sim_xl *x, unsigned r, LLVMValueRef v)
-{
-   LLVMValueRef sh = splat64(x, 32);
-   sim__xl_vput(x, r, LLVMBuildTrunc(x->B, v, x->v32, ""));
-   sim__xl_vput(x, r + 1, LLVMBuildTrunc(x->B, LLVMBuildLShr(x->B, v, sh, ""), x->v32, ""));
-}
-
 /* sim__nanfix64 over the result `r` of the sources srcs[0..n), as bits. */
 static LLVMValueRef
 nanfix64(sim_xl *x, LLVMValueRef r, LLVMValueRef *srcs, unsigned n)
@@ -222,7 +213,7 @@ emit_ldexp(sim_xl *x, const sim_inst *in, LLVMValueRef s0, uint64_t pc)
    LLVMValueRef e = LLVMBuildZExt(B, LLVMBuildAdd(B, biased, row32(x, 1), ""), x->v64, "");
    LLVMValueRef scale = LLVMBuildBitCast(B, LLVMBuildShl(B, e, splat64(x, 52), ""), vd, "");
    LLVMValueRef r = nanfix64(x, LLVMBuildFMul(B, s0, scale, ""), &s0, 1);
-   put64(x, d, r);
+   sim__xl_put64(x, d, r);
    LLVMValueRef fast_rows[2] = {x->v[d], x->v[d + 1]};
    LLVMBasicBlockRef fast_end = LLVMGetInsertBlock(B);
    LLVMBuildBr(B, done);
@@ -274,10 +265,9 @@ sim__xl_emit_f64(sim_xl *x, const sim_inst *in)
    for (unsigned i = 0; i < n; i++)
       s[i] = src_d(x, in, i);
    if (op == XD_FMAC) {
-      LLVMValueRef lo = LLVMBuildZExt(B, sim__xl_vget(x, in->vdst), x->v64, "");
-      LLVMValueRef hi = LLVMBuildZExt(B, sim__xl_vget(x, in->vdst + 1), x->v64, "");
-      s[2] = LLVMBuildBitCast(B, LLVMBuildOr(B, lo, LLVMBuildShl(B, hi, splat64(x, 32), ""), ""),
-                              vd, "");
+      s[2] = LLVMBuildBitCast(
+         B, sim__xl_join64(x, sim__xl_vget(x, in->vdst), sim__xl_vget(x, in->vdst + 1)), vd,
+         "");
       n = 3;
    }
    const char *round = NULL;
@@ -301,13 +291,13 @@ sim__xl_emit_f64(sim_xl *x, const sim_inst *in)
    case XD_CVT_F64_I32: case XD_CVT_F64_U32: {
       LLVMValueRef a = sim__xl_src_v(x, in, 0);
       r = op == XD_CVT_F64_I32 ? LLVMBuildSIToFP(B, a, vd, "") : LLVMBuildUIToFP(B, a, vd, "");
-      put64(x, in->vdst, LLVMBuildBitCast(B, r, x->v64, ""));
+      sim__xl_put64(x, in->vdst, LLVMBuildBitCast(B, r, x->v64, ""));
       return;
    }
    case XD_CVT_F64_F32: {
       LLVMValueRef f = LLVMBuildBitCast(B, sim__xl_src_v(x, in, 0), x->vf, "");
       r = LLVMBuildBitCast(B, LLVMBuildFPExt(B, f, vd, ""), x->v64, "");
-      put64(x, in->vdst, r);
+      sim__xl_put64(x, in->vdst, r);
       return;
    }
    case XD_CVT_I32_F64: case XD_CVT_U32_F64: {
@@ -330,5 +320,5 @@ sim__xl_emit_f64(sim_xl *x, const sim_inst *in)
    if (round)
       r = nanfix64(x, sim__xl_intrin(x, round, &vd, 1, s, 1), s, 1);
    x->uses_f16 = true;
-   put64(x, in->vdst, r);
+   sim__xl_put64(x, in->vdst, r);
 }

@@ -198,6 +198,10 @@ bool sim__xl_valu_sdwa(const sim_inst *in);
 /* The destination VGPR of `in` = `r` in EXEC's lanes, through an SDWA destination select. */
 void sim__xl_vput_dst(sim_xl *x, const sim_inst *in, LLVMValueRef r);
 void sim__xl_vput(sim_xl *x, unsigned r, LLVMValueRef val);
+/* 64-bit lanes from the rows `lo` and `hi`; the 64-bit lanes `v` to the VGPR pair r, r+1 in
+ * EXEC's lanes. */
+LLVMValueRef sim__xl_join64(sim_xl *x, LLVMValueRef lo, LLVMValueRef hi);
+void sim__xl_put64(sim_xl *x, unsigned r, LLVMValueRef v);
 LLVMValueRef sim__xl_lanes_mask(sim_xl *x, LLVMValueRef c);
 void sim__xl_mput(sim_xl *x, unsigned r, LLVMValueRef v);
 LLVMValueRef sim__xl_nanfix(sim_xl *x, LLVMValueRef r, LLVMValueRef *srcf, unsigned n);
