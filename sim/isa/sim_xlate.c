@@ -1255,12 +1255,20 @@ sim__xl_join64(xl *x, LLVMValueRef lo, LLVMValueRef hi)
                            x->v64, "");
 }
 void
-sim__xl_put64(xl *x, unsigned r, LLVMValueRef v)
+sim__xl_split64(xl *x, LLVMValueRef v, LLVMValueRef *lo, LLVMValueRef *hi)
 {
    LLVMValueRef w = LLVMBuildBitCast(x->B, v, LLVMVectorType(x->i32, 2 * x->lanes), "");
    LLVMValueRef u = LLVMGetUndef(LLVMTypeOf(w));
-   vput(x, r, LLVMBuildShuffleVector(x->B, w, u, words_mask(x, false, 0), ""));
-   vput(x, r + 1, LLVMBuildShuffleVector(x->B, w, u, words_mask(x, false, 1), ""));
+   *lo = LLVMBuildShuffleVector(x->B, w, u, words_mask(x, false, 0), "");
+   *hi = LLVMBuildShuffleVector(x->B, w, u, words_mask(x, false, 1), "");
+}
+void
+sim__xl_put64(xl *x, unsigned r, LLVMValueRef v)
+{
+   LLVMValueRef lo, hi;
+   sim__xl_split64(x, v, &lo, &hi);
+   vput(x, r, lo);
+   vput(x, r + 1, hi);
 }
 static LLVMValueRef
 src_v64(xl *x, const sim_inst *in, unsigned i)
@@ -2285,53 +2293,74 @@ emit_endpgm(xl *x, const sim_inst *in, uint64_t pc)
    LLVMBuildRetVoid(x->B);
 }
 
-/* ---- Runs of f32 arithmetic ---------------------------------------------------------
- * Every f32 result is tested for a NaN lane (the NaN rule's side path, nanfix): a fold of
- * the row and a compare, most of an add's own host instructions. A NaN operand or an
+/* ---- Runs of f32 or f64 arithmetic ------------------------------------------------------
+ * Every f32 and f64 result is tested for a NaN lane (the NaN rule's side path, nanfix): a
+ * fold of the row and a compare, most of an add's own host instructions (of a 64-lane f64
+ * result, eight vector operations beside the operation's eight). A NaN operand or an
  * invalid operation makes every later result that uses it a NaN, so for a run of these
  * instructions one test of the rows it leaves written says whether any result was NaN:
  * the run is emitted without the rule, and when the test says yes it runs again, from the
  * same values, with the rule at each instruction (a side path; an invalid operation in a
  * dead result, or opposite infinities in the fold, take it too and change nothing). No
  * row is retired inside a run (nothing is stored), so both ways are pure and the second
- * reads what the first did. */
+ * reads what the first did. A run is all f32 or all f64: an f32 operation reading a word
+ * of an f64 NaN does not propagate it (the payload the rule picks would reach a result
+ * the test never sees), nor does an f64 one reading a pair that straddles a written one. */
 
 /* At most this many instructions a run: the rows it holds at once. */
 #define XL_NAN_RUN_MAX 8
 
 /* Is `in` an f32 operation whose NaN result comes from a NaN operand or an invalid
- * operation and propagates into every result that uses it (emit_valu's f32 arithmetic)? */
-static bool
+ * operation and propagates into every result that uses it (emit_valu's f32 arithmetic):
+ * 1; such an f64 operation (sim__xl_f64_nan_op): 2; 0 otherwise. */
+static unsigned
 xl_nan_op(const sim_inst *in)
 {
    if (sim__xlate_class(in) != SIM_XL_LOWER || !(in->flags & SIM_IF_VALU))
-      return false;
+      return 0;
    switch (xl_xop_of(in)) {
    case XO_FADD: case XO_FSUB: case XO_FSUBREV: case XO_FMUL: case XO_FMA: case XO_FMAD:
    case XO_FMAC: case XO_FMACNF: case XO_FFLOOR: case XO_FTRUNC: case XO_FCEIL:
    case XO_FRNDNE:
-      return true;
+      return 1;
+   case XO_NONE:
+      return sim__xl_f64_nan_op(in) ? 2 : 0;
    default:
-      return false;
+      return 0;
    }
 }
 
-/* Instructions of the run from insts[i] (below 2, none), naming at most as many rows as a
- * block holds in values (xl_rows_held, counted as xl_rows_retire counts them): a run
- * retires none, and clpeak's float4 and float8 loops (8 and 16 rows) ran at 49 and 36
- * GFLOPS against 77 and 63 with runs of every row they named (LLVM's spills). */
+/* Instructions of the run from insts[i] (below 2, none; below 3 for f64), naming at most as
+ * many rows as a block holds in values (xl_rows_held, counted as xl_rows_retire counts
+ * them; an f64 operand names two): a run retires none, and clpeak's float4 and float8
+ * loops (8 and 16 rows) ran at 49 and 36 GFLOPS against 77 and 63 with runs of every row
+ * they named (LLVM's spills). An f64 run's VGPR pairs are each the same pair or apart. The
+ * sources a run's second way reads stay live across it: dpoly's loop, whose run would be
+ * two f64 instructions of its three, spilled and ran 10% slower with it; clpeak's
+ * double-precision loop (runs of eight) twice as fast. */
 static unsigned
 xl_nan_run_len(xl *x, const sim_inst **insts, unsigned n, unsigned i)
 {
    bool named[256] = {false};
-   unsigned k = 0, rows = 0, max_rows = xl_rows_held * 64 / x->lanes;
-   for (; i + k < n && k < XL_NAN_RUN_MAX && xl_nan_op(insts[i + k]); k++) {
+   signed char pair[256]; /* f64: 1 where a named pair starts, -1 at its second row */
+   memset(pair, 0, sizeof(pair));
+   unsigned kind = i < n ? xl_nan_op(insts[i]) : 0;
+   unsigned k = 0, rows = 0, max_rows = xl_rows_held * 64 / x->lanes, w = kind;
+   for (; i + k < n && k < XL_NAN_RUN_MAX && kind && xl_nan_op(insts[i + k]) == kind; k++) {
       const sim_inst *in = insts[i + k];
-      unsigned add = 0, r[4], nr = 0;
+      unsigned add = 0, r[8], nr = 0;
       for (unsigned s = 0; s < 3; s++)
          if (in->src[s] >= SIM_SRC_VGPR && in->src[s] < SIM_SRC_VGPR + 256)
-            r[nr++] = in->src[s] - SIM_SRC_VGPR;
-      r[nr++] = in->vdst;
+            for (unsigned h = 0; h < w; h++)
+               r[nr++] = in->src[s] - SIM_SRC_VGPR + h;
+      for (unsigned h = 0; h < w; h++)
+         r[nr++] = in->vdst + h;
+      bool apart = true;
+      for (unsigned j = 0; j < nr && w == 2; j += 2)
+         apart = apart && r[j] < 255 && pair[r[j]] >= 0 && pair[r[j] + 1] <= 0 &&
+                 (pair[r[j]] == 1) == (pair[r[j] + 1] == -1);
+      if (!apart)
+         break;
       for (unsigned j = 0; j < nr; j++) {
          bool dup = named[r[j]];
          for (unsigned q = 0; q < j && !dup; q++)
@@ -2343,8 +2372,10 @@ xl_nan_run_len(xl *x, const sim_inst **insts, unsigned n, unsigned i)
       rows += add;
       for (unsigned j = 0; j < nr; j++)
          named[r[j]] = true;
+      for (unsigned j = 0; j < nr && w == 2; j += 2)
+         pair[r[j]] = 1, pair[r[j] + 1] = -1;
    }
-   return k >= 2 ? k : 0;
+   return k >= (kind == 2 ? 3u : 2u) ? k : 0;
 }
 
 /* Emits insts[0..len) in order, one host basic block each, as xl_emit does. */
@@ -2352,12 +2383,17 @@ static void
 xl_nan_run_body(xl *x, const sim_inst **insts, unsigned len)
 {
    for (unsigned k = 0; k < len; k++) {
-      emit_valu(x, insts[k], xl_xop_of(insts[k]));
+      xl_xop op = xl_xop_of(insts[k]);
+      if (op == XO_NONE)
+         sim__xl_emit_f64(x, insts[k]);
+      else
+         emit_valu(x, insts[k], op);
       LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
       LLVMBuildBr(x->B, nb);
       LLVMPositionBuilderAtEnd(x->B, nb);
-      if (insts[k]->vdst + 1u > x->max_vgpr)
-         x->max_vgpr = insts[k]->vdst + 1u;
+      unsigned top = insts[k]->vdst + (op == XO_NONE ? 2u : 1u);
+      if (top > x->max_vgpr)
+         x->max_vgpr = top;
    }
 }
 
@@ -2377,15 +2413,19 @@ emit_nan_run(xl *x, const sim_inst **insts, unsigned len)
    x->nan_defer = true;
    xl_nan_run_body(x, insts, len);
    x->nan_defer = false;
-   /* The rows the run wrote, summed: a NaN in any is a NaN in the sum. */
+   /* The rows the run wrote, summed (an f64 run's pairs as doubles: the join folds into
+    * the values the run computed): a NaN in any is a NaN in the sum. */
    LLVMValueRef sum = NULL;
-   bool seen[256] = {false};
+   bool seen[256] = {false}, f64 = xl_nan_op(insts[0]) == 2;
    for (unsigned k = 0; k < len; k++) {
       unsigned r = insts[k]->vdst;
       if (seen[r])
          continue;
       seen[r] = true;
-      LLVMValueRef f = LLVMBuildBitCast(B, x->v[r], x->vf, "");
+      LLVMValueRef f =
+         f64 ? LLVMBuildBitCast(B, sim__xl_join64(x, x->v[r], x->v[r + 1]),
+                                LLVMVectorType(LLVMDoubleTypeInContext(x->C), x->lanes), "")
+             : LLVMBuildBitCast(B, x->v[r], x->vf, "");
       sum = sum ? LLVMBuildFAdd(B, sum, f, "") : f;
    }
    LLVMValueRef any = sim__xl_any_nan(x, sum);
@@ -2400,11 +2440,33 @@ emit_nan_run(xl *x, const sim_inst **insts, unsigned len)
    xl_nan_run_body(x, insts, len);
    x->ir_again = fast.ir_again + xl_ir_size(x) - ir0;
    LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(B);
+   /* An f64 run's written pairs join as 64-bit values, split again after the join: a phi
+    * of each row would keep a split before it and a join after it (dpoly's loop 6.5 ->
+    * 7.2 ms a launch, one thread), where these fold into the values the ways computed. */
+   LLVMValueRef w64[2][256];
+   bool pair[256] = {false};
+   for (unsigned k = 0; k < len && f64; k++)
+      pair[insts[k]->vdst] = true;
+   for (unsigned r = 0; r < 256; r++)
+      if (pair[r])
+         w64[1][r] = sim__xl_join64(x, x->v[r], x->v[r + 1]);
    LLVMBuildBr(B, join);
+   LLVMPositionBuilderBefore(B, LLVMGetBasicBlockTerminator(fast_end));
+   for (unsigned r = 0; r < 256; r++)
+      if (pair[r])
+         w64[0][r] = sim__xl_join64(x, fast.v[r], fast.v[r + 1]);
    LLVMPositionBuilderAtEnd(B, join);
    /* Each value the two ways left differently, joined. */
    LLVMBasicBlockRef from[2] = {fast_end, slow_end};
    for (unsigned r = 0; r < 256; r++) {
+      if (pair[r]) {
+         LLVMValueRef phi = LLVMBuildPhi(B, x->v64, "");
+         LLVMValueRef vals[2] = {w64[0][r], w64[1][r]};
+         LLVMAddIncoming(phi, vals, from, 2);
+         w64[0][r] = phi; /* split below, after the block's phis */
+         r++;
+         continue;
+      }
       if (fast.v[r] == x->v[r])
          continue;
       LLVMValueRef phi = LLVMBuildPhi(B, LLVMTypeOf(fast.v[r]), "");
@@ -2424,6 +2486,9 @@ emit_nan_run(xl *x, const sim_inst **insts, unsigned len)
          x->s[r] = NULL; /* read again where next used (no run writes an SGPR) */
       }
    }
+   for (unsigned r = 0; r < 256; r++)
+      if (pair[r])
+         sim__xl_split64(x, w64[0][r], &x->v[r], &x->v[r + 1]);
 }
 
 /* Instructions in the block's function so far. */

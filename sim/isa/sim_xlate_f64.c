@@ -119,6 +119,18 @@ sim__xl_f64_lowered(const sim_inst *in)
    return xd_op_of(in) != XD_NONE;
 }
 
+bool
+sim__xl_f64_nan_op(const sim_inst *in)
+{
+   switch (xd_op_of(in)) {
+   case XD_ADD: case XD_MUL: case XD_FMA: case XD_FMAC: case XD_TRUNC: case XD_FLOOR:
+   case XD_CEIL: case XD_RNDNE:
+      return true;
+   default:
+      return false;
+   }
+}
+
 static LLVMTypeRef
 vd_type(sim_xl *x)
 {
@@ -147,10 +159,13 @@ src_d(sim_xl *x, const sim_inst *in, unsigned i)
    return LLVMBuildBitCast(x->B, v, vd_type(x), "");
 }
 
-/* sim__nanfix64 over the result `r` of the sources srcs[0..n), as bits. */
+/* sim__nanfix64 over the result `r` of the sources srcs[0..n), as bits; in a run
+ * (x->nan_defer) the bits alone. */
 static LLVMValueRef
 nanfix64(sim_xl *x, LLVMValueRef r, LLVMValueRef *srcs, unsigned n)
 {
+   if (x->nan_defer)
+      return LLVMBuildBitCast(x->B, r, x->v64, "");
    return sim__xl_nanfix_bits(x, r, srcs, n, x->v64, splat64(x, 0x7FF8000000000000ull),
                               splat64(x, 1ull << 51));
 }

@@ -117,8 +117,8 @@ typedef struct sim_xl {
    /* The instruction being emitted wrote EXEC other than as a lane mask of the held lanes
     * (a narrowed block then checks that EXEC still lies in them: sim_xlate.c exec_guard). */
    bool exec_wrote;
-   /* Inside a run of NaN-propagating f32 instructions (sim_xlate.c emit_nan_run): their
-    * NaN rule is left to one test of the run's results. */
+   /* Inside a run of NaN-propagating f32 or f64 instructions (sim_xlate.c emit_nan_run):
+    * their NaN rule is left to one test of the run's results. */
    bool nan_defer;
    LLVMBasicBlockRef exit; /* returns to the wave loop (the wave's state is stored) */
    /* The block's first instruction (`start`, its PC): a taken branch back to it goes on
@@ -198,9 +198,10 @@ bool sim__xl_valu_sdwa(const sim_inst *in);
 /* The destination VGPR of `in` = `r` in EXEC's lanes, through an SDWA destination select. */
 void sim__xl_vput_dst(sim_xl *x, const sim_inst *in, LLVMValueRef r);
 void sim__xl_vput(sim_xl *x, unsigned r, LLVMValueRef val);
-/* 64-bit lanes from the rows `lo` and `hi`; the 64-bit lanes `v` to the VGPR pair r, r+1 in
- * EXEC's lanes. */
+/* 64-bit lanes from the rows `lo` and `hi`, and back; the 64-bit lanes `v` to the VGPR pair
+ * r, r+1 in EXEC's lanes. */
 LLVMValueRef sim__xl_join64(sim_xl *x, LLVMValueRef lo, LLVMValueRef hi);
+void sim__xl_split64(sim_xl *x, LLVMValueRef v, LLVMValueRef *lo, LLVMValueRef *hi);
 void sim__xl_put64(sim_xl *x, unsigned r, LLVMValueRef v);
 LLVMValueRef sim__xl_lanes_mask(sim_xl *x, LLVMValueRef c);
 void sim__xl_mput(sim_xl *x, unsigned r, LLVMValueRef v);
@@ -246,6 +247,10 @@ void sim__xl_emit_f16(sim_xl *x, const sim_inst *in);
 bool sim__xl_f64_lowered(const sim_inst *in);
 /* Emits lowered `in`. */
 void sim__xl_emit_f64(sim_xl *x, const sim_inst *in);
+/* Is `in` one of them whose NaN result comes from a NaN operand or an invalid operation and
+ * propagates into every f64 result that uses it (add, mul, fma, fmac, the roundings)? Its
+ * NaN rule is left to a run's test while x->nan_defer (sim_xlate.c emit_nan_run). */
+bool sim__xl_f64_nan_op(const sim_inst *in);
 
 /* The memory lowering (sim_xlate_mem.c: GLOBAL/FLAT, DS, MUBUF scratch and SMEM loads). Is `in`
  * lowered? */

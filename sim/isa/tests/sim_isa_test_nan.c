@@ -351,6 +351,29 @@ TEST(f64_nan)
    lanes64("v_cvt_f32_f64 v8, v[2:3]\n v_mov_b32 v9, 0", cvt32, 1);
 }
 
+/* Runs of f64 arithmetic (as f32_nan_run: the translator tests a run's results once and
+ * redoes it with the NaN rule when one is NaN): b into v[8:9], then a run of three on
+ * v[2:3] and v[8:9] (the rows a wave64 block holds): an invalid operation first and its
+ * default NaN carried on (the host's own is negative), an invalid operation last, NaN
+ * sources picked by operand order. */
+TEST(f64_nan_run)
+{
+   const uint64_t one = 0x3FF0000000000000ull, inf = 0x7FF0000000000000ull,
+                  ninf = 0xFFF0000000000000ull, dnan = 0x7FF8000000000000ull;
+   const case64 run[] = {
+      { one, 0x4000000000000000ull, 0, 0x4018000000000000ull }, /* (1 + 2) * 1 = 3, 6 */
+      { inf, ninf, 0, dnan },
+      { one, 0xFFF0000000000001ull, 0, 0xFFF8000000000001ull },
+      { 0x7FF8000000000002ull, 0xFFF0000000000003ull, 0, 0x7FF8000000000002ull },
+      { 0, inf, 0, dnan },                                      /* inf * 0 */
+      { 0x4000000000000000ull, 0, 0, 0x4028000000000000ull },   /* 2 * 2 = 4, 12 */
+   };
+   lanes64("v_mov_b32 v8, v4\n v_mov_b32 v9, v5\n"
+           " v_add_f64 v[8:9], v[2:3], v[8:9]\n v_mul_f64 v[8:9], v[8:9], v[2:3]\n"
+           " v_fma_f64 v[8:9], v[2:3], v[8:9], v[8:9]",
+           run, N(run));
+}
+
 /* V_DIV_SCALE: a NaN S0 passes through quieted, sign and payload kept (0x7F800001 ->
  * 0x7FC00001, 0xFFF0000000000001 -> 0xFFF8000000000001); a NaN numerator leaves a finite
  * S0 as it is (1.0); a zero denominator is the guide's NAN, the default NaN even with a NaN
@@ -475,6 +498,7 @@ t_nan_tests(void)
    RUN(f32_select);
    RUN(cvt_nan);
    RUN(f64_nan);
+   RUN(f64_nan_run);
    RUN(f16_nan);
    RUN(div_scale_nan);
    RUN(trig_preop_edges);
