@@ -13,7 +13,9 @@
  * double-precision recurrence of fused multiply-adds and products per work-item: the f64
  * arithmetic of molecular dynamics and clpeak's double-precision test; and hpoly, the same
  * recurrence in half2: the packed f16 arithmetic of clpeak's half-precision test, where
- * the device has cl_khr_fp16; and parray, a private array of 32 floats per work-item
+ * the device has cl_khr_fp16; and dmad, clpeak's double-precision loop (chains of
+ * dependent fused multiply-adds on two doubles a work-item, bounded here by a constant
+ * addend); and parray, a private array of 32 floats per work-item
  * indexed by data: scratch loads and stores, as register-hungry kernels with private
  * tables (hashing, sorting networks) make them)
  *   hsacl, HSACL_SIM_THREADS=1        wall time per launch (best of the repetitions)
@@ -93,6 +95,13 @@ static const char *source =
    "  out[i] = y;\n"
    "}\n"
    "#endif\n"
+   "#define DM4(x, y) x = fma(y, x, 0.25); y = fma(x, y, 0.25); x = fma(y, x, 0.25); "
+   "y = fma(x, y, 0.25);\n"
+   "kernel void dmad(global double *out, int n) {\n"
+   "  double x = 0.3, y = 0.25 + get_local_id(0) / 1024.0;\n"
+   "  for (int i = 0; i < n; i++) { DM4(x, y) DM4(x, y) DM4(x, y) DM4(x, y) }\n"
+   "  out[get_global_id(0)] = y;\n"
+   "}\n"
    "kernel void parray(global const int *ix, global float *out, int n) {\n"
    "  float a[32]; int g = get_global_id(0);\n"
    "  for (int i = 0; i < 32; i++) a[i] = g + i;\n"
@@ -111,10 +120,11 @@ static const char *source =
 enum { VADD_N = 1 << 20, RED_N = 1 << 20, RED_L = 256, MM_N = 256, MB_W = 512, MB_H = 512,
        MB_IT = 256, C1_W = 256, C1_H = 256, IM_W = 1024, IM_H = 1024,
        I1_W = 256, I1_H = 256, DP_N = 1 << 16,
-       DP_IT = 256, HP_N = 1 << 16, HP_IT = 256, PA_N = 1 << 16, PA_IT = 64 };
+       DP_IT = 256, HP_N = 1 << 16, HP_IT = 256, PA_N = 1 << 16, PA_IT = 64,
+       DM_N = 1 << 16, DM_IT = 128 };
 static const char *const kernels[] = {"vadd", "reduce", "matmul", "mandel", "copy1", "image",
                                       "image1",
-                                      "dpoly", "hpoly", "parray"};
+                                      "dpoly", "hpoly", "dmad", "parray"};
 #define NK (sizeof(kernels) / sizeof(kernels[0]))
 
 static double
@@ -285,6 +295,13 @@ child(const char *name, int reps)
       poly_args(ctx, k, bufs, HP_N * 4, a, HP_IT);
       g[0] = HP_N, outn = HP_N;
       free(a);
+   } else if (!strcmp(name, "dmad")) {
+      int it = DM_IT;
+      bufs[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, DM_N * 8, NULL, &err);
+      CL(err);
+      CL(clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[2]));
+      CL(clSetKernelArg(k, 1, sizeof(int), &it));
+      g[0] = DM_N, l[0] = 256, outn = 2 * DM_N; /* the doubles as int pairs */
    } else if (!strcmp(name, "parray")) {
       int ix[256], it = PA_IT;
       for (int i = 0; i < 256; i++)
