@@ -372,6 +372,22 @@ TEST(f64_nan_run)
            " v_add_f64 v[8:9], v[2:3], v[8:9]\n v_mul_f64 v[8:9], v[8:9], v[2:3]\n"
            " v_fma_f64 v[8:9], v[2:3], v[8:9], v[8:9]",
            run, N(run));
+   /* Ten in a row (a run past f32's eight): the NaN from the first or the fifth. */
+   const case64 ten[] = {
+      { one, 0, 0, 0x4018000000000000ull },                    /* 4, 4, 6 */
+      { inf, ninf, 0, dnan },
+      { 0, inf, 0, dnan },                                      /* inf * 0 at the fifth */
+      { 0xBFF0000000000000ull, 0xFFF0000000000001ull, 0, 0xFFF8000000000001ull },
+      { 0x4000000000000000ull, one, 0, 0x4082300000000000ull }, /* 9, 144, 582 */
+   };
+   lanes64("v_mov_b32 v8, v4\n v_mov_b32 v9, v5\n"
+           " v_add_f64 v[8:9], v[8:9], v[2:3]\n v_add_f64 v[8:9], v[8:9], v[2:3]\n"
+           " v_add_f64 v[8:9], v[8:9], v[2:3]\n v_add_f64 v[8:9], v[8:9], v[2:3]\n"
+           " v_mul_f64 v[8:9], v[8:9], v[2:3]\n v_mul_f64 v[8:9], v[8:9], v[2:3]\n"
+           " v_mul_f64 v[8:9], v[8:9], v[2:3]\n v_mul_f64 v[8:9], v[8:9], v[2:3]\n"
+           " v_fma_f64 v[8:9], v[8:9], v[2:3], v[2:3]\n"
+           " v_fma_f64 v[8:9], v[8:9], v[2:3], v[2:3]",
+           ten, N(ten));
 }
 
 /* V_DIV_SCALE: a NaN S0 passes through quieted, sign and payload kept (0x7F800001 ->
