@@ -1238,7 +1238,8 @@ src_vf(xl *x, const sim_inst *in, unsigned i)
 /* A 64-bit lane's words in a VGPR pair, as shuffles of the <2 x lanes x i32> view: the
  * join interleaves the two rows, the split takes the even and odd words (on x86 a
  * vpermt2d a 16-lane vector; the split as a truncate and a shifted truncate was four
- * instructions there: dpoly's loop, two 64-bit results an iteration, 209 -> 178 host instructions). */
+ * instructions there: dpoly's loop, two 64-bit results an iteration, 209 -> 178 host
+ * instructions). */
 static LLVMValueRef
 words_mask(xl *x, bool join, unsigned odd)
 {
