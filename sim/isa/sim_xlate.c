@@ -2344,13 +2344,14 @@ xl_nan_op(const sim_inst *in)
  * two f64 instructions of its three, spilled and ran 10% slower with it; clpeak's
  * double-precision loop (runs of eight) twice as fast. */
 static unsigned
-xl_nan_run_len(xl *x, const sim_inst **insts, unsigned n, unsigned i)
+xl_nan_run_rows(xl *x, const sim_inst **insts, unsigned n, unsigned i, unsigned max_rows,
+                unsigned *used)
 {
    bool named[256] = {false};
    signed char pair[256]; /* f64: 1 where a named pair starts, -1 at its second row */
    memset(pair, 0, sizeof(pair));
    unsigned kind = i < n ? xl_nan_op(insts[i]) : 0;
-   unsigned k = 0, rows = 0, max_rows = xl_rows_held * 64 / x->lanes, w = kind;
+   unsigned k = 0, rows = 0, w = kind;
    unsigned max = kind == 2 ? XL_NAN_RUN_MAX64 : XL_NAN_RUN_MAX;
    for (; i + k < n && k < max && kind && xl_nan_op(insts[i + k]) == kind; k++) {
       const sim_inst *in = insts[i + k];
@@ -2381,7 +2382,22 @@ xl_nan_run_len(xl *x, const sim_inst **insts, unsigned n, unsigned i)
       for (unsigned j = 0; j < nr && w == 2; j += 2)
          pair[r[j]] = 1, pair[r[j] + 1] = -1;
    }
+   *used = rows;
    return k >= (kind == 2 ? 3u : 2u) ? k : 0;
+}
+
+/* The run from insts[i] (xl_nan_run_rows): as many rows as a block holds, or for f64 twice
+ * that when the run is at least XL_NAN_RUN_MAX long (its spills amortised): clpeak's
+ * double2 loop (two chains of dependent fmas, four pairs) 8.2 -> 2.7 s a dispatch of its
+ * grid on both cores, where every length made dpoly's run of three spill (5.9 -> 6.5 ms). */
+static unsigned
+xl_nan_run_len(xl *x, const sim_inst **insts, unsigned n, unsigned i)
+{
+   unsigned held = xl_rows_held * 64 / x->lanes, used;
+   unsigned k = xl_nan_run_rows(x, insts, n, i, 2 * held, &used);
+   if (used > held && (k < XL_NAN_RUN_MAX || xl_nan_op(insts[i]) != 2))
+      k = xl_nan_run_rows(x, insts, n, i, held, &used);
+   return k;
 }
 
 /* Emits insts[0..len) in order, one host basic block each, as xl_emit does. */

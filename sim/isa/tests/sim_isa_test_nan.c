@@ -388,6 +388,24 @@ TEST(f64_nan_run)
            " v_fma_f64 v[8:9], v[8:9], v[2:3], v[2:3]\n"
            " v_fma_f64 v[8:9], v[8:9], v[2:3], v[2:3]",
            ten, N(ten));
+   /* Ten on four pairs (two chains, as clpeak's double2 loop: a run past the rows a block
+    * holds, taken for its length): the NaN from the first, the second or a source. */
+   const case64 four[] = {
+      { one, 0x4000000000000000ull, 0x4008000000000000ull, 0x4031000000000000ull }, /* 17 */
+      { inf, ninf, one, dnan },
+      { 0, one, inf, dnan }, /* inf * 0 at the second */
+      { 0x4000000000000000ull, 0x3FE0000000000000ull, 0xFFF0000000000001ull,
+        0xFFF8000000000001ull },
+      { 0x4000000000000000ull, 0x3FE0000000000000ull, one, 0x4058A00000000000ull }, /* 98.5 */
+   };
+   lanes64("v_mov_b32 v8, v4\n v_mov_b32 v9, v5\n"
+           " v_add_f64 v[8:9], v[8:9], v[2:3]\n v_mul_f64 v[6:7], v[6:7], v[2:3]\n"
+           " v_add_f64 v[8:9], v[8:9], v[6:7]\n v_mul_f64 v[6:7], v[6:7], v[2:3]\n"
+           " v_add_f64 v[8:9], v[8:9], v[6:7]\n v_mul_f64 v[6:7], v[6:7], v[2:3]\n"
+           " v_add_f64 v[8:9], v[8:9], v[6:7]\n v_mul_f64 v[6:7], v[6:7], v[2:3]\n"
+           " v_fma_f64 v[8:9], v[8:9], v[2:3], v[6:7]\n"
+           " v_fma_f64 v[8:9], v[8:9], v[2:3], v[4:5]",
+           four, N(four));
 }
 
 /* V_DIV_SCALE: a NaN S0 passes through quieted, sign and payload kept (0x7F800001 ->
