@@ -2335,14 +2335,14 @@ xl_nan_op(const sim_inst *in)
    }
 }
 
-/* Instructions of the run from insts[i] (below 2, none; below 3 for f64), naming at most as
- * many rows as a block holds in values (xl_rows_held, counted as xl_rows_retire counts
- * them; an f64 operand names two): a run retires none, and clpeak's float4 and float8
- * loops (8 and 16 rows) ran at 49 and 36 GFLOPS against 77 and 63 with runs of every row
- * they named (LLVM's spills). An f64 run's VGPR pairs are each the same pair or apart. The
- * sources a run's second way reads stay live across it: dpoly's loop, whose run would be
- * two f64 instructions of its three, spilled and ran 10% slower with it; clpeak's
- * double-precision loop (runs of eight) twice as fast. */
+/* Instructions of the run from insts[i] (below 2, none; below 3 for f64), naming at most
+ * `max_rows` rows (`used`: how many it names; counted as xl_rows_retire counts them, an f64
+ * operand naming two): a run retires none, and clpeak's float4 and float8 loops (8 and 16
+ * rows) ran at 49 and 36 GFLOPS against 77 and 63 with runs of every row they named (LLVM's
+ * spills). An f64 run's VGPR pairs are each the same pair or apart. The sources a run's
+ * second way reads stay live across it: dpoly's loop, whose run would be two f64
+ * instructions of its three, spilled and ran 10% slower with it; clpeak's double-precision
+ * loop (runs of eight) twice as fast. */
 static unsigned
 xl_nan_run_rows(xl *x, const sim_inst **insts, unsigned n, unsigned i, unsigned max_rows,
                 unsigned *used)
