@@ -2351,7 +2351,7 @@ xl_nan_run_rows(xl *x, const sim_inst **insts, unsigned n, unsigned i, unsigned 
    signed char pair[256]; /* f64: 1 where a named pair starts, -1 at its second row */
    memset(pair, 0, sizeof(pair));
    unsigned kind = i < n ? xl_nan_op(insts[i]) : 0;
-   unsigned k = 0, rows = 0, w = kind;
+   unsigned k = 0, rows = 0, w = kind; /* rows an operand names */
    unsigned max = kind == 2 ? XL_NAN_RUN_MAX64 : XL_NAN_RUN_MAX;
    for (; i + k < n && k < max && kind && xl_nan_op(insts[i + k]) == kind; k++) {
       const sim_inst *in = insts[i + k];
@@ -2362,10 +2362,12 @@ xl_nan_run_rows(xl *x, const sim_inst **insts, unsigned n, unsigned i, unsigned 
                r[nr++] = in->src[s] - SIM_SRC_VGPR + h;
       for (unsigned h = 0; h < w; h++)
          r[nr++] = in->vdst + h;
+      /* Each pair the same as a named one (1, -1) or apart from all (0, 0). */
       bool apart = true;
-      for (unsigned j = 0; j < nr && w == 2; j += 2)
-         apart = apart && r[j] < 255 && pair[r[j]] >= 0 && pair[r[j] + 1] <= 0 &&
-                 (pair[r[j]] == 1) == (pair[r[j] + 1] == -1);
+      for (unsigned j = 0; j < nr && w == 2; j += 2) {
+         const signed char *p = &pair[r[j]];
+         apart = apart && r[j] < 255 && ((p[0] == 0 && p[1] == 0) || (p[0] == 1 && p[1] == -1));
+      }
       if (!apart)
          break;
       for (unsigned j = 0; j < nr; j++) {
