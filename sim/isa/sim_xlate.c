@@ -2294,7 +2294,7 @@ emit_endpgm(xl *x, const sim_inst *in, uint64_t pc)
    LLVMBuildRetVoid(x->B);
 }
 
-/* ---- Runs of f32 or f64 arithmetic ------------------------------------------------------
+/* ---- Runs of f32, f64 or f16 arithmetic ------------------------------------------------
  * Every f32 and f64 result is tested for a NaN lane (the NaN rule's side path, nanfix): a
  * fold of the row and a compare, most of an add's own host instructions (of a 64-lane f64
  * result, eight vector operations beside the operation's eight). A NaN operand or an
@@ -2306,7 +2306,12 @@ emit_endpgm(xl *x, const sim_inst *in, uint64_t pc)
  * row is retired inside a run (nothing is stored), so both ways are pure and the second
  * reads what the first did. A run is all f32 or all f64: an f32 operation reading a word
  * of an f64 NaN does not propagate it (the payload the rule picks would reach a result
- * the test never sees), nor does an f64 one reading a pair that straddles a written one. */
+ * the test never sees), nor does an f64 one reading a pair that straddles a written one.
+ * An f16 run is all row forms or all packed ones (a row form keeps the high half of its
+ * destination, which a packed one could have left a NaN in), and its first way also turns
+ * each fused multiply-add result that may need the exact rounding into a NaN
+ * (sim_xlate_f16.c): the test, on the halves the run wrote (sim__xl_f16_run_test), then
+ * sends those runs the exact way too. */
 
 /* At most this many instructions a run: the rows it holds at once. An f64 run holds two
  * pairs at most (xl_nan_run_len) and its second way's sources, spilled once a run, cost
@@ -2317,7 +2322,8 @@ emit_endpgm(xl *x, const sim_inst *in, uint64_t pc)
 
 /* Is `in` an f32 operation whose NaN result comes from a NaN operand or an invalid
  * operation and propagates into every result that uses it (emit_valu's f32 arithmetic):
- * 1; such an f64 operation (sim__xl_f64_nan_op): 2; 0 otherwise. */
+ * 1; such an f64 operation (sim__xl_f64_nan_op): 2; such an f16 one (sim__xl_f16_nan_op):
+ * 3 for a row form, 4 for a packed one; 0 otherwise. */
 static unsigned
 xl_nan_op(const sim_inst *in)
 {
@@ -2329,7 +2335,9 @@ xl_nan_op(const sim_inst *in)
    case XO_FRNDNE:
       return 1;
    case XO_NONE:
-      return sim__xl_f64_nan_op(in) ? 2 : 0;
+      if (sim__xl_f64_nan_op(in))
+         return 2;
+      return sim__xl_f16_nan_op(in) ? 2 + sim__xl_f16_nan_op(in) : 0;
    default:
       return 0;
    }
@@ -2351,7 +2359,7 @@ xl_nan_run_rows(xl *x, const sim_inst **insts, unsigned n, unsigned i, unsigned 
    signed char pair[256]; /* f64: 1 where a named pair starts, -1 at its second row */
    memset(pair, 0, sizeof(pair));
    unsigned kind = i < n ? xl_nan_op(insts[i]) : 0;
-   unsigned k = 0, rows = 0, w = kind; /* rows an operand names */
+   unsigned k = 0, rows = 0, w = kind == 2 ? 2 : 1; /* rows an operand names */
    unsigned max = kind == 2 ? XL_NAN_RUN_MAX64 : XL_NAN_RUN_MAX;
    for (; i + k < n && k < max && kind && xl_nan_op(insts[i + k]) == kind; k++) {
       const sim_inst *in = insts[i + k];
@@ -2408,14 +2416,17 @@ xl_nan_run_body(xl *x, const sim_inst **insts, unsigned len)
 {
    for (unsigned k = 0; k < len; k++) {
       xl_xop op = xl_xop_of(insts[k]);
-      if (op == XO_NONE)
+      unsigned kind = xl_nan_op(insts[k]);
+      if (kind == 2)
          sim__xl_emit_f64(x, insts[k]);
+      else if (kind >= 3)
+         sim__xl_emit_f16(x, insts[k]);
       else
          emit_valu(x, insts[k], op);
       LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
       LLVMBuildBr(x->B, nb);
       LLVMPositionBuilderAtEnd(x->B, nb);
-      unsigned top = insts[k]->vdst + (op == XO_NONE ? 2u : 1u);
+      unsigned top = insts[k]->vdst + (kind == 2 ? 2u : 1u);
       if (top > x->max_vgpr)
          x->max_vgpr = top;
    }
@@ -2441,7 +2452,8 @@ emit_nan_run(xl *x, const sim_inst **insts, unsigned len)
     * the values the run computed): a NaN in any is a NaN in the sum. */
    LLVMValueRef sum = NULL;
    bool seen[256] = {false}, f64 = xl_nan_op(insts[0]) == 2;
-   for (unsigned k = 0; k < len; k++) {
+   bool f16 = xl_nan_op(insts[0]) >= 3; /* its own test: sim__xl_f16_run_test */
+   for (unsigned k = 0; k < len && !f16; k++) {
       unsigned r = insts[k]->vdst;
       if (seen[r])
          continue;
@@ -2452,7 +2464,7 @@ emit_nan_run(xl *x, const sim_inst **insts, unsigned len)
              : LLVMBuildBitCast(B, x->v[r], x->vf, "");
       sum = sum ? LLVMBuildFAdd(B, sum, f, "") : f;
    }
-   LLVMValueRef any = sim__xl_any_nan(x, sum);
+   LLVMValueRef any = f16 ? sim__xl_f16_run_test(x, insts, len) : sim__xl_any_nan(x, sum);
    LLVMBasicBlockRef fast_end = LLVMGetInsertBlock(B);
    LLVMBasicBlockRef again = LLVMAppendBasicBlockInContext(x->C, x->fn, "nanrun");
    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(x->C, x->fn, "");

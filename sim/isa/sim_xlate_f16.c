@@ -24,6 +24,11 @@
  *   fma16_fix). v_fmac_f16 and v_pk_fmac_f16 are it with D as the addend, as their
  *   handlers run them.
  * - v_mad_f16 / v_mac_f16 round the product to f16 first (not fused), then the sum.
+ * - In a run of these (sim__xl_f16_nan_op; sim_xlate.c emit_nan_run) the first way applies
+ *   neither the NaN rule nor the fused multiply-add's error test: a result that may sit on
+ *   an f16 midpoint becomes a NaN instead (mid_to_nan), a select beside the operation
+ *   where the test was two reductions and branches, and a NaN half left in a written row
+ *   sends the run the exact way (sim__xl_f16_run_test).
  * - A NaN result is the first NaN source (after abs/neg) quieted (| 0x200), else 0x7E00:
  *   the interpreter's rule (sim__nanfix16 through f32 and back), applied in f32 before
  *   the result is narrowed.
@@ -146,6 +151,20 @@ bool
 sim__xl_f16_lowered(const sim_inst *in)
 {
    return xh_op_of(in) != XH_NONE;
+}
+
+unsigned
+sim__xl_f16_nan_op(const sim_inst *in)
+{
+   switch (xh_op_of(in)) {
+   case XH_ADD: case XH_SUB: case XH_SUBREV: case XH_MUL: case XH_FMA: case XH_MAD:
+   case XH_MAC: case XH_FMAC:
+      return 1;
+   case XH_PK_ADD: case XH_PK_MUL: case XH_PK_FMA: case XH_PK_FMAC:
+      return 2;
+   default:
+      return 0;
+   }
 }
 
 /* ---- Values ----------------------------------------------------------------------------- */
@@ -376,6 +395,24 @@ fma16_fix(const float *a, const float *b, const float *c, float *r, uint32_t n)
  * on every row with a midpoint's low bits: hpoly 19.1 -> 15.2 ms a launch). The keys are integer arithmetic and reductions, which
  * instcombine leaves alone (a compare of 2 x 64 elements becomes a mask bitcast to an
  * i128, which instruction selection takes apart element by element without AVX512BW). */
+/* A run's first way (x->nan_defer, sim__xl_f16_nan_op): the fused f32 results `r` with
+ * every element that may sit on an f16 rounding midpoint (the forms below, without the
+ * error test) made a NaN, which sends the run the exact way (sim__xl_f16_run_test): low
+ * 13 bits 0x1000 from 2^-14 up, and every value not 0 below 2^-14 (2 x magnitude - 2
+ * below 2 x (2^-14's bits - 1), without the sign). */
+static LLVMValueRef
+mid_to_nan(xh *h, LLVMValueRef r)
+{
+   LLVMBuilderRef B = h->B;
+   LLVMValueRef bits = LLVMBuildBitCast(B, r, h->vi32, "");
+   LLVMValueRef mid = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, bits, k32(h, 0x1FFF), ""),
+                                    k32(h, 0x1000), "");
+   LLVMValueRef m2 = LLVMBuildAdd(B, LLVMBuildShl(B, bits, k32(h, 1), ""), k32(h, 0xFFFFFFFEu), "");
+   LLVMValueRef tiny = LLVMBuildICmp(B, LLVMIntULT, m2, k32(h, 2u * (0x38800000u - 1)), "");
+   LLVMValueRef nan = LLVMBuildBitCast(B, k32(h, 0x7FC00000), h->vf, "");
+   return LLVMBuildSelect(B, LLVMBuildOr(B, mid, tiny, ""), nan, r, "");
+}
+
 static LLVMValueRef
 fma_f16(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
 {
@@ -383,6 +420,8 @@ fma_f16(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
    LLVMBuilderRef B = h->B;
    LLVMValueRef args[3] = {a, b, c};
    LLVMValueRef r = sim__xl_intrin(x, "llvm.fma", &h->vf, 1, args, 3);
+   if (x->nan_defer)
+      return mid_to_nan(h, r);
    LLVMValueRef bits = LLVMBuildBitCast(B, r, h->vi32, "");
    /* t = 0 on either form (2^-14 itself passes the second: no midpoint, harmless). */
    LLVMValueRef t1 = LLVMBuildXor(B, LLVMBuildAnd(B, bits, k32(h, 0x1FFF), ""), k32(h, 0x1000), "");
@@ -437,7 +476,8 @@ compute(xh *h, xh_op op, LLVMValueRef *s, unsigned ns)
       break;
    }
    }
-   return nanfix(h, r, s, ns);
+   /* A run's first way leaves NaN results to the run's test (sim__xl_f16_run_test). */
+   return h->x->nan_defer ? r : nanfix(h, r, s, ns);
 }
 
 /* f32 rounded to nearest even in f16, as bits; a NaN quieted. Every NaN the handlers
@@ -451,6 +491,9 @@ narrow(xh *h, LLVMValueRef f)
 {
    LLVMBuilderRef B = h->B;
    LLVMValueRef bits = LLVMBuildBitCast(B, LLVMBuildFPTrunc(B, f, h->vh, ""), h->vi16, "");
+   /* A run's first way: a NaN result sends the run the exact way. */
+   if (h->x->nan_defer)
+      return bits;
    LLVMValueRef nan = LLVMBuildICmp(B, LLVMIntUGT, LLVMBuildAnd(B, bits, k16(h, 0x7FFF), ""),
                                     k16(h, 0x7C00), "");
    return LLVMBuildOr(B, bits, LLVMBuildSelect(B, nan, k16(h, 0x200), k16(h, 0), ""), "");
@@ -732,4 +775,27 @@ sim__xl_emit_f16(sim_xl *x, const sim_inst *in)
       emit_packed(x, &t, op);
    else
       emit_row(x, &t, op);
+}
+
+LLVMValueRef
+sim__xl_f16_run_test(sim_xl *x, const sim_inst *const *insts, unsigned len)
+{
+   /* A NaN half: its magnitude's bits above 0x7C00 (the high half's compared as they lie). */
+   bool packed = xh_op_of(insts[0]) >= XH_PK_ADD, seen[256] = {false};
+   LLVMValueRef any = NULL;
+   for (unsigned k = 0; k < len; k++) {
+      unsigned r = insts[k]->vdst;
+      if (seen[r])
+         continue;
+      seen[r] = true;
+      LLVMValueRef v = x->v[r], lo = LLVMBuildAnd(x->B, v, krow(x, 0x7FFF), "");
+      LLVMValueRef nan = LLVMBuildICmp(x->B, LLVMIntUGT, lo, krow(x, 0x7C00), "");
+      if (packed) {
+         LLVMValueRef hi = LLVMBuildAnd(x->B, v, krow(x, 0x7FFF0000u), "");
+         nan = LLVMBuildOr(x->B, nan, LLVMBuildICmp(x->B, LLVMIntUGT, hi, krow(x, 0x7C000000u), ""), "");
+      }
+      any = any ? LLVMBuildOr(x->B, any, nan, "") : nan;
+   }
+   LLVMValueRef bits = LLVMBuildBitCast(x->B, any, x->mask_t, "");
+   return LLVMBuildICmp(x->B, LLVMIntNE, bits, LLVMConstNull(x->mask_t), "");
 }

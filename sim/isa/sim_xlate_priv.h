@@ -117,8 +117,8 @@ typedef struct sim_xl {
    /* The instruction being emitted wrote EXEC other than as a lane mask of the held lanes
     * (a narrowed block then checks that EXEC still lies in them: sim_xlate.c exec_guard). */
    bool exec_wrote;
-   /* Inside a run of NaN-propagating f32 or f64 instructions (sim_xlate.c emit_nan_run):
-    * their NaN rule is left to one test of the run's results. */
+   /* Inside a run of NaN-propagating f32, f64 or f16 instructions (sim_xlate.c
+    * emit_nan_run): their NaN rule is left to one test of the run's results. */
    bool nan_defer;
    LLVMBasicBlockRef exit; /* returns to the wave loop (the wave's state is stored) */
    /* The block's first instruction (`start`, its PC): a taken branch back to it goes on
@@ -242,6 +242,17 @@ void sim__xl_emit_int(sim_xl *x, const sim_inst *in);
 bool sim__xl_f16_lowered(const sim_inst *in);
 /* Emits lowered `in`. */
 void sim__xl_emit_f16(sim_xl *x, const sim_inst *in);
+/* Is `in` one of them whose result is its operation's f32 result rounded once to f16 (add,
+ * sub, mul, the multiply-adds), so that a NaN operand or an invalid operation gives a NaN
+ * there? 1: a row form (the low halves), 2: a packed one; 0: neither. While x->nan_defer
+ * (a run's first way, sim_xlate.c emit_nan_run) such an instruction leaves the NaN rule to
+ * the run's test, and a fused multiply-add makes a NaN of each result whose f16 rounding
+ * would need its exact value (an f16 midpoint's form), so that the test sends the run the
+ * exact way. */
+unsigned sim__xl_f16_nan_op(const sim_inst *in);
+/* The test at the end of the first way of such a run insts[0..len), all row forms or all
+ * packed (i1): a half the run left in a row it wrote is a NaN. */
+LLVMValueRef sim__xl_f16_run_test(sim_xl *x, const sim_inst *const *insts, unsigned len);
 
 /* The double-precision forms of sim_xlate_f64.c. Is `in` one of them? */
 bool sim__xl_f64_lowered(const sim_inst *in);

@@ -763,6 +763,95 @@ TEST(lowered_f16_fma_midpoint)
    }
 }
 
+/* Runs of f16 arithmetic (sim_xlate.c emit_nan_run): three row forms on v10 with the fused
+ * multiply-add between two additions of 0, the same packed on v11, and a row-form v_fma_f16
+ * on v12, whose high half holds a NaN the run must keep, feeding v_mul_f16 on v13. Lanes
+ * 0-15: the multiply-add on an f16 midpoint after f32's rounding (the exact value below it,
+ * lowered_f16_fma_midpoint's); 16-19: NaN operands and invalid operations (in one half or
+ * both); 20-31: results below 2^-14 and exact midpoints; the rest edge values and random
+ * bits. Rounds 2 and 3 have no NaN or infinite operand, so that a run goes the exact way
+ * only for its multiply-adds' results; in rounds 4 and 5 every low half is 1 * 2 + 1, so
+ * that only what the packed run leaves in its high halves can send it the exact way. Each
+ * way of a run must give the reference in every lane, the partial EXEC too (odd rounds). */
+TEST(lowered_f16_runs)
+{
+   const char *src = "v_add_f16 v10, v2, 0\n"
+                     "v_fma_f16 v10, v1, v10, v3\n"
+                     "v_add_f16 v10, v10, 0\n"
+                     "v_pk_add_f16 v11, v2, 0\n"
+                     "v_pk_fma_f16 v11, v1, v11, v3\n"
+                     "v_pk_add_f16 v11, v11, 0\n"
+                     "v_fma_f16 v12, v1, v2, v3\n"
+                     "v_mul_f16 v13, v12, v2\n";
+   static const uint16_t odd[8][3] = {
+      {0xFD01, 0x3C00, 0x3C00}, {0x7C00, 0x0000, 0x3C00}, {0x3C00, 0x7E05, 0xFE02},
+      {0x7C00, 0x3C00, 0xFC00}, {0x0001, 0x3C00, 0x0000}, {0x3C00, 0x6400, 0x3800},
+      {0x0200, 0x3800, 0x8001}, {0x3C00, 0x3C00, 0x1001},
+   };
+   uint64_t seed = 0x5EED16;
+   for (unsigned round = 0; round < 6; round++) {
+      sim_wave *w = t_wave();
+      uint64_t exec = round & 1 ? 0xA5A5F00F0FF0C33Cull : ~0ull;
+      SIM_EXEC(w) = exec;
+      w->ieee = true;
+      for (unsigned l = 0; l < 64; l++) {
+         for (unsigned half = 0; half < 2; half++) {
+            unsigned k = (l + 5 * half) % 64;
+            bool finite = round / 2 == 1;
+            uint16_t a, b, c;
+            if (round / 2 == 2 && !half) {
+               a = 0x3C00, b = 0x4000, c = 0x3C00;
+            } else if (k < 16) {
+               uint16_t sg = k & 8 ? 0x8000 : 0;
+               a = 0x3801 ^ sg, b = 0x3BFE, c = (uint16_t)((0x6401 + 2 * (k & 7)) ^ sg);
+            } else if (k < 32) {
+               /* The table's first half (NaNs) in lanes 16-19 unless finite; the second
+                * (tiny, exact) in the others. */
+               unsigned row = k < 20 && !finite ? k % 4 : 4 + k % 4;
+               a = odd[row][0], b = odd[row][1], c = odd[row][2];
+            } else {
+               do
+                  a = f16_pick(&seed), b = f16_pick(&seed), c = f16_pick(&seed);
+               while (finite && ((a & 0x7C00) == 0x7C00 || (b & 0x7C00) == 0x7C00 ||
+                                 (c & 0x7C00) == 0x7C00));
+            }
+            uint32_t sh = half ? 16 : 0, keep = half ? 0xFFFFu : 0xFFFF0000u;
+            w->v[1][l] = (w->v[1][l] & keep) | (uint32_t)a << sh;
+            w->v[2][l] = (w->v[2][l] & keep) | (uint32_t)b << sh;
+            w->v[3][l] = (w->v[3][l] & keep) | (uint32_t)c << sh;
+         }
+         w->v[10][l] = 0xDEAD0000u | l;
+         w->v[11][l] = 0xBEEF0000u | l;
+         w->v[12][l] = 0x7D010000u | l; /* a signalling NaN in the high half */
+         w->v[13][l] = 0xFACE0000u | l;
+      }
+      uint32_t old[14][64];
+      memcpy(old, w->v, sizeof(old));
+      if (round == 0)
+         all_lowered(w->target, src);
+      CHECK_EQ(t_run(w, src), SIM_FAULT_NONE);
+      unsigned bad = 0;
+      for (unsigned l = 0; l < 64; l++) {
+         uint16_t a = old[1][l] & 0xFFFF, b = old[2][l] & 0xFFFF, c = old[3][l] & 0xFFFF;
+         uint16_t ah = old[1][l] >> 16, bh = old[2][l] >> 16, ch = old[3][l] >> 16;
+         uint16_t lo = ref16(RH_ADD, ref16(RH_FMA, a, ref16(RH_ADD, b, 0, 0), c), 0, 0);
+         uint16_t hi = ref16(RH_ADD, ref16(RH_FMA, ah, ref16(RH_ADD, bh, 0, 0), ch), 0, 0);
+         uint16_t f = ref16(RH_FMA, a, b, c);
+         bool on = (exec >> l) & 1;
+         uint32_t want[4] = {lo, lo | (uint32_t)hi << 16, 0x7D010000u | f,
+                             ref16(RH_MUL, f, b, 0)};
+         for (unsigned r = 0; r < 4; r++) {
+            uint32_t got = w->v[10 + r][l], exp = on ? want[r] : old[10 + r][l];
+            if (got != exp && bad++ < 8)
+               fprintf(stderr, "FAIL %s: round %u lane %u v%u: got 0x%08x, want 0x%08x "
+                       "(v1 0x%08x v2 0x%08x v3 0x%08x)\n", t_current, round, l, 10 + r, got,
+                       exp, old[1][l], old[2][l], old[3][l]);
+         }
+      }
+      CHECK_EQ(bad, 0);
+   }
+}
+
 /* The compiler's conversions (libgcc's soft-float), the reference of sim__f16_to_f32 and
  * sim__f64_to_f16. */
 static uint32_t
@@ -871,4 +960,5 @@ t_f16_tests(void)
    RUN(vop3p_int_dot);
    RUN(lowered_f16_forms);
    RUN(lowered_f16_fma_midpoint);
+   RUN(lowered_f16_runs);
 }
