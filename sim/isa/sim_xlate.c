@@ -2343,26 +2343,50 @@ xl_nan_op(const sim_inst *in)
    }
 }
 
-/* Instructions of the run from insts[i] (below 2, none; below 3 for f64), naming at most
- * `max_rows` rows (`used`: how many it names; counted as xl_rows_retire counts them, an f64
- * operand naming two): a run retires none, and clpeak's float4 and float8 loops (8 and 16
- * rows) ran at 49 and 36 GFLOPS against 77 and 63 with runs of every row they named (LLVM's
- * spills). An f64 run's VGPR pairs are each the same pair or apart. The sources a run's
- * second way reads stay live across it: dpoly's loop, whose run would be two f64
- * instructions of its three, spilled and ran 10% slower with it; clpeak's double-precision
- * loop (runs of eight) twice as fast. */
+/* May `in` lie inside a run (between two of its operations)? A no-op, or a lowered scalar
+ * ALU instruction that writes neither EXEC nor memory and reads no PC: both ways compute
+ * it from the same values (the compilers put the loop counter's s_add and s_cmp between
+ * the operations: hpoly's half2 loop had no run of two without them). */
+static bool
+xl_run_filler(const sim_inst *in)
+{
+   sim_xlate_class k = sim__xlate_class(in);
+   if (k == SIM_XL_SKIP)
+      return true;
+   if (k != SIM_XL_LOWER || (in->flags & SIM_IF_VALU))
+      return false;
+   xl_xop op = xl_xop_of(in);
+   return op != XO_NONE && op != XO_S_GETPC &&
+          (in->vdst == SIM_SRC_NONE || in->vdst + 1 < SIM_SRC_EXEC || in->vdst > SIM_SRC_EXEC + 1);
+}
+
+/* The run from insts[i]: its length in instructions (0: none), ending at an operation, of at
+ * least 2 operations (3 for f64) and at most XL_NAN_RUN_MAX (XL_NAN_RUN_MAX64), with
+ * fillers between them (xl_run_filler), naming at most `max_rows` rows (`used`: how many it
+ * names; counted as xl_rows_retire counts them, an f64 operand naming two); `*ops`: its
+ * operations. A run retires none, and clpeak's float4 and float8 loops (8 and 16 rows) ran
+ * at 49 and 36 GFLOPS against 77 and 63 with runs of every row they named (LLVM's spills).
+ * An f64 run's VGPR pairs are each the same pair or apart. The sources a run's second way
+ * reads stay live across it: dpoly's loop, whose run would be two f64 instructions of its
+ * three, spilled and ran 10% slower with it; clpeak's double-precision loop (runs of eight)
+ * twice as fast. */
 static unsigned
 xl_nan_run_rows(xl *x, const sim_inst **insts, unsigned n, unsigned i, unsigned max_rows,
-                unsigned *used)
+                unsigned *used, unsigned *ops)
 {
    bool named[256] = {false};
    signed char pair[256]; /* f64: 1 where a named pair starts, -1 at its second row */
    memset(pair, 0, sizeof(pair));
    unsigned kind = i < n ? xl_nan_op(insts[i]) : 0;
-   unsigned k = 0, rows = 0, w = kind == 2 ? 2 : 1; /* rows an operand names */
+   unsigned k = 0, end = i, rows = 0, w = kind == 2 ? 2 : 1; /* rows an operand names */
    unsigned max = kind == 2 ? XL_NAN_RUN_MAX64 : XL_NAN_RUN_MAX;
-   for (; i + k < n && k < max && kind && xl_nan_op(insts[i + k]) == kind; k++) {
-      const sim_inst *in = insts[i + k];
+   for (unsigned j = i; j < n && k < max && kind; j++) {
+      const sim_inst *in = insts[j];
+      if (xl_nan_op(in) != kind) {
+         if (xl_run_filler(in))
+            continue;
+         break;
+      }
       unsigned add = 0, r[8], nr = 0;
       for (unsigned s = 0; s < 3; s++)
          if (in->src[s] >= SIM_SRC_VGPR && in->src[s] < SIM_SRC_VGPR + 256)
@@ -2391,9 +2415,11 @@ xl_nan_run_rows(xl *x, const sim_inst **insts, unsigned n, unsigned i, unsigned 
          named[r[j]] = true;
       for (unsigned j = 0; j < nr && w == 2; j += 2)
          pair[r[j]] = 1, pair[r[j] + 1] = -1;
+      k++, end = j + 1;
    }
    *used = rows;
-   return k >= (kind == 2 ? 3u : 2u) ? k : 0;
+   *ops = k;
+   return k >= (kind == 2 ? 3u : 2u) ? end - i : 0;
 }
 
 /* The run from insts[i] (xl_nan_run_rows): as many rows as a block holds, or for f64 twice
@@ -2403,10 +2429,10 @@ xl_nan_run_rows(xl *x, const sim_inst **insts, unsigned n, unsigned i, unsigned 
 static unsigned
 xl_nan_run_len(xl *x, const sim_inst **insts, unsigned n, unsigned i)
 {
-   unsigned held = xl_rows_held * 64 / x->lanes, used;
-   unsigned k = xl_nan_run_rows(x, insts, n, i, 2 * held, &used);
-   if (used > held && (k < XL_NAN_RUN_MAX || xl_nan_op(insts[i]) != 2))
-      k = xl_nan_run_rows(x, insts, n, i, held, &used);
+   unsigned held = xl_rows_held * 64 / x->lanes, used, ops;
+   unsigned k = xl_nan_run_rows(x, insts, n, i, 2 * held, &used, &ops);
+   if (used > held && (ops < XL_NAN_RUN_MAX || xl_nan_op(insts[i]) != 2))
+      k = xl_nan_run_rows(x, insts, n, i, held, &used, &ops);
    return k;
 }
 
@@ -2417,6 +2443,11 @@ xl_nan_run_body(xl *x, const sim_inst **insts, unsigned len)
    for (unsigned k = 0; k < len; k++) {
       xl_xop op = xl_xop_of(insts[k]);
       unsigned kind = xl_nan_op(insts[k]);
+      if (!kind) { /* a filler */
+         if (sim__xlate_class(insts[k]) != SIM_XL_SKIP)
+            emit_salu(x, insts[k], op);
+         continue;
+      }
       if (kind == 2)
          sim__xl_emit_f64(x, insts[k]);
       else if (kind >= 3)
@@ -2455,7 +2486,7 @@ emit_nan_run(xl *x, const sim_inst **insts, unsigned len)
    bool f16 = xl_nan_op(insts[0]) >= 3; /* its own test: sim__xl_f16_run_test */
    for (unsigned k = 0; k < len && !f16; k++) {
       unsigned r = insts[k]->vdst;
-      if (seen[r])
+      if (!xl_nan_op(insts[k]) || seen[r])
          continue;
       seen[r] = true;
       LLVMValueRef f =
@@ -2482,7 +2513,8 @@ emit_nan_run(xl *x, const sim_inst **insts, unsigned len)
    LLVMValueRef w64[2][256];
    bool pair[256] = {false};
    for (unsigned k = 0; k < len && f64; k++)
-      pair[insts[k]->vdst] = true;
+      if (xl_nan_op(insts[k]))
+         pair[insts[k]->vdst] = true;
    for (unsigned r = 0; r < 256; r++)
       if (pair[r])
          w64[1][r] = sim__xl_join64(x, x->v[r], x->v[r + 1]);
@@ -2519,7 +2551,17 @@ emit_nan_run(xl *x, const sim_inst **insts, unsigned len)
          LLVMAddIncoming(phi, vals, from, 2);
          x->s[r] = phi;
       } else {
-         x->s[r] = NULL; /* read again where next used (no run writes an SGPR) */
+         x->s[r] = NULL; /* read again where next used (only a filler writes one) */
+      }
+   }
+   if (fast.scc != x->scc) { /* a filler's, or read by one */
+      if (fast.scc && x->scc) {
+         LLVMValueRef phi = LLVMBuildPhi(B, x->i32, "");
+         LLVMValueRef vals[2] = {fast.scc, x->scc};
+         LLVMAddIncoming(phi, vals, from, 2);
+         x->scc = phi;
+      } else {
+         x->scc = NULL;
       }
    }
    for (unsigned r = 0; r < 256; r++)

@@ -395,22 +395,36 @@ fma16_fix(const float *a, const float *b, const float *c, float *r, uint32_t n)
  * on every row with a midpoint's low bits: hpoly 19.1 -> 15.2 ms a launch). The keys are integer arithmetic and reductions, which
  * instcombine leaves alone (a compare of 2 x 64 elements becomes a mask bitcast to an
  * i128, which instruction selection takes apart element by element without AVX512BW). */
-/* A run's first way (x->nan_defer, sim__xl_f16_nan_op): the fused f32 results `r` with
- * every element that may sit on an f16 rounding midpoint (the forms below, without the
- * error test) made a NaN, which sends the run the exact way (sim__xl_f16_run_test): low
- * 13 bits 0x1000 from 2^-14 up, and every value not 0 below 2^-14 (2 x magnitude - 2
- * below 2 x (2^-14's bits - 1), without the sign). */
+/* A run's first way (x->nan_defer, sim__xl_f16_nan_op): the fused f32 results `r` of
+ * a * b + c with every element that may sit on an f16 rounding midpoint made a NaN, which
+ * sends the run the exact way (sim__xl_f16_run_test): one whose low 13 bits are 0x1000 from
+ * 2^-14 up, or whose value is not 0 below 2^-14 (2 x magnitude - 2 below 2 x (2^-14's bits
+ * - 1), the sign shifted out), and inexact (TwoSum's error, as fma_f16's side path takes
+ * it; the product is exact). The error is worked out on a side path taken when some element
+ * has such a form (or is a NaN): a multiply-add whose product is exact in f16 often sums to
+ * a midpoint exactly (hpoly: 24 -> 41 ms a launch with every such result sent the exact
+ * way, 10 ms with none), and the error's operations beside every packed multiply-add (each
+ * value eight AVX-512 registers) spilled (28 ms). */
 static LLVMValueRef
-mid_to_nan(xh *h, LLVMValueRef r)
+mid_to_nan(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, LLVMValueRef r)
 {
+   sim_xl *x = h->x;
    LLVMBuilderRef B = h->B;
    LLVMValueRef bits = LLVMBuildBitCast(B, r, h->vi32, "");
    LLVMValueRef mid = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, bits, k32(h, 0x1FFF), ""),
                                     k32(h, 0x1000), "");
    LLVMValueRef m2 = LLVMBuildAdd(B, LLVMBuildShl(B, bits, k32(h, 1), ""), k32(h, 0xFFFFFFFEu), "");
    LLVMValueRef tiny = LLVMBuildICmp(B, LLVMIntULT, m2, k32(h, 2u * (0x38800000u - 1)), "");
+   LLVMValueRef form = LLVMBuildOr(B, mid, tiny, "");
    LLVMValueRef nan = LLVMBuildBitCast(B, k32(h, 0x7FC00000), h->vf, "");
-   return LLVMBuildSelect(B, LLVMBuildOr(B, mid, tiny, ""), nan, r, "");
+   LLVMValueRef any = sim__xl_any_nan(x, LLVMBuildSelect(B, form, nan, r, ""));
+   LLVMBasicBlockRef join, from = side_open(h, any, "midrun16", &join);
+   LLVMValueRef p = LLVMBuildFMul(B, a, b, ""), bp = LLVMBuildFSub(B, r, c, "");
+   LLVMValueRef err = LLVMBuildFAdd(B, LLVMBuildFSub(B, p, bp, ""),
+                                    LLVMBuildFSub(B, c, LLVMBuildFSub(B, r, bp, ""), ""), "");
+   LLVMValueRef inexact = LLVMBuildFCmp(B, LLVMRealUNE, err, LLVMConstNull(h->vf), "");
+   LLVMValueRef odd = LLVMBuildSelect(B, LLVMBuildAnd(B, form, inexact, ""), nan, r, "");
+   return side_close(h, from, join, r, odd);
 }
 
 static LLVMValueRef
@@ -421,7 +435,7 @@ fma_f16(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
    LLVMValueRef args[3] = {a, b, c};
    LLVMValueRef r = sim__xl_intrin(x, "llvm.fma", &h->vf, 1, args, 3);
    if (x->nan_defer)
-      return mid_to_nan(h, r);
+      return mid_to_nan(h, a, b, c, r);
    LLVMValueRef bits = LLVMBuildBitCast(B, r, h->vi32, "");
    /* t = 0 on either form (2^-14 itself passes the second: no midpoint, harmless). */
    LLVMValueRef t1 = LLVMBuildXor(B, LLVMBuildAnd(B, bits, k32(h, 0x1FFF), ""), k32(h, 0x1000), "");
@@ -785,7 +799,7 @@ sim__xl_f16_run_test(sim_xl *x, const sim_inst *const *insts, unsigned len)
    LLVMValueRef any = NULL;
    for (unsigned k = 0; k < len; k++) {
       unsigned r = insts[k]->vdst;
-      if (seen[r])
+      if (!sim__xl_f16_nan_op(insts[k]) || seen[r]) /* not a filler's SGPR */
          continue;
       seen[r] = true;
       LLVMValueRef v = x->v[r], lo = LLVMBuildAnd(x->B, v, krow(x, 0x7FFF), "");

@@ -763,8 +763,10 @@ TEST(lowered_f16_fma_midpoint)
    }
 }
 
-/* Runs of f16 arithmetic (sim_xlate.c emit_nan_run): three row forms on v10 with the fused
- * multiply-add between two additions of 0, the same packed on v11, and a row-form v_fma_f16
+/* Runs of f16 arithmetic (sim_xlate.c emit_nan_run): three row forms on v10, the fused
+ * multiply-add after an addition of 0 and before a product by s8 = 1.0, which scalar
+ * instructions between them set (and SCC), the same packed on v11 with additions of 0, and
+ * a row-form v_fma_f16
  * on v12, whose high half holds a NaN the run must keep, feeding v_mul_f16 on v13. Lanes
  * 0-15: the multiply-add on an f16 midpoint after f32's rounding (the exact value below it,
  * lowered_f16_fma_midpoint's); 16-19: NaN operands and invalid operations (in one half or
@@ -776,8 +778,10 @@ TEST(lowered_f16_fma_midpoint)
 TEST(lowered_f16_runs)
 {
    const char *src = "v_add_f16 v10, v2, 0\n"
+                     "s_mov_b32 s8, 0x3c00\n"
                      "v_fma_f16 v10, v1, v10, v3\n"
-                     "v_add_f16 v10, v10, 0\n"
+                     "s_cmp_eq_u32 s8, 0\n"
+                     "v_mul_f16 v10, v10, s8\n"
                      "v_pk_add_f16 v11, v2, 0\n"
                      "v_pk_fma_f16 v11, v1, v11, v3\n"
                      "v_pk_add_f16 v11, v11, 0\n"
@@ -834,11 +838,12 @@ TEST(lowered_f16_runs)
       for (unsigned l = 0; l < 64; l++) {
          uint16_t a = old[1][l] & 0xFFFF, b = old[2][l] & 0xFFFF, c = old[3][l] & 0xFFFF;
          uint16_t ah = old[1][l] >> 16, bh = old[2][l] >> 16, ch = old[3][l] >> 16;
-         uint16_t lo = ref16(RH_ADD, ref16(RH_FMA, a, ref16(RH_ADD, b, 0, 0), c), 0, 0);
+         uint16_t f0 = ref16(RH_FMA, a, ref16(RH_ADD, b, 0, 0), c);
+         uint16_t row = ref16(RH_MUL, f0, 0x3C00, 0), lo = ref16(RH_ADD, f0, 0, 0);
          uint16_t hi = ref16(RH_ADD, ref16(RH_FMA, ah, ref16(RH_ADD, bh, 0, 0), ch), 0, 0);
          uint16_t f = ref16(RH_FMA, a, b, c);
          bool on = (exec >> l) & 1;
-         uint32_t want[4] = {lo, lo | (uint32_t)hi << 16, 0x7D010000u | f,
+         uint32_t want[4] = {row, lo | (uint32_t)hi << 16, 0x7D010000u | f,
                              ref16(RH_MUL, f, b, 0)};
          for (unsigned r = 0; r < 4; r++) {
             uint32_t got = w->v[10 + r][l], exp = on ? want[r] : old[10 + r][l];
@@ -849,6 +854,8 @@ TEST(lowered_f16_runs)
          }
       }
       CHECK_EQ(bad, 0);
+      CHECK_EQ(w->s[8], 0x3C00u);
+      CHECK_EQ(w->scc, 0u);
    }
 }
 
