@@ -94,6 +94,8 @@ static pthread_once_t xl_once = PTHREAD_ONCE_INIT;
 pthread_mutex_t sim__xlate_jit_lock = PTHREAD_MUTEX_INITIALIZER;
 #define xl_lock sim__xlate_jit_lock
 static LLVMOrcLLJITRef xl_jit;
+/* The JIT's target has AVX-512F (sim_xl.avx512). */
+static bool xl_avx512;
 static LLVMTargetMachineRef xl_tm;
 static uint32_t xl_hot = 50;
 /* The work threshold: a block is compiled once its runs times its length have reached
@@ -198,6 +200,19 @@ xl_setup(void)
  * failure the translator interprets from then on, as with HSACL_SIM_XLATE=0. */
 static pthread_once_t xl_jit_once = PTHREAD_ONCE_INIT;
 
+/* Is feature `name` on in the LLVM feature string `feat` ("+a,-b,..."; the last word for it
+ * counts, as LLVM reads it)? */
+static bool
+xl_feature_on(const char *feat, const char *name)
+{
+   bool on = false;
+   size_t n = strlen(name);
+   for (const char *p = feat; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+      if ((*p == '+' || *p == '-') && !strncmp(p + 1, name, n) && (p[n + 1] == ',' || !p[n + 1]))
+         on = *p == '+';
+   return on;
+}
+
 static void
 xl_jit_setup(void)
 {
@@ -235,6 +250,7 @@ xl_jit_setup(void)
    char *feat = malloc(flen);
    if (feat)
       snprintf(feat, flen, "%s%s%s", host_feat, *host_feat && *mattr ? "," : "", mattr);
+   xl_avx512 = feat && xl_feature_on(feat, "avx512f");
    LLVMDisposeMessage(host_feat);
    LLVMTargetRef target = NULL;
    char *msg = NULL;
@@ -271,6 +287,7 @@ xl_jit_setup(void)
    xl_tm = tm;
    xl_jit = jit;
 }
+
 
 bool
 sim__xlate_jit_ready(void)
@@ -2752,6 +2769,7 @@ xl_compile(LLVMOrcResourceTrackerRef *rt, const sim_target *t, uint64_t pc, xl_e
    x.exec_known = e->exec_lanes != 0;
    x.exec_k = e->exec_lanes >= 64 ? ~0ull : (1ull << e->exec_lanes) - 1;
    x.gfx10 = t->gfx_major >= 10;
+   x.avx512 = xl_avx512;
    bool any = xl_emit(&x, name, (const sim_inst **)insts, n, pc);
    x.ir = xl_ir_size(&x);
    LLVMDisposeBuilder(x.B);

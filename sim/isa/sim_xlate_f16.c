@@ -18,17 +18,18 @@
  *   f16 (nearest even): the product is exact in f32, and for the others 24 >= 2 * 11 + 2
  *   bits makes rounding to f32 first innocuous, so the result is the handlers' rounding of
  *   the exact value.
- * - The fused multiply-add is the host's fused f32 one, rounded to nearest even in f16,
- *   unless that is inexact (TwoSum gives the sum's error; the product is exact) and sits
- *   on an f16 midpoint: those lanes are computed as the handler does, in C (fma_f16,
- *   fma16_fix). v_fmac_f16 and v_pk_fmac_f16 are it with D as the addend, as their
- *   handlers run them.
+ * - The fused multiply-add, on a host with AVX-512F, is the fused f32 one rounded to odd
+ *   (its rounding toward zero, the last bit set where inexact), rounded to nearest even in
+ *   f16: the f16 of the exact value (fma_odd). Without AVX-512F it is the host's fused f32
+ *   one, rounded to nearest even in f16, unless that is inexact (TwoSum gives the sum's
+ *   error; the product is exact) and sits on an f16 midpoint: those lanes are computed as
+ *   the handler does, in C (fma_f16, fma16_fix). v_fmac_f16 and v_pk_fmac_f16 are it with
+ *   D as the addend, as their handlers run them.
  * - v_mad_f16 / v_mac_f16 round the product to f16 first (not fused), then the sum.
- * - In a run of these (sim__xl_f16_nan_op; sim_xlate.c emit_nan_run) the first way applies
- *   neither the NaN rule nor the fused multiply-add's error test: a result that may sit on
- *   an f16 midpoint becomes a NaN instead (mid_to_nan), a select beside the operation
- *   where the test was two reductions and branches, and a NaN half left in a written row
- *   sends the run the exact way (sim__xl_f16_run_test).
+ * - In a run of these (sim__xl_f16_nan_op; sim_xlate.c emit_nan_run) the first way does
+ *   not apply the NaN rule, and without AVX-512F nor the fused multiply-add's error side
+ *   paths: a result that may sit on an f16 midpoint becomes a NaN instead (mid_to_nan); a
+ *   NaN half left in a written row sends the run the exact way (sim__xl_f16_run_test).
  * - A NaN result is the first NaN source (after abs/neg) quieted (| 0x200), else 0x7E00:
  *   the interpreter's rule (sim__nanfix16 through f32 and back), applied in f32 before
  *   the result is narrowed.
@@ -402,9 +403,10 @@ fma16_fix(const float *a, const float *b, const float *c, float *r, uint32_t n)
  * - 1), the sign shifted out), and inexact (TwoSum's error, as fma_f16's side path takes
  * it; the product is exact). The error is worked out on a side path taken when some element
  * has such a form (or is a NaN): a multiply-add whose product is exact in f16 often sums to
- * a midpoint exactly (hpoly: 24 -> 41 ms a launch with every such result sent the exact
- * way, 10 ms with none), and the error's operations beside every packed multiply-add (each
- * value eight AVX-512 registers) spilled (28 ms). */
+ * a midpoint exactly (hpoly with this lowering: 24 -> 41 ms a launch with every such result
+ * sent the exact way, 10 ms with none), and the error's operations beside every packed
+ * multiply-add (each value eight AVX-512 registers) spilled (28 ms). Hosts without AVX-512F
+ * only (fma_odd). */
 static LLVMValueRef
 mid_to_nan(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, LLVMValueRef r)
 {
@@ -427,11 +429,67 @@ mid_to_nan(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, LLVMValueRef r
    return side_close(h, from, join, r, odd);
 }
 
+/* fma(a, b, c) of f16 values (as f32) with VFMADD's embedded rounding mode `mode` ({rd-sae}
+ * 9, {ru-sae} 10), 16 elements at a time. */
+static LLVMValueRef
+fma_mode(xh *h, LLVMValueRef *args, unsigned mode)
+{
+   sim_xl *x = h->x;
+   LLVMBuilderRef B = h->B;
+   LLVMTypeRef v16 = LLVMVectorType(LLVMFloatTypeInContext(x->C), 16);
+   unsigned n = h->n, chunks = (n + 15) / 16;
+   LLVMValueRef r[8] = {NULL}, idx[128];
+   for (unsigned k = 0; k < chunks; k++) {
+      /* Elements 16k.. of each source (past n: element 0, unused). */
+      for (unsigned i = 0; i < 16; i++)
+         idx[i] = LLVMConstInt(x->i32, 16 * k + i < n ? 16 * k + i : 0, 0);
+      LLVMValueRef part[4];
+      for (unsigned s = 0; s < 3; s++)
+         part[s] = LLVMBuildShuffleVector(B, args[s], LLVMGetPoison(h->vf),
+                                          LLVMConstVector(idx, 16), "");
+      part[3] = LLVMConstInt(x->i32, mode, 0);
+      r[k] = sim__xl_intrin(x, "llvm.x86.avx512.vfmadd.ps.512", NULL, 0, part, 4);
+   }
+   /* The chunks joined back into n elements (pairs of 16, 32, 64 ...). */
+   for (unsigned w = 16; chunks > 1; w *= 2, chunks /= 2) {
+      for (unsigned i = 0; i < 2 * w; i++)
+         idx[i] = LLVMConstInt(x->i32, i, 0);
+      for (unsigned k = 0; k < chunks / 2; k++)
+         r[k] = LLVMBuildShuffleVector(B, r[2 * k], r[2 * k + 1], LLVMConstVector(idx, 2 * w), "");
+   }
+   if (n >= 16)
+      return r[0];
+   for (unsigned i = 0; i < n; i++)
+      idx[i] = LLVMConstInt(x->i32, i, 0);
+   return LLVMBuildShuffleVector(B, r[0], LLVMGetPoison(v16), LLVMConstVector(idx, n), "");
+}
+
+/* fma(a, b, c) rounded to odd in f32 (AVX-512F): toward zero with its last bit set where
+ * inexact, the value where exact; rounded to nearest even in f16 that is the f16 of the
+ * exact value, since f32 keeps 13 bits more than f16 (2 are enough), subnormal f16 results
+ * included. Inexact where the roundings down and up differ; toward zero is the one of them
+ * nearer 0; an exact value is the rounding up's (a sum to zero is +0 there, as to nearest,
+ * and -0 rounding down). A NaN stays a NaN. */
+static LLVMValueRef
+fma_odd(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
+{
+   LLVMBuilderRef B = h->B;
+   LLVMValueRef args[3] = {a, b, c};
+   LLVMValueRef rd = fma_mode(h, args, 9), ru = fma_mode(h, args, 10);
+   LLVMValueRef inexact = LLVMBuildFCmp(B, LLVMRealUNE, rd, ru, "");
+   LLVMValueRef neg = LLVMBuildFCmp(B, LLVMRealOLT, rd, LLVMConstNull(h->vf), "");
+   LLVMValueRef rz = LLVMBuildBitCast(B, LLVMBuildSelect(B, neg, ru, rd, ""), h->vi32, "");
+   LLVMValueRef odd = LLVMBuildBitCast(B, LLVMBuildOr(B, rz, k32(h, 1), ""), h->vf, "");
+   return LLVMBuildSelect(B, inexact, odd, ru, "");
+}
+
 static LLVMValueRef
 fma_f16(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
 {
    sim_xl *x = h->x;
    LLVMBuilderRef B = h->B;
+   if (x->avx512)
+      return fma_odd(h, a, b, c);
    LLVMValueRef args[3] = {a, b, c};
    LLVMValueRef r = sim__xl_intrin(x, "llvm.fma", &h->vf, 1, args, 3);
    if (x->nan_defer)

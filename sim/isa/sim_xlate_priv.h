@@ -102,6 +102,7 @@ typedef struct sim_xl {
     * vm and v64 are vectors of `lanes` elements. */
    unsigned wave, lanes;
    bool gfx10; /* the program's generation is gfx10 or later (v_cmpx writes EXEC alone) */
+   bool avx512; /* the host code has AVX-512F (its rounding-mode forms: sim_xlate_f16.c) */
    LLVMTypeRef mask_t;
    LLVMTypeRef i1, i32, i64, ptr, v32, vf, vm, v64;
    LLVMValueRef s[128];

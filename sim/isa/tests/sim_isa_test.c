@@ -260,6 +260,16 @@ bench(void)
           lanes / s, insts / s);
 }
 
+bool
+t_selected(const char *name)
+{
+   size_t n = strlen(name);
+   for (const char *p = t_only; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+      if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+         return true;
+   return !t_only;
+}
+
 int
 main(int argc, char **argv)
 {

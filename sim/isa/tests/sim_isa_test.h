@@ -114,12 +114,14 @@ void t_gfx1030_tests(void);
 void t_cache_tests(void);
 
 #define TEST(name) static void name(void)
-/* SIM_ISA_ONLY=<test> runs that test alone (the whole program takes minutes). */
+/* SIM_ISA_ONLY=<test>[,<test>...] runs those tests alone (the whole program takes
+ * minutes). */
 extern const char *t_only;
+bool t_selected(const char *name);
 #define RUN(name)                                                                           \
    do {                                                                                     \
       t_current = #name;                                                                    \
-      if (!t_only || !strcmp(t_only, #name))                                                \
+      if (t_selected(#name))                                                                \
          name();                                                                            \
    } while (0)
 
