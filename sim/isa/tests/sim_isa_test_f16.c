@@ -774,7 +774,8 @@ TEST(lowered_f16_fma_midpoint)
  * bits. Rounds 2 and 3 have no NaN or infinite operand, so that a run goes the exact way
  * only for its multiply-adds' results; in rounds 4 and 5 every low half is 1 * 2 + 1, so
  * that only what the packed run leaves in its high halves can send it the exact way. Each
- * way of a run must give the reference in every lane, the partial EXEC too (odd rounds). */
+ * way of a run must give the reference in every lane, the partial EXEC too (odd rounds;
+ * rounds 6 and 7, as round 0, on lane 0 alone and on 20 lanes). */
 TEST(lowered_f16_runs)
 {
    const char *src = "v_add_f16 v10, v2, 0\n"
@@ -793,9 +794,11 @@ TEST(lowered_f16_runs)
       {0x0200, 0x3800, 0x8001}, {0x3C00, 0x3C00, 0x1001},
    };
    uint64_t seed = 0x5EED16;
-   for (unsigned round = 0; round < 6; round++) {
+   for (unsigned round = 0; round < 8; round++) {
       sim_wave *w = t_wave();
       uint64_t exec = round & 1 ? 0xA5A5F00F0FF0C33Cull : ~0ull;
+      if (round >= 6) /* one lane, 20: blocks that hold lane 0 alone, or 32 lanes */
+         exec = round & 1 ? 0xFFFFFull : 1;
       SIM_EXEC(w) = exec;
       w->ieee = true;
       for (unsigned l = 0; l < 64; l++) {
