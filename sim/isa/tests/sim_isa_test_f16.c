@@ -710,6 +710,36 @@ TEST(lowered_f16_forms)
    }
 }
 
+/* Runs `src` on `w` after keeping its first `nrows` rows in `old` (and, when `first`,
+ * checking that the translator lowers every instruction of it). */
+static void
+run_kept(sim_wave *w, const char *src, uint32_t (*old)[64], unsigned nrows, bool first)
+{
+   memcpy(old, w->v, nrows * sizeof(old[0]));
+   if (first)
+      all_lowered(w->target, src);
+   CHECK_EQ(t_run(w, src), SIM_FAULT_NONE);
+}
+
+/* Half `half` (0 low, 1 high) of lane l of row r = v. */
+static void
+put16(sim_wave *w, unsigned r, unsigned l, unsigned half, uint16_t v)
+{
+   unsigned sh = 16 * half;
+   w->v[r][l] = (w->v[r][l] & ~(0xFFFFu << sh)) | (uint32_t)v << sh;
+}
+
+/* The f16 halves of lane l's v1-v3 as `old` kept them: low (a, b, c) and high. */
+typedef struct {
+   uint16_t a, b, c, ah, bh, ch;
+} ops16;
+static ops16
+ops_of(uint32_t (*old)[64], unsigned l)
+{
+   return (ops16){old[1][l] & 0xFFFF, old[2][l] & 0xFFFF, old[3][l] & 0xFFFF,
+                  old[1][l] >> 16,    old[2][l] >> 16,    old[3][l] >> 16};
+}
+
 /* v_fma_f16 and v_pk_fma_f16 where f32 rounding lands every lane on an f16 midpoint (round
  * 0): a * b + c = c + 0.5 - 2^-21 for odd c in [1025, 1055] and either sign, which rounds
  * to c in f16 and, through f32 to nearest, ties to c + 1. The translation tests for a
@@ -732,22 +762,17 @@ TEST(lowered_f16_fma_midpoint)
                a = 0x3801 ^ sg, b = 0x3BFE, c = (uint16_t)((0x6401 + 2 * (k & 15)) ^ sg);
             else
                a = (uint16_t)(0x3C01 + 3 * k) ^ sg, b = (uint16_t)(0x3D55 + k), c = 0x3A01;
-            w->v[1][l] = half ? (w->v[1][l] & 0xFFFF) | (uint32_t)a << 16 : a;
-            w->v[2][l] = half ? (w->v[2][l] & 0xFFFF) | (uint32_t)b << 16 : b;
-            w->v[3][l] = half ? (w->v[3][l] & 0xFFFF) | (uint32_t)c << 16 : c;
+            put16(w, 1, l, half, a), put16(w, 2, l, half, b), put16(w, 3, l, half, c);
          }
          w->v[10][l] = 0xDEAD0000u | l;
          w->v[11][l] = 0xBEEF0000u | l;
       }
       uint32_t old[4][64];
-      memcpy(old, w->v, sizeof(old));
-      if (round == 0)
-         all_lowered(w->target, src);
-      CHECK_EQ(t_run(w, src), SIM_FAULT_NONE);
+      run_kept(w, src, old, 4, round == 0);
       unsigned bad = 0;
       for (unsigned l = 0; l < 64; l++) {
-         uint16_t a = old[1][l] & 0xFFFF, b = old[2][l] & 0xFFFF, c = old[3][l] & 0xFFFF;
-         uint16_t ah = old[1][l] >> 16, bh = old[2][l] >> 16, ch = old[3][l] >> 16;
+         ops16 o = ops_of(old, l);
+         uint16_t a = o.a, b = o.b, c = o.c, ah = o.ah, bh = o.bh, ch = o.ch;
          uint32_t want10 = 0xDEAD0000u | ref16(RH_FMA, a, b, c);
          uint32_t want11 = ref16(RH_FMA, a, b, c) | (uint32_t)ref16(RH_FMA, ah, bh, ch) << 16;
          if (round == 0 && (ref16(RH_FMA, a, b, c) & 0x7FFF) != (c & 0x7FFF) && bad++ < 4)
@@ -822,32 +847,24 @@ TEST(lowered_f16_runs)
                while (finite && ((a & 0x7C00) == 0x7C00 || (b & 0x7C00) == 0x7C00 ||
                                  (c & 0x7C00) == 0x7C00));
             }
-            uint32_t sh = half ? 16 : 0, keep = half ? 0xFFFFu : 0xFFFF0000u;
-            w->v[1][l] = (w->v[1][l] & keep) | (uint32_t)a << sh;
-            w->v[2][l] = (w->v[2][l] & keep) | (uint32_t)b << sh;
-            w->v[3][l] = (w->v[3][l] & keep) | (uint32_t)c << sh;
+            put16(w, 1, l, half, a), put16(w, 2, l, half, b), put16(w, 3, l, half, c);
          }
-         w->v[10][l] = 0xDEAD0000u | l;
-         w->v[11][l] = 0xBEEF0000u | l;
-         w->v[12][l] = 0x7D010000u | l; /* a signalling NaN in the high half */
-         w->v[13][l] = 0xFACE0000u | l;
+         for (unsigned r = 0; r < 4; r++) /* v12: a signalling NaN in the high half */
+            w->v[10 + r][l] = (const uint32_t[4]){0xDEAD0000u, 0xBEEF0000u, 0x7D010000u,
+                                                  0xFACE0000u}[r] | l;
       }
       uint32_t old[14][64];
-      memcpy(old, w->v, sizeof(old));
-      if (round == 0)
-         all_lowered(w->target, src);
-      CHECK_EQ(t_run(w, src), SIM_FAULT_NONE);
+      run_kept(w, src, old, 14, round == 0);
       unsigned bad = 0;
       for (unsigned l = 0; l < 64; l++) {
-         uint16_t a = old[1][l] & 0xFFFF, b = old[2][l] & 0xFFFF, c = old[3][l] & 0xFFFF;
-         uint16_t ah = old[1][l] >> 16, bh = old[2][l] >> 16, ch = old[3][l] >> 16;
-         uint16_t f0 = ref16(RH_FMA, a, ref16(RH_ADD, b, 0, 0), c);
+         ops16 o = ops_of(old, l);
+         uint16_t f0 = ref16(RH_FMA, o.a, ref16(RH_ADD, o.b, 0, 0), o.c);
          uint16_t row = ref16(RH_MUL, f0, 0x3C00, 0), lo = ref16(RH_ADD, f0, 0, 0);
-         uint16_t hi = ref16(RH_ADD, ref16(RH_FMA, ah, ref16(RH_ADD, bh, 0, 0), ch), 0, 0);
-         uint16_t f = ref16(RH_FMA, a, b, c);
+         uint16_t hi = ref16(RH_ADD, ref16(RH_FMA, o.ah, ref16(RH_ADD, o.bh, 0, 0), o.ch), 0, 0);
+         uint16_t f = ref16(RH_FMA, o.a, o.b, o.c);
          bool on = (exec >> l) & 1;
          uint32_t want[4] = {row, lo | (uint32_t)hi << 16, 0x7D010000u | f,
-                             ref16(RH_MUL, f, b, 0)};
+                             ref16(RH_MUL, f, o.b, 0)};
          for (unsigned r = 0; r < 4; r++) {
             uint32_t got = w->v[10 + r][l], exp = on ? want[r] : old[10 + r][l];
             if (got != exp && bad++ < 8)
