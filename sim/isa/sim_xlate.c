@@ -288,7 +288,6 @@ xl_jit_setup(void)
    xl_jit = jit;
 }
 
-
 bool
 sim__xlate_jit_ready(void)
 {
@@ -2325,10 +2324,11 @@ emit_endpgm(xl *x, const sim_inst *in, uint64_t pc)
  * of an f64 NaN does not propagate it (the payload the rule picks would reach a result
  * the test never sees), nor does an f64 one reading a pair that straddles a written one.
  * An f16 run is all row forms or all packed ones (a row form keeps the high half of its
- * destination, which a packed one could have left a NaN in), and its first way also turns
- * each fused multiply-add result that may need the exact rounding into a NaN
- * (sim_xlate_f16.c): the test, on the halves the run wrote (sim__xl_f16_run_test), then
- * sends those runs the exact way too. */
+ * destination, which a packed one could have left a NaN in); its test looks at the halves
+ * the run wrote (sim__xl_f16_run_test), and without AVX-512F its first way also turns each
+ * fused multiply-add result that may need the exact rounding into a NaN (sim_xlate_f16.c),
+ * which sends those runs the exact way too. Scalar instructions may stand between a run's
+ * operations (xl_run_filler). */
 
 /* At most this many instructions a run: the rows it holds at once. An f64 run holds two
  * pairs at most (xl_nan_run_len) and its second way's sources, spilled once a run, cost

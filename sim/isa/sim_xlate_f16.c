@@ -383,19 +383,6 @@ fma16_fix(const float *a, const float *b, const float *c, float *r, uint32_t n)
    }
 }
 
-/* fma(a, b, c) of f16 values widened to f32, as f32 that rounds to the correct f16: the
- * fused f32 result (rounded to nearest once) unless it is both inexact and on an f16
- * rounding midpoint, which it may then have been rounded onto (the exact value on the other
- * side of it). A midpoint has the bit below f16's last at position k of the 24-bit
- * significand and nothing under it: k = 12 from 2^-14 up (the low 13 bits are 0x1000),
- * k > 12 below (the low 12 bits are 0, the value not 0). Where some element has that form
- * (often: a sum of f16 values one bit wider than f16 is exactly such a midpoint), a side
- * path takes the sum's rounding error (TwoSum: the product is exact in f32, 22 significant
- * bits); where some element also has a non-zero error (rare), fma16_fix computes the
- * elements of that form again, a call (it had been a round-to-odd fma of the whole row,
- * on every row with a midpoint's low bits: hpoly 19.1 -> 15.2 ms a launch). The keys are integer arithmetic and reductions, which
- * instcombine leaves alone (a compare of 2 x 64 elements becomes a mask bitcast to an
- * i128, which instruction selection takes apart element by element without AVX512BW). */
 /* A run's first way (x->nan_defer, sim__xl_f16_nan_op): the fused f32 results `r` of
  * a * b + c with every element that may sit on an f16 rounding midpoint made a NaN, which
  * sends the run the exact way (sim__xl_f16_run_test): one whose low 13 bits are 0x1000 from
@@ -483,6 +470,20 @@ fma_odd(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
    return LLVMBuildSelect(B, inexact, odd, ru, "");
 }
 
+/* fma(a, b, c) of f16 values widened to f32, as f32 that rounds to the correct f16: the
+ * fused f32 result (rounded to nearest once) unless it is both inexact and on an f16
+ * rounding midpoint, which it may then have been rounded onto (the exact value on the other
+ * side of it). A midpoint has the bit below f16's last at position k of the 24-bit
+ * significand and nothing under it: k = 12 from 2^-14 up (the low 13 bits are 0x1000),
+ * k > 12 below (the low 12 bits are 0, the value not 0). Where some element has that form
+ * (often: a sum of f16 values one bit wider than f16 is exactly such a midpoint), a side
+ * path takes the sum's rounding error (TwoSum: the product is exact in f32, 22 significant
+ * bits); where some element also has a non-zero error (rare), fma16_fix computes the
+ * elements of that form again, a call (it had been a round-to-odd fma of the whole row,
+ * on every row with a midpoint's low bits: hpoly 19.1 -> 15.2 ms a launch). The keys are integer arithmetic and reductions, which
+ * instcombine leaves alone (a compare of 2 x 64 elements becomes a mask bitcast to an
+ * i128, which instruction selection takes apart element by element without AVX512BW).
+ * With AVX-512F it is fma_odd, and in a run's first way without it mid_to_nan. */
 static LLVMValueRef
 fma_f16(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
 {
@@ -864,7 +865,8 @@ sim__xl_f16_run_test(sim_xl *x, const sim_inst *const *insts, unsigned len)
       LLVMValueRef nan = LLVMBuildICmp(x->B, LLVMIntUGT, lo, krow(x, 0x7C00), "");
       if (packed) {
          LLVMValueRef hi = LLVMBuildAnd(x->B, v, krow(x, 0x7FFF0000u), "");
-         nan = LLVMBuildOr(x->B, nan, LLVMBuildICmp(x->B, LLVMIntUGT, hi, krow(x, 0x7C000000u), ""), "");
+         LLVMValueRef hn = LLVMBuildICmp(x->B, LLVMIntUGT, hi, krow(x, 0x7C000000u), "");
+         nan = LLVMBuildOr(x->B, nan, hn, "");
       }
       any = any ? LLVMBuildOr(x->B, any, nan, "") : nan;
    }
