@@ -2351,10 +2351,12 @@ xl_nan_op(const sim_inst *in)
    case XO_FMAC: case XO_FMACNF: case XO_FFLOOR: case XO_FTRUNC: case XO_FCEIL:
    case XO_FRNDNE:
       return 1;
-   case XO_NONE:
+   case XO_NONE: {
       if (sim__xl_f64_nan_op(in))
          return 2;
-      return sim__xl_f16_nan_op(in) ? 2 + sim__xl_f16_nan_op(in) : 0;
+      unsigned h = sim__xl_f16_nan_op(in);
+      return h ? 2 + h : 0;
+   }
    default:
       return 0;
    }
