@@ -480,10 +480,11 @@ fma_odd(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
  * path takes the sum's rounding error (TwoSum: the product is exact in f32, 22 significant
  * bits); where some element also has a non-zero error (rare), fma16_fix computes the
  * elements of that form again, a call (it had been a round-to-odd fma of the whole row,
- * on every row with a midpoint's low bits: hpoly 19.1 -> 15.2 ms a launch). The keys are integer arithmetic and reductions, which
- * instcombine leaves alone (a compare of 2 x 64 elements becomes a mask bitcast to an
- * i128, which instruction selection takes apart element by element without AVX512BW).
- * With AVX-512F it is fma_odd, and in a run's first way without it mid_to_nan. */
+ * on every row with a midpoint's low bits: hpoly 19.1 -> 15.2 ms a launch). The keys are
+ * integer arithmetic and reductions, which instcombine leaves alone (a compare of 2 x 64
+ * elements becomes a mask bitcast to an i128, which instruction selection takes apart
+ * element by element without AVX512BW). With AVX-512F it is fma_odd, and in a run's first
+ * way without it mid_to_nan. */
 static LLVMValueRef
 fma_f16(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
 {
