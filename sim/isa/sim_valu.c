@@ -593,3 +593,23 @@ sim__fma_rows(float *r, const float *a, const float *b, const float *c, uint64_t
       }
    memcpy(r, t, sizeof(t));
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("fma", "default")))
+#endif
+void
+sim__fma64_rows(double *r, const double *a, const double *b, const double *c, uint64_t live)
+{
+   double t[64];
+   int nan = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      bool on = (live >> l) & 1;
+      t[l] = fma(on ? a[l] : 0.0, on ? b[l] : 0.0, on ? c[l] : 0.0);
+      nan |= t[l] != t[l];
+   }
+   if (SIM_UNLIKELY(nan))
+      for (unsigned l = 0; l < 64; l++)
+         if (t[l] != t[l])
+            t[l] = sim__nan64(a[l], b[l], c[l]);
+   memcpy(r, t, sizeof(t));
+}

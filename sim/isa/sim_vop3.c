@@ -305,8 +305,22 @@ sim__op_v_pack_b32_f16(sim_wave *w, const sim_inst *in)
 
 /* ---- Float three-operand, min/max, ldexp --------------------------------------------------- */
 
-/* D.d = S0.d * S1.d + S2.d (fused). */
-SIM_VOP_F64_3(v_fma_f64, fma(a, b, c))
+/* D.d = S0.d * S1.d + S2.d (fused): sim__fma64_rows. */
+void
+sim__op_v_fma_f64(sim_wave *w, const sim_inst *in)
+{
+   uint64_t u0[64], u1[64], u2[64];
+   double f0[64], f1[64], f2[64], r[64];
+   sim__vsrc64(w, in, 0, SIM_VT_F64, u0);
+   sim__vsrc64(w, in, 1, SIM_VT_F64, u1);
+   sim__vsrc64(w, in, 2, SIM_VT_F64, u2);
+   const double *A = sim__f64_in(w, (const double *)u0, f0);
+   const double *B = sim__f64_in(w, (const double *)u1, f1);
+   const double *C = sim__f64_in(w, (const double *)u2, f2);
+   sim__fma64_rows(r, A, B, C, SIM_EXEC(w));
+   sim__f64_post(w, in, r);
+   sim__vdst64(w, in, (const uint64_t *)r);
+}
 /* IEEE-mode min/max of doubles (V_MIN_F64 / V_MAX_F64, rules as V_MIN_F32). */
 SIM_VOP_F64_2_NAN(v_min_f64, SIM_NAN_AS_IS, sim__fmin64(a, b, w->ieee))
 SIM_VOP_F64_2_NAN(v_max_f64, SIM_NAN_AS_IS, sim__fmax64(a, b, w->ieee))
