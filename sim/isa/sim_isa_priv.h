@@ -825,6 +825,21 @@ sim__f64_in(sim_wave *w, const double *a, double *tmp)
 {
    return SIM_LIKELY(w->denorm16_64 & 1) ? a : sim__f64_in_flush(a, tmp);
 }
+/* Sources 0..n-1 of `in` as f64 rows, input-flushed (sim__f64_in): src[i] points into
+ * `t`. */
+typedef struct sim_f64_srcs {
+   uint64_t u[3][64];
+   double f[3][64];
+} sim_f64_srcs;
+static inline void
+sim__f64_srcs(sim_wave *w, const sim_inst *in, unsigned n, sim_f64_srcs *t,
+              const double *src[])
+{
+   for (unsigned i = 0; i < n; i++) {
+      sim__vsrc64(w, in, i, SIM_VT_F64, t->u[i]);
+      src[i] = sim__f64_in(w, (const double *)t->u[i], t->f[i]);
+   }
+}
 
 static inline float
 sim__as_f32(uint32_t u)
@@ -1141,14 +1156,11 @@ void sim__fma64_rows(double *r, const double *a, const double *b, const double *
 #define SIM_VOP_F64_3_NAN(name, fix, expr)                                                  \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
    {                                                                                        \
-      uint64_t u0[64], u1[64], u2[64];                                                      \
-      double f0[64], f1[64], f2[64], r[64];                                                 \
-      sim__vsrc64(w, in, 0, SIM_VT_F64, u0);                                                \
-      sim__vsrc64(w, in, 1, SIM_VT_F64, u1);                                                \
-      sim__vsrc64(w, in, 2, SIM_VT_F64, u2);                                                \
-      const double *A = sim__f64_in(w, (const double *)u0, f0);                             \
-      const double *B = sim__f64_in(w, (const double *)u1, f1);                             \
-      const double *C = sim__f64_in(w, (const double *)u2, f2);                             \
+      sim_f64_srcs t_;                                                                      \
+      const double *s_[3];                                                                  \
+      double r[64];                                                                         \
+      sim__f64_srcs(w, in, 3, &t_, s_);                                                     \
+      const double *A = s_[0], *B = s_[1], *C = s_[2];                                      \
       int nan_ = 0;                                                                         \
       for (unsigned l = 0; l < 64; l++) {                                                   \
          double a = A[l], b = B[l], c = C[l];                                               \

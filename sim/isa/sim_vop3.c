@@ -309,14 +309,11 @@ sim__op_v_pack_b32_f16(sim_wave *w, const sim_inst *in)
 void
 sim__op_v_fma_f64(sim_wave *w, const sim_inst *in)
 {
-   uint64_t u0[64], u1[64], u2[64];
-   double f0[64], f1[64], f2[64], r[64];
-   sim__vsrc64(w, in, 0, SIM_VT_F64, u0);
-   sim__vsrc64(w, in, 1, SIM_VT_F64, u1);
-   sim__vsrc64(w, in, 2, SIM_VT_F64, u2);
-   const double *A = sim__f64_in(w, (const double *)u0, f0);
-   const double *B = sim__f64_in(w, (const double *)u1, f1);
-   const double *C = sim__f64_in(w, (const double *)u2, f2);
+   sim_f64_srcs t;
+   const double *s[3];
+   double r[64];
+   sim__f64_srcs(w, in, 3, &t, s);
+   const double *A = s[0], *B = s[1], *C = s[2];
    sim__fma64_rows(r, A, B, C, SIM_EXEC(w));
    sim__f64_post(w, in, r);
    sim__vdst64(w, in, (const uint64_t *)r);
@@ -479,14 +476,11 @@ sim__op_v_div_scale_f32(sim_wave *w, const sim_inst *in)
 void
 sim__op_v_div_scale_f64(sim_wave *w, const sim_inst *in)
 {
-   uint64_t u0[64], u1[64], u2[64];
-   double f0[64], f1[64], f2[64], r[64];
-   sim__vsrc64(w, in, 0, SIM_VT_F64, u0);
-   sim__vsrc64(w, in, 1, SIM_VT_F64, u1);
-   sim__vsrc64(w, in, 2, SIM_VT_F64, u2);
-   const double *A = sim__f64_in(w, (const double *)u0, f0);
-   const double *B = sim__f64_in(w, (const double *)u1, f1);
-   const double *C = sim__f64_in(w, (const double *)u2, f2);
+   sim_f64_srcs t;
+   const double *s[3];
+   double r[64];
+   sim__f64_srcs(w, in, 3, &t, s);
+   const double *A = s[0], *B = s[1], *C = s[2];
    uint64_t bits = 0;
    for (unsigned l = 0; l < 64; l++) {
       unsigned v;
@@ -595,14 +589,11 @@ sim__op_v_div_fmas_f32(sim_wave *w, const sim_inst *in)
 void
 sim__op_v_div_fmas_f64(sim_wave *w, const sim_inst *in)
 {
-   uint64_t u0[64], u1[64], u2[64];
-   double f0[64], f1[64], f2[64], r[64];
-   sim__vsrc64(w, in, 0, SIM_VT_F64, u0);
-   sim__vsrc64(w, in, 1, SIM_VT_F64, u1);
-   sim__vsrc64(w, in, 2, SIM_VT_F64, u2);
-   const double *A = sim__f64_in(w, (const double *)u0, f0);
-   const double *B = sim__f64_in(w, (const double *)u1, f1);
-   const double *C = sim__f64_in(w, (const double *)u2, f2);
+   sim_f64_srcs t;
+   const double *s[3];
+   double r[64];
+   sim__f64_srcs(w, in, 3, &t, s);
+   const double *A = s[0], *B = s[1], *C = s[2];
    uint64_t vcc = SIM_VCC(w);
    for (unsigned l = 0; l < 64; l++) {
       int k = 0;
