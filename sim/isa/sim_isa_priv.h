@@ -1107,7 +1107,8 @@ void sim__fma64_rows(double *r, const double *a, const double *b, const double *
 
 /* The f64 templates apply the NaN rule (`fix`, which returns a result that is not NaN as
  * it is) in a second pass, only when some lane is NaN: blended into the operation's loop it
- * tripled the loop (v_add_f64 was 17% of an interpreted rootn fp64 in perf). */
+ * put compares and blends of every source in every lane (v_add_f64 was 17% of an
+ * interpreted rootn fp64 in perf, its loop flat over those instructions). */
 #define SIM_VOP_F64_2(name, expr) SIM_VOP_F64_2_NAN(name, sim__nanfix64, expr)
 #define SIM_VOP_F64_2_NAN(name, fix, expr)                                                  \
    void sim__op_##name(sim_wave *w, const sim_inst *in)                                      \
