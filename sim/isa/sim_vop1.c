@@ -320,15 +320,41 @@ SIM_VOP_F64_1(v_fract_f64, ({
                  isnan(f) ? f : fmin(f, 0x1.fffffffffffffp-1);
               }))
 
+/* frexp of a normal value is its exponent field: the mantissa is the value with the field
+ * of 0.5, the exponent the field less 0.5's. These say whether `b`'s field is a normal
+ * one; the others (zeros, denormals, infinities, NaN) go through libm. */
+static inline bool
+normal32(uint32_t b)
+{
+   return ((b >> 23) & 0xFF) - 1u < 0xFEu;
+}
+static inline bool
+normal64(uint64_t b)
+{
+   return ((b >> 52) & 0x7FF) - 1u < 0x7FEu;
+}
+static inline float
+frexp_mant32(float a)
+{
+   uint32_t b = sim__as_u32(a);
+   int e_;
+   return normal32(b)   ? sim__as_f32((b & ~(0xFFu << 23)) | 0x7Eu << 23)
+          : isfinite(a) ? frexpf(a, &e_)
+                        : a;
+}
+static inline double
+frexp_mant64(double a)
+{
+   uint64_t b = sim__as_u64(a);
+   int e_;
+   return normal64(b)   ? sim__as_f64((b & ~(0x7FFull << 52)) | 0x3FEull << 52)
+          : isfinite(a) ? frexp(a, &e_)
+                        : a;
+}
+
 /* D.f = mantissa of S0.f in [0.5, 1.0) with S0's sign; NaN/inf return S0. */
-SIM_VOP_F32_1(v_frexp_mant_f32, ({
-                 int e_;
-                 isfinite(a) ? frexpf(a, &e_) : a;
-              }))
-SIM_VOP_F64_1(v_frexp_mant_f64, ({
-                 int e_;
-                 isfinite(a) ? frexp(a, &e_) : a;
-              }))
+SIM_VOP_F32_1(v_frexp_mant_f32, frexp_mant32(a))
+SIM_VOP_F64_1(v_frexp_mant_f64, frexp_mant64(a))
 
 /* D.i = exponent of S0.f such that S0 = mant * 2^D (0 for zero, NaN and inf). */
 void
@@ -338,8 +364,11 @@ sim__op_v_frexp_exp_i32_f32(sim_wave *w, const sim_inst *in)
    float f0[64];
    const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
    for (unsigned l = 0; l < 64; l++) {
+      uint32_t b = sim__as_u32(A[l]);
       int e = 0;
-      if (isfinite(A[l]))
+      if (normal32(b))
+         e = (int)((b >> 23) & 0xFF) - 0x7E;
+      else if (isfinite(A[l]))
          frexpf(A[l], &e);
       r[l] = (uint32_t)e;
    }
@@ -355,8 +384,11 @@ sim__op_v_frexp_exp_i32_f64(sim_wave *w, const sim_inst *in)
    sim__vsrc64(w, in, 0, SIM_VT_F64, u0);
    const double *A = sim__f64_in(w, (const double *)u0, f0);
    for (unsigned l = 0; l < 64; l++) {
+      uint64_t b = sim__as_u64(A[l]);
       int e = 0;
-      if (isfinite(A[l]))
+      if (normal64(b))
+         e = (int)((b >> 52) & 0x7FF) - 0x3FE;
+      else if (isfinite(A[l]))
          frexp(A[l], &e);
       r[l] = (uint32_t)e;
    }

@@ -342,6 +342,31 @@ med3_f32(float a, float b, float c, bool ieee)
 }
 SIM_VOP_F32_3_NAN(v_med3_f32, SIM_NAN_AS_IS, med3_f32(a, b, c, w->ieee))
 
+/* ldexp of 64 lanes where it moves the exponent field: a normal value with a normal result
+ * (the field plus the shift, which cannot carry into the sign), and zeros; the lanes it
+ * returns set (denormal, infinite or NaN sources, results past the normal range) are left
+ * to libm. A loop without calls or branches: libm's scalbn a lane was a tenth of an
+ * interpreted f64 library function's time (rootn). */
+#define LDEXP_ROWS(name, ft, ut, mbits, emax)                                               \
+   static uint64_t name(const ft *a, const uint32_t *k, ft *r)                              \
+   {                                                                                        \
+      uint32_t slow[64];                                                                    \
+      for (unsigned l = 0; l < 64; l++) {                                                   \
+         ut b;                                                                              \
+         memcpy(&b, &a[l], sizeof(b));                                                      \
+         int64_t e = (int64_t)((b >> (mbits)) & (emax)), n = e + (int32_t)k[l];             \
+         bool zero = (ut)(b << 1) == 0;                                                     \
+         bool fast = zero || (e >= 1 && e < (emax) && n >= 1 && n < (emax));                \
+         ut o = zero ? b : b + ((ut)(uint64_t)(int64_t)(int32_t)k[l] << (mbits));           \
+         memcpy(&r[l], &o, sizeof(o));                                                      \
+         slow[l] = !fast;                                                                   \
+      }                                                                                     \
+      return sim__lanes_pack32(slow);                                                       \
+   }
+LDEXP_ROWS(ldexp32_rows, float, uint32_t, 23, 0xFF)
+LDEXP_ROWS(ldexp64_rows, double, uint64_t, 52, 0x7FF)
+#undef LDEXP_ROWS
+
 /* D.f = S0.f * 2^S1.i. */
 void
 sim__op_v_ldexp_f32(sim_wave *w, const sim_inst *in)
@@ -350,8 +375,10 @@ sim__op_v_ldexp_f32(sim_wave *w, const sim_inst *in)
    float f0[64], r[64];
    const float *A = sim__f32_in(w, (const float *)sim__vsrc32(w, in, 0, SIM_VT_F32, t0), f0);
    const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_I32, t1);
-   for (unsigned l = 0; l < 64; l++)
+   for (uint64_t m = ldexp32_rows(A, B, r); m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(m);
       r[l] = sim__nanfix32(ldexpf(A[l], (int32_t)B[l]), A[l], 0.0f, 0.0f);
+   }
    sim__f32_post(w, in, r);
    sim__vdst32(w, in, (const uint32_t *)r);
 }
@@ -366,8 +393,10 @@ sim__op_v_ldexp_f64(sim_wave *w, const sim_inst *in)
    sim__vsrc64(w, in, 0, SIM_VT_F64, u0);
    const double *A = sim__f64_in(w, (const double *)u0, f0);
    const uint32_t *B = sim__vsrc32(w, in, 1, SIM_VT_I32, t1);
-   for (unsigned l = 0; l < 64; l++)
+   for (uint64_t m = ldexp64_rows(A, B, r); m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(m);
       r[l] = sim__nanfix64(ldexp(A[l], (int32_t)B[l]), A[l], 0.0, 0.0);
+   }
    sim__f64_post(w, in, r);
    sim__vdst64(w, in, (const uint64_t *)r);
 }

@@ -7,6 +7,7 @@
  * partial EXEC and into a pair overlapping its source. In sim_xlate_check_unit the blocks
  * also run translated, compared with the interpreter.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include "sim_isa_test.h"
@@ -251,9 +252,93 @@ TEST(lowered_ldexp_f64)
    ldexp_case(2);
 }
 
+/* v_frexp_mant_f64 and v_frexp_exp_i32_f64 against C's frexp over the edge values (zeros,
+ * subnormals, infinities, NaNs, normals from the smallest to the largest), plain and
+ * -|S0|, under a partial EXEC: the handlers read a normal value's exponent field and leave
+ * the others to libm. */
+TEST(frexp_f64)
+{
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      uint64_t v = lane_val(l, 2);
+      w->v[0][l] = (uint32_t)v, w->v[1][l] = (uint32_t)(v >> 32);
+      for (unsigned r = 4; r < 10; r++)
+         w->v[r][l] = 0xDEADBEEF;
+   }
+   uint64_t exec = 0xFFFF7FFFFFFFFFFDull;
+   SIM_EXEC(w) = exec;
+   CHECK_EQ(t_run(w, "v_frexp_mant_f64 v[4:5], v[0:1]\n"
+                     "v_frexp_mant_f64_e64 v[6:7], -|v[0:1]|\n"
+                     "v_frexp_exp_i32_f64 v8, v[0:1]\n"
+                     "v_frexp_exp_i32_f64_e64 v9, -|v[0:1]|"),
+            SIM_FAULT_NONE);
+   unsigned bad = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      uint64_t a = lane_val(l, 2), na = a | 1ull << 63;
+      int e = 0, ne = 0;
+      double m = isfinite(d_of(a)) ? frexp(d_of(a), &e) : d_of(a);
+      double nm = isfinite(d_of(na)) ? frexp(d_of(na), &ne) : d_of(na);
+      bool on = (exec >> l) & 1;
+      bad += pair(w, 4, l) != (on ? nanfix(m, a, 0, 0, 1) : 0xDEADBEEFDEADBEEFull);
+      bad += pair(w, 6, l) != (on ? nanfix(nm, na, 0, 0, 1) : 0xDEADBEEFDEADBEEFull);
+      bad += w->v[8][l] != (on ? (uint32_t)e : 0xDEADBEEFu);
+      bad += w->v[9][l] != (on ? (uint32_t)ne : 0xDEADBEEFu);
+   }
+   CHECK_EQ(bad, 0);
+}
+
+/* v_ldexp_f64 and v_ldexp_f32 where the result's exponent field leaves the normal range by
+ * one step either way (the handlers move a normal value's field themselves and leave the
+ * rest to libm): a result at the field's 0 (a subnormal) and at its top (an infinity), the
+ * largest and smallest normal results, subnormal sources scaled to normal ones, signed
+ * zeros, infinities, NaNs and exponents at +-2^31. */
+TEST(ldexp_edges)
+{
+   static const struct {
+      double a;
+      int32_t k;
+   } c[] = {{1.0, -1023}, {1.0, -1022}, {1.0, 1023},     {1.0, 1024},      {1.5, -1074},
+            {DBL_MAX, 1}, {DBL_MIN, -1}, {0x1p-1074, 1074}, {-0.0, 5},       {0.0, -5},
+            {INFINITY, -3000}, {NAN, 3}, {-3.0, INT32_MIN}, {2.0, INT32_MAX}, {0.75, -1021},
+            {-1.75, 1022}};
+   static const struct {
+      float a;
+      int32_t k;
+   } f[] = {{1.0f, -127}, {1.0f, -126}, {1.0f, 127},     {1.0f, 128},      {1.5f, -149},
+            {FLT_MAX, 1}, {FLT_MIN, -1}, {0x1p-149f, 149}, {-0.0f, 5},       {0.0f, -5},
+            {INFINITY, -300}, {NAN, 3},  {-3.0f, INT32_MIN}, {2.0f, INT32_MAX}, {0.75f, -125},
+            {-1.75f, 126}};
+   enum { N = sizeof(c) / sizeof(c[0]) };
+   _Static_assert(sizeof(f) / sizeof(f[0]) == N, "as many f32 cases");
+   sim_wave *w = t_wave();
+   for (unsigned l = 0; l < 64; l++) {
+      uint64_t a = u_of(c[l % N].a);
+      w->v[0][l] = (uint32_t)a, w->v[1][l] = (uint32_t)(a >> 32);
+      w->v[2][l] = (uint32_t)c[l % N].k;
+      memcpy(&w->v[3][l], &f[l % N].a, 4);
+      w->v[4][l] = (uint32_t)f[l % N].k;
+   }
+   SIM_EXEC(w) = ~0ull;
+   CHECK_EQ(t_run(w, "v_ldexp_f64 v[6:7], v[0:1], v2\n"
+                     "v_ldexp_f32 v8, v3, v4"),
+            SIM_FAULT_NONE);
+   unsigned bad = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      uint64_t a = u_of(c[l % N].a);
+      bad += pair(w, 6, l) != nanfix(ldexp(c[l % N].a, c[l % N].k), a, 0, 0, 1);
+      float r = ldexpf(f[l % N].a, f[l % N].k);
+      uint32_t want, fa;
+      memcpy(&want, &r, 4), memcpy(&fa, &f[l % N].a, 4);
+      bad += w->v[8][l] != (r != r ? fa | 0x400000u : want);
+   }
+   CHECK_EQ(bad, 0);
+}
+
 void
 t_f64_tests(void)
 {
+   RUN(ldexp_edges);
    RUN(lowered_f64_forms);
    RUN(lowered_ldexp_f64);
+   RUN(frexp_f64);
 }
