@@ -108,6 +108,9 @@ typedef struct img {
    /* The allocation the base texel lies in, when texels there may be reached through its
     * view directly (sim__vm_direct; set by the instruction, for its access): texel_ptr. */
    const sim_alloc *direct;
+   /* level_view(view0) under `direct`, kept with it (img_direct): the fast paths' texel
+    * (0, 0) of BASE_LEVEL, or NULL. */
+   uint8_t *row0;
 } img;
 
 static lvl level_of(const img *d, unsigned m);
@@ -170,6 +173,7 @@ buf_decode(sim_wave *w, const sim_inst *in, unsigned conv, const uint32_t *t, im
    d->ncoord = 1;
    d->view0 = level_of(d, 0);
    d->direct = NULL;
+   d->row0 = NULL;
    return true;
 }
 
@@ -294,6 +298,7 @@ img_decode(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
    if (m) {
       *d = m->d;
       d->direct = NULL;
+      d->row0 = NULL;
       return true;
    }
    return ok && img_decode_t(w, in, conv, d);
@@ -391,6 +396,7 @@ img_decode_t(sim_wave *w, const sim_inst *in, unsigned conv, img *d)
    d->ncoord = ncoord[type - IMG_1D];
    d->view0 = level_of(d, base_level);
    d->direct = NULL;
+   d->row0 = NULL;
    return true;
 }
 
@@ -461,10 +467,12 @@ texel_ptr(sim_wave *w, const img *d, uint64_t addr, bool write)
 }
 
 /* For the accesses of instruction `in` to image `d`: texel_ptr's direct allocation. */
+static uint8_t *level_view(const img *d, const lvl *v);
 static void
 img_direct(sim_wave *w, const sim_inst *in, img *d, bool write)
 {
    d->direct = d->bpe ? sim__vm_direct(w, in, d->base, d->bpe, write) : NULL;
+   d->row0 = level_view(d, &d->view0);
 }
 
 /* The shader components of the texel at `addr` (isa/sim_texel.c). False after a fault. */
@@ -720,7 +728,7 @@ static bool
 fast_lanes(sim_wave *w, const sim_inst *in, const img *d, bool mip, uint64_t exec,
            uint8_t **p, uint64_t *inside, uint32_t **rows)
 {
-   uint8_t *row0 = !mip && fast_inst(in, d) ? level_view(d, &d->view0) : NULL;
+   uint8_t *row0 = !mip && fast_inst(in, d) ? d->row0 : NULL;
    if (!row0)
       return false;
    if (SIM_UNLIKELY(sim__mimg_counting))
@@ -1726,7 +1734,7 @@ sample_fast(sim_wave *w, const sim_inst *in, const sctx *c, uint64_t exec)
          return false;
    const img *d = &c->d;
    lvl v = img_level(d, c->ll0.level[0]);
-   uint8_t *row0 = level_view(d, &v);
+   uint8_t *row0 = c->ll0.level[0] == d->base_level ? d->row0 : level_view(d, &v);
    if (!row0)
       return false;
    if (SIM_UNLIKELY(sim__mimg_counting))

@@ -428,7 +428,10 @@ sim__texel_read_lanes(const sim_texel_fmt *f, const uint8_t sel[4], unsigned dma
       for (; m; m &= m - 1) {
          unsigned l = (unsigned)__builtin_ctzll(m);
          uint32_t t = 0;
-         memcpy(&t, p[l], f->bytes);
+         if (f->bytes == 4) /* RGBA8: a copy of constant size, not a call */
+            memcpy(&t, p[l], 4);
+         else
+            memcpy(&t, p[l], f->bytes);
          for (unsigned j = 0; j < n; j++)
             out[j][l] = isrc[j] < 0 ? ik[j]
                                     : sim__as_u32(unorm8[(t >> (8u * (unsigned)isrc[j])) & 0xFF]);
@@ -520,13 +523,39 @@ sim__texel_write_lanes(const sim_texel_fmt *f, const uint8_t sel[4], unsigned dm
          }
       }
    }
+   if (is_unorm8(f) && f->nch == 4 && src[0] == 0 && src[1] == 1 && src[2] == 2 &&
+       src[3] == 3 && sim__lanes_sparse(m)) {
+      /* RGBA8 from four components in order (write_imagef's): a lane's four channels at
+       * once, as unorm8_encode1 computes each. */
+      typedef float f4 __attribute__((vector_size(16)));
+      typedef int32_t i4 __attribute__((vector_size(16)));
+      const f4 zero = {0, 0, 0, 0}, one = {1, 1, 1, 1}, k255 = {255, 255, 255, 255};
+      const f4 rnd = {8388608.0f, 8388608.0f, 8388608.0f, 8388608.0f};
+      for (; m; m &= m - 1) {
+         unsigned l = (unsigned)__builtin_ctzll(m);
+         f4 x = {sim__as_f32(in[0][l]), sim__as_f32(in[1][l]), sim__as_f32(in[2][l]),
+                 sim__as_f32(in[3][l])};
+         i4 pos = x > zero; /* NaN and x <= 0: 0 */
+         x = (f4)((i4)x & pos);
+         i4 lt1 = x < one;
+         x = (f4)(((i4)x & lt1) | ((i4)one & ~lt1));
+         i4 b = __builtin_convertvector((x * k255 + rnd) - rnd, i4);
+         uint32_t t = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+                      (uint32_t)b[3] << 24;
+         memcpy(p[l], &t, 4);
+      }
+      return;
+   }
    if (is_unorm8(f) && sim__lanes_sparse(m)) {
       for (; m; m &= m - 1) {
          unsigned l = (unsigned)__builtin_ctzll(m);
          uint32_t t = 0;
          for (unsigned c = 0; c < 4; c++)
             t |= (uint32_t)(src[c] < 0 ? (uint8_t)k[c] : unorm8_encode1(in[src[c]][l])) << 8 * c;
-         memcpy(p[l], &t, f->nch);
+         if (f->nch == 4) /* RGBA8: a copy of constant size, not a call */
+            memcpy(p[l], &t, 4);
+         else
+            memcpy(p[l], &t, f->nch);
       }
       return;
    }
