@@ -333,24 +333,20 @@ normal64(uint64_t b)
 {
    return ((b >> 52) & 0x7FF) - 1u < 0x7FEu;
 }
-static inline float
-frexp_mant32(float a)
-{
-   uint32_t b = sim__as_u32(a);
-   int e_;
-   return normal32(b)   ? sim__as_f32((b & ~(0xFFu << 23)) | 0x7Eu << 23)
-          : isfinite(a) ? frexpf(a, &e_)
-                        : a;
-}
-static inline double
-frexp_mant64(double a)
-{
-   uint64_t b = sim__as_u64(a);
-   int e_;
-   return normal64(b)   ? sim__as_f64((b & ~(0x7FFull << 52)) | 0x3FEull << 52)
-          : isfinite(a) ? frexp(a, &e_)
-                        : a;
-}
+/* 0.5's field is the bias less one: (emax >> 1) - 1. */
+#define FREXP_MANT(name, ft, w, mbits, emax, libfn)                                        \
+   static inline ft name(ft a)                                                              \
+   {                                                                                        \
+      uint##w##_t b = sim__as_u##w(a), field = (uint##w##_t)(emax) << (mbits);              \
+      uint##w##_t half = (uint##w##_t)(((emax) >> 1) - 1) << (mbits);                       \
+      int e_;                                                                               \
+      return normal##w(b)   ? sim__as_f##w((b & ~field) | half)                             \
+             : isfinite(a) ? libfn(a, &e_)                                                  \
+                           : a;                                                             \
+   }
+FREXP_MANT(frexp_mant32, float, 32, 23, 0xFF, frexpf)
+FREXP_MANT(frexp_mant64, double, 64, 52, 0x7FF, frexp)
+#undef FREXP_MANT
 
 /* D.f = mantissa of S0.f in [0.5, 1.0) with S0's sign; NaN/inf return S0. */
 SIM_VOP_F32_1(v_frexp_mant_f32, frexp_mant32(a))
