@@ -1676,7 +1676,8 @@ point_axis_of(uint32_t size, unsigned mode, bool unnorm)
    return a;
 }
 
-/* Written without branches, for the vectoriser. */
+/* One lane's index (the sparse paths'); point_index_lanes computes the same four lanes at a
+ * time. */
 static inline int32_t
 point_index1(point_axis a, uint32_t u)
 {
