@@ -523,6 +523,8 @@ backHalf(clang::CompilerInstance &ci, const Globals &g, const Target &t, const c
       setMaxWorkGroupSize(m, maxWorkGroupSize);
    if (!splitCalledKernels(m, logOS))
       return COMP_BUILD_FAILURE;
+   if (emit == COMP_EMIT_EXECUTABLE)
+      markWorkGroupFree(m);
    if (!linkDeviceLibs(ci, g, t, o, daz, m, logOS) || llvmError)
       return COMP_INTERNAL_ERROR;
    // After linking: a cycle may pass through a device-library function the program

@@ -226,7 +226,15 @@ struct comp_kernel {
    char *vec_type_hint;              /* NULL if absent */
    char *device_enqueue_symbol;      /* NULL if absent */
    enum comp_kernel_kind kind;
+   /* The kernel cannot tell how its work-items are grouped (no local or group ids or sizes,
+    * barriers, local memory, work-group or sub-group functions, device-side enqueue): the
+    * code object holds the symbol COMP_WORK_GROUP_FREE_PREFIX + name (comp_wgfree.cpp). A
+    * launch may then use other work-group sizes than it was enqueued with. */
+   bool work_group_free;
 };
+
+#define COMP_WORK_GROUP_FREE_PREFIX "__hsacl_wgfree."
+
 
 /* One "amdhsa.printf" entry: "ID:N:S[0]:...:S[N-1]:FormatString". `format` is decoded:
  * the C escapes (\n, \t, ...) and octal escapes (":" is "\72") the compiler wrote are

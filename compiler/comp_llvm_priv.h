@@ -166,6 +166,15 @@ bool
 linkDeviceLibs(clang::CompilerInstance &ci, const Globals &g, const Target &t,
                const comp__options &o, bool daz, llvm::Module &m, llvm::raw_ostream &logOS);
 
+// The prefix of the marker symbols comp_wgfree.cpp gives kernels that cannot tell how
+// their work-items are grouped (comp_kernel.work_group_free).
+constexpr const char *kWorkGroupFreePrefix = COMP_WORK_GROUP_FREE_PREFIX;
+
+// Marks the kernels of `m` (a program's own IR, before the device libraries) that cannot
+// observe their work-group size (comp_wgfree.cpp).
+void
+markWorkGroupFree(llvm::Module &m);
+
 } // namespace comp
 
 #endif // COMP_LLVM_PRIV_H

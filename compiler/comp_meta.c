@@ -923,6 +923,58 @@ find_note(const unsigned char *b, size_t size, struct parse *p, const unsigned c
 
 /* ---- entry points ------------------------------------------------------------------------- */
 
+/* The kernel of `info` named `name` (`len` bytes), or NULL. */
+static struct comp_kernel *
+kernel_named(struct comp_program_info *info, const char *name, size_t len)
+{
+   for (uint32_t i = 0; i < info->num_kernels; i++)
+      if (info->kernels[i].name && strlen(info->kernels[i].name) == len &&
+          !memcmp(info->kernels[i].name, name, len))
+         return &info->kernels[i];
+   return NULL;
+}
+
+/* Sets work_group_free on the kernels whose marker symbol (COMP_WORK_GROUP_FREE_PREFIX +
+ * name, comp_wgfree.cpp) the ELF's symbol tables hold. The layout was checked
+ * (comp_elf_layout_check); headers and symbols are copied out byte-wise, since nothing
+ * aligns them in `data`. */
+static void
+mark_work_group_free(const void *data, size_t size, struct comp_program_info *info)
+{
+   const unsigned char *b = data;
+   const size_t plen = strlen(COMP_WORK_GROUP_FREE_PREFIX);
+   Elf64_Ehdr eh;
+   memcpy(&eh, b, sizeof(eh));
+   if (!eh.e_shoff || eh.e_shentsize != sizeof(Elf64_Shdr))
+      return;
+   for (unsigned i = 1; i < eh.e_shnum; i++) {
+      Elf64_Shdr st, str;
+      memcpy(&st, b + eh.e_shoff + (size_t)i * sizeof(st), sizeof(st));
+      if (st.sh_type != SHT_SYMTAB || st.sh_entsize != sizeof(Elf64_Sym) ||
+          st.sh_link == 0 || st.sh_link >= eh.e_shnum || st.sh_offset > size ||
+          st.sh_size > size - st.sh_offset)
+         continue;
+      memcpy(&str, b + eh.e_shoff + (size_t)st.sh_link * sizeof(str), sizeof(str));
+      if (str.sh_type != SHT_STRTAB || str.sh_offset > size || str.sh_size > size - str.sh_offset)
+         continue;
+      const char *names = (const char *)b + str.sh_offset;
+      for (size_t k = 0; k < st.sh_size / sizeof(Elf64_Sym); k++) {
+         Elf64_Sym sym;
+         memcpy(&sym, b + st.sh_offset + k * sizeof(sym), sizeof(sym));
+         if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_name >= str.sh_size)
+            continue;
+         const char *name = names + sym.st_name;
+         size_t len = strnlen(name, str.sh_size - sym.st_name);
+         if (len == str.sh_size - sym.st_name || len <= plen ||
+             memcmp(name, COMP_WORK_GROUP_FREE_PREFIX, plen))
+            continue;
+         struct comp_kernel *kern = kernel_named(info, name + plen, len - plen);
+         if (kern)
+            kern->work_group_free = true;
+      }
+   }
+}
+
 enum comp_status
 comp_parse_metadata(const void *data, size_t size, struct comp_program_info **out, char **error)
 {
@@ -975,6 +1027,8 @@ comp_parse_metadata(const void *data, size_t size, struct comp_program_info **ou
       goto out_destroy;
    }
    parse_document(&doc.data, &p, info);
+   if (p.status == COMP_OK)
+      mark_work_group_free(data, size, info);
 
 out_destroy:
    msgpack_unpacked_destroy(&doc);

@@ -5,11 +5,12 @@
  * For each kernel (vector add, work-group reduction with barriers, matrix multiply,
  * Mandelbrot) the parent runs child processes of itself, each with its own environment
  * set before the OpenCL runtime initialises:
- * (and copy1, a copy in work-groups of one work-item: what a work-group and a wave cost,
- * as in CTS test_basic's imagedim_* kernels; and image, a 1024 x 1024 RGBA8 image copied
+ * (and copy1, a copy enqueued in work-groups of one work-item, as CTS test_basic's
+ * imagedim_* kernels are; and image, a 1024 x 1024 RGBA8 image copied
  * through a nearest sampler in 16 x 16 work-groups: the image instructions; and image1, the
- * same copy of a 256 x 256 image in work-groups of one work-item, as CTS test_basic's
- * imagedim_non_pow2 launches it: a one-lane wave's image instructions; and dpoly, a
+ * same copy of a 256 x 256 image enqueued in work-groups of one work-item, as CTS
+ * test_basic's imagedim_non_pow2 launches it — neither kernel can tell its groups apart, so
+ * hsacl runs both in groups of 64 (dispatch/disp_kernel.c coarsen_free_groups); and dpoly, a
  * double-precision recurrence of fused multiply-adds and products per work-item: the f64
  * arithmetic of molecular dynamics and clpeak's double-precision test; and hpoly, the same
  * recurrence in half2: the packed f16 arithmetic of clpeak's half-precision test, where

@@ -147,6 +147,57 @@ test_emit_kinds(void)
    comp_output_finish(&out);
 }
 
+/* Which kernels cannot tell how their work-items are grouped (comp_kernel.work_group_free,
+ * comp_wgfree.cpp): those whose only work-item queries are global ones, through helpers
+ * too; not those that ask for a local or group id or size, synchronise or share memory in a
+ * group, use group or sub-group functions or amdgcn builtins, or have a required size. */
+static void
+test_work_group_free(void)
+{
+   static const char src[] =
+      "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n"
+      "int gid(void) { return get_global_id(0) + get_global_offset(0); }\n"
+      "int lid(void) { return get_local_id(0); }\n"
+      "kernel void free_plain(global int *o) { o[get_global_id(0)] = get_global_size(0); }\n"
+      "kernel void free_helper(global int *o, read_only image2d_t im, sampler_t s) {\n"
+      "   o[gid()] = read_imagei(im, s, (int2)(get_global_id(0), get_work_dim())).x; }\n"
+      "kernel void no_local_id(global int *o) { o[get_global_id(0)] = get_local_id(0); }\n"
+      "kernel void no_local_size(global int *o) { o[get_global_id(0)] = get_local_size(0); }\n"
+      "kernel void no_group_id(global int *o) { o[get_global_id(0)] = get_group_id(1); }\n"
+      "kernel void no_num_groups(global int *o) { o[0] = get_num_groups(0); }\n"
+      "kernel void no_enqueued(global int *o) { o[0] = get_enqueued_local_size(0); }\n"
+      "kernel void no_linear(global int *o) { o[0] = get_local_linear_id(); }\n"
+      "kernel void no_via_helper(global int *o) { o[gid()] = lid(); }\n"
+      "kernel void no_barrier(global int *o) { o[get_global_id(0)] = 1;\n"
+      "   barrier(CLK_GLOBAL_MEM_FENCE); }\n"
+      "kernel void no_local_arg(global int *o, local int *l) { l[0] = 1; o[0] = l[0]; }\n"
+      "kernel void no_collective(global int *o) {\n"
+      "   o[get_global_id(0)] = work_group_reduce_add(1); }\n"
+      "kernel void no_subgroup(global int *o) { o[get_global_id(0)] = get_sub_group_size(); }\n"
+      "kernel void no_builtin(global int *o) {\n"
+      "   o[get_global_id(0)] = __builtin_amdgcn_workitem_id_x(); }\n"
+      "kernel __attribute__((reqd_work_group_size(1, 1, 1)))\n"
+      "void no_reqd(global int *o) { o[get_global_id(0)] = 1; }\n";
+   static const char *const free_names[] = { "free_plain", "free_helper" };
+   struct comp_output out;
+   CHECK(build(src, "-cl-std=CL2.0", "gfx906", COMP_EMIT_EXECUTABLE, &out) == COMP_OK);
+   CHECK(out.info && out.info->num_kernels == 15);
+   for (uint32_t i = 0; out.info && i < out.info->num_kernels; i++) {
+      const struct comp_kernel *k = &out.info->kernels[i];
+      bool want = !strcmp(k->name, free_names[0]) || !strcmp(k->name, free_names[1]);
+      CHECK_MSG(k->work_group_free == want, "%s: work_group_free %d", k->name,
+                k->work_group_free);
+   }
+   comp_output_finish(&out);
+   /* Local memory anywhere in the program: none is free. */
+   CHECK(build("kernel void a(global int *o) { o[get_global_id(0)] = 1; }\n"
+               "kernel void b(global int *o) { local int t; t = o[0]; o[1] = t; }\n",
+               NULL, "gfx906", COMP_EMIT_EXECUTABLE, &out) == COMP_OK);
+   for (uint32_t i = 0; out.info && i < out.info->num_kernels; i++)
+      CHECK_MSG(!out.info->kernels[i].work_group_free, "%s", out.info->kernels[i].name);
+   comp_output_finish(&out);
+}
+
 /* The oclc control constants follow the target and the options. */
 static bool
 has_constant(const char *ir, const char *name, const char *type, unsigned value)
@@ -801,6 +852,7 @@ main(int argc, char **argv)
    test_diagnostics();
    test_option_and_target_errors();
    test_emit_kinds();
+   test_work_group_free();
    test_control_constants();
    test_headers_defines_extensions();
    test_printf();
