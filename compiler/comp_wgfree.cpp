@@ -12,8 +12,9 @@
 // every function the program defines that it may call, and the names of the builtins they
 // declare. It is conservative: an indirect call, inline assembly, an amdgcn intrinsic (the
 // program's own __builtin_amdgcn_*), a builtin whose name says work-group, sub-group, local,
-// barrier, event, pipe or enqueue, local memory anywhere in the program and a
-// reqd_work_group_size or required sub-group size all make a kernel not free. A free kernel
+// barrier, fence, event, pipe or enqueue, a variable declared and not defined (a built-in
+// variable), local memory anywhere in the program and a reqd_work_group_size or required
+// sub-group size all make a kernel not free. A free kernel
 // gets a one-byte constant symbol kWorkGroupFreePrefix + its name in the code object, which
 // comp_parse_metadata turns into comp_kernel.work_group_free; a code object from elsewhere
 // has none and its kernels run as enqueued.
@@ -21,6 +22,7 @@
 #include "comp_llvm_priv.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -56,6 +58,13 @@ callsAreFree(const llvm::Function &f, llvm::SmallPtrSetImpl<const llvm::Function
    if (f.isDeclaration())
       return !builtinObservesGroups(f.getName());
    for (const llvm::Instruction &i : llvm::instructions(f)) {
+      // A variable the program declares and does not define: a built-in variable (SPIR-V's
+      // BuiltIn ids, such as LocalInvocationId, as a translator may leave them).
+      for (const llvm::Use &u : i.operands()) {
+         const auto *g = llvm::dyn_cast<llvm::GlobalVariable>(llvm::getUnderlyingObject(u.get()));
+         if (g && g->isDeclaration())
+            return false;
+      }
       const auto *call = llvm::dyn_cast<llvm::CallBase>(&i);
       if (!call)
          continue;
