@@ -468,15 +468,22 @@ sim__watchdog_swap(uint64_t ns)
    return old;
 }
 
+/* Clock `c` in ns. */
+static uint64_t
+clock_ns(clockid_t c)
+{
+   struct timespec ts;
+   clock_gettime(c, &ts);
+   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 /* The coarse clock (the last tick, a few ms old) is enough for a deadline in seconds and
  * costs no timer read: it is taken between work-groups and wave turns (vadd: 4% in perf
  * with CLOCK_MONOTONIC). */
 static uint64_t
 now_ns(void)
 {
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+   return clock_ns(CLOCK_MONOTONIC_COARSE);
 }
 
 /* True (and the dispatch faulted) once its deadline has passed. */
@@ -615,20 +622,12 @@ typedef struct wg_batch {
    uint64_t claimed_ns;
 } wg_batch;
 
-/* CLOCK_MONOTONIC in ns: the coarse clock's ticks (a few ms) are longer than a batch. */
-static uint64_t
-fine_ns(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* The cap of the thread's next claim, from how long its last batch ran. */
 static uint32_t
 batch_cap(wg_batch *b)
 {
-   uint64_t now = fine_ns();
+   /* Not the coarse clock: its ticks (a few ms) are longer than a batch. */
+   uint64_t now = clock_ns(CLOCK_MONOTONIC);
    if (!b->cap)
       b->cap = SIM_WG_BATCH;
    else if (now - b->claimed_ns < SIM_BATCH_SHORT_NS && b->cap < SIM_WG_BATCH_MAX)
