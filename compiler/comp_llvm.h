@@ -235,7 +235,6 @@ struct comp_kernel {
 
 #define COMP_WORK_GROUP_FREE_PREFIX "__hsacl_wgfree."
 
-
 /* One "amdhsa.printf" entry: "ID:N:S[0]:...:S[N-1]:FormatString". `format` is decoded:
  * the C escapes (\n, \t, ...) and octal escapes (":" is "\72") the compiler wrote are
  * turned back into the characters they stand for. */

@@ -257,10 +257,6 @@ check_global(cl_uint work_dim, const size_t *global_work_offset,
    return CL_SUCCESS;
 }
 
-/* The local size of a launch, checked in the order of §5.10's errors: the application's
- * (against the device, the kernel's reqd_work_group_size and maximum, and the uniform
- * work-groups the kernel may require), else the required size, else choose_local_size's
- * (none for an empty launch). Fills r->local. */
 /* Work-items a one-work-item group becomes for a kernel that cannot tell how its
  * work-items are grouped (comp_kernel.work_group_free): a wave's worth of the row. */
 #define DISP_FREE_GROUP 64u
@@ -289,6 +285,11 @@ coarsen_free_groups(struct disp__range *r, size_t max_wg)
    }
 }
 
+/* The local size of a launch, checked in the order of §5.10's errors: the application's
+ * (against the device, the kernel's reqd_work_group_size and maximum, and the uniform
+ * work-groups the kernel may require; one-work-item groups of a kernel that cannot tell its
+ * groups apart then coarsen_free_groups'), else the required size, else choose_local_size's
+ * (none for an empty launch). Fills r->local. */
 static cl_int
 launch_local_size(struct _cl_command_queue *q, const struct _cl_kernel *k,
                   const struct comp_kernel_device *kd, const size_t *local_work_size,
