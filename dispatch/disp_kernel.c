@@ -257,22 +257,23 @@ check_global(cl_uint work_dim, const size_t *global_work_offset,
    return CL_SUCCESS;
 }
 
-/* Work-items a one-work-item group becomes for a kernel that cannot tell how its
- * work-items are grouped (comp_kernel.work_group_free): a wave's worth of the row. */
+/* Work-items a small group becomes for a kernel that cannot tell how its work-items are
+ * grouped (comp_kernel.work_group_free): a wave's worth of the row. */
 #define DISP_FREE_GROUP 64u
 
-/* A launch enqueued in one-work-item groups of a kernel that cannot tell its groups apart
- * (no local or group ids or sizes, barriers, local memory, group or sub-group functions,
- * device-side enqueue: comp_wgfree.cpp) runs in groups of up to DISP_FREE_GROUP work-items
- * along x (then y): the same work-items with the same global ids, one group a wave instead
- * of a wave a work-item (CTS test_basic's imagedim_* launch a million such groups). The
- * last group of a row may be partial, which such a kernel cannot tell either. */
+/* A launch in groups of fewer than DISP_FREE_GROUP work-items (enqueued so, or chosen so for
+ * a NULL local size: choose_local_size's divisor of a prime size is 1) of a kernel that
+ * cannot tell its groups apart (no local or group ids or sizes, barriers, local memory,
+ * group or sub-group functions, device-side enqueue: comp_wgfree.cpp) runs in groups of up
+ * to DISP_FREE_GROUP work-items along x (then y): the same work-items with the same global
+ * ids, one group a wave instead of a wave a few work-items (CTS test_basic's imagedim_*
+ * launch a million one-work-item groups). The last group of a row may be partial, which
+ * such a kernel cannot tell either. */
 static void
 coarsen_free_groups(struct disp__range *r, size_t max_wg)
 {
-   for (cl_uint i = 0; i < r->work_dim; i++)
-      if (r->local[i] != 1)
-         return;
+   if (r->local[0] * r->local[1] * r->local[2] >= DISP_FREE_GROUP)
+      return;
    size_t x = r->global[0] < DISP_FREE_GROUP ? r->global[0] : DISP_FREE_GROUP;
    size_t y = 1;
    if (r->work_dim > 1 && x < DISP_FREE_GROUP) {
@@ -287,9 +288,9 @@ coarsen_free_groups(struct disp__range *r, size_t max_wg)
 
 /* The local size of a launch, checked in the order of §5.10's errors: the application's
  * (against the device, the kernel's reqd_work_group_size and maximum, and the uniform
- * work-groups the kernel may require; one-work-item groups of a kernel that cannot tell its
- * groups apart then coarsen_free_groups'), else the required size, else choose_local_size's
- * (none for an empty launch). Fills r->local. */
+ * work-groups the kernel may require), else the required size, else choose_local_size's
+ * (none for an empty launch); then, for a kernel that cannot tell its groups apart,
+ * coarsen_free_groups'. Fills r->local. */
 static cl_int
 launch_local_size(struct _cl_command_queue *q, const struct _cl_kernel *k,
                   const struct comp_kernel_device *kd, const size_t *local_work_size,
@@ -331,8 +332,6 @@ launch_local_size(struct _cl_command_queue *q, const struct _cl_kernel *k,
                              "of local size %zu in dimension %u, and the kernel requires "
                              "uniform work-groups", r->global[i], r->local[i], i);
       }
-      if (sig->work_group_free && !empty)
-         coarsen_free_groups(r, max_wg);
    } else if (reqd) {
       for (cl_uint i = 0; i < 3; i++)
          r->local[i] = sig->reqd_work_group_size[i];
@@ -344,6 +343,8 @@ launch_local_size(struct _cl_command_queue *q, const struct _cl_kernel *k,
    } else if (!empty) {
       choose_local_size(r->work_dim, r->global, max_wg, r->local);
    }
+   if (sig->work_group_free && !empty)
+      coarsen_free_groups(r, max_wg);
    return CL_SUCCESS;
 }
 

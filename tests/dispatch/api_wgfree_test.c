@@ -1,6 +1,7 @@
 /*
- * tests/dispatch/api_wgfree_test.c — launches in one-work-item groups of kernels that cannot
- * tell how their work-items are grouped, which the dispatch runs in groups of a wave
+ * tests/dispatch/api_wgfree_test.c — launches in groups of fewer than 64 work-items (one,
+ * a few, or a NULL local size over prime sizes) of kernels that cannot tell how their
+ * work-items are grouped, which the dispatch runs in groups of a wave
  * (dispatch/disp_kernel.c coarsen_free_groups, compiler/comp_wgfree.cpp): every work-item
  * runs once with its own global id, in 1, 2 and 3 dimensions, with global offsets and with
  * rows that are not a multiple of a wave; and kernels that ask for their local or group ids
@@ -34,17 +35,16 @@ static const char *const source =
    "   o[4 * i + 3] = get_local_id(0) + get_enqueued_local_size(0);\n"
    "}\n";
 
-/* `ids` over global `g` at offset `off` in groups of one work-item (`dims` dimensions):
- * each element once, holding its work-item's global id. */
+/* `ids` over global `g` at offset `off` in groups of `l` (NULL: the driver's choice; `dims`
+ * dimensions): each element once, holding its work-item's global id. */
 static void
-check_ids(cl_kernel k, cl_uint dims, const size_t g[3], const size_t off[3])
+check_ids(cl_kernel k, cl_uint dims, const size_t g[3], const size_t off[3], const size_t *l)
 {
-   const size_t one[3] = { 1, 1, 1 };
    size_t n = g[0] * (dims > 1 ? g[1] : 1) * (dims > 2 ? g[2] : 1);
    uint32_t *host = calloc(n, sizeof(*host));
    cl_mem o = test_cl_buffer(ctx, n * sizeof(*host), host);
    CHECK_EQ_INT(clSetKernelArg(k, 0, sizeof(o), &o), CL_SUCCESS);
-   CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, k, dims, off, g, one, 0, NULL, NULL), CL_SUCCESS);
+   CHECK_EQ_INT(clEnqueueNDRangeKernel(queue, k, dims, off, g, l, 0, NULL, NULL), CL_SUCCESS);
    CHECK_EQ_INT(clEnqueueReadBuffer(queue, o, CL_TRUE, 0, n * sizeof(*host), host, 0, NULL, NULL),
                 CL_SUCCESS);
    size_t bad = 0, first = n;
@@ -102,17 +102,23 @@ main(void)
    cl_kernel groups = clCreateKernel(p, "groups", &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
 
+   /* Groups of one work-item, of a few (3, 4 x 4), and a NULL local size over prime sizes
+    * (whose only divisor below 256 is 1). */
+   static const size_t one[3] = { 1, 1, 1 }, three[3] = { 3, 1, 1 }, four[3] = { 4, 4, 1 };
    static const struct {
       cl_uint dims;
       size_t g[3], off[3];
+      const size_t *l;
    } cases[] = {
-      { 1, { 1000, 1, 1 }, { 0, 0, 0 } },  { 1, { 64, 1, 1 }, { 3, 0, 0 } },
-      { 1, { 5, 1, 1 }, { 0, 0, 0 } },     { 2, { 100, 7, 1 }, { 1, 2, 0 } },
-      { 2, { 3, 100, 1 }, { 0, 0, 0 } },   { 2, { 256, 256, 1 }, { 0, 0, 0 } },
-      { 3, { 10, 7, 3 }, { 4, 5, 6 } },    { 3, { 1, 1, 70 }, { 0, 0, 0 } },
+      { 1, { 1000, 1, 1 }, { 0, 0, 0 }, one },  { 1, { 64, 1, 1 }, { 3, 0, 0 }, one },
+      { 1, { 5, 1, 1 }, { 0, 0, 0 }, one },     { 2, { 100, 7, 1 }, { 1, 2, 0 }, one },
+      { 2, { 3, 100, 1 }, { 0, 0, 0 }, one },   { 2, { 256, 256, 1 }, { 0, 0, 0 }, one },
+      { 3, { 10, 7, 3 }, { 4, 5, 6 }, one },    { 3, { 1, 1, 70 }, { 0, 0, 0 }, one },
+      { 1, { 999, 1, 1 }, { 0, 0, 0 }, three }, { 2, { 100, 36, 1 }, { 2, 0, 0 }, four },
+      { 1, { 1021, 1, 1 }, { 0, 0, 0 }, NULL }, { 2, { 509, 3, 1 }, { 1, 1, 0 }, NULL },
    };
    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-      check_ids(ids, cases[i].dims, cases[i].g, cases[i].off);
+      check_ids(ids, cases[i].dims, cases[i].g, cases[i].off, cases[i].l);
    check_groups(groups, 1000);
 
    clReleaseKernel(ids);
