@@ -149,6 +149,8 @@ TEST(global_lowered_patterns)
  * offset, FLAT, stores whose lanes collide (the last lane wins), a partial EXEC (inactive
  * lanes keep their rows), the destination as its own address, a byte past the end of the
  * allocation (the handler faults as interpreted). */
+static void *alloc_before_hole(size_t size);
+
 TEST(global_lowered_sub)
 {
    uint32_t *buf, *out;
@@ -212,13 +214,13 @@ TEST(global_lowered_sub)
       memcpy(&v, o8 + 2 * j, 2);
       CHECK_EQ(v, (uint16_t)(0x12345678u + (56 + j) * 0x01020305u));
    }
-   /* One lane's byte past the allocation's end: a fault, as interpreted. */
-   set_lane_ptr(w, 0, 9, (uint8_t *)buf + 4096);
+   /* One lane's byte past an allocation's end: a fault, as interpreted. Past one whose next
+    * page is no allocation: `buf`'s may be `out` (a sanitizer's heap places blocks back to
+    * back; the ThreadSanitizer pass saw no fault there). */
+   set_lane_ptr(w, 0, 9, (uint8_t *)alloc_before_hole(4096) + 4096);
    SIM_EXEC(w) = ~0ull;
    CHECK_EQ(t_run(w, "global_load_ubyte v18, v[0:1], off"), SIM_FAULT_MEMORY_VIOLATION);
 }
-
-static void *alloc_before_hole(size_t size);
 
 /* Full waves (the constant-EXEC variant in the checking mode) at unit stride: dword and x4
  * loads and a store, the same with one lane out of step (lane 40 a dword further), with one
