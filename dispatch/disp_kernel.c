@@ -261,26 +261,44 @@ check_global(cl_uint work_dim, const size_t *global_work_offset,
  * grouped (comp_kernel.work_group_free): a wave's worth of the row. */
 #define DISP_FREE_GROUP 64u
 
+/* The largest divisor of `n` that is at most `cap` (>= 1). */
+static size_t
+divisor_upto(size_t n, size_t cap)
+{
+   for (size_t c = cap; c > 1; c--)
+      if (n % c == 0)
+         return c;
+   return 1;
+}
+
 /* A launch in groups of fewer than DISP_FREE_GROUP work-items (enqueued so, or chosen so for
  * a NULL local size: choose_local_size's divisor of a prime size is 1) of a kernel that
  * cannot tell its groups apart (no local or group ids or sizes, barriers, local memory,
  * group or sub-group functions, device-side enqueue: comp_wgfree.cpp) runs in groups of up
  * to DISP_FREE_GROUP work-items along x (then y): the same work-items with the same global
  * ids, one group a wave instead of a wave a few work-items (CTS test_basic's imagedim_*
- * launch a million one-work-item groups). The last group of a row may be partial, which
- * such a kernel cannot tell either. */
+ * launch a million one-work-item groups). The last group of a row may be partial where the
+ * kernel allows non-uniform groups; where it requires uniform ones (`uniform`: OpenCL C
+ * before 2.0, -cl-uniform-work-group-size) its code may rely on full groups (a 1.2 kernel's
+ * get_global_id(1) was one row off past a partial group in y), so the sizes divide the
+ * global ones. */
 static void
-coarsen_free_groups(struct disp__range *r, size_t max_wg)
+coarsen_free_groups(struct disp__range *r, size_t max_wg, bool uniform)
 {
-   if (r->local[0] * r->local[1] * r->local[2] >= DISP_FREE_GROUP)
+   size_t old = r->local[0] * r->local[1] * r->local[2];
+   if (old >= DISP_FREE_GROUP)
       return;
    size_t x = r->global[0] < DISP_FREE_GROUP ? r->global[0] : DISP_FREE_GROUP;
+   if (uniform)
+      x = divisor_upto(r->global[0], x);
    size_t y = 1;
    if (r->work_dim > 1 && x < DISP_FREE_GROUP) {
       y = DISP_FREE_GROUP / x;
       y = r->global[1] < y ? r->global[1] : y;
+      if (uniform)
+         y = divisor_upto(r->global[1], y);
    }
-   if (x * y <= max_wg) {
+   if (x * y * r->local[2] > old && x * y * r->local[2] <= max_wg) {
       r->local[0] = x;
       r->local[1] = y;
    }
@@ -344,7 +362,8 @@ launch_local_size(struct _cl_command_queue *q, const struct _cl_kernel *k,
       choose_local_size(r->work_dim, r->global, max_wg, r->local);
    }
    if (sig->work_group_free && !empty)
-      coarsen_free_groups(r, max_wg);
+      coarsen_free_groups(r, max_wg,
+                          sig->uniform_work_group_size || sig->language_version[0] < 2);
    return CL_SUCCESS;
 }
 

@@ -10,7 +10,9 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hsacl_test.h"
 #include "hsacl_cl_test.h"
@@ -19,14 +21,15 @@ static cl_device_id device;
 static cl_context ctx;
 static cl_command_queue queue;
 
-static const char *const source =
+static const char *const source_ids =
    "kernel void ids(global uint *o) {\n"
    "   size_t x = get_global_id(0) - get_global_offset(0);\n"
    "   size_t y = get_global_id(1) - get_global_offset(1);\n"
    "   size_t z = get_global_id(2) - get_global_offset(2);\n"
    "   size_t i = (z * get_global_size(1) + y) * get_global_size(0) + x;\n"
    "   o[i] += (uint)(get_global_id(0) | get_global_id(1) << 11 | get_global_id(2) << 22);\n"
-   "}\n"
+   "}\n";
+static const char *const source_groups =
    "kernel void groups(global uint *o) {\n"
    "   size_t i = get_global_id(0) - get_global_offset(0);\n"
    "   o[4 * i] = get_local_size(0);\n"
@@ -93,11 +96,18 @@ main(void)
 {
    if (!test_cl_open(&device, &ctx, &queue))
       return 1;
-   cl_program p = test_cl_build(ctx, device, source, NULL, 0, "-cl-std=CL2.0");
-   if (!p)
+   /* The ids kernel as OpenCL C 2.0 (non-uniform groups allowed: rows end in partial
+    * groups) and as 1.2 (uniform groups required: the groups divide the global sizes). */
+   static char source20[2048];
+   snprintf(source20, sizeof(source20), "%s%s", source_ids, source_groups);
+   cl_program p = test_cl_build(ctx, device, source20, NULL, 0, "-cl-std=CL2.0");
+   cl_program p12 = test_cl_build(ctx, device, source_ids, NULL, 0, "");
+   if (!p || !p12)
       return test_main_end();
    cl_int err;
    cl_kernel ids = clCreateKernel(p, "ids", &err);
+   CHECK_EQ_INT(err, CL_SUCCESS);
+   cl_kernel ids12 = clCreateKernel(p12, "ids", &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
    cl_kernel groups = clCreateKernel(p, "groups", &err);
    CHECK_EQ_INT(err, CL_SUCCESS);
@@ -116,14 +126,27 @@ main(void)
       { 3, { 10, 7, 3 }, { 4, 5, 6 }, one },    { 3, { 1, 1, 70 }, { 0, 0, 0 }, one },
       { 1, { 999, 1, 1 }, { 0, 0, 0 }, three }, { 2, { 100, 36, 1 }, { 2, 0, 0 }, four },
       { 1, { 1021, 1, 1 }, { 0, 0, 0 }, NULL }, { 2, { 509, 3, 1 }, { 1, 1, 0 }, NULL },
+      { 3, { 19, 13, 4 }, { 0, 0, 0 }, NULL },  { 2, { 96, 10, 1 }, { 0, 0, 0 }, one },
    };
-   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
       check_ids(ids, cases[i].dims, cases[i].g, cases[i].off, cases[i].l);
+      /* 1.2 takes only sizes its groups divide: the enqueued ones, or NULL. */
+      bool divides = !cases[i].l;
+      if (cases[i].l) {
+         divides = true;
+         for (cl_uint d = 0; d < cases[i].dims; d++)
+            divides &= cases[i].g[d] % cases[i].l[d] == 0;
+      }
+      if (divides)
+         check_ids(ids12, cases[i].dims, cases[i].g, cases[i].off, cases[i].l);
+   }
    check_groups(groups, 1000);
 
    clReleaseKernel(ids);
+   clReleaseKernel(ids12);
    clReleaseKernel(groups);
    clReleaseProgram(p);
+   clReleaseProgram(p12);
    clReleaseCommandQueue(queue);
    clReleaseContext(ctx);
    return test_main_end();
