@@ -174,6 +174,16 @@ launch_submit(struct disp_command *cmd, const hsa_signal_t *deps, uint32_t num_d
 
 /* ---- clEnqueueNDRangeKernel --------------------------------------------------------- */
 
+/* The largest divisor of `n` that is at most `cap` (>= 1). */
+static size_t
+divisor_upto(size_t n, size_t cap)
+{
+   for (size_t c = cap; c > 1; c--)
+      if (n % c == 0)
+         return c;
+   return 1;
+}
+
 /* A local size for dimension sizes `g` that divides them (OpenCL 1.x uniform groups). */
 static void
 choose_local_size(cl_uint dims, const size_t *g, size_t max_wg, size_t *l)
@@ -186,13 +196,7 @@ choose_local_size(cl_uint dims, const size_t *g, size_t max_wg, size_t *l)
       size_t want = targets[dims - 1][i];
       if (want > budget)
          want = budget;
-      size_t best = 1;
-      for (size_t c = want; c >= 1; c--) {
-         if (g[i] % c == 0) {
-            best = c;
-            break;
-         }
-      }
+      size_t best = divisor_upto(g[i], want);
       l[i] = best;
       budget /= best;
       if (!budget)
@@ -260,16 +264,6 @@ check_global(cl_uint work_dim, const size_t *global_work_offset,
 /* Work-items a small group becomes for a kernel that cannot tell how its work-items are
  * grouped (comp_kernel.work_group_free): a wave's worth of the row. */
 #define DISP_FREE_GROUP 64u
-
-/* The largest divisor of `n` that is at most `cap` (>= 1). */
-static size_t
-divisor_upto(size_t n, size_t cap)
-{
-   for (size_t c = cap; c > 1; c--)
-      if (n % c == 0)
-         return c;
-   return 1;
-}
 
 /* A launch in groups of fewer than DISP_FREE_GROUP work-items (enqueued so, or chosen so for
  * a NULL local size: choose_local_size's divisor of a prime size is 1) of a kernel that
