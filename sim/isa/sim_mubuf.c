@@ -171,10 +171,15 @@ mubuf_rows(const sim_wave *w, const sim_inst *in, const mubuf_rsrc *r, uint64_t 
    uint32_t o = (uint32_t)in->imm;
    if (in->flags & SIM_IF_OFFEN) {
       const uint32_t *vo = w->v[in->mem.addr];
-      uint32_t f = vo[__builtin_ctzll(m)], diff = 0;
-      for (unsigned l = 0; l < 64; l++)
-         diff |= (vo[l] ^ f) & -(uint32_t)((m >> l) & 1);
-      if (diff)
+      uint32_t f = vo[__builtin_ctzll(m)];
+      sim_u32x4 diff = {0};
+      for (unsigned g = 0; g < 64; g += 4) {
+         sim_u32x4 k, v;
+         memcpy(&k, sim__nibble_mask[(m >> g) & 15], 16);
+         memcpy(&v, vo + g, 16);
+         diff |= (v ^ f) & k;
+      }
+      if (diff[0] | diff[1] | diff[2] | diff[3])
          return false;
       o += f;
    }
@@ -235,6 +240,74 @@ mubuf_rows_move(sim_wave *w, const sim_inst *in, uint64_t m, unsigned n, bool st
    return true;
 }
 
+/* The scratch shape at per-lane offsets (a private array indexed by data): mubuf_rows's V#
+ * with OFFEN and every active lane's offset o (VGPR + OFFSET) dword-aligned, o + 4(n - 1)
+ * not wrapping. Lane l's dword k is at base + SOFFSET + ((o + 4k) << ish) + 4l: one span
+ * lookup for the rows from the lowest active offset's to the highest's (every lane's dwords
+ * lie inside, so a span found valid holds them all), then a dword a lane. No two lanes' or
+ * dwords' addresses meet (offsets are multiples of 4, shifted past the lane bits), so a
+ * store's lane order does not matter. False when the shape or the span does not hold: the
+ * general path then decides, lane by lane where it must, and faults exactly. */
+static bool
+mubuf_scratch_lanes(sim_wave *w, const sim_inst *in, const mubuf_rsrc *r, uint64_t m,
+                    unsigned n, bool store)
+{
+   if (!r->swizzle || !r->add_tid || r->esh != 2 || (1u << r->ish) < w->lanes ||
+       (in->flags & SIM_IF_IDXEN) || !(in->flags & SIM_IF_OFFEN))
+      return false;
+   const uint32_t *vo = w->v[in->mem.addr];
+   uint32_t imm = (uint32_t)in->imm, o[64];
+   /* The active offsets' OR, lowest and highest, four lanes a step (a mask table row, as
+    * sim__lanes_select: no per-lane shifts of m, which kept the loop scalar). */
+   sim_u32x4 vlo = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX}, vhi = {0}, vbits = {0};
+   for (unsigned g = 0; g < 64; g += 4) {
+      sim_u32x4 k, v;
+      memcpy(&k, sim__nibble_mask[(m >> g) & 15], 16);
+      memcpy(&v, vo + g, 16);
+      v += imm;
+      memcpy(o + g, &v, 16);
+      sim_u32x4 on = v & k, off = v | ~k;
+      vbits |= on;
+      sim_u32x4 below = (sim_u32x4)(off < vlo), above = (sim_u32x4)(on > vhi);
+      vlo = (off & below) | (vlo & ~below);
+      vhi = (on & above) | (vhi & ~above);
+   }
+   uint32_t lo = UINT32_MAX, hi = 0, bits = 0;
+   for (unsigned j = 0; j < 4; j++) {
+      bits |= vbits[j];
+      lo = vlo[j] < lo ? vlo[j] : lo;
+      hi = vhi[j] > hi ? vhi[j] : hi;
+   }
+   if ((bits & 3) || hi > UINT32_MAX - 4 * (n - 1))
+      return false;
+   unsigned first = __builtin_ctzll(m), last = 63 - __builtin_clzll(m);
+   uint64_t base = r->base + r->soffset;
+   uint64_t span_lo = base + ((uint64_t)lo << r->ish) + 4 * first;
+   uint64_t span_hi = base + ((uint64_t)(hi + 4 * (n - 1)) << r->ish) + 4 * last + 4;
+   uint8_t *host = sim__mubuf_span(w, in, span_lo, span_hi - span_lo, store);
+   if (!host)
+      return false;
+   /* The host address of `base` (an integer: it may lie before the span's allocation). */
+   uintptr_t hb = (uintptr_t)host - (uintptr_t)(span_lo - base);
+   unsigned data = store ? in->mem.data0 : in->vdst;
+   if (store) {
+      for (unsigned l = first; l <= last; l++)
+         for (unsigned k = 0; ((m >> l) & 1) && k < n; k++)
+            memcpy((void *)(hb + ((uint64_t)(o[l] + 4 * k) << r->ish) + 4 * l),
+                   &w->v[data + k][l], 4);
+      return true;
+   }
+   /* All lanes are read before any row is written (the offset VGPR may be VDATA's). */
+   uint32_t tmp[4][64];
+   for (unsigned l = first; l <= last; l++)
+      for (unsigned k = 0; ((m >> l) & 1) && k < n; k++)
+         memcpy(&tmp[k][l], (const void *)(hb + ((uint64_t)(o[l] + 4 * k) << r->ish) + 4 * l),
+                4);
+   for (unsigned k = 0; k < n; k++)
+      sim__lanes_select(w->v[data + k], tmp[k], m);
+   return true;
+}
+
 bool
 sim__mubuf_fast(sim_wave *w, const sim_inst *in, uint64_t m, unsigned n, bool store)
 {
@@ -246,6 +319,8 @@ sim__mubuf_fast(sim_wave *w, const sim_inst *in, uint64_t m, unsigned n, bool st
       mubuf_rsrc_read(w, in, &r);
       if (mubuf_rows(w, in, &r, m, n, row))
          return mubuf_rows_move(w, in, m, n, store, row);
+      if (mubuf_scratch_lanes(w, in, &r, m, n, store))
+         return true;
    }
    uint64_t va[4][64], lo, hi;
    if (!sim__mubuf_lanes(w, in, m, n, store, va, &lo, &hi))

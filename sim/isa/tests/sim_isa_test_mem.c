@@ -1078,7 +1078,8 @@ TEST(scratch_dwords_lanes)
  * range reaches further): a store and a load of the last row stay in the window (the
  * translator's inline window test, sim_xlate_mem.c mubuf_inline, takes them); an x2 whose
  * second dword is the first byte past the window faults there, as the handler's lane path
- * finds no allocation; then the same offsets run again, the block's inline test now warm. */
+ * finds no allocation; a store at offsets that differ between lanes, one past the window,
+ * faults at that lane; then the same offsets run again, the block's inline test now warm. */
 TEST(scratch_window_end)
 {
    sim_wave *w = t_wave();
@@ -1104,6 +1105,17 @@ TEST(scratch_window_end)
                         "s_waitcnt vmcnt(0)"),
                SIM_FAULT_MEMORY_VIOLATION);
       CHECK_EQ(t_fault.address, SIM_SCRATCH_VA + t_scratch_size + 4 * 9);
+      /* Offsets that differ between lanes, lane 33's one row past the window: the span of
+       * the rows fails, the lane path faults at lane 33's dword; lane 32 (the last row)
+       * stored before it. */
+      for (unsigned l = 0; l < 64; l++)
+         w->v[3][l] = l == 33 ? last + 4 : l % 2 ? last - 4 * (l % 5) : last;
+      SIM_EXEC(w) = ~0ull;
+      CHECK_EQ(t_run(w, "buffer_store_dword v2, v3, s[0:3], 0 offen\n"
+                        "s_waitcnt vmcnt(0)"),
+               SIM_FAULT_MEMORY_VIOLATION);
+      CHECK_EQ(t_fault.address, SIM_SCRATCH_VA + t_scratch_size + 4 * 33);
+      CHECK_EQ(scratch_word(last, 32), 0xC020u);
    }
 }
 
