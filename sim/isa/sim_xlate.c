@@ -738,12 +738,21 @@ sim__xlate_class(const sim_inst *in)
              : SIM_XL_CALL;
 }
 
+/* The block a wave at `pc` would run: instructions up to a branch it cannot go past, at
+ * most `max`, and ending before a loop's head. A backward branch later in the block whose
+ * target lies inside it, past its start, makes that target a loop's head: a block loops
+ * only back to its own start (emit_loop_back), so one running on through the head would run
+ * one iteration and leave, and its copy of the loop's body would be compiled for nothing
+ * (parray's loop body was compiled two or three times, from its head and from blocks that
+ * start before it).
+ * Cut there, the wave goes on into the head's own block, which loops. */
 unsigned
 sim__xlate_form(sim_wave *w, sim_program *p, uint64_t pc, const sim_inst **out,
                 unsigned max)
 {
    unsigned n = 0;
-   while (n < max && pc - p->va < p->size) {
+   uint64_t start = pc, at[SIM_XLATE_MAX_INSTS];
+   while (n < max && n < SIM_XLATE_MAX_INSTS && pc - p->va < p->size) {
       const sim_inst *in = &p->slots[(pc - p->va) >> 2];
       if (!__atomic_load_n(&in->fn, __ATOMIC_ACQUIRE)) {
          if (!w)
@@ -752,12 +761,26 @@ sim__xlate_form(sim_wave *w, sim_program *p, uint64_t pc, const sim_inst **out,
          if (!in)
             break;
       }
+      at[n] = pc;
       out[n++] = in;
       if (sim__xlate_class(in) == SIM_XL_END && !xl_side_branch(in))
          break;
       pc += in->size;
    }
-   return n;
+   unsigned cut = n;
+   for (unsigned i = 0; i < n; i++) {
+      const sim_inst *in = out[i];
+      if (in->enc != SIM_ENC_SOPP || in->imm >= 0 ||
+          (in->op != SIM_OP_s_branch && !xl_side_branch(in)))
+         continue;
+      uint64_t t = at[i] + in->size + (uint64_t)((int64_t)in->imm * 4);
+      if (t <= start || t > at[i])
+         continue;
+      for (unsigned j = 1; j < cut; j++)
+         if (at[j] == t)
+            cut = j;
+   }
+   return cut;
 }
 
 /* ---- IR emission ---------------------------------------------------------------------- */

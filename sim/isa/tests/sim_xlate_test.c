@@ -715,7 +715,22 @@ main(int argc, char **argv)
    code[5] = mk(SIM_ENC_SOPP, SIM_OP_s_cbranch_scc1, 0, NONE, NONE, NONE, NONE);
    CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000, out, 16), 8);
    CHECK_EQ(sim__xlate_class(&code[5]), SIM_XL_END);
+   /* A backward branch to inside the block, past its start, makes the target a loop's head:
+    * the block ends before it (the head's own block loops); from the head on, the branch
+    * goes back to the block's start, which loops in the block. One to the start, or to
+    * before it, cuts nothing. */
+   code[5].imm = -3; /* to code[3] */
+   CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000, out, 16), 3);
+   CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000 + 3 * 4, out, 16), 5);
+   CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000 + 4 * 4, out, 16), 4);
+   code[5].imm = -6; /* to code[0] */
+   CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000, out, 16), 8);
+   CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000 + 4, out, 16), 7);
+   /* The same with the block's last branch, an unconditional one. */
    code[5] = mk(SIM_ENC_SOPP, SIM_OP_s_branch, 0, NONE, NONE, NONE, NONE);
+   code[5].imm = -4; /* to code[2] */
+   CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000, out, 16), 2);
+   code[5].imm = 0;
    /* From after the branch: to the program's end. */
    CHECK_EQ(sim__xlate_form(NULL, &p, 0x1000 + 6 * 4, out, 16), 2);
    /* A block's length is bounded by `max`. */
