@@ -744,8 +744,7 @@ sim__xlate_class(const sim_inst *in)
  * only back to its own start (emit_loop_back), so one running on through the head would run
  * one iteration and leave, and its copy of the loop's body would be compiled for nothing
  * (parray's loop body was compiled two or three times, from its head and from blocks that
- * start before it).
- * Cut there, the wave goes on into the head's own block, which loops. */
+ * start before it). Cut there, the wave goes on into the head's own block, which loops. */
 unsigned
 sim__xlate_form(sim_wave *w, sim_program *p, uint64_t pc, const sim_inst **out,
                 unsigned max)
