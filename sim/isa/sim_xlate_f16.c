@@ -451,23 +451,25 @@ fma_mode(xh *h, LLVMValueRef *args, unsigned mode)
    return LLVMBuildShuffleVector(B, r[0], LLVMGetPoison(v16), LLVMConstVector(idx, n), "");
 }
 
-/* fma(a, b, c) rounded to odd in f32 (AVX-512F): toward zero with its last bit set where
- * inexact, the value where exact; rounded to nearest even in f16 that is the f16 of the
- * exact value, since f32 keeps 13 bits more than f16 (2 are enough), subnormal f16 results
- * included. Inexact where the roundings down and up differ; toward zero is the one of them
- * nearer 0; an exact value is the rounding up's (a sum to zero is +0 there, as to nearest,
- * and -0 rounding down). A NaN stays a NaN. */
+/* fma(a, b, c) rounded to odd in f32 (AVX-512F): the value where exact, else the one of its
+ * roundings down and up whose last bit is set; rounded to nearest even in f16 that is the
+ * f16 of the exact value, since f32 keeps 13 bits more than f16 (2 are enough), subnormal
+ * f16 results included. Where inexact the two roundings are neighbours of one sign (f16
+ * operands keep the sum far from 0 and from overflow), whose encodings differ by one: one
+ * of them is odd. Where exact they are one value, but for a sum to zero: -0 rounding down
+ * (even), +0 rounding up, the nearest's zero. NaN operands give one NaN both ways. So the
+ * rounding down where its last bit is set, else the rounding up: a bit test and a select
+ * after the two fmas, on the dependency chain of a run of multiply-adds (clpeak's half
+ * test), where comparing the roundings and picking the one nearer zero took three steps. */
 static LLVMValueRef
 fma_odd(xh *h, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
 {
    LLVMBuilderRef B = h->B;
    LLVMValueRef args[3] = {a, b, c};
    LLVMValueRef rd = fma_mode(h, args, 9), ru = fma_mode(h, args, 10);
-   LLVMValueRef inexact = LLVMBuildFCmp(B, LLVMRealUNE, rd, ru, "");
-   LLVMValueRef neg = LLVMBuildFCmp(B, LLVMRealOLT, rd, LLVMConstNull(h->vf), "");
-   LLVMValueRef rz = LLVMBuildBitCast(B, LLVMBuildSelect(B, neg, ru, rd, ""), h->vi32, "");
-   LLVMValueRef odd = LLVMBuildBitCast(B, LLVMBuildOr(B, rz, k32(h, 1), ""), h->vf, "");
-   return LLVMBuildSelect(B, inexact, odd, ru, "");
+   LLVMValueRef low = LLVMBuildAnd(B, LLVMBuildBitCast(B, rd, h->vi32, ""), k32(h, 1), "");
+   LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, low, k32(h, 0), "");
+   return LLVMBuildSelect(B, odd, rd, ru, "");
 }
 
 /* fma(a, b, c) of f16 values widened to f32, as f32 that rounds to the correct f16: the
