@@ -44,6 +44,7 @@
  * HSACL_SIM_XLATE_VERBOSE: one line a compiled block (size, compile time), and the
  * instructions it calls the interpreter for. HSACL_SIM_XLATE_DUMP=<dir>: each block's IR.
  */
+#include <assert.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
@@ -109,6 +110,7 @@ static unsigned long xl_serial;
 static uint64_t xl_compile_ns;            /* under xl_lock */
 static _Atomic uint64_t xl_compiled;
 static _Atomic uint64_t xl_checked; /* blocks compared in the checking mode */
+static _Atomic uint64_t xl_piece_runs; /* runs emitted in pieces (emit_pieces) */
 uint32_t sim__xlate_stall_ms;       /* HSACL_SIM_XLATE_STALL_MS (tests) */
 #define XL_MAX_INSTS SIM_XLATE_MAX_INSTS
 /* The compile budget: IR instructions in a block before it ends early. */
@@ -127,15 +129,24 @@ static unsigned xl_rows_held = XL_ROWS_HELD; /* HSACL_SIM_XLATE_ROWS */
  * ORed with another mask and used by selects (a 13-line reduction of it takes over 20
  * minutes; the same at 32 or 64 lanes, or at one, compiles in 0.03 s). */
 static bool xl_narrow = true;
+/* Runs of lane-local VALU instructions emitted in pieces of XL_PIECE lanes (emit_pieces);
+ * HSACL_SIM_XLATE_PIECES=0 emits them whole. */
+#define XL_PIECE 16
+#define XL_PIECE_MIN 8
+#define XL_PIECE_MAX 64
+static bool xl_pieces = true;
 
 /* The checking mode says at exit how many block runs it compared, so that a test over it
  * can tell "nothing differed" from "nothing was translated" (tests/CMakeLists.txt). */
 static void
 xl_report(void)
 {
-   fprintf(stderr, "hsacl-sim: xlate check: %llu block runs compared, %llu blocks compiled\n",
+   fprintf(stderr,
+           "hsacl-sim: xlate check: %llu block runs compared, %llu blocks compiled, %llu runs "
+           "in pieces\n",
            (unsigned long long)atomic_load(&xl_checked),
-           (unsigned long long)atomic_load(&xl_compiled));
+           (unsigned long long)atomic_load(&xl_compiled),
+           (unsigned long long)atomic_load(&xl_piece_runs));
 }
 
 /* HSACL_SIM_XLATE=1 with HSACL_SIM_XLATE_VERBOSE counts block runs (a test tells a worker
@@ -183,6 +194,9 @@ xl_setup(void)
    const char *nw = getenv("HSACL_SIM_XLATE_NARROW");
    if (nw && !strcmp(nw, "0"))
       xl_narrow = false;
+   const char *pc = getenv("HSACL_SIM_XLATE_PIECES");
+   if (pc && !strcmp(pc, "0"))
+      xl_pieces = false;
    const char *st = getenv("HSACL_SIM_XLATE_STALL_MS");
    if (st && *st)
       sim__xlate_stall_ms = (uint32_t)strtoul(st, NULL, 10);
@@ -806,6 +820,8 @@ static LLVMValueRef
 vptr(xl *x, unsigned r)
 {
    LLVMValueRef i = k64(x, (uint64_t)r * 256);
+   if (x->lane0) /* a piece's lanes of the row */
+      i = LLVMBuildAdd(x->B, i, LLVMBuildShl(x->B, x->lane0, k64(x, 2), ""), "");
    return LLVMBuildGEP2(x->B, LLVMInt8TypeInContext(x->C), x->vb, &i, 1, "");
 }
 static LLVMValueRef
@@ -852,8 +868,9 @@ opaque(xl *x, LLVMValueRef v)
 static LLVMValueRef
 exec_half(xl *x, uint32_t v)
 {
-   uint64_t all = x->lanes == 64 ? ~0ull : (1ull << x->lanes) - 1;
-   uint64_t held = x->lanes == 64 ? x->exec_k : x->exec_k & all;
+   unsigned lanes = x->lane0 ? x->wave : x->lanes; /* a piece's EXEC is the wave's, shifted */
+   uint64_t all = lanes == 64 ? ~0ull : (1ull << lanes) - 1;
+   uint64_t held = lanes == 64 ? x->exec_k : x->exec_k & all;
    return held == all ? k32(x, v) : opaque(x, k32(x, v));
 }
 static LLVMValueRef
@@ -906,10 +923,21 @@ mget_wave(xl *x, unsigned r)
 {
    return x->wave == 64 ? sget64(x, r) : sget(x, r);
 }
+static LLVMValueRef held_lanes(xl *x, LLVMValueRef m);
 static LLVMValueRef
 mget(xl *x, unsigned r)
 {
-   LLVMValueRef m = mget_wave(x, r);
+   return held_lanes(x, mget_wave(x, r));
+}
+/* The held lanes of the wave's lane mask `m` (i64 or i32) as x->mask_t: the low x->lanes
+ * bits, or a piece's from its first lane. */
+static LLVMValueRef
+held_lanes(xl *x, LLVMValueRef m)
+{
+   if (x->lane0) {
+      LLVMValueRef sh = x->wave == 64 ? x->lane0 : LLVMBuildTrunc(x->B, x->lane0, x->i32, "");
+      m = LLVMBuildLShr(x->B, m, sh, "");
+   }
    return x->lanes < x->wave ? LLVMBuildTrunc(x->B, m, x->mask_t, "") : m;
 }
 /* A lane mask of the held lanes into the SGPR(s) at `r`; the wave's other lanes read 0, as
@@ -918,6 +946,7 @@ static void
 mput(xl *x, unsigned r, LLVMValueRef v)
 {
    bool wrote = x->exec_wrote;
+   assert(!x->lane0); /* a run in pieces writes no SGPR (xl_piece_ok) */
    if (x->lanes < x->wave)
       v = LLVMBuildZExt(x->B, v, x->wave == 64 ? x->i64 : x->i32, "");
    if (x->lanes == 64)
@@ -971,6 +1000,13 @@ execmask(xl *x)
 static bool
 exec_all(xl *x)
 {
+   if (x->lane0) { /* a piece: is the wave's EXEC all its lanes? */
+      LLVMValueRef h = sget(x, SIM_SRC_EXEC);
+      bool all = LLVMIsAConstantInt(h) && LLVMConstIntGetZExtValue(h) == 0xFFFFFFFFull;
+      if (all && x->wave == 64)
+         h = sget(x, SIM_SRC_EXEC + 1);
+      return all && LLVMIsAConstantInt(h) && LLVMConstIntGetZExtValue(h) == 0xFFFFFFFFull;
+   }
    if (x->lanes < x->wave) {
       if (!x->exec_known && !x->s[SIM_SRC_EXEC])
          return false;
@@ -1266,7 +1302,7 @@ src_mask(xl *x, unsigned c)
       m = sget(x, c);
    else
       m = k32(x, (uint32_t)(c <= 192 ? (int)c - 128 : 192 - (int)c));
-   return x->lanes < x->wave ? LLVMBuildTrunc(x->B, m, x->mask_t, "") : m;
+   return held_lanes(x, m);
 }
 static LLVMValueRef
 src_vf(xl *x, const sim_inst *in, unsigned i)
@@ -2621,6 +2657,180 @@ xl_ir_size(xl *x)
    return k;
 }
 
+
+/* The lane vector types of x->lanes = `lanes`. */
+static void
+xl_lane_types(xl *x, unsigned lanes)
+{
+   x->lanes = lanes;
+   x->mask_t = LLVMIntTypeInContext(x->C, lanes);
+   x->v32 = LLVMVectorType(x->i32, lanes);
+   x->vf = LLVMVectorType(LLVMFloatTypeInContext(x->C), lanes);
+   x->vm = LLVMVectorType(x->i1, lanes);
+   x->v64 = LLVMVectorType(x->i64, lanes);
+}
+
+/* Emits lowered instruction `in` at `pc` (no EXEC guard, no row retiring). */
+static void
+emit_lowered(xl *x, const sim_inst *in, uint64_t pc)
+{
+   xl_xop op = xl_xop_of(in);
+   if (op == XO_NONE && sim__xl_alu_lowered(in))
+      sim__xl_emit_alu(x, in);
+   else if (op == XO_NONE && sim__xl_int_lowered(in))
+      sim__xl_emit_int(x, in);
+   else if (op == XO_NONE && sim__xl_f16_lowered(in))
+      sim__xl_emit_f16(x, in);
+   else if (op == XO_NONE && sim__xl_f64_lowered(in))
+      sim__xl_emit_f64(x, in);
+   else if (op == XO_NONE)
+      sim__xl_emit_mem(x, in, pc);
+   else if (in->flags & SIM_IF_VALU)
+      emit_valu(x, in, op);
+   else
+      emit_salu(x, in, op);
+}
+
+/* One basic block per instruction: instruction selection works on a block at a time, and
+ * its combines grow faster than linearly with a block's size (a 64-instruction block of
+ * 64-lane selects took 100-300 ms as one). */
+static void
+emit_next_bb(xl *x)
+{
+   LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBuildBr(x->B, nb);
+   LLVMPositionBuilderAtEnd(x->B, nb);
+}
+
+/* x->max_vgpr past the VGPR destination of emitted VALU `in` (emit_valu's forms; the
+ * others' through vget/vput). */
+static void
+xl_note_vdst(xl *x, const sim_inst *in)
+{
+   xl_xop op = xl_xop_of(in);
+   if (!(in->flags & SIM_IF_VALU) || op == XO_NONE)
+      return;
+   unsigned hi = in->vdst + (op == XO_SHL64 ? 2 : 1);
+   /* Not the SGPR destinations (the lane reads) nor the compares' (none). */
+   if (in->vdst != SIM_SRC_NONE && op != XO_ICMP && op != XO_FCMP && op != XO_READFIRST &&
+       op != XO_READLANE && op != XO_CLASS32 && op != XO_CLASS64 && hi > x->max_vgpr)
+      x->max_vgpr = hi;
+}
+
+/* ---- Lane pieces ----------------------------------------------------------------------- */
+
+/* May `in` run in a piece: a lowered VALU instruction that reads and writes only its own
+ * lane's VGPRs and lane-mask bits, calls no handler and no C, and writes no SGPR (so the
+ * scalar operands are the same for every piece, and no piece sees another's lanes).
+ * Not the f16 and f64 forms (their rare lanes go to C or to the handler), the lane moves,
+ * the compares and carries (an SGPR destination), v_mbcnt (the lane's index), DPP. */
+static bool
+xl_piece_ok(const sim_inst *in)
+{
+   if (sim__xlate_class(in) != SIM_XL_LOWER || !(in->flags & SIM_IF_VALU) ||
+       in->enc == SIM_ENC_VOP1_DPP || in->enc == SIM_ENC_VOP2_DPP ||
+       in->enc == SIM_ENC_VOPC_DPP || in->vdst >= 256)
+      return false;
+   switch (xl_xop_of(in)) {
+   case XO_MOV: case XO_ADD: case XO_SUB: case XO_SUBREV: case XO_AND: case XO_OR:
+   case XO_XOR: case XO_SHL: case XO_LSHR: case XO_ASHR: case XO_MULLO: case XO_MULU24:
+   case XO_MULI24: case XO_MADU24: case XO_MADI24: case XO_LSHLADD: case XO_ADDLSHL:
+   case XO_ADD3: case XO_LSHLOR: case XO_ANDOR: case XO_MINMAX: case XO_CVT_F32_U32:
+   case XO_CVT_F32_I32: case XO_SHL64: case XO_CNDMASK: case XO_FADD: case XO_FSUB:
+   case XO_FSUBREV: case XO_FMUL: case XO_FMA: case XO_FMAD: case XO_FMAC: case XO_FMACNF:
+   case XO_FFLOOR: case XO_FCEIL: case XO_FRNDNE: case XO_FTRUNC:
+      return true;
+   case XO_NONE:
+      return sim__xl_alu_lane_local(in) || sim__xl_int_lane_local(in);
+   default:
+      return false;
+   }
+}
+
+/* The run from insts[i] that emit_pieces takes, in a block that holds the whole wave:
+ * XL_PIECE_MIN to XL_PIECE_MAX instructions of xl_piece_ok, naming more rows than the
+ * block holds whole (xl_rows_held 64-lane rows); 0 for none. A run whose rows fit stays
+ * whole: a piece of a row holds fewer independent operations between which the host
+ * overlaps their latencies (a chain of dependent v_fma_f32 on two rows ran at half the
+ * speed in pieces). Not pieces of 32 lanes for runs of up to eight rows: clpeak's float4
+ * loop (eight) ran no faster in them than whole, in 16-lane pieces 1.6 times as fast
+ * (the NaN runs' second ways keep their sources live: twice the rows). */
+static unsigned
+xl_piece_len(const xl *x, const sim_inst **insts, unsigned n, unsigned i)
+{
+   if (!xl_pieces || x->lanes != x->wave || x->lanes % XL_PIECE)
+      return 0;
+   bool named[258] = {false};
+   unsigned k = i, rows = 0;
+   for (; k < n && k - i < XL_PIECE_MAX && xl_piece_ok(insts[k]); k++) {
+      const sim_inst *in = insts[k];
+      unsigned w = xl_xop_of(in) == XO_SHL64 ? 2 : 1; /* its 64-bit operands: pairs */
+      unsigned r[4] = {in->vdst, 256, 256, 256};
+      for (unsigned s = 0; s < 3; s++)
+         if (in->src[s] != SIM_SRC_NONE && in->src[s] >= SIM_SRC_VGPR)
+            r[s + 1] = in->src[s] - SIM_SRC_VGPR;
+      for (unsigned j = 0; j < 4; j++)
+         for (unsigned h = 0; h < (j == 0 || j == 2 ? w : 1) && r[j] + h < 256; h++) {
+            rows += !named[r[j] + h];
+            named[r[j] + h] = true;
+         }
+   }
+   return k - i >= XL_PIECE_MIN && rows > xl_rows_held * 64 / x->lanes ? k - i : 0;
+}
+
+/*
+ * Emits insts[0..len) (xl_piece_len) as a loop over pieces of XL_PIECE lanes: each piece
+ * runs the whole run on its lanes of the rows, then the next piece. A 64-lane row is four
+ * AVX-512 registers, so a run naming more than a few rows held them in memory (retired
+ * and read again, xl_rows_retire) or spilled them; a piece's row is one register, and
+ * sixteen are held. No instruction of the run sees another lane, writes an SGPR, touches
+ * memory or can fault, so running its lanes in another order computes what the wave
+ * would. The rows are in the register file at the start and the end of each piece.
+ */
+static void
+emit_pieces(xl *x, const sim_inst **insts, unsigned len)
+{
+   LLVMBuilderRef B = x->B;
+   atomic_fetch_add(&xl_piece_runs, 1);
+   for (unsigned r = 0; r < 256; r++)
+      xl_row_forget(x, r);
+   LLVMValueRef dead = x->dead;
+   x->dead = NULL; /* retire with stores (the piece's indices are not the block's) */
+   unsigned lanes = x->lanes;
+   LLVMBasicBlockRef pre = LLVMGetInsertBlock(B);
+   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(x->C, x->fn, "piece");
+   LLVMBuildBr(B, body);
+   LLVMPositionBuilderAtEnd(B, body);
+   LLVMValueRef p = LLVMBuildPhi(B, x->i64, "");
+   x->lane0 = p;
+   xl_lane_types(x, XL_PIECE);
+   for (unsigned i = 0; i < len; i++) {
+      unsigned run = xl_nan_run_len(x, insts, len, i);
+      if (run) {
+         emit_nan_run(x, insts + i, run);
+         i += run - 1;
+      } else {
+         emit_lowered(x, insts[i], 0);
+         xl_note_vdst(x, insts[i]);
+      }
+      xl_rows_retire(x, insts, len, i);
+      emit_next_bb(x);
+   }
+   for (unsigned r = 0; r < 256; r++)
+      xl_row_forget(x, r);
+   LLVMValueRef next = LLVMBuildAdd(B, p, k64(x, XL_PIECE), "");
+   LLVMBasicBlockRef latch = LLVMGetInsertBlock(B);
+   LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, next, k64(x, lanes), ""), body, after);
+   LLVMValueRef vals[2] = {k64(x, 0), next};
+   LLVMBasicBlockRef from[2] = {pre, latch};
+   LLVMAddIncoming(p, vals, from, 2);
+   LLVMPositionBuilderAtEnd(B, after);
+   x->lane0 = NULL;
+   xl_lane_types(x, lanes);
+   x->dead = dead;
+}
+
 /* Is all that is left of the block from insts[i] its ending instruction, behind no-ops?
  * Then the compile budget does not cut it: the cut would leave a block that lowers nothing
  * and is interpreted, an extra trip through the wave loop (every wave of vadd, whose block
@@ -2645,11 +2855,8 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
    x->ptr = LLVMPointerTypeInContext(x->C, 0);
    x->uses_f32 = false;
    x->uses_f16 = false;
-   x->mask_t = LLVMIntTypeInContext(x->C, x->lanes);
-   x->v32 = LLVMVectorType(x->i32, x->lanes);
-   x->vf = LLVMVectorType(LLVMFloatTypeInContext(x->C), x->lanes);
-   x->vm = LLVMVectorType(x->i1, x->lanes);
-   x->v64 = LLVMVectorType(x->i64, x->lanes);
+   x->lane0 = NULL;
+   xl_lane_types(x, x->lanes);
    LLVMTypeRef pt[2] = {x->ptr, x->ptr};
    x->fn = LLVMAddFunction(x->M, name, LLVMFunctionType(LLVMVoidTypeInContext(x->C), pt, 2, 0));
    x->w = LLVMGetParam(x->fn, 0);
@@ -2684,7 +2891,15 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
       sim_xlate_class k = sim__xlate_class(in);
       x->pc = pc;
       unsigned run = xl_nan_run_len(x, insts, n, i);
-      if (run) {
+      unsigned pieces = xl_piece_len(x, insts, n, i);
+      if (pieces) {
+         emit_pieces(x, insts + i, pieces);
+         lowered += pieces;
+         for (unsigned j = 0; j + 1 < pieces; j++)
+            pc += insts[i + j]->size;
+         i += pieces - 1;
+         in = insts[i];
+      } else if (run) {
          emit_nan_run(x, insts + i, run);
          lowered += run;
          for (unsigned j = 0; j + 1 < run; j++)
@@ -2693,39 +2908,13 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
          in = insts[i];
          xl_rows_retire(x, insts, n, i);
       } else if (k == SIM_XL_LOWER) {
-         xl_xop op = xl_xop_of(in);
-         if (op == XO_NONE && sim__xl_alu_lowered(in))
-            sim__xl_emit_alu(x, in);
-         else if (op == XO_NONE && sim__xl_int_lowered(in))
-            sim__xl_emit_int(x, in);
-         else if (op == XO_NONE && sim__xl_f16_lowered(in))
-            sim__xl_emit_f16(x, in);
-         else if (op == XO_NONE && sim__xl_f64_lowered(in))
-            sim__xl_emit_f64(x, in);
-         else if (op == XO_NONE)
-            sim__xl_emit_mem(x, in, pc);
-         else if (in->flags & SIM_IF_VALU)
-            emit_valu(x, in, op);
-         else
-            emit_salu(x, in, op);
+         emit_lowered(x, in, pc);
          lowered++;
          if (x->exec_wrote)
             exec_guard(x, in, pc);
          xl_rows_retire(x, insts, n, i);
-         /* One basic block per instruction: instruction selection works on a block at a
-          * time, and its combines grow faster than linearly with a block's size (a
-          * 64-instruction block of 64-lane selects took 100-300 ms as one). */
-         LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
-         LLVMBuildBr(x->B, nb);
-         LLVMPositionBuilderAtEnd(x->B, nb);
-         if ((in->flags & SIM_IF_VALU) && op != XO_NONE) {
-            unsigned hi = in->vdst + (op == XO_SHL64 ? 2 : 1);
-            /* Not the SGPR destinations (the lane reads) nor the compares' (none). */
-            if (in->vdst != SIM_SRC_NONE && op != XO_ICMP && op != XO_FCMP &&
-                op != XO_READFIRST && op != XO_READLANE && op != XO_CLASS32 &&
-                op != XO_CLASS64 && hi > x->max_vgpr)
-               x->max_vgpr = hi;
-         }
+         emit_next_bb(x);
+         xl_note_vdst(x, in);
       } else if (k == SIM_XL_END && xl_side_branch(in) && i + 1 < n) {
          emit_side_branch(x, in, pc);
       } else if (k == SIM_XL_END && xl_branch_lowered(in)) {

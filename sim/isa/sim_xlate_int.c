@@ -105,6 +105,13 @@ sim__xl_int_lowered(const sim_inst *in)
    return xi_op_of(in) != XI_NONE;
 }
 
+bool
+sim__xl_int_lane_local(const sim_inst *in)
+{
+   xi_op op = xi_op_of(in);
+   return op != XI_NONE && op != XI_MBCNT_LO && op != XI_MBCNT_HI;
+}
+
 static LLVMValueRef
 row(sim_xl *x, uint32_t v)
 {

@@ -101,6 +101,10 @@ typedef struct sim_xl {
     * block where an EXEC write leaves it). mask_t is an integer of `lanes` bits; v32, vf,
     * vm and v64 are vectors of `lanes` elements. */
    unsigned wave, lanes;
+   /* Inside a run emitted in pieces (sim_xlate.c emit_pieces): the piece's first lane (an
+    * i64 value), `lanes` then the piece's width; NULL elsewhere (the held lanes start at
+    * lane 0). */
+   LLVMValueRef lane0;
    bool gfx10; /* the program's generation is gfx10 or later (v_cmpx writes EXEC alone) */
    bool avx512; /* the host code has AVX-512F (its rounding-mode forms: sim_xlate_f16.c) */
    LLVMTypeRef mask_t;
@@ -230,12 +234,18 @@ LLVMValueRef sim__xl_wave_ieee(sim_xl *x);
  * v_mad_u64_u32/v_mad_i64_i32, the 64-bit integer compares, v_min/max_f32, the bit
  * reversal and scans). Is `in` one of them? */
 bool sim__xl_alu_lowered(const sim_inst *in);
+/* Is `in` one of them that reads and writes only its own lane's VGPRs (not the 64-bit
+ * products, whose carry is an SGPR, nor the compares)? */
+bool sim__xl_alu_lane_local(const sim_inst *in);
 /* Emits lowered `in`. */
 void sim__xl_emit_alu(sim_xl *x, const sim_inst *in);
 
 /* The integer forms of sim_xlate_int.c (bit fields, byte alignment, products' high halves,
  * three-way min/max/median, v_mbcnt, 16-bit arithmetic and its SDWA forms). Is `in` one? */
 bool sim__xl_int_lowered(const sim_inst *in);
+/* Is `in` one of them that reads and writes only its own lane's VGPRs (not v_mbcnt, which
+ * reads the lane's index)? */
+bool sim__xl_int_lane_local(const sim_inst *in);
 /* Emits lowered `in`. */
 void sim__xl_emit_int(sim_xl *x, const sim_inst *in);
 

@@ -1065,9 +1065,89 @@ TEST(lowered_alu_scaling)
    CHECK(cy[0] != 0 && cy[0] != ~0ull && cy[1] != 0 && cy[2] != 0);
 }
 
+
+/* A run of lane-local VALU instructions naming more rows than a translated block holds
+ * whole: the translator emits it in pieces of 16 lanes (sim_xlate.c emit_pieces), each
+ * piece reading its lanes of the rows, of EXEC, of VCC (v_cndmask) and the same SGPR
+ * operand. EXEC differs in every piece (one lane, all, half, alternate nibbles), inactive
+ * lanes keep their markers; in a wave32 (gfx1030: two pieces) lanes 32-63 are no lanes.
+ * Results worked out here in C, lane by lane (no NaN, no rounding tie the host rounds
+ * otherwise: fmaf is the fused operation). The checking mode compares the pieces with the
+ * interpreter, and its test (sim_xlate_check_pieces) fails when no run was in pieces. */
+static void
+pieces_case(sim_wave *w, unsigned lanes, uint64_t exec, uint64_t vcc, const char *src)
+{
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = t_u(1.0f + 0.5f * l);
+      w->v[2][l] = t_u(2.0f - 0.25f * l);
+      w->v[3][l] = t_u(0.75f + l);
+      w->v[4][l] = t_u(3.0f - 0.125f * l);
+      for (unsigned r = 5; r <= 14; r++)
+         w->v[r][l] = 0xDEAD0000u + r * 256 + l;
+   }
+   SIM_EXEC(w) = exec;
+   w->s[106] = (uint32_t)vcc, w->s[107] = (uint32_t)(vcc >> 32);
+   w->s[8] = 3;
+   CHECK_EQ(t_run(w, src), SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t want[15];
+      float a = t_f(w->v[1][l]), b = t_f(w->v[2][l]), c = t_f(w->v[3][l]),
+            d = t_f(w->v[4][l]);
+      float f5 = fmaf(a, b, c), f6 = f5 * d, f7 = f6 + a, f13 = fmaxf(f7, f5);
+      want[5] = t_u(f5);
+      want[6] = t_u(f6);
+      want[7] = t_u(f7);
+      want[8] = (vcc >> l) & 1 ? w->v[2][l] : w->v[1][l];
+      want[9] = w->v[3][l] + 3;
+      want[10] = (w->v[4][l] >> 4) & 0xFF;
+      want[11] = (want[9] << 2) + want[10];
+      want[12] = want[11] ^ want[8];
+      want[13] = t_u(f13);
+      want[14] = t_u(f13 - f6);
+      bool on = l < lanes && ((exec >> l) & 1);
+      for (unsigned r = 5; r <= 14; r++) {
+         uint32_t got = w->v[r][l], exp = on ? want[r] : 0xDEAD0000u + r * 256 + l;
+         if (got != exp) {
+            fprintf(stderr, "FAIL %s: wave%u v%u lane %u = 0x%x, want 0x%x\n", t_current,
+                    lanes, r, l, got, exp);
+            t_failures++;
+         }
+      }
+   }
+}
+
+TEST(lowered_pieces)
+{
+   pieces_case(t_wave(), 64, 0xF0F000FFFFFF0001ull, 0x5555AAAA3333CCCCull,
+               "v_fma_f32 v5, v1, v2, v3\n"
+               "v_mul_f32 v6, v5, v4\n"
+               "v_add_f32 v7, v6, v1\n"
+               "v_cndmask_b32 v8, v1, v2, vcc\n"
+               "v_add_u32 v9, s8, v3\n"
+               "v_bfe_u32 v10, v4, 4, 8\n"
+               "v_lshl_add_u32 v11, v9, 2, v10\n"
+               "v_xor_b32 v12, v11, v8\n"
+               "v_max_f32 v13, v7, v5\n"
+               "v_sub_f32 v14, v13, v6\n");
+   sim_wave *w = t_wave_target(sim__target(SIM_TARGET_GFX1030));
+   w->lanes = 32;
+   pieces_case(w, 32, 0x00FFF00Full, 0x3C3CA5A5ull,
+               "v_fma_f32 v5, v1, v2, v3\n"
+               "v_mul_f32 v6, v5, v4\n"
+               "v_add_f32 v7, v6, v1\n"
+               "v_cndmask_b32 v8, v1, v2, vcc_lo\n"
+               "v_add_nc_u32 v9, s8, v3\n"
+               "v_bfe_u32 v10, v4, 4, 8\n"
+               "v_lshl_add_u32 v11, v9, 2, v10\n"
+               "v_xor_b32 v12, v11, v8\n"
+               "v_max_f32 v13, v7, v5\n"
+               "v_sub_f32 v14, v13, v6\n");
+}
+
 void
 t_alu_tests(void)
 {
+   RUN(lowered_pieces);
    RUN(lowered_alu_forms);
    RUN(lowered_fcmp_modifiers);
    RUN(lowered_shl64_constant);
