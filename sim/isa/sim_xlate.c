@@ -136,8 +136,9 @@ static bool xl_narrow = true;
 #define XL_PIECE_MAX 64
 static bool xl_pieces = true;
 
-/* The checking mode says at exit how many block runs it compared, so that a test over it
- * can tell "nothing differed" from "nothing was translated" (tests/CMakeLists.txt). */
+/* The checking mode says at exit how many block runs it compared (and how many runs it
+ * emitted in pieces), so that a test over it can tell "nothing differed" from "nothing was
+ * translated" (tests/CMakeLists.txt). */
 static void
 xl_report(void)
 {
