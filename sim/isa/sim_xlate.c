@@ -2721,10 +2721,10 @@ xl_note_vdst(xl *x, const sim_inst *in)
 /* ---- Lane pieces ----------------------------------------------------------------------- */
 
 /* May `in` run in a piece: a lowered VALU instruction that reads and writes only its own
- * lane's VGPRs and lane-mask bits, calls no handler and no C, and writes no SGPR (so the
- * scalar operands are the same for every piece, and no piece sees another's lanes).
- * Not the f16 and f64 forms (their rare lanes go to C or to the handler), the lane moves,
- * the compares and carries (an SGPR destination), v_mbcnt (the lane's index), DPP. */
+ * lane's VGPRs and lane-mask bits, calls no handler, and writes no SGPR (so the scalar
+ * operands are the same for every piece, and no piece sees another's lanes). Not the f64
+ * forms (their rare lanes go to the handler, which runs on the wave), the lane moves, the
+ * compares and carries (an SGPR destination), v_mbcnt (the lane's index), DPP. */
 static bool
 xl_piece_ok(const sim_inst *in)
 {
@@ -2742,7 +2742,8 @@ xl_piece_ok(const sim_inst *in)
    case XO_FFLOOR: case XO_FCEIL: case XO_FRNDNE: case XO_FTRUNC:
       return true;
    case XO_NONE:
-      return sim__xl_alu_lane_local(in) || sim__xl_int_lane_local(in);
+      return sim__xl_alu_lane_local(in) || sim__xl_int_lane_local(in) ||
+             sim__xl_f16_lane_local(in);
    default:
       return false;
    }

@@ -251,6 +251,9 @@ void sim__xl_emit_int(sim_xl *x, const sim_inst *in);
 
 /* The half-precision forms of sim_xlate_f16.c. Is `in` one of them? */
 bool sim__xl_f16_lowered(const sim_inst *in);
+/* Is `in` one of them that reads and writes only its own lane's VGPRs (not the compares)?
+ * Their rare lanes go to C as values (fma16_fix), not as the wave's lanes. */
+bool sim__xl_f16_lane_local(const sim_inst *in);
 /* Emits lowered `in`. */
 void sim__xl_emit_f16(sim_xl *x, const sim_inst *in);
 /* Is `in` one of them whose result is its operation's f32 result rounded once to f16 (add,
