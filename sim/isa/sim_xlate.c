@@ -111,6 +111,7 @@ static uint64_t xl_compile_ns;            /* under xl_lock */
 static _Atomic uint64_t xl_compiled;
 static _Atomic uint64_t xl_checked; /* blocks compared in the checking mode */
 static _Atomic uint64_t xl_piece_runs; /* runs emitted in pieces (emit_pieces) */
+static _Atomic uint64_t xl_piece_runs8; /* of those, in pieces of XL_PIECE / 2 lanes */
 uint32_t sim__xlate_stall_ms;       /* HSACL_SIM_XLATE_STALL_MS (tests) */
 #define XL_MAX_INSTS SIM_XLATE_MAX_INSTS
 /* The compile budget: IR instructions in a block before it ends early. */
@@ -129,8 +130,8 @@ static unsigned xl_rows_held = XL_ROWS_HELD; /* HSACL_SIM_XLATE_ROWS */
  * ORed with another mask and used by selects (a 13-line reduction of it takes over 20
  * minutes; the same at 32 or 64 lanes, or at one, compiles in 0.03 s). */
 static bool xl_narrow = true;
-/* Runs of lane-local VALU instructions emitted in pieces of XL_PIECE lanes (emit_pieces);
- * HSACL_SIM_XLATE_PIECES=0 emits them whole. */
+/* Runs of lane-local VALU instructions emitted in pieces of XL_PIECE lanes, or half that
+ * (emit_pieces); HSACL_SIM_XLATE_PIECES=0 emits them whole. */
 #define XL_PIECE 16
 #define XL_PIECE_MIN 8
 #define XL_PIECE_MAX 64
@@ -144,10 +145,11 @@ xl_report(void)
 {
    fprintf(stderr,
            "hsacl-sim: xlate check: %llu block runs compared, %llu blocks compiled, %llu runs "
-           "in pieces\n",
+           "in pieces (%llu of %u lanes)\n",
            (unsigned long long)atomic_load(&xl_checked),
            (unsigned long long)atomic_load(&xl_compiled),
-           (unsigned long long)atomic_load(&xl_piece_runs));
+           (unsigned long long)atomic_load(&xl_piece_runs),
+           (unsigned long long)atomic_load(&xl_piece_runs8), XL_PIECE / 2);
 }
 
 /* HSACL_SIM_XLATE=1 with HSACL_SIM_XLATE_VERBOSE counts block runs (a test tells a worker
@@ -2722,9 +2724,9 @@ xl_note_vdst(xl *x, const sim_inst *in)
 
 /* May `in` run in a piece: a lowered VALU instruction that reads and writes only its own
  * lane's VGPRs and lane-mask bits, calls no handler, and writes no SGPR (so the scalar
- * operands are the same for every piece, and no piece sees another's lanes). Not the f64
- * forms (their rare lanes go to the handler, which runs on the wave), the lane moves, the
- * compares and carries (an SGPR destination), v_mbcnt (the lane's index), DPP. */
+ * operands are the same for every piece, and no piece sees another's lanes). Not
+ * v_ldexp_f64 (its rare lanes go to the handler, which runs on the wave), the lane moves,
+ * the compares and carries (an SGPR destination), v_mbcnt (the lane's index), DPP. */
 static bool
 xl_piece_ok(const sim_inst *in)
 {
@@ -2743,7 +2745,7 @@ xl_piece_ok(const sim_inst *in)
       return true;
    case XO_NONE:
       return sim__xl_alu_lane_local(in) || sim__xl_int_lane_local(in) ||
-             sim__xl_f16_lane_local(in);
+             sim__xl_f16_lane_local(in) || sim__xl_f64_lane_local(in);
    default:
       return false;
    }
@@ -2751,14 +2753,18 @@ xl_piece_ok(const sim_inst *in)
 
 /* The run from insts[i] that emit_pieces takes, in a block that holds the whole wave:
  * XL_PIECE_MIN to XL_PIECE_MAX instructions of xl_piece_ok, naming more rows than the
- * block holds whole (xl_rows_held 64-lane rows); 0 for none. A run whose rows fit stays
- * whole: a piece of a row holds fewer independent operations between which the host
- * overlaps their latencies (a chain of dependent v_fma_f32 on two rows ran at half the
- * speed in pieces). Not pieces of 32 lanes for runs of up to eight rows: clpeak's float4
- * loop (eight) ran no faster in them than whole, in 16-lane pieces 1.6 times as fast
- * (the NaN runs' second ways keep their sources live: twice the rows). */
+ * block holds whole (xl_rows_held 64-lane rows); 0 for none. `*width`: XL_PIECE lanes,
+ * or half that when the run's rows fit in a piece of half but not of XL_PIECE (16 of
+ * them are a piece's registers). A run whose rows fit stays whole: a piece of a row holds
+ * fewer independent operations between which the host overlaps their latencies (a chain
+ * of dependent v_fma_f32 on two rows ran at half the speed in pieces). Measured on
+ * clpeak's loops (a piece's width against their rows): float4 and float8 (8 and 16 rows)
+ * 1.3-1.5 times as fast in 16-lane pieces as in 8-lane ones, float16 and double8 (32) 1.2
+ * and 1.5 times as fast in 8-lane ones, double16 (64) faster in 16-lane ones; pieces of 32
+ * lanes ran float4 no faster than whole, 16-lane ones 1.6 times as fast (the NaN runs'
+ * second ways keep their sources live: twice the rows). */
 static unsigned
-xl_piece_len(const xl *x, const sim_inst **insts, unsigned n, unsigned i)
+xl_piece_len(const xl *x, const sim_inst **insts, unsigned n, unsigned i, unsigned *width)
 {
    if (!xl_pieces || x->lanes != x->wave || x->lanes % XL_PIECE)
       return 0;
@@ -2766,34 +2772,44 @@ xl_piece_len(const xl *x, const sim_inst **insts, unsigned n, unsigned i)
    unsigned k = i, rows = 0;
    for (; k < n && k - i < XL_PIECE_MAX && xl_piece_ok(insts[k]); k++) {
       const sim_inst *in = insts[k];
-      unsigned w = xl_xop_of(in) == XO_SHL64 ? 2 : 1; /* its 64-bit operands: pairs */
+      /* Its 64-bit operands name pairs: v_lshlrev_b64's D and S1, every operand of an f64
+       * form (its 32-bit ones counted as pairs too). */
+      bool f64 = sim__xl_f64_lowered(in), shl64 = xl_xop_of(in) == XO_SHL64;
       unsigned r[4] = {in->vdst, 256, 256, 256};
       for (unsigned s = 0; s < 3; s++)
          if (in->src[s] != SIM_SRC_NONE && in->src[s] >= SIM_SRC_VGPR)
             r[s + 1] = in->src[s] - SIM_SRC_VGPR;
       for (unsigned j = 0; j < 4; j++)
-         for (unsigned h = 0; h < (j == 0 || j == 2 ? w : 1) && r[j] + h < 256; h++) {
+         for (unsigned h = 0; h < (f64 || (shl64 && (j == 0 || j == 2)) ? 2u : 1u) &&
+                              r[j] + h < 256;
+              h++) {
             rows += !named[r[j] + h];
             named[r[j] + h] = true;
          }
    }
-   return k - i >= XL_PIECE_MIN && rows > xl_rows_held * 64 / x->lanes ? k - i : 0;
+   if (k - i < XL_PIECE_MIN || rows <= xl_rows_held * 64 / x->lanes)
+      return 0;
+   unsigned held = xl_rows_held * 64 / XL_PIECE;
+   *width = rows > held && rows <= 2 * held ? XL_PIECE / 2 : XL_PIECE;
+   return k - i;
 }
 
 /*
- * Emits insts[0..len) (xl_piece_len) as a loop over pieces of XL_PIECE lanes: each piece
+ * Emits insts[0..len) (xl_piece_len) as a loop over pieces of `width` lanes: each piece
  * runs the whole run on its lanes of the rows, then the next piece. A 64-lane row is four
  * AVX-512 registers, so a run naming more than a few rows held them in memory (retired
- * and read again, xl_rows_retire) or spilled them; a piece's row is one register, and
- * sixteen are held. No instruction of the run sees another lane, writes an SGPR, touches
+ * and read again, xl_rows_retire) or spilled them; a 16-lane piece's row is one register,
+ * and sixteen are held (an 8-lane piece's, half of one: 32). No instruction of the run sees another lane, writes an SGPR, touches
  * memory or can fault, so running its lanes in another order computes what the wave
  * would. The rows are in the register file at the start and the end of each piece.
  */
 static void
-emit_pieces(xl *x, const sim_inst **insts, unsigned len)
+emit_pieces(xl *x, const sim_inst **insts, unsigned len, unsigned width)
 {
    LLVMBuilderRef B = x->B;
    atomic_fetch_add(&xl_piece_runs, 1);
+   if (width < XL_PIECE)
+      atomic_fetch_add(&xl_piece_runs8, 1);
    for (unsigned r = 0; r < 256; r++)
       xl_row_forget(x, r);
    LLVMValueRef dead = x->dead;
@@ -2805,7 +2821,7 @@ emit_pieces(xl *x, const sim_inst **insts, unsigned len)
    LLVMPositionBuilderAtEnd(B, body);
    LLVMValueRef p = LLVMBuildPhi(B, x->i64, "");
    x->lane0 = p;
-   xl_lane_types(x, XL_PIECE);
+   xl_lane_types(x, width);
    for (unsigned i = 0; i < len; i++) {
       unsigned run = xl_nan_run_len(x, insts, len, i);
       if (run) {
@@ -2820,7 +2836,7 @@ emit_pieces(xl *x, const sim_inst **insts, unsigned len)
    }
    for (unsigned r = 0; r < 256; r++)
       xl_row_forget(x, r);
-   LLVMValueRef next = LLVMBuildAdd(B, p, k64(x, XL_PIECE), "");
+   LLVMValueRef next = LLVMBuildAdd(B, p, k64(x, width), "");
    LLVMBasicBlockRef latch = LLVMGetInsertBlock(B);
    LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(x->C, x->fn, "");
    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, next, k64(x, lanes), ""), body, after);
@@ -2893,9 +2909,9 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
       sim_xlate_class k = sim__xlate_class(in);
       x->pc = pc;
       unsigned run = xl_nan_run_len(x, insts, n, i);
-      unsigned pieces = xl_piece_len(x, insts, n, i);
+      unsigned width, pieces = xl_piece_len(x, insts, n, i, &width);
       if (pieces) {
-         emit_pieces(x, insts + i, pieces);
+         emit_pieces(x, insts + i, pieces, width);
          lowered += pieces;
          for (unsigned j = 0; j + 1 < pieces; j++)
             pc += insts[i + j]->size;

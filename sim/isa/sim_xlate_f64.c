@@ -120,6 +120,13 @@ sim__xl_f64_lowered(const sim_inst *in)
 }
 
 bool
+sim__xl_f64_lane_local(const sim_inst *in)
+{
+   xd_op op = xd_op_of(in);
+   return op != XD_NONE && op != XD_CMP && op != XD_LDEXP;
+}
+
+bool
 sim__xl_f64_nan_op(const sim_inst *in)
 {
    switch (xd_op_of(in)) {

@@ -270,6 +270,9 @@ LLVMValueRef sim__xl_f16_run_test(sim_xl *x, const sim_inst *const *insts, unsig
 
 /* The double-precision forms of sim_xlate_f64.c. Is `in` one of them? */
 bool sim__xl_f64_lowered(const sim_inst *in);
+/* Is `in` one of them that reads and writes only its own lane's VGPRs (not the compares,
+ * nor v_ldexp_f64, whose rare lanes go to the handler, which runs on the wave)? */
+bool sim__xl_f64_lane_local(const sim_inst *in);
 /* Emits lowered `in`. */
 void sim__xl_emit_f64(sim_xl *x, const sim_inst *in);
 /* Is `in` one of them whose NaN result comes from a NaN operand or an invalid operation and

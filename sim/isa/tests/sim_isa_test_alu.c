@@ -1066,14 +1066,16 @@ TEST(lowered_alu_scaling)
 }
 
 
-/* A run of lane-local VALU instructions naming more rows than a translated block holds
- * whole: the translator emits it in pieces of 16 lanes (sim_xlate.c emit_pieces), each
+/* Runs of lane-local VALU instructions naming more rows than a translated block holds
+ * whole: the translator emits them in pieces of 16 lanes (sim_xlate.c emit_pieces), each
  * piece reading its lanes of the rows, of EXEC, of VCC (v_cndmask) and the same SGPR
  * operand. EXEC differs in every piece (one lane, all, half, alternate nibbles), inactive
  * lanes keep their markers; in a wave32 (gfx1030: two pieces) lanes 32-63 are no lanes.
- * Results worked out here in C, lane by lane (no NaN, no rounding tie the host rounds
- * otherwise: fmaf is the fused operation). The checking mode compares the pieces with the
- * interpreter, and its test (sim_xlate_check_pieces) fails when no run was in pieces. */
+ * f32 and integer forms in a wave64 and a wave32, then f16 and f64 ones (pieces_f16,
+ * pieces_f64). Results worked out here in C, lane by lane (no NaN, no rounding tie the
+ * host rounds otherwise: fmaf is the fused operation). The checking mode compares the
+ * pieces with the interpreter, and its test (sim_xlate_check_pieces) fails when no run was
+ * in pieces. */
 static void
 pieces_case(sim_wave *w, unsigned lanes, uint64_t exec, uint64_t vcc, const char *src)
 {
@@ -1201,6 +1203,59 @@ pieces_f16(void)
    }
 }
 
+/* The f64 forms in pieces: a run over eleven VGPR pairs, worked out with the host's doubles
+ * (fma, the products and sums each rounded once, as the handlers compute them). */
+static void
+pieces_f64(void)
+{
+   sim_wave *w = t_wave();
+   uint64_t exec = 0xFFFF00017FFE0F0Full;
+   for (unsigned l = 0; l < 64; l++) {
+      double s[3] = {1.0 + l / 3.0, 0.75 - l / 7.0, l * 1.5 - 20.0};
+      for (unsigned i = 0; i < 3; i++) {
+         uint64_t u;
+         memcpy(&u, &s[i], 8);
+         w->v[2 + 2 * i][l] = (uint32_t)u, w->v[3 + 2 * i][l] = (uint32_t)(u >> 32);
+      }
+      for (unsigned r = 8; r <= 23; r++)
+         w->v[r][l] = 0xF00D0000u + r * 256 + l;
+   }
+   SIM_EXEC(w) = exec;
+   CHECK_EQ(t_run(w, "v_fma_f64 v[8:9], v[2:3], v[4:5], v[6:7]\n"
+                     "v_mul_f64 v[10:11], v[8:9], v[4:5]\n"
+                     "v_add_f64 v[12:13], v[10:11], v[2:3]\n"
+                     "v_fma_f64 v[14:15], v[12:13], v[6:7], v[8:9]\n"
+                     "v_max_f64 v[16:17], v[14:15], v[10:11]\n"
+                     "v_add_f64 v[18:19], v[16:17], -v[12:13]\n"
+                     "v_mul_f64 v[20:21], v[18:19], v[2:3]\n"
+                     "v_floor_f64 v[22:23], v[20:21]\n"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l++) {
+      double a = 1.0 + l / 3.0, b = 0.75 - l / 7.0, c = l * 1.5 - 20.0, want[24];
+      want[8] = fma(a, b, c);
+      want[10] = want[8] * b;
+      want[12] = want[10] + a;
+      want[14] = fma(want[12], c, want[8]);
+      want[16] = fmax(want[14], want[10]);
+      want[18] = want[16] - want[12];
+      want[20] = want[18] * a;
+      want[22] = floor(want[20]);
+      bool on = (exec >> l) & 1;
+      for (unsigned r = 8; r <= 22; r += 2) {
+         uint64_t u;
+         memcpy(&u, &want[r], 8);
+         uint32_t exp[2] = {on ? (uint32_t)u : 0xF00D0000u + r * 256 + l,
+                            on ? (uint32_t)(u >> 32) : 0xF00D0000u + (r + 1) * 256 + l};
+         for (unsigned h = 0; h < 2; h++)
+            if (w->v[r + h][l] != exp[h]) {
+               fprintf(stderr, "FAIL %s: f64 v%u lane %u = 0x%x, want 0x%x\n", t_current,
+                       r + h, l, w->v[r + h][l], exp[h]);
+               t_failures++;
+            }
+      }
+   }
+}
+
 TEST(lowered_pieces)
 {
    pieces_case(t_wave(), 64, 0xF0F000FFFFFF0001ull, 0x5555AAAA3333CCCCull,
@@ -1228,6 +1283,7 @@ TEST(lowered_pieces)
                "v_max_f32 v13, v7, v5\n"
                "v_sub_f32 v14, v13, v6\n");
    pieces_f16();
+   pieces_f64();
 }
 
 void
