@@ -44,7 +44,6 @@
  * HSACL_SIM_XLATE_VERBOSE: one line a compiled block (size, compile time), and the
  * instructions it calls the interpreter for. HSACL_SIM_XLATE_DUMP=<dir>: each block's IR.
  */
-#include <assert.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
@@ -54,6 +53,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "sim_xlate_priv.h"
 
@@ -110,8 +110,9 @@ static unsigned long xl_serial;
 static uint64_t xl_compile_ns;            /* under xl_lock */
 static _Atomic uint64_t xl_compiled;
 static _Atomic uint64_t xl_checked; /* blocks compared in the checking mode */
-static _Atomic uint64_t xl_piece_runs; /* runs emitted in pieces (emit_pieces) */
-static _Atomic uint64_t xl_piece_runs8; /* of those, in pieces of XL_PIECE / 2 lanes */
+/* Runs emitted in pieces (emit_pieces) in the blocks xl_compiled counts, and of those in
+ * pieces of XL_PIECE / 2 lanes. */
+static _Atomic uint64_t xl_piece_runs, xl_piece_runs8;
 uint32_t sim__xlate_stall_ms;       /* HSACL_SIM_XLATE_STALL_MS (tests) */
 #define XL_MAX_INSTS SIM_XLATE_MAX_INSTS
 /* The compile budget: IR instructions in a block before it ends early. */
@@ -949,7 +950,23 @@ static void
 mput(xl *x, unsigned r, LLVMValueRef v)
 {
    bool wrote = x->exec_wrote;
-   assert(!x->lane0); /* a run in pieces writes no SGPR (xl_piece_ok) */
+   if (x->lane0) {
+      /* A piece: its lanes' bits into the wave's mask, the others' kept (a plain SGPR or
+       * VCC: xl_piece_sdst_ok). */
+      LLVMBuilderRef B = x->B;
+      LLVMTypeRef wt = x->wave == 64 ? x->i64 : x->i32;
+      LLVMValueRef sh = x->wave == 64 ? x->lane0 : LLVMBuildTrunc(B, x->lane0, x->i32, "");
+      LLVMValueRef ones = LLVMConstInt(wt, (1ull << x->lanes) - 1, 0);
+      LLVMValueRef keep = LLVMBuildNot(B, LLVMBuildShl(B, ones, sh, ""), "");
+      LLVMValueRef bits = LLVMBuildShl(B, LLVMBuildZExt(B, v, wt, ""), sh, "");
+      v = LLVMBuildOr(B, LLVMBuildAnd(B, mget_wave(x, r), keep, ""), bits, "");
+      if (x->wave == 64)
+         sput64(x, r, v);
+      else
+         sput(x, r, v);
+      x->exec_wrote = wrote;
+      return;
+   }
    if (x->lanes < x->wave)
       v = LLVMBuildZExt(x->B, v, x->wave == 64 ? x->i64 : x->i32, "");
    if (x->lanes == 64)
@@ -2722,17 +2739,28 @@ xl_note_vdst(xl *x, const sim_inst *in)
 
 /* ---- Lane pieces ----------------------------------------------------------------------- */
 
+/* The SGPR a lowered VALU instruction's lane mask may go to (sim_inst.sdst: a compare's or
+ * a carry's destination, any VOP2's VCC) in a run in pieces: a plain SGPR (pair) or VCC,
+ * not EXEC, M0, gfx10's null or a trap register; SIM_SRC_NONE: none. The run carries it
+ * as a value from piece to piece (emit_pieces), each piece writing its lanes' bits. */
+static bool
+xl_piece_sdst_ok(unsigned r)
+{
+   return r == SIM_SRC_NONE || r + 1 < SIM_SRC_VCC || r == SIM_SRC_VCC;
+}
+
 /* May `in` run in a piece: a lowered VALU instruction that reads and writes only its own
- * lane's VGPRs and lane-mask bits, calls no handler, and writes no SGPR (so the scalar
- * operands are the same for every piece, and no piece sees another's lanes). Not
- * v_ldexp_f64 (its rare lanes go to the handler, which runs on the wave), the lane moves,
- * the compares and carries (an SGPR destination), v_mbcnt (the lane's index), DPP. */
+ * lane's bits of the registers (its VGPRs' lanes, its lane masks' bits) and calls no
+ * handler: the scalar operands are the same for every piece, and no piece sees another's
+ * lanes. Not v_ldexp_f64 (its rare lanes go to the handler, which runs on the wave), the
+ * v_cmpx forms (EXEC), the lane moves, v_mbcnt (the lane's index), DPP. */
 static bool
 xl_piece_ok(const sim_inst *in)
 {
    if (sim__xlate_class(in) != SIM_XL_LOWER || !(in->flags & SIM_IF_VALU) ||
-       in->enc == SIM_ENC_VOP1_DPP || in->enc == SIM_ENC_VOP2_DPP ||
-       in->enc == SIM_ENC_VOPC_DPP || in->vdst >= 256)
+       (in->flags & SIM_IF_DPP) || (in->vdst >= 256 && in->vdst != SIM_SRC_NONE) ||
+       !xl_piece_sdst_ok(in->sdst) ||
+       !strncmp(sim__op_names[in->op], "v_cmpx", 6))
       return false;
    switch (xl_xop_of(in)) {
    case XO_MOV: case XO_ADD: case XO_SUB: case XO_SUBREV: case XO_AND: case XO_OR:
@@ -2741,11 +2769,13 @@ xl_piece_ok(const sim_inst *in)
    case XO_ADD3: case XO_LSHLOR: case XO_ANDOR: case XO_MINMAX: case XO_CVT_F32_U32:
    case XO_CVT_F32_I32: case XO_SHL64: case XO_CNDMASK: case XO_FADD: case XO_FSUB:
    case XO_FSUBREV: case XO_FMUL: case XO_FMA: case XO_FMAD: case XO_FMAC: case XO_FMACNF:
-   case XO_FFLOOR: case XO_FCEIL: case XO_FRNDNE: case XO_FTRUNC:
+   case XO_FFLOOR: case XO_FCEIL: case XO_FRNDNE: case XO_FTRUNC: case XO_ICMP: case XO_FCMP:
+   case XO_CLASS32: case XO_CLASS64: case XO_CO_ADD: case XO_CO_SUB: case XO_CO_SUBREV:
+   case XO_CO_ADDC: case XO_CO_SUBB: case XO_CO_SUBBREV:
       return true;
    case XO_NONE:
-      return sim__xl_alu_lane_local(in) || sim__xl_int_lane_local(in) ||
-             sim__xl_f16_lane_local(in) || sim__xl_f64_lane_local(in);
+      return sim__xl_alu_lowered(in) || sim__xl_int_lane_local(in) ||
+             sim__xl_f16_lowered(in) || sim__xl_f64_lane_local(in);
    default:
       return false;
    }
@@ -2769,9 +2799,29 @@ xl_piece_len(const xl *x, const sim_inst **insts, unsigned n, unsigned i, unsign
    if (!xl_pieces || x->lanes != x->wave || x->lanes % XL_PIECE)
       return 0;
    bool named[258] = {false};
+   /* The SGPRs read as values (the same in every lane) and those written as lane masks so
+    * far: the run ends before an instruction that would make one SGPR both, since a piece
+    * reading it as a value would see the earlier pieces' bits of the mask. */
+   bool read[129] = {false}, written[129] = {false};
    unsigned k = i, rows = 0;
    for (; k < n && k - i < XL_PIECE_MAX && xl_piece_ok(insts[k]); k++) {
       const sim_inst *in = insts[k];
+      xl_xop op = xl_xop_of(in);
+      bool mask2 = op == XO_CNDMASK || op == XO_CO_ADDC || op == XO_CO_SUBB ||
+                   op == XO_CO_SUBBREV; /* S2 is a lane mask */
+      bool clash = false;
+      for (unsigned s = 0; s < 3; s++) {
+         unsigned c = in->src[s];
+         if (c < 128 && !(s == 2 && mask2)) {
+            clash = clash || written[c] || written[c + 1];
+            read[c] = read[c + 1] = true; /* as a pair, whatever its width */
+         }
+      }
+      /* Its own sources count: v_cmp_gt_i32 s[6:7], v1, s6 reads s6 in every piece. */
+      if (clash || (in->sdst < 128 && (read[in->sdst] || read[in->sdst + 1])))
+         break;
+      if (in->sdst < 128)
+         written[in->sdst] = written[in->sdst + 1] = true;
       /* Its 64-bit operands name pairs: v_lshlrev_b64's D and S1, every operand of an f64
        * form (its 32-bit ones counted as pairs too). */
       bool f64 = sim__xl_f64_lowered(in), shl64 = xl_xop_of(in) == XO_SHL64;
@@ -2799,38 +2849,61 @@ xl_piece_len(const xl *x, const sim_inst **insts, unsigned n, unsigned i, unsign
  * runs the whole run on its lanes of the rows, then the next piece. A 64-lane row is four
  * AVX-512 registers, so a run naming more than a few rows held them in memory (retired
  * and read again, xl_rows_retire) or spilled them; a 16-lane piece's row is one register,
- * and sixteen are held (an 8-lane piece's, half of one: 32). No instruction of the run sees another lane, writes an SGPR, touches
+ * and sixteen are held (an 8-lane piece's, half of one: 32). No instruction of the run
+ * sees another lane, writes an SGPR other than its lanes' bits of a lane mask, touches
  * memory or can fault, so running its lanes in another order computes what the wave
- * would. The rows are in the register file at the start and the end of each piece.
+ * would. The rows are in the register file at the start and the end of each piece; the
+ * lane masks the run may write are values carried from piece to piece (phis), so a later
+ * instruction of the piece, and whatever follows the run, reads them as the wave would.
  */
 static void
 emit_pieces(xl *x, const sim_inst **insts, unsigned len, unsigned width)
 {
    LLVMBuilderRef B = x->B;
-   atomic_fetch_add(&xl_piece_runs, 1);
-   if (width < XL_PIECE)
-      atomic_fetch_add(&xl_piece_runs8, 1);
+   x->pieces++;
+   x->pieces8 += width < XL_PIECE;
    for (unsigned r = 0; r < 256; r++)
       xl_row_forget(x, r);
    LLVMValueRef dead = x->dead;
    x->dead = NULL; /* retire with stores (the piece's indices are not the block's) */
    unsigned lanes = x->lanes;
+   /* The SGPRs the run may write lane masks to, as they are before it (read here, ahead of
+    * the loop), carried from piece to piece. */
+   bool carried[128] = {false};
+   LLVMValueRef before[128];
+   for (unsigned i = 0; i < len; i++) {
+      unsigned r = insts[i]->sdst;
+      for (unsigned h = 0; r != SIM_SRC_NONE && h < (x->wave == 64 ? 2u : 1u); h++)
+         carried[r + h] = true;
+   }
+   for (unsigned r = 0; r < 128; r++)
+      if (carried[r])
+         before[r] = sget(x, r);
    LLVMBasicBlockRef pre = LLVMGetInsertBlock(B);
    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(x->C, x->fn, "piece");
    LLVMBuildBr(B, body);
    LLVMPositionBuilderAtEnd(B, body);
    LLVMValueRef p = LLVMBuildPhi(B, x->i64, "");
+   LLVMValueRef phi[128];
+   for (unsigned r = 0; r < 128; r++)
+      if (carried[r])
+         x->s[r] = phi[r] = LLVMBuildPhi(B, x->i32, "");
    x->lane0 = p;
    xl_lane_types(x, width);
+   uint64_t pc = x->pc;
    for (unsigned i = 0; i < len; i++) {
+      x->pc = pc;
       unsigned run = xl_nan_run_len(x, insts, len, i);
       if (run) {
          emit_nan_run(x, insts + i, run);
+         for (unsigned j = 0; j + 1 < run; j++)
+            pc += insts[i + j]->size;
          i += run - 1;
       } else {
-         emit_lowered(x, insts[i], 0);
+         emit_lowered(x, insts[i], pc);
          xl_note_vdst(x, insts[i]);
       }
+      pc += insts[i]->size;
       xl_rows_retire(x, insts, len, i);
       emit_next_bb(x);
    }
@@ -2843,6 +2916,12 @@ emit_pieces(xl *x, const sim_inst **insts, unsigned len, unsigned width)
    LLVMValueRef vals[2] = {k64(x, 0), next};
    LLVMBasicBlockRef from[2] = {pre, latch};
    LLVMAddIncoming(p, vals, from, 2);
+   for (unsigned r = 0; r < 128; r++) {
+      if (!carried[r])
+         continue;
+      LLVMValueRef v[2] = {before[r], x->s[r]};
+      LLVMAddIncoming(phi[r], v, from, 2);
+   }
    LLVMPositionBuilderAtEnd(B, after);
    x->lane0 = NULL;
    xl_lane_types(x, lanes);
@@ -3051,6 +3130,8 @@ xl_compile(LLVMOrcResourceTrackerRef *rt, const sim_target *t, uint64_t pc, xl_e
    if (fn && !warm) {
       xl_compile_ns += (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull + t1.tv_nsec - t0.tv_nsec;
       atomic_fetch_add(&xl_compiled, 1);
+      atomic_fetch_add(&xl_piece_runs, x.pieces);
+      atomic_fetch_add(&xl_piece_runs8, x.pieces8);
       if (getenv("HSACL_SIM_XLATE_VERBOSE"))
          fprintf(stderr, "hsacl-sim: xlate block 0x%llx: %u instructions, %u IR, %.2f ms (mean %.2f ms over %llu), code at %p\n",
                  (unsigned long long)pc, x.n, x.ir,

@@ -115,13 +115,6 @@ sim__xl_alu_lowered(const sim_inst *in)
    return xa_op_of(in) != XA_NONE;
 }
 
-bool
-sim__xl_alu_lane_local(const sim_inst *in)
-{
-   xa_op op = xa_op_of(in);
-   return op != XA_NONE && op != XA_MAD_U64 && op != XA_MAD_I64 && op != XA_CMP64;
-}
-
 static LLVMValueRef
 k32(sim_xl *x, uint32_t v)
 {

@@ -154,13 +154,6 @@ sim__xl_f16_lowered(const sim_inst *in)
    return xh_op_of(in) != XH_NONE;
 }
 
-bool
-sim__xl_f16_lane_local(const sim_inst *in)
-{
-   xh_op op = xh_op_of(in);
-   return op != XH_NONE && op != XH_CMP;
-}
-
 unsigned
 sim__xl_f16_nan_op(const sim_inst *in)
 {

@@ -123,7 +123,7 @@ bool
 sim__xl_f64_lane_local(const sim_inst *in)
 {
    xd_op op = xd_op_of(in);
-   return op != XD_NONE && op != XD_CMP && op != XD_LDEXP;
+   return op != XD_NONE && op != XD_LDEXP;
 }
 
 bool

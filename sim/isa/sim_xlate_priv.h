@@ -105,6 +105,7 @@ typedef struct sim_xl {
     * i64 value), `lanes` then the piece's width; NULL elsewhere (the held lanes start at
     * lane 0). */
    LLVMValueRef lane0;
+   unsigned pieces, pieces8; /* runs emitted in pieces, and of those in 8-lane ones */
    bool gfx10; /* the program's generation is gfx10 or later (v_cmpx writes EXEC alone) */
    bool avx512; /* the host code has AVX-512F (its rounding-mode forms: sim_xlate_f16.c) */
    LLVMTypeRef mask_t;
@@ -234,26 +235,20 @@ LLVMValueRef sim__xl_wave_ieee(sim_xl *x);
  * v_mad_u64_u32/v_mad_i64_i32, the 64-bit integer compares, v_min/max_f32, the bit
  * reversal and scans). Is `in` one of them? */
 bool sim__xl_alu_lowered(const sim_inst *in);
-/* Is `in` one of them that reads and writes only its own lane's VGPRs (not the 64-bit
- * products, whose carry is an SGPR, nor the compares)? */
-bool sim__xl_alu_lane_local(const sim_inst *in);
 /* Emits lowered `in`. */
 void sim__xl_emit_alu(sim_xl *x, const sim_inst *in);
 
 /* The integer forms of sim_xlate_int.c (bit fields, byte alignment, products' high halves,
  * three-way min/max/median, v_mbcnt, 16-bit arithmetic and its SDWA forms). Is `in` one? */
 bool sim__xl_int_lowered(const sim_inst *in);
-/* Is `in` one of them that reads and writes only its own lane's VGPRs (not v_mbcnt, which
- * reads the lane's index)? */
+/* Is `in` one of them that reads and writes only its own lane's bits of the registers (not
+ * v_mbcnt, which reads the lane's index)? */
 bool sim__xl_int_lane_local(const sim_inst *in);
 /* Emits lowered `in`. */
 void sim__xl_emit_int(sim_xl *x, const sim_inst *in);
 
 /* The half-precision forms of sim_xlate_f16.c. Is `in` one of them? */
 bool sim__xl_f16_lowered(const sim_inst *in);
-/* Is `in` one of them that reads and writes only its own lane's VGPRs (not the compares)?
- * Their rare lanes go to C as values (fma16_fix), not as the wave's lanes. */
-bool sim__xl_f16_lane_local(const sim_inst *in);
 /* Emits lowered `in`. */
 void sim__xl_emit_f16(sim_xl *x, const sim_inst *in);
 /* Is `in` one of them whose result is its operation's f32 result rounded once to f16 (add,
@@ -270,8 +265,8 @@ LLVMValueRef sim__xl_f16_run_test(sim_xl *x, const sim_inst *const *insts, unsig
 
 /* The double-precision forms of sim_xlate_f64.c. Is `in` one of them? */
 bool sim__xl_f64_lowered(const sim_inst *in);
-/* Is `in` one of them that reads and writes only its own lane's VGPRs (not the compares,
- * nor v_ldexp_f64, whose rare lanes go to the handler, which runs on the wave)? */
+/* Is `in` one of them that reads and writes only its own lane's bits of the registers (not
+ * v_ldexp_f64, whose rare lanes go to the handler, which runs on the wave)? */
 bool sim__xl_f64_lane_local(const sim_inst *in);
 /* Emits lowered `in`. */
 void sim__xl_emit_f64(sim_xl *x, const sim_inst *in);

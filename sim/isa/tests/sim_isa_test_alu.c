@@ -1256,6 +1256,153 @@ pieces_f64(void)
    }
 }
 
+/* Lane masks in pieces: compares and carries write their lanes' bits of VCC and of an SGPR
+ * (pair), later instructions of the run read them (v_cndmask, the carry-in), and scalar
+ * code after the run reads the whole masks (s_mov). A wave64 and a wave32 (VCC_HI and s21
+ * untouched there); EXEC differs in every piece, inactive lanes' bits are 0. */
+static void
+pieces_masks(sim_wave *w, unsigned lanes, uint64_t exec, const char *src)
+{
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = t_u(1.0f + 0.5f * l);
+      w->v[2][l] = t_u(20.0f - 0.75f * l);
+      w->v[3][l] = t_u(-(0.25f * l + 0.5f));
+      w->v[4][l] = t_u(1.5f * l - 30.0f);
+      for (unsigned r = 5; r <= 11; r++)
+         w->v[r][l] = 0xCAFE0000u + r * 256 + l;
+   }
+   SIM_EXEC(w) = exec;
+   w->s[106] = 0x11111111u, w->s[107] = 0x22222222u;
+   w->s[20] = 0x33333333u, w->s[21] = 0x44444444u;
+   CHECK_EQ(t_run(w, src), SIM_FAULT_NONE);
+   uint64_t vcc = 0, s20 = 0;
+   for (unsigned l = 0; l < lanes; l++) {
+      if (!((exec >> l) & 1)) {
+         for (unsigned r = 5; r <= 11; r++)
+            CHECK_EQ(w->v[r][l], 0xCAFE0000u + r * 256 + l);
+         continue;
+      }
+      uint32_t a = w->v[1][l], b = w->v[2][l], c = w->v[3][l], d = w->v[4][l];
+      uint32_t v5 = t_f(a) > t_f(b) ? d : c;
+      uint64_t s6 = (uint64_t)a + c, s7 = (uint64_t)b + d + (s6 >> 32);
+      uint32_t v6 = (uint32_t)s6, v7 = (uint32_t)s7;
+      vcc |= (s7 >> 32) << l;
+      bool lt = v6 < v7;
+      s20 |= (uint64_t)lt << l;
+      uint32_t v8 = lt ? b : a;
+      float v9 = t_f(v5) * t_f(v8), v10 = fmaxf(v9, t_f(a)), v11 = v10 + t_f(b);
+      CHECK_EQ(w->v[5][l], v5);
+      CHECK_EQ(w->v[6][l], v6);
+      CHECK_EQ(w->v[7][l], v7);
+      CHECK_EQ(w->v[8][l], v8);
+      CHECK_EQ(w->v[9][l], t_u(v9));
+      CHECK_EQ(w->v[10][l], t_u(v10));
+      CHECK_EQ(w->v[11][l], t_u(v11));
+   }
+   if (lanes == 64) {
+      CHECK_EQ(w->s[106] | (uint64_t)w->s[107] << 32, vcc);
+      CHECK_EQ(w->s[20] | (uint64_t)w->s[21] << 32, s20);
+      CHECK_EQ(w->s[30] | (uint64_t)w->s[31] << 32, vcc);
+      CHECK_EQ(w->s[32] | (uint64_t)w->s[33] << 32, s20);
+   } else {
+      CHECK_EQ(w->s[106], vcc);
+      CHECK_EQ(w->s[107], 0x22222222u);
+      CHECK_EQ(w->s[20], s20);
+      CHECK_EQ(w->s[21], 0x44444444u);
+      CHECK_EQ(w->s[30], vcc);
+      CHECK_EQ(w->s[32], s20);
+   }
+}
+
+/* An SGPR read as a value and then written as a lane mask (matmul_tiled's first block: s2
+ * added to every lane, then v_mad_u64_u32's carry to s[2:3]): the run in pieces ends before
+ * the write, or a later piece would add the earlier pieces' bits of the mask. After the
+ * write the SGPR is the whole mask, read as a value again by the last instruction. */
+static void
+pieces_sgpr_clash(void)
+{
+   sim_wave *w = t_wave();
+   uint64_t exec = 0xFFFF0FF0F00FFFFFull;
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = 0x01010101u * l + 7;
+      w->v[2][l] = 3u + (l % 5);
+      w->v[3][l] = 0x9E3779B9u * (l + 1);
+      w->v[4][l] = 0xF0F0F0F0u ^ (l << 9);
+      for (unsigned r = 5; r <= 15; r++)
+         w->v[r][l] = 0xABCD0000u + r * 256 + l;
+   }
+   SIM_EXEC(w) = exec;
+   w->s[20] = 0x1234, w->s[21] = 0x5678;
+   CHECK_EQ(t_run(w, "v_add_u32 v5, s20, v1\n"
+                     "v_mul_lo_u32 v6, v5, v2\n"
+                     "v_add_u32 v7, v6, v3\n"
+                     "v_xor_b32 v8, v7, v4\n"
+                     "v_add_u32 v9, v8, v1\n"
+                     "v_sub_u32 v10, v9, v2\n"
+                     "v_or_b32 v11, v10, v3\n"
+                     "v_and_b32 v12, v11, v4\n"
+                     "v_cmp_lt_u32_e64 s[20:21], v12, v5\n"
+                     "v_cndmask_b32_e64 v13, v1, v2, s[20:21]\n"
+                     "v_add_u32 v14, v13, v5\n"
+                     "v_add_u32 v15, s20, v14\n"),
+            SIM_FAULT_NONE);
+   uint64_t mask = 0;
+   uint32_t want[64][16];
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t *v = want[l], a = w->v[1][l], b = w->v[2][l], c = w->v[3][l], d = w->v[4][l];
+      v[5] = 0x1234 + a;
+      v[6] = v[5] * b;
+      v[7] = v[6] + c;
+      v[8] = v[7] ^ d;
+      v[9] = v[8] + a;
+      v[10] = v[9] - b;
+      v[11] = v[10] | c;
+      v[12] = v[11] & d;
+      if (((exec >> l) & 1) && v[12] < v[5])
+         mask |= 1ull << l;
+   }
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t *v = want[l];
+      v[13] = (mask >> l) & 1 ? w->v[2][l] : w->v[1][l];
+      v[14] = v[13] + v[5];
+      v[15] = (uint32_t)mask + v[14];
+      bool on = (exec >> l) & 1;
+      for (unsigned r = 5; r <= 15; r++)
+         if (w->v[r][l] != (on ? v[r] : 0xABCD0000u + r * 256 + l)) {
+            fprintf(stderr, "FAIL %s: clash v%u lane %u = 0x%x, want 0x%x\n", t_current, r,
+                    l, w->v[r][l], on ? v[r] : 0xABCD0000u + r * 256 + l);
+            t_failures++;
+         }
+   }
+   CHECK_EQ(w->s[20] | (uint64_t)w->s[21] << 32, mask);
+
+   /* One instruction both: v_cmp_gt_u32 s[22:23], v12, s22 reads s22 in every lane. */
+   w->s[22] = 0x40000000u, w->s[23] = 0x9999u;
+   for (unsigned l = 0; l < 64; l++)
+      w->v[13][l] = 0xABCD0000u + 13 * 256 + l;
+   CHECK_EQ(t_run(w, "v_add_u32 v5, v1, v2\n"
+                     "v_mul_lo_u32 v6, v5, v2\n"
+                     "v_add_u32 v7, v6, v3\n"
+                     "v_xor_b32 v8, v7, v4\n"
+                     "v_add_u32 v9, v8, v1\n"
+                     "v_sub_u32 v10, v9, v2\n"
+                     "v_or_b32 v11, v10, v3\n"
+                     "v_and_b32 v12, v11, v4\n"
+                     "v_cmp_gt_u32_e64 s[22:23], v12, s22\n"
+                     "v_cndmask_b32_e64 v13, v1, v2, s[22:23]\n"),
+            SIM_FAULT_NONE);
+   mask = 0;
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t a = w->v[1][l], b = w->v[2][l], c = w->v[3][l], d = w->v[4][l];
+      uint32_t v12 = (((((a + b) * b + c) ^ d) + a - b) | c) & d;
+      bool on = (exec >> l) & 1, gt = on && v12 > 0x40000000u;
+      mask |= (uint64_t)gt << l;
+      CHECK_EQ(w->v[12][l], on ? v12 : 0xABCD0000u + 12 * 256 + l);
+      CHECK_EQ(w->v[13][l], !on ? 0xABCD0000u + 13 * 256 + l : gt ? b : a);
+   }
+   CHECK_EQ(w->s[22] | (uint64_t)w->s[23] << 32, mask);
+}
+
 TEST(lowered_pieces)
 {
    pieces_case(t_wave(), 64, 0xF0F000FFFFFF0001ull, 0x5555AAAA3333CCCCull,
@@ -1284,6 +1431,33 @@ TEST(lowered_pieces)
                "v_sub_f32 v14, v13, v6\n");
    pieces_f16();
    pieces_f64();
+   pieces_sgpr_clash();
+   pieces_masks(t_wave(), 64, 0xFF0F00FFFFFF8001ull,
+                "v_cmp_gt_f32 vcc, v1, v2\n"
+                "v_cndmask_b32 v5, v3, v4, vcc\n"
+                "v_add_co_u32 v6, vcc, v1, v3\n"
+                "v_addc_co_u32 v7, vcc, v2, v4, vcc\n"
+                "v_cmp_lt_u32_e64 s[20:21], v6, v7\n"
+                "v_cndmask_b32_e64 v8, v1, v2, s[20:21]\n"
+                "v_mul_f32 v9, v5, v8\n"
+                "v_max_f32 v10, v9, v1\n"
+                "v_add_f32 v11, v10, v2\n"
+                "s_mov_b64 s[30:31], vcc\n"
+                "s_mov_b64 s[32:33], s[20:21]\n");
+   sim_wave *w32 = t_wave_target(sim__target(SIM_TARGET_GFX1030));
+   w32->lanes = 32;
+   pieces_masks(w32, 32, 0x80FFF00Eull,
+                "v_cmp_gt_f32 vcc_lo, v1, v2\n"
+                "v_cndmask_b32 v5, v3, v4, vcc_lo\n"
+                "v_add_co_u32 v6, vcc_lo, v1, v3\n"
+                "v_add_co_ci_u32 v7, vcc_lo, v2, v4, vcc_lo\n"
+                "v_cmp_lt_u32_e64 s20, v6, v7\n"
+                "v_cndmask_b32_e64 v8, v1, v2, s20\n"
+                "v_mul_f32 v9, v5, v8\n"
+                "v_max_f32 v10, v9, v1\n"
+                "v_add_f32 v11, v10, v2\n"
+                "s_mov_b32 s30, vcc_lo\n"
+                "s_mov_b32 s32, s20\n");
 }
 
 void
