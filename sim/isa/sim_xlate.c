@@ -2804,6 +2804,7 @@ xl_piece_len(const xl *x, const sim_inst **insts, unsigned n, unsigned i, unsign
     * reading it as a value would see the earlier pieces' bits of the mask. */
    bool read[129] = {false}, written[129] = {false};
    unsigned k = i, rows = 0;
+   bool any_f64 = false;
    for (; k < n && k - i < XL_PIECE_MAX && xl_piece_ok(insts[k]); k++) {
       const sim_inst *in = insts[k];
       xl_xop op = xl_xop_of(in);
@@ -2825,6 +2826,7 @@ xl_piece_len(const xl *x, const sim_inst **insts, unsigned n, unsigned i, unsign
       /* Its 64-bit operands name pairs: v_lshlrev_b64's D and S1, every operand of an f64
        * form (its 32-bit ones counted as pairs too). */
       bool f64 = sim__xl_f64_lowered(in), shl64 = xl_xop_of(in) == XO_SHL64;
+      any_f64 = any_f64 || f64;
       unsigned r[4] = {in->vdst, 256, 256, 256};
       for (unsigned s = 0; s < 3; s++)
          if (in->src[s] != SIM_SRC_NONE && in->src[s] >= SIM_SRC_VGPR)
@@ -2837,7 +2839,10 @@ xl_piece_len(const xl *x, const sim_inst **insts, unsigned n, unsigned i, unsign
             named[r[j] + h] = true;
          }
    }
-   if (k - i < XL_PIECE_MIN || rows <= xl_rows_held * 64 / x->lanes)
+   /* f64 runs of up to twice the rows a block holds stay whole too: its NaN runs hold
+    * them (xl_nan_run_len), and clpeak's double2 loop (eight rows) ran 6% slower in
+    * pieces. */
+   if (k - i < XL_PIECE_MIN || rows <= xl_rows_held * 64 / x->lanes * (any_f64 ? 2 : 1))
       return 0;
    unsigned held = xl_rows_held * 64 / XL_PIECE;
    *width = rows > held && rows <= 2 * held ? XL_PIECE / 2 : XL_PIECE;
