@@ -1280,6 +1280,10 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
    fuzz_default_env();
    /* Every block is compiled on its first run and compared (the comparison's own mode). */
    setenv("HSACL_SIM_XLATE", "check", 1);
+   /* Runs of two lane-local instructions or more in pieces (sim_xlate.c emit_pieces), so
+    * that these programs of 1-8 instructions reach them; a run naming few rows stays
+    * whole either way. */
+   setenv("HSACL_SIM_XLATE_PIECE_MIN", "2", 1);
    sim__xlate_init();
    if (sim__xlate_mode != 2) {
       fprintf(stderr, "fuzz_xlate: the translator did not start in the checking mode\n");

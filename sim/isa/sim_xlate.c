@@ -132,11 +132,14 @@ static unsigned xl_rows_held = XL_ROWS_HELD; /* HSACL_SIM_XLATE_ROWS */
  * minutes; the same at 32 or 64 lanes, or at one, compiles in 0.03 s). */
 static bool xl_narrow = true;
 /* Runs of lane-local VALU instructions emitted in pieces of XL_PIECE lanes, or half that
- * (emit_pieces); HSACL_SIM_XLATE_PIECES=0 emits them whole. */
+ * (emit_pieces); HSACL_SIM_XLATE_PIECES=0 emits them whole. A run is at least
+ * xl_piece_min instructions long (HSACL_SIM_XLATE_PIECE_MIN: fuzz_xlate's programs are
+ * 1-8 instructions). */
 #define XL_PIECE 16
 #define XL_PIECE_MIN 8
 #define XL_PIECE_MAX 64
 static bool xl_pieces = true;
+static unsigned xl_piece_min = XL_PIECE_MIN;
 
 /* The checking mode says at exit how many block runs it compared (and how many runs it
  * emitted in pieces), so that a test over it can tell "nothing differed" from "nothing was
@@ -201,6 +204,9 @@ xl_setup(void)
    const char *pc = getenv("HSACL_SIM_XLATE_PIECES");
    if (pc && !strcmp(pc, "0"))
       xl_pieces = false;
+   const char *pm = getenv("HSACL_SIM_XLATE_PIECE_MIN");
+   if (pm && *pm)
+      xl_piece_min = (unsigned)strtoul(pm, NULL, 10);
    const char *st = getenv("HSACL_SIM_XLATE_STALL_MS");
    if (st && *st)
       sim__xlate_stall_ms = (uint32_t)strtoul(st, NULL, 10);
@@ -2782,7 +2788,7 @@ xl_piece_ok(const sim_inst *in)
 }
 
 /* The run from insts[i] that emit_pieces takes, in a block that holds the whole wave:
- * XL_PIECE_MIN to XL_PIECE_MAX instructions of xl_piece_ok, naming more rows than the
+ * xl_piece_min to XL_PIECE_MAX instructions of xl_piece_ok, naming more rows than the
  * block holds whole (xl_rows_held 64-lane rows); 0 for none. `*width`: XL_PIECE lanes,
  * or half that when the run's rows fit in a piece of half but not of XL_PIECE (16 of
  * them are a piece's registers). A run whose rows fit stays whole: a piece of a row holds
@@ -2842,7 +2848,7 @@ xl_piece_len(const xl *x, const sim_inst **insts, unsigned n, unsigned i, unsign
    /* f64 runs of up to twice the rows a block holds stay whole too: its NaN runs hold
     * them (xl_nan_run_len), and clpeak's double2 loop (eight rows) ran 6% slower in
     * pieces. */
-   if (k - i < XL_PIECE_MIN || rows <= xl_rows_held * 64 / x->lanes * (any_f64 ? 2 : 1))
+   if (k - i < xl_piece_min || rows <= xl_rows_held * 64 / x->lanes * (any_f64 ? 2 : 1))
       return 0;
    unsigned held = xl_rows_held * 64 / XL_PIECE;
    *width = rows > held && rows <= 2 * held ? XL_PIECE / 2 : XL_PIECE;
