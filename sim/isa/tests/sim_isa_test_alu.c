@@ -1071,11 +1071,11 @@ TEST(lowered_alu_scaling)
  * piece reading its lanes of the rows, of EXEC, of VCC (v_cndmask) and the same SGPR
  * operand. EXEC differs in every piece (one lane, all, half, alternate nibbles), inactive
  * lanes keep their markers; in a wave32 (gfx1030: two pieces) lanes 32-63 are no lanes.
- * f32 and integer forms in a wave64 and a wave32, then f16 and f64 ones (pieces_f16,
- * pieces_f64). Results worked out here in C, lane by lane (no NaN, no rounding tie the
- * host rounds otherwise: fmaf is the fused operation). The checking mode compares the
- * pieces with the interpreter, and its test (sim_xlate_check_pieces) fails when no run was
- * in pieces. */
+ * f32 and integer forms in a wave64 and a wave32, lane masks, SGPR clashes (the f16 and
+ * f64 forms: sim_isa_test_f16.c, sim_isa_test_f64.c). Results worked out here in C, lane
+ * by lane (no NaN, no rounding tie the host rounds otherwise: fmaf is the fused
+ * operation). The checking mode compares the pieces with the interpreter, and its test
+ * (sim_xlate_check_pieces) fails when no run was in pieces. */
 static void
 pieces_case(sim_wave *w, unsigned lanes, uint64_t exec, uint64_t vcc, const char *src)
 {
@@ -1114,144 +1114,6 @@ pieces_case(sim_wave *w, unsigned lanes, uint64_t exec, uint64_t vcc, const char
                     lanes, r, l, got, exp);
             t_failures++;
          }
-      }
-   }
-}
-
-/* The f16 forms in pieces: packed and low-half operations, worked out with _Float16 (each
- * result rounded once from its exact value: the products of these halves are exact in
- * float, their fused sums in double). The unpacked forms' high halves are left to the
- * checking mode's comparison with the interpreter. */
-static uint16_t
-h_bits(_Float16 h)
-{
-   uint16_t u;
-   memcpy(&u, &h, 2);
-   return u;
-}
-static _Float16
-h_of(uint32_t row, unsigned half)
-{
-   uint16_t u = (uint16_t)(row >> (16 * half));
-   _Float16 h;
-   memcpy(&h, &u, 2);
-   return h;
-}
-static _Float16
-h_fma(_Float16 a, _Float16 b, _Float16 c)
-{
-   return (_Float16)fma((double)a, (double)b, (double)c);
-}
-
-static void
-pieces_f16(void)
-{
-   sim_wave *w = t_wave();
-   uint64_t exec = 0x0FF0FFFF8001FFFEull;
-   for (unsigned l = 0; l < 64; l++) {
-      w->v[1][l] = h_bits((_Float16)(1.0f + l / 8.0f)) |
-                   (uint32_t)h_bits((_Float16)(2.0f - l / 16.0f)) << 16;
-      w->v[2][l] = h_bits((_Float16)(0.5f + l / 32.0f)) |
-                   (uint32_t)h_bits((_Float16)(3.0f - l / 8.0f)) << 16;
-      w->v[3][l] = h_bits((_Float16)(l / 4.0f)) | (uint32_t)h_bits((_Float16)0.25f) << 16;
-      for (unsigned r = 5; r <= 12; r++)
-         w->v[r][l] = 0xBEEF0000u + r * 256 + l;
-   }
-   SIM_EXEC(w) = exec;
-   CHECK_EQ(t_run(w, "v_pk_fma_f16 v5, v1, v2, v3\n"
-                     "v_pk_mul_f16 v6, v5, v2\n"
-                     "v_pk_add_f16 v7, v6, v1\n"
-                     "v_add_f16 v8, v7, v3\n"
-                     "v_mul_f16 v9, v8, v1\n"
-                     "v_fma_f16 v10, v9, v2, v5\n"
-                     "v_pk_max_f16 v11, v10, v7\n"
-                     "v_cvt_f32_f16 v12, v11\n"),
-            SIM_FAULT_NONE);
-   for (unsigned l = 0; l < 64; l++) {
-      uint32_t want[13] = {0}, mask[13] = {0};
-      _Float16 v5[2], v7[2];
-      for (unsigned h = 0; h < 2; h++) {
-         _Float16 a = h_of(w->v[1][l], h), b = h_of(w->v[2][l], h), c = h_of(w->v[3][l], h);
-         v5[h] = h_fma(a, b, c);
-         _Float16 v6 = (_Float16)((float)v5[h] * (float)b);
-         v7[h] = (_Float16)((float)v6 + (float)a);
-         want[5] |= (uint32_t)h_bits(v5[h]) << 16 * h;
-         want[6] |= (uint32_t)h_bits(v6) << 16 * h;
-         want[7] |= (uint32_t)h_bits(v7[h]) << 16 * h;
-      }
-      mask[5] = mask[6] = mask[7] = 0xFFFFFFFFu;
-      _Float16 v8 = (_Float16)((float)v7[0] + (float)h_of(w->v[3][l], 0));
-      _Float16 v9 = (_Float16)((float)v8 * (float)h_of(w->v[1][l], 0));
-      _Float16 v10 = h_fma(v9, h_of(w->v[2][l], 0), v5[0]);
-      _Float16 m0 = v10 > v7[0] ? v10 : v7[0];
-      want[8] = h_bits(v8), want[9] = h_bits(v9), want[10] = h_bits(v10);
-      want[11] = h_bits(m0); /* v10's high half (and so v11's) is the checking mode's */
-      mask[8] = mask[9] = mask[10] = mask[11] = 0xFFFF;
-      float f12 = (float)m0;
-      memcpy(&want[12], &f12, 4);
-      mask[12] = 0xFFFFFFFFu;
-      bool on = (exec >> l) & 1;
-      for (unsigned r = 5; r <= 12; r++) {
-         uint32_t got = w->v[r][l], exp = on ? want[r] : 0xBEEF0000u + r * 256 + l;
-         uint32_t m = on ? mask[r] : 0xFFFFFFFFu;
-         if ((got & m) != (exp & m)) {
-            fprintf(stderr, "FAIL %s: f16 v%u lane %u = 0x%x, want 0x%x (mask 0x%x)\n",
-                    t_current, r, l, got, exp, m);
-            t_failures++;
-         }
-      }
-   }
-}
-
-/* The f64 forms in pieces: a run over eleven VGPR pairs, worked out with the host's doubles
- * (fma, the products and sums each rounded once, as the handlers compute them). */
-static void
-pieces_f64(void)
-{
-   sim_wave *w = t_wave();
-   uint64_t exec = 0xFFFF00017FFE0F0Full;
-   for (unsigned l = 0; l < 64; l++) {
-      double s[3] = {1.0 + l / 3.0, 0.75 - l / 7.0, l * 1.5 - 20.0};
-      for (unsigned i = 0; i < 3; i++) {
-         uint64_t u;
-         memcpy(&u, &s[i], 8);
-         w->v[2 + 2 * i][l] = (uint32_t)u, w->v[3 + 2 * i][l] = (uint32_t)(u >> 32);
-      }
-      for (unsigned r = 8; r <= 23; r++)
-         w->v[r][l] = 0xF00D0000u + r * 256 + l;
-   }
-   SIM_EXEC(w) = exec;
-   CHECK_EQ(t_run(w, "v_fma_f64 v[8:9], v[2:3], v[4:5], v[6:7]\n"
-                     "v_mul_f64 v[10:11], v[8:9], v[4:5]\n"
-                     "v_add_f64 v[12:13], v[10:11], v[2:3]\n"
-                     "v_fma_f64 v[14:15], v[12:13], v[6:7], v[8:9]\n"
-                     "v_max_f64 v[16:17], v[14:15], v[10:11]\n"
-                     "v_add_f64 v[18:19], v[16:17], -v[12:13]\n"
-                     "v_mul_f64 v[20:21], v[18:19], v[2:3]\n"
-                     "v_floor_f64 v[22:23], v[20:21]\n"),
-            SIM_FAULT_NONE);
-   for (unsigned l = 0; l < 64; l++) {
-      double a = 1.0 + l / 3.0, b = 0.75 - l / 7.0, c = l * 1.5 - 20.0, want[24];
-      want[8] = fma(a, b, c);
-      want[10] = want[8] * b;
-      want[12] = want[10] + a;
-      want[14] = fma(want[12], c, want[8]);
-      want[16] = fmax(want[14], want[10]);
-      want[18] = want[16] - want[12];
-      want[20] = want[18] * a;
-      want[22] = floor(want[20]);
-      bool on = (exec >> l) & 1;
-      for (unsigned r = 8; r <= 22; r += 2) {
-         uint64_t u;
-         memcpy(&u, &want[r], 8);
-         uint32_t exp[2] = {on ? (uint32_t)u : 0xF00D0000u + r * 256 + l,
-                            on ? (uint32_t)(u >> 32) : 0xF00D0000u + (r + 1) * 256 + l};
-         for (unsigned h = 0; h < 2; h++)
-            if (w->v[r + h][l] != exp[h]) {
-               fprintf(stderr, "FAIL %s: f64 v%u lane %u = 0x%x, want 0x%x\n", t_current,
-                       r + h, l, w->v[r + h][l], exp[h]);
-               t_failures++;
-            }
       }
    }
 }
@@ -1318,6 +1180,21 @@ pieces_masks(sim_wave *w, unsigned lanes, uint64_t exec, const char *src)
  * added to every lane, then v_mad_u64_u32's carry to s[2:3]): the run in pieces ends before
  * the write, or a later piece would add the earlier pieces' bits of the mask. After the
  * write the SGPR is the whole mask, read as a value again by the last instruction. */
+/* The run both programs below start with after v5: v6..v12 from v5 and v1..v4. */
+#define CLASH_CHAIN                                                                        \
+   "v_mul_lo_u32 v6, v5, v2\n"                                                             \
+   "v_add_u32 v7, v6, v3\n"                                                                \
+   "v_xor_b32 v8, v7, v4\n"                                                                \
+   "v_add_u32 v9, v8, v1\n"                                                                \
+   "v_sub_u32 v10, v9, v2\n"                                                               \
+   "v_or_b32 v11, v10, v3\n"                                                               \
+   "v_and_b32 v12, v11, v4\n"
+static uint32_t
+clash_chain(uint32_t v5, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+   return ((((v5 * b + c) ^ d) + a - b) | c) & d;
+}
+
 static void
 pieces_sgpr_clash(void)
 {
@@ -1333,14 +1210,7 @@ pieces_sgpr_clash(void)
    }
    SIM_EXEC(w) = exec;
    w->s[20] = 0x1234, w->s[21] = 0x5678;
-   CHECK_EQ(t_run(w, "v_add_u32 v5, s20, v1\n"
-                     "v_mul_lo_u32 v6, v5, v2\n"
-                     "v_add_u32 v7, v6, v3\n"
-                     "v_xor_b32 v8, v7, v4\n"
-                     "v_add_u32 v9, v8, v1\n"
-                     "v_sub_u32 v10, v9, v2\n"
-                     "v_or_b32 v11, v10, v3\n"
-                     "v_and_b32 v12, v11, v4\n"
+   CHECK_EQ(t_run(w, "v_add_u32 v5, s20, v1\n" CLASH_CHAIN
                      "v_cmp_lt_u32_e64 s[20:21], v12, v5\n"
                      "v_cndmask_b32_e64 v13, v1, v2, s[20:21]\n"
                      "v_add_u32 v14, v13, v5\n"
@@ -1357,7 +1227,7 @@ pieces_sgpr_clash(void)
       v[9] = v[8] + a;
       v[10] = v[9] - b;
       v[11] = v[10] | c;
-      v[12] = v[11] & d;
+      v[12] = clash_chain(v[5], a, b, c, d);
       if (((exec >> l) & 1) && v[12] < v[5])
          mask |= 1ull << l;
    }
@@ -1380,21 +1250,14 @@ pieces_sgpr_clash(void)
    w->s[22] = 0x40000000u, w->s[23] = 0x9999u;
    for (unsigned l = 0; l < 64; l++)
       w->v[13][l] = 0xABCD0000u + 13 * 256 + l;
-   CHECK_EQ(t_run(w, "v_add_u32 v5, v1, v2\n"
-                     "v_mul_lo_u32 v6, v5, v2\n"
-                     "v_add_u32 v7, v6, v3\n"
-                     "v_xor_b32 v8, v7, v4\n"
-                     "v_add_u32 v9, v8, v1\n"
-                     "v_sub_u32 v10, v9, v2\n"
-                     "v_or_b32 v11, v10, v3\n"
-                     "v_and_b32 v12, v11, v4\n"
+   CHECK_EQ(t_run(w, "v_add_u32 v5, v1, v2\n" CLASH_CHAIN
                      "v_cmp_gt_u32_e64 s[22:23], v12, s22\n"
                      "v_cndmask_b32_e64 v13, v1, v2, s[22:23]\n"),
             SIM_FAULT_NONE);
    mask = 0;
    for (unsigned l = 0; l < 64; l++) {
       uint32_t a = w->v[1][l], b = w->v[2][l], c = w->v[3][l], d = w->v[4][l];
-      uint32_t v12 = (((((a + b) * b + c) ^ d) + a - b) | c) & d;
+      uint32_t v12 = clash_chain(a + b, a, b, c, d);
       bool on = (exec >> l) & 1, gt = on && v12 > 0x40000000u;
       mask |= (uint64_t)gt << l;
       CHECK_EQ(w->v[12][l], on ? v12 : 0xABCD0000u + 12 * 256 + l);
@@ -1429,8 +1292,6 @@ TEST(lowered_pieces)
                "v_xor_b32 v12, v11, v8\n"
                "v_max_f32 v13, v7, v5\n"
                "v_sub_f32 v14, v13, v6\n");
-   pieces_f16();
-   pieces_f64();
    pieces_sgpr_clash();
    pieces_masks(t_wave(), 64, 0xFF0F00FFFFFF8001ull,
                 "v_cmp_gt_f32 vcc, v1, v2\n"

@@ -879,6 +879,72 @@ TEST(lowered_f16_runs)
    }
 }
 
+/* The f16 forms in a run in pieces (sim_xlate.c emit_pieces; its f32 and integer cases:
+ * sim_isa_test_alu.c lowered_pieces): packed and low-half operations over eleven rows,
+ * EXEC different in every piece, each result the exact value (long double: products and
+ * fused sums of these halves) rounded once to f16. The unpacked forms' high halves are
+ * left to the checking mode's comparison with the interpreter. */
+static uint16_t
+hv(uint32_t row, unsigned half)
+{
+   return (uint16_t)(row >> (16 * half));
+}
+
+TEST(lowered_f16_pieces)
+{
+   sim_wave *w = t_wave();
+   uint64_t exec = 0x0FF0FFFF8001FFFEull;
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = ld2h(1.0L + l / 8.0L, NULL, 0) | (uint32_t)ld2h(2.0L - l / 16.0L, NULL, 0) << 16;
+      w->v[2][l] = ld2h(0.5L + l / 32.0L, NULL, 0) | (uint32_t)ld2h(3.0L - l / 8.0L, NULL, 0) << 16;
+      w->v[3][l] = ld2h(l / 4.0L, NULL, 0) | (uint32_t)ld2h(0.25L, NULL, 0) << 16;
+      for (unsigned r = 5; r <= 12; r++)
+         w->v[r][l] = 0xBEEF0000u + r * 256 + l;
+   }
+   SIM_EXEC(w) = exec;
+   CHECK_EQ(t_run(w, "v_pk_fma_f16 v5, v1, v2, v3\n"
+                     "v_pk_mul_f16 v6, v5, v2\n"
+                     "v_pk_add_f16 v7, v6, v1\n"
+                     "v_add_f16 v8, v7, v3\n"
+                     "v_mul_f16 v9, v8, v1\n"
+                     "v_fma_f16 v10, v9, v2, v5\n"
+                     "v_pk_max_f16 v11, v10, v7\n"
+                     "v_cvt_f32_f16 v12, v11\n"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t want[13] = {0}, mask[13] = {0};
+      for (unsigned h = 0; h < 2; h++) {
+         long double a = h2d(hv(w->v[1][l], h)), b = h2d(hv(w->v[2][l], h));
+         uint16_t v5 = ld2h(a * b + h2d(hv(w->v[3][l], h)), NULL, 0);
+         uint16_t v6 = ld2h(h2d(v5) * b, NULL, 0), v7 = ld2h(h2d(v6) + a, NULL, 0);
+         want[5] |= (uint32_t)v5 << 16 * h;
+         want[6] |= (uint32_t)v6 << 16 * h;
+         want[7] |= (uint32_t)v7 << 16 * h;
+      }
+      mask[5] = mask[6] = mask[7] = mask[12] = 0xFFFFFFFFu;
+      uint16_t v8 = ld2h(h2d(hv(want[7], 0)) + h2d(hv(w->v[3][l], 0)), NULL, 0);
+      uint16_t v9 = ld2h((long double)h2d(v8) * h2d(hv(w->v[1][l], 0)), NULL, 0);
+      uint16_t v10 = ld2h((long double)h2d(v9) * h2d(hv(w->v[2][l], 0)) + h2d(hv(want[5], 0)),
+                          NULL, 0);
+      uint16_t v11 = h2d(v10) > h2d(hv(want[7], 0)) ? v10 : hv(want[7], 0);
+      want[8] = v8, want[9] = v9, want[10] = v10;
+      want[11] = v11; /* v10's high half (and so v11's) is the checking mode's */
+      mask[8] = mask[9] = mask[10] = mask[11] = 0xFFFF;
+      float f12 = (float)h2d(v11);
+      memcpy(&want[12], &f12, 4);
+      bool on = (exec >> l) & 1;
+      for (unsigned r = 5; r <= 12; r++) {
+         uint32_t got = w->v[r][l], exp = on ? want[r] : 0xBEEF0000u + r * 256 + l;
+         uint32_t m = on ? mask[r] : 0xFFFFFFFFu;
+         if ((got & m) != (exp & m)) {
+            fprintf(stderr, "FAIL %s: v%u lane %u = 0x%x, want 0x%x (mask 0x%x)\n", t_current,
+                    r, l, got, exp, m);
+            t_failures++;
+         }
+      }
+   }
+}
+
 /* The compiler's conversions (libgcc's soft-float), the reference of sim__f16_to_f32 and
  * sim__f64_to_f16. */
 static uint32_t
@@ -988,4 +1054,5 @@ t_f16_tests(void)
    RUN(lowered_f16_forms);
    RUN(lowered_f16_fma_midpoint);
    RUN(lowered_f16_runs);
+   RUN(lowered_f16_pieces);
 }

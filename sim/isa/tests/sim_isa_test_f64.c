@@ -199,6 +199,56 @@ TEST(lowered_f64_forms)
 }
 
 
+
+/* The f64 forms in a run in pieces (sim_xlate.c emit_pieces): eleven VGPR pairs, so pieces
+ * of 8 lanes, EXEC different in every piece, worked out with the host's doubles (fma, the
+ * products and sums each rounded once, as the handlers compute them). */
+TEST(lowered_f64_pieces)
+{
+   sim_wave *w = t_wave();
+   uint64_t exec = 0xFFFF00017FFE0F0Full;
+   for (unsigned l = 0; l < 64; l++) {
+      double s[3] = {1.0 + l / 3.0, 0.75 - l / 7.0, l * 1.5 - 20.0};
+      for (unsigned i = 0; i < 3; i++)
+         w->v[2 + 2 * i][l] = (uint32_t)u_of(s[i]), w->v[3 + 2 * i][l] = (uint32_t)(u_of(s[i]) >> 32);
+      for (unsigned r = 8; r <= 23; r++)
+         w->v[r][l] = 0xF00D0000u + r * 256 + l;
+   }
+   SIM_EXEC(w) = exec;
+   CHECK_EQ(t_run(w, "v_fma_f64 v[8:9], v[2:3], v[4:5], v[6:7]\n"
+                     "v_mul_f64 v[10:11], v[8:9], v[4:5]\n"
+                     "v_add_f64 v[12:13], v[10:11], v[2:3]\n"
+                     "v_fma_f64 v[14:15], v[12:13], v[6:7], v[8:9]\n"
+                     "v_max_f64 v[16:17], v[14:15], v[10:11]\n"
+                     "v_add_f64 v[18:19], v[16:17], -v[12:13]\n"
+                     "v_mul_f64 v[20:21], v[18:19], v[2:3]\n"
+                     "v_floor_f64 v[22:23], v[20:21]\n"),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l++) {
+      double a = 1.0 + l / 3.0, b = 0.75 - l / 7.0, c = l * 1.5 - 20.0, want[24];
+      want[8] = fma(a, b, c);
+      want[10] = want[8] * b;
+      want[12] = want[10] + a;
+      want[14] = fma(want[12], c, want[8]);
+      want[16] = fmax(want[14], want[10]);
+      want[18] = want[16] - want[12];
+      want[20] = want[18] * a;
+      want[22] = floor(want[20]);
+      bool on = (exec >> l) & 1;
+      for (unsigned r = 8; r <= 22; r += 2) {
+         uint64_t got = w->v[r][l] | (uint64_t)w->v[r + 1][l] << 32;
+         uint64_t exp = on ? u_of(want[r])
+                           : (0xF00D0000u + r * 256 + l) |
+                                (uint64_t)(0xF00D0000u + (r + 1) * 256 + l) << 32;
+         if (got != exp) {
+            fprintf(stderr, "FAIL %s: v[%u:%u] lane %u = 0x%llx, want 0x%llx\n", t_current, r,
+                    r + 1, l, (unsigned long long)got, (unsigned long long)exp);
+            t_failures++;
+         }
+      }
+   }
+}
+
 /* v_ldexp_f64, lowered (sim_xlate_f64.c emit_ldexp): C's ldexp over the edge values with
  * exponents that keep the result normal, round it once to a subnormal (ties to even),
  * overflow it, and (in the second and third runs) lie just past [-1022, 1023] in one lane,
@@ -340,5 +390,6 @@ t_f64_tests(void)
    RUN(ldexp_edges);
    RUN(lowered_f64_forms);
    RUN(lowered_ldexp_f64);
+   RUN(lowered_f64_pieces);
    RUN(frexp_f64);
 }
