@@ -2998,8 +2998,8 @@ xl_emit(xl *x, const char *name, const sim_inst **insts, unsigned n, uint64_t pc
       const sim_inst *in = insts[i];
       sim_xlate_class k = sim__xlate_class(in);
       x->pc = pc;
-      unsigned run = xl_nan_run_len(x, insts, n, i);
       unsigned width, pieces = xl_piece_len(x, insts, n, i, &width);
+      unsigned run = pieces ? 0 : xl_nan_run_len(x, insts, n, i);
       if (pieces) {
          emit_pieces(x, insts + i, pieces, width);
          lowered += pieces;
