@@ -1400,12 +1400,14 @@ emit_smem(sim_xl *x, const sim_inst *in, uint64_t pc)
  * base + SOFFSET + ((o + 4k) << log2 wave) + 4l
  * (sim_mubuf.c's formula with index = l < index stride), a row of 32-bit lane offsets at
  * stride 4 from each dword's start; no two lanes' dwords meet (o's are multiples of 4,
- * shifted past the lane bits), so a store's lane order does not matter. Loads go as the
- * GLOBAL fast path's (one lane, consecutive segments, gathers: emit_fast_load), stores as
- * one vector store a dword when every lane is active at consecutive addresses, else a
- * masked scatter, at the host address one call (sim__xlate_mubuf_base) gives for the span:
- * the scratch window or one directly reachable allocation (sim__mubuf_span). Anything else
- * runs the handler (sim__mubuf_fast, else lane by lane). */
+ * shifted past the lane bits), so a store's lane order does not matter. When every active
+ * lane's o is one (a spill, a private array at a uniform index), a dword's active lanes are
+ * consecutive: one masked vector load or store, whatever EXEC is; else a masked gather or
+ * scatter (scratch_access). No test of the lanes' addresses beyond o's lowest and largest:
+ * the GLOBAL path's (one lane, segments, unit stride) cost a private-array kernel's loop more
+ * than its gathers saved. The host address is the span's that one call
+ * (sim__xlate_mubuf_base) gives: the scratch window or one directly reachable allocation
+ * (sim__mubuf_span). Anything else runs the handler (sim__mubuf_fast, else lane by lane). */
 
 static unsigned
 mubuf_dwords(const sim_inst *in, bool *store)
@@ -1464,41 +1466,6 @@ sim__xlate_mubuf_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t 
    return 1;
 }
 
-/* i1: every access of MUBUF `in` (rbase + lmin to rbase + lmax + 4) lies in the work-group's
- * scratch window (sim__mubuf_span's first case: sim_wg.scratch, scratch_size, read at each
- * run, since a work-group's window is its own) or in the allocation sim__xlate_mubuf_base last
- * accepted for it (last_alloc: the queue's scratch, a buffer); `*host` = the host address of
- * rbase then. What sim__xlate_mubuf_base would answer, without the call (its scratch
- * loads and stores were a tenth of a private-array kernel's time). */
-static LLVMValueRef
-mubuf_inline(sim_xl *x, const sim_inst *in, LLVMValueRef rbase, LLVMValueRef lmin,
-             LLVMValueRef lmax, LLVMValueRef *host)
-{
-   LLVMBuilderRef B = x->B;
-   LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
-   LLVMValueRef i = k64(x, offsetof(sim_wave, wg));
-   LLVMValueRef wg = LLVMBuildLoad2(B, x->ptr, LLVMBuildGEP2(B, i8, x->w, &i, 1, ""), "");
-   i = k64(x, offsetof(sim_wg, scratch));
-   LLVMValueRef sbase = LLVMBuildLoad2(B, x->i64, LLVMBuildGEP2(B, i8, wg, &i, 1, ""), "");
-   i = k64(x, offsetof(sim_wg, scratch_size));
-   LLVMValueRef ssize = LLVMBuildLoad2(B, x->i64, LLVMBuildGEP2(B, i8, wg, &i, 1, ""), "");
-   LLVMValueRef lo = LLVMBuildAdd(B, rbase, LLVMBuildZExt(B, lmin, x->i64, ""), "");
-   LLVMValueRef hi = LLVMBuildAdd(B, LLVMBuildAdd(B, rbase, LLVMBuildZExt(B, lmax, x->i64, ""), ""),
-                                  k64(x, 4), "");
-   LLVMValueRef off = LLVMBuildSub(B, lo, k64(x, SIM_SCRATCH_VA), "");
-   LLVMValueRef end = LLVMBuildSub(B, hi, k64(x, SIM_SCRATCH_VA), "");
-   LLVMValueRef ok = LLVMBuildICmp(B, LLVMIntUGE, lo, rbase, "");
-   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntUGT, hi, lo, ""), "");
-   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntULT, off, ssize, ""), "");
-   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntULE, end, ssize, ""), "");
-   LLVMValueRef shost = LLVMBuildIntToPtr(
-      B, LLVMBuildAdd(B, sbase, LLVMBuildSub(B, rbase, k64(x, SIM_SCRATCH_VA), ""), ""), x->ptr,
-      "");
-   LLVMValueRef lhost, lok = last_alloc(x, in, rbase, lmin, lmax, 4, &lhost);
-   *host = LLVMBuildSelect(B, ok, shost, lhost, "");
-   return LLVMBuildOr(B, ok, lok, "");
-}
-
 /* sim__xlate_mem_range for a MUBUF store: every active lane's dwords (sim__mubuf_lanes). */
 static bool
 mubuf_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len, uint8_t **mask)
@@ -1541,30 +1508,146 @@ mubuf_scratch_rsrc(sim_xl *x, LLVMValueRef v1, LLVMValueRef v3, unsigned sh)
    return LLVMBuildAnd(B, sw, f3, "");
 }
 
-/* The stores of the fast path: data[k] to host + (4k << sh) + lo[l] in EXEC's lanes. */
+/* Dword `k`'s row of a scratch access at `host` (lane l's dword at host + (4k << sh) + lo[l],
+ * lo[l] = (o[l] << sh) + 4l): when every active lane's o is one (`uniform`, that o `o0`) the
+ * active lanes are consecutive dwords from host + (o0 << sh) + (4k << sh), one masked vector
+ * load or store whatever EXEC is; else a masked gather or scatter. A load's row goes to
+ * `*row` (old[k] in the masked-off lanes). */
 static void
-emit_mubuf_stores(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef exec,
-                  LLVMValueRef m, const LLVMValueRef *data, unsigned n, unsigned sh)
+scratch_access(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef m,
+               LLVMValueRef uniform, LLVMValueRef o0, unsigned k, unsigned sh, bool store,
+               LLVMValueRef data, LLVMValueRef *row)
 {
    LLVMBuilderRef B = x->B;
    LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
-   LLVMValueRef unit = unit_stride(x, exec, lo, 4);
-   LLVMValueRef lo0 = LLVMBuildExtractElement(B, lo, k32(x, 0), "");
-   for (unsigned k = 0; k < n; k++) {
-      LLVMValueRef at = k64(x, (uint64_t)(4 * k) << sh);
-      LLVMValueRef hk = LLVMBuildGEP2(B, i8, host, &at, 1, "");
-      LLVMBasicBlockRef vb = bb(x), sb = bb(x), next = bb(x);
-      LLVMBuildCondBr(B, unit, vb, sb);
-      LLVMPositionBuilderAtEnd(B, vb);
-      LLVMSetAlignment(LLVMBuildStore(B, data[k], host_at(x, hk, lo0)), 4);
-      LLVMBuildBr(B, next);
-      LLVMPositionBuilderAtEnd(B, sb);
-      LLVMValueRef args[4] = {data[k], lane_ptrs(x, hk, lo, 0), k32(x, 4), m};
-      LLVMTypeRef t[2] = {x->v32, LLVMVectorType(x->ptr, x->lanes)};
-      sim__xl_intrin(x, "llvm.masked.scatter", t, 2, args, 4);
-      LLVMBuildBr(B, next);
-      LLVMPositionBuilderAtEnd(B, next);
+   LLVMValueRef at = k64(x, (uint64_t)(4 * k) << sh);
+   LLVMValueRef hk = LLVMBuildGEP2(B, i8, host, &at, 1, "");
+   LLVMBasicBlockRef vb = bb(x), gb = bb(x), next = bb(x);
+   LLVMBuildCondBr(B, uniform, vb, gb);
+   LLVMPositionBuilderAtEnd(B, vb);
+   LLVMValueRef p = host_at(x, hk, LLVMBuildShl(B, o0, k32(x, sh), ""));
+   LLVMTypeRef t[2] = {x->v32, x->ptr};
+   LLVMValueRef vrow = NULL, grow = NULL;
+   if (store) {
+      LLVMValueRef args[4] = {data, p, k32(x, 4), m};
+      sim__xl_intrin(x, "llvm.masked.store", t, 2, args, 4);
+   } else {
+      LLVMValueRef args[4] = {p, k32(x, 4), m, data};
+      vrow = sim__xl_intrin(x, "llvm.masked.load", t, 2, args, 4);
    }
+   LLVMBuildBr(B, next);
+   LLVMPositionBuilderAtEnd(B, gb);
+   LLVMTypeRef gt[2] = {x->v32, LLVMVectorType(x->ptr, x->lanes)};
+   if (store) {
+      LLVMValueRef args[4] = {data, lane_ptrs(x, hk, lo, 0), k32(x, 4), m};
+      sim__xl_intrin(x, "llvm.masked.scatter", gt, 2, args, 4);
+   } else {
+      LLVMValueRef args[4] = {lane_ptrs(x, hk, lo, 0), k32(x, 4), m, data};
+      grow = sim__xl_intrin(x, "llvm.masked.gather", gt, 2, args, 4);
+   }
+   LLVMBuildBr(B, next);
+   LLVMPositionBuilderAtEnd(B, next);
+   if (store)
+      return;
+   *row = LLVMBuildPhi(B, x->v32, "");
+   LLVMValueRef vals[2] = {vrow, grow};
+   LLVMBasicBlockRef from[2] = {vb, gb};
+   LLVMAddIncoming(*row, vals, from, 2);
+}
+
+/* A field of the wave or its work-group that no block changes (sim_wave.wg, the window's
+ * sim_wg.scratch and scratch_size), loaded with !invariant.load so that the loads of later
+ * instructions of the block fold into the first, stores and calls between them or not. */
+static LLVMValueRef
+invariant_field(sim_xl *x, LLVMValueRef base, size_t at, LLVMTypeRef t)
+{
+   LLVMValueRef i = k64(x, at);
+   LLVMValueRef p = LLVMBuildGEP2(x->B, LLVMInt8TypeInContext(x->C), base, &i, 1, "");
+   LLVMValueRef v = LLVMBuildLoad2(x->B, t, p, "");
+   unsigned kind = LLVMGetMDKindIDInContext(x->C, "invariant.load", 14);
+   LLVMSetMetadata(v, kind, LLVMMetadataAsValue(x->C, LLVMMDNodeInContext2(x->C, NULL, 0)));
+   return v;
+}
+
+/* i1: the V# being the scratch one aside, every access of a MUBUF load or store (n dwords a
+ * lane at offsets o, EXEC `exec`) lies in the work-group's scratch window (sim_wg.scratch,
+ * scratch_size, read at each run: a work-group's window is its own), `*host` then the host
+ * address of rbase. Tested lane by lane against the largest o the window leaves room for
+ * (lanes 0 to lanes - 1 at that o), with o dword-aligned and below 2^24 - 16: one compare of
+ * the row, where the lowest and largest o over EXEC (three reductions) had cost a private-array
+ * kernel's loop a quarter of its time. */
+static LLVMValueRef
+scratch_window(sim_xl *x, LLVMValueRef rbase, LLVMValueRef o, LLVMValueRef exec, unsigned n,
+               unsigned sh, LLVMValueRef *host)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef wg = invariant_field(x, x->w, offsetof(sim_wave, wg), x->ptr);
+   LLVMValueRef sbase = invariant_field(x, wg, offsetof(sim_wg, scratch), x->i64);
+   LLVMValueRef ssize = invariant_field(x, wg, offsetof(sim_wg, scratch_size), x->i64);
+   LLVMValueRef off = LLVMBuildSub(B, rbase, k64(x, SIM_SCRATCH_VA), "");
+   /* Bytes past lane 0's first dword at the largest o: the lanes and the other dwords. */
+   uint64_t extra = 4ull * x->lanes + ((4ull * (n - 1)) << sh);
+   LLVMValueRef avail = LLVMBuildSub(B, ssize, off, "");
+   LLVMValueRef ok = LLVMBuildICmp(B, LLVMIntULT, off, ssize, "");
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntUGE, avail, k64(x, extra), ""), "");
+   LLVMValueRef room = LLVMBuildLShr(B, LLVMBuildSub(B, avail, k64(x, extra), ""), k64(x, sh), "");
+   LLVMValueRef cap = k64(x, (1u << 24) - 17);
+   room = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntULT, room, cap, ""), room, cap, "");
+   LLVMValueRef lim = sim__xl_splat(x, LLVMBuildTrunc(B, room, x->i32, ""), x->v32);
+   LLVMValueRef bad = LLVMBuildOr(
+      B, LLVMBuildICmp(B, LLVMIntUGT, o, lim, ""),
+      LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, o, sim__xl_splat(x, k32(x, 3), x->v32), ""),
+                    LLVMConstNull(x->v32), ""),
+      "");
+   LLVMValueRef badm = LLVMBuildAnd(B, LLVMBuildBitCast(B, bad, x->mask_t, ""), exec, "");
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntEQ, badm, LLVMConstNull(x->mask_t), ""), "");
+   *host = LLVMBuildIntToPtr(B, LLVMBuildAdd(B, sbase, off, ""), x->ptr, "");
+   return ok;
+}
+
+/* The way of a scratch access the window test did not take (the V# another, a lane outside
+ * the window), from the builder's block on to `fast` or `slow`: every active lane's o (its
+ * low bits, lowest and largest) and the span of lanes 0 to lanes - 1 at those, tested
+ * against the allocation sim__xlate_mubuf_base last accepted for `in` (the queue's scratch,
+ * a buffer), else the call. `host[0..2)` are the host addresses of rbase it reaches `fast`
+ * with, from the blocks `from[0..2)`. */
+static void
+scratch_other(sim_xl *x, const sim_inst *in, LLVMValueRef rbase, LLVMValueRef o, LLVMValueRef m,
+              LLVMValueRef rsrc_ok, unsigned n, unsigned sh, LLVMBasicBlockRef fast,
+              LLVMBasicBlockRef slow, LLVMValueRef *host, LLVMBasicBlockRef *from)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef om = LLVMBuildSelect(B, m, o, LLVMConstNull(x->v32), "");
+   LLVMTypeRef vt = x->v32;
+   LLVMValueRef olow = sim__xl_intrin(x, "llvm.vector.reduce.or", &vt, 1, &om, 1);
+   LLVMValueRef omax = sim__xl_intrin(x, "llvm.vector.reduce.umax", &vt, 1, &om, 1);
+   LLVMValueRef omin = reduce(x, "llvm.vector.reduce.umin", o, m, UINT32_MAX);
+   LLVMValueRef ok = LLVMBuildAnd(B, rsrc_ok, LLVMBuildICmp(B, LLVMIntEQ,
+                                                          LLVMBuildAnd(B, olow, k32(x, 3), ""),
+                                                          k32(x, 0), ""), "");
+   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntULT, omax, k32(x, (1u << 24) - 16), ""), "");
+   LLVMValueRef lmin = LLVMBuildShl(B, omin, k32(x, sh), "");
+   LLVMValueRef lmax = LLVMBuildAdd(B, LLVMBuildShl(B, omax, k32(x, sh), ""),
+                                    k32(x, 4 * (x->lanes - 1) + ((4 * (n - 1)) << sh)), "");
+   LLVMBasicBlockRef call = bb(x), look = bb(x), called = bb(x);
+   LLVMBuildCondBr(B, ok, call, slow);
+   LLVMPositionBuilderAtEnd(B, call);
+   LLVMValueRef inl = last_alloc(x, in, rbase, lmin, lmax, 4, &host[0]);
+   from[0] = LLVMGetInsertBlock(B);
+   LLVMBuildCondBr(B, inl, fast, look);
+   LLVMPositionBuilderAtEnd(B, look);
+   LLVMValueRef out = sim__xl_entry_alloca(x, x->ptr); /* sim__xlate_mubuf_base fills it */
+   LLVMTypeRef pt[6] = {x->ptr, x->ptr, x->i64, x->i32, x->i32, x->ptr};
+   LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 6, 0);
+   LLVMValueRef f = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_mubuf_base), x->ptr);
+   LLVMValueRef args[6] = {x->w, LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr),
+                           rbase, lmin, lmax, out};
+   LLVMValueRef got = LLVMBuildCall2(B, ft, f, args, 6, "");
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, got, k32(x, 0), ""), called, slow);
+   LLVMPositionBuilderAtEnd(B, called);
+   host[1] = LLVMBuildLoad2(B, x->ptr, out, "");
+   from[1] = called;
+   LLVMBuildBr(B, fast);
 }
 
 static void
@@ -1598,68 +1681,42 @@ emit_mubuf(sim_xl *x, const sim_inst *in, uint64_t pc)
       old[k] = sim__xl_vget(x, d + k);
    if (!store && d + n > x->max_vgpr)
       x->max_vgpr = d + n;
-   /* Every active lane's o: its low bits (OR) and its largest. */
-   LLVMValueRef om = LLVMBuildSelect(B, m, o, LLVMConstNull(x->v32), "");
-   LLVMTypeRef vt = x->v32;
-   LLVMValueRef olow = sim__xl_intrin(x, "llvm.vector.reduce.or", &vt, 1, &om, 1);
-   LLVMValueRef omax = sim__xl_intrin(x, "llvm.vector.reduce.umax", &vt, 1, &om, 1);
-   LLVMValueRef ok = mubuf_scratch_rsrc(x, v1, v3, sh);
-   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, olow, k32(x, 3), ""),
-                                          k32(x, 0), ""), "");
-   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntULT, omax, k32(x, (1u << 24) - 16), ""), "");
    LLVMValueRef lo = LLVMBuildAdd(B, LLVMBuildShl(B, o, sim__xl_splat(x, k32(x, sh), x->v32), ""),
                                   lane_steps(x, 4), "");
-   LLVMValueRef lmin, lmax, unit;
-   row_range(x, exec, m, lo, 0, &lmin, &lmax, &unit);
-   lmax = LLVMBuildAdd(B, lmax, k32(x, (4 * (n - 1)) << sh), "");
    LLVMValueRef rbase = LLVMBuildOr(
       B, LLVMBuildZExt(B, v0, x->i64, ""),
       LLVMBuildShl(B, LLVMBuildZExt(B, LLVMBuildAnd(B, v1, k32(x, 0xFFFF), ""), x->i64, ""),
                    k64(x, 32), ""),
       "");
    rbase = LLVMBuildAdd(B, rbase, LLVMBuildZExt(B, soff, x->i64, ""), "");
+   LLVMValueRef rsrc_ok = mubuf_scratch_rsrc(x, v1, v3, sh);
 
-   LLVMBasicBlockRef start = LLVMGetInsertBlock(B), test = bb(x), call = bb(x), fast = bb(x);
+   /* The tests ahead of the branch on EXEC: this block dominates the later instructions', so
+    * a later access to the same offsets (a private variable's load, then its store) shares
+    * them. */
+   LLVMValueRef win_host, win = scratch_window(x, rbase, o, exec, n, sh, &win_host);
+   LLVMValueRef o0, uniform = row_uniform(x, exec, m, o, &o0);
+   LLVMBasicBlockRef start = LLVMGetInsertBlock(B), test = bb(x), other = bb(x), fast = bb(x);
    LLVMBasicBlockRef slow = bb(x), slow_ok = bb(x), done = bb(x);
    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, exec, LLVMConstNull(x->mask_t), ""), test,
                    done);
    LLVMPositionBuilderAtEnd(B, test);
-   LLVMBuildCondBr(B, ok, call, slow);
-   LLVMPositionBuilderAtEnd(B, call);
-   LLVMValueRef inl_host, inl = mubuf_inline(x, in, rbase, lmin, lmax, &inl_host);
-   LLVMBasicBlockRef inline_bb = LLVMGetInsertBlock(B), look = bb(x), called = bb(x);
-   LLVMBuildCondBr(B, inl, fast, look);
-   LLVMPositionBuilderAtEnd(B, look);
-   LLVMValueRef out = sim__xl_entry_alloca(x, x->ptr); /* sim__xlate_mubuf_base fills it */
-   LLVMTypeRef pt[6] = {x->ptr, x->ptr, x->i64, x->i32, x->i32, x->ptr};
-   LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 6, 0);
-   LLVMValueRef f = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_mubuf_base), x->ptr);
-   LLVMValueRef args[6] = {x->w, LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr),
-                           rbase, lmin, lmax, out};
-   LLVMValueRef got = LLVMBuildCall2(B, ft, f, args, 6, "");
-   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, got, k32(x, 0), ""), called, slow);
-   LLVMPositionBuilderAtEnd(B, called);
-   LLVMValueRef got_host = LLVMBuildLoad2(B, x->ptr, out, "");
-   LLVMBuildBr(B, fast);
+   LLVMBuildCondBr(B, LLVMBuildAnd(B, rsrc_ok, win, ""), fast, other);
+
+   LLVMPositionBuilderAtEnd(B, other);
+   LLVMValueRef hv[3] = {win_host, NULL, NULL};
+   LLVMBasicBlockRef hb[3] = {test, NULL, NULL};
+   scratch_other(x, in, rbase, o, m, rsrc_ok, n, sh, fast, slow, hv + 1, hb + 1);
 
    LLVMPositionBuilderAtEnd(B, fast);
    LLVMValueRef host = LLVMBuildPhi(B, x->ptr, "");
-   LLVMValueRef hv[2] = {inl_host, got_host};
-   LLVMBasicBlockRef hb[2] = {inline_bb, called};
-   LLVMAddIncoming(host, hv, hb, 2);
+   LLVMAddIncoming(host, hv, hb, 3);
    LLVMValueRef fast_rows[4] = {NULL, NULL, NULL, NULL};
-   LLVMBasicBlockRef fast_end = NULL;
-   if (store) {
-      emit_mubuf_stores(x, host, lo, exec, m, old, n, sh);
-      if (sim__xlate_mode == 2)
-         sim__xl_hook(x, sim__xlate_check_store_post, in);
-   } else {
-      for (unsigned k = 0; k < n; k++) {
-         LLVMValueRef at = k64(x, (uint64_t)(4 * k) << sh);
-         LLVMValueRef hk = LLVMBuildGEP2(B, LLVMInt8TypeInContext(x->C), host, &at, 1, "");
-         emit_fast_load(x, hk, lo, exec, m, unit, &old[k], 1, &fast_rows[k], &fast_end);
-      }
-   }
+   for (unsigned k = 0; k < n; k++)
+      scratch_access(x, host, lo, m, uniform, o0, k, sh, store, old[k], &fast_rows[k]);
+   LLVMBasicBlockRef fast_end = store ? NULL : LLVMGetInsertBlock(B);
+   if (store && sim__xlate_mode == 2)
+      sim__xl_hook(x, sim__xlate_check_store_post, in);
    LLVMBuildBr(B, done);
 
    emit_handler_join(x, in, pc, store, d, n, slow, slow_ok, done, start, old, fast_rows,

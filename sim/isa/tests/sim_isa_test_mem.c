@@ -1076,7 +1076,7 @@ TEST(scratch_dwords_lanes)
 
 /* The scratch window's last dword row and one past it, through the dispatch's V# (whose
  * range reaches further): a store and a load of the last row stay in the window (the
- * translator's inline window test, sim_xlate_mem.c mubuf_inline, takes them); an x2 whose
+ * translator's window test, sim_xlate_mem.c scratch_window, takes them); an x2 whose
  * second dword is the first byte past the window faults there, as the handler's lane path
  * finds no allocation; a store at offsets that differ between lanes, one past the window,
  * faults at that lane; then the same offsets run again, the block's inline test now warm. */
