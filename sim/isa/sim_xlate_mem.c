@@ -1466,6 +1466,26 @@ sim__xlate_mubuf_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t 
    return 1;
 }
 
+int
+sim__xlate_mubuf_rows(sim_wave *w, const sim_inst *in, uint64_t rbase, const uint32_t *o,
+                      uint64_t exec, uint32_t lanes, uint8_t **host)
+{
+   bool store;
+   unsigned n = mubuf_dwords(in, &store), sh = w->lanes == 64 ? 6 : 5;
+   uint32_t low = 0, omin = UINT32_MAX, omax = 0;
+   for (unsigned l = 0; l < lanes; l++) {
+      if (!(exec >> l & 1))
+         continue;
+      low |= o[l];
+      omin = o[l] < omin ? o[l] : omin;
+      omax = o[l] > omax ? o[l] : omax;
+   }
+   if (!exec || (low & 3) || omax >= (1u << 24) - 16)
+      return 0;
+   return sim__xlate_mubuf_base(w, in, rbase, omin << sh,
+                                (omax << sh) + 4 * (lanes - 1) + ((4 * (n - 1)) << sh), host);
+}
+
 /* sim__xlate_mem_range for a MUBUF store: every active lane's dwords (sim__mubuf_lanes). */
 static bool
 mubuf_range(sim_wave *w, const sim_inst *in, uint8_t **at, size_t *len, uint8_t **mask)
@@ -1569,26 +1589,21 @@ invariant_field(sim_xl *x, LLVMValueRef base, size_t at, LLVMTypeRef t)
    return v;
 }
 
-/* i1: the V# being the scratch one aside, every access of a MUBUF load or store (n dwords a
- * lane at offsets o, EXEC `exec`) lies in the work-group's scratch window (sim_wg.scratch,
- * scratch_size, read at each run: a work-group's window is its own), `*host` then the host
- * address of rbase. Tested lane by lane against the largest o the window leaves room for
- * (lanes 0 to lanes - 1 at that o), with o dword-aligned and below 2^24 - 16: one compare of
- * the row, where the lowest and largest o over EXEC (three reductions) had cost a private-array
- * kernel's loop a quarter of its time. */
+/* i1: every access of a MUBUF load or store (n dwords a lane at offsets o, EXEC `exec`) at
+ * rbase lies in the VA range [lo, end): rbase in it and every active o dword-aligned and at
+ * most the largest o for which every lane of the wave would still end in it (and below
+ * 2^24 - 16): one compare of the row, where the lowest and largest o over EXEC (three
+ * reductions) had cost a private-array kernel's loop a quarter of its time. */
 static LLVMValueRef
-scratch_window(sim_xl *x, LLVMValueRef rbase, LLVMValueRef o, LLVMValueRef exec, unsigned n,
-               unsigned sh, LLVMValueRef *host)
+scratch_room(sim_xl *x, LLVMValueRef rbase, LLVMValueRef o, LLVMValueRef exec, unsigned n,
+             unsigned sh, LLVMValueRef lo, LLVMValueRef end)
 {
    LLVMBuilderRef B = x->B;
-   LLVMValueRef wg = invariant_field(x, x->w, offsetof(sim_wave, wg), x->ptr);
-   LLVMValueRef sbase = invariant_field(x, wg, offsetof(sim_wg, scratch), x->i64);
-   LLVMValueRef ssize = invariant_field(x, wg, offsetof(sim_wg, scratch_size), x->i64);
-   LLVMValueRef off = LLVMBuildSub(B, rbase, k64(x, SIM_SCRATCH_VA), "");
    /* Bytes past lane 0's first dword at the largest o: the lanes and the other dwords. */
    uint64_t extra = 4ull * x->lanes + ((4ull * (n - 1)) << sh);
-   LLVMValueRef avail = LLVMBuildSub(B, ssize, off, "");
-   LLVMValueRef ok = LLVMBuildICmp(B, LLVMIntULT, off, ssize, "");
+   LLVMValueRef avail = LLVMBuildSub(B, end, rbase, "");
+   LLVMValueRef ok = LLVMBuildICmp(B, LLVMIntULT, LLVMBuildSub(B, rbase, lo, ""),
+                                   LLVMBuildSub(B, end, lo, ""), "");
    ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntUGE, avail, k64(x, extra), ""), "");
    LLVMValueRef room = LLVMBuildLShr(B, LLVMBuildSub(B, avail, k64(x, extra), ""), k64(x, sh), "");
    LLVMValueRef cap = k64(x, (1u << 24) - 17);
@@ -1600,49 +1615,70 @@ scratch_window(sim_xl *x, LLVMValueRef rbase, LLVMValueRef o, LLVMValueRef exec,
                     LLVMConstNull(x->v32), ""),
       "");
    LLVMValueRef badm = LLVMBuildAnd(B, LLVMBuildBitCast(B, bad, x->mask_t, ""), exec, "");
-   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntEQ, badm, LLVMConstNull(x->mask_t), ""), "");
-   *host = LLVMBuildIntToPtr(B, LLVMBuildAdd(B, sbase, off, ""), x->ptr, "");
-   return ok;
+   return LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntEQ, badm, LLVMConstNull(x->mask_t), ""),
+                       "");
 }
 
-/* The way of a scratch access the window test did not take (the V# another, a lane outside
- * the window), from the builder's block on to `fast` or `slow`: every active lane's o (its
- * low bits, lowest and largest) and the span of lanes 0 to lanes - 1 at those, tested
- * against the allocation sim__xlate_mubuf_base last accepted for `in` (the queue's scratch,
- * a buffer), else the call. `host[0..2)` are the host addresses of rbase it reaches `fast`
- * with, from the blocks `from[0..2)`. */
+/* scratch_room for the work-group's scratch window (sim_wg.scratch, scratch_size, read at
+ * each run: a work-group's window is its own); `*host` = the host address of rbase. */
+static LLVMValueRef
+scratch_window(sim_xl *x, LLVMValueRef rbase, LLVMValueRef o, LLVMValueRef exec, unsigned n,
+               unsigned sh, LLVMValueRef *host)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef wg = invariant_field(x, x->w, offsetof(sim_wave, wg), x->ptr);
+   LLVMValueRef sbase = invariant_field(x, wg, offsetof(sim_wg, scratch), x->i64);
+   LLVMValueRef ssize = invariant_field(x, wg, offsetof(sim_wg, scratch_size), x->i64);
+   LLVMValueRef va = k64(x, SIM_SCRATCH_VA);
+   *host = LLVMBuildIntToPtr(B, LLVMBuildAdd(B, sbase, LLVMBuildSub(B, rbase, va, ""), ""),
+                             x->ptr, "");
+   return scratch_room(x, rbase, o, exec, n, sh, va, LLVMBuildAdd(B, va, ssize, ""));
+}
+
+/* The way of a scratch access the window test did not take (the queue's scratch under ROCr,
+ * a lane outside the window), from the builder's block on to `fast` or `slow`: the
+ * allocation sim__xlate_mubuf_base last accepted for `in` (its sim_wg.xlast slot), tested
+ * as the window is, else the call (sim__xlate_mubuf_rows, which fills the slot, so the
+ * queue's scratch is inline from the second run). `host[0..2)` are the host addresses of
+ * rbase it reaches `fast` with, from the blocks `from[0..2)`. The lanes' offsets reach the
+ * call through memory: three reductions over them here had made the blocks of a
+ * private-array kernel half as long again to compile, for a call taken once an allocation. */
 static void
-scratch_other(sim_xl *x, const sim_inst *in, LLVMValueRef rbase, LLVMValueRef o, LLVMValueRef m,
-              LLVMValueRef rsrc_ok, unsigned n, unsigned sh, LLVMBasicBlockRef fast,
+scratch_other(sim_xl *x, const sim_inst *in, LLVMValueRef rbase, LLVMValueRef o,
+              LLVMValueRef exec, unsigned n, unsigned sh, LLVMBasicBlockRef fast,
               LLVMBasicBlockRef slow, LLVMValueRef *host, LLVMBasicBlockRef *from)
 {
    LLVMBuilderRef B = x->B;
-   LLVMValueRef om = LLVMBuildSelect(B, m, o, LLVMConstNull(x->v32), "");
-   LLVMTypeRef vt = x->v32;
-   LLVMValueRef olow = sim__xl_intrin(x, "llvm.vector.reduce.or", &vt, 1, &om, 1);
-   LLVMValueRef omax = sim__xl_intrin(x, "llvm.vector.reduce.umax", &vt, 1, &om, 1);
-   LLVMValueRef omin = reduce(x, "llvm.vector.reduce.umin", o, m, UINT32_MAX);
-   LLVMValueRef ok = LLVMBuildAnd(B, rsrc_ok, LLVMBuildICmp(B, LLVMIntEQ,
-                                                          LLVMBuildAnd(B, olow, k32(x, 3), ""),
-                                                          k32(x, 0), ""), "");
-   ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntULT, omax, k32(x, (1u << 24) - 16), ""), "");
-   LLVMValueRef lmin = LLVMBuildShl(B, omin, k32(x, sh), "");
-   LLVMValueRef lmax = LLVMBuildAdd(B, LLVMBuildShl(B, omax, k32(x, sh), ""),
-                                    k32(x, 4 * (x->lanes - 1) + ((4 * (n - 1)) << sh)), "");
-   LLVMBasicBlockRef call = bb(x), look = bb(x), called = bb(x);
-   LLVMBuildCondBr(B, ok, call, slow);
-   LLVMPositionBuilderAtEnd(B, call);
-   LLVMValueRef inl = last_alloc(x, in, rbase, lmin, lmax, 4, &host[0]);
+   LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
+   LLVMValueRef i = k64(x, offsetof(sim_wave, wg));
+   LLVMValueRef wg = LLVMBuildLoad2(B, x->ptr, LLVMBuildGEP2(B, i8, x->w, &i, 1, ""), "");
+   size_t slot = offsetof(sim_wg, xlast) + sim__xlast_slot(in) * sizeof(struct sim_xlast);
+   LLVMValueRef f[4];
+   static const size_t at[4] = {offsetof(struct sim_xlast, in), offsetof(struct sim_xlast, va),
+                                offsetof(struct sim_xlast, end),
+                                offsetof(struct sim_xlast, delta)};
+   for (unsigned k = 0; k < 4; k++) {
+      i = k64(x, slot + at[k]);
+      f[k] = LLVMBuildLoad2(B, k ? x->i64 : x->ptr, LLVMBuildGEP2(B, i8, wg, &i, 1, ""), "");
+   }
+   LLVMValueRef me = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr);
+   LLVMValueRef ok = LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntEQ, f[0], me, ""),
+                                  scratch_room(x, rbase, o, exec, n, sh, f[1], f[2]), "");
+   host[0] = LLVMBuildIntToPtr(B, LLVMBuildAdd(B, f[3], rbase, ""), x->ptr, "");
    from[0] = LLVMGetInsertBlock(B);
-   LLVMBuildCondBr(B, inl, fast, look);
+   LLVMBasicBlockRef look = bb(x), called = bb(x);
+   LLVMBuildCondBr(B, ok, fast, look);
    LLVMPositionBuilderAtEnd(B, look);
-   LLVMValueRef out = sim__xl_entry_alloca(x, x->ptr); /* sim__xlate_mubuf_base fills it */
-   LLVMTypeRef pt[6] = {x->ptr, x->ptr, x->i64, x->i32, x->i32, x->ptr};
-   LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 6, 0);
-   LLVMValueRef f = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_mubuf_base), x->ptr);
-   LLVMValueRef args[6] = {x->w, LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr),
-                           rbase, lmin, lmax, out};
-   LLVMValueRef got = LLVMBuildCall2(B, ft, f, args, 6, "");
+   LLVMValueRef orow = sim__xl_entry_alloca(x, x->v32);
+   LLVMValueRef out = sim__xl_entry_alloca(x, x->ptr); /* sim__xlate_mubuf_rows fills it */
+   LLVMSetAlignment(LLVMBuildStore(B, o, orow), 4);
+   LLVMTypeRef pt[7] = {x->ptr, x->ptr, x->i64, x->ptr, x->i64, x->i32, x->ptr};
+   LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 7, 0);
+   LLVMValueRef fn = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_mubuf_rows),
+                                       x->ptr);
+   LLVMValueRef args[7] = {x->w, me, rbase, orow, LLVMBuildZExt(B, exec, x->i64, ""),
+                           k32(x, x->lanes), out};
+   LLVMValueRef got = LLVMBuildCall2(B, ft, fn, args, 7, "");
    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, got, k32(x, 0), ""), called, slow);
    LLVMPositionBuilderAtEnd(B, called);
    host[1] = LLVMBuildLoad2(B, x->ptr, out, "");
@@ -1705,8 +1741,10 @@ emit_mubuf(sim_xl *x, const sim_inst *in, uint64_t pc)
 
    LLVMPositionBuilderAtEnd(B, other);
    LLVMValueRef hv[3] = {win_host, NULL, NULL};
-   LLVMBasicBlockRef hb[3] = {test, NULL, NULL};
-   scratch_other(x, in, rbase, o, m, rsrc_ok, n, sh, fast, slow, hv + 1, hb + 1);
+   LLVMBasicBlockRef hb[3] = {test, NULL, NULL}, slot = bb(x);
+   LLVMBuildCondBr(B, rsrc_ok, slot, slow);
+   LLVMPositionBuilderAtEnd(B, slot);
+   scratch_other(x, in, rbase, o, exec, n, sh, fast, slow, hv + 1, hb + 1);
 
    LLVMPositionBuilderAtEnd(B, fast);
    LLVMValueRef host = LLVMBuildPhi(B, x->ptr, "");

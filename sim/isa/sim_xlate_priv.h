@@ -291,6 +291,11 @@ int sim__xlate_mem_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_
  * allocation (sim__mubuf_span). */
 int sim__xlate_mubuf_base(sim_wave *w, const sim_inst *in, uint64_t rbase, uint32_t lmin,
                           uint32_t lmax, uint8_t **host);
+/* For translated blocks: sim__xlate_mubuf_base for the lanes 0 to lanes - 1 of a MUBUF
+ * scratch access at offsets o[] (their lowest to their largest over EXEC `exec`); 0 as well
+ * when an active offset is not dword-aligned or not below 2^24 - 16. */
+int sim__xlate_mubuf_rows(sim_wave *w, const sim_inst *in, uint64_t rbase, const uint32_t *o,
+                          uint64_t exec, uint32_t lanes, uint8_t **host);
 /* For translated blocks: `*host` = the host address of the scalar load `in` at GPU VA `va`
  * when its dwords lie in one allocation the fast paths may reach directly; else 0, and the
  * block calls the handler. */

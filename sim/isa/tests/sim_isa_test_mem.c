@@ -1119,6 +1119,69 @@ TEST(scratch_window_end)
    }
 }
 
+/* The scratch V# over a buffer rather than the window (as ROCr's over the queue's scratch):
+ * each snippet loops twice, so that the translator's block finds the buffer through the
+ * call the first time and through the instruction's sim_wg.xlast slot the second
+ * (sim_xlate_mem.c scratch_other). Offsets that differ between lanes; one offset, the
+ * buffer's last row, with EXEC holes; then, the slot warm from a first iteration in the
+ * buffer, an x2 whose second dword is the first byte past it faults there, and a store one
+ * row past it in one lane faults at that lane. */
+#define TWICE(body) \
+   "s_mov_b32 s10, 0\nloop:\n" body "s_waitcnt vmcnt(0)\nv_add_u32 v3, v3, v6\n" \
+   "s_add_u32 s10, s10, 1\ns_cmp_lg_u32 s10, 2\ns_cbranch_scc1 loop"
+TEST(scratch_buffer_slot)
+{
+   sim_wave *w = t_wave();
+   uint32_t rows = 16, last = 4 * (rows - 1);
+   uint8_t *buf = t_alloc(rows * 256, SIM_ALLOC_READ | SIM_ALLOC_WRITE);
+   uint64_t va = (uint64_t)(uintptr_t)buf;
+   scratch_vsharp(w);
+   w->s[0] = (uint32_t)va;
+   w->s[1] = (uint32_t)(va >> 32) | 1u << 31;
+   w->s[2] = ~0u;
+   uint64_t exec = ~0ull & ~(1ull << 5) & ~(1ull << 60);
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[1][l] = 0xD000 + l;
+      w->v[2][l] = 4 * ((l * 7) % rows);
+      w->v[3][l] = exec >> l & 1 ? last : 0;
+      w->v[6][l] = 0;
+   }
+   CHECK_EQ(t_run(w, TWICE("buffer_store_dword v1, v2, s[0:3], 0 offen\n"
+                           "buffer_load_dword v4, v2, s[0:3], 0 offen\n")),
+            SIM_FAULT_NONE);
+   SIM_EXEC(w) = exec;
+   CHECK_EQ(t_run(w, TWICE("buffer_store_dword v2, v3, s[0:3], 0 offen\n"
+                           "buffer_load_dword v5, v3, s[0:3], 0 offen\n")),
+            SIM_FAULT_NONE);
+   for (unsigned l = 0; l < 64; l++) {
+      uint32_t v, u;
+      bool on = exec >> l & 1;
+      memcpy(&v, buf + (w->v[2][l] / 4) * 256 + 4 * l, 4);
+      memcpy(&u, buf + (last / 4) * 256 + 4 * l, 4);
+      CHECK_EQ(w->v[4][l], 0xD000u + l);
+      CHECK_EQ(v, w->v[2][l] / 4 == rows - 1 && on ? w->v[2][l] : 0xD000u + l);
+      CHECK_EQ(u, on ? w->v[2][l] : (l * 7) % rows == rows - 1 ? 0xD000u + l : 0u);
+      CHECK_EQ(w->v[5][l], on ? w->v[2][l] : 0u);
+   }
+   SIM_EXEC(w) = 1ull << 9;
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[3][l] = last - 4;
+      w->v[6][l] = 4;
+   }
+   CHECK_EQ(t_run(w, TWICE("buffer_store_dwordx2 v[1:2], v3, s[0:3], 0 offen\n")),
+            SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_fault.address, va + rows * 256 + 4 * 9);
+   SIM_EXEC(w) = ~0ull;
+   for (unsigned l = 0; l < 64; l++) {
+      w->v[3][l] = last;
+      w->v[6][l] = l == 41 ? 4 : 0;
+   }
+   CHECK_EQ(t_run(w, TWICE("buffer_store_dword v2, v3, s[0:3], 0 offen\n")),
+            SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_fault.address, va + rows * 256 + 4 * 41);
+}
+#undef TWICE
+
 /* Scratch at one offset for every active lane (spills; a private array indexed alike in
  * each lane), which sim__mubuf_fast moves as rows: SOFFSET, OFFSET, OFFEN with the same
  * value in the active lanes (other values in the inactive ones), an offset not
@@ -1471,6 +1534,7 @@ t_mem_tests(void)
    RUN(mubuf_dwords_lane_addresses);
    RUN(scratch_dwords_lanes);
    RUN(scratch_window_end);
+   RUN(scratch_buffer_slot);
    RUN(scratch_rows_one_offset);
    RUN(flat_lds_aperture);
    RUN(flat_aperture_sh_mem_bases);
