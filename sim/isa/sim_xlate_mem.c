@@ -1542,9 +1542,14 @@ scratch_access(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef m,
    LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
    LLVMValueRef at = k64(x, (uint64_t)(4 * k) << sh);
    LLVMValueRef hk = LLVMBuildGEP2(B, i8, host, &at, 1, "");
-   LLVMBasicBlockRef vb = bb(x), gb = bb(x), next = bb(x);
-   LLVMBuildCondBr(B, uniform, vb, gb);
-   LLVMPositionBuilderAtEnd(B, vb);
+   /* A constant offset (no OFFEN) is one in every lane: no gather or scatter. */
+   bool one = LLVMIsAConstantInt(uniform) && LLVMConstIntGetZExtValue(uniform);
+   LLVMBasicBlockRef vb = LLVMGetInsertBlock(B), gb = NULL, next = NULL;
+   if (!one) {
+      vb = bb(x), gb = bb(x), next = bb(x);
+      LLVMBuildCondBr(B, uniform, vb, gb);
+      LLVMPositionBuilderAtEnd(B, vb);
+   }
    LLVMValueRef p = host_at(x, hk, LLVMBuildShl(B, o0, k32(x, sh), ""));
    LLVMTypeRef t[2] = {x->v32, x->ptr};
    LLVMValueRef vrow = NULL, grow = NULL;
@@ -1554,6 +1559,10 @@ scratch_access(sim_xl *x, LLVMValueRef host, LLVMValueRef lo, LLVMValueRef m,
    } else {
       LLVMValueRef args[4] = {p, k32(x, 4), m, data};
       vrow = sim__xl_intrin(x, "llvm.masked.load", t, 2, args, 4);
+   }
+   if (one) {
+      *row = vrow;
+      return;
    }
    LLVMBuildBr(B, next);
    LLVMPositionBuilderAtEnd(B, gb);
@@ -1595,8 +1604,8 @@ invariant_field(sim_xl *x, LLVMValueRef base, size_t at, LLVMTypeRef t)
  * 2^24 - 16): one compare of the row, where the lowest and largest o over EXEC (three
  * reductions) had cost a private-array kernel's loop a quarter of its time. */
 static LLVMValueRef
-scratch_room(sim_xl *x, LLVMValueRef rbase, LLVMValueRef o, LLVMValueRef exec, unsigned n,
-             unsigned sh, LLVMValueRef lo, LLVMValueRef end)
+scratch_room(sim_xl *x, LLVMValueRef rbase, LLVMValueRef o, bool offen, LLVMValueRef exec,
+             unsigned n, unsigned sh, LLVMValueRef lo, LLVMValueRef end)
 {
    LLVMBuilderRef B = x->B;
    /* Bytes past lane 0's first dword at the largest o: the lanes and the other dwords. */
@@ -1608,6 +1617,12 @@ scratch_room(sim_xl *x, LLVMValueRef rbase, LLVMValueRef o, LLVMValueRef exec, u
    LLVMValueRef room = LLVMBuildLShr(B, LLVMBuildSub(B, avail, k64(x, extra), ""), k64(x, sh), "");
    LLVMValueRef cap = k64(x, (1u << 24) - 17);
    room = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntULT, room, cap, ""), room, cap, "");
+   if (!offen) {
+      /* Every lane's o is OFFSET (dword-aligned: mubuf_lowered): a spill, a private
+       * variable at a constant index. */
+      LLVMValueRef oc = LLVMBuildZExt(B, LLVMBuildExtractElement(B, o, k32(x, 0), ""), x->i64, "");
+      return LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntULE, oc, room, ""), "");
+   }
    LLVMValueRef lim = sim__xl_splat(x, LLVMBuildTrunc(B, room, x->i32, ""), x->v32);
    LLVMValueRef bad = LLVMBuildOr(
       B, LLVMBuildICmp(B, LLVMIntUGT, o, lim, ""),
@@ -1622,8 +1637,8 @@ scratch_room(sim_xl *x, LLVMValueRef rbase, LLVMValueRef o, LLVMValueRef exec, u
 /* scratch_room for the work-group's scratch window (sim_wg.scratch, scratch_size, read at
  * each run: a work-group's window is its own); `*host` = the host address of rbase. */
 static LLVMValueRef
-scratch_window(sim_xl *x, LLVMValueRef rbase, LLVMValueRef o, LLVMValueRef exec, unsigned n,
-               unsigned sh, LLVMValueRef *host)
+scratch_window(sim_xl *x, LLVMValueRef rbase, LLVMValueRef o, bool offen, LLVMValueRef exec,
+               unsigned n, unsigned sh, LLVMValueRef *host)
 {
    LLVMBuilderRef B = x->B;
    LLVMValueRef wg = invariant_field(x, x->w, offsetof(sim_wave, wg), x->ptr);
@@ -1632,7 +1647,7 @@ scratch_window(sim_xl *x, LLVMValueRef rbase, LLVMValueRef o, LLVMValueRef exec,
    LLVMValueRef va = k64(x, SIM_SCRATCH_VA);
    *host = LLVMBuildIntToPtr(B, LLVMBuildAdd(B, sbase, LLVMBuildSub(B, rbase, va, ""), ""),
                              x->ptr, "");
-   return scratch_room(x, rbase, o, exec, n, sh, va, LLVMBuildAdd(B, va, ssize, ""));
+   return scratch_room(x, rbase, o, offen, exec, n, sh, va, LLVMBuildAdd(B, va, ssize, ""));
 }
 
 /* The way of a scratch access the window test did not take (the queue's scratch under ROCr,
@@ -1645,7 +1660,7 @@ scratch_window(sim_xl *x, LLVMValueRef rbase, LLVMValueRef o, LLVMValueRef exec,
  * private-array kernel half as long again to compile, for a call taken once an allocation. */
 static void
 scratch_other(sim_xl *x, const sim_inst *in, LLVMValueRef rbase, LLVMValueRef o,
-              LLVMValueRef exec, unsigned n, unsigned sh, LLVMBasicBlockRef fast,
+              bool offen, LLVMValueRef exec, unsigned n, unsigned sh, LLVMBasicBlockRef fast,
               LLVMBasicBlockRef slow, LLVMValueRef *host, LLVMBasicBlockRef *from)
 {
    LLVMBuilderRef B = x->B;
@@ -1663,7 +1678,7 @@ scratch_other(sim_xl *x, const sim_inst *in, LLVMValueRef rbase, LLVMValueRef o,
    }
    LLVMValueRef me = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr);
    LLVMValueRef ok = LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntEQ, f[0], me, ""),
-                                  scratch_room(x, rbase, o, exec, n, sh, f[1], f[2]), "");
+                                  scratch_room(x, rbase, o, offen, exec, n, sh, f[1], f[2]), "");
    host[0] = LLVMBuildIntToPtr(B, LLVMBuildAdd(B, f[3], rbase, ""), x->ptr, "");
    from[0] = LLVMGetInsertBlock(B);
    LLVMBasicBlockRef look = bb(x), called = bb(x);
@@ -1710,7 +1725,8 @@ emit_mubuf(sim_xl *x, const sim_inst *in, uint64_t pc)
    LLVMValueRef soff = in->mem.soffset < 106 ? sim__xl_sget(x, in->mem.soffset)
                                              : k32(x, in->mem.soffset - 128);
    LLVMValueRef o = sim__xl_splat(x, k32(x, (uint32_t)in->imm), x->v32);
-   if (in->flags & SIM_IF_OFFEN)
+   bool offen = in->flags & SIM_IF_OFFEN;
+   if (offen)
       o = LLVMBuildAdd(B, sim__xl_vget(x, in->mem.addr), o, "");
    LLVMValueRef old[4];
    for (unsigned k = 0; k < n; k++)
@@ -1730,8 +1746,10 @@ emit_mubuf(sim_xl *x, const sim_inst *in, uint64_t pc)
    /* The tests ahead of the branch on EXEC: this block dominates the later instructions', so
     * a later access to the same offsets (a private variable's load, then its store) shares
     * them. */
-   LLVMValueRef win_host, win = scratch_window(x, rbase, o, exec, n, sh, &win_host);
-   LLVMValueRef o0, uniform = row_uniform(x, exec, m, o, &o0);
+   LLVMValueRef win_host, win = scratch_window(x, rbase, o, offen, exec, n, sh, &win_host);
+   LLVMValueRef o0 = k32(x, (uint32_t)in->imm), uniform = LLVMConstInt(x->i1, 1, 0);
+   if (offen)
+      uniform = row_uniform(x, exec, m, o, &o0);
    LLVMBasicBlockRef start = LLVMGetInsertBlock(B), test = bb(x), other = bb(x), fast = bb(x);
    LLVMBasicBlockRef slow = bb(x), slow_ok = bb(x), done = bb(x);
    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, exec, LLVMConstNull(x->mask_t), ""), test,
@@ -1744,7 +1762,7 @@ emit_mubuf(sim_xl *x, const sim_inst *in, uint64_t pc)
    LLVMBasicBlockRef hb[3] = {test, NULL, NULL}, slot = bb(x);
    LLVMBuildCondBr(B, rsrc_ok, slot, slow);
    LLVMPositionBuilderAtEnd(B, slot);
-   scratch_other(x, in, rbase, o, exec, n, sh, fast, slow, hv + 1, hb + 1);
+   scratch_other(x, in, rbase, o, offen, exec, n, sh, fast, slow, hv + 1, hb + 1);
 
    LLVMPositionBuilderAtEnd(B, fast);
    LLVMValueRef host = LLVMBuildPhi(B, x->ptr, "");

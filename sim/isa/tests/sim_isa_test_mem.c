@@ -1116,6 +1116,18 @@ TEST(scratch_window_end)
                SIM_FAULT_MEMORY_VIOLATION);
       CHECK_EQ(t_fault.address, SIM_SCRATCH_VA + t_scratch_size + 4 * 33);
       CHECK_EQ(scratch_word(last, 32), 0xC020u);
+      /* No OFFEN, SOFFSET at the last row: a dword stays in the window, an x2 faults. */
+      w->s[11] = (uint32_t)t_scratch_size - 256;
+      SIM_EXEC(w) = ~0ull;
+      CHECK_EQ(t_run(w, "buffer_store_dword v2, off, s[0:3], s11\n"
+                        "s_waitcnt vmcnt(0)"),
+               SIM_FAULT_NONE);
+      CHECK_EQ(scratch_word(last, 7), 0xC007u);
+      SIM_EXEC(w) = 1ull << 9;
+      CHECK_EQ(t_run(w, "buffer_store_dwordx2 v[1:2], off, s[0:3], s11\n"
+                        "s_waitcnt vmcnt(0)"),
+               SIM_FAULT_MEMORY_VIOLATION);
+      CHECK_EQ(t_fault.address, SIM_SCRATCH_VA + t_scratch_size + 4 * 9);
    }
 }
 
@@ -1179,6 +1191,14 @@ TEST(scratch_buffer_slot)
    CHECK_EQ(t_run(w, TWICE("buffer_store_dword v2, v3, s[0:3], 0 offen\n")),
             SIM_FAULT_MEMORY_VIOLATION);
    CHECK_EQ(t_fault.address, va + rows * 256 + 4 * 41);
+   /* No OFFEN (a spill's form): rows 14 and 15, then, SOFFSET a row further, 15 and 16. */
+   SIM_EXEC(w) = 1ull << 9;
+   w->s[11] = 0;
+   CHECK_EQ(t_run(w, TWICE("buffer_store_dwordx2 v[1:2], off, s[0:3], s11 offset:56\n"
+                           "s_add_u32 s11, s11, 0x100\n")),
+            SIM_FAULT_MEMORY_VIOLATION);
+   CHECK_EQ(t_fault.address, va + rows * 256 + 4 * 9);
+   CHECK_EQ(w->s[11], 0x100u);
 }
 #undef TWICE
 
