@@ -1403,11 +1403,12 @@ emit_smem(sim_xl *x, const sim_inst *in, uint64_t pc)
  * shifted past the lane bits), so a store's lane order does not matter. When every active
  * lane's o is one (a spill, a private array at a uniform index), a dword's active lanes are
  * consecutive: one masked vector load or store, whatever EXEC is; else a masked gather or
- * scatter (scratch_access). No test of the lanes' addresses beyond o's lowest and largest:
- * the GLOBAL path's (one lane, segments, unit stride) cost a private-array kernel's loop more
- * than its gathers saved. The host address is the span's that one call
- * (sim__xlate_mubuf_base) gives: the scratch window or one directly reachable allocation
- * (sim__mubuf_span). Anything else runs the handler (sim__mubuf_fast, else lane by lane). */
+ * scatter (scratch_access); the GLOBAL path's tests of the lanes' addresses (one lane,
+ * segments, unit stride) are not made. Where the accesses are is tested lane by lane
+ * against the room the work-group's scratch window leaves (scratch_window), else the
+ * allocation the instruction's xlast slot holds (scratch_other), else one call
+ * (sim__xlate_mubuf_rows: the window or one directly reachable allocation,
+ * sim__mubuf_span). Anything else runs the handler (sim__mubuf_fast, else lane by lane). */
 
 static unsigned
 mubuf_dwords(const sim_inst *in, bool *store)
