@@ -727,6 +727,24 @@ emit_fast_sub(sim_xl *x, const sim_inst *in, LLVMValueRef host, LLVMValueRef lo,
    rows[0] = LLVMBuildSelect(B, m, v, old, "");
 }
 
+/* The fields of `in`'s sim_wg.xlast slot: in, va, end, delta (f[0..4)). */
+static void
+xlast_load(sim_xl *x, const sim_inst *in, LLVMValueRef *f)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
+   LLVMValueRef i = k64(x, offsetof(sim_wave, wg));
+   LLVMValueRef wg = LLVMBuildLoad2(B, x->ptr, LLVMBuildGEP2(B, i8, x->w, &i, 1, ""), "");
+   size_t slot = offsetof(sim_wg, xlast) + sim__xlast_slot(in) * sizeof(struct sim_xlast);
+   static const size_t at[4] = {offsetof(struct sim_xlast, in), offsetof(struct sim_xlast, va),
+                                offsetof(struct sim_xlast, end),
+                                offsetof(struct sim_xlast, delta)};
+   for (unsigned k = 0; k < 4; k++) {
+      i = k64(x, slot + at[k]);
+      f[k] = LLVMBuildLoad2(B, k ? x->i64 : x->ptr, LLVMBuildGEP2(B, i8, wg, &i, 1, ""), "");
+   }
+}
+
 /* i1: `in`'s accesses, rbase + lmin to rbase + lmax + bytes, lie in the allocation
  * sim__xlate_mem_base last accepted for `in` on this thread in this dispatch (sim_wg.xlast;
  * matmul's two loads alternate between two buffers, which the translation cache's first
@@ -736,18 +754,8 @@ last_alloc(sim_xl *x, const sim_inst *in, LLVMValueRef rbase, LLVMValueRef lmin,
            LLVMValueRef lmax, unsigned bytes, LLVMValueRef *host)
 {
    LLVMBuilderRef B = x->B;
-   LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
-   LLVMValueRef i = k64(x, offsetof(sim_wave, wg));
-   LLVMValueRef wg = LLVMBuildLoad2(B, x->ptr, LLVMBuildGEP2(B, i8, x->w, &i, 1, ""), "");
-   size_t slot = offsetof(sim_wg, xlast) + sim__xlast_slot(in) * sizeof(struct sim_xlast);
    LLVMValueRef f[4];
-   static const size_t at[4] = {offsetof(struct sim_xlast, in), offsetof(struct sim_xlast, va),
-                                offsetof(struct sim_xlast, end),
-                                offsetof(struct sim_xlast, delta)};
-   for (unsigned k = 0; k < 4; k++) {
-      i = k64(x, slot + at[k]);
-      f[k] = LLVMBuildLoad2(B, k ? x->i64 : x->ptr, LLVMBuildGEP2(B, i8, wg, &i, 1, ""), "");
-   }
+   xlast_load(x, in, f);
    LLVMValueRef lo = LLVMBuildAdd(B, rbase, LLVMBuildZExt(B, lmin, x->i64, ""), "");
    LLVMValueRef hi = LLVMBuildAdd(B, LLVMBuildAdd(B, rbase, LLVMBuildZExt(B, lmax, x->i64, ""), ""),
                                   k64(x, bytes), "");
@@ -1665,18 +1673,8 @@ scratch_other(sim_xl *x, const sim_inst *in, LLVMValueRef rbase, LLVMValueRef o,
               LLVMBasicBlockRef slow, LLVMValueRef *host, LLVMBasicBlockRef *from)
 {
    LLVMBuilderRef B = x->B;
-   LLVMTypeRef i8 = LLVMInt8TypeInContext(x->C);
-   LLVMValueRef i = k64(x, offsetof(sim_wave, wg));
-   LLVMValueRef wg = LLVMBuildLoad2(B, x->ptr, LLVMBuildGEP2(B, i8, x->w, &i, 1, ""), "");
-   size_t slot = offsetof(sim_wg, xlast) + sim__xlast_slot(in) * sizeof(struct sim_xlast);
    LLVMValueRef f[4];
-   static const size_t at[4] = {offsetof(struct sim_xlast, in), offsetof(struct sim_xlast, va),
-                                offsetof(struct sim_xlast, end),
-                                offsetof(struct sim_xlast, delta)};
-   for (unsigned k = 0; k < 4; k++) {
-      i = k64(x, slot + at[k]);
-      f[k] = LLVMBuildLoad2(B, k ? x->i64 : x->ptr, LLVMBuildGEP2(B, i8, wg, &i, 1, ""), "");
-   }
+   xlast_load(x, in, f);
    LLVMValueRef me = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr);
    LLVMValueRef ok = LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntEQ, f[0], me, ""),
                                   scratch_room(x, rbase, o, offen, exec, n, sh, f[1], f[2]), "");
