@@ -1482,12 +1482,11 @@ sim__xlate_mubuf_rows(sim_wave *w, const sim_inst *in, uint64_t rbase, const uin
    bool store;
    unsigned n = mubuf_dwords(in, &store), sh = w->lanes == 64 ? 6 : 5;
    uint32_t low = 0, omin = UINT32_MAX, omax = 0;
-   for (unsigned l = 0; l < lanes; l++) {
-      if (!(exec >> l & 1))
-         continue;
-      low |= o[l];
-      omin = o[l] < omin ? o[l] : omin;
-      omax = o[l] > omax ? o[l] : omax;
+   for (unsigned l = 0; l < lanes; l++) { /* without branches: vectorised */
+      uint32_t on = -(uint32_t)(exec >> l & 1), v = o[l];
+      low |= v & on;
+      omin = (v | ~on) < omin ? v | ~on : omin;
+      omax = (v & on) > omax ? v & on : omax;
    }
    if (!exec || (low & 3) || omax >= (1u << 24) - 16)
       return 0;
@@ -1659,6 +1658,38 @@ scratch_window(sim_xl *x, LLVMValueRef rbase, LLVMValueRef o, bool offen, LLVMVa
    return scratch_room(x, rbase, o, offen, exec, n, sh, va, LLVMBuildAdd(B, va, ssize, ""));
 }
 
+/* The call of scratch_other (i32, non-zero when it filled `out`): with OFFEN,
+ * sim__xlate_mubuf_rows with the lanes' offsets through memory; without, o is OFFSET in
+ * every lane and sim__xlate_mubuf_base takes the span of lanes 0 to lanes - 1 at it as
+ * constants. Under ROCr the work-group's xlast slots start empty, so an access each wave
+ * makes once (a spill, a private array's set-up) calls every time. */
+static LLVMValueRef
+scratch_call(sim_xl *x, const sim_inst *in, LLVMValueRef rbase, LLVMValueRef o, bool offen,
+             LLVMValueRef exec, unsigned n, unsigned sh, LLVMValueRef out)
+{
+   LLVMBuilderRef B = x->B;
+   LLVMValueRef me = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)in), x->ptr);
+   if (!offen) {
+      uint32_t lmin = (uint32_t)in->imm << sh;
+      uint32_t lmax = lmin + 4 * (x->lanes - 1) + ((4 * (n - 1)) << sh);
+      LLVMTypeRef pt[6] = {x->ptr, x->ptr, x->i64, x->i32, x->i32, x->ptr};
+      LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 6, 0);
+      LLVMValueRef fn = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_mubuf_base),
+                                          x->ptr);
+      LLVMValueRef args[6] = {x->w, me, rbase, k32(x, lmin), k32(x, lmax), out};
+      return LLVMBuildCall2(B, ft, fn, args, 6, "");
+   }
+   LLVMValueRef orow = sim__xl_entry_alloca(x, x->v32);
+   LLVMSetAlignment(LLVMBuildStore(B, o, orow), 4);
+   LLVMTypeRef pt[7] = {x->ptr, x->ptr, x->i64, x->ptr, x->i64, x->i32, x->ptr};
+   LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 7, 0);
+   LLVMValueRef fn = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_mubuf_rows),
+                                       x->ptr);
+   LLVMValueRef args[7] = {x->w, me, rbase, orow, LLVMBuildZExt(B, exec, x->i64, ""),
+                           k32(x, x->lanes), out};
+   return LLVMBuildCall2(B, ft, fn, args, 7, "");
+}
+
 /* The way of a scratch access the window test did not take (the queue's scratch under ROCr,
  * a lane outside the window), from the builder's block on to `fast` or `slow`: the
  * allocation sim__xlate_mubuf_base last accepted for `in` (its sim_wg.xlast slot), tested
@@ -1683,17 +1714,11 @@ scratch_other(sim_xl *x, const sim_inst *in, LLVMValueRef rbase, LLVMValueRef o,
    LLVMBasicBlockRef look = bb(x), called = bb(x);
    LLVMBuildCondBr(B, ok, fast, look);
    LLVMPositionBuilderAtEnd(B, look);
-   LLVMValueRef orow = sim__xl_entry_alloca(x, x->v32);
-   LLVMValueRef out = sim__xl_entry_alloca(x, x->ptr); /* sim__xlate_mubuf_rows fills it */
-   LLVMSetAlignment(LLVMBuildStore(B, o, orow), 4);
-   LLVMTypeRef pt[7] = {x->ptr, x->ptr, x->i64, x->ptr, x->i64, x->i32, x->ptr};
-   LLVMTypeRef ft = LLVMFunctionType(x->i32, pt, 7, 0);
-   LLVMValueRef fn = LLVMConstIntToPtr(k64(x, (uint64_t)(uintptr_t)sim__xlate_mubuf_rows),
-                                       x->ptr);
-   LLVMValueRef args[7] = {x->w, me, rbase, orow, LLVMBuildZExt(B, exec, x->i64, ""),
-                           k32(x, x->lanes), out};
-   LLVMValueRef got = LLVMBuildCall2(B, ft, fn, args, 7, "");
-   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, got, k32(x, 0), ""), called, slow);
+   LLVMValueRef out = sim__xl_entry_alloca(x, x->ptr); /* the call fills it */
+   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, scratch_call(x, in, rbase, o, offen, exec, n,
+                                                                 sh, out),
+                                    k32(x, 0), ""),
+                   called, slow);
    LLVMPositionBuilderAtEnd(B, called);
    host[1] = LLVMBuildLoad2(B, x->ptr, out, "");
    from[1] = called;
